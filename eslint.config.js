@@ -1,0 +1,78 @@
+// Lint rules that keep the architecture honest (docs/architecture.md):
+// - src/core is pure: it imports no I/O module and no adapter;
+// - production code never imports a testing/ folder, and reaches the sandbox only
+//   through a dynamic import when the sandbox is asked for;
+// - files stay small (max-lines), as the house style asks.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const ioModules = [
+  'node:http', 'node:https', 'node:http2', 'node:net', 'node:tls', 'node:dns', 'node:dgram',
+  'node:fs', 'node:fs/promises', 'node:child_process', 'node:worker_threads', 'node:cluster',
+  'http', 'https', 'net', 'tls', 'dns', 'fs', 'fs/promises', 'child_process',
+  '@kubernetes/client-node', 'express', 'pino', 'pino-http', 'undici', 'tar',
+  '@modelcontextprotocol/sdk', 'prom-client',
+];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'src/transport/rest/openapi-types.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', Buffer: 'readonly', fetch: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', structuredClone: 'readonly', setImmediate: 'readonly', queueMicrotask: 'readonly', Response: 'readonly', Request: 'readonly', Headers: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts', 'src/**/testing/**'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['**/testing/*', '**/testing/**'], message: 'production code must not import test fakes' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/sandbox/**', 'src/**/*.test.ts', 'src/**/testing/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['**/testing/*', '**/testing/**'], message: 'production code must not import test fakes' },
+          { group: ['**/sandbox/*', '**/sandbox/**'], message: 'reach the sandbox only through a dynamic import when it is asked for' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    ignores: ['src/core/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: ioModules.map((name) => ({ name, message: 'src/core is pure: no I/O modules (house style 4.1)' })),
+        patterns: [
+          { group: ['../*', '!../core/*'], message: 'src/core imports nothing from the adapters' },
+          { group: ['**/testing/*', '**/testing/**'], message: 'production code must not import test fakes' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['**/*.test.ts', 'src/**/testing/**', 'test/**', 'bench/**'],
+    rules: {
+      'max-lines': ['error', { max: 700 }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);

@@ -1,0 +1,25 @@
+// Copies the non-TypeScript files under src/ (embedded chart schema, JSON and YAML
+// data) next to the compiled JavaScript in dist/, so runtime lookups relative to
+// import.meta.url work the same from src/ (tests) and dist/ (npm start, the image).
+import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const src = join(root, 'src');
+const dist = join(root, 'dist');
+
+function walk(dir) {
+  for (const entry of readdirSync(dir)) {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) {
+      if (entry === 'testdata') continue;
+      walk(path);
+    } else if (!entry.endsWith('.ts')) {
+      const target = join(dist, relative(src, path));
+      if (!existsSync(dirname(target))) mkdirSync(dirname(target), { recursive: true });
+      cpSync(path, target);
+    }
+  }
+}
+walk(src);

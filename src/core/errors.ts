@@ -1,0 +1,111 @@
+/**
+ * The error vocabulary of agent-manager: nine stable codes, one `AppError`, and the
+ * two renderings every transport uses (REST `{"error":{"code","message"}}` and the MCP
+ * tool-error text `"<code>: <message>"`).
+ *
+ * Wire compatibility: messages keep the Go service's sentinel prefixes
+ * (`invalid request: …`, `not found: …`, `conflict: …`) because portals and muster
+ * configurations compare strings. `detail` is the message without that prefix, which
+ * `validate_agent` reports in its `errors[]`.
+ */
+
+/** The stable error codes (frozen external names). */
+export const ErrorCode = {
+  Invalid: 'invalid_request',
+  NotFound: 'not_found',
+  Conflict: 'conflict',
+  GitOpsOwned: 'gitops_owned',
+  Forbidden: 'forbidden',
+  Unauthenticated: 'unauthenticated',
+  AuthRequired: 'auth_required',
+  Unsupported: 'unsupported',
+  Backend: 'backend_error',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** HTTP status per code; a `Record` so a new code cannot be added without its status. */
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  not_found: 404,
+  conflict: 409,
+  gitops_owned: 409,
+  forbidden: 403,
+  unauthenticated: 401,
+  auth_required: 401,
+  unsupported: 501,
+  backend_error: 502,
+};
+
+/** The sentinel text that starts every message of a code (none for backend errors). */
+export const SENTINEL: Record<ErrorCode, string> = {
+  invalid_request: 'invalid request',
+  not_found: 'not found',
+  conflict: 'conflict',
+  gitops_owned: 'gitops_owned',
+  forbidden: 'forbidden',
+  unauthenticated: 'unauthenticated',
+  auth_required: 'auth_required',
+  unsupported: 'unsupported',
+  backend_error: '',
+};
+
+/** One error type for every failure the service reports on purpose. */
+export class AppError extends Error {
+  override readonly name = 'AppError';
+  /** The message without its sentinel prefix. */
+  readonly detail: string;
+
+  constructor(
+    readonly code: ErrorCode,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(SENTINEL[code] ? `${SENTINEL[code]}: ${detail}` : detail, options);
+    this.detail = detail;
+  }
+
+  /** The HTTP status of this error's code. */
+  get status(): number {
+    return HTTP_STATUS[this.code];
+  }
+}
+
+export const invalid = (detail: string, cause?: unknown): AppError =>
+  new AppError(ErrorCode.Invalid, detail, { cause });
+export const notFound = (detail: string, cause?: unknown): AppError =>
+  new AppError(ErrorCode.NotFound, detail, { cause });
+export const conflict = (detail: string, cause?: unknown): AppError =>
+  new AppError(ErrorCode.Conflict, detail, { cause });
+export const forbidden = (detail: string, cause?: unknown): AppError =>
+  new AppError(ErrorCode.Forbidden, detail, { cause });
+export const unauthenticated = (detail: string, cause?: unknown): AppError =>
+  new AppError(ErrorCode.Unauthenticated, detail, { cause });
+export const unsupported = (detail: string, cause?: unknown): AppError =>
+  new AppError(ErrorCode.Unsupported, detail, { cause });
+export const backendError = (detail: string, cause?: unknown): AppError =>
+  new AppError(ErrorCode.Backend, detail, { cause });
+
+/** True when `err` is an AppError of one of `codes`. */
+export function isAppError(err: unknown, ...codes: ErrorCode[]): err is AppError {
+  return err instanceof AppError && (codes.length === 0 || codes.includes(err.code));
+}
+
+/**
+ * Any thrown value as an AppError. Anything that is not one already is a backend
+ * error (502) whose message is the thrown message only, never a stack trace.
+ */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return backendError(message || 'unexpected failure', err);
+}
+
+/** The REST error body. */
+export function toRestErrorBody(err: AppError): { error: { code: ErrorCode; message: string } } {
+  return { error: { code: err.code, message: err.message } };
+}
+
+/** The MCP tool-error text: `"<code>: <message>"`. */
+export function toMcpErrorText(err: AppError): string {
+  return `${err.code}: ${err.message}`;
+}

@@ -1,0 +1,294 @@
+/**
+ * The wire shapes of agent-manager (era A plus toolsets): what create, update and
+ * validate take, and what every read returns. REST bodies and MCP tool results are
+ * exactly these objects, so their field names are frozen external names.
+ *
+ * Optional fields are omitted from JSON when unset; `ready`/`accepted` are always
+ * present and `null` when unknown, as the Go service reports them.
+ */
+
+/** A git skill reference as list_skills reports it and create_agent takes it. */
+export interface GitRef {
+  url: string;
+  path?: string;
+  ref?: string;
+  name?: string;
+}
+
+/** The era-A skills block: OCI refs, git refs and the optional credential Secret. */
+export interface SkillsSpec {
+  refs?: string[];
+  gitRefs?: GitRef[];
+  gitAuthSecretName?: string;
+}
+
+export const Runtime = { Go: 'go', Python: 'python' } as const;
+export type Runtime = (typeof Runtime)[keyof typeof Runtime];
+
+/** create_agent's arguments (also the validate body). */
+export interface AgentSpec {
+  namespace?: string;
+  name: string;
+  displayName?: string;
+  description?: string;
+  systemMessage?: string;
+  modelConfig: string;
+  iconUrl?: string;
+  runtime?: string;
+  skills?: SkillsSpec;
+  toolset?: string[];
+  /** Refused with the reason it is gone (inventory 5.3). */
+  toolNames?: string[];
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
+/**
+ * update_agent's arguments. An absent field stays as it is; a string of "" (or only
+ * whitespace) removes the key so the chart default applies again; lists and maps
+ * replace the whole value.
+ */
+export interface AgentUpdate {
+  namespace?: string;
+  name: string;
+  displayName?: string;
+  description?: string;
+  systemMessage?: string;
+  modelConfig?: string;
+  iconUrl?: string;
+  runtime?: string;
+  skills?: SkillsSpec;
+  toolset?: string[];
+  toolNames?: string[];
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  force?: boolean;
+}
+
+/** A Kubernetes condition as we report it. */
+export interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+}
+
+export const Managed = { HelmRelease: 'helmrelease', GitOps: 'gitops', None: 'none' } as const;
+export type Managed = (typeof Managed)[keyof typeof Managed];
+
+/** The release behind an agent. */
+export interface HelmReleaseRef {
+  name: string;
+  namespace: string;
+  ready: boolean | null;
+  reason?: string;
+  message?: string;
+  chartVersion?: string;
+  lastAttemptedRevision?: string;
+  suspended: boolean;
+  gitOpsOwned: boolean;
+  deleting: boolean;
+  chartRef?: { kind: string; name: string; namespace?: string };
+}
+
+/** An agent as list_agents and get_agent report it. */
+export interface Agent {
+  name: string;
+  namespace: string;
+  exists: boolean;
+  displayName?: string;
+  description?: string;
+  modelConfig?: string;
+  runtime?: string;
+  iconUrl?: string;
+  systemMessage?: string;
+  skills?: SkillsSpec;
+  toolNames?: string[];
+  toolset?: string[];
+  implicitFullAccess?: boolean;
+  ready: boolean | null;
+  accepted: boolean | null;
+  conditions?: Condition[];
+  managed: Managed;
+  helmRelease?: HelmReleaseRef;
+  values?: Record<string, unknown>;
+}
+
+/** The composed objects, as YAML for people and as values for programs. */
+export interface Manifests {
+  ociRepository: string;
+  helmRelease: string;
+  values: Record<string, unknown>;
+}
+
+export const SchemaSource = { Registry: 'registry', Embedded: 'embedded' } as const;
+export type SchemaSource = (typeof SchemaSource)[keyof typeof SchemaSource];
+
+export interface ValidateResult {
+  valid: boolean;
+  mode: 'create' | 'update';
+  errors?: string[];
+  schemaVersion: string;
+  schemaSource: SchemaSource;
+  manifests: Manifests;
+}
+
+export interface CreateResult {
+  agent: Agent;
+  manifests: Manifests;
+  created: { ociRepository: boolean; helmRelease: boolean };
+  status?: Status;
+  requestedBy?: string;
+}
+
+export interface UpdateResult {
+  agent: Agent;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  changed: string[];
+  manifests: Manifests;
+  requestedBy?: string;
+}
+
+export interface DeleteResult {
+  name: string;
+  namespace: string;
+  helmReleaseDeleted: boolean;
+  agentDeleted: boolean;
+  ociRepositoryDeleted: boolean;
+  ociRepositoryKept?: string;
+  requestedBy?: string;
+}
+
+export const Verdict = {
+  Ready: 'ready',
+  Progressing: 'progressing',
+  Failed: 'failed',
+  Unknown: 'unknown',
+} as const;
+export type Verdict = (typeof Verdict)[keyof typeof Verdict];
+
+export interface ContainerStatus {
+  name: string;
+  state: 'waiting' | 'terminated' | 'running';
+  reason?: string;
+  message?: string;
+  init?: boolean;
+}
+
+export interface PodStatus {
+  name: string;
+  phase: string;
+  ready: boolean;
+  restarts: number;
+  containers?: ContainerStatus[];
+}
+
+export interface EventSummary {
+  type: string;
+  reason: string;
+  message: string;
+  object: string;
+  count?: number;
+  lastTimestamp?: string;
+}
+
+export interface HistoryEntry {
+  version: number;
+  chartVersion?: string;
+  status?: string;
+  lastDeployed?: string;
+}
+
+/** get_agent_status: the gathered facts and the verdict folded from them. */
+export interface Status {
+  name: string;
+  namespace: string;
+  verdict: Verdict;
+  summary: string;
+  agent?: { exists: boolean; ready: boolean | null; accepted: boolean | null; conditions?: Condition[] };
+  helmRelease?: {
+    exists: boolean;
+    ready: boolean | null;
+    suspended: boolean;
+    gitOpsOwned: boolean;
+    deleting: boolean;
+    conditions?: Condition[];
+    history?: HistoryEntry[];
+    lastAttemptedRevision?: string;
+  };
+  deployment?: {
+    exists: boolean;
+    replicas: number;
+    readyReplicas: number;
+    availableReplicas: number;
+    conditions?: Condition[];
+  };
+  pods?: PodStatus[];
+  events?: EventSummary[];
+}
+
+export interface ModelConfig {
+  name: string;
+  namespace: string;
+  provider?: string;
+  model?: string;
+  accepted: boolean | null;
+  message?: string;
+  managedBy?: string;
+}
+
+export interface Skill {
+  name: string;
+  description: string;
+  repoUrl: string;
+  path: string;
+  ref: string;
+}
+
+export interface SkillRepository {
+  repoUrl: string;
+  ref?: string;
+  skills: Skill[];
+  truncated: boolean;
+  error?: string;
+  fetchedAt?: string;
+}
+
+export interface SkillsResult {
+  repositories: SkillRepository[];
+  skills: Skill[];
+}
+
+export interface ChartInfo {
+  ociUrl: string;
+  semver: string;
+  latestVersion?: string;
+  schemaVersion: string;
+  schemaSource: SchemaSource;
+  resolvedAt?: string;
+  error?: string;
+}
+
+export interface Info {
+  version: string;
+  chart: ChartInfo;
+  namespaces: { default: string; managed: string[] };
+  capabilities: {
+    list: boolean;
+    get: boolean;
+    create: boolean;
+    update: boolean;
+    delete: boolean;
+    status: boolean;
+    validate: boolean;
+    modelConfigs: boolean;
+    skills: boolean;
+    writesAsCaller: boolean;
+  };
+  identity: 'caller' | 'serviceAccount';
+  apiVersions: { agent: string; modelConfig: string; helmRelease: string; ociRepository: string };
+  flux: { helmReleaseInterval: string; ociRepositoryInterval: string; serviceAccountName?: string };
+  skillsRepositories: string[];
+}

@@ -1,0 +1,37 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from './logger.js';
+
+function capture(): { stream: Writable; lines: () => Record<string, unknown>[] } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      chunks.push(String(chunk));
+      cb();
+    },
+  });
+  return { stream, lines: () => chunks.join('').trim().split('\n').map((l) => JSON.parse(l)) };
+}
+
+describe('the root logger', () => {
+  it('writes JSON lines and redacts bearer tokens and authorization headers', () => {
+    const out = capture();
+    const log = createLogger({ destination: out.stream });
+    log.info({ req: { headers: { authorization: 'Bearer eyJsecret' } }, token: 'abc', nested: { token: 'def' } }, 'hello');
+    const [line] = out.lines();
+    expect(line.msg).toBe('hello');
+    expect(line.level).toBe('info');
+    expect(JSON.stringify(line)).not.toContain('eyJsecret');
+    expect(JSON.stringify(line)).not.toContain('abc');
+    expect(JSON.stringify(line)).not.toContain('def');
+  });
+
+  it('logs debug only when verbose', () => {
+    const quiet = capture();
+    createLogger({ destination: quiet.stream }).debug('hidden');
+    expect(quiet.lines).toThrow();
+    const loud = capture();
+    createLogger({ destination: loud.stream, verbose: true }).debug('shown');
+    expect(loud.lines()[0].msg).toBe('shown');
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * The one pino root logger. JSON lines on stderr; human-readable only when a person
+ * runs the service in a terminal. Authorization headers, cookies and anything named
+ * token or secret are redacted wherever they appear in a log object, so a bearer never
+ * reaches a log line.
+ */
+import { pino, type Logger, type LoggerOptions } from 'pino';
+
+export type { Logger };
+
+/** Paths pino replaces with "[redacted]". */
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-muster-id-token"]',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'authorization',
+  'token',
+  'accessToken',
+  'idToken',
+  'clientSecret',
+  '*.token',
+  '*.accessToken',
+  '*.idToken',
+  '*.authorization',
+  '*.clientSecret',
+  '*.password',
+];
+
+export interface LoggerConfig {
+  verbose?: boolean;
+  /** Force pretty output on or off; default: only when stderr is a terminal. */
+  pretty?: boolean;
+  /** Write somewhere other than stderr (tests). */
+  destination?: pino.DestinationStream;
+  level?: pino.LevelWithSilent;
+}
+
+/** Build the root logger. */
+export function createLogger(config: LoggerConfig = {}): Logger {
+  const options: LoggerOptions = {
+    name: 'agent-manager',
+    level: config.level ?? (config.verbose ? 'debug' : 'info'),
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    base: undefined,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  };
+  if (config.destination) return pino(options, config.destination);
+  const pretty = config.pretty ?? Boolean(process.stderr.isTTY);
+  if (pretty) {
+    return pino({
+      ...options,
+      transport: { target: 'pino-pretty', options: { destination: 2, colorize: true, translateTime: 'SYS:HH:MM:ss.l' } },
+    });
+  }
+  return pino(options, pino.destination({ fd: 2, sync: false }));
+}
+
+/** A logger that drops everything (tests, benchmarks). */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}

@@ -1,0 +1,91 @@
+/**
+ * What the agent service needs from the outside world, declared here by the service
+ * (the consumer), kept to what it uses. Kubernetes, the chart registry and GitHub are
+ * adapters behind these ports; tests fake them here or run real loopback servers.
+ *
+ * Every port method either answers or throws an `AppError` already translated at the
+ * adapter boundary (`fromKube` for the Kubernetes API), so the service never sees a
+ * library exception.
+ */
+import type { ChartInfo, SchemaSource, SkillsResult } from '../core/types.js';
+import type { RequestContext } from '../identity/caller.js';
+
+/** A resource type: group ('' for core), version, plural resource and kind. */
+export interface Gvr {
+  group: string;
+  version: string;
+  resource: string;
+  kind: string;
+}
+
+/** Kubernetes object metadata, the parts we read and write. */
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  [key: string]: unknown;
+}
+
+/** Any Kubernetes object as plain JSON. */
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+  [key: string]: unknown;
+}
+
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+/**
+ * The Kubernetes API as one identity sees it. Errors are AppErrors whose messages use
+ * the Go service's phrases (`get helmrelease kagent/sre`, `list agents in kagent`).
+ */
+export interface KubePort {
+  /** The object, or undefined when the API answers 404. */
+  get(gvr: Gvr, namespace: string, name: string): Promise<KubeObject | undefined>;
+  list(gvr: Gvr, namespace: string, options?: ListOptions): Promise<KubeObject[]>;
+  create(gvr: Gvr, object: KubeObject, options?: { dryRun?: boolean }): Promise<KubeObject>;
+  /** PUT with the object's resourceVersion; a stale one is AppError('conflict') with the API error as cause. */
+  replace(gvr: Gvr, object: KubeObject): Promise<KubeObject>;
+  /** True when deleted, false when it was already gone. */
+  remove(gvr: Gvr, namespace: string, name: string): Promise<boolean>;
+}
+
+/** Hands out the Kubernetes client a request runs with. */
+export interface KubeProvider {
+  /** `caller`: every call presents the caller's token; `serviceAccount`: the pod's own identity. */
+  readonly identity: 'caller' | 'serviceAccount';
+  /** Throws AppError('unauthenticated') when the caller identity is required and the request has no token. */
+  forRequest(ctx: RequestContext): KubePort;
+}
+
+/** A values schema of the agent chart and where it came from. */
+export interface ResolvedSchema {
+  version: string;
+  source: SchemaSource;
+  /** The parsed values.schema.json; the same object while the version is unchanged (compiled once). */
+  schema: Record<string, unknown>;
+}
+
+/** What the service needs to know about the agent chart. Never rejects. */
+export interface ChartSchemaSource {
+  schema(): Promise<ResolvedSchema>;
+  info(): Promise<ChartInfo>;
+}
+
+/** Skill discovery in the configured repositories. */
+export interface SkillCatalog {
+  /** The configured repository URLs; empty means the capability is off. */
+  readonly repositories: string[];
+  list(options: { repository?: string; ref?: string; refresh?: boolean }, signal?: AbortSignal): Promise<SkillsResult>;
+}
