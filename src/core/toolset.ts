@@ -1,0 +1,153 @@
+/**
+ * Toolsets: the selector list an agent declares to say which of the gateway's (muster's)
+ * tools it is composed with. It is stored verbatim as the agent chart's top-level `toolset`
+ * value, and the chart sends it as the `X-Muster-Toolset` header on every MCP call.
+ *
+ * This module owns the inline grammar and its refusals, exactly as the Go service words
+ * them (clients compare the texts), plus the removed `toolNames` argument and the read-back
+ * helpers. agent-manager validates the grammar only: it never resolves selectors, never
+ * checks preset names (the gateway knows its presets) and never trims or de-duplicates.
+ * A toolset is composition, not authorization: the caller's identity and the backends'
+ * own authorization stay the boundary.
+ */
+import { invalid } from './errors.js';
+import { goQuote } from './go-quote.js';
+
+/** The header the agent's muster binding carries the toolset in. */
+export const TOOLSET_HEADER = 'X-Muster-Toolset';
+/** The chart value the toolset is stored under. */
+export const TOOLSET_VALUES_KEY = 'toolset';
+/** The inline cap; a longer list belongs in a preset. 32 passes, 33 is refused. */
+export const MAX_TOOLSET_SELECTORS = 32;
+/** The presets every installation has, in message order (used in messages only, never to validate). */
+export const SHIPPED_PRESETS: readonly string[] = ['read-only', 'none', 'infrastructure', 'agent-platform', 'full'];
+
+/**
+ * The selector grammar, ported from Go RE2 `^(preset|server|workflow|tool):[^\s,]+$`.
+ * RE2's `\s` is only TAB, LF, FF, CR and SPACE (JavaScript's also takes VT, NBSP and every
+ * Unicode space), so the class is spelled out. `$` without the `m` flag is the end of the
+ * text in JavaScript as in RE2: a trailing newline is malformed.
+ */
+export const SELECTOR_PATTERN = /^(preset|server|workflow|tool):[^\t\n\f\r ,]+$/;
+
+const RESERVED_PREFIX = 'toolset:';
+const PRESET_ONLY_PREFIX = 'label:';
+
+const REQUIRED_TEXT =
+  `toolset is required: declare which of the gateway's tools the agent can use, e.g. toolset: ["preset:read-only"]. ` +
+  `Shipped presets: ${SHIPPED_PRESETS.map((p) => `preset:${p}`).join(', ')} — ` +
+  'preset:none for a chat-only agent without tools, preset:full for the deliberate choice of every tool the gateway exposes';
+const EMPTY_TEXT =
+  'toolset is empty; use ["preset:none"] for an agent without tools (an empty list is refused so that "no tools" is never confused with implicit full access)';
+// Go answers a non-list with a JSON binding error; ours says what the argument must look like.
+const NOT_A_LIST_TEXT =
+  'toolset must be a list of selector strings, e.g. toolset: ["preset:read-only"] (each preset:<name>, server:<name>, workflow:<name> or tool:<name>)';
+
+/** Why `toolNames` is refused (inventory 5.3). */
+export const TOOL_NAMES_REFUSAL =
+  `toolNames never narrowed anything against muster (kagent filters muster's meta-tools only); declare a toolset instead, e.g. toolset: ["preset:read-only"]`;
+
+/**
+ * What is wrong with a declared toolset (the message without the `invalid request: `
+ * prefix), or undefined when it is acceptable. `required` is true on create: an absent
+ * toolset (undefined or JSON null) is refused there and means "unchanged" on update.
+ * The first failing check decides: shape, empty, the cap (counted before any selector is
+ * looked at), then each selector in order.
+ */
+export function toolsetViolation(selectors: unknown, opts: { required: boolean }): string | undefined {
+  if (selectors === undefined || selectors === null) return opts.required ? REQUIRED_TEXT : undefined;
+  if (!isStringList(selectors)) return NOT_A_LIST_TEXT;
+  if (selectors.length === 0) return EMPTY_TEXT;
+  if (selectors.length > MAX_TOOLSET_SELECTORS) {
+    return `toolset has ${selectors.length} selectors, more than the inline cap of ${MAX_TOOLSET_SELECTORS}: define a preset (muster toolsetPresets) and reference it as preset:<name>`;
+  }
+  for (const selector of selectors) {
+    const violation = selectorViolation(selector);
+    if (violation !== undefined) return violation;
+  }
+  return undefined;
+}
+
+/** Throws `invalid_request` (400) with the Go service's text when the toolset is refused. */
+export function validateToolset(selectors: unknown, opts: { required: boolean }): void {
+  const violation = toolsetViolation(selectors, opts);
+  if (violation !== undefined) throw invalid(violation);
+}
+
+/** What is wrong with one selector, or undefined when it is grammatical. */
+export function selectorViolation(selector: string): string | undefined {
+  if (selector.startsWith(RESERVED_PREFIX)) {
+    return `toolset selector ${goQuote(selector)}: the toolset: prefix is reserved for shared toolsets; reference a preset as preset:<name>`;
+  }
+  if (selector.startsWith(PRESET_ONLY_PREFIX)) {
+    return `toolset selector ${goQuote(selector)}: label: selectors are allowed inside presets only; use a preset that selects by label (preset:infrastructure, preset:agent-platform)`;
+  }
+  if (!SELECTOR_PATTERN.test(selector)) {
+    return `toolset selector ${goQuote(selector)} is not preset:<name>, server:<name>, workflow:<name> or tool:<name> (exact names, no whitespace or commas)`;
+  }
+  return undefined;
+}
+
+/**
+ * The refusal of a removed argument the request still carries, or undefined. Only
+ * `toolNames` is removed; JSON null counts as absent, any other value (even `[]`) is refused.
+ */
+export function removedArgumentViolation(input: unknown): string | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const toolNames = (input as Record<string, unknown>).toolNames;
+  return toolNames === undefined || toolNames === null ? undefined : TOOL_NAMES_REFUSAL;
+}
+
+/** Throws `invalid_request` when the request carries a removed argument; run it before any other check. */
+export function validateRemovedArguments(input: unknown): void {
+  const violation = removedArgumentViolation(input);
+  if (violation !== undefined) throw invalid(violation);
+}
+
+/** The header value of a toolset: selectors joined with `,`, no spaces. */
+export function joinToolsetHeader(selectors: readonly string[]): string {
+  return selectors.join(',');
+}
+
+/**
+ * Selectors read back from a rendered header value: split on `,`, each part trimmed the way
+ * Go's `strings.TrimSpace` trims, empty parts dropped (`" , "` gives none). Read-back only;
+ * this is not validation.
+ */
+export function parseToolsetHeader(value: string): string[] {
+  return value
+    .split(',')
+    .map(goTrimSpace)
+    .filter((s) => s !== '');
+}
+
+/**
+ * The toolset of a release, from its HelmRelease values: the `toolset` value when it is a
+ * non-empty list of strings, else implicit full access (a release made before toolsets
+ * existed, whose agent reaches every tool the gateway gives its caller).
+ */
+export function readToolset(values: unknown): { toolset: string[] } | { implicitFullAccess: true } {
+  if (typeof values === 'object' && values !== null) {
+    const toolset = (values as Record<string, unknown>)[TOOLSET_VALUES_KEY];
+    if (isStringList(toolset) && toolset.length > 0) return { toolset: [...toolset] };
+  }
+  return { implicitFullAccess: true };
+}
+
+function isStringList(value: unknown): value is string[] {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) {
+    if (typeof value[i] !== 'string') return false;
+  }
+  return true;
+}
+
+// Go's unicode.IsSpace set (strings.TrimSpace): unlike String.prototype.trim it trims NEL
+// (U+0085) and keeps BOM (U+FEFF).
+const GO_SPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const GO_TRIM = new RegExp(`^${GO_SPACE}+|${GO_SPACE}+$`, 'g');
+
+/** `s` trimmed as Go's `strings.TrimSpace` trims it. */
+export function goTrimSpace(s: string): string {
+  return s.replace(GO_TRIM, '');
+}
