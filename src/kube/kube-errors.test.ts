@@ -1,0 +1,34 @@
+import { ApiException } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { fromKube } from './kube-errors.js';
+
+const status = (code: number, message: string) =>
+  new ApiException(code, 'HTTP error', JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message, code }), {});
+
+describe('fromKube', () => {
+  it.each([
+    [404, 'not_found', 'not found: get helmrelease kagent/sre'],
+    [403, 'forbidden', 'forbidden: create helmrelease kagent/sre: denied'],
+    [409, 'conflict', 'conflict: create helmrelease kagent/sre: denied'],
+    [422, 'invalid_request', 'invalid request: create helmrelease kagent/sre: denied'],
+    [400, 'invalid_request', 'invalid request: create helmrelease kagent/sre: denied'],
+    [401, 'unauthenticated', "unauthenticated: create helmrelease kagent/sre: the API server refused the caller's token (401): denied"],
+    [500, 'backend_error', 'create helmrelease kagent/sre: denied'],
+  ])('maps HTTP %i to %s', (code, errorCode, message) => {
+    const what = code === 404 ? 'get helmrelease kagent/sre' : 'create helmrelease kagent/sre';
+    const err = fromKube(status(code, 'denied'), what);
+    expect(err.code).toBe(errorCode);
+    expect(err.message).toBe(message);
+  });
+
+  it('keeps the API error as the cause', () => {
+    const original = status(409, 'the object has been modified');
+    expect(fromKube(original, 'update helmrelease kagent/sre').cause).toBe(original);
+  });
+
+  it('turns a transport failure into a backend error naming the call', () => {
+    const err = fromKube(new Error('connect ECONNREFUSED 127.0.0.1:6443'), 'list agents in kagent');
+    expect(err.code).toBe('backend_error');
+    expect(err.message).toBe('list agents in kagent: connect ECONNREFUSED 127.0.0.1:6443');
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * Translates Kubernetes API failures into the error model, once, at the port boundary
+ * (the Go service's `wrapKube`). `what` names the call the way the original does
+ * (`get helmrelease kagent/sre`, `list agents in kagent`). The original failure stays
+ * as the cause, so a read-modify-write retry can still see a 409.
+ */
+import { ApiException } from '@kubernetes/client-node';
+import { AppError, backendError, conflict, forbidden, invalid, notFound, unauthenticated } from '../core/errors.js';
+
+/** The `Status` message of an API error body, if it has one. */
+export function apiMessage(err: ApiException<unknown>): string {
+  const body = err.body;
+  const parsed = typeof body === 'string' ? safeParse(body) : body;
+  if (parsed && typeof parsed === 'object' && typeof (parsed as { message?: unknown }).message === 'string') {
+    return (parsed as { message: string }).message;
+  }
+  return `HTTP ${err.code}`;
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text.slice(0, 512);
+  }
+}
+
+/** The HTTP status of an API failure, or undefined for transport failures. */
+export function kubeStatus(err: unknown): number | undefined {
+  return err instanceof ApiException ? err.code : undefined;
+}
+
+/** Any failure of a Kubernetes call as an AppError. */
+export function fromKube(err: unknown, what: string): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof ApiException) {
+    const message = apiMessage(err);
+    switch (err.code) {
+      case 404:
+        return notFound(what, err);
+      case 403:
+        return forbidden(`${what}: ${message}`, err);
+      case 409:
+        return conflict(`${what}: ${message}`, err);
+      case 400:
+      case 422:
+        return invalid(`${what}: ${message}`, err);
+      case 401:
+        return unauthenticated(`${what}: the API server refused the caller's token (401): ${message}`, err);
+      default:
+        return backendError(`${what}: ${message}`, err);
+    }
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return backendError(`${what}: ${message}`, err);
+}

@@ -1,0 +1,135 @@
+/**
+ * Which identity a request's Kubernetes calls run under.
+ *
+ * `ServiceAccountProvider`: one shared client for every request (no OAuth).
+ * `CallerProvider`: a client per caller token, so the person's RBAC decides. Trust
+ * model: there is NO fallback to the ServiceAccount. A request without a token is
+ * refused (401); an expired token is still presented so the API server's 401 fails the
+ * request, attributed to the caller. Clients are cached by sha256(token) until the
+ * token's `exp` (read from the JWT payload without verification; the API server
+ * verifies), at most 256 entries: when full, expired entries go first, else all.
+ */
+import { createHash } from 'node:crypto';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { unauthenticated } from '../core/errors.js';
+import type { RequestContext } from '../identity/caller.js';
+import type { KubePort, KubeProvider } from '../service/ports.js';
+import { makeKubeApis, type KubeApis } from './api-clients.js';
+import { ClientNodeKube } from './client-node-kube.js';
+import { kubeConfigForToken } from './kubeconfig.js';
+
+export const NO_CALLER_TOKEN = 'the request carries no identity token to act with: no caller token on the request';
+
+/** One shared client: every request acts as the pod's ServiceAccount. */
+export class ServiceAccountProvider implements KubeProvider {
+  readonly identity = 'serviceAccount' as const;
+  private readonly apis: KubeApis;
+  private readonly port: KubePort;
+
+  constructor(base: KubeConfig) {
+    this.apis = makeKubeApis(base);
+    this.port = new ClientNodeKube(this.apis);
+  }
+
+  forRequest(_ctx: RequestContext): KubePort {
+    return this.port;
+  }
+
+  close(): void {
+    this.apis.close();
+  }
+}
+
+interface Entry {
+  port: KubePort;
+  apis: KubeApis;
+  /** Epoch ms of the token's exp; undefined for opaque tokens or tokens without exp. */
+  expiresAt?: number;
+}
+
+/** The `exp` of a JWT in epoch ms, read without verification; undefined when unreadable. */
+export function tokenExpiry(token: string): number | undefined {
+  const parts = token.split('.');
+  if (parts.length !== 3) return undefined;
+  try {
+    const payload = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof payload.exp === 'number' && Number.isFinite(payload.exp) ? payload.exp * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface CallerProviderOptions {
+  log: Logger;
+  now?: () => number;
+  maxEntries?: number;
+}
+
+/** A client per caller token, built from the base cluster's address and CA only. */
+export class CallerProvider implements KubeProvider {
+  readonly identity = 'caller' as const;
+  private readonly cache = new Map<string, Entry>();
+  private readonly expiredLogged = new Set<string>();
+  private readonly now: () => number;
+  private readonly maxEntries: number;
+
+  constructor(private readonly base: KubeConfig, private readonly options: CallerProviderOptions) {
+    this.now = options.now ?? Date.now;
+    this.maxEntries = options.maxEntries ?? 256;
+  }
+
+  /** How many clients are cached (tests). */
+  get size(): number {
+    return this.cache.size;
+  }
+
+  forRequest(ctx: RequestContext): KubePort {
+    const token = ctx.token;
+    if (!token) throw unauthenticated(NO_CALLER_TOKEN);
+    const key = createHash('sha256').update(token).digest('hex');
+    const now = this.now();
+    const cached = this.cache.get(key);
+    if (cached && (cached.expiresAt === undefined || cached.expiresAt > now)) return cached.port;
+    if (cached) {
+      this.cache.delete(key);
+      cached.apis.close();
+    }
+    const entry = this.build(token);
+    if (entry.expiresAt !== undefined && entry.expiresAt <= now) {
+      if (!this.expiredLogged.has(key)) {
+        if (this.expiredLogged.size >= this.maxEntries) this.expiredLogged.clear();
+        this.expiredLogged.add(key);
+        ctx.log.warn({ requestId: ctx.requestId }, 'caller token expired; presenting it so the API server decides');
+      }
+      return entry.port;
+    }
+    this.makeRoom(now);
+    this.cache.set(key, entry);
+    return entry.port;
+  }
+
+  private build(token: string): Entry {
+    const apis = makeKubeApis(kubeConfigForToken(this.base, token));
+    return { apis, port: new ClientNodeKube(apis), expiresAt: tokenExpiry(token) };
+  }
+
+  private makeRoom(now: number): void {
+    if (this.cache.size < this.maxEntries) return;
+    for (const [key, entry] of this.cache) {
+      if (entry.expiresAt !== undefined && entry.expiresAt <= now) {
+        this.cache.delete(key);
+        entry.apis.close();
+      }
+    }
+    if (this.cache.size < this.maxEntries) return;
+    for (const entry of this.cache.values()) entry.apis.close();
+    this.cache.clear();
+    this.options.log.debug('caller client cache full; cleared');
+  }
+
+  close(): void {
+    for (const entry of this.cache.values()) entry.apis.close();
+    this.cache.clear();
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The Kubernetes resource types the agent service reads and writes. The kagent and
+ * Flux API versions are discovered at startup (or pinned by flags), so the types of
+ * those groups are built from the resolved `ApiVersions`; Deployments, pods and events
+ * are fixed core types.
+ */
+import type { Gvr } from './ports.js';
+
+/** The four discovered group/version strings, e.g. `kagent.dev/v1alpha2`. */
+export interface ApiVersions {
+  agent: string;
+  modelConfig: string;
+  helmRelease: string;
+  ociRepository: string;
+}
+
+/** The defaults used when discovery is off or fails (era A). */
+export const DEFAULT_API_VERSIONS: ApiVersions = {
+  agent: 'kagent.dev/v1alpha2',
+  modelConfig: 'kagent.dev/v1alpha2',
+  helmRelease: 'helm.toolkit.fluxcd.io/v2',
+  ociRepository: 'source.toolkit.fluxcd.io/v1',
+};
+
+/** Every resource type the service touches. */
+export interface ResourceTypes {
+  agent: Gvr;
+  modelConfig: Gvr;
+  helmRelease: Gvr;
+  ociRepository: Gvr;
+  deployment: Gvr;
+  pod: Gvr;
+  event: Gvr;
+}
+
+/** Split `group/version` (or a bare core `version`). */
+export function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.lastIndexOf('/');
+  return slash < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}
+
+/** The apiVersion string of a type. */
+export function apiVersionOf(gvr: Gvr): string {
+  return gvr.group ? `${gvr.group}/${gvr.version}` : gvr.version;
+}
+
+function gvr(apiVersion: string, resource: string, kind: string): Gvr {
+  return { ...splitApiVersion(apiVersion), resource, kind };
+}
+
+/** The resource types for the resolved API versions. */
+export function resourceTypes(versions: ApiVersions): ResourceTypes {
+  return {
+    agent: gvr(versions.agent, 'agents', 'Agent'),
+    modelConfig: gvr(versions.modelConfig, 'modelconfigs', 'ModelConfig'),
+    helmRelease: gvr(versions.helmRelease, 'helmreleases', 'HelmRelease'),
+    ociRepository: gvr(versions.ociRepository, 'ocirepositories', 'OCIRepository'),
+    deployment: gvr('apps/v1', 'deployments', 'Deployment'),
+    pod: gvr('v1', 'pods', 'Pod'),
+    event: gvr('v1', 'events', 'Event'),
+  };
+}
