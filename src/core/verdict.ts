@@ -1,0 +1,118 @@
+/**
+ * The era-A status verdict: gathered facts (the Agent CR, the HelmRelease, the Deployment
+ * kagent runs, its pods and recent Warning events) folded into ready / progressing /
+ * failed / unknown and one sentence that says what is going on. A pure fold: the first
+ * rule that matches decides, in the Go service's order and with its sentences.
+ *
+ * Where a sentence needs a value the facts do not carry, it says so in words
+ * (`no reason reported`, `no condition reported`) instead of leaving a dangling colon.
+ */
+import { conditionText, findCondition } from './conditions.js';
+import { Verdict } from './types.js';
+import type { EventSummary, PodStatus, Status } from './types.js';
+
+export { conditionStatus, conditionText, findCondition, parseConditions } from './conditions.js';
+
+/** What get_agent_status gathered; the verdict and summary are folded from it. */
+export type StatusFacts = Omit<Status, 'name' | 'namespace' | 'verdict' | 'summary'>;
+
+/** Container reasons that mean the workload will not recover on its own. */
+export const FAILED_CONTAINER_REASONS: ReadonlySet<string> = new Set([
+  'CrashLoopBackOff', 'ImagePullBackOff', 'ErrImagePull', 'InvalidImageName', 'CreateContainerConfigError',
+  'CreateContainerError', 'RunContainerError', 'ErrImageNeverPull', 'ContainerCannotRun', 'Error', 'OOMKilled',
+  'DeadlineExceeded', 'StartError', 'CreatePodSandboxError', 'FailedPostStartHook', 'FailedPreStopHook',
+  'KillContainerError', 'ConfigError', 'InvalidEnvironmentVariableNames',
+]);
+
+/** The verdict and its one-sentence summary. */
+export interface VerdictResult {
+  verdict: Verdict;
+  summary: string;
+}
+
+/** Folds the gathered facts into a verdict; the first matching rule wins (inventory 8.1). */
+export function statusVerdict(facts: StatusFacts): VerdictResult {
+  const { agent, helmRelease: hr, deployment } = facts;
+  const agentExists = agent?.exists === true;
+  const hrExists = hr?.exists === true;
+
+  // 1. The release is being uninstalled: everything it made goes with it.
+  if (hr?.deleting) {
+    return progressing('HelmRelease is being uninstalled by helm-controller; the Agent disappears with it');
+  }
+  // 2. Flux says the release failed.
+  if (hrExists && hr.ready === false) {
+    const c = findCondition(hr.conditions, 'Ready');
+    return failed(`HelmRelease is not ready (${c?.reason || 'no reason reported'}): ${c?.message || 'no message reported'}`);
+  }
+  // 3. A container that will not recover on its own.
+  const broken = failingContainer(facts.pods);
+  if (broken) {
+    const { pod, container, reason, message } = broken;
+    return failed(`pod ${pod} container ${container} is ${reason}${withDetail(firstLine(message))}`);
+  }
+  // 4. kagent refused the Agent's configuration.
+  if (agentExists && agent.accepted === false) {
+    return failed(`kagent rejected the Agent configuration: ${conditionText(findCondition(agent.conditions, 'Accepted'))}`);
+  }
+  // 5. Ready, and the Deployment (if any) has a pod to serve or is scaled to zero.
+  if (agentExists && agent.ready === true) {
+    if (!deployment?.exists || deployment.availableReplicas > 0 || deployment.replicas === 0) {
+      const available = deployment?.exists ? deployment.availableReplicas : 0;
+      const replicas = deployment?.exists ? deployment.replicas : 0;
+      return { verdict: Verdict.Ready, summary: `Agent is Ready; ${available}/${replicas} pods available` };
+    }
+  }
+  // 6. A warning that names the trouble, newest first.
+  const warning = telltaleWarning(facts.events);
+  if (warning) {
+    return progressing(`not ready yet; last warning on ${warning.object}: ${warning.reason}${withDetail(firstLine(warning.message))}`);
+  }
+  // 7.–11. Still on its way.
+  if (hrExists && hr.ready === null) return progressing('HelmRelease created; Flux has not reconciled it yet');
+  if (!agentExists && hrExists) return progressing('HelmRelease is ready but the Agent has not been rendered yet');
+  if (agentExists && agent.ready === null) return progressing('Agent accepted; kagent has not reported readiness yet');
+  if (deployment?.exists && deployment.availableReplicas === 0) {
+    return progressing(`Deployment has 0/${deployment.replicas} pods available`);
+  }
+  if (agentExists) return progressing(`Agent is not ready: ${conditionText(findCondition(agent.conditions, 'Ready'))}`);
+  // 12. Nothing reported anything.
+  return { verdict: Verdict.Unknown, summary: 'no Agent and no HelmRelease reported anything yet' };
+}
+
+/** The first line of `s` (up to the first `\n`). */
+export function firstLine(s: string | undefined): string {
+  if (!s) return '';
+  const i = s.indexOf('\n');
+  return i >= 0 ? s.slice(0, i) : s;
+}
+
+function failingContainer(
+  pods: readonly PodStatus[] | undefined,
+): { pod: string; container: string; reason: string; message?: string } | undefined {
+  for (const pod of pods ?? []) {
+    for (const c of pod.containers ?? []) {
+      if (c.reason !== undefined && FAILED_CONTAINER_REASONS.has(c.reason)) {
+        return { pod: pod.name, container: c.name, reason: c.reason, message: c.message };
+      }
+    }
+  }
+  return undefined;
+}
+
+function telltaleWarning(events: readonly EventSummary[] | undefined): EventSummary | undefined {
+  return events?.find((e) => e.reason.includes('Failed') || e.reason === 'BackOff');
+}
+
+/** `: <detail>`, or nothing when there is no detail to add. */
+function withDetail(detail: string): string {
+  return detail ? `: ${detail}` : '';
+}
+
+function progressing(summary: string): VerdictResult {
+  return { verdict: Verdict.Progressing, summary };
+}
+
+function failed(summary: string): VerdictResult {
+  return { verdict: Verdict.Failed, summary };
+}
