@@ -1,0 +1,182 @@
+/**
+ * Composition: what an agent is on the cluster. An agent is a Flux HelmRelease of the
+ * agent chart with inline values, rendering from the namespace's shared OCIRepository
+ * of that chart (named after the chart, tracking it by a semver range). This mirrors
+ * the portal's composeManifests.ts and the Go service's era-A composition.
+ *
+ * Invariants:
+ * - Only what the caller set is emitted, so the chart's defaults cover the rest; a
+ *   whitespace-only string counts as unset.
+ * - `agent.name` and `modelConfig.name` are always emitted: the name is pinned so the
+ *   Agent's name does not depend on Flux's release-name derivation.
+ * - The toolset is the top-level `toolset` value, exactly as given. `muster.toolNames`
+ *   is never written: it only filters muster's meta-tools and narrows nothing.
+ * - Both objects carry `app.kubernetes.io/managed-by: agent-manager` and nothing else
+ *   in metadata beyond name and namespace.
+ *
+ * Pure: plain objects in, plain objects out; YAML only at the edge (composeManifests).
+ */
+import type { AgentSpec, GitRef, Manifests, SkillsSpec } from './types.js';
+import { toYaml } from './yaml.js';
+
+/** The platform side of the composition (from the serve flags). */
+export interface ComposeConfig {
+  /** The agent chart, e.g. oci://gsoci.azurecr.io/charts/giantswarm/agent. */
+  chartOciUrl: string;
+  /** The OCIRepository's `ref.semver` range (era A: `x.x.x`). */
+  chartSemver: string;
+  /** HelmRelease `spec.interval`, e.g. `10m`. */
+  helmReleaseInterval: string;
+  /** OCIRepository `spec.interval`, e.g. `30m`. */
+  ociRepositoryInterval: string;
+  /** HelmRelease `spec.serviceAccountName`; omitted when unset or empty. */
+  helmReleaseServiceAccount?: string;
+  /** The served Flux API versions (group/version). */
+  apiVersions: { helmRelease: string; ociRepository: string };
+}
+
+/** The label both composed objects carry, and its value. */
+export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
+export const MANAGED_BY_VALUE = 'agent-manager';
+
+/** Chart values as plain JSON. */
+export type Values = Record<string, unknown>;
+
+/** A composed Kubernetes object as plain JSON (core's own minimal object shape). */
+export interface ComposedObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace: string; labels: Record<string, string> };
+  spec: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** True when `s` is a string with something other than whitespace in it. */
+export function isSet(s: string | undefined): s is string {
+  return typeof s === 'string' && s.trim() !== '';
+}
+
+/** The chart name: the last path segment of the chart's OCI URL (`agent` by default). */
+export function chartNameOf(ociUrl: string): string {
+  const segments = ociUrl.replace(/\/+$/, '').split('/');
+  return segments[segments.length - 1] || 'agent';
+}
+
+/**
+ * The name a git skill is mounted under: the explicit `name`; else the last segment
+ * of `path` with slashes trimmed; else the repository name (the URL with trailing `/`
+ * and `.git` trimmed, last segment).
+ */
+export function gitSkillName(ref: GitRef): string {
+  if (isSet(ref.name)) return ref.name;
+  const path = (isSet(ref.path) ? ref.path : '').replace(/^\/+|\/+$/g, '');
+  if (path !== '') return lastSegment(path);
+  const repo = ref.url.replace(/\/+$/, '').replace(/\.git$/, '').replace(/\/+$/, '');
+  return lastSegment(repo);
+}
+
+function lastSegment(s: string): string {
+  const segments = s.split(/[/:]/);
+  return segments[segments.length - 1] ?? s;
+}
+
+/**
+ * The `skills` values block: OCI `refs`, `gitRefs` with their derived names, and
+ * `gitAuthSecretRef` for the credential Secret. Undefined when there are no refs and
+ * no gitRefs (a credential alone renders nothing in the chart).
+ */
+export function skillsValues(skills: SkillsSpec | undefined): Values | undefined {
+  const refs = skills?.refs ?? [];
+  const gitRefs = skills?.gitRefs ?? [];
+  if (refs.length === 0 && gitRefs.length === 0) return undefined;
+  const out: Values = {};
+  if (refs.length > 0) out.refs = [...refs];
+  if (gitRefs.length > 0) out.gitRefs = gitRefs.map(gitRefValues);
+  if (isSet(skills?.gitAuthSecretName)) out.gitAuthSecretRef = { name: skills.gitAuthSecretName };
+  return out;
+}
+
+function gitRefValues(ref: GitRef): Values {
+  const out: Values = { url: ref.url };
+  if (isSet(ref.path)) out.path = ref.path;
+  if (isSet(ref.ref)) out.ref = ref.ref;
+  out.name = gitSkillName(ref);
+  return out;
+}
+
+/** The identity fields of the `agent` block, in the order the chart documents them. */
+export const AGENT_STRING_FIELDS = [
+  'displayName',
+  'description',
+  'iconUrl',
+  'systemMessage',
+  'runtime',
+] as const;
+
+/** Composes the chart values of a create request: only what the caller set. */
+export function buildValues(spec: AgentSpec): Values {
+  const agent: Values = { name: spec.name };
+  for (const field of AGENT_STRING_FIELDS) {
+    if (isSet(spec[field])) agent[field] = spec[field];
+  }
+  const values: Values = { agent, modelConfig: { name: spec.modelConfig } };
+  const skills = skillsValues(spec.skills);
+  if (skills) values.skills = skills;
+  if (spec.toolset !== undefined) values.toolset = [...spec.toolset];
+  if (spec.labels && Object.keys(spec.labels).length > 0) values.labels = { ...spec.labels };
+  if (spec.annotations && Object.keys(spec.annotations).length > 0) {
+    values.annotations = { ...spec.annotations };
+  }
+  return values;
+}
+
+/** The HelmRelease of one agent: named after it, rendering from the shared chart source. */
+export function buildHelmRelease(
+  namespace: string,
+  name: string,
+  values: Values,
+  cfg: ComposeConfig,
+): ComposedObject {
+  const spec: Record<string, unknown> = { interval: cfg.helmReleaseInterval };
+  if (isSet(cfg.helmReleaseServiceAccount)) spec.serviceAccountName = cfg.helmReleaseServiceAccount;
+  spec.chartRef = { kind: 'OCIRepository', name: chartNameOf(cfg.chartOciUrl), namespace };
+  spec.values = values;
+  return {
+    apiVersion: cfg.apiVersions.helmRelease,
+    kind: 'HelmRelease',
+    metadata: { name, namespace, labels: { [MANAGED_BY_LABEL]: MANAGED_BY_VALUE } },
+    spec,
+  };
+}
+
+/** The namespace's shared chart source, named after the chart. */
+export function buildOciRepository(namespace: string, cfg: ComposeConfig): ComposedObject {
+  return {
+    apiVersion: cfg.apiVersions.ociRepository,
+    kind: 'OCIRepository',
+    metadata: {
+      name: chartNameOf(cfg.chartOciUrl),
+      namespace,
+      labels: { [MANAGED_BY_LABEL]: MANAGED_BY_VALUE },
+    },
+    spec: {
+      interval: cfg.ociRepositoryInterval,
+      url: cfg.chartOciUrl,
+      ref: { semver: cfg.chartSemver },
+    },
+  };
+}
+
+/** Both objects rendered as YAML, plus the values they carry. */
+export function composeManifests(
+  namespace: string,
+  name: string,
+  values: Values,
+  cfg: ComposeConfig,
+): Manifests {
+  return {
+    ociRepository: toYaml(buildOciRepository(namespace, cfg)),
+    helmRelease: toYaml(buildHelmRelease(namespace, name, values, cfg)),
+    values,
+  };
+}
