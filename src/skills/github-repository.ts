@@ -1,0 +1,40 @@
+/**
+ * Which repositories skill discovery can read: github.com repositories, named by an
+ * `https://github.com/<owner>/<repo>` URL (a `.git` suffix and a trailing slash are
+ * tolerated). Anything else is refused before a request is made.
+ *
+ * Trust boundary: `repository` on list_skills is caller input that ends up in GitHub API
+ * paths sent with the service's token. Beyond the Go service's pattern, owner and
+ * repository must be plain GitHub names (letters, digits, `-`, `_`, `.`; never `.` or `..`),
+ * so no URL can smuggle a query, an encoded slash or a `..` segment into those paths.
+ */
+import { goQuote } from '../core/go-quote.js';
+
+/** The URL form discovery accepts (the Go service's pattern). */
+const GITHUB_REPOSITORY = /^https:\/\/github\.com\/([^/]+)\/([^/]+?)(?:\.git)?\/?$/;
+
+/** What GitHub allows in owner and repository names. */
+const GITHUB_NAME = /^[A-Za-z0-9_.-]+$/;
+
+/** A github.com repository, by owner and name, with its canonical URL. */
+export interface GitHubRepository {
+  owner: string;
+  repo: string;
+  /** `https://github.com/<owner>/<repo>`: the `repoUrl` every answer reports. */
+  url: string;
+}
+
+/** The repository `url` names, or undefined when it is not a github.com repository URL. */
+export function parseGitHubRepository(url: string): GitHubRepository | undefined {
+  const match = GITHUB_REPOSITORY.exec(url);
+  if (!match) return undefined;
+  const owner = match[1] ?? '';
+  const repo = match[2] ?? '';
+  if (![owner, repo].every((part) => GITHUB_NAME.test(part) && part !== '.' && part !== '..')) return undefined;
+  return { owner, repo, url: `https://github.com/${owner}/${repo}` };
+}
+
+/** The refusal for a URL that is not a github.com repository, saying which form is expected. */
+export function notAGitHubRepository(url: string): string {
+  return `repository ${goQuote(url)} is not a GitHub repository URL (expected https://github.com/<owner>/<repo>)`;
+}

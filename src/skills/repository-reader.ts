@@ -1,0 +1,96 @@
+/**
+ * Reading one repository's skills the way the portal does (era A of the original): the
+ * default branch when no ref is given, the recursive tree at the ref, and every
+ * `SKILL.md` in it through the contents API. A skill is the directory holding a
+ * `SKILL.md`; its frontmatter names and describes it.
+ *
+ * A `SKILL.md` that cannot be read is skipped (the listing says `truncated`), so one bad
+ * file never hides the rest. A rate-limited read is different: it means the whole
+ * listing is incomplete for a while, so it fails the repository read and the catalog
+ * decides what to serve.
+ */
+import type { Logger } from 'pino';
+import type { Skill, SkillRepository } from '../core/types.js';
+import { mapBounded } from './bounded.js';
+import { parseFrontmatter } from './frontmatter.js';
+import { GitHubApiError, type GitHubClient } from './github-client.js';
+import type { GitHubRepository } from './github-repository.js';
+
+export interface ReadOptions {
+  /** SKILL.md reads in flight at once for this repository. */
+  concurrency: number;
+  /** The most SKILL.md files read; more make the listing `truncated`. */
+  maxSkills: number;
+  log: Logger;
+  /** The RFC 3339 time the listing reports as `fetchedAt`. */
+  fetchedAt: string;
+}
+
+interface TreeEntry {
+  path?: unknown;
+  type?: unknown;
+}
+
+/**
+ * The skills of `repository` at `ref` (the default branch when absent). Throws a
+ * `GitHubApiError` when the repository, its tree, or (rate-limited) its files cannot be read.
+ */
+export async function readSkillRepository(
+  client: GitHubClient,
+  repository: GitHubRepository,
+  ref: string | undefined,
+  options: ReadOptions,
+): Promise<SkillRepository> {
+  const base = `/repos/${encodeURIComponent(repository.owner)}/${encodeURIComponent(repository.repo)}`;
+  const at = ref || (await defaultBranch(client, base));
+  const treeUrl = `${base}/git/trees/${encodeURIComponent(at)}?recursive=1`;
+  const tree = (await client.getJson(treeUrl)) as { tree?: unknown; truncated?: unknown } | null;
+  if (!tree || !Array.isArray(tree.tree)) {
+    throw new GitHubApiError(`GitHub API ${treeUrl} answered without a tree`, treeUrl);
+  }
+  const files = (tree.tree as TreeEntry[])
+    .filter((e) => e.type === 'blob' && typeof e.path === 'string' && (e.path === 'SKILL.md' || e.path.endsWith('/SKILL.md')))
+    .map((e) => e.path as string);
+  let truncated = tree.truncated === true;
+  if (files.length > options.maxSkills) {
+    options.log.warn({ repoUrl: repository.url, found: files.length, read: options.maxSkills }, 'reading only the first SKILL.md files');
+    files.length = options.maxSkills;
+    truncated = true;
+  }
+
+  const read = await mapBounded(files, options.concurrency, async (file): Promise<Skill | undefined> => {
+    const contentsUrl = `${base}/contents/${file.split('/').map(encodeURIComponent).join('/')}?ref=${encodeURIComponent(at)}`;
+    try {
+      return toSkill(repository, at, file, await client.getRaw(contentsUrl));
+    } catch (err) {
+      if (err instanceof GitHubApiError && err.rateLimit) throw err;
+      options.log.warn({ repoUrl: repository.url, path: file, ref: at, reason: (err as Error).message }, 'skipping unreadable SKILL.md');
+      return undefined;
+    }
+  });
+  const skills = read.filter((s): s is Skill => s !== undefined);
+  if (skills.length < read.length) truncated = true;
+  skills.sort(byPathThenName);
+  return { repoUrl: repository.url, ref: at, skills, truncated, fetchedAt: options.fetchedAt };
+}
+
+async function defaultBranch(client: GitHubClient, base: string): Promise<string> {
+  const meta = (await client.getJson(base)) as { default_branch?: unknown } | null;
+  const branch = meta?.default_branch;
+  return typeof branch === 'string' && branch.trim() ? branch : 'main';
+}
+
+/** A skill from its SKILL.md: frontmatter name, else the directory, else the repository name. */
+function toSkill(repository: GitHubRepository, ref: string, file: string, text: string): Skill {
+  const path = file.slice(0, Math.max(0, file.length - 'SKILL.md'.length)).replace(/\/$/, '');
+  const meta = parseFrontmatter(text);
+  const name = meta.name?.trim() || path.split('/').pop() || repository.repo;
+  return { name, description: meta.description?.trim() ?? '', repoUrl: repository.url, path, ref };
+}
+
+/** Plain string order, path first, then name. */
+function byPathThenName(a: Skill, b: Skill): number {
+  if (a.path !== b.path) return a.path < b.path ? -1 : 1;
+  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+  return 0;
+}
