@@ -1,0 +1,67 @@
+/**
+ * What an update changed: the dotted leaf paths whose values differ between the
+ * release values before and after a merge. update_agent reports them as `changed`
+ * and writes nothing when the list is empty.
+ *
+ * Rules: maps are walked key by key; a map that appears or disappears as a whole is
+ * reported as its leaves; a list is one value, compared as a whole and reported at
+ * its own path (`toolset`, `skills.gitRefs`); the result is sorted and de-duplicated.
+ * An empty map that appears or disappears has no leaves and is no change (the Go
+ * service's rule; the merge never writes empty maps). Lists are compared by deep JSON
+ * equality, which, unlike Go's `fmt.Sprint`, never mistakes `["a b"]` for `["a", "b"]`.
+ */
+
+/** True for a JSON object (not an array, not null). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The sorted dotted paths whose leaves differ between `before` and `after`. */
+export function changedPaths(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): string[] {
+  const out = new Set<string>();
+  walk('', before, after, out);
+  return [...out].sort();
+}
+
+function walk(
+  prefix: string,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  out: Set<string>,
+): void {
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const path = prefix === '' ? key : `${prefix}.${key}`;
+    const had = Object.hasOwn(before, key);
+    const has = Object.hasOwn(after, key);
+    const b = before[key];
+    const a = after[key];
+    if (isPlainObject(b) && isPlainObject(a)) walk(path, b, a, out);
+    else if (isPlainObject(a) && !had) walk(path, {}, a, out);
+    else if (isPlainObject(b) && !has) walk(path, b, {}, out);
+    else if (had !== has || !jsonEqual(b, a)) out.add(path);
+  }
+}
+
+/** Deep equality of JSON values (object key order does not matter). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, i) => jsonEqual(item, b[i]))
+    );
+  }
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = Object.keys(a);
+    return (
+      keys.length === Object.keys(b).length &&
+      keys.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]))
+    );
+  }
+  return false;
+}
