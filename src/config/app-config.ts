@@ -1,0 +1,131 @@
+/**
+ * The typed configuration of `agent-manager serve`, nested by component. Each component
+ * receives only its slice (`cfg.chart`, `cfg.oauth`, …), never the flag set. Secrets
+ * (client secrets, the GitHub token) live here as plain strings: log
+ * `redactedSummary(config)`, never the config itself.
+ */
+import type { Duration } from './flag-types.js';
+import type { ServeSandboxConfig } from './sandbox-config.js';
+
+export type { Duration };
+
+/** Kubernetes access and API versions. */
+export interface KubeConfig {
+  /** Kubeconfig file; empty uses the default loading rules or in-cluster access. */
+  readonly kubeconfig: string;
+  /** Context override; empty uses the current context. */
+  readonly context: string;
+  /** Force in-cluster access. */
+  readonly inCluster: boolean;
+  /** A kagent.dev version such as `v1alpha2` (a `kagent.dev/` prefix is stripped), or `auto`. */
+  readonly kagentApiVersion: string;
+  /** `helm.toolkit.fluxcd.io/<version>`, or `auto`. */
+  readonly helmReleaseApiVersion: string;
+  /** `source.toolkit.fluxcd.io/<version>`, or `auto`. */
+  readonly ociRepositoryApiVersion: string;
+}
+
+/** Which namespaces agents may live in. */
+export interface NamespacesConfig {
+  /** Where agents go when a request names no namespace. */
+  readonly default: string;
+  /** Every namespace agents may live in: the default first, then the extras, without duplicates. */
+  readonly managed: readonly string[];
+}
+
+/** The agent chart and how often its registry is read. */
+export interface ChartConfig {
+  /** `oci://<registry>/<repository>`. */
+  readonly ociUrl: string;
+  /** The version range the OCIRepository follows, e.g. `x.x.x`. */
+  readonly semver: string;
+  /** Registry re-read period; always positive (<= 0 on the command line means 10m). */
+  readonly refresh: Duration;
+}
+
+/** What composition writes into the Flux objects besides the chart. */
+export interface ComposeConfig {
+  /** HelmRelease `spec.interval`; `text` is what is written. */
+  readonly helmReleaseInterval: Duration;
+  /** OCIRepository `spec.interval`; `text` is what is written. */
+  readonly ociRepositoryInterval: Duration;
+  /** HelmRelease `spec.serviceAccountName`; empty omits it. */
+  readonly helmReleaseServiceAccount: string;
+}
+
+/** Skill discovery through the GitHub REST API. */
+export interface SkillsConfig {
+  /** Repository URLs; empty means the skills capability is off. */
+  readonly repositories: readonly string[];
+  readonly githubApi: string;
+  /** Secret. Empty means anonymous. */
+  readonly githubToken: string;
+  readonly cacheTtl: Duration;
+}
+
+/** The MCP endpoint. */
+export interface McpConfig {
+  readonly enabled: boolean;
+  /** Starts with `/`. */
+  readonly path: string;
+}
+
+/** Dex as identity provider. */
+export interface DexProviderConfig {
+  readonly name: 'dex';
+  readonly issuerUrl: string;
+  readonly clientId: string;
+  /** Secret. */
+  readonly clientSecret: string;
+  /** PEM CA bundle added to the system roots; empty means system roots only. */
+  readonly caFile: string;
+  /** Let the issuer resolve to a private or loopback address. */
+  readonly allowPrivateUrls: boolean;
+}
+
+/** Google as identity provider. */
+export interface GoogleProviderConfig {
+  readonly name: 'google';
+  readonly clientId: string;
+  /** Secret. */
+  readonly clientSecret: string;
+}
+
+/** OAuth resource server settings, present only when `--enable-oauth` is on and valid. */
+export interface OAuthEnabledConfig {
+  readonly enabled: true;
+  /** Public base URL: https, or http on loopback. */
+  readonly baseUrl: string;
+  readonly provider: DexProviderConfig | GoogleProviderConfig;
+  readonly trustedAudiences: readonly string[];
+  readonly ssoAllowPrivateIps: boolean;
+  readonly allowPublicClientRegistration: boolean;
+  /** Call the Kubernetes API with the caller's token. */
+  readonly downstream: boolean;
+}
+
+/** Either no authentication at all (everything runs as the ServiceAccount), or OAuth. */
+export type OAuthConfig = { readonly enabled: false } | OAuthEnabledConfig;
+
+/** The Prometheus listener. */
+export interface MetricsConfig {
+  readonly enabled: boolean;
+  /** host:port; empty when disabled. */
+  readonly listen: string;
+}
+
+/** Everything `agent-manager serve` runs with. */
+export interface AppConfig {
+  /** host:port of the main listener. */
+  readonly listen: string;
+  readonly verbose: boolean;
+  readonly kube: KubeConfig;
+  readonly namespaces: NamespacesConfig;
+  readonly chart: ChartConfig;
+  readonly compose: ComposeConfig;
+  readonly skills: SkillsConfig;
+  readonly mcp: McpConfig;
+  readonly oauth: OAuthConfig;
+  readonly metrics: MetricsConfig;
+  readonly sandbox: ServeSandboxConfig;
+}

@@ -1,0 +1,150 @@
+/**
+ * The flag tables: one row per flag with its environment variable, default and help.
+ * `--help`, `parseConfig` and the operations docs all read these rows, so a flag exists
+ * exactly when it has a row here. The `serve` names, variables and defaults are the Go
+ * service's (era A), so its Helm chart can drive this implementation unchanged.
+ */
+import type { FlagDef } from './flag-types.js';
+
+/** Default namespace agents live in when a request names none. */
+export const DEFAULT_KAGENT_NAMESPACE = 'kagent';
+
+/** Default OCI URL of the agent chart. */
+export const DEFAULT_CHART_OCI_URL = 'oci://gsoci.azurecr.io/charts/giantswarm/agent';
+
+/** What `--agent-chart-refresh` <= 0 stands for (inventory 7). */
+export const DEFAULT_CHART_REFRESH = '10m';
+
+/** Flags of `agent-manager serve`. */
+export const SERVE_FLAGS = [
+  // Server
+  { name: 'listen', env: 'AGENT_MANAGER_LISTEN', default: ':8080', type: 'address', group: 'Server',
+    help: 'Address the REST API, the MCP endpoint and the health probes listen on.' },
+  { name: 'verbose', short: 'v', env: 'AGENT_MANAGER_VERBOSE', default: false, type: 'bool', group: 'Server',
+    help: 'Log at debug level.' },
+  // Kubernetes
+  { name: 'kubeconfig', env: 'KUBECONFIG', default: '', type: 'string', group: 'Kubernetes',
+    help: 'Kubeconfig file; empty uses the default loading rules, or in-cluster access when KUBERNETES_SERVICE_HOST is set.' },
+  { name: 'kube-context', env: 'KUBE_CONTEXT', default: '', type: 'string', group: 'Kubernetes',
+    help: 'Kubeconfig context to use instead of the current one.' },
+  { name: 'in-cluster', env: 'KUBERNETES_IN_CLUSTER', default: false, type: 'bool', group: 'Kubernetes',
+    help: "Use the pod's ServiceAccount and the in-cluster API address, whatever the kubeconfig says." },
+  { name: 'kagent-namespace', env: 'KAGENT_NAMESPACE', default: DEFAULT_KAGENT_NAMESPACE, type: 'string', group: 'Kubernetes',
+    help: 'Namespace agents are created in and listed from when a request names none.' },
+  { name: 'managed-namespaces', env: 'AGENT_MANAGER_MANAGED_NAMESPACES', default: '', type: 'list', group: 'Kubernetes',
+    help: 'Comma-separated further namespaces agents may live in (the service needs RBAC there).' },
+  { name: 'kagent-api-version', env: 'KAGENT_API_VERSION', default: 'auto', type: 'string', group: 'Kubernetes',
+    help: 'kagent.dev API version of Agents and ModelConfigs; auto asks the API server and falls back to v1alpha2.' },
+  // Flux
+  { name: 'flux-helmrelease-api-version', env: 'FLUX_HELMRELEASE_API_VERSION', default: 'auto', type: 'string', group: 'Flux',
+    help: 'helm.toolkit.fluxcd.io version of composed HelmReleases (v2 or helm.toolkit.fluxcd.io/v2); auto asks the API server.' },
+  { name: 'flux-ocirepository-api-version', env: 'FLUX_OCIREPOSITORY_API_VERSION', default: 'auto', type: 'string', group: 'Flux',
+    help: 'source.toolkit.fluxcd.io version of the OCIRepository (v1 or source.toolkit.fluxcd.io/v1); auto asks the API server.' },
+  { name: 'helmrelease-interval', env: 'HELMRELEASE_INTERVAL', default: '10m', type: 'duration', group: 'Flux',
+    help: 'spec.interval of every composed HelmRelease.' },
+  { name: 'ocirepository-interval', env: 'OCIREPOSITORY_INTERVAL', default: '30m', type: 'duration', group: 'Flux',
+    help: 'spec.interval of the OCIRepository each namespace shares.' },
+  { name: 'helmrelease-service-account', env: 'HELMRELEASE_SERVICE_ACCOUNT', default: '', type: 'string', group: 'Flux',
+    help: 'spec.serviceAccountName of composed HelmReleases (Flux multi-tenancy); empty leaves it out.' },
+  // Agent chart
+  { name: 'agent-chart-oci-url', env: 'AGENT_CHART_OCI_URL', default: DEFAULT_CHART_OCI_URL, type: 'ociUrl', group: 'Agent chart',
+    help: 'OCI URL of the agent chart every agent is rendered from.' },
+  { name: 'agent-chart-semver', env: 'AGENT_CHART_SEMVER', default: 'x.x.x', type: 'semverRange', group: 'Agent chart',
+    help: 'Version range the OCIRepository follows; pre-releases only when the range names one.' },
+  { name: 'agent-chart-refresh', env: 'AGENT_CHART_REFRESH', default: DEFAULT_CHART_REFRESH, type: 'duration', group: 'Agent chart',
+    help: 'How often the chart registry is read again for the newest version and its values schema; 0 or less means 10m.' },
+  // Skills
+  { name: 'skills-repositories', env: 'AGENT_MANAGER_SKILLS_REPOSITORIES', default: '', type: 'list', group: 'Skills',
+    help: 'Comma-separated GitHub repository URLs (https://github.com/<owner>/<repo>) whose skills list_skills offers; empty turns skills off.' },
+  { name: 'skills-github-api', env: 'AGENT_MANAGER_SKILLS_GITHUB_API', default: 'https://api.github.com', type: 'url', group: 'Skills',
+    help: 'GitHub REST API base URL used to discover skills.' },
+  { name: 'skills-github-token', env: 'GITHUB_TOKEN', default: '', type: 'string', group: 'Skills', secret: true,
+    help: 'GitHub token for private skill repositories and a higher rate limit; set it through the environment.' },
+  { name: 'skills-cache-ttl', env: 'AGENT_MANAGER_SKILLS_CACHE_TTL', default: '5m', type: 'duration', group: 'Skills',
+    help: "How long a repository's discovered skills are reused." },
+  // MCP
+  { name: 'mcp-enabled', env: 'AGENT_MANAGER_MCP_ENABLED', default: true, type: 'bool', group: 'MCP',
+    help: 'Serve the MCP streamable-HTTP endpoint.' },
+  { name: 'mcp-path', env: 'AGENT_MANAGER_MCP_PATH', default: '/mcp', type: 'string', group: 'MCP',
+    help: 'Path of the MCP endpoint.' },
+  // OAuth
+  { name: 'enable-oauth', env: 'AGENT_MANAGER_OAUTH_ENABLED', default: false, type: 'bool', group: 'OAuth',
+    help: 'Require an OAuth bearer token on the REST API and the MCP endpoint, validated against the identity provider.' },
+  { name: 'oauth-base-url', env: 'AGENT_MANAGER_OAUTH_BASE_URL', default: '', type: 'string', group: 'OAuth',
+    help: 'Public base URL of this server, the issuer of its OAuth metadata: https, or http on loopback only.' },
+  { name: 'oauth-provider', env: 'AGENT_MANAGER_OAUTH_PROVIDER', default: 'dex', type: 'string', group: 'OAuth',
+    help: 'Identity provider: dex or google.' },
+  { name: 'dex-issuer-url', env: 'DEX_ISSUER_URL', default: '', type: 'url', group: 'OAuth',
+    help: 'Dex issuer URL; bearer tokens are checked against its keys.' },
+  { name: 'dex-client-id', env: 'DEX_CLIENT_ID', default: '', type: 'string', group: 'OAuth',
+    help: 'OAuth client ID of this server at Dex.' },
+  { name: 'dex-client-secret', env: 'DEX_CLIENT_SECRET', default: '', type: 'string', group: 'OAuth', secret: true,
+    help: 'OAuth client secret of this server at Dex; set it through the environment.' },
+  { name: 'dex-ca-file', env: 'DEX_CA_FILE', default: '', type: 'string', group: 'OAuth',
+    help: 'PEM CA bundle trusted for a Dex with a private certificate, in addition to the system roots.' },
+  { name: 'allow-private-oauth-urls', env: 'AGENT_MANAGER_OAUTH_ALLOW_PRIVATE_URLS', default: false, type: 'bool', group: 'OAuth',
+    help: 'Let the Dex issuer resolve to a private or loopback address (an in-cluster Dex).' },
+  { name: 'google-client-id', env: 'GOOGLE_CLIENT_ID', default: '', type: 'string', group: 'OAuth',
+    help: 'OAuth client ID of this server at Google.' },
+  { name: 'google-client-secret', env: 'GOOGLE_CLIENT_SECRET', default: '', type: 'string', group: 'OAuth', secret: true,
+    help: 'OAuth client secret of this server at Google; set it through the environment.' },
+  { name: 'oauth-trusted-audiences', env: 'OAUTH_TRUSTED_AUDIENCES', default: '', type: 'list', group: 'OAuth',
+    help: 'Comma-separated client IDs whose identity-provider id_tokens are accepted as bearer tokens.' },
+  { name: 'sso-allow-private-ips', env: 'SSO_ALLOW_PRIVATE_IPS', default: false, type: 'bool', group: 'OAuth',
+    help: "Let the identity provider's JWKS endpoint resolve to a private address." },
+  { name: 'allow-public-client-registration', env: 'AGENT_MANAGER_OAUTH_ALLOW_PUBLIC_REGISTRATION', default: false, type: 'bool', group: 'OAuth',
+    help: 'Accept dynamic client registration without a token (labs only).' },
+  { name: 'downstream-oauth', env: 'AGENT_MANAGER_DOWNSTREAM_OAUTH', default: false, type: 'bool', group: 'OAuth',
+    help: "Call the Kubernetes API with the caller's token for everything a request does; needs --enable-oauth." },
+  // Metrics
+  { name: 'metrics-listen', env: 'AGENT_MANAGER_METRICS_LISTEN', default: ':9464', type: 'address', allowEmpty: true, group: 'Metrics',
+    help: 'Address of the Prometheus /metrics listener; --metrics-listen= (empty) turns metrics off.' },
+  // Sandbox
+  { name: 'sandbox', env: 'AGENT_MANAGER_SANDBOX', default: false, type: 'bool', group: 'Sandbox',
+    help: 'Run against an in-process sandbox Kubernetes API instead of a cluster.' },
+  { name: 'sandbox-listen', env: 'AGENT_MANAGER_SANDBOX_LISTEN', default: '127.0.0.1:0', type: 'address', group: 'Sandbox',
+    help: 'Address of the in-process sandbox API server; port 0 picks a free port.' },
+  { name: 'sandbox-kubeconfig', env: 'AGENT_MANAGER_SANDBOX_KUBECONFIG', default: '', type: 'string', group: 'Sandbox',
+    help: 'Write a kubeconfig for kubectl to reach the sandbox to this file; empty writes none.' },
+] as const satisfies readonly FlagDef[];
+
+/** Flags of `agent-manager sandbox`. */
+export const SANDBOX_FLAGS = [
+  { name: 'listen', env: 'SANDBOX_LISTEN', default: '127.0.0.1:0', type: 'address', group: 'Server',
+    help: 'Address the sandbox Kubernetes API server listens on; port 0 picks a free port.' },
+  { name: 'kubeconfig-out', env: 'SANDBOX_KUBECONFIG_OUT', default: '', type: 'string', group: 'Server',
+    help: 'Write a kubeconfig for kubectl to reach the sandbox to this file; empty writes none.' },
+  { name: 'verbose', short: 'v', env: 'SANDBOX_VERBOSE', default: false, type: 'bool', group: 'Server',
+    help: 'Log at debug level.' },
+  { name: 'seed', env: 'SANDBOX_SEED', default: true, type: 'bool', group: 'Contents',
+    help: 'Create the namespaces, CRDs and sample objects agent-manager expects; --no-seed starts empty.' },
+  { name: 'controllers', env: 'SANDBOX_CONTROLLERS', default: true, type: 'bool', group: 'Contents',
+    help: 'Run the stand-in Flux and kagent controllers that move objects to Ready; --no-controllers leaves them as written.' },
+  { name: 'authorization', env: 'SANDBOX_AUTHORIZATION', default: 'rbac', type: 'enum', choices: ['rbac', 'always-allow'], group: 'Access',
+    help: 'rbac enforces Roles and RoleBindings; always-allow lets every authenticated user do everything.' },
+  { name: 'oidc-issuer-url', env: 'SANDBOX_OIDC_ISSUER_URL', default: '', type: 'url', group: 'Access',
+    help: 'Accept OIDC id_tokens from this issuer as bearer tokens (like kube-apiserver --oidc-issuer-url); needs --oidc-client-id.' },
+  { name: 'oidc-client-id', env: 'SANDBOX_OIDC_CLIENT_ID', default: '', type: 'string', group: 'Access',
+    help: 'Audience an accepted id_token must carry.' },
+  { name: 'oidc-username-claim', env: 'SANDBOX_OIDC_USERNAME_CLAIM', default: 'sub', type: 'string', group: 'Access',
+    help: 'id_token claim used as the user name.' },
+  { name: 'oidc-groups-claim', env: 'SANDBOX_OIDC_GROUPS_CLAIM', default: '', type: 'string', group: 'Access',
+    help: "id_token claim listing the user's groups; empty reads no groups." },
+  { name: 'oidc-ca-file', env: 'SANDBOX_OIDC_CA_FILE', default: '', type: 'string', group: 'Access',
+    help: "PEM CA bundle trusted for the issuer's discovery and JWKS endpoints." },
+] as const satisfies readonly FlagDef[];
+
+/** `agent-manager version` takes no flags besides `--help`. */
+export const VERSION_FLAGS = [] as const satisfies readonly FlagDef[];
+
+export type ServeFlags = typeof SERVE_FLAGS;
+export type SandboxFlags = typeof SANDBOX_FLAGS;
+
+/** The commands and their flag tables, for `--help` and a docs generator. */
+export const COMMANDS = {
+  serve: { summary: 'Run the REST API and the MCP endpoint.', flags: SERVE_FLAGS },
+  sandbox: { summary: 'Run the embedded sandbox Kubernetes API server on its own.', flags: SANDBOX_FLAGS },
+  version: { summary: 'Print the version, commit and build date.', flags: VERSION_FLAGS },
+} as const satisfies Record<string, { summary: string; flags: readonly FlagDef[] }>;
+
+export type CommandName = keyof typeof COMMANDS;

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { buildOAuthConfig, type OAuthInput } from './oauth-config.js';
+
+const valid: OAuthInput = {
+  enabled: true, downstream: false, baseUrl: 'https://am.example.com', provider: 'dex',
+  dexIssuerUrl: 'https://dex.example.com', dexClientId: 'am', dexClientSecret: 's', dexCaFile: '', allowPrivateOAuthUrls: false,
+  googleClientId: '', googleClientSecret: '', trustedAudiences: ['platform'], ssoAllowPrivateIps: false, allowPublicClientRegistration: false,
+};
+
+describe('buildOAuthConfig', () => {
+  it('refuses an empty trusted audience with the original text (the list parser never produces one)', () => {
+    expect(() => buildOAuthConfig({ ...valid, trustedAudiences: ['platform', ' '] })).toThrow('oauth: trusted audiences must not be empty strings');
+  });
+
+  it('treats an empty provider as dex, as the original did', () => {
+    expect(buildOAuthConfig({ ...valid, provider: '' })).toMatchObject({ provider: { name: 'dex' } });
+  });
+
+  it('checks the base URL before the provider, as the original did', () => {
+    expect(() => buildOAuthConfig({ ...valid, baseUrl: 'http://am', provider: 'github' }))
+      .toThrow('oauth: base URL must use https (http is allowed for loopback only): http://am');
+  });
+
+  it('refuses downstream OAuth without OAuth before anything else', () => {
+    expect(() => buildOAuthConfig({ ...valid, enabled: false, downstream: true, baseUrl: '' }))
+      .toThrow('--downstream-oauth needs --enable-oauth: without OAuth there is no caller token to present to the Kubernetes API');
+  });
+
+  it('returns only { enabled: false } when OAuth is off', () => {
+    expect(buildOAuthConfig({ ...valid, enabled: false })).toEqual({ enabled: false });
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * Builds the `serve` AppConfig from the parsed flag values: normalises API versions,
+ * merges the namespaces, applies the chart-refresh floor, and checks the rules that span
+ * fields or need more than a type (Flux intervals, the MCP path, skill repository URLs,
+ * OAuth).
+ */
+import type { AppConfig, Duration } from './app-config.js';
+import type { FlagDef, FlagSources, FlagValues } from './flag-types.js';
+import { DEFAULT_CHART_REFRESH, SERVE_FLAGS, type ServeFlags } from './flags.js';
+import { buildOAuthConfig } from './oauth-config.js';
+import { valueError } from './resolve.js';
+import { checkHttpUrl, parseGoDuration, ValueError } from './values.js';
+
+type V = FlagValues<ServeFlags>;
+type S = FlagSources<ServeFlags>;
+
+// The pattern Flux's CRDs give `spec.interval`: anything else is refused by the API server
+// on every write, so it is refused here, at startup.
+const FLUX_INTERVAL = /^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$/;
+
+function def(name: ServeFlags[number]['name']): FlagDef {
+  return SERVE_FLAGS.find((d) => d.name === name) as FlagDef;
+}
+
+/** Build and check the serve configuration. Throws ConfigError. */
+export function buildServeConfig(v: V, s: S): AppConfig {
+  const defaultNs = v['kagent-namespace'];
+  if (defaultNs.trim() === '') throw valueError(def('kagent-namespace'), s['kagent-namespace'], defaultNs, 'must name a namespace');
+  if (!v['mcp-path'].startsWith('/')) throw valueError(def('mcp-path'), s['mcp-path'], v['mcp-path'], 'must start with /');
+  for (const repo of v['skills-repositories']) checkListUrl('skills-repositories', s, repo);
+  const oauth = buildOAuthConfig({
+    enabled: v['enable-oauth'],
+    downstream: v['downstream-oauth'],
+    baseUrl: v['oauth-base-url'],
+    provider: v['oauth-provider'],
+    dexIssuerUrl: v['dex-issuer-url'],
+    dexClientId: v['dex-client-id'],
+    dexClientSecret: v['dex-client-secret'],
+    dexCaFile: v['dex-ca-file'],
+    allowPrivateOAuthUrls: v['allow-private-oauth-urls'],
+    googleClientId: v['google-client-id'],
+    googleClientSecret: v['google-client-secret'],
+    trustedAudiences: v['oauth-trusted-audiences'],
+    ssoAllowPrivateIps: v['sso-allow-private-ips'],
+    allowPublicClientRegistration: v['allow-public-client-registration'],
+  });
+  return {
+    listen: v.listen,
+    verbose: v.verbose,
+    kube: {
+      kubeconfig: v.kubeconfig,
+      context: v['kube-context'],
+      inCluster: v['in-cluster'],
+      kagentApiVersion: kagentVersion(v['kagent-api-version']),
+      helmReleaseApiVersion: fluxVersion('flux-helmrelease-api-version', 'helm.toolkit.fluxcd.io', v, s),
+      ociRepositoryApiVersion: fluxVersion('flux-ocirepository-api-version', 'source.toolkit.fluxcd.io', v, s),
+    },
+    namespaces: { default: defaultNs, managed: [...new Set([defaultNs, ...v['managed-namespaces']])] },
+    chart: {
+      ociUrl: v['agent-chart-oci-url'],
+      semver: v['agent-chart-semver'],
+      // Inventory 7: a refresh of zero or less means the default period.
+      refresh: v['agent-chart-refresh'].ms > 0 ? v['agent-chart-refresh'] : parseGoDuration(DEFAULT_CHART_REFRESH),
+    },
+    compose: {
+      helmReleaseInterval: fluxInterval('helmrelease-interval', v, s),
+      ociRepositoryInterval: fluxInterval('ocirepository-interval', v, s),
+      helmReleaseServiceAccount: v['helmrelease-service-account'],
+    },
+    skills: {
+      repositories: v['skills-repositories'],
+      githubApi: v['skills-github-api'] === '' ? String(def('skills-github-api').default) : v['skills-github-api'],
+      githubToken: v['skills-github-token'],
+      cacheTtl: v['skills-cache-ttl'],
+    },
+    mcp: { enabled: v['mcp-enabled'], path: v['mcp-path'] },
+    oauth,
+    metrics: { enabled: v['metrics-listen'] !== '', listen: v['metrics-listen'] },
+    sandbox: { enabled: v.sandbox, listen: v['sandbox-listen'], kubeconfigOut: v['sandbox-kubeconfig'] },
+  };
+}
+
+/** `kagent.dev/v1alpha2` and `v1alpha2` both mean `v1alpha2`; empty means auto. */
+function kagentVersion(text: string): string {
+  const version = text.startsWith('kagent.dev/') ? text.slice('kagent.dev/'.length) : text;
+  return version === '' ? 'auto' : version;
+}
+
+/** `auto`, or `<group>/<version>`; a bare version gets the group prefixed. */
+function fluxVersion(name: 'flux-helmrelease-api-version' | 'flux-ocirepository-api-version', group: string, v: V, s: S): string {
+  const text = v[name];
+  if (text === '' || text === 'auto') return 'auto';
+  const version = text.startsWith(`${group}/`) ? text.slice(group.length + 1) : text;
+  if (!/^v[0-9]+((alpha|beta)[0-9]+)?$/.test(version)) {
+    throw valueError(def(name), s[name], text, `want auto, a version such as v1 or v2, or ${group}/<version>`);
+  }
+  return `${group}/${version}`;
+}
+
+function fluxInterval(name: 'helmrelease-interval' | 'ocirepository-interval', v: V, s: S): Duration {
+  const d = v[name];
+  if (!FLUX_INTERVAL.test(d.text) || d.ms <= 0) {
+    throw valueError(def(name), s[name], d.text, 'Flux needs a positive interval such as 10m or 1h30m (units ms, s, m, h)');
+  }
+  return d;
+}
+
+function checkListUrl(name: 'skills-repositories', s: S, item: string): void {
+  try {
+    checkHttpUrl(item);
+  } catch (err) {
+    if (err instanceof ValueError) throw valueError(def(name), s[name], item, `${err.message}; want https://github.com/<owner>/<repo>`);
+    throw err;
+  }
+}

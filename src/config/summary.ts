@@ -1,0 +1,48 @@
+/**
+ * What may be logged about the configuration at startup: everything an operator needs
+ * to see which mode the service runs in, and for secrets only whether they are set.
+ */
+import type { AppConfig } from './app-config.js';
+
+/** The startup summary, free of secrets (client secrets, GitHub token). */
+export function redactedSummary(config: AppConfig): Record<string, unknown> {
+  const { oauth } = config;
+  return {
+    listen: config.listen,
+    rest: '/api/v1',
+    mcp: config.mcp.path,
+    mcpEnabled: config.mcp.enabled,
+    oauth: oauth.enabled,
+    oauthProvider: oauth.enabled ? oauth.provider.name : undefined,
+    oauthBaseUrl: oauth.enabled ? oauth.baseUrl : undefined,
+    oauthIssuer: oauth.enabled && oauth.provider.name === 'dex' ? oauth.provider.issuerUrl : undefined,
+    oauthClientId: oauth.enabled ? oauth.provider.clientId : undefined,
+    oauthClientSecret: oauth.enabled ? presence(oauth.provider.clientSecret) : undefined,
+    trustedAudiences: oauth.enabled ? oauth.trustedAudiences : undefined,
+    downstreamOAuth: oauth.enabled && oauth.downstream,
+    identity: oauth.enabled && oauth.downstream ? 'caller' : 'serviceAccount',
+    namespaces: config.namespaces.managed,
+    defaultNamespace: config.namespaces.default,
+    kubeconfig: config.kube.kubeconfig || undefined,
+    kubeContext: config.kube.context || undefined,
+    inCluster: config.kube.inCluster,
+    kagentAPI: config.kube.kagentApiVersion,
+    helmReleaseAPI: config.kube.helmReleaseApiVersion,
+    ociRepositoryAPI: config.kube.ociRepositoryApiVersion,
+    chart: config.chart.ociUrl,
+    chartSemver: config.chart.semver,
+    chartRefresh: config.chart.refresh.text,
+    helmReleaseInterval: config.compose.helmReleaseInterval.text,
+    ociRepositoryInterval: config.compose.ociRepositoryInterval.text,
+    helmReleaseServiceAccount: config.compose.helmReleaseServiceAccount || undefined,
+    skillsRepositories: config.skills.repositories,
+    skillsGithubApi: config.skills.githubApi,
+    skillsGithubToken: presence(config.skills.githubToken),
+    metrics: config.metrics.enabled ? config.metrics.listen : 'off',
+    sandbox: config.sandbox.enabled,
+  };
+}
+
+function presence(secret: string): 'set' | 'unset' {
+  return secret === '' ? 'unset' : 'set';
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+/**
+ * The `agent-manager` command: parse the command line and environment, then print help
+ * or the version, or hand the typed configuration to `serve` or `sandbox`. Exit codes:
+ * 0 done, 2 configuration error (`Error: <message>` on stderr), 1 runtime failure.
+ * The sandbox is reached only through a dynamic import, when it is asked for.
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { buildInfo, helpText, parseConfig, type SandboxCommandConfig } from './config/index.js';
+import { createLogger, type Logger } from './log/logger.js';
+
+/** Where the CLI writes; injected by tests. */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  /** Build the root logger; default: the pino root logger on stderr. */
+  readonly createLogger?: (verbose: boolean) => Logger;
+}
+
+/** The contract of src/sandbox/cli.ts, which another module owns. */
+interface SandboxCli {
+  runSandbox(config: SandboxCommandConfig, log: Logger): Promise<void>;
+}
+
+const processIo: CliIo = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+};
+
+/** Run the CLI with `argv` (without node and the script) and return the exit code. */
+export async function runCli(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  io: CliIo = processIo,
+): Promise<number> {
+  const parsed = parseConfig(argv, env);
+  switch (parsed.kind) {
+    case 'error':
+      io.stderr(`Error: ${parsed.message}\n`);
+      return 2;
+    case 'help':
+      io.stdout(helpText(parsed.topic));
+      return 0;
+    case 'version': {
+      const info = buildInfo(env);
+      io.stdout(parsed.format === 'line'
+        ? `agent-manager version ${info.version}\n`
+        : `agent-manager version ${info.version}\n  commit: ${info.commit}\n  built:  ${info.built}\n`);
+      return 0;
+    }
+    case 'serve':
+    case 'sandbox':
+      break;
+  }
+  const log = (io.createLogger ?? ((verbose) => createLogger({ verbose })))(parsed.config.verbose);
+  try {
+    if (parsed.kind === 'serve') {
+      await (await import('./serve.js')).runServe(parsed.config, log);
+    } else {
+      // A variable specifier keeps the sandbox out of the static import graph.
+      const sandboxModule = './sandbox/cli.js';
+      await ((await import(sandboxModule)) as SandboxCli).runSandbox(parsed.config, log);
+    }
+    return 0;
+  } catch (err) {
+    // Runtime failures: one line, no stack trace (it may carry request data).
+    const message = err instanceof Error ? err.message : String(err);
+    log.error({ error: message }, `${parsed.kind} failed`);
+    io.stderr(`Error: ${message}\n`);
+    return 1;
+  }
+}
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  process.exitCode = await runCli(process.argv.slice(2), process.env);
+}
