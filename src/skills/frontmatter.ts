@@ -12,7 +12,7 @@ const FENCE = /^---[ \t]*$/;
 /** The string values of `text`'s frontmatter; `{}` when it has none (or none that parses). */
 export function parseFrontmatter(text: string): Record<string, string> {
   const lines = (text.startsWith(BOM) ? text.slice(BOM.length) : text).split(/\r?\n/);
-  if (lines.length === 0 || !FENCE.test(lines[0] ?? '')) return {};
+  if (!FENCE.test(lines[0] ?? '')) return {};
   const end = lines.findIndex((line, i) => i > 0 && FENCE.test(line));
   if (end < 0) return {};
   let data: unknown;
