@@ -1,0 +1,236 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import express from 'express';
+import { pino } from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { backendError } from '../../core/errors.js';
+import type { Caller } from '../../identity/caller.js';
+import { startFakeIssuer, type FakeIssuer } from '../../identity/testing/fake-issuer.js';
+import { createTokenVerifier, type TokenVerifier } from '../../identity/token-verifier.js';
+import { bearerAuth, bearerChallenge, headerSafe, resourceServerGuards } from './auth.js';
+import { oauthMetadataRouter } from './oauth-metadata.js';
+
+/** A tiny app shaped like the real one: probes and metadata open, /api/v1 and /mcp guarded. */
+let issuer: FakeIssuer;
+let server: Server;
+let base: string;
+let verifyCalls = 0;
+let handlerCalls = 0;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  issuer = await startFakeIssuer();
+  // Headers up to 64 KiB reach the app, so the guard (not Node's parser) answers oversized ones.
+  server = createServer({ maxHeaderSize: 64 * 1024 });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const real = createTokenVerifier({
+    provider: 'dex',
+    issuerUrl: issuer.url,
+    allowPrivateUrls: true,
+    trustedAudiences: ['agent-manager', 'dex-k8s-authenticator'],
+  });
+  const verifier: TokenVerifier = {
+    verify: (token) => {
+      verifyCalls++;
+      return real.verify(token);
+    },
+  };
+  const log = pino({ level: 'debug' }, new Writable({ write: (chunk, _enc, cb) => (logLines.push(String(chunk)), cb()) }));
+  const guards = resourceServerGuards({ verifier, log, baseUrl: base });
+  const app = express();
+  const whoami = (req: express.Request, res: express.Response) => {
+    handlerCalls++;
+    res.json({ caller: req.caller, tokenLength: req.callerToken?.length });
+  };
+  app.get('/healthz', (_req, res) => res.send('ok'));
+  app.use(oauthMetadataRouter({ baseUrl: base, issuer: issuer.url }));
+  app.use('/api/v1', guards.rest);
+  app.get('/api/v1/agents', whoami);
+  app.use('/mcp', guards.mcp);
+  app.post('/mcp', whoami);
+  server.on('request', app);
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await issuer.close();
+});
+beforeEach(() => {
+  verifyCalls = 0;
+  handlerCalls = 0;
+  logLines.length = 0;
+});
+
+const get = (path: string, authorization?: string) =>
+  fetch(`${base}${path}`, { headers: authorization === undefined ? {} : { authorization } });
+
+/** The parameters of a `Bearer k="v", …` challenge. */
+function challenge(res: Response): Record<string, string> {
+  const value = res.headers.get('www-authenticate') ?? '';
+  expect(value).toMatch(/^Bearer /);
+  return Object.fromEntries([...value.slice(7).matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+}
+
+describe('bearerAuth', () => {
+  it('passes a trusted token and attaches the caller and the token to the request', async () => {
+    const token = await issuer.mint({ aud: 'agent-manager', email: 'alice@example.com', groups: ['platform-admins'] });
+    const res = await get('/api/v1/agents', `Bearer ${token}`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { caller: Caller; tokenLength: number };
+    expect(body.caller).toEqual({ subject: 'alice-subject', email: 'alice@example.com', groups: ['platform-admins'], source: 'sso' });
+    expect(body.tokenLength).toBe(token.length);
+  });
+
+  it('accepts the scheme name in any case', async () => {
+    const token = await issuer.mint({ aud: 'agent-manager' });
+    expect((await get('/api/v1/agents', `bearer ${token}`)).status).toBe(200);
+  });
+
+  it.each([
+    ['/api/v1/agents', '/.well-known/oauth-protected-resource'],
+    ['/mcp', '/.well-known/oauth-protected-resource/mcp'],
+  ])('answers a request to %s without a token 401 naming %s and no error code', async (path, metadataPath) => {
+    const res = path === '/mcp' ? await fetch(`${base}/mcp`, { method: 'POST' }) : await get(path);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${base}${metadataPath}"`);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('unauthenticated');
+    expect(body.error.message).toMatch(/^unauthenticated: this endpoint acts as the caller: send the identity provider's id_token/);
+    expect(handlerCalls).toBe(0);
+  });
+
+  it('treats another authentication scheme like no token', async () => {
+    const res = await get('/api/v1/agents', 'Basic YWxpY2U6c2VjcmV0');
+    expect(res.status).toBe(401);
+    expect(challenge(res)).toEqual({ resource_metadata: `${base}/.well-known/oauth-protected-resource` });
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/\(got the Basic scheme\)/);
+    expect(verifyCalls).toBe(0);
+  });
+
+  const now = () => Math.floor(Date.now() / 1000);
+  const attacks: [string, () => Promise<string> | string, RegExp][] = [
+    ['garbage', () => 'Bearer garbage', /^token is not a JWT/],
+    ['an empty bearer', () => 'Bearer', /must be the word Bearer followed by exactly one token/],
+    ['two tokens', () => 'Bearer a.b.c d.e.f', /must be the word Bearer followed by exactly one token/],
+    ['alg none', () => `Bearer ${issuer.mintAlgNone({ aud: 'agent-manager' })}`, /^token algorithm none is not allowed/],
+    ['HS256 signed with the public key', async () => `Bearer ${await issuer.mintHs256WithPublicKey({ aud: 'agent-manager' })}`, /^token algorithm HS256 is not allowed/],
+    ['a wrong signature', async () => `Bearer ${await issuer.mintWithForeignKey({ aud: 'agent-manager' })}`, /^token signature is invalid$/],
+    ['an unknown kid', async () => `Bearer ${await issuer.mint({ aud: 'agent-manager' }, { header: { kid: 'rotated-away' } })}`, /^token key id rotated-away is not in/],
+    ['an expired token', async () => `Bearer ${await issuer.mint({ aud: 'agent-manager', iat: now() - 7200, exp: now() - 3600 })}`, /^token expired at /],
+    ['nbf in the future', async () => `Bearer ${await issuer.mint({ aud: 'agent-manager', nbf: now() + 3600 })}`, /^token is not valid yet/],
+    ['a wrong issuer', async () => `Bearer ${await issuer.mint({ aud: 'agent-manager', iss: 'https://evil.example' })}`, /^token issuer https:\/\/evil\.example is not the trusted issuer/],
+    ['an untrusted audience', async () => `Bearer ${await issuer.mint({ aud: 'kubernetes' })}`, /^token audience \[kubernetes\] matches none of the trusted audiences \[agent-manager, dex-k8s-authenticator\] \(--oauth-trusted-audiences\)$/],
+    ['a token for another client id', async () => `Bearer ${await issuer.mint({ aud: 'portal', azp: 'portal' })}`, /^token audience \[portal\] matches none/],
+    ['an oversized header', () => `Bearer ${'a'.repeat(20_000)}`, /^the Authorization header is too large \(20007 bytes; the limit is 16391\)$/],
+  ];
+
+  it.each(attacks)('answers %s 401 invalid_token with a safe description, never reaching the handler', async (_name, header, description) => {
+    const res = await get('/api/v1/agents', await header());
+    expect(res.status).toBe(401);
+    const params = challenge(res);
+    expect(params['resource_metadata']).toBe(`${base}/.well-known/oauth-protected-resource`);
+    expect(params['error']).toBe('invalid_token');
+    expect(params['error_description']).toMatch(description);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('unauthenticated');
+    expect(body.error.message).toMatch(/^unauthenticated: /);
+    expect(handlerCalls).toBe(0);
+  });
+
+  it('refuses an oversized header without asking the verifier', async () => {
+    await get('/api/v1/agents', `Bearer ${'a'.repeat(20_000)}`);
+    expect(verifyCalls).toBe(0);
+  });
+
+  it('keeps the full description, quotes included, in the JSON body', async () => {
+    const token = await issuer.mint({ aud: 'say "hi" \\o/' });
+    const res = await get('/mcp', `Bearer ${token}`);
+    expect(challenge(res)['error_description']).toContain('[say hi o/]');
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain('[say "hi" \\o/]');
+  });
+
+  it('logs the refusal with its reason and never the token', async () => {
+    const token = await issuer.mint({ aud: 'kubernetes' });
+    await get('/api/v1/agents', `Bearer ${token}`);
+    const line = JSON.parse(logLines.find((l) => l.includes('request refused'))!);
+    expect(line).toMatchObject({ level: 30, path: '/api/v1/agents', msg: expect.stringMatching(/^request refused: token audience \[kubernetes\]/) });
+    expect(logLines.join('')).not.toContain(token);
+    expect(logLines.join('')).not.toContain(token.split('.')[2]);
+  });
+
+  it('logs a request without a token at debug only', async () => {
+    await get('/api/v1/agents');
+    expect(JSON.parse(logLines[0]!).level).toBe(20);
+  });
+
+  it('leaves the probes and the metadata open', async () => {
+    expect((await get('/healthz')).status).toBe(200);
+    expect((await get('/.well-known/oauth-protected-resource/mcp')).status).toBe(200);
+  });
+
+  it('points each 401 at a metadata document whose resource is the refused endpoint', async () => {
+    for (const [path, resource] of [
+      ['/api/v1/agents', base],
+      ['/mcp', `${base}/mcp`],
+    ] as const) {
+      const refused = await get(path);
+      const metadata = (await (await fetch(challenge(refused)['resource_metadata']!)).json()) as Record<string, unknown>;
+      expect(metadata).toMatchObject({ resource, authorization_servers: [issuer.url] });
+    }
+  });
+});
+
+describe('bearerAuth without requireToken', () => {
+  const failing: TokenVerifier = { verify: () => Promise.reject(backendError('cannot verify tokens: the identity provider is down')) };
+
+  async function withApp(handler: express.RequestHandler, run: (url: string) => Promise<void>) {
+    const app = express();
+    app.use(handler);
+    app.get('/x', (req, res) => res.json({ caller: req.caller ?? null }));
+    const s = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => s.once('listening', resolve));
+    try {
+      await run(`http://127.0.0.1:${(s.address() as AddressInfo).port}/x`);
+    } finally {
+      s.closeAllConnections();
+      await new Promise((resolve) => s.close(resolve));
+    }
+  }
+
+  it('lets a request without a token pass with no caller, but still refuses a bad token', async () => {
+    const guard = bearerAuth({ verifier: { verify: () => Promise.reject(new Error('unused')) }, resourceMetadataUrl: 'https://am.example/.well-known/oauth-protected-resource', log: pino({ level: 'silent' }), requireToken: false });
+    await withApp(guard, async (url) => {
+      const open = await fetch(url);
+      expect(open.status).toBe(200);
+      expect(await open.json()).toEqual({ caller: null });
+      expect((await fetch(url, { headers: { authorization: 'Bearer nope' } })).status).toBe(502);
+    });
+  });
+
+  it('answers an identity provider failure with its own status and no challenge', async () => {
+    const guard = bearerAuth({ verifier: failing, resourceMetadataUrl: 'https://am.example/.well-known/oauth-protected-resource', log: pino({ level: 'silent' }) });
+    await withApp(guard, async (url) => {
+      const res = await fetch(url, { headers: { authorization: 'Bearer a.b.c' } });
+      expect(res.status).toBe(502);
+      expect(res.headers.get('www-authenticate')).toBeNull();
+      expect(await res.json()).toEqual({ error: { code: 'backend_error', message: 'cannot verify tokens: the identity provider is down' } });
+    });
+  });
+});
+
+describe('bearerChallenge', () => {
+  it.each([
+    [undefined, 'Bearer resource_metadata="https://am.example/.well-known/oauth-protected-resource"'],
+    ['token expired', 'Bearer resource_metadata="https://am.example/.well-known/oauth-protected-resource", error="invalid_token", error_description="token expired"'],
+    ['a "quoted" \\ back\nslash', 'Bearer resource_metadata="https://am.example/.well-known/oauth-protected-resource", error="invalid_token", error_description="a quoted  back?slash"'],
+  ])('renders description %j as %s', (description, expected) => {
+    expect(bearerChallenge('https://am.example/.well-known/oauth-protected-resource', description)).toBe(expected);
+  });
+
+  it('clips very long descriptions', () => {
+    expect(headerSafe('x'.repeat(2000))).toHaveLength(515);
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * The bearer guard in front of `/api/v1/*` and `/mcp`: the edge where an HTTP request
+ * becomes a verified caller, or a 401 that tells the client where to sign in.
+ *
+ * Trust boundary: nothing behind this middleware sees a request whose bearer was not
+ * verified by the `TokenVerifier`. The caller and the raw token are attached to the
+ * request (`req.caller`, `req.callerToken`) for the request context; the token is never
+ * logged and never echoed.
+ *
+ * 401 form (RFC 6750 section 3, RFC 9728 section 5.1, MCP authorization):
+ * - no credentials, or another scheme: `WWW-Authenticate: Bearer resource_metadata="…"`
+ *   and no error parameter (RFC 6750 section 3.1 says not to give one);
+ * - a bearer that fails: `Bearer resource_metadata="…", error="invalid_token", error_description="…"`.
+ * The body is our error model: `{"error":{"code":"unauthenticated","message":"unauthenticated: …"}}`.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import { toAppError, toRestErrorBody, unauthenticated, type AppError } from '../../core/errors.js';
+import type { Caller } from '../../identity/caller.js';
+import { MAX_TOKEN_BYTES } from '../../identity/jwt-precheck.js';
+import type { TokenVerifier } from '../../identity/token-verifier.js';
+import { protectedResourceMetadataUrl } from './oauth-metadata.js';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** The verified caller (set by `bearerAuth`). */
+      caller?: Caller;
+      /** The caller's raw id_token (set by `bearerAuth`); never log it. */
+      callerToken?: string;
+    }
+  }
+}
+
+/** The largest Authorization header looked at: `Bearer ` plus the largest token. */
+export const MAX_AUTHORIZATION_HEADER_BYTES = 'Bearer '.length + MAX_TOKEN_BYTES;
+
+export interface BearerAuthOptions {
+  verifier: TokenVerifier;
+  /** The RFC 9728 document for this resource, named in every 401. */
+  resourceMetadataUrl: string;
+  log: Logger;
+  /** Refuse requests without a token (default). When false they pass with no caller; a bad token is still refused. */
+  requireToken?: boolean;
+}
+
+/** The bearer guard. */
+export function bearerAuth(options: BearerAuthOptions): RequestHandler {
+  const { verifier, resourceMetadataUrl, log } = options;
+  const requireToken = options.requireToken ?? true;
+
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const header = req.headers.authorization;
+    if (header === undefined || header === '') {
+      if (!requireToken) return next();
+      return refuse(req, res, { resourceMetadataUrl, log, error: noCredentials(resourceMetadataUrl), tokenSent: false });
+    }
+    // Why 401 and not 431: the client can fix this only by getting another token, and
+    // MCP clients and muster act on a 401 with a challenge; a 431 carries none.
+    if (header.length > MAX_AUTHORIZATION_HEADER_BYTES) {
+      const error = unauthenticated(
+        `the Authorization header is too large (${header.length} bytes; the limit is ${MAX_AUTHORIZATION_HEADER_BYTES})`,
+      );
+      return refuse(req, res, { resourceMetadataUrl, log, error, tokenSent: true });
+    }
+    const [scheme = '', ...rest] = header.trim().split(/ +/);
+    if (scheme.toLowerCase() !== 'bearer') {
+      return refuse(req, res, { resourceMetadataUrl, log, error: noCredentials(resourceMetadataUrl, scheme), tokenSent: false });
+    }
+    if (rest.length !== 1) {
+      const error = unauthenticated('the Authorization header must be the word Bearer followed by exactly one token');
+      return refuse(req, res, { resourceMetadataUrl, log, error, tokenSent: true });
+    }
+    const token = rest[0]!;
+    let caller: Caller;
+    try {
+      caller = await verifier.verify(token);
+    } catch (err) {
+      const error = toAppError(err);
+      if (error.code === 'unauthenticated') return refuse(req, res, { resourceMetadataUrl, log, error, tokenSent: true });
+      // The identity provider failed, not the caller: no challenge, the error's own status.
+      log.warn({ method: req.method, path: pathOf(req), err: error.message }, `token not verified: ${error.message}`);
+      res.status(error.status).json(toRestErrorBody(error));
+      return;
+    }
+    req.caller = caller;
+    req.callerToken = token;
+    next();
+  };
+}
+
+/** Guards for both protected surfaces, each naming its own metadata document in its 401s. */
+export function resourceServerGuards(options: {
+  verifier: TokenVerifier;
+  log: Logger;
+  /** The service's public base URL. */
+  baseUrl: string;
+  mcpPath?: string;
+  requireToken?: boolean;
+}): { rest: RequestHandler; mcp: RequestHandler } {
+  const { baseUrl, mcpPath = '/mcp', ...rest } = options;
+  return {
+    rest: bearerAuth({ ...rest, resourceMetadataUrl: protectedResourceMetadataUrl(baseUrl) }),
+    mcp: bearerAuth({ ...rest, resourceMetadataUrl: protectedResourceMetadataUrl(baseUrl, mcpPath) }),
+  };
+}
+
+/**
+ * The `WWW-Authenticate` value. Without `description` it is the bare challenge for a
+ * request that carried no bearer; with one it is an `invalid_token` challenge.
+ */
+export function bearerChallenge(resourceMetadataUrl: string, description?: string): string {
+  const parts = [`resource_metadata="${headerSafe(resourceMetadataUrl)}"`];
+  if (description !== undefined) parts.push('error="invalid_token"', `error_description="${headerSafe(description)}"`);
+  return `Bearer ${parts.join(', ')}`;
+}
+
+/**
+ * Answer 401 for an `unauthenticated` AppError raised anywhere in a request (the REST
+ * and MCP error mappers use this too, e.g. for a request without a token to act with).
+ */
+export function sendUnauthenticated(res: Response, error: AppError, resourceMetadataUrl: string, tokenSent = true): void {
+  res
+    .status(401)
+    .set('WWW-Authenticate', bearerChallenge(resourceMetadataUrl, tokenSent ? error.detail : undefined))
+    .json(toRestErrorBody(error));
+}
+
+/** Text allowed in a quoted header parameter: printable ASCII without `"` and `\` (RFC 6750 section 3). */
+export function headerSafe(text: string): string {
+  const cleaned = text.replace(/["\\]/g, '').replace(/[^\x20-\x7e]/g, '?');
+  return cleaned.length > 512 ? `${cleaned.slice(0, 512)}...` : cleaned;
+}
+
+function noCredentials(resourceMetadataUrl: string, scheme?: string): AppError {
+  const got = scheme ? ` (got the ${headerSafe(scheme.slice(0, 20))} scheme)` : '';
+  return unauthenticated(
+    `this endpoint acts as the caller: send the identity provider's id_token as "Authorization: Bearer <token>"${got}; ` +
+      `where to sign in: ${resourceMetadataUrl}`,
+  );
+}
+
+function refuse(
+  req: Request,
+  res: Response,
+  refusal: { resourceMetadataUrl: string; log: Logger; error: AppError; tokenSent: boolean },
+): void {
+  const { log, error, tokenSent } = refusal;
+  // Clients probe without a token while discovering where to sign in: that is debug noise.
+  const fields = { method: req.method, path: pathOf(req), reason: error.detail };
+  if (tokenSent) log.info(fields, `request refused: ${error.detail}`);
+  else log.debug(fields, `request refused: ${error.detail}`);
+  sendUnauthenticated(res, error, refusal.resourceMetadataUrl, tokenSent);
+}
+
+/** The request's full path (`req.path` is relative to the mount point); never the query. */
+function pathOf(req: Request): string {
+  return req.originalUrl.split('?')[0] ?? '';
+}

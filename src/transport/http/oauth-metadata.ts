@@ -1,0 +1,97 @@
+/**
+ * OAuth 2.0 Protected Resource Metadata (RFC 9728) for agent-manager as a resource
+ * server: where MCP clients and muster learn which authorization server to sign in
+ * with. We run no authorization server of our own, so the document names the identity
+ * provider (Dex or Google) as the one authorization server.
+ *
+ * Two documents, always open (no token needed):
+ * - `/.well-known/oauth-protected-resource` for the service itself (REST, `/api/v1`);
+ * - `/.well-known/oauth-protected-resource<mcpPath>` for the MCP endpoint, by the
+ *   RFC 9728 section 3.1 rule of inserting the well-known path before the resource's path.
+ * Each document's `resource` is the identifier it was inserted into (section 3.3).
+ */
+import { Router, type Response } from 'express';
+
+/** The well-known path prefix of RFC 9728. */
+export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
+
+/** Scopes a client should ask the provider for; Google has no `groups` scope. */
+export const DEFAULT_SCOPES: Record<'dex' | 'google', string[]> = {
+  dex: ['openid', 'profile', 'email', 'groups'],
+  google: ['openid', 'profile', 'email'],
+};
+
+/** The RFC 9728 document. */
+export interface ProtectedResourceMetadata {
+  resource: string;
+  authorization_servers: string[];
+  bearer_methods_supported: ['header'];
+  scopes_supported?: string[];
+  resource_name?: string;
+}
+
+export interface OAuthMetadataOptions {
+  /** The service's public base URL (what clients call), e.g. `https://agent-manager.example.com`. */
+  baseUrl: string;
+  /** The issuer of the identity provider (Dex or Google): the authorization server. */
+  issuer: string;
+  /** Path of the MCP endpoint; default `/mcp`. */
+  mcpPath?: string;
+  /** Scopes to advertise; omitted from the document when undefined. */
+  scopesSupported?: string[];
+}
+
+function trimSlash(value: string): string {
+  return value.replace(/\/+$/, '');
+}
+
+/** The resource identifier of `resourcePath` under the base URL (the base URL itself for ''). */
+export function resourceIdentifier(baseUrl: string, resourcePath = ''): string {
+  return `${trimSlash(baseUrl)}${resourcePath}`;
+}
+
+/**
+ * The metadata URL of a resource: the well-known path inserted between the origin and
+ * the resource's path (RFC 9728 section 3.1). This is what a 401's `resource_metadata` names.
+ */
+export function protectedResourceMetadataUrl(baseUrl: string, resourcePath = ''): string {
+  const base = new URL(trimSlash(baseUrl));
+  return `${base.origin}${PROTECTED_RESOURCE_PATH}${trimSlash(base.pathname)}${resourcePath}`;
+}
+
+/** The document for one resource. */
+export function protectedResourceMetadata(options: OAuthMetadataOptions, resourcePath = ''): ProtectedResourceMetadata {
+  const doc: ProtectedResourceMetadata = {
+    resource: resourceIdentifier(options.baseUrl, resourcePath),
+    authorization_servers: [options.issuer],
+    bearer_methods_supported: ['header'],
+    resource_name: 'agent-manager',
+  };
+  if (options.scopesSupported) doc.scopes_supported = [...options.scopesSupported];
+  return doc;
+}
+
+/** The router serving both documents (mount it at the root, outside the bearer guard). */
+export function oauthMetadataRouter(options: OAuthMetadataOptions): Router {
+  const router = Router();
+  const basePath = trimSlash(new URL(trimSlash(options.baseUrl)).pathname);
+  const mcpPath = options.mcpPath ?? '/mcp';
+  for (const resourcePath of ['', mcpPath]) {
+    const path = `${PROTECTED_RESOURCE_PATH}${basePath}${resourcePath}`;
+    const body = protectedResourceMetadata(options, resourcePath);
+    router.options(path, (_req, res) => {
+      allowAnyOrigin(res);
+      res.set('Access-Control-Allow-Methods', 'GET, OPTIONS').set('Access-Control-Allow-Headers', '*').status(204).end();
+    });
+    router.get(path, (_req, res) => {
+      // Browser-based MCP clients read this document cross-origin.
+      allowAnyOrigin(res);
+      res.set('Cache-Control', 'public, max-age=300').json(body);
+    });
+  }
+  return router;
+}
+
+function allowAnyOrigin(res: Response): void {
+  res.set('Access-Control-Allow-Origin', '*');
+}
