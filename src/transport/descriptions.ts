@@ -1,0 +1,137 @@
+/**
+ * The words models and portal developers read: every operation's description and every
+ * argument's short phrase, kept as data so the operation table stays one screen per
+ * operation. Both transports show these texts (MCP `tools/list`, and the OpenAPI
+ * document repeats them), so they say what a call reads or writes, what it validates,
+ * what it returns and which guards apply.
+ *
+ * Style (frozen by the Go service's clients): reads start with `Read-only.`, writes with
+ * `WRITES:`, delete with `WRITES (destructive):`, and validate_agent with
+ * `Read-only dry run of create_agent`.
+ */
+import { SHIPPED_PRESETS } from '../core/toolset.js';
+
+const presets = SHIPPED_PRESETS.map((p) => `preset:${p}`).join(', ');
+
+/** Long descriptions per MCP tool name. */
+export const TOOL_DESCRIPTIONS = {
+  get_info:
+    'Read-only. Describes this agent-manager installation: version, the agent chart it composes (OCI URL, semver range, ' +
+    'the values schema version and whether it came from the registry or the embedded fallback, with the last registry error), ' +
+    'the default and managed namespaces, capabilities (skills is false when no skill repositories are configured; ' +
+    'writesAsCaller is true when writes run as the calling user), the identity mode, the discovered kagent and Flux API ' +
+    'versions, the Flux intervals and the configured skill repositories. Call it first. Writes nothing.',
+  list_agents:
+    'Read-only. Lists the agents of one namespace, merged from the kagent Agent CRs and the HelmReleases of the agent chart ' +
+    '(an agent whose release has not rendered yet has exists: false). Each agent reports how it is managed: helmrelease ' +
+    '(writable here), gitops (the release is applied by a Flux Kustomization; writes need force) or none (a bare Agent CR with ' +
+    'no HelmRelease), its readiness (null when unknown), its model config, declared toolset (or implicitFullAccess: true for a ' +
+    'release without one) and its release. Returns {"agents": [Agent]}. Writes nothing.',
+  get_agent:
+    'Read-only. Reads one agent by its technical name: the Agent CR, the HelmRelease that owns it (Flux provenance labels) and ' +
+    'the release values, merged into one Agent with displayName, description, modelConfig, skills, toolset, readiness, conditions ' +
+    'and managed (helmrelease, gitops or none). Not found when neither an Agent nor a HelmRelease has that name. Writes nothing.',
+  create_agent:
+    'WRITES: creates an agent as a Flux HelmRelease of the agent chart in the namespace, plus the shared per-namespace ' +
+    'OCIRepository of that chart when it does not exist yet (an existing one is reused). The caller chooses and confirms the ' +
+    'technical name (a DNS-1123 label; never derive it from the display name). Requires modelConfig (an existing ModelConfig of ' +
+    `the namespace, see list_model_configs) and toolset: the selectors that bound which of the gateway's tools the agent can ` +
+    `use. Shipped presets: ${presets} (preset:none for a chat-only agent without tools, preset:full for the deliberate choice ` +
+    'of every tool). Validates before writing: the name, the toolset grammar, skills (gitRefs from list_skills), the modelConfig, ' +
+    'and the composed values against the chart values schema; only set fields are emitted so chart defaults apply. Refused ' +
+    'with a conflict when a HelmRelease or a bare Agent CR of that name exists. Nothing is written on a refusal. Returns the ' +
+    'agent, the composed manifests, what was created and the first status. Use validate_agent first for a dry run.',
+  update_agent:
+    "WRITES: changes an existing agent by merging the given fields into its HelmRelease's values (Flux then upgrades the " +
+    'release). An absent field stays as it is; an empty string removes the value so the chart default applies again; skills, ' +
+    'toolset, labels and annotations replace the whole value. The result is validated against the chart values schema and ' +
+    'the modelConfig against the namespace before anything is written. Guards: a GitOps-owned release (applied by a Flux ' +
+    'Kustomization) or a suspended one is refused with a conflict unless force; a bare Agent CR without a HelmRelease has ' +
+    'nothing to write to and is refused. Returns the agent, the values before and after, the changed value paths and the ' +
+    'composed manifests; nothing is written when nothing changed.',
+  delete_agent:
+    'WRITES (destructive): deletes an agent by deleting its HelmRelease (Flux uninstalls the release and kagent removes the ' +
+    "Agent and its Deployment), and the namespace's shared OCIRepository when no other HelmRelease renders from it (otherwise " +
+    'it is kept and the result says why). Guards: a GitOps-owned or suspended release is refused with a conflict unless force ' +
+    '(a forced delete of a suspended release deletes the Agent too, since Flux would leave it behind); a bare Agent CR without a ' +
+    'HelmRelease is deleted only with force. Returns what was deleted. Cannot be undone.',
+  get_agent_status:
+    "Read-only. Reports an agent's health as a verdict (ready, progressing, failed or unknown) with one actionable summary " +
+    'sentence, from the facts it gathers: the Agent CR conditions, the HelmRelease conditions and its last releases, the ' +
+    'Deployment kagent runs, its pods and containers (waiting reasons, restarts) and recent Warning events. Not found when ' +
+    'neither an Agent nor a HelmRelease has that name. Writes nothing.',
+  validate_agent:
+    'Read-only dry run of create_agent (or, with update: true, of update_agent): runs every check the write would run and ' +
+    'composes the manifests without writing anything. Create mode collects every problem: the name, a missing or malformed ' +
+    'toolset, skills, a modelConfig that does not exist in the namespace, an existing HelmRelease or Agent of that name, and ' +
+    'every values schema violation. Update mode merges the fields into the existing release the way update_agent would; the ' +
+    'GitOps and suspended guards (unless force) and a missing agent are answered as errors. Returns valid, the mode, the errors, ' +
+    'the schema version and source, and the composed OCIRepository, HelmRelease and values.',
+  list_model_configs:
+    'Read-only. Lists the kagent ModelConfigs of a namespace, sorted by name, with provider, model, whether kagent accepted ' +
+    'them (null when unknown) and who manages them. create_agent and update_agent take one of these names as modelConfig. ' +
+    'ModelConfigs are platform-admin owned: agent-manager only reads them. Writes nothing.',
+  list_skills:
+    'Read-only. Discovers the skills in the configured GitHub skill repositories (a directory with a SKILL.md; name and ' +
+    'description from its frontmatter) and returns them per repository and flattened, each with the url, path and ref that ' +
+    'create_agent takes as a skills gitRef. Results are cached; refresh bypasses the cache. Unsupported when no skill ' +
+    'repositories are configured. Reads GitHub, writes nothing.',
+} as const;
+
+/** Short titles (MCP `title`, OpenAPI `summary`). */
+export const TOOL_TITLES = {
+  get_info: 'Describe the installation',
+  list_agents: 'List agents',
+  get_agent: 'Get an agent',
+  create_agent: 'Create an agent',
+  update_agent: 'Update an agent',
+  delete_agent: 'Delete an agent',
+  get_agent_status: "Get an agent's status",
+  validate_agent: 'Validate an agent (dry run)',
+  list_model_configs: 'List model configs',
+  list_skills: 'List skills',
+} as const;
+
+/** Short phrases for the arguments. */
+export const ARG = {
+  namespace:
+    "Namespace of the agent; default: the installation's kagent namespace (get_info reports the managed ones)",
+  namespaceOfList: "Namespace to list; default: the installation's kagent namespace (get_info reports the managed ones)",
+  agentName: 'Agent name',
+  technicalName: 'DNS-1123 technical name (max 63 chars): the HelmRelease and Agent name',
+  modelConfig: 'Name of an existing kagent ModelConfig in the namespace (list_model_configs)',
+  modelConfigUpdate:
+    'Name of an existing kagent ModelConfig in the namespace (list_model_configs); it cannot be cleared',
+  displayName: 'Human-readable name shown in the portal',
+  description: 'What the agent is for, in a sentence',
+  systemMessage: "The agent's system prompt",
+  iconUrl: 'URL of an icon for the portal',
+  runtime: 'Agent runtime: go or python (chart default when unset)',
+  skills: 'Skills to mount: OCI refs and git refs (list_skills), plus the Secret holding git credentials',
+  skillRefs: 'OCI references of skill artifacts, e.g. registry.example.io/skills/runbooks:1.4.0',
+  gitRefs: 'Git skill references (list_skills reports url, path and ref)',
+  gitRefUrl: 'Repository URL, e.g. https://github.com/giantswarm/agent-skills',
+  gitRefPath: 'Directory of the skill in the repository',
+  gitRefRef: 'Branch, tag or commit',
+  gitRefName: 'Mount name; default: the last path segment, else the repository name',
+  gitAuthSecretName: 'Secret in the namespace with credentials for private git skill repositories',
+  toolsetCreate:
+    `REQUIRED. Selectors bounding which of the gateway's tools the agent can use: preset:<name>, server:<name>, ` +
+    `workflow:<name>, tool:<name> (at most 32). Shipped presets: ${presets}; ["preset:none"] for an agent without tools`,
+  toolsetUpdate:
+    `Replaces the agent's whole toolset (an empty list is refused: use ["preset:none"] for an agent without tools). ` +
+    `Selectors: preset:<name>, server:<name>, workflow:<name>, tool:<name>; shipped presets: ${presets}`,
+  toolsetValidate:
+    'The toolset to check (required for a create): preset:<name>, server:<name>, workflow:<name>, tool:<name> selectors',
+  toolNames: 'Removed: refused with the reason; declare a toolset instead',
+  labels: 'Extra labels for the agent (replace the whole map on update; {} removes them)',
+  annotations: 'Extra annotations for the agent (replace the whole map on update; {} removes them)',
+  forceUpdate: 'Write even when the HelmRelease is GitOps-owned or suspended',
+  forceDelete:
+    'Delete even when the HelmRelease is GitOps-owned or suspended, or when only a bare Agent CR exists',
+  forceValidate: 'With update: check as if force were passed to update_agent',
+  update: 'Dry-run update_agent against the existing agent instead of create_agent',
+  repository: 'A GitHub repository URL to read instead of the configured ones',
+  ref: 'Branch, tag or commit to read; default: the repository default branch',
+  refresh: 'Bypass the cache and read GitHub again',
+} as const;

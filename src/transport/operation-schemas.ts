@@ -1,0 +1,113 @@
+/**
+ * The input schemas of the ten operations: ONE zod object per operation that both
+ * transports use (MCP advertises it as the tool's inputSchema and validates tool
+ * arguments with it; REST parses the merged path, query and body with it). Every object
+ * is `.strict()`, so an unknown field is refused on both surfaces, as Go's
+ * `DisallowUnknownFields` did for REST.
+ *
+ * The schemas check shapes only. Every rule with a text clients compare (the name
+ * grammar, the toolset grammar and its "toolset is required" refusal, the removed
+ * `toolNames`, skills, modelConfig existence, chart schema violations) is the service's,
+ * so the same words come back whichever transport asked. That is why `toolset` is
+ * optional here even on create, `toolNames` is still accepted, and `runtime` advertises
+ * its values (go, python) without enforcing them: the chart schema is the authority and
+ * validate_agent reports a bad runtime as a violation (`valid: false`), not a bad request.
+ */
+import { z } from 'zod';
+import { ARG } from './descriptions.js';
+
+const namespace = z.string().describe(ARG.namespace).optional();
+const agentName = z.string().describe(ARG.agentName);
+const technicalName = z.string().describe(ARG.technicalName);
+const text = (description: string) => z.string().describe(description).optional();
+const stringMap = (description: string) => z.record(z.string(), z.string()).describe(description).optional();
+const flag = (description: string) => z.boolean().describe(description).optional();
+
+/** A git skill reference (era A). */
+export const gitRefSchema = z
+  .object({
+    url: z.string().describe(ARG.gitRefUrl),
+    path: text(ARG.gitRefPath),
+    ref: text(ARG.gitRefRef),
+    name: text(ARG.gitRefName),
+  })
+  .strict();
+
+/** The era-A skills block. */
+export const skillsSchema = z
+  .object({
+    refs: z.array(z.string()).describe(ARG.skillRefs).optional(),
+    gitRefs: z.array(gitRefSchema).describe(ARG.gitRefs).optional(),
+    gitAuthSecretName: text(ARG.gitAuthSecretName),
+  })
+  .strict();
+
+/** The fields create, update and validate share, each with the phrase for its operation. */
+function agentFields(toolset: string, modelConfig: string) {
+  return {
+    displayName: text(ARG.displayName),
+    description: text(ARG.description),
+    systemMessage: text(ARG.systemMessage),
+    modelConfig: text(modelConfig),
+    iconUrl: text(ARG.iconUrl),
+    runtime: z.string().meta({ description: ARG.runtime, enum: ['go', 'python'] }).optional(),
+    skills: skillsSchema.describe(ARG.skills).optional(),
+    toolset: z.array(z.string()).describe(toolset).optional(),
+    toolNames: z.array(z.string()).describe(ARG.toolNames).optional(),
+    labels: stringMap(ARG.labels),
+    annotations: stringMap(ARG.annotations),
+  };
+}
+
+export const getInfoInput = z.object({}).strict();
+
+export const listAgentsInput = z.object({ namespace: z.string().describe(ARG.namespaceOfList).optional() }).strict();
+
+export const agentRefInput = z.object({ name: agentName, namespace }).strict();
+
+export const createAgentInput = z
+  .object({
+    name: technicalName,
+    namespace,
+    ...agentFields(ARG.toolsetCreate, ARG.modelConfig),
+    modelConfig: z.string().describe(ARG.modelConfig),
+  })
+  .strict();
+
+export const updateAgentInput = z
+  .object({
+    name: agentName,
+    namespace,
+    ...agentFields(ARG.toolsetUpdate, ARG.modelConfigUpdate),
+    force: flag(ARG.forceUpdate),
+  })
+  .strict();
+
+export const deleteAgentInput = z.object({ name: agentName, namespace, force: flag(ARG.forceDelete) }).strict();
+
+export const validateAgentInput = z
+  .object({
+    name: technicalName,
+    namespace,
+    ...agentFields(ARG.toolsetValidate, ARG.modelConfig),
+    update: flag(ARG.update),
+    force: flag(ARG.forceValidate),
+  })
+  .strict();
+
+export const listModelConfigsInput = z
+  .object({ namespace: z.string().describe(ARG.namespaceOfList).optional() })
+  .strict();
+
+export const listSkillsInput = z
+  .object({ repository: text(ARG.repository), ref: text(ARG.ref), refresh: flag(ARG.refresh) })
+  .strict();
+
+export type CreateAgentInput = z.output<typeof createAgentInput>;
+export type UpdateAgentInput = z.output<typeof updateAgentInput>;
+export type ValidateAgentInput = z.output<typeof validateAgentInput>;
+
+/** The string fields of a Spec that `SpecToUpdate` turns into changes when non-empty. */
+export const SPEC_STRING_FIELDS = [
+  'displayName', 'description', 'systemMessage', 'modelConfig', 'iconUrl', 'runtime',
+] as const satisfies readonly (keyof ValidateAgentInput)[];

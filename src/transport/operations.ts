@@ -1,0 +1,192 @@
+/**
+ * THE operation table: the ten operations of agent-manager, each with its MCP tool name,
+ * title, description and four annotations, its REST method, path and success status,
+ * ONE zod input schema both transports use, and `run`, which calls the AgentService.
+ * REST routes (transport/rest) and MCP tools (transport/mcp) are generated from this
+ * table and nothing else, so the two surfaces cannot drift: same operations, same input
+ * rules, same service calls. api/openapi.yaml documents the REST half, and a parity test
+ * walks this table against it both ways.
+ *
+ * The one place the transports differ on purpose is encoded here, not in the
+ * transports: REST `POST /agents/validate` with `update: true` turns the Spec into an
+ * Update the way the Go service's `SpecToUpdate` did (an empty string is "unset", so it
+ * cannot clear), while MCP binds the arguments directly (so `""` clears). That is
+ * `rest.adapt` of validate_agent.
+ */
+import type { z } from 'zod';
+import type { AgentService } from '../service/agent-service.js';
+import type { RequestContext } from '../identity/caller.js';
+import type {
+  Agent, CreateResult, DeleteResult, Info, ModelConfig, SkillsResult, Status, UpdateResult, ValidateResult,
+} from '../core/types.js';
+import { TOOL_DESCRIPTIONS, TOOL_TITLES } from './descriptions.js';
+import {
+  agentRefInput, createAgentInput, deleteAgentInput, getInfoInput, listAgentsInput, listModelConfigsInput,
+  listSkillsInput, SPEC_STRING_FIELDS, updateAgentInput, validateAgentInput, type ValidateAgentInput,
+} from './operation-schemas.js';
+
+/** The service methods the table calls; a structural type so tests can pass a fake. */
+export type OperationService = Pick<
+  AgentService,
+  | 'getInfo' | 'listAgents' | 'getAgent' | 'createAgent' | 'updateAgent' | 'deleteAgent' | 'getAgentStatus'
+  | 'validateAgent' | 'listModelConfigs' | 'listSkills'
+>;
+
+/** The MCP tool names (frozen external names; muster shows them as `x_agent-manager_<tool>`). */
+export type ToolName = keyof typeof TOOL_DESCRIPTIONS;
+
+/** The four MCP tool hints, always all set (the newest original's table, inventory 2.2). */
+export interface ToolHints {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** How an input field is read from the query string. Booleans are true only for `true`, any case. */
+export type QueryParamType = 'string' | 'boolean';
+
+/** The REST half of an operation. */
+export interface RestBinding<I = Record<string, unknown>> {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  /** Express 5 path below /api/v1; `:param`s are input fields of the same name. */
+  path: string;
+  /** The success status. */
+  status: 200 | 201;
+  /** Query parameters bound to input fields of the same name. */
+  query?: Readonly<Record<string, QueryParamType>>;
+  /** True when the operation reads a JSON body (which is then required). */
+  body?: boolean;
+  /** Turns the parsed REST input into the operation input (applied after schema parsing). */
+  adapt?(input: I): I;
+}
+
+/**
+ * One operation. Input precedence on REST: body, then query (a boolean query flag only
+ * ever sets `true`, so `?force=true` or a body `force` both force), then path parameters.
+ */
+export interface Operation<S extends z.ZodObject = z.ZodObject, R = unknown> {
+  tool: ToolName;
+  title: string;
+  description: string;
+  annotations: ToolHints;
+  rest: RestBinding<z.output<S>>;
+  input: S;
+  // Method syntax on purpose: the table holds operations of different input types.
+  run(service: OperationService, ctx: RequestContext, input: z.output<S>): Promise<R>;
+}
+
+/** Any operation of the table. */
+export type AnyOperation = Operation<z.ZodObject, unknown>;
+
+// The newest original's hint table (inventory 2.2): [readOnly, destructive, idempotent, openWorld].
+const hints = (readOnlyHint: boolean, destructiveHint: boolean, idempotentHint: boolean, openWorldHint: boolean): ToolHints =>
+  ({ readOnlyHint, destructiveHint, idempotentHint, openWorldHint });
+const CLOSED_READ = hints(true, false, false, false);
+const OPEN_READ = hints(true, false, false, true);
+
+function op<S extends z.ZodObject, R>(o: Omit<Operation<S, R>, 'title' | 'description'>): Operation<S, R> {
+  return { ...o, title: TOOL_TITLES[o.tool], description: TOOL_DESCRIPTIONS[o.tool] };
+}
+
+/**
+ * The Go service's `SpecToUpdate`: every non-empty string of the Spec becomes a change
+ * and an empty one means "not given"; lists and maps that are present are changes.
+ */
+export function specToUpdate(input: ValidateAgentInput): ValidateAgentInput {
+  if (input.update !== true) return input;
+  const out: Record<string, unknown> = { ...input };
+  for (const field of SPEC_STRING_FIELDS) if (out[field] === '') delete out[field];
+  return out as ValidateAgentInput;
+}
+
+export const getInfo = op<typeof getInfoInput, Info>({
+  tool: 'get_info', annotations: CLOSED_READ, input: getInfoInput,
+  rest: { method: 'get', path: '/info', status: 200 },
+  run: (service, ctx) => service.getInfo(ctx),
+});
+
+export const listAgents = op<typeof listAgentsInput, { agents: Agent[] }>({
+  tool: 'list_agents', annotations: CLOSED_READ, input: listAgentsInput,
+  rest: { method: 'get', path: '/agents', status: 200, query: { namespace: 'string' } },
+  run: (service, ctx, input) => service.listAgents(ctx, input),
+});
+
+export const getAgent = op<typeof agentRefInput, Agent>({
+  tool: 'get_agent', annotations: CLOSED_READ, input: agentRefInput,
+  rest: { method: 'get', path: '/agents/:namespace/:name', status: 200 },
+  run: (service, ctx, input) => service.getAgent(ctx, input),
+});
+
+export const createAgent = op<typeof createAgentInput, CreateResult>({
+  tool: 'create_agent', annotations: hints(false, false, false, true), input: createAgentInput,
+  rest: { method: 'post', path: '/agents', status: 201, body: true },
+  run: (service, ctx, input) => service.createAgent(ctx, input),
+});
+
+export const updateAgent = op<typeof updateAgentInput, UpdateResult>({
+  tool: 'update_agent', annotations: hints(false, true, false, true), input: updateAgentInput,
+  rest: { method: 'patch', path: '/agents/:namespace/:name', status: 200, body: true, query: { force: 'boolean' } },
+  run: (service, ctx, input) => service.updateAgent(ctx, input),
+});
+
+export const deleteAgent = op<typeof deleteAgentInput, DeleteResult>({
+  tool: 'delete_agent', annotations: hints(false, true, false, false), input: deleteAgentInput,
+  rest: { method: 'delete', path: '/agents/:namespace/:name', status: 200, query: { force: 'boolean' } },
+  run: (service, ctx, input) => service.deleteAgent(ctx, input),
+});
+
+export const getAgentStatus = op<typeof agentRefInput, Status>({
+  tool: 'get_agent_status', annotations: CLOSED_READ, input: agentRefInput,
+  rest: { method: 'get', path: '/agents/:namespace/:name/status', status: 200 },
+  run: (service, ctx, input) => service.getAgentStatus(ctx, input),
+});
+
+export const validateAgent = op<typeof validateAgentInput, ValidateResult>({
+  tool: 'validate_agent', annotations: OPEN_READ, input: validateAgentInput,
+  rest: { method: 'post', path: '/agents/validate', status: 200, body: true, adapt: specToUpdate },
+  run: (service, ctx, input) => {
+    const { update, force, ...spec } = input;
+    if (update === true) return service.validateAgent(ctx, { mode: 'update', update: { ...spec, force } });
+    // A missing modelConfig is one of the violations the create dry run reports.
+    return service.validateAgent(ctx, { mode: 'create', spec: { ...spec, modelConfig: spec.modelConfig ?? '' } });
+  },
+});
+
+export const listModelConfigs = op<typeof listModelConfigsInput, { modelConfigs: ModelConfig[] }>({
+  tool: 'list_model_configs', annotations: CLOSED_READ, input: listModelConfigsInput,
+  rest: { method: 'get', path: '/modelconfigs', status: 200, query: { namespace: 'string' } },
+  run: (service, ctx, input) => service.listModelConfigs(ctx, input),
+});
+
+export const listSkills = op<typeof listSkillsInput, SkillsResult>({
+  tool: 'list_skills', annotations: OPEN_READ, input: listSkillsInput,
+  rest: {
+    method: 'get', path: '/skills', status: 200, query: { repository: 'string', ref: 'string', refresh: 'boolean' },
+  },
+  run: (service, ctx, input) => service.listSkills(ctx, input),
+});
+
+/**
+ * The table, in the Go service's tool order. Express matches routes in this order too:
+ * `POST /agents/validate` has no `:name` sibling, so no route shadows another.
+ */
+export const OPERATIONS: readonly AnyOperation[] = [
+  getInfo, listAgents, getAgent, createAgent, updateAgent, deleteAgent, getAgentStatus, validateAgent,
+  listModelConfigs, listSkills,
+];
+
+/** The operation of an MCP tool name. */
+export function operationByTool(tool: string): AnyOperation | undefined {
+  return OPERATIONS.find((o) => o.tool === tool);
+}
+
+/** The OpenAPI path of an operation: `/api/v1` plus its path with `{param}`s. */
+export function openApiPath(operation: AnyOperation): string {
+  return `/api/v1${operation.rest.path.replace(/:(\w+)/g, '{$1}')}`;
+}
+
+/** The OpenAPI operationId of an operation: its tool name in camelCase. */
+export function operationId(operation: AnyOperation): string {
+  return operation.tool.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase());
+}
