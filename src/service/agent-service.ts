@@ -1,0 +1,95 @@
+/**
+ * AgentService: the operations of agent-manager, one public method each, each a short
+ * orchestration of an operation module. REST and MCP both call exactly these methods
+ * (generated from one operation table), so their behaviour cannot drift. Every method
+ * takes the request's context first: who is calling is explicit in every signature.
+ */
+import type {
+  Agent, AgentSpec, AgentUpdate, CreateResult, DeleteResult, Info, ModelConfig, SkillsResult, Status,
+  UpdateResult, ValidateResult,
+} from '../core/types.js';
+import { validateName } from '../core/names.js';
+import type { RequestContext } from '../identity/caller.js';
+import { createAgent } from './create.js';
+import { deleteAgent, type DeleteRequest } from './delete.js';
+import { getInfo, listModelConfigs, listSkills, type SkillsRequest } from './info.js';
+import type { OperationEnv } from './operation-env.js';
+import { getAgent, listAgents } from './reads.js';
+import { resourceTypes } from './resources.js';
+import type { ServiceDeps, ServiceSettings } from './settings.js';
+import { agentStatus } from './status.js';
+import { updateAgent } from './update.js';
+import { validateCreate, validateUpdate } from './validate.js';
+
+export interface AgentRef {
+  namespace?: string;
+  name: string;
+}
+
+export class AgentService {
+  private readonly env: OperationEnv;
+
+  constructor(deps: ServiceDeps, settings: ServiceSettings) {
+    this.env = {
+      deps,
+      settings,
+      types: resourceTypes(settings.apiVersions),
+      compose: settings.compose,
+      kube: (ctx) => deps.kube.forRequest(ctx),
+    };
+  }
+
+  getInfo(_ctx: RequestContext): Promise<Info> {
+    return getInfo(this.env);
+  }
+
+  async listAgents(ctx: RequestContext, request: { namespace?: string } = {}): Promise<{ agents: Agent[] }> {
+    const namespace = this.env.settings.namespaces.resolve(request.namespace);
+    const agents = await listAgents(this.readContext(ctx), namespace);
+    return { agents };
+  }
+
+  getAgent(ctx: RequestContext, request: AgentRef): Promise<Agent> {
+    const namespace = this.env.settings.namespaces.resolve(request.namespace);
+    return getAgent(this.readContext(ctx), namespace, request.name);
+  }
+
+  createAgent(ctx: RequestContext, spec: AgentSpec): Promise<CreateResult> {
+    return createAgent(this.env, ctx, spec);
+  }
+
+  updateAgent(ctx: RequestContext, update: AgentUpdate): Promise<UpdateResult> {
+    return updateAgent(this.env, ctx, update);
+  }
+
+  deleteAgent(ctx: RequestContext, request: DeleteRequest): Promise<DeleteResult> {
+    return deleteAgent(this.env, ctx, request);
+  }
+
+  getAgentStatus(ctx: RequestContext, request: AgentRef): Promise<Status> {
+    const namespace = this.env.settings.namespaces.resolve(request.namespace);
+    validateName(request.name);
+    return agentStatus(this.env.kube(ctx), this.env.types, namespace, request.name);
+  }
+
+  /** The dry run: create mode, or update mode with `update` set. */
+  validateAgent(
+    ctx: RequestContext, request: { mode: 'create'; spec: AgentSpec } | { mode: 'update'; update: AgentUpdate },
+  ): Promise<ValidateResult> {
+    return request.mode === 'create'
+      ? validateCreate(this.env, ctx, request.spec)
+      : validateUpdate(this.env, ctx, request.update);
+  }
+
+  listModelConfigs(ctx: RequestContext, request: { namespace?: string } = {}): Promise<{ modelConfigs: ModelConfig[] }> {
+    return listModelConfigs(this.env, ctx, request.namespace);
+  }
+
+  listSkills(ctx: RequestContext, request: SkillsRequest = {}): Promise<SkillsResult> {
+    return listSkills(this.env, ctx, request);
+  }
+
+  private readContext(ctx: RequestContext) {
+    return { kube: this.env.kube(ctx), types: this.env.types, chartUrl: this.env.compose.chartOciUrl };
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * create_agent (era A plus toolsets). Checks first, writes last, so a refusal writes
+ * nothing: removed arguments, namespace, name, toolset, skills; then one round of
+ * concurrent reads (release and Agent of that name, the namespace's ModelConfigs, the
+ * shared chart source, the chart schema) decides the 409s and 400s; then the shared
+ * OCIRepository is created when missing and the HelmRelease after it, so a release
+ * never exists without its source. If the release cannot be written, a source this
+ * call created (and nothing else references) is removed again. The status of the new
+ * agent is embedded when it can be read.
+ */
+import { buildHelmRelease, buildOciRepository, buildValues, chartNameOf, composeManifests } from '../core/compose.js';
+import { conflict, invalid, isAppError } from '../core/errors.js';
+import { validateName } from '../core/names.js';
+import { validateSkills } from '../core/skills.js';
+import { validateRemovedArguments, validateToolset } from '../core/toolset.js';
+import type { AgentSpec, CreateResult } from '../core/types.js';
+import { callerLogValue, callerName, type RequestContext } from '../identity/caller.js';
+import { modelConfigViolation, schemaRefusal } from './checks.js';
+import type { KubeObject, KubePort } from './ports.js';
+import { agentFromRelease, withRelease } from './read-model.js';
+import { agentStatus } from './status.js';
+import type { OperationEnv } from './operation-env.js';
+
+export function releaseExistsConflict(namespace: string, name: string) {
+  return conflict(`HelmRelease ${namespace}/${name} already exists; use update_agent to change it`);
+}
+
+export function bareAgentExistsConflict(namespace: string, name: string) {
+  return conflict(
+    `Agent ${namespace}/${name} already exists without a HelmRelease (a bare CR); delete it first (delete_agent with force) or pick another name`,
+  );
+}
+
+/** The request-only checks every write runs before touching the cluster. */
+export function checkSpec(env: OperationEnv, spec: AgentSpec): string {
+  validateRemovedArguments(spec);
+  const namespace = env.settings.namespaces.resolve(spec.namespace);
+  validateName(spec.name);
+  validateToolset(spec.toolset, { required: true });
+  if (spec.skills !== undefined) validateSkills(spec.skills);
+  return namespace;
+}
+
+export async function createAgent(env: OperationEnv, ctx: RequestContext, spec: AgentSpec): Promise<CreateResult> {
+  const namespace = checkSpec(env, spec);
+  const { name } = spec;
+  const { types, compose } = env;
+  const kube = env.kube(ctx);
+  const chartName = chartNameOf(compose.chartOciUrl);
+  const [release, agent, modelConfigs, source, schema] = await Promise.all([
+    kube.get(types.helmRelease, namespace, name),
+    kube.get(types.agent, namespace, name),
+    kube.list(types.modelConfig, namespace),
+    kube.get(types.ociRepository, namespace, chartName),
+    env.deps.chart.schema(),
+  ]);
+  if (release) throw releaseExistsConflict(namespace, name);
+  if (agent) throw bareAgentExistsConflict(namespace, name);
+  const modelConfigProblem = modelConfigViolation(namespace, spec.modelConfig, modelConfigs);
+  if (modelConfigProblem) throw invalid(modelConfigProblem);
+  const values = buildValues(spec);
+  const schemaProblem = schemaRefusal(schema, values);
+  if (schemaProblem) throw invalid(schemaProblem);
+
+  let sourceCreated = false;
+  if (!source) {
+    sourceCreated = await createSource(kube, env, namespace);
+  } else if ((source.spec as { url?: unknown } | undefined)?.url !== compose.chartOciUrl) {
+    ctx.log.warn({ namespace, name: chartName, url: (source.spec as { url?: unknown }).url, want: compose.chartOciUrl },
+      'reusing an OCIRepository that points elsewhere');
+  }
+  let created: KubeObject;
+  try {
+    created = await kube.create(types.helmRelease, buildHelmRelease(namespace, name, values, compose) as KubeObject);
+  } catch (err) {
+    if (sourceCreated) await removeUnusedSource(kube, env, ctx, namespace, chartName);
+    if (isAppError(err, 'conflict')) throw releaseExistsConflict(namespace, name);
+    throw err;
+  }
+  ctx.log.info({ caller: callerLogValue(ctx.caller), namespace, name, modelConfig: spec.modelConfig, ociRepositoryCreated: sourceCreated }, 'agent created');
+  const status = await agentStatus(kube, types, namespace, name).catch(() => undefined);
+  const result: CreateResult = {
+    agent: withRelease(agentFromRelease(created, name), created),
+    manifests: composeManifests(namespace, name, values, compose),
+    created: { ociRepository: sourceCreated, helmRelease: true },
+  };
+  if (status) result.status = status;
+  const requestedBy = callerName(ctx.caller);
+  if (requestedBy) result.requestedBy = requestedBy;
+  return result;
+}
+
+/** Creates the shared source; a concurrent create that won the race counts as reuse. */
+async function createSource(kube: KubePort, env: OperationEnv, namespace: string): Promise<boolean> {
+  try {
+    await kube.create(env.types.ociRepository, buildOciRepository(namespace, env.compose) as KubeObject);
+    return true;
+  } catch (err) {
+    if (isAppError(err, 'conflict')) return false;
+    throw err;
+  }
+}
+
+/** Best effort: remove a source this call created when no release references it. */
+async function removeUnusedSource(kube: KubePort, env: OperationEnv, ctx: RequestContext, namespace: string, chartName: string) {
+  try {
+    const releases = await kube.list(env.types.helmRelease, namespace);
+    const referenced = releases.some((r) => {
+      const ref = (r.spec as { chartRef?: { kind?: string; name?: string } } | undefined)?.chartRef;
+      return ref?.kind === 'OCIRepository' && ref.name === chartName;
+    });
+    if (!referenced) await kube.remove(env.types.ociRepository, namespace, chartName);
+  } catch (err) {
+    ctx.log.warn({ namespace, name: chartName, err: err instanceof Error ? err.message : String(err) },
+      'could not remove the OCIRepository created for a release that failed');
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * What every operation body receives: the ports, the settings, the resolved resource
+ * types and a way to get the request's Kubernetes client. Built once by AgentService.
+ */
+import type { ComposeConfig } from '../core/compose.js';
+import type { RequestContext } from '../identity/caller.js';
+import type { KubePort } from './ports.js';
+import type { ResourceTypes } from './resources.js';
+import type { ServiceDeps, ServiceSettings } from './settings.js';
+
+export interface OperationEnv {
+  deps: ServiceDeps;
+  settings: ServiceSettings;
+  types: ResourceTypes;
+  compose: ComposeConfig;
+  /** The request's client: the caller's with downstream OAuth, else the ServiceAccount's. */
+  kube(ctx: RequestContext): KubePort;
+}

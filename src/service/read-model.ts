@@ -1,0 +1,170 @@
+/**
+ * How an agent is read back from cluster objects (era A): the kagent `Agent` CR, the
+ * HelmRelease that owns it (Flux provenance labels, else the release of the same name)
+ * and that release's values. Pure functions over plain Kubernetes JSON.
+ */
+import { conditionStatus, findCondition, parseConditions } from '../core/conditions.js';
+import { parseToolsetHeader, readToolset, TOOLSET_HEADER } from '../core/toolset.js';
+import type { Agent, Condition, HelmReleaseRef, SkillsSpec } from '../core/types.js';
+import type { KubeObject } from './ports.js';
+
+export const DISPLAY_NAME_ANNOTATION = 'ui.giantswarm.io/display-name';
+export const RELEASE_NAME_LABEL = 'helm.toolkit.fluxcd.io/name';
+export const RELEASE_NAMESPACE_LABEL = 'helm.toolkit.fluxcd.io/namespace';
+export const KUSTOMIZATION_LABEL = 'kustomize.toolkit.fluxcd.io/name';
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const strings = (v: unknown): string[] | undefined =>
+  Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : undefined;
+
+/** The release an Agent names through its provenance labels, if any. */
+export function provenanceOf(agent: KubeObject): { name: string; namespace: string } | undefined {
+  const labels = agent.metadata.labels ?? {};
+  const name = labels[RELEASE_NAME_LABEL];
+  if (!name) return undefined;
+  return { name, namespace: labels[RELEASE_NAMESPACE_LABEL] || agent.metadata.namespace || '' };
+}
+
+/** The object's conditions as we report them. */
+export function conditionsOf(object: KubeObject | undefined): Condition[] {
+  return parseConditions(obj(object?.status).conditions);
+}
+
+function musterBinding(tools: unknown): Json | undefined {
+  if (!Array.isArray(tools)) return undefined;
+  return tools.map(obj).find((t) => t.type === 'McpServer' || t.mcpServer !== undefined);
+}
+
+/** The toolset the chart rendered on the Agent's muster tool entry (0.6+ charts). */
+function crToolset(binding: Json | undefined): Pick<Agent, 'toolset' | 'implicitFullAccess'> {
+  if (!binding) return {};
+  const header = (Array.isArray(binding.headersFrom) ? binding.headersFrom : [])
+    .map(obj)
+    .find((h) => h.name === TOOLSET_HEADER);
+  const selectors = header && typeof header.value === 'string' ? parseToolsetHeader(header.value) : [];
+  return selectors.length > 0 ? { toolset: selectors } : { implicitFullAccess: true };
+}
+
+/** The identity fields of an agent read from its kagent Agent CR. */
+export function agentFromCr(cr: KubeObject): Agent {
+  const spec = obj(cr.spec);
+  const declarative = obj(spec.declarative);
+  const binding = musterBinding(declarative.tools);
+  const conditions = conditionsOf(cr);
+  const agent: Agent = {
+    name: cr.metadata.name,
+    namespace: cr.metadata.namespace ?? '',
+    exists: true,
+    displayName: str(cr.metadata.annotations?.[DISPLAY_NAME_ANNOTATION]),
+    description: str(spec.description),
+    modelConfig: str(declarative.modelConfig),
+    runtime: str(declarative.runtime),
+    iconUrl: str(spec.iconUrl),
+    systemMessage: str(declarative.systemMessage),
+    skills: skillsOf(spec.skills),
+    toolNames: strings(obj(binding?.mcpServer).toolNames),
+    ...crToolset(binding),
+    ready: conditionStatus(conditions, 'Ready'),
+    accepted: conditionStatus(conditions, 'Accepted'),
+    conditions: conditions.length > 0 ? conditions : undefined,
+    managed: 'none',
+  };
+  return prune(agent);
+}
+
+function skillsOf(raw: unknown): SkillsSpec | undefined {
+  const skills = obj(raw);
+  const out: SkillsSpec = {};
+  const refs = strings(skills.refs);
+  if (refs && refs.length > 0) out.refs = refs;
+  if (Array.isArray(skills.gitRefs) && skills.gitRefs.length > 0) {
+    out.gitRefs = skills.gitRefs.map(obj).map((g) => prune({
+      url: String(g.url ?? ''), path: str(g.path), ref: str(g.ref), name: str(g.name),
+    }));
+  }
+  const secret = str(obj(skills.gitAuthSecretRef).name);
+  if (secret) out.gitAuthSecretName = secret;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** True when a Kustomization applied the release: its desired state lives in git. */
+export function kustomizationOf(release: KubeObject): string | undefined {
+  return release.metadata.labels?.[KUSTOMIZATION_LABEL] || undefined;
+}
+
+/** The release reference reported on an agent. */
+export function helmReleaseRef(release: KubeObject): HelmReleaseRef {
+  const spec = obj(release.spec);
+  const status = obj(release.status);
+  const conditions = conditionsOf(release);
+  const ready = findCondition(conditions, 'Ready');
+  const history = Array.isArray(status.history) ? status.history.map(obj) : [];
+  const chartRef = obj(spec.chartRef);
+  return prune({
+    name: release.metadata.name,
+    namespace: release.metadata.namespace ?? '',
+    ready: conditionStatus(conditions, 'Ready'),
+    reason: str(ready?.reason),
+    message: str(ready?.message),
+    chartVersion: str(history[0]?.chartVersion) ?? str(status.lastAttemptedRevision),
+    lastAttemptedRevision: str(status.lastAttemptedRevision),
+    suspended: spec.suspend === true,
+    gitOpsOwned: kustomizationOf(release) !== undefined,
+    deleting: Boolean(release.metadata.deletionTimestamp),
+    chartRef: str(chartRef.kind)
+      ? prune({ kind: String(chartRef.kind), name: String(chartRef.name ?? ''), namespace: str(chartRef.namespace) })
+      : undefined,
+  });
+}
+
+/** The agent as its release's values describe it, before kagent rendered anything. */
+export function agentFromRelease(release: KubeObject, agentName?: string): Agent {
+  const values = obj(obj(release.spec).values);
+  const agentValues = obj(values.agent);
+  return prune({
+    name: agentName ?? str(agentValues.name) ?? release.metadata.name,
+    namespace: release.metadata.namespace ?? '',
+    exists: false,
+    displayName: str(agentValues.displayName),
+    description: str(agentValues.description),
+    modelConfig: str(obj(values.modelConfig).name),
+    runtime: str(agentValues.runtime),
+    iconUrl: str(agentValues.iconUrl),
+    systemMessage: str(agentValues.systemMessage),
+    skills: skillsOf(values.skills),
+    ready: null,
+    accepted: null,
+    managed: 'helmrelease',
+  });
+}
+
+/** An agent with its release folded in: ownership, the release reference, values and toolset. */
+export function withRelease(agent: Agent, release: KubeObject | undefined): Agent {
+  if (!release) return agent;
+  const values = obj(obj(release.spec).values);
+  const out: Agent = {
+    ...agent,
+    managed: kustomizationOf(release) ? 'gitops' : 'helmrelease',
+    helmRelease: helmReleaseRef(release),
+    values,
+  };
+  delete out.toolset;
+  delete out.implicitFullAccess;
+  return prune({ ...out, ...readToolset(values) });
+}
+
+/** The read model of an agent from whatever objects exist (at least one of them). */
+export function agentOf(cr: KubeObject | undefined, release: KubeObject | undefined, name: string): Agent {
+  const base = cr ? agentFromCr(cr) : agentFromRelease(release!, name);
+  return withRelease(base, release);
+}
+
+/** Drop undefined fields so JSON omits them. */
+export function prune<T extends object>(value: T): T {
+  for (const key of Object.keys(value) as (keyof T)[]) {
+    if (value[key] === undefined) delete value[key];
+  }
+  return value;
+}

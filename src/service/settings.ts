@@ -1,0 +1,26 @@
+/**
+ * What the agent service is built from: its ports (dependencies) and its settings
+ * (the slice of the configuration it needs, already parsed and validated).
+ */
+import type { Logger } from 'pino';
+import type { ComposeConfig } from '../core/compose.js';
+import type { ManagedNamespaces } from './namespaces.js';
+import type { ChartSchemaSource, KubeProvider, SkillCatalog } from './ports.js';
+import type { ApiVersions } from './resources.js';
+
+export interface ServiceDeps {
+  kube: KubeProvider;
+  chart: ChartSchemaSource;
+  /** Skill discovery; absent or with no repositories means the capability is off (501). */
+  skills?: SkillCatalog;
+  log: Logger;
+}
+
+export interface ServiceSettings {
+  version: string;
+  namespaces: ManagedNamespaces;
+  compose: ComposeConfig;
+  apiVersions: ApiVersions;
+  /** How often a read-merge-write update is attempted before a conflict is surfaced. */
+  updateAttempts?: number;
+}

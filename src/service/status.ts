@@ -1,0 +1,96 @@
+/**
+ * get_agent_status (era A): gathers the Agent CR, its release, the Deployment named
+ * after the agent, its pods (`kagent=<name>`) and the namespace's Warning events in one
+ * round of concurrent reads, and folds them with the core verdict. A failing event list
+ * means no events, not a failed call; any other failure fails it.
+ */
+import { conditionStatus } from '../core/conditions.js';
+import { summarizeEvents } from '../core/events.js';
+import { summarizePods } from '../core/pods.js';
+import type { HistoryEntry, Status } from '../core/types.js';
+import { statusVerdict, type StatusFacts } from '../core/verdict.js';
+import { agentNotFound } from './lookup.js';
+import type { KubeObject, KubePort } from './ports.js';
+import { conditionsOf, helmReleaseRef, provenanceOf } from './read-model.js';
+import type { ResourceTypes } from './resources.js';
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+function releaseFacts(release: KubeObject): NonNullable<StatusFacts['helmRelease']> {
+  const ref = helmReleaseRef(release);
+  const conditions = conditionsOf(release);
+  const history = (Array.isArray(obj(release.status).history) ? (obj(release.status).history as unknown[]) : [])
+    .slice(0, 5)
+    .map(obj)
+    .map((h): HistoryEntry => {
+      const entry: HistoryEntry = { version: num(h.version) };
+      if (typeof h.chartVersion === 'string') entry.chartVersion = h.chartVersion;
+      if (typeof h.status === 'string') entry.status = h.status;
+      if (typeof h.lastDeployed === 'string') entry.lastDeployed = h.lastDeployed;
+      return entry;
+    });
+  const facts: NonNullable<StatusFacts['helmRelease']> = {
+    exists: true,
+    ready: ref.ready,
+    suspended: ref.suspended,
+    gitOpsOwned: ref.gitOpsOwned,
+    deleting: ref.deleting,
+  };
+  if (conditions.length > 0) facts.conditions = conditions;
+  if (history.length > 0) facts.history = history;
+  if (ref.lastAttemptedRevision) facts.lastAttemptedRevision = ref.lastAttemptedRevision;
+  return facts;
+}
+
+function deploymentFacts(deployment: KubeObject | undefined): NonNullable<StatusFacts['deployment']> {
+  if (!deployment) return { exists: false, replicas: 0, readyReplicas: 0, availableReplicas: 0 };
+  const status = obj(deployment.status);
+  const conditions = conditionsOf(deployment);
+  const facts: NonNullable<StatusFacts['deployment']> = {
+    exists: true,
+    replicas: num(status.replicas ?? obj(deployment.spec).replicas),
+    readyReplicas: num(status.readyReplicas),
+    availableReplicas: num(status.availableReplicas),
+  };
+  if (conditions.length > 0) facts.conditions = conditions;
+  return facts;
+}
+
+/** The status of one agent; 404 when neither its Agent nor its release exists. */
+export async function agentStatus(kube: KubePort, types: ResourceTypes, namespace: string, name: string): Promise<Status> {
+  const [agent, sameName, deployment, pods, events] = await Promise.all([
+    kube.get(types.agent, namespace, name),
+    kube.get(types.helmRelease, namespace, name),
+    kube.get(types.deployment, namespace, name),
+    kube.list(types.pod, namespace, { labelSelector: `kagent=${name}` }),
+    kube.list(types.event, namespace, { fieldSelector: 'type=Warning' }).catch(() => [] as KubeObject[]),
+  ]);
+  let release = sameName;
+  const labelled = agent ? provenanceOf(agent) : undefined;
+  if (labelled && (labelled.name !== name || labelled.namespace !== namespace)) {
+    release = (await kube.get(types.helmRelease, labelled.namespace, labelled.name)) ?? sameName;
+  }
+  if (!agent && !release) throw agentNotFound(namespace, name);
+
+  const agentConditions = conditionsOf(agent);
+  const podStatuses = summarizePods(pods);
+  const facts: StatusFacts = {
+    agent: agent
+      ? {
+          exists: true,
+          ready: conditionStatus(agentConditions, 'Ready'),
+          accepted: conditionStatus(agentConditions, 'Accepted'),
+          ...(agentConditions.length > 0 ? { conditions: agentConditions } : {}),
+        }
+      : { exists: false, ready: null, accepted: null },
+    helmRelease: release
+      ? releaseFacts(release)
+      : { exists: false, ready: null, suspended: false, gitOpsOwned: false, deleting: false },
+    deployment: deploymentFacts(deployment),
+    pods: podStatuses,
+    events: summarizeEvents(events, name, podStatuses.map((p) => p.name)),
+  };
+  return { name, namespace, ...statusVerdict(facts), ...facts };
+}

@@ -1,0 +1,123 @@
+/**
+ * update_agent: a read-merge-validate-write of the release's values with the era-A
+ * merge rules (core/update-merge.ts). Nothing is written when nothing changed, and a
+ * refusal writes nothing. A write that lost a race (409 on the resourceVersion) is
+ * retried from a fresh read, so concurrent updates of different fields all land; a
+ * conflict that outlasts the attempts is surfaced as a 409.
+ */
+import { composeManifests } from '../core/compose.js';
+import { changedPaths } from '../core/diff.js';
+import { invalid, isAppError } from '../core/errors.js';
+import { nameViolation } from '../core/names.js';
+import { skillsViolations } from '../core/skills.js';
+import { toolsetViolation, validateRemovedArguments } from '../core/toolset.js';
+import { schemaErrorText } from '../core/values-schema.js';
+import { applyUpdate } from '../core/update-merge.js';
+import type { AgentUpdate, UpdateResult } from '../core/types.js';
+import { callerLogValue, callerName, type RequestContext } from '../identity/caller.js';
+import { modelConfigViolation, schemaViolations } from './checks.js';
+import { lookupAgent, type AgentObjects } from './lookup.js';
+import type { KubeObject, KubePort, ResolvedSchema } from './ports.js';
+import type { OperationEnv } from './operation-env.js';
+import { writableRelease } from './ownership.js';
+import { agentOf } from './read-model.js';
+
+export const MODEL_CONFIG_CLEARED =
+  'modelConfig cannot be cleared: name an existing ModelConfig of the namespace (list_model_configs)';
+
+/** The request-only problems of an update (no cluster needed), in check order. */
+export function updateViolations(update: AgentUpdate): string[] {
+  const problems: string[] = [];
+  const badName = nameViolation(update.name);
+  if (badName) problems.push(badName);
+  const toolsetProblem = toolsetViolation(update.toolset, { required: false });
+  if (toolsetProblem) problems.push(toolsetProblem);
+  if (update.skills !== undefined) problems.push(...skillsViolations(update.skills));
+  if (update.modelConfig !== undefined && update.modelConfig.trim() === '') problems.push(MODEL_CONFIG_CLEARED);
+  return problems;
+}
+
+/** The request-only checks of an update: the namespace it acts in, or the first problem as a 400. */
+export function checkUpdate(env: OperationEnv, update: AgentUpdate): string {
+  validateRemovedArguments(update);
+  const namespace = env.settings.namespaces.resolve(update.namespace);
+  const [problem] = updateViolations(update);
+  if (problem) throw invalid(problem);
+  return namespace;
+}
+
+/** One consistent read of everything an update decides on. */
+export async function readForUpdate(env: OperationEnv, kube: KubePort, namespace: string, update: AgentUpdate) {
+  const [objects, modelConfigs, schema] = await Promise.all([
+    lookupAgent(kube, env.types, namespace, update.name),
+    update.modelConfig !== undefined ? kube.list(env.types.modelConfig, namespace) : Promise.resolve(undefined),
+    env.deps.chart.schema(),
+  ]);
+  return { objects, modelConfigs, schema };
+}
+
+export interface MergedUpdate {
+  release: KubeObject;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  changed: string[];
+  /** Why the merged values may not be written: the modelConfig problem, then each schema violation. */
+  modelConfigProblem?: string;
+  schemaViolations: string[];
+}
+
+/** The merge of an update into the release it may write; ownership refusals (404/409) are thrown. */
+export function mergeUpdate(
+  objects: AgentObjects, update: AgentUpdate, modelConfigs: KubeObject[] | undefined, schema: ResolvedSchema,
+): MergedUpdate {
+  const release = writableRelease(objects, update.force === true);
+  const before = ((release.spec as { values?: Record<string, unknown> } | undefined)?.values ?? {});
+  const after = applyUpdate(before, update);
+  return {
+    release, before, after,
+    changed: changedPaths(before, after),
+    modelConfigProblem: modelConfigs ? modelConfigViolation(objects.namespace, update.modelConfig, modelConfigs) : undefined,
+    schemaViolations: schemaViolations(schema, after),
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function updateAgent(env: OperationEnv, ctx: RequestContext, update: AgentUpdate): Promise<UpdateResult> {
+  const namespace = checkUpdate(env, update);
+  const kube = env.kube(ctx);
+  const attempts = Math.max(1, env.settings.updateAttempts ?? 60);
+  for (let attempt = 1; ; attempt++) {
+    const { objects, modelConfigs, schema } = await readForUpdate(env, kube, namespace, update);
+    const merged = mergeUpdate(objects, update, modelConfigs, schema);
+    if (merged.modelConfigProblem) throw invalid(merged.modelConfigProblem);
+    if (merged.schemaViolations.length > 0) {
+      throw invalid(schemaErrorText(schema.version, schema.source, merged.schemaViolations));
+    }
+    let written = merged.release;
+    if (merged.changed.length > 0) {
+      const next = structuredClone(merged.release);
+      (next.spec as Record<string, unknown>).values = merged.after;
+      try {
+        written = await kube.replace(env.types.helmRelease, next);
+      } catch (err) {
+        if (isAppError(err, 'conflict') && attempt < attempts) {
+          await sleep(Math.min(200, 5 * attempt) * Math.random());
+          continue;
+        }
+        throw err;
+      }
+      ctx.log.info({ caller: callerLogValue(ctx.caller), namespace, name: update.name, changed: merged.changed, attempt }, 'agent updated');
+    }
+    const result: UpdateResult = {
+      agent: agentOf(objects.agent, written, update.name),
+      before: merged.before,
+      after: merged.after,
+      changed: merged.changed,
+      manifests: composeManifests(written.metadata.namespace ?? namespace, written.metadata.name, merged.after, env.compose),
+    };
+    const requestedBy = callerName(ctx.caller);
+    if (requestedBy) result.requestedBy = requestedBy;
+    return result;
+  }
+}
