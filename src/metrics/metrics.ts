@@ -1,0 +1,67 @@
+/**
+ * The Prometheus metrics of agent-manager, on a registry of their own (never prom-client's
+ * global default, so two apps in one process, as in tests, do not share or clash):
+ *
+ * - the Node process metrics (`process_*`, `nodejs_*`);
+ * - `http_server_request_duration_seconds{method, route, status}` for every request of
+ *   the main listener. `route` is the express route pattern (`/api/v1/agents/:namespace/:name`),
+ *   never the raw URL, so agent names cannot blow up the series count; requests no route
+ *   matched are `unmatched`;
+ * - `mcp_server_operation_duration_seconds{tool, outcome}` for every MCP `tools/call`:
+ *   `ok`, `tool_error` (an `isError` result the caller can act on: invalid input, not
+ *   found, conflict, forbidden …) or `error` (a `backend_error` result: we or a
+ *   dependency failed). The name follows the original's OTel histogram
+ *   `mcp.server.operation.duration`.
+ *
+ * The histograms use the OTel HTTP duration buckets (5 ms … 10 s).
+ */
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/** The OTel semantic-convention buckets for request durations, in seconds. */
+export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+
+/** How a tool call ended. */
+export type ToolOutcome = 'ok' | 'tool_error' | 'error';
+
+/** The route label of a request no route matched. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** The metrics one service instance records. */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  private readonly toolDuration: Histogram<'tool' | 'outcome'>;
+
+  constructor(options: { processMetrics?: boolean } = {}) {
+    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    this.httpDuration = new Histogram({
+      name: 'http_server_request_duration_seconds',
+      help: 'Duration of HTTP server requests, by method, route pattern and status code.',
+      labelNames: ['method', 'route', 'status'],
+      buckets: DURATION_BUCKETS,
+      registers: [this.registry],
+    });
+    this.toolDuration = new Histogram({
+      name: 'mcp_server_operation_duration_seconds',
+      help: 'Duration of MCP tools/call operations, by tool and outcome (ok, tool_error, error).',
+      labelNames: ['tool', 'outcome'],
+      buckets: DURATION_BUCKETS,
+      registers: [this.registry],
+    });
+  }
+
+  /** Record one finished HTTP request. */
+  observeHttp(method: string, route: string, status: number, seconds: number): void {
+    this.httpDuration.observe({ method, route, status: String(status) }, seconds);
+  }
+
+  /** Record one finished tool call. */
+  observeTool(tool: string, outcome: ToolOutcome, seconds: number): void {
+    this.toolDuration.observe({ tool, outcome }, seconds);
+  }
+
+  /** The exposition text and its content type. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

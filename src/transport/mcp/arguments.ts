@@ -1,0 +1,68 @@
+/**
+ * Tool arguments checked against the operation's zod schema, with refusals a model can
+ * act on. A schema violation (an unknown field, a wrong type, a missing required
+ * argument) is an `invalid_request` AppError, so it reaches the caller as the tool
+ * error `invalid_request: invalid request: <reason>` like every other bad input, and not
+ * as the SDK's JSON-RPC "Input validation error". The reasons name the argument by its
+ * path and say what was expected; an unknown field also lists the arguments the tool
+ * takes.
+ */
+import type { z } from 'zod';
+import { invalid, type AppError } from '../../core/errors.js';
+
+type Issue = z.core.$ZodIssue;
+
+/** Parse `args` with `schema`; throws the invalid_request AppError on a violation. */
+export function parseArguments<S extends z.ZodObject>(tool: string, schema: S, args: unknown): z.output<S> {
+  const parsed = schema.safeParse(args ?? {});
+  if (parsed.success) return parsed.data;
+  throw invalidArguments(tool, schema, args ?? {}, parsed.error.issues);
+}
+
+/** The AppError for the zod issues of `args`. */
+export function invalidArguments(tool: string, schema: z.ZodObject, args: unknown, issues: readonly Issue[]): AppError {
+  const reasons = issues.map((issue) => reason(issue, tool, schema, args));
+  return invalid([...new Set(reasons)].join('; '));
+}
+
+function reason(issue: Issue, tool: string, schema: z.ZodObject, args: unknown): string {
+  const at = pathText(issue.path);
+  switch (issue.code) {
+    case 'unrecognized_keys': {
+      const names = issue.keys.map((k) => JSON.stringify(k)).join(', ');
+      const what = `unknown ${issue.keys.length === 1 ? 'field' : 'fields'} ${names}`;
+      if (at) return `${at}: ${what}`;
+      const known = Object.keys(schema.shape);
+      return known.length === 0 ? `${what} (${tool} takes no arguments)` : `${what} (${tool} takes: ${known.join(', ')})`;
+    }
+    case 'invalid_type':
+      if (issue.path.length > 0 && valueAt(args, issue.path) === undefined) return `${at} is required`;
+      return `${at || 'arguments'}: ${stripPrefix(issue.message)}`;
+    default:
+      return `${at || 'arguments'}: ${stripPrefix(issue.message)}`;
+  }
+}
+
+// zod's messages start with "Invalid input: "; the sentinel already says the request is invalid.
+function stripPrefix(message: string): string {
+  return message.replace(/^Invalid input: /, '');
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const segment of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[segment];
+  }
+  return current;
+}
+
+/** `skills.gitRefs[0].url` from `['skills', 'gitRefs', 0, 'url']`. */
+export function pathText(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else out += out === '' ? String(segment) : `.${String(segment)}`;
+  }
+  return out;
+}

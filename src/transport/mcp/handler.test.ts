@@ -1,0 +1,191 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import express from 'express';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { notFound } from '../../core/errors.js';
+import { silentLogger } from '../../log/logger.js';
+import { Metrics } from '../../metrics/metrics.js';
+import { requestContext } from '../http/context.js';
+import { OPERATIONS } from '../operations.js';
+import { createMcpHandler } from './handler.js';
+import { MCP_INSTRUCTIONS } from './instructions.js';
+import { FAKE_INFO, FakeService } from './testing/fake-service.js';
+
+const ACCEPT = 'application/json, text/event-stream';
+
+describe('the MCP endpoint (stateless streamable HTTP)', () => {
+  let server: Server;
+  let url: string;
+  let service: FakeService;
+  let metrics: Metrics;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    service = new FakeService();
+    metrics = new Metrics({ processMetrics: false });
+    const app = express();
+    app.use(requestContext(silentLogger()));
+    app.all('/mcp', createMcpHandler({ service, log: silentLogger(), version: '9.9.9', metrics }));
+    server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  });
+
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  async function connect(headers: Record<string, string> = {}): Promise<Client> {
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+    clients.push(client);
+    return client;
+  }
+
+  function text(result: unknown): string {
+    const content = (result as CallToolResult).content;
+    expect(content).toHaveLength(1);
+    expect(content[0]!.type).toBe('text');
+    return (content[0] as { text: string }).text;
+  }
+
+  async function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    return fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers },
+      body: JSON.stringify(body),
+    });
+  }
+
+  it('introduces itself as agent-manager with tools (no listChanged) and the instructions', async () => {
+    const client = await connect();
+    expect(client.getServerVersion()).toEqual({ name: 'agent-manager', version: '9.9.9' });
+    expect(client.getServerCapabilities()?.tools).toEqual({});
+    expect(client.getInstructions()).toBe(MCP_INSTRUCTIONS);
+  });
+
+  it('lists every operation of the table as a tool with its title, description, four hints and input schema', async () => {
+    const { tools } = await (await connect()).listTools();
+    expect(tools.map((t) => t.name)).toEqual(OPERATIONS.map((o) => o.tool));
+    for (const operation of OPERATIONS) {
+      const tool = tools.find((t) => t.name === operation.tool)!;
+      expect(tool.title).toBe(operation.title);
+      expect(tool.description).toBe(operation.description);
+      expect(tool.annotations).toEqual({ title: operation.title, ...operation.annotations });
+      expect(tool.inputSchema).toEqual(JSON.parse(JSON.stringify(z.toJSONSchema(operation.input, { target: 'draft-7', io: 'input' }))));
+      expect(tool.inputSchema.additionalProperties).toBe(false);
+    }
+  });
+
+  it('answers a call with the result as pretty JSON text and as structuredContent', async () => {
+    const result = await (await connect()).callTool({ name: 'get_info', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect(text(result)).toBe(JSON.stringify(FAKE_INFO, null, 2));
+    expect(text(result)).toContain('"identity": "serviceAccount"');
+    expect(result.structuredContent).toEqual(FAKE_INFO);
+  });
+
+  it('runs the tool with the request context of the HTTP request that carried it', async () => {
+    const client = await connect({ 'X-Request-Id': 'req-mcp-1' });
+    await client.callTool({ name: 'get_agent', arguments: { name: 'sre', namespace: 'kagent' } });
+    const call = service.calls.filter((c) => c.method === 'getAgent').at(-1)!;
+    expect(call.ctx.requestId).toBe('req-mcp-1');
+    expect(call.input).toEqual({ name: 'sre', namespace: 'kagent' });
+  });
+
+  it.each([
+    ['an unknown field', { name: 'sre', nmae: 'x' }, 'invalid_request: invalid request: unknown field "nmae" (get_agent takes: name, namespace)'],
+    ['a wrong type', { name: 7 }, 'invalid_request: invalid request: name: expected string, received number'],
+    ['a missing name', {}, 'invalid_request: invalid request: name is required'],
+  ])('answers %s with an isError result, not a protocol error', async (_case, args, message) => {
+    const result = await (await connect()).callTool({ name: 'get_agent', arguments: args });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe(message);
+  });
+
+  it('answers a service refusal with "<code>: <message>"', async () => {
+    service.failWith('getAgentStatus', notFound('agent kagent/ghost'));
+    const result = await (await connect()).callTool({ name: 'get_agent_status', arguments: { name: 'ghost' } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe('not_found: not found: agent kagent/ghost');
+  });
+
+  it('answers an unexpected failure as backend_error without a stack trace', async () => {
+    service.failWith('listSkills', new Error('socket hang up'));
+    const result = await (await connect()).callTool({ name: 'list_skills', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe('backend_error: socket hang up');
+  });
+
+  it('answers an unknown tool with a JSON-RPC invalid params error naming the tools', async () => {
+    const client = await connect();
+    const error = await client.callTool({ name: 'drop_database', arguments: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(-32602);
+    expect((error as McpError).message).toContain('unknown tool "drop_database"; the tools are: get_info, list_agents');
+  });
+
+  it('records each tool call by tool and outcome', async () => {
+    const client = await connect();
+    await client.callTool({ name: 'list_agents', arguments: {} });
+    await client.callTool({ name: 'list_agents', arguments: { bogus: true } });
+    const text = (await metrics.scrape()).body;
+    expect(text).toMatch(/mcp_server_operation_duration_seconds_count\{tool="list_agents",outcome="ok"\} [1-9]/);
+    expect(text).toMatch(/mcp_server_operation_duration_seconds_count\{tool="list_agents",outcome="tool_error"\} [1-9]/);
+  });
+
+  it.each(['GET', 'DELETE', 'PUT'])('answers %s with 405, Allow: POST and a JSON-RPC error', async (method) => {
+    const res = await fetch(url, { method, headers: { accept: 'text/event-stream' } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+    const body = (await res.json()) as { jsonrpc: string; error: { code: number; message: string }; id: null };
+    expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+    expect(body.error.message).toMatch(/^Method not allowed/);
+  });
+
+  it('initializes a client speaking protocol version 2024-11-05 (muster) and issues no session id', async () => {
+    const res = await post({
+      jsonrpc: '2.0', id: 1, method: 'initialize',
+      params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'muster-aggregator', version: '1.0.0' } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    const body = (await res.json()) as { result: { protocolVersion: string; serverInfo: { name: string } } };
+    expect(body.result.protocolVersion).toBe('2024-11-05');
+    expect(body.result.serverInfo.name).toBe('agent-manager');
+  });
+
+  it('answers a pooled session after a restart: any Mcp-Session-Id, no initialize on this instance', async () => {
+    const res = await post(
+      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_info', arguments: {} } },
+      { 'mcp-session-id': 'mcp-session-3f1d7c3e-0000-4000-8000-000000000000', 'mcp-protocol-version': '2024-11-05' },
+    );
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { id: number; result: CallToolResult };
+    expect(body.id).toBe(7);
+    expect(body.result.isError).toBeFalsy();
+    expect(text(body.result)).toContain('"identity": "serviceAccount"');
+  });
+
+  it('accepts a notification with 202', async () => {
+    const res = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect(res.status).toBe(202);
+  });
+
+  it('refuses a body that is not JSON with a JSON-RPC parse error', async () => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT }, body: '{' });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32700);
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * One MCP server per HTTP request, bound to that request's context (request id, logger,
+ * caller and token), so a tool call runs as exactly the caller of the request that
+ * carried it and no state outlives the request.
+ *
+ * Why the SDK's low-level `Server` and not `McpServer.registerTool`: McpServer answers a
+ * schema-invalid argument with its own text ("MCP error -32602: Input validation error …")
+ * and always advertises `tools.listChanged`. Our tool set is fixed (no listChanged, as the
+ * original declared it), and a bad argument must read like every other refusal,
+ * `invalid_request: invalid request: <reason>`, so the model can correct itself. The two
+ * handlers below are the whole difference; definitions and dispatch come from the
+ * operation table through `ToolCatalog`. An unknown tool name stays a JSON-RPC error
+ * (-32602), as the MCP specification asks.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestContext } from '../../identity/caller.js';
+import { MCP_INSTRUCTIONS } from './instructions.js';
+import type { ToolCatalog } from './tools.js';
+
+/** The server name clients and muster see (muster prefixes tools with it). */
+export const MCP_SERVER_NAME = 'agent-manager';
+
+/** A server for one request. */
+export function buildMcpServer(catalog: ToolCatalog, ctx: RequestContext, version: string): Server {
+  const server = new Server(
+    { name: MCP_SERVER_NAME, version },
+    { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...catalog.tools] }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const operation = catalog.operation(request.params.name);
+    if (!operation) {
+      const names = catalog.tools.map((t) => t.name).join(', ');
+      throw new McpError(ErrorCode.InvalidParams, `unknown tool "${request.params.name}"; the tools are: ${names}`);
+    }
+    // Stop work when either the HTTP client leaves or the MCP client cancels the call.
+    const signal = ctx.signal ? AbortSignal.any([ctx.signal, extra.signal]) : extra.signal;
+    return catalog.call(operation, request.params.arguments, { ...ctx, signal });
+  });
+  return server;
+}

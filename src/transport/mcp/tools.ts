@@ -1,0 +1,82 @@
+/**
+ * The MCP tools, generated from the operation table (transport/operations.ts) and
+ * nothing else: per operation its tool name, title, description, all four annotations
+ * and the JSON Schema of its one zod input schema; a call checks the arguments with that
+ * same schema and runs the operation against the AgentService, as REST does.
+ *
+ * Every outcome of a known tool is a tool result, never a JSON-RPC error: a success is
+ * the result as JSON, a refusal or failure is `isError` with `"<code>: <message>"` (see
+ * results.ts). Each call is timed into `mcp_server_operation_duration_seconds`; a
+ * `backend_error` is logged at error level as `request failed`, the caller's own mistakes
+ * at debug.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { toAppError } from '../../core/errors.js';
+import type { RequestContext } from '../../identity/caller.js';
+import type { Metrics, ToolOutcome } from '../../metrics/metrics.js';
+import { OPERATIONS, type AnyOperation, type OperationService } from '../operations.js';
+import { parseArguments } from './arguments.js';
+import { toToolError, toToolResult } from './results.js';
+
+export interface ToolCatalogOptions {
+  service: OperationService;
+  metrics?: Metrics;
+  /** The operations to offer; default: the whole table. */
+  operations?: readonly AnyOperation[];
+}
+
+/** The tool definitions of `tools/list` and the `tools/call` dispatch, built once per process. */
+export class ToolCatalog {
+  /** The `tools/list` entries, in table order. */
+  readonly tools: readonly Tool[];
+  private readonly byName: ReadonlyMap<string, AnyOperation>;
+  private readonly service: OperationService;
+  private readonly metrics?: Metrics;
+
+  constructor(options: ToolCatalogOptions) {
+    const operations = options.operations ?? OPERATIONS;
+    this.service = options.service;
+    this.metrics = options.metrics;
+    this.tools = operations.map(toolDefinition);
+    this.byName = new Map(operations.map((o) => [o.tool, o]));
+  }
+
+  /** The operation behind a tool name. */
+  operation(name: string): AnyOperation | undefined {
+    return this.byName.get(name);
+  }
+
+  /** Run one tool call; always resolves with a tool result. */
+  async call(operation: AnyOperation, args: unknown, ctx: RequestContext): Promise<CallToolResult> {
+    const started = process.hrtime.bigint();
+    const log: Logger = ctx.log.child({ tool: operation.tool });
+    let outcome: ToolOutcome = 'ok';
+    try {
+      const input = parseArguments(operation.tool, operation.input, args);
+      return toToolResult(await operation.run(this.service, { ...ctx, log }, input));
+    } catch (err) {
+      const error = toAppError(err);
+      outcome = error.code === 'backend_error' ? 'error' : 'tool_error';
+      if (outcome === 'error') log.error({ err: error.message, code: error.code }, 'request failed');
+      else log.debug({ code: error.code, message: error.message }, 'tool call refused');
+      return toToolError(error);
+    } finally {
+      this.metrics?.observeTool(operation.tool, outcome, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  }
+}
+
+/** One `tools/list` entry: the operation's name, title, description, four hints and input JSON Schema. */
+export function toolDefinition(operation: AnyOperation): Tool {
+  // draft-07 and input mode, as the SDK's own McpServer renders zod input schemas.
+  const inputSchema = z.toJSONSchema(operation.input, { target: 'draft-7', io: 'input' }) as Tool['inputSchema'];
+  return {
+    name: operation.tool,
+    title: operation.title,
+    description: operation.description,
+    inputSchema,
+    annotations: { title: operation.title, ...operation.annotations },
+  };
+}
