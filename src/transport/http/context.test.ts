@@ -1,0 +1,129 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import express from 'express';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RequestContext } from '../../identity/caller.js';
+import { createLogger } from '../../log/logger.js';
+import { bindCaller, requestContext, requestIdOf } from './context.js';
+
+describe('requestIdOf', () => {
+  it.each([
+    ['a plain id', 'abc-123', 'abc-123'],
+    ['a UUID', '3f1d7c3e-5a6b-4c2d-9e8f-0a1b2c3d4e5f', '3f1d7c3e-5a6b-4c2d-9e8f-0a1b2c3d4e5f'],
+    ['a trace-style id', 'Root=1-5759e988-bd862e3fe1be46a994272793', 'Root=1-5759e988-bd862e3fe1be46a994272793'],
+    ['the first of repeated headers', ['first', 'second'], 'first'],
+  ])('keeps %s', (_case, incoming, id) => {
+    expect(requestIdOf(incoming)).toBe(id);
+  });
+
+  it.each([
+    ['no header', undefined],
+    ['an empty header', ''],
+    ['spaces', 'a b'],
+    ['a newline', 'a\nb'],
+    ['quotes', '"x"'],
+    ['more than 128 characters', 'a'.repeat(129)],
+  ])('replaces %s with a random UUID', (_case, incoming) => {
+    expect(requestIdOf(incoming)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
+
+describe('requestContext and bindCaller', () => {
+  let server: Server | undefined;
+
+  afterEach(async () => {
+    if (server) await new Promise((resolve) => server!.close(resolve));
+    server = undefined;
+  });
+
+  async function start(app: express.Express): Promise<string> {
+    server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  function capture(): { lines: Array<Record<string, unknown>>; log: ReturnType<typeof createLogger> } {
+    const lines: Array<Record<string, unknown>> = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    return { lines, log: createLogger({ destination, level: 'debug' }) };
+  }
+
+  it('echoes a sane incoming X-Request-Id and binds it to the context logger', async () => {
+    const { lines, log } = capture();
+    let seen: RequestContext | undefined;
+    const app = express();
+    app.use(requestContext(log));
+    app.get('/x', (req, res) => {
+      seen = req.ctx;
+      req.ctx.log.info('inside');
+      res.send('ok');
+    });
+    const base = await start(app);
+    const res = await fetch(`${base}/x`, { headers: { 'X-Request-Id': 'proxy-42' } });
+    expect(res.headers.get('x-request-id')).toBe('proxy-42');
+    expect(seen?.requestId).toBe('proxy-42');
+    expect(seen?.caller).toBeUndefined();
+    expect(lines.find((l) => l.msg === 'inside')).toMatchObject({ requestId: 'proxy-42' });
+  });
+
+  it('gives every request without an id a fresh one', async () => {
+    const app = express();
+    app.use(requestContext(capture().log));
+    app.get('/x', (_req, res) => void res.send('ok'));
+    const base = await start(app);
+    const [a, b] = await Promise.all([fetch(`${base}/x`), fetch(`${base}/x`)]);
+    expect(a.headers.get('x-request-id')).toBeTruthy();
+    expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
+  });
+
+  it('copies the guard\'s caller and token into the context and names the caller in its log lines', async () => {
+    const { lines, log } = capture();
+    let seen: RequestContext | undefined;
+    const app = express();
+    app.use(requestContext(log));
+    app.use((req, _res, next) => {
+      req.caller = { subject: 'sub-admin', email: 'admin@lab.local', groups: ['platform-admins'], source: 'sso' };
+      req.callerToken = 'header.payload.signature';
+      next();
+    });
+    app.use(bindCaller());
+    app.get('/x', (req, res) => {
+      seen = req.ctx;
+      req.ctx.log.info('inside');
+      res.send('ok');
+    });
+    await fetch(`${await start(app)}/x`);
+    expect(seen?.caller?.email).toBe('admin@lab.local');
+    expect(seen?.token).toBe('header.payload.signature');
+    const line = lines.find((l) => l.msg === 'inside')!;
+    expect(line.caller).toBe('admin@lab.local');
+    expect(JSON.stringify(lines)).not.toContain('header.payload.signature');
+  });
+
+  it('aborts the context signal when the client goes away mid-request', async () => {
+    let aborted: Promise<void> | undefined;
+    let arrived!: () => void;
+    const arrival = new Promise<void>((resolve) => { arrived = resolve; });
+    const app = express();
+    app.use(requestContext(capture().log));
+    app.get('/slow', (req) => {
+      aborted = new Promise((resolve) => req.ctx.signal!.addEventListener('abort', () => resolve()));
+      arrived();
+    });
+    const base = await start(app);
+    const controller = new AbortController();
+    const pending = fetch(`${base}/slow`, { signal: controller.signal }).catch(() => undefined);
+    await arrival;
+    controller.abort();
+    await pending;
+    await aborted;
+    server!.closeAllConnections();
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * The request context every handler runs with: the edge where an HTTP request gets its
+ * request id, its logger and (behind the bearer guard) its caller.
+ *
+ * - The request id is the incoming `X-Request-Id` when it is short and plain (so a
+ *   proxy's id joins our log lines with its own), else a random UUID; either way it is
+ *   echoed in the response's `X-Request-Id`.
+ * - `ctx.log` is a child of the root logger bound to `{ requestId }`, plus `caller`
+ *   once `bindCaller` has run behind the guard.
+ * - `ctx.signal` aborts when the client goes away before the response is complete, so
+ *   slow reads (GitHub, the API server) can stop early.
+ *
+ * Trust boundary: the caller and token on `req` come only from the bearer guard
+ * (`auth.ts`); this module copies them into the context and never logs the token.
+ */
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import { callerLogValue, type RequestContext } from '../../identity/caller.js';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** The request's context; set by `requestContext()` before any route runs. */
+      ctx: RequestContext;
+    }
+  }
+}
+
+/** The header a request id travels in, both ways. */
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+// Ids from outside end up in log lines and a response header: keep them short and plain.
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:+/=-]{1,128}$/;
+
+/** The incoming id when it is sane, else a fresh UUID. */
+export function requestIdOf(incoming: string | string[] | undefined): string {
+  const value = Array.isArray(incoming) ? incoming[0] : incoming;
+  return value !== undefined && SANE_REQUEST_ID.test(value) ? value : randomUUID();
+}
+
+/** Sets `req.ctx` (request id, logger, abort signal) and echoes the id in the response. */
+export function requestContext(log: Logger): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const requestId = requestIdOf(req.headers['x-request-id']);
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    const controller = new AbortController();
+    // 'close' also fires after a complete response; only an unfinished one means the client left.
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort(new Error('the client closed the connection'));
+    });
+    req.ctx = { requestId, log: log.child({ requestId }), signal: controller.signal };
+    next();
+  };
+}
+
+/**
+ * Copies the verified caller (set by the bearer guard) into the context and binds
+ * `caller` to its logger. Without a guard in front it leaves the context as it is:
+ * the service then acts as its ServiceAccount.
+ */
+export function bindCaller(): RequestHandler {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    if (req.caller) {
+      req.ctx = {
+        ...req.ctx,
+        caller: req.caller,
+        token: req.callerToken,
+        log: req.ctx.log.child({ caller: callerLogValue(req.caller) }),
+      };
+    }
+    next();
+  };
+}

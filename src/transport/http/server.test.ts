@@ -1,0 +1,65 @@
+import { Agent, request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HEADERS_TIMEOUT_MS, IDLE_TIMEOUT_MS, startHttpServer, type RunningServer } from './server.js';
+
+describe('startHttpServer', () => {
+  let running: RunningServer | undefined;
+
+  afterEach(async () => {
+    await running?.close(0);
+    running = undefined;
+  });
+
+  it('sets the Go server\'s timeouts: 10 s for headers, 120 s idle, no overall request timeout', async () => {
+    running = await startHttpServer((_req, res) => res.end('ok'), '127.0.0.1:0');
+    expect(running.server.headersTimeout).toBe(HEADERS_TIMEOUT_MS);
+    expect(HEADERS_TIMEOUT_MS).toBe(10_000);
+    expect(running.server.keepAliveTimeout).toBe(IDLE_TIMEOUT_MS);
+    expect(IDLE_TIMEOUT_MS).toBe(120_000);
+    expect(running.server.requestTimeout).toBe(0);
+    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('lets an in-flight request finish after close and refuses new connections', async () => {
+    let release!: () => void;
+    let arrived!: () => void;
+    const arrival = new Promise<void>((resolve) => { arrived = resolve; });
+    running = await startHttpServer((_req, res) => {
+      arrived();
+      release = () => res.end('finished');
+    }, '127.0.0.1:0');
+    const base = running.url;
+    const inFlight = fetch(`${base}/slow`).then((r) => r.text());
+    await arrival;
+    const closed = running.close();
+    await expect(fetch(`${base}/new`)).rejects.toThrow();
+    release();
+    expect(await inFlight).toBe('finished');
+    await closed;
+    expect(running.server.listening).toBe(false);
+  });
+
+  it('closes idle keep-alive connections instead of waiting for their idle timeout', async () => {
+    running = await startHttpServer((_req, res) => res.end('ok'), '127.0.0.1:0');
+    const agent = new Agent({ keepAlive: true });
+    await new Promise<void>((resolve, reject) => {
+      request(`${running!.url}/`, { agent }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      }).on('error', reject).end();
+    });
+    await running.close();
+    agent.destroy();
+    expect(running.server.listening).toBe(false);
+  });
+
+  it('cuts a request that never finishes once the grace period is over', async () => {
+    let arrived!: () => void;
+    const arrival = new Promise<void>((resolve) => { arrived = resolve; });
+    running = await startHttpServer(() => arrived(), '127.0.0.1:0');
+    const hanging = fetch(`${running.url}/hang`).catch((err: unknown) => err);
+    await arrival;
+    await running.close(10);
+    expect(await hanging).toBeInstanceOf(Error);
+  });
+});

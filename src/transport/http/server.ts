@@ -1,0 +1,79 @@
+/**
+ * The HTTP listeners' hygiene in one place, as the Go server sets it:
+ * - request headers must arrive within 10 s (slow-loris); Node checks pending headers
+ *   every second here instead of its default 30 s, so the limit means what it says;
+ * - idle keep-alive connections are closed after 120 s;
+ * - no overall request or write timeout, so a long MCP response or a slow tool call is
+ *   never cut off;
+ * - a graceful close: stop accepting, let in-flight requests finish, close connections
+ *   as they go idle, and cut whatever is left after the grace period (15 s).
+ */
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseListenAddress } from '../../config/index.js';
+
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const IDLE_TIMEOUT_MS = 120_000;
+export const SHUTDOWN_GRACE_MS = 15_000;
+
+/** A listening server. */
+export interface RunningServer {
+  readonly server: Server;
+  readonly address: AddressInfo;
+  /** `http://host:port`, with a loopback host when bound to every interface. */
+  readonly url: string;
+  /** Graceful close; resolves when every connection is gone (at the latest after `graceMs`). */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** Create a server with the timeouts above and listen on `listen` (`host:port`, `:port`). */
+export async function startHttpServer(handler: RequestListener, listen: string): Promise<RunningServer> {
+  const server = createServer(
+    {
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      requestTimeout: 0,
+      keepAliveTimeout: IDLE_TIMEOUT_MS,
+      connectionsCheckingInterval: 1_000,
+    },
+    handler,
+  );
+  const address = await listenOn(server, listen);
+  return { server, address, url: urlOf(address), close: (graceMs = SHUTDOWN_GRACE_MS) => closeGracefully(server, graceMs) };
+}
+
+function listenOn(server: Server, text: string): Promise<AddressInfo> {
+  const { host, port } = parseListenAddress(text);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function urlOf(address: AddressInfo): string {
+  const unspecified = address.address === '::' || address.address === '0.0.0.0';
+  const host = unspecified ? '127.0.0.1' : address.address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+}
+
+/**
+ * Stop accepting, let in-flight requests finish and close each connection once it is
+ * idle; after `graceMs` close everything still open.
+ */
+export function closeGracefully(server: Server, graceMs: number): Promise<void> {
+  if (!server.listening) return Promise.resolve();
+  return new Promise((resolve) => {
+    // A keep-alive connection whose request finishes after close() would otherwise sit
+    // idle until its keep-alive timeout: sweep idle connections until all are gone.
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    const force = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
