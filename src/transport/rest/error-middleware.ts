@@ -1,0 +1,30 @@
+/**
+ * The one place a REST failure becomes a response: `{"error":{"code","message"}}` with
+ * the status of its code (`HTTP_STATUS`, or an AppError's own override such as 413).
+ * Anything that is not an AppError is a backend failure: 502 `backend_error` with the
+ * thrown message only, never a stack trace. 5xx are logged at error as
+ * `request failed` (with the error, stack included, in the log only); 4xx at debug.
+ */
+import type { ErrorRequestHandler, Request } from 'express';
+import type { Logger } from 'pino';
+import { toAppError, toRestErrorBody } from '../../core/errors.js';
+import type { components } from './openapi-types.js';
+import { sendJson } from './send-json.js';
+
+/** The documented error body. */
+export type ErrorBody = components['schemas']['Error'];
+
+/** The error middleware of the REST router; `log` is used when the request has no context logger. */
+export function restErrorHandler(log: Logger): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) return next(err);
+    const appError = toAppError(err);
+    const status = appError.status;
+    const requestLog = (req as Request & { ctx?: { log?: Logger } }).ctx?.log ?? log;
+    const where = { method: req.method, path: req.originalUrl.split('?')[0], status, code: appError.code };
+    if (status >= 500) requestLog.error({ ...where, err }, 'request failed');
+    else requestLog.debug({ ...where, message: appError.message }, 'request refused');
+    const body: ErrorBody = toRestErrorBody(appError);
+    sendJson(res, status, body);
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * Reading a REST request body: the edge where untrusted bytes become a JSON object.
+ * It mirrors the Go service's decoder and its texts:
+ * - at most 1 MiB is read; a larger body is a 413 with our error body;
+ * - an empty or whitespace-only body is `invalid request: a JSON body is required`;
+ * - malformed JSON is `invalid request: invalid JSON: <reason>`;
+ * - the body must be a JSON object (Go decoded it into a struct);
+ * - a JSON `null` under an object key counts as absent, as Go's decoder leaves a nil
+ *   pointer or map for it.
+ * The bytes are read whatever the Content-Type says (Go did not look at it either).
+ * Unknown fields and wrong types are the input schema's business (./rest-input.ts).
+ */
+import express, { type RequestHandler } from 'express';
+import { AppError, ErrorCode, invalid } from '../../core/errors.js';
+
+/** The largest body read (1 MiB). */
+export const MAX_BODY_BYTES = 1 << 20;
+
+export const BODY_REQUIRED = 'a JSON body is required';
+export const BODY_TOO_LARGE = 'the JSON body is larger than 1 MiB';
+
+/** An `invalid_request` answered with 413 instead of 400: the only status override of the REST layer. */
+export class BodyTooLargeError extends AppError {
+  constructor(cause?: unknown) {
+    super(ErrorCode.Invalid, BODY_TOO_LARGE, { cause });
+  }
+
+  override get status(): number {
+    return 413;
+  }
+}
+
+const rawParser = express.raw({ type: () => true, limit: MAX_BODY_BYTES });
+
+/**
+ * Reads the raw body into `req.body` as a Buffer (at most 1 MiB), translating the
+ * reader's failures into AppErrors; parsing happens in `parseJsonBody`.
+ */
+export const readRawBody: RequestHandler = (req, res, next) => {
+  rawParser(req, res, (err?: unknown) => {
+    if (err === undefined || err === null) return next();
+    const type = (err as { type?: unknown }).type;
+    if (type === 'entity.too.large') return next(new BodyTooLargeError(err));
+    const message = err instanceof Error ? err.message : String(err);
+    return next(invalid(`read body: ${message}`, err));
+  });
+};
+
+/**
+ * The body as a JSON object with `null`-valued keys removed. `raw` is what
+ * `readRawBody` left on `req.body` (or an object an app-level parser produced).
+ */
+export function parseJsonBody(raw: unknown): Record<string, unknown> {
+  let value: unknown = raw;
+  if (raw === undefined || Buffer.isBuffer(raw) || typeof raw === 'string') {
+    const text = raw === undefined ? '' : raw.toString();
+    if (text.trim() === '') throw invalid(BODY_REQUIRED);
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw invalid(`invalid JSON: ${err instanceof Error ? err.message : String(err)}`, err);
+    }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw invalid(`invalid JSON: the body must be a JSON object, not ${jsonKind(value)}`);
+  }
+  return withoutNulls(value as Record<string, unknown>);
+}
+
+/** The JSON type name of a value, as error texts say it. */
+export function jsonKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'number') return 'a number';
+  if (typeof value === 'boolean') return 'a boolean';
+  return typeof value;
+}
+
+function withoutNulls(object: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(object)) {
+    if (value === null) continue;
+    // defineProperty, not assignment: a `__proto__` key stays a plain (and then refused) field.
+    Object.defineProperty(out, key, {
+      value: isPlainObject(value) ? withoutNulls(value) : Array.isArray(value) ? value.map(nullsOut) : value,
+      enumerable: true, writable: true, configurable: true,
+    });
+  }
+  return out;
+}
+
+// Inside arrays a null stays (the schema then names the element); objects inside are cleaned.
+const nullsOut = (value: unknown): unknown => (isPlainObject(value) ? withoutNulls(value) : value);
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -1,0 +1,93 @@
+/**
+ * One REST request as an operation's input: the JSON body (when the operation reads
+ * one), then its query parameters, then its path parameters, merged into one object and
+ * parsed with the operation's zod schema, the same schema the MCP tool uses. A schema
+ * failure becomes a 400 in the Go service's words where it had some:
+ * - an unknown field: `invalid request: invalid JSON: json: unknown field "x"`;
+ * - a value of the wrong JSON type: `invalid request: invalid JSON: field "skills.refs[0]" must be a string, not a number`;
+ * - a missing required field: `invalid request: name is required` (the service's text).
+ */
+import type { Request } from 'express';
+import type { z } from 'zod';
+import { invalid, type AppError } from '../../core/errors.js';
+import type { AnyOperation } from '../operations.js';
+import { jsonKind, parseJsonBody } from './json-body.js';
+
+/** The operation's parsed (and, for validate, adapted) input of a request. */
+export function restInput(operation: AnyOperation, req: Request): Record<string, unknown> {
+  const { rest } = operation;
+  const raw: Record<string, unknown> = rest.body ? parseJsonBody(req.body) : {};
+  for (const [name, type] of Object.entries(rest.query ?? {})) {
+    const value = firstQueryValue(req.query[name]);
+    if (value === undefined) continue;
+    if (type === 'string') raw[name] = value;
+    // A flag only ever sets true, so `?force=true` and a body `"force": true` both force.
+    else if (isTrue(value)) raw[name] = true;
+  }
+  for (const [name, value] of Object.entries(req.params ?? {})) {
+    if (typeof value === 'string') raw[name] = value;
+  }
+  const parsed = operation.input.safeParse(raw);
+  if (!parsed.success) throw inputError(parsed.error.issues, raw);
+  const input = parsed.data as Record<string, unknown>;
+  return rest.adapt ? rest.adapt(input) : input;
+}
+
+/** True only for `true`, compared case-insensitively (Go's `strings.EqualFold(v, "true")`). */
+export function isTrue(value: string): boolean {
+  return value.toLowerCase() === 'true';
+}
+
+function firstQueryValue(value: unknown): string | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' ? first : undefined;
+}
+
+/** The first schema issue as the 400 a client can act on; unknown fields first, as Go's decoder stops there. */
+export function inputError(issues: readonly z.core.$ZodIssue[], raw: unknown): AppError {
+  const unknown = issues.find((i) => i.code === 'unrecognized_keys');
+  if (unknown && unknown.code === 'unrecognized_keys') {
+    return invalid(`invalid JSON: json: unknown field ${JSON.stringify(unknown.keys[0])}`);
+  }
+  const [issue] = issues;
+  if (!issue) return invalid('invalid JSON');
+  const field = fieldPath(issue.path);
+  const actual = valueAt(raw, issue.path);
+  if (actual === undefined) return invalid(`${field} is required`);
+  if (issue.code === 'invalid_type') {
+    return invalid(`invalid JSON: field ${JSON.stringify(field)} must be ${expectedKind(issue.expected)}, not ${jsonKind(actual)}`);
+  }
+  return invalid(`invalid JSON: field ${JSON.stringify(field)}: ${issue.message}`);
+}
+
+/** `['skills', 'gitRefs', 0, 'url']` as `skills.gitRefs[0].url`. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out || '(body)';
+}
+
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let value: unknown = raw;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    if (!Object.prototype.hasOwnProperty.call(value, key)) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+function expectedKind(expected: string): string {
+  switch (expected) {
+    case 'string': return 'a string';
+    case 'boolean': return 'a boolean';
+    case 'number': return 'a number';
+    case 'array': return 'a list';
+    case 'object':
+    case 'record': return 'an object';
+    default: return expected;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The REST API under /api/v1, generated from the operation table: one route per
+ * operation (its method, path and success status), each parsing the request with the
+ * operation's own input schema and calling the operation's `run`, so REST and MCP run
+ * the same service calls with the same input rules. Plus `GET /openapi.yaml` (the
+ * contract), a 405 with `Allow` for a known path and another method, a 404 for any
+ * other path, and the one error middleware.
+ *
+ * Mounting: `app.use('/api/v1', createRestRouter(…))`, behind the request-context
+ * middleware (which sets `req.ctx`) and, with OAuth, the bearer guard. The router
+ * reads bodies itself (1 MiB, any Content-Type), so no app-level body parser may run
+ * before it. Without a `req.ctx` (router tests) it builds a context of its own.
+ */
+import { randomUUID } from 'node:crypto';
+import express, { type Request, type RequestHandler, type Router } from 'express';
+import type { Logger } from 'pino';
+import { ErrorCode, AppError, notFound } from '../../core/errors.js';
+import type { RequestContext } from '../../identity/caller.js';
+import { OPERATIONS, type AnyOperation, type OperationService } from '../operations.js';
+import { restErrorHandler } from './error-middleware.js';
+import { readRawBody } from './json-body.js';
+import { openApiDocumentReader } from './openapi-document.js';
+import { restInput } from './rest-input.js';
+import { sendJson } from './send-json.js';
+
+/** The path of the contract below /api/v1. */
+export const OPENAPI_ROUTE = '/openapi.yaml';
+
+export interface RestRouterOptions {
+  service: OperationService;
+  /** Where api/openapi.yaml is; default: the package's own. */
+  openapiPath?: string;
+  log: Logger;
+  /** The operations to serve; default: the whole table. */
+  operations?: readonly AnyOperation[];
+}
+
+/** A 405 whose body is our error model (there is no dedicated code: the request is wrong). */
+class MethodNotAllowedError extends AppError {
+  constructor(method: string, path: string, readonly allowed: string[]) {
+    super(ErrorCode.Invalid, `method ${method} is not allowed on /api/v1${path} (allowed: ${allowed.join(', ')})`);
+  }
+
+  override get status(): number {
+    return 405;
+  }
+}
+
+/** The REST router of the operation table. */
+export function createRestRouter(options: RestRouterOptions): Router {
+  const { service, log } = options;
+  const operations = options.operations ?? OPERATIONS;
+  const router = express.Router({ caseSensitive: true });
+  const readDocument = openApiDocumentReader(options.openapiPath);
+
+  router.get(OPENAPI_ROUTE, async (_req, res) => {
+    const text = await readDocument();
+    res.status(200).setHeader('Content-Type', 'application/yaml');
+    res.send(Buffer.from(text, 'utf8'));
+  });
+  for (const operation of operations) {
+    const handlers: RequestHandler[] = operation.rest.body ? [readRawBody] : [];
+    router[operation.rest.method](operation.rest.path, ...handlers, async (req, res) => {
+      const input = restInput(operation, req);
+      const result = await operation.run(service, contextOf(req, log), input);
+      sendJson(res, operation.rest.status, result);
+    });
+  }
+  for (const [path, methods] of allowedMethods(operations)) {
+    router.all(path, (req) => {
+      throw new MethodNotAllowedError(req.method, req.path, methods);
+    });
+  }
+  router.use((req) => {
+    throw notFound(`no API route ${req.method} /api/v1${req.path} (the routes are in /api/v1/openapi.yaml)`);
+  });
+  router.use(allowHeader);
+  router.use(restErrorHandler(log));
+  return router;
+}
+
+/** The request's context, or (without the app's context middleware) a fresh one. */
+function contextOf(req: Request, log: Logger): RequestContext {
+  const ctx = (req as Request & { ctx?: RequestContext }).ctx;
+  if (ctx) return ctx;
+  const requestId = randomUUID();
+  return { requestId, log: log.child({ requestId }) };
+}
+
+/** Every path with the methods it answers (GET answers HEAD too). */
+function allowedMethods(operations: readonly AnyOperation[]): Map<string, string[]> {
+  const byPath = new Map<string, string[]>([[OPENAPI_ROUTE, ['GET', 'HEAD']]]);
+  for (const { rest } of operations) {
+    const methods = byPath.get(rest.path) ?? [];
+    methods.push(rest.method.toUpperCase());
+    if (rest.method === 'get') methods.push('HEAD');
+    byPath.set(rest.path, methods);
+  }
+  return byPath;
+}
+
+// Sets `Allow` on a 405 before the error middleware renders it.
+const allowHeader: express.ErrorRequestHandler = (err, _req, res, next) => {
+  if (err instanceof MethodNotAllowedError) res.setHeader('Allow', err.allowed.join(', '));
+  next(err);
+};
