@@ -1,0 +1,113 @@
+/**
+ * The express app of the main listener, in the order a request meets it:
+ *
+ * 1. the request context (request id, logger, abort signal), metrics and one pino-http
+ *    line per request;
+ * 2. `GET /healthz` and `GET /readyz`: always `200 ok`. They never look at the API
+ *    server or the chart registry (a dependency outage must show up in the answers to
+ *    real requests, where it can be explained, not as a restarted pod), and no guard
+ *    ever covers them;
+ * 3. open routes (`publicRoutes`, e.g. the RFC 9728 metadata documents);
+ * 4. `/api/v1`: the optional bearer guard, then the REST router generated from the
+ *    operation table;
+ * 5. the MCP path: the optional bearer guard, then the stateless MCP endpoint;
+ * 6. a JSON 404, and one final error handler.
+ *
+ * Trust boundary: the `auth` option is the seam where OAuth plugs in. Whatever it is,
+ * it runs in front of `/api/v1` and the MCP path only; `bindCaller` then copies the
+ * verified caller into the request context. Without it, no request has a caller and the
+ * service acts as its ServiceAccount.
+ */
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
+import type { Logger } from 'pino';
+import { invalid, notFound, toAppError, toRestErrorBody, type AppError } from '../../core/errors.js';
+import type { Metrics } from '../../metrics/metrics.js';
+import { createMcpHandler } from '../mcp/handler.js';
+import type { OperationService } from '../operations.js';
+import { createRestRouter } from '../rest/router.js';
+import { bindCaller, requestContext } from './context.js';
+import { httpMetrics } from './http-metrics.js';
+import { requestLogger } from './request-log.js';
+
+/** The bearer guard: one for both surfaces, or one each (each 401 names its own metadata document). */
+export type AuthGuard = RequestHandler | { rest: RequestHandler; mcp: RequestHandler };
+
+export interface AppOptions {
+  service: OperationService;
+  log: Logger;
+  /** Reported by MCP `initialize` (package.json's version). */
+  version: string;
+  /** Where MCP is served; default `/mcp`. */
+  mcpPath?: string;
+  /** Serve MCP at all; default true. */
+  mcpEnabled?: boolean;
+  /** The guard in front of `/api/v1` and MCP; absent means no authentication (ServiceAccount). */
+  auth?: AuthGuard;
+  /** Open routes mounted before the guarded ones (OAuth metadata). */
+  publicRoutes?: RequestHandler;
+  metrics?: Metrics;
+}
+
+/** The probe paths; answered before anything that could fail or be guarded. */
+export const PROBE_PATHS = ['/healthz', '/readyz'] as const;
+
+/** Build the app. */
+export function createApp(options: AppOptions): Express {
+  const { service, log, version, metrics } = options;
+  const mcpPath = options.mcpPath ?? '/mcp';
+  const guards = splitGuard(options.auth);
+  const app = express();
+  app.disable('x-powered-by');
+
+  app.use(requestContext(log));
+  if (metrics) app.use(httpMetrics(metrics));
+  app.use(requestLogger(log));
+
+  for (const path of PROBE_PATHS) {
+    app.get(path, (_req: Request, res: Response) => {
+      res.type('text/plain').send('ok');
+    });
+  }
+  if (options.publicRoutes) app.use(options.publicRoutes);
+
+  app.use('/api/v1', ...guards.rest, bindCaller(), createRestRouter({ service, log }));
+  if (options.mcpEnabled ?? true) {
+    app.all(mcpPath, ...guards.mcp, bindCaller(), createMcpHandler({ service, log, version, metrics }));
+  }
+
+  app.use((req: Request, res: Response) => {
+    const error = notFound(`no route for ${req.method} ${req.path}`);
+    res.status(error.status).json(toRestErrorBody(error));
+  });
+  app.use(finalErrorHandler());
+  return app;
+}
+
+function splitGuard(auth: AuthGuard | undefined): { rest: RequestHandler[]; mcp: RequestHandler[] } {
+  if (!auth) return { rest: [], mcp: [] };
+  if (typeof auth === 'function') return { rest: [auth], mcp: [auth] };
+  return { rest: [auth.rest], mcp: [auth.mcp] };
+}
+
+/** What an error that reached the app level is answered with. */
+export function errorForResponse(err: unknown): { status: number; error: AppError } {
+  // Errors of express's own body parsing and routing carry a 4xx status meant for the client.
+  const status = (err as { status?: unknown; statusCode?: unknown } | null)?.status
+    ?? (err as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: unknown }).expose !== false) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { status, error: invalid(message) };
+  }
+  const error = toAppError(err);
+  return { status: error.status, error };
+}
+
+function finalErrorHandler(): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    // A response already under way cannot be replaced: let express end the connection.
+    if (res.headersSent) return next(err);
+    const { status, error } = errorForResponse(err);
+    if (status >= 500) req.ctx.log.error({ err: error.message, code: error.code }, 'request failed');
+    res.status(status).json(toRestErrorBody(error));
+  };
+}
