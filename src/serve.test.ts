@@ -1,19 +1,43 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { parseConfig, type AppConfig } from './config/index.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig, type AppConfig } from './config/index.js';
 import { createLogger, silentLogger, type Logger } from './log/logger.js';
 import { runServe } from './serve.js';
 
-function config(env: Record<string, string> = {}): AppConfig {
-  const r = parseConfig(['serve', '--listen=127.0.0.1:0', '--metrics-listen='], env);
-  if (r.kind !== 'serve') throw new Error(JSON.stringify(r));
-  return r.config;
+/** A port nothing listens on: bound once, then released. */
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
-describe('runServe (first version)', () => {
+describe('runServe against an API server that is down', () => {
+  let dir: string;
+  let kubeconfig: string;
   let stop: (() => void) | undefined;
   let running: Promise<void> | undefined;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'serve-test-'));
+    kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(kubeconfig, [
+      'apiVersion: v1', 'kind: Config', 'current-context: dead',
+      'clusters: [{name: dead, cluster: {server: "http://127.0.0.1:' + String(await deadPort()) + '"}}]',
+      'users: [{name: u, user: {token: not-a-real-token}}]',
+      'contexts: [{name: dead, context: {cluster: dead, user: u}}]',
+    ].join('\n'));
+  });
+
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   afterEach(async () => {
     stop?.();
@@ -22,38 +46,69 @@ describe('runServe (first version)', () => {
     running = undefined;
   });
 
-  async function start(cfg = config(), log: Logger = silentLogger()): Promise<string> {
+  function config(args: string[] = [], env: Record<string, string> = {}): AppConfig {
+    const r = parseConfig(['serve', '--listen=127.0.0.1:0', '--metrics-listen=', `--kubeconfig=${kubeconfig}`, ...args], env);
+    if (r.kind !== 'serve') throw new Error(JSON.stringify(r));
+    return r.config;
+  }
+
+  async function start(cfg = config(), log: Logger = silentLogger()): Promise<{ base: string; metrics?: string }> {
     const stopped = new Promise<void>((resolve) => { stop = resolve; });
-    const address = await new Promise<AddressInfo>((resolve, reject) => {
-      running = runServe(cfg, log, { stop: stopped, onListening: resolve });
+    return new Promise((resolve, reject) => {
+      running = runServe(cfg, log, {
+        stop: stopped,
+        onListening: (main, metrics) => resolve({
+          base: `http://127.0.0.1:${main.port}`,
+          metrics: metrics && `http://127.0.0.1:${metrics.port}`,
+        }),
+      });
       running.catch(reject);
     });
-    return `http://127.0.0.1:${address.port}`;
   }
 
   it.each(['/healthz', '/readyz'])('answers GET %s with 200 ok in text/plain', async (path) => {
-    const base = await start();
+    const { base } = await start();
     const res = await fetch(`${base}${path}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(await res.text()).toBe('ok');
   });
 
-  it('answers 404 elsewhere', async () => {
-    const base = await start();
-    const res = await fetch(`${base}/nope`);
-    expect(res.status).toBe(404);
+  it('still describes itself (embedded schema, discovered defaults) and reports the outage on reads', async () => {
+    const { base } = await start();
+    const info = (await (await fetch(`${base}/api/v1/info`)).json()) as { chart: { schemaSource: string }; apiVersions: { agent: string } };
+    expect(info.chart.schemaSource).toBe('embedded');
+    expect(info.apiVersions.agent).toBe('kagent.dev/v1alpha2');
+    const agents = await fetch(`${base}/api/v1/agents`);
+    expect(agents.status).toBe(502);
+    expect(((await agents.json()) as { error: { code: string } }).error.code).toBe('backend_error');
+  });
+
+  it('serves MCP at --mcp-path', async () => {
+    const { base } = await start(config(['--mcp-path=/x/mcp']));
+    const res = await fetch(`${base}/x/mcp`, { method: 'GET' });
+    expect(res.status).toBe(405);
     await res.text();
   });
 
-  it('stops listening once asked to stop', async () => {
-    const base = await start();
+  it('serves /metrics on its own listener and nowhere else', async () => {
+    const { base, metrics } = await start(config(['--metrics-listen=127.0.0.1:0']));
+    await (await fetch(`${base}/healthz`)).text();
+    const scrape = await fetch(`${metrics}/metrics`);
+    expect(scrape.status).toBe(200);
+    expect(await scrape.text()).toContain('http_server_request_duration_seconds_count{method="GET",route="/healthz",status="200"} 1');
+    expect((await fetch(`${base}/metrics`)).status).toBe(404);
+  });
+
+  it('stops listening (both listeners) once asked to stop', async () => {
+    const { base, metrics } = await start(config(['--metrics-listen=127.0.0.1:0']));
     stop!();
     await running;
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+    await expect(fetch(`${metrics}/metrics`)).rejects.toThrow();
   });
 
-  it('logs agent-manager starting with the redacted summary, listening, and server stopped', async () => {
+  it('logs agent-manager starting with the redacted summary, the discovery fallbacks, listening, and server stopped', async () => {
     const lines: Array<Record<string, unknown>> = [];
     const destination = new Writable({
       write(chunk: Buffer, _enc, done) {
@@ -61,12 +116,24 @@ describe('runServe (first version)', () => {
         done();
       },
     });
-    await start(config({ GITHUB_TOKEN: 'ghp_do_not_log' }), createLogger({ destination }));
+    await start(config([], { GITHUB_TOKEN: 'ghp_do_not_log' }), createLogger({ destination }));
     stop!();
     await running;
-    expect(lines.map((l) => l.msg)).toEqual(['agent-manager starting', 'listening', 'shutting down', 'server stopped']);
+    const messages = lines.map((l) => l.msg);
+    expect(messages[0]).toBe('agent-manager starting');
+    expect(messages).toContain('kagent API discovery failed, using default');
+    expect(messages).toContain('Flux API discovery failed, using default');
+    expect(messages.slice(-3)).toEqual(['listening', 'shutting down', 'server stopped']);
     expect(lines[0]).toMatchObject({ listen: '127.0.0.1:0', identity: 'serviceAccount', skillsGithubToken: 'set' });
-    expect(lines[1]!.address).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(lines.find((l) => l.msg === 'listening')!.address).toMatch(/^127\.0\.0\.1:\d+$/);
     expect(JSON.stringify(lines)).not.toContain('ghp_do_not_log');
+    expect(JSON.stringify(lines)).not.toContain('not-a-real-token');
+  });
+
+  it('fails startup with the listener\'s error when the address is taken', async () => {
+    const { base } = await start();
+    const port = new URL(base).port;
+    const second = runServe(config([`--listen=127.0.0.1:${port}`]), silentLogger(), { stop: new Promise(() => {}) });
+    await expect(second).rejects.toThrow(/EADDRINUSE/);
   });
 });

@@ -1,72 +1,194 @@
 /**
- * `agent-manager serve`, first version: one HTTP listener answering the health probes,
- * the startup log lines, and a graceful shutdown on SIGTERM or SIGINT. The full app
- * (REST, MCP, OAuth) replaces the body of `runServe` later.
+ * `agent-manager serve`: the composition root. It turns the typed configuration into
+ * running parts, in this order, and takes them down in reverse:
+ *
+ * 1. the cluster: an in-process sandbox API server (`--sandbox`, reached only through a
+ *    dynamic import) or the kubeconfig / in-cluster ServiceAccount;
+ * 2. API version discovery for kagent and the two Flux groups (pinned flags win; a
+ *    failure falls back to the era-A defaults with a warning);
+ * 3. the chart schema source, the skill catalog (when repositories are configured) and
+ *    the Kubernetes provider;
+ * 4. the AgentService, the express app (REST, MCP, probes) on `--listen` and the metrics
+ *    listener on `--metrics-listen`.
+ *
+ * Identity seam: without OAuth every request acts as the ServiceAccount
+ * (`ServiceAccountProvider`). The OAuth work plugs in here: a `CallerProvider` when
+ * downstream OAuth is on, and the bearer guard passed to `createApp` as `auth`.
+ *
+ * Lifecycle: log `agent-manager starting` (with the redacted configuration summary) and
+ * `listening`; on SIGTERM or SIGINT stop accepting, give in-flight requests up to 15 s,
+ * then log `server stopped`.
  */
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildInfo, parseListenAddress, redactedSummary, type AppConfig } from './config/index.js';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { EMBEDDED_SCHEMA, EMBEDDED_SCHEMA_VERSION } from './chart/embedded/embedded.js';
+import { buildInfo, redactedSummary, type AppConfig } from './config/index.js';
+import type { ComposeConfig } from './core/compose.js';
+import type { ChartInfo } from './core/types.js';
+import { apiDiscovery, resolveApiVersions, type Discover } from './kube/discovery.js';
+import { loadBaseKubeConfig } from './kube/kubeconfig.js';
+import { ServiceAccountProvider } from './kube/providers.js';
 import type { Logger } from './log/logger.js';
+import { Metrics } from './metrics/metrics.js';
+import { metricsRequestListener } from './metrics/metrics-server.js';
+import { AgentService } from './service/agent-service.js';
+import { ManagedNamespaces } from './service/namespaces.js';
+import type { ChartSchemaSource, ResolvedSchema } from './service/ports.js';
+import type { ApiVersions } from './service/resources.js';
+import { GitHubSkillCatalog } from './skills/github-skill-catalog.js';
+import { createApp } from './transport/http/app.js';
+import { startHttpServer, type RunningServer } from './transport/http/server.js';
 
-/** How long in-flight requests get to finish once a signal arrives. */
-const SHUTDOWN_GRACE_MS = 15_000;
+/** How long startup discovery may wait for the API server before using the defaults. */
+const DISCOVERY_TIMEOUT_MS = 10_000;
 
-/** Options for tests: a signal source other than the process, and a hook once listening. */
+/** Options for tests: a stop signal other than the process's, and a hook once listening. */
 export interface ServeOptions {
   /** Resolves when the server should stop; default: the first SIGTERM or SIGINT. */
   readonly stop?: Promise<unknown>;
-  /** Called with the bound address once the server listens. */
-  readonly onListening?: (address: AddressInfo) => void;
+  /** Called with the main listener's bound address once it listens. */
+  readonly onListening?: (address: AddressInfo, metrics?: AddressInfo) => void;
 }
 
 /** Serve until SIGTERM/SIGINT (or `options.stop`), then close within 15 s. */
 export async function runServe(config: AppConfig, log: Logger, options: ServeOptions = {}): Promise<void> {
   const info = buildInfo(process.env);
   log.info({ version: info.version, commit: info.commit, ...redactedSummary(config) }, 'agent-manager starting');
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    if ((req.method === 'GET' || req.method === 'HEAD') && (path === '/healthz' || path === '/readyz')) {
-      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('ok');
-      return;
+  const cleanups: Cleanup[] = [];
+  try {
+    const cluster = await openCluster(config, log, cleanups);
+    const apiVersions = await resolveApiVersions(
+      {
+        kagent: config.kube.kagentApiVersion,
+        helmRelease: config.kube.helmReleaseApiVersion,
+        ociRepository: config.kube.ociRepositoryApiVersion,
+      },
+      withTimeout(apiDiscovery(cluster), DISCOVERY_TIMEOUT_MS),
+      log,
+    );
+    const kube = new ServiceAccountProvider(cluster);
+    cleanups.push(() => kube.close());
+    const skills = config.skills.repositories.length > 0
+      ? new GitHubSkillCatalog({
+        repositories: config.skills.repositories,
+        apiUrl: config.skills.githubApi,
+        token: config.skills.githubToken || undefined,
+        cacheTtlMs: config.skills.cacheTtl.ms,
+        log,
+      })
+      : undefined;
+    const service = new AgentService(
+      { kube, chart: await openChartSource(config, log, cleanups), skills, log },
+      {
+        version: info.version,
+        namespaces: new ManagedNamespaces(config.namespaces.default, config.namespaces.managed),
+        compose: composeConfig(config, apiVersions),
+        apiVersions,
+      },
+    );
+    const metrics = config.metrics.enabled ? new Metrics() : undefined;
+    const app = createApp({
+      service, log, version: info.version, mcpPath: config.mcp.path, mcpEnabled: config.mcp.enabled, metrics,
+    });
+
+    const main = await startHttpServer(app, config.listen);
+    cleanups.push(() => main.close());
+    log.info({ address: `${main.address.address}:${main.address.port}`, url: main.url }, 'listening');
+    let metricsServer: RunningServer | undefined;
+    if (metrics) {
+      metricsServer = await startHttpServer(metricsRequestListener(metrics, log), config.metrics.listen);
+      cleanups.push(() => metricsServer?.close());
+      log.info({ address: `${metricsServer.address.address}:${metricsServer.address.port}` }, 'metrics listening');
     }
-    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found');
-  });
-  // As the Go server: headers within 10 s, idle keep-alive 120 s, no overall request timeout (MCP streams).
-  server.headersTimeout = 10_000;
-  server.keepAliveTimeout = 120_000;
-  server.requestTimeout = 0;
+    options.onListening?.(main.address, metricsServer?.address);
 
-  const address = await listen(server, config.listen);
-  log.info({ address: `${address.address}:${address.port}` }, 'listening');
-  options.onListening?.(address);
-
-  await (options.stop ?? nextSignal());
-  log.info('shutting down');
-  await close(server);
+    const reason = await (options.stop ?? nextSignal());
+    log.info(typeof reason === 'string' ? { signal: reason } : {}, 'shutting down');
+  } finally {
+    // Reverse order: listeners first (they finish in-flight requests), then the clients and the sandbox.
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch (err) {
+        log.warn({ err: err instanceof Error ? err.message : String(err) }, 'shutdown step failed');
+      }
+    }
+  }
   log.info('server stopped');
 }
 
-function listen(server: Server, text: string): Promise<AddressInfo> {
-  const { host, port } = parseListenAddress(text);
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve(server.address() as AddressInfo);
-    });
-  });
+/** One step of the shutdown. */
+type Cleanup = () => unknown;
+
+/** The contract of src/sandbox/index.ts (another module owns it; reached only by dynamic import). */
+interface SandboxModule {
+  startSandbox(options: { listen: string; seed?: boolean; controllers?: boolean; log?: Logger }): Promise<{
+    url: string;
+    kubeconfigYaml(): string;
+    writeKubeconfig(path: string): unknown;
+    close(): Promise<void>;
+  }>;
 }
 
-/** Stop accepting, let in-flight requests finish, and cut what is left after the grace period. */
-function close(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-    server.close(() => {
-      clearTimeout(timer);
-      resolve();
+/** The base cluster: the sandbox's when `--sandbox` is on, else the kubeconfig / in-cluster one. */
+async function openCluster(config: AppConfig, log: Logger, cleanups: Cleanup[]): Promise<KubeConfig> {
+  if (!config.sandbox.enabled) {
+    return loadBaseKubeConfig({
+      kubeconfig: config.kube.kubeconfig, context: config.kube.context, inCluster: config.kube.inCluster,
     });
-    server.closeIdleConnections();
-  });
+  }
+  // A variable specifier keeps the sandbox out of the static import graph of production builds.
+  const specifier = './sandbox/index.js';
+  const { startSandbox } = (await import(specifier)) as SandboxModule;
+  const sandbox = await startSandbox({ listen: config.sandbox.listen, seed: true, controllers: true, log });
+  cleanups.push(() => sandbox.close());
+  if (config.sandbox.kubeconfigOut) await sandbox.writeKubeconfig(config.sandbox.kubeconfigOut);
+  log.info({ url: sandbox.url, kubeconfig: config.sandbox.kubeconfigOut || undefined }, 'sandbox API server started');
+  return loadBaseKubeConfig({ kubeconfigYaml: sandbox.kubeconfigYaml() });
+}
+
+/**
+ * The chart schema source. TODO(issue 7): the registry-backed source (src/chart) takes
+ * over here once it lands; until then validation uses the embedded schema, and get_info
+ * says so (`schemaSource: embedded`).
+ */
+async function openChartSource(config: AppConfig, _log: Logger, _cleanups: Cleanup[]): Promise<ChartSchemaSource> {
+  return new EmbeddedOnlyChartSource(config.chart.ociUrl, config.chart.semver);
+}
+
+class EmbeddedOnlyChartSource implements ChartSchemaSource {
+  constructor(private readonly ociUrl: string, private readonly semver: string) {}
+
+  async schema(): Promise<ResolvedSchema> {
+    return { version: EMBEDDED_SCHEMA_VERSION, source: 'embedded', schema: EMBEDDED_SCHEMA as Record<string, unknown> };
+  }
+
+  async info(): Promise<ChartInfo> {
+    return { ociUrl: this.ociUrl, semver: this.semver, schemaVersion: EMBEDDED_SCHEMA_VERSION, schemaSource: 'embedded' };
+  }
+}
+
+/** What composition writes, from the configuration and the discovered Flux versions. */
+function composeConfig(config: AppConfig, apiVersions: ApiVersions): ComposeConfig {
+  return {
+    chartOciUrl: config.chart.ociUrl,
+    chartSemver: config.chart.semver,
+    helmReleaseInterval: config.compose.helmReleaseInterval.text,
+    ociRepositoryInterval: config.compose.ociRepositoryInterval.text,
+    helmReleaseServiceAccount: config.compose.helmReleaseServiceAccount || undefined,
+    apiVersions: { helmRelease: apiVersions.helmRelease, ociRepository: apiVersions.ociRepository },
+  };
+}
+
+/** Discovery that gives up after `ms` (an unreachable API server must not hold up startup). */
+function withTimeout(discover: Discover, ms: number): Discover {
+  return (group, resource) => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from the API server within ${ms / 1000}s`)), ms);
+    });
+    return Promise.race([discover(group, resource), timeout]).finally(() => clearTimeout(timer));
+  };
 }
 
 function nextSignal(): Promise<NodeJS.Signals> {
