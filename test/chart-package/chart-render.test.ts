@@ -1,0 +1,328 @@
+/**
+ * The chart rendered with our Go-template subset renderer (gotpl/) for the default
+ * values and the other shapes an installation takes: the objects and fields the issue
+ * names, the refusals, and the rendered arguments parsed by the service's own
+ * parseConfig. hack/helm-checks.sh repeats the render with the real helm where it exists.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/index.js';
+import { CHART_DIR, defaultValues, valuesValidator } from './chart-files.js';
+import { TemplateError } from './gotpl/exec.js';
+import { coalesce, one, renderChart, type Manifest, type Rendered } from './gotpl/render-chart.js';
+
+const NS = 'agent-platform';
+const validate = valuesValidator();
+
+const platformIdentity = {
+  domain: 'example.io',
+  identity: { issuerUrl: 'https://dex.example.io', clientId: 'platform', existingSecret: 'platform-oauth', ca: { secretName: 'idp-ca', key: 'root.pem' } },
+};
+
+/** Render with `values` over the defaults, after checking them against the schema as helm does. */
+function render(values: Record<string, unknown> = {}, releaseName = 'agent-manager'): Rendered {
+  expect(validate(coalesce(defaultValues(), values))).toEqual([]);
+  return renderChart(CHART_DIR, { releaseName, namespace: NS, values });
+}
+
+/** The render failure's own message (a fail or required text). */
+function failure(values: Record<string, unknown>): string {
+  try {
+    renderChart(CHART_DIR, { namespace: NS, values });
+  } catch (err) {
+    if (err instanceof TemplateError) return err.reason;
+    throw err;
+  }
+  throw new Error('the chart rendered');
+}
+
+function container(rendered: Rendered): Record<string, any> {
+  return (one(rendered, 'Deployment') as any).spec.template.spec.containers[0];
+}
+
+/** The env a pod would see: literal values, and each secret key as "<secret>/<key>". */
+function podEnv(rendered: Rendered): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const e of container(rendered).env ?? []) {
+    env[e.name] = e.value ?? `${e.valueFrom.secretKeyRef.name}/${e.valueFrom.secretKeyRef.key}`;
+  }
+  return env;
+}
+
+/** parseConfig over the rendered container args and env. */
+function parsedServe(rendered: Rendered) {
+  const args: string[] = container(rendered).args;
+  const result = parseConfig(args, podEnv(rendered));
+  if (result.kind !== 'serve') throw new Error(`the rendered args do not parse: ${JSON.stringify(result)}`);
+  return result.config;
+}
+
+const EXPECTED_RULES = [
+  { apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
+  { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['ocirepositories'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
+  { apiGroups: ['kagent.dev'], resources: ['agents', 'modelconfigs'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: ['kagent.dev'], resources: ['agents'], verbs: ['delete'] },
+  { apiGroups: ['apps'], resources: ['deployments', 'replicasets'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: [''], resources: ['pods', 'events'], verbs: ['get', 'list', 'watch'] },
+];
+
+describe('the chart with its default values', () => {
+  const rendered = render();
+
+  it('renders a Deployment, Service, ServiceAccount and one Role/RoleBinding pair in kagent, and nothing optional', () => {
+    expect(rendered.manifests.map((m) => `${m.kind}/${m.metadata.namespace}/${m.metadata.name}`).sort()).toEqual([
+      `Deployment/${NS}/agent-manager`, 'Role/kagent/agent-manager', 'RoleBinding/kagent/agent-manager',
+      `Service/${NS}/agent-manager`, `ServiceAccount/${NS}/agent-manager`,
+    ]);
+  });
+
+  it('grants the Role exactly the rules the service needs, bound to the ServiceAccount', () => {
+    expect((one(rendered, 'Role') as any).rules).toEqual(EXPECTED_RULES);
+    expect((one(rendered, 'RoleBinding') as any)).toMatchObject({
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'agent-manager' },
+      subjects: [{ kind: 'ServiceAccount', name: 'agent-manager', namespace: NS }],
+    });
+  });
+
+  it('runs serve with arguments the service parses into the chart defaults', () => {
+    const config = parsedServe(rendered);
+    expect(config.listen).toBe(':8080');
+    expect(config.kube.inCluster).toBe(true);
+    expect(config.namespaces).toEqual({ default: 'kagent', managed: ['kagent'] });
+    expect(config.chart).toMatchObject({ ociUrl: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', semver: 'x.x.x' });
+    expect(config.skills.repositories).toEqual(['https://github.com/giantswarm/agent-skills']);
+    expect(config.mcp).toEqual({ enabled: true, path: '/mcp' });
+    expect(config.oauth).toEqual({ enabled: false });
+    expect(config.metrics).toEqual({ enabled: true, listen: ':9464' });
+  });
+
+  it('runs a hardened pod: non-root 1000, read-only root, no capabilities, RuntimeDefault seccomp, a /tmp emptyDir', () => {
+    const pod = (one(rendered, 'Deployment') as any).spec.template.spec;
+    expect(pod.automountServiceAccountToken).toBe(true);
+    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } });
+    expect(container(rendered).securityContext).toEqual({
+      runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, readOnlyRootFilesystem: true,
+      allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(pod.volumes).toEqual([{ name: 'tmp', emptyDir: {} }]);
+    expect(container(rendered).volumeMounts).toEqual([{ name: 'tmp', mountPath: '/tmp' }]);
+    expect(container(rendered).resources).toEqual({ requests: { cpu: '50m', memory: '64Mi' }, limits: { cpu: '500m', memory: '256Mi' } });
+  });
+
+  it('probes /healthz and /readyz and opens the http and metrics ports, on the Service too', () => {
+    const c = container(rendered);
+    const probe = { port: 'http' };
+    expect(c.livenessProbe).toEqual({ httpGet: { path: '/healthz', ...probe }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 });
+    expect(c.readinessProbe).toEqual({ httpGet: { path: '/readyz', ...probe }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 });
+    expect(c.ports).toEqual([{ name: 'http', containerPort: 8080, protocol: 'TCP' }, { name: 'metrics', containerPort: 9464, protocol: 'TCP' }]);
+    expect((one(rendered, 'Service') as any).spec).toMatchObject({
+      type: 'ClusterIP',
+      ports: [{ name: 'http', port: 8080, targetPort: 'http', protocol: 'TCP' }, { name: 'metrics', port: 9464, targetPort: 'metrics', protocol: 'TCP' }],
+    });
+  });
+
+  it('labels every object with a helm.sh/chart label and the team', () => {
+    for (const m of rendered.manifests) {
+      expect(m.metadata.labels).toMatchObject({ 'helm.sh/chart': 'agent-manager-0.1.0', 'application.giantswarm.io/team': 'bumblebee' });
+    }
+  });
+});
+
+describe('the muster MCPServer', () => {
+  it('registers the in-cluster MCP endpoint over streamable HTTP, with no auth block without OAuth', () => {
+    const mcp = one(render({ muster: { mcpServer: { enabled: true } } }), 'MCPServer') as any;
+    expect(mcp.apiVersion).toBe('muster.giantswarm.io/v1alpha1');
+    expect(mcp.metadata).toMatchObject({ name: 'agent-manager', namespace: NS });
+    expect(mcp.metadata.labels).toMatchObject({ 'muster.giantswarm.io/type': 'agent-manager', 'agent-platform.giantswarm.io/tool-group': 'agent-platform' });
+    expect(mcp.spec).toEqual({
+      type: 'streamable-http',
+      url: `http://agent-manager.${NS}.svc.cluster.local:8080/mcp`,
+      autoStart: true,
+      description: 'Agent lifecycle (create, update, delete, status, skills, model configs) for the Agent Platform',
+    });
+  });
+
+  it('asks muster to forward the id_token with the required audiences when OAuth is on', () => {
+    const mcp = one(render({
+      global: platformIdentity,
+      oauth: { enabled: true },
+      mcp: { path: '/v1/mcp' },
+      service: { port: 80 },
+      muster: { mcpServer: { enabled: true, name: 'agents', labels: { team: 'bumblebee' }, auth: { requiredAudiences: ['dex-k8s-authenticator'] } } },
+    }), 'MCPServer') as any;
+    expect(mcp.metadata.name).toBe('agents');
+    expect(mcp.metadata.labels.team).toBe('bumblebee');
+    expect(mcp.spec.url).toBe(`http://agent-manager.${NS}.svc.cluster.local:80/v1/mcp`);
+    expect(mcp.spec.auth).toEqual({ type: 'oauth', forwardToken: true, requiredAudiences: ['dex-k8s-authenticator'] });
+  });
+
+  it('leaves requiredAudiences out when there are none', () => {
+    const mcp = one(render({ global: platformIdentity, oauth: { enabled: true }, muster: { mcpServer: { enabled: true } } }), 'MCPServer') as any;
+    expect(mcp.spec.auth).toEqual({ type: 'oauth', forwardToken: true });
+  });
+});
+
+describe('OAuth', () => {
+  it.each([
+    ['the platform client when trustedAudiences is empty, then the required audiences',
+      {}, ['dex-k8s-authenticator'], ['platform', 'dex-k8s-authenticator']],
+    ['trustedAudiences instead of the platform client, unioned without duplicates',
+      { trustedAudiences: ['portal', 'platform'] }, ['platform', 'kubernetes', 'portal'], ['portal', 'platform', 'kubernetes']],
+    ['only the platform client when nothing is required (a Google IdP)', {}, [], ['platform']],
+  ])('trusts %s', (_name, oauth, required, trusted) => {
+    const rendered = render({ global: platformIdentity, oauth: { enabled: true, ...oauth }, muster: { mcpServer: { auth: { requiredAudiences: required } } } });
+    const config = parsedServe(rendered);
+    expect(config.oauth.enabled && config.oauth.trustedAudiences).toEqual(trusted);
+  });
+
+  it('takes the issuer, client, Secret, CA and base URL from global.identity and global.domain', () => {
+    const rendered = render({ global: platformIdentity, oauth: { enabled: true } });
+    const config = parsedServe(rendered);
+    expect(config.oauth).toMatchObject({
+      enabled: true,
+      baseUrl: 'https://agent-manager.example.io',
+      provider: { name: 'dex', issuerUrl: 'https://dex.example.io', clientId: 'platform', clientSecret: 'platform-oauth/dex-client-secret', caFile: '/etc/agent-manager/idp-ca/root.pem' },
+    });
+    const pod = (one(rendered, 'Deployment') as any).spec.template.spec;
+    expect(pod.volumes).toContainEqual({ name: 'idp-ca', secret: { secretName: 'idp-ca', items: [{ key: 'root.pem', path: 'root.pem' }] } });
+    expect(container(rendered).volumeMounts).toContainEqual({ name: 'idp-ca', mountPath: '/etc/agent-manager/idp-ca', readOnly: true });
+    expect(rendered.manifests.filter((m) => m.kind === 'Secret')).toEqual([]);
+  });
+
+  it('renders its own Secret from the values when no existing Secret is named', () => {
+    const rendered = render({ oauth: { enabled: true, baseURL: 'https://am.example.io', dex: { issuerURL: 'https://dex.example.io', clientID: 'am', clientSecret: 's3cret' } } });
+    const secret = one(rendered, 'Secret') as any;
+    expect(secret.metadata.name).toBe('agent-manager-oauth');
+    expect(secret.stringData).toEqual({ 'dex-client-secret': 's3cret' });
+    expect(podEnv(rendered)).toEqual({ DEX_CLIENT_SECRET: 'agent-manager-oauth/dex-client-secret' });
+  });
+
+  it('reads Google credentials from the Secret', () => {
+    const rendered = render({ oauth: { enabled: true, provider: 'google', baseURL: 'https://am.example.io', existingSecret: 'google-oauth' } });
+    expect(podEnv(rendered)).toEqual({ GOOGLE_CLIENT_ID: 'google-oauth/google-client-id', GOOGLE_CLIENT_SECRET: 'google-oauth/google-client-secret' });
+    expect(parsedServe(rendered).oauth).toMatchObject({ provider: { name: 'google' } });
+  });
+
+  it('gives the ServiceAccount no Role with downstream OAuth, and the service acts as the caller', () => {
+    const rendered = render({ global: platformIdentity, oauth: { enabled: true, downstream: { enabled: true } }, kagent: { additionalNamespaces: ['team-a'] } });
+    expect(rendered.manifests.filter((m) => m.kind === 'Role' || m.kind === 'RoleBinding')).toEqual([]);
+    expect(parsedServe(rendered).oauth).toMatchObject({ downstream: true });
+  });
+
+  it.each([
+    ['OAuth without a base URL or global.domain', { oauth: { enabled: true } }, 'oauth.baseURL is required with oauth.enabled'],
+    ['dex without an issuer', { oauth: { enabled: true, baseURL: 'https://am.example.io', existingSecret: 's' } }, 'oauth.dex.issuerURL is required'],
+    ['a rendered Secret without the client secret', { oauth: { enabled: true, baseURL: 'https://am.example.io', dex: { issuerURL: 'https://d', clientID: 'c' } } }, 'oauth.dex.clientSecret is required'],
+    ['downstream OAuth without OAuth', { oauth: { downstream: { enabled: true } } }, 'oauth.downstream.enabled needs oauth.enabled'],
+  ])('refuses %s', (_name, values, message) => {
+    expect(failure(values)).toContain(message);
+  });
+});
+
+describe('namespaces and RBAC', () => {
+  it('renders one Role and RoleBinding per managed namespace, without duplicates', () => {
+    const rendered = render({ kagent: { namespace: 'agents', additionalNamespaces: ['team-a', 'agents', 'team-b', 'team-a'] } });
+    const roles = rendered.manifests.filter((m) => m.kind === 'Role');
+    expect(roles.map((r) => r.metadata.namespace)).toEqual(['agents', 'team-a', 'team-b']);
+    for (const role of roles) expect((role as any).rules).toEqual(EXPECTED_RULES);
+    expect(rendered.manifests.filter((m) => m.kind === 'RoleBinding').map((r) => r.metadata.namespace)).toEqual(['agents', 'team-a', 'team-b']);
+    expect(parsedServe(rendered).namespaces).toEqual({ default: 'agents', managed: ['agents', 'team-a', 'team-b'] });
+  });
+
+  it('renders no RBAC with rbac.create false', () => {
+    expect(render({ rbac: { create: false } }).manifests.filter((m) => m.kind === 'Role')).toEqual([]);
+  });
+});
+
+describe('HTTPRoute, NetworkPolicy and ServiceMonitor', () => {
+  it('routes PathPrefix / to the Service through the given Gateway', () => {
+    const route = one(render({ httpRoute: { enabled: true, parentRefs: [{ name: 'gw', namespace: 'envoy' }], hostnames: ['am.example.io'] } }), 'HTTPRoute') as any;
+    expect(route.apiVersion).toBe('gateway.networking.k8s.io/v1');
+    expect(route.spec).toEqual({
+      parentRefs: [{ name: 'gw', namespace: 'envoy' }],
+      hostnames: ['am.example.io'],
+      rules: [{ matches: [{ path: { type: 'PathPrefix', value: '/' } }], backendRefs: [{ name: 'agent-manager', port: 8080 }] }],
+    });
+  });
+
+  it('refuses an HTTPRoute without parentRefs', () => {
+    expect(failure({ httpRoute: { enabled: true } })).toContain('httpRoute.parentRefs must name at least one Gateway');
+  });
+
+  it('opens 8080 to the namespace and ingressNamespaces, metrics to metricsNamespaces, and DNS, the API and egressCIDRs out', () => {
+    const policy = one(render({ networkPolicy: { enabled: true, ingressNamespaces: ['muster'], egressCIDRs: ['10.0.0.0/8'] } }), 'NetworkPolicy') as any;
+    const ns = (name: string) => ({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': name } } });
+    expect(policy.spec.ingress).toEqual([
+      { from: [{ podSelector: {} }, ns('muster')], ports: [{ port: 8080, protocol: 'TCP' }] },
+      { from: [ns('kube-system')], ports: [{ port: 9464, protocol: 'TCP' }] },
+    ]);
+    expect(policy.spec.egress).toEqual([
+      { to: [ns('kube-system')], ports: [{ port: 53, protocol: 'UDP' }, { port: 53, protocol: 'TCP' }] },
+      { ports: [{ port: 443, protocol: 'TCP' }, { port: 6443, protocol: 'TCP' }] },
+      { to: [{ ipBlock: { cidr: '10.0.0.0/8' } }] },
+    ]);
+  });
+
+  it('allows only 443 out without allowKubeAPI, and nothing but DNS without allowInternet either', () => {
+    const egress = (values: object) => (one(render({ networkPolicy: { enabled: true, ...values } }), 'NetworkPolicy') as any).spec.egress;
+    expect(egress({ allowKubeAPI: false })[1]).toEqual({ ports: [{ port: 443, protocol: 'TCP' }] });
+    expect(egress({ allowKubeAPI: false, allowInternet: false })).toHaveLength(1);
+  });
+
+  it('scrapes /metrics on the metrics port with the given interval and labels', () => {
+    const monitor = one(render({ serviceMonitor: { enabled: true, interval: '30s', labels: { 'observability.giantswarm.io/tenant': 'giantswarm' } } }), 'ServiceMonitor') as any;
+    expect(monitor.apiVersion).toBe('monitoring.coreos.com/v1');
+    expect(monitor.metadata.labels['observability.giantswarm.io/tenant']).toBe('giantswarm');
+    expect(monitor.spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', interval: '30s' }]);
+  });
+
+  it('turns metrics off everywhere with metrics.enabled false, and refuses a ServiceMonitor then', () => {
+    const rendered = render({ metrics: { enabled: false }, networkPolicy: { enabled: true } });
+    expect(container(rendered).ports).toEqual([{ name: 'http', containerPort: 8080, protocol: 'TCP' }]);
+    expect((one(rendered, 'Service') as any).spec.ports).toHaveLength(1);
+    expect((one(rendered, 'NetworkPolicy') as any).spec.ingress).toHaveLength(1);
+    expect(parsedServe(rendered).metrics).toEqual({ enabled: false, listen: '' });
+    expect(failure({ serviceMonitor: { enabled: true }, metrics: { enabled: false } })).toContain('serviceMonitor.enabled needs metrics.enabled');
+  });
+});
+
+describe('the Deployment with other values', () => {
+  it('passes every value-driven flag, the GitHub token, extra args and env', () => {
+    const rendered = render({
+      agentChart: { semver: '>=0.5.0 <1.0.0', refresh: '1h' },
+      flux: { helmReleaseServiceAccount: 'flux-tenant', helmReleaseApiVersion: 'v2', helmReleaseInterval: '5m' },
+      skills: { repositories: ['https://github.com/a/b', 'https://github.com/c/d'], github: { tokenSecret: { name: 'gh', key: 'pat' } } },
+      mcp: { enabled: false },
+      logging: { verbose: true },
+      extraArgs: ['--kagent-api-version=v1alpha2'],
+      extraEnv: [{ name: 'NODE_OPTIONS', value: '--max-old-space-size=192' }],
+    });
+    const config = parsedServe(rendered);
+    expect(config.chart.semver).toBe('>=0.5.0 <1.0.0');
+    expect(config.compose).toMatchObject({ helmReleaseServiceAccount: 'flux-tenant', helmReleaseInterval: { text: '5m' } });
+    expect(config.kube).toMatchObject({ helmReleaseApiVersion: 'helm.toolkit.fluxcd.io/v2', kagentApiVersion: 'v1alpha2' });
+    expect(config.skills).toMatchObject({ repositories: ['https://github.com/a/b', 'https://github.com/c/d'], githubToken: 'gh/pat' });
+    expect(config.mcp.enabled).toBe(false);
+    expect(config.verbose).toBe(true);
+    expect(podEnv(rendered)).toMatchObject({ GITHUB_TOKEN: 'gh/pat', NODE_OPTIONS: '--max-old-space-size=192' });
+  });
+
+  it('uses the image tag, full name override and pod metadata from values', () => {
+    const rendered = render({ image: { tag: '1.2.3' }, fullnameOverride: 'am', podAnnotations: { a: 'b' }, podLabels: { c: 'd' } });
+    const deployment = one(rendered, 'Deployment') as any;
+    expect(deployment.metadata.name).toBe('am');
+    expect(container(rendered).image).toBe('gsoci.azurecr.io/giantswarm/agent-manager:1.2.3');
+    expect(deployment.spec.template.metadata.annotations).toEqual({ a: 'b' });
+    expect(deployment.spec.template.metadata.labels.c).toBe('d');
+  });
+
+  it.each([
+    ['a cut that lands on a dot', `0.1.0-${'x'.repeat(42)}.${'y'.repeat(9)}`, `agent-manager-0.1.0-${'x'.repeat(42)}`],
+    ['a cut that lands on a run of separators from "+"', `0.1.0-${'x'.repeat(40)}.-+build`, `agent-manager-0.1.0-${'x'.repeat(40)}`],
+    ['a short version', '0.1.0+abc', 'agent-manager-0.1.0_abc'],
+  ])('cuts the helm.sh/chart label to 63 characters and trims separators: %s', (_name, version, label) => {
+    const rendered = renderChart(CHART_DIR, { namespace: NS, chartVersion: version });
+    const labels = (one(rendered, 'Deployment') as Manifest).metadata.labels!;
+    expect(labels['helm.sh/chart']).toBe(label);
+    expect(label.length).toBeLessThanOrEqual(63);
+  });
+});
