@@ -158,7 +158,7 @@ export const FUNCS: Record<string, Fn> = {
   concat: (...lists) => lists.flatMap((l) => list(l, 'concat')),
   compact: (v) => list(v, 'compact').filter(truthy),
   uniq,
-  without: (v, ...drop) => list(v, 'without').filter((x) => !drop.includes(x)),
+  without: (v: unknown, ...drop: unknown[]) => list(v, 'without').filter((x) => !drop.includes(x)),
   first: (v) => list(v, 'first')[0],
   last: (v) => list(v, 'last').at(-1),
 };
