@@ -142,7 +142,7 @@ export const FUNCS: Record<string, Fn> = {
   hasSuffix: (suffix, s) => str(s).endsWith(str(suffix)),
   lower: (s) => str(s).toLowerCase(),
   upper: (s) => str(s).toUpperCase(),
-  toString: (v) => str(v),
+  toString: (v: unknown) => str(v),
   join: (sep, v) => list(v, 'join').filter((x) => x != null).map(str).join(str(sep)),
   list: (...items) => items,
   dict: (...kv) => {
