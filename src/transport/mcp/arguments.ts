@@ -21,8 +21,14 @@ export function parseArguments<S extends z.ZodObject>(tool: string, schema: S, a
 
 /** The AppError for the zod issues of `args`. */
 export function invalidArguments(tool: string, schema: z.ZodObject, args: unknown, issues: readonly Issue[]): AppError {
-  const reasons = issues.map((issue) => reason(issue, tool, schema, args));
+  // Unknown fields first: the likeliest cause (a misspelt argument) and its remedy lead.
+  const ordered = [...issues].sort((a, b) => rank(a) - rank(b));
+  const reasons = ordered.map((issue) => reason(issue, tool, schema, args));
   return invalid([...new Set(reasons)].join('; '));
+}
+
+function rank(issue: Issue): number {
+  return issue.code === 'unrecognized_keys' ? 0 : 1;
 }
 
 function reason(issue: Issue, tool: string, schema: z.ZodObject, args: unknown): string {

@@ -1,0 +1,94 @@
+/**
+ * The MCP Inspector's CLI against our running MCP endpoint: a client we did not write
+ * (the reference one, on the SDK's v2 line) lists and calls our tools over streamable
+ * HTTP. It is fetched with npx, pinned, and not a dependency of the project: when npm
+ * cannot be reached the test is skipped and says so. The Inspector declares Node >=22
+ * but its CLI runs on Node 20 (npm prints EBADENGINE warnings, which are ignored here).
+ */
+import { execFile } from 'node:child_process';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/log/logger.js';
+import { createApp } from '../../src/transport/http/app.js';
+import { FakeService } from '../../src/transport/mcp/testing/fake-service.js';
+import { OPERATIONS } from '../../src/transport/operations.js';
+
+const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
+const OFFLINE = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|E404|network request|could not determine executable/i;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function inspector(url: string, args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      'npx',
+      ['--yes', INSPECTOR, '--cli', url, '--transport', 'http', ...args],
+      { timeout: 240_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } },
+      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: unknown }).code ?? 1) || 1 : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('the MCP Inspector CLI against /mcp', () => {
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    const app = createApp({ service: new FakeService(), log: silentLogger(), version: '0.0.0-test' });
+    server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  async function run(ctx: { skip: (note?: string) => void }, args: string[], exitCode = 0): Promise<Run> {
+    const result = await inspector(url, args);
+    if (result.code !== 0 && OFFLINE.test(result.stderr)) {
+      ctx.skip(`${INSPECTOR} could not be fetched with npx (npm registry unreachable): ${result.stderr.trim().split('\n').at(-1)}`);
+    }
+    expect(result.code, result.stderr).toBe(exitCode);
+    return result;
+  }
+
+  it('lists the ten tools with their annotations', { timeout: 300_000 }, async (ctx) => {
+    const { tools } = JSON.parse((await run(ctx, ['--method', 'tools/list'])).stdout) as {
+      tools: Array<{ name: string; description: string; annotations: Record<string, unknown> }>;
+    };
+    expect(tools.map((t) => t.name)).toEqual(OPERATIONS.map((o) => o.tool));
+    for (const tool of tools) {
+      const operation = OPERATIONS.find((o) => o.tool === tool.name)!;
+      expect(tool.annotations).toEqual({ title: operation.title, ...operation.annotations });
+      expect(tool.description).toMatch(/^(Read-only|WRITES)/);
+    }
+  });
+
+  it('calls a tool and reads the JSON text and the structured content', { timeout: 300_000 }, async (ctx) => {
+    const result = JSON.parse((await run(ctx, ['--method', 'tools/call', '--tool-name', 'get_info'])).stdout) as {
+      content: Array<{ type: string; text: string }>;
+      structuredContent: { identity: string };
+      isError?: boolean;
+    };
+    expect(result.isError ?? false).toBe(false);
+    expect(result.content[0]!.text).toContain('"identity": "serviceAccount"');
+    expect(result.structuredContent.identity).toBe('serviceAccount');
+  });
+
+  it('gets a tool error as a result the caller can read (and exits 5)', { timeout: 300_000 }, async (ctx) => {
+    const result = await run(ctx, ['--method', 'tools/call', '--tool-name', 'get_agent', '--tool-arg', 'nmae=sre'], 5);
+    const body = JSON.parse(result.stdout) as { content: Array<{ text: string }>; isError: boolean };
+    expect(body.isError).toBe(true);
+    expect(body.content[0]!.text).toBe('invalid_request: invalid request: unknown field "nmae" (get_agent takes: name, namespace); name is required');
+    // The CLI exits 5 on an isError result and says why on stderr.
+    expect(result.stderr).toContain('tool_is_error');
+  });
+});
