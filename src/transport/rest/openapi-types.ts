@@ -222,6 +222,8 @@ export interface components {
             /** @description Secret with credentials for private git skill repositories. */
             gitAuthSecretName?: string;
         };
+        /** @description Selectors bounding which of the gateway's tools the agent can use: preset:<name>, server:<name>, workflow:<name>, tool:<name>; at most 32, never empty (["preset:none"] for no tools). */
+        Toolset: string[];
         /** @description The fields create, update and validate share. */
         AgentFields: {
             displayName?: string;
@@ -233,8 +235,7 @@ export interface components {
             /** @enum {string} */
             runtime?: "go" | "python";
             skills?: components["schemas"]["Skills"];
-            /** @description Selectors bounding which of the gateway's tools the agent can use: preset:<name>, server:<name>, workflow:<name>, tool:<name>; at most 32, never empty (["preset:none"] for no tools). */
-            toolset?: string[];
+            toolset?: components["schemas"]["Toolset"];
             /**
              * @deprecated
              * @description Removed; any value is refused with the reason (declare a toolset instead).
@@ -247,6 +248,9 @@ export interface components {
         Spec: components["schemas"]["AgentFields"] & {
             /** @description DNS-1123 technical name (max 63 chars): the HelmRelease and Agent name. */
             name: string;
+            /** @description Name of an existing kagent ModelConfig in the namespace. */
+            modelConfig: string;
+            toolset: components["schemas"]["Toolset"];
             /** @description Namespace; default the installation's kagent namespace. */
             namespace?: string;
         };

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError, ErrorCode, HTTP_STATUS } from '../../core/errors.js';
+import { OPERATIONS, openApiPath, operationId, type AnyOperation } from '../operations.js';
+import { FakeService, SAMPLE_AGENT, SAMPLE_INFO, SAMPLE_STATUS } from './testing/fake-service.js';
+import {
+  documentedOperations, loadOpenApi, resolveParameter, SchemaValidator, type OpenApiOperation,
+} from './testing/openapi-schemas.js';
+import { serveRouter, type ServedRouter } from './testing/serve-router.js';
+
+const { doc } = loadOpenApi();
+const documented = documentedOperations(doc);
+const validator = new SchemaValidator(doc);
+const key = (o: AnyOperation) => `${o.rest.method.toUpperCase()} ${openApiPath(o)}`;
+const rows = OPERATIONS.map((o) => [o.tool, o] as const);
+
+// REST-only routes: the contract itself has no MCP tool.
+const REST_ONLY = new Set(['GET /api/v1/openapi.yaml']);
+
+function parametersOf(op: OpenApiOperation & { path: string }) {
+  const shared = doc.paths[op.path]!.parameters ?? [];
+  return [...shared, ...(op.parameters ?? [])].map((p) => resolveParameter(doc, p));
+}
+
+describe('api/openapi.yaml against the operation table', () => {
+  it('documents every route of the table, and nothing else besides the contract itself', () => {
+    expect([...documented.keys()].filter((k) => !REST_ONLY.has(k)).sort()).toEqual(OPERATIONS.map(key).sort());
+    for (const k of REST_ONLY) expect(documented.get(k)!['x-mcp-tool']).toBeUndefined();
+  });
+
+  it.each(rows)('names %s in x-mcp-tool, operationId, summary and its success status', (tool, o) => {
+    const op = documented.get(key(o))!;
+    expect(op['x-mcp-tool']).toBe(tool);
+    expect(op.operationId).toBe(operationId(o));
+    expect((op as unknown as { summary: string }).summary).toBe(o.title);
+    const successes = Object.keys(op.responses).filter((s) => s.startsWith('2'));
+    expect(successes).toEqual([String(o.rest.status)]);
+  });
+
+  it.each(rows)('documents the path and query parameters %s binds, with their types', (_tool, o) => {
+    const params = parametersOf(documented.get(key(o))!);
+    const pathParams = [...o.rest.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+    expect(params.filter((p) => p.in === 'path').map((p) => p.name)).toEqual(pathParams);
+    expect(params.filter((p) => p.in === 'path').every((p) => p.required)).toBe(true);
+    const query = Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, p.schema.type]));
+    expect(query).toEqual(o.rest.query ?? {});
+  });
+
+  it.each(rows)('documents a required JSON body for %s exactly when it reads one', (_tool, o) => {
+    const body = documented.get(key(o))!.requestBody;
+    if (o.rest.body) expect(body).toMatchObject({ required: true, content: { 'application/json': {} } });
+    else expect(body).toBeUndefined();
+  });
+
+  it('documents only error statuses the REST layer produces, each with the Error body', () => {
+    const producible = new Set([...Object.values(HTTP_STATUS), 413].map(String));
+    for (const op of documented.values()) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (status.startsWith('2')) continue;
+        expect(producible.has(status), `${op.operationId} ${status}`).toBe(true);
+        expect(response.$ref, `${op.operationId} ${status}`).toMatch(/^#\/components\/responses\//);
+      }
+    }
+  });
+});
+
+describe('the documented schemas', () => {
+  it('accept the wire shapes', () => {
+    expect(validator.errors('Agent', SAMPLE_AGENT)).toEqual([]);
+    expect(validator.errors('Status', SAMPLE_STATUS)).toEqual([]);
+    expect(validator.errors('Info', SAMPLE_INFO)).toEqual([]);
+  });
+
+  it.each([
+    ['an undeclared field', { ...SAMPLE_AGENT, harness: 'claude' }],
+    ['a missing always-present field', { ...SAMPLE_AGENT, ready: undefined }],
+    ['a wrong enum value', { ...SAMPLE_AGENT, managed: 'flux' }],
+  ])('refuse an Agent with %s, so drift fails the tests', (_case, agent) => {
+    expect(validator.errors('Agent', JSON.parse(JSON.stringify(agent)))).not.toEqual([]);
+  });
+
+  it('describe the create, update and validate bodies the table accepts', () => {
+    const spec = { name: 'sre', modelConfig: 'm', toolset: ['preset:none'], skills: { gitRefs: [{ url: 'u' }] }, labels: { a: 'b' } };
+    expect(validator.errors('Spec', spec)).toEqual([]);
+    expect(validator.errors('Spec', { ...spec, x: 1 })).not.toEqual([]);
+    expect(validator.errors('Spec', { name: 'sre', modelConfig: 'm' })).not.toEqual([]);
+    expect(validator.errors('Update', { description: '', force: true })).toEqual([]);
+    expect(validator.errors('ValidateRequest', { name: 'sre', update: true, force: false })).toEqual([]);
+  });
+});
+
+describe('REST responses against the documented schemas', () => {
+  const service = new FakeService();
+  let api: ServedRouter;
+  beforeAll(async () => {
+    api = await serveRouter(service);
+  });
+  afterAll(() => api.close());
+
+  const CALLS: Record<string, { path: string; body?: unknown }> = {
+    get_info: { path: '/info' },
+    list_agents: { path: '/agents?namespace=kagent' },
+    get_agent: { path: '/agents/kagent/sre' },
+    create_agent: { path: '/agents', body: { name: 'sre', modelConfig: 'm', toolset: ['preset:none'] } },
+    update_agent: { path: '/agents/kagent/sre', body: { description: 'd' } },
+    delete_agent: { path: '/agents/kagent/sre?force=true' },
+    get_agent_status: { path: '/agents/kagent/sre/status' },
+    validate_agent: { path: '/agents/validate', body: { name: 'sre', runtime: 'rust' } },
+    list_model_configs: { path: '/modelconfigs' },
+    list_skills: { path: '/skills?refresh=true' },
+  };
+
+  async function call(o: AnyOperation) {
+    const { path, body } = CALLS[o.tool]!;
+    return fetch(`${api.base}${path}`, {
+      method: o.rest.method.toUpperCase(),
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  }
+
+  it.each(rows)('%s answers its documented status and schema', async (_tool, o) => {
+    const res = await call(o);
+    expect(res.status).toBe(o.rest.status);
+    const schema = documented.get(key(o))!.responses[String(o.rest.status)]!.content!['application/json']!.schema;
+    expect(validator.errorsFor(schema, await res.json())).toEqual([]);
+  });
+
+  it.each(rows)('%s answers errors in the documented Error schema', async (_tool, o) => {
+    service.failWith(new AppError(ErrorCode.Conflict, 'x'));
+    const res = await call(o);
+    expect(res.status).toBe(409);
+    expect(validator.errors('Error', await res.json())).toEqual([]);
+  });
+});

@@ -1,0 +1,251 @@
+import type { Request } from 'express';
+import { pino } from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AppError, ErrorCode, HTTP_STATUS } from '../../core/errors.js';
+import type { RequestContext } from '../../identity/caller.js';
+import { MAX_BODY_BYTES } from './json-body.js';
+import { FakeService } from './testing/fake-service.js';
+import { serveRouter, type ServedRouter } from './testing/serve-router.js';
+
+const service = new FakeService();
+let api: ServedRouter;
+
+beforeAll(async () => {
+  api = await serveRouter(service);
+});
+afterAll(() => api.close());
+beforeEach(() => {
+  service.calls.length = 0;
+  api.logs.length = 0;
+});
+
+const send = (method: string, path: string, body?: string, headers: Record<string, string> = {}) =>
+  fetch(`${api.base}${path}`, { method, body, headers: { 'content-type': 'application/json', ...headers } });
+const json = (method: string, path: string, body: unknown) => send(method, path, JSON.stringify(body));
+const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
+const CREATE = { name: 'sre', modelConfig: 'default-model-config', toolset: ['preset:read-only'] };
+
+describe('REST body decoding', () => {
+  it.each([
+    ['top-level', { ...CREATE, x: 1 }, 'x'],
+    ['nested in skills', { ...CREATE, skills: { gitRefs: [{ url: 'https://github.com/o/r', branch: 'main' }] } }, 'branch'],
+    ['a __proto__ key', JSON.parse('{"name":"sre","modelConfig":"m","__proto__":{"a":1}}'), '__proto__'],
+  ])('refuses an unknown field (%s) with the original text', async (_case, body, field) => {
+    const res = await json('POST', '/agents', body);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: { code: 'invalid_request', message: `invalid request: invalid JSON: json: unknown field "${field}"` },
+    });
+    expect(service.calls).toEqual([]);
+  });
+
+  it.each([['empty', ''], ['whitespace only', ' \n\t ']])('answers an %s body with the original text', async (_case, body) => {
+    const res = await send('POST', '/agents', body);
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toEqual({ code: 'invalid_request', message: 'invalid request: a JSON body is required' });
+  });
+
+  it('answers a body without a Content-Type header like any other', async () => {
+    const res = await fetch(`${api.base}/agents`, { method: 'POST', body: JSON.stringify(CREATE) });
+    expect(res.status).toBe(201);
+  });
+
+  it('answers malformed JSON with the parser reason', async () => {
+    const res = await send('POST', '/agents', '{"name": ');
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toMatch(/^invalid request: invalid JSON: \S/);
+  });
+
+  it.each([['an array', '[]'], ['a string', '"sre"'], ['null', 'null']])('refuses %s as the body', async (kind, body) => {
+    const res = await send('POST', '/agents', body);
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toBe(`invalid request: invalid JSON: the body must be a JSON object, not ${kind}`);
+  });
+
+  it.each([
+    ['name', { ...CREATE, name: 7 }, 'invalid request: invalid JSON: field "name" must be a string, not a number'],
+    ['a list', { ...CREATE, toolset: 'preset:none' }, 'invalid request: invalid JSON: field "toolset" must be a list, not a string'],
+    ['a list element', { ...CREATE, toolset: ['preset:none', 3] }, 'invalid request: invalid JSON: field "toolset[1]" must be a string, not a number'],
+    ['a map value', { ...CREATE, labels: { team: true } }, 'invalid request: invalid JSON: field "labels.team" must be a string, not a boolean'],
+    ['a nested field', { ...CREATE, skills: { gitRefs: [{ url: 1 }] } }, 'invalid request: invalid JSON: field "skills.gitRefs[0].url" must be a string, not a number'],
+    ['force', { force: 'yes' }, 'invalid request: invalid JSON: field "force" must be a boolean, not a string'],
+  ])('names the field of a value of the wrong type (%s)', async (_case, body, message) => {
+    const path = 'force' in body ? '/agents/kagent/sre' : '/agents';
+    const res = await json('force' in body ? 'PATCH' : 'POST', path, body);
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toBe(message);
+  });
+
+  it.each([
+    ['name', { modelConfig: 'm' }, 'invalid request: name is required'],
+    ['modelConfig', { name: 'sre' }, 'invalid request: modelConfig is required'],
+    ['a git url', { ...CREATE, skills: { gitRefs: [{ path: 'a' }] } }, 'invalid request: skills.gitRefs[0].url is required'],
+  ])('says a required field (%s) is required', async (_case, body, message) => {
+    const res = await json('POST', '/agents', body);
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toBe(message);
+  });
+
+  it('treats a JSON null as an absent field', async () => {
+    const res = await json('POST', '/agents', { ...CREATE, description: null, skills: { refs: null } });
+    expect(res.status).toBe(201);
+    expect(service.requests('createAgent')).toEqual([{ ...CREATE, skills: {} }]);
+  });
+
+  it('passes toolNames and an unknown runtime on, so the service explains them', async () => {
+    const res = await json('POST', '/agents', { ...CREATE, toolNames: ['x'], runtime: 'rust' });
+    expect(res.status).toBe(201);
+    expect(service.requests('createAgent')).toEqual([{ ...CREATE, toolNames: ['x'], runtime: 'rust' }]);
+  });
+
+  it('accepts a body of exactly 1 MiB', async () => {
+    const prefix = JSON.stringify({ ...CREATE, description: '' }).slice(0, -2);
+    const body = `${prefix}${'x'.repeat(MAX_BODY_BYTES - prefix.length - 2)}"}`;
+    expect(Buffer.byteLength(body)).toBe(MAX_BODY_BYTES);
+    const res = await send('POST', '/agents', body);
+    expect(res.status).toBe(201);
+  });
+
+  it('refuses a body over 1 MiB with 413 and the error body', async () => {
+    const res = await send('POST', '/agents', `{"name":"${'x'.repeat(MAX_BODY_BYTES)}"}`);
+    expect(res.status).toBe(413);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.json()).toEqual({
+      error: { code: 'invalid_request', message: 'invalid request: the JSON body is larger than 1 MiB' },
+    });
+    expect(service.calls).toEqual([]);
+  });
+});
+
+describe('REST query, path and body binding', () => {
+  it.each([
+    ['true', true], ['TRUE', true], ['True', true], ['false', undefined], ['1', undefined], ['yes', undefined], ['', undefined],
+  ])('reads force=%j as %j', async (value, want) => {
+    const res = await send('DELETE', `/agents/kagent/sre?force=${value}`);
+    expect(res.status).toBe(200);
+    expect(service.requests('deleteAgent')).toEqual([{ namespace: 'kagent', name: 'sre', ...(want ? { force: want } : {}) }]);
+  });
+
+  it.each([
+    ['query only', '?force=true', {}, true],
+    ['body only', '', { force: true }, true],
+    ['a false query does not undo the body', '?force=false', { force: true }, true],
+    ['neither', '', {}, undefined],
+  ])('forces a PATCH from the query or the body (%s)', async (_case, query, body, want) => {
+    const res = await json('PATCH', `/agents/tenant/sre${query}`, { description: 'd', ...body });
+    expect(res.status).toBe(200);
+    expect(service.requests('updateAgent')).toEqual([
+      { namespace: 'tenant', name: 'sre', description: 'd', ...(want ? { force: want } : {}) },
+    ]);
+  });
+
+  it('takes the agent of a PATCH from the path, not the body', async () => {
+    await json('PATCH', '/agents/tenant/sre', { name: 'other', namespace: 'kagent', displayName: '' });
+    expect(service.requests('updateAgent')).toEqual([{ namespace: 'tenant', name: 'sre', displayName: '' }]);
+  });
+
+  it('reads the list namespace and the skills flags from the query (first value wins)', async () => {
+    await send('GET', '/agents?namespace=tenant&namespace=kagent');
+    await send('GET', '/modelconfigs');
+    await send('GET', '/skills?repository=https://github.com/o/r&ref=v1&refresh=TRUE&extra=1');
+    expect(service.requests('listAgents')).toEqual([{ namespace: 'tenant' }]);
+    expect(service.requests('listModelConfigs')).toEqual([{}]);
+    expect(service.requests('listSkills')).toEqual([{ repository: 'https://github.com/o/r', ref: 'v1', refresh: true }]);
+  });
+
+  it('reads no body on DELETE', async () => {
+    const res = await send('DELETE', '/agents/kagent/sre', '{"force": true, "x": 1}');
+    expect(res.status).toBe(200);
+    expect(service.requests('deleteAgent')).toEqual([{ namespace: 'kagent', name: 'sre' }]);
+  });
+
+  it('turns a REST validate update into an update the way SpecToUpdate does (empty strings do not clear)', async () => {
+    await json('POST', '/agents/validate', { name: 'sre', update: true, displayName: '', description: 'd', labels: {} });
+    await json('POST', '/agents/validate', { name: 'sre', displayName: '' });
+    expect(service.requests('validateAgent')).toEqual([
+      { mode: 'update', update: { name: 'sre', description: 'd', labels: {} } },
+      { mode: 'create', spec: { name: 'sre', displayName: '', modelConfig: '' } },
+    ]);
+  });
+});
+
+describe('REST responses', () => {
+  it('writes pretty JSON with a two-space indent, a trailing newline and Go-escaped HTML characters', async () => {
+    const res = await send('GET', '/agents/kagent/sre');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    const text = await res.text();
+    expect(text.startsWith('{\n  "name": "sre",\n  "namespace": "kagent",\n')).toBe(true);
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(text).toContain('"displayName": "SRE \\u003cAssistant\\u003e \\u0026 co"');
+    expect((JSON.parse(text) as { displayName: string }).displayName).toBe('SRE <Assistant> & co');
+  });
+
+  it('answers create with 201 and the others with 200', async () => {
+    expect((await json('POST', '/agents', CREATE)).status).toBe(201);
+    expect((await json('POST', '/agents/validate', CREATE)).status).toBe(200);
+    expect((await send('GET', '/info')).status).toBe(200);
+  });
+
+  it.each(Object.values(ErrorCode))('renders a %s AppError with its status and the error body', async (code) => {
+    service.failWith(new AppError(code, 'something specific'));
+    const res = await send('GET', '/agents/kagent/sre');
+    expect(res.status).toBe(HTTP_STATUS[code]);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    const message = code === 'backend_error' ? 'something specific' : `${code.replace(/_request$/, ' request').replace(/_found$/, ' found')}: something specific`;
+    expect(await res.json()).toEqual({ error: { code, message } });
+  });
+
+  it('answers any other failure with 502 backend_error, its message only, and logs it at error', async () => {
+    const failure = new Error('connect ECONNREFUSED 127.0.0.1:6443');
+    service.failWith(failure);
+    const res = await send('GET', '/agents');
+    expect(res.status).toBe(502);
+    const text = await res.text();
+    expect(JSON.parse(text)).toEqual({ error: { code: 'backend_error', message: 'connect ECONNREFUSED 127.0.0.1:6443' } });
+    expect(text).not.toMatch(/\bat .*\.(ts|js):\d+/);
+    const line = api.logs.find((l) => l.msg === 'request failed');
+    expect(line).toMatchObject({ level: 50, status: 502, code: 'backend_error', path: '/api/v1/agents' });
+  });
+
+  it('answers an unknown path with 404 and a known path with another method with 405 and Allow', async () => {
+    const missing = await send('GET', '/nope');
+    expect(missing.status).toBe(404);
+    expect((await errorOf(missing)).code).toBe('not_found');
+    const wrong = await send('PUT', '/agents');
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect(await errorOf(wrong)).toEqual({
+      code: 'invalid_request', message: 'invalid request: method PUT is not allowed on /api/v1/agents (allowed: GET, HEAD, POST)',
+    });
+  });
+
+  it('serves the contract as YAML', async () => {
+    const res = await send('GET', '/openapi.yaml');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/yaml');
+    expect(await res.text()).toContain('x-mcp-tool: create_agent');
+  });
+});
+
+describe('REST request context', () => {
+  it("runs the operation with the app's req.ctx when there is one", async () => {
+    const own = await serveRouter(service, {
+      before: [(req, _res, next) => {
+        (req as Request & { ctx: RequestContext }).ctx = { requestId: 'from-the-app', log: pino({ level: 'silent' }) };
+        next();
+      }],
+    });
+    try {
+      await fetch(`${own.base}/info`);
+      expect(service.calls.at(-1)!.ctx.requestId).toBe('from-the-app');
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('builds a context of its own without one', async () => {
+    await send('GET', '/info');
+    expect(service.calls.at(-1)!.ctx.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * A recording stand-in for AgentService at the transport seam: every call is recorded
+ * with its context and request, answers are canned wire shapes (each valid against the
+ * documented schemas), and `failWith` makes the next call throw. For transport tests
+ * that need no cluster; behaviour tests of the operations themselves use the real
+ * service over the sandbox.
+ */
+import type {
+  Agent, CreateResult, DeleteResult, Info, Manifests, ModelConfig, SkillsResult, Status, UpdateResult, ValidateResult,
+} from '../../../core/types.js';
+import type { RequestContext } from '../../../identity/caller.js';
+import type { OperationService } from '../../operations.js';
+
+export interface RecordedCall {
+  method: keyof OperationService;
+  ctx: RequestContext;
+  request: unknown;
+}
+
+const manifests: Manifests = {
+  ociRepository: 'apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\n',
+  helmRelease: 'apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\n',
+  values: { agent: { name: 'sre' }, modelConfig: { name: 'default-model-config' }, toolset: ['preset:read-only'] },
+};
+
+export const SAMPLE_AGENT: Agent = {
+  name: 'sre', namespace: 'kagent', exists: true, displayName: 'SRE <Assistant> & co', modelConfig: 'default-model-config',
+  toolset: ['preset:read-only'], ready: null, accepted: true,
+  conditions: [{ type: 'Accepted', status: 'True', reason: 'AgentReconciled', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+  managed: 'helmrelease',
+  helmRelease: {
+    name: 'sre', namespace: 'kagent', ready: true, chartVersion: '0.5.2', suspended: false, gitOpsOwned: false, deleting: false,
+    chartRef: { kind: 'OCIRepository', name: 'agent', namespace: 'kagent' },
+  },
+  values: manifests.values,
+};
+
+export const SAMPLE_STATUS: Status = {
+  name: 'sre', namespace: 'kagent', verdict: 'progressing', summary: 'The HelmRelease has not been reconciled yet.',
+  agent: { exists: false, ready: null, accepted: null },
+  helmRelease: { exists: true, ready: null, suspended: false, gitOpsOwned: false, deleting: false, history: [{ version: 1, chartVersion: '0.5.2', status: 'deployed' }] },
+  deployment: { exists: false, replicas: 0, readyReplicas: 0, availableReplicas: 0 },
+  pods: [{ name: 'sre-1', phase: 'Pending', ready: false, restarts: 0, containers: [{ name: 'agent', state: 'waiting', reason: 'ContainerCreating' }] }],
+  events: [{ type: 'Warning', reason: 'BackOff', message: 'Back-off', object: 'Pod/sre-1', count: 2 }],
+};
+
+export const SAMPLE_INFO: Info = {
+  version: '0.1.0-test',
+  chart: { ociUrl: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', semver: 'x.x.x', schemaVersion: '0.5.2', schemaSource: 'embedded', error: 'offline' },
+  namespaces: { default: 'kagent', managed: ['kagent', 'tenant'] },
+  capabilities: { list: true, get: true, create: true, update: true, delete: true, status: true, validate: true, modelConfigs: true, skills: false, writesAsCaller: false },
+  identity: 'serviceAccount',
+  apiVersions: { agent: 'kagent.dev/v1alpha2', modelConfig: 'kagent.dev/v1alpha2', helmRelease: 'helm.toolkit.fluxcd.io/v2', ociRepository: 'source.toolkit.fluxcd.io/v1' },
+  flux: { helmReleaseInterval: '10m', ociRepositoryInterval: '30m' },
+  skillsRepositories: [],
+};
+
+const modelConfigs: ModelConfig[] = [
+  { name: 'default-model-config', namespace: 'kagent', provider: 'Anthropic', model: 'claude-sonnet-4-6', accepted: true },
+];
+
+const skills: SkillsResult = {
+  repositories: [{ repoUrl: 'https://github.com/o/r', ref: 'main', skills: [], truncated: false, fetchedAt: '2026-01-01T00:00:00Z' }],
+  skills: [],
+};
+
+/** A fake AgentService that records every call. */
+export class FakeService implements OperationService {
+  readonly calls: RecordedCall[] = [];
+  private failure: unknown;
+
+  /** The next call throws `err` (once). */
+  failWith(err: unknown): void {
+    this.failure = err;
+  }
+
+  /** The requests of `method`, in call order. */
+  requests(method: keyof OperationService): unknown[] {
+    return this.calls.filter((c) => c.method === method).map((c) => c.request);
+  }
+
+  async getInfo(ctx: RequestContext): Promise<Info> {
+    return this.answer('getInfo', ctx, undefined, SAMPLE_INFO);
+  }
+
+  async listAgents(ctx: RequestContext, request: { namespace?: string } = {}): Promise<{ agents: Agent[] }> {
+    return this.answer('listAgents', ctx, request, { agents: [SAMPLE_AGENT] });
+  }
+
+  async getAgent(ctx: RequestContext, request: { namespace?: string; name: string }): Promise<Agent> {
+    return this.answer('getAgent', ctx, request, SAMPLE_AGENT);
+  }
+
+  async createAgent(ctx: RequestContext, spec: Parameters<OperationService['createAgent']>[1]): Promise<CreateResult> {
+    return this.answer('createAgent', ctx, spec, {
+      agent: SAMPLE_AGENT, manifests, created: { ociRepository: false, helmRelease: true }, status: SAMPLE_STATUS,
+    });
+  }
+
+  async updateAgent(ctx: RequestContext, update: Parameters<OperationService['updateAgent']>[1]): Promise<UpdateResult> {
+    return this.answer('updateAgent', ctx, update, {
+      agent: SAMPLE_AGENT, before: {}, after: manifests.values, changed: ['agent.description', 'toolset'], manifests,
+    });
+  }
+
+  async deleteAgent(ctx: RequestContext, request: Parameters<OperationService['deleteAgent']>[1]): Promise<DeleteResult> {
+    return this.answer('deleteAgent', ctx, request, {
+      name: 'sre', namespace: 'kagent', helmReleaseDeleted: true, agentDeleted: false, ociRepositoryDeleted: false,
+      ociRepositoryKept: 'still referenced by 1 other HelmRelease(s): verifier',
+    });
+  }
+
+  async getAgentStatus(ctx: RequestContext, request: { namespace?: string; name: string }): Promise<Status> {
+    return this.answer('getAgentStatus', ctx, request, SAMPLE_STATUS);
+  }
+
+  async validateAgent(ctx: RequestContext, request: Parameters<OperationService['validateAgent']>[1]): Promise<ValidateResult> {
+    return this.answer('validateAgent', ctx, request, {
+      valid: false, mode: request.mode, errors: ['/agent/runtime: value must be one of "go", "python"'],
+      schemaVersion: '0.5.2', schemaSource: 'embedded', manifests,
+    });
+  }
+
+  async listModelConfigs(ctx: RequestContext, request: { namespace?: string } = {}): Promise<{ modelConfigs: ModelConfig[] }> {
+    return this.answer('listModelConfigs', ctx, request, { modelConfigs });
+  }
+
+  async listSkills(ctx: RequestContext, request: Parameters<OperationService['listSkills']>[1] = {}): Promise<SkillsResult> {
+    return this.answer('listSkills', ctx, request, skills);
+  }
+
+  private answer<T>(method: keyof OperationService, ctx: RequestContext, request: unknown, value: T): T {
+    this.calls.push({ method, ctx, request });
+    const failure = this.failure;
+    if (failure !== undefined) {
+      this.failure = undefined;
+      throw failure;
+    }
+    return structuredClone(value);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * The REST router on a loopback listener for tests: an express app with the router
+ * at /api/v1 on 127.0.0.1 and a random port, plus a logger whose lines are kept for
+ * assertions. Close it in afterAll/afterEach.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type RequestHandler } from 'express';
+import { pino, type Logger } from 'pino';
+import type { OperationService } from '../../operations.js';
+import { createRestRouter } from '../router.js';
+
+export interface ServedRouter {
+  /** `http://127.0.0.1:<port>/api/v1` */
+  base: string;
+  /** Every log line written, parsed. */
+  logs: Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+export interface ServeOptions {
+  /** Middleware run before the router (e.g. one that sets `req.ctx`). */
+  before?: RequestHandler[];
+  openapiPath?: string;
+}
+
+/** A logger that keeps its lines in `lines` (debug level and up). */
+export function capturingLogger(): { log: Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  return { log, lines };
+}
+
+/** Starts the router over `service`. */
+export async function serveRouter(service: OperationService, options: ServeOptions = {}): Promise<ServedRouter> {
+  const { log, lines } = capturingLogger();
+  const app = express();
+  app.use('/api/v1', ...(options.before ?? []), createRestRouter({ service, log, openapiPath: options.openapiPath }));
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}/api/v1`,
+    logs: lines,
+    close: () => new Promise<void>((resolve, reject) => {
+      server.closeAllConnections();
+      server.close((err) => (err ? reject(err) : resolve()));
+    }),
+  };
+}
