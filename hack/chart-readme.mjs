@@ -39,6 +39,8 @@ function typeOf(node) {
   return type ?? '';
 }
 
+// Prose cells escape angle brackets (so `<owner>` is not read as HTML); code cells only pipes.
+const code = (text) => `\`${String(text).replace(/\|/g, '\\|')}\``;
 const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** The Markdown table, one row per leaf value. */
@@ -46,7 +48,7 @@ export function valuesTable(valuesText, schema) {
   const rows = valueLeaves(parse(valuesText) ?? {}, schema);
   const lines = ['| Value | Type | Default | Description |', '|---|---|---|---|'];
   for (const { path, value, node } of rows) {
-    lines.push(`| \`${path}\` | ${cell(typeOf(node))} | \`${cell(JSON.stringify(value))}\` | ${cell(node?.description ?? '')} |`);
+    lines.push(`| \`${path}\` | ${cell(typeOf(node))} | ${code(JSON.stringify(value))} | ${cell(node?.description ?? '')} |`);
   }
   return lines.join('\n');
 }

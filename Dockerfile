@@ -1,0 +1,47 @@
+# syntax=docker/dockerfile:1
+# agent-manager container image.
+#
+# Stage 1 builds with the dev dependencies (TypeScript), then prunes them; stage 2 runs
+# with the production dependencies only.
+#
+# Runtime base: node:20-bookworm-slim, the same Debian 12 + Node 20 the build stage and
+# the test machines use (the code never runs on a libc or Node build it was not tested
+# on), with a `node` user that already has uid/gid 1000. It is larger than
+# gcr.io/distroless/nodejs20-debian12, but keeps `node` on PATH for the entrypoint and a
+# shell for `kubectl exec` debugging; npm, npx, corepack and yarn are removed from it,
+# since nothing installs at run time.
+#
+#   docker build -t agent-manager --build-arg COMMIT=$(git rev-parse --short HEAD) \
+#     --build-arg BUILT=$(date -u +%Y-%m-%dT%H:%M:%SZ) .
+#   docker run --rm -p 8080:8080 agent-manager serve --sandbox --listen=:8080
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/ scripts/
+COPY src/ src/
+COPY api/ api/
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim AS runtime
+ARG COMMIT=unknown
+ARG BUILT=unknown
+ENV NODE_ENV=production \
+    AGENT_MANAGER_COMMIT=${COMMIT} \
+    AGENT_MANAGER_BUILT=${BUILT}
+RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack \
+      /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack /opt/yarn-* \
+      /usr/local/bin/yarn /usr/local/bin/yarnpkg
+WORKDIR /app
+# Owned by root and only readable by the service user: the process cannot change its own code.
+COPY --from=build /src/package.json ./package.json
+COPY --from=build /src/node_modules ./node_modules
+COPY --from=build /src/dist ./dist
+COPY --from=build /src/api ./api
+USER 1000:1000
+# 8080: REST API, MCP endpoint and health probes; 9464: Prometheus /metrics.
+EXPOSE 8080 9464
+ENTRYPOINT ["node", "/app/dist/main.js"]
+CMD ["serve"]
