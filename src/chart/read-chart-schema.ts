@@ -1,0 +1,14 @@
+/**
+ * The pull path for one chart version: manifest by tag → the Helm chart layer → its blob
+ * (digest verified) → `<chart>/values.schema.json` out of the archive.
+ */
+import { MAX_CHART_ARCHIVE_BYTES, readValuesSchema } from './chart-archive.js';
+import { helmChartLayer, type RegistryClient } from './registry-client.js';
+
+/** The parsed values schema of the chart version `tag`; throws the original's texts. */
+export async function readChartSchema(client: RegistryClient, tag: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  const manifest = await client.manifest(tag, signal);
+  const layer = helmChartLayer(manifest, client.ref.repository, tag);
+  const archive = await client.blob(layer, MAX_CHART_ARCHIVE_BYTES, signal);
+  return readValuesSchema(archive, client.ref.chartName);
+}

@@ -1,0 +1,198 @@
+/**
+ * A minimal OCI distribution client: just enough to read a Helm chart's values schema from
+ * a registry anonymously (tags, a manifest by tag, a blob by digest). Hand-written because
+ * npm has no well-kept TypeScript OCI client, and the pull path is four requests.
+ *
+ * Owns: the bearer-token dance (`WWW-Authenticate: Bearer realm,service,scope`, tokens cached
+ * per scope until 10 s before they expire), `Link` pagination, body size caps, a timeout on
+ * every request, and the sha256 check of every blob. Trust boundary: everything the registry
+ * and its token endpoint answer is untrusted; sizes are capped before parsing and a blob is
+ * used only when its bytes hash to the digest the manifest names. No credentials are ever
+ * sent: pulls are anonymous, as the original's.
+ */
+import { createHash } from 'node:crypto';
+import { goQuote } from '../core/go-quote.js';
+import { isLoopbackRegistry, type OciReference } from './oci-reference.js';
+import { bearerChallenge, TokenCache } from './registry-token.js';
+import { readCapped, describeFetchError } from './http-body.js';
+
+export const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
+export const DOCKER_MANIFEST = 'application/vnd.docker.distribution.manifest.v2+json';
+export const HELM_CHART_LAYER = 'application/vnd.cncf.helm.chart.content.v1.tar+gzip';
+export const HELM_CONFIG = 'application/vnd.cncf.helm.config.v1+json';
+
+const MIB = 1024 * 1024;
+const MAX_TAGS_BODY = MIB;
+const MAX_MANIFEST_BODY = 4 * MIB;
+const MAX_ERROR_BODY = 4 * 1024;
+/** Tag pages followed at most; 100 pages of 1000 is far beyond any chart's history. */
+const MAX_TAG_PAGES = 100;
+
+/** A content descriptor of a manifest. */
+export interface Descriptor {
+  mediaType: string;
+  digest: string;
+  size: number;
+}
+
+/** An image manifest (OCI or Docker v2), the parts read here. */
+export interface Manifest {
+  mediaType?: string;
+  config?: Descriptor;
+  layers: Descriptor[];
+}
+
+export interface RegistryClientOptions {
+  /** Cap on each request, including reading its body; default 30 s. */
+  requestTimeoutMs?: number;
+  /** The clock token lifetimes are measured with (ms since the epoch). */
+  now?: () => number;
+  fetch?: typeof fetch;
+  /** Tags asked for per page (`?n=`); default 1000. */
+  tagPageSize?: number;
+}
+
+/** Reads one repository of one registry. */
+export class RegistryClient {
+  private readonly fetchFn: typeof fetch;
+  private readonly timeoutMs: number;
+  private readonly tagPageSize: number;
+  private readonly tokens: TokenCache;
+  /** The scope the registry asked for last; its cached token is sent up front. */
+  private scope: string;
+
+  constructor(
+    readonly ref: OciReference,
+    options: RegistryClientOptions = {},
+  ) {
+    this.fetchFn = options.fetch ?? fetch;
+    this.timeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.tagPageSize = options.tagPageSize ?? 1000;
+    this.scope = `repository:${ref.repository}:pull`;
+    this.tokens = new TokenCache({ fetch: this.fetchFn, now: options.now ?? Date.now, timeoutMs: this.timeoutMs });
+  }
+
+  /** Every tag of the repository, following `Link: <…>; rel="next"` pages. */
+  async listTags(signal?: AbortSignal): Promise<string[]> {
+    const tags: string[] = [];
+    let url: string | undefined = `${this.ref.baseUrl}/v2/${this.ref.repository}/tags/list?n=${this.tagPageSize}`;
+    for (let page = 0; url !== undefined; page++) {
+      if (page === MAX_TAG_PAGES) throw new Error(`GET ${url}: more than ${MAX_TAG_PAGES} pages of tags`);
+      const res = await this.get(url, 'application/json', signal);
+      const body = await this.json<{ tags?: unknown }>(res, url, MAX_TAGS_BODY);
+      if (body.tags != null && !Array.isArray(body.tags)) throw new Error(`GET ${url}: tags is not a list`);
+      for (const tag of (body.tags ?? []) as unknown[]) if (typeof tag === 'string') tags.push(tag);
+      url = nextLink(res.headers.get('link'), url);
+    }
+    return tags;
+  }
+
+  /** The image manifest a tag points at (OCI or Docker v2 media type). */
+  async manifest(tag: string, signal?: AbortSignal): Promise<Manifest> {
+    const url = `${this.ref.baseUrl}/v2/${this.ref.repository}/manifests/${encodeURIComponent(tag)}`;
+    const res = await this.get(url, `${OCI_MANIFEST}, ${DOCKER_MANIFEST}`, signal);
+    const body = await this.json<Partial<Manifest>>(res, url, MAX_MANIFEST_BODY);
+    const layers = Array.isArray(body.layers) ? body.layers.filter(isDescriptor) : [];
+    return { mediaType: body.mediaType ?? res.headers.get('content-type') ?? undefined, config: body.config, layers };
+  }
+
+  /** A blob's bytes, refused unless they hash to `digest` (sha256 only) and fit in `maxBytes`. */
+  async blob(descriptor: Pick<Descriptor, 'digest'> & { size?: number }, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
+    const { digest } = descriptor;
+    const m = /^sha256:([0-9a-f]{64})$/.exec(digest);
+    if (!m) throw new Error(`blob digest ${goQuote(digest)} is not sha256:<64 hex digits>`);
+    if (descriptor.size !== undefined && descriptor.size > maxBytes) {
+      throw new Error(`blob ${digest} is ${descriptor.size} bytes, more than the ${maxBytes} allowed`);
+    }
+    const url = `${this.ref.baseUrl}/v2/${this.ref.repository}/blobs/${digest}`;
+    const res = await this.get(url, '*/*', signal);
+    const bytes = await readCapped(res, maxBytes, `GET ${url}`);
+    const actual = createHash('sha256').update(bytes).digest('hex');
+    if (actual !== m[1]) throw new Error(`GET ${url}: content digest sha256:${actual} does not match ${digest}`);
+    return bytes;
+  }
+
+  /** GET with the cached token, answering one bearer challenge; non-2xx becomes the original's error. */
+  private async get(url: string, accept: string, signal?: AbortSignal): Promise<Response> {
+    let token = this.tokens.cached(this.scope);
+    let res = await this.send(url, accept, token, signal);
+    if (res.status === 401) {
+      const header = res.headers.get('www-authenticate') ?? '';
+      await res.body?.cancel();
+      const challenge = bearerChallenge(header);
+      if (!challenge) throw new Error(`registry answered 401 without a bearer realm (${goQuote(header)})`);
+      checkRealm(challenge.realm, this.ref.registry);
+      this.scope = challenge.scope ?? `repository:${this.ref.repository}:pull`;
+      // A token that was just refused is dropped, so a revoked one is not sent again.
+      token = await this.tokens.fetch(challenge.realm, challenge.service, this.scope, token, signal);
+      res = await this.send(url, accept, token, signal);
+    }
+    if (!res.ok) {
+      const body = (await readCapped(res, MAX_ERROR_BODY, `GET ${url}`, true)).toString('utf8').trim();
+      throw new Error(`GET ${url}: HTTP ${res.status}: ${body}`);
+    }
+    return res;
+  }
+
+  private async send(url: string, accept: string, token: string | undefined, signal?: AbortSignal): Promise<Response> {
+    const headers: Record<string, string> = { accept, 'user-agent': 'agent-manager' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    try {
+      return await this.fetchFn(url, { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+    } catch (err) {
+      throw new Error(`GET ${url}: ${describeFetchError(err, this.timeoutMs)}`);
+    }
+  }
+
+  private async json<T>(res: Response, url: string, maxBytes: number): Promise<T> {
+    const text = (await readCapped(res, maxBytes, `GET ${url}`)).toString('utf8');
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed !== 'object' || parsed === null) throw new Error('not a JSON object');
+      return parsed as T;
+    } catch (err) {
+      throw new Error(`GET ${url}: answer is not JSON: ${(err as Error).message}`);
+    }
+  }
+}
+
+/** The first layer carrying a packaged Helm chart, or the original's error. */
+export function helmChartLayer(manifest: Manifest, repository: string, tag: string): Descriptor {
+  const layer = manifest.layers.find((l) => l.mediaType === HELM_CHART_LAYER);
+  if (layer) return layer;
+  const seen = manifest.layers.map((l) => l.mediaType).join(', ') || 'no layers';
+  throw new Error(`${repository}:${tag} has no Helm chart layer (${seen})`);
+}
+
+/** The absolute URL of a `Link: <…>; rel="next"` header, resolved against the current page. */
+export function nextLink(header: string | null, current: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(',')) {
+    const m = /^\s*<([^>]*)>\s*;(.*)$/.exec(part);
+    if (m && /(?:^|;)\s*rel="?next"?\s*(?:;|$)/i.test(m[2]!)) {
+      const next = new URL(m[1]!, current);
+      // Pagination stays on the registry it started on.
+      return next.origin === new URL(current).origin ? next.href : undefined;
+    }
+  }
+  return undefined;
+}
+
+function isDescriptor(value: unknown): value is Descriptor {
+  const d = value as Partial<Descriptor> | null;
+  return typeof d === 'object' && d !== null && typeof d.mediaType === 'string' && typeof d.digest === 'string';
+}
+
+/** A token endpoint is spoken to over HTTPS, or plain HTTP when it is on loopback too. */
+function checkRealm(realm: string, registry: string): void {
+  let url: URL;
+  try {
+    url = new URL(realm);
+  } catch {
+    throw new Error(`registry ${registry} named a token endpoint that is not a URL: ${goQuote(realm)}`);
+  }
+  if (url.protocol === 'https:') return;
+  if (url.protocol === 'http:' && isLoopbackRegistry(url.host)) return;
+  throw new Error(`token endpoint ${realm}: only https is allowed (plain http only on loopback)`);
+}

@@ -1,0 +1,170 @@
+/**
+ * A real OCI registry for tests: Debian's `docker-registry` (CNCF distribution 2.8) started
+ * on a free 127.0.0.1 port with its storage in a temp dir, optionally in `auth.token` mode
+ * behind our loopback token server, or `auth.htpasswd` mode (a Basic challenge). It can be
+ * stopped and started again on the same port and storage (an outage), and its blob files
+ * can be reached for tampering (a registry serving bytes that do not match their digest).
+ *
+ * `registryTestMode()` says whether suites run: they skip (with the reason) when the binary
+ * is absent on a developer machine, and fail in CI (`CI=true`), where it must be installed.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTokenServer, type TokenServer } from './token-server.js';
+
+const BINARY = 'docker-registry';
+
+/** `run`, `skip` (binary absent, not CI) or `fail` (binary absent in CI), with the reason. */
+export function registryTestMode(): { mode: 'run' | 'skip' | 'fail'; reason: string } {
+  const found = spawnSync('sh', ['-c', `command -v ${BINARY}`], { encoding: 'utf8' });
+  if (found.status === 0) return { mode: 'run', reason: `${BINARY} at ${found.stdout.trim()}` };
+  const reason = `${BINARY} is not installed (apt-get install -y docker-registry, or node scripts/test-setup.mjs)`;
+  return { mode: process.env.CI === 'true' ? 'fail' : 'skip', reason };
+}
+
+export interface RegistryServer {
+  /** `127.0.0.1:<port>`. */
+  readonly host: string;
+  /** `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** The token server in `token` mode. */
+  readonly tokens?: TokenServer;
+  /** `oci://127.0.0.1:<port>/<repository>`. */
+  ociUrl(repository: string): string;
+  /** Where the registry keeps a blob's bytes. */
+  blobDataPath(digest: string): string;
+  /** Stops the process, keeping port and storage. */
+  stop(): Promise<void>;
+  /** Starts it again after `stop()`. */
+  start(): Promise<void>;
+  /** Stops everything and removes the storage. */
+  close(): Promise<void>;
+}
+
+export interface RegistryServerOptions {
+  /** `token`: bearer tokens from a loopback token server; `htpasswd`: a Basic challenge. */
+  auth?: 'none' | 'token' | 'htpasswd';
+}
+
+/** Starts `docker-registry serve` and waits until `/v2/` answers. */
+export async function startRegistry(options: RegistryServerOptions = {}): Promise<RegistryServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-manager-registry-'));
+  const port = await freePort();
+  const host = `127.0.0.1:${port}`;
+  const tokens = options.auth === 'token' ? await startTokenServer() : undefined;
+  const configPath = join(dir, 'config.yml');
+  writeFileSync(configPath, registryConfig(dir, host, options.auth ?? 'none', tokens));
+
+  let child: ChildProcess | undefined;
+  let output = '';
+  const start = async (): Promise<void> => {
+    output = '';
+    const proc = spawn(BINARY, ['serve', configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = proc;
+    const keep = (chunk: Buffer): void => {
+      output = (output + chunk.toString('utf8')).slice(-8192);
+    };
+    proc.stdout?.on('data', keep);
+    proc.stderr?.on('data', keep);
+    await waitUntilReady(`http://${host}/v2/`, proc, () => output);
+  };
+  const stop = async (): Promise<void> => {
+    const proc = child;
+    child = undefined;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    proc.kill('SIGTERM');
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 3000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  try {
+    await start();
+  } catch (err) {
+    await stop();
+    await tokens?.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    host,
+    url: `http://${host}`,
+    tokens,
+    ociUrl: (repository) => `oci://${host}/${repository}`,
+    blobDataPath: (digest) => {
+      const hex = digest.replace(/^sha256:/, '');
+      return join(dir, 'storage/docker/registry/v2/blobs/sha256', hex.slice(0, 2), hex, 'data');
+    },
+    stop,
+    start,
+    close: async () => {
+      await stop();
+      await tokens?.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function registryConfig(dir: string, host: string, auth: 'none' | 'token' | 'htpasswd', tokens?: TokenServer): string {
+  const lines = [
+    'version: 0.1',
+    'log:',
+    '  level: error',
+    '  accesslog:',
+    '    disabled: true',
+    'storage:',
+    '  filesystem:',
+    `    rootdirectory: ${join(dir, 'storage')}`,
+    '  maintenance:',
+    '    uploadpurging:',
+    '      enabled: false',
+    'http:',
+    `  addr: ${host}`,
+    `  secret: ${randomBytes(16).toString('hex')}`,
+  ];
+  if (auth === 'token' && tokens) {
+    const bundle = join(dir, 'token-signer.pem');
+    writeFileSync(bundle, tokens.certificatePem);
+    lines.push('auth:', '  token:', `    realm: ${tokens.realm}`, `    service: ${tokens.service}`, `    issuer: ${tokens.issuer}`, `    rootcertbundle: ${bundle}`);
+  }
+  if (auth === 'htpasswd') {
+    // distribution creates the file with a random password for user "docker" when it is missing.
+    lines.push('auth:', '  htpasswd:', '    realm: agent-manager-test', `    path: ${join(dir, 'htpasswd')}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function waitUntilReady(url: string, proc: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null || proc.signalCode !== null) {
+      throw new Error(`${BINARY} exited (${proc.exitCode ?? proc.signalCode}) before it was ready: ${output()}`);
+    }
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await res.body?.cancel();
+      if (res.status === 200 || res.status === 401) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${BINARY} did not answer ${url} within 15s: ${output()}`);
+}
+
+/** A port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
