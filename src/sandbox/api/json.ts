@@ -1,0 +1,84 @@
+/**
+ * Plain-JSON helpers of the sandbox API server. Every object the sandbox stores or serves
+ * is plain JSON (no classes, no undefined values), so structural equality, cloning and
+ * path access can be written once here and shared by the store, the patchers and
+ * server-side apply.
+ */
+
+/** A JSON object (a Kubernetes object, or any map inside one). */
+export type JsonObject = Record<string, unknown>;
+
+/** True for a non-null, non-array object. */
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Deep structural equality of two JSON values (object key order ignored). */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a as JsonObject);
+  const kb = Object.keys(b as JsonObject);
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) {
+    if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
+    if (!deepEqual((a as JsonObject)[k], (b as JsonObject)[k])) return false;
+  }
+  return true;
+}
+
+/** A deep copy of a JSON value. */
+export function clone<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}
+
+/** The object at `obj[key]`, created empty when absent or not an object. */
+export function child(obj: JsonObject, key: string): JsonObject {
+  const existing = obj[key];
+  if (isObject(existing)) return existing;
+  const created: JsonObject = {};
+  obj[key] = created;
+  return created;
+}
+
+/** The value at a dotted path of plain keys (`spec.chartRef.name`), or undefined. */
+export function getPath(obj: unknown, path: readonly string[]): unknown {
+  let current: unknown = obj;
+  for (const key of path) {
+    if (!isObject(current)) return undefined;
+    current = current[key];
+  }
+  return current;
+}
+
+/** The object's metadata map (always an object; created when absent). */
+export function metaOf(obj: JsonObject): JsonObject {
+  return child(obj, 'metadata');
+}
+
+/** A string field of metadata, or '' when absent. */
+export function metaString(obj: JsonObject, key: string): string {
+  const meta = obj.metadata;
+  if (!isObject(meta)) return '';
+  const value = meta[key];
+  return typeof value === 'string' ? value : '';
+}
+
+/** The JSON type name Kubernetes validation messages use for a value. */
+export function jsonTypeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/** The current time as Kubernetes serialises metav1.Time (RFC 3339, whole seconds, UTC). */
+export function nowTimestamp(now: Date = new Date()): string {
+  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

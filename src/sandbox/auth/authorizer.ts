@@ -1,0 +1,56 @@
+/**
+ * Authorization of sandbox API requests: given who is asking and what they ask for (the
+ * attributes of kube-apiserver's authorizer), allow or deny. A denial becomes the real
+ * Forbidden Status, word for word:
+ * `helmreleases.helm.toolkit.fluxcd.io is forbidden: User "alice@lab.local" cannot create
+ * resource "helmreleases" in API group "helm.toolkit.fluxcd.io" in the namespace "kagent"`.
+ *
+ * Part 1 allows everything; RBAC is another Authorizer.
+ */
+import { groupResourceString, statusErrors, type StatusError } from '../api/status.js';
+import type { UserInfo } from '../ops/types.js';
+
+/** What is being asked (authorizer.Attributes). */
+export interface AuthorizationAttributes {
+  readonly user: UserInfo;
+  readonly verb: string;
+  readonly isResourceRequest: boolean;
+  readonly path: string;
+  readonly apiGroup: string;
+  readonly apiVersion: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/** An authorizer's answer; `reason` is appended to the Forbidden message when set. */
+export interface Decision {
+  readonly allowed: boolean;
+  readonly reason?: string;
+}
+
+export interface Authorizer {
+  authorize(attributes: AuthorizationAttributes): Decision | Promise<Decision>;
+}
+
+/** `--authorization-mode=AlwaysAllow`. */
+export const alwaysAllow: Authorizer = { authorize: () => ({ allowed: true }) };
+
+/** The Forbidden Status for a denied request (apiserver's ForbiddenStatusError). */
+export function forbiddenError(a: AuthorizationAttributes, reason = ''): StatusError {
+  const user = a.user.username;
+  let message: string;
+  if (!a.isResourceRequest) {
+    message = `User ${JSON.stringify(user)} cannot ${a.verb} path ${JSON.stringify(a.path)}`;
+  } else {
+    const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+    const where = a.namespace ? `in the namespace ${JSON.stringify(a.namespace)}` : 'at the cluster scope';
+    message = `User ${JSON.stringify(user)} cannot ${a.verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(a.apiGroup)} ${where}`;
+  }
+  if (reason) message = `${message}: ${reason}`;
+  if (!a.isResourceRequest) return statusErrors.forbidden('', message);
+  const gr = { group: a.apiGroup, resource: a.resource };
+  const subject = a.name ? `${groupResourceString(gr)} ${JSON.stringify(a.name)}` : groupResourceString(gr);
+  return statusErrors.forbidden(subject, message, gr, a.name);
+}

@@ -1,0 +1,152 @@
+/**
+ * Walking an object alongside its schema, the way structured-merge-diff does: which
+ * children are declared struct fields and which are map entries, whether a list is
+ * atomic, a set of scalars or a map keyed by some fields, and the path element of each
+ * list item. On top of that: the set of fields an object sets (`appliedFieldSet`), the
+ * comparison of two versions (`compareObjects`) and removal of one field path.
+ *
+ * A missing schema node means "unknown" (preserve-unknown-fields, or an open built-in
+ * schema): maps are then granular and lists atomic, as for SMD's deduced types.
+ */
+import { deepEqual, isObject, type JsonObject } from '../api/json.js';
+import type { SchemaNode } from '../resources/schema.js';
+import { FieldSet, type FieldPath } from './field-set.js';
+
+export type ListKind = 'atomic' | 'set' | 'map';
+
+/** The list semantics of a schema node. */
+export function listKind(node: SchemaNode | undefined): ListKind {
+  const type = node?.['x-kubernetes-list-type'];
+  if (type) return type;
+  return node?.['x-kubernetes-patch-merge-key'] ? 'map' : 'atomic';
+}
+
+/** The key fields of a map-type list. */
+export function listKeys(node: SchemaNode | undefined): string[] {
+  return node?.['x-kubernetes-list-map-keys'] ?? (node?.['x-kubernetes-patch-merge-key'] ? [node['x-kubernetes-patch-merge-key']] : []);
+}
+
+/** True when a map or struct is replaced and owned as a whole. */
+export function isAtomicMap(node: SchemaNode | undefined): boolean {
+  return node?.['x-kubernetes-map-type'] === 'atomic';
+}
+
+/** The schema of a child field, and whether it is a declared struct field (not a map entry). */
+export function childOf(node: SchemaNode | undefined, key: string): { node: SchemaNode | undefined; declared: boolean } {
+  const declared = node?.properties?.[key];
+  if (declared) return { node: declared, declared: true };
+  return { node: node?.additionalProperties, declared: false };
+}
+
+/** The path element of a list item: `k:{"name":"web"}` for keyed lists, `v:"x"` for sets, else `i:<n>`. */
+export function itemElement(item: unknown, index: number, node: SchemaNode | undefined): string {
+  const kind = listKind(node);
+  if (kind === 'set') return `v:${JSON.stringify(item)}`;
+  if (kind === 'map' && isObject(item)) {
+    const keys = listKeys(node).filter((k) => item[k] !== undefined).sort();
+    if (keys.length > 0) return `k:${JSON.stringify(Object.fromEntries(keys.map((k) => [k, item[k]])))}`;
+  }
+  return `i:${index}`;
+}
+
+const walkable = (value: unknown, node: SchemaNode | undefined): 'map' | 'list' | 'leaf' => {
+  if (isObject(value) && !isAtomicMap(node)) return 'map';
+  if (Array.isArray(value) && listKind(node) !== 'atomic') return 'list';
+  return 'leaf';
+};
+
+/** The fields an (applied) object sets, as SMD's ToFieldSet computes them. */
+export function appliedFieldSet(obj: JsonObject, schema: SchemaNode | undefined): FieldSet {
+  const set = new FieldSet();
+  const visit = (value: unknown, node: SchemaNode | undefined, path: FieldPath): void => {
+    const shape = walkable(value, node);
+    if (shape === 'map') {
+      for (const [key, v] of Object.entries(value as JsonObject)) {
+        const child = childOf(node, key);
+        const p = [...path, `f:${key}`];
+        visit(v, child.node, p);
+        if (v === null || (isObject(v) && Object.keys(v).length === 0) || !child.declared) set.add(p);
+      }
+    } else if (shape === 'list') {
+      (value as unknown[]).forEach((item, i) => {
+        const p = [...path, itemElement(item, i, node)];
+        visit(item, node?.items, p);
+        set.add(p);
+      });
+    } else {
+      set.add(path);
+    }
+  };
+  visit(obj, schema, []);
+  return set;
+}
+
+/** What changed between two versions, SMD-style: every node of an added/removed subtree, changed leaves. */
+export interface Comparison {
+  added: FieldSet;
+  modified: FieldSet;
+  removed: FieldSet;
+}
+
+export function compareObjects(before: JsonObject, after: JsonObject, schema: SchemaNode | undefined): Comparison {
+  const out: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
+  const whole = (value: unknown, node: SchemaNode | undefined, path: FieldPath, into: FieldSet): void => {
+    into.add(path);
+    const shape = walkable(value, node);
+    if (shape === 'map') for (const [k, v] of Object.entries(value as JsonObject)) whole(v, childOf(node, k).node, [...path, `f:${k}`], into);
+    else if (shape === 'list') (value as unknown[]).forEach((item, i) => whole(item, node?.items, [...path, itemElement(item, i, node)], into));
+  };
+  const visit = (a: unknown, b: unknown, node: SchemaNode | undefined, path: FieldPath): void => {
+    if (a === undefined && b === undefined) return;
+    if (a === undefined) return whole(b, node, path, out.added);
+    if (b === undefined) return whole(a, node, path, out.removed);
+    const shape = walkable(a, node);
+    if (shape === 'map' && walkable(b, node) === 'map') {
+      const keys = new Set([...Object.keys(a as JsonObject), ...Object.keys(b as JsonObject)]);
+      for (const k of keys) visit((a as JsonObject)[k], (b as JsonObject)[k], childOf(node, k).node, [...path, `f:${k}`]);
+    } else if (shape === 'list' && walkable(b, node) === 'list') {
+      const index = (list: unknown[]) => new Map(list.map((item, i) => [itemElement(item, i, node), item]));
+      const [ia, ib] = [index(a as unknown[]), index(b as unknown[])];
+      for (const element of new Set([...ia.keys(), ...ib.keys()])) visit(ia.get(element), ib.get(element), node?.items, [...path, element]);
+    } else if (!deepEqual(a, b)) {
+      out.modified.add(path);
+    }
+  };
+  visit(before, after, schema, []);
+  return out;
+}
+
+/** Find the container holding the last element of `path` and that element's position in it. */
+function locate(obj: JsonObject, path: FieldPath): { parent: unknown; index: string | number } | undefined {
+  let current: unknown = obj;
+  for (let i = 0; i < path.length; i++) {
+    const element = path[i]!;
+    const body = element.slice(2);
+    let position: string | number;
+    if (element.startsWith('f:')) {
+      if (!isObject(current)) return undefined;
+      position = body;
+    } else {
+      if (!Array.isArray(current)) return undefined;
+      const list = current;
+      if (element.startsWith('i:')) position = Number(body);
+      else if (element.startsWith('v:')) position = list.findIndex((item) => deepEqual(item, JSON.parse(body)));
+      else {
+        const keys = JSON.parse(body) as JsonObject;
+        position = list.findIndex((item) => isObject(item) && Object.entries(keys).every(([k, v]) => deepEqual(item[k], v)));
+      }
+      if (position < 0) return undefined;
+    }
+    if (i === path.length - 1) return { parent: current, index: position };
+    current = (current as Record<string | number, unknown>)[position];
+  }
+  return undefined;
+}
+
+/** Remove the field or list item at `path` from `obj` (mutated); absent paths are ignored. */
+export function removeFieldPath(obj: JsonObject, path: FieldPath): void {
+  const found = locate(obj, path);
+  if (!found) return;
+  if (Array.isArray(found.parent)) found.parent.splice(found.index as number, 1);
+  else delete (found.parent as JsonObject)[found.index as string];
+}

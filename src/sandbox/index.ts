@@ -1,0 +1,143 @@
+/**
+ * The embedded sandbox Kubernetes API server: an in-memory kube-apiserver look-alike on
+ * loopback HTTPS that the real @kubernetes/client-node and kubectl work against
+ * unchanged. `startSandbox` is what tests and `agent-manager serve --sandbox` use;
+ * `agent-manager sandbox` runs it alone (cli.ts). Production code reaches this module only
+ * through a dynamic import.
+ *
+ * Trust boundary: the sandbox listens on loopback only and accepts only the tokens it
+ * generated (or authenticators added to its chain); tokens appear only in kubeconfigs the
+ * caller asks for.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:https';
+import { ADMIN_USER, AuthenticatorChain, serviceAccountUser, StaticTokenAuthenticator, type Authenticator } from './auth/authenticator.js';
+import { alwaysAllow, type Authorizer } from './auth/authorizer.js';
+import { RequestCounters } from './counters.js';
+import { HookChain } from './hooks.js';
+import { buildKubeconfig, writeKubeconfigFile, type KubeconfigUser } from './kubeconfig.js';
+import { SandboxStore } from './ops/sandbox-store.js';
+import type { UserInfo } from './ops/types.js';
+import { DEFAULT_SEED, KAGENT_NAMESPACE, seed, type SeedStep } from './seed.js';
+import { createApiServer, type ApiServerConfig, type SandboxLogger } from './server/api-server.js';
+import { generateTls } from './tls.js';
+
+export type { SandboxLogger } from './server/api-server.js';
+export type { UserInfo } from './ops/types.js';
+export { SandboxStore } from './ops/sandbox-store.js';
+export { StatusError } from './api/status.js';
+
+/** How to start a sandbox. Everything is optional. */
+export interface SandboxOptions {
+  /** `host:port` on loopback; port 0 picks a free one. Default `127.0.0.1:0`. */
+  listen?: string;
+  /** Seed steps to run, `true` for the default seed, `false` for none. Default true. */
+  seed?: boolean | readonly SeedStep[];
+  /** Fixed tokens instead of random ones (tests that restart the sandbox). */
+  adminToken?: string;
+  serviceAccountToken?: string;
+  /** Default: allow everything. May be replaced later with `sandbox.authorizer = …`. */
+  authorizer?: Authorizer;
+  /** Authenticators tried after the static tokens (OIDC…). */
+  authenticators?: readonly Authenticator[];
+  log?: SandboxLogger;
+  /** Watch events kept for resuming watches (default 10000). */
+  historyCapacity?: number;
+  /** Default watch timeout when the client sets none (seconds, default 1800). */
+  watchTimeoutSeconds?: number;
+  /** Interval of watch bookmarks when clients allow them (ms, default 60000). */
+  bookmarkIntervalMs?: number;
+}
+
+/** A running sandbox. */
+export interface Sandbox {
+  /** `https://127.0.0.1:<port>` */
+  readonly url: string;
+  /** The CA that signed the server certificate (trust it to talk to `url`). */
+  readonly caPem: string;
+  /** Token of the administrator (group system:masters). */
+  readonly adminToken: string;
+  /** Token of `system:serviceaccount:kagent:agent-manager`. */
+  readonly serviceAccountToken: string;
+  /** In-process access to the objects (same semantics as the API). */
+  readonly store: SandboxStore;
+  readonly counters: RequestCounters;
+  readonly hooks: HookChain;
+  /** The static tokens; add users with `tokens.set(token, user)`. */
+  readonly tokens: StaticTokenAuthenticator;
+  /** The authenticator chain (static tokens first); append others with `add`. */
+  readonly authenticators: AuthenticatorChain;
+  /** The authorizer in force; assign to change it while serving. */
+  authorizer: Authorizer;
+  /** A kubeconfig for `user` (default: the admin). */
+  kubeconfigYaml(user?: KubeconfigUser): string;
+  /** Write a kubeconfig (mode 0600) for `user` (default: the admin). */
+  writeKubeconfig(path: string, user?: KubeconfigUser): Promise<void>;
+  /** Stop serving: open watches end, connections close. */
+  close(): Promise<void>;
+}
+
+/** Parse `host:port`, `[::1]:port` or `:port`; only loopback hosts are accepted. */
+export function parseListen(listen: string): { host: string; port: number } {
+  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(listen.trim());
+  if (!match) throw new Error(`--listen must be host:port on loopback (e.g. 127.0.0.1:6443), got "${listen}"`);
+  const host = match[1] ?? (match[2] || '127.0.0.1');
+  if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
+    throw new Error(`the sandbox serves on loopback only (127.0.0.1, localhost or [::1]); "${host}" is not loopback`);
+  }
+  return { host, port: Number(match[3]) };
+}
+
+const newToken = (): string => randomBytes(24).toString('base64url');
+
+/** Start a sandbox API server. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const { host, port } = parseListen(options.listen ?? '127.0.0.1:0');
+  const adminToken = options.adminToken ?? newToken();
+  const serviceAccountToken = options.serviceAccountToken ?? newToken();
+  const tokens = new StaticTokenAuthenticator([
+    [adminToken, ADMIN_USER],
+    [serviceAccountToken, serviceAccountUser(KAGENT_NAMESPACE, 'agent-manager') as UserInfo],
+  ]);
+  const authenticators = new AuthenticatorChain(tokens, ...(options.authenticators ?? []));
+  const store = new SandboxStore({ historyCapacity: options.historyCapacity });
+  if (options.seed !== false) seed(store, Array.isArray(options.seed) ? options.seed : DEFAULT_SEED);
+
+  const config: ApiServerConfig = {
+    env: store, authenticator: authenticators, authorizer: options.authorizer ?? alwaysAllow,
+    counters: new RequestCounters(), hooks: new HookChain(), log: options.log, serverAddress: '',
+    timing: { defaultTimeoutSeconds: options.watchTimeoutSeconds ?? 1800, bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000 },
+  };
+  const tls = await generateTls();
+  const server: Server = createApiServer(config, { key: tls.keyPem, cert: tls.certPem });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const hostPart = address.family === 'IPv6' || host === '::1' ? `[${address.address}]` : address.address;
+  const url = `https://${hostPart}:${address.port}`;
+  config.serverAddress = `${hostPart}:${address.port}`;
+  const admin: KubeconfigUser = { token: adminToken, name: 'sandbox-admin' };
+
+  return {
+    url, caPem: tls.caPem, adminToken, serviceAccountToken, store, counters: config.counters, hooks: config.hooks,
+    tokens, authenticators,
+    get authorizer() {
+      return config.authorizer;
+    },
+    set authorizer(value: Authorizer) {
+      config.authorizer = value;
+    },
+    kubeconfigYaml: (user = admin) => buildKubeconfig(url, tls.caPem, user),
+    writeKubeconfig: (path, user = admin) => writeKubeconfigFile(path, buildKubeconfig(url, tls.caPem, user)),
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Deleting objects: preconditions (uid, resourceVersion), finalizers (an object with
+ * finalizers gets a deletionTimestamp and stays until they are removed; the last removal
+ * deletes it), dry run, namespace termination and delete-collection. Propagation
+ * policies are accepted; the sandbox has no garbage collector for dependents.
+ */
+import { clone, isObject, metaOf, nowTimestamp, type JsonObject } from '../api/json.js';
+import { statusErrors } from '../api/status.js';
+import { combine, fieldSelector, labelSelector } from '../store/selectors.js';
+import { namespaces } from '../resources/builtin-core.js';
+import { groupResource, type ResourceDef } from '../resources/types.js';
+import { afterRemoval, terminateNamespace } from './namespace-lifecycle.js';
+import type { DeleteOptions, ListOptions, OpsEnv } from './types.js';
+
+/** The outcome of a delete: the object's last state and whether it is gone from the store. */
+export interface DeleteResult {
+  object: JsonObject;
+  removed: boolean;
+}
+
+function checkPreconditions(def: ResourceDef, old: JsonObject, opts: DeleteOptions): void {
+  const meta = metaOf({ ...old });
+  const name = String(meta.name);
+  const { uid, resourceVersion } = opts.preconditions ?? {};
+  if (uid && uid !== meta.uid) {
+    throw statusErrors.conflict(groupResource(def), name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${String(meta.uid)}`);
+  }
+  if (resourceVersion && resourceVersion !== meta.resourceVersion) {
+    throw statusErrors.conflict(groupResource(def), name,
+      `Precondition failed: ResourceVersion in precondition: ${resourceVersion}, ResourceVersion in object meta: ${String(meta.resourceVersion)}`);
+  }
+}
+
+/** DELETE one object. */
+export function deleteObject(env: OpsEnv, def: ResourceDef, namespace: string, name: string, opts: DeleteOptions = {}): DeleteResult {
+  const old = env.objects.get(def, namespace, name);
+  if (!old) throw statusErrors.notFound(groupResource(def), name);
+  checkPreconditions(def, old, opts);
+  if (def === namespaces && !opts.dryRun) {
+    const object = terminateNamespace(env, old, (d, ns, n) => {
+      if (env.objects.get(d, ns, n)) deleteObject(env, d, ns, n, {});
+    });
+    return { object, removed: !env.objects.get(namespaces, '', name) };
+  }
+  const finalizers = isObject(old.metadata) && Array.isArray(old.metadata.finalizers) ? old.metadata.finalizers : [];
+  if (finalizers.length > 0) {
+    if (metaOf({ ...old }).deletionTimestamp) return { object: old, removed: false };
+    const next = clone(old);
+    const meta = metaOf(next);
+    meta.deletionTimestamp = nowTimestamp();
+    meta.deletionGracePeriodSeconds = 0;
+    meta.generation = (typeof meta.generation === 'number' ? meta.generation : 1) + 1;
+    return { object: opts.dryRun ? next : env.objects.put(def, next, 'MODIFIED', old), removed: false };
+  }
+  if (opts.dryRun) return { object: old, removed: true };
+  const gone = env.objects.remove(def, old);
+  afterRemoval(env, def, gone);
+  return { object: gone, removed: true };
+}
+
+/** DELETE on a collection: every object matching the selectors. Returns their last states. */
+export function deleteCollection(env: OpsEnv, def: ResourceDef, list: ListOptions, opts: DeleteOptions = {}): JsonObject[] {
+  const select = combine(labelSelector(list.labelSelector), fieldSelector(list.fieldSelector, def));
+  const targets = env.objects.list(def, list.namespace ?? '').map(([, o]) => o).filter((o) => !select || select(o));
+  return targets.map((o) => {
+    const meta = metaOf({ ...o });
+    return deleteObject(env, def, String(meta.namespace ?? ''), String(meta.name), opts).object;
+  });
+}

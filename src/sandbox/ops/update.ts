@@ -1,0 +1,131 @@
+/**
+ * The commit path every change to an existing object takes (PUT, every patch type,
+ * server-side apply, `/status` writes): optimistic concurrency on resourceVersion, the
+ * status-subresource split (main writes keep the stored status, status writes change
+ * nothing else), immutable metadata, normalisation, the finalizer rules of objects being
+ * deleted, generation bumps on spec changes only, managedFields, and no-op detection (an
+ * unchanged object is not written and keeps its resourceVersion).
+ */
+import { clone, deepEqual, isObject, metaOf, type JsonObject } from '../api/json.js';
+import { fieldError } from '../api/field-errors.js';
+import { statusErrors } from '../api/status.js';
+import {
+  encodeManagedFields, managerFromUserAgent, readManagedFields, recordUpdate, type ManagerEntry, type WriteScope,
+} from '../fields/managed-fields.js';
+import { apiVersionOf, groupKind, groupResource, type ResourceDef } from '../resources/types.js';
+import { decodeObject } from './decode.js';
+import { normalise } from './normalise.js';
+import type { OpsEnv, WriteOptions } from './types.js';
+import { afterRemoval } from './namespace-lifecycle.js';
+
+/** One change to commit. `candidate` is a private copy the pipeline may change. */
+export interface UpdateRequest {
+  def: ResourceDef;
+  /** The stored object being changed. */
+  old: JsonObject;
+  candidate: JsonObject;
+  scope: WriteScope;
+  opts: WriteOptions;
+  /** Precomputed entries (server-side apply); otherwise an Update record of this write. */
+  managed?: ManagerEntry[];
+}
+
+const IMMUTABLE_META = ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'];
+
+/** The part of an object whose change bumps metadata.generation. */
+function generationView(obj: JsonObject, def: ResourceDef): JsonObject {
+  const view: JsonObject = { ...obj };
+  delete view.metadata;
+  if (def.statusSubresource) delete view.status;
+  return view;
+}
+
+function withoutVolatile(obj: JsonObject): JsonObject {
+  const meta: JsonObject = { ...metaOf({ ...obj }) };
+  delete meta.resourceVersion;
+  delete meta.managedFields;
+  return { ...obj, metadata: meta };
+}
+
+function timeless(managedFields: unknown): unknown[] {
+  return (Array.isArray(managedFields) ? managedFields : []).map((e) => (isObject(e) ? { ...e, time: undefined } : e));
+}
+
+function finalizers(obj: JsonObject): string[] {
+  const list = isObject(obj.metadata) ? obj.metadata.finalizers : undefined;
+  return Array.isArray(list) ? list.map(String) : [];
+}
+
+/** Build the next version of `old` from `candidate` and store it. Returns the stored (or dry-run) object. */
+export function commitUpdate(env: OpsEnv, req: UpdateRequest): JsonObject {
+  const { def, old, candidate, scope, opts } = req;
+  const oldMeta = metaOf({ ...old });
+  const name = String(oldMeta.name);
+  const wantedRv = isObject(candidate.metadata) ? candidate.metadata.resourceVersion : undefined;
+  if (typeof wantedRv === 'string' && wantedRv !== '' && wantedRv !== oldMeta.resourceVersion) {
+    throw statusErrors.conflict(groupResource(def), name);
+  }
+
+  let next: JsonObject;
+  if (scope === 'status') {
+    next = clone(old);
+    if (candidate.status === undefined) delete next.status;
+    else next.status = clone(candidate.status);
+  } else {
+    next = clone(candidate);
+    if (def.statusSubresource) {
+      if (old.status === undefined) delete next.status;
+      else next.status = clone(old.status);
+    }
+  }
+  const meta = metaOf(next);
+  for (const key of IMMUTABLE_META) {
+    if (oldMeta[key] === undefined) delete meta[key];
+    else meta[key] = clone(oldMeta[key]);
+  }
+  meta.resourceVersion = oldMeta.resourceVersion;
+  normalise(def, next, opts);
+
+  if (oldMeta.deletionTimestamp) {
+    const added = finalizers(next).filter((f) => !finalizers(old).includes(f));
+    if (added.length > 0) {
+      throw statusErrors.invalid(groupKind(def), name, [fieldError.forbidden('metadata.finalizers',
+        `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`)]);
+    }
+  }
+  const generation = typeof oldMeta.generation === 'number' ? oldMeta.generation : 1;
+  meta.generation = deepEqual(generationView(old, def), generationView(next, def)) ? generation : generation + 1;
+
+  const sent = isObject(candidate.metadata) && Array.isArray(candidate.metadata.managedFields) ? candidate.metadata.managedFields : [];
+  const base = sent.length > 0 && !deepEqual(sent, oldMeta.managedFields) ? readManagedFields(candidate) : readManagedFields(old);
+  const entries = req.managed ?? recordUpdate(base, old, next, {
+    manager: opts.fieldManager || managerFromUserAgent(opts.userAgent), apiVersion: apiVersionOf(def),
+    scope, schema: def.schema, hasStatusSubresource: def.statusSubresource,
+  });
+  const encoded = encodeManagedFields(entries);
+  if (encoded.length > 0) meta.managedFields = encoded;
+  else delete meta.managedFields;
+
+  // An unchanged object is not written; for apply, a change of ownership alone is.
+  if (deepEqual(withoutVolatile(old), withoutVolatile(next))) {
+    if (!req.managed || deepEqual(timeless(oldMeta.managedFields), timeless(meta.managedFields))) return old;
+  }
+  const removeNow = Boolean(meta.deletionTimestamp) && finalizers(next).length === 0;
+  if (opts.dryRun) return next;
+  if (removeNow) {
+    const gone = env.objects.remove(def, next);
+    afterRemoval(env, def, gone);
+    return gone;
+  }
+  return env.objects.put(def, next, 'MODIFIED', old);
+}
+
+/** PUT: replace an object (or, with scope `status`, its status). */
+export function updateObject(
+  env: OpsEnv, def: ResourceDef, namespace: string, name: string, body: unknown, opts: WriteOptions, scope: WriteScope = 'main',
+): JsonObject {
+  const candidate = decodeObject(def, body, namespace, name);
+  const old = env.objects.get(def, namespace, name);
+  if (!old) throw statusErrors.notFound(groupResource(def), name);
+  return commitUpdate(env, { def, old, candidate, scope, opts });
+}

@@ -1,0 +1,105 @@
+/**
+ * apps/v1 (deployments, replicasets) and rbac.authorization.k8s.io/v1 (roles,
+ * rolebindings, clusterroles, clusterrolebindings): table columns as kubectl prints
+ * them, the selector/template agreement the real server insists on, and roleRef checks.
+ */
+import { fieldError, type FieldError } from '../api/field-errors.js';
+import { isObject, type JsonObject } from '../api/json.js';
+import {
+  bindingSchema, clusterRoleSchema, deploymentSchema, replicaSetSchema, roleSchema,
+} from './builtin-schemas.js';
+import { ageColumn, column, nameColumn } from './columns.js';
+import { STANDARD_VERBS, type ResourceDef } from './types.js';
+
+const status = (o: JsonObject, key: string): number => (isObject(o.status) && typeof o.status[key] === 'number' ? o.status[key] as number : 0);
+const specReplicas = (o: JsonObject): number => (isObject(o.spec) && typeof o.spec.replicas === 'number' ? o.spec.replicas : 0);
+
+/** Selector required, and the template's labels must satisfy its matchLabels. */
+function validateWorkload(o: JsonObject): FieldError[] {
+  const spec = isObject(o.spec) ? o.spec : {};
+  if (!isObject(spec.selector)) return [fieldError.required('spec.selector')];
+  const template = isObject(spec.template) ? spec.template : {};
+  const labels = isObject(template.metadata) && isObject(template.metadata.labels) ? template.metadata.labels : {};
+  const wanted = isObject(spec.selector.matchLabels) ? spec.selector.matchLabels : {};
+  const errors: FieldError[] = [];
+  if (Object.keys(wanted).length === 0 && !Array.isArray(spec.selector.matchExpressions)) {
+    errors.push(fieldError.invalid('spec.selector', spec.selector, 'empty selector is invalid for deployment'));
+  }
+  if (Object.entries(wanted).some(([k, v]) => labels[k] !== v)) {
+    errors.push(fieldError.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
+  }
+  return errors;
+}
+
+const defaultReplicas = (o: JsonObject): void => {
+  if (isObject(o.spec) && o.spec.replicas === undefined) o.spec.replicas = 1;
+};
+
+const images = (o: JsonObject): string => {
+  const template = isObject(o.spec) && isObject(o.spec.template) ? o.spec.template : {};
+  const containers = isObject(template.spec) && Array.isArray(template.spec.containers) ? template.spec.containers : [];
+  return containers.map((c) => (isObject(c) ? String(c.image ?? '') : '')).join(',');
+};
+
+const apps = (def: Omit<ResourceDef, 'group' | 'version' | 'custom' | 'verbs' | 'namespaced' | 'statusSubresource' | 'nameRule'>): ResourceDef =>
+  ({ group: 'apps', version: 'v1', custom: false, verbs: STANDARD_VERBS, namespaced: true, statusSubresource: true, nameRule: 'subdomain', ...def });
+
+export const deployments = apps({
+  resource: 'deployments', kind: 'Deployment', singular: 'deployment', shortNames: ['deploy'], categories: ['all'],
+  schema: deploymentSchema,
+  columns: [
+    nameColumn(),
+    column('Ready', (o) => `${status(o, 'readyReplicas')}/${specReplicas(o)}`),
+    column('Up-to-date', (o) => status(o, 'updatedReplicas'), 'integer'),
+    column('Available', (o) => status(o, 'availableReplicas'), 'integer'),
+    ageColumn(),
+    column('Images', images, 'string', 1),
+  ],
+  prepare: defaultReplicas, validate: validateWorkload, initialStatus: () => ({}),
+});
+
+export const replicasets = apps({
+  resource: 'replicasets', kind: 'ReplicaSet', singular: 'replicaset', shortNames: ['rs'], categories: ['all'],
+  schema: replicaSetSchema,
+  columns: [
+    nameColumn(),
+    column('Desired', specReplicas, 'integer'),
+    column('Current', (o) => status(o, 'replicas'), 'integer'),
+    column('Ready', (o) => status(o, 'readyReplicas'), 'integer'),
+    ageColumn(),
+  ],
+  fieldLabels: { 'status.replicas': (o) => String(status(o, 'replicas')) },
+  prepare: defaultReplicas, validate: validateWorkload, initialStatus: () => ({ replicas: 0 }),
+});
+
+const createdAt = column('Created At', (o) => (isObject(o.metadata) ? o.metadata.creationTimestamp : ''), 'date');
+const roleRef = (o: JsonObject): string => (isObject(o.roleRef) ? `${String(o.roleRef.kind)}/${String(o.roleRef.name)}` : '');
+
+function validateBinding(clusterScoped: boolean) {
+  return (o: JsonObject): FieldError[] => {
+    const ref = isObject(o.roleRef) ? o.roleRef : {};
+    const allowed = clusterScoped ? ['ClusterRole'] : ['Role', 'ClusterRole'];
+    if (typeof ref.kind === 'string' && !allowed.includes(ref.kind)) return [fieldError.notSupported('roleRef.kind', ref.kind, allowed)];
+    if (ref.apiGroup !== undefined && ref.apiGroup !== 'rbac.authorization.k8s.io') {
+      return [fieldError.notSupported('roleRef.apiGroup', ref.apiGroup, ['rbac.authorization.k8s.io'])];
+    }
+    return [];
+  };
+}
+
+const rbac = (def: Omit<ResourceDef, 'group' | 'version' | 'custom' | 'verbs' | 'statusSubresource' | 'nameRule' | 'categories' | 'shortNames'>): ResourceDef =>
+  ({ group: 'rbac.authorization.k8s.io', version: 'v1', custom: false, verbs: STANDARD_VERBS, statusSubresource: false, nameRule: 'path-segment', categories: [], shortNames: [], ...def });
+
+export const roles = rbac({ resource: 'roles', kind: 'Role', singular: 'role', namespaced: true, schema: roleSchema, columns: [nameColumn(), createdAt] });
+export const clusterroles = rbac({ resource: 'clusterroles', kind: 'ClusterRole', singular: 'clusterrole', namespaced: false, schema: clusterRoleSchema, columns: [nameColumn(), createdAt] });
+export const rolebindings = rbac({
+  resource: 'rolebindings', kind: 'RoleBinding', singular: 'rolebinding', namespaced: true, schema: bindingSchema,
+  columns: [nameColumn(), column('Role', roleRef), ageColumn()], validate: validateBinding(false),
+});
+export const clusterrolebindings = rbac({
+  resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', singular: 'clusterrolebinding', namespaced: false, schema: bindingSchema,
+  columns: [nameColumn(), column('Role', roleRef), ageColumn()], validate: validateBinding(true),
+});
+
+export const APPS_RESOURCES: readonly ResourceDef[] = [deployments, replicasets];
+export const RBAC_RESOURCES: readonly ResourceDef[] = [clusterrolebindings, clusterroles, rolebindings, roles];

@@ -1,0 +1,60 @@
+/**
+ * The custom resources the sandbox serves as if their CRDs were installed: Flux
+ * HelmRelease and OCIRepository, kagent Agent and ModelConfig. Names, short names,
+ * categories and printer columns are those of the real CRDs, so `kubectl get hr` and
+ * `kubectl get mc` print what they print against a real cluster.
+ */
+import { jsonPathColumn, nameColumn } from './columns.js';
+import { agentSchema, modelConfigSchema } from './schemas/kagent.js';
+import { helmReleaseSchema, ociRepositorySchema } from './schemas/flux.js';
+import { STANDARD_VERBS, type ResourceDef } from './types.js';
+
+const ready = (q: string) => `.status.conditions[?(@.type==${q}Ready${q})]`;
+
+const crd = (def: Omit<ResourceDef, 'custom' | 'verbs' | 'namespaced' | 'statusSubresource' | 'nameRule'>): ResourceDef =>
+  ({ custom: true, verbs: STANDARD_VERBS, namespaced: true, statusSubresource: true, nameRule: 'subdomain', ...def });
+
+export const helmreleases = crd({
+  group: 'helm.toolkit.fluxcd.io', version: 'v2', resource: 'helmreleases', kind: 'HelmRelease', singular: 'helmrelease',
+  shortNames: ['hr'], categories: ['all', 'fluxcd', 'fluxcd-appliers'], schema: helmReleaseSchema,
+  columns: [
+    nameColumn(),
+    jsonPathColumn('Age', 'date', '.metadata.creationTimestamp'),
+    jsonPathColumn('Ready', 'string', `${ready('"')}.status`),
+    jsonPathColumn('Status', 'string', `${ready('"')}.message`),
+  ],
+});
+
+export const ocirepositories = crd({
+  group: 'source.toolkit.fluxcd.io', version: 'v1', resource: 'ocirepositories', kind: 'OCIRepository', singular: 'ocirepository',
+  shortNames: ['ocirepo'], categories: ['all', 'fluxcd', 'fluxcd-sources'], schema: ociRepositorySchema,
+  columns: [
+    nameColumn(),
+    jsonPathColumn('URL', 'string', '.spec.url'),
+    jsonPathColumn('Ready', 'string', `${ready('"')}.status`),
+    jsonPathColumn('Status', 'string', `${ready('"')}.message`),
+    jsonPathColumn('Age', 'date', '.metadata.creationTimestamp'),
+  ],
+});
+
+export const agents = crd({
+  group: 'kagent.dev', version: 'v1alpha2', resource: 'agents', kind: 'Agent', singular: 'agent',
+  shortNames: [], categories: ['kagent'], schema: agentSchema,
+  columns: [
+    nameColumn(),
+    jsonPathColumn('Type', 'string', '.spec.type', 'The type of the agent.'),
+    jsonPathColumn('Runtime', 'string', '.spec.declarative.runtime', 'The runtime implementation for declarative agents.'),
+    jsonPathColumn('Ready', 'string', ".status.conditions[?(@.type=='Ready')].status", 'Whether or not the agent is ready to serve requests.'),
+    jsonPathColumn('Accepted', 'string', ".status.conditions[?(@.type=='Accepted')].status", 'Whether or not the agent has been accepted by the system.'),
+  ],
+});
+
+export const modelconfigs = crd({
+  group: 'kagent.dev', version: 'v1alpha2', resource: 'modelconfigs', kind: 'ModelConfig', singular: 'modelconfig',
+  shortNames: ['mc'], categories: ['kagent'], schema: modelConfigSchema,
+  columns: [nameColumn(), jsonPathColumn('Provider', 'string', '.spec.provider'), jsonPathColumn('Model', 'string', '.spec.model')],
+});
+
+/** The custom resources, in discovery order. */
+export const CUSTOM_RESOURCES: readonly ResourceDef[] = [helmreleases, ocirepositories, agents, modelconfigs];
+

@@ -1,0 +1,68 @@
+/**
+ * Bytes in and out of the sandbox API server: bounded body reading (3 MiB, like the real
+ * server's limit), decoding JSON bodies (and YAML for server-side apply), and writing
+ * JSON responses, Status errors and `Warning` headers.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseYaml } from 'yaml';
+import { StatusError, statusErrors, type KubeStatus } from '../api/status.js';
+
+/** The real server's request body limit. */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+/** Read the whole body as text; 413 when it exceeds the limit. */
+export async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > MAX_BODY_BYTES) throw new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_BODY_BYTES}`);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The media type of a Content-Type header, lowercased, without parameters. */
+export function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** Decode a JSON body (or YAML when `yaml` is set). Undefined for an empty body. */
+export function decodeBody(text: string, yaml = false): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return yaml ? parseYaml(text) : JSON.parse(text);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw statusErrors.badRequest(yaml ? `error decoding YAML: ${why}` : `couldn't get version/kind; json parse error: ${why}`);
+  }
+}
+
+/** Write a JSON response with optional `Warning: 299` headers. */
+export function sendJson(res: ServerResponse, code: number, body: unknown, warnings: readonly string[] = []): void {
+  const text = JSON.stringify(body);
+  const headers: Record<string, string | string[] | number> = {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+    'Content-Length': Buffer.byteLength(text),
+  };
+  if (warnings.length > 0) headers.Warning = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
+  res.writeHead(code, headers);
+  res.end(text);
+}
+
+/** Write a Status (error) response. */
+export function sendStatus(res: ServerResponse, status: KubeStatus): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendJson(res, status.code, status);
+}
+
+/** Any thrown value as a StatusError (unexpected errors become 500 InternalError). */
+export function toStatusError(err: unknown): StatusError {
+  if (err instanceof StatusError) return err;
+  return statusErrors.internal(err instanceof Error ? err.message : String(err));
+}

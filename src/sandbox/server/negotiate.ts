@@ -1,0 +1,51 @@
+/**
+ * Content negotiation of responses: plain JSON, server-side tables
+ * (`application/json;as=Table;v=v1;g=meta.k8s.io`, what `kubectl get` asks for) and
+ * partial object metadata. Aggregated discovery (`as=APIGroupDiscoveryList`) is never
+ * chosen: the sandbox answers discovery in the legacy form, which kubectl falls back to
+ * when the response's Content-Type is plain `application/json`. Only protobuf or other
+ * formats → 406.
+ */
+import { statusErrors } from '../api/status.js';
+
+/** The representation a response should take. */
+export type Representation =
+  | { kind: 'json' }
+  | { kind: 'table'; version: 'v1' | 'v1beta1' }
+  | { kind: 'partial'; version: 'v1' | 'v1beta1'; list: boolean };
+
+interface MediaRange {
+  type: string;
+  params: Record<string, string>;
+}
+
+function parseAccept(header: string): MediaRange[] {
+  return header.split(',').map((part) => {
+    const [type = '', ...params] = part.split(';').map((s) => s.trim());
+    return {
+      type: type.toLowerCase(),
+      params: Object.fromEntries(params.map((p) => {
+        const [k = '', v = ''] = p.split('=');
+        return [k.trim(), v.trim()];
+      })),
+    };
+  }).filter((m) => m.type.length > 0);
+}
+
+const JSONISH = new Set(['application/json', '*/*', 'application/*']);
+
+/** Choose how to represent a response for this Accept header. */
+export function negotiate(accept: string | undefined, allowTables: boolean): Representation {
+  if (!accept || !accept.trim()) return { kind: 'json' };
+  for (const range of parseAccept(accept)) {
+    if (!JSONISH.has(range.type)) continue;
+    const { as, g, v } = range.params;
+    if (!as) return { kind: 'json' };
+    if (g !== 'meta.k8s.io' || (v !== 'v1' && v !== 'v1beta1') || !allowTables) continue;
+    if (as === 'Table') return { kind: 'table', version: v };
+    if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') {
+      return { kind: 'partial', version: v, list: as === 'PartialObjectMetadataList' };
+    }
+  }
+  throw statusErrors.notAcceptable();
+}

@@ -1,0 +1,59 @@
+/**
+ * A minimal OpenAPI v3 for kubectl. kubectl apply, create and replace validate fields on
+ * the server (`fieldValidation=Strict`) only when the server's OpenAPI v3 says a kind's
+ * PATCH operation takes that parameter; otherwise they fall back to downloading the
+ * protobuf OpenAPI v2 for client-side validation, which the sandbox does not serve. So
+ * each group version's document lists, per resource, the object path with a PATCH
+ * operation carrying `x-kubernetes-group-version-kind` and the `fieldValidation`
+ * parameter — and nothing else. Without request-body content types, kubectl computes
+ * strategic merge patches from its own compiled-in types, as it does without OpenAPI.
+ */
+import { createHash } from 'node:crypto';
+import type { JsonObject } from '../api/json.js';
+import type { ResourceRegistry } from '../resources/registry.js';
+import { apiVersionOf, type ResourceDef } from '../resources/types.js';
+
+/** `api/v1` or `apis/<group>/<version>`, the keys of the v3 root document. */
+const gvPath = (group: string, version: string): string => (group ? `apis/${group}/${version}` : `api/${version}`);
+
+function objectPath(def: ResourceDef): string {
+  const ns = def.namespaced ? 'namespaces/{namespace}/' : '';
+  return `/${gvPath(def.group, def.version)}/${ns}${def.resource}/{name}`;
+}
+
+/** The OpenAPI document of one group version, or undefined when it is not served. */
+export function openApiGroupVersion(registry: ResourceRegistry, group: string, version: string): JsonObject | undefined {
+  const defs = registry.inGroupVersion(group, version);
+  if (defs.length === 0) return undefined;
+  const paths: JsonObject = {};
+  for (const def of defs) {
+    paths[objectPath(def)] = {
+      patch: {
+        operationId: `patch${def.kind}`,
+        parameters: [
+          { name: 'fieldValidation', in: 'query', schema: { type: 'string', uniqueItems: true } },
+          { name: 'fieldManager', in: 'query', schema: { type: 'string', uniqueItems: true } },
+          { name: 'dryRun', in: 'query', schema: { type: 'string', uniqueItems: true } },
+          { name: 'force', in: 'query', schema: { type: 'boolean', uniqueItems: true } },
+        ],
+        responses: { 200: { description: 'OK' } },
+        'x-kubernetes-action': 'patch',
+        'x-kubernetes-group-version-kind': { group: def.group, version: def.version, kind: def.kind },
+      },
+    };
+  }
+  return { openapi: '3.0.0', info: { title: 'Kubernetes (sandbox)', version: apiVersionOf(defs[0]!) }, paths };
+}
+
+/** The v3 root: each group version and the URL of its document (hashed, as the real server does). */
+export function openApiRoot(registry: ResourceRegistry): JsonObject {
+  const paths: JsonObject = {};
+  const pairs = new Set(registry.all().map((d) => `${d.group}\u0000${d.version}`));
+  for (const pair of pairs) {
+    const [group, version] = pair.split('\u0000') as [string, string];
+    const doc = openApiGroupVersion(registry, group, version)!;
+    const hash = createHash('sha512').update(JSON.stringify(doc)).digest('hex').slice(0, 128).toUpperCase();
+    paths[gvPath(group, version)] = { serverRelativeURL: `/openapi/v3/${gvPath(group, version)}?hash=${hash}` };
+  }
+  return { paths };
+}

@@ -1,0 +1,140 @@
+/**
+ * The resource endpoints: one handler per verb, each a thin translation between HTTP
+ * (URL, query, body, Accept and Content-Type) and the operations in ../ops. Responses
+ * follow the real server: 201 for creates (and creating applies), the object or a
+ * Success Status for deletes, `<Kind>List` bodies with list metadata, and tables when
+ * kubectl asks for them.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isObject, type JsonObject } from '../api/json.js';
+import { statusErrors, successStatus } from '../api/status.js';
+import { createObject } from '../ops/create.js';
+import { deleteCollection, deleteObject } from '../ops/delete.js';
+import { listObjects } from '../ops/list.js';
+import { patchObject } from '../ops/patch.js';
+import { PATCH_CONTENT_TYPES, type OpsEnv, type PatchType } from '../ops/types.js';
+import { updateObject } from '../ops/update.js';
+import { apiVersionOf, groupResource, type ResourceDef } from '../resources/types.js';
+import { decodeBody, mediaType, readBody, sendJson } from './http-io.js';
+import { negotiate, type Representation } from './negotiate.js';
+import { deleteOptions, listOptions, writeOptions } from './query.js';
+import { isTrue, type RequestInfo } from './request-info.js';
+import { partialObject, toTable, type IncludeObject } from './table.js';
+import { serveWatch, type WatchTiming } from './watch-stream.js';
+
+/** Everything a resource handler needs besides the request. */
+export interface HandlerEnv {
+  readonly env: OpsEnv;
+  readonly timing: WatchTiming;
+}
+
+const PATCH_TYPES = new Map<string, PatchType>(Object.entries(PATCH_CONTENT_TYPES).map(([k, v]) => [v, k as PatchType]));
+
+/**
+ * Decode a create/update body. Protobuf (what kubectl's generator commands such as
+ * `kubectl create configmap` send) is refused with a way forward: the sandbox speaks JSON.
+ */
+async function objectBody(req: IncomingMessage): Promise<unknown> {
+  const type = mediaType(req.headers['content-type']);
+  if (type !== '' && type !== 'application/json' && type !== 'application/yaml' && type !== '*/*') {
+    const hint = type === 'application/vnd.kubernetes.protobuf'
+      ? '; the sandbox API server speaks JSON only: write the object as YAML and use `kubectl apply -f` or `kubectl create -f`'
+      : '';
+    throw statusErrors.unsupportedMediaType([`application/json, application/yaml (got ${type})${hint}`]);
+  }
+  return decodeBody(await readBody(req), type === 'application/yaml');
+}
+
+/** Deletes of these answer with the object; others with a Success Status, as the real registries do. */
+const returnsDeletedObject = (def: ResourceDef): boolean => def.custom || def.resource === 'pods' || def.resource === 'namespaces';
+
+function includeObject(query: URLSearchParams): IncludeObject {
+  const value = query.get('includeObject');
+  return value === 'None' || value === 'Object' ? value : 'Metadata';
+}
+
+function render(def: ResourceDef, obj: JsonObject, rep: Representation, query: URLSearchParams): unknown {
+  if (rep.kind === 'table') return toTable(def, [obj], { resourceVersion: String(isObject(obj.metadata) ? obj.metadata.resourceVersion ?? '' : '') }, includeObject(query), rep.version);
+  if (rep.kind === 'partial') return partialObject(obj, rep.version);
+  return obj;
+}
+
+/** Which handler serves a verb, and whether the route allows it. */
+function routeAllows(def: ResourceDef, info: RequestInfo): boolean {
+  if (info.subresource) return ['get', 'update', 'patch'].includes(info.verb);
+  if (def.namespaced && !info.namespace && !info.name) return info.verb === 'list' || info.verb === 'watch';
+  return def.verbs.includes(info.verb);
+}
+
+/** Serve one resource request already authenticated and authorized. */
+export async function handleResource(h: HandlerEnv, def: ResourceDef, info: RequestInfo, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (info.subresource && (info.subresource !== 'status' || !def.statusSubresource)) throw statusErrors.pathNotFound();
+  if (!routeAllows(def, info)) throw statusErrors.methodNotAllowed(groupResource(def));
+  const { env } = h;
+  const { query, namespace, name } = info;
+  const scope = info.subresource === 'status' ? 'status' : 'main';
+  const rep = () => negotiate(req.headers.accept, true);
+
+  switch (info.verb) {
+    case 'get': {
+      const obj = env.objects.get(def, namespace, name);
+      if (!obj) throw statusErrors.notFound(groupResource(def), name);
+      return sendJson(res, 200, render(def, obj, rep(), query));
+    }
+    case 'list': {
+      const representation = rep();
+      const page = listObjects(env, def, listOptions(query, namespace));
+      const metadata: JsonObject = { resourceVersion: page.resourceVersion };
+      if (page.continue) metadata.continue = page.continue;
+      if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
+      if (representation.kind === 'table') return sendJson(res, 200, toTable(def, page.items, page, includeObject(query), representation.version));
+      if (representation.kind === 'partial') {
+        return sendJson(res, 200, { kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${representation.version}`, metadata, items: page.items.map((o) => partialObject(o, representation.version)) });
+      }
+      return sendJson(res, 200, { kind: `${def.kind}List`, apiVersion: apiVersionOf(def), metadata, items: page.items });
+    }
+    case 'watch': {
+      const opts = listOptions(query, namespace);
+      if (name) opts.fieldSelector = [opts.fieldSelector, `metadata.name=${name}`].filter(Boolean).join(',');
+      return serveWatch(env, def, {
+        ...opts, resourceVersion: query.get('resourceVersion') ?? undefined, sendInitialEvents: isTrue(query.get('sendInitialEvents')),
+        allowBookmarks: isTrue(query.get('allowWatchBookmarks')),
+      }, rep(), includeObject(query), req, res, h.timing);
+    }
+    case 'create': {
+      const opts = writeOptions(query, req, 'create');
+      const body = await objectBody(req);
+      const created = createObject(env, def, namespace, body, opts);
+      return sendJson(res, 201, render(def, created, rep(), query), opts.warnings);
+    }
+    case 'update': {
+      const opts = writeOptions(query, req, 'update');
+      const body = await objectBody(req);
+      const updated = updateObject(env, def, namespace, name, body, opts, scope);
+      return sendJson(res, 200, render(def, updated, rep(), query), opts.warnings);
+    }
+    case 'patch': {
+      const type = PATCH_TYPES.get(mediaType(req.headers['content-type']));
+      if (!type) throw statusErrors.unsupportedMediaType(def.custom ? [PATCH_CONTENT_TYPES.json, PATCH_CONTENT_TYPES.merge, PATCH_CONTENT_TYPES.apply] : Object.values(PATCH_CONTENT_TYPES));
+      const opts = { ...writeOptions(query, req, 'patch'), subresource: scope === 'status' ? 'status' as const : undefined };
+      const body = decodeBody(await readBody(req), type === 'apply');
+      if (body === undefined) throw statusErrors.badRequest('the body of the request was empty; send a patch document');
+      const result = patchObject(env, def, namespace, name, type, body, opts);
+      return sendJson(res, result.created ? 201 : 200, render(def, result.object, rep(), query), opts.warnings);
+    }
+    case 'delete': {
+      const opts = deleteOptions(query, decodeBody(await readBody(req)), req, 'delete');
+      const result = deleteObject(env, def, namespace, name, opts);
+      if (!result.removed || returnsDeletedObject(def)) return sendJson(res, 200, render(def, result.object, rep(), query));
+      const uid = isObject(result.object.metadata) ? String(result.object.metadata.uid ?? '') : '';
+      return sendJson(res, 200, successStatus(groupResource(def), name, uid));
+    }
+    case 'deletecollection': {
+      const opts = deleteOptions(query, decodeBody(await readBody(req)), req, 'deletecollection');
+      const items = deleteCollection(env, def, listOptions(query, namespace), opts);
+      return sendJson(res, 200, { kind: `${def.kind}List`, apiVersion: apiVersionOf(def), metadata: { resourceVersion: String(env.objects.revision) }, items });
+    }
+    default:
+      throw statusErrors.methodNotAllowed(groupResource(def));
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The in-memory object store: one sorted map per resource type, keyed `namespace/name`
+ * (or `name` when cluster-scoped) like etcd's keys, and one global resourceVersion
+ * counter shared by every write, as in a real cluster. Stored objects are deep-frozen:
+ * readers get them without copying (cheap lists of thousands of objects) and writers
+ * always build new objects. Every commit is published on the watch hub.
+ *
+ * This layer knows nothing of validation or HTTP; the operations in ../ops do.
+ */
+import { isObject, type JsonObject } from '../api/json.js';
+import { resourceKey, type ResourceDef } from '../resources/types.js';
+import { WatchHub, type WatchEventType } from './watch-hub.js';
+
+class Table {
+  readonly objects = new Map<string, JsonObject>();
+  private sorted: string[] | undefined;
+
+  sortedKeys(): string[] {
+    if (!this.sorted) this.sorted = [...this.objects.keys()].sort();
+    return this.sorted;
+  }
+
+  set(key: string, obj: JsonObject): void {
+    if (!this.objects.has(key)) this.sorted = undefined;
+    this.objects.set(key, obj);
+  }
+
+  delete(key: string): void {
+    if (this.objects.delete(key)) this.sorted = undefined;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as object)) deepFreeze(v);
+  }
+  return value;
+}
+
+const nameOf = (obj: JsonObject): string => (isObject(obj.metadata) ? String(obj.metadata.name ?? '') : '');
+const namespaceOf = (obj: JsonObject): string => (isObject(obj.metadata) ? String(obj.metadata.namespace ?? '') : '');
+
+/** The storage key of an object: `namespace/name`, or `name` for cluster-scoped objects. */
+export function storageKey(namespace: string, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+export class ObjectStore {
+  private rv = 0;
+  private readonly tables = new Map<string, Table>();
+  readonly hub: WatchHub;
+
+  constructor(historyCapacity = 10_000) {
+    this.hub = new WatchHub(historyCapacity);
+  }
+
+  /** The resourceVersion of the newest write (what a list reports). */
+  get revision(): number {
+    return this.rv;
+  }
+
+  get(def: ResourceDef, namespace: string, name: string): JsonObject | undefined {
+    return this.table(def).objects.get(storageKey(def.namespaced ? namespace : '', name));
+  }
+
+  /** Objects in key order; all namespaces when `namespace` is empty. `afterKey` pages on. */
+  list(def: ResourceDef, namespace: string, afterKey = ''): Array<[string, JsonObject]> {
+    const table = this.table(def);
+    const keys = table.sortedKeys();
+    const prefix = def.namespaced && namespace ? `${namespace}/` : '';
+    const from = afterKey > prefix ? afterKey : prefix;
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (keys[mid]! < from || (keys[mid] === afterKey)) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: Array<[string, JsonObject]> = [];
+    for (let i = lo; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (prefix && !key.startsWith(prefix)) break;
+      out.push([key, table.objects.get(key)!]);
+    }
+    return out;
+  }
+
+  /** Count of objects of a resource in one namespace. */
+  countIn(def: ResourceDef, namespace: string): number {
+    return this.list(def, namespace).length;
+  }
+
+  /** Store a new or changed object: stamps the next resourceVersion, freezes it, publishes. */
+  put(def: ResourceDef, obj: JsonObject, type: Exclude<WatchEventType, 'DELETED'>, previous?: JsonObject): JsonObject {
+    const stored = this.stamp(obj);
+    const namespace = def.namespaced ? namespaceOf(stored) : '';
+    this.table(def).set(storageKey(namespace, nameOf(stored)), stored);
+    this.hub.publish({ type, rv: this.rv, resource: resourceKey(def), namespace, object: stored, previous });
+    return stored;
+  }
+
+  /** Remove an object; the DELETED event carries it at a new resourceVersion, as etcd reports. */
+  remove(def: ResourceDef, obj: JsonObject): JsonObject {
+    const namespace = def.namespaced ? namespaceOf(obj) : '';
+    this.table(def).delete(storageKey(namespace, nameOf(obj)));
+    const gone = this.stamp(obj);
+    this.hub.publish({ type: 'DELETED', rv: this.rv, resource: resourceKey(def), namespace, object: gone });
+    return gone;
+  }
+
+  private stamp(obj: JsonObject): JsonObject {
+    this.rv++;
+    const metadata = { ...(isObject(obj.metadata) ? obj.metadata : {}), resourceVersion: String(this.rv) };
+    return deepFreeze({ ...obj, metadata });
+  }
+
+  private table(def: ResourceDef): Table {
+    const key = resourceKey(def);
+    let table = this.tables.get(key);
+    if (!table) {
+      table = new Table();
+      this.tables.set(key, table);
+    }
+    return table;
+  }
+}
