@@ -81,5 +81,5 @@ function isRegularFile(entry: ReadEntry): boolean {
 }
 
 function mib(bytes: number): string {
-  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB`;
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }

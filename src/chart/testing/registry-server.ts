@@ -39,7 +39,7 @@ export interface RegistryServer {
   blobDataPath(digest: string): string;
   /** Stops the process, keeping port and storage. */
   stop(): Promise<void>;
-  /** Starts it again after `stop()`. */
+  /** Starts it again after `stop()`; does nothing while it runs. */
   start(): Promise<void>;
   /** Stops everything and removes the storage. */
   close(): Promise<void>;
@@ -61,7 +61,9 @@ export async function startRegistry(options: RegistryServerOptions = {}): Promis
 
   let child: ChildProcess | undefined;
   let output = '';
+  const running = (): boolean => child !== undefined && child.exitCode === null && child.signalCode === null;
   const start = async (): Promise<void> => {
+    if (running()) return;
     output = '';
     const proc = spawn(BINARY, ['serve', configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;

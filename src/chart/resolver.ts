@@ -1,0 +1,151 @@
+/**
+ * The agent chart's values schema as Flux will install it: the newest version in the
+ * configured range of the chart's OCI registry, read again every `refresh`, with the
+ * embedded copy answering whenever the registry has not (yet) been read.
+ *
+ * Degrades explicitly (house style 4.9.9): `schema()` never rejects, so validation works
+ * offline; `info()` says which source answered and the last registry error; a failing
+ * registry is retried about once a minute, not per request, and its warning is logged
+ * once per outage. One resolve runs at a time; callers arriving meanwhile get the current
+ * schema at once. The schema object stays the same while the version does, so the
+ * validator compiled for it is reused.
+ */
+import type { Logger } from 'pino';
+import type { ChartInfo } from '../core/types.js';
+import type { ChartSchemaSource, ResolvedSchema } from '../service/ports.js';
+import { EMBEDDED_SCHEMA, EMBEDDED_SCHEMA_VERSION } from './embedded/embedded.js';
+import { parseOciReference } from './oci-reference.js';
+import { readChartSchema } from './read-chart-schema.js';
+import { RegistryClient } from './registry-client.js';
+import { latestVersion, parseSemverConstraint, type SemverConstraint } from './semver-constraint.js';
+
+/** How long after a failed read the registry is tried again. */
+export const RETRY_AFTER_FAILURE_MS = 60_000;
+const DEFAULT_RESOLVE_TIMEOUT_MS = 30_000;
+
+export const REGISTRY_UNAVAILABLE_MESSAGE = 'agent chart registry unavailable, validating against the embedded schema';
+const REGISTRY_UNAVAILABLE_CACHED = 'agent chart registry unavailable, validating against the last schema read from it';
+
+export interface RegistryChartSchemaSourceOptions {
+  /** `oci://<registry>/<repository>`. */
+  ociUrl: string;
+  /** Masterminds range, as the OCIRepository's `ref.semver`. */
+  semver: string;
+  /** How long a read schema is served before the registry is asked again (ms, > 0). */
+  refreshMs: number;
+  log: Logger;
+  /** Cap on one whole resolve (tags, manifest, blob); default 30 s. */
+  resolveTimeoutMs?: number;
+  /** Clock in ms since the epoch; tests pass a fake one. */
+  now?: () => number;
+  fetch?: typeof fetch;
+  /** The fallback; default the compiled-in chart 0.5.2 schema. */
+  embedded?: { version: string; schema: Record<string, unknown> };
+}
+
+/** The registry-backed `ChartSchemaSource`. */
+export class RegistryChartSchemaSource implements ChartSchemaSource {
+  private readonly client: RegistryClient;
+  private readonly constraint: SemverConstraint;
+  private readonly now: () => number;
+  private readonly embedded: ResolvedSchema;
+  private readonly closed = new AbortController();
+  /** The last schema read from the registry. */
+  private cached: ResolvedSchema | undefined;
+  private latest: string | undefined;
+  private resolvedAt: string | undefined;
+  private error: string | undefined;
+  /** When the registry was last read (ms), moved back after a failure to retry sooner. */
+  private fetched = Number.NEGATIVE_INFINITY;
+  private inFlight: Promise<void> | undefined;
+  private inOutage = false;
+
+  constructor(private readonly options: RegistryChartSchemaSourceOptions) {
+    if (!(options.refreshMs > 0)) throw new Error(`chart refresh must be positive, got ${options.refreshMs} ms`);
+    this.constraint = parseSemverConstraint(options.semver);
+    this.now = options.now ?? Date.now;
+    this.client = new RegistryClient(parseOciReference(options.ociUrl), { fetch: options.fetch, now: this.now });
+    const fallback = options.embedded ?? { version: EMBEDDED_SCHEMA_VERSION, schema: EMBEDDED_SCHEMA as Record<string, unknown> };
+    this.embedded = { version: fallback.version, source: 'embedded', schema: fallback.schema };
+  }
+
+  /** The schema to validate with. Reads the registry when the last read is older than refresh. */
+  async schema(): Promise<ResolvedSchema> {
+    if (this.inFlight === undefined && this.now() - this.fetched >= this.options.refreshMs && !this.closed.signal.aborted) {
+      this.inFlight = this.resolve().finally(() => {
+        this.inFlight = undefined;
+      });
+      await this.inFlight;
+    }
+    return this.cached ?? this.embedded;
+  }
+
+  /** What `get_info` reports as `chart`; may read the registry, like `schema()`. */
+  async info(): Promise<ChartInfo> {
+    const current = await this.schema();
+    return {
+      ociUrl: this.options.ociUrl,
+      semver: this.options.semver,
+      ...(this.latest !== undefined && { latestVersion: this.latest }),
+      schemaVersion: current.version,
+      schemaSource: current.source,
+      ...(this.resolvedAt !== undefined && { resolvedAt: this.resolvedAt }),
+      ...(this.error !== undefined && { error: this.error }),
+    };
+  }
+
+  /** Stops a running resolve (shutdown); later calls serve what is cached without reading. */
+  close(): void {
+    this.closed.abort();
+  }
+
+  /** Never rejects: a failure becomes `error`, the embedded (or last) schema and a retry in a minute. */
+  private async resolve(): Promise<void> {
+    const started = this.now();
+    const timeoutMs = this.options.resolveTimeoutMs ?? DEFAULT_RESOLVE_TIMEOUT_MS;
+    const signal = AbortSignal.any([this.closed.signal, AbortSignal.timeout(timeoutMs)]);
+    try {
+      const tags = await this.client.listTags(signal);
+      const latest = latestVersion(tags, this.constraint);
+      const previous = this.cached?.version;
+      if (previous !== latest) {
+        // Only a new version is downloaded; otherwise the same schema object stays (compiled once).
+        const schema = deepFreeze(await readChartSchema(this.client, latest, signal));
+        this.cached = { version: latest, source: 'registry', schema };
+      }
+      const recovered = this.inOutage;
+      this.latest = latest;
+      this.fetched = this.now();
+      this.resolvedAt = new Date(this.fetched).toISOString();
+      this.error = undefined;
+      this.inOutage = false;
+      if (previous !== latest || recovered) {
+        this.options.log.info({ ociUrl: this.options.ociUrl, semver: this.options.semver, version: latest, previous }, 'agent chart resolved');
+      }
+    } catch (err) {
+      this.error = signal.aborted && !this.closed.signal.aborted ? `resolving the agent chart took longer than ${timeoutMs / 1000}s` : errorText(err);
+      this.latest = undefined;
+      // Retry in about a minute rather than after a whole refresh period.
+      this.fetched = started - this.options.refreshMs + RETRY_AFTER_FAILURE_MS;
+      if (!this.inOutage) {
+        this.inOutage = true;
+        this.options.log.warn(
+          { ociUrl: this.options.ociUrl, semver: this.options.semver, error: this.error, schemaVersion: (this.cached ?? this.embedded).version },
+          this.cached ? REGISTRY_UNAVAILABLE_CACHED : REGISTRY_UNAVAILABLE_MESSAGE,
+        );
+      }
+    }
+  }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
