@@ -21,12 +21,15 @@ async function deadPort(): Promise<number> {
 describe('runServe against an API server that is down', () => {
   let dir: string;
   let kubeconfig: string;
+  let registry: string;
   let stop: (() => void) | undefined;
   let running: Promise<void> | undefined;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'serve-test-'));
     kubeconfig = join(dir, 'kubeconfig');
+    // Loopback only: a chart registry that is down too.
+    registry = `oci://127.0.0.1:${await deadPort()}/charts/agent`;
     writeFileSync(kubeconfig, [
       'apiVersion: v1', 'kind: Config', 'current-context: dead',
       'clusters: [{name: dead, cluster: {server: "http://127.0.0.1:' + String(await deadPort()) + '"}}]',
@@ -47,7 +50,7 @@ describe('runServe against an API server that is down', () => {
   });
 
   function config(args: string[] = [], env: Record<string, string> = {}): AppConfig {
-    const r = parseConfig(['serve', '--listen=127.0.0.1:0', '--metrics-listen=', `--kubeconfig=${kubeconfig}`, ...args], env);
+    const r = parseConfig(['serve', '--listen=127.0.0.1:0', '--metrics-listen=', `--kubeconfig=${kubeconfig}`, `--agent-chart-oci-url=${registry}`, ...args], env);
     if (r.kind !== 'serve') throw new Error(JSON.stringify(r));
     return r.config;
   }

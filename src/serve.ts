@@ -6,7 +6,7 @@
  *    dynamic import) or the kubeconfig / in-cluster ServiceAccount;
  * 2. API version discovery for kagent and the two Flux groups (pinned flags win; a
  *    failure falls back to the era-A defaults with a warning);
- * 3. the chart schema source, the skill catalog (when repositories are configured) and
+ * 3. the chart schema source (registry, embedded fallback), the skill catalog (when repositories are configured) and
  *    the Kubernetes provider;
  * 4. the AgentService, the express app (REST, MCP, probes) on `--listen` and the metrics
  *    listener on `--metrics-listen`.
@@ -21,10 +21,9 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { EMBEDDED_SCHEMA, EMBEDDED_SCHEMA_VERSION } from './chart/embedded/embedded.js';
+import { RegistryChartSchemaSource } from './chart/resolver.js';
 import { buildInfo, redactedSummary, type AppConfig } from './config/index.js';
 import type { ComposeConfig } from './core/compose.js';
-import type { ChartInfo } from './core/types.js';
 import { apiDiscovery, resolveApiVersions, type Discover } from './kube/discovery.js';
 import { loadBaseKubeConfig } from './kube/kubeconfig.js';
 import { ServiceAccountProvider } from './kube/providers.js';
@@ -33,7 +32,7 @@ import { Metrics } from './metrics/metrics.js';
 import { metricsRequestListener } from './metrics/metrics-server.js';
 import { AgentService } from './service/agent-service.js';
 import { ManagedNamespaces } from './service/namespaces.js';
-import type { ChartSchemaSource, ResolvedSchema } from './service/ports.js';
+import type { ChartSchemaSource } from './service/ports.js';
 import type { ApiVersions } from './service/resources.js';
 import { GitHubSkillCatalog } from './skills/github-skill-catalog.js';
 import { createApp } from './transport/http/app.js';
@@ -78,7 +77,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
       })
       : undefined;
     const service = new AgentService(
-      { kube, chart: await openChartSource(config, log, cleanups), skills, log },
+      { kube, chart: openChartSource(config, log, cleanups), skills, log },
       {
         version: info.version,
         namespaces: new ManagedNamespaces(config.namespaces.default, config.namespaces.managed),
@@ -120,16 +119,6 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
 /** One step of the shutdown. */
 type Cleanup = () => unknown;
 
-/** The contract of src/sandbox/index.ts (another module owns it; reached only by dynamic import). */
-interface SandboxModule {
-  startSandbox(options: { listen: string; seed?: boolean; controllers?: boolean; log?: Logger }): Promise<{
-    url: string;
-    kubeconfigYaml(): string;
-    writeKubeconfig(path: string): unknown;
-    close(): Promise<void>;
-  }>;
-}
-
 /** The base cluster: the sandbox's when `--sandbox` is on, else the kubeconfig / in-cluster one. */
 async function openCluster(config: AppConfig, log: Logger, cleanups: Cleanup[]): Promise<KubeConfig> {
   if (!config.sandbox.enabled) {
@@ -137,35 +126,33 @@ async function openCluster(config: AppConfig, log: Logger, cleanups: Cleanup[]):
       kubeconfig: config.kube.kubeconfig, context: config.kube.context, inCluster: config.kube.inCluster,
     });
   }
-  // A variable specifier keeps the sandbox out of the static import graph of production builds.
-  const specifier = './sandbox/index.js';
-  const { startSandbox } = (await import(specifier)) as SandboxModule;
-  const sandbox = await startSandbox({ listen: config.sandbox.listen, seed: true, controllers: true, log });
+  // Only here, and only when asked for, is the sandbox loaded.
+  const { startSandbox } = await import('./sandbox/index.js');
+  const sandbox = await startSandbox({ listen: config.sandbox.listen, seed: true, log: log.child({ component: 'sandbox' }) });
   cleanups.push(() => sandbox.close());
+  // kubectl gets the administrator; agent-manager itself acts as its ServiceAccount, as in a cluster.
   if (config.sandbox.kubeconfigOut) await sandbox.writeKubeconfig(config.sandbox.kubeconfigOut);
   log.info({ url: sandbox.url, kubeconfig: config.sandbox.kubeconfigOut || undefined }, 'sandbox API server started');
-  return loadBaseKubeConfig({ kubeconfigYaml: sandbox.kubeconfigYaml() });
+  return loadBaseKubeConfig({
+    kubeconfigYaml: sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken, name: 'agent-manager' }),
+  });
 }
 
 /**
- * The chart schema source. TODO(issue 7): the registry-backed source (src/chart) takes
- * over here once it lands; until then validation uses the embedded schema, and get_info
- * says so (`schemaSource: embedded`).
+ * The chart schema source: the registry's newest schema in the configured range, the
+ * embedded one until (or whenever) the registry cannot be read. The first read starts
+ * now, in the background, so the first request does not wait for the registry.
  */
-async function openChartSource(config: AppConfig, _log: Logger, _cleanups: Cleanup[]): Promise<ChartSchemaSource> {
-  return new EmbeddedOnlyChartSource(config.chart.ociUrl, config.chart.semver);
-}
-
-class EmbeddedOnlyChartSource implements ChartSchemaSource {
-  constructor(private readonly ociUrl: string, private readonly semver: string) {}
-
-  async schema(): Promise<ResolvedSchema> {
-    return { version: EMBEDDED_SCHEMA_VERSION, source: 'embedded', schema: EMBEDDED_SCHEMA as Record<string, unknown> };
-  }
-
-  async info(): Promise<ChartInfo> {
-    return { ociUrl: this.ociUrl, semver: this.semver, schemaVersion: EMBEDDED_SCHEMA_VERSION, schemaSource: 'embedded' };
-  }
+function openChartSource(config: AppConfig, log: Logger, cleanups: Cleanup[]): ChartSchemaSource {
+  const source = new RegistryChartSchemaSource({
+    ociUrl: config.chart.ociUrl,
+    semver: config.chart.semver,
+    refreshMs: config.chart.refresh.ms,
+    log,
+  });
+  cleanups.push(() => source.close());
+  void source.schema();
+  return source;
 }
 
 /** What composition writes, from the configuration and the discovered Flux versions. */

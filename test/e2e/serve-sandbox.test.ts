@@ -1,0 +1,120 @@
+/**
+ * `agent-manager serve --sandbox`, what `npm start` runs, end to end in-process: the
+ * composition root starts the embedded sandbox API server, discovers its API versions,
+ * and serves REST, MCP and the metrics listener against it. Everything stays on
+ * loopback: the chart registry is pointed at a loopback port nothing listens on, so
+ * the embedded schema answers.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/index.js';
+import { loadBaseKubeConfig } from '../../src/kube/kubeconfig.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { runServe } from '../../src/serve.js';
+
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('serve --sandbox', () => {
+  let dir: string;
+  let kubeconfig: string;
+  let base: string;
+  let metrics: string;
+  let stop: () => void;
+  let running: Promise<void>;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'serve-sandbox-'));
+    kubeconfig = join(dir, 'kubeconfig');
+    const parsed = parseConfig([
+      'serve', '--sandbox', '--listen=127.0.0.1:0', '--metrics-listen=127.0.0.1:0',
+      `--sandbox-kubeconfig=${kubeconfig}`, `--agent-chart-oci-url=oci://127.0.0.1:${await deadPort()}/charts/agent`,
+    ], {});
+    if (parsed.kind !== 'serve') throw new Error(JSON.stringify(parsed));
+    const stopped = new Promise<void>((resolve) => { stop = resolve; });
+    await new Promise<void>((resolve, reject) => {
+      running = runServe(parsed.config, silentLogger(), {
+        stop: stopped,
+        onListening: (main, metricsAddress) => {
+          base = `http://127.0.0.1:${main.port}`;
+          metrics = `http://127.0.0.1:${metricsAddress!.port}`;
+          resolve();
+        },
+      });
+      running.catch(reject);
+    });
+  });
+
+  afterAll(async () => {
+    stop?.();
+    await running;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('describes the installation against the sandbox, as the ServiceAccount', async () => {
+    const res = await fetch(`${base}/api/v1/info`);
+    expect(res.status).toBe(200);
+    const info = (await res.json()) as { identity: string; apiVersions: Record<string, string>; namespaces: { default: string } };
+    expect(info.identity).toBe('serviceAccount');
+    expect(info.namespaces.default).toBe('kagent');
+    expect(info.apiVersions).toEqual({
+      agent: 'kagent.dev/v1alpha2', modelConfig: 'kagent.dev/v1alpha2',
+      helmRelease: 'helm.toolkit.fluxcd.io/v2', ociRepository: 'source.toolkit.fluxcd.io/v1',
+    });
+  });
+
+  it('lists the seeded model configs and the (empty) agents', async () => {
+    const configs = (await (await fetch(`${base}/api/v1/modelconfigs`)).json()) as { modelConfigs: Array<{ name: string }> };
+    expect(configs.modelConfigs.map((m) => m.name)).toEqual(['default-model-config', 'qwen3-8-27b']);
+    const agents = await fetch(`${base}/api/v1/agents`);
+    expect(agents.status).toBe(200);
+    expect(await agents.json()).toEqual({ agents: [] });
+  });
+
+  it('creates and deletes an agent over REST, and MCP sees it in between', async () => {
+    const created = await fetch(`${base}/api/v1/agents`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'e2e-bot', modelConfig: 'default-model-config', toolset: ['preset:none'] }),
+    });
+    expect(created.status).toBe(201);
+    expect(((await created.json()) as { created: Record<string, boolean> }).created).toEqual({ ociRepository: false, helmRelease: true });
+
+    const client = new Client({ name: 'e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+    try {
+      const result = await client.callTool({ name: 'get_agent', arguments: { name: 'e2e-bot' } });
+      expect(result.isError).toBeFalsy();
+      expect((result.structuredContent as { name: string; managed: string })).toMatchObject({ name: 'e2e-bot', managed: 'helmrelease' });
+    } finally {
+      await client.close();
+    }
+
+    const deleted = await fetch(`${base}/api/v1/agents/kagent/e2e-bot`, { method: 'DELETE' });
+    expect(deleted.status).toBe(200);
+    expect(((await deleted.json()) as { helmReleaseDeleted: boolean }).helmReleaseDeleted).toBe(true);
+  });
+
+  it('writes a kubeconfig kubectl (or any client) can use against the sandbox', async () => {
+    const core = loadBaseKubeConfig({ kubeconfig }).makeApiClient(CoreV1Api);
+    const namespaces = await core.listNamespace();
+    expect(namespaces.items.map((n) => n.metadata?.name)).toEqual(expect.arrayContaining(['kagent', 'tenant']));
+  });
+
+  it('counts the requests on the metrics listener', async () => {
+    const body = await (await fetch(`${metrics}/metrics`)).text();
+    expect(body).toMatch(/http_server_request_duration_seconds_count\{method="GET",route="\/api\/v1\/info",status="200"\} [1-9]/);
+    expect(body).toMatch(/mcp_server_operation_duration_seconds_count\{tool="get_agent",outcome="ok"\} 1/);
+  });
+});
