@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AgentSpec } from '../core/types.js';
+import { startServiceFixture, type ServiceFixture } from './testing/fixture.js';
+import { seedAgentCr, seedModelConfig, seedVerifier } from './testing/seed-agents.js';
+
+let f: ServiceFixture;
+const writes = () => f.sandbox.counters.count({ verb: 'create' }) + f.sandbox.counters.count({ verb: 'update' });
+const spec = (overrides: Partial<AgentSpec> = {}): AgentSpec => ({
+  name: 'sre', modelConfig: 'default-model-config', toolset: ['preset:read-only'], ...overrides,
+});
+
+beforeAll(async () => {
+  f = await startServiceFixture();
+  seedVerifier(f.sandbox);
+  seedAgentCr(f.sandbox, { name: 'bare', ready: true });
+  seedModelConfig(f.sandbox, 'tenant', 'default-model-config', 'Anthropic', 'claude-sonnet-4-6');
+});
+afterAll(() => f.close());
+beforeEach(() => f.sandbox.counters.reset());
+
+describe('createAgent refuses bad requests and writes nothing', () => {
+  it.each([
+    ['a bad name', spec({ name: 'Bad Name' }), 'invalid_request', `name "Bad Name" must be a DNS-1123 label`],
+    ['a missing toolset', spec({ toolset: undefined }), 'invalid_request', 'toolset is required: declare which of the gateway'],
+    ['an empty toolset', spec({ toolset: [] }), 'invalid_request', 'toolset is empty; use ["preset:none"]'],
+    ['toolNames', spec({ toolNames: ['x'] }), 'invalid_request', 'toolNames never narrowed anything against muster'],
+    ['an unknown modelConfig', spec({ modelConfig: 'nope' }), 'invalid_request',
+      'modelConfig "nope" does not exist in namespace kagent; valid: default-model-config, qwen3-8-27b'],
+    ['a missing modelConfig', spec({ modelConfig: ' ' }), 'invalid_request', 'modelConfig is required'],
+    ['a 64-character displayName', spec({ displayName: 'x'.repeat(64) }), 'invalid_request',
+      'values do not satisfy the agent chart schema 0.5.2 (embedded): /agent/displayName'],
+    ['a runtime outside go|python', spec({ runtime: 'rust' }), 'invalid_request', '/agent/runtime'],
+    ['an existing release', spec({ name: 'verifier' }), 'conflict',
+      'conflict: HelmRelease kagent/verifier already exists; use update_agent to change it'],
+    ['an existing bare Agent', spec({ name: 'bare' }), 'conflict',
+      'conflict: Agent kagent/bare already exists without a HelmRelease (a bare CR); delete it first (delete_agent with force) or pick another name'],
+    ['an unmanaged namespace', spec({ namespace: 'default' }), 'invalid_request', 'namespace "default" is not managed'],
+  ])('%s', async (_name, request, code, text) => {
+    const err = await f.service.createAgent(f.ctx(), request).then(() => undefined, (e: unknown) => e);
+    expect(err).toMatchObject({ code });
+    expect((err as Error).message).toContain(text);
+    expect(writes()).toBe(0);
+  });
+});
+
+describe('createAgent writes the source and the release', () => {
+  it('reuses the shared OCIRepository, writes exactly the composed values and embeds a progressing status', async () => {
+    const result = await f.service.createAgent(f.ctx(), spec({
+      displayName: 'SRE Assistant', skills: { gitRefs: [{ url: 'https://github.com/giantswarm/agent-skills', path: 'runbooks', ref: 'main' }] },
+      toolset: ['preset:read-only', 'workflow:incident-triage'],
+    }));
+    expect(result.created).toEqual({ ociRepository: false, helmRelease: true });
+    expect(result.status?.verdict).toBe('progressing');
+    expect(result.status?.summary).toBe('HelmRelease created; Flux has not reconciled it yet');
+    expect(result).not.toHaveProperty('requestedBy');
+    const written = f.sandbox.store.get('helmreleases', 'kagent', 'sre') as { metadata: { labels: Record<string, string> }; spec: Record<string, unknown> };
+    expect(written.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'agent-manager' });
+    expect(written.spec.values).toEqual({
+      agent: { name: 'sre', displayName: 'SRE Assistant' },
+      modelConfig: { name: 'default-model-config' },
+      skills: { gitRefs: [{ url: 'https://github.com/giantswarm/agent-skills', path: 'runbooks', ref: 'main', name: 'runbooks' }] },
+      toolset: ['preset:read-only', 'workflow:incident-triage'],
+    });
+    expect(written.spec.chartRef).toEqual({ kind: 'OCIRepository', name: 'agent', namespace: 'kagent' });
+    expect(result.agent).toMatchObject({ name: 'sre', exists: false, managed: 'helmrelease', toolset: ['preset:read-only', 'workflow:incident-triage'] });
+    expect(result.manifests.helmRelease).toContain('kind: HelmRelease');
+    expect(f.sandbox.counters.count({ verb: 'create' })).toBe(1);
+  });
+
+  it('creates the OCIRepository with the chart URL in a namespace that has none', async () => {
+    const result = await f.service.createAgent(f.ctx(), spec({ namespace: 'tenant', name: 'helper' }));
+    expect(result.created).toEqual({ ociRepository: true, helmRelease: true });
+    const source = f.sandbox.store.get('ocirepositories', 'tenant', 'agent') as { spec: unknown; metadata: { labels: unknown } };
+    expect(source.spec).toMatchObject({ interval: '30m', url: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', ref: { semver: 'x.x.x' } });
+    expect(source.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'agent-manager' });
+  });
+
+  it('answers a second create of the same name with 409', async () => {
+    await expect(f.service.createAgent(f.ctx(), spec())).rejects.toMatchObject({ code: 'conflict' });
+  });
+
+  it('names the caller as requestedBy when there is one', async () => {
+    const result = await f.service.createAgent(
+      f.ctx({ caller: { subject: 'sub-admin', email: 'admin@lab.local', groups: ['platform-admins'], source: 'sso' } }),
+      spec({ name: 'by-admin' }),
+    );
+    expect(result.requestedBy).toBe('admin@lab.local');
+  });
+
+  it('removes a source it created when the release cannot be written', async () => {
+    const remove = f.sandbox.hooks.use(async (ctx, next) => {
+      if (ctx.info.verb === 'create' && ctx.info.resource === 'helmreleases') {
+        ctx.res.writeHead(500, { 'content-type': 'application/json' });
+        ctx.res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'injected', reason: 'InternalError', code: 500 }));
+        return;
+      }
+      await next();
+    });
+    try {
+      f.sandbox.store.delete('helmreleases', 'tenant', 'helper');
+      f.sandbox.store.delete('ocirepositories', 'tenant', 'agent');
+      const err = await f.service.createAgent(f.ctx(), spec({ namespace: 'tenant', name: 'doomed' })).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'backend_error' });
+      expect(f.sandbox.store.find('ocirepositories', 'tenant', 'agent')).toBeUndefined();
+      expect(f.sandbox.store.find('helmreleases', 'tenant', 'doomed')).toBeUndefined();
+    } finally {
+      remove();
+    }
+  });
+});

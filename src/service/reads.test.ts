@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServiceFixture, type ServiceFixture } from './testing/fixture.js';
+import { seedAgentCr, seedRelease, seedVerifier } from './testing/seed-agents.js';
+
+let f: ServiceFixture;
+
+beforeAll(async () => {
+  f = await startServiceFixture();
+  seedVerifier(f.sandbox);
+  seedRelease(f.sandbox, {
+    name: 'pending', labels: { 'kustomize.toolkit.fluxcd.io/name': 'agents', 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' },
+    values: { agent: { name: 'pending', displayName: 'Pending' }, modelConfig: { name: 'qwen3-8-27b' }, toolset: ['preset:read-only'] },
+  });
+  seedAgentCr(f.sandbox, { name: 'bare', ready: true, accepted: true, toolsetHeader: 'preset:none,tool:x' });
+  seedRelease(f.sandbox, { name: 'not-an-agent', chartRef: { kind: 'OCIRepository', name: 'podinfo', namespace: 'kagent' } });
+});
+afterAll(() => f.close());
+
+describe('listAgents', () => {
+  it('merges Agent CRs with their releases and adds releases not rendered yet, sorted by name', async () => {
+    const { agents } = await f.service.listAgents(f.ctx());
+    expect(agents.map((a) => a.name)).toEqual(['bare', 'pending', 'verifier']);
+    const [bare, pending, verifier] = agents;
+    expect(verifier).toMatchObject({
+      exists: true, displayName: 'Display verifier', modelConfig: 'default-model-config', ready: true, accepted: true,
+      managed: 'helmrelease', toolNames: ['x_a_b'], implicitFullAccess: true,
+      helmRelease: { name: 'verifier', namespace: 'kagent', ready: true, chartVersion: '0.5.2+abc', gitOpsOwned: false, suspended: false },
+      skills: { gitRefs: [{ url: 'https://github.com/o/r', path: 'a', name: 'a' }] },
+    });
+    expect(pending).toMatchObject({
+      exists: false, managed: 'gitops', ready: null, accepted: null, displayName: 'Pending', modelConfig: 'qwen3-8-27b',
+      toolset: ['preset:read-only'], helmRelease: { gitOpsOwned: true, ready: null },
+    });
+    expect(pending).not.toHaveProperty('implicitFullAccess');
+    expect(bare).toMatchObject({ exists: true, managed: 'none', toolset: ['preset:none', 'tool:x'] });
+    expect(bare).not.toHaveProperty('helmRelease');
+  });
+
+  it('always reports ready and accepted, as null when unknown', async () => {
+    const { agents } = await f.service.listAgents(f.ctx());
+    for (const agent of agents) {
+      expect(agent).toHaveProperty('ready');
+      expect(agent).toHaveProperty('accepted');
+    }
+  });
+
+  it('leaves out releases of other charts', async () => {
+    const { agents } = await f.service.listAgents(f.ctx());
+    expect(agents.find((a) => a.name === 'not-an-agent')).toBeUndefined();
+  });
+
+  it('answers an empty list for a managed namespace without agents', async () => {
+    expect(await f.service.listAgents(f.ctx(), { namespace: 'tenant' })).toEqual({ agents: [] });
+  });
+
+  it('refuses an unmanaged namespace and names the managed ones', async () => {
+    await expect(f.service.listAgents(f.ctx(), { namespace: 'default' })).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: 'invalid request: namespace "default" is not managed by agent-manager (managed: kagent, tenant)',
+    });
+  });
+
+  it('follows provenance labels to a release in another namespace', async () => {
+    seedRelease(f.sandbox, { name: 'sre-agent', namespace: 'tenant', ready: true, labels: { 'kustomize.toolkit.fluxcd.io/name': 'fleet' } });
+    seedAgentCr(f.sandbox, { name: 'sre', release: { name: 'sre-agent', namespace: 'tenant' }, ready: true });
+    const { agents } = await f.service.listAgents(f.ctx());
+    expect(agents.find((a) => a.name === 'sre')).toMatchObject({
+      managed: 'gitops', helmRelease: { name: 'sre-agent', namespace: 'tenant', gitOpsOwned: true },
+    });
+  });
+});
+
+describe('getAgent', () => {
+  it('reads an agent from its Agent CR and its release', async () => {
+    const agent = await f.service.getAgent(f.ctx(), { name: 'verifier' });
+    expect(agent).toMatchObject({ name: 'verifier', exists: true, managed: 'helmrelease', values: { agent: { displayName: 'Verifier' } } });
+  });
+
+  it('reads a release that has no Agent yet from its values', async () => {
+    expect(await f.service.getAgent(f.ctx(), { name: 'pending' })).toMatchObject({ exists: false, managed: 'gitops', displayName: 'Pending' });
+  });
+
+  it('answers 404 when neither an Agent nor a release exists', async () => {
+    await expect(f.service.getAgent(f.ctx(), { name: 'nothing' })).rejects.toMatchObject({
+      code: 'not_found', message: 'not found: agent kagent/nothing: no Agent and no HelmRelease of that name',
+    });
+  });
+
+  it('does not check the name on get: a bad name is simply not found', async () => {
+    await expect(f.service.getAgent(f.ctx(), { name: 'Bad' })).rejects.toMatchObject({ code: 'not_found' });
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * The service test fixture: a seeded sandbox API server on loopback and a real
+ * AgentService talking to it through @kubernetes/client-node as the agent-manager
+ * ServiceAccount, with the embedded chart schema. Mirrors the Go tests' `seeded`
+ * fixture (inventory section 12): managed namespaces kagent (default) and tenant, two
+ * accepted ModelConfigs, the shared OCIRepository kagent/agent.
+ */
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index.js';
+import { silentLogger, type Logger } from '../../log/logger.js';
+import type { RequestContext } from '../../identity/caller.js';
+import { loadBaseKubeConfig } from '../../kube/kubeconfig.js';
+import { ServiceAccountProvider } from '../../kube/providers.js';
+import { AgentService } from '../agent-service.js';
+import { ManagedNamespaces } from '../namespaces.js';
+import type { ChartSchemaSource, KubeProvider, SkillCatalog } from '../ports.js';
+import { DEFAULT_API_VERSIONS } from '../resources.js';
+import type { ServiceSettings } from '../settings.js';
+import { EmbeddedChartSource } from './embedded-chart.js';
+
+export const CHART_URL = 'oci://gsoci.azurecr.io/charts/giantswarm/agent';
+
+export interface FixtureOptions {
+  sandbox?: SandboxOptions;
+  settings?: Partial<ServiceSettings>;
+  chart?: ChartSchemaSource;
+  skills?: SkillCatalog;
+  /** Build the provider from the sandbox (default: the ServiceAccount). */
+  provider?: (sandbox: Sandbox) => KubeProvider & { close?(): void };
+  log?: Logger;
+}
+
+export interface ServiceFixture {
+  sandbox: Sandbox;
+  service: AgentService;
+  settings: ServiceSettings;
+  /** A request context (no caller: the ServiceAccount mode). */
+  ctx(overrides?: Partial<RequestContext>): RequestContext;
+  close(): Promise<void>;
+}
+
+/** The settings of the Go tests' fixture. */
+export function fixtureSettings(overrides: Partial<ServiceSettings> = {}): ServiceSettings {
+  return {
+    version: 'test',
+    namespaces: new ManagedNamespaces('kagent', ['tenant']),
+    compose: {
+      chartOciUrl: CHART_URL,
+      chartSemver: 'x.x.x',
+      helmReleaseInterval: '10m',
+      ociRepositoryInterval: '30m',
+      apiVersions: { helmRelease: DEFAULT_API_VERSIONS.helmRelease, ociRepository: DEFAULT_API_VERSIONS.ociRepository },
+    },
+    apiVersions: DEFAULT_API_VERSIONS,
+    ...overrides,
+  };
+}
+
+export async function startServiceFixture(options: FixtureOptions = {}): Promise<ServiceFixture> {
+  const sandbox = await startSandbox({ seed: true, ...options.sandbox });
+  const provider = options.provider?.(sandbox) ?? new ServiceAccountProvider(loadBaseKubeConfig({
+    kubeconfigYaml: sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken, name: 'agent-manager' }),
+  }));
+  const log = options.log ?? silentLogger();
+  const settings = fixtureSettings(options.settings);
+  const service = new AgentService(
+    { kube: provider, chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills, log },
+    settings,
+  );
+  let n = 0;
+  return {
+    sandbox,
+    service,
+    settings,
+    ctx: (overrides = {}) => ({ requestId: `test-${++n}`, log, ...overrides }),
+    async close() {
+      (provider as { close?(): void }).close?.();
+      await sandbox.close();
+    },
+  };
+}
