@@ -198,19 +198,34 @@ describe.skipIf(registry.mode === 'skip')('RegistryClient against a Basic-auth r
   });
 });
 
-describe('RegistryClient token realm', () => {
+describe('RegistryClient against misbehaving loopback servers', () => {
   let fake: Server;
   let base: string;
   beforeAll(async () => {
-    // A loopback registry whose challenge names a plain-http realm on another host.
-    fake = createServer((_req, res) => {
+    fake = createServer((req, res) => {
+      if (req.url?.startsWith('/v2/hang/')) return; // never answers
+      // A registry whose challenge names a plain-http realm on another host.
       res.writeHead(401, { 'www-authenticate': 'Bearer realm="http://auth.example.com/token",service="x"' }).end();
     });
     await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
     base = `127.0.0.1:${(fake.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
+    fake.closeAllConnections();
     await new Promise<void>((resolve) => fake.close(() => resolve()));
+  });
+
+  it('gives up on a request that gets no answer within its timeout', async () => {
+    const client = new RegistryClient(parseOciReference(`oci://${base}/hang/agent`), { requestTimeoutMs: 100 });
+    await expect(client.listTags()).rejects.toThrow(`GET http://${base}/v2/hang/agent/tags/list?n=1000: no answer within 0.1s`);
+  });
+
+  it('stops when the caller aborts', async () => {
+    const client = new RegistryClient(parseOciReference(`oci://${base}/hang/agent`));
+    const controller = new AbortController();
+    const pending = client.listTags(controller.signal);
+    controller.abort();
+    await expect(pending).rejects.toThrow(`GET http://${base}/v2/hang/agent/tags/list?n=1000: aborted`);
   });
 
   it('never asks a plain-http token endpoint off loopback', async () => {

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../log/logger.js';
 import { EMBEDDED_SCHEMA, EMBEDDED_SCHEMA_VERSION } from './embedded/embedded.js';
@@ -234,6 +236,35 @@ describe.skipIf(registry.mode === 'skip')('RegistryChartSchemaSource against a b
     expect(h.count('/tags/list')).toBeGreaterThanOrEqual(3);
     expect(tokens.requests).toEqual([{ service: tokens.service, scope: `repository:${REPO}:pull` }]);
     expect(await h.source.info()).toMatchObject({ schemaSource: 'registry', latestVersion: '0.6.0' });
+  });
+});
+
+describe('RegistryChartSchemaSource against a registry that never answers', () => {
+  let hanging: Server;
+  let host: string;
+  beforeAll(async () => {
+    hanging = createServer(() => undefined);
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    host = `127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    hanging.closeAllConnections();
+    await new Promise<void>((resolve) => hanging.close(() => resolve()));
+  });
+
+  it('bounds the whole resolve and falls back with the reason', async () => {
+    const h = harness(`oci://${host}/charts/agent`, 'x.x.x', { resolveTimeoutMs: 150 });
+    expect(await h.source.schema()).toMatchObject({ version: EMBEDDED_SCHEMA_VERSION, source: 'embedded' });
+    expect((await h.source.info()).error).toBe('resolving the agent chart took longer than 0.15s');
+    expect(h.warnings()).toEqual([REGISTRY_UNAVAILABLE_MESSAGE]);
+  });
+
+  it('stops a running resolve when closed', async () => {
+    const h = harness(`oci://${host}/charts/agent`, 'x.x.x');
+    const pending = h.source.schema();
+    h.source.close();
+    expect(await pending).toMatchObject({ version: EMBEDDED_SCHEMA_VERSION, source: 'embedded' });
+    expect((await h.source.info()).error).toMatch(/: aborted$/);
   });
 });
 

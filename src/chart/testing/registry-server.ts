@@ -67,6 +67,12 @@ export async function startRegistry(options: RegistryServerOptions = {}): Promis
     output = '';
     const proc = spawn(BINARY, ['serve', configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
+    // A test worker that dies without close() must not leave a registry behind.
+    const killOnExit = (): void => {
+      proc.kill('SIGKILL');
+    };
+    process.once('exit', killOnExit);
+    proc.once('exit', () => process.off('exit', killOnExit));
     const keep = (chunk: Buffer): void => {
       output = (output + chunk.toString('utf8')).slice(-8192);
     };
