@@ -36,7 +36,7 @@ import type { ChartSchemaSource } from './service/ports.js';
 import type { ApiVersions } from './service/resources.js';
 import { GitHubSkillCatalog } from './skills/github-skill-catalog.js';
 import { createApp } from './transport/http/app.js';
-import { startHttpServer, type RunningServer } from './transport/http/server.js';
+import { hostPort, startHttpServer, type RunningServer } from './transport/http/server.js';
 
 /** How long startup discovery may wait for the API server before using the defaults. */
 const DISCOVERY_TIMEOUT_MS = 10_000;
@@ -92,12 +92,12 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
 
     const main = await startHttpServer(app, config.listen);
     cleanups.push(() => main.close());
-    log.info({ address: `${main.address.address}:${main.address.port}`, url: main.url }, 'listening');
+    log.info({ address: hostPort(main.address), url: main.url }, 'listening');
     let metricsServer: RunningServer | undefined;
     if (metrics) {
       metricsServer = await startHttpServer(metricsRequestListener(metrics, log), config.metrics.listen);
       cleanups.push(() => metricsServer?.close());
-      log.info({ address: `${metricsServer.address.address}:${metricsServer.address.port}` }, 'metrics listening');
+      log.info({ address: hostPort(metricsServer.address) }, 'metrics listening');
     }
     options.onListening?.(main.address, metricsServer?.address);
 

@@ -1,6 +1,15 @@
 import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HEADERS_TIMEOUT_MS, IDLE_TIMEOUT_MS, startHttpServer, type RunningServer } from './server.js';
+import { HEADERS_TIMEOUT_MS, hostPort, IDLE_TIMEOUT_MS, startHttpServer, type RunningServer } from './server.js';
+
+describe('hostPort', () => {
+  it.each([
+    [{ address: '127.0.0.1', family: 'IPv4', port: 8080 }, '127.0.0.1:8080'],
+    [{ address: '::', family: 'IPv6', port: 8080 }, '[::]:8080'],
+  ])('renders %j as %s', (address, text) => {
+    expect(hostPort(address)).toBe(text);
+  });
+});
 
 describe('startHttpServer', () => {
   let running: RunningServer | undefined;

@@ -52,6 +52,11 @@ function listenOn(server: Server, text: string): Promise<AddressInfo> {
   });
 }
 
+/** `host:port` of a bound address, IPv6 hosts in brackets (`[::]:8080`). */
+export function hostPort(address: AddressInfo): string {
+  return `${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
+}
+
 function urlOf(address: AddressInfo): string {
   const unspecified = address.address === '::' || address.address === '0.0.0.0';
   const host = unspecified ? '127.0.0.1' : address.address;
