@@ -1,0 +1,148 @@
+/**
+ * Real responses against the contract: every REST operation of the table, answered by
+ * the real AgentService over a seeded sandbox (and the real GitHub skill catalog over a
+ * loopback GitHub double), must validate against the schema api/openapi.yaml documents
+ * for its status. The scene is rich on purpose, so optional fields are present: a Ready
+ * release with history and its rendered Agent CR (conditions, toolNames, git skills), a
+ * Deployment with a crash-looping pod and a Warning event, a GitOps-owned release, a
+ * bare Agent CR, a registry-less chart schema, and skill repositories that fail.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GitHubSkillCatalog } from '../../src/skills/github-skill-catalog.js';
+import { sampleRepositories, startGitHubDouble, type GitHubDouble } from '../../src/skills/testing/github-double.js';
+import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
+import {
+  seedAgentCr, seedRelease, seedVerifier, seedWarning, seedWorkload,
+} from '../../src/service/testing/seed-agents.js';
+import { OPERATIONS, openApiPath, type AnyOperation } from '../../src/transport/operations.js';
+import {
+  documentedOperations, loadOpenApi, SchemaValidator,
+} from '../../src/transport/rest/testing/openapi-schemas.js';
+import { serveRouter, type ServedRouter } from '../../src/transport/rest/testing/serve-router.js';
+
+const { doc } = loadOpenApi();
+const documented = documentedOperations(doc);
+const validator = new SchemaValidator(doc);
+
+let github: GitHubDouble;
+let fixture: ServiceFixture;
+let api: ServedRouter;
+
+beforeAll(async () => {
+  github = await startGitHubDouble({ repositories: sampleRepositories() });
+  const skills = new GitHubSkillCatalog({
+    repositories: ['https://github.com/giantswarm/agent-skills', 'https://github.com/giantswarm/broken-skills', 'https://github.com/giantswarm/private-skills'],
+    apiUrl: github.url,
+  });
+  fixture = await startServiceFixture({ skills });
+  const { sandbox } = fixture;
+  seedVerifier(sandbox);
+  seedWorkload(sandbox, {
+    name: 'verifier', replicas: 1, available: 0,
+    pods: [{ name: 'verifier-abc', ready: false, restarts: 7, waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s\nrestarting' } }],
+  });
+  seedWarning(sandbox, 'kagent', { kind: 'Pod', name: 'verifier-abc' }, 'BackOff', 'Back-off restarting failed container');
+  seedRelease(sandbox, {
+    name: 'pending', labels: { 'kustomize.toolkit.fluxcd.io/name': 'flux-system', 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' },
+  });
+  seedAgentCr(sandbox, { name: 'bare', accepted: false, acceptedMessage: 'model config missing' });
+  api = await serveRouter(fixture.service);
+});
+afterAll(async () => {
+  await api?.close();
+  await fixture?.close();
+  await github?.close();
+});
+
+const key = (o: AnyOperation) => `${o.rest.method.toUpperCase()} ${openApiPath(o)}`;
+const byTool = (tool: string) => OPERATIONS.find((o) => o.tool === tool)!;
+
+async function call(tool: string, path: string, body?: unknown) {
+  const o = byTool(tool);
+  const res = await fetch(`${api.base}${path}`, {
+    method: o.rest.method.toUpperCase(),
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { o, status: res.status, json: (await res.json()) as Record<string, any> };
+}
+
+/** The documented schema of `status` for the operation; errors are asserted to be the Error body. */
+function expectDocumented(response: { o: AnyOperation; status: number; json: unknown }) {
+  const op = documented.get(key(response.o))!;
+  const documentedResponse = op.responses[String(response.status)];
+  expect(documentedResponse, `${op.operationId} does not document ${response.status}`).toBeDefined();
+  if (response.status >= 400) {
+    expect(validator.errors('Error', response.json)).toEqual([]);
+    return;
+  }
+  const schema = documentedResponse!.content!['application/json']!.schema;
+  expect(validator.errorsFor(schema, response.json)).toEqual([]);
+}
+
+const CREATE = { name: 'sre', modelConfig: 'qwen3-8-27b', toolset: ['preset:read-only'], displayName: 'SRE',
+  skills: { gitRefs: [{ url: 'https://github.com/giantswarm/agent-skills', path: 'nested/runbooks', ref: 'main' }], refs: ['registry.example.io/skills/a:1'] },
+  labels: { team: 'sre' }, annotations: { note: 'x' }, runtime: 'python', iconUrl: 'https://example.com/i.png', systemMessage: 'Be brief.' };
+
+type Case = [tool: string, path: string, body: unknown, status: number];
+const CASES: Case[] = [
+    ['get_info', '/info', undefined, 200],
+    ['list_agents', '/agents', undefined, 200],
+    ['list_agents', '/agents?namespace=tenant', undefined, 200],
+    ['list_agents', '/agents?namespace=nope', undefined, 400],
+    ['get_agent', '/agents/kagent/verifier', undefined, 200],
+    ['get_agent', '/agents/kagent/pending', undefined, 200],
+    ['get_agent', '/agents/kagent/bare', undefined, 200],
+    ['get_agent', '/agents/kagent/nothing', undefined, 404],
+    ['get_agent_status', '/agents/kagent/verifier/status', undefined, 200],
+    ['get_agent_status', '/agents/kagent/pending/status', undefined, 200],
+    ['get_agent_status', '/agents/kagent/bare/status', undefined, 200],
+    ['get_agent_status', '/agents/kagent/nothing/status', undefined, 404],
+    ['validate_agent', '/agents/validate', { name: 'verifier', modelConfig: 'nope', runtime: 'rust' }, 200],
+    ['validate_agent', '/agents/validate', { name: 'verifier', update: true, description: 'd' }, 200],
+    ['validate_agent', '/agents/validate', { name: 'pending', update: true, description: 'd' }, 409],
+    ['create_agent', '/agents', CREATE, 201],
+    ['create_agent', '/agents', CREATE, 409],
+    ['create_agent', '/agents', { ...CREATE, name: 'x', toolset: undefined }, 400],
+    ['update_agent', '/agents/kagent/sre', { description: 'new', displayName: '', toolset: ['preset:none'] }, 200],
+    ['update_agent', '/agents/kagent/sre', { description: 'new' }, 200],
+    ['update_agent', '/agents/kagent/pending', { description: 'new' }, 409],
+    ['update_agent', '/agents/kagent/bare', { description: 'new' }, 409],
+    ['delete_agent', '/agents/kagent/sre', undefined, 200],
+    ['delete_agent', '/agents/kagent/bare', undefined, 409],
+    ['delete_agent', '/agents/kagent/bare?force=true', undefined, 200],
+    ['list_model_configs', '/modelconfigs', undefined, 200],
+    ['list_model_configs', '/modelconfigs?namespace=tenant', undefined, 200],
+    ['list_model_configs', '/modelconfigs?namespace=nope', undefined, 400],
+    ['list_skills', '/skills', undefined, 200],
+    ['list_skills', '/skills?repository=https://gitlab.com/o/r', undefined, 400],
+];
+
+describe('real REST responses against api/openapi.yaml', () => {
+  it.each(CASES)('%s %s answers a documented %i', async (tool, path, body, status) => {
+    const response = await call(tool, path, body);
+    expect(response.status, JSON.stringify(response.json)).toBe(status);
+    expectDocumented(response);
+  });
+
+  it('covers every operation of the table, with a success and a refusal', () => {
+    for (const o of OPERATIONS) {
+      const statuses = CASES.filter(([tool]) => tool === o.tool).map(([, , , status]) => status);
+      expect(statuses, o.tool).toContain(o.rest.status);
+      if (o.tool !== 'get_info') expect(statuses.some((s) => s >= 400), o.tool).toBe(true);
+    }
+  });
+
+  it('fills the optional parts of the status and agent shapes the scene was built for', async () => {
+    const status = (await call('get_agent_status', '/agents/kagent/verifier/status')).json;
+    expect(status.verdict).toBe('failed');
+    expect(status.pods[0]).toMatchObject({ restarts: 7, containers: [{ state: 'waiting', reason: 'CrashLoopBackOff' }] });
+    expect(status.events.length).toBeGreaterThan(0);
+    expect(status.helmRelease.history.length).toBeGreaterThan(0);
+    const verifier = (await call('get_agent', '/agents/kagent/verifier')).json;
+    expect(verifier).toMatchObject({ exists: true, managed: 'helmrelease', toolNames: ['x_a_b'] });
+    expect(verifier.conditions.length).toBeGreaterThan(0);
+    const skills = (await call('list_skills', '/skills')).json;
+    expect(skills.repositories.some((r: { error?: string }) => r.error)).toBe(true);
+    expect(skills.skills.length).toBeGreaterThan(0);
+  });
+});
