@@ -93,6 +93,8 @@ export function serverSideApply(
   } else {
     merged = merge(base, config, id.schema) as JsonObject;
   }
+  // The merge shares untouched subtrees with the (frozen) live object; pruning needs its own copy.
+  merged = clone(merged);
   // Fields this manager applied last time and dropped now go away, unless someone else holds them.
   const dropped = previous.difference(applied).toPaths().sort((a, b) => b.length - a.length);
   for (const path of dropped) {

@@ -1,0 +1,201 @@
+/**
+ * Lists and watches through the real @kubernetes/client-node: label and field selectors,
+ * limit and continue, lists across namespaces, and watches from a resourceVersion
+ * (client-node's Watch class), including the 410 Expired of a resourceVersion older than
+ * the kept history.
+ */
+import { Watch } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HR, helmRelease, raw, rejection, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ historyCapacity: 50 });
+  const cms: Array<[string, Record<string, string>]> = [
+    ['a', { app: 'web', tier: 'front' }], ['b', { app: 'web', tier: 'back' }], ['c', { app: 'db' }], ['d', {}],
+  ];
+  for (const [name, labels] of cms) {
+    await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name, labels } } });
+  }
+  await h.core.createNamespacedEvent({
+    namespace: 'tenant',
+    body: { metadata: { name: 'ev1' }, involvedObject: { kind: 'Pod', name: 'web-1', namespace: 'tenant' }, reason: 'BackOff', type: 'Warning', message: 'crash' },
+  });
+  await h.core.createNamespacedEvent({
+    namespace: 'tenant',
+    body: { metadata: { name: 'ev2' }, involvedObject: { kind: 'Agent', name: 'sre', namespace: 'tenant' }, reason: 'Ok', type: 'Normal', message: 'fine' },
+  });
+});
+afterAll(async () => {
+  await h.sandbox.close();
+});
+
+const names = (list: { items: Array<{ metadata?: { name?: string } }> }) => list.items.map((i) => i.metadata!.name);
+
+describe('sandbox list selectors', () => {
+  it.each([
+    ['equality', 'app=web', ['a', 'b']],
+    ['double equals', 'app==web', ['a', 'b']],
+    ['inequality', 'app!=web', ['c', 'd']],
+    ['set membership', 'tier in (front,back)', ['a', 'b']],
+    ['set exclusion', 'app notin (web)', ['c', 'd']],
+    ['existence', 'tier', ['a', 'b']],
+    ['non-existence', '!tier', ['c', 'd']],
+    ['conjunction', 'app=web,tier!=back', ['a']],
+  ])('selects by label: %s', async (_name, labelSelector, expected) => {
+    const list = await h.core.listNamespacedConfigMap({ namespace: 'tenant', labelSelector });
+    expect(names(list)).toEqual(expected);
+  });
+
+  it.each([
+    ['metadata.name', 'metadata.name=b', ['b']],
+    ['metadata.name inequality', 'metadata.name!=a', ['b', 'c', 'd']],
+    ['metadata.namespace', 'metadata.namespace==tenant', ['a', 'b', 'c', 'd']],
+  ])('selects configmaps by field: %s', async (_name, fieldSelector, expected) => {
+    const list = await h.core.listNamespacedConfigMap({ namespace: 'tenant', fieldSelector });
+    expect(names(list)).toEqual(expected);
+  });
+
+  it.each([
+    ['involvedObject.name', 'involvedObject.name=web-1', ['ev1']],
+    ['involvedObject.kind', 'involvedObject.kind=Agent', ['ev2']],
+    ['type', 'type=Warning', ['ev1']],
+    ['combined', 'involvedObject.kind=Pod,type!=Warning', []],
+  ])('selects events by field: %s', async (_name, fieldSelector, expected) => {
+    const list = await h.core.listNamespacedEvent({ namespace: 'tenant', fieldSelector });
+    expect(names(list)).toEqual(expected);
+  });
+
+  it('selects secrets by type', async () => {
+    await h.core.createNamespacedSecret({ namespace: 'tenant', body: { metadata: { name: 'tls' }, type: 'kubernetes.io/tls', data: { 'tls.crt': '', 'tls.key': '' } } });
+    await h.core.createNamespacedSecret({ namespace: 'tenant', body: { metadata: { name: 'plain' }, data: {} } });
+    expect(names(await h.core.listNamespacedSecret({ namespace: 'tenant', fieldSelector: 'type=kubernetes.io/tls' }))).toEqual(['tls']);
+  });
+
+  it('refuses an unsupported field label with 400', async () => {
+    const { code, status } = await rejection(h.core.listNamespacedConfigMap({ namespace: 'tenant', fieldSelector: 'data.x=1' }));
+    expect(code).toBe(400);
+    expect(status.message).toBe('field label not supported: data.x');
+  });
+
+  it('refuses an unparsable label selector with 400', async () => {
+    const { code, status } = await rejection(h.core.listNamespacedConfigMap({ namespace: 'tenant', labelSelector: 'app in web' }));
+    expect(code).toBe(400);
+    expect(status.message).toMatch(/^unable to parse requirement/);
+  });
+});
+
+describe('sandbox list paging and scope', () => {
+  it('pages with limit and continue, reporting the remaining count', async () => {
+    const first = await h.core.listNamespacedConfigMap({ namespace: 'tenant', limit: 3 });
+    expect(names(first)).toEqual(['a', 'b', 'c']);
+    expect(first.metadata!.remainingItemCount).toBe(1);
+    expect(first.metadata!._continue).toBeTruthy();
+    const second = await h.core.listNamespacedConfigMap({ namespace: 'tenant', limit: 3, _continue: first.metadata!._continue });
+    expect(names(second)).toEqual(['d']);
+    expect(second.metadata!._continue).toBeUndefined();
+  });
+
+  it('pages a selected list without a remaining count', async () => {
+    const first = await h.core.listNamespacedConfigMap({ namespace: 'tenant', limit: 1, labelSelector: 'app=web' });
+    expect(names(first)).toEqual(['a']);
+    expect(first.metadata!.remainingItemCount).toBeUndefined();
+    const second = await h.core.listNamespacedConfigMap({ namespace: 'tenant', limit: 1, labelSelector: 'app=web', _continue: first.metadata!._continue });
+    expect(names(second)).toEqual(['b']);
+  });
+
+  it('refuses a forged continue token with 400', async () => {
+    const { code } = await rejection(h.core.listNamespacedConfigMap({ namespace: 'tenant', _continue: 'not-a-token' }));
+    expect(code).toBe(400);
+  });
+
+  it('lists a namespaced custom resource across all namespaces', async () => {
+    await h.custom.createNamespacedCustomObject({ ...HR, namespace: 'kagent', body: helmRelease('one') });
+    await h.custom.createNamespacedCustomObject({ ...HR, namespace: 'tenant', body: helmRelease('two', 'tenant') });
+    const all = await h.custom.listClusterCustomObject({ ...HR });
+    expect(all.items.map((i: any) => `${i.metadata.namespace}/${i.metadata.name}`)).toEqual(['kagent/one', 'tenant/two']);
+    expect(all.kind).toBe('HelmReleaseList');
+    expect(all.apiVersion).toBe('helm.toolkit.fluxcd.io/v2');
+    expect(Number(all.metadata.resourceVersion)).toBe(h.sandbox.store.revision);
+  });
+
+  it('lists cluster-scoped namespaces', async () => {
+    expect(names(await h.core.listNamespace())).toEqual(['default', 'kagent', 'kube-system', 'tenant']);
+  });
+});
+
+/** Collect watch events until `count` arrived, then abort the watch. */
+function collect(path: string, query: Record<string, string | number | boolean | undefined>, count: number): { events: Promise<Array<[string, any]>>; started: Promise<AbortController> } {
+  const received: Array<[string, any]> = [];
+  let resolveEvents!: (events: Array<[string, any]>) => void;
+  let rejectEvents!: (err: unknown) => void;
+  const events = new Promise<Array<[string, any]>>((resolve, reject) => {
+    resolveEvents = resolve;
+    rejectEvents = reject;
+  });
+  const started = new Watch(h.kc).watch(path, query, (type, obj) => {
+    received.push([type, obj]);
+    if (received.length === count) {
+      void started.then((c) => c.abort());
+      resolveEvents(received);
+    }
+  }, (err) => {
+    if (received.length >= count) return;
+    if (err) rejectEvents(err);
+    else resolveEvents(received);
+  });
+  return { events, started };
+}
+
+describe('sandbox watch through client-node', () => {
+  it('replays changes after a resourceVersion, then streams new ones', async () => {
+    const start = await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: 'w1' }, data: { v: '1' } } });
+    await h.core.replaceNamespacedConfigMap({ namespace: 'tenant', name: 'w1', body: { metadata: { name: 'w1' }, data: { v: '2' } } });
+    const { events, started } = collect('/api/v1/namespaces/tenant/configmaps', { resourceVersion: start.metadata!.resourceVersion }, 3);
+    await started;
+    await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: 'w2' } } });
+    await h.core.deleteNamespacedConfigMap({ namespace: 'tenant', name: 'w1' });
+    const got = await events;
+    expect(got.map(([t, o]) => `${t} ${o.metadata.name}`)).toEqual(['MODIFIED w1', 'ADDED w2', 'DELETED w1']);
+    expect(got[0]![1].data).toEqual({ v: '2' });
+    const rvs = got.map(([, o]) => Number(o.metadata.resourceVersion));
+    expect([...rvs].sort((a, b) => a - b)).toEqual(rvs);
+  });
+
+  it('starts with the current state as ADDED events when no resourceVersion is given', async () => {
+    const { events } = collect('/apis/kagent.dev/v1alpha2/namespaces/kagent/modelconfigs', {}, 2);
+    expect((await events).map(([t, o]) => `${t} ${o.metadata.name}`)).toEqual(['ADDED default-model-config', 'ADDED qwen3-8-27b']);
+  });
+
+  it('turns label changes into ADDED and DELETED for a selector watch', async () => {
+    const { events, started } = collect('/api/v1/namespaces/tenant/configmaps', { labelSelector: 'watched=yes', resourceVersion: String(h.sandbox.store.revision) }, 2);
+    await started;
+    await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: 'sel' } } });
+    await h.core.patchNamespacedConfigMap({ namespace: 'tenant', name: 'sel', body: [{ op: 'add', path: '/metadata/labels', value: { watched: 'yes' } }] });
+    await h.core.patchNamespacedConfigMap({ namespace: 'tenant', name: 'sel', body: [{ op: 'remove', path: '/metadata/labels' }] });
+    expect((await events).map(([t]) => t)).toEqual(['ADDED', 'DELETED']);
+  });
+
+  it('ends a watch from a resourceVersion older than the history with 410 Expired', async () => {
+    for (let i = 0; i < 60; i++) await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: `bulk-${i}` } } });
+    const { events } = collect('/api/v1/namespaces/tenant/configmaps', { resourceVersion: '1' }, 1);
+    const [[type, status]] = (await events) as [[string, any]];
+    expect(type).toBe('ERROR');
+    expect(status).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Expired', code: 410 });
+    expect(status.message).toMatch(/^too old resource version: 1 \(\d+\)$/);
+  });
+
+  it('honours timeoutSeconds and flushes headers at once', async () => {
+    const res = await raw(h.sandbox, 'GET', '/api/v1/namespaces/kagent/serviceaccounts?watch=1&timeoutSeconds=1');
+    expect(res.code).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(res.text.trim().split('\n')[0]!)).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'agent-manager' } } });
+  });
+
+  it('sends initial events and an end bookmark with sendInitialEvents', async () => {
+    const res = await raw(h.sandbox, 'GET', '/api/v1/namespaces?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1');
+    const lines = res.text.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.slice(0, 4).map((l) => l.type)).toEqual(['ADDED', 'ADDED', 'ADDED', 'ADDED']);
+    expect(lines[4]).toMatchObject({ type: 'BOOKMARK', object: { metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } } } });
+  });
+});
