@@ -1,0 +1,177 @@
+/**
+ * The MCP surface over real HTTP, with the SDK's own client, against a real AgentService
+ * on a seeded sandbox API server: our port of the original's TestMCPToolsMirrorREST. The
+ * expected hints are written out here from the newest original's table (inventory 2.2),
+ * not read from the operation table, so a drift in the table fails this test.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/log/logger.js';
+import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
+import { createApp } from '../../src/transport/http/app.js';
+
+// [readOnlyHint, destructiveHint, idempotentHint, openWorldHint]
+const HINTS: Record<string, [boolean, boolean, boolean, boolean]> = {
+  get_info: [true, false, false, false],
+  list_agents: [true, false, false, false],
+  get_agent: [true, false, false, false],
+  get_agent_status: [true, false, false, false],
+  list_model_configs: [true, false, false, false],
+  validate_agent: [true, false, false, true],
+  list_skills: [true, false, false, true],
+  create_agent: [false, false, false, true],
+  update_agent: [false, true, false, true],
+  delete_agent: [false, true, false, false],
+};
+
+const WRITES = new Set(['create_agent', 'update_agent']);
+
+describe('MCP tools over streamable HTTP (TestMCPToolsMirrorREST)', () => {
+  let fixture: ServiceFixture;
+  let server: Server;
+  let url: string;
+  let client: Client;
+
+  beforeAll(async () => {
+    fixture = await startServiceFixture();
+    const app = createApp({ service: fixture.service, log: silentLogger(), version: 'test' });
+    server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    client = new Client({ name: 'mirror-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    await fixture?.close();
+  });
+
+  async function call(name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean; json?: unknown }> {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    expect(result.content).toHaveLength(1);
+    const text = (result.content[0] as { text: string }).text;
+    if (result.isError) return { text, isError: true };
+    expect(result.structuredContent).toEqual(JSON.parse(text));
+    return { text, isError: false, json: JSON.parse(text) };
+  }
+
+  it('lists exactly the ten tools, each described in house style with all four hints', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(HINTS).sort());
+    for (const tool of tools) {
+      const [readOnlyHint, destructiveHint, idempotentHint, openWorldHint] = HINTS[tool.name]!;
+      expect(tool.annotations, tool.name).toEqual({ title: tool.title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint });
+      if (tool.name === 'delete_agent') expect(tool.description).toMatch(/^WRITES \(destructive\): /);
+      else if (WRITES.has(tool.name)) expect(tool.description).toMatch(/^WRITES: /);
+      else if (tool.name === 'validate_agent') expect(tool.description).toMatch(/^Read-only dry run of create_agent/);
+      else expect(tool.description).toMatch(/^Read-only\. /);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.inputSchema.additionalProperties).toBe(false);
+    }
+  });
+
+  it('get_info reports the ServiceAccount identity as pretty JSON', async () => {
+    const { text, isError } = await call('get_info');
+    expect(isError).toBe(false);
+    expect(text).toContain('"identity": "serviceAccount"');
+    expect(text).toContain('"writesAsCaller": false');
+  });
+
+  it('list_model_configs lists the seeded ModelConfigs', async () => {
+    const { json } = await call('list_model_configs');
+    expect((json as { modelConfigs: Array<{ name: string }> }).modelConfigs.map((m) => m.name)).toEqual(['default-model-config', 'qwen3-8-27b']);
+  });
+
+  it.each([
+    ['an unknown ModelConfig', { name: 'helper', modelConfig: 'nope', toolset: ['preset:none'] },
+      'invalid_request: invalid request: modelConfig "nope" does not exist in namespace kagent; valid: default-model-config, qwen3-8-27b'],
+    ['an unknown argument', { name: 'helper', modelConfig: 'default-model-config', toolset: ['preset:none'], colour: 'red' },
+      'invalid_request: invalid request: unknown field "colour"'],
+    ['a missing name', { modelConfig: 'default-model-config' }, 'invalid_request: invalid request: name is required'],
+    ['a name that is not a DNS-1123 label', { name: 'Helper_1', modelConfig: 'default-model-config', toolset: ['preset:none'] },
+      'invalid_request: invalid request: '],
+  ])('create_agent refuses %s as an invalid_request tool error', async (_case, args, prefix) => {
+    const { text, isError } = await call('create_agent', args);
+    expect(isError).toBe(true);
+    expect(text.startsWith(prefix), text).toBe(true);
+  });
+
+  describe('one agent through its life', () => {
+    it('create_agent writes the release and stores a gitRef with its derived name', async () => {
+      const { json, isError, text } = await call('create_agent', {
+        name: 'helper', modelConfig: 'default-model-config', displayName: 'Helper', toolset: ['preset:read-only'],
+        skills: { gitRefs: [{ url: 'https://github.com/giantswarm/agent-skills', path: 'skills/kubernetes', ref: 'main' }] },
+      });
+      expect(isError, text).toBe(false);
+      const result = json as { created: Record<string, boolean>; manifests: { values: { skills: { gitRefs: Array<Record<string, string>> } } } };
+      expect(result.created).toEqual({ ociRepository: false, helmRelease: true });
+      expect(result.manifests.values.skills.gitRefs).toEqual([
+        { url: 'https://github.com/giantswarm/agent-skills', path: 'skills/kubernetes', ref: 'main', name: 'kubernetes' },
+      ]);
+    });
+
+    it('create_agent of the same name is a conflict', async () => {
+      const { text, isError } = await call('create_agent', { name: 'helper', modelConfig: 'default-model-config', toolset: ['preset:none'] });
+      expect(isError).toBe(true);
+      expect(text).toMatch(/^conflict: conflict: /);
+    });
+
+    it('list_agents and get_agent read it back', async () => {
+      const { json: list } = await call('list_agents');
+      expect((list as { agents: Array<{ name: string }> }).agents.map((a) => a.name)).toEqual(['helper']);
+      const { json } = await call('get_agent', { name: 'helper' });
+      expect(json).toMatchObject({ name: 'helper', namespace: 'kagent', displayName: 'Helper', managed: 'helmrelease' });
+    });
+
+    it('update_agent with displayName "" clears it and reports it changed', async () => {
+      const { json, isError, text } = await call('update_agent', { name: 'helper', displayName: '' });
+      expect(isError, text).toBe(false);
+      expect((json as { changed: string[] }).changed).toEqual(['agent.displayName']);
+    });
+
+    it('validate_agent in update mode with runtime rust is not valid', async () => {
+      const { text, isError } = await call('validate_agent', { name: 'helper', update: true, runtime: 'rust' });
+      expect(isError).toBe(false);
+      expect(text).toContain('"valid": false');
+      expect(text).toContain('"mode": "update"');
+    });
+
+    it('get_agent_status of a fresh release is progressing', async () => {
+      const { json } = await call('get_agent_status', { name: 'helper' });
+      expect((json as { verdict: string }).verdict).toBe('progressing');
+    });
+
+    it('delete_agent deletes the release and the source nothing else uses', async () => {
+      const { text, isError } = await call('delete_agent', { name: 'helper' });
+      expect(isError, text).toBe(false);
+      expect(text).toContain('"helmReleaseDeleted": true');
+      expect(text).toContain('"ociRepositoryDeleted": true');
+    });
+
+    it('get_agent after the delete is not_found', async () => {
+      const { text, isError } = await call('get_agent', { name: 'helper' });
+      expect(isError).toBe(true);
+      expect(text).toMatch(/^not_found: not found: /);
+    });
+  });
+
+  it('list_skills without repositories is unsupported', async () => {
+    const { text, isError } = await call('list_skills');
+    expect(isError).toBe(true);
+    expect(text).toBe('unsupported: unsupported: no skill repositories are configured');
+  });
+
+  it('a namespace outside the managed set is refused with the managed ones named', async () => {
+    const { text, isError } = await call('list_agents', { namespace: 'kube-system' });
+    expect(isError).toBe(true);
+    expect(text).toBe('invalid_request: invalid request: namespace "kube-system" is not managed by agent-manager (managed: kagent, tenant)');
+  });
+});
