@@ -1,0 +1,224 @@
+/**
+ * The real kubectl (v1.32, at /usr/bin/kubectl) against the sandbox with the kubeconfig
+ * it writes: version, api-resources, get (server-side tables for built-in and custom
+ * resources), apply -f (client-side), apply --server-side (with a conflict and
+ * --force-conflicts), patch --type merge, delete, NotFound after delete, get -w, and the
+ * refusal of a mistyped custom resource. Skipped, saying so, when kubectl is absent.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HR, startHarness, type Harness } from './harness.js';
+
+const KUBECTL = '/usr/bin/kubectl';
+const present = existsSync(KUBECTL);
+const title = present
+  ? 'kubectl against the sandbox'
+  : `kubectl against the sandbox — SKIPPED: ${KUBECTL} is not installed (install kubectl v1.32 to run this suite)`;
+
+let h: Harness;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+
+interface Run { code: number; stdout: string; stderr: string }
+
+function kubectl(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(KUBECTL, args, { env, timeout: 20_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function manifest(name: string, text: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, text);
+  return path;
+}
+
+const hr = (name: string, interval: string, extra = '') => `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: ${name}
+  namespace: kagent
+spec:
+  interval: ${interval}
+  chartRef: {kind: OCIRepository, name: agent, namespace: kagent}
+  values:
+    agent: {name: ${name}}
+${extra}`;
+
+describe.skipIf(!present)(title, () => {
+  beforeAll(async () => {
+    h = await startHarness();
+    dir = await mkdtemp(join(tmpdir(), 'sandbox-kubectl-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    await h.sandbox.writeKubeconfig(kubeconfig);
+    env = { PATH: process.env.PATH, HOME: dir, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(dir, 'cache') };
+  });
+  afterAll(async () => {
+    await h?.sandbox.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reports the server version', async () => {
+    const run = await kubectl('version');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Server Version: v1.32.0+sandbox');
+  });
+
+  it('lists every served resource with short names and scope', async () => {
+    const run = await kubectl('api-resources', '--no-headers');
+    expect(run.code).toBe(0);
+    const rows = run.stdout.trim().split('\n').map((l) => l.trim().split(/\s+/));
+    const byName = Object.fromEntries(rows.map((r) => [r[0], r]));
+    expect(byName.helmreleases).toEqual(['helmreleases', 'hr', 'helm.toolkit.fluxcd.io/v2', 'true', 'HelmRelease']);
+    expect(byName.modelconfigs).toEqual(['modelconfigs', 'mc', 'kagent.dev/v1alpha2', 'true', 'ModelConfig']);
+    expect(byName.ocirepositories).toEqual(['ocirepositories', 'ocirepo', 'source.toolkit.fluxcd.io/v1', 'true', 'OCIRepository']);
+    expect(byName.agents).toEqual(['agents', 'kagent.dev/v1alpha2', 'true', 'Agent']);
+    expect(byName.namespaces).toEqual(['namespaces', 'ns', 'v1', 'false', 'Namespace']);
+    expect(Object.keys(byName).sort()).toEqual([
+      'agents', 'clusterrolebindings', 'clusterroles', 'configmaps', 'deployments', 'events', 'helmreleases', 'modelconfigs',
+      'namespaces', 'ocirepositories', 'pods', 'replicasets', 'rolebindings', 'roles', 'secrets', 'serviceaccounts',
+    ]);
+  });
+
+  it('prints server-side tables for built-in kinds', async () => {
+    const run = await kubectl('get', 'namespaces');
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+STATUS\s+AGE$/);
+    expect(lines.slice(1).map((l) => l.split(/\s+/).slice(0, 2).join(' '))).toEqual(['default Active', 'kagent Active', 'kube-system Active', 'tenant Active']);
+  });
+
+  it('prints server-side tables for custom resources across namespaces', async () => {
+    const run = await kubectl('get', 'mc', '-A');
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n').map((l) => l.trim().split(/\s+/));
+    expect(lines).toEqual([
+      ['NAMESPACE', 'NAME', 'PROVIDER', 'MODEL'],
+      ['kagent', 'default-model-config', 'Anthropic', 'claude-sonnet-4-6'],
+      ['kagent', 'qwen3-8-27b', 'OpenAI', 'qwen3-8-27b'],
+    ]);
+    const repo = await kubectl('get', 'ocirepo', '-n', 'kagent');
+    expect(repo.stdout.split('\n')[0]).toMatch(/^NAME\s+URL\s+READY\s+STATUS\s+AGE$/);
+    expect(repo.stdout).toContain('oci://gsoci.azurecr.io/charts/giantswarm/agent');
+  });
+
+  it('creates and then updates with client-side apply -f', async () => {
+    const file = await manifest('hr.yaml', hr('kubectl-hr', '10m'));
+    const created = await kubectl('apply', '-f', file);
+    expect(created.stdout.trim()).toBe('helmrelease.helm.toolkit.fluxcd.io/kubectl-hr created');
+    const unchanged = await kubectl('apply', '-f', file);
+    expect(unchanged.stdout.trim()).toBe('helmrelease.helm.toolkit.fluxcd.io/kubectl-hr unchanged');
+    await manifest('hr.yaml', hr('kubectl-hr', '5m'));
+    const configured = await kubectl('apply', '-f', file);
+    expect(configured.stdout.trim()).toBe('helmrelease.helm.toolkit.fluxcd.io/kubectl-hr configured');
+    const stored = h.sandbox.store.get('hr', 'kagent', 'kubectl-hr') as any;
+    expect(stored.spec.interval).toBe('5m');
+    expect(stored.metadata.generation).toBe(2);
+    expect(stored.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).toContain('"interval":"5m"');
+  });
+
+  it('applies a built-in kind with strategic merge (containers merged by name)', async () => {
+    const deployment = (image: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: tenant}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - {name: main, image: ${image}}
+`;
+    const file = await manifest('deploy.yaml', deployment('nginx:1'));
+    expect((await kubectl('apply', '-f', file)).code).toBe(0);
+    await manifest('deploy.yaml', deployment('nginx:2'));
+    const run = await kubectl('apply', '-f', file);
+    expect(run.stdout.trim()).toBe('deployment.apps/web configured');
+    const got = await kubectl('get', 'deploy', 'web', '-n', 'tenant', '-o', 'jsonpath={.spec.template.spec.containers[0].image}');
+    expect(got.stdout).toBe('nginx:2');
+    const table = await kubectl('get', 'deploy', '-n', 'tenant');
+    expect(table.stdout.split('\n')[0]).toMatch(/^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE$/);
+  });
+
+  it('applies server-side, refuses a conflicting manager and takes over with --force-conflicts', async () => {
+    const file = await manifest('ssa.yaml', hr('kubectl-ssa', '10m'));
+    const applied = await kubectl('apply', '--server-side', '-f', file);
+    expect(applied.stdout.trim()).toBe('helmrelease.helm.toolkit.fluxcd.io/kubectl-ssa serverside-applied');
+    await manifest('ssa.yaml', hr('kubectl-ssa', '1m'));
+    const conflict = await kubectl('apply', '--server-side', '--field-manager', 'other', '-f', file);
+    expect(conflict.code).not.toBe(0);
+    expect(conflict.stderr).toContain('Apply failed with 1 conflict: conflict with "kubectl": .spec.interval');
+    const forced = await kubectl('apply', '--server-side', '--field-manager', 'other', '--force-conflicts', '-f', file);
+    expect(forced.code).toBe(0);
+    expect((h.sandbox.store.get('hr', 'kagent', 'kubectl-ssa') as any).spec.interval).toBe('1m');
+  });
+
+  it('patches with --type merge', async () => {
+    const run = await kubectl('patch', 'hr', 'kubectl-hr', '-n', 'kagent', '--type', 'merge', '-p', '{"spec":{"suspend":true}}');
+    expect(run.stdout.trim()).toBe('helmrelease.helm.toolkit.fluxcd.io/kubectl-hr patched');
+    const got = await kubectl('get', 'hr', 'kubectl-hr', '-n', 'kagent', '-o', 'jsonpath={.spec.suspend}');
+    expect(got.stdout).toBe('true');
+  });
+
+  it('deletes, and then reports NotFound', async () => {
+    const deleted = await kubectl('delete', 'hr', 'kubectl-hr', '-n', 'kagent');
+    expect(deleted.stdout.trim()).toBe('helmrelease.helm.toolkit.fluxcd.io "kubectl-hr" deleted');
+    const missing = await kubectl('get', 'hr', 'kubectl-hr', '-n', 'kagent');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim()).toBe('Error from server (NotFound): helmreleases.helm.toolkit.fluxcd.io "kubectl-hr" not found');
+  });
+
+  it('refuses a mistyped custom resource with the field errors', async () => {
+    const file = await manifest('bad.yaml', hr('bad', '10').replace('kind: OCIRepository', 'kind: Nope'));
+    const run = await kubectl('apply', '-f', file);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('The HelmRelease "bad" is invalid:');
+    expect(run.stderr).toContain('spec.interval: Invalid value: "integer": spec.interval in body must be of type string: "integer"');
+    expect(run.stderr).toContain('spec.chartRef.kind: Unsupported value: "Nope"');
+    expect(h.sandbox.store.find('hr', 'kagent', 'bad')).toBeUndefined();
+  });
+
+  it('refuses an unknown field (kubectl validates strictly on the server)', async () => {
+    const file = await manifest('unknown.yaml', hr('unknown', '10m', '  bogus: 1\n'));
+    const run = await kubectl('apply', '-f', file);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('strict decoding error: unknown field "spec.bogus"');
+  });
+
+  it('streams changes with get -w', async () => {
+    const child = spawn(KUBECTL, ['get', 'configmaps', '-n', 'tenant', '-w', '--output-watch-events'], { env });
+    let out = '';
+    const seen = new Promise<void>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('MODIFIED') && out.includes('watched')) resolve();
+      });
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: 'watched' } } });
+      await h.core.patchNamespacedConfigMap({ namespace: 'tenant', name: 'watched', body: [{ op: 'add', path: '/data', value: { a: '1' } }] });
+      await seen;
+    } finally {
+      child.kill();
+    }
+    expect(out).toMatch(/ADDED\s+watched/);
+    expect(out).toMatch(/MODIFIED\s+watched/);
+  });
+
+  it('reads what client-node wrote and vice versa', async () => {
+    await h.custom.createNamespacedCustomObject({ ...HR, namespace: 'tenant', body: {
+      apiVersion: 'helm.toolkit.fluxcd.io/v2', kind: 'HelmRelease', metadata: { name: 'from-node', namespace: 'tenant' },
+      spec: { interval: '10m', chartRef: { kind: 'OCIRepository', name: 'agent' } },
+    } });
+    const run = await kubectl('get', 'hr', '-n', 'tenant', '-o', 'name');
+    expect(run.stdout.trim()).toBe('helmrelease.helm.toolkit.fluxcd.io/from-node');
+  });
+});
