@@ -120,6 +120,14 @@ describe.skipIf(registry.mode === 'skip')('RegistryChartSchemaSource against doc
     expect(h.count('/tags/list')).toBe(1);
   });
 
+  it('lets info() wait for a read in flight, so it reports its outcome', async () => {
+    const h = harness(server.ociUrl(REPO), 'x.x.x');
+    const [schema, info] = await Promise.all([h.source.schema(), h.source.info()]);
+    expect(schema).toMatchObject({ version: '0.6.0', source: 'registry' });
+    expect(info).toMatchObject({ schemaSource: 'registry', schemaVersion: '0.6.0', latestVersion: '0.6.0' });
+    expect(h.count('/tags/list')).toBe(1);
+  });
+
   it.each([
     ['broken/no-schema/agent', 'x.x.x', 'agent/values.schema.json not found in chart archive'],
     ['broken/no-layer/agent', 'x.x.x', 'broken/no-layer/agent:1.0.0 has no Helm chart layer (application/vnd.oci.image.layer.v1.tar+gzip)'],

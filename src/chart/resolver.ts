@@ -80,9 +80,15 @@ export class RegistryChartSchemaSource implements ChartSchemaSource {
     return this.cached ?? this.embedded;
   }
 
-  /** What `get_info` reports as `chart`; may read the registry, like `schema()`. */
+  /**
+   * What `get_info` reports as `chart`; may read the registry, like `schema()`. Unlike
+   * `schema()` it waits for a read already in flight (bounded by the resolve timeout), so
+   * an operator asking right after startup sees the outcome rather than the initial state.
+   */
   async info(): Promise<ChartInfo> {
-    const current = await this.schema();
+    await this.schema();
+    if (this.inFlight) await this.inFlight;
+    const current = this.cached ?? this.embedded;
     return {
       ociUrl: this.options.ociUrl,
       semver: this.options.semver,
