@@ -39,7 +39,7 @@ export class AgentService {
     };
   }
 
-  getInfo(_ctx: RequestContext): Promise<Info> {
+  async getInfo(_ctx: RequestContext): Promise<Info> {
     return getInfo(this.env);
   }
 
@@ -49,31 +49,31 @@ export class AgentService {
     return { agents };
   }
 
-  getAgent(ctx: RequestContext, request: AgentRef): Promise<Agent> {
+  async getAgent(ctx: RequestContext, request: AgentRef): Promise<Agent> {
     const namespace = this.env.settings.namespaces.resolve(request.namespace);
     return getAgent(this.readContext(ctx), namespace, request.name);
   }
 
-  createAgent(ctx: RequestContext, spec: AgentSpec): Promise<CreateResult> {
+  async createAgent(ctx: RequestContext, spec: AgentSpec): Promise<CreateResult> {
     return createAgent(this.env, ctx, spec);
   }
 
-  updateAgent(ctx: RequestContext, update: AgentUpdate): Promise<UpdateResult> {
+  async updateAgent(ctx: RequestContext, update: AgentUpdate): Promise<UpdateResult> {
     return updateAgent(this.env, ctx, update);
   }
 
-  deleteAgent(ctx: RequestContext, request: DeleteRequest): Promise<DeleteResult> {
+  async deleteAgent(ctx: RequestContext, request: DeleteRequest): Promise<DeleteResult> {
     return deleteAgent(this.env, ctx, request);
   }
 
-  getAgentStatus(ctx: RequestContext, request: AgentRef): Promise<Status> {
+  async getAgentStatus(ctx: RequestContext, request: AgentRef): Promise<Status> {
     const namespace = this.env.settings.namespaces.resolve(request.namespace);
     validateName(request.name);
     return agentStatus(this.env.kube(ctx), this.env.types, namespace, request.name);
   }
 
   /** The dry run: create mode, or update mode with `update` set. */
-  validateAgent(
+  async validateAgent(
     ctx: RequestContext, request: { mode: 'create'; spec: AgentSpec } | { mode: 'update'; update: AgentUpdate },
   ): Promise<ValidateResult> {
     return request.mode === 'create'
@@ -81,11 +81,11 @@ export class AgentService {
       : validateUpdate(this.env, ctx, request.update);
   }
 
-  listModelConfigs(ctx: RequestContext, request: { namespace?: string } = {}): Promise<{ modelConfigs: ModelConfig[] }> {
+  async listModelConfigs(ctx: RequestContext, request: { namespace?: string } = {}): Promise<{ modelConfigs: ModelConfig[] }> {
     return listModelConfigs(this.env, ctx, request.namespace);
   }
 
-  listSkills(ctx: RequestContext, request: SkillsRequest = {}): Promise<SkillsResult> {
+  async listSkills(ctx: RequestContext, request: SkillsRequest = {}): Promise<SkillsResult> {
     return listSkills(this.env, ctx, request);
   }
 

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startServiceFixture, type ServiceFixture } from './testing/fixture.js';
+import { meterRoundTrips, type RoundTripMeter } from './testing/round-trips.js';
+import { seedAgentCr, seedModelConfig, seedRelease, seedVerifier, seedWorkload } from './testing/seed-agents.js';
+
+// What a caller waits for is the number of SEQUENTIAL round trips to the API server.
+// These claims are the targets of the agent-service issue (the Go original makes about
+// three for list plus one per foreign release, and about eleven for create).
+let f: ServiceFixture;
+let meter: RoundTripMeter;
+
+beforeAll(async () => {
+  f = await startServiceFixture();
+  seedVerifier(f.sandbox);
+  seedWorkload(f.sandbox, { name: 'verifier', pods: [{ name: 'verifier-abc', ready: true }] });
+  seedRelease(f.sandbox, { name: 'pending' });
+  seedRelease(f.sandbox, { name: 'remote', namespace: 'tenant', ready: true });
+  seedAgentCr(f.sandbox, { name: 'remote', release: { name: 'remote', namespace: 'tenant' } });
+  seedModelConfig(f.sandbox, 'tenant', 'default-model-config');
+  meter = meterRoundTrips(f.sandbox);
+});
+afterAll(async () => {
+  meter.stop();
+  await f.close();
+});
+beforeEach(() => meter.reset());
+
+describe('sequential API round trips per operation', () => {
+  it('listAgents takes at most two, even with a release in another namespace', async () => {
+    await f.service.listAgents(f.ctx());
+    expect(meter.depth()).toBeLessThanOrEqual(2);
+    expect(meter.requests).toBe(4); // three lists, one get of the foreign release
+  });
+
+  it('getAgentStatus takes one', async () => {
+    await f.service.getAgentStatus(f.ctx(), { name: 'verifier' });
+    expect(meter.depth()).toBe(1);
+    expect(meter.requests).toBe(5);
+  });
+
+  it('createAgent takes at most four including the embedded status, three when the source exists', async () => {
+    await f.service.createAgent(f.ctx(), { name: 'sre', modelConfig: 'default-model-config', toolset: ['preset:none'] });
+    expect(meter.depth()).toBe(3);
+    meter.reset();
+    await f.service.createAgent(f.ctx(), { namespace: 'tenant', name: 'sre', modelConfig: 'default-model-config', toolset: ['preset:none'] });
+    expect(meter.depth()).toBeLessThanOrEqual(4);
+  });
+
+  it('getAgent takes one when the release is named after the agent', async () => {
+    await f.service.getAgent(f.ctx(), { name: 'verifier' });
+    expect(meter.depth()).toBe(1);
+  });
+});
+
+describe('listAgents at scale', () => {
+  it('answers 2,000 agents in one namespace with three list requests and no per-agent request', async () => {
+    for (let i = 0; i < 2000; i++) {
+      const name = `agent-${String(i).padStart(4, '0')}`;
+      seedRelease(f.sandbox, { namespace: 'tenant', name, ready: true });
+      if (i % 2 === 0) seedAgentCr(f.sandbox, { namespace: 'tenant', name, release: { name, namespace: 'tenant' }, ready: true });
+    }
+    meter.stop();
+    f.sandbox.counters.reset();
+    const { agents } = await f.service.listAgents(f.ctx(), { namespace: 'tenant' });
+    expect(agents.length).toBeGreaterThanOrEqual(2000);
+    expect(f.sandbox.counters.snapshot().byVerb).toEqual({ list: 3 });
+    meter = meterRoundTrips(f.sandbox);
+  });
+});
