@@ -1,0 +1,186 @@
+/**
+ * REST ≡ MCP: the same script of operations runs through both transports, each on a
+ * fixture of its own started the same way (a seeded sandbox and a real AgentService),
+ * and every step must give the same JSON: a success body equals the tool's JSON text and
+ * structuredContent; an error body `{"error":{"code","message"}}` equals the tool error
+ * `"<code>: <message>"`. The REST request of a step is built from the operation table
+ * (method, path parameters, query parameters, body), so the test also checks the table's
+ * REST bindings against its tools.
+ *
+ * Where the two transports differ on purpose, the difference is asserted as such:
+ * - a schema-invalid argument is `invalid_request` on both, worded for each audience
+ *   (REST keeps the Go JSON decoder's text; MCP lists the arguments the tool takes);
+ * - REST validate with `update: true` reads "" as "not given" (the Go `SpecToUpdate`),
+ *   where the MCP tool binds it as "clear".
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/log/logger.js';
+import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
+import { createApp } from '../../src/transport/http/app.js';
+import { OPERATIONS, operationByTool } from '../../src/transport/operations.js';
+
+type Args = Record<string, unknown>;
+
+/** What a step answered, in one shape for both transports. */
+type Outcome = { ok: true; value: unknown } | { ok: false; code: string; message: string };
+
+interface Side {
+  fixture: ServiceFixture;
+  server: Server;
+  base: string;
+}
+
+const SPEC = { name: 'parity', namespace: 'kagent', modelConfig: 'default-model-config', toolset: ['preset:none'] };
+
+/** The script: every tool at least once, successes and refusals, in an order that builds on itself. */
+const SCRIPT: Array<[tool: string, args: Args]> = [
+  ['get_info', {}],
+  ['list_model_configs', {}],
+  ['list_model_configs', { namespace: 'tenant' }],
+  ['list_agents', {}],
+  ['validate_agent', { ...SPEC, displayName: 'Parity' }],
+  ['validate_agent', { ...SPEC, modelConfig: 'nope', runtime: 'rust' }],
+  ['create_agent', { ...SPEC, displayName: 'Parity', description: 'first' }],
+  ['create_agent', { ...SPEC }],
+  ['create_agent', { ...SPEC, name: 'Not_A_Label' }],
+  ['get_agent', { name: 'parity', namespace: 'kagent' }],
+  ['list_agents', { namespace: 'kagent' }],
+  ['update_agent', { name: 'parity', namespace: 'kagent', description: 'second', toolset: ['preset:read-only'] }],
+  ['update_agent', { name: 'parity', namespace: 'kagent', modelConfig: 'nope' }],
+  ['validate_agent', { name: 'parity', namespace: 'kagent', update: true, runtime: 'rust' }],
+  ['get_agent_status', { name: 'parity', namespace: 'kagent' }],
+  ['list_skills', {}],
+  ['delete_agent', { name: 'parity', namespace: 'kagent' }],
+  ['delete_agent', { name: 'parity', namespace: 'kagent' }],
+  ['get_agent', { name: 'parity', namespace: 'kagent' }],
+  ['get_agent_status', { name: 'parity', namespace: 'kagent' }],
+  ['list_agents', { namespace: 'kube-system' }],
+];
+
+async function startSide(): Promise<Side> {
+  const fixture = await startServiceFixture();
+  const app = createApp({ service: fixture.service, log: silentLogger(), version: 'test' });
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return { fixture, server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+async function stopSide(side: Side | undefined): Promise<void> {
+  if (!side) return;
+  side.server.closeAllConnections();
+  await new Promise((resolve) => side.server.close(resolve));
+  await side.fixture.close();
+}
+
+/** The REST request of a step, from the operation's REST binding. */
+function restRequest(base: string, tool: string, args: Args): { url: string; init: RequestInit } {
+  const operation = operationByTool(tool)!;
+  const rest = operation.rest;
+  const restArgs = { ...args };
+  // REST names the agent's namespace in the path; the MCP tool defaults it.
+  const path = rest.path.replace(/:(\w+)/g, (_m, name: string) => {
+    const value = restArgs[name] ?? (name === 'namespace' ? 'kagent' : '');
+    delete restArgs[name];
+    return encodeURIComponent(String(value));
+  });
+  const query = new URLSearchParams();
+  for (const name of Object.keys(rest.query ?? {})) {
+    if (restArgs[name] === undefined) continue;
+    query.set(name, String(restArgs[name]));
+    delete restArgs[name];
+  }
+  const url = `${base}/api/v1${path}${query.size > 0 ? `?${query}` : ''}`;
+  const init: RequestInit = { method: rest.method.toUpperCase() };
+  if (rest.body) {
+    init.headers = { 'content-type': 'application/json' };
+    init.body = JSON.stringify(restArgs);
+  } else {
+    expect(Object.keys(restArgs), `${tool}: arguments REST cannot carry`).toEqual([]);
+  }
+  return { url, init };
+}
+
+async function viaRest(base: string, tool: string, args: Args): Promise<Outcome> {
+  const { url, init } = restRequest(base, tool, args);
+  const res = await fetch(url, init);
+  const body = (await res.json()) as { error?: { code: string; message: string } };
+  if (res.ok) {
+    expect(res.status).toBe(operationByTool(tool)!.rest.status);
+    return { ok: true, value: body };
+  }
+  return { ok: false, code: body.error!.code, message: body.error!.message };
+}
+
+async function viaMcp(client: Client, tool: string, args: Args): Promise<Outcome> {
+  const result = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
+  const text = (result.content[0] as { text: string }).text;
+  if (!result.isError) {
+    expect(result.structuredContent).toEqual(JSON.parse(text));
+    return { ok: true, value: JSON.parse(text) };
+  }
+  const colon = text.indexOf(': ');
+  return { ok: false, code: text.slice(0, colon), message: text.slice(colon + 2) };
+}
+
+/** Times and ids the API server assigns differ between the two fixtures, nothing else may. */
+function normalize(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value), (key, v: unknown) => {
+    if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(v)) return '<time>';
+    if (key === 'uid' || key === 'resourceVersion') return '<id>';
+    return v;
+  }) as unknown;
+}
+
+describe('REST ≡ MCP on the same fixture', () => {
+  let rest: Side | undefined;
+  let mcp: Side | undefined;
+  let client: Client;
+
+  beforeAll(async () => {
+    [rest, mcp] = await Promise.all([startSide(), startSide()]);
+    client = new Client({ name: 'parity', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${mcp.base}/mcp`)));
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await Promise.all([stopSide(rest), stopSide(mcp)]);
+  });
+
+  it('the script calls every tool of the table', () => {
+    expect(new Set(SCRIPT.map(([tool]) => tool))).toEqual(new Set(OPERATIONS.map((o) => o.tool)));
+  });
+
+  it('every step answers the same JSON through both transports', async () => {
+    for (const [index, [tool, args]] of SCRIPT.entries()) {
+      const [viaRestOutcome, viaMcpOutcome] = [await viaRest(rest!.base, tool, args), await viaMcp(client, tool, args)];
+      expect(normalize(viaMcpOutcome), `step ${index + 1}: ${tool} ${JSON.stringify(args)}`).toEqual(normalize(viaRestOutcome));
+    }
+  });
+
+  it('a schema-invalid argument is invalid_request on both, worded for each audience', async () => {
+    const args = { name: 'parity', namespace: 'kagent', colour: 'red' };
+    const restOutcome = await viaRest(rest!.base, 'update_agent', args);
+    const mcpOutcome = await viaMcp(client, 'update_agent', args);
+    expect(restOutcome).toEqual({ ok: false, code: 'invalid_request', message: 'invalid request: invalid JSON: json: unknown field "colour"' });
+    expect(mcpOutcome).toMatchObject({ ok: false, code: 'invalid_request' });
+    expect((mcpOutcome as { message: string }).message).toMatch(/^invalid request: unknown field "colour" \(update_agent takes: name, namespace, /);
+  });
+
+  it('REST validate in update mode reads "" as not given, the MCP tool as clear', async () => {
+    const create = { ...SPEC, name: 'blank', displayName: 'Blank' };
+    await viaRest(rest!.base, 'create_agent', create);
+    await viaMcp(client, 'create_agent', create);
+    const args = { name: 'blank', namespace: 'kagent', update: true, displayName: '' };
+    const restOutcome = (await viaRest(rest!.base, 'validate_agent', args)) as { ok: true; value: { manifests: { values: { agent: Record<string, unknown> } } } };
+    const mcpOutcome = (await viaMcp(client, 'validate_agent', args)) as { ok: true; value: { manifests: { values: { agent: Record<string, unknown> } } } };
+    expect(restOutcome.value.manifests.values.agent.displayName).toBe('Blank');
+    expect(mcpOutcome.value.manifests.values.agent.displayName).toBeUndefined();
+  });
+});
