@@ -1,7 +1,7 @@
 /**
  * The MCP Inspector's CLI against our running MCP endpoint: a client we did not write
  * (the reference one, on the SDK's v2 line) lists and calls our tools over streamable
- * HTTP. It is fetched with npx, pinned, and not a dependency of the project: when npm
+ * HTTP, against the real service on a seeded sandbox. It is fetched with npx, pinned, and not a dependency of the project: when npm
  * cannot be reached the test is skipped and says so. The Inspector declares Node >=22
  * but its CLI runs on Node 20 (npm prints EBADENGINE warnings, which are ignored here).
  */
@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/logger.js';
 import { createApp } from '../../src/transport/http/app.js';
-import { FakeService } from '../../src/transport/mcp/testing/fake-service.js';
+import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
 import { OPERATIONS } from '../../src/transport/operations.js';
 
 const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
@@ -35,11 +35,13 @@ function inspector(url: string, args: string[]): Promise<Run> {
 }
 
 describe('the MCP Inspector CLI against /mcp', () => {
+  let fixture: ServiceFixture;
   let server: Server;
   let url: string;
 
   beforeAll(async () => {
-    const app = createApp({ service: new FakeService(), log: silentLogger(), version: '0.0.0-test' });
+    fixture = await startServiceFixture();
+    const app = createApp({ service: fixture.service, log: silentLogger(), version: '0.0.0-test' });
     server = await new Promise<Server>((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });
@@ -47,8 +49,9 @@ describe('the MCP Inspector CLI against /mcp', () => {
   });
 
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    await fixture?.close();
   });
 
   async function run(ctx: { skip: (note?: string) => void }, args: string[], exitCode = 0): Promise<Run> {
