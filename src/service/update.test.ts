@@ -66,7 +66,7 @@ describe('updateAgent', () => {
   });
 
   it('refuses a GitOps-owned release unless forced, naming the Kustomization', async () => {
-    const err = await f.service.updateAgent(f.ctx(), { name: 'gitops', description: 'x' }).catch((e: Error) => e);
+    const err = (await f.service.updateAgent(f.ctx(), { name: 'gitops', description: 'x' }).catch((e: Error) => e)) as Error;
     expect(err).toMatchObject({ code: 'conflict' });
     expect(err.message).toBe('conflict: HelmRelease kagent/gitops is applied by Flux Kustomization "agents-kustomization": its desired state lives in git, a live write would be undone. Change it in the GitOps repository, or pass force to write anyway');
     const forced = await f.service.updateAgent(f.ctx(), { name: 'gitops', description: 'x', force: true });
