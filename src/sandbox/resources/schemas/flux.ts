@@ -90,7 +90,7 @@ export const helmReleaseSchema: SchemaNode = objectSchema({
     values: anyValue(),
     valuesFrom: list(obj({
       kind: oneOf(['Secret', 'ConfigMap']), literal: bool(), name: str({ minLength: 1, maxLength: 253 }), optional: bool(),
-      targetPath: str({ maxLength: 250 }), valuesKey: str({ maxLength: 253, pattern: '^[\\-._a-zA-Z0-9]+$' }),
+      targetPath: str({ maxLength: 250, pattern: '^([a-zA-Z0-9_\\-.\\\\\\/]|\\[[0-9]{1,5}\\])+$' }), valuesKey: str({ maxLength: 253, pattern: '^[\\-._a-zA-Z0-9]+$' }),
     }, { required: ['kind', 'name'] })),
     waitStrategy: obj({ name: oneOf(['poller', 'legacy']) }, { required: ['name'] }),
   }, { required: ['interval'] }),

@@ -12,7 +12,7 @@ import {
 
 const valueRef = obj({
   name: str(), value: str(),
-  valueFrom: obj({ key: str(), name: str(), type: oneOf(['ConfigMap', 'Secret']) }, { required: ['key', 'name', 'type'] }),
+  valueFrom: obj({ key: str({ maxLength: 253 }), name: str({ maxLength: 253 }), type: oneOf(['ConfigMap', 'Secret']) }, { required: ['key', 'name', 'type'] }),
 }, { required: ['name'] });
 
 const typedRef = obj({ apiGroup: str(), kind: str(), name: str(), namespace: str() }, { required: ['name'] });
