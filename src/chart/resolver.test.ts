@@ -267,6 +267,13 @@ describe('RegistryChartSchemaSource against a registry that never answers', () =
     expect(h.warnings()).toEqual([REGISTRY_UNAVAILABLE_MESSAGE]);
   });
 
+  it('answers info() with the current state when a read in flight takes longer than its wait', async () => {
+    const h = harness(`oci://${host}/charts/agent`, 'x.x.x', { infoWaitMs: 50 });
+    const info = await h.source.info();
+    expect(info).toEqual({ ociUrl: `oci://${host}/charts/agent`, semver: 'x.x.x', schemaVersion: EMBEDDED_SCHEMA_VERSION, schemaSource: 'embedded' });
+    h.source.close();
+  });
+
   it('stops a running resolve when closed', async () => {
     const h = harness(`oci://${host}/charts/agent`, 'x.x.x');
     const pending = h.source.schema();

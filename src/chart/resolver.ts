@@ -22,6 +22,8 @@ import { latestVersion, parseSemverConstraint, type SemverConstraint } from './s
 /** How long after a failed read the registry is tried again. */
 export const RETRY_AFTER_FAILURE_MS = 60_000;
 const DEFAULT_RESOLVE_TIMEOUT_MS = 30_000;
+/** How long `info()` waits for a read in flight before reporting the current state. */
+const INFO_WAIT_MS = 5_000;
 
 export const REGISTRY_UNAVAILABLE_MESSAGE = 'agent chart registry unavailable, validating against the embedded schema';
 const REGISTRY_UNAVAILABLE_CACHED = 'agent chart registry unavailable, validating against the last schema read from it';
@@ -36,6 +38,8 @@ export interface RegistryChartSchemaSourceOptions {
   log: Logger;
   /** Cap on one whole resolve (tags, manifest, blob); default 30 s. */
   resolveTimeoutMs?: number;
+  /** How long `info()` waits for a read in flight; default 5 s. */
+  infoWaitMs?: number;
   /** Clock in ms since the epoch; tests pass a fake one. */
   now?: () => number;
   fetch?: typeof fetch;
@@ -71,23 +75,20 @@ export class RegistryChartSchemaSource implements ChartSchemaSource {
 
   /** The schema to validate with. Reads the registry when the last read is older than refresh. */
   async schema(): Promise<ResolvedSchema> {
-    if (this.inFlight === undefined && this.now() - this.fetched >= this.options.refreshMs && !this.closed.signal.aborted) {
-      this.inFlight = this.resolve().finally(() => {
-        this.inFlight = undefined;
-      });
-      await this.inFlight;
-    }
+    const started = this.startResolveIfStale();
+    if (started) await started;
     return this.cached ?? this.embedded;
   }
 
   /**
    * What `get_info` reports as `chart`; may read the registry, like `schema()`. Unlike
-   * `schema()` it waits for a read already in flight (bounded by the resolve timeout), so
-   * an operator asking right after startup sees the outcome rather than the initial state.
+   * `schema()` it waits up to 5 s for a read already in flight, so an operator asking right
+   * after startup sees its outcome rather than the initial state, without hanging on a
+   * registry that does not answer.
    */
   async info(): Promise<ChartInfo> {
-    await this.schema();
-    if (this.inFlight) await this.inFlight;
+    this.startResolveIfStale();
+    if (this.inFlight) await settledWithin(this.inFlight, this.options.infoWaitMs ?? INFO_WAIT_MS);
     const current = this.cached ?? this.embedded;
     return {
       ociUrl: this.options.ociUrl,
@@ -98,6 +99,20 @@ export class RegistryChartSchemaSource implements ChartSchemaSource {
       ...(this.resolvedAt !== undefined && { resolvedAt: this.resolvedAt }),
       ...(this.error !== undefined && { error: this.error }),
     };
+  }
+
+  /**
+   * Starts a registry read when the last one is older than refresh and none is running;
+   * returns it, or undefined when this caller did not start one (single flight).
+   */
+  private startResolveIfStale(): Promise<void> | undefined {
+    if (this.inFlight !== undefined || this.closed.signal.aborted) return undefined;
+    if (this.now() - this.fetched < this.options.refreshMs) return undefined;
+    const resolving = this.resolve().finally(() => {
+      this.inFlight = undefined;
+    });
+    this.inFlight = resolving;
+    return resolving;
   }
 
   /** Stops a running resolve (shutdown); later calls serve what is cached without reading. */
@@ -142,6 +157,17 @@ export class RegistryChartSchemaSource implements ChartSchemaSource {
       }
     }
   }
+}
+
+/** Resolves when `work` settles or after `ms`, whichever is first; never rejects. */
+async function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  await Promise.race([work.then(() => undefined, () => undefined), elapsed]);
+  clearTimeout(timer);
 }
 
 function errorText(err: unknown): string {
