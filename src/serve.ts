@@ -54,6 +54,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
   const info = buildInfo(process.env);
   log.info({ version: info.version, commit: info.commit, ...redactedSummary(config) }, 'agent-manager starting');
   const cleanups: Cleanup[] = [];
+  const listeners: RunningServer[] = [];
   try {
     const cluster = await openCluster(config, log, cleanups);
     const apiVersions = await resolveApiVersions(
@@ -91,12 +92,12 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     });
 
     const main = await startHttpServer(app, config.listen);
-    cleanups.push(() => main.close());
+    listeners.push(main);
     log.info({ address: hostPort(main.address), url: main.url }, 'listening');
     let metricsServer: RunningServer | undefined;
     if (metrics) {
       metricsServer = await startHttpServer(metricsRequestListener(metrics, log), config.metrics.listen);
-      cleanups.push(() => metricsServer?.close());
+      listeners.push(metricsServer);
       log.info({ address: hostPort(metricsServer.address) }, 'metrics listening');
     }
     options.onListening?.(main.address, metricsServer?.address);
@@ -104,7 +105,9 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     const reason = await (options.stop ?? nextSignal());
     log.info(typeof reason === 'string' ? { signal: reason } : {}, 'shutting down');
   } finally {
-    // Reverse order: listeners first (they finish in-flight requests), then the clients and the sandbox.
+    // The listeners first, together, so in-flight requests get the one 15 s grace period;
+    // then the clients and the sandbox, in reverse order of creation.
+    await Promise.all(listeners.map((l) => l.close()));
     for (const cleanup of cleanups.reverse()) {
       try {
         await cleanup();
