@@ -6,7 +6,7 @@
  * is reported only without selectors, as the real server does.
  */
 import { Buffer } from 'node:buffer';
-import { isObject } from '../api/json.js';
+import { isObject, type JsonObject } from '../api/json.js';
 import { statusErrors } from '../api/status.js';
 import { combine, fieldSelector, labelSelector } from '../store/selectors.js';
 import type { ResourceDef } from '../resources/types.js';
@@ -34,16 +34,23 @@ export function listObjects(env: OpsEnv, def: ResourceDef, opts: ListOptions = {
   const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
   const after = opts.continue ? decodeContinue(opts.continue) : '';
   const revision = env.objects.revision;
-  const items = [];
+  const { keys, from, to, object } = env.objects.range(def, opts.namespace ?? '', after);
+  const items: JsonObject[] = [];
   let lastKey = '';
   let remaining = 0;
-  for (const [key, obj] of env.objects.list(def, opts.namespace ?? '', after)) {
+  for (let i = from; i < to; i++) {
+    const obj = object(keys[i]!);
     if (select && !select(obj)) continue;
     if (items.length < limit) {
       items.push(obj);
-      lastKey = key;
+      lastKey = keys[i]!;
+    } else if (select) {
+      // With selectors the real server reports no count; knowing there is more is enough.
+      remaining = 1;
+      break;
     } else {
-      remaining++;
+      remaining = to - i;
+      break;
     }
   }
   const result: ListResult = { items, resourceVersion: String(revision) };

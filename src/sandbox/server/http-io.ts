@@ -39,9 +39,35 @@ export function decodeBody(text: string, yaml = false): unknown {
   }
 }
 
+/**
+ * Serialised forms of stored objects. Stored objects are frozen and never change, so each
+ * is serialised once however often it is read, listed or watched.
+ */
+const serialised = new WeakMap<object, string>();
+
+/** The JSON text of a value, cached for frozen (stored) objects. */
+export function jsonText(value: unknown): string {
+  if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) return JSON.stringify(value);
+  let text = serialised.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    serialised.set(value, text);
+  }
+  return text;
+}
+
+/** The JSON text of a list body: `{kind, apiVersion, metadata, items: [...]}` from cached item texts. */
+export function listText(kind: string, apiVersion: string, metadata: unknown, items: readonly unknown[]): string {
+  return `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[${items.map(jsonText).join(',')}]}`;
+}
+
 /** Write a JSON response with optional `Warning: 299` headers. */
 export function sendJson(res: ServerResponse, code: number, body: unknown, warnings: readonly string[] = []): void {
-  const text = JSON.stringify(body);
+  sendJsonText(res, code, jsonText(body), warnings);
+}
+
+/** Write already-serialised JSON. */
+export function sendJsonText(res: ServerResponse, code: number, text: string, warnings: readonly string[] = []): void {
   const headers: Record<string, string | string[] | number> = {
     'Content-Type': 'application/json',
     'Cache-Control': 'no-cache, private',

@@ -15,7 +15,7 @@ import { patchObject } from '../ops/patch.js';
 import { PATCH_CONTENT_TYPES, type OpsEnv, type PatchType } from '../ops/types.js';
 import { updateObject } from '../ops/update.js';
 import { apiVersionOf, groupResource, type ResourceDef } from '../resources/types.js';
-import { decodeBody, mediaType, readBody, sendJson } from './http-io.js';
+import { decodeBody, listText, mediaType, readBody, sendJson, sendJsonText } from './http-io.js';
 import { negotiate, type Representation } from './negotiate.js';
 import { deleteOptions, listOptions, writeOptions } from './query.js';
 import { isTrue, type RequestInfo } from './request-info.js';
@@ -91,7 +91,7 @@ export async function handleResource(h: HandlerEnv, def: ResourceDef, info: Requ
       if (representation.kind === 'partial') {
         return sendJson(res, 200, { kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${representation.version}`, metadata, items: page.items.map((o) => partialObject(o, representation.version)) });
       }
-      return sendJson(res, 200, { kind: `${def.kind}List`, apiVersion: apiVersionOf(def), metadata, items: page.items });
+      return sendJsonText(res, 200, listText(`${def.kind}List`, apiVersionOf(def), metadata, page.items));
     }
     case 'watch': {
       const opts = listOptions(query, namespace);

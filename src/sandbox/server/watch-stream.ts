@@ -10,6 +10,7 @@ import type { JsonObject } from '../api/json.js';
 import { startWatch, type WatchHandle, type WatchOptions } from '../ops/watch.js';
 import type { OpsEnv } from '../ops/types.js';
 import { apiVersionOf, type ResourceDef } from '../resources/types.js';
+import { jsonText } from './http-io.js';
 import type { Representation } from './negotiate.js';
 import { partialObject, toTable, type IncludeObject } from './table.js';
 
@@ -37,7 +38,7 @@ export function serveWatch(
   let open = false;
   const pending: string[] = [];
   const write = (type: string, object: JsonObject): void => {
-    const line = `${JSON.stringify({ type, object: render(type, object) })}\n`;
+    const line = `{"type":${JSON.stringify(type)},"object":${jsonText(render(type, object))}}\n`;
     if (!open) {
       pending.push(line);
       return;

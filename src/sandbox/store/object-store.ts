@@ -38,6 +38,26 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** A window of sorted keys: `keys[from]` up to (not including) `keys[to]`. */
+export interface KeyRange {
+  readonly keys: readonly string[];
+  readonly from: number;
+  readonly to: number;
+  object(key: string): JsonObject;
+}
+
+/** First index whose key is >= `bound` (and not equal to `exclude`). */
+function lowerBound(keys: readonly string[], bound: string, exclude: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (keys[mid]! < bound || keys[mid] === exclude) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 const nameOf = (obj: JsonObject): string => (isObject(obj.metadata) ? String(obj.metadata.name ?? '') : '');
 const namespaceOf = (obj: JsonObject): string => (isObject(obj.metadata) ? String(obj.metadata.namespace ?? '') : '');
 
@@ -64,25 +84,24 @@ export class ObjectStore {
     return this.table(def).objects.get(storageKey(def.namespaced ? namespace : '', name));
   }
 
-  /** Objects in key order; all namespaces when `namespace` is empty. `afterKey` pages on. */
-  list(def: ResourceDef, namespace: string, afterKey = ''): Array<[string, JsonObject]> {
+  /**
+   * The stored keys of a namespace (all namespaces when empty) after `afterKey`, as
+   * bounds into the shared sorted key array: no copying, so paging 2,000 objects is cheap.
+   */
+  range(def: ResourceDef, namespace: string, afterKey = ''): KeyRange {
     const table = this.table(def);
     const keys = table.sortedKeys();
     const prefix = def.namespaced && namespace ? `${namespace}/` : '';
-    const from = afterKey > prefix ? afterKey : prefix;
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (keys[mid]! < from || (keys[mid] === afterKey)) lo = mid + 1;
-      else hi = mid;
-    }
+    const from = lowerBound(keys, afterKey > prefix ? afterKey : prefix, afterKey);
+    const to = prefix ? lowerBound(keys, `${namespace}/\uffff`, '') : keys.length;
+    return { keys, from, to: Math.max(from, to), object: (key: string) => table.objects.get(key)! };
+  }
+
+  /** Objects in key order; all namespaces when `namespace` is empty. `afterKey` pages on. */
+  list(def: ResourceDef, namespace: string, afterKey = ''): Array<[string, JsonObject]> {
+    const { keys, from, to, object } = this.range(def, namespace, afterKey);
     const out: Array<[string, JsonObject]> = [];
-    for (let i = lo; i < keys.length; i++) {
-      const key = keys[i]!;
-      if (prefix && !key.startsWith(prefix)) break;
-      out.push([key, table.objects.get(key)!]);
-    }
+    for (let i = from; i < to; i++) out.push([keys[i]!, object(keys[i]!)]);
     return out;
   }
 
