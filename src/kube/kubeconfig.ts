@@ -28,12 +28,22 @@ export function loadBaseKubeConfig(source: KubeSource): KubeConfig {
     else kc.loadFromDefault();
     if (source.context) kc.setCurrentContext(source.context);
     const cluster = kc.getCurrentCluster();
+    // With no kubeconfig and no in-cluster environment, client-node invents a cluster at
+    // http://localhost:8080, which may well be this service's own port. Refuse it instead.
+    if (!source.kubeconfig && !source.inCluster && !source.kubeconfigYaml && isInventedDefault(kc)) {
+      throw new Error('no kubeconfig found: pass --kubeconfig, set KUBECONFIG, run in a cluster (--in-cluster), or use --sandbox');
+    }
     if (!cluster) throw new Error(source.context ? `context "${source.context}" has no cluster` : 'no current cluster');
     if (!cluster.server) throw new Error(`cluster "${cluster.name}" has no server address`);
   } catch (err) {
     throw new Error(`agent-manager needs Kubernetes access: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
   return kc;
+}
+
+function isInventedDefault(kc: KubeConfig): boolean {
+  const cluster = kc.getCurrentCluster();
+  return kc.clusters.length === 1 && cluster?.name === 'cluster' && cluster.server === 'http://localhost:8080';
 }
 
 /** Only what identifies and secures the API server; no credentials. */
