@@ -17,7 +17,10 @@
  * Pure: plain objects in, plain objects out; YAML only at the edge (composeManifests).
  */
 import type { AgentSpec, GitRef, Manifests, SkillsSpec } from './types.js';
+import { gitSkillName } from './skills.js';
 import { toYaml } from './yaml.js';
+
+export { gitSkillName };
 
 /** The platform side of the composition (from the serve flags). */
 export interface ComposeConfig {
@@ -60,24 +63,6 @@ export function isSet(s: string | undefined): s is string {
 export function chartNameOf(ociUrl: string): string {
   const segments = ociUrl.replace(/\/+$/, '').split('/');
   return segments[segments.length - 1] || 'agent';
-}
-
-/**
- * The name a git skill is mounted under: the explicit `name`; else the last segment
- * of `path` with slashes trimmed; else the repository name (the URL with trailing `/`
- * and `.git` trimmed, last segment).
- */
-export function gitSkillName(ref: GitRef): string {
-  if (isSet(ref.name)) return ref.name;
-  const path = (isSet(ref.path) ? ref.path : '').replace(/^\/+|\/+$/g, '');
-  if (path !== '') return lastSegment(path);
-  const repo = ref.url.replace(/\/+$/, '').replace(/\.git$/, '').replace(/\/+$/, '');
-  return lastSegment(repo);
-}
-
-function lastSegment(s: string): string {
-  const segments = s.split(/[/:]/);
-  return segments[segments.length - 1] ?? s;
 }
 
 /**

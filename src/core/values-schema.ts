@@ -20,6 +20,7 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { TOOLSET_VALUES_KEY } from './toolset.js';
 
 /** Which schema answered: its chart version and where it came from. */
 export interface SchemaLabel {
@@ -35,8 +36,6 @@ export interface CompiledValuesSchema {
   readonly compileError?: string;
 }
 
-/** The top-level values key the toolset travels in. */
-export const TOOLSET_VALUES_KEY = 'toolset';
 
 const AJV_OPTIONS: Options = {
   strict: false,
