@@ -129,6 +129,14 @@ describe('sandbox CRUD through client-node', () => {
     expect(created.spec.values).toEqual({ anything: { goes: [1, 2] } });
   });
 
+  it('warns about dropped unknown fields in a Warning header by default', async () => {
+    const res = await raw(h.sandbox, 'POST', '/apis/helm.toolkit.fluxcd.io/v2/namespaces/kagent/helmreleases', {
+      body: JSON.stringify(helmRelease('warned', 'kagent', { bogus: 1 })), headers: { 'content-type': 'application/json' },
+    });
+    expect(res.code).toBe(201);
+    expect(res.headers.warning).toBe('299 - "unknown field \\"spec.bogus\\""');
+  });
+
   it('refuses unknown fields with fieldValidation=Strict', async () => {
     const body = helmRelease('strict', 'kagent', { bogus: true });
     const { code, status } = await rejection(h.custom.createNamespacedCustomObject({ ...HR, namespace: 'kagent', body, fieldValidation: 'Strict' }));

@@ -119,6 +119,14 @@ describe('sandbox list paging and scope', () => {
     expect(Number(all.metadata.resourceVersion)).toBe(h.sandbox.store.revision);
   });
 
+  it('serialises built-in list items without apiVersion and kind, custom ones with them', async () => {
+    const typed = await raw(h.sandbox, 'GET', '/api/v1/namespaces/tenant/configmaps?limit=1');
+    expect(typed.json).toMatchObject({ kind: 'ConfigMapList', apiVersion: 'v1' });
+    expect(Object.keys(typed.json.items[0])).not.toContain('kind');
+    const custom = await raw(h.sandbox, 'GET', '/apis/kagent.dev/v1alpha2/modelconfigs?limit=1');
+    expect(custom.json.items[0]).toMatchObject({ apiVersion: 'kagent.dev/v1alpha2', kind: 'ModelConfig' });
+  });
+
   it('lists cluster-scoped namespaces', async () => {
     expect(names(await h.core.listNamespace())).toEqual(['default', 'kagent', 'kube-system', 'tenant']);
   });

@@ -233,6 +233,21 @@ describe('sandbox server-side apply through client-node', () => {
     expect(res.json.data).toEqual({ key: 'value' });
   });
 
+  it('stores nothing for dry-run patches and dry-run applies', async () => {
+    const before = await h.custom.getNamespacedCustomObject({ ...HR, namespace: 'kagent', name: 'ssa' });
+    const dryPatch = await h.custom.patchNamespacedCustomObject(
+      { ...HR, namespace: 'kagent', name: 'ssa', body: { spec: { interval: '42m' } }, dryRun: 'All' }, as(PatchStrategy.MergePatch),
+    );
+    expect(dryPatch.spec.interval).toBe('42m');
+    const dryApply = await h.custom.patchNamespacedCustomObject(
+      { ...HR, namespace: 'kagent', name: 'dry-new', body: helmRelease('dry-new'), fieldManager: 'dry', dryRun: 'All' }, as(PatchStrategy.ServerSideApply),
+    );
+    expect(dryApply.metadata.name).toBe('dry-new');
+    const after = await h.custom.getNamespacedCustomObject({ ...HR, namespace: 'kagent', name: 'ssa' });
+    expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+    expect((await rejection(h.custom.getNamespacedCustomObject({ ...HR, namespace: 'kagent', name: 'dry-new' }))).code).toBe(404);
+  });
+
   it('applies through KubernetesObjectApi', async () => {
     const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'objapi', namespace: 'tenant' }, data: { a: '1' } };
     const created = await h.objects.patch(cm, undefined, undefined, 'object-api', undefined, PatchStrategy.ServerSideApply);

@@ -102,11 +102,9 @@ const sameEntry = (e: ManagerEntry, id: WriteIdentity, op: ManagedOperation): bo
  * manager loses them, and removed fields leave every set.
  */
 export function recordUpdate(entries: readonly ManagerEntry[], before: JsonObject, after: JsonObject, id: WriteIdentity): ManagerEntry[] {
-  const cmp = compareObjects(
-    trackedView(before, id.scope, id.hasStatusSubresource),
-    trackedView(after, id.scope, id.hasStatusSubresource),
-    id.schema,
-  );
+  // metadata always exists on a real object, so it is never "added" as a whole.
+  const view = (o: JsonObject): JsonObject => ({ metadata: {}, ...trackedView(o, id.scope, id.hasStatusSubresource) });
+  const cmp = compareObjects(view(before), view(after), id.schema);
   const taken = cmp.added.union(cmp.modified);
   const now = nowTimestamp();
   let mine: ManagerEntry | undefined;

@@ -56,9 +56,27 @@ export function jsonText(value: unknown): string {
   return text;
 }
 
-/** The JSON text of a list body: `{kind, apiVersion, metadata, items: [...]}` from cached item texts. */
-export function listText(kind: string, apiVersion: string, metadata: unknown, items: readonly unknown[]): string {
-  return `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[${items.map(jsonText).join(',')}]}`;
+const serialisedBare = new WeakMap<object, string>();
+
+/** The JSON text of a stored object without apiVersion and kind (an item of a typed list), cached. */
+function bareItemText(obj: Record<string, unknown>): string {
+  let text = serialisedBare.get(obj);
+  if (text === undefined) {
+    const { apiVersion: _apiVersion, kind: _kind, ...rest } = obj;
+    text = JSON.stringify(rest);
+    if (Object.isFrozen(obj)) serialisedBare.set(obj, text);
+  }
+  return text;
+}
+
+/**
+ * The JSON text of a list body: `{kind, apiVersion, metadata, items: [...]}` from cached
+ * item texts. Items of built-in (typed) lists carry no apiVersion and kind, as the real
+ * server serialises them; items of custom resource lists do.
+ */
+export function listText(kind: string, apiVersion: string, metadata: unknown, items: readonly Record<string, unknown>[], typed: boolean): string {
+  const texts = items.map((item) => (typed ? bareItemText(item) : jsonText(item)));
+  return `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[${texts.join(',')}]}`;
 }
 
 /** Write a JSON response with optional `Warning: 299` headers. */

@@ -91,7 +91,7 @@ export async function handleResource(h: HandlerEnv, def: ResourceDef, info: Requ
       if (representation.kind === 'partial') {
         return sendJson(res, 200, { kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${representation.version}`, metadata, items: page.items.map((o) => partialObject(o, representation.version)) });
       }
-      return sendJsonText(res, 200, listText(`${def.kind}List`, apiVersionOf(def), metadata, page.items));
+      return sendJsonText(res, 200, listText(`${def.kind}List`, apiVersionOf(def), metadata, page.items, !def.custom));
     }
     case 'watch': {
       const opts = listOptions(query, namespace);
