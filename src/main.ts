@@ -7,7 +7,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildInfo, helpText, parseConfig, type SandboxCommandConfig } from './config/index.js';
+import { buildInfo, helpText, parseConfig } from './config/index.js';
 import { createLogger, type Logger } from './log/logger.js';
 
 /** Where the CLI writes; injected by tests. */
@@ -16,11 +16,6 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   /** Build the root logger; default: the pino root logger on stderr. */
   readonly createLogger?: (verbose: boolean) => Logger;
-}
-
-/** The contract of src/sandbox/cli.ts, which another module owns. */
-interface SandboxCli {
-  runSandbox(config: SandboxCommandConfig, log: Logger): Promise<void>;
 }
 
 const processIo: CliIo = {
@@ -58,9 +53,8 @@ export async function runCli(
     if (parsed.kind === 'serve') {
       await (await import('./serve.js')).runServe(parsed.config, log);
     } else {
-      // A variable specifier keeps the sandbox out of the static import graph.
-      const sandboxModule = './sandbox/cli.js';
-      await ((await import(sandboxModule)) as SandboxCli).runSandbox(parsed.config, log);
+      // A dynamic import: the sandbox is loaded only when it is asked for.
+      await (await import('./sandbox/cli.js')).runSandbox(parsed.config, log);
     }
     return 0;
   } catch (err) {
