@@ -92,9 +92,15 @@ describe('runCli', () => {
       busy = createServer();
       await new Promise<void>((resolve) => busy!.listen(0, '127.0.0.1', resolve));
       const { port } = busy.address() as AddressInfo;
-      const r = await cli(['serve', `--listen=127.0.0.1:${port}`, '--metrics-listen=']);
+      const r = await cli(['serve', '--sandbox', `--listen=127.0.0.1:${port}`, '--metrics-listen=', '--agent-chart-oci-url=oci://127.0.0.1:9/charts/agent']);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/^Error: .*EADDRINUSE.*\n$/);
+    });
+
+    it('exits 1 naming what is missing when there is no cluster to talk to', async () => {
+      const r = await cli(['serve', '--listen=127.0.0.1:0', '--metrics-listen=', '--kubeconfig=/nonexistent/kubeconfig']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^Error: agent-manager needs Kubernetes access: .*\n$/);
     });
   });
 });
