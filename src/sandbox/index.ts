@@ -23,10 +23,20 @@ import { DEFAULT_SEED, KAGENT_NAMESPACE, seed, type SeedStep } from './seed.js';
 import { createApiServer, type ApiServerConfig, type SandboxLogger } from './server/api-server.js';
 import { generateTls } from './tls.js';
 
+// The seams later parts plug into (OIDC and RBAC, controllers, fault injection, seeds).
 export type { SandboxLogger } from './server/api-server.js';
-export type { UserInfo } from './ops/types.js';
+export type { UserInfo, WriteOptions, ListOptions, DeleteOptions, PatchType } from './ops/types.js';
+export type { Authenticator } from './auth/authenticator.js';
+export type { AuthorizationAttributes, Authorizer, Decision } from './auth/authorizer.js';
+export type { HookContext, RequestHook } from './hooks.js';
+export type { StoreEvent, StoreListener } from './store/watch-hub.js';
+export type { CounterSnapshot, RequestRecord } from './counters.js';
+export type { KubeconfigUser } from './kubeconfig.js';
 export { SandboxStore } from './ops/sandbox-store.js';
-export { StatusError } from './api/status.js';
+export { StatusError, statusErrors, statusForCode } from './api/status.js';
+export { alwaysAllow, forbiddenError } from './auth/authorizer.js';
+export { ADMIN_USER, serviceAccountUser } from './auth/authenticator.js';
+export { DEFAULT_SEED, KAGENT_NAMESPACE, SEED_MANAGER, type SeedStep } from './seed.js';
 
 /** How to start a sandbox. Everything is optional. */
 export interface SandboxOptions {

@@ -62,6 +62,11 @@ export function metaOf(obj: JsonObject): JsonObject {
   return child(obj, 'metadata');
 }
 
+/** The object's metadata for reading (never created; works on frozen objects). */
+export function readMeta(obj: JsonObject): JsonObject {
+  return isObject(obj.metadata) ? obj.metadata : {};
+}
+
 /** A string field of metadata, or '' when absent. */
 export function metaString(obj: JsonObject, key: string): string {
   const meta = obj.metadata;

@@ -4,7 +4,7 @@
  * deletes it), dry run, namespace termination and delete-collection. Propagation
  * policies are accepted; the sandbox has no garbage collector for dependents.
  */
-import { clone, isObject, metaOf, nowTimestamp, type JsonObject } from '../api/json.js';
+import { clone, isObject, metaOf, readMeta, nowTimestamp, type JsonObject } from '../api/json.js';
 import { statusErrors } from '../api/status.js';
 import { combine, fieldSelector, labelSelector } from '../store/selectors.js';
 import { namespaces } from '../resources/builtin-core.js';
@@ -19,7 +19,7 @@ export interface DeleteResult {
 }
 
 function checkPreconditions(def: ResourceDef, old: JsonObject, opts: DeleteOptions): void {
-  const meta = metaOf({ ...old });
+  const meta = readMeta(old);
   const name = String(meta.name);
   const { uid, resourceVersion } = opts.preconditions ?? {};
   if (uid && uid !== meta.uid) {
@@ -44,7 +44,7 @@ export function deleteObject(env: OpsEnv, def: ResourceDef, namespace: string, n
   }
   const finalizers = isObject(old.metadata) && Array.isArray(old.metadata.finalizers) ? old.metadata.finalizers : [];
   if (finalizers.length > 0) {
-    if (metaOf({ ...old }).deletionTimestamp) return { object: old, removed: false };
+    if (readMeta(old).deletionTimestamp) return { object: old, removed: false };
     const next = clone(old);
     const meta = metaOf(next);
     meta.deletionTimestamp = nowTimestamp();
@@ -63,7 +63,7 @@ export function deleteCollection(env: OpsEnv, def: ResourceDef, list: ListOption
   const select = combine(labelSelector(list.labelSelector), fieldSelector(list.fieldSelector, def));
   const targets = env.objects.list(def, list.namespace ?? '').map(([, o]) => o).filter((o) => !select || select(o));
   return targets.map((o) => {
-    const meta = metaOf({ ...o });
+    const meta = readMeta(o);
     return deleteObject(env, def, String(meta.namespace ?? ''), String(meta.name), opts).object;
   });
 }

@@ -4,7 +4,7 @@
  * (objects with finalizers stay until their finalizers are removed), and the namespace
  * itself goes away once it is empty and its own finalizers are gone.
  */
-import { clone, isObject, metaOf, nowTimestamp, type JsonObject } from '../api/json.js';
+import { clone, isObject, metaOf, readMeta, nowTimestamp, type JsonObject } from '../api/json.js';
 import { namespaces } from '../resources/builtin-core.js';
 import type { ResourceDef } from '../resources/types.js';
 import type { OpsEnv } from './types.js';
@@ -17,7 +17,7 @@ const metaFinalizers = (obj: JsonObject): unknown[] => {
 /** Remove a terminating namespace once no object is left in it (and its finalizers allow). */
 export function finalizeNamespaceIfEmpty(env: OpsEnv, namespace: string): void {
   const ns = env.objects.get(namespaces, '', namespace);
-  if (!ns || !metaOf({ ...ns }).deletionTimestamp) return;
+  if (!ns || !readMeta(ns).deletionTimestamp) return;
   for (const def of env.registry.all()) {
     if (def.namespaced && env.objects.list(def, namespace).length > 0) return;
   }
@@ -33,7 +33,7 @@ export function finalizeNamespaceIfEmpty(env: OpsEnv, namespace: string): void {
 
 /** Called after any object is removed from the store. */
 export function afterRemoval(env: OpsEnv, def: ResourceDef, gone: JsonObject): void {
-  if (def.namespaced) finalizeNamespaceIfEmpty(env, String(metaOf({ ...gone }).namespace ?? ''));
+  if (def.namespaced) finalizeNamespaceIfEmpty(env, String(readMeta(gone).namespace ?? ''));
 }
 
 /**
@@ -43,9 +43,9 @@ export function afterRemoval(env: OpsEnv, def: ResourceDef, gone: JsonObject): v
 export function terminateNamespace(
   env: OpsEnv, ns: JsonObject, deleteContent: (def: ResourceDef, namespace: string, name: string) => void,
 ): JsonObject {
-  const name = String(metaOf({ ...ns }).name);
+  const name = String(readMeta(ns).name);
   let current = ns;
-  if (!metaOf({ ...ns }).deletionTimestamp) {
+  if (!readMeta(ns).deletionTimestamp) {
     const next = clone(ns);
     metaOf(next).deletionTimestamp = nowTimestamp();
     metaOf(next).deletionGracePeriodSeconds = 0;
@@ -54,7 +54,7 @@ export function terminateNamespace(
   }
   for (const def of env.registry.all()) {
     if (!def.namespaced) continue;
-    for (const [, obj] of env.objects.list(def, name)) deleteContent(def, name, String(metaOf({ ...obj }).name));
+    for (const [, obj] of env.objects.list(def, name)) deleteContent(def, name, String(readMeta(obj).name));
   }
   finalizeNamespaceIfEmpty(env, name);
   return env.objects.get(namespaces, '', name) ?? current;

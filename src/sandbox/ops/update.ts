@@ -6,7 +6,7 @@
  * deleted, generation bumps on spec changes only, managedFields, and no-op detection (an
  * unchanged object is not written and keeps its resourceVersion).
  */
-import { clone, deepEqual, isObject, metaOf, type JsonObject } from '../api/json.js';
+import { clone, deepEqual, isObject, metaOf, readMeta, type JsonObject } from '../api/json.js';
 import { fieldError } from '../api/field-errors.js';
 import { statusErrors } from '../api/status.js';
 import {
@@ -41,7 +41,7 @@ function generationView(obj: JsonObject, def: ResourceDef): JsonObject {
 }
 
 function withoutVolatile(obj: JsonObject): JsonObject {
-  const meta: JsonObject = { ...metaOf({ ...obj }) };
+  const meta: JsonObject = { ...readMeta(obj) };
   delete meta.resourceVersion;
   delete meta.managedFields;
   return { ...obj, metadata: meta };
@@ -59,7 +59,7 @@ function finalizers(obj: JsonObject): string[] {
 /** Build the next version of `old` from `candidate` and store it. Returns the stored (or dry-run) object. */
 export function commitUpdate(env: OpsEnv, req: UpdateRequest): JsonObject {
   const { def, old, candidate, scope, opts } = req;
-  const oldMeta = metaOf({ ...old });
+  const oldMeta = readMeta(old);
   const name = String(oldMeta.name);
   const wantedRv = isObject(candidate.metadata) ? candidate.metadata.resourceVersion : undefined;
   if (typeof wantedRv === 'string' && wantedRv !== '' && wantedRv !== oldMeta.resourceVersion) {
