@@ -3,6 +3,9 @@
  * - request headers must arrive within 10 s (slow-loris); Node checks pending headers
  *   every second here instead of its default 30 s, so the limit means what it says;
  * - idle keep-alive connections are closed after 120 s;
+ * - request headers may total 32 KiB (Node's default is 16 KiB): an id_token may be up
+ *   to 16 KiB, and an Authorization header larger than that must reach the bearer guard
+ *   and get its 401 with a challenge, not Node's bare 431;
  * - no overall request or write timeout, so a long MCP response or a slow tool call is
  *   never cut off;
  * - a graceful close: stop accepting, let in-flight requests finish, close connections
@@ -15,6 +18,8 @@ import { parseListenAddress } from '../../config/index.js';
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const IDLE_TIMEOUT_MS = 120_000;
 export const SHUTDOWN_GRACE_MS = 15_000;
+/** The largest request head accepted, in bytes. */
+export const MAX_HEADER_BYTES = 32 * 1024;
 
 /** A listening server. */
 export interface RunningServer {
@@ -34,6 +39,7 @@ export async function startHttpServer(handler: RequestListener, listen: string):
       requestTimeout: 0,
       keepAliveTimeout: IDLE_TIMEOUT_MS,
       connectionsCheckingInterval: 1_000,
+      maxHeaderSize: MAX_HEADER_BYTES,
     },
     handler,
   );
