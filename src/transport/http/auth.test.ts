@@ -4,11 +4,11 @@ import { Writable } from 'node:stream';
 import express from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { backendError } from '../../core/errors.js';
+import { backendError, forbidden, unauthenticated } from '../../core/errors.js';
 import type { Caller } from '../../identity/caller.js';
 import { startFakeIssuer, type FakeIssuer } from '../../identity/testing/fake-issuer.js';
 import { createTokenVerifier, type TokenVerifier } from '../../identity/token-verifier.js';
-import { bearerAuth, bearerChallenge, headerSafe, resourceServerGuards } from './auth.js';
+import { bearerAuth, bearerChallenge, challengeAfterGuard, headerSafe, resourceServerGuards } from './auth.js';
 import { oauthMetadataRouter } from './oauth-metadata.js';
 
 /** A tiny app shaped like the real one: probes and metadata open, /api/v1 and /mcp guarded. */
@@ -218,6 +218,53 @@ describe('bearerAuth without requireToken', () => {
       expect(res.headers.get('www-authenticate')).toBeNull();
       expect(await res.json()).toEqual({ error: { code: 'backend_error', message: 'cannot verify tokens: the identity provider is down' } });
     });
+  });
+});
+
+describe('challengeAfterGuard', () => {
+  const metadata = 'https://am.example/.well-known/oauth-protected-resource';
+
+  async function refusal(guarded: boolean, error: Error) {
+    const lines: string[] = [];
+    const log = pino({ level: 'debug' }, new Writable({ write: (chunk, _enc, cb) => (lines.push(String(chunk)), cb()) }));
+    const app = express();
+    app.use((req, _res, next) => {
+      req.ctx = { requestId: 'r1', log: log.child({ caller: 'alice@lab.local' }) };
+      next();
+    });
+    if (guarded) app.use(bearerAuth({ verifier: { verify: () => Promise.reject(new Error('unused')) }, resourceMetadataUrl: metadata, log, requireToken: false }));
+    app.get('/x', () => {
+      throw error;
+    });
+    app.use(((err, req, res, _next) => {
+      challengeAfterGuard(req, res, err);
+      res.status(err.status).json({});
+    }) as express.ErrorRequestHandler);
+    const s = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => s.once('listening', resolve));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(s.address() as AddressInfo).port}/x`);
+      return { status: res.status, challenge: res.headers.get('www-authenticate'), lines };
+    } finally {
+      s.closeAllConnections();
+      await new Promise((resolve) => s.close(resolve));
+    }
+  }
+
+  it('gives a 401 raised behind the guard the invalid_token challenge and logs it with the caller', async () => {
+    const { status, challenge, lines } = await refusal(true, unauthenticated('the API server refused the caller\'s token (401): Unauthorized'));
+    expect(status).toBe(401);
+    expect(challenge).toBe(`Bearer resource_metadata="${metadata}", error="invalid_token", error_description="the API server refused the caller's token (401): Unauthorized"`);
+    const line = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => String(l.msg).startsWith('request refused'));
+    expect(line).toMatchObject({ level: 30, caller: 'alice@lab.local', path: '/x' });
+  });
+
+  it('leaves other errors alone', async () => {
+    expect((await refusal(true, forbidden('no'))).challenge).toBeNull();
+  });
+
+  it('does nothing without a guard (no OAuth: nobody to send to a sign-in)', async () => {
+    expect((await refusal(false, unauthenticated('x'))).challenge).toBeNull();
   });
 });
 

@@ -29,6 +29,8 @@ declare global {
       caller?: Caller;
       /** The caller's raw id_token (set by `bearerAuth`); never log it. */
       callerToken?: string;
+      /** The RFC 9728 document a 401 of this request names (set by `bearerAuth`). */
+      resourceMetadataUrl?: string;
     }
   }
 }
@@ -51,6 +53,8 @@ export function bearerAuth(options: BearerAuthOptions): RequestHandler {
   const requireToken = options.requireToken ?? true;
 
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    // Kept on the request so a 401 raised further in (see `challengeAfterGuard`) names it too.
+    req.resourceMetadataUrl = resourceMetadataUrl;
     const header = req.headers.authorization;
     if (header === undefined || header === '') {
       if (!requireToken) return next();
@@ -125,6 +129,19 @@ export function sendUnauthenticated(res: Response, error: AppError, resourceMeta
     .status(401)
     .set('WWW-Authenticate', bearerChallenge(resourceMetadataUrl, tokenSent ? error.detail : undefined))
     .json(toRestErrorBody(error));
+}
+
+/**
+ * A 401 raised behind the guard: a request that reached a Kubernetes call without a
+ * token to act with, or whose token the API server refused (it expired after the guard
+ * let it in). Attaches the challenge (`error="invalid_token"`: sign in again) and logs
+ * the refusal at info on the request's logger, which names the caller. Outside the
+ * guard (no OAuth) and for any other error it does nothing.
+ */
+export function challengeAfterGuard(req: Request, res: Response, error: AppError): void {
+  if (error.code !== 'unauthenticated' || !req.resourceMetadataUrl) return;
+  res.setHeader('WWW-Authenticate', bearerChallenge(req.resourceMetadataUrl, error.detail));
+  req.ctx?.log.info({ method: req.method, path: pathOf(req), reason: error.detail }, `request refused: ${error.detail}`);
 }
 
 /** Text allowed in a quoted header parameter: printable ASCII without `"` and `\` (RFC 6750 section 3). */

@@ -4,10 +4,13 @@
  * Anything that is not an AppError is a backend failure: 502 `backend_error` with the
  * thrown message only, never a stack trace. 5xx are logged at error as
  * `request failed` (with the error, stack included, in the log only); 4xx at debug.
+ * A 401 behind the OAuth guard also carries the `WWW-Authenticate` challenge (RFC 6750)
+ * and is logged at info with the caller.
  */
 import type { ErrorRequestHandler, Request } from 'express';
 import type { Logger } from 'pino';
 import { toAppError, toRestErrorBody } from '../../core/errors.js';
+import { challengeAfterGuard } from '../http/auth.js';
 import type { components } from './openapi-types.js';
 import { sendJson } from './send-json.js';
 
@@ -24,6 +27,7 @@ export function restErrorHandler(log: Logger): ErrorRequestHandler {
     const where = { method: req.method, path: req.originalUrl.split('?')[0], status, code: appError.code };
     if (status >= 500) requestLog.error({ ...where, err }, 'request failed');
     else requestLog.debug({ ...where, message: appError.message }, 'request refused');
+    challengeAfterGuard(req, res, appError);
     const body: ErrorBody = toRestErrorBody(appError);
     sendJson(res, status, body);
   };
