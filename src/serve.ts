@@ -11,9 +11,13 @@
  * 4. the AgentService, the express app (REST, MCP, probes) on `--listen` and the metrics
  *    listener on `--metrics-listen`.
  *
- * Identity seam: without OAuth every request acts as the ServiceAccount
- * (`ServiceAccountProvider`). The OAuth work plugs in here: a `CallerProvider` when
- * downstream OAuth is on, and the bearer guard passed to `createApp` as `auth`.
+ * Identity (`openIdentity`): without `--enable-oauth` nothing is verified and every
+ * request acts as the ServiceAccount (`ServiceAccountProvider`). With it, the bearer
+ * guards (`resourceServerGuards`) stand in front of `/api/v1` and the MCP path, the RFC
+ * 9728 metadata documents are served open beside the probes, and the verified caller
+ * rides in every request's context. With `--downstream-oauth` the `CallerProvider`
+ * hands each request a client that presents that request's own token, with no fallback
+ * to the ServiceAccount, whose credentials then serve only startup API discovery.
  *
  * Lifecycle: log `agent-manager starting` (with the redacted configuration summary) and
  * `listening`; on SIGTERM or SIGINT stop accepting, give in-flight requests up to 15 s,
@@ -21,21 +25,26 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { RequestHandler } from 'express';
 import { RegistryChartSchemaSource } from './chart/resolver.js';
 import { buildInfo, redactedSummary, type AppConfig } from './config/index.js';
 import type { ComposeConfig } from './core/compose.js';
+import { createTokenVerifier } from './identity/token-verifier.js';
+import { verifierConfigFrom } from './identity/verifier-config.js';
 import { apiDiscovery, resolveApiVersions, type Discover } from './kube/discovery.js';
 import { loadBaseKubeConfig } from './kube/kubeconfig.js';
-import { ServiceAccountProvider } from './kube/providers.js';
+import { CallerProvider, ServiceAccountProvider } from './kube/providers.js';
 import type { Logger } from './log/logger.js';
 import { Metrics } from './metrics/metrics.js';
 import { metricsRequestListener } from './metrics/metrics-server.js';
 import { AgentService } from './service/agent-service.js';
 import { ManagedNamespaces } from './service/namespaces.js';
-import type { ChartSchemaSource } from './service/ports.js';
+import type { ChartSchemaSource, KubeProvider } from './service/ports.js';
 import type { ApiVersions } from './service/resources.js';
 import { GitHubSkillCatalog } from './skills/github-skill-catalog.js';
-import { createApp } from './transport/http/app.js';
+import { createApp, type AuthGuard } from './transport/http/app.js';
+import { resourceServerGuards } from './transport/http/auth.js';
+import { DEFAULT_SCOPES, oauthMetadataRouter } from './transport/http/oauth-metadata.js';
 import { hostPort, startHttpServer, type RunningServer } from './transport/http/server.js';
 
 /** How long startup discovery may wait for the API server before using the defaults. */
@@ -66,8 +75,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
       withTimeout(apiDiscovery(cluster), DISCOVERY_TIMEOUT_MS),
       log,
     );
-    const kube = new ServiceAccountProvider(cluster);
-    cleanups.push(() => kube.close());
+    const { kube, auth, publicRoutes } = openIdentity(config, cluster, log, cleanups);
     const skills = config.skills.repositories.length > 0
       ? new GitHubSkillCatalog({
         repositories: config.skills.repositories,
@@ -88,7 +96,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     );
     const metrics = config.metrics.enabled ? new Metrics() : undefined;
     const app = createApp({
-      service, log, version: info.version, mcpPath: config.mcp.path, mcpEnabled: config.mcp.enabled, metrics,
+      service, log, version: info.version, mcpPath: config.mcp.path, mcpEnabled: config.mcp.enabled, metrics, auth, publicRoutes,
     });
 
     const main = await startHttpServer(app, config.listen);
@@ -139,6 +147,50 @@ async function openCluster(config: AppConfig, log: Logger, cleanups: Cleanup[]):
   return loadBaseKubeConfig({
     kubeconfigYaml: sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken, name: 'agent-manager' }),
   });
+}
+
+/** Who requests act as, and how they prove it. */
+interface Identity {
+  kube: KubeProvider;
+  /** The bearer guards (OAuth only). */
+  auth?: AuthGuard;
+  /** The RFC 9728 metadata documents (OAuth only). */
+  publicRoutes?: RequestHandler;
+}
+
+/**
+ * The identity wiring. Trust model: with OAuth, a request reaches the service only with
+ * an id_token of the configured issuer for a trusted audience; with downstream OAuth,
+ * every Kubernetes call of that request presents exactly that token, and a request
+ * without one is refused (401), never served as the ServiceAccount.
+ */
+function openIdentity(config: AppConfig, cluster: KubeConfig, log: Logger, cleanups: Cleanup[]): Identity {
+  const { oauth } = config;
+  const downstream = oauth.enabled && oauth.downstream;
+  const kube = downstream ? new CallerProvider(cluster, { log }) : new ServiceAccountProvider(cluster);
+  cleanups.push(() => kube.close());
+  if (!oauth.enabled) return { kube };
+
+  // An unreadable CA file or an unusable issuer URL stops startup here, with its flag named.
+  const verifier = createTokenVerifier(verifierConfigFrom(oauth));
+  const mcpPath = config.mcp.path;
+  log.info({
+    provider: oauth.provider.name, issuer: verifier.issuer, trustedAudiences: verifier.trustedAudiences,
+    baseUrl: oauth.baseUrl, identity: kube.identity,
+  }, 'OAuth resource server enabled');
+  // Warm the discovery document and key set now, so the first caller does not wait; an
+  // identity provider that is down is not fatal: each request retries and says why.
+  verifier.discover().catch((err: unknown) => {
+    log.warn({ err: err instanceof Error ? err.message : String(err), issuer: verifier.issuer },
+      'identity provider not reachable yet; bearer tokens cannot be verified until it is');
+  });
+  return {
+    kube,
+    auth: resourceServerGuards({ verifier, log, baseUrl: oauth.baseUrl, mcpPath }),
+    publicRoutes: oauthMetadataRouter({
+      baseUrl: oauth.baseUrl, issuer: verifier.issuer, mcpPath, scopesSupported: DEFAULT_SCOPES[oauth.provider.name],
+    }),
+  };
 }
 
 /**
