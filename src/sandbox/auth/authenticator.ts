@@ -4,11 +4,15 @@
  * 401 Unauthorized. This is the trust boundary of the sandbox: everything after it sees
  * only the UserInfo, never the token.
  *
- * Part 1 knows static tokens (an admin and the agent-manager service account); OIDC
- * id_tokens are another Authenticator added to the chain.
+ * Static tokens (an admin and the agent-manager service account, `--token-auth-file`
+ * style) come first; OIDC id_tokens (oidc-authenticator.ts) are another Authenticator
+ * added to the chain.
  */
 import type { IncomingMessage } from 'node:http';
 import type { UserInfo } from '../ops/types.js';
+
+/** The group every authenticated user is in. */
+export const AUTHENTICATED_GROUP = 'system:authenticated';
 
 /** Turns a request's credentials into a user; undefined when it does not recognise them. */
 export interface Authenticator {
@@ -53,11 +57,13 @@ export class AuthenticatorChain implements Authenticator {
     this.chain.push(authenticator);
   }
 
+  /** The first user an authenticator names, in group `system:authenticated` as the apiserver adds it. */
   async authenticate(token: string, req: IncomingMessage): Promise<UserInfo | undefined> {
     if (!token) return undefined;
     for (const authenticator of this.chain) {
       const user = await authenticator.authenticate(token, req);
-      if (user) return user;
+      if (!user) continue;
+      return user.groups.includes(AUTHENTICATED_GROUP) ? user : { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] };
     }
     return undefined;
   }

@@ -1,0 +1,123 @@
+/**
+ * RBAC authorization from the stored Roles, ClusterRoles, RoleBindings and
+ * ClusterRoleBindings, evaluated on every request the way kube-apiserver's RBAC
+ * authorizer does: ClusterRoleBindings first, then the RoleBindings of the request's
+ * namespace; a binding applies when one of its subjects is the user (User), one of the
+ * user's groups (Group) or the user as a service account (ServiceAccount, namespace
+ * defaulting to the binding's); a rule allows when its verbs, API groups, resources
+ * (with `*`, `resource/subresource` and `*\/subresource`) and resourceNames all match,
+ * or, for non-resource paths, its nonResourceURLs (exact or `prefix*`). Members of
+ * `system:masters` are always allowed, as the apiserver's privileged-group authorizer
+ * does before RBAC is asked.
+ *
+ * A denial carries RBAC's reason only when a binding named a role that does not exist
+ * (`RBAC: role.rbac.authorization.k8s.io "x" not found`), as the real authorizer does.
+ * Aggregated ClusterRoles are not expanded (their `rules` are used as stored).
+ */
+import { isObject, type JsonObject } from '../api/json.js';
+import type { OpsEnv, UserInfo } from '../ops/types.js';
+import { clusterrolebindings, clusterroles, rolebindings, roles } from '../resources/builtin-apps-rbac.js';
+import type { AuthorizationAttributes, Authorizer, Decision } from './authorizer.js';
+
+/** The group whose members bypass RBAC (cluster-admin by membership). */
+export const PRIVILEGED_GROUP = 'system:masters';
+
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
+
+/** One PolicyRule as read from a stored role (missing or malformed fields read as empty lists). */
+export interface PolicyRule {
+  verbs: string[];
+  apiGroups: string[];
+  resources: string[];
+  resourceNames: string[];
+  nonResourceURLs: string[];
+}
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+/** The rules of a stored Role or ClusterRole. */
+export function rulesOf(role: JsonObject): PolicyRule[] {
+  const rules = Array.isArray(role.rules) ? role.rules.filter(isObject) : [];
+  return rules.map((r) => ({
+    verbs: strings(r.verbs), apiGroups: strings(r.apiGroups), resources: strings(r.resources),
+    resourceNames: strings(r.resourceNames), nonResourceURLs: strings(r.nonResourceURLs),
+  }));
+}
+
+const has = (list: readonly string[], value: string): boolean => list.includes('*') || list.includes(value);
+
+/** rbac/v1 ResourceMatches: `*`, the exact `resource[/subresource]`, or `*\/subresource`. */
+function resourceMatches(rule: PolicyRule, resource: string, subresource: string): boolean {
+  const combined = subresource ? `${resource}/${subresource}` : resource;
+  return rule.resources.some((r) => r === '*' || r === combined || (subresource !== '' && r === `*/${subresource}`));
+}
+
+/** rbac/v1 NonResourceURLMatches: `*`, the exact path, or a `prefix*` rule. */
+function nonResourceMatches(rule: PolicyRule, path: string): boolean {
+  return rule.nonResourceURLs.some((u) => u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.slice(0, -1))));
+}
+
+/** Whether one rule allows the request. */
+export function ruleAllows(a: AuthorizationAttributes, rule: PolicyRule): boolean {
+  if (!has(rule.verbs, a.verb)) return false;
+  if (!a.isResourceRequest) return nonResourceMatches(rule, a.path);
+  if (!has(rule.apiGroups, a.apiGroup) || !resourceMatches(rule, a.resource, a.subresource)) return false;
+  // A rule naming objects never covers requests without a name (list, create, watch).
+  return rule.resourceNames.length === 0 || rule.resourceNames.includes(a.name);
+}
+
+/** Whether a binding's subject list names the user; `namespace` is the binding's ('' for cluster bindings). */
+export function subjectsInclude(binding: JsonObject, user: UserInfo, namespace: string): boolean {
+  const subjects = Array.isArray(binding.subjects) ? binding.subjects.filter(isObject) : [];
+  return subjects.some((s) => {
+    const name = typeof s.name === 'string' ? s.name : '';
+    switch (s.kind) {
+      case 'User': return user.username === name;
+      case 'Group': return user.groups.includes(name);
+      case 'ServiceAccount': {
+        const saNamespace = typeof s.namespace === 'string' && s.namespace ? s.namespace : namespace;
+        return saNamespace !== '' && user.username === `system:serviceaccount:${saNamespace}:${name}`;
+      }
+      default: return false;
+    }
+  });
+}
+
+const ALLOW: Decision = { allowed: true };
+
+/** The RBAC authorizer over a sandbox's stored objects (`--authorization rbac`). */
+export class RbacAuthorizer implements Authorizer {
+  constructor(private readonly env: OpsEnv) {}
+
+  authorize(a: AuthorizationAttributes): Decision {
+    if (a.user.groups.includes(PRIVILEGED_GROUP)) return ALLOW;
+    const errors: string[] = [];
+    for (const [, binding] of this.env.objects.list(clusterrolebindings, '')) {
+      if (!subjectsInclude(binding, a.user, '')) continue;
+      if (this.roleAllows(binding, '', a, errors)) return ALLOW;
+    }
+    if (a.namespace) {
+      for (const [, binding] of this.env.objects.list(rolebindings, a.namespace)) {
+        if (!subjectsInclude(binding, a.user, a.namespace)) continue;
+        if (this.roleAllows(binding, a.namespace, a, errors)) return ALLOW;
+      }
+    }
+    const reason = errors.length === 0 ? '' : `RBAC: ${errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`}`;
+    return { allowed: false, reason };
+  }
+
+  /** Resolve the binding's roleRef and test its rules; a missing role is remembered as an error. */
+  private roleAllows(binding: JsonObject, namespace: string, a: AuthorizationAttributes, errors: string[]): boolean {
+    const ref = isObject(binding.roleRef) ? binding.roleRef : {};
+    const name = typeof ref.name === 'string' ? ref.name : '';
+    const clusterRole = ref.kind === 'ClusterRole';
+    if (!clusterRole && (ref.kind !== 'Role' || !namespace)) return false;
+    const role = clusterRole ? this.env.objects.get(clusterroles, '', name) : this.env.objects.get(roles, namespace, name);
+    if (!role) {
+      const message = `${clusterRole ? 'clusterrole' : 'role'}.${RBAC_GROUP} ${JSON.stringify(name)} not found`;
+      if (!errors.includes(message)) errors.push(message);
+      return false;
+    }
+    return rulesOf(role).some((rule) => ruleAllows(a, rule));
+  }
+}
