@@ -4,10 +4,12 @@
  *
  * 1. the cluster: an in-process sandbox API server (`--sandbox`, reached only through a
  *    dynamic import) or the kubeconfig / in-cluster ServiceAccount;
- * 2. API version discovery for kagent and the two Flux groups (pinned flags win; a
- *    failure falls back to the era-A defaults with a warning);
- * 3. the chart schema source (registry, embedded fallback), the skill catalog (when repositories are configured) and
- *    the Kubernetes provider;
+ * 2. the identity: the Kubernetes provider and, with OAuth, the token verifier (so a bad
+ *    OAuth flag stops start-up before anything slow happens);
+ * 3. API version discovery for kagent and the two Flux groups (pinned flags win; a
+ *    failure falls back to the era-A defaults with a warning), then the chart schema
+ *    source (registry, embedded fallback) and the skill catalog (when repositories are
+ *    configured);
  * 4. the AgentService, the express app (REST, MCP, probes) on `--listen` and the metrics
  *    listener on `--metrics-listen`.
  *
@@ -66,6 +68,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
   const listeners: RunningServer[] = [];
   try {
     const cluster = await openCluster(config, log, cleanups);
+    const { kube, auth, publicRoutes } = openIdentity(config, cluster, log, cleanups);
     const apiVersions = await resolveApiVersions(
       {
         kagent: config.kube.kagentApiVersion,
@@ -75,7 +78,6 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
       withTimeout(apiDiscovery(cluster), DISCOVERY_TIMEOUT_MS),
       log,
     );
-    const { kube, auth, publicRoutes } = openIdentity(config, cluster, log, cleanups);
     const skills = config.skills.repositories.length > 0
       ? new GitHubSkillCatalog({
         repositories: config.skills.repositories,
