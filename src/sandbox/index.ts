@@ -6,20 +6,28 @@
  * through a dynamic import.
  *
  * Trust boundary: the sandbox listens on loopback only and accepts only the tokens it
- * generated (or authenticators added to its chain); tokens appear only in kubeconfigs the
- * caller asks for.
+ * generated, OIDC id_tokens of the issuer it was told to trust, and whatever
+ * authenticators a test adds to its chain; tokens appear only in kubeconfigs the caller
+ * asks for. With `authorization: 'rbac'` every request is checked against the stored
+ * Roles and bindings, as kube-apiserver does.
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:https';
 import { ADMIN_USER, AuthenticatorChain, serviceAccountUser, StaticTokenAuthenticator, type Authenticator } from './auth/authenticator.js';
 import { alwaysAllow, type Authorizer } from './auth/authorizer.js';
+import { ensureBootstrapPolicy } from './auth/bootstrap-policy.js';
+import { OidcAuthenticator, type OidcAuthenticatorConfig } from './auth/oidc-authenticator.js';
+import { RbacAuthorizer } from './auth/rbac-authorizer.js';
+import { startControllers, type RunningControllers } from './controllers/index.js';
+import { FaultInjector } from './faults.js';
 import { RequestCounters } from './counters.js';
 import { HookChain } from './hooks.js';
 import { buildKubeconfig, writeKubeconfigFile, type KubeconfigUser } from './kubeconfig.js';
 import { SandboxStore } from './ops/sandbox-store.js';
 import type { UserInfo } from './ops/types.js';
 import { DEFAULT_SEED, KAGENT_NAMESPACE, seed, type SeedStep } from './seed.js';
+import { SAMPLE_SEED } from './seed-samples.js';
 import { createApiServer, type ApiServerConfig, type SandboxLogger } from './server/api-server.js';
 import { generateTls } from './tls.js';
 
@@ -36,21 +44,41 @@ export { SandboxStore } from './ops/sandbox-store.js';
 export { StatusError, statusErrors, statusForCode } from './api/status.js';
 export { alwaysAllow, forbiddenError } from './auth/authorizer.js';
 export { ADMIN_USER, serviceAccountUser } from './auth/authenticator.js';
-export { DEFAULT_SEED, KAGENT_NAMESPACE, SEED_MANAGER, type SeedStep } from './seed.js';
+export { DEFAULT_SEED, KAGENT_NAMESPACE, MANAGED_NAMESPACES, SEED_MANAGER, type SeedStep } from './seed.js';
+export { ADMIN_GROUP, SAMPLE_SEED, VIEWER_GROUP } from './seed-samples.js';
+export { OidcAuthenticator, type OidcAuthenticatorConfig } from './auth/oidc-authenticator.js';
+export { RbacAuthorizer } from './auth/rbac-authorizer.js';
+export { DEFAULT_RECONCILE_DELAY_MS, type RunningControllers } from './controllers/index.js';
+export type { CrashLoopTarget, FailureRule, FaultInjector, FaultSnapshot } from './faults.js';
 
 /** How to start a sandbox. Everything is optional. */
 export interface SandboxOptions {
   /** `host:port` on loopback; port 0 picks a free one. Default `127.0.0.1:0`. */
   listen?: string;
-  /** Seed steps to run, `true` for the default seed, `false` for none. Default true. */
-  seed?: boolean | readonly SeedStep[];
+  /**
+   * Seed steps to run: `true` for the default seed (the test fixture), `'samples'` for it
+   * plus the sample agents and people's roles (the CLI and `serve --sandbox`), `false`
+   * for none. Default true.
+   */
+  seed?: boolean | 'samples' | readonly SeedStep[];
   /** Fixed tokens instead of random ones (tests that restart the sandbox). */
   adminToken?: string;
   serviceAccountToken?: string;
-  /** Default: allow everything. May be replaced later with `sandbox.authorizer = …`. */
+  /** `rbac` enforces the stored Roles and bindings; default `always-allow`. */
+  authorization?: 'rbac' | 'always-allow';
+  /** An authorizer of the caller's own (wins over `authorization`); replaceable with `sandbox.authorizer = …`. */
   authorizer?: Authorizer;
-  /** Authenticators tried after the static tokens (OIDC…). */
+  /** Authenticators tried after the static tokens. */
   authenticators?: readonly Authenticator[];
+  /** Trust id_tokens of this OIDC issuer (kube-apiserver's `--oidc-*`), after the static tokens. */
+  oidc?: OidcAuthenticatorConfig;
+  /**
+   * Run the simulated Flux, kagent and workload controllers. Default false, so tests keep
+   * a still fixture; the CLI and `serve --sandbox` turn them on.
+   */
+  controllers?: boolean;
+  /** Wait between a change and its reconcile (ms, default 100). */
+  reconcileDelayMs?: number;
   log?: SandboxLogger;
   /** Watch events kept for resuming watches (default 10000). */
   historyCapacity?: number;
@@ -80,11 +108,17 @@ export interface Sandbox {
   readonly authenticators: AuthenticatorChain;
   /** The authorizer in force; assign to change it while serving. */
   authorizer: Authorizer;
+  /** Fault injection: latency, failing requests, crash-looping pods. */
+  readonly faults: FaultInjector;
+  /** The running controllers, when started with `controllers: true`. */
+  readonly controllers: RunningControllers | undefined;
+  /** Turn RBAC on (the bootstrap ClusterRoles are created when missing). */
+  enableRbac(): void;
   /** A kubeconfig for `user` (default: the admin). */
   kubeconfigYaml(user?: KubeconfigUser): string;
   /** Write a kubeconfig (mode 0600) for `user` (default: the admin). */
   writeKubeconfig(path: string, user?: KubeconfigUser): Promise<void>;
-  /** Stop serving: open watches end, connections close. */
+  /** Stop serving: controllers stop, open watches end, connections close. */
   close(): Promise<void>;
 }
 
@@ -111,12 +145,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     [serviceAccountToken, serviceAccountUser(KAGENT_NAMESPACE, 'agent-manager') as UserInfo],
   ]);
   const authenticators = new AuthenticatorChain(tokens, ...(options.authenticators ?? []));
+  if (options.oidc) authenticators.add(new OidcAuthenticator(options.oidc, { log: options.log }));
   const store = new SandboxStore({ historyCapacity: options.historyCapacity });
-  if (options.seed !== false) seed(store, Array.isArray(options.seed) ? options.seed : DEFAULT_SEED);
+  if (options.seed !== false) {
+    seed(store, Array.isArray(options.seed) ? options.seed : options.seed === 'samples' ? SAMPLE_SEED : DEFAULT_SEED);
+  }
+  const rbac = (): Authorizer => {
+    ensureBootstrapPolicy(store);
+    return new RbacAuthorizer(store);
+  };
+  const faults = new FaultInjector(store);
+  const hooks = new HookChain();
+  faults.install(hooks);
 
   const config: ApiServerConfig = {
-    env: store, authenticator: authenticators, authorizer: options.authorizer ?? alwaysAllow,
-    counters: new RequestCounters(), hooks: new HookChain(), log: options.log, serverAddress: '',
+    env: store, authenticator: authenticators,
+    authorizer: options.authorizer ?? (options.authorization === 'rbac' ? rbac() : alwaysAllow),
+    counters: new RequestCounters(), hooks, faults, log: options.log, serverAddress: '',
     timing: { defaultTimeoutSeconds: options.watchTimeoutSeconds ?? 1800, bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000 },
   };
   const tls = await generateTls();
@@ -133,19 +178,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const url = `https://${hostPart}:${address.port}`;
   config.serverAddress = `${hostPart}:${address.port}`;
   const admin: KubeconfigUser = { token: adminToken, name: 'sandbox-admin' };
+  const controllers = options.controllers
+    ? startControllers(store, { reconcileDelayMs: options.reconcileDelayMs, log: options.log })
+    : undefined;
 
   return {
     url, caPem: tls.caPem, adminToken, serviceAccountToken, store, counters: config.counters, hooks: config.hooks,
-    tokens, authenticators,
+    tokens, authenticators, faults, controllers,
     get authorizer() {
       return config.authorizer;
     },
     set authorizer(value: Authorizer) {
       config.authorizer = value;
     },
+    enableRbac() {
+      config.authorizer = rbac();
+    },
     kubeconfigYaml: (user = admin) => buildKubeconfig(url, tls.caPem, user),
     writeKubeconfig: (path, user = admin) => writeKubeconfigFile(path, buildKubeconfig(url, tls.caPem, user)),
     close: () => new Promise<void>((resolve) => {
+      controllers?.stop();
       server.close(() => resolve());
       server.closeAllConnections();
     }),

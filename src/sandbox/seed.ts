@@ -1,9 +1,11 @@
 /**
  * The objects a fresh sandbox starts with, so agent-manager finds the platform it
  * expects: namespaces `default`, `kube-system`, `kagent` and `tenant`; the
- * `agent-manager` service account; two accepted ModelConfigs in `kagent`; and the shared
- * OCIRepository `kagent/agent` of the agent chart. Seeding is a list of steps so later
- * parts (sample agents, RBAC roles) append their own.
+ * `agent-manager` service account with the Role of our Helm chart in both managed
+ * namespaces; two accepted ModelConfigs in `kagent`; and the shared OCIRepository
+ * `kagent/agent` of the agent chart. Seeding is a list of steps; the sample agents and
+ * the people's roles of `agent-manager sandbox` and `serve --sandbox` are in
+ * seed-samples.ts.
  */
 import { nowTimestamp, type JsonObject } from './api/json.js';
 import type { SandboxStore } from './ops/sandbox-store.js';
@@ -60,8 +62,41 @@ export const seedChartRepository: SeedStep = (store) => {
   }, opts);
 };
 
+/** The namespaces agent-manager manages in the sandbox (the service fixture's). */
+export const MANAGED_NAMESPACES: readonly string[] = [KAGENT_NAMESPACE, 'tenant'];
+
+const RBAC_V1 = 'rbac.authorization.k8s.io/v1';
+const READ = ['get', 'list', 'watch'];
+const WRITE = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
+
+/**
+ * The agent-manager ServiceAccount's Role and RoleBinding in every managed namespace,
+ * with exactly the rules of our Helm chart (helm/agent-manager/templates/rbac.yaml), so
+ * the service works as its ServiceAccount when the sandbox enforces RBAC.
+ */
+export const seedAgentManagerRbac: SeedStep = (store) => {
+  for (const namespace of MANAGED_NAMESPACES) {
+    store.create('roles', {
+      apiVersion: RBAC_V1, kind: 'Role', metadata: { name: 'agent-manager', namespace },
+      rules: [
+        { apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: WRITE },
+        { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['ocirepositories'], verbs: WRITE },
+        { apiGroups: ['kagent.dev'], resources: ['agents', 'modelconfigs'], verbs: READ },
+        { apiGroups: ['kagent.dev'], resources: ['agents'], verbs: ['delete'] },
+        { apiGroups: ['apps'], resources: ['deployments', 'replicasets'], verbs: READ },
+        { apiGroups: [''], resources: ['pods', 'events'], verbs: READ },
+      ],
+    }, opts);
+    store.create('rolebindings', {
+      apiVersion: RBAC_V1, kind: 'RoleBinding', metadata: { name: 'agent-manager', namespace },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'agent-manager' },
+      subjects: [{ kind: 'ServiceAccount', name: 'agent-manager', namespace: KAGENT_NAMESPACE }],
+    }, opts);
+  }
+};
+
 /** The default seed, in order. */
-export const DEFAULT_SEED: readonly SeedStep[] = [seedNamespaces, seedServiceAccount, seedModelConfigs, seedChartRepository];
+export const DEFAULT_SEED: readonly SeedStep[] = [seedNamespaces, seedServiceAccount, seedAgentManagerRbac, seedModelConfigs, seedChartRepository];
 
 /** Run seed steps against a store. */
 export function seed(store: SandboxStore, steps: readonly SeedStep[] = DEFAULT_SEED): void {

@@ -56,7 +56,10 @@ describe('sandbox authorizer seam', () => {
         details: { kind: 'configmaps' },
       });
       const named = await rejection(kc.makeApiClient(CoreV1Api).readNamespace({ name: 'kagent' }));
-      expect(named.status.message).toBe('namespaces "kagent" is forbidden: User "system:serviceaccount:kagent:agent-manager" cannot get resource "namespaces" in API group "" at the cluster scope');
+      // As kube-apiserver words it: a namespace object is requested "in the namespace" of its own name.
+      expect(named.status.message).toBe('namespaces "kagent" is forbidden: User "system:serviceaccount:kagent:agent-manager" cannot get resource "namespaces" in API group "" in the namespace "kagent"');
+      const all = await rejection(kc.makeApiClient(CoreV1Api).listNamespace());
+      expect(all.status.message).toBe('namespaces is forbidden: User "system:serviceaccount:kagent:agent-manager" cannot list resource "namespaces" in API group "" at the cluster scope');
     } finally {
       h.sandbox.authorizer = alwaysAllow;
     }

@@ -1,20 +1,76 @@
 /**
  * The sandbox's own admin endpoints, beside the Kubernetes API and for the sandbox
- * administrator only (group system:masters): `GET /sandbox/counters` returns the request
- * counters, `POST /sandbox/counters/reset` zeroes them. Admin requests are not counted.
+ * administrator only (group system:masters). Admin requests are not counted.
+ *
+ * - `GET /sandbox/counters`, `POST /sandbox/counters/reset`: the request counters;
+ * - `GET /sandbox/faults`: what is armed; `DELETE /sandbox/faults`: disarm everything;
+ * - `POST /sandbox/faults/latency` `{"ms": 200}`: delay every API request;
+ * - `POST /sandbox/faults/fail` `{"verb", "resource", "count", "code" | "drop": true, …}`:
+ *   fail the next matching requests (see FailureRule);
+ * - `POST /sandbox/faults/crashloop` `{"namespace", "pod", "container"?}`: put a pod in
+ *   CrashLoopBackOff.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { forbiddenError } from '../auth/authorizer.js';
+import { isObject, type JsonObject } from '../api/json.js';
 import { statusErrors } from '../api/status.js';
 import type { RequestCounters } from '../counters.js';
+import type { FaultInjector, FailureRule } from '../faults.js';
 import type { UserInfo } from '../ops/types.js';
-import { sendJson } from './http-io.js';
+import { decodeBody, readBody, sendJson } from './http-io.js';
 
 /** The path prefix of admin endpoints. */
 export const ADMIN_PREFIX = '/sandbox/';
 
+/** What the admin endpoints act on. */
+export interface AdminEnv {
+  readonly counters: RequestCounters;
+  readonly faults?: FaultInjector;
+}
+
+async function jsonBody(req: IncomingMessage): Promise<JsonObject> {
+  const body = decodeBody(await readBody(req));
+  if (!isObject(body)) throw statusErrors.badRequest('the body must be a JSON object');
+  return body;
+}
+
+/** Run a fault operation; its refusals (bad arguments, a missing pod) become 400/404 Status bodies. */
+function guarded<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof Error && err.name === 'StatusError') throw err;
+    throw statusErrors.badRequest(err instanceof Error ? err.message : String(err));
+  }
+}
+
+async function handleFaults(path: string, verb: string, req: IncomingMessage, res: ServerResponse, faults: FaultInjector): Promise<void> {
+  if (path === '/sandbox/faults') {
+    if (verb === 'delete') faults.clear();
+    else if (verb !== 'get') throw statusErrors.methodNotAllowed();
+    return sendJson(res, 200, faults.snapshot());
+  }
+  if (verb !== 'post') throw statusErrors.methodNotAllowed();
+  const body = await jsonBody(req);
+  if (path === '/sandbox/faults/latency') {
+    guarded(() => faults.setLatency(Number(body.ms)));
+    return sendJson(res, 200, faults.snapshot());
+  }
+  if (path === '/sandbox/faults/fail') {
+    guarded(() => faults.failNext(body as FailureRule));
+    return sendJson(res, 200, faults.snapshot());
+  }
+  if (path === '/sandbox/faults/crashloop') {
+    const { namespace, pod, container } = body;
+    if (typeof namespace !== 'string' || typeof pod !== 'string') throw statusErrors.badRequest('crashloop needs "namespace" and "pod" (strings)');
+    const updated = guarded(() => faults.crashLoop({ namespace, pod, container: typeof container === 'string' ? container : undefined }));
+    return sendJson(res, 200, updated);
+  }
+  throw statusErrors.pathNotFound();
+}
+
 /** Serve an admin request from an authenticated user. */
-export function handleAdmin(path: string, req: IncomingMessage, res: ServerResponse, user: UserInfo, counters: RequestCounters): void {
+export async function handleAdmin(path: string, req: IncomingMessage, res: ServerResponse, user: UserInfo, env: AdminEnv): Promise<void> {
   const verb = (req.method ?? 'GET').toLowerCase();
   if (!user.groups.includes('system:masters')) {
     throw forbiddenError({
@@ -23,12 +79,13 @@ export function handleAdmin(path: string, req: IncomingMessage, res: ServerRespo
   }
   if (path === '/sandbox/counters') {
     if (verb !== 'get') throw statusErrors.methodNotAllowed();
-    return sendJson(res, 200, counters.snapshot());
+    return sendJson(res, 200, env.counters.snapshot());
   }
   if (path === '/sandbox/counters/reset') {
     if (verb !== 'post') throw statusErrors.methodNotAllowed();
-    counters.reset();
-    return sendJson(res, 200, counters.snapshot());
+    env.counters.reset();
+    return sendJson(res, 200, env.counters.snapshot());
   }
+  if (env.faults && (path === '/sandbox/faults' || path.startsWith('/sandbox/faults/'))) return handleFaults(path, verb, req, res, env.faults);
   throw statusErrors.pathNotFound();
 }

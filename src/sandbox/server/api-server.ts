@@ -11,6 +11,7 @@ import type { Authenticator } from '../auth/authenticator.js';
 import { bearerToken } from '../auth/authenticator.js';
 import { forbiddenError, type AuthorizationAttributes, type Authorizer } from '../auth/authorizer.js';
 import { DISCOVERY, type RequestCounters } from '../counters.js';
+import type { FaultInjector } from '../faults.js';
 import type { HookChain, HookContext } from '../hooks.js';
 import type { OpsEnv, UserInfo } from '../ops/types.js';
 import { resourceKey } from '../resources/types.js';
@@ -36,6 +37,8 @@ export interface ApiServerConfig {
   authorizer: Authorizer;
   readonly counters: RequestCounters;
   readonly hooks: HookChain;
+  /** Served at the admin endpoints when set. */
+  readonly faults?: FaultInjector;
   readonly timing: WatchTiming;
   readonly log?: SandboxLogger;
   /** host:port clients use, for /api's serverAddressByClientCIDRs. */
@@ -65,9 +68,13 @@ function serveNonResource(config: ApiServerConfig, info: RequestInfo, req: Incom
 }
 
 function attributesOf(info: RequestInfo, user: UserInfo): AuthorizationAttributes {
+  // kube-apiserver's RequestInfo names a namespace object's own namespace as the request's
+  // namespace (`namespaces "x" is forbidden: … in the namespace "x"`), so a RoleBinding in
+  // "x" can grant reading namespace "x".
+  const namespace = info.resource === 'namespaces' && info.name ? info.name : info.namespace;
   return {
     user, verb: info.verb, isResourceRequest: info.isResourceRequest, path: info.path, apiGroup: info.group,
-    apiVersion: info.version, resource: info.resource, subresource: info.subresource, namespace: info.namespace, name: info.name,
+    apiVersion: info.version, resource: info.resource, subresource: info.subresource, namespace, name: info.name,
   };
 }
 
@@ -89,7 +96,7 @@ async function handle(config: ApiServerConfig, req: IncomingMessage, res: Server
   }
   const user = await config.authenticator.authenticate(bearerToken(req), req);
   if (!user) throw statusErrors.unauthorized();
-  if (info.path.startsWith(ADMIN_PREFIX)) return handleAdmin(info.path, req, res, user, config.counters);
+  if (info.path.startsWith(ADMIN_PREFIX)) return handleAdmin(info.path, req, res, user, config);
   const resource = info.isResourceRequest
     ? `${resourceKey({ group: info.group, resource: info.resource })}${info.subresource ? `/${info.subresource}` : ''}`
     : DISCOVERY;

@@ -1,0 +1,140 @@
+/**
+ * The agent chart as the simulated helm-controller installs it: the 0.6.x line of the
+ * `kagent.dev/v1alpha2` era (contracts section 2). Values are checked like Helm does —
+ * first against the chart's values schema (the embedded 0.5.2 schema; `toolset`, which
+ * the 0.6 chart declares, is judged by the toolset grammar the chart's template
+ * enforces with `fail`) — then rendered into the one object the chart makes: an Agent
+ * with the chart's labels, the display-name annotation and the curated spec, with
+ * `extraAgentSpec` deep-merged over it.
+ */
+import { EMBEDDED_SCHEMA, EMBEDDED_SCHEMA_VERSION } from '../../chart/embedded/embedded.js';
+import { joinToolsetHeader, TOOLSET_HEADER, toolsetViolation } from '../../core/toolset.js';
+import { valuesViolations } from '../../core/values-schema.js';
+import { isObject, type JsonObject } from '../api/json.js';
+
+/** The chart's name. */
+export const CHART_NAME = 'agent';
+/** The chart's appVersion. */
+export const CHART_APP_VERSION = '0.0.1';
+
+/** Why Helm refused to install or upgrade, in Helm's words. */
+export type ChartFailure = { kind: 'schema' | 'render'; message: string };
+
+const DEFAULT_SYSTEM_MESSAGE = 'You are a helpful agent.\n';
+const DEFAULT_RESOURCES = { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } };
+const DEFAULT_MUSTER = {
+  enabled: true,
+  serverRef: { kind: 'RemoteMCPServer', apiGroup: 'kagent.dev', name: 'muster', namespace: 'agent-platform' },
+  allowedHeaders: ['authorization'], toolNames: [] as string[], stsWellKnownUri: '',
+};
+
+const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
+const str = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** Why the values cannot be installed, or undefined. Schema first (as Helm validates before rendering). */
+export function chartFailure(values: JsonObject): ChartFailure | undefined {
+  const violations = valuesViolations(EMBEDDED_SCHEMA as Record<string, unknown>, values, { version: EMBEDDED_SCHEMA_VERSION, source: 'embedded' });
+  if (violations.length > 0) {
+    return {
+      kind: 'schema',
+      message: `values don't meet the specifications of the schema(s) in the following chart(s):\n${CHART_NAME}:\n${violations.map((v) => `- ${v}`).join('\n')}`,
+    };
+  }
+  if (Object.hasOwn(values, 'toolset') && values.toolset !== null) {
+    const violation = toolsetViolation(values.toolset, { required: false });
+    if (violation) return { kind: 'render', message: `execution error at (${CHART_NAME}/templates/agent.yaml:1:1): ${violation}` };
+  }
+  return undefined;
+}
+
+/** The Agent name the chart renders: `agent.name`, else the release name (63 characters, no trailing dash). */
+export function agentName(values: JsonObject, releaseName: string): string {
+  return str(obj(values.agent).name) || releaseName.slice(0, 63).replace(/-+$/, '');
+}
+
+/** `b` deep-merged over `a` (maps merge, everything else is replaced), as Helm's mergeOverwrite. */
+function deepMerge(a: JsonObject, b: JsonObject): JsonObject {
+  const out: JsonObject = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = isObject(v) && isObject(out[k]) ? deepMerge(out[k] as JsonObject, v) : v;
+  return out;
+}
+
+function musterTool(values: JsonObject): JsonObject | undefined {
+  const muster = deepMerge(DEFAULT_MUSTER as unknown as JsonObject, obj(values.muster));
+  if (muster.enabled === false) return undefined;
+  const toolset = values.toolset;
+  if (Array.isArray(toolset) && toolset.length === 1 && toolset[0] === 'preset:none') return undefined;
+  const ref = obj(muster.serverRef);
+  const mcpServer: JsonObject = { kind: ref.kind, apiGroup: ref.apiGroup, name: ref.name, namespace: ref.namespace };
+  if (list(muster.allowedHeaders).length > 0) mcpServer.allowedHeaders = list(muster.allowedHeaders);
+  if (list(muster.toolNames).length > 0) mcpServer.toolNames = list(muster.toolNames);
+  const tool: JsonObject = { type: 'McpServer', mcpServer };
+  if (Array.isArray(toolset) && toolset.length > 0) tool.headersFrom = [{ name: TOOLSET_HEADER, value: joinToolsetHeader(toolset as string[]) }];
+  return tool;
+}
+
+function renderSpec(values: JsonObject): JsonObject {
+  const agent = obj(values.agent);
+  const spec: JsonObject = { type: 'Declarative' };
+  if (str(agent.description)) spec.description = agent.description;
+  if (str(agent.iconUrl)) spec.iconUrl = agent.iconUrl;
+  const skills = obj(values.skills);
+  if (list(skills.refs).length > 0 || list(skills.gitRefs).length > 0) {
+    spec.skills = { refs: list(skills.refs), gitRefs: list(skills.gitRefs), gitAuthSecretRef: { name: str(obj(skills.gitAuthSecretRef).name) } };
+  }
+  const muster = deepMerge(DEFAULT_MUSTER as unknown as JsonObject, obj(values.muster));
+  const tools = [musterTool(values), ...list(values.extraTools)].filter((t) => t !== undefined);
+  const env: JsonObject[] = [];
+  if (muster.enabled !== false) {
+    env.push({ name: 'KAGENT_PROPAGATE_TOKEN', value: 'true' });
+    if (str(muster.stsWellKnownUri)) env.push({ name: 'STS_WELL_KNOWN_URI', value: muster.stsWellKnownUri });
+  }
+  const deployment: JsonObject = { replicas: typeof values.replicas === 'number' ? values.replicas : 1 };
+  if (env.length > 0) deployment.env = env;
+  deployment.resources = isObject(values.resources) ? values.resources : DEFAULT_RESOURCES;
+  if (Object.keys(obj(values.nodeSelector)).length > 0) deployment.nodeSelector = values.nodeSelector;
+  if (list(values.tolerations).length > 0) deployment.tolerations = values.tolerations;
+  spec.declarative = {
+    runtime: str(agent.runtime, 'go') || 'go',
+    modelConfig: str(obj(values.modelConfig).name, 'default-model-config') || 'default-model-config',
+    systemMessage: str(agent.systemMessage, DEFAULT_SYSTEM_MESSAGE) || DEFAULT_SYSTEM_MESSAGE,
+    ...(tools.length > 0 ? { tools } : {}),
+    deployment,
+  };
+  return deepMerge(spec, obj(values.extraAgentSpec));
+}
+
+/** What a release renders with. */
+export interface RenderInput {
+  values: JsonObject;
+  releaseName: string;
+  namespace: string;
+  chartVersion: string;
+}
+
+/** The Agent the chart renders (without the Flux labels, which the controller's post-renderer adds). */
+export function renderAgent({ values, releaseName, namespace, chartVersion }: RenderInput): JsonObject {
+  const labels: Record<string, string> = {
+    app: CHART_NAME,
+    'app.kubernetes.io/instance': releaseName,
+    'app.kubernetes.io/managed-by': 'Helm',
+    'app.kubernetes.io/name': CHART_NAME,
+    'app.kubernetes.io/version': chartVersion.replaceAll('+', '_'),
+    'application.giantswarm.io/team': 'bumblebee',
+    'helm.sh/chart': `${CHART_NAME}-${chartVersion}`.slice(0, 63),
+    ...(obj(values.labels) as Record<string, string>),
+  };
+  const annotations: Record<string, string> = {
+    'meta.helm.sh/release-name': releaseName,
+    'meta.helm.sh/release-namespace': namespace,
+  };
+  const displayName = str(obj(values.agent).displayName);
+  if (displayName) annotations['ui.giantswarm.io/display-name'] = displayName;
+  Object.assign(annotations, obj(values.annotations));
+  return {
+    apiVersion: 'kagent.dev/v1alpha2', kind: 'Agent',
+    metadata: { name: agentName(values, releaseName), namespace, labels, annotations },
+    spec: renderSpec(values),
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * The parts of kube-controller-manager the agents' workloads need: the Deployment
+ * controller (one ReplicaSet `<deployment>-<pod-template-hash>` per template, older ones
+ * scaled to zero; replica counts and the `Available` / `Progressing` conditions), the
+ * ReplicaSet controller (pods `<replicaset>-<5 random>` owned by it, counted by
+ * readiness), and the garbage collector (when an owner is deleted, its dependents in the
+ * namespace are deleted too: Agent → Deployment → ReplicaSet → pods).
+ */
+import { randomInt } from 'node:crypto';
+import { isObject, type JsonObject } from '../api/json.js';
+import { Controller, controllerOf, labelsOf, metadata, ownerReference, type ControllerContext } from './controller.js';
+import { canonicalJson, findCondition, setCondition, sha256Hex, writeStatus, type Condition } from './status-helpers.js';
+
+const MANAGER = 'kube-controller-manager';
+const SAFE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+
+const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
+const num = (value: unknown, fallback = 0): number => (typeof value === 'number' ? value : fallback);
+
+/** A pod-template-hash: 10 characters of the alphabet Kubernetes uses for generated names. */
+export function templateHash(template: unknown): string {
+  const hex = sha256Hex(canonicalJson(template));
+  let out = '';
+  for (let i = 0; i < 10; i++) out += SAFE_CHARS[parseInt(hex.slice(i * 2, i * 2 + 2), 16) % SAFE_CHARS.length];
+  return out;
+}
+
+function randomSuffix(): string {
+  let out = '';
+  for (let i = 0; i < 5; i++) out += SAFE_CHARS[randomInt(SAFE_CHARS.length)];
+  return out;
+}
+
+const ownedBy = (owner: JsonObject) => (o: JsonObject): boolean => controllerOf(o)?.uid === metadata(owner).uid;
+const podReady = (pod: JsonObject): boolean => findCondition(pod, 'Ready')?.status === 'True';
+
+function reconcileDeployment(ctx: ControllerContext, namespace: string, name: string): void {
+  const { store } = ctx;
+  const dep = store.find('deployments', namespace, name);
+  if (!dep || metadata(dep).deletionTimestamp) return;
+  const spec = obj(dep.spec);
+  const replicas = num(spec.replicas, 1);
+  const template = obj(spec.template);
+  const hash = templateHash(template);
+  const owned = store.list('replicasets', { namespace }).items.filter(ownedBy(dep));
+  let current = owned.find((rs) => metadata(rs).name === `${name}-${hash}`);
+  if (!current) {
+    const labels = { ...obj(obj(template.metadata).labels), 'pod-template-hash': hash };
+    const revision = owned.reduce((max, rs) => Math.max(max, Number(obj(metadata(rs).annotations)['deployment.kubernetes.io/revision'] ?? 0)), 0) + 1;
+    current = store.create('replicasets', {
+      apiVersion: 'apps/v1', kind: 'ReplicaSet',
+      metadata: {
+        name: `${name}-${hash}`, namespace, labels, ownerReferences: [ownerReference(dep)],
+        annotations: { 'deployment.kubernetes.io/desired-replicas': String(replicas), 'deployment.kubernetes.io/revision': String(revision) },
+      },
+      spec: {
+        replicas,
+        selector: { matchLabels: { ...obj(obj(spec.selector).matchLabels), 'pod-template-hash': hash } },
+        template: { metadata: { ...obj(template.metadata), labels }, spec: template.spec },
+      },
+    }, { fieldManager: MANAGER });
+  } else if (num(obj(current.spec).replicas) !== replicas) {
+    current = store.update('replicasets', { ...structuredClone(current), spec: { ...structuredClone(obj(current.spec)), replicas } }, { fieldManager: MANAGER });
+  }
+  for (const old of owned) {
+    if (old !== current && num(obj(old.spec).replicas) !== 0) {
+      store.update('replicasets', { ...structuredClone(old), spec: { ...structuredClone(obj(old.spec)), replicas: 0 } }, { fieldManager: MANAGER });
+    }
+  }
+  const all = store.list('replicasets', { namespace }).items.filter(ownedBy(dep));
+  const sum = (key: string) => all.reduce((n, rs) => n + num(obj(rs.status)[key]), 0);
+  const total = sum('replicas');
+  const available = sum('availableReplicas');
+  const updated = num(obj(store.find('replicasets', namespace, `${name}-${hash}`)?.status).replicas);
+  const rsName = `${name}-${hash}`;
+  let conditions = (Array.isArray(obj(dep.status).conditions) ? obj(dep.status).conditions : []) as Condition[];
+  // maxUnavailable 25% (rounded down) of the default RollingUpdate strategy.
+  const minimum = replicas - Math.floor(replicas * 0.25);
+  conditions = setCondition(conditions, available >= minimum
+    ? { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' }
+    : { type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' });
+  const complete = updated === replicas && total === replicas && available >= replicas;
+  conditions = setCondition(conditions, complete
+    ? { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${rsName}" has successfully progressed.` }
+    : { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: `ReplicaSet "${rsName}" is progressing.` });
+  const status: JsonObject = {
+    observedGeneration: num(metadata(dep).generation, 1), replicas: total, updatedReplicas: updated,
+    readyReplicas: sum('readyReplicas'), availableReplicas: available, conditions,
+  };
+  if (total - available > 0) status.unavailableReplicas = total - available;
+  for (const key of ['readyReplicas', 'availableReplicas', 'updatedReplicas']) if (status[key] === 0) delete status[key];
+  writeStatus(store, 'deployments', dep, status, MANAGER);
+}
+
+function reconcileReplicaSet(ctx: ControllerContext, namespace: string, name: string): void {
+  const { store } = ctx;
+  const rs = store.find('replicasets', namespace, name);
+  if (!rs || metadata(rs).deletionTimestamp) return;
+  const spec = obj(rs.spec);
+  const desired = num(spec.replicas, 1);
+  let pods = store.list('pods', { namespace }).items.filter(ownedBy(rs)).filter((p) => !metadata(p).deletionTimestamp);
+  const template = obj(spec.template);
+  for (let i = pods.length; i < desired; i++) {
+    let podName: string;
+    do podName = `${name}-${randomSuffix()}`;
+    while (store.find('pods', namespace, podName));
+    pods.push(store.create('pods', {
+      apiVersion: 'v1', kind: 'Pod',
+      metadata: { name: podName, namespace, labels: obj(obj(template.metadata).labels), annotations: obj(obj(template.metadata).annotations), ownerReferences: [ownerReference(rs)] },
+      spec: { ...structuredClone(obj(template.spec)), nodeName: 'sandbox-node' },
+    }, { fieldManager: MANAGER }));
+  }
+  if (pods.length > desired) {
+    const extra = pods.slice(desired);
+    for (const pod of extra) store.delete('pods', namespace, String(metadata(pod).name), { fieldManager: MANAGER });
+    pods = pods.slice(0, desired);
+  }
+  const ready = pods.filter(podReady).length;
+  const labels = labelsOf(rs);
+  const fullyLabeled = pods.filter((p) => Object.entries(labels).every(([k, v]) => labelsOf(p)[k] === v)).length;
+  const status: JsonObject = {
+    replicas: pods.length, fullyLabeledReplicas: fullyLabeled, readyReplicas: ready, availableReplicas: ready,
+    observedGeneration: num(metadata(rs).generation, 1),
+  };
+  for (const key of ['readyReplicas', 'availableReplicas']) if (status[key] === 0) delete status[key];
+  writeStatus(store, 'replicasets', rs, status, MANAGER);
+}
+
+/** Delete the dependents of a deleted owner (namespace and uid), in the background. */
+function collectGarbage(ctx: ControllerContext, namespace: string, uid: string): void {
+  const { store } = ctx;
+  for (const def of store.registry.all()) {
+    if (!def.namespaced) continue;
+    for (const [, o] of store.objects.list(def, namespace)) {
+      const refs = Array.isArray(metadata(o).ownerReferences) ? (metadata(o).ownerReferences as unknown[]).filter(isObject) : [];
+      if (!refs.some((r) => r.uid === uid) || metadata(o).deletionTimestamp) continue;
+      // Dependents with other owners still alive stay (the collector only removes orphans).
+      if (refs.some((r) => r.uid !== uid)) continue;
+      store.delete(def, namespace, String(metadata(o).name), { fieldManager: 'generic-garbage-collector', propagationPolicy: 'Background' });
+    }
+  }
+}
+
+/** Start the Deployment and ReplicaSet controllers and the garbage collector. */
+export function startWorkloadControllers(ctx: ControllerContext): Controller[] {
+  const owner = (kind: string) => (event: { object: JsonObject }) => {
+    const ref = controllerOf(event.object);
+    return ref && ref.kind === kind ? [[String(metadata(event.object).namespace), ref.name] as const] : [];
+  };
+  const deployments = new Controller('deployment-controller', ctx, (ns, name) => reconcileDeployment(ctx, ns, name))
+    .watch('deployments').watch('replicasets', owner('Deployment')).resync('deployments');
+  const replicasets = new Controller('replicaset-controller', ctx, (ns, name) => reconcileReplicaSet(ctx, ns, name))
+    .watch('replicasets').watch('pods', owner('ReplicaSet')).resync('replicasets');
+  const gc = new Controller('garbage-collector', ctx, (ns, uid) => collectGarbage(ctx, ns, uid));
+  gc.listen((event) => {
+    if (event.type === 'DELETED') gc.enqueue(event.namespace, String(metadata(event.object).uid ?? ''), 0);
+  });
+  return [deployments, replicasets, gc];
+}

@@ -1,0 +1,101 @@
+/**
+ * The sample platform of `agent-manager sandbox` and `serve --sandbox` (not of the
+ * minimal test fixture): beside the default seed, three agents that show the ownership
+ * cases agent-manager distinguishes, and the people's roles.
+ *
+ * - `incident-triage`: a release owned by GitOps (labelled
+ *   `kustomize.toolkit.fluxcd.io/name: platform-agents`), installed by the controllers;
+ * - `kubectl-helper`: a bare Agent CR that no release owns;
+ * - `paused-reviewer`: a release that was installed and then suspended;
+ * - group `platform-admins` may write HelmReleases and OCIRepositories and read the rest
+ *   of the agent platform in the managed namespaces; group `platform-viewers` may read
+ *   it; both may list namespaces.
+ */
+import type { JsonObject } from './api/json.js';
+import { reconcileHelmRelease } from './controllers/helm-controller.js';
+import { reconcileOciRepository } from './controllers/source-controller.js';
+import type { SandboxStore } from './ops/sandbox-store.js';
+import { DEFAULT_SEED, KAGENT_NAMESPACE, MANAGED_NAMESPACES, SEED_MANAGER, type SeedStep } from './seed.js';
+
+const opts = { fieldManager: SEED_MANAGER };
+const RBAC_V1 = 'rbac.authorization.k8s.io/v1';
+const READ = ['get', 'list', 'watch'];
+const WRITE = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
+
+/** The group that administers agents, and the one that may only look. */
+export const ADMIN_GROUP = 'platform-admins';
+export const VIEWER_GROUP = 'platform-viewers';
+
+function release(name: string, values: JsonObject, labels: Record<string, string> = {}): JsonObject {
+  return {
+    apiVersion: 'helm.toolkit.fluxcd.io/v2', kind: 'HelmRelease',
+    metadata: { name, namespace: KAGENT_NAMESPACE, labels: { 'app.kubernetes.io/managed-by': 'agent-manager', ...labels } },
+    spec: {
+      interval: '10m',
+      chartRef: { kind: 'OCIRepository', name: 'agent', namespace: KAGENT_NAMESPACE },
+      values: { agent: { name, ...values }, modelConfig: { name: 'default-model-config' } },
+    },
+  };
+}
+
+/** Install a release now, as helm-controller would have before the sandbox started. */
+function installNow(store: SandboxStore, name: string): void {
+  const ctx = { store };
+  for (let i = 0; i < 2; i++) reconcileOciRepository(ctx, KAGENT_NAMESPACE, 'agent'); // finalizer, then artifact
+  for (let i = 0; i < 2; i++) reconcileHelmRelease(ctx, KAGENT_NAMESPACE, name); // finalizer, then install
+}
+
+export const seedGitOpsAgent: SeedStep = (store) => {
+  store.create('helmreleases', release('incident-triage', {
+    displayName: 'Incident Triage', description: 'Triage alerts and summarise incidents (managed in Git).',
+  }, { 'app.kubernetes.io/managed-by': 'Helm', 'kustomize.toolkit.fluxcd.io/name': 'platform-agents', 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' }), opts);
+};
+
+export const seedBareAgent: SeedStep = (store) => {
+  store.create('agents', {
+    apiVersion: 'kagent.dev/v1alpha2', kind: 'Agent',
+    metadata: { name: 'kubectl-helper', namespace: KAGENT_NAMESPACE },
+    spec: {
+      type: 'Declarative', description: 'An Agent CR applied by hand, without a HelmRelease.',
+      declarative: { runtime: 'python', modelConfig: 'default-model-config', systemMessage: 'You help with kubectl.' },
+    },
+  }, opts);
+};
+
+export const seedSuspendedAgent: SeedStep = (store) => {
+  store.create('helmreleases', release('paused-reviewer', { displayName: 'Paused Reviewer', description: 'Installed, then suspended.' }), opts);
+  installNow(store, 'paused-reviewer');
+  const hr = store.get('helmreleases', KAGENT_NAMESPACE, 'paused-reviewer');
+  store.update('helmreleases', { ...structuredClone(hr), spec: { ...structuredClone(hr.spec as JsonObject), suspend: true } }, opts);
+};
+
+const platformRules = (fluxVerbs: string[]): JsonObject[] => [
+  { apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: fluxVerbs },
+  { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['ocirepositories'], verbs: fluxVerbs },
+  { apiGroups: ['kagent.dev'], resources: ['agents', 'modelconfigs'], verbs: READ },
+  { apiGroups: ['apps'], resources: ['deployments', 'replicasets'], verbs: READ },
+  { apiGroups: [''], resources: ['pods', 'events', 'configmaps', 'serviceaccounts'], verbs: READ },
+];
+
+export const seedPeopleRbac: SeedStep = (store) => {
+  const clusterRole = (name: string, rules: JsonObject[]) => store.create('clusterroles', { apiVersion: RBAC_V1, kind: 'ClusterRole', metadata: { name }, rules }, opts);
+  clusterRole('agent-platform-admin', platformRules(WRITE));
+  clusterRole('agent-platform-viewer', platformRules(READ));
+  clusterRole('namespace-reader', [{ apiGroups: [''], resources: ['namespaces'], verbs: READ }]);
+  const groups = (...names: string[]) => names.map((name) => ({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name }));
+  store.create('clusterrolebindings', {
+    apiVersion: RBAC_V1, kind: 'ClusterRoleBinding', metadata: { name: 'platform-namespace-readers' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'namespace-reader' }, subjects: groups(ADMIN_GROUP, VIEWER_GROUP),
+  }, opts);
+  for (const namespace of MANAGED_NAMESPACES) {
+    for (const [group, role] of [[ADMIN_GROUP, 'agent-platform-admin'], [VIEWER_GROUP, 'agent-platform-viewer']] as const) {
+      store.create('rolebindings', {
+        apiVersion: RBAC_V1, kind: 'RoleBinding', metadata: { name: group, namespace },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role }, subjects: groups(group),
+      }, opts);
+    }
+  }
+};
+
+/** The default seed plus the sample agents and the people's roles. */
+export const SAMPLE_SEED: readonly SeedStep[] = [...DEFAULT_SEED, seedPeopleRbac, seedGitOpsAgent, seedBareAgent, seedSuspendedAgent];

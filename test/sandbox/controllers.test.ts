@@ -1,0 +1,221 @@
+/**
+ * The simulated controllers, driven through the real @kubernetes/client-node: a
+ * HelmRelease becomes a rendered Agent (Flux provenance labels, chart labels, display
+ * name), kagent runs its Deployment and pods until the Agent is Ready; upgrades keep
+ * the history; suspension stops reconciliation; deletion uninstalls (but not for a
+ * suspended release); values the chart refuses give InstallFailed / UpgradeFailed; an
+ * Agent whose ModelConfig is missing is not accepted. Every wait is a poll with a
+ * deadline, never a timing assertion.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, HR, helmRelease, rejection, startHarness, type Harness } from './harness.js';
+
+const AGENT = { group: 'kagent.dev', version: 'v1alpha2', plural: 'agents' } as const;
+const OCI = { group: 'source.toolkit.fluxcd.io', version: 'v1', plural: 'ocirepositories' } as const;
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ controllers: true, reconcileDelayMs: 10 });
+});
+afterAll(async () => {
+  await h.sandbox.close();
+});
+
+const cond = (obj: any, type: string) => (obj?.status?.conditions ?? []).find((c: any) => c.type === type);
+const getHr = (name: string, namespace = 'kagent') => h.custom.getNamespacedCustomObject({ ...HR, namespace, name }) as Promise<any>;
+const getAgent = (name: string, namespace = 'kagent') => h.custom.getNamespacedCustomObject({ ...AGENT, namespace, name }) as Promise<any>;
+const mergePatch = (name: string, body: unknown, namespace = 'kagent') =>
+  h.objects.patch({ apiVersion: 'helm.toolkit.fluxcd.io/v2', kind: 'HelmRelease', metadata: { name, namespace }, ...(body as object) } as any, undefined, undefined, undefined, undefined, 'application/merge-patch+json' as any);
+
+async function create(name: string, values: Record<string, unknown>, namespace = 'kagent') {
+  const body = helmRelease(name, namespace);
+  body.spec.values = { agent: { name }, modelConfig: { name: 'default-model-config' }, ...values };
+  await h.custom.createNamespacedCustomObject({ ...HR, namespace, body });
+}
+
+async function readyRelease(name: string, namespace = 'kagent') {
+  return eventually(async () => {
+    const hr = await getHr(name, namespace);
+    return cond(hr, 'Ready')?.status === 'True' ? hr : undefined;
+  }, 10_000, `HelmRelease ${namespace}/${name} Ready`);
+}
+
+async function readyAgent(name: string, namespace = 'kagent') {
+  return eventually(async () => {
+    const agent = await getAgent(name, namespace);
+    return cond(agent, 'Ready')?.status === 'True' ? agent : undefined;
+  }, 10_000, `Agent ${namespace}/${name} Ready`);
+}
+
+describe('source-controller', () => {
+  it('marks the shared OCIRepository Ready with an artifact revision', async () => {
+    const repo: any = await eventually(async () => {
+      const r: any = await h.custom.getNamespacedCustomObject({ ...OCI, namespace: 'kagent', name: 'agent' });
+      return cond(r, 'Ready')?.status === 'True' ? r : undefined;
+    });
+    expect(repo.status.artifact.revision).toMatch(/^0\.6\.1@sha256:[0-9a-f]{64}$/);
+    expect(cond(repo, 'ArtifactInStorage')).toMatchObject({ status: 'True', reason: 'Succeeded' });
+    expect(cond(repo, 'Ready').message).toBe(`stored artifact for digest '${repo.status.artifact.revision}'`);
+    expect(repo.metadata.finalizers).toEqual(['finalizers.fluxcd.io']);
+  });
+});
+
+describe('helm-controller and kagent', () => {
+  it('turns a HelmRelease into an Agent whose Deployment becomes available', async () => {
+    await create('sre', { agent: { name: 'sre', displayName: 'SRE Assistant', description: 'Helps', iconUrl: 'https://x/icon.png' }, toolset: ['preset:read-only', 'workflow:incident-triage'] });
+    const hr = await readyRelease('sre');
+    expect(hr.metadata.finalizers).toEqual(['finalizers.fluxcd.io']);
+    expect(cond(hr, 'Ready')).toMatchObject({ reason: 'InstallSucceeded' });
+    expect(cond(hr, 'Released')).toMatchObject({ status: 'True', reason: 'InstallSucceeded' });
+    expect(cond(hr, 'Ready').message).toMatch(/^Helm install succeeded for release kagent\/sre\.v1 with chart agent@0\.6\.1\+[0-9a-f]{12}$/);
+    expect(hr.status.history).toHaveLength(1);
+    expect(hr.status.history[0]).toMatchObject({ name: 'sre', namespace: 'kagent', version: 1, status: 'deployed', chartName: 'agent' });
+    expect(hr.status.history[0].chartVersion).toMatch(/^0\.6\.1\+[0-9a-f]{12}$/);
+    expect(hr.status.lastAttemptedRevision).toBe(hr.status.history[0].chartVersion);
+    expect(hr.status.inventory.entries).toEqual([{ id: 'kagent_sre_kagent.dev_Agent', v: 'v1alpha2' }]);
+
+    const agent = await readyAgent('sre');
+    expect(agent.metadata.labels).toMatchObject({
+      'helm.toolkit.fluxcd.io/name': 'sre', 'helm.toolkit.fluxcd.io/namespace': 'kagent', 'app.kubernetes.io/managed-by': 'Helm',
+      'app.kubernetes.io/instance': 'sre', 'helm.sh/chart': 'agent-0.6.1', 'app.kubernetes.io/version': '0.6.1',
+    });
+    expect(agent.metadata.annotations['ui.giantswarm.io/display-name']).toBe('SRE Assistant');
+    expect(agent.spec).toMatchObject({ type: 'Declarative', description: 'Helps', iconUrl: 'https://x/icon.png' });
+    expect(agent.spec.declarative).toMatchObject({ runtime: 'go', modelConfig: 'default-model-config', systemMessage: 'You are a helpful agent.\n' });
+    expect(agent.spec.declarative.tools).toEqual([{
+      type: 'McpServer',
+      mcpServer: { kind: 'RemoteMCPServer', apiGroup: 'kagent.dev', name: 'muster', namespace: 'agent-platform', allowedHeaders: ['authorization'] },
+      headersFrom: [{ name: 'X-Muster-Toolset', value: 'preset:read-only,workflow:incident-triage' }],
+    }]);
+    expect(agent.spec.declarative.deployment).toMatchObject({ replicas: 1, env: [{ name: 'KAGENT_PROPAGATE_TOKEN', value: 'true' }] });
+    expect(cond(agent, 'Accepted')).toMatchObject({ status: 'True', reason: 'Reconciled' });
+    expect(cond(agent, 'Ready')).toMatchObject({ reason: 'DeploymentReady', message: 'Deployment is ready' });
+
+    const deployment = await h.apps.readNamespacedDeployment({ namespace: 'kagent', name: 'sre' });
+    expect(deployment.status?.availableReplicas).toBe(1);
+    expect(deployment.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'Agent', name: 'sre', controller: true });
+    expect(deployment.spec?.selector.matchLabels).toEqual({ app: 'kagent', kagent: 'sre' });
+    expect(deployment.status?.conditions?.find((c) => c.type === 'Available')).toMatchObject({ status: 'True', reason: 'MinimumReplicasAvailable' });
+    const pods = await h.core.listNamespacedPod({ namespace: 'kagent', labelSelector: 'kagent=sre' });
+    expect(pods.items).toHaveLength(1);
+    expect(pods.items[0]!.metadata!.name).toMatch(/^sre-[bcdfghjklmnpqrstvwxz2456789]{10}-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    expect(pods.items[0]!.status).toMatchObject({ phase: 'Running' });
+    expect(pods.items[0]!.status!.containerStatuses![0]).toMatchObject({ name: 'kagent', ready: true, restartCount: 0 });
+  });
+
+  it('upgrades on new values and keeps the history newest first', async () => {
+    await mergePatch('sre', { spec: { values: { agent: { description: 'Helps more' } } } });
+    const hr = await eventually(async () => {
+      const r = await getHr('sre');
+      return r.status.history?.length === 2 && cond(r, 'Ready')?.reason === 'UpgradeSucceeded' ? r : undefined;
+    });
+    expect(hr.status.history.map((e: any) => [e.version, e.status])).toEqual([[2, 'deployed'], [1, 'superseded']]);
+    expect(hr.status.lastAttemptedReleaseAction).toBe('upgrade');
+    expect((await getAgent('sre')).spec.description).toBe('Helps more');
+  });
+
+  it('renders no muster tool for exactly ["preset:none"]', async () => {
+    await create('chatty', { toolset: ['preset:none'] });
+    const agent = await eventually(() => getAgent('chatty').catch(() => undefined));
+    expect(agent.spec.declarative.tools).toBeUndefined();
+  });
+
+  it('reports InstallFailed for values the chart schema refuses, and installs nothing', async () => {
+    await create('broken', { agent: { name: 'broken', runtime: 'rust' } });
+    const hr = await eventually(async () => {
+      const r = await getHr('broken');
+      return cond(r, 'Ready')?.status === 'False' ? r : undefined;
+    });
+    expect(cond(hr, 'Ready')).toMatchObject({ reason: 'InstallFailed' });
+    expect(cond(hr, 'Ready').message).toContain("values don't meet the specifications of the schema(s)");
+    expect(cond(hr, 'Ready').message).toContain('/agent/runtime');
+    expect(cond(hr, 'Released')).toMatchObject({ status: 'False', reason: 'InstallFailed' });
+    expect(cond(hr, 'Stalled')).toMatchObject({ status: 'True', reason: 'RetriesExceeded' });
+    expect(hr.status.history ?? []).toEqual([]);
+    expect(hr.status.installFailures).toBe(1);
+    expect((await rejection(getAgent('broken'))).code).toBe(404);
+  });
+
+  it('reports a toolset the chart template refuses as InstallFailed', async () => {
+    await create('badtools', { toolset: ['preset:read-only', 'bogus'] });
+    const hr = await eventually(async () => {
+      const r = await getHr('badtools');
+      return cond(r, 'Ready')?.status === 'False' ? r : undefined;
+    });
+    expect(cond(hr, 'Ready').reason).toBe('InstallFailed');
+    expect(cond(hr, 'Ready').message).toContain('toolset selector "bogus"');
+  });
+
+  it('reports UpgradeFailed and leaves the running Agent as it was', async () => {
+    await create('steady', {});
+    await readyRelease('steady');
+    await mergePatch('steady', { spec: { values: { agent: { runtime: 'rust' } } } });
+    const hr = await eventually(async () => {
+      const r = await getHr('steady');
+      return cond(r, 'Ready')?.status === 'False' ? r : undefined;
+    });
+    expect(cond(hr, 'Ready').reason).toBe('UpgradeFailed');
+    expect(hr.status.history.map((e: any) => e.status)).toEqual(['deployed']);
+    expect((await getAgent('steady')).spec.declarative.runtime).toBe('go');
+  });
+
+  it('does nothing for a suspended release', async () => {
+    await create('frozen', {});
+    await readyRelease('frozen');
+    await mergePatch('frozen', { spec: { suspend: true } });
+    await eventually(async () => ((await getHr('frozen')).spec.suspend === true ? true : undefined));
+    await mergePatch('frozen', { spec: { values: { agent: { description: 'changed while suspended' } } } });
+    // A barrier: another release reconciled after the change proves the controller has run since.
+    await create('witness', {});
+    await readyRelease('witness');
+    const hr = await getHr('frozen');
+    expect(hr.status.observedGeneration).toBeLessThan(hr.metadata.generation);
+    expect(hr.status.history).toHaveLength(1);
+    expect((await getAgent('frozen')).spec.description).toBeUndefined();
+  });
+
+  it('uninstalls on deletion: the release, the Agent, its Deployment and its pods go', async () => {
+    await create('doomed', {});
+    await readyAgent('doomed');
+    await eventually(async () => ((await h.core.listNamespacedPod({ namespace: 'kagent', labelSelector: 'kagent=doomed' })).items.length === 1 ? true : undefined));
+    await h.custom.deleteNamespacedCustomObject({ ...HR, namespace: 'kagent', name: 'doomed' });
+    await eventually(async () => ((await rejection(getHr('doomed'))).code === 404 ? true : undefined), 10_000, 'the HelmRelease gone');
+    await eventually(async () => ((await rejection(getAgent('doomed'))).code === 404 ? true : undefined), 10_000, 'the Agent gone');
+    await eventually(async () => ((await rejection(h.apps.readNamespacedDeployment({ namespace: 'kagent', name: 'doomed' }))).code === 404 ? true : undefined));
+    await eventually(async () => ((await h.core.listNamespacedPod({ namespace: 'kagent', labelSelector: 'kagent=doomed' })).items.length === 0 ? true : undefined));
+  });
+
+  it('drops the finalizer of a suspended release without uninstalling', async () => {
+    await create('kept', {});
+    await readyAgent('kept');
+    await mergePatch('kept', { spec: { suspend: true } });
+    await h.custom.deleteNamespacedCustomObject({ ...HR, namespace: 'kagent', name: 'kept' });
+    await eventually(async () => ((await rejection(getHr('kept'))).code === 404 ? true : undefined));
+    expect((await getAgent('kept')).metadata.name).toBe('kept');
+  });
+
+  it('does not accept an Agent whose ModelConfig is missing, and runs nothing for it', async () => {
+    await h.custom.createNamespacedCustomObject({
+      ...OCI, namespace: 'tenant',
+      body: { apiVersion: 'source.toolkit.fluxcd.io/v1', kind: 'OCIRepository', metadata: { name: 'agent', namespace: 'tenant' }, spec: { interval: '30m', url: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', ref: { semver: 'x.x.x' } } },
+    });
+    await create('lonely', {}, 'tenant');
+    const agent = await eventually(async () => {
+      const a = await getAgent('lonely', 'tenant').catch(() => undefined);
+      return cond(a, 'Accepted') ? a : undefined;
+    });
+    expect(cond(agent, 'Accepted')).toMatchObject({ status: 'False', reason: 'ReconcileFailed' });
+    expect(cond(agent, 'Accepted').message).toContain('modelconfigs.kagent.dev "default-model-config" not found');
+    expect(cond(agent, 'Ready')).toMatchObject({ status: 'Unknown', reason: 'DeploymentNotFound' });
+    expect((await rejection(h.apps.readNamespacedDeployment({ namespace: 'tenant', name: 'lonely' }))).code).toBe(404);
+  });
+
+  it('gives a bare Agent CR a Deployment and makes it Ready', async () => {
+    await h.custom.createNamespacedCustomObject({
+      ...AGENT, namespace: 'kagent',
+      body: { apiVersion: 'kagent.dev/v1alpha2', kind: 'Agent', metadata: { name: 'bare' }, spec: { type: 'Declarative', declarative: { modelConfig: 'qwen3-8-27b', systemMessage: 'hi' } } },
+    });
+    const agent = await readyAgent('bare');
+    expect(agent.metadata.labels ?? {}).not.toHaveProperty('helm.toolkit.fluxcd.io/name');
+  });
+});
