@@ -317,16 +317,16 @@ describe('parseConfig: OAuth rules with the original texts', () => {
 describe('parseConfig: sandbox command', () => {
   it('builds the documented defaults', () => {
     expect(sandbox([])).toEqual({
-      listen: '127.0.0.1:0', kubeconfigOut: '', seed: true, authorization: 'rbac', controllers: true, oidc: undefined, verbose: false,
+      listen: '127.0.0.1:0', kubeconfigOut: '', seed: true, authorization: 'rbac', controllers: true, reconcileDelayMs: 100, oidc: undefined, verbose: false,
     });
   });
 
   it('reads every flag, and --no-seed / --no-controllers', () => {
     expect(sandbox(['--listen=127.0.0.1:6443', '--kubeconfig-out', '/tmp/kc', '--no-seed', '--no-controllers', '--authorization=always-allow',
       '--oidc-issuer-url=https://issuer.example', '--oidc-client-id=kube', '--oidc-username-claim=email', '--oidc-groups-claim=groups',
-      '--oidc-ca-file=/ca.pem', '-v'])).toEqual({
-      listen: '127.0.0.1:6443', kubeconfigOut: '/tmp/kc', seed: false, authorization: 'always-allow', controllers: false,
-      oidc: { issuerUrl: 'https://issuer.example', clientId: 'kube', usernameClaim: 'email', groupsClaim: 'groups', caFile: '/ca.pem' },
+      '--oidc-username-prefix=oidc:', '--oidc-ca-file=/ca.pem', '--reconcile-delay=1s', '-v'])).toEqual({
+      listen: '127.0.0.1:6443', kubeconfigOut: '/tmp/kc', seed: false, authorization: 'always-allow', controllers: false, reconcileDelayMs: 1000,
+      oidc: { issuerUrl: 'https://issuer.example', clientId: 'kube', usernameClaim: 'email', usernamePrefix: 'oidc:', groupsClaim: 'groups', caFile: '/ca.pem' },
       verbose: true,
     });
   });
@@ -346,6 +346,8 @@ describe('parseConfig: sandbox command', () => {
     [['--oidc-issuer-url=https://i'], '--oidc-issuer-url and --oidc-client-id go together'],
     [['--oidc-client-id=kube'], '--oidc-issuer-url and --oidc-client-id go together'],
     [['--oidc-ca-file=/ca.pem'], '--oidc-ca-file needs --oidc-issuer-url'],
+    [['--reconcile-delay=soon'], '--reconcile-delay "soon": not a duration'],
+    [['--oidc-username-prefix=oidc:'], '--oidc-username-prefix needs --oidc-issuer-url'],
     [['--oidc-issuer-url=https://i', '--oidc-client-id=k', '--oidc-username-claim= '], '--oidc-username-claim must name a claim'],
     [['--downstream-oauth'], 'unknown flag: --downstream-oauth (see agent-manager sandbox --help)'],
   ])('refuses %j with %j', (args, message) => {

@@ -17,6 +17,9 @@ export function buildSandboxConfig(v: FlagValues<SandboxFlags>): SandboxCommandC
   if (issuerUrl === '' && v['oidc-ca-file'] !== '') {
     throw new ConfigError('--oidc-ca-file needs --oidc-issuer-url: the CA bundle is only used to reach an OIDC issuer');
   }
+  if (issuerUrl === '' && v['oidc-username-prefix'] !== '') {
+    throw new ConfigError('--oidc-username-prefix needs --oidc-issuer-url: it only applies to OIDC user names');
+  }
   if (v['oidc-username-claim'].trim() === '') {
     throw new ConfigError('--oidc-username-claim must name a claim, e.g. sub or email');
   }
@@ -26,12 +29,14 @@ export function buildSandboxConfig(v: FlagValues<SandboxFlags>): SandboxCommandC
     seed: v.seed,
     authorization: v.authorization as SandboxAuthorization,
     controllers: v.controllers,
+    reconcileDelayMs: v['reconcile-delay'].ms,
     oidc: issuerUrl === ''
       ? undefined
       : {
           issuerUrl,
           clientId,
           usernameClaim: v['oidc-username-claim'],
+          usernamePrefix: v['oidc-username-prefix'],
           groupsClaim: v['oidc-groups-claim'],
           caFile: v['oidc-ca-file'],
         },

@@ -16,6 +16,8 @@ export interface SandboxOidcConfig {
   readonly clientId: string;
   /** Claim that names the user (default `sub`). */
   readonly usernameClaim: string;
+  /** Prefix of user names: empty means `<issuer>#` for claims other than `email`; `-` means none. */
+  readonly usernamePrefix: string;
   /** Claim that lists the user's groups; empty means no groups are read. */
   readonly groupsClaim: string;
   /** PEM CA bundle to trust for the issuer's discovery and JWKS; empty means system trust. */
@@ -34,6 +36,8 @@ export interface SandboxCommandConfig {
   readonly authorization: SandboxAuthorization;
   /** Run the fake controllers (Flux, kagent) that move objects to Ready. Default true. */
   readonly controllers: boolean;
+  /** How long the controllers wait after a change before acting on it (ms). Default 100. */
+  readonly reconcileDelayMs: number;
   /** OIDC authentication; undefined when `--oidc-issuer-url` is not set. */
   readonly oidc: SandboxOidcConfig | undefined;
   /** Debug logging. */

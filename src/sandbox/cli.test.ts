@@ -1,8 +1,9 @@
 /**
  * `agent-manager sandbox` as a function: it serves until stopped, writes the kubeconfig
- * it was asked for, and that kubeconfig works with client-node.
+ * it was asked for, and that kubeconfig works with client-node; with its defaults it
+ * seeds the sample platform, enforces RBAC and runs the controllers.
  */
-import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,33 +13,77 @@ import { silentLogger } from '../log/logger.js';
 import { runSandbox } from './cli.js';
 import type { Sandbox } from './index.js';
 
+const base: SandboxCommandConfig = {
+  listen: '127.0.0.1:0', kubeconfigOut: '', seed: true, authorization: 'always-allow', controllers: false, reconcileDelayMs: 10,
+  oidc: undefined, verbose: false,
+};
+
+/** Run the command until the returned stop is called. */
+async function run(config: SandboxCommandConfig): Promise<{ sandbox: Sandbox; output: () => string; stop: () => Promise<void> }> {
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  const abort = new AbortController();
+  let ready!: (s: Sandbox) => void;
+  const started = new Promise<Sandbox>((resolve) => {
+    ready = resolve;
+  });
+  const running = runSandbox(config, silentLogger(), { signal: abort.signal, onReady: ready });
+  const sandbox = await Promise.race([started, running.then(() => Promise.reject(new Error('the sandbox stopped before it was ready')))]);
+  return {
+    sandbox,
+    output: () => write.mock.calls.map((c) => String(c[0])).join(''),
+    stop: async () => {
+      abort.abort();
+      await running;
+      write.mockRestore();
+    },
+  };
+}
+
 describe('runSandbox', () => {
   it('serves with the written kubeconfig until it is stopped', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sandbox-cli-'));
-    const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const kubeconfigOut = join(dir, 'kubeconfig');
+    const cmd = await run({ ...base, kubeconfigOut });
     try {
-      const kubeconfigOut = join(dir, 'kubeconfig');
-      const config: SandboxCommandConfig = {
-        listen: '127.0.0.1:0', kubeconfigOut, seed: true, authorization: 'always-allow', controllers: false, oidc: undefined, verbose: false,
-      };
-      const stop = new AbortController();
-      let ready!: (s: Sandbox) => void;
-      const started = new Promise<Sandbox>((resolve) => {
-        ready = resolve;
-      });
-      const running = runSandbox(config, silentLogger(), { signal: stop.signal, onReady: ready });
-      const sandbox = await started;
-      expect(write.mock.calls.map((c) => String(c[0])).join('')).toContain(`Sandbox Kubernetes API server: ${sandbox.url}`);
+      expect(cmd.output()).toContain(`Sandbox Kubernetes API server: ${cmd.sandbox.url}`);
+      expect(cmd.output()).toContain('Controllers: off');
       const kc = new KubeConfig();
       kc.loadFromString(await readFile(kubeconfigOut, 'utf8'));
       const names = (await kc.makeApiClient(CoreV1Api).listNamespace()).items.map((n) => n.metadata!.name);
       expect(names).toContain('kagent');
-      stop.abort();
-      await running;
+      await cmd.stop();
       await expect(kc.makeApiClient(CoreV1Api).listNamespace()).rejects.toThrow();
     } finally {
-      write.mockRestore();
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('seeds the sample agents, enforces RBAC and runs the controllers with the defaults', async () => {
+    const cmd = await run({ ...base, authorization: 'rbac', controllers: true });
+    try {
+      expect(cmd.output()).toContain('Authorization: RBAC');
+      expect(cmd.output()).toMatch(/Controllers: running \(source-controller, helm-controller, /);
+      const kc = new KubeConfig();
+      kc.loadFromString(cmd.sandbox.kubeconfigYaml({ token: cmd.sandbox.serviceAccountToken, name: 'agent-manager' }));
+      const custom = kc.makeApiClient(CustomObjectsApi);
+      const releases: any = await custom.listNamespacedCustomObject({ group: 'helm.toolkit.fluxcd.io', version: 'v2', plural: 'helmreleases', namespace: 'kagent' });
+      expect(releases.items.map((r: any) => [r.metadata.name, r.spec.suspend ?? false, r.metadata.labels['kustomize.toolkit.fluxcd.io/name']]))
+        .toEqual([['incident-triage', false, 'platform-agents'], ['paused-reviewer', true, undefined]]);
+      const agents = await vi.waitFor(async () => {
+        const list: any = await custom.listNamespacedCustomObject({ group: 'kagent.dev', version: 'v1alpha2', plural: 'agents', namespace: 'kagent' });
+        const ready = list.items.filter((a: any) => a.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True'));
+        if (ready.length !== 3) throw new Error(`${ready.length} of ${list.items.length} agents ready`);
+        return list.items.map((a: any) => a.metadata.name);
+      }, { timeout: 10_000, interval: 50 });
+      expect(agents).toEqual(['incident-triage', 'kubectl-helper', 'paused-reviewer']);
+      await expect(kc.makeApiClient(CoreV1Api).listNamespace()).rejects.toMatchObject({ code: 403 });
+    } finally {
+      await cmd.stop();
+    }
+  });
+
+  it('refuses an OIDC CA file it cannot read, naming the flag', async () => {
+    const config = { ...base, oidc: { issuerUrl: 'https://dex.lab', clientId: 'k', usernameClaim: 'email', usernamePrefix: '', groupsClaim: '', caFile: '/nonexistent/ca.pem' } };
+    await expect(runSandbox(config, silentLogger(), { signal: AbortSignal.abort() })).rejects.toThrow('--oidc-ca-file /nonexistent/ca.pem: cannot read it');
   });
 });

@@ -1,15 +1,14 @@
 /**
  * `agent-manager sandbox`: run the sandbox API server alone until SIGINT or SIGTERM.
  * Prints where it listens and how to point kubectl at it, writes a kubeconfig when asked
- * (`--kubeconfig-out`), and seeds unless `--no-seed`.
- *
- * Not yet here (issue 4, part 2 of the sandbox): RBAC authorization, OIDC authentication
- * and the simulated controllers. Until then `--authorization rbac` allows everything and
- * says so, and OIDC and controller settings are reported as not yet available.
+ * (`--kubeconfig-out`), seeds the sample platform unless `--no-seed`, enforces RBAC
+ * unless `--authorization always-allow`, trusts an OIDC issuer when `--oidc-issuer-url`
+ * is set, and runs the simulated controllers unless `--no-controllers`.
  */
+import { readFile } from 'node:fs/promises';
 import type { SandboxCommandConfig } from '../config/sandbox-config.js';
 import type { Logger } from '../log/logger.js';
-import { alwaysAllow, type Authorizer } from './auth/authorizer.js';
+import type { OidcAuthenticatorConfig } from './auth/oidc-authenticator.js';
 import { startSandbox, type Sandbox } from './index.js';
 
 /** Options for embedding the command (tests): stop on this signal instead of process signals. */
@@ -19,12 +18,23 @@ export interface RunSandboxOptions {
   onReady?: (sandbox: Sandbox) => void;
 }
 
-/** The authorizer for `--authorization`. TODO(issue 4): RBAC from the stored roles and bindings. */
-function authorizerFor(config: SandboxCommandConfig, log: Logger): Authorizer {
-  if (config.authorization === 'rbac') {
-    log.warn('RBAC authorization is not available in this build of the sandbox yet; every authenticated request is allowed');
+/** The OIDC settings of the flags, with the CA file read; a file that cannot be read names its flag. */
+async function oidcConfig(config: SandboxCommandConfig): Promise<OidcAuthenticatorConfig | undefined> {
+  const oidc = config.oidc;
+  if (!oidc) return undefined;
+  let caPem: string | undefined;
+  if (oidc.caFile) {
+    try {
+      caPem = await readFile(oidc.caFile, 'utf8');
+    } catch (err) {
+      throw new Error(`--oidc-ca-file ${oidc.caFile}: cannot read it: ${(err as Error).message}`);
+    }
+    if (!caPem.includes('-----BEGIN CERTIFICATE-----')) throw new Error(`--oidc-ca-file ${oidc.caFile}: no PEM certificate in it`);
   }
-  return alwaysAllow;
+  return {
+    issuerUrl: oidc.issuerUrl, clientId: oidc.clientId, usernameClaim: oidc.usernameClaim, usernamePrefix: oidc.usernamePrefix,
+    groupsClaim: oidc.groupsClaim, caPem,
+  };
 }
 
 /** Wait for SIGINT/SIGTERM (or the abort signal). */
@@ -45,19 +55,35 @@ function stopRequested(signal: AbortSignal | undefined): Promise<string> {
   });
 }
 
+/** The lines printed at start: where, how to use it, and what runs. */
+function banner(sandbox: Sandbox, config: SandboxCommandConfig): string {
+  const lines = [`Sandbox Kubernetes API server: ${sandbox.url}`];
+  if (config.kubeconfigOut) lines.push(`Use it with: KUBECONFIG=${config.kubeconfigOut} kubectl get helmreleases,agents -A`);
+  else lines.push('Write a kubeconfig for kubectl with --kubeconfig-out PATH');
+  lines.push(`Authorization: ${config.authorization === 'rbac' ? 'RBAC (the kubeconfig user is in system:masters)' : 'everything allowed'}`);
+  if (config.oidc) lines.push(`OIDC: id_tokens of ${config.oidc.issuerUrl} for client ${config.oidc.clientId}`);
+  lines.push(`Controllers: ${config.controllers ? `running (${sandbox.controllers?.names.join(', ')})` : 'off'}`);
+  return `${lines.join('\n')}\n`;
+}
+
 /** Run the sandbox until asked to stop. Resolves after it has closed. */
 export async function runSandbox(config: SandboxCommandConfig, log: Logger, options: RunSandboxOptions = {}): Promise<void> {
-  if (config.oidc) log.warn({ issuer: config.oidc.issuerUrl }, 'OIDC authentication is not available in this build of the sandbox yet; only its static tokens are accepted');
-  if (config.controllers) log.info('simulated controllers are not available in this build of the sandbox yet; objects will not become Ready on their own');
-  const sandbox = await startSandbox({ listen: config.listen || '127.0.0.1:0', seed: config.seed, log });
-  sandbox.authorizer = authorizerFor(config, log);
+  const sandbox = await startSandbox({
+    listen: config.listen || '127.0.0.1:0',
+    seed: config.seed ? 'samples' : false,
+    authorization: config.authorization,
+    oidc: await oidcConfig(config),
+    controllers: config.controllers,
+    reconcileDelayMs: config.reconcileDelayMs,
+    log,
+  });
   try {
     if (config.kubeconfigOut) await sandbox.writeKubeconfig(config.kubeconfigOut);
-    log.info({ url: sandbox.url, kubeconfig: config.kubeconfigOut || undefined, seeded: config.seed }, 'sandbox Kubernetes API server listening');
-    const lines = [`Sandbox Kubernetes API server: ${sandbox.url}`];
-    if (config.kubeconfigOut) lines.push(`Use it with: KUBECONFIG=${config.kubeconfigOut} kubectl get helmreleases -A`);
-    else lines.push('Write a kubeconfig for kubectl with --kubeconfig-out PATH');
-    process.stdout.write(`${lines.join('\n')}\n`);
+    log.info({
+      url: sandbox.url, kubeconfig: config.kubeconfigOut || undefined, seeded: config.seed, authorization: config.authorization,
+      oidcIssuer: config.oidc?.issuerUrl, controllers: config.controllers,
+    }, 'sandbox Kubernetes API server listening');
+    process.stdout.write(banner(sandbox, config));
     options.onReady?.(sandbox);
     const why = await stopRequested(options.signal);
     log.info({ reason: why }, 'sandbox stopping');
