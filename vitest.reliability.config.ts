@@ -1,0 +1,23 @@
+import { defineConfig } from 'vitest/config';
+
+// The reliability suite (test/reliability, docs/reliability.md): concurrency, fuzzing,
+// fault injection, registry outages, a soak and a graceful shutdown under load. Its
+// size comes from RELIABILITY_BUDGET=short|full (short by default, as in CI).
+// Files run one at a time: the soak measures latency and memory, and the other suites'
+// load must not leak into its figures. The global setup builds dist/ when it is missing
+// or older than src/ (the shutdown suite runs `node dist/main.js serve`).
+export default defineConfig({
+  test: {
+    include: ['test/reliability/**/*.test.ts'],
+    exclude: ['node_modules/**', 'dist/**'],
+    globalSetup: ['test/reliability/global-setup.ts'],
+    testTimeout: 600_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    maxWorkers: 1,
+    fileParallelism: false,
+    // The soak forces a collection before each memory sample when it can.
+    execArgv: ['--expose-gc'],
+    reporters: ['default'],
+  },
+});
