@@ -141,7 +141,7 @@ async function openCluster(config: AppConfig, log: Logger, cleanups: Cleanup[]):
   }
   // Only here, and only when asked for, is the sandbox loaded.
   const { startSandbox } = await import('./sandbox/index.js');
-  const sandbox = await startSandbox({ listen: config.sandbox.listen, seed: true, log: log.child({ component: 'sandbox' }) });
+  const sandbox = await startSandbox({ listen: config.sandbox.listen, seed: 'samples', authorization: 'rbac', controllers: true, log: log.child({ component: 'sandbox' }) });
   cleanups.push(() => sandbox.close());
   // kubectl gets the administrator; agent-manager itself acts as its ServiceAccount, as in a cluster.
   if (config.sandbox.kubeconfigOut) await sandbox.writeKubeconfig(config.sandbox.kubeconfigOut);

@@ -74,12 +74,13 @@ describe('serve --sandbox', () => {
     });
   });
 
-  it('lists the seeded model configs and the (empty) agents', async () => {
+  it('lists the seeded model configs and the sample agents', async () => {
     const configs = (await (await fetch(`${base}/api/v1/modelconfigs`)).json()) as { modelConfigs: Array<{ name: string }> };
     expect(configs.modelConfigs.map((m) => m.name)).toEqual(['default-model-config', 'qwen3-8-27b']);
     const agents = await fetch(`${base}/api/v1/agents`);
     expect(agents.status).toBe(200);
-    expect(await agents.json()).toEqual({ agents: [] });
+    const listed = (await agents.json()) as { agents: Array<{ name: string; managed: string }> };
+    expect(listed.agents.map((a) => [a.name, a.managed])).toEqual([['incident-triage', 'gitops'], ['kubectl-helper', 'none'], ['paused-reviewer', 'helmrelease']]);
   });
 
   it('creates and deletes an agent over REST, and MCP sees it in between', async () => {
