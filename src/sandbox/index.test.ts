@@ -74,4 +74,63 @@ describe('startSandbox', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('gives agent-manager the Role of our Helm chart in both managed namespaces', async () => {
+    const sandbox = await startSandbox();
+    try {
+      for (const namespace of ['kagent', 'tenant']) {
+        const binding = sandbox.store.get('rolebindings', namespace, 'agent-manager') as any;
+        expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'agent-manager', namespace: 'kagent' }]);
+        const role = sandbox.store.get('roles', namespace, 'agent-manager') as any;
+        expect(role.rules[0]).toEqual({ apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] });
+      }
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('seeds the sample platform: a GitOps release, a bare Agent, a suspended installed release, the people\'s roles', async () => {
+    const sandbox = await startSandbox({ seed: 'samples' });
+    try {
+      const gitops = sandbox.store.get('helmreleases', 'kagent', 'incident-triage') as any;
+      expect(gitops.metadata.labels['kustomize.toolkit.fluxcd.io/name']).toBe('platform-agents');
+      const bare = sandbox.store.get('agents', 'kagent', 'kubectl-helper') as any;
+      expect(bare.metadata.labels ?? {}).not.toHaveProperty('helm.toolkit.fluxcd.io/name');
+      const paused = sandbox.store.get('helmreleases', 'kagent', 'paused-reviewer') as any;
+      expect(paused.spec.suspend).toBe(true);
+      expect(paused.metadata.finalizers).toEqual(['finalizers.fluxcd.io']);
+      expect(paused.status.history[0]).toMatchObject({ version: 1, status: 'deployed' });
+      expect((sandbox.store.get('agents', 'kagent', 'paused-reviewer') as any).metadata.labels['helm.toolkit.fluxcd.io/name']).toBe('paused-reviewer');
+      expect((sandbox.store.get('rolebindings', 'tenant', 'platform-admins') as any).roleRef.name).toBe('agent-platform-admin');
+      expect((sandbox.store.get('rolebindings', 'kagent', 'platform-viewers') as any).subjects[0]).toMatchObject({ kind: 'Group', name: 'platform-viewers' });
+      expect(sandbox.controllers).toBeUndefined();
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('turns RBAC on later with the bootstrap ClusterRoles', async () => {
+    const sandbox = await startSandbox({ seed: false });
+    try {
+      expect(sandbox.store.find('clusterroles', '', 'system:discovery')).toBeUndefined();
+      sandbox.enableRbac();
+      expect(sandbox.store.get('clusterrolebindings', '', 'system:discovery')).toMatchObject({ subjects: [{ kind: 'Group', name: 'system:authenticated' }] });
+      expect(await sandbox.authorizer.authorize({
+        user: { username: 'x', groups: ['system:authenticated'] }, verb: 'list', isResourceRequest: true, path: '/api/v1/pods',
+        apiGroup: '', apiVersion: 'v1', resource: 'pods', subresource: '', namespace: '', name: '',
+      })).toEqual({ allowed: false, reason: '' });
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('stops its controllers when it closes', async () => {
+    const sandbox = await startSandbox({ controllers: true });
+    expect(sandbox.controllers?.names).toEqual([
+      'source-controller', 'helm-controller', 'kagent-agents', 'kagent-modelconfigs', 'deployment-controller', 'replicaset-controller',
+      'garbage-collector', 'kubelet',
+    ]);
+    await sandbox.close();
+    expect(sandbox.store.objects.hub.subscriberCount).toBe(0);
+  });
 });
