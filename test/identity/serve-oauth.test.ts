@@ -120,6 +120,26 @@ describe('serve --enable-oauth (Dex over https with --dex-ca-file, downstream of
   });
 });
 
+describe('serve --sandbox --enable-oauth --downstream-oauth', () => {
+  it('warns at start-up that the in-process sandbox will refuse callers\' tokens, and what to run instead', async () => {
+    const issuer = await startFakeIssuer({ tls: true });
+    const logs = capturedLogger();
+    let stop = (): void => undefined;
+    const stopped = new Promise<void>((resolve) => { stop = resolve; });
+    try {
+      const config = await configFor(issuer, await issuer.writeCaFile(), ['--downstream-oauth']);
+      const running = runServe(config, logs.log, { stop: stopped, onListening: () => stop() });
+      await running;
+      const warning = logs.lines.find((l) => String(l.msg).startsWith('the in-process sandbox does not trust the identity provider'));
+      expect(warning).toMatchObject({ level: 'warn', issuer: issuer.url });
+      expect(String(warning?.msg)).toContain('agent-manager sandbox --oidc-issuer-url=');
+    } finally {
+      stop();
+      await issuer.close();
+    }
+  });
+});
+
 describe('serve --enable-oauth start-up refusals', () => {
   let issuer: FakeIssuer;
   beforeAll(async () => {
