@@ -5,7 +5,7 @@
  * `helmreleases.helm.toolkit.fluxcd.io is forbidden: User "alice@lab.local" cannot create
  * resource "helmreleases" in API group "helm.toolkit.fluxcd.io" in the namespace "kagent"`.
  *
- * Part 1 allows everything; RBAC is another Authorizer.
+ * `alwaysAllow` is `--authorization always-allow`; RBAC (rbac-authorizer.ts) is the other.
  */
 import { groupResourceString, statusErrors, type StatusError } from '../api/status.js';
 import type { UserInfo } from '../ops/types.js';

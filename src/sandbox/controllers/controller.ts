@@ -18,6 +18,7 @@ import type { StoreEvent, StoreListener } from '../store/watch-hub.js';
 /** The log a controller reports failures to. */
 export interface ControllerLog {
   debug(obj: object, msg?: string): void;
+  info?(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
 }
 

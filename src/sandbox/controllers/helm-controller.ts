@@ -31,7 +31,7 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : '')
 /** The chart the release's source offers, or why it cannot be had. */
 type SourceState = { version: string; digestHex: string } | { reason: string; message: string };
 
-function sourceOf(ctx: Pick<ControllerContext, 'store'>, hr: JsonObject): SourceState {
+function sourceOf(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject): SourceState {
   const meta = metadata(hr);
   const ref = obj(obj(hr.spec).chartRef);
   if (ref.kind !== 'OCIRepository') {
@@ -85,7 +85,7 @@ function ownershipConflict(existing: JsonObject, releaseName: string, namespace:
 }
 
 /** Render and apply the Agent; returns a failure instead of throwing for what Helm would report. */
-function applyAgent(ctx: Pick<ControllerContext, 'store'>, hr: JsonObject, values: JsonObject, chartVersion: string, action: string): ChartFailure | string {
+function applyAgent(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject, values: JsonObject, chartVersion: string, action: string): ChartFailure | string {
   const meta = metadata(hr);
   const spec = obj(hr.spec);
   const releaseName = releaseNameOf(hr);
@@ -119,7 +119,7 @@ function applyAgent(ctx: Pick<ControllerContext, 'store'>, hr: JsonObject, value
   return name;
 }
 
-function deleteOwnedAgent(ctx: Pick<ControllerContext, 'store'>, hr: JsonObject, namespace: string, name: string): void {
+function deleteOwnedAgent(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject, namespace: string, name: string): void {
   const agent = ctx.store.find('agents', namespace, name);
   const labels = agent ? labelsOf(agent) : {};
   if (agent && labels[NAME_LABEL] === metadata(hr).name && labels[NAMESPACE_LABEL] === metadata(hr).namespace) {
@@ -127,12 +127,13 @@ function deleteOwnedAgent(ctx: Pick<ControllerContext, 'store'>, hr: JsonObject,
   }
 }
 
-function finalize(ctx: Pick<ControllerContext, 'store'>, hr: JsonObject): void {
+function finalize(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject): void {
   if (!finalizersOf(hr).includes(FLUX_FINALIZER)) return;
   // Flux skips the uninstall of a suspended release and only lets the object go.
   if (obj(hr.spec).suspend !== true) {
     for (const [ns, name] of inventoryAgents(hr)) deleteOwnedAgent(ctx, hr, ns, name);
     if (inventoryAgents(hr).length > 0) {
+      ctx.log?.info?.({ controller: MANAGER, helmRelease: `${String(metadata(hr).namespace)}/${String(metadata(hr).name)}` }, 'helm-controller: uninstalled');
       recordEvent(ctx.store, subjectOf(hr), 'Normal', 'UninstallSucceeded', `Helm uninstall succeeded for release ${String(metadata(hr).namespace)}/${releaseNameOf(hr)}`, MANAGER);
     }
   }
@@ -141,7 +142,7 @@ function finalize(ctx: Pick<ControllerContext, 'store'>, hr: JsonObject): void {
 }
 
 /** One reconcile of a HelmRelease (exported for seeding installed releases synchronously). */
-export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store'>, namespace: string, name: string): void {
+export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log'>, namespace: string, name: string): void {
   const { store } = ctx;
   const hr = store.find(HR, namespace, name);
   if (!hr) return;
@@ -199,6 +200,7 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store'>, name
     status[`${action}Failures`] = Number(status[`${action}Failures`] ?? 0) + 1;
     writeStatus(store, HR, hr, { ...status, conditions }, MANAGER);
     recordEvent(store, subjectOf(hr), 'Warning', `${Action}Failed`, message, MANAGER);
+    ctx.log?.info?.({ controller: MANAGER, helmRelease: `${namespace}/${name}`, reason: `${Action}Failed` }, `helm-controller: ${action} of ${namespace}/${name} failed`);
     return;
   }
   const version = history.reduce((max, h) => Math.max(max, Number(h.version ?? 0)), 0) + 1;
@@ -218,6 +220,7 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store'>, name
   for (const type of ['Ready', 'Released']) conditions = setCondition(conditions, { type, status: 'True', reason: `${Action}Succeeded`, message, observedGeneration: generation });
   writeStatus(store, HR, hr, { ...status, conditions }, MANAGER);
   recordEvent(store, subjectOf(hr), 'Normal', `${Action}Succeeded`, message, MANAGER);
+  ctx.log?.info?.({ controller: MANAGER, helmRelease: `${namespace}/${name}`, chartVersion, revision: version }, `helm-controller: ${action} of ${namespace}/${name} succeeded`);
 }
 
 /** Start the helm-controller: HelmReleases, and the releases of an OCIRepository when it changes. */

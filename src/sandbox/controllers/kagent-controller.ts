@@ -118,6 +118,10 @@ function reconcileAgent(ctx: ControllerContext, namespace: string, name: string)
       ? { type: 'Ready', status: 'True', reason: 'DeploymentReady', message: 'Deployment is ready', observedGeneration: generation }
       : { type: 'Ready', status: 'False', reason: 'DeploymentNotReady', message: `Deployment is not ready, ${available}/${replicas} pods are ready`, observedGeneration: generation });
   }
+  const readyNow = conditions.find((c) => c.type === 'Ready');
+  if (readyNow && readyNow.status !== conditionsOf(agent).find((c) => c.type === 'Ready')?.status) {
+    ctx.log?.info?.({ controller: MANAGER, agent: `${namespace}/${name}`, ready: readyNow.status, reason: readyNow.reason }, `kagent: Agent ${namespace}/${name} Ready=${readyNow.status} (${readyNow.reason})`);
+  }
   writeStatus(ctx.store, 'agents', agent, { ...obj(agent.status), observedGeneration: generation, conditions }, MANAGER);
 }
 

@@ -24,9 +24,11 @@ import { parseRequestInfo, type RequestInfo } from './request-info.js';
 import { handleResource } from './resource-handlers.js';
 import type { WatchTiming } from './watch-stream.js';
 
-/** The logging the server does: 5xx at error, every request at debug. */
+/** The logging the server does: 5xx at error, every request at debug; the controllers' steps at info. */
 export interface SandboxLogger {
   debug(obj: object, msg?: string): void;
+  /** What the simulated controllers did (installs, agents becoming Ready), when the logger has it. */
+  info?(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
 }
 
