@@ -28,8 +28,10 @@ export interface SendOptions {
 /** A client of one base URL (`http://127.0.0.1:<port>`). */
 export class HttpClient {
   readonly agent: Agent;
+  private readonly url: URL;
 
   constructor(readonly base: string, options: { maxSockets?: number } = {}) {
+    this.url = new URL(base);
     this.agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 64 });
   }
 
@@ -41,7 +43,8 @@ export class HttpClient {
     const headers: Record<string, string> = { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers };
     const started = performance.now();
     return new Promise((resolve, reject) => {
-      const req = request(new URL(path, this.base), { method, headers, agent: this.agent }, (res) => {
+      // The path goes out exactly as given (no URL normalisation of `.`, `%2E` or `//`).
+      const req = request({ host: this.url.hostname, port: this.url.port, path, method, headers, agent: this.agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         let done = false;
