@@ -146,6 +146,17 @@ describe('helm-controller and kagent', () => {
     expect(cond(hr, 'Ready').message).toContain('toolset selector "bogus"');
   });
 
+  it('records a failed release when the API server refuses the rendered Agent', async () => {
+    await create('refused', { extraAgentSpec: { declarative: { runtime: 'rust' } } });
+    const hr = await eventually(async () => {
+      const r = await getHr('refused');
+      return cond(r, 'Ready')?.status === 'False' ? r : undefined;
+    });
+    expect(cond(hr, 'Ready').reason).toBe('InstallFailed');
+    expect(cond(hr, 'Ready').message).toContain('failed to create resource: Agent.kagent.dev "refused" is invalid: spec.declarative.runtime: Unsupported value: "rust"');
+    expect(hr.status.history.map((e: any) => [e.version, e.status])).toEqual([[1, 'failed']]);
+  });
+
   it('reports UpgradeFailed and leaves the running Agent as it was', async () => {
     await create('steady', {});
     await readyRelease('steady');

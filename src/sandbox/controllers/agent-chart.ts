@@ -17,8 +17,12 @@ export const CHART_NAME = 'agent';
 /** The chart's appVersion. */
 export const CHART_APP_VERSION = '0.0.1';
 
-/** Why Helm refused to install or upgrade, in Helm's words. */
-export type ChartFailure = { kind: 'schema' | 'render'; message: string };
+/**
+ * Why Helm refused to install or upgrade, in Helm's words: values against the schema and
+ * template failures stop Helm before it records a release; `apply` (the API server
+ * refusing a rendered object) fails a release Helm has recorded.
+ */
+export type ChartFailure = { kind: 'schema' | 'render' | 'apply'; message: string };
 
 const DEFAULT_SYSTEM_MESSAGE = 'You are a helpful agent.\n';
 const DEFAULT_RESOURCES = { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } };

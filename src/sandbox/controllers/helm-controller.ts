@@ -111,7 +111,7 @@ function applyAgent(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObjec
       ctx.store.create('agents', desired, { fieldManager: MANAGER });
     }
   } catch (err) {
-    if (err instanceof StatusError && err.code !== 409) return { kind: 'render', message: `failed to create resource: ${err.message}` };
+    if (err instanceof StatusError && err.code !== 409) return { kind: 'apply', message: `failed to create resource: ${err.message}` };
     throw err;
   }
   // An Agent the previous revision rendered under another name is removed, as Helm deletes what left the manifest.
@@ -192,7 +192,18 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   });
   const failure = chartFailure(values);
   const outcome = failure ?? applyAgent(ctx, hr, values, chartVersion, action);
+  const version = history.reduce((max, h) => Math.max(max, Number(h.version ?? 0)), 0) + 1;
+  const now = nowTimestamp();
+  const entry = (state: string): JsonObject => ({
+    name: releaseName, namespace: targetNamespace, version, status: state, chartName: CHART_NAME, chartVersion,
+    appVersion: CHART_APP_VERSION, configDigest, digest: `sha256:${sha256Hex(`${releaseName}.v${version}:${configDigest}:${chartVersion}`)}`,
+    firstDeployed: str(history.at(-1)?.firstDeployed) || now, lastDeployed: now, ociDigest: `sha256:${source.digestHex}`, action,
+  });
+  const maxHistory = typeof spec.maxHistory === 'number' ? spec.maxHistory : 5;
+  const trim = (entries: JsonObject[]) => (maxHistory > 0 ? entries.slice(0, maxHistory) : entries);
   if (typeof outcome !== 'string') {
+    // A release Helm recorded before the API server refused its objects stays in the history as failed.
+    if (outcome.kind === 'apply') status.history = trim([entry('failed'), ...history]);
     const message = `Helm ${action} failed for release ${targetNamespace}/${releaseName} with chart ${CHART_NAME}@${chartVersion}: ${outcome.message}`;
     for (const type of ['Ready', 'Released']) conditions = setCondition(conditions, { type, status: 'False', reason: `${Action}Failed`, message, observedGeneration: generation });
     conditions = setCondition(conditions, { type: 'Stalled', status: 'True', reason: 'RetriesExceeded', message: `Failed to ${action} after 1 attempt(s)`, observedGeneration: generation });
@@ -203,16 +214,7 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
     ctx.log?.info?.({ controller: MANAGER, helmRelease: `${namespace}/${name}`, reason: `${Action}Failed` }, `helm-controller: ${action} of ${namespace}/${name} failed`);
     return;
   }
-  const version = history.reduce((max, h) => Math.max(max, Number(h.version ?? 0)), 0) + 1;
-  const now = nowTimestamp();
-  const entry: JsonObject = {
-    name: releaseName, namespace: targetNamespace, version, status: 'deployed', chartName: CHART_NAME, chartVersion,
-    appVersion: CHART_APP_VERSION, configDigest, digest: `sha256:${sha256Hex(`${releaseName}.v${version}:${configDigest}:${chartVersion}`)}`,
-    firstDeployed: str(history.at(-1)?.firstDeployed) || now, lastDeployed: now, ociDigest: `sha256:${source.digestHex}`, action,
-  };
-  const maxHistory = typeof spec.maxHistory === 'number' ? spec.maxHistory : 5;
-  const kept = [entry, ...history.map((h) => (h.status === 'deployed' ? { ...h, status: 'superseded' } : h))];
-  status.history = maxHistory > 0 ? kept.slice(0, maxHistory) : kept;
+  status.history = trim([entry('deployed'), ...history.map((h) => (h.status === 'deployed' ? { ...h, status: 'superseded' } : h))]);
   status.inventory = { entries: [{ id: `${targetNamespace}_${outcome}_kagent.dev_Agent`, v: 'v1alpha2' }] };
   for (const key of ['failures', 'installFailures', 'upgradeFailures']) delete status[key];
   const message = `Helm ${action} succeeded for release ${targetNamespace}/${releaseName}.v${version} with chart ${CHART_NAME}@${chartVersion}`;
