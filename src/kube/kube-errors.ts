@@ -46,7 +46,9 @@ export function fromKube(err: unknown, what: string): AppError {
       case 422:
         return invalid(`${what}: ${message}`, err);
       case 401:
-        return unauthenticated(`${what}: the API server refused the caller's token (401): ${message}`, err);
+        // client-node drops the body of a 401, so there is often nothing to add.
+        return unauthenticated(
+          `${what}: the API server refused the caller's token (401)${message === 'HTTP 401' ? '' : `: ${message}`}`, err);
       default:
         return backendError(`${what}: ${message}`, err);
     }

@@ -75,7 +75,7 @@ describe('CallerProvider', () => {
     }
   });
 
-  it('caches one client per token until the token expires', () => {
+  it('caches one client per token, and keeps presenting it after the token expired', () => {
     let now = 1_000_000;
     const provider = new CallerProvider(base(), { log: silentLogger(), now: () => now });
     const alice = jwt({ sub: 'alice', exp: 2_000 });
@@ -83,14 +83,15 @@ describe('CallerProvider', () => {
     expect(provider.forRequest(ctx(alice))).toBe(first);
     expect(provider.forRequest(ctx(jwt({ sub: 'bob', exp: 2_000 })))).not.toBe(first);
     now = 2_000_001;
-    const afterExpiry = provider.forRequest(ctx(alice));
-    expect(afterExpiry).not.toBe(first);
+    expect(provider.forRequest(ctx(alice))).toBe(first);
+    expect(provider.size).toBe(2);
     provider.close();
   });
 
   it('still serves an expired or opaque token so the API server decides', () => {
     const provider = new CallerProvider(base(), { log: silentLogger(), now: () => 10_000_000 });
-    expect(provider.forRequest(ctx(jwt({ exp: 1 })))).toBeDefined();
+    const expired = jwt({ exp: 1 });
+    expect(provider.forRequest(ctx(expired))).toBe(provider.forRequest(ctx(expired)));
     expect(provider.forRequest(ctx('opaque'))).toBe(provider.forRequest(ctx('opaque')));
     provider.close();
   });

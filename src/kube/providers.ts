@@ -7,7 +7,8 @@
  * refused (401); an expired token is still presented so the API server's 401 fails the
  * request, attributed to the caller. Clients are cached by sha256(token) until the
  * token's `exp` (read from the JWT payload without verification; the API server
- * verifies), at most 256 entries: when full, expired entries go first, else all.
+ * verifies), at most 256 entries: when full, expired entries go first, else all. An
+ * expired token keeps its cached client (no client per request while it is replayed).
  */
 import { createHash } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -90,23 +91,21 @@ export class CallerProvider implements KubeProvider {
     const key = createHash('sha256').update(token).digest('hex');
     const now = this.now();
     const cached = this.cache.get(key);
-    if (cached && (cached.expiresAt === undefined || cached.expiresAt > now)) return cached.port;
-    if (cached) {
-      this.cache.delete(key);
-      cached.apis.close();
+    const entry = cached ?? this.build(token);
+    if (entry.expiresAt !== undefined && entry.expiresAt <= now) this.logExpired(ctx, key);
+    if (!cached) {
+      this.makeRoom(now);
+      this.cache.set(key, entry);
     }
-    const entry = this.build(token);
-    if (entry.expiresAt !== undefined && entry.expiresAt <= now) {
-      if (!this.expiredLogged.has(key)) {
-        if (this.expiredLogged.size >= this.maxEntries) this.expiredLogged.clear();
-        this.expiredLogged.add(key);
-        ctx.log.warn({ requestId: ctx.requestId }, 'caller token expired; presenting it so the API server decides');
-      }
-      return entry.port;
-    }
-    this.makeRoom(now);
-    this.cache.set(key, entry);
     return entry.port;
+  }
+
+  /** Once per token: an expired token is still presented, so the API server's 401 decides. */
+  private logExpired(ctx: RequestContext, key: string): void {
+    if (this.expiredLogged.has(key)) return;
+    if (this.expiredLogged.size >= this.maxEntries) this.expiredLogged.clear();
+    this.expiredLogged.add(key);
+    ctx.log.warn({ requestId: ctx.requestId }, 'caller token expired; presenting it so the API server decides');
   }
 
   private build(token: string): Entry {

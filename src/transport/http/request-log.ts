@@ -1,6 +1,6 @@
 /**
  * One log line per finished request (pino-http): method, URL, status, duration and the
- * request id, nothing else. Headers are never serialized, so a bearer cannot reach the
+ * request id, and the caller once the OAuth guard has named one; nothing else. Headers are never serialized, so a bearer cannot reach the
  * log even before the root logger's redaction (REDACT_PATHS) would remove it. Levels:
  * 5xx at error, the probes at debug (a kubelet calls them every few seconds), everything
  * else at info.
@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { callerLogValue } from '../../identity/caller.js';
 
 const PROBES = new Set(['/healthz', '/readyz']);
 
@@ -22,6 +23,12 @@ export function requestLogger(log: Logger): RequestHandler {
     logger: log,
     genReqId: (req) => (req as Request).ctx?.requestId ?? '',
     customAttributeKeys: { reqId: 'requestId' },
+    // The guard names the caller after this middleware ran; the props are read again when
+    // the response is logged, so the access line carries `caller` like the write lines do.
+    customProps: (req) => {
+      const caller = (req as Request).ctx?.caller;
+      return caller ? { caller: callerLogValue(caller) } : {};
+    },
     quietReqLogger: true,
     serializers: {
       req: (req: { method?: string; url?: string }) => ({ method: req.method, url: req.url }),
