@@ -113,6 +113,33 @@ describe('the MCP endpoint (stateless streamable HTTP)', () => {
     expect(text(result)).toBe(message);
   });
 
+  it.each([
+    ['a string', 'sre'],
+    ['a number', 7],
+    ['a list', ['sre']],
+  ])('answers tools/call arguments that are %s with a JSON-RPC invalid params error (-32602), not an internal error', async (_case, args) => {
+    const res = await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_agent', arguments: args } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { id: number; error?: { code: number; message: string } };
+    expect(body.id).toBe(3);
+    expect(body.error?.code).toBe(-32602);
+    expect(body.error?.message).toContain('arguments');
+    expect(service.calls.filter((c) => c.method === 'getAgent' && c.input === args)).toHaveLength(0);
+  });
+
+  it('refuses an argument named "__proto__" as an unknown field, so the call never runs', async () => {
+    const before = service.calls.length;
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: ACCEPT },
+      body: '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"delete_agent","arguments":{"name":"sre","__proto__":{"force":true}}}}',
+    });
+    const body = (await res.json()) as { result: CallToolResult };
+    expect(body.result.isError).toBe(true);
+    expect(text(body.result)).toBe('invalid_request: invalid request: unknown field "__proto__" (delete_agent takes: name, namespace, force)');
+    expect(service.calls.length).toBe(before);
+  });
+
   it('answers a service refusal with "<code>: <message>"', async () => {
     service.failWith('getAgentStatus', notFound('agent kagent/ghost'));
     const result = await (await connect()).callTool({ name: 'get_agent_status', arguments: { name: 'ghost' } });

@@ -11,15 +11,27 @@
  * handlers below are the whole difference; definitions and dispatch come from the
  * operation table through `ToolCatalog`. An unknown tool name stays a JSON-RPC error
  * (-32602), as the MCP specification asks.
+ *
+ * A `tools/call` is registered with a lenient envelope schema (any `params`), so the
+ * SDK's own `tools/call` check runs on it and answers malformed params (arguments that
+ * are not an object, a name that is not a string) with -32602 invalid params; with the
+ * strict schema the envelope parse would fail first and surface as -32603 internal
+ * error. The envelope also hands the arguments over exactly as JSON.parse read them, so
+ * an argument named `__proto__` reaches the strict input schema and is refused as an
+ * unknown field instead of being dropped on the way.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { RequestContext } from '../../identity/caller.js';
 import { MCP_INSTRUCTIONS } from './instructions.js';
 import type { ToolCatalog } from './tools.js';
 
 /** The server name clients and muster see (muster prefixes tools with it). */
 export const MCP_SERVER_NAME = 'agent-manager';
+
+/** `tools/call` with its params unchecked: the SDK checks them (see above). */
+const ToolCallEnvelope = z.object({ method: z.literal('tools/call'), params: z.unknown() });
 
 /** A server for one request. */
 export function buildMcpServer(catalog: ToolCatalog, ctx: RequestContext, version: string): Server {
@@ -28,15 +40,17 @@ export function buildMcpServer(catalog: ToolCatalog, ctx: RequestContext, versio
     { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...catalog.tools] }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    const operation = catalog.operation(request.params.name);
+  server.setRequestHandler(ToolCallEnvelope, (request, extra) => {
+    // The SDK has checked the params against CallToolRequestSchema before this runs.
+    const params = request.params as CallToolRequest['params'];
+    const operation = catalog.operation(params.name);
     if (!operation) {
       const names = catalog.tools.map((t) => t.name).join(', ');
-      throw new McpError(ErrorCode.InvalidParams, `unknown tool "${request.params.name}"; the tools are: ${names}`);
+      throw new McpError(ErrorCode.InvalidParams, `unknown tool "${params.name}"; the tools are: ${names}`);
     }
     // Stop work when either the HTTP client leaves or the MCP client cancels the call.
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, extra.signal]) : extra.signal;
-    return catalog.call(operation, request.params.arguments, { ...ctx, signal });
+    return catalog.call(operation, params.arguments, { ...ctx, signal });
   });
   return server;
 }
