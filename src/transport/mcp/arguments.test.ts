@@ -57,6 +57,29 @@ describe('parseArguments', () => {
   });
 });
 
+describe('parseArguments on inputs the schema cannot be trusted with', () => {
+  it.each([
+    ['under labels', '{"name":"sre","modelConfig":"m","labels":{"__proto__":{"team":"x"}}}', 'invalid request: labels.__proto__: "__proto__" is not accepted as a key'],
+    ['under annotations', '{"name":"sre","modelConfig":"m","annotations":{"__proto__":"x"}}', 'invalid request: annotations.__proto__: "__proto__" is not accepted as a key'],
+    ['at the top level', '{"name":"sre","modelConfig":"m","__proto__":{"x":1}}', 'invalid request: unknown field "__proto__" (create_agent takes: name, namespace, displayName, description, systemMessage, modelConfig, iconUrl, runtime, skills, toolset, toolNames, labels, annotations)'],
+  ])('refuses a "__proto__" key %s instead of dropping it', (_case, json, message) => {
+    const error = refusal(() => parseArguments('create_agent', createAgentInput, JSON.parse(json)));
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toBe(message);
+  });
+
+  it('refuses arguments nested deeper than 64 levels, naming the argument, without overflowing the stack', () => {
+    const deep = JSON.parse(`{"name":"sre","labels":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`);
+    const error = refusal(() => parseArguments('get_agent', agentRefInput, deep));
+    expect(error.message).toBe('invalid request: labels nests objects and lists deeper than 64 levels');
+  });
+
+  it('accepts the deepest real input, a gitRef inside skills', () => {
+    const args = { name: 'sre', modelConfig: 'm', skills: { gitRefs: [{ url: 'https://github.com/o/r', path: 'a' }] } };
+    expect(parseArguments('create_agent', createAgentInput, args)).toEqual(args);
+  });
+});
+
 describe('pathText', () => {
   it.each([
     [[], ''],

@@ -5,15 +5,20 @@
  * error `invalid_request: invalid request: <reason>` like every other bad input, and not
  * as the SDK's JSON-RPC "Input validation error". The reasons name the argument by its
  * path and say what was expected; an unknown field also lists the arguments the tool
- * takes.
+ * takes. Inputs nested absurdly deep, or with a `__proto__` key inside a map, are
+ * refused first (../input-guard.ts).
  */
 import type { z } from 'zod';
 import { invalid, type AppError } from '../../core/errors.js';
+import { inputShapeProblem } from '../input-guard.js';
 
 type Issue = z.core.$ZodIssue;
 
 /** Parse `args` with `schema`; throws the invalid_request AppError on a violation. */
 export function parseArguments<S extends z.ZodObject>(tool: string, schema: S, args: unknown): z.output<S> {
+  // Depth and `__proto__` keys in maps first: the schema would drop such a key silently.
+  const problem = inputShapeProblem(args);
+  if (problem) throw invalid(`${problem.field}${problem.reason}`);
   const parsed = schema.safeParse(args ?? {});
   if (parsed.success) return parsed.data;
   throw invalidArguments(tool, schema, args ?? {}, parsed.error.issues);

@@ -5,11 +5,12 @@
  * thrown message only, never a stack trace. 5xx are logged at error as
  * `request failed` (with the error, stack included, in the log only); 4xx at debug.
  * A 401 behind the OAuth guard also carries the `WWW-Authenticate` challenge (RFC 6750)
- * and is logged at info with the caller.
+ * and is logged at info with the caller. A path express cannot percent-decode is the
+ * client's mistake: a 400 that names the segment, not a 502.
  */
 import type { ErrorRequestHandler, Request } from 'express';
 import type { Logger } from 'pino';
-import { toAppError, toRestErrorBody } from '../../core/errors.js';
+import { invalid, toAppError, toRestErrorBody } from '../../core/errors.js';
 import { challengeAfterGuard } from '../http/auth.js';
 import type { components } from './openapi-types.js';
 import { sendJson } from './send-json.js';
@@ -21,7 +22,7 @@ export type ErrorBody = components['schemas']['Error'];
 export function restErrorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
-    const appError = toAppError(err);
+    const appError = toAppError(fromRouting(err));
     const status = appError.status;
     const requestLog = (req as Request & { ctx?: { log?: Logger } }).ctx?.log ?? log;
     const where = { method: req.method, path: req.originalUrl.split('?')[0], status, code: appError.code };
@@ -31,4 +32,18 @@ export function restErrorHandler(log: Logger): ErrorRequestHandler {
     const body: ErrorBody = toRestErrorBody(appError);
     sendJson(res, status, body);
   };
+}
+
+/**
+ * An error express's router raised before any route ran, as the AppError it is: a path
+ * parameter that is not valid percent-encoding (`URIError`, status 400, "Failed to
+ * decode param '<segment>'"). Anything else is returned as it is.
+ */
+export function fromRouting(err: unknown): unknown {
+  if (!(err instanceof URIError) || (err as { status?: unknown }).status !== 400) return err;
+  const segment = /'(.*)'$/s.exec(err.message)?.[1] ?? '';
+  return invalid(
+    `the path segment ${JSON.stringify(segment)} is not valid percent-encoding; encode the namespace and name as URL path segments`,
+    err,
+  );
 }

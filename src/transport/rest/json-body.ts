@@ -6,12 +6,15 @@
  * - malformed JSON is `invalid request: invalid JSON: <reason>`;
  * - the body must be a JSON object (Go decoded it into a struct);
  * - a JSON `null` under an object key counts as absent, as Go's decoder leaves a nil
- *   pointer or map for it.
+ *   pointer or map for it;
+ * - nesting deeper than 64 levels and `__proto__` keys inside maps are refused
+ *   (../input-guard.ts), before anything recursive runs over the body.
  * The bytes are read whatever the Content-Type says (Go did not look at it either).
  * Unknown fields and wrong types are the input schema's business (./rest-input.ts).
  */
 import express, { type RequestHandler } from 'express';
 import { AppError, ErrorCode, invalid } from '../../core/errors.js';
+import { inputShapeProblem } from '../input-guard.js';
 
 /** The largest body read (1 MiB). */
 export const MAX_BODY_BYTES = 1 << 20;
@@ -64,6 +67,8 @@ export function parseJsonBody(raw: unknown): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw invalid(`invalid JSON: the body must be a JSON object, not ${jsonKind(value)}`);
   }
+  const problem = inputShapeProblem(value);
+  if (problem) throw invalid(`invalid JSON: field ${JSON.stringify(problem.field)}${problem.reason}`);
   return withoutNulls(value as Record<string, unknown>);
 }
 

@@ -39,6 +39,34 @@ describe('REST body decoding', () => {
     expect(service.calls).toEqual([]);
   });
 
+  it.each([
+    ['an object under labels', '{"labels":{"__proto__":{"team":"x"}}}', 'labels.__proto__'],
+    ['a string under annotations', '{"annotations":{"a":"b","__proto__":"x"}}', 'annotations.__proto__'],
+  ])('refuses a "__proto__" key in a map (%s), which the schema would drop silently', async (_case, extra, field) => {
+    const body = `${JSON.stringify(CREATE).slice(0, -1)},${extra.slice(1)}`;
+    const res = await send('POST', '/agents', body);
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toEqual({
+      code: 'invalid_request',
+      message: `invalid request: invalid JSON: field "${field}": "__proto__" is not accepted as a key`,
+    });
+    expect(service.calls).toEqual([]);
+  });
+
+  it.each([
+    ['an unknown field 10,000 objects deep', 'zz', `{"a":`.repeat(10_000) + '1' + '}'.repeat(10_000)],
+    ['labels 65 lists deep', 'labels', `{"a":${'['.repeat(64)}1${']'.repeat(64)}}`],
+  ])('refuses a body nested deeper than 64 levels (%s) with a 400 naming the field, not a 502', async (_case, field, nested) => {
+    const body = `${JSON.stringify(CREATE).slice(0, -1)},"${field}":${nested}}`;
+    const res = await send('POST', '/agents', body);
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toEqual({
+      code: 'invalid_request',
+      message: `invalid request: invalid JSON: field "${field}" nests objects and lists deeper than 64 levels`,
+    });
+    expect(service.calls).toEqual([]);
+  });
+
   it.each([['empty', ''], ['whitespace only', ' \n\t ']])('answers an %s body with the original text', async (_case, body) => {
     const res = await send('POST', '/agents', body);
     expect(res.status).toBe(400);
@@ -151,6 +179,20 @@ describe('REST query, path and body binding', () => {
     expect(service.requests('listAgents')).toEqual([{ namespace: 'tenant' }]);
     expect(service.requests('listModelConfigs')).toEqual([{}]);
     expect(service.requests('listSkills')).toEqual([{ repository: 'https://github.com/o/r', ref: 'v1', refresh: true }]);
+  });
+
+  it.each([
+    ['GET', '/agents/kagent/%ZZ', '%ZZ'],
+    ['PATCH', '/agents/%E0%A4%A/sre', '%E0%A4%A'],
+    ['GET', '/agents/kagent/sre%/status', 'sre%'],
+  ])('answers %s %s (malformed percent-encoding) with 400, not 502', async (method, path, param) => {
+    const res = await send(method, path, method === 'PATCH' ? '{}' : undefined);
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toEqual({
+      code: 'invalid_request',
+      message: `invalid request: the path segment "${param}" is not valid percent-encoding; encode the namespace and name as URL path segments`,
+    });
+    expect(service.calls).toEqual([]);
   });
 
   it('reads no body on DELETE', async () => {
