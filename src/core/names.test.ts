@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from './errors.js';
-import { MAX_NAME_BYTES, nameViolation, validateName } from './names.js';
+import { isObjectName, MAX_NAME_BYTES, nameViolation, validateName } from './names.js';
 
 const label = (n: string): string =>
   `name "${n}" must be a DNS-1123 label: lowercase letters, digits and '-', starting and ending alphanumeric`;
@@ -67,5 +67,27 @@ describe('validateName', () => {
 
   it('says a missing name is required', () => {
     expect(() => validateName('')).toThrow('invalid request: name is required');
+  });
+});
+
+describe('isObjectName', () => {
+  it.each([
+    ['an agent name', 'sre-bot'],
+    ['a dotted subdomain', 'sre.bot-1'],
+    ['253 characters', `${'a'.repeat(63)}.`.repeat(3) + 'a'.repeat(61)],
+  ])('is true for %s', (_case, name) => {
+    expect(isObjectName(name)).toBe(true);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['"."', '.'],
+    ['".."', '..'],
+    ['a slash', 'a/b'],
+    ['uppercase', 'Sre'],
+    ['a leading dot', '.sre'],
+    ['254 characters', 'a'.repeat(254)],
+  ])('is false for %s', (_case, name) => {
+    expect(isObjectName(name)).toBe(false);
   });
 });

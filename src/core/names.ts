@@ -38,3 +38,19 @@ export function validateName(name: string | undefined | null): void {
   const violation = nameViolation(name);
   if (violation !== undefined) throw invalid(violation);
 }
+
+/** The longest name any Kubernetes object of ours (a custom resource) can have. */
+export const MAX_OBJECT_NAME_LENGTH = 253;
+
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/**
+ * True when `name` can be the name of an Agent CR or a HelmRelease: a DNS-1123 subdomain
+ * of at most 253 characters, as the API server requires of custom resources. get_agent
+ * checks no name rule, but a name that fails this one cannot exist, so it is answered
+ * "not found" without asking: asked, the API server would read `""` or `.` as the
+ * collection path, and a very long name as a URL it refuses.
+ */
+export function isObjectName(name: string): boolean {
+  return name.length <= MAX_OBJECT_NAME_LENGTH && DNS1123_SUBDOMAIN.test(name);
+}

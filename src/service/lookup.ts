@@ -3,8 +3,10 @@
  * name, then the HelmRelease its provenance labels name (which may sit in another
  * namespace), else the release named after the agent. One round of concurrent reads;
  * a second only when the labels point somewhere other than the same-name release.
+ * A name no Kubernetes object can have finds nothing, without a request.
  */
 import { notFound } from '../core/errors.js';
+import { isObjectName } from '../core/names.js';
 import type { KubeObject, KubePort } from './ports.js';
 import { provenanceOf } from './read-model.js';
 import type { ResourceTypes } from './resources.js';
@@ -20,6 +22,7 @@ export interface AgentObjects {
 export async function lookupAgent(
   kube: KubePort, types: ResourceTypes, namespace: string, name: string,
 ): Promise<AgentObjects> {
+  if (!isObjectName(name)) return { namespace, name };
   const [agent, sameName] = await Promise.all([
     kube.get(types.agent, namespace, name),
     kube.get(types.helmRelease, namespace, name),

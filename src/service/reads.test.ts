@@ -86,6 +86,21 @@ describe('getAgent', () => {
     });
   });
 
+  it.each([
+    ['empty', ''],
+    ['"."', '.'],
+    ['".."', '..'],
+    ['with a slash', 'a/b'],
+    ['20,000 characters long', 'a'.repeat(20_000)],
+    ['254 characters long', 'a'.repeat(254)],
+  ])('finds nothing for a name no Kubernetes object can have (%s), without asking the API server', async (_case, name) => {
+    f.sandbox.counters.reset();
+    const err = await f.service.getAgent(f.ctx(), { name }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'not_found' });
+    expect((err as Error).message).toMatch(/^not found: agent kagent\/.*: no Agent and no HelmRelease of that name$/s);
+    expect(f.sandbox.counters.count()).toBe(0);
+  });
+
   it('does not check the name on get: a bad name is simply not found', async () => {
     await expect(f.service.getAgent(f.ctx(), { name: 'Bad' })).rejects.toMatchObject({ code: 'not_found' });
   });
