@@ -48,7 +48,8 @@ describe('deleteAgent', () => {
   });
 
   it('answers 404 for nothing and 400 for a bad name', async () => {
-    await expect(f.service.deleteAgent(f.ctx(), { name: 'nothing' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(f.service.deleteAgent(f.ctx(), { name: 'nothing' }))
+      .rejects.toMatchObject({ code: 'not_found', message: 'not found: agent kagent/nothing' });
     await expect(f.service.deleteAgent(f.ctx(), { name: 'Bad' })).rejects.toMatchObject({ code: 'invalid_request' });
   });
 

@@ -9,7 +9,7 @@
 import { validateName } from '../core/names.js';
 import type { DeleteResult } from '../core/types.js';
 import { callerLogValue, callerName, type RequestContext } from '../identity/caller.js';
-import { lookupAgent, requireAgent } from './lookup.js';
+import { lookupAgent, noAgentToWrite } from './lookup.js';
 import type { KubeObject, KubePort } from './ports.js';
 import type { OperationEnv } from './operation-env.js';
 import { bareAgentConflict, releaseGuard } from './ownership.js';
@@ -30,7 +30,8 @@ export async function deleteAgent(env: OperationEnv, ctx: RequestContext, reques
   const { name } = request;
   const force = request.force === true;
   const kube = env.kube(ctx);
-  const { agent, release } = requireAgent(await lookupAgent(kube, env.types, namespace, name));
+  const { agent, release } = await lookupAgent(kube, env.types, namespace, name);
+  if (!agent && !release) throw noAgentToWrite(namespace, name);
   const result: DeleteResult = {
     name, namespace, helmReleaseDeleted: false, agentDeleted: false, ociRepositoryDeleted: false,
   };

@@ -35,9 +35,18 @@ export async function lookupAgent(
   return { namespace, name, agent, release: sameName };
 }
 
-/** The 404 of an agent that has neither an Agent CR nor a HelmRelease. */
+/** The 404 of get_agent and get_agent_status for an agent that has neither an Agent CR nor a HelmRelease. */
 export function agentNotFound(namespace: string, name: string) {
   return notFound(`agent ${namespace}/${name}: no Agent and no HelmRelease of that name`);
+}
+
+/**
+ * The 404 of the writes (update, delete, validate in update mode) for an agent with
+ * neither object: the Go service's write guard (`writableHelmRelease`) words it shorter
+ * than get does, and clients compare the texts.
+ */
+export function noAgentToWrite(namespace: string, name: string) {
+  return notFound(`agent ${namespace}/${name}`);
 }
 
 /** The objects, or the 404 when there are none. */

@@ -6,7 +6,7 @@
  */
 import { conflict } from '../core/errors.js';
 import type { AgentObjects } from './lookup.js';
-import { agentNotFound } from './lookup.js';
+import { noAgentToWrite } from './lookup.js';
 import type { KubeObject } from './ports.js';
 import { kustomizationOf } from './read-model.js';
 
@@ -38,7 +38,7 @@ export function writableRelease(objects: AgentObjects, force: boolean): KubeObje
   const { agent, release, namespace, name } = objects;
   if (!release) {
     if (agent) throw bareAgentConflict(namespace, name);
-    throw agentNotFound(namespace, name);
+    throw noAgentToWrite(namespace, name);
   }
   const guard = releaseGuard(release, force);
   if (guard) throw guard;

@@ -61,8 +61,9 @@ describe('updateAgent', () => {
     expect(updates()).toBe(0);
   });
 
-  it('answers 404 for an agent that does not exist', async () => {
-    await expect(f.service.updateAgent(f.ctx(), { name: 'nothing', description: 'x' })).rejects.toMatchObject({ code: 'not_found' });
+  it('answers 404 for an agent that does not exist, in the original words of the write guard', async () => {
+    await expect(f.service.updateAgent(f.ctx(), { name: 'nothing', description: 'x' }))
+      .rejects.toMatchObject({ code: 'not_found', message: 'not found: agent kagent/nothing' });
   });
 
   it('refuses a GitOps-owned release unless forced, naming the Kustomization', async () => {

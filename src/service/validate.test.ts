@@ -64,7 +64,7 @@ describe('validateAgent in update mode', () => {
     await expect(f.service.validateAgent(f.ctx(), { mode: 'update', update: { name: 'bare', description: 'x' } }))
       .rejects.toMatchObject({ code: 'conflict' });
     await expect(f.service.validateAgent(f.ctx(), { mode: 'update', update: { name: 'nothing', description: 'x' } }))
-      .rejects.toMatchObject({ code: 'not_found' });
+      .rejects.toMatchObject({ code: 'not_found', message: 'not found: agent kagent/nothing' });
   });
 
   it('is valid for a good change and writes nothing', async () => {
