@@ -10,7 +10,7 @@
 import type { KubeObject, KubePort, Gvr, ListOptions } from '../service/ports.js';
 import type { KubeApis } from './api-clients.js';
 import { fromKube, kubeStatus } from './kube-errors.js';
-import { backendError } from '../core/errors.js';
+import { backendError, type AppError } from '../core/errors.js';
 
 const singular = (gvr: Gvr): string => gvr.kind.toLowerCase();
 
@@ -31,6 +31,11 @@ export function toPlainJson(value: unknown): unknown {
 export class ClientNodeKube implements KubePort {
   constructor(private readonly apis: KubeApis) {}
 
+  /** A failed call as an AppError; a deadline that ran out is named with its length. */
+  private failure(err: unknown, what: string): AppError {
+    return fromKube(err, what, this.apis.requestTimeoutMs);
+  }
+
   async get(gvr: Gvr, namespace: string, name: string): Promise<KubeObject | undefined> {
     try {
       if (gvr.group) {
@@ -43,7 +48,7 @@ export class ClientNodeKube implements KubePort {
       throw backendError(`get ${singular(gvr)}: core resource ${gvr.resource} is not supported by this port`);
     } catch (err) {
       if (kubeStatus(err) === 404) return undefined;
-      throw fromKube(err, `get ${singular(gvr)} ${namespace}/${name}`);
+      throw this.failure(err, `get ${singular(gvr)} ${namespace}/${name}`);
     }
   }
 
@@ -62,7 +67,7 @@ export class ClientNodeKube implements KubePort {
       if (gvr.resource === 'events') return plainItems(await this.apis.core.listNamespacedEvent(request), gvr);
       throw backendError(`list ${gvr.resource}: core resource ${gvr.resource} is not supported by this port`);
     } catch (err) {
-      throw fromKube(err, `list ${gvr.resource} in ${namespace}`);
+      throw this.failure(err, `list ${gvr.resource} in ${namespace}`);
     }
   }
 
@@ -74,7 +79,7 @@ export class ClientNodeKube implements KubePort {
         group, version, namespace, plural, body: object, dryRun: options.dryRun ? 'All' : undefined,
       })) as KubeObject;
     } catch (err) {
-      throw fromKube(err, `create ${singular(gvr)} ${namespace}/${object.metadata.name}`);
+      throw this.failure(err, `create ${singular(gvr)} ${namespace}/${object.metadata.name}`);
     }
   }
 
@@ -87,7 +92,7 @@ export class ClientNodeKube implements KubePort {
         group, version, namespace, plural, name, body: object,
       })) as KubeObject;
     } catch (err) {
-      throw fromKube(err, `update ${singular(gvr)} ${namespace}/${name}`);
+      throw this.failure(err, `update ${singular(gvr)} ${namespace}/${name}`);
     }
   }
 
@@ -98,7 +103,7 @@ export class ClientNodeKube implements KubePort {
       return true;
     } catch (err) {
       if (kubeStatus(err) === 404) return false;
-      throw fromKube(err, `delete ${singular(gvr)} ${namespace}/${name}`);
+      throw this.failure(err, `delete ${singular(gvr)} ${namespace}/${name}`);
     }
   }
 }

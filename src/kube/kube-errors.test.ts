@@ -32,3 +32,15 @@ describe('fromKube', () => {
     expect(err.message).toBe('list agents in kagent: connect ECONNREFUSED 127.0.0.1:6443');
   });
 });
+
+describe('fromKube and a request deadline', () => {
+  it('names the call and the deadline when node-fetch reports the abort', () => {
+    const abort = Object.assign(new Error('The user aborted a request.'), { name: 'AbortError', type: 'aborted' });
+    const err = fromKube(abort, 'list helmreleases in kagent', 30_000);
+    expect(err.code).toBe('backend_error');
+    expect(err.message).toBe(
+      'list helmreleases in kagent: the Kubernetes API server did not answer within 30s; check that it is reachable and healthy, then retry',
+    );
+    expect(err.cause).toBe(abort);
+  });
+});

@@ -30,9 +30,26 @@ export function kubeStatus(err: unknown): number | undefined {
   return err instanceof ApiException ? err.code : undefined;
 }
 
-/** Any failure of a Kubernetes call as an AppError. */
-export function fromKube(err: unknown, what: string): AppError {
+/**
+ * Whether a failure is the request's deadline running out. node-fetch (under client-node)
+ * rejects with its own `AbortError`, without the signal's reason; a bare
+ * `TimeoutError` comes from code that reads the signal's reason.
+ */
+export function isDeadlineAbort(err: unknown): boolean {
+  const name = (err as { name?: unknown } | null)?.name;
+  return name === 'AbortError' || name === 'TimeoutError';
+}
+
+/**
+ * Any failure of a Kubernetes call as an AppError. `timeoutMs` is the request deadline
+ * the call ran with, named when it ran out.
+ */
+export function fromKube(err: unknown, what: string, timeoutMs?: number): AppError {
   if (err instanceof AppError) return err;
+  if (isDeadlineAbort(err)) {
+    const limit = timeoutMs === undefined ? '' : ` within ${timeoutMs / 1000}s`;
+    return backendError(`${what}: the Kubernetes API server did not answer${limit}; check that it is reachable and healthy, then retry`, err);
+  }
   if (err instanceof ApiException) {
     const message = apiMessage(err);
     switch (err.code) {

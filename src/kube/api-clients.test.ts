@@ -1,0 +1,92 @@
+import net from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KUBE_REQUEST_TIMEOUT_MS, makeKubeApis, type KubeApis } from './api-clients.js';
+import { ClientNodeKube } from './client-node-kube.js';
+
+const AGENTS = { group: 'kagent.dev', version: 'v1alpha2', resource: 'agents', kind: 'Agent' };
+
+/** A loopback TCP server that accepts connections and never says a byte: a hung API server. */
+async function silentServer(): Promise<{ url: (scheme: string) => string; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: (scheme) => `${scheme}://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+function kubeConfig(server: string): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'hung', server, skipTLSVerify: true }],
+    users: [{ name: 'u', token: 'secret-token-value' }],
+    contexts: [{ name: 'hung', cluster: 'hung', user: 'u' }],
+    currentContext: 'hung',
+  });
+  return kc;
+}
+
+describe('makeKubeApis', () => {
+  let cleanup: (() => Promise<void>) | undefined;
+  let apis: KubeApis | undefined;
+  afterEach(async () => {
+    apis?.close();
+    await cleanup?.();
+    apis = undefined;
+    cleanup = undefined;
+  });
+
+  it('gives every request a 30 s deadline unless told otherwise', () => {
+    apis = makeKubeApis(kubeConfig('https://127.0.0.1:1'));
+    expect(apis.requestTimeoutMs).toBe(KUBE_REQUEST_TIMEOUT_MS);
+    expect(KUBE_REQUEST_TIMEOUT_MS).toBe(30_000);
+  });
+
+  it.each([
+    ['https', 'the TLS handshake never completes'],
+    ['http', 'the request is never answered'],
+  ])('fails a call to a hung API server (%s: %s) as a backend error naming the call', async (scheme) => {
+    const server = await silentServer();
+    cleanup = server.close;
+    apis = makeKubeApis(kubeConfig(server.url(scheme)), { requestTimeoutMs: 150 });
+    const kube = new ClientNodeKube(apis);
+
+    const failure = await kube.get(AGENTS, 'kagent', 'sre').then(() => undefined, (err: unknown) => err);
+
+    expect(failure).toMatchObject({ code: 'backend_error', status: 502 });
+    const message = (failure as Error).message;
+    expect(message).toBe(
+      'get agent kagent/sre: the Kubernetes API server did not answer within 0.15s; check that it is reachable and healthy, then retry',
+    );
+    expect(message).not.toContain('secret-token-value');
+  });
+
+  it('fails every verb of the port the same way, not only reads', async () => {
+    const server = await silentServer();
+    cleanup = server.close;
+    apis = makeKubeApis(kubeConfig(server.url('http')), { requestTimeoutMs: 100 });
+    const kube = new ClientNodeKube(apis);
+    const object = { apiVersion: 'kagent.dev/v1alpha2', kind: 'Agent', metadata: { name: 'sre', namespace: 'kagent' } };
+
+    const failures = await Promise.all([
+      kube.list(AGENTS, 'kagent').catch((err: Error) => err.message),
+      kube.create(AGENTS, object).catch((err: Error) => err.message),
+      kube.replace(AGENTS, object).catch((err: Error) => err.message),
+      kube.remove(AGENTS, 'kagent', 'sre').catch((err: Error) => err.message),
+    ]);
+
+    expect(failures.map((m) => String(m).split(':')[0])).toEqual([
+      'list agents in kagent', 'create agent kagent/sre', 'update agent kagent/sre', 'delete agent kagent/sre',
+    ]);
+    for (const message of failures) expect(message).toContain('did not answer within 0.1s');
+  });
+});
