@@ -8,9 +8,10 @@
  *    real requests, where it can be explained, not as a restarted pod), and no guard
  *    ever covers them;
  * 3. open routes (`publicRoutes`, e.g. the RFC 9728 metadata documents);
- * 4. `/api/v1`: the optional bearer guard, then the REST router generated from the
- *    operation table;
- * 5. the MCP path: the optional bearer guard, then the stateless MCP endpoint;
+ * 4. `/api/v1`: the browser-origin check (origin-guard.ts), the optional bearer guard,
+ *    then the REST router generated from the operation table;
+ * 5. the MCP path: the browser-origin check, the optional bearer guard, then the
+ *    stateless MCP endpoint;
  * 6. a JSON 404, and one final error handler.
  *
  * Trust boundary: the `auth` option is the seam where OAuth plugs in. Whatever it is,
@@ -22,11 +23,12 @@ import express, { type ErrorRequestHandler, type Express, type Request, type Req
 import type { Logger } from 'pino';
 import { invalid, notFound, toAppError, toRestErrorBody, type AppError } from '../../core/errors.js';
 import type { Metrics } from '../../metrics/metrics.js';
-import { createMcpHandler } from '../mcp/handler.js';
+import { createMcpHandler, jsonRpcError } from '../mcp/handler.js';
 import type { OperationService } from '../operations.js';
 import { createRestRouter } from '../rest/router.js';
 import { bindCaller, requestContext } from './context.js';
 import { httpMetrics } from './http-metrics.js';
+import { originGuard } from './origin-guard.js';
 import { requestLogger } from './request-log.js';
 
 /** The bearer guard: one for both surfaces, or one each (each 401 names its own metadata document). */
@@ -46,6 +48,11 @@ export interface AppOptions {
   /** Open routes mounted before the guarded ones (OAuth metadata). */
   publicRoutes?: RequestHandler;
   metrics?: Metrics;
+  /**
+   * Browser origins accepted besides loopback ones (pass the public base URL when there
+   * is one); requests without an Origin header are never affected.
+   */
+  allowedOrigins?: readonly string[];
 }
 
 /** The probe paths; answered before anything that could fail or be guarded. */
@@ -70,9 +77,16 @@ export function createApp(options: AppOptions): Express {
   }
   if (options.publicRoutes) app.use(options.publicRoutes);
 
-  app.use('/api/v1', ...guards.rest, bindCaller(), createRestRouter({ service, log }));
+  const allowedOrigins = options.allowedOrigins;
+  app.use('/api/v1', originGuard({ allowedOrigins }), ...guards.rest, bindCaller(), createRestRouter({ service, log }));
   if (options.mcpEnabled ?? true) {
-    app.all(mcpPath, ...guards.mcp, bindCaller(), createMcpHandler({ service, log, version, metrics }));
+    const mcpOrigin = originGuard({
+      allowedOrigins,
+      respond: (res, message) => {
+        res.status(403).json(jsonRpcError(-32000, `Forbidden: ${message}`));
+      },
+    });
+    app.all(mcpPath, mcpOrigin, ...guards.mcp, bindCaller(), createMcpHandler({ service, log, version, metrics }));
   }
 
   app.use((req: Request, res: Response) => {

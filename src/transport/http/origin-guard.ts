@@ -1,0 +1,80 @@
+/**
+ * The browser-origin check in front of `/api/v1` and the MCP endpoint (MCP streamable
+ * HTTP, Security Warning: servers must validate `Origin` and answer an invalid one
+ * with 403).
+ *
+ * Trust boundary: a request that carries an `Origin` header was sent by a browser on
+ * behalf of some web page. Without this check a page the user merely visits can
+ * DNS-rebind its own host name to the address agent-manager listens on and drive it
+ * same-origin (no CORS preflight is needed then): without OAuth the service acts with its
+ * own Kubernetes credentials, so that page could create and delete agents.
+ *
+ * Policy:
+ * - no `Origin` (curl, muster, the MCP SDKs, kubectl-style clients): passes, this check
+ *   is about browsers only;
+ * - an origin on a loopback host (`localhost`, `*.localhost`, 127.0.0.0/8, `[::1]`, any
+ *   port): passes; a rebinding page has its own host name, never these;
+ * - an origin listed in `allowedOrigins` (e.g. the public base URL): passes;
+ * - anything else, including the opaque `null`: 403, before the bearer guard, so a
+ *   refused page learns nothing about sign-in either.
+ * The `Host` header is not consulted: a rebinding attacker controls it and makes it agree
+ * with `Origin`, and proxies in front of the service legitimately rewrite it.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { isIP } from 'node:net';
+import { forbidden, toRestErrorBody } from '../../core/errors.js';
+
+export interface OriginGuardOptions {
+  /** Origins (`scheme://host[:port]`) accepted besides loopback ones; others are refused. */
+  allowedOrigins?: readonly string[];
+  /** How a refusal is written; default: the REST error body `{"error":{"code":"forbidden",…}}`. */
+  respond?: (res: Response, message: string) => void;
+}
+
+/** True for host names that can only mean the user's own machine. */
+export function isLoopbackOriginHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === '::1') return true;
+  return isIP(host) === 4 && host.startsWith('127.');
+}
+
+/** The normalised origin of a URL-ish string (`https://a.example` for `https://A.example:443/x`), or undefined. */
+export function normaliseOrigin(value: string): string | undefined {
+  if (!URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  return url.origin;
+}
+
+/** Why an Origin header is refused, or undefined when it is accepted (or absent). */
+export function refuseOrigin(origin: string | undefined, allowed: ReadonlySet<string>): string | undefined {
+  if (origin === undefined) return undefined;
+  const normalised = normaliseOrigin(origin);
+  if (normalised && (isLoopbackOriginHost(new URL(normalised).hostname) || allowed.has(normalised))) return undefined;
+  const shown = origin.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
+  return (
+    `requests from the browser origin "${shown}" are refused (protection against DNS rebinding): ` +
+    'browsers may call agent-manager only from a loopback origin or its own public URL; ' +
+    'call it from a server-side client, which sends no Origin header'
+  );
+}
+
+/** The guard. */
+export function originGuard(options: OriginGuardOptions = {}): RequestHandler {
+  const allowed = new Set((options.allowedOrigins ?? []).map(normaliseOrigin).filter((o): o is string => o !== undefined));
+  const respond = options.respond ?? ((res: Response, message: string) => {
+    res.status(403).json(toRestErrorBody(forbidden(message)));
+  });
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const header = req.headers.origin;
+    const origin = Array.isArray(header) ? header[0] : header;
+    const reason = refuseOrigin(origin, allowed);
+    if (reason === undefined) return next();
+    req.ctx?.log.info(
+      { method: req.method, path: req.originalUrl.split('?')[0], origin: String(origin).slice(0, 200) },
+      'request refused: browser origin not allowed',
+    );
+    respond(res, reason);
+  };
+}
