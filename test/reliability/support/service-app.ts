@@ -6,13 +6,20 @@
  * client is attached. `close()` stops all three.
  */
 import { silentLogger } from '../../../src/log/logger.js';
+import { Metrics } from '../../../src/metrics/metrics.js';
 import { startServiceFixture, type FixtureOptions, type ServiceFixture } from '../../../src/service/testing/fixture.js';
 import { createApp } from '../../../src/transport/http/app.js';
 import { startHttpServer, type RunningServer } from '../../../src/transport/http/server.js';
 import { HttpClient } from './http.js';
 
+export interface ServedAppOptions extends FixtureOptions {
+  /** Record HTTP and MCP metrics as `serve` does (without the process collectors). */
+  metrics?: boolean;
+}
+
 export interface ServedApp {
   fixture: ServiceFixture;
+  metrics?: Metrics;
   server: RunningServer;
   client: HttpClient;
   /** `http://127.0.0.1:<port>` */
@@ -21,14 +28,15 @@ export interface ServedApp {
 }
 
 /** Start the sandbox, the service and the app. */
-export async function startServedApp(options: FixtureOptions = {}): Promise<ServedApp> {
+export async function startServedApp(options: ServedAppOptions = {}): Promise<ServedApp> {
   const log = options.log ?? silentLogger();
   const fixture = await startServiceFixture({ ...options, log });
-  const app = createApp({ service: fixture.service, log, version: 'reliability' });
+  const metrics = options.metrics ? new Metrics({ processMetrics: false }) : undefined;
+  const app = createApp({ service: fixture.service, log, version: 'reliability', metrics });
   const server = await startHttpServer(app, '127.0.0.1:0');
   const client = new HttpClient(server.url);
   return {
-    fixture, server, client, base: server.url,
+    fixture, metrics, server, client, base: server.url,
     async close() {
       client.close();
       await server.close(1_000);
