@@ -222,13 +222,26 @@ describe('sandbox CRUD through client-node', () => {
     expect(res.json).toMatchObject({ kind: 'Status', reason: 'NotFound', message: 'the server could not find the requested resource' });
   });
 
-  it('refuses protobuf bodies with 415 and says to use kubectl apply -f', async () => {
-    const res = await raw(h.sandbox, 'POST', '/api/v1/namespaces/tenant/configmaps', {
-      body: 'k8s\u0000', headers: { 'content-type': 'application/vnd.kubernetes.protobuf' },
+  it('refuses protobuf bodies of kinds it cannot read with 415, naming the kind and saying to use kubectl apply -f', async () => {
+    // k8s\0, runtime.Unknown{typeMeta{apiVersion: apps/v1, kind: Deployment}}
+    const typeMeta = Buffer.concat([Buffer.from([0x0a, 7]), Buffer.from('apps/v1'), Buffer.from([0x12, 10]), Buffer.from('Deployment')]);
+    const body = Buffer.concat([Buffer.from('k8s\u0000', 'latin1'), Buffer.from([0x0a, typeMeta.length]), typeMeta]);
+    const res = await raw(h.sandbox, 'POST', '/apis/apps/v1/namespaces/tenant/deployments', {
+      body, headers: { 'content-type': 'application/vnd.kubernetes.protobuf' },
     });
     expect(res.code).toBe(415);
     expect(res.json.reason).toBe('UnsupportedMediaType');
+    expect(res.json.message).toContain('apps/v1/Deployment');
     expect(res.json.message).toContain('kubectl apply -f');
+  });
+
+  it('answers a malformed protobuf body with 400 BadRequest', async () => {
+    const res = await raw(h.sandbox, 'POST', '/api/v1/namespaces/tenant/configmaps', {
+      body: 'k8s\u0000\u000a\u0050', headers: { 'content-type': 'application/vnd.kubernetes.protobuf' },
+    });
+    expect(res.code).toBe(400);
+    expect(res.json).toMatchObject({ kind: 'Status', reason: 'BadRequest' });
+    expect(res.json.message).toMatch(/^error decoding protobuf: /);
   });
 
   it('answers a malformed JSON body with 400 BadRequest', async () => {

@@ -12,6 +12,11 @@ export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
 /** Read the whole body as text; 413 when it exceeds the limit. */
 export async function readBody(req: IncomingMessage): Promise<string> {
+  return (await readBodyBytes(req)).toString('utf8');
+}
+
+/** Read the whole body as bytes (protobuf); 413 when it exceeds the limit. */
+export async function readBodyBytes(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -20,7 +25,7 @@ export async function readBody(req: IncomingMessage): Promise<string> {
     if (size > MAX_BODY_BYTES) throw new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_BODY_BYTES}`);
     chunks.push(buf);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /** The media type of a Content-Type header, lowercased, without parameters. */

@@ -7,6 +7,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isObject, type JsonObject } from '../api/json.js';
+import { ProtobufError } from '../api/protobuf.js';
+import { decodeKubeProtobuf } from '../api/protobuf-kinds.js';
 import { statusErrors, successStatus } from '../api/status.js';
 import { createObject } from '../ops/create.js';
 import { deleteCollection, deleteObject } from '../ops/delete.js';
@@ -15,7 +17,7 @@ import { patchObject } from '../ops/patch.js';
 import { PATCH_CONTENT_TYPES, type OpsEnv, type PatchType } from '../ops/types.js';
 import { updateObject } from '../ops/update.js';
 import { apiVersionOf, groupResource, type ResourceDef } from '../resources/types.js';
-import { decodeBody, listText, mediaType, readBody, sendJson, sendJsonText } from './http-io.js';
+import { decodeBody, listText, mediaType, readBody, readBodyBytes, sendJson, sendJsonText } from './http-io.js';
 import { negotiate, type Representation } from './negotiate.js';
 import { deleteOptions, listOptions, writeOptions } from './query.js';
 import { isTrue, type RequestInfo } from './request-info.js';
@@ -31,18 +33,35 @@ export interface HandlerEnv {
 const PATCH_TYPES = new Map<string, PatchType>(Object.entries(PATCH_CONTENT_TYPES).map(([k, v]) => [v, k as PatchType]));
 
 /**
- * Decode a create/update body. Protobuf (what kubectl's generator commands such as
- * `kubectl create configmap` send) is refused with a way forward: the sandbox speaks JSON.
+ * Decode a create/update body: JSON, YAML, or the protobuf kubectl's typed clients send
+ * for the built-in kinds in protobuf-kinds.ts. Protobuf of any other kind is refused with
+ * a way forward: write the object as YAML.
  */
-async function objectBody(req: IncomingMessage): Promise<unknown> {
+export async function objectBody(req: IncomingMessage): Promise<unknown> {
   const type = mediaType(req.headers['content-type']);
+  if (type === PROTOBUF) return protobufObject(await readBodyBytes(req));
   if (type !== '' && type !== 'application/json' && type !== 'application/yaml' && type !== '*/*') {
-    const hint = type === 'application/vnd.kubernetes.protobuf'
-      ? '; the sandbox API server speaks JSON only: write the object as YAML and use `kubectl apply -f` or `kubectl create -f`'
-      : '';
-    throw statusErrors.unsupportedMediaType([`application/json, application/yaml (got ${type})${hint}`]);
+    throw statusErrors.unsupportedMediaType([`application/json, application/yaml (got ${type})`]);
   }
   return decodeBody(await readBody(req), type === 'application/yaml');
+}
+
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+
+function protobufObject(body: Buffer): JsonObject {
+  let decoded: ReturnType<typeof decodeKubeProtobuf>;
+  try {
+    decoded = decodeKubeProtobuf(body);
+  } catch (err) {
+    if (err instanceof ProtobufError) throw statusErrors.badRequest(`error decoding protobuf: ${err.message}`);
+    throw err;
+  }
+  if ('object' in decoded) return decoded.object;
+  throw statusErrors.unsupportedMediaType([
+    `application/json, application/yaml (got ${PROTOBUF} for ${decoded.unsupported}); the sandbox API server reads protobuf ` +
+      'only for namespaces, configmaps, secrets, serviceaccounts, RBAC objects and access reviews: ' +
+      'write the object as YAML and use `kubectl apply -f` or `kubectl create -f`',
+  ]);
 }
 
 /** Deletes of these answer with the object; others with a Success Status, as the real registries do. */
