@@ -83,7 +83,8 @@ describe.skipIf(!present)(title, () => {
     expect(byName.namespaces).toEqual(['namespaces', 'ns', 'v1', 'false', 'Namespace']);
     expect(Object.keys(byName).sort()).toEqual([
       'agents', 'clusterrolebindings', 'clusterroles', 'configmaps', 'deployments', 'events', 'helmreleases', 'modelconfigs',
-      'namespaces', 'ocirepositories', 'pods', 'replicasets', 'rolebindings', 'roles', 'secrets', 'serviceaccounts',
+      'namespaces', 'ocirepositories', 'pods', 'replicasets', 'rolebindings', 'roles', 'secrets', 'selfsubjectaccessreviews',
+      'selfsubjectreviews', 'selfsubjectrulesreviews', 'serviceaccounts',
     ]);
   });
 

@@ -30,12 +30,29 @@ export interface Decision {
   readonly reason?: string;
 }
 
-export interface Authorizer {
-  authorize(attributes: AuthorizationAttributes): Decision | Promise<Decision>;
+/** What a user may do in a namespace (SubjectRulesReviewStatus), for SelfSubjectRulesReview. */
+export interface SubjectRules {
+  readonly resourceRules: Array<{ verbs: string[]; apiGroups: string[]; resources: string[]; resourceNames?: string[] }>;
+  readonly nonResourceRules: Array<{ verbs: string[]; nonResourceURLs: string[] }>;
+  readonly incomplete: boolean;
+  readonly evaluationError?: string;
 }
 
+export interface Authorizer {
+  authorize(attributes: AuthorizationAttributes): Decision | Promise<Decision>;
+  /** The rules that apply to `user` in `namespace`; authorizers without it report them incomplete. */
+  rulesFor?(user: UserInfo, namespace: string): SubjectRules;
+}
+
+/** Every verb on everything: what AlwaysAllow and the privileged group report. */
+export const ALL_RULES: SubjectRules = {
+  resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+  nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+  incomplete: false,
+};
+
 /** `--authorization-mode=AlwaysAllow`. */
-export const alwaysAllow: Authorizer = { authorize: () => ({ allowed: true }) };
+export const alwaysAllow: Authorizer = { authorize: () => ({ allowed: true }), rulesFor: () => ALL_RULES };
 
 /** The Forbidden Status for a denied request (apiserver's ForbiddenStatusError). */
 export function forbiddenError(a: AuthorizationAttributes, reason = ''): StatusError {

@@ -41,6 +41,7 @@ export const BOOTSTRAP_POLICY: readonly (readonly [string, JsonObject])[] = [
   ['clusterroles', clusterRole('system:discovery', [{ nonResourceURLs: DISCOVERY_URLS, verbs: ['get'] }])],
   ['clusterroles', clusterRole('system:basic-user', [
     { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], verbs: ['create'] },
+    { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
   ])],
   ['clusterroles', clusterRole('system:public-info-viewer', [
     { nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] },

@@ -68,6 +68,25 @@ describe('RbacAuthorizer', () => {
   const binding = (resource: string, name: string, namespace: string, roleRef: Record<string, string>, subjects: unknown[]) =>
     [resource, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: resource === 'rolebindings' ? 'RoleBinding' : 'ClusterRoleBinding', metadata: { name, ...(namespace ? { namespace } : {}) }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', ...roleRef }, subjects }] as [string, Record<string, unknown>];
 
+  it('lists the rules of the bindings that name the user, cluster-wide and in the namespace, for SelfSubjectRulesReview', () => {
+    const store = storeWith(
+      role('writer', 'kagent', [{ verbs: ['create'], apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], resourceNames: ['sre'] }]),
+      binding('rolebindings', 'w', 'kagent', { kind: 'Role', name: 'writer' }, [{ kind: 'Group', name: 'platform-admins' }]),
+      binding('rolebindings', 'gone', 'kagent', { kind: 'Role', name: 'missing' }, [{ kind: 'User', name: 'alice@lab.local' }]),
+    );
+    const rules = new RbacAuthorizer(store).rulesFor(alice, 'kagent');
+    expect(rules.resourceRules).toContainEqual({ verbs: ['create'], apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], resourceNames: ['sre'] });
+    expect(rules.resourceRules).toContainEqual({ verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] });
+    expect(rules.nonResourceRules).toContainEqual({ verbs: ['get'], nonResourceURLs: expect.arrayContaining(['/version']) });
+    expect(rules).toMatchObject({ incomplete: false, evaluationError: 'role.rbac.authorization.k8s.io "missing" not found' });
+    expect(new RbacAuthorizer(store).rulesFor(alice, 'tenant').resourceRules.some((r) => r.resources.includes('helmreleases'))).toBe(false);
+  });
+
+  it('reports every verb on everything for system:masters', () => {
+    const rules = new RbacAuthorizer(storeWith()).rulesFor({ username: 'admin', groups: ['system:masters'] }, 'kagent');
+    expect(rules.resourceRules).toEqual([{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }]);
+  });
+
   it('allows through a RoleBinding in the namespace only', () => {
     const store = storeWith(
       role('writer', 'kagent', [{ verbs: ['create'], apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'] }]),

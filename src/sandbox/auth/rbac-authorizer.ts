@@ -17,7 +17,7 @@
 import { isObject, type JsonObject } from '../api/json.js';
 import type { OpsEnv, UserInfo } from '../ops/types.js';
 import { clusterrolebindings, clusterroles, rolebindings, roles } from '../resources/builtin-apps-rbac.js';
-import type { AuthorizationAttributes, Authorizer, Decision } from './authorizer.js';
+import { ALL_RULES, type AuthorizationAttributes, type Authorizer, type Decision, type SubjectRules } from './authorizer.js';
 
 /** The group whose members bypass RBAC (cluster-admin by membership). */
 export const PRIVILEGED_GROUP = 'system:masters';
@@ -106,18 +106,47 @@ export class RbacAuthorizer implements Authorizer {
     return { allowed: false, reason };
   }
 
+  /**
+   * Every rule that applies to the user in the namespace (rbac's RulesFor), as
+   * SelfSubjectRulesReview reports them; bindings naming a missing role give an
+   * evaluation error, and the rest of the rules still count.
+   */
+  rulesFor(user: UserInfo, namespace: string): SubjectRules {
+    if (user.groups.includes(PRIVILEGED_GROUP)) return ALL_RULES;
+    const errors: string[] = [];
+    const rules: PolicyRule[] = [];
+    for (const [, binding] of this.env.objects.list(clusterrolebindings, '')) {
+      if (subjectsInclude(binding, user, '')) rules.push(...(this.roleRules(binding, '', errors) ?? []));
+    }
+    if (namespace) {
+      for (const [, binding] of this.env.objects.list(rolebindings, namespace)) {
+        if (subjectsInclude(binding, user, namespace)) rules.push(...(this.roleRules(binding, namespace, errors) ?? []));
+      }
+    }
+    const resourceRules = rules.filter((r) => r.resources.length > 0).map((r) => ({
+      verbs: r.verbs, apiGroups: r.apiGroups, resources: r.resources, ...(r.resourceNames.length > 0 ? { resourceNames: r.resourceNames } : {}),
+    }));
+    const nonResourceRules = rules.filter((r) => r.nonResourceURLs.length > 0).map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs }));
+    return { resourceRules, nonResourceRules, incomplete: false, ...(errors.length > 0 ? { evaluationError: errors.join(', ') } : {}) };
+  }
+
   /** Resolve the binding's roleRef and test its rules; a missing role is remembered as an error. */
   private roleAllows(binding: JsonObject, namespace: string, a: AuthorizationAttributes, errors: string[]): boolean {
+    return (this.roleRules(binding, namespace, errors) ?? []).some((rule) => ruleAllows(a, rule));
+  }
+
+  /** The rules of the role a binding names; undefined (and an error noted) when it does not exist. */
+  private roleRules(binding: JsonObject, namespace: string, errors: string[]): PolicyRule[] | undefined {
     const ref = isObject(binding.roleRef) ? binding.roleRef : {};
     const name = typeof ref.name === 'string' ? ref.name : '';
     const clusterRole = ref.kind === 'ClusterRole';
-    if (!clusterRole && (ref.kind !== 'Role' || !namespace)) return false;
+    if (!clusterRole && (ref.kind !== 'Role' || !namespace)) return undefined;
     const role = clusterRole ? this.env.objects.get(clusterroles, '', name) : this.env.objects.get(roles, namespace, name);
     if (!role) {
       const message = `${clusterRole ? 'clusterrole' : 'role'}.${RBAC_GROUP} ${JSON.stringify(name)} not found`;
       if (!errors.includes(message)) errors.push(message);
-      return false;
+      return undefined;
     }
-    return rulesOf(role).some((rule) => ruleAllows(a, rule));
+    return rulesOf(role);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The sandbox API server's request pipeline over HTTPS: parse the request line,
  * authenticate (401 otherwise), count, run the hook chain, authorize (403 otherwise),
- * then serve discovery, the admin endpoints or a resource. Every failure is answered
+ * then serve discovery, the admin endpoints, an access review or a resource. Every failure is answered
  * with a Status body; unexpected ones are 500 InternalError and logged.
  */
 import { createServer, type Server } from 'node:https';
@@ -14,6 +14,7 @@ import { DISCOVERY, type RequestCounters } from '../counters.js';
 import type { FaultInjector } from '../faults.js';
 import type { HookChain, HookContext } from '../hooks.js';
 import type { OpsEnv, UserInfo } from '../ops/types.js';
+import { isReview } from '../resources/reviews.js';
 import { resourceKey } from '../resources/types.js';
 import { ADMIN_PREFIX, handleAdmin } from './admin.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
@@ -22,6 +23,7 @@ import { negotiate } from './negotiate.js';
 import { openApiGroupVersion, openApiRoot } from './openapi.js';
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
 import { handleResource } from './resource-handlers.js';
+import { serveReview } from './reviews.js';
 import type { WatchTiming } from './watch-stream.js';
 
 /** The logging the server does: 5xx at error, every request at debug; the controllers' steps at info. */
@@ -86,6 +88,7 @@ async function serve(config: ApiServerConfig, info: RequestInfo, user: UserInfo,
   if (!info.isResourceRequest) return serveNonResource(config, info, req, res);
   const def = config.env.registry.find(info.group, info.version, info.resource);
   if (!def || info.verb === 'unknown') throw statusErrors.pathNotFound();
+  if (isReview(def)) return serveReview(config.authorizer, def, info, user, req, res);
   await handleResource({ env: config.env, timing: config.timing }, def, info, req, res);
 }
 

@@ -1,0 +1,82 @@
+/**
+ * Answering the review resources (../resources/reviews.ts) the way kube-apiserver does:
+ * a create whose response is the posted object with a `status` filled in, 201, nothing
+ * stored.
+ *
+ * - SelfSubjectAccessReview: the same authorizer that guards every request is asked about
+ *   the spec's resource or non-resource attributes for the calling user (`kubectl auth
+ *   can-i create hr -n kagent` → yes/no);
+ * - SelfSubjectRulesReview: the rules that apply to the user in `spec.namespace`
+ *   (`kubectl auth can-i --list`);
+ * - SelfSubjectReview: who the server thinks the caller is (`kubectl auth whoami`).
+ *
+ * Trust boundary: the user is always the authenticated caller; a review about someone
+ * else (SubjectAccessReview) is not served.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { fieldError } from '../api/field-errors.js';
+import { isObject, type JsonObject } from '../api/json.js';
+import { statusErrors } from '../api/status.js';
+import type { AuthorizationAttributes, Authorizer } from '../auth/authorizer.js';
+import type { UserInfo } from '../ops/types.js';
+import { selfsubjectaccessreviews, selfsubjectreviews, selfsubjectrulesreviews } from '../resources/reviews.js';
+import { apiVersionOf, groupKind, groupResource, type ResourceDef } from '../resources/types.js';
+import { sendJson } from './http-io.js';
+import type { RequestInfo } from './request-info.js';
+import { objectBody } from './resource-handlers.js';
+
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+function accessAttributes(def: ResourceDef, spec: JsonObject, user: UserInfo): AuthorizationAttributes {
+  const resource = isObject(spec.resourceAttributes) ? spec.resourceAttributes : undefined;
+  const nonResource = isObject(spec.nonResourceAttributes) ? spec.nonResourceAttributes : undefined;
+  if (!resource === !nonResource) {
+    throw statusErrors.invalid(groupKind(def), '', [
+      fieldError.invalid('spec.resourceAttributes', resource ?? null, 'exactly one of nonResourceAttributes or resourceAttributes must be specified'),
+    ]);
+  }
+  if (resource) {
+    return {
+      user, verb: str(resource.verb), isResourceRequest: true, path: '', apiGroup: str(resource.group), apiVersion: str(resource.version),
+      resource: str(resource.resource), subresource: str(resource.subresource), namespace: str(resource.namespace), name: str(resource.name),
+    };
+  }
+  return {
+    user, verb: str(nonResource!.verb), isResourceRequest: false, path: str(nonResource!.path),
+    apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '',
+  };
+}
+
+async function statusFor(def: ResourceDef, spec: JsonObject, user: UserInfo, authorizer: Authorizer): Promise<JsonObject> {
+  if (def === selfsubjectaccessreviews) {
+    const decision = await authorizer.authorize(accessAttributes(def, spec, user));
+    // RBAC has no opinion rather than a denial; its missing-role notes are evaluation errors.
+    return decision.allowed ? { allowed: true } : { allowed: false, ...(decision.reason ? { evaluationError: decision.reason } : {}) };
+  }
+  if (def === selfsubjectrulesreviews) {
+    const namespace = str(spec.namespace);
+    if (!namespace) throw statusErrors.badRequest('no namespace on request');
+    const rules = authorizer.rulesFor?.(user, namespace);
+    if (!rules) return { resourceRules: [], nonResourceRules: [], incomplete: true, evaluationError: 'the authorizer cannot list rules' };
+    return { ...rules };
+  }
+  return { userInfo: { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: [...user.groups] } };
+}
+
+/** Serve a request to a review resource (already authenticated and authorized). */
+export async function serveReview(
+  authorizer: Authorizer, def: ResourceDef, info: RequestInfo, user: UserInfo, req: IncomingMessage, res: ServerResponse,
+): Promise<void> {
+  if (info.namespace) throw statusErrors.pathNotFound();
+  if (info.verb !== 'create' || info.name || info.subresource) throw statusErrors.methodNotAllowed(groupResource(def));
+  const body = await objectBody(req);
+  if (!isObject(body)) throw statusErrors.badRequest(`the body must be a ${def.kind} object`);
+  if (body.kind !== undefined && body.kind !== def.kind) {
+    throw statusErrors.badRequest(`the body is a ${String(body.kind)}, not a ${def.kind}`);
+  }
+  const spec = isObject(body.spec) ? body.spec : {};
+  const status = await statusFor(def, spec, user, authorizer);
+  const metadata = isObject(body.metadata) ? body.metadata : {};
+  const specPart = def === selfsubjectreviews ? {} : { spec };
+  sendJson(res, 201, { kind: def.kind, apiVersion: apiVersionOf(def), metadata: { ...metadata, creationTimestamp: null }, ...specPart, status });
+}
