@@ -1,7 +1,7 @@
 /**
  * The real kubectl (v1.32, at /usr/bin/kubectl) against the sandbox with the kubeconfig
  * it writes: version, api-resources, get (server-side tables for built-in and custom
- * resources), apply -f (client-side), apply --server-side (with a conflict and
+ * resources), explain, apply -f (client-side), apply --server-side (with a conflict and
  * --force-conflicts), patch --type merge, delete, NotFound after delete, get -w, and the
  * refusal of a mistyped custom resource. Skipped, saying so, when kubectl is absent.
  */
@@ -191,6 +191,17 @@ spec:
     const run = await kubectl('apply', '-f', file);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('strict decoding error: unknown field "spec.bogus"');
+  });
+
+  it('explains a custom resource and a built-in kind from the OpenAPI v3 component schemas', async () => {
+    const hr = await kubectl('explain', 'helmreleases.spec.chartRef');
+    expect(hr.code).toBe(0);
+    expect(hr.stdout).toContain('KIND:       HelmRelease');
+    expect(hr.stdout).toMatch(/kind\s+<string> -required-/);
+    expect(hr.stdout).toMatch(/name\s+<string> -required-/);
+    const pod = await kubectl('explain', 'pods.spec.containers');
+    expect(pod.code).toBe(0);
+    expect(pod.stdout).toMatch(/image\s+<string>/);
   });
 
   it('streams changes with get -w', async () => {

@@ -5,7 +5,9 @@
  * protobuf OpenAPI v2 for client-side validation, which the sandbox does not serve. So
  * each group version's document lists, per resource, the object path with a PATCH
  * operation carrying `x-kubernetes-group-version-kind` and the `fieldValidation`
- * parameter — and nothing else. Without request-body content types, kubectl computes
+ * parameter, plus each kind's schema under `components.schemas` (tagged with
+ * `x-kubernetes-group-version-kind`), which `kubectl explain` reads. Without
+ * request-body content types kubectl never uses those schemas for patches: it computes
  * strategic merge patches from its own compiled-in types, as it does without OpenAPI.
  */
 import { createHash } from 'node:crypto';
@@ -42,7 +44,24 @@ export function openApiGroupVersion(registry: ResourceRegistry, group: string, v
       },
     };
   }
-  return { openapi: '3.0.0', info: { title: 'Kubernetes (sandbox)', version: apiVersionOf(defs[0]!) }, paths };
+  const schemas: JsonObject = {};
+  for (const def of defs) schemas[schemaName(def)] = kindSchema(def);
+  return { openapi: '3.0.0', info: { title: 'Kubernetes (sandbox)', version: apiVersionOf(defs[0]!) }, paths, components: { schemas } };
+}
+
+/** The component name the real server uses: `io.k8s.api.core.v1.Pod`, `io.fluxcd.toolkit.helm.v2.HelmRelease`. */
+export function schemaName(def: ResourceDef): string {
+  const builtin: Record<string, string> = { '': 'core', apps: 'apps', 'rbac.authorization.k8s.io': 'rbac', 'authorization.k8s.io': 'authorization', 'authentication.k8s.io': 'authentication' };
+  const prefix = def.group in builtin ? `io.k8s.api.${builtin[def.group]}` : def.group.split('.').reverse().join('.');
+  return `${prefix}.${def.version}.${def.kind}`;
+}
+
+function kindSchema(def: ResourceDef): JsonObject {
+  return {
+    ...(def.schema as JsonObject),
+    description: `${def.kind} as the sandbox API server models it: field types, enums and required fields, without field documentation.`,
+    'x-kubernetes-group-version-kind': [{ group: def.group, version: def.version, kind: def.kind }],
+  };
 }
 
 /** The v3 root: each group version and the URL of its document (hashed, as the real server does). */
