@@ -1,7 +1,7 @@
 /**
  * The real kubectl (v1.32, at /usr/bin/kubectl) against the sandbox with the kubeconfig
  * it writes: version, api-resources, get (server-side tables for built-in and custom
- * resources), explain, apply -f (client-side), apply --server-side (with a conflict and
+ * resources), explain, logs (refused cleanly), apply -f (client-side), apply --server-side (with a conflict and
  * --force-conflicts), patch --type merge, delete, NotFound after delete, get -w, and the
  * refusal of a mistyped custom resource. Skipped, saying so, when kubectl is absent.
  */
@@ -202,6 +202,18 @@ spec:
     const pod = await kubectl('explain', 'pods.spec.containers');
     expect(pod.code).toBe(0);
     expect(pod.stdout).toMatch(/image\s+<string>/);
+  });
+
+  it('answers kubectl logs with a clean error saying the sandbox runs no containers', async () => {
+    h.sandbox.store.create('pods', {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1', namespace: 'tenant' },
+      spec: { containers: [{ name: 'web', image: 'nginx' }] },
+    });
+    const run = await kubectl('logs', '-n', 'tenant', 'web-1');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Error from server (BadRequest): pod "web-1" has no logs: the sandbox simulates pods and runs no containers');
+    const missing = await kubectl('logs', '-n', 'tenant', 'web-2');
+    expect(missing.stderr).toContain('pods "web-2" not found');
   });
 
   it('streams changes with get -w', async () => {

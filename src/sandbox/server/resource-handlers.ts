@@ -85,8 +85,26 @@ function routeAllows(def: ResourceDef, info: RequestInfo): boolean {
   return def.verbs.includes(info.verb);
 }
 
+/** Pod subresources that need a running container; the sandbox's kubelet runs none. */
+const CONTAINER_SUBRESOURCES = new Set(['log', 'exec', 'attach', 'portforward', 'proxy']);
+
+/**
+ * `kubectl logs` and `kubectl exec` on a sandbox pod: the pod must exist (404 as usual),
+ * and then a 400 that says why there is nothing to read, instead of the bare 404 of an
+ * unknown subresource.
+ */
+function refuseContainerAccess(h: HandlerEnv, def: ResourceDef, info: RequestInfo): never {
+  if (!h.env.objects.get(def, info.namespace, info.name)) throw statusErrors.notFound(groupResource(def), info.name);
+  const what = info.subresource === 'log' ? 'has no logs' : `cannot be reached (${info.subresource})`;
+  throw statusErrors.badRequest(
+    `pod "${info.name}" ${what}: the sandbox simulates pods and runs no containers; ` +
+      `kubectl describe pod ${info.name} -n ${info.namespace} and kubectl get events -n ${info.namespace} show what the simulated kubelet did`,
+  );
+}
+
 /** Serve one resource request already authenticated and authorized. */
 export async function handleResource(h: HandlerEnv, def: ResourceDef, info: RequestInfo, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (def.resource === 'pods' && !def.group && info.name && CONTAINER_SUBRESOURCES.has(info.subresource)) refuseContainerAccess(h, def, info);
   if (info.subresource && (info.subresource !== 'status' || !def.statusSubresource)) throw statusErrors.pathNotFound();
   if (!routeAllows(def, info)) throw statusErrors.methodNotAllowed(groupResource(def));
   const { env } = h;
