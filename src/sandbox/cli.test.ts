@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { SandboxCommandConfig } from '../config/sandbox-config.js';
-import { silentLogger } from '../log/logger.js';
+import { Writable } from 'node:stream';
+import { createLogger, silentLogger, type Logger } from '../log/logger.js';
 import { runSandbox } from './cli.js';
 import type { Sandbox } from './index.js';
 
@@ -19,14 +20,14 @@ const base: SandboxCommandConfig = {
 };
 
 /** Run the command until the returned stop is called. */
-async function run(config: SandboxCommandConfig): Promise<{ sandbox: Sandbox; output: () => string; stop: () => Promise<void> }> {
+async function run(config: SandboxCommandConfig, log: Logger = silentLogger()): Promise<{ sandbox: Sandbox; output: () => string; stop: () => Promise<void> }> {
   const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
   const abort = new AbortController();
   let ready!: (s: Sandbox) => void;
   const started = new Promise<Sandbox>((resolve) => {
     ready = resolve;
   });
-  const running = runSandbox(config, silentLogger(), { signal: abort.signal, onReady: ready });
+  const running = runSandbox(config, log, { signal: abort.signal, onReady: ready });
   const sandbox = await Promise.race([started, running.then(() => Promise.reject(new Error('the sandbox stopped before it was ready')))]);
   return {
     sandbox,
@@ -85,5 +86,20 @@ describe('runSandbox', () => {
   it('refuses an OIDC CA file it cannot read, naming the flag', async () => {
     const config = { ...base, oidc: { issuerUrl: 'https://dex.lab', clientId: 'k', usernameClaim: 'email', usernamePrefix: '', groupsClaim: '', caFile: '/nonexistent/ca.pem' } };
     await expect(runSandbox(config, silentLogger(), { signal: AbortSignal.abort() })).rejects.toThrow('--oidc-ca-file /nonexistent/ca.pem: cannot read it');
+  });
+
+  it('logs the authorization mode it enforces in words, not as a redacted value', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    const cmd = await run({ ...base, authorization: 'rbac' }, createLogger({ destination, level: 'info' }));
+    await cmd.stop();
+    const started = lines.find((l) => l.msg === 'sandbox Kubernetes API server listening');
+    expect(started).toMatchObject({ authorizationMode: 'rbac' });
+    expect(JSON.stringify(started)).not.toContain('[redacted]');
   });
 });

@@ -80,7 +80,8 @@ export async function runSandbox(config: SandboxCommandConfig, log: Logger, opti
   try {
     if (config.kubeconfigOut) await sandbox.writeKubeconfig(config.kubeconfigOut);
     log.info({
-      url: sandbox.url, kubeconfig: config.kubeconfigOut || undefined, seeded: config.seed, authorization: config.authorization,
+      // Not `authorization`: the logger redacts that key everywhere (it is the header's name).
+      url: sandbox.url, kubeconfig: config.kubeconfigOut || undefined, seeded: config.seed, authorizationMode: config.authorization,
       oidcIssuer: config.oidc?.issuerUrl, controllers: config.controllers,
     }, 'sandbox Kubernetes API server listening');
     process.stdout.write(banner(sandbox, config));
