@@ -1,6 +1,8 @@
 /**
  * Lists and watches through the real @kubernetes/client-node: label and field selectors,
- * limit and continue, lists across namespaces, and watches from a resourceVersion
+ * limit and continue, lists across namespaces, the resourceVersion and
+ * resourceVersionMatch of lists (504 too large, 410 for a stale exact version), and
+ * watches from a resourceVersion
  * (client-node's Watch class), including the 410 Expired of a resourceVersion older than
  * the kept history.
  */
@@ -129,6 +131,59 @@ describe('sandbox list paging and scope', () => {
 
   it('lists cluster-scoped namespaces', async () => {
     expect(names(await h.core.listNamespace())).toEqual(['default', 'kagent', 'kube-system', 'tenant']);
+  });
+});
+
+describe('sandbox list resourceVersion semantics', () => {
+  const list = (query: string) => raw(h.sandbox, 'GET', `/api/v1/namespaces/tenant/configmaps?${query}`);
+
+  it('serves a version not older than asked for, at the current version', async () => {
+    const current = Number((await list('')).json.metadata.resourceVersion);
+    const res = await list(`resourceVersion=${current - 1}&resourceVersionMatch=NotOlderThan`);
+    expect(res.code).toBe(200);
+    expect(res.json.metadata.resourceVersion).toBe(String(current));
+  });
+
+  it('answers a version newer than the store 504 Too large resource version, as the watch cache does', async () => {
+    const current = Number((await list('')).json.metadata.resourceVersion);
+    const res = await list(`resourceVersion=${current + 1000}`);
+    expect(res.code).toBe(504);
+    expect(res.json).toMatchObject({
+      reason: 'Timeout', message: `Too large resource version: ${current + 1000}, current: ${current}`,
+      details: { causes: [{ reason: 'ResourceVersionTooLarge' }], retryAfterSeconds: 1 },
+    });
+  });
+
+  it('serves an exact version while the resource has not changed since, reporting that version', async () => {
+    const before = (await list('')).json.metadata.resourceVersion as string;
+    await h.core.createNamespacedSecret({ namespace: 'tenant', body: { metadata: { name: 'unrelated' } } });
+    const res = await list(`resourceVersion=${before}&resourceVersionMatch=Exact`);
+    expect(res.code).toBe(200);
+    expect(res.json.metadata.resourceVersion).toBe(before);
+  });
+
+  it('answers an exact version the resource has changed since 410 Expired, never a newer state under the old version', async () => {
+    const before = (await list('')).json.metadata.resourceVersion as string;
+    await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: 'exact-probe' } } });
+    const res = await list(`resourceVersion=${before}&resourceVersionMatch=Exact`);
+    expect(res.code).toBe(410);
+    expect(res.json).toMatchObject({ reason: 'Expired', message: 'The resourceVersion for the provided list is too old.' });
+  });
+
+  it.each([
+    ['a match without a version', 'resourceVersionMatch=Exact', 'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided'],
+    ['exact on version 0', 'resourceVersion=0&resourceVersionMatch=Exact', 'resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"'],
+    ['an unknown match', 'resourceVersion=1&resourceVersionMatch=Newest', 'resourceVersionMatch: Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""'],
+  ])('refuses %s as 422 on ListOptions', async (_name, query, message) => {
+    const res = await list(query);
+    expect(res.code).toBe(422);
+    expect(res.json.message).toBe(`ListOptions.meta.k8s.io "" is invalid: ${message}`);
+  });
+
+  it('refuses a resourceVersion that is not a number with 400', async () => {
+    const res = await list('resourceVersion=abc');
+    expect(res.code).toBe(400);
+    expect(res.json.message).toBe('invalid resource version: abc');
   });
 });
 

@@ -4,12 +4,18 @@
  * a page continues after the last key returned. Unlike etcd, later pages show the current
  * state rather than a snapshot at the first page's resourceVersion. `remainingItemCount`
  * is reported only without selectors, as the real server does.
+ *
+ * resourceVersion semantics (ListOptions validation and the watch cache's answers): a
+ * version newer than the store's is 504 `Too large resource version`; `Exact` is served
+ * only when nothing of the resource changed since that version (the state is then the
+ * same) and is otherwise 410 Expired, since the sandbox keeps no snapshots.
  */
 import { Buffer } from 'node:buffer';
 import { isObject, type JsonObject } from '../api/json.js';
-import { statusErrors } from '../api/status.js';
+import { fieldError, type FieldError } from '../api/field-errors.js';
+import { StatusError, statusErrors } from '../api/status.js';
 import { combine, fieldSelector, labelSelector } from '../store/selectors.js';
-import type { ResourceDef } from '../resources/types.js';
+import { resourceKey, type ResourceDef } from '../resources/types.js';
 import type { ListOptions, ListResult, OpsEnv } from './types.js';
 
 function decodeContinue(token: string): string {
@@ -28,8 +34,43 @@ function encodeContinue(rv: number, lastKey: string): string {
   return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start: `${lastKey}\u0000` }), 'utf8').toString('base64url');
 }
 
+function listOptionsInvalid(errors: FieldError[]): Error {
+  return statusErrors.invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', errors);
+}
+
+/**
+ * Check `resourceVersion` and `resourceVersionMatch` of a list; returns the version the
+ * answer is at when it is not the current one (an exact match).
+ */
+function listVersion(env: OpsEnv, def: ResourceDef, opts: ListOptions): string | undefined {
+  const rv = opts.resourceVersion ?? '';
+  const match = opts.resourceVersionMatch ?? '';
+  const errors: FieldError[] = [];
+  if (match) {
+    if (!rv) errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    if (opts.continue) errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    if (match === 'Exact' && rv === '0') errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    if (match !== 'Exact' && match !== 'NotOlderThan') errors.push(fieldError.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+  }
+  if (errors.length > 0) throw listOptionsInvalid(errors);
+  if (rv === '' || rv === '0' || opts.continue) return undefined;
+  if (!/^\d+$/.test(rv)) throw statusErrors.badRequest(`invalid resource version: ${rv}`);
+  const wanted = Number(rv);
+  const current = env.objects.revision;
+  if (wanted > current) {
+    throw new StatusError(504, 'Timeout', `Too large resource version: ${wanted}, current: ${current}`, {
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1,
+    });
+  }
+  if (match !== 'Exact' || wanted === current) return match === 'Exact' ? rv : undefined;
+  const changes = env.objects.hub.replay(resourceKey(def), wanted);
+  if (changes === 'expired' || changes.length > 0) throw statusErrors.expired('The resourceVersion for the provided list is too old.');
+  return rv;
+}
+
 /** GET on a collection. */
 export function listObjects(env: OpsEnv, def: ResourceDef, opts: ListOptions = {}): ListResult {
+  const exactVersion = listVersion(env, def, opts);
   const select = combine(labelSelector(opts.labelSelector), fieldSelector(opts.fieldSelector, def));
   const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
   const after = opts.continue ? decodeContinue(opts.continue) : '';
@@ -53,7 +94,7 @@ export function listObjects(env: OpsEnv, def: ResourceDef, opts: ListOptions = {
       break;
     }
   }
-  const result: ListResult = { items, resourceVersion: String(revision) };
+  const result: ListResult = { items, resourceVersion: exactVersion ?? String(revision) };
   if (remaining > 0) {
     result.continue = encodeContinue(revision, lastKey);
     if (!select) result.remainingItemCount = remaining;

@@ -37,6 +37,10 @@ export interface ListOptions {
   fieldSelector?: string;
   limit?: number;
   continue?: string;
+  /** List: the state asked for (`""`/`"0"`: any; otherwise not older than, or exactly, this). */
+  resourceVersion?: string;
+  /** List: `NotOlderThan` (the default for a set resourceVersion) or `Exact`. */
+  resourceVersionMatch?: string;
 }
 
 /** A page of objects (frozen snapshots). */

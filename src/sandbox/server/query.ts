@@ -57,6 +57,8 @@ export function listOptions(query: URLSearchParams, namespace: string): ListOpti
     fieldSelector: query.get('fieldSelector') ?? undefined,
     limit: nonNegativeInt(query, 'limit'),
     continue: query.get('continue') ?? undefined,
+    resourceVersion: query.get('resourceVersion') ?? undefined,
+    resourceVersionMatch: query.get('resourceVersionMatch') ?? undefined,
     timeoutSeconds: nonNegativeInt(query, 'timeoutSeconds'),
   };
 }
