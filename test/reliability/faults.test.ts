@@ -5,17 +5,18 @@
  * state is reset, exactly that request is made to fail, the operation is run again over
  * REST, and the answer and the objects left behind are checked.
  *
- * Faults: HTTP 500; a dropped connection; a request stalled and then dropped (our kube
- * client has no request deadline, so a stall that never ends would hold the caller as
- * long: the stand-in for a timeout, see docs/reliability.md); and a 409 (on a create it
- * is the realistic one: a concurrent writer created the object first).
+ * Faults: HTTP 500; a dropped connection; a timeout, the request held past the kube
+ * client's deadline (750 ms here, 30 s in `serve`) and then either never answered or
+ * served late, so a write lands after the caller was told it failed; and a 409 (on a
+ * create the realistic one: a concurrent writer created the object first).
  *
  * Claims: a fault before the first write is answered 502 `backend_error` naming the call
  * (409 `conflict` for a 409), and nothing is written; a fault after the last write still
- * answers 2xx; whatever happens, no HelmRelease is left without its OCIRepository, a
- * failed create leaves no source of its own behind, an update is applied whole or not at
- * all (a lost resourceVersion race is retried), and a delete leaves the release either
- * there untouched or gone with its source deleted or kept for a stated reason.
+ * answers 2xx; whatever happens, once every held request has settled, no HelmRelease is
+ * left without its OCIRepository, a failed create leaves no source of its own behind
+ * (unless the source's own write landed late), an update is applied whole or not at all
+ * (a lost resourceVersion race is retried), and a delete leaves the release either there
+ * untouched or gone with its source deleted or kept for a stated reason.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HookContext } from '../../src/sandbox/index.js';
@@ -24,6 +25,7 @@ import { ManagedNamespaces } from '../../src/service/namespaces.js';
 import { fixtureSettings } from '../../src/service/testing/fixture.js';
 import { CHART_URL, seedModelConfig, seedRelease } from '../../src/service/testing/seed-agents.js';
 import type { HttpResponse } from './support/http.js';
+import { deadlineProvider } from './support/deadline-provider.js';
 import { startServedApp, type ServedApp } from './support/service-app.js';
 
 const NAME = 'faulty';
@@ -50,12 +52,20 @@ interface Step {
   occurrence: number;
 }
 type Phase = 'before the first write' | 'a write' | 'between writes' | 'after the last write';
-type Fault = 'HTTP 500' | 'dropped connection' | 'stalled, then dropped' | '409';
-const FAULTS: Fault[] = ['HTTP 500', 'dropped connection', 'stalled, then dropped', '409'];
+type Fault = 'HTTP 500' | 'dropped connection' | 'timeout, never answered' | 'timeout, applied late' | '409';
+const FAULTS: Fault[] = ['HTTP 500', 'dropped connection', 'timeout, never answered', 'timeout, applied late', '409'];
+/** The kube client's request deadline in this suite, and how long a timed-out request is held. */
+const DEADLINE_MS = 750;
+const HOLD_MS = 1_100;
+/** A late write only differs from an unanswered one for writes: reads get just the first. */
+const appliesTo = (fault: Fault, step: Step) => fault !== 'timeout, applied late' || WRITE_VERBS.has(step.verb);
 
 let served: ServedApp;
 beforeAll(async () => {
-  served = await startServedApp({ settings: fixtureSettings({ namespaces: new ManagedNamespaces('kagent', NAMESPACES) }) });
+  served = await startServedApp({
+    settings: fixtureSettings({ namespaces: new ManagedNamespaces('kagent', NAMESPACES) }),
+    provider: deadlineProvider(DEADLINE_MS),
+  });
   for (const ns of NAMESPACES) {
     served.fixture.sandbox.store.create('namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     seedModelConfig(served.fixture.sandbox, ns, 'default-model-config');
@@ -120,8 +130,31 @@ function createConcurrently(ns: string, resource: string): void {
   }
 }
 
-/** Arm `fault` for exactly the request `step` in `ns`; returns the disarm function. */
-function arm(ns: string, step: Step, fault: Fault): () => void {
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function readBody(ctx: HookContext): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** What the API server would have done with the write it answered too late. */
+function applyLate(info: HookContext['info'], body: string): void {
+  const opts = { fieldManager: 'agent-manager' };
+  if (info.verb === 'create') store().create(info.resource, JSON.parse(body), opts);
+  else if (info.verb === 'update') store().update(info.resource, JSON.parse(body), opts);
+  else if (info.verb === 'delete') store().delete(info.resource, info.namespace, info.name);
+  else throw new Error(`no late write for ${info.verb}`);
+}
+
+interface Armed {
+  disarm(): void;
+  /** Resolves once the faulted request is over on the API server's side (a late write has landed). */
+  settled: Promise<void>;
+}
+
+/** Arm `fault` for exactly the request `step` in `ns`. */
+function arm(ns: string, step: Step, fault: Fault): Armed {
   const { sandbox } = served.fixture;
   const simple = fault === 'HTTP 500' || fault === 'dropped connection' || (fault === '409' && step.verb !== 'create');
   if (simple && step.occurrence === 1) {
@@ -130,23 +163,41 @@ function arm(ns: string, step: Step, fault: Fault): () => void {
       verb: step.verb, resource: step.resource, namespace: ns, name: step.name || undefined,
       ...(fault === 'dropped connection' ? { drop: true } : { code: fault === '409' ? 409 : 500 }),
     });
-    return () => sandbox.faults.clear();
+    return { disarm: () => sandbox.faults.clear(), settled: Promise.resolve() };
   }
   let seen = 0;
-  return sandbox.hooks.use(async (ctx: HookContext, next) => {
+  let settle!: () => void;
+  const settled = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  const disarm = sandbox.hooks.use(async (ctx: HookContext, next) => {
     const here = stepOf(ctx.info);
     if (here.namespace !== ns || stepKey(here) !== stepKey(step) || ++seen !== step.occurrence) return next();
-    if (fault === 'stalled, then dropped') {
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      return ctx.drop();
+    try {
+      if (fault === 'timeout, never answered') {
+        await sleep(HOLD_MS);
+        return ctx.drop();
+      }
+      if (fault === 'timeout, applied late') {
+        // The API server takes the write, the client gives up waiting, and the write lands
+        // after all (a slow etcd): applied to the store once the deadline has passed.
+        const body = await readBody(ctx);
+        await sleep(HOLD_MS);
+        applyLate(ctx.info, body);
+        return ctx.drop();
+      }
+      if (fault === 'dropped connection') return ctx.drop();
+      if (fault === '409' && step.verb === 'create') {
+        createConcurrently(ns, step.resource);
+        return ctx.fail(statusForCode(409, `${step.resource} already exists`));
+      }
+      return ctx.fail(statusForCode(fault === '409' ? 409 : 500, `injected fault: ${describeStep(step)}`));
+    } finally {
+      settle();
     }
-    if (fault === 'dropped connection') return ctx.drop();
-    if (fault === '409' && step.verb === 'create') {
-      createConcurrently(ns, step.resource);
-      return ctx.fail(statusForCode(409, `${step.resource} already exists`));
-    }
-    return ctx.fail(statusForCode(fault === '409' ? 409 : 500, `injected fault: ${describeStep(step)}`));
   });
+  // A fault whose request never came (it cannot happen here: every step was recorded) settles on disarm.
+  return { disarm: () => { disarm(); settle(); }, settled };
 }
 
 /** The answer is a success, or a clear backend_error or conflict. */
@@ -165,6 +216,7 @@ function checkAnswer(res: HttpResponse, phase: Phase, fault: Fault, success: num
   } else {
     expect({ status: res.status, code: error.code }).toEqual({ status: 502, code: 'backend_error' });
     expect(error.message).toMatch(/^(get|list|create|update|delete) \S+/);
+    if (fault.startsWith('timeout')) expect(error.message).toContain(`did not answer within ${DEADLINE_MS / 1000}s`);
   }
 }
 
@@ -198,6 +250,29 @@ interface Run {
   fault: Fault;
 }
 
+/**
+ * Defects this suite found, skipped in the sweep and pinned with `it.fails` below (so the
+ * suite turns red once one is fixed, asking for its line here to go).
+ */
+const KNOWN_DEFECTS: Array<{ fault: Fault; step: string }> = [
+  { fault: 'timeout, applied late', step: 'create helmreleases (collection)' },
+];
+const isKnownDefect = (fault: Fault, step: Step) => KNOWN_DEFECTS.some((d) => d.fault === fault && d.step === describeStep(step));
+
+/** Run `op` with `fault` at `step` in a namespace from `prepare`; the answer once the API server is done with it. */
+async function runWithFault(prepare: () => Promise<string> | string, op: (ns: string) => Promise<HttpResponse>, step: Step, fault: Fault) {
+  const ns = await prepare();
+  const armed = arm(ns, step, fault);
+  try {
+    const res = await op(ns);
+    // The state is judged once the API server is done with the faulted request.
+    await armed.settled;
+    return { ns, res };
+  } finally {
+    armed.disarm();
+  }
+}
+
 /** Run `op` once per (step, fault), each in a namespace from `prepare`, and `check` the outcome. */
 async function everyFault(
   prepare: () => Promise<string> | string,
@@ -208,15 +283,8 @@ async function everyFault(
   const steps = await recordSteps(recordIn, () => op(recordIn));
   let cases = 0;
   for (const [index, step] of steps.entries()) {
-    for (const fault of FAULTS) {
-      const ns = await prepare();
-      const disarm = arm(ns, step, fault);
-      let res: HttpResponse;
-      try {
-        res = await op(ns);
-      } finally {
-        disarm();
-      }
+    for (const fault of FAULTS.filter((f) => appliesTo(f, step) && !isKnownDefect(f, step))) {
+      const { ns, res } = await runWithFault(prepare, op, step, fault);
       const phase = phaseOf(steps, index);
       try {
         check({ ns, res, step, phase, fault });
@@ -246,11 +314,17 @@ describe('faults at every API request', () => {
         return;
       }
       if (concurrent) return;
+      const late = fault === 'timeout, applied late';
+      // A release that landed after the caller was told it failed: only the invariant (no
+      // release without its source, checked after every run) can hold for it.
+      if (late && step.resource === 'helmreleases') return;
       expect(find('helmreleases', ns, NAME), 'no release after a failed create').toBeUndefined();
-      expect(find('ocirepositories', ns, 'agent'), 'no source left behind by a failed create').toBeUndefined();
+      if (!(late && step.resource === 'ocirepositories')) {
+        expect(find('ocirepositories', ns, 'agent'), 'no source left behind by a failed create').toBeUndefined();
+      }
     });
     expect(steps).toEqual(expect.arrayContaining(['create ocirepositories (collection)', 'create helmreleases (collection)']));
-    expect(cases).toBe(steps.length * FAULTS.length);
+    expect(cases).toBeGreaterThanOrEqual(steps.length * (FAULTS.length - 1));
   });
 
   it('update: 502 or 409 and nothing written, or 200 with the whole change (a lost race is retried)', async () => {
@@ -265,16 +339,20 @@ describe('faults at every API request', () => {
       if (fault === '409' && step.verb === 'update') expect(res.status, 'a 409 on the write is retried').toBe(200);
       checkAnswer(res, phase, fault, 200);
       const release = find('helmreleases', ns, NAME)!;
+      const whole = { agent: { description: 'after the fault' }, toolset: ['preset:read-only'], labels: { fault: 'survived' } };
       if (res.status === 200) {
         expect(release.spec.values).toEqual(res.json.after);
-        expect(release.spec.values).toMatchObject({ agent: { description: 'after the fault' }, toolset: ['preset:read-only'], labels: { fault: 'survived' } });
+        expect(release.spec.values).toMatchObject(whole);
+      } else if (fault === 'timeout, applied late' && step.verb === 'update') {
+        // The write landed after the 502: whole, never in part.
+        expect(release.spec.values).toMatchObject(whole);
       } else {
         expect(release.metadata.resourceVersion, 'nothing written').toBe(before.get(ns)!.resourceVersion);
         expect(release.spec.values).toEqual(before.get(ns)!.values);
       }
     });
     expect(steps).toContain('update helmreleases faulty');
-    expect(cases).toBe(steps.length * FAULTS.length);
+    expect(cases).toBeGreaterThanOrEqual(steps.length * (FAULTS.length - 1));
   });
 
   it('delete: 502 or 409 with everything in place, or 200 with the release gone and its source deleted or kept for a reason', async () => {
@@ -284,9 +362,13 @@ describe('faults at every API request', () => {
       versions.set(ns, find('helmreleases', ns, NAME)!.metadata.resourceVersion);
       return ns;
     };
-    const { cases, steps } = await everyFault(prepare, remove, ({ ns, res, phase, fault }) => {
+    const { cases, steps } = await everyFault(prepare, remove, ({ ns, res, step, phase, fault }) => {
       checkAnswer(res, phase, fault, 200);
-      if (res.status === 200) {
+      if (fault === 'timeout, applied late' && step.verb === 'delete' && step.resource === 'helmreleases') {
+        // The release went after the 502; the source stays (nothing cleaned up): consistent.
+        expect(find('helmreleases', ns, NAME)).toBeUndefined();
+        expect(find('ocirepositories', ns, 'agent')).toBeDefined();
+      } else if (res.status === 200) {
         expect(find('helmreleases', ns, NAME)).toBeUndefined();
         if (res.json.ociRepositoryDeleted) expect(find('ocirepositories', ns, 'agent')).toBeUndefined();
         else expect(res.json.ociRepositoryKept).toMatch(/\S/);
@@ -296,6 +378,14 @@ describe('faults at every API request', () => {
       }
     });
     expect(steps).toEqual(expect.arrayContaining(['delete helmreleases faulty', 'delete ocirepositories agent']));
-    expect(cases).toBe(steps.length * FAULTS.length);
+    expect(cases).toBeGreaterThanOrEqual(steps.length * (FAULTS.length - 1));
+  });
+
+  it.fails('create: a HelmRelease create that times out and lands late keeps its source (today: the source this call created is removed, and the release lands without it)', async () => {
+    const step: Step = { verb: 'create', resource: 'helmreleases', namespace: '', name: '', occurrence: 1 };
+    const { ns, res } = await runWithFault(freshNamespace, create, step, 'timeout, applied late');
+    expect(res.status).toBe(502);
+    expect(find('helmreleases', ns, NAME), 'the release landed').toBeDefined();
+    checkNoReleaseWithoutSource(ns);
   });
 });

@@ -22,12 +22,8 @@ const B = budget();
 const SEED = 20_261_130;
 const TARGET = 'fuzz-target';
 const NEW_SPEC: Json = { name: 'fuzz-new', modelConfig: 'default-model-config', toolset: ['preset:none'], displayName: 'Fuzzed' };
-/** Deepest nesting the REST stream generates: objects nested ~3,900 deep and more are the known defect below. */
-const REST_MAX_DEPTH = 2_000;
-/** Names get_agent reads as the whole collection: the known defect below. */
-const LIST_NAMES = ['', '.'];
-/** Longest name get_agent is asked for: longer ones pass the sandbox's URL limit, the known defect below. */
-const MAX_GET_NAME = 8_000;
+/** Deepest nesting generated (the service refuses anything deeper than 64 levels). */
+const MAX_DEPTH = 12_000;
 
 let served: ServedApp;
 let targetVersion: string;
@@ -75,8 +71,10 @@ function mcpProblem(res: HttpResponse, tool: string, noRequest = false): string 
   if (res.status >= 500) return `status ${res.status}`;
   const body = res.json;
   if (res.status >= 400) return typeof body?.error?.message === 'string' ? undefined : `status ${res.status} without a JSON-RPC error`;
-  // A JSON-RPC error is a refusal at the protocol level (see the known defect about its code below).
-  if (body?.error) return typeof body.error.message === 'string' && body.error.message !== '' ? undefined : 'a JSON-RPC error without a message';
+  if (body?.error) {
+    if (body.error.code === -32603) return `an internal error: ${body.error.message}`;
+    return typeof body.error.message === 'string' && body.error.message !== '' ? undefined : 'a JSON-RPC error without a message';
+  }
   const result = body?.result;
   if (result?.isError === true) {
     const text = String(result.content?.[0]?.text ?? '');
@@ -104,7 +102,7 @@ const REST_CASES: Array<{ op: string; method: string; path: string; shape: Shape
 
 describe('malformed REST requests', () => {
   it.each(REST_CASES)('$method $path ($op): a 4xx with a message, no write, for every malformed body', async ({ op, method, path, shape, base, pathFields }) => {
-    const arb = fc.tuple(poisoned({ base, shape, pathFields, maxDepth: REST_MAX_DEPTH, raw: true }), CONTENT_TYPES);
+    const arb = fc.tuple(poisoned({ base, shape, pathFields, maxDepth: MAX_DEPTH, raw: true }), CONTENT_TYPES);
     await fc.assert(fc.asyncProperty(arb, async ([p, headers]: [Poisoned, Record<string, string>]) => {
       await refused(
         () => served.client.send(method, path, { body: bodyOf(p.body), headers }),
@@ -121,7 +119,7 @@ describe('malformed REST requests', () => {
       fc.constantFrom('GET /status', 'DELETE', 'GET', 'PATCH'),
       fc.option(fc.string({ maxLength: 12 }), { nil: undefined }),
     );
-    await fc.assert(fc.asyncProperty(arb.filter(([name, call]) => !(call === 'GET' && (LIST_NAMES.includes(name) || name.length > MAX_GET_NAME))), async ([name, call, flag]) => {
+    await fc.assert(fc.asyncProperty(arb, async ([name, call, flag]) => {
       const [method, suffix = ''] = call.split(' ');
       const query = flag === undefined ? '' : `?force=${encodeURIComponent(flag)}&namespace=${encodeURIComponent(flag)}`;
       // Dots encoded too, so `.` and `..` reach the router as names instead of being resolved away.
@@ -153,7 +151,7 @@ const MCP_CASES: Array<{ tool: string; shape: Shape; base: Json }> = [
 
 describe('malformed MCP tool arguments', () => {
   it.each(MCP_CASES)('$tool: an error result or JSON-RPC error with a message, no write, for every malformed argument', async ({ tool, shape, base }) => {
-    const arb = poisoned({ base, shape, maxDepth: 12_000, raw: false, excludeKeys: ['__proto__'], maxNameLength: MAX_GET_NAME, excludeNames: LIST_NAMES });
+    const arb = poisoned({ base, shape, maxDepth: MAX_DEPTH, raw: false });
     let id = 0;
     await fc.assert(fc.asyncProperty(arb, async (p: Poisoned) => {
       const request = typeof p.body === 'string'
@@ -192,24 +190,21 @@ describe('malformed MCP tool arguments', () => {
 });
 
 /**
- * Defects this suite found, pinned with `it.fails` so the suite stays green while they
- * are open, and turns red (asking for the exclusion above to be dropped) once one is
- * fixed. Each is excluded from the streams above by name: REST nesting stops at 2,000,
- * MCP unknown fields skip `__proto__`, names to get stop at 8,000 characters and
- * skip `` and `.`.
+ * Defects this suite found, fixed since (eac78dd, 32b27cc, e120fed): kept as regression
+ * tests beside the streams, which generate these inputs too.
  */
-describe('known defects (docs/reliability.md, "Findings")', () => {
-  it.fails('REST: a body with objects nested 10,000 deep gets a 4xx (today: 502 "Maximum call stack size exceeded")', async () => {
+describe('defects the fuzzer found, now fixed', () => {
+  it('REST: a body with objects nested 10,000 deep gets a 400, not a 502 "Maximum call stack size exceeded"', async () => {
     const body = `{"name":"deep-body","modelConfig":"default-model-config","toolset":["preset:none"],"zz":${deepJson(10_000, 'object')}}`;
     await refused(() => served.client.send('POST', '/api/v1/agents', { body }), (res) => restProblem(res, false), '10,000-deep object');
   });
 
-  it.fails('REST: a label map whose "__proto__" key holds an object is refused (today: the key is dropped and the agent created)', async () => {
+  it('REST: a label map whose "__proto__" key holds an object is refused, not dropped', async () => {
     const body = JSON.stringify({ ...NEW_SPEC, name: 'proto-labels', labels: withKey({}, '__proto__', { team: 'x' }) });
     await refused(() => served.client.send('POST', '/api/v1/agents', { body }), (res) => restProblem(res, false), 'labels {"__proto__": {…}}');
   });
 
-  it.fails('MCP: an argument named "__proto__" is refused as unknown (today: ignored, so the call runs)', async () => {
+  it('MCP: an argument named "__proto__" is refused as unknown, not ignored', async () => {
     const victim = await served.client.callTool('create_agent', { name: 'proto-victim', modelConfig: 'default-model-config', toolset: ['preset:none'] });
     expect(victim.json?.result?.isError).toBeFalsy();
     const request = '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"delete_agent","arguments":{"name":"proto-victim","__proto__":{"x":1}}}}';
@@ -218,23 +213,24 @@ describe('known defects (docs/reliability.md, "Findings")', () => {
       (res) => mcpProblem(res, 'delete_agent'),
       'delete_agent with a __proto__ argument',
     );
+    expect(served.fixture.sandbox.store.find('helmreleases', 'kagent', 'proto-victim')).toBeDefined();
   });
 
-  it.fails('REST and MCP: get_agent of a 20,000-character name finds nothing (today: backend_error once the URL passes the API server limit, 16 KiB in the sandbox)', async () => {
+  it('REST and MCP: get_agent of a 20,000-character name finds nothing, with no 502 from the URL limit', async () => {
     const rest = await served.client.send('GET', `/api/v1/agents/kagent/${'a'.repeat(20_000)}`);
     expect(restProblem(rest, false)).toBeUndefined();
     const mcp = await served.client.callTool('get_agent', { name: 'a'.repeat(40_000) });
     expect(mcpProblem(mcp, 'get_agent')).toBeUndefined();
   });
 
-  it.fails.each(LIST_NAMES)('REST and MCP: get_agent of the name %j finds nothing (today: the namespace\'s list is read and answered as an agent)', async (name) => {
+  it.each(['', '.', '..'])('REST and MCP: get_agent of the name %j finds nothing instead of reading the collection', async (name) => {
     const rest = await served.client.send('GET', `/api/v1/agents/kagent/${name.replace(/\./g, '%2E')}`);
     expect(rest.status).toBe(404);
     const mcp = await served.client.callTool('get_agent', { name });
     expect(mcp.json?.result?.isError).toBe(true);
   });
 
-  it.fails('MCP: arguments that are not an object get -32602 invalid params (today: -32603 internal error)', async () => {
+  it('MCP: arguments that are not an object get -32602 invalid params, not -32603', async () => {
     const res = await served.client.send('POST', '/mcp', {
       body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_agent', arguments: 'fuzz-target' } },
       headers: { accept: 'application/json, text/event-stream' },
