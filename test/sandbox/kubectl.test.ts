@@ -1,7 +1,7 @@
 /**
  * The real kubectl (v1.32, at /usr/bin/kubectl) against the sandbox with the kubeconfig
  * it writes: version, api-resources, get (server-side tables for built-in and custom
- * resources), explain, logs (refused cleanly), apply -f (client-side), apply --server-side (with a conflict and
+ * resources), explain, logs (refused cleanly), scale, apply -f (client-side), apply --server-side (with a conflict and
  * --force-conflicts), patch --type merge, delete, NotFound after delete, get -w, and the
  * refusal of a mistyped custom resource. Skipped, saying so, when kubectl is absent.
  */
@@ -214,6 +214,25 @@ spec:
     expect(run.stderr).toContain('Error from server (BadRequest): pod "web-1" has no logs: the sandbox simulates pods and runs no containers');
     const missing = await kubectl('logs', '-n', 'tenant', 'web-2');
     expect(missing.stderr).toContain('pods "web-2" not found');
+  });
+
+  it('scales a deployment with kubectl scale, checking --current-replicas', async () => {
+    const deployment = await manifest('web.yaml', `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: scaled, namespace: tenant}
+spec:
+  selector: {matchLabels: {app: scaled}}
+  template:
+    metadata: {labels: {app: scaled}}
+    spec: {containers: [{name: web, image: nginx}]}
+`);
+    expect((await kubectl('apply', '-f', deployment)).code).toBe(0);
+    const run = await kubectl('scale', 'deployment', 'scaled', '-n', 'tenant', '--replicas=3');
+    expect(run).toMatchObject({ code: 0, stdout: 'deployment.apps/scaled scaled\n' });
+    expect((h.sandbox.store.find('deployments', 'tenant', 'scaled') as { spec: { replicas: number } }).spec.replicas).toBe(3);
+    const wrong = await kubectl('scale', 'deployment', 'scaled', '-n', 'tenant', '--replicas=1', '--current-replicas=2');
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toContain('Expected replicas to be 2, was 3');
   });
 
   it('streams changes with get -w', async () => {

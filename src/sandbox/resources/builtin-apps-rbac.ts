@@ -42,7 +42,7 @@ const images = (o: JsonObject): string => {
 };
 
 const apps = (def: Omit<ResourceDef, 'group' | 'version' | 'custom' | 'verbs' | 'namespaced' | 'statusSubresource' | 'nameRule'>): ResourceDef =>
-  ({ group: 'apps', version: 'v1', custom: false, verbs: STANDARD_VERBS, namespaced: true, statusSubresource: true, nameRule: 'subdomain', ...def });
+  ({ group: 'apps', version: 'v1', custom: false, verbs: STANDARD_VERBS, namespaced: true, statusSubresource: true, scaleSubresource: true, nameRule: 'subdomain', ...def });
 
 export const deployments = apps({
   resource: 'deployments', kind: 'Deployment', singular: 'deployment', shortNames: ['deploy'], categories: ['all'],

@@ -34,6 +34,8 @@ export interface ResourceDef {
   readonly verbs: readonly string[];
   /** Has a `/status` subresource: main writes ignore status, status writes change only status. */
   readonly statusSubresource: boolean;
+  /** Has a `/scale` subresource (autoscaling/v1 Scale over spec.replicas). */
+  readonly scaleSubresource?: boolean;
   /** Served like a CustomResourceDefinition (merge and JSON patch only, schema pruning). */
   readonly custom: boolean;
   readonly nameRule: NameRule;

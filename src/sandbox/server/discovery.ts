@@ -35,6 +35,12 @@ function resourceEntries(def: ResourceDef): JsonObject[] {
   if (def.statusSubresource) {
     entries.push({ name: `${def.resource}/status`, singularName: '', namespaced: def.namespaced, kind: def.kind, verbs: ['get', 'patch', 'update'] });
   }
+  if (def.scaleSubresource) {
+    entries.push({
+      name: `${def.resource}/scale`, singularName: '', namespaced: def.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale',
+      verbs: ['get', 'patch', 'update'],
+    });
+  }
   return entries;
 }
 

@@ -15,6 +15,7 @@ import { deleteCollection, deleteObject } from '../ops/delete.js';
 import { listObjects } from '../ops/list.js';
 import { patchObject } from '../ops/patch.js';
 import { PATCH_CONTENT_TYPES, type OpsEnv, type PatchType } from '../ops/types.js';
+import { patchScale, readScale, writeScale } from '../ops/scale.js';
 import { updateObject } from '../ops/update.js';
 import { apiVersionOf, groupResource, type ResourceDef } from '../resources/types.js';
 import { decodeBody, listText, mediaType, readBody, readBodyBytes, sendJson, sendJsonText } from './http-io.js';
@@ -102,9 +103,29 @@ function refuseContainerAccess(h: HandlerEnv, def: ResourceDef, info: RequestInf
   );
 }
 
+/** `kubectl scale`: GET, PUT and PATCH of a deployment's or replica set's Scale. */
+async function serveScale(env: OpsEnv, def: ResourceDef, info: RequestInfo, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { namespace, name, query } = info;
+  if (info.verb === 'get') return sendJson(res, 200, readScale(env, def, namespace, name));
+  if (info.verb === 'update') {
+    const opts = writeOptions(query, req, 'update');
+    return sendJson(res, 200, writeScale(env, def, namespace, name, await objectBody(req), opts), opts.warnings);
+  }
+  if (info.verb === 'patch') {
+    const type = PATCH_TYPES.get(mediaType(req.headers['content-type']));
+    if (!type) throw statusErrors.unsupportedMediaType([PATCH_CONTENT_TYPES.json, PATCH_CONTENT_TYPES.merge, PATCH_CONTENT_TYPES.strategic]);
+    const opts = writeOptions(query, req, 'patch');
+    const body = decodeBody(await readBody(req));
+    if (body === undefined) throw statusErrors.badRequest('the body of the request was empty; send a patch document');
+    return sendJson(res, 200, patchScale(env, def, namespace, name, type, body, opts), opts.warnings);
+  }
+  throw statusErrors.methodNotAllowed(groupResource(def));
+}
+
 /** Serve one resource request already authenticated and authorized. */
 export async function handleResource(h: HandlerEnv, def: ResourceDef, info: RequestInfo, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (def.resource === 'pods' && !def.group && info.name && CONTAINER_SUBRESOURCES.has(info.subresource)) refuseContainerAccess(h, def, info);
+  if (info.subresource === 'scale' && def.scaleSubresource && info.name) return serveScale(h.env, def, info, req, res);
   if (info.subresource && (info.subresource !== 'status' || !def.statusSubresource)) throw statusErrors.pathNotFound();
   if (!routeAllows(def, info)) throw statusErrors.methodNotAllowed(groupResource(def));
   const { env } = h;
