@@ -180,6 +180,13 @@ describe('sandbox list resourceVersion semantics', () => {
     expect(res.json.message).toBe(`ListOptions.meta.k8s.io "" is invalid: ${message}`);
   });
 
+  it('refuses a watch from a version newer than the store with 504 before streaming', async () => {
+    const current = Number((await list('')).json.metadata.resourceVersion);
+    const res = await list(`watch=1&resourceVersion=${current + 50}`);
+    expect(res.code).toBe(504);
+    expect(res.json).toMatchObject({ kind: 'Status', reason: 'Timeout', details: { causes: [{ reason: 'ResourceVersionTooLarge' }] } });
+  });
+
   it('refuses a resourceVersion that is not a number with 400', async () => {
     const res = await list('resourceVersion=abc');
     expect(res.code).toBe(400);

@@ -127,6 +127,12 @@ export const statusErrors = {
 
   expired: (message: string): StatusError => new StatusError(410, 'Expired', message),
 
+  /** A list or watch from a resourceVersion the store has not reached (the watch cache's answer). */
+  tooLargeResourceVersion: (wanted: number, current: number): StatusError =>
+    new StatusError(504, 'Timeout', `Too large resource version: ${wanted}, current: ${current}`, {
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1,
+    }),
+
   unsupportedMediaType: (accepted: readonly string[]): StatusError =>
     new StatusError(415, 'UnsupportedMediaType',
       `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`),

@@ -13,7 +13,7 @@
 import { Buffer } from 'node:buffer';
 import { isObject, type JsonObject } from '../api/json.js';
 import { fieldError, type FieldError } from '../api/field-errors.js';
-import { StatusError, statusErrors } from '../api/status.js';
+import { statusErrors } from '../api/status.js';
 import { combine, fieldSelector, labelSelector } from '../store/selectors.js';
 import { resourceKey, type ResourceDef } from '../resources/types.js';
 import type { ListOptions, ListResult, OpsEnv } from './types.js';
@@ -57,11 +57,7 @@ function listVersion(env: OpsEnv, def: ResourceDef, opts: ListOptions): string |
   if (!/^\d+$/.test(rv)) throw statusErrors.badRequest(`invalid resource version: ${rv}`);
   const wanted = Number(rv);
   const current = env.objects.revision;
-  if (wanted > current) {
-    throw new StatusError(504, 'Timeout', `Too large resource version: ${wanted}, current: ${current}`, {
-      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1,
-    });
-  }
+  if (wanted > current) throw statusErrors.tooLargeResourceVersion(wanted, current);
   if (match !== 'Exact' || wanted === current) return match === 'Exact' ? rv : undefined;
   const changes = env.objects.hub.replay(resourceKey(def), wanted);
   if (changes === 'expired' || changes.length > 0) throw statusErrors.expired('The resourceVersion for the provided list is too old.');

@@ -4,7 +4,8 @@
  * change, filtered by namespace and selectors. A change that makes an object start or
  * stop matching a selector is delivered as ADDED or DELETED, as the real watch cache does.
  * A resourceVersion older than the kept history ends the watch with an ERROR event whose
- * Status is 410 Expired.
+ * Status is 410 Expired; one newer than the store is refused before the stream starts
+ * with 504 Too large resource version, as the watch cache answers.
  */
 import { isObject, type JsonObject } from '../api/json.js';
 import { statusErrors } from '../api/status.js';
@@ -55,6 +56,7 @@ export function startWatch(env: OpsEnv, def: ResourceDef, opts: WatchOptions, em
   let backlog: StoreEvent[] = [];
   if (rv !== '' && rv !== '0' && !opts.sendInitialEvents) {
     if (!/^\d+$/.test(rv)) throw statusErrors.badRequest(`invalid resource version: ${rv}`);
+    if (Number(rv) > env.objects.revision) throw statusErrors.tooLargeResourceVersion(Number(rv), env.objects.revision);
     const replay = env.objects.hub.replay(key, Number(rv));
     if (replay === 'expired') {
       const oldest = env.objects.hub.oldestResumableRv;
