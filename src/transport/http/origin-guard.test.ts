@@ -105,6 +105,18 @@ describe('the origin check in front of REST and MCP', () => {
     expect(service.calls).toEqual([]);
   });
 
+  it('refuses a cross-site form-style POST (text/plain, no preflight) that would otherwise create an agent', async () => {
+    const { base, service } = await start();
+    const res = await fetch(`${base}/api/v1/agents`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', origin: 'https://any-site.example' },
+      body: JSON.stringify({ name: 'csrf', modelConfig: 'default-model-config', systemMessage: 'x', toolset: ['preset:none'] }),
+    });
+    expect(res.status).toBe(403);
+    await res.text();
+    expect(service.calls).toEqual([]);
+  });
+
   it('serves requests without an Origin and from loopback origins as before', async () => {
     const { base } = await start();
     expect((await mcpPost(base)).status).toBe(200);
