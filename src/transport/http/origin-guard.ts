@@ -4,10 +4,12 @@
  * with 403).
  *
  * Trust boundary: a request that carries an `Origin` header was sent by a browser on
- * behalf of some web page. Without this check a page the user merely visits can
- * DNS-rebind its own host name to the address agent-manager listens on and drive it
- * same-origin (no CORS preflight is needed then): without OAuth the service acts with its
- * own Kubernetes credentials, so that page could create and delete agents.
+ * behalf of some web page. Without this check any page the user merely visits can POST
+ * a `text/plain` body (a "simple" request, no CORS preflight, and REST reads the body
+ * whatever its Content-Type) to create an agent, and a page that DNS-rebinds its own host
+ * name to the address agent-manager listens on can drive every endpoint same-origin.
+ * Without OAuth the service acts with its own Kubernetes credentials, so either page
+ * could change agents.
  *
  * Policy:
  * - no `Origin` (curl, muster, the MCP SDKs, kubectl-style clients): passes, this check
@@ -54,7 +56,7 @@ export function refuseOrigin(origin: string | undefined, allowed: ReadonlySet<st
   if (normalised && (isLoopbackOriginHost(new URL(normalised).hostname) || allowed.has(normalised))) return undefined;
   const shown = origin.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
   return (
-    `requests from the browser origin "${shown}" are refused (protection against DNS rebinding): ` +
+    `requests from the browser origin "${shown}" are refused (protection against cross-site requests and DNS rebinding): ` +
     'browsers may call agent-manager only from a loopback origin or its own public URL; ' +
     'call it from a server-side client, which sends no Origin header'
   );
