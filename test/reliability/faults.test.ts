@@ -296,6 +296,7 @@ async function everyFault(
       cases++;
     }
   }
+  console.log(`${cases} faulted runs over ${steps.length} API requests: ${steps.map(describeStep).join(', ')}`);
   return { cases, steps: steps.map(describeStep) };
 }
 
