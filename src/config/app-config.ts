@@ -119,6 +119,12 @@ export interface AppConfig {
   /** host:port of the main listener. */
   readonly listen: string;
   readonly verbose: boolean;
+  /**
+   * `--allowed-origins`: browser origins accepted on `/api/v1` and MCP besides loopback
+   * ones, normalised (`https://host[:port]`) and without duplicates. The OAuth base URL's
+   * origin is not in here: the composition root adds it.
+   */
+  readonly allowedOrigins: readonly string[];
   readonly kube: KubeConfig;
   readonly namespaces: NamespacesConfig;
   readonly chart: ChartConfig;

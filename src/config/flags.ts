@@ -22,6 +22,9 @@ export const SERVE_FLAGS = [
     help: 'Address the REST API, the MCP endpoint and the health probes listen on.' },
   { name: 'verbose', short: 'v', env: 'AGENT_MANAGER_VERBOSE', default: false, type: 'bool', group: 'Server',
     help: 'Log at debug level.' },
+  { name: 'allowed-origins', env: 'AGENT_MANAGER_ALLOWED_ORIGINS', default: '', type: 'list', group: 'Server',
+    help: 'Comma-separated browser origins (https://host[:port], no path) allowed to call /api/v1 and the MCP endpoint, '
+      + 'besides loopback origins and the --oauth-base-url origin; requests without an Origin header are not affected.' },
   // Kubernetes
   { name: 'kubeconfig', env: 'KUBECONFIG', default: '', type: 'string', group: 'Kubernetes',
     help: 'Kubeconfig file; empty uses the default loading rules, or in-cluster access when KUBERNETES_SERVICE_HOST is set.' },

@@ -82,6 +82,7 @@ describe('parseConfig: serve defaults', () => {
     expect(serve([])).toEqual({
       listen: ':8080',
       verbose: false,
+      allowedOrigins: [],
       kube: { kubeconfig: '', context: '', inCluster: false, kagentApiVersion: 'auto', helmReleaseApiVersion: 'auto', ociRepositoryApiVersion: 'auto' },
       namespaces: { default: 'kagent', managed: ['kagent'] },
       chart: { ociUrl: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', semver: 'x.x.x', refresh: { text: '10m', ms: 600_000 } },
@@ -171,6 +172,60 @@ describe('parseConfig: lists and namespaces', () => {
     expect(serve(['--skills-repositories', ' https://github.com/a/b ,, https://github.com/c/d,']).skills.repositories)
       .toEqual(['https://github.com/a/b', 'https://github.com/c/d']);
     expect(serve([...DEX, '--oauth-trusted-audiences= a ,,b,']).oauth).toMatchObject({ trustedAudiences: ['a', 'b'] });
+  });
+});
+
+describe('parseConfig: browser origins (--allowed-origins)', () => {
+  it('reads the flag, or else AGENT_MANAGER_ALLOWED_ORIGINS, as a list of origins', () => {
+    expect(serve(['--allowed-origins=https://portal.example.com']).allowedOrigins).toEqual(['https://portal.example.com']);
+    expect(serve([], { AGENT_MANAGER_ALLOWED_ORIGINS: 'https://a.example.com, http://b.example.com:8080' }).allowedOrigins)
+      .toEqual(['https://a.example.com', 'http://b.example.com:8080']);
+    expect(serve(['--allowed-origins=https://flag.example.com'], { AGENT_MANAGER_ALLOWED_ORIGINS: 'https://env.example.com' }).allowedOrigins)
+      .toEqual(['https://flag.example.com']);
+    expect(serve([], { AGENT_MANAGER_ALLOWED_ORIGINS: '' }).allowedOrigins).toEqual([]);
+  });
+
+  it.each([
+    ['https://Portal.Example.COM', 'https://portal.example.com'],
+    ['https://portal.example.com:443', 'https://portal.example.com'],
+    ['http://portal.example.com:80', 'http://portal.example.com'],
+    ['https://portal.example.com:8443', 'https://portal.example.com:8443'],
+    ['https://portal.example.com/', 'https://portal.example.com'],
+    ['http://10.0.0.5:3000', 'http://10.0.0.5:3000'],
+    ['https://[2001:db8::1]:8443', 'https://[2001:db8::1]:8443'],
+    ['https://bücher.example', 'https://xn--bcher-kva.example'],
+  ])('normalises %s to %s, as a browser writes Origin', (text, origin) => {
+    expect(serve([`--allowed-origins=${text}`]).allowedOrigins).toEqual([origin]);
+  });
+
+  it('drops empty items and duplicates after normalising', () => {
+    expect(serve(['--allowed-origins= https://a.example.com ,,https://A.example.com:443/,https://b.example.com,']).allowedOrigins)
+      .toEqual(['https://a.example.com', 'https://b.example.com']);
+  });
+
+  it.each([
+    ['portal.example.com', 'not an origin'],
+    ['*', 'not an origin'],
+    ['null', 'not an origin'],
+    ['ftp://portal.example.com', 'not an http or https origin'],
+    ['https://*.example.com', 'wildcards are not supported: list each origin'],
+    ['https://portal.example.com/app', 'an origin has no user info, path, query or fragment'],
+    ['https://portal.example.com//', 'an origin has no user info, path, query or fragment'],
+    ['https://portal.example.com?x=1', 'an origin has no user info, path, query or fragment'],
+    ['https://portal.example.com#top', 'an origin has no user info, path, query or fragment'],
+    ['https://user:pw@portal.example.com', 'an origin has no user info, path, query or fragment'],
+  ])('refuses %j, naming the flag and the item', (item, reason) => {
+    const message = error(['serve', `--allowed-origins=https://ok.example.com,${item}`]);
+    expect(message).toBe(`--allowed-origins ${JSON.stringify(item)}: ${reason} (want http(s)://host[:port] such as https://portal.example.com)`);
+  });
+
+  it('names the environment variable when the bad value came from it', () => {
+    expect(error(['serve'], { AGENT_MANAGER_ALLOWED_ORIGINS: 'https://portal.example.com/app' }))
+      .toMatch(/^--allowed-origins \(from AGENT_MANAGER_ALLOWED_ORIGINS\) "https:\/\/portal\.example\.com\/app": an origin has no/);
+  });
+
+  it('leaves the OAuth base URL out of the list (the composition root adds its origin)', () => {
+    expect(serve([...DEX, '--allowed-origins=https://portal.example.com']).allowedOrigins).toEqual(['https://portal.example.com']);
   });
 });
 

@@ -2,14 +2,14 @@
  * Builds the `serve` AppConfig from the parsed flag values: normalises API versions,
  * merges the namespaces, applies the chart-refresh floor, and checks the rules that span
  * fields or need more than a type (Flux intervals, the MCP path, skill repository URLs,
- * OAuth).
+ * browser origins, OAuth).
  */
 import type { AppConfig, Duration } from './app-config.js';
 import type { FlagDef, FlagSources, FlagValues } from './flag-types.js';
 import { DEFAULT_CHART_REFRESH, SERVE_FLAGS, type ServeFlags } from './flags.js';
 import { buildOAuthConfig } from './oauth-config.js';
 import { valueError } from './resolve.js';
-import { checkHttpUrl, parseGoDuration, ValueError } from './values.js';
+import { checkHttpUrl, parseBrowserOrigin, parseGoDuration, ValueError } from './values.js';
 
 type V = FlagValues<ServeFlags>;
 type S = FlagSources<ServeFlags>;
@@ -47,6 +47,7 @@ export function buildServeConfig(v: V, s: S): AppConfig {
   return {
     listen: v.listen,
     verbose: v.verbose,
+    allowedOrigins: browserOrigins(v, s),
     kube: {
       kubeconfig: v.kubeconfig,
       context: v['kube-context'],
@@ -112,4 +113,17 @@ function checkListUrl(name: 'skills-repositories', s: S, item: string): void {
     if (err instanceof ValueError) throw valueError(def(name), s[name], item, `${err.message}; want https://github.com/<owner>/<repo>`);
     throw err;
   }
+}
+
+/** `--allowed-origins`, each item a normalised origin; the first bad item stops startup. */
+function browserOrigins(v: V, s: S): string[] {
+  const origins = v['allowed-origins'].map((item) => {
+    try {
+      return parseBrowserOrigin(item);
+    } catch (err) {
+      if (err instanceof ValueError) throw valueError(def('allowed-origins'), s['allowed-origins'], item, err.message);
+      throw err;
+    }
+  });
+  return [...new Set(origins)];
 }

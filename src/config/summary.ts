@@ -9,6 +9,7 @@ export function redactedSummary(config: AppConfig): Record<string, unknown> {
   const { oauth } = config;
   return {
     listen: config.listen,
+    allowedOrigins: config.allowedOrigins,
     rest: '/api/v1',
     mcp: config.mcp.path,
     mcpEnabled: config.mcp.enabled,

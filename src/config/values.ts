@@ -1,6 +1,6 @@
 /**
  * Pure parsers for flag values: Go's bool and duration grammars, listen addresses, lists,
- * http(s) URLs and OCI chart URLs. Each returns the value or throws a ValueError whose
+ * http(s) URLs, browser origins and OCI chart URLs. Each returns the value or throws a ValueError whose
  * reason the caller prefixes with the flag name and the value.
  */
 import type { Duration } from './flag-types.js';
@@ -93,6 +93,27 @@ export function checkHttpUrl(text: string): string {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ValueError('not an http or https URL');
   if (url.hostname === '') throw new ValueError('URL has no host');
   return text;
+}
+
+/**
+ * A browser origin as a browser sends it in `Origin`: `http(s)://host[:port]`, without
+ * user info, path, query or fragment (one trailing `/` is tolerated). Returns it
+ * normalised as browsers write it (`https://Portal.Example.com:443/` gives
+ * `https://portal.example.com`), so it compares equal to the header.
+ */
+export function parseBrowserOrigin(text: string): string {
+  const want = 'want http(s)://host[:port] such as https://portal.example.com';
+  if (!URL.canParse(text)) throw new ValueError(`not an origin (${want})`);
+  const url = new URL(text);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ValueError(`not an http or https origin (${want})`);
+  if (url.hostname === '') throw new ValueError(`origin has no host (${want})`);
+  // The WHATWG parser accepts `*` in a host name; a browser never sends one, so a
+  // wildcard here would silently match nothing.
+  if (url.hostname.includes('*')) throw new ValueError(`wildcards are not supported: list each origin (${want})`);
+  if (url.username !== '' || url.password !== '' || url.pathname !== '/' || /[?#]/.test(text)) {
+    throw new ValueError(`an origin has no user info, path, query or fragment (${want})`);
+  }
+  return url.origin;
 }
 
 /**
