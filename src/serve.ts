@@ -11,7 +11,9 @@
  *    source (registry, embedded fallback) and the skill catalog (when repositories are
  *    configured);
  * 4. the AgentService, the express app (REST, MCP, probes) on `--listen` and the metrics
- *    listener on `--metrics-listen`.
+ *    listener on `--metrics-listen`. The app's browser-origin check accepts, besides
+ *    loopback origins, `--allowed-origins` and, with OAuth, the origin of
+ *    `--oauth-base-url` (this service's own public address).
  *
  * Identity (`openIdentity`): without `--enable-oauth` nothing is verified and every
  * request acts as the ServiceAccount (`ServiceAccountProvider`). With it, the bearer
@@ -99,6 +101,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     const metrics = config.metrics.enabled ? new Metrics() : undefined;
     const app = createApp({
       service, log, version: info.version, mcpPath: config.mcp.path, mcpEnabled: config.mcp.enabled, metrics, auth, publicRoutes,
+      allowedOrigins: allowedBrowserOrigins(config),
     });
 
     const main = await startHttpServer(app, config.listen);
@@ -199,6 +202,17 @@ function openIdentity(config: AppConfig, cluster: KubeConfig, log: Logger, clean
       baseUrl: oauth.baseUrl, issuer: verifier.issuer, mcpPath, scopesSupported: DEFAULT_SCOPES[oauth.provider.name],
     }),
   };
+}
+
+/**
+ * The browser origins accepted besides loopback ones: the operator's list, plus, with
+ * OAuth, the public base URL's origin, so a page served from this service's own public
+ * address is never refused. parseConfig has normalised the list and checked the base URL.
+ */
+function allowedBrowserOrigins(config: AppConfig): string[] {
+  const origins = [...config.allowedOrigins];
+  if (config.oauth.enabled) origins.push(new URL(config.oauth.baseUrl).origin);
+  return [...new Set(origins)];
 }
 
 /**
