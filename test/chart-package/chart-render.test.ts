@@ -127,6 +127,27 @@ describe('the chart with its default values', () => {
   });
 });
 
+describe('browser origins', () => {
+  it('passes no --allowed-origins by default', () => {
+    const args: string[] = container(render()).args;
+    expect(args.some((a) => a.startsWith('--allowed-origins'))).toBe(false);
+    expect(parsedServe(render()).allowedOrigins).toEqual([]);
+  });
+
+  it('passes the listed origins as one flag the service parses', () => {
+    const rendered = render({ allowedOrigins: ['https://portal.example.com', 'https://backstage.example.com:8443'] });
+    expect(container(rendered).args).toContain('--allowed-origins=https://portal.example.com,https://backstage.example.com:8443');
+    expect(parsedServe(rendered).allowedOrigins).toEqual(['https://portal.example.com', 'https://backstage.example.com:8443']);
+  });
+
+  it.each([['a path', 'https://portal.example.com/app'], ['no scheme', 'portal.example.com'], ['a wildcard', 'https://*.example.com']])(
+    'refuses an origin with %s in the values schema',
+    (_case, origin) => {
+      expect(validate(coalesce(defaultValues(), { allowedOrigins: [origin] }))).not.toEqual([]);
+    },
+  );
+});
+
 describe('the muster MCPServer', () => {
   it('registers the in-cluster MCP endpoint over streamable HTTP, with no auth block without OAuth', () => {
     const mcp = one(render({ muster: { mcpServer: { enabled: true } } }), 'MCPServer') as any;
