@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HEADERS_TIMEOUT_MS, hostPort, IDLE_TIMEOUT_MS, startHttpServer, type RunningServer } from './server.js';
@@ -60,6 +61,40 @@ describe('startHttpServer', () => {
     await running.close();
     agent.destroy();
     expect(running.server.listening).toBe(false);
+  });
+
+  it('answers requests that still arrive on an open connection after close with Connection: close', async () => {
+    let release!: () => void;
+    let arrived!: () => void;
+    const arrival = new Promise<void>((resolve) => { arrived = resolve; });
+    running = await startHttpServer((req, res) => {
+      if (req.url === '/first') {
+        arrived();
+        release = () => res.end('first');
+      } else {
+        res.end('second');
+      }
+    }, '127.0.0.1:0');
+    const socket = connect(running.address.port, '127.0.0.1');
+    let received = '';
+    const gotFirst = new Promise<void>((resolve) => socket.on('data', (chunk) => {
+      received += String(chunk);
+      if (received.includes('first')) resolve();
+    }));
+    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    // A busy keep-alive client: its next request follows the answer to the previous one.
+    socket.write('GET /first HTTP/1.1\r\nHost: x\r\n\r\n');
+    await arrival;
+    const closed = running.close();
+    release();
+    await gotFirst;
+    socket.write('GET /second HTTP/1.1\r\nHost: x\r\n\r\n');
+    await ended;
+    await closed;
+    const second = received.slice(received.indexOf('first') + 'first'.length);
+    expect(second).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(second).toMatch(/connection: close/i);
+    expect(second).toContain('second');
   });
 
   it('cuts a request that never finishes once the grace period is over', async () => {

@@ -8,7 +8,8 @@
  *   and get its 401 with a challenge, not Node's bare 431;
  * - no overall request or write timeout, so a long MCP response or a slow tool call is
  *   never cut off;
- * - a graceful close: stop accepting, let in-flight requests finish, close connections
+ * - a graceful close: stop accepting, let in-flight requests finish, answer every request
+ *   that still arrives on an open connection with `Connection: close`, close connections
  *   as they go idle, and cut whatever is left after the grace period (15 s).
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
@@ -76,6 +77,12 @@ function urlOf(address: AddressInfo): string {
 export function closeGracefully(server: Server, graceMs: number): Promise<void> {
   if (!server.listening) return Promise.resolve();
   return new Promise((resolve) => {
+    // From now on every answer tells its client to close the connection, so a busy
+    // keep-alive client cannot keep the drain going with request after request.
+    server.prependListener('request', (_req, res) => {
+      res.shouldKeepAlive = false;
+      res.setHeader('Connection', 'close');
+    });
     // A keep-alive connection whose request finishes after close() would otherwise sit
     // idle until its keep-alive timeout: sweep idle connections until all are gone.
     const sweep = setInterval(() => server.closeIdleConnections(), 100);
