@@ -4,6 +4,7 @@
  * its size is bounded before and after decompression (a gzip bomb stops at the cap) and
  * entry paths are only compared, never used as file names.
  */
+import { quotable } from './http-body.js';
 import { gunzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { Parser, type ReadEntry } from 'tar';
@@ -30,7 +31,7 @@ export async function readValuesSchema(
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${wanted} in the chart archive is not valid JSON: ${(err as Error).message}`);
+    throw new Error(`${wanted} in the chart archive is not valid JSON: ${quotable((err as Error).message)}`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new Error(`${wanted} in the chart archive is not a JSON object`);

@@ -47,3 +47,13 @@ export function describeFetchError(err: unknown, timeoutMs?: number): string {
   if (e?.cause?.message) return e.cause.message;
   return e?.message ?? String(err);
 }
+
+/**
+ * Text a registry sent, made fit to quote in an error that reaches logs and get_info:
+ * control and non-printable characters become `?`, whitespace runs one space, and at
+ * most `max` characters are kept.
+ */
+export function quotable(text: string, max = 200): string {
+  const clean = text.replace(/[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/gu, (c) => (/\s/.test(c) ? ' ' : '?')).replace(/ {2,}/g, ' ').trim();
+  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+}

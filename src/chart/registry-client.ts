@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { goQuote } from '../core/go-quote.js';
 import { isLoopbackRegistry, type OciReference } from './oci-reference.js';
 import { bearerChallenge, TokenCache } from './registry-token.js';
-import { readCapped, describeFetchError } from './http-body.js';
+import { readCapped, describeFetchError, quotable } from './http-body.js';
 
 export const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
 export const DOCKER_MANIFEST = 'application/vnd.docker.distribution.manifest.v2+json';
@@ -129,7 +129,7 @@ export class RegistryClient {
     }
     if (!res.ok) {
       const body = (await readCapped(res, MAX_ERROR_BODY, `GET ${url}`, true)).toString('utf8').trim();
-      throw new Error(`GET ${url}: HTTP ${res.status}: ${body}`);
+      throw new Error(`GET ${url}: HTTP ${res.status}: ${quotable(body, 4096)}`);
     }
     return res;
   }
@@ -152,7 +152,7 @@ export class RegistryClient {
       if (typeof parsed !== 'object' || parsed === null) throw new Error('not a JSON object');
       return parsed as T;
     } catch (err) {
-      throw new Error(`GET ${url}: answer is not JSON: ${(err as Error).message}`);
+      throw new Error(`GET ${url}: answer is not JSON: ${quotable((err as Error).message)}`);
     }
   }
 }
