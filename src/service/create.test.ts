@@ -87,21 +87,27 @@ describe('createAgent writes the source and the release', () => {
     expect(result.requestedBy).toBe('admin@lab.local');
   });
 
-  it('removes a source it created when the release cannot be written', async () => {
+  it.each([
+    [403, 'forbidden', false],
+    [422, 'invalid_request', false],
+    [500, 'backend_error', true],
+  ])('after a %i on the release write (%s), keeps the source it created: %s', async (status, code, kept) => {
     const remove = f.sandbox.hooks.use(async (ctx, next) => {
       if (ctx.info.verb === 'create' && ctx.info.resource === 'helmreleases') {
-        ctx.res.writeHead(500, { 'content-type': 'application/json' });
-        ctx.res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'injected', reason: 'InternalError', code: 500 }));
+        ctx.res.writeHead(status, { 'content-type': 'application/json' });
+        ctx.res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'injected', code: status }));
         return;
       }
       await next();
     });
     try {
-      f.sandbox.store.delete('helmreleases', 'tenant', 'helper');
-      f.sandbox.store.delete('ocirepositories', 'tenant', 'agent');
+      f.sandbox.store.find('helmreleases', 'tenant', 'helper') && f.sandbox.store.delete('helmreleases', 'tenant', 'helper');
+      f.sandbox.store.find('ocirepositories', 'tenant', 'agent') && f.sandbox.store.delete('ocirepositories', 'tenant', 'agent');
       const err = await f.service.createAgent(f.ctx(), spec({ namespace: 'tenant', name: 'doomed' })).catch((e: unknown) => e);
-      expect(err).toMatchObject({ code: 'backend_error' });
-      expect(f.sandbox.store.find('ocirepositories', 'tenant', 'agent')).toBeUndefined();
+      expect(err).toMatchObject({ code });
+      // A refusal proves nothing was written, so the new source goes again; after a 5xx the
+      // release may still land, so the source stays rather than risk a release without one.
+      expect(f.sandbox.store.find('ocirepositories', 'tenant', 'agent') !== undefined).toBe(kept);
       expect(f.sandbox.store.find('helmreleases', 'tenant', 'doomed')).toBeUndefined();
     } finally {
       remove();

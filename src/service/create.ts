@@ -4,8 +4,9 @@
  * concurrent reads (release and Agent of that name, the namespace's ModelConfigs, the
  * shared chart source, the chart schema) decides the 409s and 400s; then the shared
  * OCIRepository is created when missing and the HelmRelease after it, so a release
- * never exists without its source. If the release cannot be written, a source this
- * call created (and nothing else references) is removed again. The status of the new
+ * never exists without its source. If the API server refuses the release, a source this
+ * call created (and nothing else references) is removed again; when the outcome of the
+ * release write is unknown (5xx, timeout, dropped connection) the source is kept. The status of the new
  * agent is embedded when it can be read.
  */
 import { buildHelmRelease, buildOciRepository, buildValues, chartNameOf, composeManifests } from '../core/compose.js';
@@ -20,6 +21,9 @@ import type { KubeObject, KubePort } from './ports.js';
 import { agentFromRelease, withRelease } from './read-model.js';
 import { agentStatus } from './status.js';
 import type { OperationEnv } from './operation-env.js';
+
+/** The codes of API answers that prove a write was refused (the API server's 4xx). */
+const DEFINITE_REFUSALS = ['invalid_request', 'forbidden', 'conflict', 'not_found', 'unauthenticated'] as const;
 
 export function releaseExistsConflict(namespace: string, name: string) {
   return conflict(`HelmRelease ${namespace}/${name} already exists; use update_agent to change it`);
@@ -73,7 +77,11 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, spec: 
   try {
     created = await kube.create(types.helmRelease, buildHelmRelease(namespace, name, values, compose) as KubeObject);
   } catch (err) {
-    if (sourceCreated) await removeUnusedSource(kube, env, ctx, namespace, chartName);
+    // Only a refusal the API server answered (4xx) proves the release was not written. A
+    // 5xx, a timeout or a dropped connection leaves the outcome unknown: the release may
+    // still land, so the source stays (an unused source is harmless; a release without one
+    // is not).
+    if (sourceCreated && isAppError(err, ...DEFINITE_REFUSALS)) await removeUnusedSource(kube, env, ctx, namespace, chartName);
     if (isAppError(err, 'conflict')) throw releaseExistsConflict(namespace, name);
     throw err;
   }
