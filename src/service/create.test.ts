@@ -35,6 +35,9 @@ describe('createAgent refuses bad requests and writes nothing', () => {
     ['an existing bare Agent', spec({ name: 'bare' }), 'conflict',
       'conflict: Agent kagent/bare already exists without a HelmRelease (a bare CR); delete it first (delete_agent with force) or pick another name'],
     ['an unmanaged namespace', spec({ namespace: 'default' }), 'invalid_request', 'namespace "default" is not managed'],
+    ['a label key Kubernetes refuses', spec({ labels: { 'a b': 'x' } }), 'invalid_request', 'labels key "a b" is not a valid Kubernetes label key'],
+    ['a label value over 63 characters', spec({ labels: { team: 'v'.repeat(64) } }), 'invalid_request', 'labels["team"] is longer than 63 characters'],
+    ['an annotation key Kubernetes refuses', spec({ annotations: { '/x': 'y' } }), 'invalid_request', 'annotations key "/x" is not a valid'],
   ])('%s', async (_name, request, code, text) => {
     const err = await f.service.createAgent(f.ctx(), request).then(() => undefined, (e: unknown) => e);
     expect(err).toMatchObject({ code });
@@ -101,8 +104,8 @@ describe('createAgent writes the source and the release', () => {
       await next();
     });
     try {
-      f.sandbox.store.find('helmreleases', 'tenant', 'helper') && f.sandbox.store.delete('helmreleases', 'tenant', 'helper');
-      f.sandbox.store.find('ocirepositories', 'tenant', 'agent') && f.sandbox.store.delete('ocirepositories', 'tenant', 'agent');
+      if (f.sandbox.store.find('helmreleases', 'tenant', 'helper')) f.sandbox.store.delete('helmreleases', 'tenant', 'helper');
+      if (f.sandbox.store.find('ocirepositories', 'tenant', 'agent')) f.sandbox.store.delete('ocirepositories', 'tenant', 'agent');
       const err = await f.service.createAgent(f.ctx(), spec({ namespace: 'tenant', name: 'doomed' })).catch((e: unknown) => e);
       expect(err).toMatchObject({ code });
       // A refusal proves nothing was written, so the new source goes again; after a 5xx the

@@ -11,6 +11,7 @@
  */
 import { buildHelmRelease, buildOciRepository, buildValues, chartNameOf, composeManifests } from '../core/compose.js';
 import { conflict, invalid, isAppError } from '../core/errors.js';
+import { metadataMapsViolations } from '../core/labels.js';
 import { validateName } from '../core/names.js';
 import { validateSkills } from '../core/skills.js';
 import { validateRemovedArguments, validateToolset } from '../core/toolset.js';
@@ -42,6 +43,8 @@ export function checkSpec(env: OperationEnv, spec: AgentSpec): string {
   validateName(spec.name);
   validateToolset(spec.toolset, { required: true });
   if (spec.skills !== undefined) validateSkills(spec.skills);
+  const [mapProblem] = metadataMapsViolations(spec);
+  if (mapProblem) throw invalid(mapProblem);
   return namespace;
 }
 

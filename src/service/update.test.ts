@@ -54,6 +54,7 @@ describe('updateAgent', () => {
     ['a runtime outside go|python', { runtime: 'rust' }, 'invalid_request', '/agent/runtime'],
     ['an empty toolset', { toolset: [] }, 'invalid_request', 'toolset is empty'],
     ['toolNames', { toolNames: [] }, 'invalid_request', 'toolNames never narrowed anything'],
+    ['a label key Kubernetes refuses', { labels: { 'a b': 'x' } }, 'invalid_request', 'labels key "a b" is not a valid Kubernetes label key'],
   ])('refuses %s and writes nothing', async (_name, change, code, text) => {
     const err = await f.service.updateAgent(f.ctx(), { name: 'sre', ...change }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code });

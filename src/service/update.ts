@@ -8,6 +8,7 @@
 import { composeManifests } from '../core/compose.js';
 import { changedPaths } from '../core/diff.js';
 import { invalid, isAppError } from '../core/errors.js';
+import { metadataMapsViolations } from '../core/labels.js';
 import { nameViolation } from '../core/names.js';
 import { skillsViolations } from '../core/skills.js';
 import { toolsetViolation, validateRemovedArguments } from '../core/toolset.js';
@@ -33,6 +34,7 @@ export function updateViolations(update: AgentUpdate): string[] {
   const toolsetProblem = toolsetViolation(update.toolset, { required: false });
   if (toolsetProblem) problems.push(toolsetProblem);
   if (update.skills !== undefined) problems.push(...skillsViolations(update.skills));
+  problems.push(...metadataMapsViolations(update));
   if (update.modelConfig !== undefined && update.modelConfig.trim() === '') problems.push(MODEL_CONFIG_CLEARED);
   return problems;
 }

@@ -6,6 +6,7 @@
  * errors (404/409) and collects the modelConfig and schema problems.
  */
 import { buildValues, composeManifests } from '../core/compose.js';
+import { metadataMapsViolations } from '../core/labels.js';
 import { nameViolation } from '../core/names.js';
 import { skillsViolations } from '../core/skills.js';
 import { removedArgumentViolation, toolsetViolation } from '../core/toolset.js';
@@ -28,6 +29,7 @@ export async function validateCreate(env: OperationEnv, ctx: RequestContext, spe
   const toolsetProblem = toolsetViolation(spec.toolset, { required: true });
   if (toolsetProblem) errors.push(toolsetProblem);
   if (spec.skills !== undefined) errors.push(...skillsViolations(spec.skills));
+  errors.push(...metadataMapsViolations(spec));
 
   const [release, agent, modelConfigs, schema] = await Promise.all([
     badName ? undefined : kube.get(types.helmRelease, namespace, spec.name),

@@ -1,0 +1,69 @@
+/**
+ * Kubernetes syntax of the label and annotation maps an agent carries (the chart puts
+ * `labels` and `annotations` on the rendered Agent). Checked before anything is written,
+ * so a bad key is a 400 naming it instead of a HelmRelease that Flux fails to install.
+ * Rules (apimachinery validation): a key is an optional DNS-1123 subdomain prefix (at most
+ * 253 characters) and `/`, then a name of at most 63 characters of alphanumerics, `-`,
+ * `_` and `.`, starting and ending alphanumeric; a label value is empty or such a name;
+ * all annotations together hold at most 256 KiB.
+ */
+import { goQuote } from './go-quote.js';
+
+const NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const MAX_ANNOTATIONS_BYTES = 256 * 1024;
+const utf8 = new TextEncoder();
+const byteLength = (s: string): number => utf8.encode(s).length;
+
+/** Why `key` is not a qualified name, or undefined. */
+function keyProblem(key: string): string | undefined {
+  const slash = key.indexOf('/');
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  if (prefix !== undefined) {
+    if (prefix.length === 0) return 'the prefix before "/" is empty';
+    if (prefix.length > 253) return 'the prefix is longer than 253 characters';
+    if (!SUBDOMAIN.test(prefix)) return 'the prefix must be a DNS subdomain: lowercase alphanumerics, "-" and "."';
+  }
+  if (name.length === 0) return 'the name is empty';
+  if (name.length > 63) return 'the name is longer than 63 characters';
+  if (!NAME.test(name)) return 'the name must be alphanumerics, "-", "_" or ".", starting and ending alphanumeric';
+  return undefined;
+}
+
+function entries(map: unknown): [string, unknown][] {
+  return map && typeof map === 'object' && !Array.isArray(map) ? Object.entries(map) : [];
+}
+
+/** Every problem of a labels map, one line each. */
+export function labelsViolations(labels: unknown): string[] {
+  const out: string[] = [];
+  for (const [key, value] of entries(labels)) {
+    const bad = keyProblem(key);
+    if (bad) out.push(`labels key ${goQuote(key)} is not a valid Kubernetes label key: ${bad}`);
+    if (typeof value !== 'string') continue;
+    if (value.length > 63) out.push(`labels[${goQuote(key)}] is longer than 63 characters (a label value has at most 63)`);
+    else if (value !== '' && !NAME.test(value)) {
+      out.push(`labels[${goQuote(key)}] value ${goQuote(value)} must be empty or alphanumerics, "-", "_" or ".", starting and ending alphanumeric`);
+    }
+  }
+  return out;
+}
+
+/** Every problem of the labels and annotations of a request, one line each. */
+export function metadataMapsViolations(input: { labels?: unknown; annotations?: unknown }): string[] {
+  return [...labelsViolations(input.labels), ...annotationsViolations(input.annotations)];
+}
+
+/** Every problem of an annotations map, one line each. */
+export function annotationsViolations(annotations: unknown): string[] {
+  const out: string[] = [];
+  let bytes = 0;
+  for (const [key, value] of entries(annotations)) {
+    const bad = keyProblem(key);
+    if (bad) out.push(`annotations key ${goQuote(key)} is not a valid Kubernetes annotation key: ${bad}`);
+    bytes += byteLength(key) + (typeof value === 'string' ? byteLength(value) : 0);
+  }
+  if (bytes > MAX_ANNOTATIONS_BYTES) out.push(`annotations hold ${bytes} bytes; Kubernetes accepts at most 262144 in all`);
+  return out;
+}
