@@ -5,44 +5,12 @@
  * loopback; the chart registry is a loopback port nothing listens on, so the embedded
  * schema answers.
  */
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from './config/index.js';
-import { silentLogger } from './log/logger.js';
-import { runServe } from './serve.js';
+import { deadPort, deadRegistryFlag, serveConfig, startServe, type RunningServe } from './testing/serve-harness.js';
 
-/** A port nothing listens on: bound once, then released. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** A running `serve --sandbox` with `args`, and how to stop it. */
-interface Running {
-  base: string;
-  close: () => Promise<void>;
-}
-
-async function startServe(args: string[]): Promise<Running> {
-  const parsed = parseConfig([
-    'serve', '--sandbox', '--listen=127.0.0.1:0', '--metrics-listen=',
-    `--agent-chart-oci-url=oci://127.0.0.1:${await deadPort()}/charts/agent`, ...args,
-  ], {});
-  if (parsed.kind !== 'serve') throw new Error(JSON.stringify(parsed));
-  let stop!: () => void;
-  const stopped = new Promise<void>((resolve) => { stop = resolve; });
-  let running!: Promise<void>;
-  const base = await new Promise<string>((resolve, reject) => {
-    running = runServe(parsed.config, silentLogger(), {
-      stop: stopped,
-      onListening: (main) => resolve(`http://127.0.0.1:${main.port}`),
-    });
-    running.catch(reject);
-  });
-  return { base, close: async () => { stop(); await running; } };
+/** A running `serve --sandbox` with `args`. */
+async function startSandboxServe(args: string[]): Promise<RunningServe> {
+  return startServe(serveConfig(['--sandbox', '--listen=127.0.0.1:0', '--metrics-listen=', await deadRegistryFlag(), ...args]));
 }
 
 const SPEC = { name: 'origin-check', description: 'Checks origins', modelConfig: 'default-model-config', toolset: ['preset:none'] };
@@ -64,10 +32,10 @@ async function validate(base: string, origin?: string): Promise<{ status: number
 }
 
 describe('serve --allowed-origins', () => {
-  let server: Running;
+  let server: RunningServe;
 
   beforeAll(async () => {
-    server = await startServe(['--allowed-origins=https://portal.example.com']);
+    server = await startSandboxServe(['--allowed-origins=https://portal.example.com']);
   });
 
   afterAll(async () => {
@@ -108,11 +76,11 @@ describe('serve --allowed-origins', () => {
 });
 
 describe('serve --enable-oauth: the public base URL is an allowed origin', () => {
-  let server: Running;
+  let server: RunningServe;
 
   beforeAll(async () => {
     // The identity provider is a dead loopback port: no request here gets as far as it.
-    server = await startServe([
+    server = await startSandboxServe([
       '--enable-oauth', '--oauth-base-url=https://agent-manager.example.com', `--dex-issuer-url=http://127.0.0.1:${await deadPort()}/dex`,
       '--allow-private-oauth-urls', '--dex-client-id=agent-manager', '--dex-client-secret=not-a-secret',
     ]);

@@ -1,6 +1,4 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -8,22 +6,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, type AppConfig } from './config/index.js';
 import { createLogger, silentLogger, type Logger } from './log/logger.js';
 import { runServe } from './serve.js';
-
-/** A port nothing listens on: bound once, then released. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { deadPort, startServe, type RunningServe } from './testing/serve-harness.js';
 
 describe('runServe against an API server that is down', () => {
   let dir: string;
   let kubeconfig: string;
   let registry: string;
-  let stop: (() => void) | undefined;
-  let running: Promise<void> | undefined;
+  let current: RunningServe | undefined;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'serve-test-'));
@@ -43,10 +32,8 @@ describe('runServe against an API server that is down', () => {
   });
 
   afterEach(async () => {
-    stop?.();
-    await running;
-    stop = undefined;
-    running = undefined;
+    await current?.close();
+    current = undefined;
   });
 
   function config(args: string[] = [], env: Record<string, string> = {}): AppConfig {
@@ -56,17 +43,8 @@ describe('runServe against an API server that is down', () => {
   }
 
   async function start(cfg = config(), log: Logger = silentLogger()): Promise<{ base: string; metrics?: string }> {
-    const stopped = new Promise<void>((resolve) => { stop = resolve; });
-    return new Promise((resolve, reject) => {
-      running = runServe(cfg, log, {
-        stop: stopped,
-        onListening: (main, metrics) => resolve({
-          base: `http://127.0.0.1:${main.port}`,
-          metrics: metrics && `http://127.0.0.1:${metrics.port}`,
-        }),
-      });
-      running.catch(reject);
-    });
+    current = await startServe(cfg, log);
+    return current;
   }
 
   it.each(['/healthz', '/readyz'])('answers GET %s with 200 ok in text/plain', async (path) => {
@@ -105,8 +83,8 @@ describe('runServe against an API server that is down', () => {
 
   it('stops listening (both listeners) once asked to stop', async () => {
     const { base, metrics } = await start(config(['--metrics-listen=127.0.0.1:0']));
-    stop!();
-    await running;
+    await current!.close();
+    current = undefined;
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
     await expect(fetch(`${metrics}/metrics`)).rejects.toThrow();
   });
@@ -120,8 +98,8 @@ describe('runServe against an API server that is down', () => {
       },
     });
     await start(config([], { GITHUB_TOKEN: 'ghp_do_not_log' }), createLogger({ destination }));
-    stop!();
-    await running;
+    await current!.close();
+    current = undefined;
     const messages = lines.map((l) => l.msg);
     expect(messages[0]).toBe('agent-manager starting');
     expect(messages).toContain('kagent API discovery failed, using default');

@@ -3,10 +3,9 @@
 // version in range as latestVersion, and goes back to the embedded schema (with the error)
 // when the registry is gone. The Kubernetes API is a dead loopback port: /info does not need it.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deadPort } from '../../src/testing/serve-harness.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { schemaWithToolset, schemaWithoutToolset } from '../../src/chart/testing/chart-schemas.js';
 import { pushChart } from '../../src/chart/testing/push-chart.js';
@@ -19,14 +18,6 @@ import { runServe } from '../../src/serve.js';
 const REPO = 'charts/agent';
 const registry = registryTestMode();
 if (registry.mode === 'skip') console.warn(`SKIPPED serve-with-registry suite: ${registry.reason}`);
-
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe.skipIf(registry.mode === 'skip')('serve with the agent chart in a real registry', () => {
   let server: RegistryServer;

@@ -6,59 +6,35 @@
  * the embedded schema answers.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/index.js';
 import { loadBaseKubeConfig } from '../../src/kube/kubeconfig.js';
-import { silentLogger } from '../../src/log/logger.js';
-import { runServe } from '../../src/serve.js';
-
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { deadRegistryFlag, serveConfig, startServe } from '../../src/testing/serve-harness.js';
 
 describe('serve --sandbox', () => {
   let dir: string;
   let kubeconfig: string;
   let base: string;
   let metrics: string;
-  let stop: () => void;
-  let running: Promise<void>;
+  let stop: () => Promise<void>;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'serve-sandbox-'));
     kubeconfig = join(dir, 'kubeconfig');
-    const parsed = parseConfig([
-      'serve', '--sandbox', '--listen=127.0.0.1:0', '--metrics-listen=127.0.0.1:0',
-      `--sandbox-kubeconfig=${kubeconfig}`, `--agent-chart-oci-url=oci://127.0.0.1:${await deadPort()}/charts/agent`,
-    ], {});
-    if (parsed.kind !== 'serve') throw new Error(JSON.stringify(parsed));
-    const stopped = new Promise<void>((resolve) => { stop = resolve; });
-    await new Promise<void>((resolve, reject) => {
-      running = runServe(parsed.config, silentLogger(), {
-        stop: stopped,
-        onListening: (main, metricsAddress) => {
-          base = `http://127.0.0.1:${main.port}`;
-          metrics = `http://127.0.0.1:${metricsAddress!.port}`;
-          resolve();
-        },
-      });
-      running.catch(reject);
-    });
+    const running = await startServe(serveConfig([
+      '--sandbox', '--listen=127.0.0.1:0', '--metrics-listen=127.0.0.1:0', `--sandbox-kubeconfig=${kubeconfig}`, await deadRegistryFlag(),
+    ]));
+    base = running.base;
+    metrics = running.metrics!;
+    stop = running.close;
   });
 
   afterAll(async () => {
-    stop?.();
-    await running;
+    await stop?.();
     rmSync(dir, { recursive: true, force: true });
   });
 
