@@ -2,7 +2,6 @@
  * Shared pieces of the identity suites: a production-shaped logger whose lines are kept
  * for assertions, a port nothing listens on, HTTP helpers and the challenge parser.
  */
-import { createServer, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { expect } from 'vitest';
 import { createLogger, type Logger } from '../../src/log/logger.js';
@@ -23,14 +22,7 @@ export function capturedLogger(): { log: Logger; lines: Record<string, unknown>[
   return { log: createLogger({ destination, level: 'debug', pretty: false }), lines, text: () => raw.join('\n') };
 }
 
-/** A loopback port that was free a moment ago (for a chart registry that is down). */
-export async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { deadPort } from '../../src/testing/serve-harness.js';
 
 /** A response read whole: status, headers, body as JSON when it is JSON. */
 export interface Answer {

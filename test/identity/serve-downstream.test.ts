@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
 import { startFakeIssuer, type FakeIssuer } from '../../src/identity/testing/fake-issuer.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { runServe } from '../../src/serve.js';
+import { startServe, type RunningServe } from '../../src/testing/serve-harness.js';
 import { capturedLogger, deadPort, request } from './helpers.js';
 import { APISERVER_AUDIENCE, trustIssuerWithRbac } from './sandbox-identity.js';
 
@@ -24,8 +24,7 @@ describe('serve --enable-oauth --downstream-oauth', () => {
   let sandbox: Sandbox;
   let dir: string;
   let base: string;
-  let stop: () => void;
-  let running: Promise<void>;
+  let server: RunningServe | undefined;
   const logs = capturedLogger();
 
   beforeAll(async () => {
@@ -42,21 +41,11 @@ describe('serve --enable-oauth --downstream-oauth', () => {
       `--dex-issuer-url=${issuer.url}`, `--dex-client-id=${CLIENT_ID}`, '--allow-private-oauth-urls',
     ], { DEX_CLIENT_SECRET: 'unused' });
     if (parsed.kind !== 'serve') throw new Error(JSON.stringify(parsed));
-    const stopped = new Promise<void>((resolve) => { stop = resolve; });
-    await new Promise<void>((resolve, reject) => {
-      running = runServe(parsed.config, logs.log, {
-        stop: stopped,
-        onListening: (main) => {
-          base = `http://127.0.0.1:${main.port}`;
-          resolve();
-        },
-      });
-      running.catch(reject);
-    });
+    server = await startServe(parsed.config, logs.log);
+    base = server.base;
   });
   afterAll(async () => {
-    stop?.();
-    await running;
+    await server?.close();
     await sandbox?.close();
     await issuer?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });

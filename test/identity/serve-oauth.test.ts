@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, type AppConfig } from '../../src/config/index.js';
 import { startFakeIssuer, type FakeIssuer } from '../../src/identity/testing/fake-issuer.js';
 import { runServe } from '../../src/serve.js';
+import { startServe, type RunningServe } from '../../src/testing/serve-harness.js';
 import { capturedLogger, challengeOf, deadPort, MCP_HEADERS, request, toolsCall } from './helpers.js';
 
 const BASE_URL = 'http://localhost:8080';
@@ -29,28 +30,17 @@ async function configFor(issuer: FakeIssuer, caFile: string, extra: string[] = [
 describe('serve --enable-oauth (Dex over https with --dex-ca-file, downstream off)', () => {
   let issuer: FakeIssuer;
   let base: string;
-  let stop: () => void;
-  let running: Promise<void>;
+  let server: RunningServe | undefined;
   const logs = capturedLogger();
 
   beforeAll(async () => {
     issuer = await startFakeIssuer({ tls: true, path: '/dex' });
     const config = await configFor(issuer, await issuer.writeCaFile());
-    const stopped = new Promise<void>((resolve) => { stop = resolve; });
-    await new Promise<void>((resolve, reject) => {
-      running = runServe(config, logs.log, {
-        stop: stopped,
-        onListening: (main) => {
-          base = `http://127.0.0.1:${main.port}`;
-          resolve();
-        },
-      });
-      running.catch(reject);
-    });
+    server = await startServe(config, logs.log);
+    base = server.base;
   });
   afterAll(async () => {
-    stop?.();
-    await running;
+    await server?.close();
     await issuer?.close();
   });
 

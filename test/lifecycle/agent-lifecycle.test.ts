@@ -10,24 +10,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Status } from '../../src/core/types.js';
 import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
+import { eventually } from '../sandbox/harness.js';
+
+/** Poll `probe` until it gives a value, naming what was awaited when the deadline passes. */
+const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> => eventually(probe, 10_000, what);
 
 let f: ServiceFixture;
 
-/** Poll `probe` until it returns a value, or fail after `timeoutMs` saying what was awaited. */
-async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms${last instanceof Error ? ` (${last.message})` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 const ready = (obj: Record<string, any> | undefined) =>
   (obj?.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True');
@@ -35,7 +24,7 @@ const ready = (obj: Record<string, any> | undefined) =>
 beforeAll(async () => {
   f = await startServiceFixture({ sandbox: { controllers: true, reconcileDelayMs: 20, authorization: 'rbac' } });
   // The platform is up: source-controller has an artifact for the shared chart repository.
-  await eventually('the shared OCIRepository Ready', () => (ready(f.sandbox.store.find('ocirepositories', 'kagent', 'agent')) ? true : undefined));
+  await until('the shared OCIRepository Ready', () => (ready(f.sandbox.store.find('ocirepositories', 'kagent', 'agent')) ? true : undefined));
 });
 afterAll(async () => {
   await f?.close();
@@ -54,7 +43,7 @@ describe('an agent created through the service, with the controllers running', (
     });
     expect(created.created).toEqual({ ociRepository: false, helmRelease: true });
     expect(created.status?.verdict).toBe('progressing');
-    const status = await eventually('the verdict ready', async () => {
+    const status = await until('the verdict ready', async () => {
       const s = await statusOf(name);
       seen.push(s.verdict);
       return s.verdict === 'ready' ? s : undefined;
@@ -76,7 +65,7 @@ describe('an agent created through the service, with the controllers running', (
 
   it('fails when its pod crash-loops, naming the pod and the container', async () => {
     f.sandbox.faults.crashLoop({ namespace: 'kagent', pod: podName });
-    const status = await eventually('the verdict failed', async () => {
+    const status = await until('the verdict failed', async () => {
       const s = await statusOf(name);
       return s.verdict === 'failed' ? s : undefined;
     });
@@ -91,11 +80,11 @@ describe('an agent created through the service, with the controllers running', (
     // The last release of the namespace takes the shared chart source with it.
     expect(deleted).toMatchObject({ helmReleaseDeleted: true, ociRepositoryDeleted: true });
     const store = f.sandbox.store;
-    await eventually('the OCIRepository gone (source-controller drops its finalizer)', () => (store.find('ocirepositories', 'kagent', 'agent') ? undefined : true));
-    await eventually('the HelmRelease gone', () => (store.find('helmreleases', 'kagent', name) ? undefined : true));
-    await eventually('the Agent gone', () => (store.find('agents', 'kagent', name) ? undefined : true));
-    await eventually('the Deployment gone', () => (store.find('deployments', 'kagent', name) ? undefined : true));
-    await eventually('the pods gone', () => (store.list('pods', { namespace: 'kagent', labelSelector: `kagent=${name}` }).items.length === 0 ? true : undefined));
+    await until('the OCIRepository gone (source-controller drops its finalizer)', () => (store.find('ocirepositories', 'kagent', 'agent') ? undefined : true));
+    await until('the HelmRelease gone', () => (store.find('helmreleases', 'kagent', name) ? undefined : true));
+    await until('the Agent gone', () => (store.find('agents', 'kagent', name) ? undefined : true));
+    await until('the Deployment gone', () => (store.find('deployments', 'kagent', name) ? undefined : true));
+    await until('the pods gone', () => (store.list('pods', { namespace: 'kagent', labelSelector: `kagent=${name}` }).items.length === 0 ? true : undefined));
     await expect(statusOf(name)).rejects.toMatchObject({ code: 'not_found' });
   });
 });

@@ -6,7 +6,6 @@
  * child still running when the test ends is killed (`kill()`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('../../../dist/main.js', import.meta.url));
@@ -25,14 +24,7 @@ export interface ServeChild {
   kill(): void;
 }
 
-/** A loopback port nobody listens on (for a chart registry that must not answer). */
-export async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { deadPort } from '../../../src/testing/serve-harness.js';
 
 /** Start `agent-manager serve` with `args` (plus a loopback listener, no metrics listener) and wait until it listens. */
 export async function startServeChild(args: readonly string[]): Promise<ServeChild> {
