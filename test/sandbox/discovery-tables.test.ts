@@ -30,7 +30,7 @@ describe('sandbox discovery', () => {
     expect(res.json.kind).toBe('APIGroupList');
     expect(res.json.groups.map((g: any) => g.name)).toEqual([
       'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'helm.toolkit.fluxcd.io',
-      'source.toolkit.fluxcd.io', 'kagent.dev',
+      'source.toolkit.fluxcd.io', 'kustomize.toolkit.fluxcd.io', 'kagent.dev',
     ]);
     expect(res.json.groups[4]).toEqual({
       name: 'helm.toolkit.fluxcd.io',

@@ -80,10 +80,12 @@ describe.skipIf(!present)(title, () => {
     expect(byName.modelconfigs).toEqual(['modelconfigs', 'mc', 'kagent.dev/v1alpha2', 'true', 'ModelConfig']);
     expect(byName.ocirepositories).toEqual(['ocirepositories', 'ocirepo', 'source.toolkit.fluxcd.io/v1', 'true', 'OCIRepository']);
     expect(byName.agents).toEqual(['agents', 'kagent.dev/v1alpha2', 'true', 'Agent']);
+    expect(byName.kustomizations).toEqual(['kustomizations', 'ks', 'kustomize.toolkit.fluxcd.io/v1', 'true', 'Kustomization']);
+    expect(byName.gitrepositories).toEqual(['gitrepositories', 'gitrepo', 'source.toolkit.fluxcd.io/v1', 'true', 'GitRepository']);
     expect(byName.namespaces).toEqual(['namespaces', 'ns', 'v1', 'false', 'Namespace']);
     expect(Object.keys(byName).sort()).toEqual([
-      'agents', 'clusterrolebindings', 'clusterroles', 'configmaps', 'deployments', 'events', 'helmreleases', 'modelconfigs',
-      'namespaces', 'ocirepositories', 'pods', 'replicasets', 'rolebindings', 'roles', 'secrets', 'selfsubjectaccessreviews',
+      'agents', 'clusterrolebindings', 'clusterroles', 'configmaps', 'deployments', 'events', 'gitrepositories', 'helmreleases',
+      'kustomizations', 'modelconfigs', 'namespaces', 'ocirepositories', 'pods', 'replicasets', 'rolebindings', 'roles', 'secrets', 'selfsubjectaccessreviews',
       'selfsubjectreviews', 'selfsubjectrulesreviews', 'serviceaccounts',
     ]);
   });
@@ -108,6 +110,31 @@ describe.skipIf(!present)(title, () => {
     const repo = await kubectl('get', 'ocirepo', '-n', 'kagent');
     expect(repo.stdout.split('\n')[0]).toMatch(/^NAME\s+URL\s+READY\s+STATUS\s+AGE$/);
     expect(repo.stdout).toContain('oci://gsoci.azurecr.io/charts/giantswarm/agent');
+  });
+
+  it('serves Flux Kustomization and GitRepository: apply, defaults, printer columns, and a refused bad source kind', async () => {
+    const file = await manifest('gitops.yaml', [
+      'apiVersion: source.toolkit.fluxcd.io/v1', 'kind: GitRepository', 'metadata: {name: fleet, namespace: kagent}',
+      'spec: {interval: 1m, url: "https://github.com/acme/fleet", ref: {branch: main}}', '---',
+      'apiVersion: kustomize.toolkit.fluxcd.io/v1', 'kind: Kustomization', 'metadata: {name: agents, namespace: kagent}',
+      'spec: {interval: 10m, path: ./clusters/prod, prune: true, sourceRef: {kind: GitRepository, name: fleet}}', '',
+    ].join('\n'));
+    expect((await kubectl('apply', '-f', file)).code).toBe(0);
+    const repo = JSON.parse((await kubectl('get', 'gitrepo', 'fleet', '-n', 'kagent', '-o', 'json')).stdout);
+    expect(repo.spec).toEqual({ interval: '1m', url: 'https://github.com/acme/fleet', ref: { branch: 'main' }, timeout: '60s' });
+    const ks = JSON.parse((await kubectl('get', 'ks', 'agents', '-n', 'kagent', '-o', 'json')).stdout);
+    expect(ks.spec).toEqual({ interval: '10m', path: './clusters/prod', prune: true, sourceRef: { kind: 'GitRepository', name: 'fleet' }, force: false });
+    expect((await kubectl('get', 'kustomizations', '-n', 'kagent')).stdout.split('\n')[0]).toMatch(/^NAME\s+AGE\s+READY\s+STATUS$/);
+    expect((await kubectl('get', 'gitrepositories', '-n', 'kagent')).stdout.split('\n')[0]).toMatch(/^NAME\s+URL\s+AGE\s+READY\s+STATUS$/);
+    const bad = await manifest('bad-ks.yaml', [
+      'apiVersion: kustomize.toolkit.fluxcd.io/v1', 'kind: Kustomization', 'metadata: {name: bad, namespace: kagent}',
+      'spec: {interval: 10m, sourceRef: {kind: HelmRepository, name: fleet}}', '',
+    ].join('\n'));
+    const refused = await kubectl('apply', '-f', bad);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('spec.sourceRef.kind');
+    expect(refused.stderr).toContain('spec.prune');
+    expect((await kubectl('delete', '-f', file)).code).toBe(0);
   });
 
   it('creates and then updates with client-side apply -f', async () => {

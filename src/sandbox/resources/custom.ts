@@ -1,12 +1,13 @@
 /**
  * The custom resources the sandbox serves as if their CRDs were installed: Flux
- * HelmRelease and OCIRepository, kagent Agent and ModelConfig. Names, short names,
+ * HelmRelease, OCIRepository, Kustomization and GitRepository, kagent Agent and ModelConfig. Names, short names,
  * categories and printer columns are those of the real CRDs, so `kubectl get hr` and
  * `kubectl get mc` print what they print against a real cluster.
  */
 import { jsonPathColumn, nameColumn } from './columns.js';
 import { agentSchema, modelConfigSchema } from './schemas/kagent.js';
 import { helmReleaseSchema, ociRepositorySchema } from './schemas/flux.js';
+import { gitRepositorySchema, kustomizationSchema } from './schemas/flux-gitops.js';
 import { STANDARD_VERBS, type ResourceDef } from './types.js';
 
 const ready = (q: string) => `.status.conditions[?(@.type==${q}Ready${q})]`;
@@ -37,6 +38,29 @@ export const ocirepositories = crd({
   ],
 });
 
+export const kustomizations = crd({
+  group: 'kustomize.toolkit.fluxcd.io', version: 'v1', resource: 'kustomizations', kind: 'Kustomization', singular: 'kustomization',
+  shortNames: ['ks'], categories: ['all', 'fluxcd', 'fluxcd-appliers'], schema: kustomizationSchema,
+  columns: [
+    nameColumn(),
+    jsonPathColumn('Age', 'date', '.metadata.creationTimestamp'),
+    jsonPathColumn('Ready', 'string', `${ready('"')}.status`),
+    jsonPathColumn('Status', 'string', `${ready('"')}.message`),
+  ],
+});
+
+export const gitrepositories = crd({
+  group: 'source.toolkit.fluxcd.io', version: 'v1', resource: 'gitrepositories', kind: 'GitRepository', singular: 'gitrepository',
+  shortNames: ['gitrepo'], categories: ['all', 'fluxcd', 'fluxcd-sources'], schema: gitRepositorySchema,
+  columns: [
+    nameColumn(),
+    jsonPathColumn('URL', 'string', '.spec.url'),
+    jsonPathColumn('Age', 'date', '.metadata.creationTimestamp'),
+    jsonPathColumn('Ready', 'string', `${ready('"')}.status`),
+    jsonPathColumn('Status', 'string', `${ready('"')}.message`),
+  ],
+});
+
 export const agents = crd({
   group: 'kagent.dev', version: 'v1alpha2', resource: 'agents', kind: 'Agent', singular: 'agent',
   shortNames: [], categories: ['kagent'], schema: agentSchema,
@@ -56,5 +80,5 @@ export const modelconfigs = crd({
 });
 
 /** The custom resources, in discovery order. */
-export const CUSTOM_RESOURCES: readonly ResourceDef[] = [helmreleases, ocirepositories, agents, modelconfigs];
+export const CUSTOM_RESOURCES: readonly ResourceDef[] = [helmreleases, ocirepositories, kustomizations, gitrepositories, agents, modelconfigs];
 

@@ -1,6 +1,6 @@
 /**
  * Our hand-written structural schemas against the real CRDs in ../shared/reference
- * (Flux helm-controller v1.6.3 and source-controller v1.9.1, kagent upstream): every field
+ * (Flux helm-controller v1.6.3, source-controller v1.9.1, kustomize-controller, kagent upstream): every field
  * we declare exists there with the same type, enum, required list, default and pattern,
  * preserve-unknown-fields is where the real CRD has it, and every field the real CRD
  * declares at a level we model is declared by us too — so the sandbox prunes exactly
@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { agents, helmreleases, modelconfigs, ocirepositories } from '../custom.js';
+import { agents, gitrepositories, helmreleases, kustomizations, modelconfigs, ocirepositories } from '../custom.js';
 import type { SchemaNode } from '../schema.js';
 import type { ResourceDef } from '../types.js';
 
@@ -22,6 +22,8 @@ const title = present ? 'sandbox CRD schemas against the real CRDs' : `sandbox C
 const CASES: Array<[string, ResourceDef, string]> = [
   ['HelmRelease', helmreleases, 'flux-crds/helm.toolkit.fluxcd.io_helmreleases.yaml'],
   ['OCIRepository', ocirepositories, 'flux-crds/source.toolkit.fluxcd.io_ocirepositories.yaml'],
+  ['Kustomization', kustomizations, 'flux-crds/kustomize.toolkit.fluxcd.io_kustomizations.yaml'],
+  ['GitRepository', gitrepositories, 'flux-crds/source.toolkit.fluxcd.io_gitrepositories.yaml'],
   ['Agent', agents, 'kagent-crds/kagent.dev_agents.yaml'],
   ['ModelConfig', modelconfigs, 'kagent-crds/kagent.dev_modelconfigs.yaml'],
 ];
