@@ -37,7 +37,7 @@ describe('runServe against an API server that is down', () => {
   });
 
   function config(args: string[] = [], env: Record<string, string> = {}): AppConfig {
-    const r = parseConfig(['serve', '--listen=127.0.0.1:0', '--metrics-listen=', `--kubeconfig=${kubeconfig}`, `--agent-chart-oci-url=${registry}`, ...args], env);
+    const r = parseConfig(['serve', '--listen=127.0.0.1:0', '--metrics-listen=', '--shutdown-delay=0s', `--kubeconfig=${kubeconfig}`, `--agent-chart-oci-url=${registry}`, ...args], env);
     if (r.kind !== 'serve') throw new Error(JSON.stringify(r));
     return r.config;
   }
@@ -104,7 +104,7 @@ describe('runServe against an API server that is down', () => {
     expect(messages[0]).toBe('agent-manager starting');
     expect(messages).toContain('kagent API discovery failed, using default');
     expect(messages).toContain('Flux API discovery failed, using default');
-    expect(messages.slice(-3)).toEqual(['listening', 'shutting down', 'server stopped']);
+    expect(messages.slice(-4)).toEqual(['listening', 'shutting down', 'draining', 'server stopped']);
     expect(lines[0]).toMatchObject({ listen: '127.0.0.1:0', identity: 'serviceAccount', skillsGithubToken: 'set' });
     expect(lines.find((l) => l.msg === 'listening')!.address).toMatch(/^127\.0\.0\.1:\d+$/);
     expect(JSON.stringify(lines)).not.toContain('ghp_do_not_log');

@@ -24,8 +24,13 @@
  * to the ServiceAccount, whose credentials then serve only startup API discovery.
  *
  * Lifecycle: log `agent-manager starting` (with the redacted configuration summary) and
- * `listening`; on SIGTERM or SIGINT stop accepting, give in-flight requests up to 15 s,
- * then log `server stopped`.
+ * `listening`. On SIGTERM or SIGINT (`shutting down`), `/readyz` answers 503 at once and
+ * every listener keeps serving for `--shutdown-delay`, each answer with `Connection:
+ * close`: Kubernetes removes a terminating pod's endpoint asynchronously, and proxies
+ * and kube-proxy go on sending it traffic until they have seen that, so closing the
+ * listener at once would refuse those connections. A second signal ends the delay early.
+ * Then (`draining`) the listeners stop accepting, in-flight requests and streams get
+ * `--shutdown-timeout`, and `server stopped` is logged.
  */
 import type { AddressInfo } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -49,6 +54,7 @@ import { GitHubSkillCatalog } from './skills/github-skill-catalog.js';
 import { createApp, type AuthGuard } from './transport/http/app.js';
 import { resourceServerGuards } from './transport/http/auth.js';
 import { DEFAULT_SCOPES, oauthMetadataRouter } from './transport/http/oauth-metadata.js';
+import { Lifecycle } from './transport/http/lifecycle.js';
 import { hostPort, startHttpServer, type RunningServer } from './transport/http/server.js';
 
 /** How long startup discovery may wait for the API server before using the defaults. */
@@ -62,12 +68,13 @@ export interface ServeOptions {
   readonly onListening?: (address: AddressInfo, metrics?: AddressInfo) => void;
 }
 
-/** Serve until SIGTERM/SIGINT (or `options.stop`), then close within 15 s. */
+/** Serve until SIGTERM/SIGINT (or `options.stop`), then stop as the header says. */
 export async function runServe(config: AppConfig, log: Logger, options: ServeOptions = {}): Promise<void> {
   const info = buildInfo(process.env);
   log.info({ version: info.version, commit: info.commit, ...redactedSummary(config) }, 'agent-manager starting');
   const cleanups: Cleanup[] = [];
   const listeners: RunningServer[] = [];
+  const lifecycle = new Lifecycle();
   try {
     const cluster = await openCluster(config, log, cleanups);
     const { kube, auth, publicRoutes } = openIdentity(config, cluster, log, cleanups);
@@ -101,7 +108,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     const metrics = config.metrics.enabled ? new Metrics() : undefined;
     const app = createApp({
       service, log, version: info.version, mcpPath: config.mcp.path, mcpEnabled: config.mcp.enabled, metrics, auth, publicRoutes,
-      allowedOrigins: allowedBrowserOrigins(config),
+      allowedOrigins: allowedBrowserOrigins(config), lifecycle,
     });
 
     const main = await startHttpServer(app, config.listen);
@@ -116,11 +123,15 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     options.onListening?.(main.address, metricsServer?.address);
 
     const reason = await (options.stop ?? nextSignal());
-    log.info(typeof reason === 'string' ? { signal: reason } : {}, 'shutting down');
+    lifecycle.stop();
+    for (const listener of listeners) listener.stopKeepAlive();
+    log.info({ ...(typeof reason === 'string' ? { signal: reason } : {}), delay: config.shutdown.delay.text }, 'shutting down');
+    await shutdownDelay(config.shutdown.delay.ms, options.stop === undefined);
   } finally {
-    // The listeners first, together, so in-flight requests get the one 15 s grace period;
+    // The listeners first, together, so in-flight requests share the one drain period;
     // then the clients and the sandbox, in reverse order of creation.
-    await Promise.all(listeners.map((l) => l.close()));
+    if (listeners.length > 0) log.info({ timeout: config.shutdown.timeout.text }, 'draining');
+    await Promise.all(listeners.map((l) => l.close(config.shutdown.timeout.ms)));
     for (const cleanup of cleanups.reverse()) {
       try {
         await cleanup();
@@ -253,6 +264,29 @@ function withTimeout(discover: Discover, ms: number): Discover {
     });
     return Promise.race([discover(group, resource), timeout]).finally(() => clearTimeout(timer));
   };
+}
+
+/** Wait `ms`, or less when `onSignal` and SIGTERM or SIGINT arrives again (an impatient operator). */
+async function shutdownDelay(ms: number, onSignal: boolean): Promise<void> {
+  if (ms <= 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<void>((resolve) => { timer = setTimeout(resolve, ms); });
+  const again = onSignal ? cancellableSignal() : undefined;
+  try {
+    await Promise.race([elapsed, ...(again ? [again.signal] : [])]);
+  } finally {
+    clearTimeout(timer);
+    again?.cancel();
+  }
+}
+
+/** The next SIGTERM or SIGINT, with a way to stop listening for it. */
+function cancellableSignal(): { signal: Promise<unknown>; cancel: () => void } {
+  let onSignal!: () => void;
+  const signal = new Promise<void>((resolve) => { onSignal = () => resolve(); });
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  return { signal, cancel: () => { process.off('SIGTERM', onSignal); process.off('SIGINT', onSignal); } };
 }
 
 function nextSignal(): Promise<NodeJS.Signals> {

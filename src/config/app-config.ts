@@ -114,6 +114,17 @@ export interface MetricsConfig {
   readonly listen: string;
 }
 
+/**
+ * How the server stops on SIGTERM: `/readyz` answers 503 at once and everything is still
+ * served for `delay` (while endpoints and load balancers drop the pod), then the listener
+ * stops accepting and in-flight requests and streams get `timeout` to finish.
+ */
+export interface ShutdownConfig {
+  readonly delay: Duration;
+  /** Always positive. */
+  readonly timeout: Duration;
+}
+
 /** Everything `agent-manager serve` runs with. */
 export interface AppConfig {
   /** host:port of the main listener. */
@@ -125,6 +136,7 @@ export interface AppConfig {
    * origin is not in here: the composition root adds it.
    */
   readonly allowedOrigins: readonly string[];
+  readonly shutdown: ShutdownConfig;
   readonly kube: KubeConfig;
   readonly namespaces: NamespacesConfig;
   readonly chart: ChartConfig;

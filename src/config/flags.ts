@@ -25,6 +25,11 @@ export const SERVE_FLAGS = [
   { name: 'allowed-origins', env: 'AGENT_MANAGER_ALLOWED_ORIGINS', default: '', type: 'list', group: 'Server',
     help: 'Comma-separated browser origins (https://host[:port], no path) allowed to call /api/v1 and the MCP endpoint, '
       + 'besides loopback origins and the --oauth-base-url origin; requests without an Origin header are not affected.' },
+  { name: 'shutdown-delay', env: 'AGENT_MANAGER_SHUTDOWN_DELAY', default: '5s', type: 'duration', group: 'Server',
+    help: 'On SIGTERM, how long /readyz answers 503 while the server keeps serving, so endpoints and load balancers stop '
+      + 'sending before it stops accepting; 0 stops accepting at once.' },
+  { name: 'shutdown-timeout', env: 'AGENT_MANAGER_SHUTDOWN_TIMEOUT', default: '15s', type: 'duration', group: 'Server',
+    help: 'Then how long in-flight requests and streams may take to finish; connections still open after it are closed.' },
   // Kubernetes
   { name: 'kubeconfig', env: 'KUBECONFIG', default: '', type: 'string', group: 'Kubernetes',
     help: 'Kubeconfig file; empty uses the default loading rules, or in-cluster access when KUBERNETES_SERVICE_HOST is set.' },

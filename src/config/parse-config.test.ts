@@ -83,6 +83,7 @@ describe('parseConfig: serve defaults', () => {
       listen: ':8080',
       verbose: false,
       allowedOrigins: [],
+      shutdown: { delay: { text: '5s', ms: 5_000 }, timeout: { text: '15s', ms: 15_000 } },
       kube: { kubeconfig: '', context: '', inCluster: false, kagentApiVersion: 'auto', helmReleaseApiVersion: 'auto', ociRepositoryApiVersion: 'auto' },
       namespaces: { default: 'kagent', managed: ['kagent'] },
       chart: { ociUrl: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', semver: 'x.x.x', refresh: { text: '10m', ms: 600_000 } },
@@ -172,6 +173,23 @@ describe('parseConfig: lists and namespaces', () => {
     expect(serve(['--skills-repositories', ' https://github.com/a/b ,, https://github.com/c/d,']).skills.repositories)
       .toEqual(['https://github.com/a/b', 'https://github.com/c/d']);
     expect(serve([...DEX, '--oauth-trusted-audiences= a ,,b,']).oauth).toMatchObject({ trustedAudiences: ['a', 'b'] });
+  });
+});
+
+describe('parseConfig: shutdown (--shutdown-delay, --shutdown-timeout)', () => {
+  it('reads the flags, or else their variables', () => {
+    expect(serve(['--shutdown-delay=10s', '--shutdown-timeout=1m']).shutdown)
+      .toEqual({ delay: { text: '10s', ms: 10_000 }, timeout: { text: '1m', ms: 60_000 } });
+    expect(serve([], { AGENT_MANAGER_SHUTDOWN_DELAY: '0', AGENT_MANAGER_SHUTDOWN_TIMEOUT: '500ms' }).shutdown)
+      .toEqual({ delay: { text: '0', ms: 0 }, timeout: { text: '500ms', ms: 500 } });
+  });
+
+  it.each([
+    [['--shutdown-delay=-1s'], '--shutdown-delay "-1s": must not be negative (0 stops accepting at once)'],
+    [['--shutdown-timeout=0s'], '--shutdown-timeout "0s": must be positive: in-flight requests need time to finish'],
+    [['--shutdown-delay=5'], '--shutdown-delay "5": not a duration (want Go syntax such as 10m, 1h30m, 500ms or 0)'],
+  ])('refuses %j', (argv, message) => {
+    expect(error(['serve', ...argv])).toBe(message);
   });
 });
 

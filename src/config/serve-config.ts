@@ -48,6 +48,7 @@ export function buildServeConfig(v: V, s: S): AppConfig {
     listen: v.listen,
     verbose: v.verbose,
     allowedOrigins: browserOrigins(v, s),
+    shutdown: shutdownConfig(v, s),
     kube: {
       kubeconfig: v.kubeconfig,
       context: v['kube-context'],
@@ -79,6 +80,17 @@ export function buildServeConfig(v: V, s: S): AppConfig {
     metrics: { enabled: v['metrics-listen'] !== '', listen: v['metrics-listen'] },
     sandbox: { enabled: v.sandbox, listen: v['sandbox-listen'], kubeconfigOut: v['sandbox-kubeconfig'] },
   };
+}
+
+/** `--shutdown-delay` may be 0 (stop accepting at once); `--shutdown-timeout` must leave requests some time. */
+function shutdownConfig(v: V, s: S): AppConfig['shutdown'] {
+  const delay = v['shutdown-delay'];
+  const timeout = v['shutdown-timeout'];
+  if (delay.ms < 0) throw valueError(def('shutdown-delay'), s['shutdown-delay'], delay.text, 'must not be negative (0 stops accepting at once)');
+  if (timeout.ms <= 0) {
+    throw valueError(def('shutdown-timeout'), s['shutdown-timeout'], timeout.text, 'must be positive: in-flight requests need time to finish');
+  }
+  return { delay, timeout };
 }
 
 /** `kagent.dev/v1alpha2` and `v1alpha2` both mean `v1alpha2`; empty means auto. */

@@ -10,6 +10,8 @@ export function redactedSummary(config: AppConfig): Record<string, unknown> {
   return {
     listen: config.listen,
     allowedOrigins: config.allowedOrigins,
+    shutdownDelay: config.shutdown.delay.text,
+    shutdownTimeout: config.shutdown.timeout.text,
     rest: '/api/v1',
     mcp: config.mcp.path,
     mcpEnabled: config.mcp.enabled,

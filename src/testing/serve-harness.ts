@@ -22,9 +22,14 @@ export async function deadRegistryFlag(): Promise<string> {
   return `--agent-chart-oci-url=oci://127.0.0.1:${await deadPort()}/charts/agent`;
 }
 
-/** `serve` arguments parsed into the config, or a thrown error naming what did not parse. */
+/**
+ * `serve` arguments parsed into the config, or a thrown error naming what did not parse.
+ * Unless the arguments say otherwise, the shutdown delay is 0: a test's stop has no
+ * load balancer to wait for, and the delay would only add to every test's teardown.
+ */
 export function serveConfig(args: readonly string[], env: Record<string, string> = {}): AppConfig {
-  const parsed = parseConfig(['serve', ...args], env);
+  const delay = args.some((a) => a.startsWith('--shutdown-delay')) || 'AGENT_MANAGER_SHUTDOWN_DELAY' in env ? [] : ['--shutdown-delay=0s'];
+  const parsed = parseConfig(['serve', ...delay, ...args], env);
   if (parsed.kind !== 'serve') throw new Error(`serve arguments do not parse: ${JSON.stringify(parsed)}`);
   return parsed.config;
 }

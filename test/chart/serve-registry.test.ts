@@ -58,7 +58,7 @@ describe.skipIf(registry.mode === 'skip')('serve with the agent chart in a real 
 
   async function serve(semver: string): Promise<string> {
     const parsed = parseConfig([
-      'serve', '--listen=127.0.0.1:0', '--metrics-listen=', `--kubeconfig=${kubeconfig}`,
+      'serve', '--listen=127.0.0.1:0', '--metrics-listen=', '--shutdown-delay=0s', `--kubeconfig=${kubeconfig}`,
       `--agent-chart-oci-url=${server.ociUrl(REPO)}`, `--agent-chart-semver=${semver}`,
     ], {});
     if (parsed.kind !== 'serve') throw new Error(JSON.stringify(parsed));
@@ -96,7 +96,7 @@ describe.skipIf(registry.mode === 'skip')('serve with the agent chart in a real 
     const gone = await startRegistry();
     const url = gone.ociUrl(REPO);
     await gone.close();
-    const parsed = parseConfig(['serve', '--listen=127.0.0.1:0', '--metrics-listen=', `--kubeconfig=${kubeconfig}`, `--agent-chart-oci-url=${url}`], {});
+    const parsed = parseConfig(['serve', '--listen=127.0.0.1:0', '--metrics-listen=', '--shutdown-delay=0s', `--kubeconfig=${kubeconfig}`, `--agent-chart-oci-url=${url}`], {});
     if (parsed.kind !== 'serve') throw new Error(JSON.stringify(parsed));
     const stopped = new Promise<void>((resolve) => { stop = resolve; });
     const base = await new Promise<string>((resolve, reject) => {

@@ -18,7 +18,7 @@ const CLIENT_ID = 'agent-platform';
 
 async function configFor(issuer: FakeIssuer, caFile: string, extra: string[] = []): Promise<AppConfig> {
   const parsed = parseConfig([
-    'serve', '--sandbox', '--listen=127.0.0.1:0', '--metrics-listen=',
+    'serve', '--sandbox', '--listen=127.0.0.1:0', '--metrics-listen=', '--shutdown-delay=0s',
     `--agent-chart-oci-url=oci://127.0.0.1:${await deadPort()}/charts/agent`,
     '--enable-oauth', `--oauth-base-url=${BASE_URL}`, `--dex-issuer-url=${issuer.url}`, `--dex-client-id=${CLIENT_ID}`,
     `--dex-ca-file=${caFile}`, '--allow-private-oauth-urls', ...extra,

@@ -7,7 +7,8 @@
  *   every request that got an answer got a complete one (a 2xx with a whole JSON body,
  *   never a cut-off body), the process logs `server stopped` and exits 0 within 15 s;
  * - `serve --kubeconfig` against a sandbox of the test's own whose hook holds every
- *   HelmRelease create: five creates are provably in flight when SIGTERM arrives; a new
+ *   HelmRelease create: five creates are provably in flight when SIGTERM arrives; once
+ *   it drains (no shutdown delay here; rollout.test.ts covers the delay) a new
  *   connection is no longer served, the held writes are then let through, and all five
  *   are answered 201 and exist, before the process exits 0.
  */
@@ -135,8 +136,8 @@ describe('SIGTERM during writes', () => {
     })(), 20_000, 'all five creates reaching the API server');
 
     child.proc.kill('SIGTERM');
-    await child.waitForLog('shutting down');
-    // Shutting down, it serves nothing new: a new connection is refused (or, caught in the
+    await child.waitForLog('draining');
+    // Draining, it serves nothing new: a new connection is refused (or, caught in the
     // instant the listener closes, reset) while the writes are still held.
     const late = new HttpClient(child.url);
     clients.push(late);

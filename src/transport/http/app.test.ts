@@ -9,6 +9,7 @@ import { createLogger, silentLogger, type Logger } from '../../log/logger.js';
 import { Metrics } from '../../metrics/metrics.js';
 import { FakeService } from '../mcp/testing/fake-service.js';
 import { createApp, errorForResponse, type AppOptions } from './app.js';
+import { Lifecycle } from './lifecycle.js';
 
 /** A stand-in guard: `X-Test-User` is the caller; without it, 401. */
 const fakeGuard: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
@@ -69,6 +70,17 @@ describe('createApp', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(await res.text()).toBe('ok');
     expect(service.calls).toEqual([]);
+  });
+
+  it('answers /readyz 503 once shutdown has begun, while /healthz and the API are still served', async () => {
+    const lifecycle = new Lifecycle();
+    const { base } = await start({ lifecycle });
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    lifecycle.stop();
+    const ready = await fetch(`${base}/readyz`);
+    expect([ready.status, await ready.text()]).toEqual([503, 'shutting down']);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/api/v1/agents`)).status).toBe(200);
   });
 
   it('serves the REST API under /api/v1 and echoes the request id', async () => {

@@ -3,9 +3,10 @@
  *
  * 1. the request context (request id, logger, abort signal), metrics and one pino-http
  *    line per request;
- * 2. `GET /healthz` and `GET /readyz`: always `200 ok`. They never look at the API
- *    server or the chart registry (a dependency outage must show up in the answers to
- *    real requests, where it can be explained, not as a restarted pod), and no guard
+ * 2. `GET /healthz` and `GET /readyz`: `200 ok`, except that `/readyz` answers
+ *    `503 shutting down` once shutdown has begun (lifecycle.ts). They never look at the
+ *    API server or the chart registry (a dependency outage must show up in the answers
+ *    to real requests, where it can be explained, not as a restarted pod), and no guard
  *    ever covers them;
  * 3. open routes (`publicRoutes`, e.g. the RFC 9728 metadata documents);
  * 4. `/api/v1`: the browser-origin check (origin-guard.ts), the optional bearer guard,
@@ -28,6 +29,7 @@ import type { OperationService } from '../operations.js';
 import { createRestRouter } from '../rest/router.js';
 import { bindCaller, requestContext } from './context.js';
 import { httpMetrics } from './http-metrics.js';
+import type { Lifecycle } from './lifecycle.js';
 import { originGuard } from './origin-guard.js';
 import { requestLogger } from './request-log.js';
 
@@ -53,6 +55,8 @@ export interface AppOptions {
    * is one); requests without an Origin header are never affected.
    */
   allowedOrigins?: readonly string[];
+  /** Turns `/readyz` to 503 once shutdown begins; absent means always ready. */
+  lifecycle?: Lifecycle;
 }
 
 /** The probe paths; answered before anything that could fail or be guarded. */
@@ -70,11 +74,13 @@ export function createApp(options: AppOptions): Express {
   if (metrics) app.use(httpMetrics(metrics));
   app.use(requestLogger(log));
 
-  for (const path of PROBE_PATHS) {
-    app.get(path, (_req: Request, res: Response) => {
-      res.type('text/plain').send('ok');
-    });
-  }
+  app.get('/healthz', (_req: Request, res: Response) => {
+    res.type('text/plain').send('ok');
+  });
+  app.get('/readyz', (_req: Request, res: Response) => {
+    if (options.lifecycle?.stopping) res.status(503).type('text/plain').send('shutting down');
+    else res.type('text/plain').send('ok');
+  });
   if (options.publicRoutes) app.use(options.publicRoutes);
 
   const allowedOrigins = options.allowedOrigins;

@@ -97,6 +97,24 @@ describe('startHttpServer', () => {
     expect(second).toContain('second');
   });
 
+  it('keeps accepting after stopKeepAlive, and answers every request with Connection: close', async () => {
+    running = await startHttpServer((_req, res) => res.end('ok'), '127.0.0.1:0');
+    const agent = new Agent({ keepAlive: true });
+    const get = () => new Promise<string | undefined>((resolve, reject) => {
+      request(`${running!.url}/`, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.headers.connection));
+      }).on('error', reject).end();
+    });
+    expect(await get()).toBe('keep-alive');
+    running.stopKeepAlive();
+    running.stopKeepAlive();
+    expect(await get()).toBe('close');
+    expect(await get()).toBe('close');
+    expect(running.server.listening).toBe(true);
+    agent.destroy();
+  });
+
   it('cuts a request that never finishes once the grace period is over', async () => {
     let arrived!: () => void;
     const arrival = new Promise<void>((resolve) => { arrived = resolve; });

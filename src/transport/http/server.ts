@@ -10,7 +10,12 @@
  *   never cut off;
  * - a graceful close: stop accepting, let in-flight requests finish, answer every request
  *   that still arrives on an open connection with `Connection: close`, close connections
- *   as they go idle, and cut whatever is left after the grace period (15 s).
+ *   as they go idle, and cut whatever is left after the grace period (`--shutdown-timeout`,
+ *   15 s by default);
+ * - before that, during `--shutdown-delay`, `stopKeepAlive()`: everything is still served,
+ *   new connections included, but every answer says `Connection: close`, so clients and
+ *   proxies holding pooled connections to this pod reconnect, and land on a pod that
+ *   stays.
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,6 +33,8 @@ export interface RunningServer {
   readonly address: AddressInfo;
   /** `http://host:port`, with a loopback host when bound to every interface. */
   readonly url: string;
+  /** From now on every answer carries `Connection: close` (the server keeps accepting). */
+  stopKeepAlive(): void;
   /** Graceful close; resolves when every connection is gone (at the latest after `graceMs`). */
   close(graceMs?: number): Promise<void>;
 }
@@ -45,7 +52,27 @@ export async function startHttpServer(handler: RequestListener, listen: string):
     handler,
   );
   const address = await listenOn(server, listen);
-  return { server, address, url: urlOf(address), close: (graceMs = SHUTDOWN_GRACE_MS) => closeGracefully(server, graceMs) };
+  return {
+    server, address, url: urlOf(address),
+    stopKeepAlive: () => stopKeepAlive(server),
+    close: (graceMs = SHUTDOWN_GRACE_MS) => closeGracefully(server, graceMs),
+  };
+}
+
+const closing = new WeakSet<Server>();
+
+/**
+ * Every answer from now on tells its client to close the connection, so a busy
+ * keep-alive client cannot keep the server's connections (or a drain) going with
+ * request after request. Idempotent.
+ */
+export function stopKeepAlive(server: Server): void {
+  if (closing.has(server)) return;
+  closing.add(server);
+  server.prependListener('request', (_req, res) => {
+    res.shouldKeepAlive = false;
+    res.setHeader('Connection', 'close');
+  });
 }
 
 function listenOn(server: Server, text: string): Promise<AddressInfo> {
@@ -77,12 +104,7 @@ function urlOf(address: AddressInfo): string {
 export function closeGracefully(server: Server, graceMs: number): Promise<void> {
   if (!server.listening) return Promise.resolve();
   return new Promise((resolve) => {
-    // From now on every answer tells its client to close the connection, so a busy
-    // keep-alive client cannot keep the drain going with request after request.
-    server.prependListener('request', (_req, res) => {
-      res.shouldKeepAlive = false;
-      res.setHeader('Connection', 'close');
-    });
+    stopKeepAlive(server);
     // A keep-alive connection whose request finishes after close() would otherwise sit
     // idle until its keep-alive timeout: sweep idle connections until all are gone.
     const sweep = setInterval(() => server.closeIdleConnections(), 100);

@@ -26,10 +26,14 @@ export interface ServeChild {
 
 export { deadPort } from '../../../src/testing/serve-harness.js';
 
-/** Start `agent-manager serve` with `args` (plus a loopback listener, no metrics listener) and wait until it listens. */
+/**
+ * Start `agent-manager serve` with `args` (plus a loopback listener, no metrics listener
+ * and, unless `args` set one, no shutdown delay) and wait until it listens.
+ */
 export async function startServeChild(args: readonly string[]): Promise<ServeChild> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !SCRUBBED.test(key)));
-  const proc = spawn(process.execPath, [MAIN, 'serve', '--listen=127.0.0.1:0', '--metrics-listen=', ...args], {
+  const delay = args.some((a) => a.startsWith('--shutdown-delay')) ? [] : ['--shutdown-delay=0s'];
+  const proc = spawn(process.execPath, [MAIN, 'serve', '--listen=127.0.0.1:0', '--metrics-listen=', ...delay, ...args], {
     env, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Array<Record<string, unknown>> = [];
