@@ -5,56 +5,16 @@
  * parseConfig. hack/helm-checks.sh repeats the render with the real helm where it exists.
  */
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/index.js';
 import { CHART_DIR, defaultValues, valuesValidator } from './chart-files.js';
-import { TemplateError } from './gotpl/exec.js';
-import { coalesce, one, renderChart, type Manifest, type Rendered } from './gotpl/render-chart.js';
+import { coalesce, one, renderChart, type Manifest } from './gotpl/render-chart.js';
+import { container, failure, NS, parsedServe, podEnv, render } from './render-values.js';
 
-const NS = 'agent-platform';
 const validate = valuesValidator();
 
 const platformIdentity = {
   domain: 'example.io',
   identity: { issuerUrl: 'https://dex.example.io', clientId: 'platform', existingSecret: 'platform-oauth', ca: { secretName: 'idp-ca', key: 'root.pem' } },
 };
-
-/** Render with `values` over the defaults, after checking them against the schema as helm does. */
-function render(values: Record<string, unknown> = {}, releaseName = 'agent-manager'): Rendered {
-  expect(validate(coalesce(defaultValues(), values))).toEqual([]);
-  return renderChart(CHART_DIR, { releaseName, namespace: NS, values });
-}
-
-/** The render failure's own message (a fail or required text). */
-function failure(values: Record<string, unknown>): string {
-  try {
-    renderChart(CHART_DIR, { namespace: NS, values });
-  } catch (err) {
-    if (err instanceof TemplateError) return err.reason;
-    throw err;
-  }
-  throw new Error('the chart rendered');
-}
-
-function container(rendered: Rendered): Record<string, any> {
-  return (one(rendered, 'Deployment') as any).spec.template.spec.containers[0];
-}
-
-/** The env a pod would see: literal values, and each secret key as "<secret>/<key>". */
-function podEnv(rendered: Rendered): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const e of container(rendered).env ?? []) {
-    env[e.name] = e.value ?? `${e.valueFrom.secretKeyRef.name}/${e.valueFrom.secretKeyRef.key}`;
-  }
-  return env;
-}
-
-/** parseConfig over the rendered container args and env. */
-function parsedServe(rendered: Rendered) {
-  const args: string[] = container(rendered).args;
-  const result = parseConfig(args, podEnv(rendered));
-  if (result.kind !== 'serve') throw new Error(`the rendered args do not parse: ${JSON.stringify(result)}`);
-  return result.config;
-}
 
 const EXPECTED_RULES = [
   { apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
@@ -68,9 +28,9 @@ const EXPECTED_RULES = [
 describe('the chart with its default values', () => {
   const rendered = render();
 
-  it('renders a Deployment, Service, ServiceAccount and one Role/RoleBinding pair in kagent, and nothing optional', () => {
+  it('renders a Deployment, PodDisruptionBudget, Service, ServiceAccount and one Role/RoleBinding pair in kagent, and nothing optional', () => {
     expect(rendered.manifests.map((m) => `${m.kind}/${m.metadata.namespace}/${m.metadata.name}`).sort()).toEqual([
-      `Deployment/${NS}/agent-manager`, 'Role/kagent/agent-manager', 'RoleBinding/kagent/agent-manager',
+      `Deployment/${NS}/agent-manager`, `PodDisruptionBudget/${NS}/agent-manager`, 'Role/kagent/agent-manager', 'RoleBinding/kagent/agent-manager',
       `Service/${NS}/agent-manager`, `ServiceAccount/${NS}/agent-manager`,
     ]);
   });

@@ -106,6 +106,32 @@ function eq(a: unknown, ...rest: unknown[]): boolean {
   return rest.some((b) => a === b || (a == null && b == null));
 }
 
+/** Sprig's toInt: numbers truncated, numeric strings parsed, anything else 0. */
+function toInt(v: unknown): number {
+  if (typeof v === 'number') return Math.trunc(v);
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v)) return Math.trunc(Number(v));
+  return 0;
+}
+
+/** Go's lt/gt: both operands must be numbers or both strings, else the template fails. */
+function compare(fn: string, a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  throw new Error(`${fn}: incompatible types for comparison: ${printValue(a)} and ${printValue(b)}`);
+}
+
+/** Sprig's kindIs over the kinds Go's reflect names for values a chart sees. */
+function kindOf(v: unknown): string {
+  if (v === null || v === undefined) return 'invalid';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'boolean') return 'bool';
+  // Helm reads every number of the values as float64; this renderer cannot tell apart
+  // the int64 that Sprig's arithmetic answers, so the chart never asks kindIs about those.
+  if (typeof v === 'number') return 'float64';
+  return Array.isArray(v) ? 'slice' : 'map';
+}
+
 /** The function table, by template name. */
 export const FUNCS: Record<string, Fn> = {
   not: (v) => !truthy(v),
@@ -160,5 +186,12 @@ export const FUNCS: Record<string, Fn> = {
   uniq,
   without: (v: unknown, ...drop: unknown[]) => list(v, 'without').filter((x) => !drop.includes(x)),
   first: (v) => list(v, 'first')[0],
+  int: (v) => toInt(v),
+  add: (...nums) => nums.reduce<number>((sum, n) => sum + toInt(n), 0),
+  lt: (a, b) => compare('lt', a, b) < 0,
+  le: (a, b) => compare('le', a, b) <= 0,
+  gt: (a, b) => compare('gt', a, b) > 0,
+  ge: (a, b) => compare('ge', a, b) >= 0,
+  kindIs: (kind, v) => kindOf(v) === str(kind),
   last: (v) => list(v, 'last').at(-1),
 };
