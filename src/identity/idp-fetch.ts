@@ -1,7 +1,8 @@
 /**
  * The one way the identity code talks to the identity provider: a small GET-only
- * `fetch` over node:http/node:https. It exists because Node 20's global fetch cannot
- * be given a CA, and an in-cluster Dex is served with a cluster CA (`--dex-ca-file`).
+ * `fetch` over node:http/node:https. It exists because Node's global fetch cannot be
+ * given a CA without reaching into undici's dispatchers, and an in-cluster Dex is served
+ * with a cluster CA (`--dex-ca-file`).
  *
  * Trust boundary: everything this fetches (discovery document, key set) decides which
  * signatures are accepted, so it

@@ -1,4 +1,6 @@
+import https from 'node:https';
 import net from 'node:net';
+import { generate } from 'selfsigned';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KUBE_REQUEST_TIMEOUT_MS, makeKubeApis, type KubeApis } from './api-clients.js';
@@ -88,5 +90,31 @@ describe('makeKubeApis', () => {
       'list agents in kagent', 'create agent kagent/sre', 'update agent kagent/sre', 'delete agent kagent/sre',
     ]);
     for (const message of failures) expect(message).toContain('did not answer within 0.1s');
+  });
+
+  it('reuses pooled TLS connections instead of a handshake per request, with the token on each', async () => {
+    const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+      keySize: 2048, extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    });
+    let connections = 0;
+    const authorizations: (string | undefined)[] = [];
+    const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+      authorizations.push(req.headers.authorization);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ apiVersion: 'kagent.dev/v1alpha2', kind: 'Agent', metadata: { name: 'sre', namespace: 'kagent' } }));
+    });
+    server.on('secureConnection', () => { connections += 1; });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanup = () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+    const { port } = server.address() as net.AddressInfo;
+    apis = makeKubeApis(kubeConfig(`https://127.0.0.1:${port}`));
+    const kube = new ClientNodeKube(apis);
+
+    for (let i = 0; i < 20; i += 1) expect(await kube.get(AGENTS, 'kagent', 'sre')).toMatchObject({ kind: 'Agent' });
+
+    // undici may open a second socket while the first is still being released; a
+    // handshake per request would be 20.
+    expect(connections).toBeLessThanOrEqual(2);
+    expect(authorizations).toEqual(Array(20).fill('Bearer secret-token-value'));
   });
 });

@@ -2,25 +2,27 @@
  * Builds the @kubernetes/client-node API objects for one KubeConfig, with one
  * keep-alive connection pool per KubeConfig.
  *
- * Why: client-node 1.x creates a new https.Agent for every request (see
- * KubeConfig.applySecurityAuthentication), so every call would pay a TCP and TLS
- * handshake. A promise middleware, the library's own extension point, swaps in one
- * keep-alive agent built from the same TLS material; authentication headers are still
- * applied by the library on every request.
+ * Why: client-node 2.x builds a new undici dispatcher for every request while it applies
+ * the kubeconfig's authentication (KubeConfig.applySecurityAuthentication), so every call
+ * would pay a TCP and TLS handshake. A promise middleware, the library's own extension
+ * point, runs after that step: it keeps the first dispatcher the library built for this
+ * KubeConfig and hands the same one to every later request. The library still decides
+ * what the dispatcher is (TLS material, `tls-server-name`, a kubeconfig's `proxy-url`),
+ * and still applies the authentication headers on every request, so a rotated token is
+ * picked up.
  *
  * Every request also carries a deadline (`requestTimeoutMs`, default 30 s) through the
- * same middleware. Why: client-node sets none, and the agent's socket `timeout` only
- * emits an event nobody acts on, so an API server that accepts the connection and never
- * answers would hold the caller's request (and a pooled socket) forever. The deadline
- * covers connecting, the TLS handshake and reading the body; kube-errors.ts turns the
- * abort into a `backend_error` (502) naming the call.
+ * same middleware. Why: client-node sets none, so an API server that accepts the
+ * connection and never answers would hold the caller's request (and a pooled socket)
+ * forever. The deadline covers connecting, the TLS handshake and reading the body;
+ * kube-errors.ts turns the abort into a `backend_error` (502) naming the call.
  */
-import http from 'node:http';
-import https from 'node:https';
 import {
   CoreV1Api, CustomObjectsApi, ServerConfiguration, createConfiguration,
   type KubeConfig, type Middleware, type RequestContext,
 } from '@kubernetes/client-node';
+
+type Dispatcher = NonNullable<ReturnType<RequestContext['getDispatcher']>>;
 
 /** How long one Kubernetes request may take, from connecting to the last body byte. */
 export const KUBE_REQUEST_TIMEOUT_MS = 30_000;
@@ -35,25 +37,6 @@ export interface KubeApis {
   close(): void;
 }
 
-async function agentFor(kc: KubeConfig): Promise<http.Agent | https.Agent> {
-  const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new Error('the kubeconfig has no current cluster');
-  const opts: https.RequestOptions = {};
-  await kc.applyToHTTPSOptions(opts);
-  const common = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 60_000 };
-  if (cluster.server.startsWith('http:')) return new http.Agent(common);
-  return new https.Agent({
-    ...common,
-    ca: opts.ca,
-    cert: opts.cert,
-    key: opts.key,
-    pfx: opts.pfx,
-    passphrase: opts.passphrase,
-    rejectUnauthorized: opts.rejectUnauthorized ?? !cluster.skipTLSVerify,
-    servername: cluster.tlsServerName,
-  });
-}
-
 export interface KubeApisOptions {
   /** Deadline of each request; default KUBE_REQUEST_TIMEOUT_MS. */
   requestTimeoutMs?: number;
@@ -64,11 +47,13 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('the kubeconfig has no current cluster');
   const requestTimeoutMs = options.requestTimeoutMs ?? KUBE_REQUEST_TIMEOUT_MS;
-  let agent: Promise<http.Agent | https.Agent> | undefined;
+  // The dispatcher the library built for the first request; undefined for a plain
+  // http:// server, where the library leaves fetch's own keep-alive pool in place.
+  let dispatcher: Dispatcher | undefined;
   const keepAlive: Middleware = {
     async pre(context: RequestContext): Promise<RequestContext> {
-      agent ??= agentFor(kc);
-      context.setAgent(await agent);
+      dispatcher ??= context.getDispatcher();
+      if (dispatcher) context.setDispatcher(dispatcher);
       const deadline = AbortSignal.timeout(requestTimeoutMs);
       const own = context.getSignal();
       context.setSignal(own ? AbortSignal.any([own, deadline]) : deadline);
@@ -88,7 +73,7 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
     core: new CoreV1Api(configuration),
     requestTimeoutMs,
     close() {
-      void agent?.then((a) => a.destroy());
+      void dispatcher?.close().catch(() => undefined);
     },
   };
 }

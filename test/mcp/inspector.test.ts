@@ -1,9 +1,10 @@
 /**
  * The MCP Inspector's CLI against our running MCP endpoint: a client we did not write
  * (the reference one, on the SDK's v2 line) lists and calls our tools over streamable
- * HTTP, against the real service on a seeded sandbox. It is fetched with npx, pinned, and not a dependency of the project: when npm
- * cannot be reached the test is skipped and says so. The Inspector declares Node >=22
- * but its CLI runs on Node 20 (npm prints EBADENGINE warnings, which are ignored here).
+ * HTTP, against the real service on a seeded sandbox. It is fetched with npx, pinned, and not a
+ * dependency of the project: when npm cannot be reached the test is skipped and says so.
+ * The Inspector declares Node >=22; it runs on the Node 24 the npm scripts put first on
+ * the PATH.
  */
 import { execFile } from 'node:child_process';
 import type { Server } from 'node:http';
