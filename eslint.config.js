@@ -2,8 +2,13 @@
 // - src/core is pure: it imports no I/O module and no adapter;
 // - production code never imports a testing/ folder, and reaches the sandbox only
 //   through a dynamic import when the sandbox is asked for;
-// - files stay small (max-lines), as the house style asks.
+// - files stay small (max-lines), as the house style asks;
+// - one formatting style (ESLint Stylistic), written to match the code as it stood, so
+//   `npm run lint` checks it and `npx eslint --fix .` applies it. Stylistic rather than
+//   prettier: it enforces the same spacing, quotes, semicolons and trailing commas while
+//   keeping the compact argument lists the code uses, with no repository-wide reformat.
 import js from '@eslint/js';
+import stylistic from '@stylistic/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 const ioModules = [
@@ -18,6 +23,21 @@ export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'src/transport/rest/openapi-types.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  stylistic.configs.customize({
+    indent: 2, quotes: 'single', semi: true, jsx: false, braceStyle: '1tbs', commaDangle: 'always-multiline', arrowParens: true,
+  }),
+  {
+    rules: {
+      // The code breaks long lists and expressions by meaning, not by a fixed shape.
+      '@stylistic/list-style': 'off',
+      '@stylistic/operator-linebreak': 'off',
+      '@stylistic/indent-binary-ops': 'off',
+      '@stylistic/multiline-ternary': 'off',
+      '@stylistic/max-statements-per-line': 'off',
+      '@stylistic/quote-props': 'off',
+      '@stylistic/quotes': ['error', 'single', { avoidEscape: true, allowTemplateLiterals: 'always' }],
+    },
+  },
   {
     languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', Buffer: 'readonly', fetch: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', structuredClone: 'readonly', setImmediate: 'readonly', queueMicrotask: 'readonly', Response: 'readonly', Request: 'readonly', Headers: 'readonly' } },
     rules: {

@@ -31,7 +31,7 @@ export async function startBenchTarget() {
       logger: await load('log/logger.js'),
     };
   } catch (err) {
-    throw new Error(`bench: build first (npm run build): ${err.message}`);
+    throw new Error(`bench: build first (npm run build): ${err.message}`, { cause: err });
   }
   const listNamespaces = LIST_SIZES.map((n) => `bench-${n}`);
   const fixture = await modules.fixture.startServiceFixture({

@@ -31,7 +31,7 @@ export async function readValuesSchema(
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${wanted} in the chart archive is not valid JSON: ${quotable((err as Error).message)}`);
+    throw new Error(`${wanted} in the chart archive is not valid JSON: ${quotable((err as Error).message)}`, { cause: err });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new Error(`${wanted} in the chart archive is not a JSON object`);
@@ -47,9 +47,9 @@ export async function readArchiveFile(archive: Uint8Array, path: string, maxByte
     tarBytes = await gunzipAsync(archive, { maxOutputLength: maxBytes });
   } catch (err) {
     if (err instanceof RangeError || (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new Error(`chart archive is larger than ${mib(maxBytes)} uncompressed`);
+      throw new Error(`chart archive is larger than ${mib(maxBytes)} uncompressed`, { cause: err });
     }
-    throw new Error(`chart archive is not gzip: ${(err as Error).message}`);
+    throw new Error(`chart archive is not gzip: ${(err as Error).message}`, { cause: err });
   }
   return findEntry(tarBytes, path);
 }

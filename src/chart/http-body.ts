@@ -32,7 +32,7 @@ export async function readCapped(res: Response, maxBytes: number, what: string, 
     }
   } catch (err) {
     if (err instanceof Error && err.message.startsWith(what)) throw err;
-    throw new Error(`${what}: reading the answer failed: ${describeFetchError(err)}`);
+    throw new Error(`${what}: reading the answer failed: ${describeFetchError(err)}`, { cause: err });
   } finally {
     await reader.cancel().catch(() => undefined);
   }

@@ -141,7 +141,7 @@ export class RegistryClient {
     try {
       return await this.fetchFn(url, { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
     } catch (err) {
-      throw new Error(`GET ${url}: ${describeFetchError(err, this.timeoutMs)}`);
+      throw new Error(`GET ${url}: ${describeFetchError(err, this.timeoutMs)}`, { cause: err });
     }
   }
 
@@ -152,7 +152,7 @@ export class RegistryClient {
       if (typeof parsed !== 'object' || parsed === null) throw new Error('not a JSON object');
       return parsed as T;
     } catch (err) {
-      throw new Error(`GET ${url}: answer is not JSON: ${quotable((err as Error).message)}`);
+      throw new Error(`GET ${url}: answer is not JSON: ${quotable((err as Error).message)}`, { cause: err });
     }
   }
 }

@@ -88,7 +88,7 @@ export class TokenCache {
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
     } catch (err) {
-      throw new Error(`token endpoint ${realm}: ${describeFetchError(err, this.options.timeoutMs)}`);
+      throw new Error(`token endpoint ${realm}: ${describeFetchError(err, this.options.timeoutMs)}`, { cause: err });
     }
     if (!res.ok) {
       await res.body?.cancel();

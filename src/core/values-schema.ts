@@ -36,7 +36,6 @@ export interface CompiledValuesSchema {
   readonly compileError?: string;
 }
 
-
 const AJV_OPTIONS: Options = {
   strict: false,
   allErrors: true,

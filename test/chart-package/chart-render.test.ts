@@ -37,7 +37,7 @@ describe('the chart with its default values', () => {
 
   it('grants the Role exactly the rules the service needs, bound to the ServiceAccount', () => {
     expect((one(rendered, 'Role') as any).rules).toEqual(EXPECTED_RULES);
-    expect((one(rendered, 'RoleBinding') as any)).toMatchObject({
+    expect(one(rendered, 'RoleBinding') as any).toMatchObject({
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'agent-manager' },
       subjects: [{ kind: 'ServiceAccount', name: 'agent-manager', namespace: NS }],
     });

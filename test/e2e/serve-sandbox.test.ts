@@ -73,7 +73,7 @@ describe('serve --sandbox', () => {
     try {
       const result = await client.callTool({ name: 'get_agent', arguments: { name: 'e2e-bot' } });
       expect(result.isError).toBeFalsy();
-      expect((result.structuredContent as { name: string; managed: string })).toMatchObject({ name: 'e2e-bot', managed: 'helmrelease' });
+      expect(result.structuredContent as { name: string; managed: string }).toMatchObject({ name: 'e2e-bot', managed: 'helmrelease' });
     } finally {
       await client.close();
     }

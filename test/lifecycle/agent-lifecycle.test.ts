@@ -17,7 +17,6 @@ const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefi
 
 let f: ServiceFixture;
 
-
 const ready = (obj: Record<string, any> | undefined) =>
   (obj?.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True');
 

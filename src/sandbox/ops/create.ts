@@ -70,9 +70,9 @@ export function insertObject(
   const entries = managed
     ? managed(obj)
     : recordUpdate([], {}, obj, {
-      manager: opts.fieldManager || managerFromUserAgent(opts.userAgent), apiVersion: apiVersionOf(def),
-      scope: 'main', schema: def.schema, hasStatusSubresource: def.statusSubresource,
-    });
+        manager: opts.fieldManager || managerFromUserAgent(opts.userAgent), apiVersion: apiVersionOf(def),
+        scope: 'main', schema: def.schema, hasStatusSubresource: def.statusSubresource,
+      });
   const encoded = encodeManagedFields(entries);
   if (encoded.length > 0) meta.managedFields = encoded;
   if (opts.dryRun) return obj;

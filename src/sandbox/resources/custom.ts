@@ -81,4 +81,3 @@ export const modelconfigs = crd({
 
 /** The custom resources, in discovery order. */
 export const CUSTOM_RESOURCES: readonly ResourceDef[] = [helmreleases, ocirepositories, kustomizations, gitrepositories, agents, modelconfigs];
-

@@ -53,7 +53,7 @@ export function parseRequestInfo(method: string, rawUrl: string): RequestInfo {
     return nonResource;
   }
 
-  let verb = '';
+  let verb: string;
   let watchPath = false;
   if (rest[0] === 'watch') {
     watchPath = true;

@@ -51,34 +51,43 @@ export class FakeService implements OperationService {
   getInfo(ctx: RequestContext) {
     return this.answer('getInfo', ctx, undefined, structuredClone(FAKE_INFO) as Info);
   }
+
   listAgents(ctx: RequestContext, input: unknown = {}) {
     return this.answer('listAgents', ctx, input, { agents: [] });
   }
+
   getAgent(ctx: RequestContext, input: { name: string; namespace?: string }) {
     return this.answer('getAgent', ctx, input, {
       name: input.name, namespace: input.namespace ?? 'kagent', exists: true, ready: null, accepted: null, managed: 'helmrelease' as const,
     });
   }
+
   createAgent(ctx: RequestContext, input: never) {
     return this.answer('createAgent', ctx, input, {} as never);
   }
+
   updateAgent(ctx: RequestContext, input: never) {
     return this.answer('updateAgent', ctx, input, {} as never);
   }
+
   deleteAgent(ctx: RequestContext, input: { name: string; namespace?: string }) {
     return this.answer('deleteAgent', ctx, input, {
       name: input.name, namespace: input.namespace ?? 'kagent', helmReleaseDeleted: true, agentDeleted: false, ociRepositoryDeleted: false,
     });
   }
+
   getAgentStatus(ctx: RequestContext, input: never) {
     return this.answer('getAgentStatus', ctx, input, {} as never);
   }
+
   validateAgent(ctx: RequestContext, input: never) {
     return this.answer('validateAgent', ctx, input, {} as never);
   }
+
   listModelConfigs(ctx: RequestContext, input: unknown = {}) {
     return this.answer('listModelConfigs', ctx, input, { modelConfigs: [] });
   }
+
   listSkills(ctx: RequestContext, input: unknown = {}) {
     return this.answer('listSkills', ctx, input, { repositories: [], skills: [] });
   }
