@@ -4,18 +4,20 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SANDBOX_FLAGS, SERVE_FLAGS } from './config/index.js';
 import { formatDefault } from './config/help.js';
-import { silentLogger } from './log/logger.js';
+import { createLogger, silentLogger } from './log/logger.js';
 import { runCli } from './main.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-async function cli(argv: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(
+  argv: string[], env: Record<string, string> = {}, onLogLine?: (line: string) => void,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const code = await runCli(argv, env, {
     stdout: (t) => { stdout += t; },
     stderr: (t) => { stderr += t; },
-    createLogger: () => silentLogger(),
+    createLogger: () => (onLogLine ? createLogger({ destination: { write: (line: string) => onLogLine(line) } }) : silentLogger()),
   });
   return { code, stdout, stderr };
 }
@@ -88,13 +90,48 @@ describe('runCli', () => {
       busy = undefined;
     });
 
-    it('exits 1 with one error line when serve cannot listen', async () => {
+    const busyPort = async (): Promise<number> => {
       busy = createServer();
       await new Promise<void>((resolve) => busy!.listen(0, '127.0.0.1', resolve));
-      const { port } = busy.address() as AddressInfo;
+      return (busy.address() as AddressInfo).port;
+    };
+
+    it('exits 2 with one line naming --listen when the API port is in use', async () => {
+      const port = await busyPort();
       const r = await cli(['serve', '--sandbox', `--listen=127.0.0.1:${port}`, '--metrics-listen=', '--agent-chart-oci-url=oci://127.0.0.1:9/charts/agent']);
-      expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/^Error: .*EADDRINUSE.*\n$/);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `Error: --listen 127.0.0.1:${port}: the address is already in use; stop what holds it or choose another address with --listen\n`,
+      );
+    });
+
+    it('exits 2 naming --metrics-listen when the metrics port is in use, never having said it is listening', async () => {
+      const port = await busyPort();
+      const logged: string[] = [];
+      const r = await cli(
+        ['serve', '--sandbox', '--listen=127.0.0.1:0', `--metrics-listen=127.0.0.1:${port}`, '--agent-chart-oci-url=oci://127.0.0.1:9/charts/agent'],
+        {},
+        (line) => logged.push(line),
+      );
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `Error: --metrics-listen 127.0.0.1:${port}: the address is already in use; stop what holds it or choose another address with --metrics-listen\n`,
+      );
+      expect(logged.map((line) => (JSON.parse(line) as { msg: string }).msg)).not.toContain('listening');
+    });
+
+    it('exits 2 naming --sandbox-listen when the sandbox port is in use', async () => {
+      const port = await busyPort();
+      const r = await cli(['serve', '--sandbox', `--sandbox-listen=127.0.0.1:${port}`, '--listen=127.0.0.1:0', '--metrics-listen=']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^Error: --sandbox-listen 127\\.0\\.0\\.1:${port}: the address is already in use; .*\n$`));
+    });
+
+    it('exits 2 naming --listen when the sandbox command\'s port is in use', async () => {
+      const port = await busyPort();
+      const r = await cli(['sandbox', `--listen=127.0.0.1:${port}`]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^Error: --listen 127\\.0\\.0\\.1:${port}: the address is already in use; .*\n$`));
     });
 
     it('exits 1 naming what is missing when there is no cluster to talk to', async () => {

@@ -115,6 +115,9 @@ describe('runServe against an API server that is down', () => {
     const { base } = await start();
     const port = new URL(base).port;
     const second = runServe(config([`--listen=127.0.0.1:${port}`]), silentLogger(), { stop: new Promise(() => {}) });
-    await expect(second).rejects.toThrow(/EADDRINUSE/);
+    await expect(second).rejects.toMatchObject({
+      name: 'ListenError', exitCode: 2, flag: '--listen',
+      message: `--listen 127.0.0.1:${port}: the address is already in use; stop what holds it or choose another address with --listen`,
+    });
   });
 });

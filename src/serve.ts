@@ -46,6 +46,7 @@ import { CallerProvider, ServiceAccountProvider } from './kube/providers.js';
 import type { Logger } from './log/logger.js';
 import { Metrics } from './metrics/metrics.js';
 import { metricsRequestListener } from './metrics/metrics-server.js';
+import { asListenError } from './transport/http/listen-error.js';
 import { AgentService } from './service/agent-service.js';
 import { ManagedNamespaces } from './service/namespaces.js';
 import type { ChartSchemaSource, KubeProvider } from './service/ports.js';
@@ -89,12 +90,12 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     );
     const skills = config.skills.repositories.length > 0
       ? new GitHubSkillCatalog({
-        repositories: config.skills.repositories,
-        apiUrl: config.skills.githubApi,
-        token: config.skills.githubToken || undefined,
-        cacheTtlMs: config.skills.cacheTtl.ms,
-        log,
-      })
+          repositories: config.skills.repositories,
+          apiUrl: config.skills.githubApi,
+          token: config.skills.githubToken || undefined,
+          cacheTtlMs: config.skills.cacheTtl.ms,
+          log,
+        })
       : undefined;
     const service = new AgentService(
       { kube, chart: openChartSource(config, log, cleanups), skills, log },
@@ -111,15 +112,19 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
       allowedOrigins: allowedBrowserOrigins(config), lifecycle,
     });
 
-    const main = await startHttpServer(app, config.listen);
+    // Every listener is bound before anything says the service is ready: a port in use
+    // stops startup (exit 2, naming the flag) instead of failing after 'listening'.
+    const main = await startHttpServer(app, config.listen, '--listen');
     listeners.push(main);
-    log.info({ address: hostPort(main.address), url: main.url }, 'listening');
     let metricsServer: RunningServer | undefined;
     if (metrics) {
-      metricsServer = await startHttpServer(metricsRequestListener(metrics, log), config.metrics.listen);
+      metricsServer = await startHttpServer(metricsRequestListener(metrics, log), config.metrics.listen, '--metrics-listen');
       listeners.push(metricsServer);
-      log.info({ address: hostPort(metricsServer.address) }, 'metrics listening');
     }
+    log.info({
+      address: hostPort(main.address), url: main.url,
+      metricsAddress: metricsServer ? hostPort(metricsServer.address) : undefined,
+    }, 'listening');
     options.onListening?.(main.address, metricsServer?.address);
 
     const reason = await (options.stop ?? nextSignal());
@@ -155,7 +160,10 @@ async function openCluster(config: AppConfig, log: Logger, cleanups: Cleanup[]):
   }
   // Only here, and only when asked for, is the sandbox loaded.
   const { startSandbox } = await import('./sandbox/index.js');
-  const sandbox = await startSandbox({ listen: config.sandbox.listen, seed: 'samples', authorization: 'rbac', controllers: true, log: log.child({ component: 'sandbox' }) });
+  const sandbox = await startSandbox({ listen: config.sandbox.listen, seed: 'samples', authorization: 'rbac', controllers: true, log: log.child({ component: 'sandbox' }) })
+    .catch((err: unknown) => {
+      throw asListenError(err, '--sandbox-listen', config.sandbox.listen);
+    });
   cleanups.push(() => sandbox.close());
   // kubectl gets the administrator; agent-manager itself acts as its ServiceAccount, as in a cluster.
   if (config.sandbox.kubeconfigOut) await sandbox.writeKubeconfig(config.sandbox.kubeconfigOut);

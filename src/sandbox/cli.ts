@@ -27,7 +27,7 @@ async function oidcConfig(config: SandboxCommandConfig): Promise<OidcAuthenticat
     try {
       caPem = await readFile(oidc.caFile, 'utf8');
     } catch (err) {
-      throw new Error(`--oidc-ca-file ${oidc.caFile}: cannot read it: ${(err as Error).message}`);
+      throw new Error(`--oidc-ca-file ${oidc.caFile}: cannot read it: ${(err as Error).message}`, { cause: err });
     }
     if (!caPem.includes('-----BEGIN CERTIFICATE-----')) throw new Error(`--oidc-ca-file ${oidc.caFile}: no PEM certificate in it`);
   }
@@ -68,14 +68,17 @@ function banner(sandbox: Sandbox, config: SandboxCommandConfig): string {
 
 /** Run the sandbox until asked to stop. Resolves after it has closed. */
 export async function runSandbox(config: SandboxCommandConfig, log: Logger, options: RunSandboxOptions = {}): Promise<void> {
+  const listen = config.listen || '127.0.0.1:0';
   const sandbox = await startSandbox({
-    listen: config.listen || '127.0.0.1:0',
+    listen,
     seed: config.seed ? 'samples' : false,
     authorization: config.authorization,
     oidc: await oidcConfig(config),
     controllers: config.controllers,
     reconcileDelayMs: config.reconcileDelayMs,
     log,
+  }).catch((err: unknown) => {
+    throw listenFailure(err, listen);
   });
   try {
     if (config.kubeconfigOut) await sandbox.writeKubeconfig(config.kubeconfigOut);
@@ -91,4 +94,16 @@ export async function runSandbox(config: SandboxCommandConfig, log: Logger, opti
   } finally {
     await sandbox.close();
   }
+}
+
+/**
+ * A bind failure as one line naming `--listen`, with `exitCode: 2` (the CLI's code for a
+ * configuration problem); any other error as it is.
+ */
+function listenFailure(err: unknown, listen: string): unknown {
+  if ((err as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return err;
+  return Object.assign(
+    new Error(`--listen ${listen}: the address is already in use; stop what holds it or choose another address with --listen`, { cause: err }),
+    { exitCode: 2 },
+  );
 }

@@ -20,6 +20,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseListenAddress } from '../../config/index.js';
+import { asListenError } from './listen-error.js';
 
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const IDLE_TIMEOUT_MS = 120_000;
@@ -39,8 +40,11 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-/** Create a server with the timeouts above and listen on `listen` (`host:port`, `:port`). */
-export async function startHttpServer(handler: RequestListener, listen: string): Promise<RunningServer> {
+/**
+ * Create a server with the timeouts above and listen on `listen` (`host:port`, `:port`).
+ * A bind failure rejects with a ListenError naming `flag`, the option that sets `listen`.
+ */
+export async function startHttpServer(handler: RequestListener, listen: string, flag = '--listen'): Promise<RunningServer> {
   const server = createServer(
     {
       headersTimeout: HEADERS_TIMEOUT_MS,
@@ -51,7 +55,9 @@ export async function startHttpServer(handler: RequestListener, listen: string):
     },
     handler,
   );
-  const address = await listenOn(server, listen);
+  const address = await listenOn(server, listen).catch((err: unknown) => {
+    throw asListenError(err, flag, listen);
+  });
   return {
     server, address, url: urlOf(address),
     stopKeepAlive: () => stopKeepAlive(server),
