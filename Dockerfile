@@ -4,10 +4,11 @@
 # Stage 1 builds with the dev dependencies (TypeScript), then prunes them; stage 2 runs
 # with the production dependencies only.
 #
-# Runtime base: node:20-bookworm-slim, the same Debian 12 + Node 20 the build stage and
-# the test machines use (the code never runs on a libc or Node build it was not tested
-# on), with a `node` user that already has uid/gid 1000. It is larger than
-# gcr.io/distroless/nodejs20-debian12, but keeps `node` on PATH for the entrypoint and a
+# Runtime base: node:24-bookworm-slim, Node.js 24 LTS on Debian 12: the same Node major
+# the tests run on (the package's `node` devDependency) and the same Debian the test
+# machines use, so the code never runs on a libc or Node build it was not tested on, with
+# a `node` user that already has uid/gid 1000. It is larger than
+# gcr.io/distroless/nodejs24-debian12, but keeps `node` on PATH for the entrypoint and a
 # shell for `kubectl exec` debugging; npm, npx, corepack and yarn are removed from it,
 # since nothing installs at run time.
 #
@@ -15,7 +16,7 @@
 #     --build-arg BUILT=$(date -u +%Y-%m-%dT%H:%M:%SZ) .
 #   docker run --rm -p 8080:8080 agent-manager serve --sandbox --listen=:8080
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -25,7 +26,7 @@ COPY src/ src/
 COPY api/ api/
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ARG COMMIT=unknown
 ARG BUILT=unknown
 ENV NODE_ENV=production \

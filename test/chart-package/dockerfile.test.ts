@@ -1,6 +1,6 @@
 /**
  * The image's facts, read from the Dockerfile text (no container engine runs here):
- * two stages on a Node 20 base, production dependencies only in the runtime stage, a
+ * two stages on a Node 24 base, production dependencies only in the runtime stage, a
  * non-root user, the agent-manager entrypoint with `serve` as its default command, the
  * two ports, and no secrets. Plus what .dockerignore keeps out of the build context.
  */
@@ -34,10 +34,12 @@ const [build, runtime] = stages as [Instruction[], Instruction[]];
 const args = (stage: Instruction[], op: string) => stage.filter((i) => i.op === op).map((i) => i.args);
 
 describe('the Dockerfile', () => {
-  it('has a build stage and a runtime stage, both on node:20-bookworm-slim', () => {
+  it('has a build stage and a runtime stage, both on the Node 24 LTS slim image the package.json engines ask for', () => {
     expect(stages).toHaveLength(2);
-    expect(args(build, 'FROM')).toEqual(['node:20-bookworm-slim AS build']);
-    expect(args(runtime, 'FROM')[0]).toMatch(/^node:20-bookworm-slim\b/);
+    expect(args(build, 'FROM')).toEqual(['node:24-bookworm-slim AS build']);
+    expect(args(runtime, 'FROM')[0]).toMatch(/^node:24-bookworm-slim\b/);
+    const engines = (JSON.parse(readRepoFile('package.json')) as { engines: { node: string } }).engines;
+    expect(engines.node).toMatch(/^>=24\./);
   });
 
   it('builds with dev dependencies and prunes them before the runtime stage copies node_modules', () => {
