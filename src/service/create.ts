@@ -3,14 +3,16 @@
  * nothing: removed arguments, namespace, name, toolset, skills; then one round of
  * concurrent reads (release and Agent of that name, the namespace's ModelConfigs, the
  * shared chart source, the chart schema) decides the 409s and 400s; then the shared
- * OCIRepository is created when missing and the HelmRelease after it, so a release
- * never exists without its source. If the API server refuses the release, a source this
- * call created (and nothing else references) is removed again; when the outcome of the
- * release write is unknown (5xx, timeout, dropped connection) the source is kept. The status of the new
+ * OCIRepository is created when missing and the HelmRelease after it, and the source is
+ * ensured once more after the release is written (a concurrent delete, on any replica,
+ * may have removed it in between: see shared-source.ts), so a release never exists
+ * without its source. If the API server refuses the release, a source this call created
+ * (and nothing else references) is removed again; when the outcome of the release write
+ * is unknown (5xx, timeout, dropped connection) the source is kept. The status of the new
  * agent is embedded when it can be read.
  */
 import { buildHelmRelease, buildOciRepository, buildValues, chartNameOf, composeManifests } from '../core/compose.js';
-import { conflict, invalid, isAppError } from '../core/errors.js';
+import { backendError, conflict, invalid, isAppError } from '../core/errors.js';
 import { metadataMapsViolations } from '../core/labels.js';
 import { validateName } from '../core/names.js';
 import { validateSkills } from '../core/skills.js';
@@ -22,12 +24,18 @@ import type { KubeObject, KubePort } from './ports.js';
 import { agentFromRelease, withRelease } from './read-model.js';
 import { agentStatus } from './status.js';
 import type { OperationEnv } from './operation-env.js';
+import { ensureSource, isLive, removeSourceIfUnused } from './shared-source.js';
 
 /** The codes of API answers that prove a write was refused (the API server's 4xx). */
 const DEFINITE_REFUSALS = ['invalid_request', 'forbidden', 'conflict', 'not_found', 'unauthenticated'] as const;
 
 export function releaseExistsConflict(namespace: string, name: string) {
   return conflict(`HelmRelease ${namespace}/${name} already exists; use update_agent to change it`);
+}
+
+/** A release of that name is still being deleted (Flux uninstalls first): the name is free once it is gone. */
+export function releaseTerminatingConflict(namespace: string, name: string) {
+  return conflict(`HelmRelease ${namespace}/${name} is being deleted; retry create_agent once it is gone`);
 }
 
 export function bareAgentExistsConflict(namespace: string, name: string) {
@@ -61,7 +69,7 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, spec: 
     kube.get(types.ociRepository, namespace, chartName),
     env.deps.chart.schema(),
   ]);
-  if (release) throw releaseExistsConflict(namespace, name);
+  if (release) throw isLive(release) ? releaseExistsConflict(namespace, name) : releaseTerminatingConflict(namespace, name);
   if (agent) throw bareAgentExistsConflict(namespace, name);
   const modelConfigProblem = modelConfigViolation(namespace, spec.modelConfig, modelConfigs);
   if (modelConfigProblem) throw invalid(modelConfigProblem);
@@ -69,9 +77,10 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, spec: 
   const schemaProblem = schemaRefusal(schema, values);
   if (schemaProblem) throw invalid(schemaProblem);
 
+  const sourceTemplate = buildOciRepository(namespace, compose) as KubeObject;
   let sourceCreated = false;
-  if (!source) {
-    sourceCreated = await createSource(kube, env, namespace);
+  if (!isLive(source)) {
+    sourceCreated = await ensureSource(kube, types, sourceTemplate, { seen: source ?? null });
   } else if ((source.spec as { url?: unknown } | undefined)?.url !== compose.chartOciUrl) {
     ctx.log.warn({ namespace, name: chartName, url: (source.spec as { url?: unknown }).url, want: compose.chartOciUrl },
       'reusing an OCIRepository that points elsewhere');
@@ -88,8 +97,15 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, spec: 
     if (isAppError(err, 'conflict')) throw releaseExistsConflict(namespace, name);
     throw err;
   }
+  // The source again, now that the release is written (beside the status read, which needs neither).
+  const [createdAfter, status] = await Promise.all([
+    ensureSource(kube, types, sourceTemplate).catch((err: unknown) => {
+      throw backendError(`HelmRelease ${namespace}/${name} was written, but its chart source could not be ensured after it: ${err instanceof Error ? err.message : String(err)}`, err);
+    }),
+    agentStatus(kube, types, namespace, name).catch(() => undefined),
+  ]);
+  if (createdAfter) sourceCreated = true;
   ctx.log.info({ caller: callerLogValue(ctx.caller), namespace, name, modelConfig: spec.modelConfig, ociRepositoryCreated: sourceCreated }, 'agent created');
-  const status = await agentStatus(kube, types, namespace, name).catch(() => undefined);
   const result: CreateResult = {
     agent: withRelease(agentFromRelease(created, name), created),
     manifests: composeManifests(namespace, name, values, compose),
@@ -101,26 +117,10 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, spec: 
   return result;
 }
 
-/** Creates the shared source; a concurrent create that won the race counts as reuse. */
-async function createSource(kube: KubePort, env: OperationEnv, namespace: string): Promise<boolean> {
-  try {
-    await kube.create(env.types.ociRepository, buildOciRepository(namespace, env.compose) as KubeObject);
-    return true;
-  } catch (err) {
-    if (isAppError(err, 'conflict')) return false;
-    throw err;
-  }
-}
-
 /** Best effort: remove a source this call created when no release references it. */
 async function removeUnusedSource(kube: KubePort, env: OperationEnv, ctx: RequestContext, namespace: string, chartName: string) {
   try {
-    const releases = await kube.list(env.types.helmRelease, namespace);
-    const referenced = releases.some((r) => {
-      const ref = (r.spec as { chartRef?: { kind?: string; name?: string } } | undefined)?.chartRef;
-      return ref?.kind === 'OCIRepository' && ref.name === chartName;
-    });
-    if (!referenced) await kube.remove(env.types.ociRepository, namespace, chartName);
+    await removeSourceIfUnused(kube, env.types, { namespace, name: chartName });
   } catch (err) {
     ctx.log.warn({ namespace, name: chartName, err: err instanceof Error ? err.message : String(err) },
       'could not remove the OCIRepository created for a release that failed');
