@@ -3,8 +3,9 @@
  * Agent. Guards: a bare Agent CR is removed only with force; a GitOps-owned or
  * suspended release only with force (a suspended release loses its finalizer without
  * uninstalling, so force removes the Agent CR too). The namespace's shared
- * OCIRepository goes with the last release that renders from it; a release written
- * meanwhile makes the delete restore it (shared-source.ts); any uncertainty
+ * OCIRepository goes with the last live release that renders from it (a release being
+ * deleted does not count, so overlapping deletes of the last two take it); a release
+ * written meanwhile makes the delete restore it (shared-source.ts); any uncertainty
  * keeps it, and `ociRepositoryKept` says why.
  */
 import { validateName } from '../core/names.js';
@@ -59,7 +60,7 @@ export async function deleteAgent(env: OperationEnv, ctx: RequestContext, reques
   return result;
 }
 
-/** Deletes the release's chart source when no other release renders from it: true, or why it was kept. */
+/** Deletes the release's chart source when no other live release renders from it: true, or why it was kept. */
 async function cleanUpSource(kube: KubePort, env: OperationEnv, release: KubeObject): Promise<true | string> {
   const source = sourceOfRelease(release);
   if (!source) return 'the HelmRelease does not render from an OCIRepository';

@@ -13,8 +13,8 @@
  *
  * Any removal of the source is followed by its remover's re-list, and any release write
  * by its creator's re-check, so whichever of the two comes last sees the other.
- * A source being deleted (`deletionTimestamp` set, held by Flux's finalizer) counts as
- * gone: it serves no release.
+ * A release or a source being deleted (`deletionTimestamp` set, held by Flux's finalizer)
+ * counts as gone: it neither keeps a source alive nor serves a release.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backendError, isAppError } from '../core/errors.js';
@@ -45,11 +45,11 @@ export function sourceOfRelease(release: KubeObject): SourceRef | undefined {
   return { namespace, name: ref.name };
 }
 
-/** Names of the releases that render from the source, except the one with `exceptUid`. */
+/** Names of the live releases that render from the source, except the one with `exceptUid`. */
 export async function liveReferences(kube: KubePort, types: ResourceTypes, source: SourceRef, exceptUid?: string): Promise<string[]> {
   const releases = await kube.list(types.helmRelease, source.namespace);
   return releases
-    .filter((r) => exceptUid === undefined || r.metadata.uid !== exceptUid)
+    .filter((r) => isLive(r) && (exceptUid === undefined || r.metadata.uid !== exceptUid))
     .filter((r) => {
       const ref = sourceOfRelease(r);
       return ref?.name === source.name && ref.namespace === source.namespace;

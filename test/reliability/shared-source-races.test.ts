@@ -95,3 +95,33 @@ describe('a create racing the delete of the namespace\'s last agent, on two repl
     });
   }
 });
+
+/** A finalizer of the test's own that holds a release while it is being deleted, as a slow Helm uninstall does. */
+const HOLD = 'test.example.com/hold';
+function setHold(name: string, hold: boolean): void {
+  const release = sandbox.store.get('helmreleases', NS, name) as unknown as { metadata: { finalizers?: string[] } };
+  const finalizers = (release.metadata.finalizers ?? []).filter((f) => f !== HOLD);
+  const next = { ...release, metadata: { ...release.metadata, finalizers: hold ? [...finalizers, HOLD] : finalizers } };
+  sandbox.store.update('helmreleases', next as never, { fieldManager: 'test' });
+}
+
+describe('two overlapping deletes of the last two agents, on two replicas', () => {
+  it('take the shared source with them, whatever the offset', async () => {
+    for (let offset = 0; offset <= 200; offset += 20) {
+      await reset();
+      await replicas[0]!.createAgent(ctx(), spec('c1'));
+      await replicas[0]!.createAgent(ctx(), spec('c2'));
+      setHold('c1', true);
+      setHold('c2', true);
+      const first = replicas[0]!.deleteAgent(ctx(), { namespace: NS, name: 'c1' });
+      await sleep(offset);
+      const second = replicas[1]!.deleteAgent(ctx(), { namespace: NS, name: 'c2' });
+      const results = await Promise.all([first, second]);
+      setHold('c1', false);
+      setHold('c2', false);
+      expect({ offset, deleted: results.some((r) => r.ociRepositoryDeleted) }, JSON.stringify(results)).toEqual({ offset, deleted: true });
+      const source = sandbox.store.find('ocirepositories', NS, SOURCE) as unknown as Obj | undefined;
+      expect({ offset, liveSource: live(source) }).toEqual({ offset, liveSource: false });
+    }
+  });
+});
