@@ -2,7 +2,11 @@
  * Finding an agent's objects the way get_agent finds them: the kagent Agent CR of that
  * name, then the HelmRelease its provenance labels name (which may sit in another
  * namespace), else the release named after the agent. One round of concurrent reads;
- * a second only when the labels point somewhere other than the same-name release.
+ * a second only when the labels point somewhere other than the same-name release, or
+ * when they name a release the first round did not see: the two concurrent reads may
+ * land on either side of a create (release missing, the Agent helm-controller rendered
+ * from it present), and reading the release again after the Agent tells a bare CR from
+ * a release that was just written.
  * A name no Kubernetes object can have finds nothing, without a request.
  */
 import { notFound } from '../core/errors.js';
@@ -28,7 +32,7 @@ export async function lookupAgent(
     kube.get(types.helmRelease, namespace, name),
   ]);
   const labelled = agent ? provenanceOf(agent) : undefined;
-  if (labelled && (labelled.name !== name || labelled.namespace !== namespace)) {
+  if (labelled && (labelled.name !== name || labelled.namespace !== namespace || !sameName)) {
     const release = await kube.get(types.helmRelease, labelled.namespace, labelled.name);
     return { namespace, name, agent, release: release ?? sameName };
   }

@@ -9,7 +9,8 @@
  * - a create racing the delete of the namespace's last agent never leaves a live
  *   HelmRelease without a live source (whether the create takes a new name or the same);
  * - two overlapping deletes of the last two agents take the source with them;
- * - a delete racing a create of the same name never answers the "bare CR" 409.
+ * - a delete racing a create of the same name never answers the "bare CR" 409 (its two
+ *   concurrent reads landing on either side of the create).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBaseKubeConfig } from '../../src/kube/kubeconfig.js';
@@ -122,6 +123,35 @@ describe('two overlapping deletes of the last two agents, on two replicas', () =
       expect({ offset, deleted: results.some((r) => r.ociRepositoryDeleted) }, JSON.stringify(results)).toEqual({ offset, deleted: true });
       const source = sandbox.store.find('ocirepositories', NS, SOURCE) as unknown as Obj | undefined;
       expect({ offset, liveSource: live(source) }).toEqual({ offset, liveSource: false });
+    }
+  });
+});
+
+describe('a delete racing a create of the same name, on two replicas', () => {
+  it('never answers the bare-CR 409 while the Agent it reads was rendered from a release', async () => {
+    // The delete's Agent read is made slow, so its release read lands before the create's
+    // write and its Agent read after helm-controller rendered the Agent from that release.
+    let slowNextAgentRead = false;
+    const removeHook = sandbox.hooks.use(async (hook, next) => {
+      if (slowNextAgentRead && hook.info.verb === 'get' && hook.info.resource === 'agents') {
+        slowNextAgentRead = false;
+        await sleep(400);
+      }
+      return next();
+    });
+    try {
+      for (let offset = 0; offset <= 300; offset += 30) {
+        await reset();
+        const creating = replicas[0]!.createAgent(ctx(), spec('z'));
+        await sleep(offset);
+        slowNextAgentRead = true;
+        const answer = await replicas[1]!.deleteAgent(ctx(), { namespace: NS, name: 'z' }).then(
+          (r) => `deleted: release ${String(r.helmReleaseDeleted)}`, (err: { code?: string; message?: string }) => `${err.code}: ${err.message}`);
+        await creating.catch(() => undefined);
+        expect(answer, `offset ${offset}`).not.toContain('bare CR');
+      }
+    } finally {
+      removeHook();
     }
   });
 });
