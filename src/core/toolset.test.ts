@@ -19,6 +19,10 @@ const labelOnly = (q: string): string =>
   `toolset selector ${q}: label: selectors are allowed inside presets only; use a preset that selects by label (preset:infrastructure, preset:agent-platform)`;
 const malformed = (q: string): string =>
   `toolset selector ${q} is not preset:<name>, server:<name>, workflow:<name> or tool:<name> (exact names, no whitespace or commas)`;
+const unsendable = (q: string): string =>
+  `toolset selector ${q} has a character the X-Muster-Toolset header cannot carry: only visible ASCII (no control characters, no letters beyond ASCII)`;
+const tooLong = (q: string, n: number): string =>
+  `toolset selector ${q} is ${n} characters long, more than 137 (a kind such as workflow: and a name of at most 128 characters, the longest MCP tool name)`;
 const NOT_A_LIST =
   'toolset must be a list of selector strings, e.g. toolset: ["preset:read-only"] (each preset:<name>, server:<name>, workflow:<name> or tool:<name>)';
 
@@ -50,11 +54,6 @@ describe('toolsetViolation', () => {
     ['the name may hold further colons', ['server:ns:name']],
     ['* is a literal name character', ['tool:*']],
     ['=, /, ; and * in a name', ['tool:a=b/c;d*']],
-    ['non-ASCII letters', ['server:grün', 'tool:日本']],
-    ['NBSP inside a name (RE2 \\s is ASCII only)', ['tool:a\u00a0b']],
-    ['VT inside a name (RE2 \\s has no VT)', ['tool:a\vb']],
-    ['an ideographic space inside a name', ['tool:a\u3000b']],
-    ['a trailing NBSP', ['preset:read-only\u00a0']],
     ['an unknown preset (the gateway resolves presets)', ['preset:foo']],
     ['a preset name in upper case', ['preset:READ-ONLY']],
     ['duplicates', ['preset:read-only', 'preset:read-only']],
@@ -75,7 +74,7 @@ describe('toolsetViolation', () => {
     ['a carriage return inside a name', ['tool:a\rb'], malformed('"tool:a\\rb"')],
     ['a form feed inside a name', ['tool:a\fb'], malformed('"tool:a\\fb"')],
     ['a comma alone after the kind', ['tool:,'], malformed('"tool:,"')],
-    ['a leading BOM, quoted as Go %q does', ['\ufeffpreset:x'], malformed('"\\ufeffpreset:x"')],
+    ['a leading BOM, quoted as Go %q does', ['\ufeffpreset:x'], unsendable('"\\ufeffpreset:x"')],
     ['upper-case kind', ['PRESET:x'], malformed('"PRESET:x"')],
     ['no colon', ['read-only'], malformed('"read-only"')],
     ['an empty kind', [':x'], malformed('":x"')],
@@ -93,6 +92,43 @@ describe('toolsetViolation', () => {
     ['non-string items outrank the cap', [...many(40), 1], NOT_A_LIST],
   ])('refuses %s', (_name, selectors, want) => {
     expect(toolsetViolation(selectors, { required: true })).toBe(want);
+  });
+
+  it.each<[string, string, string]>([
+    ['NUL inside a name', 'tool:a\u0000b', '"tool:a\\x00b"'],
+    ['ESC inside a name', 'tool:a\u001bb', '"tool:a\\x1bb"'],
+    ['DEL inside a name', 'tool:a\u007fb', '"tool:a\\x7fb"'],
+    ['VT inside a name (RE2 \\s has no VT)', 'tool:a\vb', '"tool:a\\vb"'],
+    ['NBSP inside a name', 'tool:a\u00a0b', '"tool:a\\u00a0b"'],
+    ['an ideographic space inside a name', 'tool:a\u3000b', '"tool:a\\u3000b"'],
+    ['a trailing NBSP', 'preset:read-only\u00a0', '"preset:read-only\\u00a0"'],
+    ['non-ASCII letters', 'server:grün', '"server:grün"'],
+    ['CJK letters', 'tool:日本', '"tool:日本"'],
+  ])('refuses %s: the selector could never travel in the header', (_name, selector, quoted) => {
+    expect(toolsetViolation(['preset:none', selector], { required: true })).toBe(unsendable(quoted));
+  });
+
+  it('bounds a selector at a kind and the longest MCP tool name (128 characters), quoting only its start', () => {
+    const longest = `workflow:${'w'.repeat(128)}`;
+    expect(toolsetViolation([longest, `tool:${'t'.repeat(132)}`], { required: true })).toBeUndefined();
+    const over = `tool:${'t'.repeat(133)}`;
+    expect(toolsetViolation([over], { required: true })).toBe(tooLong(`"tool:${'t'.repeat(59)}"…`, 138));
+    const huge = `tool:${'x'.repeat(99_995)}`;
+    const text = toolsetViolation([huge], { required: true })!;
+    expect(text).toBe(tooLong(`"tool:${'x'.repeat(59)}"…`, 100_000));
+  });
+
+  it('bounds the rendered header at 4 KiB, leaving room under the common 8 KiB header limit', () => {
+    const sel = (i: number) => `tool:${String(i).padStart(3, '0')}${'x'.repeat(125)}`; // 133 characters
+    const fits = Array.from({ length: 30 }, (_, i) => sel(i)); // 30 × 133 + 29 commas = 4019
+    expect(joinToolsetHeader(fits).length).toBeLessThanOrEqual(4096);
+    expect(toolsetViolation(fits, { required: true })).toBeUndefined();
+    const over = Array.from({ length: 32 }, (_, i) => sel(i)); // 32 × 133 + 31 = 4287
+    expect(toolsetViolation(over, { required: true })).toBe(
+      'toolset would make an X-Muster-Toolset header of 4287 bytes, more than 4096 (HTTP servers commonly cap all request headers together at 8 KiB, and the caller\'s token travels beside it): define a preset (muster toolsetPresets) and reference it as preset:<name>',
+    );
+    expect(toolsetViolation(Array.from({ length: 32 }, () => `tool:${'y'.repeat(30_000)}`), { required: true }))
+      .toBe(tooLong(`"tool:${'y'.repeat(59)}"…`, 30_005));
   });
 
   it('names the shipped presets in the documented order', () => {

@@ -5,7 +5,9 @@
  *
  * This module owns the inline grammar and its refusals, exactly as the Go service words
  * them (clients compare the texts), plus the removed `toolNames` argument and the read-back
- * helpers. agent-manager validates the grammar only: it never resolves selectors, never
+ * helpers, and the bounds that keep a toolset sendable as that header (visible ASCII, a
+ * selector no longer than a kind and an MCP tool name, the header within 4 KiB).
+ * agent-manager validates the grammar only: it never resolves selectors, never
  * checks preset names (the gateway knows its presets) and never trims or de-duplicates.
  * A toolset is composition, not authorization: the caller's identity and the backends'
  * own authorization stay the boundary.
@@ -19,6 +21,28 @@ export const TOOLSET_HEADER = 'X-Muster-Toolset';
 export const TOOLSET_VALUES_KEY = 'toolset';
 /** The inline cap; a longer list belongs in a preset. 32 passes, 33 is refused. */
 export const MAX_TOOLSET_SELECTORS = 32;
+/**
+ * The longest selector: a kind prefix (`workflow:` is the longest) and a name of at most
+ * 128 characters, the longest tool name MCP allows (tool names SHOULD be 1 to 128
+ * characters); a longer name can select nothing the gateway serves.
+ */
+export const MAX_SELECTOR_LENGTH = 'workflow:'.length + 128;
+/**
+ * The longest `X-Muster-Toolset` header value. HTTP servers and proxies commonly cap the
+ * request's headers together at 8 KiB, and the agent's id_token and the other headers travel
+ * beside this one, so the toolset gets half of that.
+ */
+export const MAX_TOOLSET_HEADER_BYTES = 4096;
+/** How much of an over-long selector a refusal quotes. */
+const QUOTED_PREFIX = 64;
+/**
+ * What a selector may contain beyond the grammar: only visible ASCII (U+0021 to U+007E)
+ * and the whitespace the grammar refuses on its own, because the selector travels in an
+ * HTTP header, where no control character and no byte beyond ASCII is safe (HTTP stacks
+ * refuse control characters outright, and decode other bytes each their own way).
+ */
+const HEADER_SAFE = /^[\t\n\f\r\x20-\x7e]*$/;
+
 /** The presets every installation has, in message order (used in messages only, never to validate). */
 export const SHIPPED_PRESETS: readonly string[] = ['read-only', 'none', 'infrastructure', 'agent-platform', 'full'];
 
@@ -65,6 +89,10 @@ export function toolsetViolation(selectors: unknown, opts: { required: boolean }
     const violation = selectorViolation(selector);
     if (violation !== undefined) return violation;
   }
+  const headerBytes = joinToolsetHeader(selectors).length;
+  if (headerBytes > MAX_TOOLSET_HEADER_BYTES) {
+    return `toolset would make an ${TOOLSET_HEADER} header of ${headerBytes} bytes, more than ${MAX_TOOLSET_HEADER_BYTES} (HTTP servers commonly cap all request headers together at 8 KiB, and the caller's token travels beside it): define a preset (muster toolsetPresets) and reference it as preset:<name>`;
+  }
   return undefined;
 }
 
@@ -74,8 +102,14 @@ export function validateToolset(selectors: unknown, opts: { required: boolean })
   if (violation !== undefined) throw invalid(violation);
 }
 
-/** What is wrong with one selector, or undefined when it is grammatical. */
+/** What is wrong with one selector, or undefined when it is grammatical and can travel in the header. */
 export function selectorViolation(selector: string): string | undefined {
+  if (selector.length > MAX_SELECTOR_LENGTH) {
+    return `toolset selector ${goQuote(selector.slice(0, QUOTED_PREFIX))}… is ${selector.length} characters long, more than ${MAX_SELECTOR_LENGTH} (a kind such as workflow: and a name of at most 128 characters, the longest MCP tool name)`;
+  }
+  if (!HEADER_SAFE.test(selector)) {
+    return `toolset selector ${goQuote(selector)} has a character the ${TOOLSET_HEADER} header cannot carry: only visible ASCII (no control characters, no letters beyond ASCII)`;
+  }
   if (selector.startsWith(RESERVED_PREFIX)) {
     return `toolset selector ${goQuote(selector)}: the toolset: prefix is reserved for shared toolsets; reference a preset as preset:<name>`;
   }

@@ -117,7 +117,7 @@ export const ARG = {
   gitAuthSecretName: 'Secret in the namespace with credentials for private git skill repositories',
   toolsetCreate:
     `REQUIRED. Selectors bounding which of the gateway's tools the agent can use: preset:<name>, server:<name>, ` +
-    `workflow:<name>, tool:<name> (at most 32). Shipped presets: ${presets}; ["preset:none"] for an agent without tools`,
+    `workflow:<name>, tool:<name> (at most 32, each visible ASCII of at most 137 characters). Shipped presets: ${presets}; ["preset:none"] for an agent without tools`,
   toolsetUpdate:
     `Replaces the agent's whole toolset (an empty list is refused: use ["preset:none"] for an agent without tools). ` +
     `Selectors: preset:<name>, server:<name>, workflow:<name>, tool:<name>; shipped presets: ${presets}`,

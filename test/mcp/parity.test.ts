@@ -183,4 +183,21 @@ describe('REST ≡ MCP on the same fixture', () => {
     expect(restOutcome.value.manifests.values.agent.displayName).toBe('Blank');
     expect(mcpOutcome.value.manifests.values.agent.displayName).toBeUndefined();
   });
+
+  it.each<[string, Args]>([
+    ['a NUL in a selector', { toolset: ['tool:a\u0000b'] }],
+    ['an ESC in a selector', { toolset: ['preset:none', 'tool:a\u001b[31m'] }],
+    ['a selector of 100,000 characters', { toolset: [`tool:${'x'.repeat(99_995)}`] }],
+    ['32 selectors of 30,000 characters', { toolset: Array.from({ length: 32 }, (_, i) => `tool:${i}${'y'.repeat(29_990)}`) }],
+  ])('refuses %s on both surfaces, in the same words, and writes nothing', async (_name, bad) => {
+    const args = { ...SPEC, name: 'unsendable', ...bad };
+    const restCreate = await viaRest(rest!.base, 'create_agent', args);
+    expect(restCreate).toMatchObject({ ok: false, code: 'invalid_request', message: expect.stringMatching(/^invalid request: toolset selector /) });
+    expect(await viaMcp(client, 'create_agent', args)).toEqual(restCreate);
+    const restValidate = await viaRest(rest!.base, 'validate_agent', args);
+    expect(restValidate).toMatchObject({ ok: true, value: { valid: false, errors: [expect.stringMatching(/^toolset selector /)] } });
+    expect(await viaMcp(client, 'validate_agent', args)).toEqual(restValidate);
+    expect(rest!.fixture.sandbox.store.find('helmreleases', 'kagent', 'unsendable')).toBeUndefined();
+    expect(mcp!.fixture.sandbox.store.find('helmreleases', 'kagent', 'unsendable')).toBeUndefined();
+  });
 });

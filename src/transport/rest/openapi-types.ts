@@ -222,7 +222,7 @@ export interface components {
             /** @description Secret with credentials for private git skill repositories. */
             gitAuthSecretName?: string;
         };
-        /** @description Selectors bounding which of the gateway's tools the agent can use: preset:<name>, server:<name>, workflow:<name>, tool:<name>; at most 32, never empty (["preset:none"] for no tools). */
+        /** @description Selectors bounding which of the gateway's tools the agent can use: preset:<name>, server:<name>, workflow:<name>, tool:<name>; at most 32, never empty (["preset:none"] for no tools). Each selector is visible ASCII of at most 137 characters (a kind and an MCP tool name of at most 128), and together they make an X-Muster-Toolset header of at most 4096 bytes. */
         Toolset: string[];
         /** @description The fields create, update and validate share. */
         AgentFields: {
