@@ -1,7 +1,7 @@
 /**
  * The typed configuration of `agent-manager serve`, nested by component. Each component
  * receives only its slice (`cfg.chart`, `cfg.oauth`, …), never the flag set. Secrets
- * (client secrets, the GitHub token) live here as plain strings: log
+ * (the GitHub token) live here as plain strings: log
  * `redactedSummary(config)`, never the config itself.
  */
 import type { Duration } from './flag-types.js';
@@ -74,9 +74,8 @@ export interface McpConfig {
 export interface DexProviderConfig {
   readonly name: 'dex';
   readonly issuerUrl: string;
+  /** The audience bearer tokens must carry when no trusted audiences are configured; may be empty then. */
   readonly clientId: string;
-  /** Secret. */
-  readonly clientSecret: string;
   /** PEM CA bundle added to the system roots; empty means system roots only. */
   readonly caFile: string;
   /** Let the issuer resolve to a private or loopback address. */
@@ -86,9 +85,8 @@ export interface DexProviderConfig {
 /** Google as identity provider. */
 export interface GoogleProviderConfig {
   readonly name: 'google';
+  /** The audience bearer tokens must carry when no trusted audiences are configured; may be empty then. */
   readonly clientId: string;
-  /** Secret. */
-  readonly clientSecret: string;
 }
 
 /** OAuth resource server settings, present only when `--enable-oauth` is on and valid. */
@@ -99,7 +97,6 @@ export interface OAuthEnabledConfig {
   readonly provider: DexProviderConfig | GoogleProviderConfig;
   readonly trustedAudiences: readonly string[];
   readonly ssoAllowPrivateIps: boolean;
-  readonly allowPublicClientRegistration: boolean;
   /** Call the Kubernetes API with the caller's token. */
   readonly downstream: boolean;
 }

@@ -50,6 +50,17 @@ export interface FlagDef {
   readonly secret?: boolean;
 }
 
+/**
+ * A flag that no longer exists. Naming it stops startup with `reason` (not a bare
+ * "unknown flag"), so an operator learns what replaced it or why it went.
+ */
+export interface RetiredFlag {
+  readonly name: string;
+  readonly env: string;
+  /** What to do instead; completes "--<name> was removed: ". */
+  readonly reason: string;
+}
+
 /** A parsed duration: the text as given (what a Flux `interval` carries) and milliseconds. */
 export interface Duration {
   readonly text: string;

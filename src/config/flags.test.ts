@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { FlagDef } from './flag-types.js';
-import { COMMANDS, SANDBOX_FLAGS, SERVE_FLAGS } from './flags.js';
+import { COMMANDS, RETIRED_SERVE_FLAGS, SANDBOX_FLAGS, SERVE_FLAGS } from './flags.js';
 import { formatDefault, formatFlagName, helpText } from './help.js';
 import { parseValue } from './resolve.js';
 
@@ -55,18 +55,28 @@ describe('the serve flag table', () => {
     expect(SERVE_FLAGS.find((d) => d.name === name)).toMatchObject({ env, default: def, ...(short ? { short } : {}) });
   });
 
+  it('retires only flags it no longer has', () => {
+    expect(RETIRED_SERVE_FLAGS.map((r) => r.name)).toEqual(['allow-public-client-registration']);
+    for (const r of RETIRED_SERVE_FLAGS) expect((SERVE_FLAGS as readonly FlagDef[]).some((d) => d.name === r.name || d.env === r.env)).toBe(false);
+  });
+
   it('marks the client secrets and the GitHub token secret', () => {
     expect(SERVE_FLAGS.filter((d) => 'secret' in d && d.secret).map((d) => d.name).sort())
       .toEqual(['dex-client-secret', 'google-client-secret', 'skills-github-token']);
   });
 
   // Reads the reference inventory at run time; the project does not ship a copy of it.
-  it.skipIf(!existsSync(INVENTORY))('has every era-A flag of inventory 3.1 with its env var and default (skipped without /work/shared)', () => {
+  it.skipIf(!existsSync(INVENTORY))('has every era-A flag of inventory 3.1 with its env var and default, or retires it saying why (skipped without /work/shared)', () => {
     const text = readFileSync(INVENTORY, 'utf8');
     const section = text.slice(text.indexOf('### 3.1'), text.indexOf('### 3.2'));
     const rows = [...section.matchAll(/^\| `--([a-z-]+)` \| ([A-Z_]+) \| ([^|]+) \|/gm)];
     expect(rows.length).toBeGreaterThan(30);
     for (const [, name, env, rawDefault] of rows) {
+      const retired = RETIRED_SERVE_FLAGS.find((r) => r.name === name);
+      if (retired) {
+        expect(retired.env, `--${name}`).toBe(env);
+        continue;
+      }
       const def = SERVE_FLAGS.find((d) => d.name === name);
       expect(def, `--${name}`).toBeDefined();
       expect(def!.env, `--${name}`).toBe(env);

@@ -4,7 +4,7 @@
  * exactly when it has a row here. The `serve` names, variables and defaults are the Go
  * service's (era A), so its Helm chart can drive this implementation unchanged.
  */
-import type { FlagDef } from './flag-types.js';
+import type { FlagDef, RetiredFlag } from './flag-types.js';
 
 /** Default namespace agents live in when a request names none. */
 export const DEFAULT_KAGENT_NAMESPACE = 'kagent';
@@ -85,23 +85,23 @@ export const SERVE_FLAGS = [
   { name: 'dex-issuer-url', env: 'DEX_ISSUER_URL', default: '', type: 'url', group: 'OAuth',
     help: 'Dex issuer URL; bearer tokens are checked against its keys.' },
   { name: 'dex-client-id', env: 'DEX_CLIENT_ID', default: '', type: 'string', group: 'OAuth',
-    help: 'OAuth client ID of this server at Dex.' },
+    help: 'OAuth client ID of this server at Dex: the audience bearer tokens must carry when --oauth-trusted-audiences is empty.' },
   { name: 'dex-client-secret', env: 'DEX_CLIENT_SECRET', default: '', type: 'string', group: 'OAuth', secret: true,
-    help: 'OAuth client secret of this server at Dex; set it through the environment.' },
+    help: 'Not used and not required: agent-manager only verifies bearer tokens and never calls the token endpoint; '
+      + 'accepted so deployments that set it keep starting.' },
   { name: 'dex-ca-file', env: 'DEX_CA_FILE', default: '', type: 'string', group: 'OAuth',
     help: 'PEM CA bundle trusted for a Dex with a private certificate, in addition to the system roots.' },
   { name: 'allow-private-oauth-urls', env: 'AGENT_MANAGER_OAUTH_ALLOW_PRIVATE_URLS', default: false, type: 'bool', group: 'OAuth',
     help: 'Let the Dex issuer resolve to a private or loopback address (an in-cluster Dex).' },
   { name: 'google-client-id', env: 'GOOGLE_CLIENT_ID', default: '', type: 'string', group: 'OAuth',
-    help: 'OAuth client ID of this server at Google.' },
+    help: 'OAuth client ID of this server at Google: the audience bearer tokens must carry when --oauth-trusted-audiences is empty.' },
   { name: 'google-client-secret', env: 'GOOGLE_CLIENT_SECRET', default: '', type: 'string', group: 'OAuth', secret: true,
-    help: 'OAuth client secret of this server at Google; set it through the environment.' },
+    help: 'Not used and not required: agent-manager only verifies bearer tokens and never calls the token endpoint; '
+      + 'accepted so deployments that set it keep starting.' },
   { name: 'oauth-trusted-audiences', env: 'OAUTH_TRUSTED_AUDIENCES', default: '', type: 'list', group: 'OAuth',
     help: 'Comma-separated client IDs whose identity-provider id_tokens are accepted as bearer tokens.' },
   { name: 'sso-allow-private-ips', env: 'SSO_ALLOW_PRIVATE_IPS', default: false, type: 'bool', group: 'OAuth',
     help: "Let the identity provider's JWKS endpoint resolve to a private address." },
-  { name: 'allow-public-client-registration', env: 'AGENT_MANAGER_OAUTH_ALLOW_PUBLIC_REGISTRATION', default: false, type: 'bool', group: 'OAuth',
-    help: 'Accept dynamic client registration without a token (labs only).' },
   { name: 'downstream-oauth', env: 'AGENT_MANAGER_DOWNSTREAM_OAUTH', default: false, type: 'bool', group: 'OAuth',
     help: "Call the Kubernetes API with the caller's token for everything a request does; needs --enable-oauth." },
   // Metrics
@@ -115,6 +115,13 @@ export const SERVE_FLAGS = [
   { name: 'sandbox-kubeconfig', env: 'AGENT_MANAGER_SANDBOX_KUBECONFIG', default: '', type: 'string', group: 'Sandbox',
     help: 'Write a kubeconfig for kubectl to reach the sandbox to this file; empty writes none.' },
 ] as const satisfies readonly FlagDef[];
+
+/** Flags `serve` had and no longer has, with what to do instead. */
+export const RETIRED_SERVE_FLAGS = [
+  { name: 'allow-public-client-registration', env: 'AGENT_MANAGER_OAUTH_ALLOW_PUBLIC_REGISTRATION',
+    reason: 'agent-manager is an OAuth resource server only: it verifies bearer tokens from the identity provider and '
+      + 'offers no client registration endpoint (MCP clients register with the identity provider); drop the flag' },
+] as const satisfies readonly RetiredFlag[];
 
 /** Flags of `agent-manager sandbox`. */
 export const SANDBOX_FLAGS = [

@@ -3,8 +3,8 @@ import { buildOAuthConfig, type OAuthInput } from './oauth-config.js';
 
 const valid: OAuthInput = {
   enabled: true, downstream: false, baseUrl: 'https://am.example.com', provider: 'dex',
-  dexIssuerUrl: 'https://dex.example.com', dexClientId: 'am', dexClientSecret: 's', dexCaFile: '', allowPrivateOAuthUrls: false,
-  googleClientId: '', googleClientSecret: '', trustedAudiences: ['platform'], ssoAllowPrivateIps: false, allowPublicClientRegistration: false,
+  dexIssuerUrl: 'https://dex.example.com', dexClientId: 'am', dexCaFile: '', allowPrivateOAuthUrls: false,
+  googleClientId: '', trustedAudiences: ['platform'], ssoAllowPrivateIps: false,
 };
 
 describe('buildOAuthConfig', () => {
@@ -24,6 +24,11 @@ describe('buildOAuthConfig', () => {
   it('refuses downstream OAuth without OAuth before anything else', () => {
     expect(() => buildOAuthConfig({ ...valid, enabled: false, downstream: true, baseUrl: '' }))
       .toThrow('--downstream-oauth needs --enable-oauth: without OAuth there is no caller token to present to the Kubernetes API');
+  });
+
+  it('needs no client ID when the trusted audiences say which audience tokens carry', () => {
+    expect(buildOAuthConfig({ ...valid, dexClientId: '' })).toMatchObject({ provider: { name: 'dex', clientId: '' }, trustedAudiences: ['platform'] });
+    expect(buildOAuthConfig({ ...valid, provider: 'google' })).toMatchObject({ provider: { name: 'google', clientId: '' } });
   });
 
   it('returns only { enabled: false } when OAuth is off', () => {

@@ -1,8 +1,9 @@
 /**
- * The OAuth cross-field rules, with the Go service's exact texts (inventory 10). We are
- * only a resource server: with Dex the issuer URL is what bearer tokens are checked
- * against, so it is always required; the client ID and secret stay required too, because
- * the chart passes them and the original refused a half-configured provider.
+ * The OAuth cross-field rules. agent-manager is only a resource server: it verifies the
+ * identity provider's id_tokens against the provider's keys and never acts as an OAuth
+ * client, so it asks only for what verification uses: the Dex issuer (Google's is fixed),
+ * and a client ID when it is the only source of the accepted audience (no
+ * `--oauth-trusted-audiences`). Client secrets are accepted and ignored.
  */
 import type { OAuthConfig } from './app-config.js';
 import { ConfigError } from './resolve.js';
@@ -16,17 +17,17 @@ export interface OAuthInput {
   readonly provider: string;
   readonly dexIssuerUrl: string;
   readonly dexClientId: string;
-  readonly dexClientSecret: string;
   readonly dexCaFile: string;
   readonly allowPrivateOAuthUrls: boolean;
   readonly googleClientId: string;
-  readonly googleClientSecret: string;
   readonly trustedAudiences: readonly string[];
   readonly ssoAllowPrivateIps: boolean;
-  readonly allowPublicClientRegistration: boolean;
 }
 
-/** Check the OAuth rules in the original's order and build the slice. Throws ConfigError. */
+/** The bearer tokens' audience must come from somewhere. */
+const AUDIENCE_HINT = 'when --oauth-trusted-audiences is empty: it is the audience bearer tokens must carry';
+
+/** Check the OAuth rules and build the slice. Throws ConfigError. */
 export function buildOAuthConfig(input: OAuthInput): OAuthConfig {
   if (input.downstream && !input.enabled) {
     throw new ConfigError('--downstream-oauth needs --enable-oauth: without OAuth there is no caller token to present to the Kubernetes API');
@@ -36,26 +37,24 @@ export function buildOAuthConfig(input: OAuthInput): OAuthConfig {
   checkBaseUrl(input.baseUrl);
   // An empty provider means dex, as in the original.
   const providerName = input.provider === '' ? 'dex' : input.provider;
-  let provider: Extract<OAuthConfig, { enabled: true }>['provider'];
-  if (providerName === 'dex') {
-    if (input.dexIssuerUrl === '' || input.dexClientId === '' || input.dexClientSecret === '') {
-      throw new ConfigError('oauth: dex issuer URL, client ID and client secret are required');
-    }
-    provider = {
-      name: 'dex', issuerUrl: input.dexIssuerUrl, clientId: input.dexClientId, clientSecret: input.dexClientSecret,
-      caFile: input.dexCaFile, allowPrivateUrls: input.allowPrivateOAuthUrls,
-    };
-  } else if (providerName === 'google') {
-    if (input.googleClientId === '' || input.googleClientSecret === '') {
-      throw new ConfigError('oauth: google client ID and client secret are required');
-    }
-    provider = { name: 'google', clientId: input.googleClientId, clientSecret: input.googleClientSecret };
-  } else {
-    throw new ConfigError(`oauth: provider ${JSON.stringify(input.provider)}: want dex or google`);
-  }
   // The list parser already drops empty items; this guards other callers of this function.
   if (input.trustedAudiences.some((a) => a.trim() === '')) {
     throw new ConfigError('oauth: trusted audiences must not be empty strings');
+  }
+  const audienceFromClient = input.trustedAudiences.length === 0;
+  let provider: Extract<OAuthConfig, { enabled: true }>['provider'];
+  if (providerName === 'dex') {
+    if (input.dexIssuerUrl === '') throw new ConfigError('oauth: dex issuer URL is required');
+    if (audienceFromClient && input.dexClientId === '') throw new ConfigError(`oauth: dex client ID is required ${AUDIENCE_HINT}`);
+    provider = {
+      name: 'dex', issuerUrl: input.dexIssuerUrl, clientId: input.dexClientId,
+      caFile: input.dexCaFile, allowPrivateUrls: input.allowPrivateOAuthUrls,
+    };
+  } else if (providerName === 'google') {
+    if (audienceFromClient && input.googleClientId === '') throw new ConfigError(`oauth: google client ID is required ${AUDIENCE_HINT}`);
+    provider = { name: 'google', clientId: input.googleClientId };
+  } else {
+    throw new ConfigError(`oauth: provider ${JSON.stringify(input.provider)}: want dex or google`);
   }
   return {
     enabled: true,
@@ -63,7 +62,6 @@ export function buildOAuthConfig(input: OAuthInput): OAuthConfig {
     provider,
     trustedAudiences: input.trustedAudiences,
     ssoAllowPrivateIps: input.ssoAllowPrivateIps,
-    allowPublicClientRegistration: input.allowPublicClientRegistration,
     downstream: input.downstream,
   };
 }

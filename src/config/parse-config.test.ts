@@ -336,7 +336,7 @@ describe('parseConfig: API versions', () => {
   );
 });
 
-describe('parseConfig: OAuth rules with the original texts', () => {
+describe('parseConfig: OAuth rules', () => {
   it.each([
     [['--downstream-oauth'], '--downstream-oauth needs --enable-oauth: without OAuth there is no caller token to present to the Kubernetes API'],
     [['--enable-oauth'], 'oauth: base URL is required'],
@@ -344,11 +344,12 @@ describe('parseConfig: OAuth rules with the original texts', () => {
     [['--enable-oauth', '--oauth-base-url=http://10.0.0.1:8080'], 'oauth: base URL must use https (http is allowed for loopback only): http://10.0.0.1:8080'],
     [['--enable-oauth', '--oauth-base-url=ftp://am.example.com'], 'oauth: base URL scheme must be http or https: ftp://am.example.com'],
     [['--enable-oauth', '--oauth-base-url=am.example.com'], 'oauth: base URL scheme must be http or https: am.example.com'],
-    [['--enable-oauth', '--oauth-base-url=https://am.example.com'], 'oauth: dex issuer URL, client ID and client secret are required'],
-    [['--enable-oauth', '--oauth-base-url=https://am', '--dex-client-id=a', '--dex-client-secret=b'], 'oauth: dex issuer URL, client ID and client secret are required'],
-    [['--enable-oauth', '--oauth-base-url=https://am', '--dex-issuer-url=https://dex', '--dex-client-secret=b'], 'oauth: dex issuer URL, client ID and client secret are required'],
-    [['--enable-oauth', '--oauth-base-url=https://am', '--dex-issuer-url=https://dex', '--dex-client-id=a'], 'oauth: dex issuer URL, client ID and client secret are required'],
-    [['--enable-oauth', '--oauth-base-url=https://am', '--oauth-provider=google', '--google-client-id=a'], 'oauth: google client ID and client secret are required'],
+    [['--enable-oauth', '--oauth-base-url=https://am.example.com'], 'oauth: dex issuer URL is required'],
+    [['--enable-oauth', '--oauth-base-url=https://am', '--dex-client-id=a'], 'oauth: dex issuer URL is required'],
+    [['--enable-oauth', '--oauth-base-url=https://am', '--dex-issuer-url=https://dex'],
+      'oauth: dex client ID is required when --oauth-trusted-audiences is empty: it is the audience bearer tokens must carry'],
+    [['--enable-oauth', '--oauth-base-url=https://am', '--oauth-provider=google'],
+      'oauth: google client ID is required when --oauth-trusted-audiences is empty: it is the audience bearer tokens must carry'],
     [['--enable-oauth', '--oauth-base-url=https://am', '--oauth-provider=github'], 'oauth: provider "github": want dex or google'],
   ])('refuses %j with the exact text', (args, message) => {
     expect(error(['serve', ...args])).toBe(message);
@@ -360,18 +361,46 @@ describe('parseConfig: OAuth rules with the original texts', () => {
     },
   );
 
+  it('asks for no client secret: dex needs its issuer and client ID, google its client ID, a set secret is ignored', () => {
+    expect(serve(['--enable-oauth', '--oauth-base-url=https://am', '--dex-issuer-url=https://dex', '--dex-client-id=am']).oauth)
+      .toMatchObject({ enabled: true, provider: { name: 'dex', issuerUrl: 'https://dex', clientId: 'am' } });
+    expect(serve(['--enable-oauth', '--oauth-base-url=https://am', '--oauth-provider=google', '--google-client-id=g']).oauth)
+      .toMatchObject({ enabled: true, provider: { name: 'google', clientId: 'g' } });
+    const withSecret = serve(['--enable-oauth', '--oauth-base-url=https://am', '--dex-issuer-url=https://dex', '--dex-client-id=am'], { DEX_CLIENT_SECRET: 'unused' });
+    expect(JSON.stringify(withSecret)).not.toContain('unused');
+  });
+
+  it('needs no client ID either when --oauth-trusted-audiences names the audiences', () => {
+    expect(serve(['--enable-oauth', '--oauth-base-url=https://am', '--dex-issuer-url=https://dex', '--oauth-trusted-audiences=platform']).oauth)
+      .toMatchObject({ provider: { name: 'dex', clientId: '' }, trustedAudiences: ['platform'] });
+  });
+
+  it.each([
+    [['--allow-public-client-registration'], {}, '--allow-public-client-registration was removed: '],
+    [['--allow-public-client-registration=false'], {}, '--allow-public-client-registration was removed: '],
+    [['--no-allow-public-client-registration'], {}, '--allow-public-client-registration was removed: '],
+    [[], { AGENT_MANAGER_OAUTH_ALLOW_PUBLIC_REGISTRATION: 'true' }, '--allow-public-client-registration (from AGENT_MANAGER_OAUTH_ALLOW_PUBLIC_REGISTRATION) was removed: '],
+  ])('refuses the removed --allow-public-client-registration (%j %j), saying why', (args, env, start) => {
+    const message = error(['serve', ...args], env);
+    expect(message.startsWith(start)).toBe(true);
+    expect(message).toContain('offers no client registration endpoint (MCP clients register with the identity provider); drop the flag');
+  });
+
+  it('starts with the removed switch turned off in the environment', () => {
+    expect(serve([], { AGENT_MANAGER_OAUTH_ALLOW_PUBLIC_REGISTRATION: 'false' }).oauth).toEqual({ enabled: false });
+  });
+
   it('builds the dex provider slice, from flags and env', () => {
     expect(serve(['--enable-oauth', '--downstream-oauth', '--dex-ca-file=/ca.pem', '--allow-private-oauth-urls', '--sso-allow-private-ips',
-      '--allow-public-client-registration', '--oauth-trusted-audiences=platform,kubernetes'], {
+      '--oauth-trusted-audiences=platform,kubernetes'], {
       AGENT_MANAGER_OAUTH_BASE_URL: 'https://am.example.com', DEX_ISSUER_URL: 'https://dex.example.com',
       DEX_CLIENT_ID: 'am', DEX_CLIENT_SECRET: 's3cret',
     }).oauth).toEqual({
       enabled: true,
       baseUrl: 'https://am.example.com',
-      provider: { name: 'dex', issuerUrl: 'https://dex.example.com', clientId: 'am', clientSecret: 's3cret', caFile: '/ca.pem', allowPrivateUrls: true },
+      provider: { name: 'dex', issuerUrl: 'https://dex.example.com', clientId: 'am', caFile: '/ca.pem', allowPrivateUrls: true },
       trustedAudiences: ['platform', 'kubernetes'],
       ssoAllowPrivateIps: true,
-      allowPublicClientRegistration: true,
       downstream: true,
     });
   });
@@ -379,7 +408,7 @@ describe('parseConfig: OAuth rules with the original texts', () => {
   it('builds the google provider slice', () => {
     expect(serve(['--enable-oauth', '--oauth-base-url=https://am', '--oauth-provider=google'], {
       GOOGLE_CLIENT_ID: 'g', GOOGLE_CLIENT_SECRET: 'gs',
-    }).oauth).toMatchObject({ enabled: true, provider: { name: 'google', clientId: 'g', clientSecret: 'gs' }, downstream: false });
+    }).oauth).toEqual({ enabled: true, baseUrl: 'https://am', provider: { name: 'google', clientId: 'g' }, trustedAudiences: [], ssoAllowPrivateIps: false, downstream: false });
   });
 
   it('ignores the OAuth settings while OAuth is off', () => {

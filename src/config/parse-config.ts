@@ -4,7 +4,7 @@
  * unit test. `main.ts` acts on the result.
  */
 import type { AppConfig } from './app-config.js';
-import { COMMANDS, SANDBOX_FLAGS, SERVE_FLAGS, VERSION_FLAGS, type CommandName } from './flags.js';
+import { COMMANDS, RETIRED_SERVE_FLAGS, SANDBOX_FLAGS, SERVE_FLAGS, VERSION_FLAGS, type CommandName } from './flags.js';
 import type { HelpTopic } from './help.js';
 import { ConfigError, resolveFlags } from './resolve.js';
 import { buildSandboxConfig } from './sandbox-command.js';
@@ -71,7 +71,7 @@ function parse(argv: readonly string[], env: Env): ParseResult {
   const path = `agent-manager ${command}`;
   switch (command) {
     case 'serve': {
-      const r = resolveFlags(SERVE_FLAGS, args, env, path);
+      const r = resolveFlags(SERVE_FLAGS, args, env, path, RETIRED_SERVE_FLAGS);
       return r.help ? { kind: 'help', topic: 'serve' } : { kind: 'serve', config: buildServeConfig(r.values, r.sources) };
     }
     case 'sandbox': {

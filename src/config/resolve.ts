@@ -6,7 +6,7 @@
  * back to the default without a word).
  */
 import { parseArgs } from 'node:util';
-import type { Duration, FlagDef, FlagSource, FlagSources, FlagValueOf, FlagValues } from './flag-types.js';
+import type { Duration, FlagDef, FlagSource, FlagSources, FlagValueOf, FlagValues, RetiredFlag } from './flag-types.js';
 import { checkHttpUrl, checkOciUrl, parseGoBool, parseGoDuration, parseListenAddress, splitList, ValueError } from './values.js';
 import { parseSemverConstraint } from '../chart/semver-constraint.js';
 
@@ -42,8 +42,14 @@ export function resolveFlags<T extends readonly FlagDef[]>(
   args: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
   commandPath: string,
+  retired: readonly RetiredFlag[] = [],
 ): Resolved<T> {
-  const given = readArgs(table, args, commandPath);
+  const given = readArgs(table, args, commandPath, retired);
+  for (const r of retired) {
+    // An environment that turns a retired switch off asks for nothing that is gone.
+    const text = env[r.env];
+    if (text !== undefined && text !== '' && !isFalse(text)) throw new ConfigError(`--${r.name} (from ${r.env}) was removed: ${r.reason}`);
+  }
   if (given === 'help') return { help: true };
   const values: Record<string, unknown> = {};
   const sources: Record<string, FlagSource> = {};
@@ -99,7 +105,7 @@ function checkSemverRange(text: string): string {
 }
 
 /** The flags given on the command line, by long name; or 'help' for -h/--help. */
-function readArgs(table: readonly FlagDef[], args: readonly string[], commandPath: string): Map<string, Given> | 'help' {
+function readArgs(table: readonly FlagDef[], args: readonly string[], commandPath: string, retired: readonly RetiredFlag[]): Map<string, Given> | 'help' {
   const byName = new Map(table.map((d) => [d.name, d]));
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
   for (const d of table) options[d.name] = { type: d.type === 'bool' ? 'boolean' : 'string', ...(d.short ? { short: d.short } : {}) };
@@ -125,6 +131,8 @@ function readArgs(table: readonly FlagDef[], args: readonly string[], commandPat
       continue;
     }
     const def = byName.get(name);
+    const gone = def ? undefined : retired.find((r) => r.name === name || `no-${r.name}` === name);
+    if (gone) throw new ConfigError(`--${gone.name} was removed: ${gone.reason}`);
     if (!def) {
       throw new ConfigError(rawName.startsWith('--')
         ? `unknown flag: ${rawName} (see ${commandPath} --help)`
@@ -138,4 +146,12 @@ function readArgs(table: readonly FlagDef[], args: readonly string[], commandPat
     }
   }
   return help ? 'help' : given;
+}
+
+function isFalse(text: string): boolean {
+  try {
+    return !parseGoBool(text);
+  } catch {
+    return false;
+  }
 }

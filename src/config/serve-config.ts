@@ -35,14 +35,11 @@ export function buildServeConfig(v: V, s: S): AppConfig {
     provider: v['oauth-provider'],
     dexIssuerUrl: v['dex-issuer-url'],
     dexClientId: v['dex-client-id'],
-    dexClientSecret: v['dex-client-secret'],
     dexCaFile: v['dex-ca-file'],
     allowPrivateOAuthUrls: v['allow-private-oauth-urls'],
     googleClientId: v['google-client-id'],
-    googleClientSecret: v['google-client-secret'],
     trustedAudiences: v['oauth-trusted-audiences'],
     ssoAllowPrivateIps: v['sso-allow-private-ips'],
-    allowPublicClientRegistration: v['allow-public-client-registration'],
   });
   return {
     listen: v.listen,

@@ -4,7 +4,7 @@
  */
 import type { AppConfig } from './app-config.js';
 
-/** The startup summary, free of secrets (client secrets, GitHub token). */
+/** The startup summary, free of secrets (the GitHub token). */
 export function redactedSummary(config: AppConfig): Record<string, unknown> {
   const { oauth } = config;
   return {
@@ -20,7 +20,6 @@ export function redactedSummary(config: AppConfig): Record<string, unknown> {
     oauthBaseUrl: oauth.enabled ? oauth.baseUrl : undefined,
     oauthIssuer: oauth.enabled && oauth.provider.name === 'dex' ? oauth.provider.issuerUrl : undefined,
     oauthClientId: oauth.enabled ? oauth.provider.clientId : undefined,
-    oauthClientSecret: oauth.enabled ? presence(oauth.provider.clientSecret) : undefined,
     trustedAudiences: oauth.enabled ? oauth.trustedAudiences : undefined,
     downstreamOAuth: oauth.enabled && oauth.downstream,
     identity: oauth.enabled && oauth.downstream ? 'caller' : 'serviceAccount',

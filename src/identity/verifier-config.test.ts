@@ -3,14 +3,14 @@ import type { OAuthEnabledConfig } from '../config/index.js';
 import { verifierConfigFrom } from './verifier-config.js';
 
 const dex = {
-  name: 'dex', issuerUrl: 'https://dex.example.com', clientId: 'agent-platform', clientSecret: 's',
+  name: 'dex', issuerUrl: 'https://dex.example.com', clientId: 'agent-platform',
   caFile: '', allowPrivateUrls: false,
 } as const;
 
 function oauth(overrides: Partial<OAuthEnabledConfig> = {}): OAuthEnabledConfig {
   return {
     enabled: true, baseUrl: 'https://agent-manager.example.com', provider: dex, trustedAudiences: [],
-    ssoAllowPrivateIps: false, allowPublicClientRegistration: false, downstream: false, ...overrides,
+    ssoAllowPrivateIps: false, downstream: false, ...overrides,
   };
 }
 
@@ -46,7 +46,7 @@ describe('verifierConfigFrom', () => {
   });
 
   it('checks google tokens against google (the default issuer), trusting its client id by default', () => {
-    const config = verifierConfigFrom(oauth({ provider: { name: 'google', clientId: 'g-client', clientSecret: 's' } }));
+    const config = verifierConfigFrom(oauth({ provider: { name: 'google', clientId: 'g-client' } }));
     expect(config).toEqual({ provider: 'google', allowPrivateUrls: false, trustedAudiences: ['g-client'], clientId: 'g-client' });
   });
 });

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHART_DIR, defaultValues, valuesValidator } from './chart-files.js';
 import { coalesce, one, renderChart, type Manifest } from './gotpl/render-chart.js';
-import { container, failure, NS, parsedServe, podEnv, render } from './render-values.js';
+import { container, failure, NS, parsedServe, podEnv, render, schemaErrors } from './render-values.js';
 
 const validate = valuesValidator();
 
@@ -155,32 +155,41 @@ describe('OAuth', () => {
     expect(config.oauth.enabled && config.oauth.trustedAudiences).toEqual(trusted);
   });
 
-  it('takes the issuer, client, Secret, CA and base URL from global.identity and global.domain', () => {
+  it('takes the issuer, client, CA and base URL from global.identity and global.domain', () => {
     const rendered = render({ global: platformIdentity, oauth: { enabled: true } });
     const config = parsedServe(rendered);
     expect(config.oauth).toMatchObject({
       enabled: true,
       baseUrl: 'https://agent-manager.example.io',
-      provider: { name: 'dex', issuerUrl: 'https://dex.example.io', clientId: 'platform', clientSecret: 'platform-oauth/dex-client-secret', caFile: '/etc/agent-manager/idp-ca/root.pem' },
+      provider: { name: 'dex', issuerUrl: 'https://dex.example.io', clientId: 'platform', caFile: '/etc/agent-manager/idp-ca/root.pem' },
     });
+    expect(podEnv(rendered)).toEqual({});
     const pod = (one(rendered, 'Deployment') as any).spec.template.spec;
     expect(pod.volumes).toContainEqual({ name: 'idp-ca', secret: { secretName: 'idp-ca', items: [{ key: 'root.pem', path: 'root.pem' }] } });
     expect(container(rendered).volumeMounts).toContainEqual({ name: 'idp-ca', mountPath: '/etc/agent-manager/idp-ca', readOnly: true });
     expect(rendered.manifests.filter((m) => m.kind === 'Secret')).toEqual([]);
   });
 
-  it('renders its own Secret from the values when no existing Secret is named', () => {
-    const rendered = render({ oauth: { enabled: true, baseURL: 'https://am.example.io', dex: { issuerURL: 'https://dex.example.io', clientID: 'am', clientSecret: 's3cret' } } });
-    const secret = one(rendered, 'Secret') as any;
-    expect(secret.metadata.name).toBe('agent-manager-oauth');
-    expect(secret.stringData).toEqual({ 'dex-client-secret': 's3cret' });
-    expect(podEnv(rendered)).toEqual({ DEX_CLIENT_SECRET: 'agent-manager-oauth/dex-client-secret' });
+  it('asks for no client secret: dex renders no Secret and passes no secret to the pod', () => {
+    const rendered = render({ oauth: { enabled: true, baseURL: 'https://am.example.io', dex: { issuerURL: 'https://dex.example.io', clientID: 'am' } } });
+    expect(rendered.manifests.filter((m) => m.kind === 'Secret')).toEqual([]);
+    expect(podEnv(rendered)).toEqual({});
+    expect(container(rendered).args.filter((a: string) => /secret|registration/.test(a))).toEqual([]);
+    expect(parsedServe(rendered).oauth).toMatchObject({ enabled: true, provider: { name: 'dex', issuerUrl: 'https://dex.example.io', clientId: 'am' } });
   });
 
-  it('reads Google credentials from the Secret', () => {
-    const rendered = render({ oauth: { enabled: true, provider: 'google', baseURL: 'https://am.example.io', existingSecret: 'google-oauth' } });
-    expect(podEnv(rendered)).toEqual({ GOOGLE_CLIENT_ID: 'google-oauth/google-client-id', GOOGLE_CLIENT_SECRET: 'google-oauth/google-client-secret' });
-    expect(parsedServe(rendered).oauth).toMatchObject({ provider: { name: 'google' } });
+  it('passes the Google client ID as a value, or reads it from the existing Secret', () => {
+    const fromValue = render({ oauth: { enabled: true, provider: 'google', baseURL: 'https://am.example.io', google: { clientID: 'g-client' } } });
+    expect(podEnv(fromValue)).toEqual({ GOOGLE_CLIENT_ID: 'g-client' });
+    expect(parsedServe(fromValue).oauth).toMatchObject({ provider: { name: 'google', clientId: 'g-client' } });
+    const fromSecret = render({ oauth: { enabled: true, provider: 'google', baseURL: 'https://am.example.io', existingSecret: 'google-oauth' } });
+    expect(podEnv(fromSecret)).toEqual({ GOOGLE_CLIENT_ID: 'google-oauth/google-client-id' });
+  });
+
+  it('still accepts the unused client secrets in the values, and refuses turning on the removed public client registration', () => {
+    expect(schemaErrors({ oauth: { dex: { clientSecret: 'old' }, google: { clientSecret: 'old' } } })).toEqual([]);
+    expect(schemaErrors({ oauth: { allowPublicClientRegistration: false } })).toEqual([]);
+    expect(schemaErrors({ oauth: { allowPublicClientRegistration: true } }).join('\n')).toContain('/oauth/allowPublicClientRegistration must be equal to constant');
   });
 
   it('gives the ServiceAccount no Role with downstream OAuth, and the service acts as the caller', () => {
@@ -192,7 +201,7 @@ describe('OAuth', () => {
   it.each([
     ['OAuth without a base URL or global.domain', { oauth: { enabled: true } }, 'oauth.baseURL is required with oauth.enabled'],
     ['dex without an issuer', { oauth: { enabled: true, baseURL: 'https://am.example.io', existingSecret: 's' } }, 'oauth.dex.issuerURL is required'],
-    ['a rendered Secret without the client secret', { oauth: { enabled: true, baseURL: 'https://am.example.io', dex: { issuerURL: 'https://d', clientID: 'c' } } }, 'oauth.dex.clientSecret is required'],
+    ['google without a client ID or a Secret holding it', { oauth: { enabled: true, provider: 'google', baseURL: 'https://am.example.io' } }, 'oauth.google.clientID is required for the google provider'],
     ['downstream OAuth without OAuth', { oauth: { downstream: { enabled: true } } }, 'oauth.downstream.enabled needs oauth.enabled'],
   ])('refuses %s', (_name, values, message) => {
     expect(failure(values)).toContain(message);

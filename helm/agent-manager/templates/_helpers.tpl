@@ -79,16 +79,13 @@ be a fallback with permissions of its own.
 {{- if and .Values.rbac.create (not .Values.oauth.downstream.enabled) -}}true{{- end -}}
 {{- end -}}
 
-{{/* Name of the Secret holding the provider credentials. */}}
+{{/*
+The existing Secret the Google client ID is read from when oauth.google.clientID is
+empty: oauth.existingSecret, else global.identity.existingSecret; fails when neither is set.
+*/}}
 {{- define "agent-manager.oauthSecretName" -}}
 {{- $identity := include "agent-manager.globalIdentity" . | fromJson -}}
-{{- .Values.oauth.existingSecret | default (dig "existingSecret" "" $identity) | default (printf "%s-oauth" (include "agent-manager.fullname" .)) -}}
-{{- end -}}
-
-{{/* "true" when the chart renders the OAuth Secret itself (OAuth on, no existing Secret named). */}}
-{{- define "agent-manager.oauthRendersSecret" -}}
-{{- $identity := include "agent-manager.globalIdentity" . | fromJson -}}
-{{- if and .Values.oauth.enabled (not .Values.oauth.existingSecret) (not (dig "existingSecret" "" $identity)) -}}true{{- end -}}
+{{- .Values.oauth.existingSecret | default (dig "existingSecret" "" $identity) | required "oauth.google.clientID is required for the google provider: set it, or name an existing Secret with the key google-client-id in oauth.existingSecret (or global.identity.existingSecret)" -}}
 {{- end -}}
 
 {{/* OAuth base URL: oauth.baseURL, else https://<fullname>.<global.domain>; fails when neither is set. */}}
