@@ -17,12 +17,12 @@ const platformIdentity = {
 };
 
 const EXPECTED_RULES = [
-  { apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
-  { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['ocirepositories'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
-  { apiGroups: ['kagent.dev'], resources: ['agents', 'modelconfigs'], verbs: ['get', 'list', 'watch'] },
-  { apiGroups: ['kagent.dev'], resources: ['agents'], verbs: ['delete'] },
-  { apiGroups: ['apps'], resources: ['deployments', 'replicasets'], verbs: ['get', 'list', 'watch'] },
-  { apiGroups: [''], resources: ['pods', 'events'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: ['get', 'list', 'create', 'update', 'delete'] },
+  { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['ocirepositories'], verbs: ['get', 'list', 'create', 'delete'] },
+  { apiGroups: ['kagent.dev'], resources: ['agents'], verbs: ['get', 'list', 'delete'] },
+  { apiGroups: ['kagent.dev'], resources: ['modelconfigs'], verbs: ['list'] },
+  { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] },
+  { apiGroups: [''], resources: ['pods', 'events'], verbs: ['list'] },
 ];
 
 describe('the chart with its default values', () => {

@@ -1,0 +1,95 @@
+/**
+ * Least privilege: the chart's Role grants exactly the Kubernetes access the production
+ * code can ask for, no verb more and none less, as kube-access.ts derives it from the
+ * code paths. A feature that adds a call (a watch, a new resource, a cache) fails here
+ * until the chart grants it; a call that goes away fails here until the grant does.
+ *
+ * Access every authenticated user already has is not the Role's to grant: creating
+ * SelfSubjectAccessReviews, SelfSubjectRulesReviews and SelfSubjectReviews (the
+ * `system:basic-user` ClusterRole), and API discovery (`system:discovery`).
+ */
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_API_VERSIONS, resourceTypes } from '../../src/service/resources.js';
+import { ROOT } from './chart-files.js';
+import { one } from './gotpl/render-chart.js';
+import { deriveKubeAccess, type Access, type Derived } from './kube-access.js';
+import { render } from './render-values.js';
+
+/** Reading the code with the compiler takes seconds, more on a busy machine. */
+const DERIVE_MS = 180_000;
+
+const EVERY_USER = new Set([
+  'authorization.k8s.io/selfsubjectaccessreviews:create',
+  'authorization.k8s.io/selfsubjectrulesreviews:create',
+  'authentication.k8s.io/selfsubjectreviews:create',
+]);
+
+const key = (a: Access) => `${a.group}/${a.resource}:${a.verb}`;
+
+/** The Role's rules as one `group/resource:verb` entry per grant, duplicates kept. */
+function grants(rules: Array<{ apiGroups: string[]; resources: string[]; verbs: string[] }>): string[] {
+  return rules.flatMap((r) => r.apiGroups.flatMap((group) => r.resources.flatMap((resource) => r.verbs.map((verb) => key({ group, resource, verb })))));
+}
+
+describe('the chart\'s Role and the code\'s Kubernetes calls', () => {
+  let derived: Derived;
+  beforeAll(() => {
+    derived = deriveKubeAccess(ROOT, resourceTypes(DEFAULT_API_VERSIONS) as unknown as Record<string, Access>);
+  }, DERIVE_MS);
+
+  it('can tell the access of every Kubernetes call the production code makes', () => {
+    expect(derived.problems).toEqual([]);
+    expect(derived.portMethods.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('grants exactly the verbs the code calls, on exactly the resources it calls them on, once each', () => {
+    const needed = derived.accesses.filter((a) => !EVERY_USER.has(key(a)));
+    const role = grants((one(render(), 'Role') as any).rules);
+    const missing = needed.filter((a) => !role.includes(key(a))).map((a) => `${key(a)} (called at ${a.where})`);
+    const unused = role.filter((g) => !needed.some((a) => key(a) === g));
+    expect({ missing, unused }).toEqual({ missing: [], unused: [] });
+    expect(new Set(role).size).toBe(role.length);
+  });
+
+  it('grants the same rules in every managed namespace', () => {
+    const roles = render({ kagent: { additionalNamespaces: ['team-a'] } }).manifests.filter((m) => m.kind === 'Role') as any[];
+    expect(roles.map((r) => r.metadata.namespace)).toEqual(['kagent', 'team-a']);
+    expect(roles[1].rules).toEqual(roles[0].rules);
+  });
+});
+
+describe('the derivation', () => {
+  // A project in miniature with the calls later features add (testdata/kube-access).
+  const types = {
+    agent: { group: 'kagent.dev', resource: 'agents' },
+    controllerRevision: { group: 'apps', resource: 'controllerrevisions' },
+    kustomization: { group: 'kustomize.toolkit.fluxcd.io', resource: 'kustomizations' },
+    gitRepository: { group: 'source.toolkit.fluxcd.io', resource: 'gitrepositories' },
+  };
+  let derived: Derived;
+  beforeAll(() => {
+    derived = deriveKubeAccess(join(ROOT, 'test', 'chart-package', 'testdata', 'kube-access'), types);
+  }, DERIVE_MS);
+
+  it('picks up a watch, ControllerRevision writes through a helper, Flux source reads, a list/watch cache and an access review', () => {
+    expect(derived.accesses.map(key)).toEqual([
+      'apps/controllerrevisions:create', 'apps/controllerrevisions:delete', 'apps/controllerrevisions:list',
+      'authorization.k8s.io/selfsubjectaccessreviews:create',
+      'kagent.dev/agents:list', 'kagent.dev/agents:watch',
+      'kustomize.toolkit.fluxcd.io/kustomizations:get',
+      'source.toolkit.fluxcd.io/gitrepositories:get',
+    ]);
+    expect(derived.portMethods).toEqual([
+      'AccessReview.canI: create', 'KubePort.create: create', 'KubePort.get: get', 'KubePort.list: list',
+      'KubePort.remove: delete', 'KubePort.watch: watch', 'ReadCache.start: list, watch',
+    ]);
+  });
+
+  it('reports a call whose resource it cannot tell, and an API call outside any port adapter', () => {
+    expect(derived.problems).toEqual([
+      expect.stringMatching(/^src\/service\/use\.ts:\d+: KubePort\.get\(…\): its resource comes from a parameter of a function never called directly/),
+      expect.stringMatching(/^src\/kube\/adapters\.ts:\d+: listNamespacedSecret reaches the Kubernetes API outside a port adapter/),
+    ]);
+  });
+});
