@@ -1,0 +1,166 @@
+/**
+ * A real bare git repository driven through git plumbing (tests only): the object store
+ * behind the GitHub API double, and the place tests look at what was pushed (`git log`,
+ * `git show`, a checkout for `kubectl kustomize`). Every call runs the installed `git`
+ * with argument vectors (no shell) against `GIT_DIR`, with a fixed identity and no user
+ * or system configuration, so results do not depend on the machine.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export interface GitIdentity {
+  name: string;
+  email: string;
+  /** `<epoch seconds> +0000`; now when absent. */
+  date?: string;
+}
+
+const SHA = /^[0-9a-f]{40}$/;
+
+/** True for a full hex object id. */
+export const isSha = (value: unknown): value is string => typeof value === 'string' && SHA.test(value);
+
+export class BareRepo {
+  private constructor(readonly dir: string) {}
+
+  /** A new empty bare repository in a fresh temporary directory (default branch `main`). */
+  static async create(): Promise<BareRepo> {
+    const dir = await mkdtemp(join(tmpdir(), 'am-bare-'));
+    const repo = new BareRepo(dir);
+    await repo.git(['init', '--bare', '--quiet', '--initial-branch=main', dir], { bare: false });
+    return repo;
+  }
+
+  /** Runs git with GIT_DIR set; resolves stdout, rejects with stderr's text. */
+  git(args: string[], options: { input?: string | Buffer; env?: Record<string, string>; bare?: boolean } = {}): Promise<string> {
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH, HOME: this.dir, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 'test@example.com', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 'test@example.com',
+      ...(options.bare === false ? {} : { GIT_DIR: this.dir }),
+      ...options.env,
+    };
+    return new Promise((resolve, reject) => {
+      const child = execFile('git', args, { env, maxBuffer: 64 * 1024 * 1024, encoding: 'buffer' }, (err, stdout, stderr) => {
+        if (err) reject(new Error(`git ${args[0]}: ${stderr.toString().trim() || err.message}`));
+        else resolve(stdout.toString('utf8'));
+      });
+      if (options.input !== undefined) child.stdin!.end(options.input);
+    });
+  }
+
+  /** The commit a branch points at, or undefined when there is no such branch. */
+  async branch(name: string): Promise<string | undefined> {
+    try {
+      return (await this.git(['rev-parse', '--verify', '--quiet', `refs/heads/${name}^{commit}`])).trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async branches(): Promise<string[]> {
+    const out = await this.git(['for-each-ref', '--format=%(refname:strip=2)', 'refs/heads']);
+    return out.split('\n').filter(Boolean);
+  }
+
+  /** Writes `content` as a blob and returns its id. */
+  async writeBlob(content: Buffer): Promise<string> {
+    return (await this.git(['hash-object', '-w', '--stdin'], { input: content })).trim();
+  }
+
+  async readBlob(sha: string): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      execFile('git', ['cat-file', 'blob', sha], { env: { PATH: process.env.PATH, GIT_DIR: this.dir }, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
+        (err, stdout) => (err ? reject(new Error(`no blob ${sha}`)) : resolve(stdout)));
+    });
+  }
+
+  /** The type of an object (`blob`, `tree`, `commit`, `tag`), or undefined when absent. */
+  async typeOf(sha: string): Promise<string | undefined> {
+    if (!isSha(sha)) return undefined;
+    return this.git(['cat-file', '-t', sha]).then((t) => t.trim(), () => undefined);
+  }
+
+  /**
+   * A tree made from `base` (a tree id, or none) with `changes` applied: a path to a blob
+   * id (with its mode) is added or replaced, a path to null is removed.
+   */
+  async writeTree(base: string | undefined, changes: Array<{ path: string; mode: string; sha: string | null }>): Promise<string> {
+    const scratch = await mkdtemp(join(tmpdir(), 'am-index-'));
+    const env = { GIT_INDEX_FILE: join(scratch, 'index') };
+    try {
+      if (base) await this.git(['read-tree', base], { env });
+      else await this.git(['read-tree', '--empty'], { env });
+      // One --index-info batch: `<mode> <sha>\t<path>` adds or replaces, mode 0 removes
+      // (the form that works without a work tree, as a bare repository has none).
+      const lines = changes.map((c) => (c.sha === null ? `0 ${'0'.repeat(40)}\t${c.path}` : `${c.mode} ${c.sha}\t${c.path}`));
+      if (lines.length > 0) await this.git(['update-index', '--index-info'], { env, input: `${lines.join('\n')}\n` });
+      return (await this.git(['write-tree'], { env })).trim();
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+
+  async commitTree(tree: string, parents: string[], message: string, author?: GitIdentity): Promise<string> {
+    const env: Record<string, string> = {};
+    if (author) {
+      env.GIT_AUTHOR_NAME = author.name;
+      env.GIT_AUTHOR_EMAIL = author.email;
+      if (author.date) env.GIT_AUTHOR_DATE = author.date;
+    }
+    const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p])];
+    return (await this.git(args, { input: message, env })).trim();
+  }
+
+  /**
+   * Moves a branch with compare-and-swap: `expected` undefined means it must not exist yet.
+   * Rejects when the branch is not where the caller expected it.
+   */
+  async updateBranch(name: string, sha: string, expected: string | undefined): Promise<void> {
+    await this.git(['update-ref', `refs/heads/${name}`, sha, expected ?? '0'.repeat(40)]);
+  }
+
+  async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
+    return this.git(['merge-base', '--is-ancestor', ancestor, descendant]).then(() => true, () => false);
+  }
+
+  /** Commits `files` (path → content, null removes) on top of `branch` and moves it; returns the commit. */
+  async commitFiles(branch: string, files: Record<string, string | null>, message = 'seed'): Promise<string> {
+    const parent = await this.branch(branch);
+    const baseTree = parent ? (await this.git(['rev-parse', `${parent}^{tree}`])).trim() : undefined;
+    const changes = [];
+    for (const [path, content] of Object.entries(files)) {
+      changes.push({ path, mode: '100644', sha: content === null ? null : await this.writeBlob(Buffer.from(content)) });
+    }
+    const tree = await this.writeTree(baseTree, changes);
+    const commit = await this.commitTree(tree, parent ? [parent] : [], message);
+    await this.updateBranch(branch, commit, parent);
+    return commit;
+  }
+
+  /** The file at `ref:path` as text, or undefined when absent. */
+  async show(ref: string, path: string): Promise<string | undefined> {
+    return this.git(['show', `${ref}:${path}`]).then((t) => t, () => undefined);
+  }
+
+  /** Every file path in the tree of `ref`. */
+  async files(ref: string): Promise<string[]> {
+    return (await this.git(['ls-tree', '-r', '--name-only', ref])).split('\n').filter(Boolean);
+  }
+
+  /** Writes the tree of `ref` into a fresh directory (for `kubectl kustomize`); returns it. */
+  async checkout(ref: string): Promise<string> {
+    const out = await mkdtemp(join(tmpdir(), 'am-checkout-'));
+    for (const path of await this.files(ref)) {
+      const file = join(out, path);
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, (await this.show(ref, path)) ?? '');
+    }
+    return out;
+  }
+
+  async remove(): Promise<void> {
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
