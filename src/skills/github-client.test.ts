@@ -5,7 +5,7 @@ import { startGitHubDouble, type GitHubDouble } from './testing/github-double.js
 let double: GitHubDouble;
 beforeAll(async () => {
   double = await startGitHubDouble({
-    repositories: { 'o/r': { defaultBranch: 'main', refs: { main: { files: { 'a b/SKILL.md': 'spaced', 'big.md': 'x'.repeat(2048) } } } } },
+    repositories: { 'o/r': { defaultBranch: 'main', refs: { main: { files: { 'a b/SKILL.md': 'spaced', 'big.md': 'x'.repeat(2048), 'flaky.md': { status: 502 } } } } } },
   });
 });
 afterAll(() => double.close());
@@ -38,6 +38,31 @@ describe('GitHubClient', () => {
       expect(err.status).toBeUndefined();
     } finally {
       release();
+    }
+  });
+
+  it('retries a transient 5xx twice with backoff, then reports it', async () => {
+    const before = double.count('/repos/o/r/contents/flaky.md');
+    const err = await failure(new GitHubClient({ apiUrl: double.url, retryBaseMs: 1 }).getRaw('/repos/o/r/contents/flaky.md?ref=main'));
+    expect(err.status).toBe(502);
+    expect(double.count('/repos/o/r/contents/flaky.md') - before).toBe(3);
+  });
+
+  it('never retries a refusal (4xx)', async () => {
+    const before = double.count('/repos/o/missing');
+    await failure(new GitHubClient({ apiUrl: double.url, retryBaseMs: 1 }).getJson('/repos/o/missing'));
+    expect(double.count('/repos/o/missing') - before).toBe(1);
+  });
+
+  it('does not retry a rate-limited read: the refusal comes back at once with its reset', async () => {
+    double.rateLimit({ status: 429, retryAfterSeconds: 1 });
+    try {
+      const before = double.count('/repos/o/r');
+      const err = await failure(new GitHubClient({ apiUrl: double.url, retryBaseMs: 1, now: () => 1_000 }).getJson('/repos/o/r'));
+      expect(err.rateLimit).toEqual({ resetAt: 2_000 });
+      expect(double.count('/repos/o/r') - before).toBe(1);
+    } finally {
+      double.rateLimit(undefined);
     }
   });
 

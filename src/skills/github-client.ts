@@ -1,19 +1,17 @@
 /**
- * The few GitHub REST API reads skill discovery makes, with the house rules of every
- * request: `X-GitHub-Api-Version: 2022-11-28`, a bearer token only when one is
- * configured, a body cap (8 MiB) and a timeout (30 s). Every failure becomes a
- * `GitHubApiError` whose message is ready to show in a listing:
- * `GitHub API <url> returned <code>: <first line>`.
+ * The few GitHub REST API reads skill discovery makes, through the shared Octokit
+ * (github/octokit.ts: API version header, retries of transient failures, throttling, a
+ * body cap of 8 MiB and a timeout of 30 s), with a bearer token only when one is
+ * configured. Every failure becomes a `GitHubApiError` whose message is ready to show in
+ * a listing: `GitHub API <url> returned <code>: <first line>`.
  *
  * Trust boundary: the token goes only to the configured API base URL; it is never put in
  * an error message or a log line. Response bodies are untrusted and size-capped.
  */
 
-export const GITHUB_API_VERSION = '2022-11-28';
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
-/** Enough of an error body for its first line; the rest is not read. */
-const ERROR_BODY_BYTES = 64 * 1024;
+import { createOctokit, GitHubTransportError, isHttpError, type GitHubOctokit } from '../github/octokit.js';
+
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, GITHUB_API_VERSION } from '../github/octokit.js';
 
 export interface GitHubClientConfig {
   /** The API base URL, e.g. `https://api.github.com` or `https://ghe.example.com/api/v3`. */
@@ -26,6 +24,8 @@ export interface GitHubClientConfig {
   fetch?: typeof fetch;
   /** Milliseconds since the epoch; used to turn `Retry-After` into a reset time. */
   now?: () => number;
+  /** Backoff unit of the retries of a transient failure (default 1 s). */
+  retryBaseMs?: number;
 }
 
 /** Why a GitHub read failed, with the rate-limit reset when GitHub throttled it. */
@@ -44,20 +44,17 @@ export class GitHubApiError extends Error {
   }
 }
 
-/** A GitHub REST client for public and token-readable repositories. */
+/** A GitHub REST client for public and token-readable repositories, over Octokit. */
 export class GitHubClient {
-  private readonly apiUrl: string;
-  private readonly fetch: typeof fetch;
+  private readonly octokit: GitHubOctokit;
   private readonly now: () => number;
-  private readonly timeoutMs: number;
-  private readonly maxBodyBytes: number;
 
   constructor(private readonly config: GitHubClientConfig) {
-    this.apiUrl = config.apiUrl.replace(/\/+$/, '');
-    this.fetch = config.fetch ?? globalThis.fetch;
     this.now = config.now ?? Date.now;
-    this.timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.maxBodyBytes = config.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.octokit = createOctokit({
+      apiUrl: config.apiUrl, auth: config.token || undefined, timeoutMs: config.timeoutMs, maxBodyBytes: config.maxBodyBytes,
+      fetch: config.fetch, retryBaseMs: config.retryBaseMs,
+    });
   }
 
   /** True when requests carry a token (error texts suggest one when they do not). */
@@ -65,79 +62,66 @@ export class GitHubClient {
     return Boolean(this.config.token);
   }
 
-  /** GET `path` (below the API base) as JSON. */
+  /** GET `path` (below the API base, already percent-encoded) as JSON. */
   async getJson(path: string): Promise<unknown> {
-    const { url, body } = await this.get(path, 'application/vnd.github+json');
-    try {
-      return JSON.parse(body) as unknown;
-    } catch {
-      throw new GitHubApiError(`GitHub API ${url} answered with something that is not JSON`, url);
+    const data = await this.get(path, 'application/vnd.github+json');
+    if (typeof data === 'string' || data instanceof ArrayBuffer) {
+      throw new GitHubApiError(`GitHub API ${this.urlOf(path)} answered with something that is not JSON`, this.urlOf(path));
     }
+    return data;
   }
 
   /** GET `path` (below the API base) as raw file content. */
   async getRaw(path: string): Promise<string> {
-    return (await this.get(path, 'application/vnd.github.raw+json')).body;
+    const data = await this.get(path, 'application/vnd.github.raw+json');
+    if (typeof data === 'string') return data;
+    if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+    return JSON.stringify(data);
   }
 
-  private async get(path: string, accept: string): Promise<{ url: string; body: string }> {
-    const url = this.apiUrl + path;
-    const headers: Record<string, string> = {
-      accept,
-      'x-github-api-version': GITHUB_API_VERSION,
-      'user-agent': 'agent-manager',
-    };
-    if (this.config.token) headers.authorization = `Bearer ${this.config.token}`;
-    const signal = AbortSignal.timeout(this.timeoutMs);
+  private urlOf(path: string): string {
+    return this.config.apiUrl.replace(/\/+$/, '') + path;
+  }
+
+  private async get(path: string, accept: string): Promise<unknown> {
     try {
-      const res = await this.fetch(url, { headers, signal, redirect: 'follow' });
-      if (!res.ok) {
-        const body = await readCapped(res, ERROR_BODY_BYTES, url).catch(() => '');
-        throw new GitHubApiError(
-          `GitHub API ${url} returned ${res.status}: ${firstLine(body) || res.statusText}`,
-          url,
-          res.status,
-          rateLimitOf(res, this.now()),
-        );
-      }
-      return { url, body: await readCapped(res, this.maxBodyBytes, url) };
+      // A literal path (no {placeholders}): Octokit sends it as given, query included.
+      return (await this.octokit.request({ method: 'GET', url: path, headers: { accept } })).data;
     } catch (err) {
-      throw toGitHubApiError(err, url, this.timeoutMs);
+      throw toGitHubApiError(err, this.urlOf(path), this.now());
     }
   }
 }
 
-/** The body as text, refusing (and cancelling) one larger than `max` bytes. */
-async function readCapped(res: Response, max: number, url: string): Promise<string> {
-  const tooLarge = () => new GitHubApiError(`GitHub API ${url} answered with more than ${max} bytes`, url, res.status);
-  if (Number(res.headers.get('content-length') ?? 0) > max) {
-    await res.body?.cancel().catch(() => undefined);
-    throw tooLarge();
+/** The error of a request in the words every listing shows: `GitHub API <url> returned <code>: <why>`. */
+export function toGitHubApiError(err: unknown, url: string, now: number): GitHubApiError {
+  if (err instanceof GitHubApiError) return err;
+  if (err instanceof GitHubTransportError) return new GitHubApiError(err.message, err.url, err.answeredStatus);
+  if (isHttpError(err)) {
+    const status = err.status;
+    const headers = err.response.headers as Record<string, string | undefined>;
+    return new GitHubApiError(
+      `GitHub API ${url} returned ${status}: ${reasonOf(err.response.data) || err.message}`, url, status, rateLimitOf(status, headers, now),
+    );
   }
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : undefined;
+  const message = err instanceof Error ? err.message : String(err);
+  return new GitHubApiError(`GitHub API ${url} could not be reached: ${cause ?? message}`, url);
 }
 
 /**
- * The first line of an error body. GitHub answers errors as one-line JSON
- * (`{"message":"Not Found","documentation_url":…}`); its `message` is that line's
- * meaning, so it is shown instead of the raw JSON.
+ * What an error body says. GitHub answers errors as JSON (`{"message":"Not Found",…}`);
+ * its `message` is the meaning, so it is shown instead of the raw JSON. A text body
+ * contributes its first line, cut to a sane length.
  */
-function firstLine(body: string): string {
-  const line = (body.split('\n', 1)[0] ?? '').trim();
+function reasonOf(data: unknown): string {
+  if (data && typeof data === 'object' && !(data instanceof ArrayBuffer)) {
+    const message = (data as { message?: unknown }).message;
+    if (typeof message === 'string' && message.trim()) return message.trim();
+    return '';
+  }
+  const text = typeof data === 'string' ? data : data instanceof ArrayBuffer ? Buffer.from(data).toString('utf8') : '';
+  const line = (text.split('\n', 1)[0] ?? '').trim();
   if (line.startsWith('{')) {
     try {
       const message = (JSON.parse(line) as { message?: unknown }).message;
@@ -153,27 +137,17 @@ function firstLine(body: string): string {
  * GitHub's rate-limit refusals: 429, or 403 with `x-ratelimit-remaining: 0` (the primary
  * limit) or a `retry-after` (a secondary limit). A plain 403 is a permission problem.
  */
-function rateLimitOf(res: Response, now: number): { resetAt?: number } | undefined {
-  const remaining = res.headers.get('x-ratelimit-remaining');
-  const retryAfter = res.headers.get('retry-after');
-  const limited = res.status === 429 || (res.status === 403 && (remaining === '0' || retryAfter !== null));
+function rateLimitOf(status: number, headers: Record<string, string | undefined>, now: number): { resetAt?: number } | undefined {
+  const remaining = headers['x-ratelimit-remaining'];
+  const retryAfter = headers['retry-after'];
+  const limited = status === 429 || (status === 403 && (remaining === '0' || retryAfter !== undefined));
   if (!limited) return undefined;
-  if (retryAfter !== null) {
+  if (retryAfter !== undefined) {
     const seconds = Number(retryAfter);
     if (Number.isFinite(seconds) && retryAfter.trim() !== '') return { resetAt: now + seconds * 1000 };
     const date = Date.parse(retryAfter);
     if (Number.isFinite(date)) return { resetAt: date };
   }
-  const reset = Number(res.headers.get('x-ratelimit-reset') ?? NaN);
+  const reset = Number(headers['x-ratelimit-reset'] ?? NaN);
   return Number.isFinite(reset) && reset > 0 ? { resetAt: reset * 1000 } : {};
-}
-
-function toGitHubApiError(err: unknown, url: string, timeoutMs: number): GitHubApiError {
-  if (err instanceof GitHubApiError) return err;
-  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
-    return new GitHubApiError(`GitHub API ${url} did not answer within ${timeoutMs / 1000}s`, url);
-  }
-  const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : undefined;
-  const message = err instanceof Error ? err.message : String(err);
-  return new GitHubApiError(`GitHub API ${url} could not be reached: ${cause ?? message}`, url);
 }

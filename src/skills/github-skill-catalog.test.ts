@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => double.close());
 
 function catalog(config: Partial<GitHubSkillCatalogConfig> = {}): GitHubSkillCatalog {
-  return new GitHubSkillCatalog({ repositories: [AGENT_SKILLS], apiUrl: double.url, token: 'secret', cacheTtlMs: 60_000, now: () => T0, ...config });
+  return new GitHubSkillCatalog({ repositories: [AGENT_SKILLS], apiUrl: double.url, retryBaseMs: 1, token: 'secret', cacheTtlMs: 60_000, now: () => T0, ...config });
 }
 
 async function refusal(promise: Promise<unknown>): Promise<AppError> {

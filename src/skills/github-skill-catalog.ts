@@ -50,6 +50,8 @@ export interface GitHubSkillCatalogConfig {
   timeoutMs?: number;
   maxBodyBytes?: number;
   fetch?: typeof fetch;
+  /** Backoff unit of the retries of a transient GitHub failure (default 1 s). */
+  retryBaseMs?: number;
   /** Milliseconds since the epoch (tests move it to expire the cache). */
   now?: () => number;
   log?: Logger;
@@ -93,6 +95,7 @@ export class GitHubSkillCatalog implements SkillCatalog {
       timeoutMs: config.timeoutMs,
       maxBodyBytes: config.maxBodyBytes,
       fetch: config.fetch,
+      retryBaseMs: config.retryBaseMs,
       now: this.now,
     });
   }

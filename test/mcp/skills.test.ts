@@ -26,6 +26,7 @@ beforeAll(async () => {
   const skills = new GitHubSkillCatalog({
     repositories: ['https://github.com/giantswarm/agent-skills.git', 'https://github.com/giantswarm/private-skills'],
     apiUrl: github.url,
+    retryBaseMs: 1,
   });
   fixture = await startServiceFixture({ skills });
   const app = createApp({ service: fixture.service, log: silentLogger(), version: 'test' });

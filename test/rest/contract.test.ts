@@ -33,6 +33,7 @@ beforeAll(async () => {
   const skills = new GitHubSkillCatalog({
     repositories: ['https://github.com/giantswarm/agent-skills', 'https://github.com/giantswarm/broken-skills', 'https://github.com/giantswarm/private-skills'],
     apiUrl: github.url,
+    retryBaseMs: 1,
   });
   fixture = await startServiceFixture({ skills });
   const { sandbox } = fixture;

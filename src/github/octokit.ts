@@ -1,0 +1,147 @@
+/**
+ * The one way agent-manager talks to the GitHub REST API: `@octokit/rest` with the
+ * throttling and retry plugins, GitHub's house rules on every request
+ * (`X-GitHub-Api-Version: 2022-11-28`, a user agent), a per-request timeout and a cap on
+ * response bodies (they are untrusted). Skill discovery and commit mode both build their
+ * clients here, so both get the same limits and the same error texts.
+ *
+ * - Retry: transient failures (5xx, a dropped connection) are retried with backoff;
+ *   refusals (4xx) never are, and rate limits belong to the throttling plugin.
+ * - Throttling: writes are spaced as GitHub asks integrators to (secondary rate limits);
+ *   a rate-limited request is retried once only when the caller allows it and the reset
+ *   is near, otherwise the refusal is returned with its reset time.
+ * - A timeout or an oversized body fails the request at once without a retry.
+ *
+ * Trust boundary: a token goes only to the configured API base URL and is never put in
+ * an error message or a log line.
+ */
+import { Octokit } from '@octokit/rest';
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
+import Bottleneck from 'bottleneck';
+
+export const GITHUB_API_VERSION = '2022-11-28';
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** The longest a rate-limited request waits for its reset before it is retried once. */
+const MAX_RATE_LIMIT_WAIT_SECONDS = 10;
+
+export const GitHubOctokit = Octokit.plugin(throttling, retry);
+export type GitHubOctokit = InstanceType<typeof GitHubOctokit>;
+
+export interface OctokitSettings {
+  /** The API base URL, e.g. `https://api.github.com` or `https://ghe.example.com/api/v3`. */
+  apiUrl: string;
+  /** A token (sent as a bearer), or an auth strategy's options with `authStrategy`. */
+  auth?: string | Record<string, unknown>;
+  authStrategy?: unknown;
+  timeoutMs?: number;
+  maxBodyBytes?: number;
+  fetch?: typeof fetch;
+  /** Retries of a transient failure (default 2) and the backoff unit (default 1 s: 1 s, 4 s, 9 s…). */
+  retries?: number;
+  retryBaseMs?: number;
+  /** The least time between two writes (default 1 s, GitHub's guidance); 0 in tests. */
+  writeSpacingMs?: number;
+  /** Wait for a near rate-limit reset and retry once (default false: fail at once with the reset). */
+  waitForRateLimit?: boolean;
+}
+
+/** Marks a failure of ours (timeout, oversized body) so neither plugin retries it. */
+export class GitHubTransportError extends Error {
+  // Octokit rethrows a fetch failure named AbortError untouched, so no retry plugin sees it.
+  override readonly name = 'AbortError';
+
+  /** Octokit stamps `status = 500` on what it rethrows; the status GitHub really answered is kept here. */
+  constructor(message: string, readonly url: string, readonly answeredStatus?: number) {
+    super(message);
+  }
+}
+
+/** An HTTP refusal as Octokit reports it (its RequestError, named `HttpError`), with the response. */
+export interface HttpError extends Error {
+  status: number;
+  response: { headers: Record<string, string | undefined>; data: unknown };
+}
+
+export function isHttpError(err: unknown): err is HttpError {
+  const e = err as Partial<HttpError> | undefined;
+  return err instanceof Error && err.name === 'HttpError' && typeof e?.status === 'number' && typeof e.response === 'object' && e.response !== null;
+}
+
+export function createOctokit(settings: OctokitSettings): GitHubOctokit {
+  const baseFetch = settings.fetch ?? globalThis.fetch;
+  const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBodyBytes = settings.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const spacing = settings.writeSpacingMs ?? 1000;
+  const retryWanted = (retryAfter: number, retryCount: number) =>
+    settings.waitForRateLimit === true && retryCount < 1 && retryAfter <= MAX_RATE_LIMIT_WAIT_SECONDS;
+  const octokit = new GitHubOctokit({
+    baseUrl: settings.apiUrl.replace(/\/+$/, ''),
+    userAgent: 'agent-manager',
+    // A plain token is sent as `Authorization: Bearer`, the scheme GitHub documents for every token kind.
+    ...(typeof settings.auth === 'string' ? {} : { auth: settings.auth }),
+    ...(settings.authStrategy ? { authStrategy: settings.authStrategy } : {}),
+    request: { fetch: cappedFetch(baseFetch, timeoutMs, maxBodyBytes), redirect: 'follow' },
+    log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+    retry: { retries: settings.retries ?? 2, retryAfterBaseValue: settings.retryBaseMs ?? 1000, doNotRetry: [400, 401, 403, 404, 409, 410, 422, 429, 451] },
+    throttle: {
+      // Our own write limiter per client: the plugin's default is process-wide and fixed at 1 s.
+      write: new Bottleneck.Group({ maxConcurrent: 1, minTime: spacing }),
+      onRateLimit: (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number) => retryWanted(retryAfter, retryCount),
+      onSecondaryRateLimit: (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number) => retryWanted(retryAfter, retryCount),
+    },
+  });
+  const token = typeof settings.auth === 'string' ? settings.auth : undefined;
+  octokit.hook.before('request', (options) => {
+    options.headers['x-github-api-version'] = GITHUB_API_VERSION;
+    if (token) options.headers.authorization = `Bearer ${token}`;
+  });
+  return octokit;
+}
+
+/** fetch with a timeout and a body cap; both fail as a GitHubTransportError. */
+function cappedFetch(base: typeof fetch, timeoutMs: number, max: number): typeof fetch {
+  return async (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    let res: Response;
+    try {
+      res = await base(input, { ...init, signal });
+    } catch (err) {
+      if (timeout.aborted) throw new GitHubTransportError(`GitHub API ${url} did not answer within ${timeoutMs / 1000}s`, url);
+      throw err;
+    }
+    const tooLarge = () => new GitHubTransportError(`GitHub API ${url} answered with more than ${max} bytes`, url, res.status);
+    try {
+      if (Number(res.headers.get('content-length') ?? 0) > max) {
+        await res.body?.cancel().catch(() => undefined);
+        throw tooLarge();
+      }
+      const chunks: Uint8Array[] = [];
+      let total = 0;
+      if (res.body) {
+        const reader = res.body.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          total += value.byteLength;
+          if (total > max) {
+            await reader.cancel().catch(() => undefined);
+            throw tooLarge();
+          }
+          chunks.push(value);
+        }
+      }
+      const body = res.status === 204 || res.status === 205 || res.status === 304 ? null : Buffer.concat(chunks);
+      const copy = new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+      Object.defineProperty(copy, 'url', { value: res.url || url });
+      return copy;
+    } catch (err) {
+      if (err instanceof GitHubTransportError) throw err;
+      if (timeout.aborted) throw new GitHubTransportError(`GitHub API ${url} did not answer within ${timeoutMs / 1000}s`, url);
+      throw err;
+    }
+  };
+}
