@@ -1,0 +1,113 @@
+/**
+ * Editing manifests in a GitOps repository without rewriting them: a file is parsed into
+ * its YAML documents with the `yaml` Document API, one document is changed node by node,
+ * and only that document's text is replaced; the other documents keep their bytes, and
+ * inside the edited one comments, key order, quoting and untouched values survive.
+ *
+ * Files are read as YAML 1.1, the version kustomize and Flux read them with, so a value
+ * agent-manager writes means in git what it means on the cluster (`on` stays a string).
+ */
+import { Document, isMap, isScalar, isSeq, parseAllDocuments, type Node, type ParsedNode } from 'yaml';
+
+export type YamlDocument = Document.Parsed<ParsedNode>;
+
+export interface ParsedFile {
+  path: string;
+  text: string;
+  docs: YamlDocument[];
+}
+
+/** A manifest file's documents; a document with errors makes the whole file unreadable. */
+export function parseFile(path: string, text: string): ParsedFile | { path: string; error: string } {
+  const docs = parseAllDocuments(text, { version: '1.1', prettyErrors: false });
+  if (!Array.isArray(docs)) return { path, error: 'not a YAML stream' };
+  const bad = docs.find((d) => d.errors.length > 0);
+  if (bad) return { path, error: bad.errors[0]!.message.split('\n')[0]! };
+  return { path, text, docs };
+}
+
+/** A plain object of a document (null for an empty one). */
+export function plain(doc: YamlDocument): unknown {
+  return doc.toJS({ maxAliasCount: 100 }) as unknown;
+}
+
+/** The file with document `index` replaced by its edited form, or removed (`undefined`). */
+export function replaceDocument(file: ParsedFile, index: number, edited: YamlDocument | undefined): string {
+  const start = index === 0 ? 0 : file.docs[index - 1]!.range[2];
+  const end = file.docs[index]!.range[2];
+  let middle = edited ? String(edited) : '';
+  if (edited && index > 0 && !middle.startsWith('---')) middle = `---\n${middle}`;
+  if (!edited && index === 0 && file.docs.length > 1) {
+    // The next document's separator now starts the file; drop it so no empty document remains.
+    const rest = file.text.slice(end).replace(/^---[ \t]*\n/, '');
+    return rest;
+  }
+  return file.text.slice(0, start) + middle + file.text.slice(end);
+}
+
+/** True when no document of the text has content (only comments or nothing). */
+export function isEmptyStream(text: string): boolean {
+  const docs = parseAllDocuments(text, { version: '1.1' });
+  return !Array.isArray(docs) || docs.every((d) => d.contents === null || plain(d) === null);
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Makes `node` hold `value`, changing as little as possible: map entries are kept,
+ * updated in place, removed or appended (new keys after the existing ones); sequence
+ * items are synced by position; a scalar that already holds the value is left as it is
+ * (its comment and quoting with it). Returns the node to store (itself when kept).
+ */
+export function syncNode(doc: Document, node: unknown, value: unknown): unknown {
+  if (isMap(node) && isPlainObject(value)) {
+    for (const pair of [...node.items]) {
+      const key = isScalar(pair.key) ? pair.key.value : pair.key;
+      if (typeof key !== 'string' || !(key in value)) node.items.splice(node.items.indexOf(pair), 1);
+    }
+    for (const [key, next] of Object.entries(value)) {
+      const pair = node.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === key);
+      if (pair) pair.value = syncNode(doc, pair.value, next) as Node;
+      else node.items.push(doc.createPair(key, next) as never);
+    }
+    return node;
+  }
+  if (isSeq(node) && Array.isArray(value)) {
+    node.items.length = Math.min(node.items.length, value.length);
+    value.forEach((item, i) => {
+      node.items[i] = i < node.items.length ? (syncNode(doc, node.items[i], item) as never) : (doc.createNode(item) as never);
+    });
+    return node;
+  }
+  if (isScalar(node) && (value === null || typeof value !== 'object') && node.value === value) return node;
+  return doc.createNode(value);
+}
+
+/**
+ * The file with `spec.values` of document `index` set to `values`. When the values are a
+ * block map already, only that map's text is replaced (re-rendered at its indentation),
+ * so everything else in the file keeps its bytes; otherwise the document is re-rendered.
+ */
+export function withReleaseValues(file: ParsedFile, index: number, values: Record<string, unknown>): string {
+  const doc = file.docs[index]!;
+  const spec = doc.getIn(['spec'], true);
+  const current = isMap(spec) ? spec.get('values', true) : undefined;
+  if (isMap(current) && !current.flow && current.range && current.items.length > 0) {
+    const [start, end] = current.range;
+    syncNode(doc, current, values);
+    if (current.items.length > 0) {
+      const column = start - (file.text.lastIndexOf('\n', start - 1) + 1);
+      const comment = current.commentBefore;
+      current.commentBefore = undefined;
+      let text = new Document(current, { version: '1.1' }).toString({ lineWidth: 0 });
+      current.commentBefore = comment;
+      const pad = ' '.repeat(column);
+      text = text.replace(/\n(?=.)/g, `\n${pad}`);
+      if (!file.text.slice(start, end).endsWith('\n')) text = text.replace(/\n$/, '');
+      return file.text.slice(0, start) + text + file.text.slice(end);
+    }
+  }
+  if (isMap(spec)) spec.set('values', current === undefined ? doc.createNode(values) : syncNode(doc, current, values));
+  else doc.setIn(['spec', 'values'], values);
+  return replaceDocument(file, index, doc);
+}
