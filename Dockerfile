@@ -2,7 +2,10 @@
 # agent-manager container image.
 #
 # Stage 1 builds with the dev dependencies (TypeScript), then prunes them; stage 2 runs
-# with the production dependencies only.
+# with the production dependencies only. The sandbox package (packages/kube-sandbox, a
+# development workspace) never enters the build context's stages: without its folder npm
+# installs no workspace, so the image holds neither the sandbox nor its dependencies, and
+# `serve --sandbox` there exits 2 saying the sandbox is not installed.
 #
 # Runtime base: node:24-bookworm-slim, Node.js 24 LTS on Debian 12: the same Node major
 # the tests run on (the package's `node` devDependency) and the same Debian the test
@@ -14,7 +17,7 @@
 #
 #   docker build -t agent-manager --build-arg COMMIT=$(git rev-parse --short HEAD) \
 #     --build-arg BUILT=$(date -u +%Y-%m-%dT%H:%M:%SZ) .
-#   docker run --rm -p 8080:8080 agent-manager serve --sandbox --listen=:8080
+#   docker run --rm -p 8080:8080 -v ~/.kube/config:/kube/config:ro agent-manager serve --kubeconfig=/kube/config --listen=:8080
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /src
@@ -24,7 +27,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/ scripts/
 COPY src/ src/
 COPY api/ api/
-RUN npm run build && npm prune --omit=dev
+RUN npm run build:product && npm prune --omit=dev
 
 FROM node:24-bookworm-slim AS runtime
 ARG COMMIT=unknown

@@ -1,15 +1,41 @@
 // Lint rules that keep the architecture honest (docs/architecture.md):
 // - src/core is pure: it imports no I/O module and no adapter;
-// - production code never imports a testing/ folder, and reaches the sandbox only
-//   through a dynamic import when the sandbox is asked for;
+// - production code never imports a testing/ folder, and reaches the sandbox package
+//   (packages/kube-sandbox) only through a dynamic import when the sandbox is asked for;
+// - a workspace package imports nothing from the product (its code stays inside it);
 // - files stay small (max-lines), as the house style asks;
 // - one formatting style (ESLint Stylistic), written to match the code as it stood, so
 //   `npm run lint` checks it and `npx eslint --fix .` applies it. Stylistic rather than
 //   prettier: it enforces the same spacing, quotes, semicolons and trailing commas while
 //   keeping the compact argument lists the code uses, with no repository-wide reformat.
+import { dirname, relative, resolve, sep } from 'node:path';
 import js from '@eslint/js';
 import stylistic from '@stylistic/eslint-plugin';
 import tseslint from 'typescript-eslint';
+
+// `self-contained/no-leaving-package`: a relative import in packages/<name>/ must resolve
+// inside packages/<name>/ (a pattern on the specifier cannot tell how deep a file sits).
+const selfContained = {
+  rules: {
+    'no-leaving-package': {
+      meta: { type: 'problem', schema: [] },
+      create(context) {
+        const file = context.filename;
+        const parts = relative(import.meta.dirname, file).split(sep);
+        const packageRoot = resolve(import.meta.dirname, parts[0], parts[1]);
+        const check = (node) => {
+          const spec = node.source?.value;
+          if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+          const target = resolve(dirname(file), spec);
+          if (target !== packageRoot && !target.startsWith(packageRoot + sep)) {
+            context.report({ node: node.source, message: `${spec} leaves the package: a package imports nothing outside itself` });
+          }
+        };
+        return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+      },
+    },
+  },
+};
 
 const ioModules = [
   'node:http', 'node:https', 'node:http2', 'node:net', 'node:tls', 'node:dns', 'node:dgram',
@@ -20,7 +46,7 @@ const ioModules = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'src/transport/rest/openapi-types.ts'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'src/transport/rest/openapi-types.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   stylistic.configs.customize({
@@ -60,12 +86,25 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/sandbox/**', 'src/**/*.test.ts', 'src/**/testing/**'],
+    ignores: ['src/**/*.test.ts', 'src/**/testing/**'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [
           { group: ['**/testing/*', '**/testing/**'], message: 'production code must not import test fakes' },
-          { group: ['**/sandbox/*', '**/sandbox/**'], message: 'reach the sandbox only through a dynamic import when it is asked for' },
+          { group: ['@agent-manager/kube-sandbox', '@agent-manager/kube-sandbox/*', '**/packages/**'], message: 'reach the sandbox only through src/dev-cluster.ts (a dynamic import when it is asked for)' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['packages/*/src/**/*.ts', 'packages/*/test/**/*.ts', 'packages/*/*.ts'],
+    plugins: { 'self-contained': selfContained },
+    rules: {
+      'self-contained/no-leaving-package': 'error',
+      'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['agent-manager', 'agent-manager/*', '@agent-manager/*'], message: 'a package imports nothing from the product or another workspace' },
         ],
       }],
     },
@@ -84,7 +123,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.test.ts', 'src/**/testing/**', 'test/**', 'bench/**'],
+    files: ['**/*.test.ts', 'src/**/testing/**', 'test/**', 'bench/**', 'packages/*/test/**'],
     rules: {
       'max-lines': ['error', { max: 700 }],
       '@typescript-eslint/no-non-null-assertion': 'off',

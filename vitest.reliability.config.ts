@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { sandboxSourceAlias } from './vitest.shared.js';
 
 // The reliability suite (test/reliability, docs/reliability.md): concurrency, fuzzing,
 // fault injection, registry outages, a soak and a graceful shutdown under load. Its
@@ -7,6 +8,7 @@ import { defineConfig } from 'vitest/config';
 // load must not leak into its figures. The global setup builds dist/ when it is missing
 // or older than src/ (the shutdown suite runs `node dist/main.js serve`).
 export default defineConfig({
+  resolve: { alias: sandboxSourceAlias },
   test: {
     include: ['test/reliability/**/*.test.ts'],
     exclude: ['node_modules/**', 'dist/**'],

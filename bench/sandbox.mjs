@@ -10,12 +10,12 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const entry = join(root, 'dist', 'sandbox', 'index.js');
+const entry = join(root, 'packages', 'kube-sandbox', 'dist', 'index.js');
 if (!existsSync(entry)) {
   console.error(`bench/sandbox.mjs: ${entry} is missing; build first with: npm run build`);
   process.exit(1);
 }
-const { startSandbox } = await import(entry);
+const { startSandbox } = await import('@agent-manager/kube-sandbox');
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {

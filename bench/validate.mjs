@@ -2,7 +2,7 @@
 // RegistryChartSchemaSource (compiled once, the same object on every call) and each
 // validation is `await source.schema()` + `valuesViolations()`, as a create does.
 //
-// Run from the built code:  npm run build && node bench/validate.mjs [--seconds=2]
+// Run from the built code:  npm run build:bench && node bench/validate.mjs [--seconds=2]
 //
 // With Debian's docker-registry installed, a real loopback registry serves chart 0.6.0
 // (declares toolset) and 0.5.2 (does not); without it the embedded 0.5.2 schema answers,
@@ -10,7 +10,8 @@
 import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
 
-const dist = new URL('../dist/', import.meta.url);
+// The benchmarks' build (npm run build:bench): src/ with its testing/ folders.
+const dist = new URL('./.tmp/dist/', import.meta.url);
 const load = (path) => import(new URL(path, dist).href);
 
 const secondsArg = process.argv.find((a) => a.startsWith('--seconds='));
@@ -26,7 +27,7 @@ try {
     schemas: await load('chart/testing/chart-schemas.js'),
   };
 } catch (err) {
-  console.error(`bench/validate: build first (npm run build): ${err.message}`);
+  console.error(`bench/validate: build first (npm run build:bench): ${err.message}`);
   process.exit(1);
 }
 const { RegistryChartSchemaSource } = resolverModule;

@@ -1,19 +1,22 @@
 // Copies the non-TypeScript files under src/ (embedded chart schema, JSON and YAML
-// data) next to the compiled JavaScript in dist/, so runtime lookups relative to
-// import.meta.url work the same from src/ (tests) and dist/ (npm start, the image).
+// data) next to the compiled JavaScript in dist/ (or the directory given as the first
+// argument, e.g. the benchmarks' build), so runtime lookups relative to import.meta.url
+// work the same from src/ (tests) and dist/ (npm start, the image).
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
-const dist = join(root, 'dist');
+const dist = join(root, process.argv[2] ?? 'dist');
 
 function walk(dir) {
   for (const entry of readdirSync(dir)) {
     const path = join(dir, entry);
     if (statSync(path).isDirectory()) {
       if (entry === 'testdata') continue;
+      // dist/ ships without the test-support folders; the benchmarks' build keeps them.
+      if (entry === 'testing' && !process.argv[2]) continue;
       walk(path);
     } else if (!entry.endsWith('.ts')) {
       const target = join(dist, relative(src, path));

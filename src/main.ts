@@ -11,6 +11,7 @@ import { enableCompileCache } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { buildInfo, helpText, parseConfig } from './config/index.js';
 import { createLogger, type Logger } from './log/logger.js';
+import { loadSandboxCli, SandboxNotInstalledError } from './dev-cluster.js';
 
 /** Where the CLI writes; injected by tests. */
 export interface CliIo {
@@ -62,10 +63,14 @@ export async function runCli(
       await (await import('./serve.js')).runServe(parsed.config, log);
     } else {
       // A dynamic import: the sandbox is loaded only when it is asked for.
-      await (await import('./sandbox/cli.js')).runSandbox(parsed.config, log);
+      await (await loadSandboxCli()).runSandbox(parsed.config, log);
     }
     return 0;
   } catch (err) {
+    if (err instanceof SandboxNotInstalledError) {
+      io.stderr(`Error: ${err.message}\n`);
+      return 2;
+    }
     // Runtime failures: one line, no stack trace (it may carry request data). An error
     // that carries `exitCode: 2` is a configuration problem (a listen address in use):
     // its message already names the flag to change.

@@ -2,8 +2,8 @@
  * `agent-manager serve`: the composition root. It turns the typed configuration into
  * running parts, in this order, and takes them down in reverse:
  *
- * 1. the cluster: an in-process sandbox API server (`--sandbox`, reached only through a
- *    dynamic import) or the kubeconfig / in-cluster ServiceAccount;
+ * 1. the cluster: an in-process sandbox API server (`--sandbox`: the kube-sandbox package,
+ *    loaded through a dynamic import) or the kubeconfig / in-cluster ServiceAccount;
  * 2. the identity: the Kubernetes provider and, with OAuth, the token verifier (so a bad
  *    OAuth flag stops start-up before anything slow happens);
  * 3. API version discovery for kagent and the two Flux groups (pinned flags win; a
@@ -57,6 +57,7 @@ import { resourceServerGuards } from './transport/http/auth.js';
 import { DEFAULT_SCOPES, oauthMetadataRouter } from './transport/http/oauth-metadata.js';
 import { Lifecycle } from './transport/http/lifecycle.js';
 import { hostPort, startHttpServer, type RunningServer } from './transport/http/server.js';
+import { loadSandbox } from './dev-cluster.js';
 
 /** How long startup discovery may wait for the API server before using the defaults. */
 const DISCOVERY_TIMEOUT_MS = 10_000;
@@ -159,7 +160,7 @@ async function openCluster(config: AppConfig, log: Logger, cleanups: Cleanup[]):
     });
   }
   // Only here, and only when asked for, is the sandbox loaded.
-  const { startSandbox } = await import('./sandbox/index.js');
+  const { startSandbox } = await loadSandbox();
   const sandbox = await startSandbox({ listen: config.sandbox.listen, seed: 'samples', authorization: 'rbac', controllers: true, log: log.child({ component: 'sandbox' }) })
     .catch((err: unknown) => {
       throw asListenError(err, '--sandbox-listen', config.sandbox.listen);

@@ -1,4 +1,5 @@
-// The system under test for bench/run.mjs, from the built code in dist/: the sandbox API
+// The system under test for bench/run.mjs, from the benchmarks' build of src/ with its testing/
+// folders (bench/.tmp/dist, `npm run build:bench`; dist/ ships without them): the sandbox API
 // server with the service fixture's seed, the real AgentService talking to it through
 // @kubernetes/client-node as the ServiceAccount (the same client stack as `serve`), and
 // the production express app (REST, MCP, metrics) on a loopback listener. Agents are
@@ -8,7 +9,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
+const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '.tmp', 'dist');
 const load = (path) => import(join(dist, path));
 
 /** The namespaces of the list cases, by agent count. */
@@ -31,7 +32,7 @@ export async function startBenchTarget() {
       logger: await load('log/logger.js'),
     };
   } catch (err) {
-    throw new Error(`bench: build first (npm run build): ${err.message}`, { cause: err });
+    throw new Error(`bench: build first (npm run build:bench): ${err.message}`, { cause: err });
   }
   const listNamespaces = LIST_SIZES.map((n) => `bench-${n}`);
   const fixture = await modules.fixture.startServiceFixture({

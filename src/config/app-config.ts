@@ -5,7 +5,7 @@
  * `redactedSummary(config)`, never the config itself.
  */
 import type { Duration } from './flag-types.js';
-import type { ServeSandboxConfig } from './sandbox-config.js';
+import type { ServeSandboxConfig } from './dev-cluster-config.js';
 
 export type { Duration };
 

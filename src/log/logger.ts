@@ -1,9 +1,10 @@
 /**
  * The one pino root logger. JSON lines on stderr; human-readable only when a person
- * runs the service in a terminal. Authorization headers, cookies and anything named
+ * runs the service in a terminal and the optional pino-pretty is installed. Authorization headers, cookies and anything named
  * token or secret are redacted wherever they appear in a log object, so a bearer never
  * reaches a log line.
  */
+import { createRequire } from 'node:module';
 import { pino, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger };
@@ -48,7 +49,8 @@ export function createLogger(config: LoggerConfig = {}): Logger {
     formatters: { level: (label) => ({ level: label }) },
   };
   if (config.destination) return pino(options, config.destination);
-  const pretty = config.pretty ?? Boolean(process.stderr.isTTY);
+  // pino-pretty is an optional dependency: without it, a terminal gets the JSON lines too.
+  const pretty = (config.pretty ?? Boolean(process.stderr.isTTY)) && prettyInstalled();
   if (pretty) {
     return pino({
       ...options,
@@ -56,6 +58,15 @@ export function createLogger(config: LoggerConfig = {}): Logger {
     });
   }
   return pino(options, pino.destination({ fd: 2, sync: false }));
+}
+
+function prettyInstalled(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A logger that drops everything (tests, benchmarks). */

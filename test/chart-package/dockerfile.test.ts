@@ -45,7 +45,7 @@ describe('the Dockerfile', () => {
   it('builds with dev dependencies and prunes them before the runtime stage copies node_modules', () => {
     const run = args(build, 'RUN').join('\n');
     expect(run).toMatch(/npm ci\b/);
-    expect(run).toMatch(/npm run build && npm prune --omit=dev/);
+    expect(run).toMatch(/npm run build:product && npm prune --omit=dev/);
     expect(args(runtime, 'RUN').join('\n')).not.toMatch(/npm (ci|install)/);
   });
 
@@ -53,6 +53,12 @@ describe('the Dockerfile', () => {
     const copies = args(runtime, 'COPY').map((c) => c.replace(/^--from=build\s+/, '').split(/\s+/)[0]);
     expect(copies.sort()).toEqual(['/src/api', '/src/dist', '/src/node_modules', '/src/package.json']);
     for (const c of args(runtime, 'COPY')) expect(c).toMatch(/^--from=build /);
+  });
+
+  it('leaves the sandbox package out: no stage copies packages/, and the build builds the product only', () => {
+    for (const c of args(build, 'COPY')) expect(c.split(/\s+/)[0]).not.toMatch(/^packages\b|^\.$/);
+    const pkg = JSON.parse(readRepoFile('package.json')) as { scripts: Record<string, string> };
+    expect(pkg.scripts['build:product']).not.toMatch(/sandbox|-w |--workspace/);
   });
 
   it('runs as uid and gid 1000', () => {

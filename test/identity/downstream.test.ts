@@ -10,7 +10,7 @@
  * all. Together they show the refusals below happen before any Kubernetes request.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { seedChartRepository } from '../../src/sandbox/seed.js';
+import { seedChartRepository } from '@agent-manager/kube-sandbox';
 import { challengeOf, MCP_HEADERS, request, toolsCall } from './helpers.js';
 import { APISERVER_AUDIENCE } from './sandbox-identity.js';
 import { BASE_URL, CLIENT_ID, HR, SERVICE_ACCOUNT, spec, startIdentityStack, type IdentityStack } from './stack.js';

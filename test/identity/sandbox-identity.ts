@@ -14,7 +14,7 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import type { FakeIssuer } from '../../src/identity/testing/fake-issuer.js';
-import { OidcAuthenticator, type Sandbox } from '../../src/sandbox/index.js';
+import { OidcAuthenticator, type Sandbox } from '@agent-manager/kube-sandbox';
 
 /** The audience the sandbox's apiserver trusts (Giant Swarm's Dex cross-client). */
 export const APISERVER_AUDIENCE = 'dex-k8s-authenticator';

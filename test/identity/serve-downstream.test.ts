@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
 import { startFakeIssuer, type FakeIssuer } from '../../src/identity/testing/fake-issuer.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from '@agent-manager/kube-sandbox';
 import { startServe, type RunningServe } from '../../src/testing/serve-harness.js';
 import { capturedLogger, deadPort, request } from './helpers.js';
 import { APISERVER_AUDIENCE, trustIssuerWithRbac } from './sandbox-identity.js';

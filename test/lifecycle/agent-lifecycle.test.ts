@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Status } from '../../src/core/types.js';
 import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
-import { eventually } from '../sandbox/harness.js';
+import { eventually } from '../../src/testing/eventually.js';
 
 /** Poll `probe` until it gives a value, naming what was awaited when the deadline passes. */
 const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> => eventually(probe, 10_000, what);

@@ -19,8 +19,8 @@
  * untouched or gone with its source deleted or kept for a stated reason.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HookContext } from '../../src/sandbox/index.js';
-import { statusForCode } from '../../src/sandbox/index.js';
+import type { HookContext } from '@agent-manager/kube-sandbox';
+import { statusForCode } from '@agent-manager/kube-sandbox';
 import { ManagedNamespaces } from '../../src/service/namespaces.js';
 import { fixtureSettings } from '../../src/service/testing/fixture.js';
 import { CHART_URL, seedModelConfig, seedRelease } from '../../src/service/testing/seed-agents.js';

@@ -5,7 +5,7 @@
  * fixture (inventory section 12): managed namespaces kagent (default) and tenant, two
  * accepted ModelConfigs, the shared OCIRepository kagent/agent.
  */
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '@agent-manager/kube-sandbox';
 import { silentLogger, type Logger } from '../../log/logger.js';
 import type { RequestContext } from '../../identity/caller.js';
 import { loadBaseKubeConfig } from '../../kube/kubeconfig.js';

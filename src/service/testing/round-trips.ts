@@ -9,7 +9,7 @@
  * operation's depth. This is a structural count, not a timing assertion: the quiet window
  * only has to be longer than the gap between two concurrent requests.
  */
-import type { Sandbox } from '../../sandbox/index.js';
+import type { Sandbox } from '@agent-manager/kube-sandbox';
 
 export interface RoundTripMeter {
   /** Requests seen since the meter started (or was reset). */

@@ -4,7 +4,7 @@
  * provenance labels), the Deployment and pods kagent runs. Written through the sandbox
  * store, so status subresources can be set as the controllers would.
  */
-import type { Sandbox } from '../../sandbox/index.js';
+import type { Sandbox } from '@agent-manager/kube-sandbox';
 import { CHART_URL } from './fixture.js';
 
 type Json = Record<string, unknown>;

@@ -6,7 +6,7 @@
 import { makeKubeApis } from '../../../src/kube/api-clients.js';
 import { ClientNodeKube } from '../../../src/kube/client-node-kube.js';
 import { loadBaseKubeConfig } from '../../../src/kube/kubeconfig.js';
-import type { Sandbox } from '../../../src/sandbox/index.js';
+import type { Sandbox } from '@agent-manager/kube-sandbox';
 import type { KubeProvider } from '../../../src/service/ports.js';
 
 /** A fixture `provider` acting as agent-manager's ServiceAccount with `requestTimeoutMs` per request. */

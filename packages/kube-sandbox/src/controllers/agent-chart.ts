@@ -1,16 +1,16 @@
 /**
- * The agent chart as the simulated helm-controller installs it: the 0.6.x line of the
- * `kagent.dev/v1alpha2` era (contracts section 2). Values are checked like Helm does —
- * first against the chart's values schema (the embedded 0.5.2 schema; `toolset`, which
- * the 0.6 chart declares, is judged by the toolset grammar the chart's template
- * enforces with `fail`) — then rendered into the one object the chart makes: an Agent
- * with the chart's labels, the display-name annotation and the curated spec, with
- * `extraAgentSpec` deep-merged over it.
+ * The agent chart as the simulated helm-controller installs it, rendering
+ * `kagent.dev/v1alpha2` Agents. Values are checked like Helm does — first against the
+ * chart's own values.schema.json (chart/values.schema.json, the 0.5.2 schema, which
+ * predates the `toolset` value), then by the chart template's guard on `toolset` — and
+ * then rendered into the one object the chart makes: an Agent with the chart's labels,
+ * the display-name annotation and the curated spec, with `extraAgentSpec` deep-merged
+ * over it. Nothing here comes from agent-manager: the sandbox judges values on its own.
  */
-import { EMBEDDED_SCHEMA, EMBEDDED_SCHEMA_VERSION } from '../../chart/embedded/embedded.js';
-import { joinToolsetHeader, TOOLSET_HEADER, toolsetViolation } from '../../core/toolset.js';
-import { valuesViolations } from '../../core/values-schema.js';
 import { isObject, type JsonObject } from '../api/json.js';
+import CHART_SCHEMA from './chart/values.schema.json' with { type: 'json' };
+import { TOOLSET_HEADER, toolsetHeader, toolsetRenderFailure } from './chart/toolset-guard.js';
+import { helmSchemaError } from './chart/values-check.js';
 
 /** The chart's name. */
 export const CHART_NAME = 'agent';
@@ -38,17 +38,12 @@ const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** Why the values cannot be installed, or undefined. Schema first (as Helm validates before rendering). */
 export function chartFailure(values: JsonObject): ChartFailure | undefined {
-  const violations = valuesViolations(EMBEDDED_SCHEMA as Record<string, unknown>, values, { version: EMBEDDED_SCHEMA_VERSION, source: 'embedded' });
-  if (violations.length > 0) {
-    return {
-      kind: 'schema',
-      message: `values don't meet the specifications of the schema(s) in the following chart(s):\n${CHART_NAME}:\n${violations.map((v) => `- ${v}`).join('\n')}`,
-    };
-  }
-  if (Object.hasOwn(values, 'toolset') && values.toolset !== null) {
-    const violation = toolsetViolation(values.toolset, { required: false });
-    if (violation) return { kind: 'render', message: `execution error at (${CHART_NAME}/templates/agent.yaml:1:1): ${violation}` };
-  }
+  // The 0.5.2 schema does not declare `toolset` (later charts do); the template guards it.
+  const { toolset, ...rest } = values;
+  const schemaError = helmSchemaError(CHART_NAME, CHART_SCHEMA, rest);
+  if (schemaError) return { kind: 'schema', message: schemaError };
+  const violation = toolsetRenderFailure(toolset);
+  if (violation) return { kind: 'render', message: `execution error at (${CHART_NAME}/templates/agent.yaml:1:1): ${violation}` };
   return undefined;
 }
 
@@ -74,7 +69,7 @@ function musterTool(values: JsonObject): JsonObject | undefined {
   if (list(muster.allowedHeaders).length > 0) mcpServer.allowedHeaders = list(muster.allowedHeaders);
   if (list(muster.toolNames).length > 0) mcpServer.toolNames = list(muster.toolNames);
   const tool: JsonObject = { type: 'McpServer', mcpServer };
-  if (Array.isArray(toolset) && toolset.length > 0) tool.headersFrom = [{ name: TOOLSET_HEADER, value: joinToolsetHeader(toolset as string[]) }];
+  if (Array.isArray(toolset) && toolset.length > 0) tool.headersFrom = [{ name: TOOLSET_HEADER, value: toolsetHeader(toolset as string[]) }];
   return tool;
 }
 

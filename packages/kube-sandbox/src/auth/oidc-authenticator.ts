@@ -14,10 +14,9 @@
  * Unauthorized, never why); the reason goes to the debug log only, without the token.
  */
 import { createRemoteJWKSet, customFetch, decodeJwt, errors, jwtVerify, type JWTPayload, type JWTVerifyResult, type RemoteJWKSet } from 'jose';
-import { createIdpFetch, type IdpFetch } from '../../identity/idp-fetch.js';
-import { discoverIssuer } from '../../identity/oidc-discovery.js';
 import type { UserInfo } from '../ops/types.js';
 import type { Authenticator } from './authenticator.js';
+import { discoverJwksUri, issuerFetch, type IssuerFetch } from './issuer-fetch.js';
 
 /** The OIDC settings, as kube-apiserver's flags name them. */
 export interface OidcAuthenticatorConfig {
@@ -46,7 +45,7 @@ export interface OidcLog {
 
 /** Seams for tests. */
 export interface OidcDeps {
-  fetch?: IdpFetch;
+  fetch?: IssuerFetch;
   log?: OidcLog;
 }
 
@@ -82,14 +81,14 @@ export function userFromClaims(config: OidcAuthenticatorConfig, claims: JWTPaylo
 
 /** An Authenticator for one OIDC issuer. */
 export class OidcAuthenticator implements Authenticator {
-  private readonly fetchImpl: IdpFetch;
+  private readonly fetchImpl: IssuerFetch;
   private jwks?: Promise<RemoteJWKSet>;
 
   constructor(private readonly config: OidcAuthenticatorConfig, private readonly deps: OidcDeps = {}) {
     if (!URL.canParse(config.issuerUrl)) throw new Error(`--oidc-issuer-url "${config.issuerUrl}" is not a URL`);
     if (!config.clientId) throw new Error('--oidc-client-id is required with --oidc-issuer-url');
-    // The issuer is the operator's own choice (often on loopback in a lab), so private addresses are allowed.
-    this.fetchImpl = deps.fetch ?? createIdpFetch({ caPem: config.caPem, allowPrivate: true });
+    // The issuer is the operator's own choice (often on loopback in a lab): any address is reachable.
+    this.fetchImpl = deps.fetch ?? issuerFetch(config.caPem);
   }
 
   async authenticate(token: string): Promise<UserInfo | undefined> {
@@ -136,8 +135,8 @@ export class OidcAuthenticator implements Authenticator {
   /** Discovery once; a failure is forgotten so the next token tries again. */
   private keySet(): Promise<RemoteJWKSet> {
     if (!this.jwks) {
-      this.jwks = discoverIssuer(this.config.issuerUrl, this.fetchImpl, true).then(
-        (discovered) => createRemoteJWKSet(discovered.jwksUri, {
+      this.jwks = discoverJwksUri(this.config.issuerUrl, this.fetchImpl).then(
+        (jwksUri) => createRemoteJWKSet(jwksUri, {
           cooldownDuration: 10_000,
           timeoutDuration: 5_000,
           [customFetch]: (url, init) => this.fetchImpl(url, init),

@@ -1,8 +1,10 @@
 /**
  * The configuration slices of the embedded sandbox Kubernetes API server: what the
  * `agent-manager sandbox` command hands to `runSandbox`, and what `serve --sandbox` hands
- * to the in-process sandbox. Plain data only, so src/sandbox can import these types
- * without pulling in the flag parser.
+ * to the in-process sandbox. Plain data only. The sandbox package declares the shape it
+ * takes itself (it imports nothing from the product); src/dev-cluster.test.ts checks that
+ * these types fit it. (The file's name avoids "sandbox" so that no sandbox-named module
+ * ships in dist/: the sandbox itself lives in packages/kube-sandbox.)
  */
 
 /** Who the sandbox API server lets do what. */

@@ -81,7 +81,7 @@ describe('chartFailure', () => {
     expect(failure?.kind).toBe('schema');
     expect(failure?.message.split('\n')[0]).toBe("values don't meet the specifications of the schema(s) in the following chart(s):");
     expect(failure?.message).toContain('\nagent:\n- ');
-    for (const path of ['/agent/name', '/agent/runtime', '(root)']) expect(failure?.message).toContain(`- ${path}: `);
+    for (const path of ['/agent/name', '/agent/runtime', '']) expect(failure?.message).toContain(`- at '${path}': `);
   });
 
   it('refuses a toolset the template fails on', () => {

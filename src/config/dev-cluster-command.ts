@@ -5,7 +5,7 @@
 import type { FlagValues } from './flag-types.js';
 import type { SandboxFlags } from './flags.js';
 import { ConfigError } from './resolve.js';
-import type { SandboxAuthorization, SandboxCommandConfig } from './sandbox-config.js';
+import type { SandboxAuthorization, SandboxCommandConfig } from './dev-cluster-config.js';
 
 /** Build and check the sandbox command configuration. Throws ConfigError. */
 export function buildSandboxConfig(v: FlagValues<SandboxFlags>): SandboxCommandConfig {

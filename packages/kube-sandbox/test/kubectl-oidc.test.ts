@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeIssuer, type FakeIssuer } from '../../src/identity/testing/fake-issuer.js';
+import { startTestIssuer, type TestIssuer } from './support/oidc-issuer.js';
 import { helmRelease, startHarness, type Harness } from './harness.js';
 
 const KUBECTL = '/usr/bin/kubectl';
@@ -20,7 +20,7 @@ const title = present
   : `kubectl as an OIDC user under RBAC — SKIPPED: ${KUBECTL} is not installed (install kubectl v1.32 to run this suite)`;
 
 let h: Harness;
-let issuer: FakeIssuer;
+let issuer: TestIssuer;
 let dir: string;
 
 interface Run { code: number; stdout: string; stderr: string }
@@ -39,7 +39,7 @@ function kubectl(token: string, ...args: string[]): Promise<Run> {
 describe.skipIf(!present)(title, () => {
   let viewer: string;
   beforeAll(async () => {
-    issuer = await startFakeIssuer({ tls: true, algs: ['RS256'] });
+    issuer = await startTestIssuer();
     h = await startHarness({
       authorization: 'rbac', seed: 'samples',
       oidc: { issuerUrl: issuer.url, clientId: 'kubernetes', usernameClaim: 'email', groupsClaim: 'groups', caPem: issuer.caPem },

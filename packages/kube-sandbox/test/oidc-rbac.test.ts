@@ -7,11 +7,11 @@
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeIssuer, type FakeIssuer } from '../../src/identity/testing/fake-issuer.js';
+import { startTestIssuer, type TestIssuer } from './support/oidc-issuer.js';
 import { HR, helmRelease, kubeConfigFor, raw, rejection, startHarness, type Harness } from './harness.js';
 
 const AUDIENCE = 'kubernetes';
-let issuer: FakeIssuer;
+let issuer: TestIssuer;
 let h: Harness;
 let alice: string;
 let bob: string;
@@ -21,7 +21,7 @@ const RBAC = 'rbac.authorization.k8s.io/v1';
 const opts = { fieldManager: 'test' };
 
 beforeAll(async () => {
-  issuer = await startFakeIssuer({ tls: true, algs: ['RS256'] });
+  issuer = await startTestIssuer();
   const caPem = await readFile(await issuer.writeCaFile(), 'utf8');
   h = await startHarness({
     authorization: 'rbac',

@@ -7,7 +7,7 @@ import {
   ApiException, AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, KubernetesObjectApi,
 } from '@kubernetes/client-node';
 import { request } from 'node:https';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
 
 export interface Harness {
   sandbox: Sandbox;

@@ -6,10 +6,45 @@
  * is set, and runs the simulated controllers unless `--no-controllers`.
  */
 import { readFile } from 'node:fs/promises';
-import type { SandboxCommandConfig } from '../config/sandbox-config.js';
-import type { Logger } from '../log/logger.js';
 import type { OidcAuthenticatorConfig } from './auth/oidc-authenticator.js';
-import { startSandbox, type Sandbox } from './index.js';
+import { startSandbox, type Sandbox, type SandboxLogger } from './index.js';
+
+/** OIDC id_token authentication, as kube-apiserver's `--oidc-*` flags. */
+export interface SandboxOidcFlags {
+  readonly issuerUrl: string;
+  readonly clientId: string;
+  /** Claim that names the user (kube-apiserver's default is `sub`). */
+  readonly usernameClaim: string;
+  /** Empty means `<issuer>#` for claims other than `email`; `-` means none. */
+  readonly usernamePrefix: string;
+  /** Claim that lists the user's groups; empty reads none. */
+  readonly groupsClaim: string;
+  /** PEM CA bundle to trust for discovery and JWKS besides the public roots; empty means none. */
+  readonly caFile: string;
+}
+
+/** What the command runs with (the embedding CLI parses its flags into this). */
+export interface SandboxCommandConfig {
+  /** host:port to listen on; port 0 picks a free port. */
+  readonly listen: string;
+  /** Where to write a kubeconfig for kubectl; empty writes none. */
+  readonly kubeconfigOut: string;
+  /** Seed the sample platform (namespaces, CRDs, sample objects). */
+  readonly seed: boolean;
+  /** RBAC enforcement, or everything allowed. */
+  readonly authorization: 'rbac' | 'always-allow';
+  /** Run the simulated Flux and kagent controllers. */
+  readonly controllers: boolean;
+  /** How long the controllers wait after a change before acting on it (ms). */
+  readonly reconcileDelayMs: number;
+  /** OIDC authentication, when an issuer is trusted. */
+  readonly oidc: SandboxOidcFlags | undefined;
+}
+
+/** The logger the command reports to (pino's, or anything with these methods). */
+export interface CommandLogger extends SandboxLogger {
+  info(obj: object, msg?: string): void;
+}
 
 /** Options for embedding the command (tests): stop on this signal instead of process signals. */
 export interface RunSandboxOptions {
@@ -67,7 +102,7 @@ function banner(sandbox: Sandbox, config: SandboxCommandConfig): string {
 }
 
 /** Run the sandbox until asked to stop. Resolves after it has closed. */
-export async function runSandbox(config: SandboxCommandConfig, log: Logger, options: RunSandboxOptions = {}): Promise<void> {
+export async function runSandbox(config: SandboxCommandConfig, log: CommandLogger, options: RunSandboxOptions = {}): Promise<void> {
   const listen = config.listen || '127.0.0.1:0';
   const sandbox = await startSandbox({
     listen,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeIssuer, type FakeIssuer } from '../../identity/testing/fake-issuer.js';
+import { startTestIssuer, type TestIssuer } from '../../test/support/oidc-issuer.js';
 import { OidcAuthenticator, userFromClaims, usernamePrefixFor, type OidcAuthenticatorConfig } from './oidc-authenticator.js';
 
 describe('usernamePrefixFor (kube-apiserver --oidc-username-prefix)', () => {
@@ -34,10 +34,10 @@ describe('userFromClaims', () => {
 });
 
 describe('OidcAuthenticator against an https issuer with --oidc-ca-file', () => {
-  let issuer: FakeIssuer;
+  let issuer: TestIssuer;
   let auth: OidcAuthenticator;
   beforeAll(async () => {
-    issuer = await startFakeIssuer({ tls: true, algs: ['RS256'] });
+    issuer = await startTestIssuer();
     auth = new OidcAuthenticator({ issuerUrl: issuer.url, clientId: 'kube', usernameClaim: 'email', groupsClaim: 'groups', caPem: issuer.caPem });
   });
   afterAll(async () => {

@@ -5,8 +5,8 @@
  */
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statusForCode } from '../../src/sandbox/api/status.js';
-import { alwaysAllow } from '../../src/sandbox/auth/authorizer.js';
+import { statusForCode } from '../src/api/status.js';
+import { alwaysAllow } from '../src/auth/authorizer.js';
 import { HR, helmRelease, kubeConfigFor, raw, rejection, startHarness, type Harness } from './harness.js';
 
 let h: Harness;

@@ -1,0 +1,72 @@
+/**
+ * The embedded sandbox Kubernetes API server lives in its own package,
+ * `@agent-manager/kube-sandbox` (packages/kube-sandbox), which a development checkout
+ * installs as an npm workspace and the production image leaves out. The product never
+ * imports it statically: `serve --sandbox` and `agent-manager sandbox` load it here,
+ * when asked for, and a missing package is a configuration error (exit 2) whose one line
+ * says so, not a stack trace. The interfaces below are the part of the package's API the
+ * product calls; a type test (dev-cluster.test.ts) keeps them in step with the package.
+ */
+
+/** The package's name, the specifier both entry points are imported by. */
+export const SANDBOX_PACKAGE = '@agent-manager/kube-sandbox';
+
+/** The sandbox cannot be loaded because its package is not installed. */
+export class SandboxNotInstalledError extends Error {
+  constructor(specifier: string) {
+    super(`the sandbox is not installed (package ${specifier} is missing; it ships with a development checkout, not with the production image)`);
+    this.name = 'SandboxNotInstalledError';
+  }
+}
+
+/** What a logger must offer the sandbox. */
+export interface SandboxLog {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** A running sandbox, as `serve --sandbox` uses it. */
+export interface RunningSandbox {
+  readonly url: string;
+  readonly serviceAccountToken: string;
+  kubeconfigYaml(user?: { token?: string; name?: string }): string;
+  writeKubeconfig(path: string): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** The package's main entry point, as the product calls it. */
+export interface SandboxModule {
+  startSandbox(options: {
+    listen?: string; seed?: 'samples' | false; authorization?: 'rbac' | 'always-allow'; controllers?: boolean; log?: SandboxLog;
+  }): Promise<RunningSandbox>;
+}
+
+/** The package's `cli` entry point (`agent-manager sandbox`). */
+export interface SandboxCliModule {
+  runSandbox(config: object, log: SandboxLog): Promise<void>;
+}
+
+/** Import `specifier`, turning "that package is not installed" into SandboxNotInstalledError. */
+export async function importSandbox<T>(specifier: string): Promise<T> {
+  try {
+    return (await import(specifier)) as T;
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    const packageName = specifier.split('/').slice(0, 2).join('/');
+    if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String((err as Error).message).includes(packageName)) {
+      throw new SandboxNotInstalledError(packageName);
+    }
+    throw err;
+  }
+}
+
+/** The sandbox's main entry point. */
+export function loadSandbox(specifier = SANDBOX_PACKAGE): Promise<SandboxModule> {
+  return importSandbox<SandboxModule>(specifier);
+}
+
+/** The sandbox's command entry point. */
+export function loadSandboxCli(specifier = `${SANDBOX_PACKAGE}/cli`): Promise<SandboxCliModule> {
+  return importSandbox<SandboxCliModule>(specifier);
+}
