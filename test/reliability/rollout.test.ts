@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from '@agent-manager/kube-sandbox';
 import { startBalancer, type Backend, type Balancer } from './support/balancer.js';
 import { deadPort, startServeChild, type ServeChild } from './support/child-serve.js';
 import { HttpClient } from './support/http.js';
