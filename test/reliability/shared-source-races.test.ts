@@ -20,8 +20,8 @@ import { AgentService } from '../../src/service/agent-service.js';
 import { CHART_URL, fixtureSettings } from '../../src/service/testing/fixture.js';
 import { EmbeddedChartSource } from '../../src/service/testing/embedded-chart.js';
 import type { RequestContext } from '../../src/identity/caller.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { eventually } from '../sandbox/harness.js';
+import { startSandbox, type Sandbox } from '@agent-manager/kube-sandbox';
+import { eventually } from '../../src/testing/eventually.js';
 
 const NS = 'kagent';
 const SOURCE = 'agent';
