@@ -85,6 +85,25 @@ export const unsupported = (detail: string, cause?: unknown): AppError =>
 export const backendError = (detail: string, cause?: unknown): AppError =>
   new AppError(ErrorCode.Backend, detail, { cause });
 
+/** The HTTP status of a failed precondition (RFC 9110 §15.5.13): REST's If-Match that no longer matches. */
+export const PRECONDITION_FAILED_STATUS = 412;
+
+/**
+ * A write whose precondition no longer holds: the object changed since the version the
+ * caller read. Code `conflict` on both transports (MCP has no statuses); REST answers 412
+ * Precondition Failed instead of the 409 of other conflicts, because the request's own
+ * precondition failed, not the write.
+ */
+export class PreconditionFailed extends AppError {
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super(ErrorCode.Conflict, detail, options);
+  }
+
+  override get status(): number {
+    return PRECONDITION_FAILED_STATUS;
+  }
+}
+
 /** True when `err` is an AppError of one of `codes`. */
 export function isAppError(err: unknown, ...codes: ErrorCode[]): err is AppError {
   return err instanceof AppError && (codes.length === 0 || codes.includes(err.code));

@@ -25,6 +25,18 @@ export interface SkillsSpec {
 export const Runtime = { Go: 'go', Python: 'python' } as const;
 export type Runtime = (typeof Runtime)[keyof typeof Runtime];
 
+/**
+ * How a write is carried out, beside what it changes. `dryRun`: every check runs and every
+ * write is sent to the API server with `dryRun=All` (admission, the CRD schema and RBAC
+ * decide too), and nothing is stored. `resourceVersion`: the agent's version the change is
+ * based on (its HelmRelease's resourceVersion, as reads report it); the write is refused
+ * when the release has changed since.
+ */
+export interface WriteOptions {
+  dryRun?: boolean;
+  resourceVersion?: string;
+}
+
 /** create_agent's arguments (also the validate body). */
 export interface AgentSpec {
   namespace?: string;
@@ -41,6 +53,12 @@ export interface AgentSpec {
   toolNames?: string[];
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
+}
+
+/** create_agent's arguments with how to carry the write out. */
+export interface CreateRequest extends AgentSpec {
+  /** See WriteOptions. */
+  dryRun?: boolean;
 }
 
 /**
@@ -63,6 +81,9 @@ export interface AgentUpdate {
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
   force?: boolean;
+  /** See WriteOptions: a dry run and the version the update is based on. */
+  dryRun?: boolean;
+  resourceVersion?: string;
 }
 
 /** A Kubernetes condition as we report it. */
@@ -113,6 +134,8 @@ export interface Agent {
   managed: Managed;
   helmRelease?: HelmReleaseRef;
   values?: Record<string, unknown>;
+  /** The agent's version: its HelmRelease's resourceVersion (absent without a release). */
+  resourceVersion?: string;
 }
 
 /** The composed objects, as YAML for people and as values for programs. */
@@ -140,6 +163,8 @@ export interface CreateResult {
   created: { ociRepository: boolean; helmRelease: boolean };
   status?: Status;
   requestedBy?: string;
+  /** Present and true for a dry run: `created` says what would have been created. */
+  dryRun?: boolean;
 }
 
 export interface UpdateResult {
@@ -149,6 +174,8 @@ export interface UpdateResult {
   changed: string[];
   manifests: Manifests;
   requestedBy?: string;
+  /** Present and true for a dry run: nothing was written. */
+  dryRun?: boolean;
 }
 
 export interface DeleteResult {
@@ -159,6 +186,10 @@ export interface DeleteResult {
   ociRepositoryDeleted: boolean;
   ociRepositoryKept?: string;
   requestedBy?: string;
+  /** The version of the HelmRelease that was deleted (absent for a bare Agent CR). */
+  resourceVersion?: string;
+  /** Present and true for a dry run: the booleans say what would have been deleted. */
+  dryRun?: boolean;
 }
 
 export const Verdict = {

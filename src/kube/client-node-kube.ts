@@ -7,7 +7,7 @@
  * Every failure leaves here as an AppError (kube-errors.ts); a 404 on get is
  * `undefined` and on delete `false`, because "absent" is an answer, not an error.
  */
-import type { KubeObject, KubePort, Gvr, ListOptions } from '../service/ports.js';
+import type { KubeObject, KubePort, Gvr, ListOptions, WriteCallOptions } from '../service/ports.js';
 import type { KubeApis } from './api-clients.js';
 import { fromKube, kubeStatus } from './kube-errors.js';
 import { backendError, type AppError } from '../core/errors.js';
@@ -71,35 +71,40 @@ export class ClientNodeKube implements KubePort {
     }
   }
 
-  async create(gvr: Gvr, object: KubeObject, options: { dryRun?: boolean } = {}): Promise<KubeObject> {
+  async create(gvr: Gvr, object: KubeObject, options: WriteCallOptions = {}): Promise<KubeObject> {
     const namespace = object.metadata.namespace ?? '';
     try {
       const { group, version, resource: plural } = gvr;
       return (await this.apis.custom.createNamespacedCustomObject({
-        group, version, namespace, plural, body: object, dryRun: options.dryRun ? 'All' : undefined,
+        group, version, namespace, plural, body: object, dryRun: dryRunOf(options),
       })) as KubeObject;
     } catch (err) {
       throw this.failure(err, `create ${singular(gvr)} ${namespace}/${object.metadata.name}`);
     }
   }
 
-  async replace(gvr: Gvr, object: KubeObject): Promise<KubeObject> {
+  async replace(gvr: Gvr, object: KubeObject, options: WriteCallOptions = {}): Promise<KubeObject> {
     const namespace = object.metadata.namespace ?? '';
     const name = object.metadata.name;
     try {
       const { group, version, resource: plural } = gvr;
       return (await this.apis.custom.replaceNamespacedCustomObject({
-        group, version, namespace, plural, name, body: object,
+        group, version, namespace, plural, name, body: object, dryRun: dryRunOf(options),
       })) as KubeObject;
     } catch (err) {
       throw this.failure(err, `update ${singular(gvr)} ${namespace}/${name}`);
     }
   }
 
-  async remove(gvr: Gvr, namespace: string, name: string): Promise<boolean> {
+  async remove(
+    gvr: Gvr, namespace: string, name: string, options: WriteCallOptions & { resourceVersion?: string } = {},
+  ): Promise<boolean> {
     try {
       const { group, version, resource: plural } = gvr;
-      await this.apis.custom.deleteNamespacedCustomObject({ group, version, namespace, plural, name });
+      const body = options.resourceVersion ? { preconditions: { resourceVersion: options.resourceVersion } } : undefined;
+      await this.apis.custom.deleteNamespacedCustomObject({
+        group, version, namespace, plural, name, dryRun: dryRunOf(options), body,
+      });
       return true;
     } catch (err) {
       if (kubeStatus(err) === 404) return false;
@@ -107,6 +112,9 @@ export class ClientNodeKube implements KubePort {
     }
   }
 }
+
+/** The `dryRun` query value: `All` is the only one the API defines. */
+const dryRunOf = (options: WriteCallOptions): 'All' | undefined => (options.dryRun ? 'All' : undefined);
 
 function withKind(object: unknown, gvr: Gvr): KubeObject {
   const obj = object as KubeObject;

@@ -5,7 +5,7 @@
  * takes the request's context first: who is calling is explicit in every signature.
  */
 import type {
-  Agent, AgentSpec, AgentUpdate, CreateResult, DeleteResult, Info, ModelConfig, SkillsResult, Status,
+  Agent, AgentSpec, AgentUpdate, CreateRequest, CreateResult, DeleteResult, Info, ModelConfig, SkillsResult, Status,
   UpdateResult, ValidateResult,
 } from '../core/types.js';
 import { validateName } from '../core/names.js';
@@ -54,8 +54,8 @@ export class AgentService {
     return getAgent(this.readContext(ctx), namespace, request.name);
   }
 
-  async createAgent(ctx: RequestContext, spec: AgentSpec): Promise<CreateResult> {
-    return createAgent(this.env, ctx, spec);
+  async createAgent(ctx: RequestContext, request: CreateRequest): Promise<CreateResult> {
+    return createAgent(this.env, ctx, request);
   }
 
   async updateAgent(ctx: RequestContext, update: AgentUpdate): Promise<UpdateResult> {

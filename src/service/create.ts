@@ -10,6 +10,10 @@
  * (and nothing else references) is removed again; when the outcome of the release write
  * is unknown (5xx, timeout, dropped connection) the source is kept. The status of the new
  * agent is embedded when it can be read.
+ *
+ * A dry run runs every check and sends both writes with `dryRun=All`, so the API server's
+ * admission, the CRD schema and RBAC refuse what they would refuse; nothing is stored,
+ * there is no source to clean up and no status to read.
  */
 import { buildHelmRelease, buildOciRepository, buildValues, chartNameOf, composeManifests } from '../core/compose.js';
 import { backendError, conflict, invalid, isAppError } from '../core/errors.js';
@@ -17,7 +21,7 @@ import { metadataMapsViolations } from '../core/labels.js';
 import { validateName } from '../core/names.js';
 import { validateSkills } from '../core/skills.js';
 import { validateRemovedArguments, validateToolset } from '../core/toolset.js';
-import type { AgentSpec, CreateResult } from '../core/types.js';
+import type { AgentSpec, CreateRequest, CreateResult } from '../core/types.js';
 import { callerLogValue, callerName, type RequestContext } from '../identity/caller.js';
 import { modelConfigViolation, schemaRefusal } from './checks.js';
 import type { KubeObject, KubePort } from './ports.js';
@@ -56,7 +60,9 @@ export function checkSpec(env: OperationEnv, spec: AgentSpec): string {
   return namespace;
 }
 
-export async function createAgent(env: OperationEnv, ctx: RequestContext, spec: AgentSpec): Promise<CreateResult> {
+export async function createAgent(env: OperationEnv, ctx: RequestContext, request: CreateRequest): Promise<CreateResult> {
+  const { dryRun: dryRunFlag, ...spec } = request;
+  const dryRun = dryRunFlag === true;
   const namespace = checkSpec(env, spec);
   const { name } = spec;
   const { types, compose } = env;
@@ -80,22 +86,38 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, spec: 
   const sourceTemplate = buildOciRepository(namespace, compose) as KubeObject;
   let sourceCreated = false;
   if (!isLive(source)) {
-    sourceCreated = await ensureSource(kube, types, sourceTemplate, { seen: source ?? null });
+    sourceCreated = dryRun
+      ? await dryRunSource(kube, types, sourceTemplate)
+      : await ensureSource(kube, types, sourceTemplate, { seen: source ?? null });
   } else if ((source.spec as { url?: unknown } | undefined)?.url !== compose.chartOciUrl) {
     ctx.log.warn({ namespace, name: chartName, url: (source.spec as { url?: unknown }).url, want: compose.chartOciUrl },
       'reusing an OCIRepository that points elsewhere');
   }
   let created: KubeObject;
   try {
-    created = await kube.create(types.helmRelease, buildHelmRelease(namespace, name, values, compose) as KubeObject);
+    created = await kube.create(types.helmRelease, buildHelmRelease(namespace, name, values, compose) as KubeObject, { dryRun });
   } catch (err) {
     // Only a refusal the API server answered (4xx) proves the release was not written. A
     // 5xx, a timeout or a dropped connection leaves the outcome unknown: the release may
     // still land, so the source stays (an unused source is harmless; a release without one
     // is not).
-    if (sourceCreated && isAppError(err, ...DEFINITE_REFUSALS)) await removeUnusedSource(kube, env, ctx, namespace, chartName);
+    if (sourceCreated && !dryRun && isAppError(err, ...DEFINITE_REFUSALS)) await removeUnusedSource(kube, env, ctx, namespace, chartName);
     if (isAppError(err, 'conflict')) throw releaseExistsConflict(namespace, name);
     throw err;
+  }
+  const logged = { caller: callerLogValue(ctx.caller), namespace, name, modelConfig: spec.modelConfig };
+  const result: CreateResult = {
+    agent: withRelease(agentFromRelease(created, name), created),
+    manifests: composeManifests(namespace, name, values, compose),
+    created: { ociRepository: sourceCreated, helmRelease: true },
+  };
+  const requestedBy = callerName(ctx.caller);
+  if (dryRun) {
+    // Nothing was stored: no source to ensure again and no status to read.
+    ctx.log.info({ ...logged, ociRepositoryCreated: sourceCreated }, 'agent create dry run');
+    if (requestedBy) result.requestedBy = requestedBy;
+    result.dryRun = true;
+    return result;
   }
   // The source again, now that the release is written (beside the status read, which needs neither).
   const [createdAfter, status] = await Promise.all([
@@ -104,17 +126,26 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, spec: 
     }),
     agentStatus(kube, types, namespace, name).catch(() => undefined),
   ]);
-  if (createdAfter) sourceCreated = true;
-  ctx.log.info({ caller: callerLogValue(ctx.caller), namespace, name, modelConfig: spec.modelConfig, ociRepositoryCreated: sourceCreated }, 'agent created');
-  const result: CreateResult = {
-    agent: withRelease(agentFromRelease(created, name), created),
-    manifests: composeManifests(namespace, name, values, compose),
-    created: { ociRepository: sourceCreated, helmRelease: true },
-  };
+  if (createdAfter) result.created.ociRepository = true;
+  ctx.log.info({ ...logged, ociRepositoryCreated: result.created.ociRepository }, 'agent created');
   if (status) result.status = status;
-  const requestedBy = callerName(ctx.caller);
   if (requestedBy) result.requestedBy = requestedBy;
   return result;
+}
+
+/**
+ * The dry run of creating the source: the create goes to the API server with dryRun=All.
+ * True when it would be created; a conflict (another writer's source, or one still being
+ * deleted) means the real create would find one to reuse or wait for, so it counts as reuse.
+ */
+async function dryRunSource(kube: KubePort, types: OperationEnv['types'], template: KubeObject): Promise<boolean> {
+  try {
+    await kube.create(types.ociRepository, template, { dryRun: true });
+    return true;
+  } catch (err) {
+    if (isAppError(err, 'conflict')) return false;
+    throw err;
+  }
 }
 
 /** Best effort: remove a source this call created when no release references it. */

@@ -7,17 +7,24 @@
  * deleted does not count, so overlapping deletes of the last two take it); a release
  * written meanwhile makes the delete restore it (shared-source.ts); any uncertainty
  * keeps it, and `ociRepositoryKept` says why.
+ *
+ * With `resourceVersion` only that version of the release is deleted: another one is a
+ * precondition failure (412 on REST), checked on our read and again by the API server
+ * (DeleteOptions preconditions). A dry run sends every delete with `dryRun=All` and
+ * reports what would have been deleted and what kept; nothing is removed.
  */
+import { invalid, isAppError } from '../core/errors.js';
 import { validateName } from '../core/names.js';
-import type { DeleteResult } from '../core/types.js';
+import type { DeleteResult, WriteOptions } from '../core/types.js';
 import { callerLogValue, callerName, type RequestContext } from '../identity/caller.js';
 import { lookupAgent, noAgentToWrite } from './lookup.js';
 import type { KubeObject, KubePort } from './ports.js';
 import type { OperationEnv } from './operation-env.js';
 import { bareAgentConflict, releaseGuard } from './ownership.js';
+import { agentChanged, checkPrecondition, resourceVersionViolation } from './preconditions.js';
 import { removeSourceIfUnused, sourceOfRelease } from './shared-source.js';
 
-export interface DeleteRequest {
+export interface DeleteRequest extends WriteOptions {
   namespace?: string;
   name: string;
   force?: boolean;
@@ -26,8 +33,11 @@ export interface DeleteRequest {
 export async function deleteAgent(env: OperationEnv, ctx: RequestContext, request: DeleteRequest): Promise<DeleteResult> {
   const namespace = env.settings.namespaces.resolve(request.namespace);
   validateName(request.name);
-  const { name } = request;
+  const versionProblem = resourceVersionViolation(request.resourceVersion);
+  if (versionProblem) throw invalid(versionProblem);
+  const { name, resourceVersion: precondition } = request;
   const force = request.force === true;
+  const dryRun = request.dryRun === true;
   const kube = env.kube(ctx);
   const { agent, release } = await lookupAgent(kube, env.types, namespace, name);
   if (!agent && !release) throw noAgentToWrite(namespace, name);
@@ -36,33 +46,49 @@ export async function deleteAgent(env: OperationEnv, ctx: RequestContext, reques
   };
   const requestedBy = callerName(ctx.caller);
   if (requestedBy) result.requestedBy = requestedBy;
+  if (dryRun) result.dryRun = true;
   const caller = callerLogValue(ctx.caller);
+  const done = (message: string, fields: Record<string, unknown> = {}) =>
+    ctx.log.info({ caller, namespace, name, ...fields }, dryRun ? `${message} (dry run)` : message);
 
   if (!release) {
     if (!force) throw bareAgentConflict(namespace, name);
-    result.agentDeleted = await kube.remove(env.types.agent, namespace, name);
-    ctx.log.info({ caller, namespace, name }, 'bare agent deleted');
+    checkPrecondition(namespace, name, precondition, release);
+    result.agentDeleted = await kube.remove(env.types.agent, namespace, name, { dryRun });
+    done('bare agent deleted');
     return result;
   }
   const guard = releaseGuard(release, force);
   if (guard) throw guard;
+  checkPrecondition(namespace, name, precondition, release);
+  if (release.metadata.resourceVersion) result.resourceVersion = release.metadata.resourceVersion;
 
   const releaseNamespace = release.metadata.namespace ?? namespace;
-  result.helmReleaseDeleted = await kube.remove(env.types.helmRelease, releaseNamespace, release.metadata.name);
+  try {
+    result.helmReleaseDeleted = await kube.remove(env.types.helmRelease, releaseNamespace, release.metadata.name, {
+      dryRun, resourceVersion: precondition,
+    });
+  } catch (err) {
+    // With a precondition, a 409 is the API server's own precondition check: the release changed after our read.
+    if (precondition === undefined || !isAppError(err, 'conflict')) throw err;
+    const now = await kube.get(env.types.helmRelease, releaseNamespace, release.metadata.name)
+      .then((r) => r?.metadata.resourceVersion, () => 'unknown');
+    throw agentChanged(namespace, name, precondition, now, err);
+  }
   const suspended = (release.spec as { suspend?: unknown } | undefined)?.suspend === true;
   if (suspended && force && agent) {
-    result.agentDeleted = await kube.remove(env.types.agent, namespace, name);
+    result.agentDeleted = await kube.remove(env.types.agent, namespace, name, { dryRun });
   }
-  const kept = await cleanUpSource(kube, env, release);
+  const kept = await cleanUpSource(kube, env, release, dryRun);
   if (kept === true) result.ociRepositoryDeleted = true;
   else result.ociRepositoryKept = kept;
-  ctx.log.info({ caller, namespace, name, ociRepositoryDeleted: result.ociRepositoryDeleted }, 'agent deleted');
+  done('agent deleted', { ociRepositoryDeleted: result.ociRepositoryDeleted });
   return result;
 }
 
 /** Deletes the release's chart source when no other live release renders from it: true, or why it was kept. */
-async function cleanUpSource(kube: KubePort, env: OperationEnv, release: KubeObject): Promise<true | string> {
+async function cleanUpSource(kube: KubePort, env: OperationEnv, release: KubeObject, dryRun: boolean): Promise<true | string> {
   const source = sourceOfRelease(release);
   if (!source) return 'the HelmRelease does not render from an OCIRepository';
-  return removeSourceIfUnused(kube, env.types, source, release.metadata.uid);
+  return removeSourceIfUnused(kube, env.types, source, release.metadata.uid, { dryRun });
 }

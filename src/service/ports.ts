@@ -54,11 +54,23 @@ export interface KubePort {
   /** The object, or undefined when the API answers 404. */
   get(gvr: Gvr, namespace: string, name: string): Promise<KubeObject | undefined>;
   list(gvr: Gvr, namespace: string, options?: ListOptions): Promise<KubeObject[]>;
-  create(gvr: Gvr, object: KubeObject, options?: { dryRun?: boolean }): Promise<KubeObject>;
+  create(gvr: Gvr, object: KubeObject, options?: WriteCallOptions): Promise<KubeObject>;
   /** PUT with the object's resourceVersion; a stale one is AppError('conflict') with the API error as cause. */
-  replace(gvr: Gvr, object: KubeObject): Promise<KubeObject>;
-  /** True when deleted, false when it was already gone. */
-  remove(gvr: Gvr, namespace: string, name: string): Promise<boolean>;
+  replace(gvr: Gvr, object: KubeObject, options?: WriteCallOptions): Promise<KubeObject>;
+  /**
+   * True when deleted (or, in a dry run, when it would be), false when it was already gone.
+   * With `resourceVersion` the API server deletes only that version (DeleteOptions
+   * preconditions); another one is AppError('conflict').
+   */
+  remove(gvr: Gvr, namespace: string, name: string, options?: WriteCallOptions & { resourceVersion?: string }): Promise<boolean>;
+}
+
+/**
+ * How a write is sent. `dryRun`: the API server runs admission, schema validation and
+ * RBAC (`dryRun=All`) and stores nothing.
+ */
+export interface WriteCallOptions {
+  dryRun?: boolean;
 }
 
 /** Hands out the Kubernetes client a request runs with. */

@@ -149,6 +149,7 @@ export function withRelease(agent: Agent, release: KubeObject | undefined): Agen
     managed: kustomizationOf(release) ? 'gitops' : 'helmrelease',
     helmRelease: helmReleaseRef(release),
     values,
+    resourceVersion: release.metadata.resourceVersion || undefined,
   };
   delete out.toolset;
   delete out.implicitFullAccess;

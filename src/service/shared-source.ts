@@ -106,8 +106,11 @@ function templateOf(source: KubeObject): KubeObject {
 /**
  * Removes the source when no live release (other than `exceptUid`) renders from it, and
  * restores it when one appeared meanwhile. True when it was removed, else why it stays.
+ * A dry run sends the delete with dryRun=All and, since nothing was removed, re-checks nothing.
  */
-export async function removeSourceIfUnused(kube: KubePort, types: ResourceTypes, source: SourceRef, exceptUid?: string): Promise<true | string> {
+export async function removeSourceIfUnused(
+  kube: KubePort, types: ResourceTypes, source: SourceRef, exceptUid?: string, options: { dryRun?: boolean } = {},
+): Promise<true | string> {
   const errText = (err: unknown) => (err instanceof Error ? err.message : String(err));
   let current: KubeObject | undefined;
   try {
@@ -119,10 +122,11 @@ export async function removeSourceIfUnused(kube: KubePort, types: ResourceTypes,
   }
   if (!current) return 'no OCIRepository to delete';
   try {
-    if (!(await kube.remove(types.ociRepository, source.namespace, source.name))) return 'no OCIRepository to delete';
+    if (!(await kube.remove(types.ociRepository, source.namespace, source.name, options))) return 'no OCIRepository to delete';
   } catch (err) {
     return `delete refused: ${errText(err)}`;
   }
+  if (options.dryRun) return true;
   // The re-check: a release written after the first list may have found the source still there.
   let appeared: string[];
   try {

@@ -4,6 +4,12 @@
  * refusal writes nothing. A write that lost a race (409 on the resourceVersion) is
  * retried from a fresh read, so concurrent updates of different fields all land; a
  * conflict that outlasts the attempts is surfaced as a 409.
+ *
+ * Two write options (any caller of this path may pass them, see preconditions.ts):
+ * `resourceVersion` bases the update on the version the caller read: a release at another
+ * version is refused (412 on REST), and so is a write that loses a race, without a retry,
+ * since a retry would merge over the change the caller has not seen. `dryRun` sends the
+ * write with `dryRun=All` (the API server checks it; nothing is stored).
  */
 import { composeManifests } from '../core/compose.js';
 import { changedPaths } from '../core/diff.js';
@@ -21,6 +27,7 @@ import { lookupAgent, type AgentObjects } from './lookup.js';
 import type { KubeObject, KubePort, ResolvedSchema } from './ports.js';
 import type { OperationEnv } from './operation-env.js';
 import { writableRelease } from './ownership.js';
+import { agentChanged, checkPrecondition, resourceVersionViolation } from './preconditions.js';
 import { agentOf } from './read-model.js';
 
 export const MODEL_CONFIG_CLEARED =
@@ -36,6 +43,8 @@ export function updateViolations(update: AgentUpdate): string[] {
   if (update.skills !== undefined) problems.push(...skillsViolations(update.skills));
   problems.push(...metadataMapsViolations(update));
   if (update.modelConfig !== undefined && update.modelConfig.trim() === '') problems.push(MODEL_CONFIG_CLEARED);
+  const versionProblem = resourceVersionViolation(update.resourceVersion);
+  if (versionProblem) problems.push(versionProblem);
   return problems;
 }
 
@@ -88,10 +97,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function updateAgent(env: OperationEnv, ctx: RequestContext, update: AgentUpdate): Promise<UpdateResult> {
   const namespace = checkUpdate(env, update);
   const kube = env.kube(ctx);
-  const attempts = Math.max(1, env.settings.updateAttempts ?? 60);
+  const dryRun = update.dryRun === true;
+  const precondition = update.resourceVersion;
+  const attempts = precondition === undefined ? Math.max(1, env.settings.updateAttempts ?? 60) : 1;
   for (let attempt = 1; ; attempt++) {
     const { objects, modelConfigs, schema } = await readForUpdate(env, kube, namespace, update);
     const merged = mergeUpdate(objects, update, modelConfigs, schema);
+    checkPrecondition(namespace, update.name, precondition, merged.release);
     if (merged.modelConfigProblem) throw invalid(merged.modelConfigProblem);
     if (merged.schemaViolations.length > 0) {
       throw invalid(schemaErrorText(schema.version, schema.source, merged.schemaViolations));
@@ -101,16 +113,22 @@ export async function updateAgent(env: OperationEnv, ctx: RequestContext, update
       const next = structuredClone(merged.release);
       (next.spec as Record<string, unknown>).values = merged.after;
       try {
-        written = await kube.replace(env.types.helmRelease, next);
+        written = await kube.replace(env.types.helmRelease, next, { dryRun });
       } catch (err) {
-        if (isAppError(err, 'conflict') && attempt < attempts) {
+        if (!isAppError(err, 'conflict')) throw err;
+        if (precondition !== undefined) throw await raceLost(env, kube, namespace, update.name, precondition, err);
+        if (attempt < attempts) {
           await sleep(Math.min(200, 5 * attempt) * Math.random());
           continue;
         }
         throw err;
       }
-      ctx.log.info({ caller: callerLogValue(ctx.caller), namespace, name: update.name, changed: merged.changed, attempt }, 'agent updated');
+      const logged = { caller: callerLogValue(ctx.caller), namespace, name: update.name, changed: merged.changed, attempt };
+      if (dryRun) ctx.log.info(logged, 'agent update dry run');
+      else ctx.log.info(logged, 'agent updated');
     }
+    // A dry run answers the release as the API server would have stored it, at the version it was read.
+    if (dryRun) written = withVersion(written, merged.release.metadata.resourceVersion);
     const result: UpdateResult = {
       agent: agentOf(objects.agent, written, update.name),
       before: merged.before,
@@ -120,6 +138,20 @@ export async function updateAgent(env: OperationEnv, ctx: RequestContext, update
     };
     const requestedBy = callerName(ctx.caller);
     if (requestedBy) result.requestedBy = requestedBy;
+    if (dryRun) result.dryRun = true;
     return result;
   }
+}
+
+/** The 412 of a precondition whose write lost a race: names the version the release is at now. */
+async function raceLost(
+  env: OperationEnv, kube: KubePort, namespace: string, name: string, read: string, cause: unknown,
+): Promise<Error> {
+  const now = await lookupAgent(kube, env.types, namespace, name)
+    .then((objects) => objects.release?.metadata.resourceVersion, () => 'unknown');
+  return agentChanged(namespace, name, read, now, cause);
+}
+
+function withVersion(release: KubeObject, resourceVersion: string | undefined): KubeObject {
+  return { ...release, metadata: { ...release.metadata, resourceVersion } };
 }

@@ -40,21 +40,27 @@ export const TOOL_DESCRIPTIONS = {
     'of every tool). Validates before writing: the name, the toolset grammar, skills (gitRefs from list_skills), the modelConfig, ' +
     'and the composed values against the chart values schema; only set fields are emitted so chart defaults apply. Refused ' +
     'with a conflict when a HelmRelease or a bare Agent CR of that name exists. Nothing is written on a refusal. Returns the ' +
-    'agent, the composed manifests, what was created and the first status. Use validate_agent first for a dry run.',
+    'agent (with its resourceVersion), the composed manifests, what was created and the first status. With dryRun the ' +
+    'API server checks both writes too (admission, the CRD schema, RBAC) and nothing is stored: the answer carries ' +
+    'dryRun: true and says what would be created. validate_agent checks without asking the API server.',
   update_agent:
     "WRITES: changes an existing agent by merging the given fields into its HelmRelease's values (Flux then upgrades the " +
     'release). An absent field stays as it is; an empty string removes the value so the chart default applies again; skills, ' +
     'toolset, labels and annotations replace the whole value. The result is validated against the chart values schema and ' +
     'the modelConfig against the namespace before anything is written. Guards: a GitOps-owned release (applied by a Flux ' +
     'Kustomization) or a suspended one is refused with a conflict unless force; a bare Agent CR without a HelmRelease has ' +
-    'nothing to write to and is refused. Returns the agent, the values before and after, the changed value paths and the ' +
-    'composed manifests; nothing is written when nothing changed.',
+    'nothing to write to and is refused. Pass the resourceVersion get_agent reported to refuse the write (conflict) when ' +
+    'someone changed the agent since; without it the fields are merged into the newest values. dryRun runs everything ' +
+    'and has the API server check the write without storing it. Returns the agent (with its new resourceVersion), the ' +
+    'values before and after, the changed value paths and the composed manifests; nothing is written when nothing changed.',
   delete_agent:
     'WRITES (destructive): deletes an agent by deleting its HelmRelease (Flux uninstalls the release and kagent removes the ' +
     "Agent and its Deployment), and the namespace's shared OCIRepository when no other HelmRelease renders from it (otherwise " +
     'it is kept and the result says why). Guards: a GitOps-owned or suspended release is refused with a conflict unless force ' +
     '(a forced delete of a suspended release deletes the Agent too, since Flux would leave it behind); a bare Agent CR without a ' +
-    'HelmRelease is deleted only with force. Returns what was deleted. Cannot be undone.',
+    'HelmRelease is deleted only with force. Pass the resourceVersion get_agent reported to delete only that version ' +
+    '(conflict when it changed since). dryRun reports what would be deleted and kept, checked by the API server, and ' +
+    'deletes nothing. Returns what was deleted. Cannot be undone.',
   get_agent_status:
     "Read-only. Reports an agent's health as a verdict (ready, progressing, failed or unknown) with one actionable summary " +
     'sentence, from the facts it gathers: the Agent CR conditions, the HelmRelease conditions and its last releases, the ' +
@@ -130,6 +136,11 @@ export const ARG = {
   forceDelete:
     'Delete even when the HelmRelease is GitOps-owned or suspended, or when only a bare Agent CR exists',
   forceValidate: 'With update: check as if force were passed to update_agent',
+  dryRunCreate: 'Run every check and have the API server check the writes (dryRun=All) without storing anything',
+  dryRunUpdate: 'Run every check and have the API server check the write (dryRun=All) without storing anything',
+  dryRunDelete: 'Report what would be deleted and kept, checked by the API server (dryRun=All), without deleting',
+  resourceVersion:
+    'The resourceVersion a read reported (get_agent, list_agents); refused with a conflict when the agent changed since',
   update: 'Dry-run update_agent against the existing agent instead of create_agent',
   repository: 'A GitHub repository URL to read instead of the configured ones',
   ref: 'Branch, tag or commit to read; default: the repository default branch',

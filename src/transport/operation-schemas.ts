@@ -65,12 +65,16 @@ export const listAgentsInput = z.object({ namespace: z.string().describe(ARG.nam
 
 export const agentRefInput = z.object({ name: agentName, namespace }).strict();
 
+/** The precondition of update and delete: REST sends it as `If-Match`, MCP as this argument. */
+const resourceVersion = text(ARG.resourceVersion);
+
 export const createAgentInput = z
   .object({
     name: technicalName,
     namespace,
     ...agentFields(ARG.toolsetCreate, ARG.modelConfig),
     modelConfig: z.string().describe(ARG.modelConfig),
+    dryRun: flag(ARG.dryRunCreate),
   })
   .strict();
 
@@ -80,10 +84,14 @@ export const updateAgentInput = z
     namespace,
     ...agentFields(ARG.toolsetUpdate, ARG.modelConfigUpdate),
     force: flag(ARG.forceUpdate),
+    dryRun: flag(ARG.dryRunUpdate),
+    resourceVersion,
   })
   .strict();
 
-export const deleteAgentInput = z.object({ name: agentName, namespace, force: flag(ARG.forceDelete) }).strict();
+export const deleteAgentInput = z
+  .object({ name: agentName, namespace, force: flag(ARG.forceDelete), dryRun: flag(ARG.dryRunDelete), resourceVersion })
+  .strict();
 
 export const validateAgentInput = z
   .object({

@@ -47,12 +47,18 @@ export interface ToolHints {
 export type QueryParamType = 'string' | 'boolean';
 
 /** The REST half of an operation. */
-export interface RestBinding<I = Record<string, unknown>> {
+export interface RestBinding<I = Record<string, unknown>, R = unknown> {
   method: 'get' | 'post' | 'patch' | 'delete';
   /** Express 5 path below /api/v1; `:param`s are input fields of the same name. */
   path: string;
   /** The success status. */
   status: 200 | 201;
+  /** The status of a result that differs from `status` (a dry run of a create is 200: nothing was created). */
+  statusOf?(result: R): 200 | 201;
+  /** True when the `If-Match` header carries the `resourceVersion` precondition (RFC 9110 strong ETag). */
+  ifMatch?: boolean;
+  /** The strong ETag of a result (an agent's resourceVersion), sent as the `ETag` header. */
+  etag?(result: R): string | undefined;
   /** Query parameters bound to input fields of the same name. */
   query?: Readonly<Record<string, QueryParamType>>;
   /** True when the operation reads a JSON body (which is then required). */
@@ -70,7 +76,7 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, R = unknown> {
   title: string;
   description: string;
   annotations: ToolHints;
-  rest: RestBinding<z.output<S>>;
+  rest: RestBinding<z.output<S>, R>;
   input: S;
   // Method syntax on purpose: the table holds operations of different input types.
   run(service: OperationService, ctx: RequestContext, input: z.output<S>): Promise<R>;
@@ -78,6 +84,9 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, R = unknown> {
 
 /** Any operation of the table. */
 export type AnyOperation = Operation<z.ZodObject, unknown>;
+
+/** Write results say `dryRun: true` when nothing was stored. */
+const isDryRun = (result: { dryRun?: boolean }): boolean => result.dryRun === true;
 
 // The newest original's hint table (inventory 2.2): [readOnly, destructive, idempotent, openWorld].
 const hints = (readOnlyHint: boolean, destructiveHint: boolean, idempotentHint: boolean, openWorldHint: boolean): ToolHints =>
@@ -114,25 +123,34 @@ export const listAgents = op<typeof listAgentsInput, { agents: Agent[] }>({
 
 export const getAgent = op<typeof agentRefInput, Agent>({
   tool: 'get_agent', annotations: CLOSED_READ, input: agentRefInput,
-  rest: { method: 'get', path: '/agents/:namespace/:name', status: 200 },
+  rest: { method: 'get', path: '/agents/:namespace/:name', status: 200, etag: (agent) => agent.resourceVersion },
   run: (service, ctx, input) => service.getAgent(ctx, input),
 });
 
 export const createAgent = op<typeof createAgentInput, CreateResult>({
   tool: 'create_agent', annotations: hints(false, false, false, true), input: createAgentInput,
-  rest: { method: 'post', path: '/agents', status: 201, body: true },
+  rest: {
+    method: 'post', path: '/agents', status: 201, body: true, query: { dryRun: 'boolean' },
+    statusOf: (result) => (isDryRun(result) ? 200 : 201),
+  },
   run: (service, ctx, input) => service.createAgent(ctx, input),
 });
 
 export const updateAgent = op<typeof updateAgentInput, UpdateResult>({
   tool: 'update_agent', annotations: hints(false, true, false, true), input: updateAgentInput,
-  rest: { method: 'patch', path: '/agents/:namespace/:name', status: 200, body: true, query: { force: 'boolean' } },
+  rest: {
+    method: 'patch', path: '/agents/:namespace/:name', status: 200, body: true, query: { force: 'boolean', dryRun: 'boolean' },
+    ifMatch: true,
+  },
   run: (service, ctx, input) => service.updateAgent(ctx, input),
 });
 
 export const deleteAgent = op<typeof deleteAgentInput, DeleteResult>({
   tool: 'delete_agent', annotations: hints(false, true, false, false), input: deleteAgentInput,
-  rest: { method: 'delete', path: '/agents/:namespace/:name', status: 200, query: { force: 'boolean' } },
+  rest: {
+    method: 'delete', path: '/agents/:namespace/:name', status: 200, query: { force: 'boolean', dryRun: 'boolean' },
+    ifMatch: true,
+  },
   run: (service, ctx, input) => service.deleteAgent(ctx, input),
 });
 

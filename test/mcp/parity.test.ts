@@ -45,6 +45,7 @@ const SCRIPT: Array<[tool: string, args: Args]> = [
   ['list_agents', {}],
   ['validate_agent', { ...SPEC, displayName: 'Parity' }],
   ['validate_agent', { ...SPEC, modelConfig: 'nope', runtime: 'rust' }],
+  ['create_agent', { ...SPEC, displayName: 'Parity', dryRun: true }],
   ['create_agent', { ...SPEC, displayName: 'Parity', description: 'first' }],
   ['create_agent', { ...SPEC }],
   ['create_agent', { ...SPEC, name: 'Not_A_Label' }],
@@ -52,6 +53,10 @@ const SCRIPT: Array<[tool: string, args: Args]> = [
   ['list_agents', { namespace: 'kagent' }],
   ['update_agent', { name: 'parity', namespace: 'kagent', description: 'second', toolset: ['preset:read-only'] }],
   ['update_agent', { name: 'parity', namespace: 'kagent', modelConfig: 'nope' }],
+  ['update_agent', { name: 'parity', namespace: 'kagent', description: 'draft', dryRun: true }],
+  ['update_agent', { name: 'parity', namespace: 'kagent', description: 'stale', resourceVersion: '1' }],
+  ['delete_agent', { name: 'parity', namespace: 'kagent', resourceVersion: '1' }],
+  ['delete_agent', { name: 'parity', namespace: 'kagent', dryRun: true }],
   ['validate_agent', { name: 'parity', namespace: 'kagent', update: true, runtime: 'rust' }],
   ['get_agent_status', { name: 'parity', namespace: 'kagent' }],
   ['list_skills', {}],
@@ -96,9 +101,15 @@ function restRequest(base: string, tool: string, args: Args): { url: string; ini
     delete restArgs[name];
   }
   const url = `${base}/api/v1${path}${query.size > 0 ? `?${query}` : ''}`;
-  const init: RequestInit = { method: rest.method.toUpperCase() };
+  const headers: Record<string, string> = {};
+  // REST carries the precondition as If-Match, the MCP tool as the resourceVersion argument.
+  if (rest.ifMatch && restArgs.resourceVersion !== undefined) {
+    headers['if-match'] = `"${String(restArgs.resourceVersion)}"`;
+    delete restArgs.resourceVersion;
+  }
+  const init: RequestInit = { method: rest.method.toUpperCase(), headers };
   if (rest.body) {
-    init.headers = { 'content-type': 'application/json' };
+    headers['content-type'] = 'application/json';
     init.body = JSON.stringify(restArgs);
   } else {
     expect(Object.keys(restArgs), `${tool}: arguments REST cannot carry`).toEqual([]);
@@ -111,7 +122,8 @@ async function viaRest(base: string, tool: string, args: Args): Promise<Outcome>
   const res = await fetch(url, init);
   const body = (await res.json()) as { error?: { code: string; message: string } };
   if (res.ok) {
-    expect(res.status).toBe(operationByTool(tool)!.rest.status);
+    const rest = operationByTool(tool)!.rest;
+    expect(res.status).toBe(rest.statusOf?.(body) ?? rest.status);
     return { ok: true, value: body };
   }
   return { ok: false, code: body.error!.code, message: body.error!.message };

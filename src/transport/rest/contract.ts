@@ -66,6 +66,8 @@ export type OperationsAnswerAsDocumented = [
   Assert<Answers<typeof ops.listAgents, 'listAgents', 200>>,
   Assert<Answers<typeof ops.getAgent, 'getAgent', 200>>,
   Assert<Answers<typeof ops.createAgent, 'createAgent', 201>>,
+  // A dry run of a create answers 200 (nothing was created) with the same shape.
+  Assert<Answers<typeof ops.createAgent, 'createAgent', 200>>,
   Assert<Answers<typeof ops.updateAgent, 'updateAgent', 200>>,
   Assert<Answers<typeof ops.deleteAgent, 'deleteAgent', 200>>,
   Assert<Answers<typeof ops.getAgentStatus, 'getAgentStatus', 200>>,

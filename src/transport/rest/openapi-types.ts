@@ -59,7 +59,7 @@ export interface paths {
         put?: never;
         /**
          * Create an agent
-         * @description Writes a HelmRelease of the agent chart, plus the namespace's shared OCIRepository when it does not exist yet. Validates the name, toolset, skills, modelConfig and the composed values against the chart's values schema first; nothing is written on a refusal. 409 when a HelmRelease or a bare Agent CR of that name exists.
+         * @description Writes a HelmRelease of the agent chart, plus the namespace's shared OCIRepository when it does not exist yet. Validates the name, toolset, skills, modelConfig and the composed values against the chart's values schema first; nothing is written on a refusal. 409 when a HelmRelease or a bare Agent CR of that name exists. A dry run (`dryRun=true`, or `"dryRun": true` in the body) sends both writes with `dryRun=All`, so the API server's admission, the CRD schema and RBAC check them too, stores nothing and answers 200 with `dryRun: true`.
          */
         post: operations["createAgent"];
         delete?: never;
@@ -102,21 +102,21 @@ export interface paths {
         };
         /**
          * Get an agent
-         * @description One agent, from its Agent CR, its HelmRelease and the release values.
+         * @description One agent, from its Agent CR, its HelmRelease and the release values. The `ETag` header is the agent's `resourceVersion` as a strong entity tag; send it back as `If-Match` on PATCH or DELETE to refuse the write when the agent changed since.
          */
         get: operations["getAgent"];
         put?: never;
         post?: never;
         /**
          * Delete an agent
-         * @description Deletes the HelmRelease (Flux uninstalls it), and the shared OCIRepository when no other HelmRelease renders from it (`ociRepositoryKept` says why it was kept). A GitOps-owned or suspended release is a 409 unless `force=true`; a bare Agent CR is deleted only with `force=true`. Takes no body.
+         * @description Deletes the HelmRelease (Flux uninstalls it), and the shared OCIRepository when no other HelmRelease renders from it (`ociRepositoryKept` says why it was kept). A GitOps-owned or suspended release is a 409 unless `force=true`; a bare Agent CR is deleted only with `force=true`. Takes no body. `If-Match` deletes only that version of the release (412 otherwise). A dry run (`dryRun=true`) reports what would be deleted and kept, checked by the API server, and deletes nothing.
          */
         delete: operations["deleteAgent"];
         options?: never;
         head?: never;
         /**
          * Update an agent
-         * @description Merges the given fields into the HelmRelease's values: an absent field stays, an empty (or whitespace-only) string removes the value so the chart default applies, and skills, toolset, labels and annotations replace the whole value. The path names the agent (a `name` or `namespace` in the body is ignored). A GitOps-owned or suspended release is a 409 unless `force` (query `force=true` or body `"force": true`); a bare Agent CR is a 409. `changed` lists the changed value paths, sorted; nothing is written when it is empty.
+         * @description Merges the given fields into the HelmRelease's values: an absent field stays, an empty (or whitespace-only) string removes the value so the chart default applies, and skills, toolset, labels and annotations replace the whole value. The path names the agent (a `name` or `namespace` in the body is ignored). A GitOps-owned or suspended release is a 409 unless `force` (query `force=true` or body `"force": true`); a bare Agent CR is a 409. `changed` lists the changed value paths, sorted; nothing is written when it is empty. `If-Match` (or a body `resourceVersion`) bases the update on the version read: a release at another version is a 412 and nothing is written; without it the fields are merged into the newest values. A dry run checks everything, the API server included, and writes nothing.
          */
         patch: operations["updateAgent"];
         trace?: never;
@@ -253,11 +253,17 @@ export interface components {
             toolset: components["schemas"]["Toolset"];
             /** @description Namespace; default the installation's kagent namespace. */
             namespace?: string;
+            /** @description As the `dryRun` query parameter. */
+            dryRun?: boolean;
         };
         /** @description The PATCH body; absent fields stay as they are. */
         Update: components["schemas"]["AgentFields"] & {
             /** @description Write even when the release is GitOps-owned or suspended. */
             force?: boolean;
+            /** @description As the `dryRun` query parameter. */
+            dryRun?: boolean;
+            /** @description The version the update is based on, as `If-Match` (which wins when both are sent and agree). */
+            resourceVersion?: string;
             /** @description Ignored; the path names the agent. */
             name?: string;
             /** @description Ignored; the path names the agent. */
@@ -322,6 +328,8 @@ export interface components {
             managed: "helmrelease" | "gitops" | "none";
             helmRelease?: components["schemas"]["HelmReleaseRef"];
             values?: components["schemas"]["Values"];
+            /** @description The agent's version, its HelmRelease's resourceVersion (absent without a release); the ETag of GET. */
+            resourceVersion?: string;
         };
         AgentList: {
             agents: components["schemas"]["Agent"][];
@@ -354,6 +362,8 @@ export interface components {
             status?: components["schemas"]["Status"];
             /** @description The caller (with OAuth). */
             requestedBy?: string;
+            /** @description True for a dry run: `created` says what would have been created. */
+            dryRun?: boolean;
         };
         UpdateResult: {
             agent: components["schemas"]["Agent"];
@@ -363,6 +373,8 @@ export interface components {
             changed: string[];
             manifests: components["schemas"]["Manifests"];
             requestedBy?: string;
+            /** @description True for a dry run: nothing was written. */
+            dryRun?: boolean;
         };
         DeleteResult: {
             name: string;
@@ -373,6 +385,10 @@ export interface components {
             /** @description Why the shared OCIRepository was kept. */
             ociRepositoryKept?: string;
             requestedBy?: string;
+            /** @description The version of the HelmRelease that was deleted. */
+            resourceVersion?: string;
+            /** @description True for a dry run: the booleans say what would have been deleted. */
+            dryRun?: boolean;
         };
         /** @enum {string} */
         Verdict: "ready" | "progressing" | "failed" | "unknown";
@@ -585,6 +601,23 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description conflict: the agent changed since the version `If-Match` names; nothing was written. Read it again and decide on the newest version. */
+        PreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "conflict",
+                 *         "message": "conflict: agent kagent/sre changed since version 41 was read (now 44); read it again"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The JSON body is larger than 1 MiB. */
         PayloadTooLarge: {
             headers: {
@@ -638,6 +671,10 @@ export interface components {
         NamespaceQuery: string;
         /** @description `true` (any case) overrides the GitOps, suspended and bare-Agent guards. */
         Force: boolean;
+        /** @description `true` (any case): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. */
+        DryRun: boolean;
+        /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version. `*` sets no version; a weak tag or a list of tags is a 400. */
+        IfMatch: string;
     };
     requestBodies: never;
     headers: never;
@@ -717,7 +754,10 @@ export interface operations {
     };
     createAgent: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `true` (any case): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. */
+                dryRun?: components["parameters"]["DryRun"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -728,6 +768,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The dry run passed; nothing was created (`dryRun` is true). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"];
+                };
+            };
             /** @description Created. */
             201: {
                 headers: {
@@ -793,6 +842,8 @@ export interface operations {
             /** @description The agent. */
             200: {
                 headers: {
+                    /** @description The agent's resourceVersion (its HelmRelease's) as a strong entity tag, e.g. `"44"`. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -811,8 +862,13 @@ export interface operations {
             query?: {
                 /** @description `true` (any case) overrides the GitOps, suspended and bare-Agent guards. */
                 force?: components["parameters"]["Force"];
+                /** @description `true` (any case): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. */
+                dryRun?: components["parameters"]["DryRun"];
             };
-            header?: never;
+            header?: {
+                /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version. `*` sets no version; a weak tag or a list of tags is a 400. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description Namespace of the agent (one of the managed namespaces). */
                 namespace: components["parameters"]["NamespacePath"];
@@ -823,7 +879,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description What was deleted. */
+            /** @description What was deleted (with `dryRun`, what would be). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -837,6 +893,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             502: components["responses"]["BackendError"];
         };
     };
@@ -845,8 +902,13 @@ export interface operations {
             query?: {
                 /** @description `true` (any case) overrides the GitOps, suspended and bare-Agent guards. */
                 force?: components["parameters"]["Force"];
+                /** @description `true` (any case): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. */
+                dryRun?: components["parameters"]["DryRun"];
             };
-            header?: never;
+            header?: {
+                /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version. `*` sets no version; a weak tag or a list of tags is a 400. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description Namespace of the agent (one of the managed namespaces). */
                 namespace: components["parameters"]["NamespacePath"];
@@ -875,6 +937,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             502: components["responses"]["BackendError"];
         };

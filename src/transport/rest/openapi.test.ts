@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, ErrorCode, HTTP_STATUS } from '../../core/errors.js';
+import { AppError, ErrorCode, HTTP_STATUS, PRECONDITION_FAILED_STATUS } from '../../core/errors.js';
 import { DEFAULT_OPENAPI_PATH } from './openapi-document.js';
 import { OPERATIONS, openApiPath, operationId, type AnyOperation } from '../operations.js';
 import { FakeService, SAMPLE_AGENT, SAMPLE_INFO, SAMPLE_STATUS } from './testing/fake-service.js';
@@ -37,7 +37,9 @@ describe('api/openapi.yaml against the operation table', () => {
     expect(op.operationId).toBe(operationId(o));
     expect((op as unknown as { summary: string }).summary).toBe(o.title);
     const successes = Object.keys(op.responses).filter((s) => s.startsWith('2'));
-    expect(successes).toEqual([String(o.rest.status)]);
+    // A create also documents the 200 of its dry run, the one other status statusOf answers.
+    const expected = o.rest.statusOf ? ['200', '201'] : [String(o.rest.status)];
+    expect(successes).toEqual(expected);
   });
 
   it.each(rows)('documents the path and query parameters %s binds, with their types', (_tool, o) => {
@@ -47,6 +49,12 @@ describe('api/openapi.yaml against the operation table', () => {
     expect(params.filter((p) => p.in === 'path').every((p) => p.required)).toBe(true);
     const query = Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, p.schema.type]));
     expect(query).toEqual(o.rest.query ?? {});
+    const headers = params.filter((p) => p.in === 'header').map((p) => p.name);
+    expect(headers).toEqual(o.rest.ifMatch ? ['If-Match'] : []);
+  });
+
+  it.each(rows.filter(([, o]) => o.rest.ifMatch))('documents the 412 of a stale If-Match on %s', (_tool, o) => {
+    expect(documented.get(key(o))!.responses['412']).toBeDefined();
   });
 
   it.each(rows)('documents a required JSON body for %s exactly when it reads one', (_tool, o) => {
@@ -56,7 +64,7 @@ describe('api/openapi.yaml against the operation table', () => {
   });
 
   it('documents only error statuses the REST layer produces, each with the Error body', () => {
-    const producible = new Set([...Object.values(HTTP_STATUS), 413].map(String));
+    const producible = new Set([...Object.values(HTTP_STATUS), 413, PRECONDITION_FAILED_STATUS].map(String));
     for (const op of documented.values()) {
       for (const [status, response] of Object.entries(op.responses)) {
         if (status.startsWith('2')) continue;

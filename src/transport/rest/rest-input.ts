@@ -6,11 +6,15 @@
  * - an unknown field: `invalid request: invalid JSON: json: unknown field "x"`;
  * - a value of the wrong JSON type: `invalid request: invalid JSON: field "skills.refs[0]" must be a string, not a number`;
  * - a missing required field: `invalid request: name is required` (the service's text).
+ *
+ * An operation with an `If-Match` binding takes its `resourceVersion` precondition from that
+ * header (if-match.ts); a body field naming another version is refused as contradictory.
  */
 import type { Request } from 'express';
 import type { z } from 'zod';
 import { invalid, type AppError } from '../../core/errors.js';
 import type { AnyOperation } from '../operations.js';
+import { parseIfMatch } from './if-match.js';
 import { jsonKind, parseJsonBody } from './json-body.js';
 
 /** The operation's parsed (and, for validate, adapted) input of a request. */
@@ -26,6 +30,15 @@ export function restInput(operation: AnyOperation, req: Request): Record<string,
   }
   for (const [name, value] of Object.entries(req.params ?? {})) {
     if (typeof value === 'string') raw[name] = value;
+  }
+  if (rest.ifMatch) {
+    const version = parseIfMatch(req.get('if-match'));
+    if (version !== undefined) {
+      if (raw.resourceVersion !== undefined && raw.resourceVersion !== version) {
+        throw invalid(`If-Match names version ${version} and the body resourceVersion ${JSON.stringify(raw.resourceVersion)}: send one of them`);
+      }
+      raw.resourceVersion = version;
+    }
   }
   const parsed = operation.input.safeParse(raw);
   if (!parsed.success) throw inputError(parsed.error.issues, raw);

@@ -18,6 +18,7 @@ import { ErrorCode, AppError, notFound } from '../../core/errors.js';
 import type { RequestContext } from '../../identity/caller.js';
 import { OPERATIONS, type AnyOperation, type OperationService } from '../operations.js';
 import { restErrorHandler } from './error-middleware.js';
+import { strongEtag } from './if-match.js';
 import { readRawBody } from './json-body.js';
 import { openApiDocumentReader } from './openapi-document.js';
 import { restInput } from './rest-input.js';
@@ -63,7 +64,9 @@ export function createRestRouter(options: RestRouterOptions): Router {
     router[operation.rest.method](operation.rest.path, ...handlers, async (req, res) => {
       const input = restInput(operation, req);
       const result = await operation.run(service, contextOf(req, log), input);
-      sendJson(res, operation.rest.status, result);
+      const etag = operation.rest.etag?.(result);
+      if (etag) res.setHeader('ETag', strongEtag(etag));
+      sendJson(res, operation.rest.statusOf?.(result) ?? operation.rest.status, result);
     });
   }
   for (const [path, methods] of allowedMethods(operations)) {

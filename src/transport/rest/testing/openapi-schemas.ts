@@ -19,7 +19,7 @@ export interface OpenApiOperation {
 }
 export interface OpenApiParameter {
   name: string;
-  in: 'path' | 'query';
+  in: 'path' | 'query' | 'header';
   required?: boolean;
   schema: { type: string };
 }
