@@ -35,6 +35,8 @@
 import type { AddressInfo } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { RequestHandler } from 'express';
+import { parseOciReference } from './chart/oci-reference.js';
+import { credentialSource, type CredentialSource } from './chart/registry-credentials.js';
 import { RegistryChartSchemaSource } from './chart/resolver.js';
 import { buildInfo, redactedSummary, type AppConfig } from './config/index.js';
 import type { ComposeConfig } from './core/compose.js';
@@ -245,11 +247,25 @@ function openChartSource(config: AppConfig, log: Logger, cleanups: Cleanup[]): C
     ociUrl: config.chart.ociUrl,
     semver: config.chart.semver,
     refreshMs: config.chart.refresh.ms,
+    credentials: chartCredentials(config),
     log,
   });
   cleanups.push(() => source.close());
   void source.schema();
   return source;
+}
+
+/**
+ * The chart registry credentials. A Docker config that cannot be read, or has no entry for
+ * the chart's registry, stops startup naming the flag: validating against the embedded schema
+ * for want of a typo'd path would be the silent fallback the flag exists to prevent.
+ */
+function chartCredentials(config: AppConfig): CredentialSource | undefined {
+  try {
+    return credentialSource(config.chart.auth, parseOciReference(config.chart.ociUrl).registry);
+  } catch (err) {
+    throw new Error(`--agent-chart-docker-config ${config.chart.auth.dockerConfig}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
 }
 
 /** What composition writes, from the configuration and the discovered Flux versions. */
@@ -260,6 +276,8 @@ function composeConfig(config: AppConfig, apiVersions: ApiVersions): ComposeConf
     helmReleaseInterval: config.compose.helmReleaseInterval.text,
     ociRepositoryInterval: config.compose.ociRepositoryInterval.text,
     helmReleaseServiceAccount: config.compose.helmReleaseServiceAccount || undefined,
+    chartSecretRef: config.chart.secretRef || undefined,
+    chartProvider: config.chart.provider,
     apiVersions: { helmRelease: apiVersions.helmRelease, ociRepository: apiVersions.ociRepository },
   };
 }

@@ -129,7 +129,7 @@ describe.skipIf(registry.mode === 'skip')('RegistryClient against a bearer-token
     expect(await client.listTags()).toEqual(['0.6.0']);
     expect((await readChartSchema(client, '0.6.0')).title).toBe('agent chart 0.6.0 values (test registry)');
     expect(await client.listTags()).toEqual(['0.6.0']);
-    expect(tokens.requests).toEqual([{ service: tokens.service, scope: `repository:${REPO}:pull` }]);
+    expect(tokens.requests).toEqual([{ service: tokens.service, scope: `repository:${REPO}:pull`, method: 'GET', authorization: null }]);
   });
 
   it('fetches a new token once the cached one is within 10 s of expiring', async () => {
@@ -183,18 +183,84 @@ describe.skipIf(registry.mode === 'skip')('RegistryClient against a bearer-token
 });
 
 describe.skipIf(registry.mode === 'skip')('RegistryClient against a Basic-auth registry', () => {
+  const account = { username: 'puller', password: 'pull-secret-1' };
   let server: RegistryServer;
   beforeAll(async () => {
     requireRegistry();
-    server = await startRegistry({ auth: 'htpasswd' });
+    server = await startRegistry({ auth: 'htpasswd', users: [account] });
+    await pushChart({
+      registryUrl: server.url, repository: REPO, tag: '0.6.0', basicAuth: account,
+      chart: { version: '0.6.0', schema: schemaWithToolset('0.6.0') },
+    });
   });
   afterAll(async () => {
     await server?.close();
   });
 
-  it('refuses a 401 that offers no bearer realm, quoting the challenge', async () => {
+  it('reads tags and the schema with the configured user name and password', async () => {
+    const client = new RegistryClient(parseOciReference(server.ociUrl(REPO)), { credentials: () => ({ kind: 'basic', ...account }) });
+    expect(await client.listTags()).toEqual(['0.6.0']);
+    expect((await readChartSchema(client, '0.6.0')).properties).toHaveProperty('toolset');
+  });
+
+  it('says the registry refused anonymous access, and which flags configure credentials', async () => {
     const client = new RegistryClient(parseOciReference(server.ociUrl(REPO)));
-    await expect(client.listTags()).rejects.toThrow('registry answered 401 without a bearer realm ("Basic realm=\\"agent-manager-test\\"")');
+    await expect(client.listTags()).rejects.toThrow(
+      `registry ${server.host} refused anonymous access (HTTP 401, Basic challenge): configure credentials with --agent-chart-docker-config`);
+  });
+
+  it('says the registry refused the configured credentials, without quoting them', async () => {
+    const client = new RegistryClient(parseOciReference(server.ociUrl(REPO)), {
+      credentials: () => ({ kind: 'basic', username: 'puller', password: 'wrong-password' }),
+    });
+    const error = await client.listTags().then(() => undefined, (err: Error) => err.message);
+    expect(error).toBe(`registry ${server.host} refused the configured credentials (HTTP 401)`);
+  });
+
+  it('says a bearer token the registry does not take was refused', async () => {
+    const client = new RegistryClient(parseOciReference(server.ociUrl(REPO)), { credentials: () => ({ kind: 'bearer', token: 'not-for-this-registry' }) });
+    await expect(client.listTags()).rejects.toThrow(`registry ${server.host} refused the configured credentials (HTTP 401)`);
+  });
+});
+
+describe.skipIf(registry.mode === 'skip')('RegistryClient against a token-auth registry with credentials', () => {
+  let server: RegistryServer;
+  beforeAll(async () => {
+    requireRegistry();
+    server = await startRegistry({ auth: 'token' });
+    await pushChart({ registryUrl: server.url, repository: REPO, tag: '0.6.0', chart: { version: '0.6.0', schema: schemaWithToolset('0.6.0') } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('logs in at the token endpoint with the user name and password as HTTP Basic', async () => {
+    const tokens = server.tokens!;
+    tokens.requests.length = 0;
+    const client = new RegistryClient(parseOciReference(server.ociUrl(REPO)), { credentials: () => ({ kind: 'basic', username: 'ci', password: 'pw' }) });
+    expect(await client.listTags()).toEqual(['0.6.0']);
+    expect(tokens.requests).toEqual([{
+      service: tokens.service, scope: `repository:${REPO}:pull`, method: 'GET', authorization: `Basic ${Buffer.from('ci:pw').toString('base64')}`,
+    }]);
+  });
+
+  it('exchanges an identity token by the OAuth2 refresh-token grant', async () => {
+    const tokens = server.tokens!;
+    tokens.requests.length = 0;
+    const client = new RegistryClient(parseOciReference(server.ociUrl(REPO)), { credentials: () => ({ kind: 'identityToken', refreshToken: 'refresh-me' }) });
+    expect(await client.listTags()).toEqual(['0.6.0']);
+    expect(tokens.requests).toMatchObject([{ method: 'POST', authorization: null }]);
+  });
+
+  it('says the token endpoint refused the configured credentials', async () => {
+    const tokens = server.tokens!;
+    tokens.failWith = 401;
+    try {
+      const client = new RegistryClient(parseOciReference(server.ociUrl(REPO)), { credentials: () => ({ kind: 'basic', username: 'ci', password: 'bad' }) });
+      await expect(client.listTags()).rejects.toThrow(`token endpoint ${tokens.realm} refused the configured credentials (HTTP 401)`);
+    } finally {
+      tokens.failWith = undefined;
+    }
   });
 });
 

@@ -1,19 +1,22 @@
 /**
  * A minimal OCI distribution client: just enough to read a Helm chart's values schema from
- * a registry anonymously (tags, a manifest by tag, a blob by digest). Hand-written because
+ * a registry (tags, a manifest by tag, a blob by digest), anonymously or with credentials. Hand-written because
  * npm has no well-kept TypeScript OCI client, and the pull path is four requests.
  *
  * Owns: the bearer-token dance (`WWW-Authenticate: Bearer realm,service,scope`, tokens cached
  * per scope until 10 s before they expire), `Link` pagination, body size caps, a timeout on
  * every request, and the sha256 check of every blob. Trust boundary: everything the registry
  * and its token endpoint answer is untrusted; sizes are capped before parsing and a blob is
- * used only when its bytes hash to the digest the manifest names. No credentials are ever
- * sent: pulls are anonymous, as the original's.
+ * used only when its bytes hash to the digest the manifest names. Credentials, when
+ * configured (registry-credentials.ts), go only to the chart's registry and to the token
+ * endpoint it names (https, or plain http on loopback); Basic credentials are sent only after
+ * the registry asked for them.
  */
 import { createHash } from 'node:crypto';
 import { goQuote } from '../core/go-quote.js';
 import { isLoopbackRegistry, type OciReference } from './oci-reference.js';
-import { bearerChallenge, TokenCache } from './registry-token.js';
+import { basicAuthorization, type CredentialSource, type RegistryCredentials } from './registry-credentials.js';
+import { bearerChallenge, CONFIGURE_CREDENTIALS, TokenCache } from './registry-token.js';
 import { readCapped, describeFetchError, quotable } from './http-body.js';
 
 export const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
@@ -50,6 +53,8 @@ export interface RegistryClientOptions {
   fetch?: typeof fetch;
   /** Tags asked for per page (`?n=`); default 1000. */
   tagPageSize?: number;
+  /** The credentials to present; anonymous pulls when absent. */
+  credentials?: CredentialSource;
 }
 
 /** Reads one repository of one registry. */
@@ -58,6 +63,9 @@ export class RegistryClient {
   private readonly timeoutMs: number;
   private readonly tagPageSize: number;
   private readonly tokens: TokenCache;
+  private readonly credentials: CredentialSource | undefined;
+  /** Set once the registry asked for HTTP Basic: the credentials then go with every request. */
+  private basicAuth = false;
   /** The scope the registry asked for last; its cached token is sent up front. */
   private scope: string;
 
@@ -69,7 +77,8 @@ export class RegistryClient {
     this.timeoutMs = options.requestTimeoutMs ?? 30_000;
     this.tagPageSize = options.tagPageSize ?? 1000;
     this.scope = `repository:${ref.repository}:pull`;
-    this.tokens = new TokenCache({ fetch: this.fetchFn, now: options.now ?? Date.now, timeoutMs: this.timeoutMs });
+    this.credentials = options.credentials;
+    this.tokens = new TokenCache({ fetch: this.fetchFn, now: options.now ?? Date.now, timeoutMs: this.timeoutMs, credentials: options.credentials });
   }
 
   /** Every tag of the repository, following `Link: <…>; rel="next"` pages. */
@@ -112,20 +121,26 @@ export class RegistryClient {
     return bytes;
   }
 
-  /** GET with the cached token, answering one bearer challenge; non-2xx becomes the original's error. */
+  /**
+   * GET with what the registry took last (a cached token, or Basic credentials once it asked
+   * for them), answering one challenge; non-2xx becomes the original's error, and a refusal
+   * says whether anonymous access or the configured credentials were refused.
+   */
   private async get(url: string, accept: string, signal?: AbortSignal): Promise<Response> {
-    let token = this.tokens.cached(this.scope);
-    let res = await this.send(url, accept, token, signal);
-    if (res.status === 401) {
+    const creds = this.credentials?.();
+    let authorization = this.authorization(creds);
+    let res = await this.send(url, accept, authorization, signal);
+    if (res.status === 401 && creds?.kind !== 'bearer') {
       const header = res.headers.get('www-authenticate') ?? '';
       await res.body?.cancel();
-      const challenge = bearerChallenge(header);
-      if (!challenge) throw new Error(`registry answered 401 without a bearer realm (${goQuote(header)})`);
-      checkRealm(challenge.realm, this.ref.registry);
-      this.scope = challenge.scope ?? `repository:${this.ref.repository}:pull`;
-      // A token that was just refused is dropped, so a revoked one is not sent again.
-      token = await this.tokens.fetch(challenge.realm, challenge.service, this.scope, token, signal);
-      res = await this.send(url, accept, token, signal);
+      authorization = await this.answerChallenge(header, creds, authorization, signal);
+      res = await this.send(url, accept, authorization, signal);
+    }
+    if (res.status === 401 || (res.status === 403 && creds)) {
+      await res.body?.cancel();
+      throw new Error(creds
+        ? `registry ${this.ref.registry} refused the configured credentials (HTTP ${res.status})`
+        : `registry ${this.ref.registry} refused anonymous access (HTTP ${res.status}): ${CONFIGURE_CREDENTIALS}`);
     }
     if (!res.ok) {
       const body = (await readCapped(res, MAX_ERROR_BODY, `GET ${url}`, true)).toString('utf8').trim();
@@ -134,9 +149,37 @@ export class RegistryClient {
     return res;
   }
 
-  private async send(url: string, accept: string, token: string | undefined, signal?: AbortSignal): Promise<Response> {
+  /** The Authorization header to send up front, if any. */
+  private authorization(creds: RegistryCredentials | undefined): string | undefined {
+    if (creds?.kind === 'bearer') return `Bearer ${creds.token}`;
+    if (this.basicAuth && creds?.kind === 'basic') return basicAuthorization(creds);
+    const token = this.tokens.cached(this.scope);
+    return token === undefined ? undefined : `Bearer ${token}`;
+  }
+
+  /** The Authorization header that answers a 401's challenge (Basic with the credentials, or a fresh token). */
+  private async answerChallenge(header: string, creds: RegistryCredentials | undefined, sent: string | undefined, signal?: AbortSignal): Promise<string> {
+    if (/^\s*basic\b/i.test(header)) {
+      if (creds?.kind !== 'basic') {
+        throw new Error(creds
+          ? `registry ${this.ref.registry} asks for a user name and password (HTTP Basic); the configured credentials have none`
+          : `registry ${this.ref.registry} refused anonymous access (HTTP 401, Basic challenge): ${CONFIGURE_CREDENTIALS}`);
+      }
+      this.basicAuth = true;
+      return basicAuthorization(creds);
+    }
+    const challenge = bearerChallenge(header);
+    if (!challenge) throw new Error(`registry answered 401 without a bearer realm (${goQuote(header)})`);
+    checkRealm(challenge.realm, this.ref.registry);
+    this.scope = challenge.scope ?? `repository:${this.ref.repository}:pull`;
+    // A token that was just refused is dropped, so a revoked one is not sent again.
+    const refused = sent?.startsWith('Bearer ') ? sent.slice('Bearer '.length) : undefined;
+    return `Bearer ${await this.tokens.fetch(challenge.realm, challenge.service, this.scope, refused, signal)}`;
+  }
+
+  private async send(url: string, accept: string, authorization: string | undefined, signal?: AbortSignal): Promise<Response> {
     const headers: Record<string, string> = { accept, 'user-agent': 'agent-manager' };
-    if (token) headers.authorization = `Bearer ${token}`;
+    if (authorization) headers.authorization = authorization;
     const timeout = AbortSignal.timeout(this.timeoutMs);
     try {
       return await this.fetchFn(url, { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });

@@ -1,10 +1,13 @@
 /**
- * Anonymous registry tokens: parsing the `WWW-Authenticate: Bearer …` challenge and a
- * cache of the tokens its realm hands out, one per scope, kept until 10 s before they
- * expire (`expires_in`, 60 s when absent). Tokens are bearer secrets: they never reach
- * an error message or a log line.
+ * Registry tokens (the distribution token flow): parsing the `WWW-Authenticate: Bearer …`
+ * challenge and a cache of the tokens its realm hands out, one per scope, kept until 10 s
+ * before they expire (`expires_in`, 60 s when absent). A token is asked for anonymously, with
+ * the configured user and password as HTTP Basic (what `docker login` does), or, for an
+ * identity token, by the OAuth2 refresh-token grant (`POST`, as Azure Container Registry
+ * wants). Tokens and credentials are secrets: they never reach an error message or a log line.
  */
 import { describeFetchError, readCapped } from './http-body.js';
+import { basicAuthorization, type RegistryCredentials } from './registry-credentials.js';
 
 /** What a `Bearer` challenge asks for. */
 export interface BearerChallenge {
@@ -38,6 +41,8 @@ interface Entry {
 
 export interface TokenCacheOptions {
   fetch: typeof fetch;
+  /** The credentials to ask with; anonymous when absent or undefined. */
+  credentials?: () => RegistryCredentials | undefined;
   now: () => number;
   timeoutMs: number;
 }
@@ -77,21 +82,21 @@ export class TokenCache {
   }
 
   private async request(realm: string, service: string | undefined, scope: string, signal?: AbortSignal): Promise<string> {
-    const url = new URL(realm);
-    if (service) url.searchParams.set('service', service);
-    url.searchParams.set('scope', scope);
+    const creds = this.options.credentials?.();
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     let res: Response;
     try {
-      res = await this.options.fetch(url, {
-        headers: { accept: 'application/json', 'user-agent': 'agent-manager' },
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      });
+      res = await this.options.fetch(...tokenRequest(realm, service, scope, creds, signal ? AbortSignal.any([signal, timeout]) : timeout));
     } catch (err) {
       throw new Error(`token endpoint ${realm}: ${describeFetchError(err, this.options.timeoutMs)}`, { cause: err });
     }
     if (!res.ok) {
       await res.body?.cancel();
+      if (res.status === 401 || res.status === 403) {
+        throw new Error(creds
+          ? `token endpoint ${realm} refused the configured credentials (HTTP ${res.status})`
+          : `token endpoint ${realm} refused anonymous access (HTTP ${res.status}): ${CONFIGURE_CREDENTIALS}`);
+      }
       throw new Error(`token endpoint ${realm}: HTTP ${res.status}`);
     }
     const body = parseTokenBody((await readCapped(res, MAX_TOKEN_BODY, `token endpoint ${realm}`)).toString('utf8'));
@@ -100,6 +105,26 @@ export class TokenCache {
     this.entries.set(scope, { token: body.token, until: this.options.now() + expiresIn * 1000 - EXPIRY_MARGIN_MS });
     return body.token;
   }
+}
+
+/** What to tell an operator whose registry wants credentials. */
+export const CONFIGURE_CREDENTIALS =
+  'configure credentials with --agent-chart-docker-config, --agent-chart-username and --agent-chart-password, or --agent-chart-token';
+
+/** The token request for one credential form: GET (anonymous or Basic) or the refresh-token POST. */
+function tokenRequest(realm: string, service: string | undefined, scope: string, creds: RegistryCredentials | undefined, signal: AbortSignal): [URL, RequestInit] {
+  const url = new URL(realm);
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'agent-manager' };
+  if (creds?.kind === 'identityToken') {
+    const form = new URLSearchParams({ grant_type: 'refresh_token', client_id: 'agent-manager', refresh_token: creds.refreshToken, scope });
+    if (service) form.set('service', service);
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    return [url, { method: 'POST', headers, body: form.toString(), signal }];
+  }
+  if (service) url.searchParams.set('service', service);
+  url.searchParams.set('scope', scope);
+  if (creds?.kind === 'basic') headers.authorization = basicAuthorization(creds);
+  return [url, { headers, signal }];
 }
 
 function parseTokenBody(text: string): { token: string; expiresIn: number } | undefined {

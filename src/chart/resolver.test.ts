@@ -242,7 +242,7 @@ describe.skipIf(registry.mode === 'skip')('RegistryChartSchemaSource against a b
     h.clock.now += 60_000;
     await h.source.schema();
     expect(h.count('/tags/list')).toBeGreaterThanOrEqual(3);
-    expect(tokens.requests).toEqual([{ service: tokens.service, scope: `repository:${REPO}:pull` }]);
+    expect(tokens.requests).toEqual([{ service: tokens.service, scope: `repository:${REPO}:pull`, method: 'GET', authorization: null }]);
     expect(await h.source.info()).toMatchObject({ schemaSource: 'registry', latestVersion: '0.6.0' });
   });
 });

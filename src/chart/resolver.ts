@@ -16,6 +16,7 @@ import type { ChartSchemaSource, ResolvedSchema } from '../service/ports.js';
 import { EMBEDDED_SCHEMA, EMBEDDED_SCHEMA_VERSION } from './embedded/embedded.js';
 import { parseOciReference } from './oci-reference.js';
 import { readChartSchema } from './read-chart-schema.js';
+import type { CredentialSource } from './registry-credentials.js';
 import { RegistryClient } from './registry-client.js';
 import { latestVersion, parseSemverConstraint, type SemverConstraint } from './semver-constraint.js';
 
@@ -43,6 +44,8 @@ export interface RegistryChartSchemaSourceOptions {
   /** Clock in ms since the epoch; tests pass a fake one. */
   now?: () => number;
   fetch?: typeof fetch;
+  /** Credentials for the registry; anonymous pulls when absent. */
+  credentials?: CredentialSource;
   /** The fallback; default the compiled-in chart 0.5.2 schema. */
   embedded?: { version: string; schema: Record<string, unknown> };
 }
@@ -68,7 +71,7 @@ export class RegistryChartSchemaSource implements ChartSchemaSource {
     if (!(options.refreshMs > 0)) throw new Error(`chart refresh must be positive, got ${options.refreshMs} ms`);
     this.constraint = parseSemverConstraint(options.semver);
     this.now = options.now ?? Date.now;
-    this.client = new RegistryClient(parseOciReference(options.ociUrl), { fetch: options.fetch, now: this.now });
+    this.client = new RegistryClient(parseOciReference(options.ociUrl), { fetch: options.fetch, now: this.now, credentials: options.credentials });
     const fallback = options.embedded ?? { version: EMBEDDED_SCHEMA_VERSION, schema: EMBEDDED_SCHEMA as Record<string, unknown> };
     this.embedded = { version: fallback.version, source: 'embedded', schema: fallback.schema };
   }

@@ -41,6 +41,21 @@ export interface ChartConfig {
   readonly semver: string;
   /** Registry re-read period; always positive (<= 0 on the command line means 10m). */
   readonly refresh: Duration;
+  /** Credentials for the schema reads; at most one form is set (empty strings otherwise). */
+  readonly auth: ChartAuthConfig;
+  /** OCIRepository `spec.secretRef.name`; empty writes none. */
+  readonly secretRef: string;
+  /** OCIRepository `spec.provider`: `generic` (written as nothing), `aws`, `azure` or `gcp`. */
+  readonly provider: 'generic' | 'aws' | 'azure' | 'gcp';
+}
+
+/** How agent-manager itself logs in to the chart registry. Password and token are secrets. */
+export interface ChartAuthConfig {
+  /** Path of a Docker config JSON file. */
+  readonly dockerConfig: string;
+  readonly username: string;
+  readonly password: string;
+  readonly token: string;
 }
 
 /** What composition writes into the Flux objects besides the chart. */

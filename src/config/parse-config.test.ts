@@ -86,7 +86,10 @@ describe('parseConfig: serve defaults', () => {
       shutdown: { delay: { text: '5s', ms: 5_000 }, timeout: { text: '15s', ms: 15_000 } },
       kube: { kubeconfig: '', context: '', inCluster: false, kagentApiVersion: 'auto', helmReleaseApiVersion: 'auto', ociRepositoryApiVersion: 'auto' },
       namespaces: { default: 'kagent', managed: ['kagent'] },
-      chart: { ociUrl: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', semver: 'x.x.x', refresh: { text: '10m', ms: 600_000 } },
+      chart: {
+        ociUrl: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', semver: 'x.x.x', refresh: { text: '10m', ms: 600_000 },
+        auth: { dockerConfig: '', username: '', password: '', token: '' }, secretRef: '', provider: 'generic',
+      },
       compose: {
         helmReleaseInterval: { text: '10m', ms: 600_000 },
         ociRepositoryInterval: { text: '30m', ms: 1_800_000 },

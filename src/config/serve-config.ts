@@ -8,7 +8,7 @@ import type { AppConfig, Duration } from './app-config.js';
 import type { FlagDef, FlagSources, FlagValues } from './flag-types.js';
 import { DEFAULT_CHART_REFRESH, SERVE_FLAGS, type ServeFlags } from './flags.js';
 import { buildOAuthConfig } from './oauth-config.js';
-import { valueError } from './resolve.js';
+import { ConfigError, valueError } from './resolve.js';
 import { checkHttpUrl, parseBrowserOrigin, parseGoDuration, ValueError } from './values.js';
 
 type V = FlagValues<ServeFlags>;
@@ -60,6 +60,7 @@ export function buildServeConfig(v: V, s: S): AppConfig {
       semver: v['agent-chart-semver'],
       // Inventory 7: a refresh of zero or less means the default period.
       refresh: v['agent-chart-refresh'].ms > 0 ? v['agent-chart-refresh'] : parseGoDuration(DEFAULT_CHART_REFRESH),
+      ...chartCredentials(v, s),
     },
     compose: {
       helmReleaseInterval: fluxInterval('helmrelease-interval', v, s),
@@ -88,6 +89,35 @@ function shutdownConfig(v: V, s: S): AppConfig['shutdown'] {
     throw valueError(def('shutdown-timeout'), s['shutdown-timeout'], timeout.text, 'must be positive: in-flight requests need time to finish');
   }
   return { delay, timeout };
+}
+
+/** A Kubernetes object name (RFC 1123 subdomain), what `spec.secretRef.name` must be. */
+const SECRET_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** The chart registry credentials and what the OCIRepository names; one credential form at most. */
+function chartCredentials(v: V, s: S): Pick<AppConfig['chart'], 'auth' | 'secretRef' | 'provider'> {
+  const auth = {
+    dockerConfig: v['agent-chart-docker-config'],
+    username: v['agent-chart-username'],
+    password: v['agent-chart-password'],
+    token: v['agent-chart-token'],
+  };
+  const forms = [
+    auth.dockerConfig !== '' && '--agent-chart-docker-config',
+    (auth.username !== '' || auth.password !== '') && '--agent-chart-username/--agent-chart-password',
+    auth.token !== '' && '--agent-chart-token',
+  ].filter((f): f is string => typeof f === 'string');
+  if (forms.length > 1) throw new ConfigError(`${forms.join(' and ')} are each a way to log in to the chart registry: set only one`);
+  if (auth.username !== '' && auth.password === '') {
+    throw new ConfigError('--agent-chart-username needs --agent-chart-password (set AGENT_CHART_PASSWORD)');
+  }
+  if (auth.password !== '' && auth.username === '') throw new ConfigError('--agent-chart-password needs --agent-chart-username');
+  const secretRef = v['agent-chart-secret-ref'];
+  if (secretRef !== '' && (secretRef.length > 253 || !SECRET_NAME.test(secretRef))) {
+    throw valueError(def('agent-chart-secret-ref'), s['agent-chart-secret-ref'], secretRef,
+      'not a Secret name (lower-case letters, digits, "-" and ".", starting and ending with a letter or digit)');
+  }
+  return { auth, secretRef, provider: v['agent-chart-provider'] as AppConfig['chart']['provider'] };
 }
 
 /** `kagent.dev/v1alpha2` and `v1alpha2` both mean `v1alpha2`; empty means auto. */

@@ -34,6 +34,9 @@ export function redactedSummary(config: AppConfig): Record<string, unknown> {
     chart: config.chart.ociUrl,
     chartSemver: config.chart.semver,
     chartRefresh: config.chart.refresh.text,
+    chartCredentials: chartCredentials(config),
+    chartSecretRef: config.chart.secretRef || undefined,
+    chartProvider: config.chart.provider,
     helmReleaseInterval: config.compose.helmReleaseInterval.text,
     ociRepositoryInterval: config.compose.ociRepositoryInterval.text,
     helmReleaseServiceAccount: config.compose.helmReleaseServiceAccount || undefined,
@@ -43,6 +46,15 @@ export function redactedSummary(config: AppConfig): Record<string, unknown> {
     metrics: config.metrics.enabled ? config.metrics.listen : 'off',
     sandbox: config.sandbox.enabled,
   };
+}
+
+/** Which credential form logs in to the chart registry (never the credential). */
+function chartCredentials(config: AppConfig): string {
+  const { auth } = config.chart;
+  if (auth.dockerConfig !== '') return `docker config ${auth.dockerConfig}`;
+  if (auth.username !== '') return 'username and password';
+  if (auth.token !== '') return 'token';
+  return 'anonymous';
 }
 
 function presence(secret: string): 'set' | 'unset' {

@@ -210,6 +210,24 @@ describe('buildOciRepository', () => {
   });
 });
 
+describe('buildOciRepository for a private registry', () => {
+  it('names the pull Secret as spec.secretRef and a cloud provider as spec.provider', () => {
+    const spec = buildOciRepository('kagent', { ...DEFAULT_COMPOSE, chartSecretRef: 'chart-pull', chartProvider: 'azure' }).spec;
+    expect(spec).toStrictEqual({
+      interval: '30m',
+      url: 'oci://gsoci.azurecr.io/charts/giantswarm/agent',
+      ref: { semver: 'x.x.x' },
+      provider: 'azure',
+      secretRef: { name: 'chart-pull' },
+    });
+  });
+
+  it.each([[undefined], [''], ['  ']])('writes neither when the Secret is %j and the provider generic', (secret) => {
+    const spec = buildOciRepository('kagent', { ...DEFAULT_COMPOSE, chartSecretRef: secret, chartProvider: 'generic' }).spec;
+    expect(Object.keys(spec)).toEqual(['interval', 'url', 'ref']);
+  });
+});
+
 describe('composeManifests', () => {
   const values = buildValues(fullExample);
   const manifests = composeManifests('kagent', 'sre', values, DEFAULT_COMPOSE);

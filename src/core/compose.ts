@@ -34,6 +34,10 @@ export interface ComposeConfig {
   ociRepositoryInterval: string;
   /** HelmRelease `spec.serviceAccountName`; omitted when unset or empty. */
   helmReleaseServiceAccount?: string;
+  /** OCIRepository `spec.secretRef.name` (a dockerconfigjson Secret); omitted when unset or empty. */
+  chartSecretRef?: string;
+  /** OCIRepository `spec.provider`; omitted when unset or `generic` (Flux's default). */
+  chartProvider?: string;
   /** The served Flux API versions (group/version). */
   apiVersions: { helmRelease: string; ociRepository: string };
 }
@@ -144,12 +148,20 @@ export function buildOciRepository(namespace: string, cfg: ComposeConfig): Compo
       namespace,
       labels: { [MANAGED_BY_LABEL]: MANAGED_BY_VALUE },
     },
-    spec: {
-      interval: cfg.ociRepositoryInterval,
-      url: cfg.chartOciUrl,
-      ref: { semver: cfg.chartSemver },
-    },
+    spec: ociRepositorySpec(cfg),
   };
+}
+
+/** The source's spec: a private registry adds the pull Secret and, for a cloud one, the provider. */
+function ociRepositorySpec(cfg: ComposeConfig): Record<string, unknown> {
+  const spec: Record<string, unknown> = {
+    interval: cfg.ociRepositoryInterval,
+    url: cfg.chartOciUrl,
+    ref: { semver: cfg.chartSemver },
+  };
+  if (isSet(cfg.chartProvider) && cfg.chartProvider !== 'generic') spec.provider = cfg.chartProvider;
+  if (isSet(cfg.chartSecretRef)) spec.secretRef = { name: cfg.chartSecretRef };
+  return spec;
 }
 
 /** Both objects rendered as YAML, plus the values they carry. */

@@ -10,6 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { Header } from 'tar';
 import { stringify } from 'yaml';
 import { HELM_CHART_LAYER, HELM_CONFIG, OCI_MANIFEST } from '../registry-client.js';
+import { basicAuthorization } from '../registry-credentials.js';
 import { bearerChallenge } from '../registry-token.js';
 
 /** One file of an archive; `type` other than File makes a directory or a symlink. */
@@ -79,11 +80,13 @@ export interface PushOptions {
   chart?: ChartSpec;
   /** Default: the Helm chart layer type. */
   layerMediaType?: string;
+  /** HTTP Basic credentials for a registry in htpasswd mode, sent with every request. */
+  basicAuth?: { username: string; password: string };
 }
 
 /** Pushes one chart version; returns the layer's digest. */
 export async function pushChart(options: PushOptions): Promise<{ layerDigest: string; manifestDigest: string }> {
-  const client = new PushClient(options.registryUrl, options.repository);
+  const client = new PushClient(options.registryUrl, options.repository, options.basicAuth);
   const version = options.chart?.version ?? options.tag;
   const layer = options.layer ?? chartArchive(options.chart ?? { version });
   const config = Buffer.from(JSON.stringify(chartMetadata(options.chart?.name ?? 'agent', version)));
@@ -112,6 +115,7 @@ class PushClient {
   constructor(
     private readonly registryUrl: string,
     private readonly repository: string,
+    private readonly basicAuth?: { username: string; password: string },
   ) {}
 
   async uploadBlob(bytes: Buffer): Promise<string> {
@@ -130,6 +134,7 @@ class PushClient {
       const headers: Record<string, string> = {};
       if (contentType) headers['content-type'] = contentType;
       if (this.token) headers.authorization = `Bearer ${this.token}`;
+      else if (this.basicAuth) headers.authorization = basicAuthorization(this.basicAuth);
       return fetch(url, { method, headers, body });
     };
     let res = await request();

@@ -48,6 +48,8 @@ export interface RegistryServer {
 export interface RegistryServerOptions {
   /** `token`: bearer tokens from a loopback token server; `htpasswd`: a Basic challenge. */
   auth?: 'none' | 'token' | 'htpasswd';
+  /** `htpasswd` mode: the accounts, written with bcrypt by `htpasswd -Bbn` (apache2-utils). */
+  users?: readonly { username: string; password: string }[];
 }
 
 /** Starts `docker-registry serve` and waits until `/v2/` answers. */
@@ -56,6 +58,7 @@ export async function startRegistry(options: RegistryServerOptions = {}): Promis
   const port = await freePort();
   const host = `127.0.0.1:${port}`;
   const tokens = options.auth === 'token' ? await startTokenServer() : undefined;
+  if (options.auth === 'htpasswd' && options.users?.length) writeHtpasswd(join(dir, 'htpasswd'), options.users);
   const configPath = join(dir, 'config.yml');
   writeFileSync(configPath, registryConfig(dir, host, options.auth ?? 'none', tokens));
 
@@ -145,6 +148,15 @@ function registryConfig(dir: string, host: string, auth: 'none' | 'token' | 'htp
     lines.push('auth:', '  htpasswd:', '    realm: agent-manager-test', `    path: ${join(dir, 'htpasswd')}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+function writeHtpasswd(path: string, users: readonly { username: string; password: string }[]): void {
+  const lines = users.map(({ username, password }) => {
+    const made = spawnSync('htpasswd', ['-Bbn', username, password], { encoding: 'utf8' });
+    if (made.status !== 0) throw new Error(`htpasswd -Bbn failed (${made.status}): ${made.stderr}`);
+    return made.stdout.trim();
+  });
+  writeFileSync(path, `${lines.join('\n')}\n`);
 }
 
 async function waitUntilReady(url: string, proc: ChildProcess, output: () => string): Promise<void> {

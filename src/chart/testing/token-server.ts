@@ -1,6 +1,6 @@
 /**
  * A small loopback token server for a registry in `auth.token` mode (the ghcr/ACR flow):
- * `GET /token?service=&scope=` answers `{token, access_token, expires_in}` with an RS256 JWT
+ * `GET /token?service=&scope=` (or a refresh-token grant POSTed as a form) answers `{token, access_token, expires_in}` with an RS256 JWT
  * whose header carries the signing certificate (`x5c`), which the registry checks against
  * its `rootcertbundle`. Every request is recorded so tests can count token fetches. It
  * grants any scope: it exists only for tests.
@@ -19,7 +19,7 @@ export interface TokenServer {
   /** PEM of the signing certificate, for the registry's rootcertbundle. */
   readonly certificatePem: string;
   /** Every token request, oldest first. */
-  readonly requests: { service: string | null; scope: string | null }[];
+  readonly requests: { service: string | null; scope: string | null; method: string; authorization: string | null }[];
   /** Lifetime put into `expires_in` (seconds); 0 leaves it out. */
   expiresIn: number;
   /** When set, every request answers this HTTP status instead of a token. */
@@ -50,12 +50,26 @@ export async function startTokenServer(options: { service?: string; issuer?: str
         res.writeHead(404).end();
         return;
       }
-      requests.push({ service: url.searchParams.get('service'), scope: url.searchParams.get('scope') });
+      // GET carries the parameters in the query; the OAuth2 refresh-token grant POSTs them as a form.
+      let params = url.searchParams;
+      if (req.method === 'POST') {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        params = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+        if (params.get('grant_type') !== 'refresh_token' || !params.get('refresh_token')) {
+          res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"unsupported_grant_type"}');
+          return;
+        }
+      }
+      requests.push({
+        service: params.get('service'), scope: params.get('scope'),
+        method: req.method ?? 'GET', authorization: req.headers.authorization ?? null,
+      });
       if (state.failWith !== undefined) {
         res.writeHead(state.failWith, { 'content-type': 'text/plain' }).end('token service unavailable');
         return;
       }
-      const token = await new SignJWT({ access: accessFor(url.searchParams.getAll('scope')) })
+      const token = await new SignJWT({ access: accessFor(params.getAll('scope')) })
         .setProtectedHeader({ alg: 'RS256', typ: 'JWT', x5c })
         .setIssuer(issuer)
         .setSubject('')
