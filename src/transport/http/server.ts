@@ -20,6 +20,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseListenAddress } from '../../config/index.js';
+import { answerClientErrors } from './client-error.js';
 import { asListenError } from './listen-error.js';
 
 export const HEADERS_TIMEOUT_MS = 10_000;
@@ -55,6 +56,7 @@ export async function startHttpServer(handler: RequestListener, listen: string, 
     },
     handler,
   );
+  answerClientErrors(server, MAX_HEADER_BYTES);
   const address = await listenOn(server, listen).catch((err: unknown) => {
     throw asListenError(err, flag, listen);
   });

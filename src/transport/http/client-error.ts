@@ -1,0 +1,76 @@
+/**
+ * Answers requests Node's HTTP parser refuses (a head over the size limit, malformed
+ * HTTP, a request that did not arrive in time) with the service's error body, and closes
+ * the connection so that the client can still read the answer.
+ *
+ * Why not Node's default: it writes a bare status line and destroys the socket at once.
+ * A client still sending (a long URL, a body) then gets a TCP reset, often before it has
+ * read the status, and sees ECONNRESET instead of a 431 telling it what to shorten. Here
+ * the answer is written, our side of the connection is closed, and whatever the client
+ * still sends is read and dropped until it closes too (at most `DRAIN_MS`).
+ *
+ * A request whose handler is already answering (a body that stopped arriving) gets the
+ * answer through its own response when nothing has been sent yet; a connection whose
+ * response had begun is destroyed, as Node does.
+ */
+import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { encodeJson } from '../rest/send-json.js';
+
+/** How long a refused connection is drained before it is destroyed. */
+export const DRAIN_MS = 2_000;
+
+/** The answer for a parser error code: status and a message saying what to do. */
+export function clientErrorAnswer(code: string | undefined, maxHeaderBytes: number): { status: number; message: string } {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return {
+        status: 431,
+        message: `the request line and headers are larger than ${maxHeaderBytes / 1024} KiB; shorten the URL or the headers`,
+      };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return { status: 413, message: 'the chunk extensions of the request body are too large; send the body without them' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, message: 'the request did not arrive in time; send the whole request again without pausing' };
+    default:
+      return { status: 400, message: 'the request is not valid HTTP/1.1; check the request line, the headers and the body framing' };
+  }
+}
+
+/** Install the answer on `server` (replaces Node's default clientError handling). */
+export function answerClientErrors(server: Server, maxHeaderBytes: number): void {
+  // The response under way on each connection, so an error mid-request answers through it.
+  const answering = new WeakMap<Duplex, ServerResponse>();
+  server.on('request', (req, res: ServerResponse) => {
+    answering.set(req.socket, res);
+    res.once('close', () => {
+      if (answering.get(req.socket) === res) answering.delete(req.socket);
+    });
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    const res = answering.get(socket);
+    if (err.code === 'ECONNRESET' || !socket.writable || res?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const { status, message } = clientErrorAnswer(err.code, maxHeaderBytes);
+    const body = encodeJson({ error: { code: 'invalid_request', message } });
+    if (res) {
+      res.shouldKeepAlive = false;
+      res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+      res.end(body);
+    } else {
+      socket.end(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n`
+        + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    // Read and drop what the client still sends, so closing does not reset the
+    // connection before the client has read the answer.
+    socket.on('data', () => undefined);
+    socket.on('error', () => undefined);
+    const timer = setTimeout(() => socket.destroy(), DRAIN_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  });
+}
