@@ -119,9 +119,11 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
     result.dryRun = true;
     return result;
   }
-  // The source again, now that the release is written (beside the status read, which needs neither).
+  // The source again, now that the release is written (beside the status read, which needs
+  // neither). The release exists now, so a failed check is tried once more before the
+  // call fails: a 502 here would send the caller into a retry that only finds the release.
   const [createdAfter, status] = await Promise.all([
-    ensureSource(kube, types, sourceTemplate).catch((err: unknown) => {
+    ensureSource(kube, types, sourceTemplate).catch(() => ensureSource(kube, types, sourceTemplate)).catch((err: unknown) => {
       throw backendError(`HelmRelease ${namespace}/${name} was written, but its chart source could not be ensured after it: ${err instanceof Error ? err.message : String(err)}`, err);
     }),
     agentStatus(kube, types, namespace, name).catch(() => undefined),
