@@ -86,6 +86,20 @@ describe('skillsViolations', () => {
   });
 });
 
+describe('control characters in what becomes a name or a path', () => {
+  it.each<[string, unknown, string]>([
+    ['a NUL in a git skill name', { gitRefs: [{ url: REPO, name: 'run\u0000books' }] }, 'skills.gitRefs[0].name "run\\x00books" contains a control character; use printable characters only'],
+    ['an ESC in a git skill name', { gitRefs: [{ url: REPO, name: 'run\u001bbooks' }] }, 'skills.gitRefs[0].name "run\\x1bbooks" contains a control character; use printable characters only'],
+    ['a DEL in a path', { gitRefs: [{ url: REPO, path: 'a/\u007fb' }] }, 'skills.gitRefs[0].path "a/\\x7fb" contains a control character; use printable characters only'],
+    ['a C1 control in the last path segment', { gitRefs: [{ url: REPO, path: 'a/b\u0085' }] }, 'skills.gitRefs[0].path "a/b\\u0085" contains a control character; use printable characters only'],
+    ['a NUL in a git ref', { gitRefs: [{ url: REPO, ref: 'main\u0000' }] }, 'skills.gitRefs[0].ref "main\\x00" contains a control character; use printable characters only'],
+    ['a NUL in a repository URL', { gitRefs: [{ url: `${REPO}\u0000x` }] }, `skills.gitRefs[0].url "${REPO}\\x00x" contains a control character; use printable characters only`],
+    ['a NUL in an OCI reference', { refs: ['ghcr.io/a/b\u0000:1'] }, 'skills.refs[0] "ghcr.io/a/b\\x00:1" contains a control character; use printable characters only'],
+  ])('refuses %s', (_name, skills, want) => {
+    expect(skillsViolations(skills)).toEqual([want]);
+  });
+});
+
 describe('validateSkills', () => {
   it('returns the block typed when it is fine', () => {
     const skills = { gitRefs: [{ url: REPO, path: 'runbooks' }] };

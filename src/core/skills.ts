@@ -5,7 +5,10 @@
  *
  * kagent clones every git reference into a directory named after the skill, so the name a
  * reference mounts as (see `gitSkillName`) must be one directory name, at most 63
- * characters, and unique within the agent.
+ * characters, and unique within the agent. Nothing that becomes a name or a path (the
+ * OCI references, a git reference's url, path, ref and name) may hold a control character
+ * (C0, DEL or C1): a NUL ends a path in every operating system call, and the others make
+ * directory names and log lines that mean something else than they show.
  */
 import { invalid } from './errors.js';
 import { goQuote } from './go-quote.js';
@@ -19,6 +22,9 @@ const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[
 const SKILLS_FIELDS = new Set(['refs', 'gitRefs', 'gitAuthSecretName']);
 const GIT_REF_FIELDS = ['url', 'path', 'ref', 'name'] as const;
 const utf8 = new TextEncoder();
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const controlText = (at: string, value: string) => `${at} ${goQuote(value)} contains a control character; use printable characters only`;
 
 /**
  * The directory a git skill mounts as: the explicit `name`; else the last segment of
@@ -66,6 +72,7 @@ function refsViolations(refs: unknown): string[] {
   const out: string[] = [];
   refs.forEach((ref: unknown, i) => {
     if (typeof ref !== 'string' || !ref.trim()) out.push(`skills.refs[${i}] must be a non-empty OCI reference (e.g. registry.example.io/skills/runbooks:1.4.0)`);
+    else if (CONTROL.test(ref)) out.push(controlText(`skills.refs[${i}]`, ref));
     else if (/\s/.test(ref)) out.push(`skills.refs[${i}] ${goQuote(ref)} contains whitespace`);
   });
   return out;
@@ -101,6 +108,11 @@ function gitRefViolations(ref: Record<string, unknown>, at: string): string[] {
   }
   for (const key of GIT_REF_FIELDS) {
     if (ref[key] !== undefined && ref[key] !== null && typeof ref[key] !== 'string') out.push(`${at}.${key} must be a string`);
+  }
+  if (out.length > 0) return out;
+  for (const key of GIT_REF_FIELDS) {
+    const value = ref[key];
+    if (typeof value === 'string' && CONTROL.test(value)) out.push(controlText(`${at}.${key}`, value));
   }
   if (out.length > 0) return out;
   const { url, path, ref: gitRef, name } = ref as { url?: string; path?: string; ref?: string; name?: string };

@@ -212,4 +212,16 @@ describe('REST ≡ MCP on the same fixture', () => {
     expect(rest!.fixture.sandbox.store.find('helmreleases', 'kagent', 'unsendable')).toBeUndefined();
     expect(mcp!.fixture.sandbox.store.find('helmreleases', 'kagent', 'unsendable')).toBeUndefined();
   });
+
+  it('refuses a git skill name with a NUL on both surfaces, in the same words, and writes nothing', async () => {
+    const args = { ...SPEC, name: 'nul-skill', skills: { gitRefs: [{ url: 'https://github.com/giantswarm/agent-skills', name: 'run\u0000books' }] } };
+    const restOutcome = await viaRest(rest!.base, 'create_agent', args);
+    expect(restOutcome).toEqual({
+      ok: false, code: 'invalid_request',
+      message: 'invalid request: skills.gitRefs[0].name "run\\x00books" contains a control character; use printable characters only',
+    });
+    expect(await viaMcp(client, 'create_agent', args)).toEqual(restOutcome);
+    expect(rest!.fixture.sandbox.store.find('helmreleases', 'kagent', 'nul-skill')).toBeUndefined();
+  });
 });
+
