@@ -245,3 +245,14 @@ describe('composeManifests', () => {
     expect(parse(manifests.helmRelease).spec.values).toStrictEqual(values);
   });
 });
+
+describe('composeManifests with strings that look like numbers', () => {
+  it('renders displayName "0o17" and the label value "0o17" so YAML 1.1 and 1.2 readers read the same strings back', () => {
+    const spec = { name: 'sre', modelConfig: 'default-model-config', toolset: ['preset:none'], displayName: '0o17', labels: { c: '0o17' } };
+    const values = buildValues(spec);
+    const { helmRelease } = composeManifests('kagent', 'sre', values, DEFAULT_COMPOSE);
+    for (const version of ['1.1', '1.2'] as const) {
+      expect(parse(helmRelease, { version }).spec.values, `YAML ${version}`).toStrictEqual(values);
+    }
+  });
+});

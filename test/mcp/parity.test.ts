@@ -224,4 +224,3 @@ describe('REST ≡ MCP on the same fixture', () => {
     expect(rest!.fixture.sandbox.store.find('helmreleases', 'kagent', 'nul-skill')).toBeUndefined();
   });
 });
-
