@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
-import { Agent, request } from 'node:http';
+import { Agent, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HEADERS_TIMEOUT_MS, hostPort, IDLE_TIMEOUT_MS, startHttpServer, type RunningServer } from './server.js';
+import { HEADERS_TIMEOUT_MS, hostPort, IDLE_TIMEOUT_MS, REQUEST_TIMEOUT_MS, startHttpServer, type RunningServer } from './server.js';
 
 describe('hostPort', () => {
   it.each([
@@ -20,13 +20,14 @@ describe('startHttpServer', () => {
     running = undefined;
   });
 
-  it('sets the Go server\'s timeouts: 10 s for headers, 120 s idle, no overall request timeout', async () => {
+  it('sets the timeouts: 10 s for headers, 30 s to receive the whole request, 120 s idle', async () => {
     running = await startHttpServer((_req, res) => res.end('ok'), '127.0.0.1:0');
     expect(running.server.headersTimeout).toBe(HEADERS_TIMEOUT_MS);
     expect(HEADERS_TIMEOUT_MS).toBe(10_000);
     expect(running.server.keepAliveTimeout).toBe(IDLE_TIMEOUT_MS);
     expect(IDLE_TIMEOUT_MS).toBe(120_000);
-    expect(running.server.requestTimeout).toBe(0);
+    expect(running.server.requestTimeout).toBe(REQUEST_TIMEOUT_MS);
+    expect(REQUEST_TIMEOUT_MS).toBe(30_000);
     expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
@@ -123,5 +124,45 @@ describe('startHttpServer', () => {
     await arrival;
     await running.close(10);
     expect(await hanging).toBeInstanceOf(Error);
+  });
+
+  /** Reads the whole body, then answers, as express.json does before a route runs. */
+  const readsBody = (then: (res: ServerResponse) => void) => (req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    req.on('end', () => then(res));
+  };
+
+  it('cuts a request whose body trickles in past the request timeout with 408', async () => {
+    running = await startHttpServer(readsBody((res) => res.end('ok')), '127.0.0.1:0', '--listen', { requestTimeoutMs: 1_000 });
+    const socket = connect(running.address.port, '127.0.0.1');
+    socket.write('POST /api/v1/agents HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n');
+    let sent = 0;
+    const trickle = setInterval(() => { if (!socket.destroyed && sent < 1000) { socket.write(' '); sent++; } }, 100);
+    const answer = await new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+      socket.on('close', () => resolve(text));
+      socket.on('error', () => undefined);
+    });
+    clearInterval(trickle);
+    expect(sent).toBeLessThan(1000);
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('never cuts a response that outlasts the request timeout once the request is in (long MCP streams)', async () => {
+    const chunks = 8;
+    const streams = (res: ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let n = 0;
+      const tick = setInterval(() => {
+        res.write(`data: ${++n}\n\n`);
+        if (n === chunks) { clearInterval(tick); res.end(); }
+      }, 400); // 8 × 400 ms: three times the 1 s request timeout
+    };
+    running = await startHttpServer(readsBody(streams), '127.0.0.1:0', '--listen', { requestTimeoutMs: 1_000 });
+    const post = await fetch(`${running.url}/mcp`, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"tools/call"}' });
+    expect((await post.text()).match(/^data: /gm)).toHaveLength(chunks);
+    const get = await fetch(`${running.url}/mcp`);
+    expect((await get.text()).match(/^data: /gm)).toHaveLength(chunks);
   });
 });

@@ -6,8 +6,11 @@
  * - request headers may total 32 KiB (Node's default is 16 KiB): an id_token may be up
  *   to 16 KiB, and an Authorization header larger than that must reach the bearer guard
  *   and get its 401 with a challenge, not Node's bare 431;
- * - no overall request or write timeout, so a long MCP response or a slow tool call is
- *   never cut off;
+ * - the whole request (headers and body) must arrive within 30 s, else Node answers 408
+ *   and closes the connection: a client that trickles its body in cannot hold a connection
+ *   (and a socket) forever. Bodies are at most 1 MiB, so 30 s is generous for a slow link;
+ * - no response or write timeout: the request timeout stops once the request is in, so a
+ *   long MCP response (an SSE stream) or a slow tool call is never cut off;
  * - a graceful close: stop accepting, let in-flight requests finish, answer every request
  *   that still arrives on an open connection with `Connection: close`, close connections
  *   as they go idle, and cut whatever is left after the grace period (`--shutdown-timeout`,
@@ -24,6 +27,8 @@ import { answerClientErrors } from './client-error.js';
 import { asListenError } from './listen-error.js';
 
 export const HEADERS_TIMEOUT_MS = 10_000;
+/** The time to receive a whole request, headers and body. */
+export const REQUEST_TIMEOUT_MS = 30_000;
 export const IDLE_TIMEOUT_MS = 120_000;
 export const SHUTDOWN_GRACE_MS = 15_000;
 /** The largest request head accepted, in bytes. */
@@ -41,15 +46,23 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
+export interface ServerTimeouts {
+  /** The time to receive a whole request (default REQUEST_TIMEOUT_MS); the headers' limit never exceeds it. */
+  requestTimeoutMs?: number;
+}
+
 /**
  * Create a server with the timeouts above and listen on `listen` (`host:port`, `:port`).
  * A bind failure rejects with a ListenError naming `flag`, the option that sets `listen`.
  */
-export async function startHttpServer(handler: RequestListener, listen: string, flag = '--listen'): Promise<RunningServer> {
+export async function startHttpServer(
+  handler: RequestListener, listen: string, flag = '--listen', timeouts: ServerTimeouts = {},
+): Promise<RunningServer> {
+  const requestTimeout = timeouts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const server = createServer(
     {
-      headersTimeout: HEADERS_TIMEOUT_MS,
-      requestTimeout: 0,
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
+      requestTimeout,
       keepAliveTimeout: IDLE_TIMEOUT_MS,
       connectionsCheckingInterval: 1_000,
       maxHeaderSize: MAX_HEADER_BYTES,
