@@ -114,6 +114,29 @@ describe('helm-controller and kagent', () => {
     expect((await getAgent('sre')).spec.description).toBe('Helps more');
   });
 
+  it('an upgrade replaces the labels and annotations the chart rendered, and keeps what others added', async () => {
+    await create('named', { agent: { name: 'named', displayName: 'Old name' }, labels: { team: 'a', tier: 'x' }, annotations: { 'example.com/a': '1' } });
+    const first = await eventually(async () => (await getAgent('named').catch(() => undefined))?.metadata.annotations?.['ui.giantswarm.io/display-name'] ? getAgent('named') : undefined);
+    expect(first.metadata.labels).toMatchObject({ team: 'a', tier: 'x' });
+    // Someone else labels the Agent (kubectl label): no chart renders that, so no upgrade removes it.
+    await h.objects.patch({ apiVersion: 'kagent.dev/v1alpha2', kind: 'Agent', metadata: { name: 'named', namespace: 'kagent', labels: { 'example.com/by-hand': 'yes' } } } as any,
+      undefined, undefined, 'kubectl-label', undefined, 'application/merge-patch+json' as any);
+    await h.custom.replaceNamespacedCustomObject({ ...HR, namespace: 'kagent', name: 'named', body: {
+      ...(await getHr('named')),
+      spec: { ...(await getHr('named')).spec, values: { agent: { name: 'named' }, modelConfig: { name: 'default-model-config' }, labels: { team: 'b' } } },
+    } });
+    const upgraded = await eventually(async () => {
+      const r = await getHr('named');
+      return cond(r, 'Ready')?.reason === 'UpgradeSucceeded' ? getAgent('named') : undefined;
+    });
+    expect(upgraded.metadata.annotations?.['ui.giantswarm.io/display-name']).toBeUndefined();
+    expect(upgraded.metadata.annotations?.['example.com/a']).toBeUndefined();
+    expect(upgraded.metadata.labels.team).toBe('b');
+    expect(upgraded.metadata.labels.tier).toBeUndefined();
+    expect(upgraded.metadata.labels['example.com/by-hand']).toBe('yes');
+    expect(upgraded.metadata.labels['helm.toolkit.fluxcd.io/name']).toBe('named');
+  });
+
   it('renders no muster tool for exactly ["preset:none"]', async () => {
     await create('chatty', { toolset: ['preset:none'] });
     const agent = await eventually(() => getAgent('chatty').catch(() => undefined));

@@ -3,7 +3,9 @@
  * `chartRef` to an OCIRepository. It adds the `finalizers.fluxcd.io` finalizer, waits
  * for the source's artifact (Ready False `ArtifactFailed` or `SourceNotReady` meanwhile),
  * installs or upgrades when the chart revision or the values changed — rendering the
- * Agent with the Flux provenance labels — and keeps `status.history` (newest first,
+ * Agent with the Flux provenance labels; an upgrade replaces what the chart rendered
+ * before (a label or annotation it no longer renders goes) and keeps what others added —
+ * and keeps `status.history` (newest first,
  * chart version `0.6.1+<12 hex of the OCI digest>`), `lastAttempted*`, the inventory and
  * the `Ready`/`Released` conditions. Values the chart refuses give `InstallFailed` /
  * `UpgradeFailed` with `Stalled` (no retries configured), and are not retried until the
@@ -13,6 +15,8 @@
  */
 import { isObject, nowTimestamp, type JsonObject } from '../api/json.js';
 import { StatusError } from '../api/status.js';
+import { FieldSet } from '../fields/field-set.js';
+import { readManagedFields } from '../fields/managed-fields.js';
 import { CHART_APP_VERSION, CHART_NAME, chartFailure, renderAgent, type ChartFailure } from './agent-chart.js';
 import { Controller, finalizersOf, labelsOf, metadata, type ControllerContext } from './controller.js';
 import { FLUX_FINALIZER } from './source-controller.js';
@@ -84,6 +88,22 @@ function ownershipConflict(existing: JsonObject, releaseName: string, namespace:
   };
 }
 
+/** The fields of an object this controller wrote (its managedFields entries). */
+function ownedByHelm(object: JsonObject): FieldSet {
+  return readManagedFields(object).filter((e) => e.manager === MANAGER).reduce((all, e) => all.union(e.set), new FieldSet());
+}
+
+/**
+ * A label or annotation map after an upgrade, as Helm's three-way merge leaves it: what the
+ * chart renders now, plus the live keys nobody rendered (added by hand or by another
+ * controller). A key the previous release rendered (this controller wrote it) and the
+ * new one does not is removed, so a display name taken out of the values goes away.
+ */
+function upgradedMap(live: JsonObject, rendered: JsonObject, owned: FieldSet, field: 'labels' | 'annotations'): JsonObject {
+  const kept = Object.entries(live).filter(([key]) => !(key in rendered) && !owned.has(['f:metadata', `f:${field}`, `f:${key}`]));
+  return { ...Object.fromEntries(kept), ...rendered };
+}
+
 /** Render and apply the Agent; returns a failure instead of throwing for what Helm would report. */
 function applyAgent(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject, values: JsonObject, chartVersion: string, action: string): ChartFailure | string {
   const meta = metadata(hr);
@@ -102,9 +122,14 @@ function applyAgent(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObjec
       const conflict = ownershipConflict(existing, releaseName, namespace, action);
       if (conflict) return conflict;
       const emeta = metadata(existing);
+      const owned = ownedByHelm(existing);
       ctx.store.update('agents', {
         ...structuredClone(existing),
-        metadata: { ...structuredClone(emeta), labels: { ...obj(emeta.labels), ...obj(dmeta.labels) }, annotations: { ...obj(emeta.annotations), ...obj(dmeta.annotations) } },
+        metadata: {
+          ...structuredClone(emeta),
+          labels: upgradedMap(obj(emeta.labels), obj(dmeta.labels), owned, 'labels'),
+          annotations: upgradedMap(obj(emeta.annotations), obj(dmeta.annotations), owned, 'annotations'),
+        },
         spec: desired.spec,
       }, { fieldManager: MANAGER });
     } else {
