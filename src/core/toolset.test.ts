@@ -220,9 +220,11 @@ describe('readToolset', () => {
   it.each<[string, unknown, unknown]>([
     ['a declared toolset', { agent: { name: 'a' }, toolset: ['preset:read-only', 'tool:x'] }, { toolset: ['preset:read-only', 'tool:x'] }],
     ['no toolset value', { agent: { name: 'a' } }, { implicitFullAccess: true }],
-    ['an empty toolset', { toolset: [] }, { implicitFullAccess: true }],
-    ['a toolset that is not a list', { toolset: 'preset:none' }, { implicitFullAccess: true }],
-    ['a list with a non-string item', { toolset: ['preset:none', 3] }, { implicitFullAccess: true }],
+    ['a null toolset (the chart reads it as absent)', { toolset: null }, { implicitFullAccess: true }],
+    ['an empty toolset, as declared and said to be invalid', { toolset: [] }, { toolset: [], toolsetProblem: EMPTY }],
+    ['a declared toolset with a bad selector, as declared', { toolset: ['preset:none', 'pattern:x'] }, { toolset: ['preset:none', 'pattern:x'], toolsetProblem: malformed('"pattern:x"') }],
+    ['a toolset that is not a list', { toolset: 'preset:none' }, { toolsetProblem: NOT_A_LIST }],
+    ['a list with a non-string item', { toolset: ['preset:none', 3] }, { toolsetProblem: NOT_A_LIST }],
     ['no values at all', undefined, { implicitFullAccess: true }],
   ])('reads %s', (_name, values, want) => {
     expect(readToolset(values)).toEqual(want);

@@ -155,17 +155,26 @@ export function parseToolsetHeader(value: string): string[] {
     .filter((s) => s !== '');
 }
 
+/** A toolset read back from a release, with why it is refused when it is. */
+export type ReadToolset =
+  | { toolset: string[]; toolsetProblem?: string }
+  | { toolsetProblem: string }
+  | { implicitFullAccess: true };
+
 /**
- * The toolset of a release, from its HelmRelease values: the `toolset` value when it is a
- * non-empty list of strings, else implicit full access (a release made before toolsets
- * existed, whose agent reaches every tool the gateway gives its caller).
+ * The toolset of a release, from its HelmRelease values: the `toolset` value as declared,
+ * with `toolsetProblem` saying why the chart refuses it when it does (an empty list, a bad
+ * selector; a hand-applied release can hold anything), and only `toolsetProblem` when it
+ * is not a list of strings at all. Only a release with no toolset value (absent or null, a
+ * release made before toolsets existed) reads as implicit full access: its agent reaches
+ * every tool the gateway gives its caller.
  */
-export function readToolset(values: unknown): { toolset: string[] } | { implicitFullAccess: true } {
-  if (typeof values === 'object' && values !== null) {
-    const toolset = (values as Record<string, unknown>)[TOOLSET_VALUES_KEY];
-    if (isStringList(toolset) && toolset.length > 0) return { toolset: [...toolset] };
-  }
-  return { implicitFullAccess: true };
+export function readToolset(values: unknown): ReadToolset {
+  const toolset = typeof values === 'object' && values !== null ? (values as Record<string, unknown>)[TOOLSET_VALUES_KEY] : undefined;
+  if (toolset === undefined || toolset === null) return { implicitFullAccess: true };
+  const problem = toolsetViolation(toolset, { required: false });
+  if (!isStringList(toolset)) return { toolsetProblem: problem ?? NOT_A_LIST_TEXT };
+  return problem === undefined ? { toolset: [...toolset] } : { toolset: [...toolset], toolsetProblem: problem };
 }
 
 function isStringList(value: unknown): value is string[] {

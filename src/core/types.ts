@@ -127,6 +127,8 @@ export interface Agent {
   skills?: SkillsSpec;
   toolNames?: string[];
   toolset?: string[];
+  /** Why the declared toolset is refused (a hand-applied release may declare `[]` or a bad selector). */
+  toolsetProblem?: string;
   implicitFullAccess?: boolean;
   ready: boolean | null;
   accepted: boolean | null;

@@ -152,6 +152,7 @@ export function withRelease(agent: Agent, release: KubeObject | undefined): Agen
     resourceVersion: release.metadata.resourceVersion || undefined,
   };
   delete out.toolset;
+  delete out.toolsetProblem;
   delete out.implicitFullAccess;
   return prune({ ...out, ...readToolset(values) });
 }

@@ -71,6 +71,16 @@ describe('listAgents', () => {
 });
 
 describe('getAgent', () => {
+  it('reads back a hand-applied release\'s empty toolset as declared and says it is invalid, never as implicit full access', async () => {
+    seedRelease(f.sandbox, {
+      name: 'empty-toolset', ready: false, readyReason: 'InstallFailed', readyMessage: 'toolset is empty',
+      values: { agent: { name: 'empty-toolset' }, modelConfig: { name: 'default-model-config' }, toolset: [] },
+    });
+    const agent = await f.service.getAgent(f.ctx(), { name: 'empty-toolset' });
+    expect(agent).toMatchObject({ toolset: [], toolsetProblem: expect.stringMatching(/^toolset is empty; use \["preset:none"\]/) });
+    expect(agent).not.toHaveProperty('implicitFullAccess');
+  });
+
   it('reads an agent from its Agent CR and its release', async () => {
     const agent = await f.service.getAgent(f.ctx(), { name: 'verifier' });
     expect(agent).toMatchObject({ name: 'verifier', exists: true, managed: 'helmrelease', values: { agent: { displayName: 'Verifier' } } });

@@ -25,8 +25,8 @@ export const TOOL_DESCRIPTIONS = {
     'Read-only. Lists the agents of one namespace, merged from the kagent Agent CRs and the HelmReleases of the agent chart ' +
     '(an agent whose release has not rendered yet has exists: false). Each agent reports how it is managed: helmrelease ' +
     '(writable here), gitops (the release is applied by a Flux Kustomization; writes need force) or none (a bare Agent CR with ' +
-    'no HelmRelease), its readiness (null when unknown), its model config, declared toolset (or implicitFullAccess: true for a ' +
-    'release without one) and its release. Returns {"agents": [Agent]}. Writes nothing.',
+    'no HelmRelease), its readiness (null when unknown), its model config, declared toolset (with toolsetProblem when the ' +
+    'release declares one the chart refuses, such as []; implicitFullAccess: true for a release without one) and its release. Returns {"agents": [Agent]}. Writes nothing.',
   get_agent:
     'Read-only. Reads one agent by its technical name: the Agent CR, the HelmRelease that owns it (Flux provenance labels) and ' +
     'the release values, merged into one Agent with displayName, description, modelConfig, skills, toolset, readiness, conditions ' +

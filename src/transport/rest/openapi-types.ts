@@ -318,7 +318,10 @@ export interface components {
             systemMessage?: string;
             skills?: components["schemas"]["Skills"];
             toolNames?: string[];
+            /** @description The toolset as the release declares it, even when it is refused (see toolsetProblem). */
             toolset?: string[];
+            /** @description Why the declared toolset is refused (a hand-applied release may declare [] or a bad selector); absent when it is fine. The chart refuses such a release, so fix it with update_agent. */
+            toolsetProblem?: string;
             /** @description True for a release that declares no toolset. */
             implicitFullAccess?: boolean;
             ready: boolean | null;
