@@ -76,24 +76,35 @@ export const TOOL_NAMES_REFUSAL =
  * prefix), or undefined when it is acceptable. `required` is true on create: an absent
  * toolset (undefined or JSON null) is refused there and means "unchanged" on update.
  * The first failing check decides: shape, empty, the cap (counted before any selector is
- * looked at), then each selector in order.
+ * looked at), then each selector in order, then the header's size.
  */
 export function toolsetViolation(selectors: unknown, opts: { required: boolean }): string | undefined {
-  if (selectors === undefined || selectors === null) return opts.required ? REQUIRED_TEXT : undefined;
-  if (!isStringList(selectors)) return NOT_A_LIST_TEXT;
-  if (selectors.length === 0) return EMPTY_TEXT;
+  return toolsetViolations(selectors, opts)[0];
+}
+
+/**
+ * Every problem of a declared toolset, in the order `toolsetViolation` checks them (it
+ * answers the first): a shape, required or empty problem alone; else the cap, every bad
+ * selector, and the header's size once every selector is fine. validate_agent reports
+ * them all, as it does for the rest of the spec.
+ */
+export function toolsetViolations(selectors: unknown, opts: { required: boolean }): string[] {
+  if (selectors === undefined || selectors === null) return opts.required ? [REQUIRED_TEXT] : [];
+  if (!isStringList(selectors)) return [NOT_A_LIST_TEXT];
+  if (selectors.length === 0) return [EMPTY_TEXT];
+  const out: string[] = [];
   if (selectors.length > MAX_TOOLSET_SELECTORS) {
-    return `toolset has ${selectors.length} selectors, more than the inline cap of ${MAX_TOOLSET_SELECTORS}: define a preset (muster toolsetPresets) and reference it as preset:<name>`;
+    out.push(`toolset has ${selectors.length} selectors, more than the inline cap of ${MAX_TOOLSET_SELECTORS}: define a preset (muster toolsetPresets) and reference it as preset:<name>`);
   }
   for (const selector of selectors) {
     const violation = selectorViolation(selector);
-    if (violation !== undefined) return violation;
+    if (violation !== undefined) out.push(violation);
   }
   const headerBytes = joinToolsetHeader(selectors).length;
-  if (headerBytes > MAX_TOOLSET_HEADER_BYTES) {
-    return `toolset would make an ${TOOLSET_HEADER} header of ${headerBytes} bytes, more than ${MAX_TOOLSET_HEADER_BYTES} (HTTP servers commonly cap all request headers together at 8 KiB, and the caller's token travels beside it): define a preset (muster toolsetPresets) and reference it as preset:<name>`;
+  if (out.length === 0 && headerBytes > MAX_TOOLSET_HEADER_BYTES) {
+    out.push(`toolset would make an ${TOOLSET_HEADER} header of ${headerBytes} bytes, more than ${MAX_TOOLSET_HEADER_BYTES} (HTTP servers commonly cap all request headers together at 8 KiB, and the caller's token travels beside it): define a preset (muster toolsetPresets) and reference it as preset:<name>`);
   }
-  return undefined;
+  return out;
 }
 
 /** Throws `invalid_request` (400) with the Go service's text when the toolset is refused. */

@@ -17,7 +17,7 @@ import { invalid, isAppError } from '../core/errors.js';
 import { metadataMapsViolations } from '../core/labels.js';
 import { nameViolation } from '../core/names.js';
 import { skillsViolations } from '../core/skills.js';
-import { toolsetViolation, validateRemovedArguments } from '../core/toolset.js';
+import { toolsetViolations, validateRemovedArguments } from '../core/toolset.js';
 import { schemaErrorText } from '../core/values-schema.js';
 import { applyUpdate } from '../core/update-merge.js';
 import type { AgentUpdate, UpdateResult } from '../core/types.js';
@@ -38,8 +38,7 @@ export function updateViolations(update: AgentUpdate): string[] {
   const problems: string[] = [];
   const badName = nameViolation(update.name);
   if (badName) problems.push(badName);
-  const toolsetProblem = toolsetViolation(update.toolset, { required: false });
-  if (toolsetProblem) problems.push(toolsetProblem);
+  problems.push(...toolsetViolations(update.toolset, { required: false }));
   if (update.skills !== undefined) problems.push(...skillsViolations(update.skills));
   problems.push(...metadataMapsViolations(update));
   if (update.modelConfig !== undefined && update.modelConfig.trim() === '') problems.push(MODEL_CONFIG_CLEARED);

@@ -48,6 +48,27 @@ describe('validateAgent in create mode', () => {
     expect(result.errors?.[0]).toMatch(/^name "Bad Name" must be a DNS-1123 label/);
     expect(result.errors?.[1]).toMatch(/^toolset is required/);
   });
+
+  it('reports every bad selector of a toolset, not only the first', async () => {
+    const result = await f.service.validateAgent(f.ctx(), {
+      mode: 'create', spec: { name: 'fresh', modelConfig: 'default-model-config', toolset: ['pattern:x', 'preset:read-only', 'toolset:y', 'tool:a\u0000b'] },
+    });
+    expect(result.valid).toBe(false);
+    expect(result.errors).toEqual([
+      expect.stringMatching(/^toolset selector "pattern:x" is not preset:<name>/),
+      expect.stringMatching(/^toolset selector "toolset:y": the toolset: prefix is reserved/),
+      expect.stringMatching(/^toolset selector "tool:a\\x00b" has a character/),
+    ]);
+  });
+
+  it('reports the inline cap and the bad selectors beside it', async () => {
+    const toolset = [...Array.from({ length: 32 }, (_, i) => `tool:x_${i}`), 'pattern:x'];
+    const result = await f.service.validateAgent(f.ctx(), { mode: 'create', spec: { name: 'fresh', modelConfig: 'default-model-config', toolset } });
+    expect(result.errors).toEqual([
+      expect.stringMatching(/^toolset has 33 selectors, more than the inline cap of 32/),
+      expect.stringMatching(/^toolset selector "pattern:x" is not/),
+    ]);
+  });
 });
 
 describe('validateAgent in update mode', () => {
@@ -65,6 +86,14 @@ describe('validateAgent in update mode', () => {
       .rejects.toMatchObject({ code: 'conflict' });
     await expect(f.service.validateAgent(f.ctx(), { mode: 'update', update: { name: 'nothing', description: 'x' } }))
       .rejects.toMatchObject({ code: 'not_found', message: 'not found: agent kagent/nothing' });
+  });
+
+  it('reports every bad selector of a toolset change', async () => {
+    const result = await f.service.validateAgent(f.ctx(), { mode: 'update', update: { name: 'verifier', toolset: ['label:a', 'server:ok', 'Tool:x'] } });
+    expect(result.errors).toEqual([
+      expect.stringMatching(/^toolset selector "label:a": label: selectors are allowed inside presets only/),
+      expect.stringMatching(/^toolset selector "Tool:x" is not/),
+    ]);
   });
 
   it('is valid for a good change and writes nothing', async () => {

@@ -9,7 +9,7 @@ import { buildValues, composeManifests } from '../core/compose.js';
 import { metadataMapsViolations } from '../core/labels.js';
 import { nameViolation } from '../core/names.js';
 import { skillsViolations } from '../core/skills.js';
-import { removedArgumentViolation, toolsetViolation } from '../core/toolset.js';
+import { removedArgumentViolation, toolsetViolations } from '../core/toolset.js';
 import type { AgentSpec, AgentUpdate, ValidateResult } from '../core/types.js';
 import type { RequestContext } from '../identity/caller.js';
 import { invalid } from '../core/errors.js';
@@ -26,8 +26,7 @@ export async function validateCreate(env: OperationEnv, ctx: RequestContext, spe
   const errors: string[] = [];
   const badName = nameViolation(spec.name);
   if (badName) errors.push(badName);
-  const toolsetProblem = toolsetViolation(spec.toolset, { required: true });
-  if (toolsetProblem) errors.push(toolsetProblem);
+  errors.push(...toolsetViolations(spec.toolset, { required: true }));
   if (spec.skills !== undefined) errors.push(...skillsViolations(spec.skills));
   errors.push(...metadataMapsViolations(spec));
 
