@@ -9,7 +9,8 @@
  * grammar, the toolset grammar and its "toolset is required" refusal, the removed
  * `toolNames`, skills, modelConfig existence, chart schema violations) is the service's,
  * so the same words come back whichever transport asked. That is why `toolset` is
- * optional here even on create, `toolNames` is still accepted, and `runtime` advertises
+ * optional here even on create (the operation's `serviceRequired` still lists it as
+ * required in the MCP input schema), `toolNames` is still accepted, and `runtime` advertises
  * its values (go, python) without enforcing them: the chart schema is the authority and
  * validate_agent reports a bad runtime as a violation (`valid: false`), not a bad request.
  */

@@ -78,6 +78,12 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, R = unknown> {
   annotations: ToolHints;
   rest: RestBinding<z.output<S>, R>;
   input: S;
+  /**
+   * Arguments the contract requires that `input` leaves optional, because the service
+   * refuses their absence in its own words (the same text on both surfaces); the MCP
+   * input schema lists them as required, as the OpenAPI request body does.
+   */
+  serviceRequired?: readonly string[];
   // Method syntax on purpose: the table holds operations of different input types.
   run(service: OperationService, ctx: RequestContext, input: z.output<S>): Promise<R>;
 }
@@ -128,7 +134,7 @@ export const getAgent = op<typeof agentRefInput, Agent>({
 });
 
 export const createAgent = op<typeof createAgentInput, CreateResult>({
-  tool: 'create_agent', annotations: hints(false, false, false, true), input: createAgentInput,
+  tool: 'create_agent', annotations: hints(false, false, false, true), input: createAgentInput, serviceRequired: ['toolset'],
   rest: {
     method: 'post', path: '/agents', status: 201, body: true, query: { dryRun: 'boolean' },
     statusOf: (result) => (isDryRun(result) ? 200 : 201),

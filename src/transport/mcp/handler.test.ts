@@ -82,9 +82,24 @@ describe('the MCP endpoint (stateless streamable HTTP)', () => {
       expect(tool.title).toBe(operation.title);
       expect(tool.description).toBe(operation.description);
       expect(tool.annotations).toEqual({ title: operation.title, ...operation.annotations });
-      expect(tool.inputSchema).toEqual(JSON.parse(JSON.stringify(z.toJSONSchema(operation.input, { target: 'draft-7', io: 'input' }))));
+      const schema = JSON.parse(JSON.stringify(z.toJSONSchema(operation.input, { target: 'draft-7', io: 'input' }))) as { required?: string[] };
+      const required = [...(schema.required ?? []), ...(operation.serviceRequired ?? [])];
+      expect(tool.inputSchema).toEqual({ ...schema, ...(required.length > 0 ? { required } : {}) });
       expect(tool.inputSchema.additionalProperties).toBe(false);
     }
+  });
+
+  it('advertises create_agent\'s toolset as required, as its description (REQUIRED) and the OpenAPI Spec say', async () => {
+    const { tools } = await (await connect()).listTools();
+    const create = tools.find((t) => t.name === 'create_agent')!;
+    expect(create.description).toContain('toolset');
+    expect([...(create.inputSchema.required ?? [])].sort()).toEqual(['modelConfig', 'name', 'toolset']);
+  });
+
+  it('names in its instructions only error codes a tool can answer with', () => {
+    const listed = /starts with its code \(([^)]*)\)/.exec(MCP_INSTRUCTIONS)?.[1]?.split(', ');
+    expect(listed).toEqual(['invalid_request', 'not_found', 'conflict', 'forbidden', 'unauthenticated', 'unsupported', 'backend_error']);
+    expect(MCP_INSTRUCTIONS).not.toContain('gitops_owned');
   });
 
   it('answers a call with the result as pretty JSON text and as structuredContent', async () => {

@@ -33,5 +33,6 @@ export const MCP_INSTRUCTIONS = [
     'deleted only with force.',
   '',
   'Results are JSON. A failed call is a tool error whose text starts with its code (invalid_request, not_found, conflict, ' +
-    'gitops_owned, forbidden, unauthenticated, unsupported, backend_error) followed by a message that says what to do next.',
+    'forbidden, unauthenticated, unsupported, backend_error) followed by a message that says what to do next; a write refused ' +
+    'by the guards above (GitOps-owned, suspended, a bare CR) is a conflict.',
 ].join('\n');

@@ -72,6 +72,7 @@ export class ToolCatalog {
 export function toolDefinition(operation: AnyOperation): Tool {
   // draft-07 and input mode, as the SDK's own McpServer renders zod input schemas.
   const inputSchema = z.toJSONSchema(operation.input, { target: 'draft-7', io: 'input' }) as Tool['inputSchema'];
+  if (operation.serviceRequired?.length) inputSchema.required = [...(inputSchema.required ?? []), ...operation.serviceRequired];
   return {
     name: operation.tool,
     title: operation.title,
