@@ -223,4 +223,15 @@ describe('REST ≡ MCP on the same fixture', () => {
     expect(await viaMcp(client, 'create_agent', args)).toEqual(restOutcome);
     expect(rest!.fixture.sandbox.store.find('helmreleases', 'kagent', 'nul-skill')).toBeUndefined();
   });
+
+  it.each<[string, Args, string]>([
+    ['a string for the toolset', { toolset: 'preset:none' }, 'field "toolset" must be a list, not a string'],
+    ['a number in a label map', { labels: { team: 1 } }, 'field "labels.team" must be a string, not a number'],
+    ['an object for a skill ref', { skills: { refs: [{}] } }, 'field "skills.refs[0]" must be a string, not an object'],
+  ])('words a wrong type the same on both surfaces: %s', async (_name, bad, text) => {
+    const args = { ...SPEC, name: 'typed', ...bad };
+    const restOutcome = await viaRest(rest!.base, 'create_agent', args);
+    expect(restOutcome).toEqual({ ok: false, code: 'invalid_request', message: `invalid request: invalid JSON: ${text}` });
+    expect(await viaMcp(client, 'create_agent', args)).toEqual(restOutcome);
+  });
 });

@@ -105,6 +105,17 @@ describe('the origin check in front of REST and MCP', () => {
     expect(service.calls).toEqual([]);
   });
 
+  it('writes the REST 403 like every other error (indented JSON) and names --allowed-origins as the way to allow an origin', async () => {
+    const { base } = await start();
+    const res = await fetch(`${base}/api/v1/agents`, { headers: { origin: 'https://portal.example' } });
+    const text = await res.text();
+    expect(res.status).toBe(403);
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+    expect((JSON.parse(text) as { error: { message: string } }).error.message).toContain('--allowed-origins');
+    const mcp = (await (await mcpPost(base, 'https://portal.example')).json()) as { error: { message: string } };
+    expect(mcp.error.message).toContain('--allowed-origins');
+  });
+
   it('refuses a cross-site form-style POST (text/plain, no preflight) that would otherwise create an agent', async () => {
     const { base, service } = await start();
     const res = await fetch(`${base}/api/v1/agents`, {

@@ -25,6 +25,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isIP } from 'node:net';
 import { forbidden, toRestErrorBody } from '../../core/errors.js';
+import { sendJson } from '../rest/send-json.js';
 
 export interface OriginGuardOptions {
   /** Origins (`scheme://host[:port]`) accepted besides loopback ones; others are refused. */
@@ -57,8 +58,9 @@ export function refuseOrigin(origin: string | undefined, allowed: ReadonlySet<st
   const shown = origin.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
   return (
     `requests from the browser origin "${shown}" are refused (protection against cross-site requests and DNS rebinding): ` +
-    'browsers may call agent-manager only from a loopback origin or its own public URL; ' +
-    'call it from a server-side client, which sends no Origin header'
+    'browsers may call agent-manager only from a loopback origin, its own public URL (--oauth-base-url) or an origin listed in ' +
+    '--allowed-origins (AGENT_MANAGER_ALLOWED_ORIGINS); add this origin there, or call agent-manager from a server-side client, ' +
+    'which sends no Origin header'
   );
 }
 
@@ -66,7 +68,7 @@ export function refuseOrigin(origin: string | undefined, allowed: ReadonlySet<st
 export function originGuard(options: OriginGuardOptions = {}): RequestHandler {
   const allowed = new Set((options.allowedOrigins ?? []).map(normaliseOrigin).filter((o): o is string => o !== undefined));
   const respond = options.respond ?? ((res: Response, message: string) => {
-    res.status(403).json(toRestErrorBody(forbidden(message)));
+    sendJson(res, 403, toRestErrorBody(forbidden(message)));
   });
   return (req: Request, res: Response, next: NextFunction): void => {
     const header = req.headers.origin;

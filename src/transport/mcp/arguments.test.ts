@@ -24,7 +24,7 @@ describe('parseArguments', () => {
 
   it.each([
     ['a missing required argument', agentRefInput, {}, 'invalid request: name is required'],
-    ['a wrong type', agentRefInput, { name: 3 }, 'invalid request: name: expected string, received number'],
+    ['a wrong type, in the REST words', agentRefInput, { name: 3 }, 'invalid request: invalid JSON: field "name" must be a string, not a number'],
     [
       'an unknown field, listing what the tool takes',
       agentRefInput,
@@ -48,7 +48,7 @@ describe('parseArguments', () => {
       'several problems, each once',
       createAgentInput,
       { labels: { a: 1 } },
-      'invalid request: name is required; modelConfig is required; labels.a: expected string, received number',
+      'invalid request: name is required; modelConfig is required; invalid JSON: field "labels.a" must be a string, not a number',
     ],
   ])('refuses %s as invalid_request', (_case, schema, args, message) => {
     const error = refusal(() => parseArguments('get_agent', schema, args));

@@ -11,6 +11,7 @@
 import type { z } from 'zod';
 import { invalid, type AppError } from '../../core/errors.js';
 import { inputShapeProblem } from '../input-guard.js';
+import { wrongTypeText } from '../type-errors.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -46,9 +47,11 @@ function reason(issue: Issue, tool: string, schema: z.ZodObject, args: unknown):
       const known = Object.keys(schema.shape);
       return known.length === 0 ? `${what} (${tool} takes no arguments)` : `${what} (${tool} takes: ${known.join(', ')})`;
     }
-    case 'invalid_type':
+    case 'invalid_type': {
       if (issue.path.length > 0 && valueAt(args, issue.path) === undefined) return `${at} is required`;
-      return `${at || 'arguments'}: ${stripPrefix(issue.message)}`;
+      // The REST words for the same mistake (one wording on both surfaces).
+      return at ? wrongTypeText(at, issue.expected, valueAt(args, issue.path)) : `arguments: ${stripPrefix(issue.message)}`;
+    }
     default:
       return `${at || 'arguments'}: ${stripPrefix(issue.message)}`;
   }

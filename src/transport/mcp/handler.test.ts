@@ -120,7 +120,7 @@ describe('the MCP endpoint (stateless streamable HTTP)', () => {
 
   it.each([
     ['an unknown field', { name: 'sre', nmae: 'x' }, 'invalid_request: invalid request: unknown field "nmae" (get_agent takes: name, namespace)'],
-    ['a wrong type', { name: 7 }, 'invalid_request: invalid request: name: expected string, received number'],
+    ['a wrong type', { name: 7 }, 'invalid_request: invalid request: invalid JSON: field "name" must be a string, not a number'],
     ['a missing name', {}, 'invalid_request: invalid request: name is required'],
   ])('answers %s with an isError result, not a protocol error', async (_case, args, message) => {
     const result = await (await connect()).callTool({ name: 'get_agent', arguments: args });

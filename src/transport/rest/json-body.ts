@@ -15,6 +15,7 @@
 import express, { type RequestHandler } from 'express';
 import { AppError, ErrorCode, invalid } from '../../core/errors.js';
 import { inputShapeProblem } from '../input-guard.js';
+import { jsonKind } from '../type-errors.js';
 
 /** The largest body read (1 MiB). */
 export const MAX_BODY_BYTES = 1 << 20;
@@ -73,15 +74,6 @@ export function parseJsonBody(raw: unknown): Record<string, unknown> {
 }
 
 /** The JSON type name of a value, as error texts say it. */
-export function jsonKind(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return 'a string';
-  if (typeof value === 'number') return 'a number';
-  if (typeof value === 'boolean') return 'a boolean';
-  return typeof value;
-}
 
 function withoutNulls(object: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

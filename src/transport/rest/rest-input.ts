@@ -4,7 +4,8 @@
  * parsed with the operation's zod schema, the same schema the MCP tool uses. A schema
  * failure becomes a 400 in the Go service's words where it had some:
  * - an unknown field: `invalid request: invalid JSON: json: unknown field "x"`;
- * - a value of the wrong JSON type: `invalid request: invalid JSON: field "skills.refs[0]" must be a string, not a number`;
+ * - a value of the wrong JSON type: `invalid request: invalid JSON: field "skills.refs[0]" must be a string, not a number`
+ *   (the MCP tools word it the same: ../type-errors.ts);
  * - a missing required field: `invalid request: name is required` (the service's text).
  *
  * An operation with an `If-Match` binding takes its `resourceVersion` precondition from that
@@ -14,8 +15,9 @@ import type { Request } from 'express';
 import type { z } from 'zod';
 import { invalid, type AppError } from '../../core/errors.js';
 import type { AnyOperation } from '../operations.js';
+import { wrongTypeText } from '../type-errors.js';
 import { parseIfMatch } from './if-match.js';
-import { jsonKind, parseJsonBody } from './json-body.js';
+import { parseJsonBody } from './json-body.js';
 
 /** The operation's parsed (and, for validate, adapted) input of a request. */
 export function restInput(operation: AnyOperation, req: Request): Record<string, unknown> {
@@ -68,7 +70,7 @@ export function inputError(issues: readonly z.core.$ZodIssue[], raw: unknown): A
   const actual = valueAt(raw, issue.path);
   if (actual === undefined) return invalid(`${field} is required`);
   if (issue.code === 'invalid_type') {
-    return invalid(`invalid JSON: field ${JSON.stringify(field)} must be ${expectedKind(issue.expected)}, not ${jsonKind(actual)}`);
+    return invalid(wrongTypeText(field, issue.expected, actual));
   }
   return invalid(`invalid JSON: field ${JSON.stringify(field)}: ${issue.message}`);
 }
@@ -91,16 +93,4 @@ function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
     value = (value as Record<PropertyKey, unknown>)[key];
   }
   return value;
-}
-
-function expectedKind(expected: string): string {
-  switch (expected) {
-    case 'string': return 'a string';
-    case 'boolean': return 'a boolean';
-    case 'number': return 'a number';
-    case 'array': return 'a list';
-    case 'object':
-    case 'record': return 'an object';
-    default: return expected;
-  }
 }
