@@ -4,8 +4,9 @@ import type { FlagDef } from './flag-types.js';
 import { COMMANDS, RETIRED_SERVE_FLAGS, SANDBOX_FLAGS, SERVE_FLAGS } from './flags.js';
 import { formatDefault, formatFlagName, helpText } from './help.js';
 import { parseValue } from './resolve.js';
+import { needsShared, sharedPath } from '../testing/shared-reference.js';
 
-const INVENTORY = '/work/shared/reference/anchor-inventory.md';
+const INVENTORY = sharedPath('reference/anchor-inventory.md');
 
 const tables: Array<[string, readonly FlagDef[]]> = [
   ['serve', SERVE_FLAGS],
@@ -66,7 +67,7 @@ describe('the serve flag table', () => {
   });
 
   // Reads the reference inventory at run time; the project does not ship a copy of it.
-  it.skipIf(!existsSync(INVENTORY))('has every era-A flag of inventory 3.1 with its env var and default, or retires it saying why (skipped without /work/shared)', () => {
+  it.skipIf(!existsSync(INVENTORY))(needsShared('has every flag of the reference inventory\'s serve command with its env var and default, or retires it saying why', 'reference/anchor-inventory.md'), () => {
     const text = readFileSync(INVENTORY, 'utf8');
     const section = text.slice(text.indexOf('### 3.1'), text.indexOf('### 3.2'));
     const rows = [...section.matchAll(/^\| `--([a-z-]+)` \| ([A-Z_]+) \| ([^|]+) \|/gm)];

@@ -3,7 +3,7 @@
 // The CRD schemas are OpenAPI v3 structural schemas: `x-kubernetes-*` keys are
 // stripped, and every object with declared properties is closed, because the
 // apiserver silently prunes unknown fields: a field it would prune is a bug here.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -15,13 +15,11 @@ import {
   type ComposedObject,
 } from './compose.js';
 import type { AgentSpec } from './types.js';
+import { hasShared, needsShared, sharedPath } from '../testing/shared-reference.js';
 
-const SHARED = new URL('../../../shared/', import.meta.url);
-const CRDS = new URL('reference/flux-crds/', SHARED);
-const haveCrds = existsSync(CRDS);
-const title = haveCrds
-  ? 'composed objects conform to the Flux CRD schemas'
-  : 'composed objects conform to the Flux CRD schemas (SKIPPED: ../shared/reference/flux-crds is absent)';
+const CRDS = `${sharedPath('reference/flux-crds')}/`;
+const haveCrds = hasShared('reference/flux-crds');
+const title = needsShared('composed objects conform to the Flux CRD schemas', 'reference/flux-crds');
 
 const testdata = (file: string): string =>
   readFileSync(new URL(`./testdata/${file}`, import.meta.url), 'utf8');
@@ -39,7 +37,7 @@ interface Crd {
 
 /** The strict JSON schema of the served CRD version that `apiVersion` names. */
 function crdSchema(file: string, apiVersion: string, kind: string): Record<string, unknown> {
-  const crd = parse(readFileSync(new URL(file, CRDS), 'utf8')) as Crd;
+  const crd = parse(readFileSync(`${CRDS}${file}`, 'utf8')) as Crd;
   const [group, version] = apiVersion.split('/');
   expect(crd.spec.group).toBe(group);
   expect(crd.spec.names.kind).toBe(kind);

@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildValues } from '../../core/compose.js';
 import type { AgentSpec } from '../../core/types.js';
 import { compileValuesSchema, schemaDeclares, valuesViolations } from '../../core/values-schema.js';
 import { EMBEDDED_SCHEMA, EMBEDDED_SCHEMA_VERSION } from './embedded.js';
+import { hasShared, needsShared, sharedPath } from '../../testing/shared-reference.js';
 
 const label = { version: EMBEDDED_SCHEMA_VERSION, source: 'embedded' };
 const check = (values: Record<string, unknown>): string[] => valuesViolations(EMBEDDED_SCHEMA, values, label);
@@ -73,11 +74,10 @@ describe('the embedded agent chart schema', () => {
 
 // Agreement with the reference reconstruction of the 0.5.2 schema (read at run time
 // from ../shared, never copied): both must judge every sample the same way.
-const REFERENCE = new URL('../../../../shared/reference/agent-chart/values.schema-0.5.2.reconstructed.json', import.meta.url);
-const haveReference = existsSync(REFERENCE);
-const agreementTitle = haveReference
-  ? 'the embedded schema agrees with the reference 0.5.2 reconstruction'
-  : 'the embedded schema agrees with the reference 0.5.2 reconstruction (SKIPPED: ../shared/reference/agent-chart is absent)';
+const REFERENCE_FILE = 'reference/agent-chart/values.schema-0.5.2.reconstructed.json';
+const REFERENCE = sharedPath(REFERENCE_FILE);
+const haveReference = hasShared(REFERENCE_FILE);
+const agreementTitle = needsShared('the embedded schema agrees with the reference 0.5.2 reconstruction', REFERENCE_FILE);
 
 const samples: [string, Record<string, unknown>][] = [
   ['minimal values', base],

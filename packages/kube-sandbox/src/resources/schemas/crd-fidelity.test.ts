@@ -11,13 +11,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { needsShared, sharedPath } from '../../../test/support/shared-reference.js';
 import { agents, gitrepositories, helmreleases, kustomizations, modelconfigs, ocirepositories } from '../custom.js';
 import type { SchemaNode } from '../schema.js';
 import type { ResourceDef } from '../types.js';
 
-const REFERENCE = join(import.meta.dirname, '../../../../../shared/reference');
+const REFERENCE = sharedPath('reference');
 const present = existsSync(REFERENCE);
-const title = present ? 'sandbox CRD schemas against the real CRDs' : `sandbox CRD schemas against the real CRDs — SKIPPED: ${REFERENCE} is absent`;
+const title = needsShared('sandbox CRD schemas against the real CRDs', 'reference');
 
 const CASES: Array<[string, ResourceDef, string]> = [
   ['HelmRelease', helmreleases, 'flux-crds/helm.toolkit.fluxcd.io_helmreleases.yaml'],
