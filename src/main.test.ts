@@ -38,7 +38,7 @@ describe('runCli', () => {
     expect(r.stderr).toContain('--agent-chart-refresh (from AGENT_CHART_REFRESH) "banana"');
   });
 
-  it('exits 2 with the original text for --downstream-oauth without --enable-oauth', async () => {
+  it('exits 2 with the documented text for --downstream-oauth without --enable-oauth', async () => {
     expect(await cli(['serve', '--downstream-oauth'])).toMatchObject({
       code: 2,
       stderr: 'Error: --downstream-oauth needs --enable-oauth: without OAuth there is no caller token to present to the Kubernetes API\n',

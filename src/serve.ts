@@ -7,7 +7,7 @@
  * 2. the identity: the Kubernetes provider and, with OAuth, the token verifier (so a bad
  *    OAuth flag stops start-up before anything slow happens);
  * 3. API version discovery for kagent and the two Flux groups (pinned flags win; a
- *    failure falls back to the era-A defaults with a warning), then the chart schema
+ *    failure falls back to the default API versions with a warning), then the chart schema
  *    source (registry, embedded fallback) and the skill catalog (when repositories are
  *    configured);
  * 4. the AgentService, the express app (REST, MCP, probes) on `--listen` and the metrics

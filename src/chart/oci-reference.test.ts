@@ -37,7 +37,7 @@ describe('parseOciReference', () => {
     'oci://user@gsoci.azurecr.io/charts/agent',
     ' oci://gsoci.azurecr.io/charts/agent',
     '',
-  ])('refuses %j with the original text', (url) => {
+  ])('refuses %j with the text clients match on', (url) => {
     expect(() => parseOciReference(url)).toThrow(`chart URL ${JSON.stringify(url)} must look like oci://<registry>/<repository>`);
   });
 });

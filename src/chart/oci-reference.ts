@@ -28,7 +28,7 @@ const HOST = String.raw`(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0
 const COMPONENT = String.raw`[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*`;
 const OCI_URL_RE = new RegExp(String.raw`^oci://(${HOST})/(${COMPONENT}(?:/${COMPONENT})*)$`);
 
-/** Parse `oci://<registry>/<repository>`; anything else throws with the original's text. */
+/** Parse `oci://<registry>/<repository>`; anything else throws saying what the URL must look like. */
 export function parseOciReference(url: string): OciReference {
   const m = OCI_URL_RE.exec(url);
   if (!m) throw new Error(`chart URL ${goQuote(url)} must look like oci://<registry>/<repository>`);

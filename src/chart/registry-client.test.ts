@@ -62,7 +62,7 @@ describe.skipIf(registry.mode === 'skip')('RegistryClient against docker-registr
     expect((await readChartSchema(client, 'dot-slash')).title).toBe('agent chart 0.0.3 values (test registry)');
   });
 
-  it('refuses a manifest without a Helm chart layer with the original text', async () => {
+  it('refuses a manifest without a Helm chart layer with the documented text', async () => {
     await expect(readChartSchema(client, 'no-layer')).rejects.toThrow(
       'charts/agent:no-layer has no Helm chart layer (application/vnd.oci.image.layer.v1.tar+gzip)',
     );

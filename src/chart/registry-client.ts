@@ -123,7 +123,7 @@ export class RegistryClient {
 
   /**
    * GET with what the registry took last (a cached token, or Basic credentials once it asked
-   * for them), answering one challenge; non-2xx becomes the original's error, and a refusal
+   * for them), answering one challenge; non-2xx becomes a registry error that names the URL and status, and a refusal
    * says whether anonymous access or the configured credentials were refused.
    */
   private async get(url: string, accept: string, signal?: AbortSignal): Promise<Response> {
@@ -200,7 +200,7 @@ export class RegistryClient {
   }
 }
 
-/** The first layer carrying a packaged Helm chart, or the original's error. */
+/** The first layer carrying a packaged Helm chart, or an error saying there is none. */
 export function helmChartLayer(manifest: Manifest, repository: string, tag: string): Descriptor {
   const layer = manifest.layers.find((l) => l.mediaType === HELM_CHART_LAYER);
   if (layer) return layer;

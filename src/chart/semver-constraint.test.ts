@@ -19,11 +19,11 @@ describe('latestVersion', () => {
     ['0.1.0 || 0.5.2', '0.5.2'],
     ['0.1.0 - 0.5.2', '0.5.2'],
     ['!=1.0.0', '0.6.0'],
-  ])('picks the newest of the original tags for %s: %s', (range, expected) => {
+  ])('picks the newest of the published tags for %s: %s', (range, expected) => {
     expect(latestVersion(original, range)).toBe(expected);
   });
 
-  it('keeps the original tag spelling, build metadata included', () => {
+  it('keeps the tag spelling as published, build metadata included', () => {
     expect(latestVersion(['0.5.2+abc', '0.5.1'], '0.5.x')).toBe('0.5.2+abc');
   });
 

@@ -52,7 +52,7 @@ describe('the serve flag table', () => {
     ['sandbox', undefined, 'AGENT_MANAGER_SANDBOX', false],
     ['sandbox-listen', undefined, 'AGENT_MANAGER_SANDBOX_LISTEN', '127.0.0.1:0'],
     ['sandbox-kubeconfig', undefined, 'AGENT_MANAGER_SANDBOX_KUBECONFIG', ''],
-  ])('has --%s (short %j) from %s, default %j, beyond era A', (name, short, env, def) => {
+  ])('has --%s (short %j) from %s, default %j, beyond the reference flag set', (name, short, env, def) => {
     expect(SERVE_FLAGS.find((d) => d.name === name)).toMatchObject({ env, default: def, ...(short ? { short } : {}) });
   });
 

@@ -2,7 +2,7 @@
  * The flag tables: one row per flag with its environment variable, default and help.
  * `--help`, `parseConfig` and the operations docs all read these rows, so a flag exists
  * exactly when it has a row here. The `serve` names, variables and defaults are the Go
- * service's (era A), so its Helm chart can drive this implementation unchanged.
+ * service's, so its Helm chart can drive this implementation unchanged.
  */
 import type { FlagDef, RetiredFlag } from './flag-types.js';
 
@@ -12,7 +12,7 @@ export const DEFAULT_KAGENT_NAMESPACE = 'kagent';
 /** Default OCI URL of the agent chart. */
 export const DEFAULT_CHART_OCI_URL = 'oci://gsoci.azurecr.io/charts/giantswarm/agent';
 
-/** What `--agent-chart-refresh` <= 0 stands for (inventory 7). */
+/** What `--agent-chart-refresh` <= 0 stands for: the default period. */
 export const DEFAULT_CHART_REFRESH = '10m';
 
 /** Flags of `agent-manager serve`. */

@@ -8,15 +8,15 @@ const valid: OAuthInput = {
 };
 
 describe('buildOAuthConfig', () => {
-  it('refuses an empty trusted audience with the original text (the list parser never produces one)', () => {
+  it('refuses an empty trusted audience with the text clients match on (the list parser never produces one)', () => {
     expect(() => buildOAuthConfig({ ...valid, trustedAudiences: ['platform', ' '] })).toThrow('oauth: trusted audiences must not be empty strings');
   });
 
-  it('treats an empty provider as dex, as the original did', () => {
+  it('treats an empty provider as dex', () => {
     expect(buildOAuthConfig({ ...valid, provider: '' })).toMatchObject({ provider: { name: 'dex' } });
   });
 
-  it('checks the base URL before the provider, as the original did', () => {
+  it('checks the base URL before the provider', () => {
     expect(() => buildOAuthConfig({ ...valid, baseUrl: 'http://am', provider: 'github' }))
       .toThrow('oauth: base URL must use https (http is allowed for loopback only): http://am');
   });

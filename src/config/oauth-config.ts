@@ -35,7 +35,7 @@ export function buildOAuthConfig(input: OAuthInput): OAuthConfig {
   if (!input.enabled) return { enabled: false };
   if (input.baseUrl === '') throw new ConfigError('oauth: base URL is required');
   checkBaseUrl(input.baseUrl);
-  // An empty provider means dex, as in the original.
+  // An empty provider means dex, the default identity provider.
   const providerName = input.provider === '' ? 'dex' : input.provider;
   // The list parser already drops empty items; this guards other callers of this function.
   if (input.trustedAudiences.some((a) => a.trim() === '')) {

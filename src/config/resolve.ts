@@ -80,7 +80,7 @@ export function parseValue(def: FlagDef, given: Given): FlagValueOf[FlagDef['typ
     }
   } catch (err) {
     if (!(err instanceof ValueError)) throw err;
-    // These two carry the original's sentence, which already quotes the value.
+    // These two carry their own sentence, which already quotes the value.
     if (def.type === 'ociUrl' || def.type === 'semverRange') {
       throw new ConfigError(`${flagLabel(def, source)}: ${err.message}`);
     }

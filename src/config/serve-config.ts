@@ -58,7 +58,7 @@ export function buildServeConfig(v: V, s: S): AppConfig {
     chart: {
       ociUrl: v['agent-chart-oci-url'],
       semver: v['agent-chart-semver'],
-      // Inventory 7: a refresh of zero or less means the default period.
+      // A refresh of zero or less means the default period.
       refresh: v['agent-chart-refresh'].ms > 0 ? v['agent-chart-refresh'] : parseGoDuration(DEFAULT_CHART_REFRESH),
       ...chartCredentials(v, s),
     },

@@ -19,7 +19,7 @@ describe('redactedSummary', () => {
     expect(summary).not.toHaveProperty('oauthClientSecret');
   });
 
-  it('reports the identity mode and the main settings, as the original startup line did', () => {
+  it('reports the identity mode and the main settings, in the startup line', () => {
     expect(summaryOf(['serve', '--managed-namespaces=a'], {})).toMatchObject({
       listen: ':8080', rest: '/api/v1', mcp: '/mcp', mcpEnabled: true, oauth: false, downstreamOAuth: false,
       identity: 'serviceAccount', namespaces: ['kagent', 'a'], chart: 'oci://gsoci.azurecr.io/charts/giantswarm/agent',

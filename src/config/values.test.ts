@@ -96,7 +96,7 @@ describe('checkOciUrl', () => {
     'oci://registry/charts/agent/',
     'oci://registry/charts/agent:0.5.2',
     'oci://registry/charts/agent@sha256:abc',
-  ])('refuses %j with the original text', (text) => {
+  ])('refuses %j with the text clients match on', (text) => {
     expect(() => checkOciUrl(text)).toThrow(`chart URL ${JSON.stringify(text)} must look like oci://<registry>/<repository>`);
   });
 });

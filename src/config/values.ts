@@ -118,7 +118,7 @@ export function parseBrowserOrigin(text: string): string {
 
 /**
  * `oci://<registry>/<repository>`, the form the chart resolver and the OCIRepository take.
- * Throws the original's text: `chart URL "x" must look like oci://<registry>/<repository>`.
+ * Throws the text clients already match on: `chart URL "x" must look like oci://<registry>/<repository>`.
  */
 export function checkOciUrl(text: string): string {
   const bad = new ValueError(`chart URL ${JSON.stringify(text)} must look like oci://<registry>/<repository>`);

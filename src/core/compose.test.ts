@@ -16,7 +16,7 @@ import type { AgentSpec, GitRef } from './types.js';
 const testdata = (file: string): string =>
   readFileSync(new URL(`./testdata/${file}`, import.meta.url), 'utf8');
 
-/** The era-A platform defaults (the serve flags' defaults, no service account). */
+/** The platform defaults (the serve flags' defaults, no service account). */
 const DEFAULT_COMPOSE = JSON.parse(testdata('compose-config.json')) as ComposeConfig;
 
 const minimal: AgentSpec = { name: 'sre', modelConfig: 'default-model-config' };

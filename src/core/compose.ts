@@ -2,7 +2,7 @@
  * Composition: what an agent is on the cluster. An agent is a Flux HelmRelease of the
  * agent chart with inline values, rendering from the namespace's shared OCIRepository
  * of that chart (named after the chart, tracking it by a semver range). This mirrors
- * the portal's composeManifests.ts and the Go service's era-A composition.
+ * the portal's and the Go service's composition.
  *
  * Invariants:
  * - Only what the caller set is emitted, so the chart's defaults cover the rest; a
@@ -26,7 +26,7 @@ export { gitSkillName };
 export interface ComposeConfig {
   /** The agent chart, e.g. oci://gsoci.azurecr.io/charts/giantswarm/agent. */
   chartOciUrl: string;
-  /** The OCIRepository's `ref.semver` range (era A: `x.x.x`). */
+  /** The OCIRepository's `ref.semver` range (default `x.x.x`: any version). */
   chartSemver: string;
   /** HelmRelease `spec.interval`, e.g. `10m`. */
   helmReleaseInterval: string;

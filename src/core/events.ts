@@ -1,5 +1,5 @@
 /**
- * The recent Warning events of an era-A agent as get_agent_status reports them, from raw
+ * The recent Warning events of an agent as get_agent_status reports them, from raw
  * Kubernetes Event objects (plain JSON or client-node objects; the gatherer lists the
  * namespace's events with the field selector `type=Warning`). Events are diagnostics: the
  * gatherer answers a list failure with no events, never an error.

@@ -1,5 +1,5 @@
 /**
- * The pods of an era-A agent as get_agent_status reports them, from raw Kubernetes Pod
+ * The pods of an agent as get_agent_status reports them, from raw Kubernetes Pod
  * objects (plain JSON or client-node objects; the gatherer lists them with the label
  * selector `kagent=<name>`). Container statuses matter more than the phase: a crash-looping
  * pod is phase Running, and only its waiting reason says it will not recover.

@@ -1,5 +1,5 @@
 /**
- * The era-A `skills` block of create, update and validate: OCI `refs`, `gitRefs` and the
+ * The `skills` block of create, update and validate: OCI `refs`, `gitRefs` and the
  * optional `gitAuthSecretName` (composed as `skills.gitAuthSecretRef`). The block is
  * caller input; every rule here says what to change. Pure: nothing is looked up.
  *

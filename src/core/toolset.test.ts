@@ -6,7 +6,7 @@ import {
   toolsetViolation, validateRemovedArguments, validateToolset,
 } from './toolset.js';
 
-// The exact texts of the Go service (inventory 5.2, muster-toolsets 1.4).
+// The exact texts clients match on.
 const REQUIRED =
   'toolset is required: declare which of the gateway\'s tools the agent can use, e.g. toolset: ["preset:read-only"]. Shipped presets: preset:read-only, preset:none, preset:infrastructure, preset:agent-platform, preset:full — preset:none for a chat-only agent without tools, preset:full for the deliberate choice of every tool the gateway exposes';
 const EMPTY =

@@ -67,7 +67,7 @@ const EMPTY_TEXT =
 const NOT_A_LIST_TEXT =
   'toolset must be a list of selector strings, e.g. toolset: ["preset:read-only"] (each preset:<name>, server:<name>, workflow:<name> or tool:<name>)';
 
-/** Why `toolNames` is refused (inventory 5.3). */
+/** Why `toolNames` is refused: it never narrowed muster's tools, a toolset does. */
 export const TOOL_NAMES_REFUSAL =
   `toolNames never narrowed anything against muster (kagent filters muster's meta-tools only); declare a toolset instead, e.g. toolset: ["preset:read-only"]`;
 

@@ -1,5 +1,5 @@
 /**
- * The wire shapes of agent-manager (era A plus toolsets): what create, update and
+ * The wire shapes of agent-manager: what create, update and
  * validate take, and what every read returns. REST bodies and MCP tool results are
  * exactly these objects, so their field names are frozen external names.
  *
@@ -15,7 +15,7 @@ export interface GitRef {
   name?: string;
 }
 
-/** The era-A skills block: OCI refs, git refs and the optional credential Secret. */
+/** The skills block: OCI refs, git refs and the optional credential Secret. */
 export interface SkillsSpec {
   refs?: string[];
   gitRefs?: GitRef[];
@@ -49,7 +49,7 @@ export interface AgentSpec {
   runtime?: string;
   skills?: SkillsSpec;
   toolset?: string[];
-  /** Refused with the reason it is gone (inventory 5.3). */
+  /** Refused with the reason it is gone. */
   toolNames?: string[];
   labels?: Record<string, string>;
   annotations?: Record<string, string>;

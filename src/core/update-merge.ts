@@ -1,7 +1,7 @@
 /**
  * The update merge: how an update_agent request changes a release's existing values.
  *
- * Rules (era A, with the toolset in place of `muster.toolNames`):
+ * Rules (the toolset takes the place of `muster.toolNames`):
  * - an absent field stays as it is;
  * - a string field of "" or only whitespace removes its key, so the chart default
  *   applies again;

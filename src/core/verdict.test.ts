@@ -27,7 +27,7 @@ const crashing = [{
 const backOffEvent = { type: 'Warning', reason: 'BackOff', message: 'Back-off restarting failed container\nmore', object: 'Pod/sre-7d9-abcde' };
 
 describe('statusVerdict', () => {
-  // One row per rule of inventory 8.1, in order; each row's facts also satisfy later rules
+  // One row per rule of the verdict, in order; each row's facts also satisfy later rules
   // where that is possible, so the row shows that the earlier rule wins.
   it.each<[string, StatusFacts, string, string]>([
     ['1. release deleting', { agent: agent(true, true), helmRelease: hr({ deleting: true, ready: false }), pods: crashing },

@@ -1,5 +1,5 @@
 /**
- * The era-A status verdict: gathered facts (the Agent CR, the HelmRelease, the Deployment
+ * The status verdict: gathered facts (the Agent CR, the HelmRelease, the Deployment
  * kagent runs, its pods and recent Warning events) folded into ready / progressing /
  * failed / unknown and one sentence that says what is going on. A pure fold: the first
  * rule that matches decides, in the Go service's order and with its sentences.
@@ -30,7 +30,7 @@ export interface VerdictResult {
   summary: string;
 }
 
-/** Folds the gathered facts into a verdict; the first matching rule wins (inventory 8.1). */
+/** Folds the gathered facts into a verdict; the first matching rule wins. */
 export function statusVerdict(facts: StatusFacts): VerdictResult {
   const { agent, helmRelease: hr, deployment } = facts;
   const agentExists = agent?.exists === true;

@@ -33,7 +33,7 @@ describe('resolveApiVersions', () => {
     expect(versions.helmRelease).toBe('helm.toolkit.fluxcd.io/v2beta2');
   });
 
-  it('falls back to the era-A defaults when discovery fails', async () => {
+  it('falls back to the built-in API versions when discovery fails', async () => {
     const failing: Discover = async () => {
       throw new Error('connection refused');
     };

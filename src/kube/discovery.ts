@@ -1,8 +1,8 @@
 /**
  * API version discovery at startup: which version of kagent.dev and of the two Flux
  * groups the cluster serves. `auto` discovers; a bare version (`v2`) gets the group
- * prefixed; a full `group/version` is taken as given. When discovery fails the era-A
- * default is used and a warning says so, as the original does.
+ * prefixed; a full `group/version` is taken as given. When discovery fails the built-in
+ * default is used and a warning says so.
  */
 import { ApisApi, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';

@@ -1,7 +1,7 @@
 /**
  * Translates Kubernetes API failures into the error model, once, at the port boundary
- * (the Go service's `wrapKube`). `what` names the call the way the original does
- * (`get helmrelease kagent/sre`, `list agents in kagent`). The original failure stays
+ * (the Go service's `wrapKube`). `what` names the call in a fixed form
+ * (`get helmrelease kagent/sre`, `list agents in kagent`). The underlying failure stays
  * as the cause, so a read-modify-write retry can still see a 409.
  */
 import { ApiException } from '@kubernetes/client-node';

@@ -17,7 +17,7 @@ export interface KubeSource {
 
 /**
  * The base KubeConfig. Throws `agent-manager needs Kubernetes access: <err>` when no
- * cluster can be found, as the original's startup does.
+ * cluster can be found, as client-go's loading rules do.
  */
 export function loadBaseKubeConfig(source: KubeSource): KubeConfig {
   const kc = new KubeConfig();

@@ -2,7 +2,7 @@
  * The metrics listener's handler: `GET /metrics` in the Prometheus text format and
  * nothing else. The composition root serves it on a listener of its own
  * (`--metrics-listen`, default `:9464`), so neither the OAuth guard nor anything in front
- * of the main listener ever covers it, as the original's OTel Prometheus exporter on
+ * of the main listener ever covers it, as an OpenTelemetry Prometheus exporter on
  * port 9464. It is unauthenticated: bind it where only the scraper reaches it.
  */
 import type { RequestListener } from 'node:http';

@@ -10,7 +10,7 @@
  * - `mcp_server_operation_duration_seconds{tool, outcome}` for every MCP `tools/call`:
  *   `ok`, `tool_error` (an `isError` result the caller can act on: invalid input, not
  *   found, conflict, forbidden …) or `error` (a `backend_error` result: we or a
- *   dependency failed). The name follows the original's OTel histogram
+ *   dependency failed). The name follows the OpenTelemetry histogram
  *   `mcp.server.operation.duration`.
  *
  * The histograms use the OTel HTTP duration buckets (5 ms … 10 s).

@@ -1,5 +1,5 @@
 /**
- * create_agent (era A plus toolsets). Checks first, writes last, so a refusal writes
+ * create_agent. Checks first, writes last, so a refusal writes
  * nothing: removed arguments, namespace, name, toolset, skills; then one round of
  * concurrent reads (release and Agent of that name, the namespace's ModelConfigs, the
  * shared chart source, the chart schema) decides the 409s and 400s; then the shared

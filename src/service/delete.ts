@@ -1,5 +1,5 @@
 /**
- * delete_agent (era A). Deleting the HelmRelease makes helm-controller uninstall the
+ * delete_agent. Deleting the HelmRelease makes helm-controller uninstall the
  * Agent. Guards: a bare Agent CR is removed only with force; a GitOps-owned or
  * suspended release only with force (a suspended release loses its finalizer without
  * uninstalling, so force removes the Agent CR too). The namespace's shared

@@ -1,8 +1,8 @@
 /**
- * Who may write an agent here (era A). A release applied by a Flux Kustomization lives
+ * Who may write an agent here. A release applied by a Flux Kustomization lives
  * in git, a suspended one is not acted on by Flux, and a bare Agent CR has no release
  * to write to: each is a 409 that says what to do instead, and `force` overrides the
- * first two (in era A a forced write to a GitOps-owned release proceeds).
+ * first two (a forced write to a GitOps-owned release proceeds).
  */
 import { conflict } from '../core/errors.js';
 import type { AgentObjects } from './lookup.js';

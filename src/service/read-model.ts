@@ -1,5 +1,5 @@
 /**
- * How an agent is read back from cluster objects (era A): the kagent `Agent` CR, the
+ * How an agent is read back from cluster objects: the kagent `Agent` CR, the
  * HelmRelease that owns it (Flux provenance labels, else the release of the same name)
  * and that release's values. Pure functions over plain Kubernetes JSON.
  */

@@ -1,5 +1,5 @@
 /**
- * list_agents and get_agent (era A). List answers from three concurrent namespace
+ * list_agents and get_agent. List answers from three concurrent namespace
  * lists (Agents, HelmReleases, OCIRepositories) plus, only when an Agent's provenance
  * labels name a release in another namespace, one concurrent round of gets for those:
  * at most two sequential API round trips, whatever the number of agents.

@@ -1,5 +1,5 @@
 /**
- * get_agent_status (era A): gathers the Agent CR, its release, the Deployment named
+ * get_agent_status: gathers the Agent CR, its release, the Deployment named
  * after the agent, its pods (`kagent=<name>`) and the namespace's Warning events in one
  * round of concurrent reads, and folds them with the core verdict. A failing event list
  * means no events, not a failed call; any other failure fails it.

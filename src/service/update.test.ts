@@ -62,7 +62,7 @@ describe('updateAgent', () => {
     expect(updates()).toBe(0);
   });
 
-  it('answers 404 for an agent that does not exist, in the original words of the write guard', async () => {
+  it('answers 404 for an agent that does not exist, in the write guard\'s words', async () => {
     await expect(f.service.updateAgent(f.ctx(), { name: 'nothing', description: 'x' }))
       .rejects.toMatchObject({ code: 'not_found', message: 'not found: agent kagent/nothing' });
   });

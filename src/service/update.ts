@@ -1,5 +1,5 @@
 /**
- * update_agent: a read-merge-validate-write of the release's values with the era-A
+ * update_agent: a read-merge-validate-write of the release's values with the
  * merge rules (core/update-merge.ts). Nothing is written when nothing changed, and a
  * refusal writes nothing. A write that lost a race (409 on the resourceVersion) is
  * retried from a fresh read, so concurrent updates of different fields all land; a

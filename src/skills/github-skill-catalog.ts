@@ -27,7 +27,7 @@ import { readSkillRepository } from './repository-reader.js';
 
 export const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
 export const DEFAULT_CACHE_TTL_MS = 5 * 60_000;
-/** SKILL.md reads in flight per repository (the original reads 8 at a time). */
+/** SKILL.md reads in flight per repository (8 at a time: quick, yet far below GitHub's limit on concurrent requests). */
 export const DEFAULT_READ_CONCURRENCY = 8;
 /** Repository@ref entries kept; callers can name any repository and ref, so the cache is bounded. */
 export const DEFAULT_MAX_CACHE_ENTRIES = 256;

@@ -1,5 +1,5 @@
 /**
- * Reading one repository's skills the way the portal does (era A of the original): the
+ * Reading one repository's skills the way the portal does: the
  * default branch when no ref is given, the recursive tree at the ref, and every
  * `SKILL.md` in it through the contents API. A skill is the directory holding a
  * `SKILL.md`; its frontmatter names and describes it.

@@ -24,7 +24,7 @@ const text = (description: string) => z.string().describe(description).optional(
 const stringMap = (description: string) => z.record(z.string(), z.string()).describe(description).optional();
 const flag = (description: string) => z.boolean().describe(description).optional();
 
-/** A git skill reference (era A). */
+/** A git skill reference. */
 export const gitRefSchema = z
   .object({
     url: z.string().describe(ARG.gitRefUrl),
@@ -34,7 +34,7 @@ export const gitRefSchema = z
   })
   .strict();
 
-/** The era-A skills block. */
+/** The skills block. */
 export const skillsSchema = z
   .object({
     refs: z.array(z.string()).describe(ARG.skillRefs).optional(),

@@ -11,7 +11,7 @@ const TOOLS = [
   'validate_agent', 'list_model_configs', 'list_skills',
 ];
 
-// The newest original's four-hint table (inventory 2.2), written out again on purpose.
+// The four-hint table, written out again on purpose.
 const WANT_HINTS: Record<string, [boolean, boolean, boolean, boolean]> = {
   get_info: [true, false, false, false],
   list_agents: [true, false, false, false],
@@ -28,7 +28,7 @@ const WANT_HINTS: Record<string, [boolean, boolean, boolean, boolean]> = {
 const asTuple = (h: ToolHints) => [h.readOnlyHint, h.destructiveHint, h.idempotentHint, h.openWorldHint];
 
 describe('the operation table', () => {
-  it('holds the ten era-A tools in the original order', () => {
+  it('holds the ten agent tools in their documented order', () => {
     expect(OPERATIONS.map((o) => o.tool)).toEqual(TOOLS);
   });
 

@@ -35,7 +35,7 @@ export type OperationService = Pick<
 /** The MCP tool names (frozen external names; muster shows them as `x_agent-manager_<tool>`). */
 export type ToolName = keyof typeof TOOL_DESCRIPTIONS;
 
-/** The four MCP tool hints, always all set (the newest original's table, inventory 2.2). */
+/** The four MCP tool hints, always all set (MCP tool annotations: readOnlyHint, destructiveHint, idempotentHint, openWorldHint). */
 export interface ToolHints {
   readOnlyHint: boolean;
   destructiveHint: boolean;
@@ -94,7 +94,7 @@ export type AnyOperation = Operation<z.ZodObject, unknown>;
 /** Write results say `dryRun: true` when nothing was stored. */
 const isDryRun = (result: { dryRun?: boolean }): boolean => result.dryRun === true;
 
-// The newest original's hint table (inventory 2.2): [readOnly, destructive, idempotent, openWorld].
+// The hints per tool: [readOnly, destructive, idempotent, openWorld].
 const hints = (readOnlyHint: boolean, destructiveHint: boolean, idempotentHint: boolean, openWorldHint: boolean): ToolHints =>
   ({ readOnlyHint, destructiveHint, idempotentHint, openWorldHint });
 const CLOSED_READ = hints(true, false, false, false);

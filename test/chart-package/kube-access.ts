@@ -78,7 +78,7 @@ export function deriveKubeAccess(root: string, resourceTypes: Record<string, { g
     const rel = relative(srcDir, file);
     if (rel.startsWith('..') || file.includes(`${sep}node_modules${sep}`)) return false;
     const parts = rel.split(sep);
-    return !file.endsWith('.test.ts') && !file.endsWith('.d.ts') && !parts.includes('testing') && parts[0] !== 'sandbox';
+    return !file.endsWith('.test.ts') && !file.endsWith('.d.ts') && !parts.includes('testing');
   };
   const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, {
     ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); },

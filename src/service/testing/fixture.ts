@@ -2,7 +2,7 @@
  * The service test fixture: a seeded sandbox API server on loopback and a real
  * AgentService talking to it through @kubernetes/client-node as the agent-manager
  * ServiceAccount, with the embedded chart schema. Mirrors the Go tests' `seeded`
- * fixture (inventory section 12): managed namespaces kagent (default) and tenant, two
+ * fixture: managed namespaces kagent (default) and tenant, two
  * accepted ModelConfigs, the shared OCIRepository kagent/agent.
  */
 import { startSandbox, type Sandbox, type SandboxOptions } from '@agent-manager/kube-sandbox';

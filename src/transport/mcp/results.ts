@@ -1,6 +1,6 @@
 /**
  * How operation outcomes become MCP tool results. A success is the service's result as
- * pretty JSON text (2-space indent, as the original's era A, so `"identity": "serviceAccount"`
+ * pretty JSON text (2-space indent, so `"identity": "serviceAccount"`
  * reads the same) in one text content, and the same object as `structuredContent` for
  * clients that read structure. A failure is a tool result with `isError: true` and the
  * text `"<code>: <message>"`, which the model reads and can act on; handlers never answer

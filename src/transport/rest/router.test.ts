@@ -30,7 +30,7 @@ describe('REST body decoding', () => {
     ['top-level', { ...CREATE, x: 1 }, 'x'],
     ['nested in skills', { ...CREATE, skills: { gitRefs: [{ url: 'https://github.com/o/r', branch: 'main' }] } }, 'branch'],
     ['a __proto__ key', JSON.parse('{"name":"sre","modelConfig":"m","__proto__":{"a":1}}'), '__proto__'],
-  ])('refuses an unknown field (%s) with the original text', async (_case, body, field) => {
+  ])('refuses an unknown field (%s) with the documented text', async (_case, body, field) => {
     const res = await json('POST', '/agents', body);
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
@@ -67,7 +67,7 @@ describe('REST body decoding', () => {
     expect(service.calls).toEqual([]);
   });
 
-  it.each([['empty', ''], ['whitespace only', ' \n\t ']])('answers an %s body with the original text', async (_case, body) => {
+  it.each([['empty', ''], ['whitespace only', ' \n\t ']])('answers an %s body with the documented text', async (_case, body) => {
     const res = await send('POST', '/agents', body);
     expect(res.status).toBe(400);
     expect(await errorOf(res)).toEqual({ code: 'invalid_request', message: 'invalid request: a JSON body is required' });

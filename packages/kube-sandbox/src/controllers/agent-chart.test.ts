@@ -5,7 +5,7 @@ const render = (values: Record<string, unknown>, releaseName = 'sre') => renderA
 const muster = { kind: 'RemoteMCPServer', apiGroup: 'kagent.dev', name: 'muster', namespace: 'agent-platform', allowedHeaders: ['authorization'] };
 
 describe('renderAgent (the agent chart 0.6.x)', () => {
-  it('renders the default Agent of contracts section 2', () => {
+  it('renders the default Agent of the chart', () => {
     expect(render({})).toEqual({
       apiVersion: 'kagent.dev/v1alpha2', kind: 'Agent',
       metadata: {
