@@ -15,7 +15,13 @@
 # shell for `kubectl exec` debugging; npm, npx, corepack and yarn are removed from it,
 # since nothing installs at run time.
 #
-#   docker build -t agent-manager --build-arg COMMIT=$(git rev-parse --short HEAD) \
+# The image carries the package version: VERSION defaults to package.json's "version"
+# (test/chart-package checks they agree, and so do the chart's version and appVersion), in
+# the OCI version label; `agent-manager version` and get_info read package.json itself.
+# Tag the image with that version:
+#
+#   docker build -t agent-manager:$(node -p "require('./package.json').version") \
+#     --build-arg COMMIT=$(git rev-parse --short HEAD) \
 #     --build-arg BUILT=$(date -u +%Y-%m-%dT%H:%M:%SZ) .
 #   docker run --rm -p 8080:8080 -v ~/.kube/config:/kube/config:ro agent-manager serve --kubeconfig=/kube/config --listen=:8080
 
@@ -30,8 +36,16 @@ COPY api/ api/
 RUN npm run build:product && npm prune --omit=dev
 
 FROM node:24-bookworm-slim AS runtime
+ARG VERSION=0.1.0
 ARG COMMIT=unknown
 ARG BUILT=unknown
+LABEL org.opencontainers.image.title="agent-manager" \
+      org.opencontainers.image.description="Agent lifecycle service: Flux HelmReleases of the agent chart over REST and MCP" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${COMMIT}" \
+      org.opencontainers.image.created="${BUILT}" \
+      org.opencontainers.image.source="https://github.com/giantswarm/agent-manager" \
+      org.opencontainers.image.licenses="Apache-2.0"
 ENV NODE_ENV=production \
     AGENT_MANAGER_COMMIT=${COMMIT} \
     AGENT_MANAGER_BUILT=${BUILT}

@@ -18,14 +18,15 @@ function withValue(path: string, value: unknown): Record<string, unknown> {
 describe('Chart.yaml', () => {
   const chart = parseYaml(readRepoFile('helm', 'agent-manager', 'Chart.yaml')) as Record<string, any>;
 
-  it('is an apiVersion v2 chart named agent-manager at 0.1.0 owned by team bumblebee', () => {
-    expect(chart).toMatchObject({ apiVersion: 'v2', name: 'agent-manager', version: '0.1.0', type: 'application' });
+  it('is an apiVersion v2 chart named agent-manager owned by team bumblebee', () => {
+    expect(chart).toMatchObject({ apiVersion: 'v2', name: 'agent-manager', type: 'application' });
     expect(chart.annotations['io.giantswarm.application.team']).toBe('bumblebee');
   });
 
-  it('has the package.json version as appVersion', () => {
+  it('has the package.json version as its version and appVersion (chart and image are released together)', () => {
     const pkg = JSON.parse(readRepoFile('package.json')) as { version: string };
     expect(chart.appVersion).toBe(pkg.version);
+    expect(chart.version).toBe(pkg.version);
   });
 });
 

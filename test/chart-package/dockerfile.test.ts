@@ -81,6 +81,19 @@ describe('the Dockerfile', () => {
     expect(all.some((i) => i.op === 'COPY' && /\.env|secret|\.pem|kubeconfig/i.test(i.args))).toBe(false);
   });
 
+  it('carries the package version: VERSION defaults to package.json\'s, in the OCI version label beside revision and build date', () => {
+    const pkg = JSON.parse(readRepoFile('package.json')) as { version: string; license: string };
+    expect(args(runtime, 'ARG')).toEqual(expect.arrayContaining([`VERSION=${pkg.version}`, 'COMMIT=unknown', 'BUILT=unknown']));
+    const labels = Object.fromEntries(args(runtime, 'LABEL').flatMap((l) => [...l.matchAll(/([\w.-]+)="([^"]*)"/g)].map((m) => [m[1], m[2]])));
+    expect(labels).toMatchObject({
+      'org.opencontainers.image.title': 'agent-manager',
+      'org.opencontainers.image.version': '${VERSION}',
+      'org.opencontainers.image.revision': '${COMMIT}',
+      'org.opencontainers.image.created': '${BUILT}',
+      'org.opencontainers.image.licenses': pkg.license,
+    });
+  });
+
   it('keeps the main script where package.json says the bin is', () => {
     const pkg = JSON.parse(readRepoFile('package.json')) as { bin: Record<string, string> };
     expect(`/app/${pkg.bin['agent-manager']}`).toBe('/app/dist/main.js');
