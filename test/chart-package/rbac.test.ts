@@ -10,6 +10,7 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { seedAgentManagerRbac } from '../../src/sandbox/seed.js';
 import { DEFAULT_API_VERSIONS, resourceTypes } from '../../src/service/resources.js';
 import { ROOT } from './chart-files.js';
 import { one } from './gotpl/render-chart.js';
@@ -50,6 +51,14 @@ describe('the chart\'s Role and the code\'s Kubernetes calls', () => {
     const unused = role.filter((g) => !needed.some((a) => key(a) === g));
     expect({ missing, unused }).toEqual({ missing: [], unused: [] });
     expect(new Set(role).size).toBe(role.length);
+  });
+
+  it('is the Role the sandbox seeds for the service, so every suite on the sandbox runs with exactly these grants', () => {
+    const seeded: Array<{ kind: string; rules?: unknown }> = [];
+    seedAgentManagerRbac({ create: (_resource: string, object: { kind: string; rules?: unknown }) => { seeded.push(object); } } as never);
+    const roles = seeded.filter((o) => o.kind === 'Role');
+    expect(roles.length).toBeGreaterThan(0);
+    for (const role of roles) expect(role.rules).toEqual((one(render(), 'Role') as any).rules);
   });
 
   it('grants the same rules in every managed namespace', () => {

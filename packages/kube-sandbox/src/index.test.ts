@@ -75,14 +75,14 @@ describe('startSandbox', () => {
     }
   });
 
-  it('gives agent-manager the Role of our Helm chart in both managed namespaces', async () => {
+  it('gives agent-manager the least-privilege Role of our Helm chart in both managed namespaces', async () => {
     const sandbox = await startSandbox();
     try {
       for (const namespace of ['kagent', 'tenant']) {
         const binding = sandbox.store.get('rolebindings', namespace, 'agent-manager') as any;
         expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'agent-manager', namespace: 'kagent' }]);
         const role = sandbox.store.get('roles', namespace, 'agent-manager') as any;
-        expect(role.rules[0]).toEqual({ apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] });
+        expect(role.rules[0]).toEqual({ apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: ['get', 'list', 'create', 'update', 'delete'] });
       }
     } finally {
       await sandbox.close();

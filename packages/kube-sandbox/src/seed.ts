@@ -66,25 +66,23 @@ export const seedChartRepository: SeedStep = (store) => {
 export const MANAGED_NAMESPACES: readonly string[] = [KAGENT_NAMESPACE, 'tenant'];
 
 const RBAC_V1 = 'rbac.authorization.k8s.io/v1';
-const READ = ['get', 'list', 'watch'];
-const WRITE = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
-
 /**
  * The agent-manager ServiceAccount's Role and RoleBinding in every managed namespace,
  * with exactly the rules of our Helm chart (helm/agent-manager/templates/rbac.yaml), so
- * the service works as its ServiceAccount when the sandbox enforces RBAC.
+ * the service works as its ServiceAccount when the sandbox enforces RBAC, with no more
+ * than a cluster would grant it (test/chart-package/rbac.test.ts keeps the two equal).
  */
 export const seedAgentManagerRbac: SeedStep = (store) => {
   for (const namespace of MANAGED_NAMESPACES) {
     store.create('roles', {
       apiVersion: RBAC_V1, kind: 'Role', metadata: { name: 'agent-manager', namespace },
       rules: [
-        { apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: WRITE },
-        { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['ocirepositories'], verbs: WRITE },
-        { apiGroups: ['kagent.dev'], resources: ['agents', 'modelconfigs'], verbs: READ },
-        { apiGroups: ['kagent.dev'], resources: ['agents'], verbs: ['delete'] },
-        { apiGroups: ['apps'], resources: ['deployments', 'replicasets'], verbs: READ },
-        { apiGroups: [''], resources: ['pods', 'events'], verbs: READ },
+        { apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: ['get', 'list', 'create', 'update', 'delete'] },
+        { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['ocirepositories'], verbs: ['get', 'list', 'create', 'delete'] },
+        { apiGroups: ['kagent.dev'], resources: ['agents'], verbs: ['get', 'list', 'delete'] },
+        { apiGroups: ['kagent.dev'], resources: ['modelconfigs'], verbs: ['list'] },
+        { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] },
+        { apiGroups: [''], resources: ['pods', 'events'], verbs: ['list'] },
       ],
     }, opts);
     store.create('rolebindings', {
