@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seedAgentManagerRbac } from '../../src/sandbox/seed.js';
+import { MANAGED_NAMESPACES, startSandbox } from '@agent-manager/kube-sandbox';
 import { DEFAULT_API_VERSIONS, resourceTypes } from '../../src/service/resources.js';
 import { ROOT } from './chart-files.js';
 import { one } from './gotpl/render-chart.js';
@@ -53,12 +53,16 @@ describe('the chart\'s Role and the code\'s Kubernetes calls', () => {
     expect(new Set(role).size).toBe(role.length);
   });
 
-  it('is the Role the sandbox seeds for the service, so every suite on the sandbox runs with exactly these grants', () => {
-    const seeded: Array<{ kind: string; rules?: unknown }> = [];
-    seedAgentManagerRbac({ create: (_resource: string, object: { kind: string; rules?: unknown }) => { seeded.push(object); } } as never);
-    const roles = seeded.filter((o) => o.kind === 'Role');
-    expect(roles.length).toBeGreaterThan(0);
-    for (const role of roles) expect(role.rules).toEqual((one(render(), 'Role') as any).rules);
+  it('is the Role the sandbox seeds for the service, so every suite on the sandbox runs with exactly these grants', async () => {
+    const sandbox = await startSandbox({ seed: true });
+    try {
+      for (const namespace of MANAGED_NAMESPACES) {
+        const role = sandbox.store.get('roles', namespace, 'agent-manager') as { rules?: unknown } | undefined;
+        expect(role?.rules, namespace).toEqual((one(render(), 'Role') as any).rules);
+      }
+    } finally {
+      await sandbox.close();
+    }
   });
 
   it('grants the same rules in every managed namespace', () => {
