@@ -91,6 +91,8 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
       withTimeout(apiDiscovery(cluster), DISCOVERY_TIMEOUT_MS),
       log,
     );
+    // The versions in use (the start-up line carries the flags, which say `auto` when discovering).
+    log.info({ kagentAPI: apiVersions.agent, helmReleaseAPI: apiVersions.helmRelease, ociRepositoryAPI: apiVersions.ociRepository }, 'Kubernetes API versions');
     const skills = config.skills.repositories.length > 0
       ? new GitHubSkillCatalog({
           repositories: config.skills.repositories,

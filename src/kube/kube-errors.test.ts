@@ -33,6 +33,29 @@ describe('fromKube', () => {
   });
 });
 
+describe('fromKube and a namespace that is not there', () => {
+  it('names the namespace of a list the API server answers 404, and what to do', () => {
+    const err = fromKube(status(404, 'the server could not find the requested resource'), 'list helmreleases in kagent');
+    expect(err.code).toBe('not_found');
+    expect(err.message).toBe(
+      'not found: list helmreleases in kagent: the API server answered 404: check that namespace kagent exists (create it, or point ' +
+      '--kagent-namespace or --managed-namespaces at the namespace kagent runs in) and that the resource\'s API (its CRD) is installed',
+    );
+  });
+
+  it('names the missing namespace of a write, and what to do', () => {
+    const err = fromKube(status(404, 'namespaces "ghost" not found'), 'create ocirepository ghost/agent');
+    expect(err.message).toBe(
+      'not found: create ocirepository ghost/agent: namespace ghost does not exist; create it, or point --kagent-namespace or ' +
+      '--managed-namespaces at the namespace kagent runs in',
+    );
+  });
+
+  it('keeps the short 404 of a get (an absent object is an answer, not a fault)', () => {
+    expect(fromKube(status(404, 'helmreleases "sre" not found'), 'get helmrelease kagent/sre').message).toBe('not found: get helmrelease kagent/sre');
+  });
+});
+
 describe('fromKube and a request deadline', () => {
   it('names the call and the deadline when node-fetch reports the abort', () => {
     const abort = Object.assign(new Error('The user aborted a request.'), { name: 'AbortError', type: 'aborted' });

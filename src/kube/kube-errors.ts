@@ -40,6 +40,24 @@ export function isDeadlineAbort(err: unknown): boolean {
   return name === 'AbortError' || name === 'TimeoutError';
 }
 
+const WHERE_KAGENT_RUNS = 'point --kagent-namespace or --managed-namespaces at the namespace kagent runs in';
+
+/**
+ * A 404 in words that say what is missing. A get's 404 is an answer (no such object) and
+ * stays short; a write into a namespace that does not exist names it; a list's 404 means
+ * the namespace or the resource's API is not there (real API servers answer an empty list
+ * for a missing namespace, but a proxy or a narrowed RBAC view may not), so both are named.
+ */
+function notFoundText(what: string, message: string): string {
+  const missing = /^namespaces "([^"]+)" not found$/.exec(message)?.[1];
+  if (missing) return `${what}: namespace ${missing} does not exist; create it, or ${WHERE_KAGENT_RUNS}`;
+  const listed = /^list \S+ in (\S+)$/.exec(what)?.[1];
+  if (listed) {
+    return `${what}: the API server answered 404: check that namespace ${listed} exists (create it, or ${WHERE_KAGENT_RUNS}) and that the resource's API (its CRD) is installed`;
+  }
+  return what;
+}
+
 /**
  * Any failure of a Kubernetes call as an AppError. `timeoutMs` is the request deadline
  * the call ran with, named when it ran out.
@@ -54,7 +72,7 @@ export function fromKube(err: unknown, what: string, timeoutMs?: number): AppErr
     const message = apiMessage(err);
     switch (err.code) {
       case 404:
-        return notFound(what, err);
+        return notFound(notFoundText(what, message), err);
       case 403:
         return forbidden(`${what}: ${message}`, err);
       case 409:

@@ -79,8 +79,8 @@ export const TOOL_DESCRIPTIONS = {
     'ModelConfigs are platform-admin owned: agent-manager only reads them. Writes nothing.',
   list_skills:
     'Read-only. Discovers the skills in the configured GitHub skill repositories (a directory with a SKILL.md; name and ' +
-    'description from its frontmatter) and returns them per repository and flattened, each with the url, path and ref that ' +
-    'create_agent takes as a skills gitRef. Results are cached; refresh bypasses the cache. Unsupported when no skill ' +
+    'description from its frontmatter) and returns them per repository and flattened, each with repoUrl, path and ref; ' +
+    'create_agent takes one as the skills gitRef {url: repoUrl, path, ref} (repoUrl becomes url). Results are cached; refresh bypasses the cache. Unsupported when no skill ' +
     'repositories are configured. Reads GitHub, writes nothing.',
 } as const;
 
@@ -115,8 +115,8 @@ export const ARG = {
   runtime: 'Agent runtime: go or python (chart default when unset)',
   skills: 'Skills to mount: OCI refs and git refs (list_skills), plus the Secret holding git credentials',
   skillRefs: 'OCI references of skill artifacts, e.g. registry.example.io/skills/runbooks:1.4.0',
-  gitRefs: 'Git skill references (list_skills reports url, path and ref)',
-  gitRefUrl: 'Repository URL, e.g. https://github.com/giantswarm/agent-skills',
+  gitRefs: 'Git skill references; a skill list_skills reports becomes {url: repoUrl, path, ref}',
+  gitRefUrl: 'Repository URL, e.g. https://github.com/giantswarm/agent-skills; from list_skills: {url: repoUrl, path, ref}',
   gitRefPath: 'Directory of the skill in the repository',
   gitRefRef: 'Branch, tag or commit',
   gitRefName: 'Mount name; default: the last path segment, else the repository name',

@@ -46,6 +46,13 @@ describe('serve --enable-oauth (Dex over https with --dex-ca-file, downstream of
 
   const alice = () => issuer.mint({ aud: CLIENT_ID, sub: 'sub-alice', email: 'alice@lab.local', groups: ['platform-admins'] });
 
+  it('logs the API versions it discovered from the cluster, not the flags\' "auto"', () => {
+    const line = logs.lines.find((l) => l.msg === 'Kubernetes API versions');
+    expect(line).toMatchObject({
+      level: 'info', kagentAPI: 'kagent.dev/v1alpha2', helmReleaseAPI: 'helm.toolkit.fluxcd.io/v2', ociRepositoryAPI: 'source.toolkit.fluxcd.io/v1',
+    });
+  });
+
   it('logs that the resource server is on, with the provider, the issuer and the trusted audiences', () => {
     const line = logs.lines.find((l) => l.msg === 'OAuth resource server enabled');
     expect(line).toMatchObject({
