@@ -49,6 +49,7 @@ import type { Logger } from './log/logger.js';
 import { Metrics } from './metrics/metrics.js';
 import { metricsRequestListener } from './metrics/metrics-server.js';
 import { asListenError } from './transport/http/listen-error.js';
+import { outboundFetch } from './net/proxy.js';
 import { AgentService } from './service/agent-service.js';
 import { ManagedNamespaces } from './service/namespaces.js';
 import type { ChartSchemaSource, KubeProvider } from './service/ports.js';
@@ -99,6 +100,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
           apiUrl: config.skills.githubApi,
           token: config.skills.githubToken || undefined,
           cacheTtlMs: config.skills.cacheTtl.ms,
+          fetch: outboundFetch(config.proxy),
           log,
         })
       : undefined;
@@ -201,7 +203,7 @@ function openIdentity(config: AppConfig, cluster: KubeConfig, log: Logger, clean
   if (!oauth.enabled) return { kube };
 
   // An unreadable CA file or an unusable issuer URL stops startup here, with its flag named.
-  const verifier = createTokenVerifier(verifierConfigFrom(oauth));
+  const verifier = createTokenVerifier(verifierConfigFrom(oauth), { proxy: config.proxy });
   const mcpPath = config.mcp.path;
   log.info({
     provider: oauth.provider.name, issuer: verifier.issuer, trustedAudiences: verifier.trustedAudiences,
@@ -250,6 +252,7 @@ function openChartSource(config: AppConfig, log: Logger, cleanups: Cleanup[]): C
     semver: config.chart.semver,
     refreshMs: config.chart.refresh.ms,
     credentials: chartCredentials(config),
+    fetch: outboundFetch(config.proxy),
     log,
   });
   cleanups.push(() => source.close());

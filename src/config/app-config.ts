@@ -5,6 +5,7 @@
  * `redactedSummary(config)`, never the config itself.
  */
 import type { Duration } from './flag-types.js';
+import type { ProxySettings } from '../net/proxy-settings.js';
 import type { ServeSandboxConfig } from './dev-cluster-config.js';
 
 export type { Duration };
@@ -139,6 +140,11 @@ export interface ShutdownConfig {
 
 /** Everything `agent-manager serve` runs with. */
 export interface AppConfig {
+  /**
+   * HTTPS_PROXY, HTTP_PROXY and NO_PROXY (lower-case spellings win), for the chart registry,
+   * GitHub and the identity provider. The Kubernetes API follows the kubeconfig's `proxy-url`.
+   */
+  readonly proxy: ProxySettings;
   /** host:port of the main listener. */
   readonly listen: string;
   readonly verbose: boolean;

@@ -46,3 +46,19 @@ describe('parseConfig: chart registry credentials', () => {
     expect(JSON.stringify(redactedSummary(chart([], { AGENT_CHART_TOKEN: 'tok-123' })))).not.toContain('tok-123');
   });
 });
+
+describe('parseConfig: proxy variables', () => {
+  it('carries HTTPS_PROXY, HTTP_PROXY and NO_PROXY into the configuration', () => {
+    expect(chart([], { HTTPS_PROXY: 'http://proxy:3128', no_proxy: '.svc' }).proxy).toEqual({ httpsProxy: 'http://proxy:3128', httpProxy: '', noProxy: '.svc' });
+  });
+
+  it('stops at a proxy URL it cannot use, naming the variable and hiding the password', () => {
+    expect(error([], { https_proxy: 'ftp://u:pw@proxy:2121' })).toBe('https_proxy "ftp://u:redacted@proxy:2121/": unsupported scheme ftp: (want http, https or socks5)');
+  });
+
+  it('logs the proxy without its password', () => {
+    const summary = JSON.stringify(redactedSummary(chart([], { HTTP_PROXY: 'http://u:hunter2@proxy:3128' })));
+    expect(summary).toContain('"httpProxy":"http://u:redacted@proxy:3128/"');
+    expect(summary).not.toContain('hunter2');
+  });
+});

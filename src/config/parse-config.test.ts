@@ -80,6 +80,7 @@ describe('parseConfig: command dispatch', () => {
 describe('parseConfig: serve defaults', () => {
   it('builds the documented defaults with no flags and no env', () => {
     expect(serve([])).toEqual({
+      proxy: { httpProxy: '', httpsProxy: '', noProxy: '' },
       listen: ':8080',
       verbose: false,
       allowedOrigins: [],

@@ -3,6 +3,7 @@
  * out. Pure: it reads nothing but its arguments and never exits, so every rule is a
  * unit test. `main.ts` acts on the result.
  */
+import { describeProxy, proxySettingsFrom, proxyUrlProblem, type ProxySettings } from '../net/proxy-settings.js';
 import type { AppConfig } from './app-config.js';
 import { COMMANDS, RETIRED_SERVE_FLAGS, SANDBOX_FLAGS, SERVE_FLAGS, VERSION_FLAGS, type CommandName } from './flags.js';
 import type { HelpTopic } from './help.js';
@@ -72,7 +73,7 @@ function parse(argv: readonly string[], env: Env): ParseResult {
   switch (command) {
     case 'serve': {
       const r = resolveFlags(SERVE_FLAGS, args, env, path, RETIRED_SERVE_FLAGS);
-      return r.help ? { kind: 'help', topic: 'serve' } : { kind: 'serve', config: buildServeConfig(r.values, r.sources) };
+      return r.help ? { kind: 'help', topic: 'serve' } : { kind: 'serve', config: { ...buildServeConfig(r.values, r.sources), proxy: proxyConfig(env) } };
     }
     case 'sandbox': {
       const r = resolveFlags(SANDBOX_FLAGS, args, env, path);
@@ -83,6 +84,20 @@ function parse(argv: readonly string[], env: Env): ParseResult {
       return r.help ? { kind: 'help', topic: 'version' } : { kind: 'version', format: 'full' };
     }
   }
+}
+
+/** The proxy variables; one that is not a usable proxy URL stops startup, naming it. */
+function proxyConfig(env: Env): ProxySettings {
+  const settings = proxySettingsFrom(env);
+  for (const name of ['HTTPS_PROXY', 'HTTP_PROXY'] as const) {
+    const text = name === 'HTTPS_PROXY' ? settings.httpsProxy : settings.httpProxy;
+    const problem = proxyUrlProblem(text);
+    if (problem) {
+      const which = env[name.toLowerCase()] ? name.toLowerCase() : name;
+      throw new ConfigError(`${which} ${JSON.stringify(describeProxy(text) ?? text)}: ${problem}`);
+    }
+  }
+  return settings;
 }
 
 function rootBool(name: string, text: string): boolean {

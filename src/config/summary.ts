@@ -2,6 +2,7 @@
  * What may be logged about the configuration at startup: everything an operator needs
  * to see which mode the service runs in, and for secrets only whether they are set.
  */
+import { describeProxy } from '../net/proxy-settings.js';
 import type { AppConfig } from './app-config.js';
 
 /** The startup summary, free of secrets (the GitHub token). */
@@ -43,6 +44,9 @@ export function redactedSummary(config: AppConfig): Record<string, unknown> {
     skillsRepositories: config.skills.repositories,
     skillsGithubApi: config.skills.githubApi,
     skillsGithubToken: presence(config.skills.githubToken),
+    httpsProxy: describeProxy(config.proxy.httpsProxy),
+    httpProxy: describeProxy(config.proxy.httpProxy),
+    noProxy: config.proxy.noProxy || undefined,
     metrics: config.metrics.enabled ? config.metrics.listen : 'off',
     sandbox: config.sandbox.enabled,
   };

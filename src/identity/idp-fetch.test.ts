@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startConnectProxy, type TestProxy } from '../testing/connect-proxy.js';
 import { createIdpFetch, guardedLookup, IdpFetchError, MAX_IDP_RESPONSE_BYTES, readCaFile } from './idp-fetch.js';
+import { startFakeIssuer, type FakeIssuer } from './testing/fake-issuer.js';
 
 let server: Server;
 let base: string;
@@ -66,5 +68,44 @@ describe('readCaFile', () => {
     const path = join(await mkdtemp(join(tmpdir(), 'ca-')), 'ca.pem');
     await writeFile(path, 'not a certificate');
     expect(() => readCaFile(path)).toThrow(`invalid request: --dex-ca-file ${path}: no PEM certificate in it`);
+  });
+});
+
+describe('createIdpFetch behind a proxy', () => {
+  let proxy: TestProxy;
+  let issuer: FakeIssuer;
+  beforeAll(async () => {
+    proxy = await startConnectProxy();
+    issuer = await startFakeIssuer({ tls: true });
+  });
+  afterAll(async () => {
+    await issuer?.close();
+    await proxy?.close();
+  });
+
+  const discovery = (): string => `${issuer.url}/.well-known/openid-configuration`;
+
+  it('tunnels an https identity provider through HTTPS_PROXY, trusting the configured CA inside the tunnel', async () => {
+    proxy.tunnels.length = 0;
+    const fetchImpl = createIdpFetch({ caPem: issuer.caPem, allowPrivate: true, proxy: { httpsProxy: proxy.url, httpProxy: '', noProxy: '' } });
+    const res = await fetchImpl(discovery());
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { issuer: string }).issuer).toBe(issuer.url);
+    expect(proxy.tunnels).toEqual([new URL(issuer.url).host]);
+  });
+
+  it('goes direct to a host NO_PROXY lists', async () => {
+    proxy.tunnels.length = 0;
+    const fetchImpl = createIdpFetch({ caPem: issuer.caPem, allowPrivate: true, proxy: { httpsProxy: proxy.url, httpProxy: '', noProxy: '127.0.0.1' } });
+    expect((await fetchImpl(discovery())).status).toBe(200);
+    expect(proxy.tunnels).toEqual([]);
+  });
+
+  it('still refuses a private or loopback provider without --allow-private-oauth-urls, before the proxy sees it', async () => {
+    proxy.tunnels.length = 0;
+    const fetchImpl = createIdpFetch({ caPem: issuer.caPem, allowPrivate: false, proxy: { httpsProxy: proxy.url, httpProxy: '', noProxy: '' } });
+    const url = discovery().replace('127.0.0.1', 'localhost');
+    await expect(fetchImpl(url)).rejects.toThrow(/refusing to fetch .*private or loopback address; set --allow-private-oauth-urls/);
+    expect(proxy.tunnels).toEqual([]);
   });
 });

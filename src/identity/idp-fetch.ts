@@ -10,13 +10,21 @@
  * - refuses private and loopback addresses (checked on the addresses the name actually
  *   resolves to, at connect time, so DNS rebinding cannot slip past) unless allowed;
  * - never follows redirects, caps the body (1 MiB) and honours the caller's abort signal.
+ *
+ * Behind a proxy (`HTTPS_PROXY`/`HTTP_PROXY`, unless `NO_PROXY` exempts the host) the request
+ * goes through undici's proxy agent instead: the CA still applies to the provider's
+ * certificate inside the tunnel, and as the proxy resolves the name, the private-address
+ * check runs on our own resolution of it first.
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { rootCertificates } from 'node:tls';
+import { lookup as dnsLookupAll } from 'node:dns/promises';
+import { request as undiciRequest } from 'undici';
 import { invalid } from '../core/errors.js';
+import { proxyDispatcher, type ProxySettings } from '../net/proxy.js';
 import { isPrivateAddress, refuseUrl } from './address-guard.js';
 
 /** The largest document the identity provider may answer with. */
@@ -34,6 +42,8 @@ export interface IdpFetchOptions {
   allowPrivate: boolean;
   /** Per-request timeout when the caller gives no signal; default 5 s. */
   timeoutMs?: number;
+  /** The proxy variables; requests go direct when none is set. */
+  proxy?: ProxySettings;
 }
 
 /** The fetch shape jose's `customFetch` and the discovery code call. */
@@ -60,6 +70,7 @@ export function createIdpFetch(options: IdpFetchOptions): IdpFetch {
   const ca = options.caPem ? [...rootCertificates, options.caPem] : undefined;
   const lookup = guardedLookup(options.allowPrivate);
   const timeoutMs = options.timeoutMs ?? 5_000;
+  const proxied = options.proxy ? proxyDispatcher(options.proxy, { ca, lookup: lookup as never }) : undefined;
 
   return (href, init) => {
     const url = new URL(href);
@@ -68,6 +79,7 @@ export function createIdpFetch(options: IdpFetchOptions): IdpFetch {
     const signal = init?.signal ?? AbortSignal.timeout(timeoutMs);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'agent-manager' };
     init?.headers?.forEach((value, key) => (headers[key] = value));
+    if (proxied) return viaDispatcher(url, headers, signal, proxied, options.allowPrivate);
     const client = url.protocol === 'https:' ? https : http;
     return new Promise<Response>((resolve, reject) => {
       const req = client.request(url, { method: 'GET', headers, signal, lookup, ...(ca ? { ca } : {}) }, (res) => {
@@ -103,6 +115,59 @@ export function createIdpFetch(options: IdpFetchOptions): IdpFetch {
       req.end();
     });
   };
+}
+
+/** The same GET through an undici dispatcher (the proxy agent), with the same rules. */
+async function viaDispatcher(
+  url: URL, headers: Record<string, string>, signal: AbortSignal, dispatcher: NonNullable<ReturnType<typeof proxyDispatcher>>, allowPrivate: boolean,
+): Promise<Response> {
+  if (!allowPrivate) await refusePrivateName(url.hostname);
+  let answer: Awaited<ReturnType<typeof undiciRequest>>;
+  try {
+    answer = await undiciRequest(url, { method: 'GET', headers, signal, dispatcher });
+  } catch (err) {
+    if (signal.aborted) throw new IdpFetchError(`${url.href}: no answer in time (request aborted)`);
+    throw new IdpFetchError(`${url.href}: ${(err as Error).message}`);
+  }
+  const { statusCode: status, body } = answer;
+  if (status >= 300 && status < 400) {
+    await body.dump();
+    throw new IdpFetchError(`${url.href} answered a redirect (${status}); redirects are not followed`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_IDP_RESPONSE_BYTES) {
+        body.destroy();
+        throw new IdpFetchError(`${url.href} answered more than ${MAX_IDP_RESPONSE_BYTES} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (err) {
+    if (err instanceof IdpFetchError) throw err;
+    throw new IdpFetchError(`${url.href}: ${(err as Error).message}`);
+  }
+  const responseHeaders = new Headers();
+  const contentType = answer.headers['content-type'];
+  if (typeof contentType === 'string') responseHeaders.set('content-type', contentType);
+  return new Response(Buffer.concat(chunks), { status: status || 502, headers: responseHeaders });
+}
+
+/** Refuses a host name that resolves to a private address (the proxy will resolve it again). */
+async function refusePrivateName(hostname: string): Promise<void> {
+  let addresses: { address: string }[];
+  try {
+    addresses = await dnsLookupAll(hostname.replace(/^\[|\]$/g, ''), { all: true });
+  } catch {
+    return; // The proxy may resolve names we cannot; its answer decides.
+  }
+  const bad = addresses.find((a) => isPrivateAddress(a.address));
+  if (bad) {
+    throw new IdpFetchError(`refusing to fetch via the proxy: ${hostname} resolves to the private address ${bad.address}; `
+      + 'set --allow-private-oauth-urls for an identity provider inside the cluster');
+  }
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;

@@ -18,6 +18,7 @@ import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload, ty
 import { backendError, invalid, isAppError, unauthenticated, type AppError } from '../core/errors.js';
 import type { Caller } from './caller.js';
 import { callerFromClaims } from './claims.js';
+import type { ProxySettings } from '../net/proxy.js';
 import { createIdpFetch, IdpFetchError, readCaFile, type IdpFetch } from './idp-fetch.js';
 import {
   ALLOWED_ALGORITHMS,
@@ -58,6 +59,8 @@ export interface OAuthVerifierConfig {
 /** Seams for tests and tuning; production passes none. */
 export interface VerifierDeps {
   fetch?: IdpFetch;
+  /** The proxy variables for the identity provider's discovery and key set; direct when absent. */
+  proxy?: ProxySettings;
   /** Milliseconds since the epoch; default `Date.now`. */
   now?: () => number;
   /** How long after a key-set fetch an unknown kid may trigger another; default 60 s. */
@@ -96,7 +99,7 @@ export class OidcTokenVerifier implements TokenVerifier {
     if (audiences.some((a) => a.trim() === '')) throw invalid('oauth: trusted audiences must not be empty strings');
     this.trustedAudiences = [...new Set(audiences)];
     const caPem = config.caFile ? readCaFile(config.caFile) : undefined;
-    this.fetchImpl = deps.fetch ?? createIdpFetch({ caPem, allowPrivate: config.allowPrivateUrls });
+    this.fetchImpl = deps.fetch ?? createIdpFetch({ caPem, allowPrivate: config.allowPrivateUrls, proxy: deps.proxy });
     this.now = deps.now ?? Date.now;
   }
 
