@@ -44,12 +44,16 @@ import { createTokenVerifier } from './identity/token-verifier.js';
 import { verifierConfigFrom } from './identity/verifier-config.js';
 import { apiDiscovery, resolveApiVersions, type Discover } from './kube/discovery.js';
 import { loadBaseKubeConfig } from './kube/kubeconfig.js';
+import { instrumentProvider } from './kube/instrumented.js';
 import { CallerProvider, ServiceAccountProvider } from './kube/providers.js';
 import type { Logger } from './log/logger.js';
 import { Metrics } from './metrics/metrics.js';
 import { metricsRequestListener } from './metrics/metrics-server.js';
 import { asListenError } from './transport/http/listen-error.js';
+import { instrumentFetch } from './net/instrumented-fetch.js';
 import { outboundFetch } from './net/proxy.js';
+import { collectHooks, type ObservabilityHooks } from './observability/hooks.js';
+import { instrumentService } from './service/instrumented-service.js';
 import { AgentService } from './service/agent-service.js';
 import { ManagedNamespaces } from './service/namespaces.js';
 import type { ChartSchemaSource, KubeProvider } from './service/ports.js';
@@ -81,8 +85,12 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
   const listeners: RunningServer[] = [];
   const lifecycle = new Lifecycle();
   try {
+    const metrics = config.metrics.enabled ? new Metrics({ build: info }) : undefined;
+    const hooks = collectHooks(metrics?.service);
     const cluster = await openCluster(config, log, cleanups);
-    const { kube, auth, publicRoutes } = openIdentity(config, cluster, log, cleanups);
+    const identity = openIdentity(config, cluster, log, cleanups);
+    const { auth, publicRoutes } = identity;
+    const kube = instrumentProvider(identity.kube, hooks.kube);
     const apiVersions = await resolveApiVersions(
       {
         kagent: config.kube.kagentApiVersion,
@@ -100,20 +108,19 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
           apiUrl: config.skills.githubApi,
           token: config.skills.githubToken || undefined,
           cacheTtlMs: config.skills.cacheTtl.ms,
-          fetch: outboundFetch(config.proxy),
+          fetch: instrumentFetch(outboundFetch(config.proxy), 'github', hooks.fetch),
           log,
         })
       : undefined;
-    const service = new AgentService(
-      { kube, chart: openChartSource(config, log, cleanups), skills, log },
+    const service = instrumentService(new AgentService(
+      { kube, chart: openChartSource(config, log, cleanups, hooks, metrics), skills, log },
       {
         version: info.version,
         namespaces: new ManagedNamespaces(config.namespaces.default, config.namespaces.managed),
         compose: composeConfig(config, apiVersions),
         apiVersions,
       },
-    );
-    const metrics = config.metrics.enabled ? new Metrics() : undefined;
+    ), hooks.operation);
     const app = createApp({
       service, log, version: info.version, mcpPath: config.mcp.path, mcpEnabled: config.mcp.enabled, metrics, auth, publicRoutes,
       allowedOrigins: allowedBrowserOrigins(config), lifecycle,
@@ -246,13 +253,17 @@ function allowedBrowserOrigins(config: AppConfig): string[] {
  * embedded one until (or whenever) the registry cannot be read. The first read starts
  * now, in the background, so the first request does not wait for the registry.
  */
-function openChartSource(config: AppConfig, log: Logger, cleanups: Cleanup[]): ChartSchemaSource {
+function openChartSource(config: AppConfig, log: Logger, cleanups: Cleanup[], hooks: ObservabilityHooks, metrics?: Metrics): ChartSchemaSource {
   const source = new RegistryChartSchemaSource({
     ociUrl: config.chart.ociUrl,
     semver: config.chart.semver,
     refreshMs: config.chart.refresh.ms,
     credentials: chartCredentials(config),
-    fetch: outboundFetch(config.proxy),
+    fetch: instrumentFetch(outboundFetch(config.proxy), 'registry', hooks.fetch),
+    onResolve: metrics && (({ ok, source: used }) => {
+      if (!ok) metrics.service.chartRegistryError();
+      metrics.service.chartSchemaSource(used);
+    }),
     log,
   });
   cleanups.push(() => source.close());

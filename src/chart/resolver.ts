@@ -46,6 +46,8 @@ export interface RegistryChartSchemaSourceOptions {
   fetch?: typeof fetch;
   /** Credentials for the registry; anonymous pulls when absent. */
   credentials?: CredentialSource;
+  /** Told after every registry read: whether it worked and which source now answers (metrics). */
+  onResolve?: (outcome: { ok: boolean; source: 'registry' | 'embedded' }) => void;
   /** The fallback; default the compiled-in chart 0.5.2 schema. */
   embedded?: { version: string; schema: Record<string, unknown> };
 }
@@ -143,6 +145,7 @@ export class RegistryChartSchemaSource implements ChartSchemaSource {
       this.resolvedAt = new Date(this.fetched).toISOString();
       this.error = undefined;
       this.inOutage = false;
+      this.options.onResolve?.({ ok: true, source: 'registry' });
       if (previous !== latest || recovered) {
         this.options.log.info({ ociUrl: this.options.ociUrl, semver: this.options.semver, version: latest, previous }, 'agent chart resolved');
       }
@@ -151,6 +154,7 @@ export class RegistryChartSchemaSource implements ChartSchemaSource {
       this.latest = undefined;
       // Retry in about a minute rather than after a whole refresh period.
       this.fetched = started - this.options.refreshMs + RETRY_AFTER_FAILURE_MS;
+      this.options.onResolve?.({ ok: false, source: this.cached ? 'registry' : 'embedded' });
       if (!this.inOutage) {
         this.inOutage = true;
         this.options.log.warn(

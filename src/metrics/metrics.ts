@@ -13,12 +13,18 @@
  *   dependency failed). The name follows the OpenTelemetry histogram
  *   `mcp.server.operation.duration`.
  *
+ * - the service's own metrics (`agent_manager_*`, service-metrics.ts).
+ *
  * The histograms use the OTel HTTP duration buckets (5 ms … 10 s).
  */
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { ServiceMetrics } from './service-metrics.js';
 
 /** The OTel semantic-convention buckets for request durations, in seconds. */
 export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+
+/** Default process metrics whose names break the Prometheus naming rules. */
+const LINT_FAILING_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
 /** How a tool call ended. */
 export type ToolOutcome = 'ok' | 'tool_error' | 'error';
@@ -31,9 +37,17 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   private readonly toolDuration: Histogram<'tool' | 'outcome'>;
+  /** The service's own metrics (service-metrics.ts): build, chart source, API calls, writes. */
+  readonly service: ServiceMetrics;
 
-  constructor(options: { processMetrics?: boolean } = {}) {
-    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+  constructor(options: { processMetrics?: boolean; build?: { version: string; commit: string } } = {}) {
+    if (options.processMetrics ?? true) {
+      collectDefaultMetrics({ register: this.registry });
+      // prom-client names three gauges `_total`, which Prometheus reserves for counters
+      // (promtool check metrics refuses them); their per-type twins without the suffix stay.
+      for (const name of LINT_FAILING_DEFAULTS) this.registry.removeSingleMetric(name);
+    }
+    this.service = new ServiceMetrics(this.registry, options.build ?? { version: 'unknown', commit: 'unknown' });
     this.httpDuration = new Histogram({
       name: 'http_server_request_duration_seconds',
       help: 'Duration of HTTP server requests, by method, route pattern and status code.',

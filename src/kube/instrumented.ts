@@ -1,0 +1,71 @@
+/**
+ * Observability around every Kubernetes call, whatever the port behind it: a `KubeCallHook`
+ * runs around each call of a KubePort (metrics count and time it, tracing puts a span
+ * around it). The wrapper is a Proxy, so methods a port gains later (watch, patch) are
+ * covered without touching this file: the verb is the method's Kubernetes name (`replace`
+ * is `update`, `remove` is `delete`), the resource is the first argument's `resource`.
+ *
+ * `code` is the HTTP status as the API server's own metrics label it (`apiserver_request_total`):
+ * 200, 201, 404 for an absent object, the refusal's status, or `error` when no answer arrived.
+ */
+import type { RequestContext } from '../identity/caller.js';
+import type { KubeProvider } from '../service/ports.js';
+import { kubeStatus } from './kube-errors.js';
+
+/** One Kubernetes call, as hooks see it. */
+export interface KubeCall {
+  /** `get`, `list`, `create`, `update`, `patch`, `delete`, `watch`, … */
+  readonly verb: string;
+  /** The resource's plural name: `helmreleases`, `pods`. */
+  readonly resource: string;
+  readonly namespace?: string;
+}
+
+/** Runs around one call; must return (or rethrow) what `run` does. */
+export type KubeCallHook = <T>(call: KubeCall, run: () => Promise<T>) => Promise<T>;
+
+const VERBS: Readonly<Record<string, string>> = { replace: 'update', remove: 'delete' };
+
+/** `port` with every method run through the hooks (outermost first). */
+export function instrumentKube<T extends object>(port: T, hooks: readonly KubeCallHook[]): T {
+  if (hooks.length === 0) return port;
+  return new Proxy(port, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== 'function' || typeof property !== 'string' || property === 'constructor') return value;
+      return (...args: unknown[]) => {
+        const first = args[0] as { resource?: unknown } | undefined;
+        const call: KubeCall = {
+          verb: VERBS[property] ?? property,
+          resource: typeof first?.resource === 'string' ? first.resource : 'unknown',
+          namespace: typeof args[1] === 'string' ? args[1] : undefined,
+        };
+        const run = (): Promise<unknown> => Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args));
+        return hooks.reduceRight<() => Promise<unknown>>((inner, hook) => () => hook(call, inner), run)();
+      };
+    },
+  });
+}
+
+/** The provider with every port it hands out instrumented. */
+export function instrumentProvider<P extends KubeProvider>(provider: P, hooks: readonly KubeCallHook[]): P {
+  if (hooks.length === 0) return provider;
+  return new Proxy(provider, {
+    get(target, property, receiver) {
+      if (property === 'forRequest') return (ctx: RequestContext) => instrumentKube(target.forRequest(ctx), hooks);
+      const value = Reflect.get(target, property, receiver) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/** The status label of a call's outcome: a result (absent is 404), or a failure's API status. */
+export function kubeCallCode(call: KubeCall, outcome: { result: unknown } | { error: unknown }): string {
+  if ('error' in outcome) {
+    const err = outcome.error as { cause?: unknown };
+    const status = kubeStatus(err) ?? kubeStatus(err?.cause);
+    return status === undefined ? 'error' : String(status);
+  }
+  if (outcome.result === undefined || outcome.result === false) return '404';
+  return call.verb === 'create' ? '201' : '200';
+}

@@ -1,0 +1,42 @@
+/**
+ * Hooks around every operation of the AgentService (metrics count writes by outcome,
+ * tracing opens a span per operation). A Proxy, so operations added later are covered
+ * without touching this file. The operation's name is the tool name (`createAgent` is
+ * `create_agent`); `write` says whether it changes the cluster (create, update, delete,
+ * rollback), which is what the write metrics count.
+ */
+import { AppError } from '../core/errors.js';
+
+/** One service operation, as hooks see it. */
+export interface OperationCall {
+  /** The tool name: `create_agent`, `get_info`, … */
+  readonly name: string;
+  readonly write: boolean;
+}
+
+/** Runs around one operation; must return (or rethrow) what `run` does. */
+export type OperationHook = <T>(call: OperationCall, run: () => Promise<T>) => Promise<T>;
+
+const WRITE = /^(create|update|delete|rollback)[A-Z]/;
+
+/** `service` with every method run through the hooks (outermost first). */
+export function instrumentService<S extends object>(service: S, hooks: readonly OperationHook[]): S {
+  if (hooks.length === 0) return service;
+  return new Proxy(service, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== 'function' || typeof property !== 'string' || property === 'constructor') return value;
+      const call: OperationCall = { name: property.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), write: WRITE.test(property) };
+      return (...args: unknown[]) => {
+        const run = (): Promise<unknown> => Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args));
+        return hooks.reduceRight<() => Promise<unknown>>((inner, hook) => () => hook(call, inner), run)();
+      };
+    },
+  });
+}
+
+/** The outcome label of a finished operation: `ok`, the AppError's code, or `internal`. */
+export function operationOutcome(error?: unknown): string {
+  if (error === undefined) return 'ok';
+  return error instanceof AppError ? error.code : 'internal';
+}

@@ -1,0 +1,104 @@
+/**
+ * The real Prometheus for tests: Debian's `prometheus` package (server and `promtool`).
+ * `promtool(args, stdin)` runs the checker; `startPrometheus(targets)` runs a server on a free
+ * 127.0.0.1 port with its storage in a temp dir, scraping the targets every second, and
+ * `query` asks its HTTP API. `prometheusTestMode()` says whether suites run: they skip (with
+ * the reason) when the binaries are absent on a developer machine, and fail in CI
+ * (`CI=true`), where scripts/test-setup.mjs installs them.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** `run`, `skip` (binaries absent, not CI) or `fail` (absent in CI), with the reason. */
+export function prometheusTestMode(): { mode: 'run' | 'skip' | 'fail'; reason: string } {
+  const missing = ['prometheus', 'promtool'].filter((cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status !== 0);
+  if (missing.length === 0) return { mode: 'run', reason: 'prometheus and promtool installed' };
+  const reason = `${missing.join(' and ')} not installed (apt-get install -y prometheus, or node scripts/test-setup.mjs)`;
+  return { mode: process.env.CI === 'true' ? 'fail' : 'skip', reason };
+}
+
+/** promtool's exit status and output. */
+export function promtool(args: readonly string[], stdin?: string): { status: number | null; output: string } {
+  const run = spawnSync('promtool', [...args], { input: stdin, encoding: 'utf8', timeout: 60_000 });
+  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+export interface RunningPrometheus {
+  /** `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** The result vector of an instant query. */
+  query(expr: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]>;
+  close(): Promise<void>;
+}
+
+/** Starts Prometheus scraping `targets` (`host:port`, path /metrics) every second. */
+export async function startPrometheus(targets: readonly string[]): Promise<RunningPrometheus> {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-manager-prometheus-'));
+  const port = await freePort();
+  const config = join(dir, 'prometheus.yml');
+  writeFileSync(config, [
+    'global:', '  scrape_interval: 1s', '  evaluation_interval: 1s',
+    'scrape_configs:', '  - job_name: agent-manager', '    static_configs:', `      - targets: [${targets.map((t) => JSON.stringify(t)).join(', ')}]`,
+  ].join('\n'));
+  const child: ChildProcess = spawn('prometheus', [
+    `--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error',
+  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let output = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-4096);
+  });
+  const killOnExit = (): void => {
+    child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
+  const url = `http://127.0.0.1:${port}`;
+  const close = async (): Promise<void> => {
+    process.off('exit', killOnExit);
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await close();
+      throw new Error(`prometheus exited (${child.exitCode}) before it was ready: ${output}`);
+    }
+    const ready = await fetch(`${url}/-/ready`).then((r) => r.ok, () => false);
+    if (ready) break;
+    if (Date.now() > deadline) {
+      await close();
+      throw new Error(`prometheus was not ready within 30s: ${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    close,
+    async query(expr) {
+      const res = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(expr)}`);
+      const body = (await res.json()) as { status: string; data?: { result?: { metric: Record<string, string>; value: [number, string] }[] } };
+      if (body.status !== 'success') throw new Error(`query ${expr}: ${JSON.stringify(body)}`);
+      return body.data?.result ?? [];
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

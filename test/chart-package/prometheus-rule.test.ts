@@ -1,0 +1,124 @@
+/**
+ * The chart's optional PrometheusRule: rendered with the Go-template subset renderer, its
+ * rule groups pass `promtool check rules`, and `promtool test rules` proves each alert fires
+ * on the series that should fire it (after its `for`) and stays quiet on healthy ones.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { afterAll, describe, expect, it } from 'vitest';
+import { prometheusTestMode, promtool } from '../../src/testing/prometheus.js';
+import { CHART_DIR, defaultValues, valuesValidator } from './chart-files.js';
+import { TemplateError } from './gotpl/exec.js';
+import { coalesce, renderChart, type Manifest } from './gotpl/render-chart.js';
+
+const NS = 'agent-platform';
+const JOB = 'agent-manager';
+const prometheus = prometheusTestMode();
+if (prometheus.mode === 'skip') console.warn(`SKIPPED PrometheusRule promtool tests: ${prometheus.reason}`);
+
+interface Rule { alert: string; expr: string; for: string; labels: Record<string, string>; annotations: Record<string, string> }
+
+function renderRule(values: Record<string, unknown> = {}): Manifest & { spec: { groups: { name: string; rules: Rule[] }[] } } {
+  const all = { prometheusRule: { enabled: true, ...values } };
+  expect(valuesValidator()(coalesce(defaultValues(), all))).toEqual([]);
+  const rendered = renderChart(CHART_DIR, { releaseName: 'agent-manager', namespace: NS, values: all });
+  const rule = rendered.manifests.find((m) => m.kind === 'PrometheusRule');
+  if (!rule) throw new Error('no PrometheusRule rendered');
+  return rule as never;
+}
+
+describe('the chart PrometheusRule', () => {
+  it('is not rendered by default', () => {
+    const rendered = renderChart(CHART_DIR, { namespace: NS, values: {} });
+    expect(rendered.manifests.some((m) => m.kind === 'PrometheusRule')).toBe(false);
+  });
+
+  it('needs metrics.enabled', () => {
+    let reason = '';
+    try {
+      renderChart(CHART_DIR, { namespace: NS, values: { prometheusRule: { enabled: true }, metrics: { enabled: false } } });
+    } catch (err) {
+      if (!(err instanceof TemplateError)) throw err;
+      reason = err.reason;
+    }
+    expect(reason).toBe("prometheusRule.enabled needs metrics.enabled: its alerts read agent-manager's metrics");
+  });
+
+  it('alerts on the schema fallback, the 5xx ratio and Kubernetes API errors, scoped to this release', () => {
+    const rules = renderRule().spec.groups[0]!.rules;
+    expect(rules.map((r) => r.alert)).toEqual(['AgentManagerChartSchemaFallback', 'AgentManagerHighErrorRate', 'AgentManagerKubernetesAPIErrors']);
+    for (const r of rules) expect(r.expr).toContain(`job="${JOB}",namespace="${NS}"`);
+    expect(rules[0]!.for).toBe('15m');
+  });
+});
+
+describe.skipIf(prometheus.mode === 'skip')('the chart PrometheusRule under promtool', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'prometheus-rule-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const sel = `job="${JOB}",namespace="${NS}"`;
+
+  function writeRules(): Rule[] {
+    if (prometheus.mode === 'fail') throw new Error(`CI needs promtool: ${prometheus.reason}`);
+    const { spec } = renderRule();
+    writeFileSync(join(dir, 'rules.yaml'), stringify({ groups: spec.groups }));
+    return spec.groups[0]!.rules;
+  }
+
+  it('passes promtool check rules', () => {
+    writeRules();
+    const { status, output } = promtool(['check', 'rules', join(dir, 'rules.yaml')]);
+    expect(output).toContain('SUCCESS: 3 rules found');
+    expect(status).toBe(0);
+  });
+
+  it('fires each alert on the series that should, after its for, and not on healthy series (promtool test rules)', () => {
+    const rules = writeRules();
+    const byName = Object.fromEntries(rules.map((r) => [r.alert, r]));
+    const fired = (name: string, labels: Record<string, string>) => [{ exp_labels: { ...byName[name]!.labels, ...labels }, exp_annotations: byName[name]!.annotations }];
+    const tests = {
+      rule_files: ['rules.yaml'],
+      evaluation_interval: '1m',
+      tests: [
+        {
+          interval: '1m',
+          input_series: [
+            { series: `agent_manager_chart_schema_source{${sel},pod="stuck",source="embedded"}`, values: '1x40' },
+            { series: `agent_manager_chart_schema_source{${sel},pod="healthy",source="embedded"}`, values: '0x40' },
+            { series: `http_server_request_duration_seconds_count{${sel},method="POST",route="/api/v1/agents",status="502"}`, values: '0+6x40' },
+            { series: `http_server_request_duration_seconds_count{${sel},method="GET",route="/api/v1/agents",status="200"}`, values: '0+10x40' },
+            { series: `agent_manager_kube_request_duration_seconds_count{${sel},verb="get",resource="helmreleases",code="error"}`, values: '0+3x40' },
+            { series: `agent_manager_kube_request_duration_seconds_count{${sel},verb="get",resource="helmreleases",code="200"}`, values: '0+10x40' },
+          ],
+          alert_rule_test: [
+            { eval_time: '14m', alertname: 'AgentManagerChartSchemaFallback', exp_alerts: [] },
+            { eval_time: '16m', alertname: 'AgentManagerChartSchemaFallback', exp_alerts: fired('AgentManagerChartSchemaFallback', { namespace: NS, pod: 'stuck' }) },
+            { eval_time: '5m', alertname: 'AgentManagerHighErrorRate', exp_alerts: [] },
+            { eval_time: '20m', alertname: 'AgentManagerHighErrorRate', exp_alerts: fired('AgentManagerHighErrorRate', { namespace: NS }) },
+            { eval_time: '20m', alertname: 'AgentManagerKubernetesAPIErrors', exp_alerts: fired('AgentManagerKubernetesAPIErrors', { namespace: NS }) },
+          ],
+        },
+        {
+          interval: '1m',
+          input_series: [
+            { series: `http_server_request_duration_seconds_count{${sel},method="GET",route="/api/v1/agents",status="200"}`, values: '0+10x40' },
+            { series: `http_server_request_duration_seconds_count{${sel},method="GET",route="/api/v1/agents",status="503"}`, values: '0+0x40' },
+            { series: `agent_manager_kube_request_duration_seconds_count{${sel},verb="list",resource="pods",code="200"}`, values: '0+10x40' },
+            { series: `agent_manager_chart_schema_source{${sel},pod="p",source="registry"}`, values: '1x40' },
+          ],
+          alert_rule_test: [
+            { eval_time: '30m', alertname: 'AgentManagerChartSchemaFallback', exp_alerts: [] },
+            { eval_time: '30m', alertname: 'AgentManagerHighErrorRate', exp_alerts: [] },
+            { eval_time: '30m', alertname: 'AgentManagerKubernetesAPIErrors', exp_alerts: [] },
+          ],
+        },
+      ],
+    };
+    writeFileSync(join(dir, 'tests.yaml'), stringify(tests));
+    const { status, output } = promtool(['test', 'rules', join(dir, 'tests.yaml')]);
+    expect(output).toContain('SUCCESS');
+    expect(status).toBe(0);
+  });
+});

@@ -1,0 +1,68 @@
+// The service's /metrics, end to end against the sandbox: after a create, a read and a
+// failing write, the exposition passes `promtool check metrics` (Prometheus's own lint of
+// names, types, units and help), carries the series an SRE alerts on, and a real Prometheus
+// on loopback scrapes it and answers a query for agent_manager_build_info.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageVersion } from '../../src/config/index.js';
+import { prometheusTestMode, promtool, startPrometheus } from '../../src/testing/prometheus.js';
+import { deadRegistryFlag, serveConfig, startServe, type RunningServe } from '../../src/testing/serve-harness.js';
+
+const prometheus = prometheusTestMode();
+if (prometheus.mode === 'skip') console.warn(`SKIPPED serve-metrics suite: ${prometheus.reason}`);
+
+describe.skipIf(prometheus.mode === 'skip')('the metrics of a running service', () => {
+  let running: RunningServe;
+  let exposition: string;
+
+  beforeAll(async () => {
+    if (prometheus.mode === 'fail') throw new Error(`CI needs Prometheus: ${prometheus.reason}`);
+    running = await startServe(serveConfig(['--listen=127.0.0.1:0', '--metrics-listen=127.0.0.1:0', '--sandbox', await deadRegistryFlag()]));
+    const post = (body: unknown): Promise<Response> => fetch(`${running.base}/api/v1/agents`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+    });
+    expect((await post({ name: 'metered', modelConfig: 'default-model-config', toolset: ['preset:none'] })).status).toBe(201);
+    expect((await post({ name: 'metered', modelConfig: 'default-model-config', toolset: ['preset:none'] })).status).toBe(409);
+    expect((await fetch(`${running.base}/api/v1/agents/kagent/metered`)).status).toBe(200);
+    expect((await fetch(`${running.base}/api/v1/info`)).status).toBe(200);
+    exposition = await (await fetch(`${running.metrics}/metrics`)).text();
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  it('passes promtool check metrics', () => {
+    const { status, output } = promtool(['check', 'metrics'], exposition);
+    expect(output).toBe('');
+    expect(status).toBe(0);
+  });
+
+  it('carries the build, the schema source, the registry errors, the API calls and the writes', () => {
+    expect(exposition).toMatch(new RegExp(`^agent_manager_build_info\\{version="${packageVersion().replace(/\./g, '\\.')}",.*\\} 1$`, 'm'));
+    expect(exposition).toContain('agent_manager_chart_schema_source{source="embedded"} 1');
+    expect(exposition).toMatch(/^agent_manager_chart_registry_errors_total [1-9]/m);
+    expect(exposition).toMatch(/^agent_manager_http_client_request_duration_seconds_count\{peer="registry",method="GET",code="error"\} [1-9]/m);
+    expect(exposition).toMatch(/^agent_manager_kube_request_duration_seconds_count\{verb="create",resource="helmreleases",code="201"\} 1$/m);
+    expect(exposition).toMatch(/^agent_manager_kube_request_duration_seconds_count\{verb="get",resource="helmreleases",code="200"\} [1-9]/m);
+    expect(exposition).toContain('agent_manager_writes_total{operation="create_agent",outcome="ok"} 1');
+    expect(exposition).toContain('agent_manager_writes_total{operation="create_agent",outcome="conflict"} 1');
+  });
+
+  it('is scraped by a real Prometheus, which answers a query for agent_manager_build_info', async () => {
+    const target = new URL(running.metrics!).host;
+    const server = await startPrometheus([target]);
+    try {
+      let result: Awaited<ReturnType<typeof server.query>> = [];
+      const deadline = Date.now() + 30_000;
+      while (result.length === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        result = await server.query('agent_manager_build_info');
+      }
+      expect(result).toHaveLength(1);
+      expect(result[0]!.metric).toMatchObject({ __name__: 'agent_manager_build_info', job: 'agent-manager', instance: target, version: packageVersion() });
+      expect(result[0]!.value[1]).toBe('1');
+      expect(await server.query('up{job="agent-manager"}')).toMatchObject([{ value: [expect.any(Number), '1'] }]);
+    } finally {
+      await server.close();
+    }
+  });
+});
