@@ -53,6 +53,8 @@ import { asListenError } from './transport/http/listen-error.js';
 import { instrumentFetch } from './net/instrumented-fetch.js';
 import { outboundFetch } from './net/proxy.js';
 import { collectHooks, type ObservabilityHooks } from './observability/hooks.js';
+import { startTracing } from './tracing/tracing.js';
+import { routeOf } from './transport/http/http-metrics.js';
 import { instrumentService } from './service/instrumented-service.js';
 import { AgentService } from './service/agent-service.js';
 import { ManagedNamespaces } from './service/namespaces.js';
@@ -86,7 +88,10 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
   const lifecycle = new Lifecycle();
   try {
     const metrics = config.metrics.enabled ? new Metrics({ build: info }) : undefined;
-    const hooks = collectHooks(metrics?.service);
+    const tracing = startTracing(config.otel, info);
+    // Pushed first, so it runs last: the spans of the whole shutdown are exported too.
+    if (tracing) cleanups.push(() => tracing.shutdown());
+    const hooks = collectHooks(tracing, metrics?.service);
     const cluster = await openCluster(config, log, cleanups);
     const identity = openIdentity(config, cluster, log, cleanups);
     const { auth, publicRoutes } = identity;
@@ -128,7 +133,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
 
     // Every listener is bound before anything says the service is ready: a port in use
     // stops startup (exit 2, naming the flag) instead of failing after 'listening'.
-    const main = await startHttpServer(app, config.listen, '--listen');
+    const main = await startHttpServer(tracing ? tracing.httpListener(app, routeOf as never) : app, config.listen, '--listen');
     listeners.push(main);
     let metricsServer: RunningServer | undefined;
     if (metrics) {

@@ -6,6 +6,7 @@
  */
 import type { Duration } from './flag-types.js';
 import type { ProxySettings } from '../net/proxy-settings.js';
+import type { OtelSettings } from '../tracing/otel-settings.js';
 import type { ServeSandboxConfig } from './dev-cluster-config.js';
 
 export type { Duration };
@@ -145,6 +146,8 @@ export interface AppConfig {
    * GitHub and the identity provider. The Kubernetes API follows the kubeconfig's `proxy-url`.
    */
   readonly proxy: ProxySettings;
+  /** The OTEL_* environment: traces are exported only when an OTLP endpoint is set. */
+  readonly otel: OtelSettings;
   /** host:port of the main listener. */
   readonly listen: string;
   readonly verbose: boolean;

@@ -81,6 +81,7 @@ describe('parseConfig: serve defaults', () => {
   it('builds the documented defaults with no flags and no env', () => {
     expect(serve([])).toEqual({
       proxy: { httpProxy: '', httpsProxy: '', noProxy: '' },
+      otel: { enabled: false },
       listen: ':8080',
       verbose: false,
       allowedOrigins: [],

@@ -4,6 +4,7 @@
  * unit test. `main.ts` acts on the result.
  */
 import { describeProxy, proxySettingsFrom, proxyUrlProblem, type ProxySettings } from '../net/proxy-settings.js';
+import { otelSettingsFrom, OtelSettingsError, type OtelSettings } from '../tracing/otel-settings.js';
 import type { AppConfig } from './app-config.js';
 import { COMMANDS, RETIRED_SERVE_FLAGS, SANDBOX_FLAGS, SERVE_FLAGS, VERSION_FLAGS, type CommandName } from './flags.js';
 import type { HelpTopic } from './help.js';
@@ -73,7 +74,7 @@ function parse(argv: readonly string[], env: Env): ParseResult {
   switch (command) {
     case 'serve': {
       const r = resolveFlags(SERVE_FLAGS, args, env, path, RETIRED_SERVE_FLAGS);
-      return r.help ? { kind: 'help', topic: 'serve' } : { kind: 'serve', config: { ...buildServeConfig(r.values, r.sources), proxy: proxyConfig(env) } };
+      return r.help ? { kind: 'help', topic: 'serve' } : { kind: 'serve', config: { ...buildServeConfig(r.values, r.sources), proxy: proxyConfig(env), otel: otelConfig(env) } };
     }
     case 'sandbox': {
       const r = resolveFlags(SANDBOX_FLAGS, args, env, path);
@@ -98,6 +99,16 @@ function proxyConfig(env: Env): ProxySettings {
     }
   }
   return settings;
+}
+
+/** The OTEL_* variables; one that cannot be used stops startup, naming it. */
+function otelConfig(env: Env): OtelSettings {
+  try {
+    return otelSettingsFrom(env);
+  } catch (err) {
+    if (err instanceof OtelSettingsError) throw new ConfigError(err.message);
+    throw err;
+  }
 }
 
 function rootBool(name: string, text: string): boolean {

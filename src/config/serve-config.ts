@@ -23,7 +23,7 @@ function def(name: ServeFlags[number]['name']): FlagDef {
 }
 
 /** Build and check the serve configuration. Throws ConfigError. */
-export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy'> {
+export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy' | 'otel'> {
   const defaultNs = v['kagent-namespace'];
   if (defaultNs.trim() === '') throw valueError(def('kagent-namespace'), s['kagent-namespace'], defaultNs, 'must name a namespace');
   if (!v['mcp-path'].startsWith('/')) throw valueError(def('mcp-path'), s['mcp-path'], v['mcp-path'], 'must start with /');

@@ -3,6 +3,7 @@
  * to see which mode the service runs in, and for secrets only whether they are set.
  */
 import { describeProxy } from '../net/proxy-settings.js';
+import { describeOtel } from '../tracing/otel-settings.js';
 import type { AppConfig } from './app-config.js';
 
 /** The startup summary, free of secrets (the GitHub token). */
@@ -47,6 +48,7 @@ export function redactedSummary(config: AppConfig): Record<string, unknown> {
     httpsProxy: describeProxy(config.proxy.httpsProxy),
     httpProxy: describeProxy(config.proxy.httpProxy),
     noProxy: config.proxy.noProxy || undefined,
+    traces: describeOtel(config.otel) ?? 'off',
     metrics: config.metrics.enabled ? config.metrics.listen : 'off',
     sandbox: config.sandbox.enabled,
   };

@@ -1,0 +1,94 @@
+// Traces end to end: the service with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a loopback
+// OTLP/HTTP receiver, against the sandbox, a dead chart registry and a GitHub double. A
+// request carrying a traceparent becomes a server span of that trace, with the operation's
+// span under it and the Kubernetes and GitHub calls under that; the registry reads are
+// client spans too.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../src/testing/otlp-receiver.js';
+import { deadRegistryFlag, serveConfig, startServe } from '../../src/testing/serve-harness.js';
+
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const PARENT_ID = '00f067aa0ba902b7';
+const SERVER = 2;
+const CLIENT = 3;
+
+describe('traces of a running service', () => {
+  let receiver: OtlpReceiver;
+  let github: Server;
+  let githubApi: string;
+  let spans: ReceivedSpan[];
+
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    github = createServer((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}'));
+    await new Promise<void>((resolve) => github.listen(0, '127.0.0.1', resolve));
+    githubApi = `http://127.0.0.1:${(github.address() as AddressInfo).port}`;
+    const running = await startServe(serveConfig([
+      '--listen=127.0.0.1:0', '--metrics-listen=', '--sandbox', await deadRegistryFlag(),
+      '--skills-repositories=https://github.com/example/skills', `--skills-github-api=${githubApi}`,
+    ], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=test%20key',
+      OTEL_RESOURCE_ATTRIBUTES: 'k8s.namespace.name=agent-platform', OTEL_BSP_SCHEDULE_DELAY: '50',
+    }));
+    const traceparent = `00-${TRACE_ID}-${PARENT_ID}-01`;
+    const created = await fetch(`${running.base}/api/v1/agents`, {
+      method: 'POST', headers: { 'content-type': 'application/json', traceparent },
+      body: JSON.stringify({ name: 'traced', modelConfig: 'default-model-config', toolset: ['preset:none'] }),
+    });
+    expect(created.status).toBe(201);
+    await (await fetch(`${running.base}/api/v1/skills`)).text();
+    await (await fetch(`${running.base}/readyz`)).text();
+    // Shutdown exports whatever is still batched.
+    await running.close();
+    spans = receiver.spans;
+  });
+  afterAll(async () => {
+    github?.closeAllConnections();
+    await new Promise((resolve) => github?.close(resolve));
+    await receiver?.close();
+  });
+
+  const one = (predicate: (s: ReceivedSpan) => boolean, what: string): ReceivedSpan => {
+    const found = spans.filter(predicate);
+    if (found.length !== 1) throw new Error(`${what}: ${found.length} spans among ${spans.map((s) => s.name).join(', ')}`);
+    return found[0]!;
+  };
+
+  it('continues the incoming traceparent with a server span named after the route pattern', () => {
+    const server = one((s) => s.name === 'POST /api/v1/agents', 'the create request');
+    expect(server).toMatchObject({ traceId: TRACE_ID, parentSpanId: PARENT_ID, kind: SERVER });
+    expect(server.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': '/api/v1/agents', 'http.response.status_code': 201 });
+    expect(server.resource).toMatchObject({ 'service.name': 'agent-manager', 'k8s.namespace.name': 'agent-platform' });
+  });
+
+  it('puts the operation under the request and every Kubernetes call under the operation', () => {
+    const server = one((s) => s.name === 'POST /api/v1/agents', 'the create request');
+    const operation = one((s) => s.name === 'create_agent', 'the operation');
+    expect(operation).toMatchObject({ traceId: TRACE_ID, parentSpanId: server.spanId });
+    const kube = spans.filter((s) => s.name.startsWith('kube ') && s.parentSpanId === operation.spanId);
+    expect(kube.map((s) => s.name)).toContain('kube create helmreleases');
+    const write = kube.find((s) => s.name === 'kube create helmreleases')!;
+    expect(write).toMatchObject({ kind: CLIENT, traceId: TRACE_ID });
+    expect(write.attributes).toMatchObject({ 'k8s.resource': 'helmreleases', 'http.response.status_code': 201 });
+  });
+
+  it('traces the GitHub and chart registry requests as client spans', () => {
+    const skills = one((s) => s.name === 'GET /api/v1/skills', 'the skills request');
+    const listSkills = one((s) => s.name === 'list_skills' && s.parentSpanId === skills.spanId, 'the list_skills operation');
+    const githubCalls = spans.filter((s) => s.attributes['agent_manager.peer'] === 'github');
+    expect(githubCalls.length).toBeGreaterThan(0);
+    expect(githubCalls.every((s) => s.traceId === listSkills.traceId && s.kind === CLIENT)).toBe(true);
+    expect(githubCalls[0]!.attributes).toMatchObject({ 'http.request.method': 'GET', 'http.response.status_code': 404 });
+    const registry = spans.filter((s) => s.attributes['agent_manager.peer'] === 'registry');
+    expect(registry.length).toBeGreaterThan(0);
+    expect(registry[0]!.status?.code).toBe(2);
+  });
+
+  it('leaves the probes out and sends the configured OTLP headers', () => {
+    expect(spans.some((s) => s.name.includes('readyz'))).toBe(false);
+    expect(receiver.exports.length).toBeGreaterThan(0);
+    expect(receiver.exports.every((h) => h['x-api-key'] === 'test key')).toBe(true);
+  });
+});
