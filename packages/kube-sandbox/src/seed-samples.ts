@@ -74,6 +74,8 @@ const platformRules = (fluxVerbs: string[]): JsonObject[] => [
   { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['ocirepositories'], verbs: fluxVerbs },
   { apiGroups: ['kagent.dev'], resources: ['agents', 'modelconfigs'], verbs: READ },
   { apiGroups: ['apps'], resources: ['deployments', 'replicasets'], verbs: READ },
+  // An agent's revisions: whoever writes agents records them (create) and prunes them (delete).
+  { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: fluxVerbs === READ ? READ : [...READ, 'create', 'delete'] },
   { apiGroups: [''], resources: ['pods', 'events', 'configmaps', 'serviceaccounts'], verbs: READ },
 ];
 

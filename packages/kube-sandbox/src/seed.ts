@@ -82,6 +82,7 @@ export const seedAgentManagerRbac: SeedStep = (store) => {
         { apiGroups: ['kagent.dev'], resources: ['agents'], verbs: ['get', 'list', 'delete'] },
         { apiGroups: ['kagent.dev'], resources: ['modelconfigs'], verbs: ['list'] },
         { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] },
+        { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['list', 'create', 'delete'] },
         { apiGroups: [''], resources: ['pods', 'events'], verbs: ['list'] },
       ],
     }, opts);

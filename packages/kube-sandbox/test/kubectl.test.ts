@@ -84,7 +84,7 @@ describe.skipIf(!present)(title, () => {
     expect(byName.gitrepositories).toEqual(['gitrepositories', 'gitrepo', 'source.toolkit.fluxcd.io/v1', 'true', 'GitRepository']);
     expect(byName.namespaces).toEqual(['namespaces', 'ns', 'v1', 'false', 'Namespace']);
     expect(Object.keys(byName).sort()).toEqual([
-      'agents', 'clusterrolebindings', 'clusterroles', 'configmaps', 'deployments', 'events', 'gitrepositories', 'helmreleases',
+      'agents', 'clusterrolebindings', 'clusterroles', 'configmaps', 'controllerrevisions', 'deployments', 'events', 'gitrepositories', 'helmreleases',
       'kustomizations', 'modelconfigs', 'namespaces', 'ocirepositories', 'pods', 'replicasets', 'rolebindings', 'roles', 'secrets', 'selfsubjectaccessreviews',
       'selfsubjectreviews', 'selfsubjectrulesreviews', 'serviceaccounts',
     ]);

@@ -13,6 +13,7 @@
  * uninstalls (deletes the rendered Agent) and then drops the finalizer — except for a
  * suspended release, whose finalizer is dropped without uninstalling, as Flux does.
  */
+import { stringify } from 'yaml';
 import { isObject, nowTimestamp, type JsonObject } from '../api/json.js';
 import { StatusError } from '../api/status.js';
 import { FieldSet } from '../fields/field-set.js';
@@ -21,7 +22,7 @@ import { CHART_APP_VERSION, CHART_NAME, chartFailure, renderAgent, type ChartFai
 import { Controller, finalizersOf, labelsOf, metadata, type ControllerContext } from './controller.js';
 import { FLUX_FINALIZER } from './source-controller.js';
 import {
-  canonicalJson, findCondition, recordEvent, removeConditions, setCondition, sha256Hex, subjectOf, writeStatus, type Condition,
+  findCondition, recordEvent, removeConditions, setCondition, sha256Hex, subjectOf, writeStatus, type Condition,
 } from './status-helpers.js';
 
 const MANAGER = 'helm-controller';
@@ -55,6 +56,16 @@ function sourceOf(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject)
   const version = str(obj(artifact.metadata)['org.opencontainers.image.version']) || revision.split('@')[0]!;
   const digestHex = revision.includes('@sha256:') ? revision.split('@sha256:')[1]! : sha256Hex(revision);
   return { version, digestHex };
+}
+
+/**
+ * Flux's `configDigest`: sha256 over the values as sigs.k8s.io/yaml writes them (keys
+ * sorted, block style), and over nothing for empty values (helm-controller digests nil
+ * rather than `{}`), so a client can match a history entry to the values it wrote.
+ */
+export function valuesDigest(values: JsonObject): string {
+  const text = Object.keys(values).length === 0 ? '' : stringify(values, { version: '1.1', sortMapEntries: true, indentSeq: false, lineWidth: 0, aliasDuplicateObjects: false });
+  return `sha256:${sha256Hex(text)}`;
 }
 
 /** The Helm release name: `spec.releaseName`, else `[targetNamespace-]name`. */
@@ -189,7 +200,7 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   }
   const chartVersion = `${source.version}+${source.digestHex.slice(0, 12)}`;
   const values = obj(spec.values);
-  const configDigest = `sha256:${sha256Hex(canonicalJson(values))}`;
+  const configDigest = valuesDigest(values);
   const history = (Array.isArray(status.history) ? status.history : []).filter(isObject);
   const deployed = history.find((h) => h.status === 'deployed');
   const releaseName = releaseNameOf(hr);

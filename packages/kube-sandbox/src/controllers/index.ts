@@ -7,6 +7,7 @@
  */
 import type { SandboxStore } from '../ops/sandbox-store.js';
 import type { Controller, ControllerLog } from './controller.js';
+import { startGarbageCollector } from './garbage-collector.js';
 import { startHelmController } from './helm-controller.js';
 import { startKagentController } from './kagent-controller.js';
 import { startKubelet } from './kubelet.js';
@@ -36,6 +37,7 @@ export function startControllers(store: SandboxStore, options: ControllerOptions
     startHelmController(ctx),
     ...startKagentController(ctx),
     ...startWorkloadControllers(ctx),
+    startGarbageCollector(ctx),
     startKubelet(ctx),
   ];
   return {

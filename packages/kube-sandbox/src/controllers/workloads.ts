@@ -3,8 +3,8 @@
  * controller (one ReplicaSet `<deployment>-<pod-template-hash>` per template, older ones
  * scaled to zero; replica counts and the `Available` / `Progressing` conditions), the
  * ReplicaSet controller (pods `<replicaset>-<5 random>` owned by it, counted by
- * readiness), and the garbage collector (when an owner is deleted, its dependents in the
- * namespace are deleted too: Agent → Deployment → ReplicaSet → pods).
+ * readiness). Dependents go with their owners through the garbage collector
+ * (garbage-collector.ts): Agent → Deployment → ReplicaSet → pods.
  */
 import { randomInt } from 'node:crypto';
 import { isObject, type JsonObject } from '../api/json.js';
@@ -126,22 +126,7 @@ function reconcileReplicaSet(ctx: ControllerContext, namespace: string, name: st
   writeStatus(store, 'replicasets', rs, status, MANAGER);
 }
 
-/** Delete the dependents of a deleted owner (namespace and uid), in the background. */
-function collectGarbage(ctx: ControllerContext, namespace: string, uid: string): void {
-  const { store } = ctx;
-  for (const def of store.registry.all()) {
-    if (!def.namespaced) continue;
-    for (const [, o] of store.objects.list(def, namespace)) {
-      const refs = Array.isArray(metadata(o).ownerReferences) ? (metadata(o).ownerReferences as unknown[]).filter(isObject) : [];
-      if (!refs.some((r) => r.uid === uid) || metadata(o).deletionTimestamp) continue;
-      // Dependents with other owners still alive stay (the collector only removes orphans).
-      if (refs.some((r) => r.uid !== uid)) continue;
-      store.delete(def, namespace, String(metadata(o).name), { fieldManager: 'generic-garbage-collector', propagationPolicy: 'Background' });
-    }
-  }
-}
-
-/** Start the Deployment and ReplicaSet controllers and the garbage collector. */
+/** Start the Deployment and ReplicaSet controllers. */
 export function startWorkloadControllers(ctx: ControllerContext): Controller[] {
   const owner = (kind: string) => (event: { object: JsonObject }) => {
     const ref = controllerOf(event.object);
@@ -151,9 +136,5 @@ export function startWorkloadControllers(ctx: ControllerContext): Controller[] {
     .watch('deployments').watch('replicasets', owner('Deployment')).resync('deployments');
   const replicasets = new Controller('replicaset-controller', ctx, (ns, name) => reconcileReplicaSet(ctx, ns, name))
     .watch('replicasets').watch('pods', owner('ReplicaSet')).resync('replicasets');
-  const gc = new Controller('garbage-collector', ctx, (ns, uid) => collectGarbage(ctx, ns, uid));
-  gc.listen((event) => {
-    if (event.type === 'DELETED') gc.enqueue(event.namespace, String(metadata(event.object).uid ?? ''), 0);
-  });
-  return [deployments, replicasets, gc];
+  return [deployments, replicasets];
 }

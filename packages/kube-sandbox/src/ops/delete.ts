@@ -2,7 +2,10 @@
  * Deleting objects: preconditions (uid, resourceVersion), finalizers (an object with
  * finalizers gets a deletionTimestamp and stays until they are removed; the last removal
  * deletes it), dry run, namespace termination and delete-collection. Propagation
- * policies are accepted; the sandbox has no garbage collector for dependents.
+ * follows the real server: Background (the default) removes the object at once and
+ * leaves its dependents to the garbage collector; Orphan and Foreground add the
+ * `orphan` or `foregroundDeletion` finalizer, which the collector removes once it has
+ * orphaned, or deleted, the dependents.
  */
 import { clone, isObject, metaOf, readMeta, nowTimestamp, type JsonObject } from '../api/json.js';
 import { statusErrors } from '../api/status.js';
@@ -11,6 +14,19 @@ import { namespaces } from '../resources/builtin-core.js';
 import { groupResource, type ResourceDef } from '../resources/types.js';
 import { afterRemoval, terminateNamespace } from './namespace-lifecycle.js';
 import type { DeleteOptions, ListOptions, OpsEnv } from './types.js';
+
+/** The finalizers a propagation policy leaves for the garbage collector. */
+export const ORPHAN_FINALIZER = 'orphan';
+export const FOREGROUND_FINALIZER = 'foregroundDeletion';
+
+/** The object's finalizers once the propagation policy is applied. */
+function finalizersFor(old: JsonObject, policy: string | undefined): string[] {
+  const own = isObject(old.metadata) && Array.isArray(old.metadata.finalizers) ? old.metadata.finalizers.map(String) : [];
+  const gc = policy === 'Orphan' ? ORPHAN_FINALIZER : policy === 'Foreground' ? FOREGROUND_FINALIZER : undefined;
+  const rest = own.filter((f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER);
+  if (policy === undefined) return own;
+  return gc ? [...rest, gc] : rest;
+}
 
 /** The outcome of a delete: the object's last state and whether it is gone from the store. */
 export interface DeleteResult {
@@ -42,11 +58,12 @@ export function deleteObject(env: OpsEnv, def: ResourceDef, namespace: string, n
     });
     return { object, removed: !env.objects.get(namespaces, '', name) };
   }
-  const finalizers = isObject(old.metadata) && Array.isArray(old.metadata.finalizers) ? old.metadata.finalizers : [];
+  const finalizers = readMeta(old).deletionTimestamp ? finalizersFor(old, undefined) : finalizersFor(old, opts.propagationPolicy);
   if (finalizers.length > 0) {
     if (readMeta(old).deletionTimestamp) return { object: old, removed: false };
     const next = clone(old);
     const meta = metaOf(next);
+    meta.finalizers = finalizers;
     meta.deletionTimestamp = nowTimestamp();
     meta.deletionGracePeriodSeconds = 0;
     meta.generation = (typeof meta.generation === 'number' ? meta.generation : 1) + 1;

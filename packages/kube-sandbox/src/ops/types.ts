@@ -54,7 +54,7 @@ export interface ListResult {
 /** Options of delete (DeleteOptions plus query parameters). */
 export interface DeleteOptions extends WriteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
-  /** Orphan, Background or Foreground: accepted; dependents are not collected by the sandbox. */
+  /** Orphan, Background (the default) or Foreground: how the garbage collector treats the dependents. */
   propagationPolicy?: string;
   gracePeriodSeconds?: number;
 }

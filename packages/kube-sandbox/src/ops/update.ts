@@ -85,6 +85,8 @@ export function commitUpdate(env: OpsEnv, req: UpdateRequest): JsonObject {
   }
   meta.resourceVersion = oldMeta.resourceVersion;
   normalise(def, next, opts);
+  const updateErrors = scope === 'main' ? def.validateUpdate?.(next, old) ?? [] : [];
+  if (updateErrors.length > 0) throw statusErrors.invalid(groupKind(def), name, updateErrors);
 
   if (oldMeta.deletionTimestamp) {
     const added = finalizers(next).filter((f) => !finalizers(old).includes(f));

@@ -1,12 +1,13 @@
 /**
- * apps/v1 (deployments, replicasets) and rbac.authorization.k8s.io/v1 (roles,
- * rolebindings, clusterroles, clusterrolebindings): table columns as kubectl prints
- * them, the selector/template agreement the real server insists on, and roleRef checks.
+ * apps/v1 (deployments, replicasets, controllerrevisions) and rbac.authorization.k8s.io/v1
+ * (roles, rolebindings, clusterroles, clusterrolebindings): table columns as kubectl prints
+ * them, the selector/template agreement the real server insists on, a ControllerRevision's
+ * mandatory and immutable `data` and non-negative `revision`, and roleRef checks.
  */
 import { fieldError, type FieldError } from '../api/field-errors.js';
-import { isObject, type JsonObject } from '../api/json.js';
+import { deepEqual, isObject, type JsonObject } from '../api/json.js';
 import {
-  bindingSchema, clusterRoleSchema, deploymentSchema, replicaSetSchema, roleSchema,
+  bindingSchema, clusterRoleSchema, controllerRevisionSchema, deploymentSchema, replicaSetSchema, roleSchema,
 } from './builtin-schemas.js';
 import { ageColumn, column, nameColumn } from './columns.js';
 import { STANDARD_VERBS, type ResourceDef } from './types.js';
@@ -41,7 +42,7 @@ const images = (o: JsonObject): string => {
   return containers.map((c) => (isObject(c) ? String(c.image ?? '') : '')).join(',');
 };
 
-const apps = (def: Omit<ResourceDef, 'group' | 'version' | 'custom' | 'verbs' | 'namespaced' | 'statusSubresource' | 'nameRule'>): ResourceDef =>
+const apps = (def: Omit<ResourceDef, 'group' | 'version' | 'custom' | 'verbs' | 'namespaced' | 'statusSubresource' | 'nameRule'> & { statusSubresource?: boolean }): ResourceDef =>
   ({ group: 'apps', version: 'v1', custom: false, verbs: STANDARD_VERBS, namespaced: true, statusSubresource: true, scaleSubresource: true, nameRule: 'subdomain', ...def });
 
 export const deployments = apps({
@@ -101,5 +102,29 @@ export const clusterrolebindings = rbac({
   columns: [nameColumn(), column('Role', roleRef), ageColumn()], validate: validateBinding(true),
 });
 
-export const APPS_RESOURCES: readonly ResourceDef[] = [deployments, replicasets];
+/** The CONTROLLER column: `<kind>.<group>/<name>` of the controller owner reference, as kubectl prints it. */
+function controllerColumn(o: JsonObject): string {
+  const refs = isObject(o.metadata) && Array.isArray(o.metadata.ownerReferences) ? o.metadata.ownerReferences.filter(isObject) : [];
+  const ref = refs.find((r) => r.controller === true);
+  if (!ref) return '<none>';
+  const apiVersion = String(ref.apiVersion ?? '');
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.lastIndexOf('/')) : '';
+  return `${String(ref.kind ?? '').toLowerCase()}${group ? `.${group}` : ''}/${String(ref.name ?? '')}`;
+}
+
+export const controllerrevisions = apps({
+  resource: 'controllerrevisions', kind: 'ControllerRevision', singular: 'controllerrevision', shortNames: [], categories: [],
+  statusSubresource: false, scaleSubresource: false,
+  schema: controllerRevisionSchema,
+  columns: [nameColumn(), column('Controller', controllerColumn), column('Revision', (o) => (typeof o.revision === 'number' ? o.revision : 0), 'integer'), ageColumn()],
+  validate: (o) => {
+    const errors: FieldError[] = [];
+    if (o.data === undefined || o.data === null) errors.push(fieldError.required('data', 'data is mandatory'));
+    if (typeof o.revision === 'number' && o.revision < 0) errors.push(fieldError.invalid('revision', o.revision, 'must be greater than or equal to 0'));
+    return errors;
+  },
+  validateUpdate: (next, old) => (deepEqual(next.data, old.data) ? [] : [fieldError.invalid('data', next.data, 'field is immutable')]),
+});
+
+export const APPS_RESOURCES: readonly ResourceDef[] = [deployments, replicasets, controllerrevisions];
 export const RBAC_RESOURCES: readonly ResourceDef[] = [clusterrolebindings, clusterroles, rolebindings, roles];

@@ -97,6 +97,8 @@ export const deploymentSchema = objectSchema({
 }, open);
 
 export const replicaSetSchema = objectSchema({ spec: workloadSpec(), status: workloadStatus() }, open);
+/** apps/v1 ControllerRevision: `data` is a RawExtension (any JSON object), `revision` an int64. */
+export const controllerRevisionSchema = objectSchema({ data: anyValue(), revision: int() });
 
 export const namespaceSchema = objectSchema({
   spec: obj({ finalizers: list(str()) }, open),

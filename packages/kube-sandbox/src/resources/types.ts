@@ -49,6 +49,8 @@ export interface ResourceDef {
   readonly prepare?: (obj: JsonObject) => void;
   /** Kind-specific validation beyond the schema (built-in kinds). */
   readonly validate?: (obj: JsonObject) => FieldError[];
+  /** Kind-specific rules of an update (immutable fields), given the new and the stored object. */
+  readonly validateUpdate?: (next: JsonObject, old: JsonObject) => FieldError[];
   /** The status a newly created object starts with (resources with a status subresource). */
   readonly initialStatus?: () => JsonObject;
 }
