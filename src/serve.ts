@@ -124,6 +124,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
         namespaces: new ManagedNamespaces(config.namespaces.default, config.namespaces.managed),
         compose: composeConfig(config, apiVersions),
         apiVersions,
+        revisionHistoryLimit: config.revisionHistoryLimit,
       },
     ), hooks.operation);
     const app = createApp({

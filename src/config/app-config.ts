@@ -160,6 +160,8 @@ export interface AppConfig {
   readonly shutdown: ShutdownConfig;
   readonly kube: KubeConfig;
   readonly namespaces: NamespacesConfig;
+  /** `--revision-history-limit`: revisions kept per agent (0 keeps none). */
+  readonly revisionHistoryLimit: number;
   readonly chart: ChartConfig;
   readonly compose: ComposeConfig;
   readonly skills: SkillsConfig;

@@ -14,7 +14,8 @@
  * - `ociUrl`: `oci://<registry>/<repository>`;
  * - `semverRange`: a chart version constraint (Masterminds syntax);
  * - `enum`: one of `choices`;
- * - `address`: a `host:port` listen address (`:8080`, `127.0.0.1:0`, `[::1]:9464`).
+ * - `address`: a `host:port` listen address (`:8080`, `127.0.0.1:0`, `[::1]:9464`);
+ * - `count`: a whole number, 0 or more (`10`).
  */
 export type FlagType =
   | 'string'
@@ -25,7 +26,8 @@ export type FlagType =
   | 'ociUrl'
   | 'semverRange'
   | 'enum'
-  | 'address';
+  | 'address'
+  | 'count';
 
 /** One flag: its name, environment variable, default and help text. */
 export interface FlagDef {
@@ -78,6 +80,7 @@ export interface FlagValueOf {
   semverRange: string;
   enum: string;
   address: string;
+  count: number;
 }
 
 /** Where a flag's value came from. */

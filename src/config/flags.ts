@@ -54,6 +54,8 @@ export const SERVE_FLAGS = [
     help: 'spec.interval of the OCIRepository each namespace shares.' },
   { name: 'helmrelease-service-account', env: 'HELMRELEASE_SERVICE_ACCOUNT', default: '', type: 'string', group: 'Flux',
     help: 'spec.serviceAccountName of composed HelmReleases (Flux multi-tenancy); empty leaves it out.' },
+  { name: 'revision-history-limit', env: 'AGENT_MANAGER_REVISION_HISTORY_LIMIT', default: '10', type: 'count', group: 'Kubernetes',
+    help: 'How many revisions (ControllerRevisions) of each agent are kept; older ones are deleted, 0 keeps none.' },
   // Agent chart
   { name: 'agent-chart-oci-url', env: 'AGENT_CHART_OCI_URL', default: DEFAULT_CHART_OCI_URL, type: 'ociUrl', group: 'Agent chart',
     help: 'OCI URL of the agent chart every agent is rendered from.' },

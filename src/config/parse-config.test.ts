@@ -88,6 +88,7 @@ describe('parseConfig: serve defaults', () => {
       shutdown: { delay: { text: '5s', ms: 5_000 }, timeout: { text: '15s', ms: 15_000 } },
       kube: { kubeconfig: '', context: '', inCluster: false, kagentApiVersion: 'auto', helmReleaseApiVersion: 'auto', ociRepositoryApiVersion: 'auto' },
       namespaces: { default: 'kagent', managed: ['kagent'] },
+      revisionHistoryLimit: 10,
       chart: {
         ociUrl: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', semver: 'x.x.x', refresh: { text: '10m', ms: 600_000 },
         auth: { dockerConfig: '', username: '', password: '', token: '' }, secretRef: '', provider: 'generic',
@@ -111,6 +112,7 @@ describe('parseConfig: flag, env and default', () => {
     ['listen', 'AGENT_MANAGER_LISTEN', ':9000', ':9100', (c: AppConfig) => c.listen],
     ['kube-context', 'KUBE_CONTEXT', 'env-ctx', 'flag-ctx', (c: AppConfig) => c.kube.context],
     ['kagent-namespace', 'KAGENT_NAMESPACE', 'env-ns', 'flag-ns', (c: AppConfig) => c.namespaces.default],
+    ['revision-history-limit', 'AGENT_MANAGER_REVISION_HISTORY_LIMIT', '3', '0', (c: AppConfig) => String(c.revisionHistoryLimit)],
     ['agent-chart-semver', 'AGENT_CHART_SEMVER', '0.x', '1.x', (c: AppConfig) => c.chart.semver],
     ['mcp-path', 'AGENT_MANAGER_MCP_PATH', '/env', '/flag', (c: AppConfig) => c.mcp.path],
     ['skills-github-token', 'GITHUB_TOKEN', 'env-token', 'flag-token', (c: AppConfig) => c.skills.githubToken],
@@ -301,6 +303,8 @@ describe('parseConfig: values that do not parse are errors naming the flag and t
     [['--agent-chart-oci-url=https://x/y'], '--agent-chart-oci-url: chart URL "https://x/y" must look like oci://<registry>/<repository>'],
     [['--agent-chart-semver=>>1'], '--agent-chart-semver: chart semver range ">>1": '],
     [['--agent-chart-semver='], '--agent-chart-semver: chart semver range "": '],
+    [['--revision-history-limit=-1'], '--revision-history-limit "-1": not a count (want a whole number such as 0 or 10)'],
+    [['--revision-history-limit=ten'], '--revision-history-limit "ten": not a count'],
   ])('refuses %j with %j', (args, message) => {
     expect(error(['serve', ...args])).toContain(message);
   });

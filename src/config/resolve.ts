@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { Duration, FlagDef, FlagSource, FlagSources, FlagValueOf, FlagValues, RetiredFlag } from './flag-types.js';
-import { checkHttpUrl, checkOciUrl, parseGoBool, parseGoDuration, parseListenAddress, splitList, ValueError } from './values.js';
+import { checkHttpUrl, checkOciUrl, parseCount, parseGoBool, parseGoDuration, parseListenAddress, splitList, ValueError } from './values.js';
 import { parseSemverConstraint } from '../chart/semver-constraint.js';
 
 /** A configuration error: printed as `Error: <message>`, exit code 2. */
@@ -77,6 +77,7 @@ export function parseValue(def: FlagDef, given: Given): FlagValueOf[FlagDef['typ
       case 'enum': return checkEnum(def, text);
       case 'ociUrl': return checkOciUrl(text);
       case 'semverRange': return checkSemverRange(text);
+      case 'count': return parseCount(text);
     }
   } catch (err) {
     if (!(err instanceof ValueError)) throw err;

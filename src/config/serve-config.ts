@@ -55,6 +55,7 @@ export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy' | 'otel'> 
       ociRepositoryApiVersion: fluxVersion('flux-ocirepository-api-version', 'source.toolkit.fluxcd.io', v, s),
     },
     namespaces: { default: defaultNs, managed: [...new Set([defaultNs, ...v['managed-namespaces']])] },
+    revisionHistoryLimit: v['revision-history-limit'],
     chart: {
       ociUrl: v['agent-chart-oci-url'],
       semver: v['agent-chart-semver'],

@@ -13,6 +13,12 @@ export class ValueError extends Error {
 const GO_TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 const GO_FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
 
+/** A whole number of things, 0 or more, in decimal digits (at most 9 of them). */
+export function parseCount(text: string): number {
+  if (!/^[0-9]{1,9}$/.test(text)) throw new ValueError('not a count (want a whole number such as 0 or 10)');
+  return Number(text);
+}
+
 /** Go `strconv.ParseBool`. */
 export function parseGoBool(text: string): boolean {
   if (GO_TRUE.has(text)) return true;

@@ -5,8 +5,8 @@
  * takes the request's context first: who is calling is explicit in every signature.
  */
 import type {
-  Agent, AgentSpec, AgentUpdate, CreateRequest, CreateResult, DeleteResult, Info, ModelConfig, SkillsResult, Status,
-  UpdateResult, ValidateResult,
+  Agent, AgentSpec, AgentUpdate, CreateRequest, CreateResult, DeleteResult, Info, ModelConfig, RevisionDetail, RevisionEntry,
+  RollbackResult, SkillsResult, Status, UpdateResult, ValidateResult,
 } from '../core/types.js';
 import { validateName } from '../core/names.js';
 import type { RequestContext } from '../identity/caller.js';
@@ -16,6 +16,8 @@ import { getInfo, listModelConfigs, listSkills, type SkillsRequest } from './inf
 import type { OperationEnv } from './operation-env.js';
 import { getAgent, listAgents } from './reads.js';
 import { resourceTypes } from './resources.js';
+import { getAgentRevision, listAgentRevisions } from './revisions.js';
+import { rollbackAgent, type RollbackRequest } from './rollback.js';
 import type { ServiceDeps, ServiceSettings } from './settings.js';
 import { agentStatus } from './status.js';
 import { updateAgent } from './update.js';
@@ -79,6 +81,18 @@ export class AgentService {
     return request.mode === 'create'
       ? validateCreate(this.env, ctx, request.spec)
       : validateUpdate(this.env, ctx, request.update);
+  }
+
+  async listAgentRevisions(ctx: RequestContext, request: AgentRef): Promise<{ revisions: RevisionEntry[] }> {
+    return listAgentRevisions(this.env, ctx, request);
+  }
+
+  async getAgentRevision(ctx: RequestContext, request: AgentRef & { revision: number }): Promise<RevisionDetail> {
+    return getAgentRevision(this.env, ctx, request);
+  }
+
+  async rollbackAgent(ctx: RequestContext, request: RollbackRequest): Promise<RollbackResult> {
+    return rollbackAgent(this.env, ctx, request);
   }
 
   async listModelConfigs(ctx: RequestContext, request: { namespace?: string } = {}): Promise<{ modelConfigs: ModelConfig[] }> {

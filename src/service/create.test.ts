@@ -67,7 +67,9 @@ describe('createAgent writes the source and the release', () => {
     expect(written.spec.chartRef).toEqual({ kind: 'OCIRepository', name: 'agent', namespace: 'kagent' });
     expect(result.agent).toMatchObject({ name: 'sre', exists: false, managed: 'helmrelease', toolset: ['preset:read-only', 'workflow:incident-triage'] });
     expect(result.manifests.helmRelease).toContain('kind: HelmRelease');
-    expect(f.sandbox.counters.count({ verb: 'create' })).toBe(1);
+    expect(f.sandbox.counters.count({ verb: 'create', resource: 'helmreleases.helm.toolkit.fluxcd.io' })).toBe(1);
+    expect(f.sandbox.counters.count({ verb: 'create', resource: 'controllerrevisions.apps' })).toBe(1);
+    expect(f.sandbox.counters.count({ verb: 'create' })).toBe(2);
   });
 
   it('creates the OCIRepository with the chart URL in a namespace that has none', async () => {

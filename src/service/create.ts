@@ -9,13 +9,15 @@
  * without its source. If the API server refuses the release, a source this call created
  * (and nothing else references) is removed again; when the outcome of the release write
  * is unknown (5xx, timeout, dropped connection) the source is kept. The status of the new
- * agent is embedded when it can be read.
+ * agent is embedded when it can be read, and the write is recorded as revision 1 (or one
+ * past what a deleted release of that name left behind) in the same round.
  *
  * A dry run runs every check and sends both writes with `dryRun=All`, so the API server's
  * admission, the CRD schema and RBAC refuse what they would refuse; nothing is stored,
- * there is no source to clean up and no status to read.
+ * there is no source to clean up, no status to read and no revision to record.
  */
 import { buildHelmRelease, buildOciRepository, buildValues, chartNameOf, composeManifests } from '../core/compose.js';
+import { changedPaths } from '../core/diff.js';
 import { backendError, conflict, invalid, isAppError } from '../core/errors.js';
 import { metadataMapsViolations } from '../core/labels.js';
 import { validateName } from '../core/names.js';
@@ -28,6 +30,7 @@ import type { KubeObject, KubePort } from './ports.js';
 import { agentFromRelease, withRelease } from './read-model.js';
 import { agentStatus } from './status.js';
 import type { OperationEnv } from './operation-env.js';
+import { nextNumber, readHistory, recordRevision, stampRevision } from './revision-store.js';
 import { ensureSource, isLive, removeSourceIfUnused } from './shared-source.js';
 
 /** The codes of API answers that prove a write was refused (the API server's 4xx). */
@@ -68,12 +71,13 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
   const { types, compose } = env;
   const kube = env.kube(ctx);
   const chartName = chartNameOf(compose.chartOciUrl);
-  const [release, agent, modelConfigs, source, schema] = await Promise.all([
+  const [release, agent, modelConfigs, source, schema, history] = await Promise.all([
     kube.get(types.helmRelease, namespace, name),
     kube.get(types.agent, namespace, name),
     kube.list(types.modelConfig, namespace),
     kube.get(types.ociRepository, namespace, chartName),
     env.deps.chart.schema(),
+    readHistory(kube, types, namespace, name),
   ]);
   if (release) throw isLive(release) ? releaseExistsConflict(namespace, name) : releaseTerminatingConflict(namespace, name);
   if (agent) throw bareAgentExistsConflict(namespace, name);
@@ -94,8 +98,11 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
       'reusing an OCIRepository that points elsewhere');
   }
   let created: KubeObject;
+  const composed = buildHelmRelease(namespace, name, values, compose) as KubeObject;
+  const revision = nextNumber(history, undefined);
+  stampRevision(composed, revision);
   try {
-    created = await kube.create(types.helmRelease, buildHelmRelease(namespace, name, values, compose) as KubeObject, { dryRun });
+    created = await kube.create(types.helmRelease, composed, { dryRun });
   } catch (err) {
     // Only a refusal the API server answered (4xx) proves the release was not written. A
     // 5xx, a timeout or a dropped connection leaves the outcome unknown: the release may
@@ -113,25 +120,32 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
   };
   const requestedBy = callerName(ctx.caller);
   if (dryRun) {
-    // Nothing was stored: no source to ensure again and no status to read.
+    // Nothing was stored: no source to ensure again, no status to read, no revision to record.
     ctx.log.info({ ...logged, ociRepositoryCreated: sourceCreated }, 'agent create dry run');
     if (requestedBy) result.requestedBy = requestedBy;
     result.dryRun = true;
     return result;
   }
-  // The source again, now that the release is written (beside the status read, which needs
-  // neither). The release exists now, so a failed check is tried once more before the
-  // call fails: a 502 here would send the caller into a retry that only finds the release.
-  const [createdAfter, status] = await Promise.all([
+  // The source again, now that the release is written, beside the status read and the first
+  // revision's record (none of the three needs another): one concurrent round. The release
+  // exists now, so a failed source check is tried once more before the call fails: a 502
+  // here would send the caller into a retry that only finds the release.
+  const [createdAfter, status, recorded] = await Promise.all([
     ensureSource(kube, types, sourceTemplate).catch(() => ensureSource(kube, types, sourceTemplate)).catch((err: unknown) => {
       throw backendError(`HelmRelease ${namespace}/${name} was written, but its chart source could not be ensured after it: ${err instanceof Error ? err.message : String(err)}`, err);
     }),
     agentStatus(kube, types, namespace, name).catch(() => undefined),
+    recordRevision(env, ctx, kube, {
+      agent: name, release: created, revision, history,
+      record: { operation: 'create', requestedBy, changed: changedPaths({}, values), values },
+    }),
   ]);
   if (createdAfter) result.created.ociRepository = true;
   ctx.log.info({ ...logged, ociRepositoryCreated: result.created.ociRepository }, 'agent created');
   if (status) result.status = status;
   if (requestedBy) result.requestedBy = requestedBy;
+  if (recorded.revision !== undefined) result.revision = recorded.revision;
+  if (recorded.notes.length > 0) result.notes = recorded.notes;
   return result;
 }
 

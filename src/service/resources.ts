@@ -1,8 +1,8 @@
 /**
  * The Kubernetes resource types the agent service reads and writes. The kagent and
  * Flux API versions are discovered at startup (or pinned by flags), so the types of
- * those groups are built from the resolved `ApiVersions`; Deployments, pods and events
- * are fixed core types.
+ * those groups are built from the resolved `ApiVersions`; Deployments, pods, events and
+ * ControllerRevisions (an agent's history) are fixed built-in types.
  */
 import type { Gvr } from './ports.js';
 
@@ -31,6 +31,7 @@ export interface ResourceTypes {
   deployment: Gvr;
   pod: Gvr;
   event: Gvr;
+  controllerRevision: Gvr;
 }
 
 /** Split `group/version` (or a bare core `version`). */
@@ -60,5 +61,6 @@ export function resourceTypes(versions: ApiVersions): ResourceTypes {
     deployment: gvr('apps/v1', 'deployments', 'Deployment'),
     pod: gvr('v1', 'pods', 'Pod'),
     event: gvr('v1', 'events', 'Event'),
+    controllerRevision: gvr('apps/v1', 'controllerrevisions', 'ControllerRevision'),
   };
 }

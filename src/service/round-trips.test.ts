@@ -17,6 +17,9 @@ beforeAll(async () => {
   seedRelease(f.sandbox, { name: 'remote', namespace: 'tenant', ready: true });
   seedAgentCr(f.sandbox, { name: 'remote', release: { name: 'remote', namespace: 'tenant' } });
   seedModelConfig(f.sandbox, 'tenant', 'default-model-config');
+  // Open the client's connections first: a TLS handshake under load can outlast a held
+  // request and would read as one more sequential round trip of the first test.
+  await Promise.all(Array.from({ length: 6 }, () => f.service.listModelConfigs(f.ctx())));
   meter = meterRoundTrips(f.sandbox);
 });
 afterAll(async () => {
@@ -44,6 +47,20 @@ describe('sequential API round trips per operation', () => {
     meter.reset();
     await f.service.createAgent(f.ctx(), { namespace: 'tenant', name: 'sre', modelConfig: 'default-model-config', toolset: ['preset:none'] });
     expect(meter.depth()).toBeLessThanOrEqual(4);
+  });
+
+  // An update before revisions: one read round (Agent, release, schema) and the release write.
+  // Recording adds exactly one: the ControllerRevision create, concurrent with the prune.
+  it('updateAgent takes three: the read round (with the history), the release write, the revision record', async () => {
+    await f.service.updateAgent(f.ctx(), { name: 'sre', description: 'measured' });
+    expect(meter.depth()).toBe(3);
+    expect(meter.requests).toBe(5); // get Agent, get HelmRelease, list ControllerRevisions; update; create
+  });
+
+  it('rollbackAgent takes three too: the revision is found in the read round the update makes anyway', async () => {
+    await f.service.rollbackAgent(f.ctx(), { name: 'sre', revision: 1 });
+    expect(meter.depth()).toBe(3);
+    expect(meter.requests).toBe(6); // the update's five and the ModelConfig list a rollback always checks
   });
 
   it('getAgent takes one when the release is named after the agent', async () => {

@@ -23,4 +23,6 @@ export interface ServiceSettings {
   apiVersions: ApiVersions;
   /** How often a read-merge-write update is attempted before a conflict is surfaced. */
   updateAttempts?: number;
+  /** How many revisions of each agent are kept (`--revision-history-limit`; 0 keeps none); default 10. */
+  revisionHistoryLimit?: number;
 }

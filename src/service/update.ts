@@ -10,6 +10,11 @@
  * version is refused (412 on REST), and so is a write that loses a race, without a retry,
  * since a retry would merge over the change the caller has not seen. `dryRun` sends the
  * write with `dryRun=All` (the API server checks it; nothing is stored).
+ *
+ * Every write through this path (update_agent, rollback_agent) is recorded as a
+ * revision after the release write succeeded (service/revision-store.ts): the history
+ * is read in the same concurrent round as the release, and its number is written onto
+ * the release in the same request, so a retried write takes the next number.
  */
 import { composeManifests } from '../core/compose.js';
 import { changedPaths } from '../core/diff.js';
@@ -20,7 +25,8 @@ import { skillsViolations } from '../core/skills.js';
 import { toolsetViolations, validateRemovedArguments } from '../core/toolset.js';
 import { schemaErrorText } from '../core/values-schema.js';
 import { applyUpdate } from '../core/update-merge.js';
-import type { AgentUpdate, UpdateResult } from '../core/types.js';
+import type { AgentUpdate, RevisionOperation, UpdateResult } from '../core/types.js';
+import type { StoredRevision } from '../core/revisions.js';
 import { callerLogValue, callerName, type RequestContext } from '../identity/caller.js';
 import { modelConfigViolation, schemaViolations } from './checks.js';
 import { lookupAgent, type AgentObjects } from './lookup.js';
@@ -29,6 +35,9 @@ import type { OperationEnv } from './operation-env.js';
 import { writableRelease } from './ownership.js';
 import { agentChanged, checkPrecondition, resourceVersionViolation } from './preconditions.js';
 import { agentOf } from './read-model.js';
+import {
+  historyNear, nextNumber, readHistory, recordRevision, releaseRevisions, stampRevision, type HistoryRead, type Recorded,
+} from './revision-store.js';
 
 export const MODEL_CONFIG_CLEARED =
   'modelConfig cannot be cleared: name an existing ModelConfig of the namespace (list_model_configs)';
@@ -56,14 +65,23 @@ export function checkUpdate(env: OperationEnv, update: AgentUpdate): string {
   return namespace;
 }
 
-/** One consistent read of everything an update decides on. */
-export async function readForUpdate(env: OperationEnv, kube: KubePort, namespace: string, update: AgentUpdate) {
-  const [objects, modelConfigs, schema] = await Promise.all([
+/**
+ * One consistent read of everything an update decides on; with `history`, the agent's
+ * revisions too (a write records one), and with `modelConfigs` the namespace's
+ * ModelConfigs even when the update does not name one (a rollback always does).
+ */
+export async function readForUpdate(
+  env: OperationEnv, kube: KubePort, namespace: string, update: AgentUpdate,
+  options: { history?: boolean; modelConfigs?: boolean } = {},
+) {
+  const [objects, modelConfigs, schema, history] = await Promise.all([
     lookupAgent(kube, env.types, namespace, update.name),
-    update.modelConfig !== undefined ? kube.list(env.types.modelConfig, namespace) : Promise.resolve(undefined),
+    update.modelConfig !== undefined || options.modelConfigs
+      ? kube.list(env.types.modelConfig, namespace) : Promise.resolve(undefined),
     env.deps.chart.schema(),
+    options.history ? readHistory(kube, env.types, namespace, update.name) : Promise.resolve(undefined),
   ]);
-  return { objects, modelConfigs, schema };
+  return { objects, modelConfigs, schema, history };
 }
 
 export interface MergedUpdate {
@@ -79,10 +97,12 @@ export interface MergedUpdate {
 /** The merge of an update into the release it may write; ownership refusals (404/409) are thrown. */
 export function mergeUpdate(
   objects: AgentObjects, update: AgentUpdate, modelConfigs: KubeObject[] | undefined, schema: ResolvedSchema,
+  drop: readonly string[] = [],
 ): MergedUpdate {
   const release = writableRelease(objects, update.force === true);
   const before = ((release.spec as { values?: Record<string, unknown> } | undefined)?.values ?? {});
   const after = applyUpdate(before, update);
+  for (const key of drop) delete after[key];
   return {
     release, before, after,
     changed: changedPaths(before, after),
@@ -93,24 +113,56 @@ export function mergeUpdate(
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** What a write through the update path changes, decided from the read round. */
+export interface Resolved {
+  update: AgentUpdate;
+  /** Top-level value keys to remove after the merge. */
+  drop?: readonly string[];
+  rolledBackTo?: number;
+}
+
+/**
+ * A write through the update path: `target` names the agent (and carries `force`) for
+ * the request-only checks and the read; `resolve` turns the release's revisions into
+ * the update to merge (update_agent: the update as given; rollback_agent: the revision's
+ * spec).
+ */
+export interface UpdatePlan {
+  target: AgentUpdate;
+  operation: Exclude<RevisionOperation, 'create'>;
+  resolve(revisions: StoredRevision[]): Resolved;
+}
+
 export async function updateAgent(env: OperationEnv, ctx: RequestContext, update: AgentUpdate): Promise<UpdateResult> {
-  const namespace = checkUpdate(env, update);
+  return writeUpdate(env, ctx, { target: update, operation: 'update', resolve: () => ({ update }) });
+}
+
+export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: UpdatePlan): Promise<UpdateResult> {
+  const namespace = checkUpdate(env, plan.target);
   const kube = env.kube(ctx);
-  const dryRun = update.dryRun === true;
-  const precondition = update.resourceVersion;
+  const dryRun = plan.target.dryRun === true;
+  const precondition = plan.target.resourceVersion;
   const attempts = precondition === undefined ? Math.max(1, env.settings.updateAttempts ?? 60) : 1;
   for (let attempt = 1; ; attempt++) {
-    const { objects, modelConfigs, schema } = await readForUpdate(env, kube, namespace, update);
-    const merged = mergeUpdate(objects, update, modelConfigs, schema);
-    checkPrecondition(namespace, update.name, precondition, merged.release);
+    const read = await readForUpdate(env, kube, namespace, plan.target, { history: true, modelConfigs: plan.operation === 'rollback' });
+    const { objects, modelConfigs, schema } = read;
+    const release = writableRelease(objects, plan.target.force === true);
+    checkPrecondition(namespace, plan.target.name, precondition, release);
+    const history = await historyNear(kube, env.types, read.history as HistoryRead, release, plan.target.name);
+    const resolved = plan.resolve(releaseRevisions(history, release));
+    const update = resolved.update;
+    const merged = mergeUpdate(objects, update, modelConfigs, schema, resolved.drop);
     if (merged.modelConfigProblem) throw invalid(merged.modelConfigProblem);
     if (merged.schemaViolations.length > 0) {
       throw invalid(schemaErrorText(schema.version, schema.source, merged.schemaViolations));
     }
     let written = merged.release;
+    let recorded: Recorded = { notes: [] };
     if (merged.changed.length > 0) {
       const next = structuredClone(merged.release);
       (next.spec as Record<string, unknown>).values = merged.after;
+      const revision = nextNumber(history, merged.release);
+      stampRevision(next, revision);
       try {
         written = await kube.replace(env.types.helmRelease, next, { dryRun });
       } catch (err) {
@@ -122,9 +174,21 @@ export async function updateAgent(env: OperationEnv, ctx: RequestContext, update
         }
         throw err;
       }
-      const logged = { caller: callerLogValue(ctx.caller), namespace, name: update.name, changed: merged.changed, attempt };
-      if (dryRun) ctx.log.info(logged, 'agent update dry run');
-      else ctx.log.info(logged, 'agent updated');
+      const verb = plan.operation === 'rollback' ? 'rolled back' : 'updated';
+      const logged = { caller: callerLogValue(ctx.caller), namespace, name: update.name, changed: merged.changed, attempt, revision };
+      if (dryRun) {
+        // A dry run stores nothing, so it records no revision either.
+        ctx.log.info(logged, `agent ${plan.operation} dry run`);
+      } else {
+        ctx.log.info(logged, `agent ${verb}`);
+        recorded = await recordRevision(env, ctx, kube, {
+          agent: update.name, release: written, revision, history,
+          record: {
+            operation: plan.operation, rolledBackTo: resolved.rolledBackTo, requestedBy: callerName(ctx.caller),
+            changed: merged.changed, values: merged.after,
+          },
+        });
+      }
     }
     // A dry run answers the release as the API server would have stored it, at the version it was read.
     if (dryRun) written = withVersion(written, merged.release.metadata.resourceVersion);
@@ -138,6 +202,8 @@ export async function updateAgent(env: OperationEnv, ctx: RequestContext, update
     const requestedBy = callerName(ctx.caller);
     if (requestedBy) result.requestedBy = requestedBy;
     if (dryRun) result.dryRun = true;
+    if (recorded.revision !== undefined) result.revision = recorded.revision;
+    if (recorded.notes.length > 0) result.notes = recorded.notes;
     return result;
   }
 }

@@ -82,6 +82,27 @@ export const TOOL_DESCRIPTIONS = {
     'description from its frontmatter) and returns them per repository and flattened, each with repoUrl, path and ref; ' +
     'create_agent takes one as the skills gitRef {url: repoUrl, path, ref} (repoUrl becomes url). Results are cached; refresh bypasses the cache. Unsupported when no skill ' +
     'repositories are configured. Reads GitHub, writes nothing.',
+  list_agent_revisions:
+    "Read-only. Lists an agent's recorded revisions, newest first: every create, update and rollback agent-manager applied " +
+    'keeps one (the newest --revision-history-limit are kept). Each has its number, time, requestedBy, operation (create, ' +
+    'update or rollback, with rolledBackTo), the changed value paths, the chart version and Helm status Flux reports for its ' +
+    'values, and current: true on the revision the live release carries. A release changed outside agent-manager since its ' +
+    'newest revision (kubectl edit, a GitOps commit) shows a first entry with revision: null and the paths that differ. ' +
+    'Returns {"revisions": [...]}. Writes nothing.',
+  get_agent_revision:
+    "Read-only. Reads one revision of an agent: the list entry's fields plus the spec it recorded (displayName, description, " +
+    'systemMessage, modelConfig, toolset, skills, runtime, iconUrl, labels, annotations), the values written, the manifests ' +
+    'as create_agent returns them, and diff: the value paths where the live agent differs from it. Not found when the revision ' +
+    'is not kept. Writes nothing.',
+  rollback_agent:
+    "WRITES: rolls an agent back to one of its revisions by applying that revision's spec as an update_agent would: fields " +
+    'the revision did not have are cleared, the values are validated against the chart values schema in use now (a revision ' +
+    'it refuses is refused with the violations) and the modelConfig against the namespace, and the same guards apply ' +
+    '(GitOps-owned or suspended releases need force). Pass the resourceVersion get_agent reported to refuse the rollback ' +
+    '(conflict) when someone changed the agent since; dryRun checks everything, the API server included, and writes and ' +
+    'records nothing. The rollback is recorded as a new revision with rolledBackTo. Returns ' +
+    'the update result plus revision (the new one) and rolledBackTo; nothing is written when the agent already has that ' +
+    "revision's values.",
 } as const;
 
 /** Short titles (MCP `title`, OpenAPI `summary`). */
@@ -96,6 +117,9 @@ export const TOOL_TITLES = {
   validate_agent: 'Validate an agent (dry run)',
   list_model_configs: 'List model configs',
   list_skills: 'List skills',
+  list_agent_revisions: "List an agent's revisions",
+  get_agent_revision: 'Get an agent revision',
+  rollback_agent: 'Roll an agent back to a revision',
 } as const;
 
 /** Short phrases for the arguments. */
@@ -145,4 +169,8 @@ export const ARG = {
   repository: 'A GitHub repository URL to read instead of the configured ones',
   ref: 'Branch, tag or commit to read; default: the repository default branch',
   refresh: 'Bypass the cache and read GitHub again',
+  revision: 'Revision number (list_agent_revisions)',
+  rollbackRevision: 'The revision to go back to (list_agent_revisions)',
+  forceRollback: 'Write even when the HelmRelease is GitOps-owned or suspended',
+  dryRunRollback: 'Run every check and have the API server check the write (dryRun=All) without storing it or recording a revision',
 } as const;

@@ -1,5 +1,5 @@
 /**
- * The input schemas of the ten operations: ONE zod object per operation that both
+ * The input schemas of the operations: ONE zod object per operation that both
  * transports use (MCP advertises it as the tool's inputSchema and validates tool
  * arguments with it; REST parses the merged path, query and body with it). Every object
  * is `.strict()`, so an unknown field is refused on both surfaces, as Go's
@@ -101,6 +101,23 @@ export const validateAgentInput = z
     ...agentFields(ARG.toolsetValidate, ARG.modelConfig),
     update: flag(ARG.update),
     force: flag(ARG.forceValidate),
+  })
+  .strict();
+
+const revisionNumber = (description: string) => z.number().int().min(1).describe(description);
+
+export const listAgentRevisionsInput = agentRefInput;
+
+export const getAgentRevisionInput = z.object({ name: agentName, namespace, revision: revisionNumber(ARG.revision) }).strict();
+
+export const rollbackAgentInput = z
+  .object({
+    name: agentName,
+    namespace,
+    revision: revisionNumber(ARG.rollbackRevision),
+    force: flag(ARG.forceRollback),
+    dryRun: flag(ARG.dryRunRollback),
+    resourceVersion,
   })
   .strict();
 

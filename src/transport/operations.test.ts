@@ -8,7 +8,7 @@ import { pino } from 'pino';
 
 const TOOLS = [
   'get_info', 'list_agents', 'get_agent', 'create_agent', 'update_agent', 'delete_agent', 'get_agent_status',
-  'validate_agent', 'list_model_configs', 'list_skills',
+  'validate_agent', 'list_model_configs', 'list_skills', 'list_agent_revisions', 'get_agent_revision', 'rollback_agent',
 ];
 
 // The four-hint table, written out again on purpose.
@@ -23,12 +23,15 @@ const WANT_HINTS: Record<string, [boolean, boolean, boolean, boolean]> = {
   create_agent: [false, false, false, true],
   update_agent: [false, true, false, true],
   delete_agent: [false, true, false, false],
+  list_agent_revisions: [true, false, false, false],
+  get_agent_revision: [true, false, false, false],
+  rollback_agent: [false, true, false, true],
 };
 
 const asTuple = (h: ToolHints) => [h.readOnlyHint, h.destructiveHint, h.idempotentHint, h.openWorldHint];
 
 describe('the operation table', () => {
-  it('holds the ten agent tools in their documented order', () => {
+  it('holds the ten agent tools in their documented order, then the three history tools', () => {
     expect(OPERATIONS.map((o) => o.tool)).toEqual(TOOLS);
   });
 
@@ -86,6 +89,9 @@ describe('the operation table', () => {
       'POST /api/v1/agents/validate 200 validateAgent',
       'GET /api/v1/modelconfigs 200 listModelConfigs',
       'GET /api/v1/skills 200 listSkills',
+      'GET /api/v1/agents/{namespace}/{name}/revisions 200 listAgentRevisions',
+      'GET /api/v1/agents/{namespace}/{name}/revisions/{revision} 200 getAgentRevision',
+      'POST /api/v1/agents/{namespace}/{name}/rollback 200 rollbackAgent',
     ]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * THE operation table: the ten operations of agent-manager, each with its MCP tool name,
+ * THE operation table: the operations of agent-manager, each with its MCP tool name,
  * title, description and four annotations, its REST method, path and success status,
  * ONE zod input schema both transports use, and `run`, which calls the AgentService.
  * REST routes (transport/rest) and MCP tools (transport/mcp) are generated from this
@@ -17,19 +17,21 @@ import type { z } from 'zod';
 import type { AgentService } from '../service/agent-service.js';
 import type { RequestContext } from '../identity/caller.js';
 import type {
-  Agent, CreateResult, DeleteResult, Info, ModelConfig, SkillsResult, Status, UpdateResult, ValidateResult,
+  Agent, CreateResult, DeleteResult, Info, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult, SkillsResult, Status,
+  UpdateResult, ValidateResult,
 } from '../core/types.js';
 import { TOOL_DESCRIPTIONS, TOOL_TITLES } from './descriptions.js';
 import {
-  agentRefInput, createAgentInput, deleteAgentInput, getInfoInput, listAgentsInput, listModelConfigsInput,
-  listSkillsInput, SPEC_STRING_FIELDS, updateAgentInput, validateAgentInput, type ValidateAgentInput,
+  agentRefInput, createAgentInput, deleteAgentInput, getAgentRevisionInput, getInfoInput, listAgentRevisionsInput,
+  listAgentsInput, listModelConfigsInput, listSkillsInput, rollbackAgentInput, SPEC_STRING_FIELDS, updateAgentInput,
+  validateAgentInput, type ValidateAgentInput,
 } from './operation-schemas.js';
 
 /** The service methods the table calls; a structural type so tests can pass a fake. */
 export type OperationService = Pick<
   AgentService,
   | 'getInfo' | 'listAgents' | 'getAgent' | 'createAgent' | 'updateAgent' | 'deleteAgent' | 'getAgentStatus'
-  | 'validateAgent' | 'listModelConfigs' | 'listSkills'
+  | 'validateAgent' | 'listModelConfigs' | 'listSkills' | 'listAgentRevisions' | 'getAgentRevision' | 'rollbackAgent'
 >;
 
 /** The MCP tool names (frozen external names; muster shows them as `x_agent-manager_<tool>`). */
@@ -61,6 +63,8 @@ export interface RestBinding<I = Record<string, unknown>, R = unknown> {
   etag?(result: R): string | undefined;
   /** Query parameters bound to input fields of the same name. */
   query?: Readonly<Record<string, QueryParamType>>;
+  /** Path parameters that are whole numbers (the others are strings). */
+  params?: Readonly<Record<string, 'integer'>>;
   /** True when the operation reads a JSON body (which is then required). */
   body?: boolean;
   /** Turns the parsed REST input into the operation input (applied after schema parsing). */
@@ -191,13 +195,35 @@ export const listSkills = op<typeof listSkillsInput, SkillsResult>({
   run: (service, ctx, input) => service.listSkills(ctx, input),
 });
 
+export const listAgentRevisions = op<typeof listAgentRevisionsInput, { revisions: RevisionEntry[] }>({
+  tool: 'list_agent_revisions', annotations: CLOSED_READ, input: listAgentRevisionsInput,
+  rest: { method: 'get', path: '/agents/:namespace/:name/revisions', status: 200 },
+  run: (service, ctx, input) => service.listAgentRevisions(ctx, input),
+});
+
+export const getAgentRevision = op<typeof getAgentRevisionInput, RevisionDetail>({
+  tool: 'get_agent_revision', annotations: CLOSED_READ, input: getAgentRevisionInput,
+  rest: { method: 'get', path: '/agents/:namespace/:name/revisions/:revision', status: 200, params: { revision: 'integer' } },
+  run: (service, ctx, input) => service.getAgentRevision(ctx, input),
+});
+
+// A write like update_agent: it replaces the agent's values (destructive of the live state).
+export const rollbackAgent = op<typeof rollbackAgentInput, RollbackResult>({
+  tool: 'rollback_agent', annotations: hints(false, true, false, true), input: rollbackAgentInput,
+  rest: {
+    method: 'post', path: '/agents/:namespace/:name/rollback', status: 200, body: true, query: { force: 'boolean', dryRun: 'boolean' },
+    ifMatch: true,
+  },
+  run: (service, ctx, input) => service.rollbackAgent(ctx, input),
+});
+
 /**
- * The table, in the Go service's tool order. Express matches routes in this order too:
+ * The table, in the Go service's tool order, then the history operations. Express matches routes in this order too:
  * `POST /agents/validate` has no `:name` sibling, so no route shadows another.
  */
 export const OPERATIONS: readonly AnyOperation[] = [
   getInfo, listAgents, getAgent, createAgent, updateAgent, deleteAgent, getAgentStatus, validateAgent,
-  listModelConfigs, listSkills,
+  listModelConfigs, listSkills, listAgentRevisions, getAgentRevision, rollbackAgent,
 ];
 
 /** The operation of an MCP tool name. */

@@ -22,6 +22,7 @@ const EXPECTED_RULES = [
   { apiGroups: ['kagent.dev'], resources: ['agents'], verbs: ['get', 'list', 'delete'] },
   { apiGroups: ['kagent.dev'], resources: ['modelconfigs'], verbs: ['list'] },
   { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] },
+  { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['list', 'create', 'delete'] },
   { apiGroups: [''], resources: ['pods', 'events'], verbs: ['list'] },
 ];
 
@@ -53,6 +54,7 @@ describe('the chart with its default values', () => {
     expect(config.mcp).toEqual({ enabled: true, path: '/mcp' });
     expect(config.oauth).toEqual({ enabled: false });
     expect(config.metrics).toEqual({ enabled: true, listen: ':9464' });
+    expect(config.revisionHistoryLimit).toBe(10);
   });
 
   it('runs a hardened pod: non-root 1000, read-only root, no capabilities, RuntimeDefault seccomp, a /tmp emptyDir', () => {
@@ -84,6 +86,18 @@ describe('the chart with its default values', () => {
     for (const m of rendered.manifests) {
       expect(m.metadata.labels).toMatchObject({ 'helm.sh/chart': 'agent-manager-0.1.0', 'application.giantswarm.io/team': 'bumblebee' });
     }
+  });
+});
+
+describe('agent revisions', () => {
+  it('passes agentRevisions.historyLimit as --revision-history-limit, 0 included', () => {
+    const rendered = render({ agentRevisions: { historyLimit: 0 } });
+    expect(container(rendered).args).toContain('--revision-history-limit=0');
+    expect(parsedServe(rendered).revisionHistoryLimit).toBe(0);
+  });
+
+  it.each([-1, 2.5, '10'])('refuses a history limit of %j in the values schema', (limit) => {
+    expect(validate(coalesce(defaultValues(), { agentRevisions: { historyLimit: limit } }))).not.toEqual([]);
   });
 });
 

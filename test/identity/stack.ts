@@ -44,6 +44,8 @@ export interface IdentityStack {
 export interface StackOptions {
   /** Let requests without a token through the guard (to reach the CallerProvider without one). */
   requireToken?: boolean;
+  /** Run the sandbox's simulated controllers (Flux, kagent, the garbage collector); default off. */
+  controllers?: boolean;
 }
 
 /** Start the stack; close it in afterAll. */
@@ -53,6 +55,7 @@ export async function startIdentityStack(options: StackOptions = {}): Promise<Id
   let witness: Witness | undefined;
   const fixture = await startServiceFixture({
     log: logs.log,
+    sandbox: options.controllers ? { controllers: true, reconcileDelayMs: 10 } : undefined,
     provider: (sandbox) => {
       witness = trustIssuerWithRbac(sandbox, issuer);
       return new CallerProvider(anonymousBase(sandbox), { log: logs.log });

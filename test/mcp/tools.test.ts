@@ -26,9 +26,12 @@ const HINTS: Record<string, [boolean, boolean, boolean, boolean]> = {
   create_agent: [false, false, false, true],
   update_agent: [false, true, false, true],
   delete_agent: [false, true, false, false],
+  list_agent_revisions: [true, false, false, false],
+  get_agent_revision: [true, false, false, false],
+  rollback_agent: [false, true, false, true],
 };
 
-const WRITES = new Set(['create_agent', 'update_agent']);
+const WRITES = new Set(['create_agent', 'update_agent', 'rollback_agent']);
 
 describe('MCP tools over streamable HTTP (TestMCPToolsMirrorREST)', () => {
   let fixture: ServiceFixture;
@@ -63,7 +66,7 @@ describe('MCP tools over streamable HTTP (TestMCPToolsMirrorREST)', () => {
     return { text, isError: false, json: JSON.parse(text) };
   }
 
-  it('lists exactly the ten tools, each described in house style with all four hints', async () => {
+  it('lists exactly the thirteen tools, each described in house style with all four hints', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(HINTS).sort());
     for (const tool of tools) {

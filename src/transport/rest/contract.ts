@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import type * as core from '../../core/types.js';
 import type { toRestErrorBody } from '../../core/errors.js';
 import type * as ops from '../operations.js';
-import type { createAgentInput, updateAgentInput, validateAgentInput } from '../operation-schemas.js';
+import type { createAgentInput, rollbackAgentInput, updateAgentInput, validateAgentInput } from '../operation-schemas.js';
 import type { components, operations } from './openapi-types.js';
 
 /** The documented schemas. */
@@ -57,6 +57,10 @@ export type WireShapesMatch = [
   Assert<Mirror<core.SkillsResult, Schemas['SkillsResult']>>,
   Assert<Mirror<core.ChartInfo, Schemas['ChartInfo']>>,
   Assert<Mirror<core.Info, Schemas['Info']>>,
+  Assert<Mirror<core.RevisionSpec, Schemas['RevisionSpec']>>,
+  Assert<Mirror<core.RevisionEntry, Schemas['RevisionEntry']>>,
+  Assert<Mirror<core.RevisionDetail, Schemas['RevisionDetail']>>,
+  Assert<Mirror<core.RollbackResult, Schemas['RollbackResult']>>,
   Assert<Mirror<ReturnType<typeof toRestErrorBody>, Schemas['Error']>>,
 ];
 
@@ -74,6 +78,9 @@ export type OperationsAnswerAsDocumented = [
   Assert<Answers<typeof ops.validateAgent, 'validateAgent', 200>>,
   Assert<Answers<typeof ops.listModelConfigs, 'listModelConfigs', 200>>,
   Assert<Answers<typeof ops.listSkills, 'listSkills', 200>>,
+  Assert<Answers<typeof ops.listAgentRevisions, 'listAgentRevisions', 200>>,
+  Assert<Answers<typeof ops.getAgentRevision, 'getAgentRevision', 200>>,
+  Assert<Answers<typeof ops.rollbackAgent, 'rollbackAgent', 200>>,
 ];
 
 // The document advertises runtime's values (go, python); the input schema leaves the
@@ -97,4 +104,7 @@ export type BodiesMatchInputs = [
   Assert<Assignable<Body<z.input<typeof validateAgentInput>>, Body<Schemas['ValidateRequest']>>>,
   Assert<SameKeys<z.input<typeof validateAgentInput>, Schemas['ValidateRequest']>>,
   Assert<Assignable<Schemas['AgentFields']['runtime'], z.input<typeof createAgentInput>['runtime']>>,
+  Assert<Assignable<Schemas['RollbackRequest'] & PathParams, z.input<typeof rollbackAgentInput>>>,
+  Assert<Assignable<z.input<typeof rollbackAgentInput>, Schemas['RollbackRequest']>>,
+  Assert<SameKeys<z.input<typeof rollbackAgentInput>, Schemas['RollbackRequest']>>,
 ];

@@ -146,6 +146,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agents/{namespace}/{name}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Namespace of the agent (one of the managed namespaces). */
+                namespace: components["parameters"]["NamespacePath"];
+                /** @description The agent's technical name (a DNS-1123 label). */
+                name: components["parameters"]["NamePath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an agent's revisions
+         * @description The agent's recorded revisions, newest first (the newest `--revision-history-limit` are kept). `current: true` marks the revision the live release carries; a release changed outside agent-manager since its newest revision (a kubectl edit, a GitOps commit) shows a first entry `{"revision": null, "current": true, "changed": [...]}`. A bare Agent CR has no revisions.
+         */
+        get: operations["listAgentRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{namespace}/{name}/revisions/{revision}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Namespace of the agent (one of the managed namespaces). */
+                namespace: components["parameters"]["NamespacePath"];
+                /** @description The agent's technical name (a DNS-1123 label). */
+                name: components["parameters"]["NamePath"];
+                /** @description A revision number (list_agent_revisions). */
+                revision: components["parameters"]["RevisionPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an agent revision
+         * @description One revision: the list entry's fields, the spec and values it recorded, the manifests as create returns them, and `diff`, the value paths where the live agent differs from it. A revision that is not kept is a 404.
+         */
+        get: operations["getAgentRevision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{namespace}/{name}/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Namespace of the agent (one of the managed namespaces). */
+                namespace: components["parameters"]["NamespacePath"];
+                /** @description The agent's technical name (a DNS-1123 label). */
+                name: components["parameters"]["NamePath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll an agent back to a revision
+         * @description Applies the revision's spec as an update (fields it did not have are cleared), validated against the chart values schema in use now and with the guards of update (a GitOps-owned or suspended release is a 409 unless `force`). Recorded as a new revision with `rolledBackTo`. Answers the update result plus `revision` (the new one) and `rolledBackTo`; nothing is written when the live release already has the revision's values. `If-Match` (or a body `resourceVersion`) and a dry run work as on PATCH; a dry run records no revision.
+         */
+        post: operations["rollbackAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/modelconfigs": {
         parameters: {
             query?: never;
@@ -367,6 +444,10 @@ export interface components {
             requestedBy?: string;
             /** @description True for a dry run: `created` says what would have been created. */
             dryRun?: boolean;
+            /** @description The revision this write recorded (absent when none was recorded). */
+            revision?: number;
+            /** @description What to know about a write that was applied, such as a revision that could not be recorded. */
+            notes?: string[];
         };
         UpdateResult: {
             agent: components["schemas"]["Agent"];
@@ -378,6 +459,93 @@ export interface components {
             requestedBy?: string;
             /** @description True for a dry run: nothing was written. */
             dryRun?: boolean;
+            /** @description The revision this write recorded (absent when none was recorded). */
+            revision?: number;
+            /** @description What to know about a write that was applied, such as a revision that could not be recorded. */
+            notes?: string[];
+        };
+        /** @enum {string} */
+        RevisionOperation: "create" | "update" | "rollback";
+        /** @description The curated fields of an agent as the revision recorded them. */
+        RevisionSpec: {
+            displayName?: string;
+            description?: string;
+            systemMessage?: string;
+            modelConfig?: string;
+            toolset?: components["schemas"]["Toolset"];
+            skills?: components["schemas"]["Skills"];
+            runtime?: string;
+            iconUrl?: string;
+            labels?: components["schemas"]["StringMap"];
+            annotations?: components["schemas"]["StringMap"];
+        };
+        RevisionEntry: {
+            /** @description The number; null for a live release changed outside agent-manager since its newest revision. */
+            revision: number | null;
+            /** @description When it was recorded (RFC 3339). */
+            createdAt?: string;
+            /** @description The caller who made the change (with OAuth). */
+            requestedBy?: string;
+            operation?: components["schemas"]["RevisionOperation"];
+            /** @description For a rollback, the revision it went back to. */
+            rolledBackTo?: number;
+            /** @description The value paths the write changed; for the null entry, what differs from the newest revision. */
+            changed: string[];
+            /** @description The chart version Flux deployed these values with. */
+            chartVersion?: string;
+            /** @description The Helm status Flux reports for them (deployed, superseded, failed). */
+            status?: string;
+            /** @description True on the entry the live release carries. */
+            current?: boolean;
+        };
+        RevisionList: {
+            revisions: components["schemas"]["RevisionEntry"][];
+        };
+        RevisionDetail: {
+            revision: number;
+            createdAt?: string;
+            requestedBy?: string;
+            operation?: components["schemas"]["RevisionOperation"];
+            rolledBackTo?: number;
+            changed: string[];
+            chartVersion?: string;
+            status?: string;
+            current?: boolean;
+            spec: components["schemas"]["RevisionSpec"];
+            values: components["schemas"]["Values"];
+            manifests: components["schemas"]["Manifests"];
+            /** @description The value paths where the live agent differs from this revision. */
+            diff: string[];
+        };
+        RollbackRequest: {
+            /** @description The revision to go back to. */
+            revision: number;
+            /** @description Write even when the release is GitOps-owned or suspended. */
+            force?: boolean;
+            /** @description As the `dryRun` query parameter. */
+            dryRun?: boolean;
+            /** @description The version the rollback is based on, as `If-Match` (which wins when both are sent and agree). */
+            resourceVersion?: string;
+            /** @description Ignored; the path names the agent. */
+            name?: string;
+            /** @description Ignored; the path names the agent. */
+            namespace?: string;
+        };
+        RollbackResult: {
+            agent: components["schemas"]["Agent"];
+            before: components["schemas"]["Values"];
+            after: components["schemas"]["Values"];
+            /** @description The changed value paths (dotted), sorted. */
+            changed: string[];
+            manifests: components["schemas"]["Manifests"];
+            requestedBy?: string;
+            /** @description The revision this write recorded (absent when none was recorded). */
+            revision?: number;
+            /** @description What to know about a write that was applied, such as a revision that could not be recorded. */
+            notes?: string[];
+            /** @description True for a dry run: nothing was written and no revision recorded. */
+            dryRun?: boolean;
+            rolledBackTo: number;
         };
         DeleteResult: {
             name: string;
@@ -670,6 +838,8 @@ export interface components {
         NamespacePath: string;
         /** @description The agent's technical name (a DNS-1123 label). */
         NamePath: string;
+        /** @description A revision number (list_agent_revisions). */
+        RevisionPath: number;
         /** @description Namespace; default the installation's kagent namespace. */
         NamespaceQuery: string;
         /** @description `true` (any case) overrides the GitOps, suspended and bare-Agent guards. */
@@ -972,6 +1142,113 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            502: components["responses"]["BackendError"];
+        };
+    };
+    listAgentRevisions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Namespace of the agent (one of the managed namespaces). */
+                namespace: components["parameters"]["NamespacePath"];
+                /** @description The agent's technical name (a DNS-1123 label). */
+                name: components["parameters"]["NamePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revisions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            502: components["responses"]["BackendError"];
+        };
+    };
+    getAgentRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Namespace of the agent (one of the managed namespaces). */
+                namespace: components["parameters"]["NamespacePath"];
+                /** @description The agent's technical name (a DNS-1123 label). */
+                name: components["parameters"]["NamePath"];
+                /** @description A revision number (list_agent_revisions). */
+                revision: components["parameters"]["RevisionPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            502: components["responses"]["BackendError"];
+        };
+    };
+    rollbackAgent: {
+        parameters: {
+            query?: {
+                /** @description `true` (any case) overrides the GitOps, suspended and bare-Agent guards. */
+                force?: components["parameters"]["Force"];
+                /** @description `true` (any case): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. */
+                dryRun?: components["parameters"]["DryRun"];
+            };
+            header?: {
+                /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version. `*` sets no version; a weak tag or a list of tags is a 400. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description Namespace of the agent (one of the managed namespaces). */
+                namespace: components["parameters"]["NamespacePath"];
+                /** @description The agent's technical name (a DNS-1123 label). */
+                name: components["parameters"]["NamePath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RollbackRequest"];
+            };
+        };
+        responses: {
+            /** @description Rolled back (or unchanged). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RollbackResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             502: components["responses"]["BackendError"];
         };
     };

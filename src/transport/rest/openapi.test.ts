@@ -127,6 +127,9 @@ describe('REST responses against the documented schemas', () => {
     validate_agent: { path: '/agents/validate', body: { name: 'sre', runtime: 'rust' } },
     list_model_configs: { path: '/modelconfigs' },
     list_skills: { path: '/skills?refresh=true' },
+    list_agent_revisions: { path: '/agents/kagent/sre/revisions' },
+    get_agent_revision: { path: '/agents/kagent/sre/revisions/1' },
+    rollback_agent: { path: '/agents/kagent/sre/rollback', body: { revision: 1 } },
   };
 
   async function call(o: AnyOperation) {

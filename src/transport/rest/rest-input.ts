@@ -31,7 +31,7 @@ export function restInput(operation: AnyOperation, req: Request): Record<string,
     else if (isTrue(value)) raw[name] = true;
   }
   for (const [name, value] of Object.entries(req.params ?? {})) {
-    if (typeof value === 'string') raw[name] = value;
+    if (typeof value === 'string') raw[name] = rest.params?.[name] === 'integer' ? wholeNumber(name, value) : value;
   }
   if (rest.ifMatch) {
     const version = parseIfMatch(req.get('if-match'));
@@ -46,6 +46,12 @@ export function restInput(operation: AnyOperation, req: Request): Record<string,
   if (!parsed.success) throw inputError(parsed.error.issues, raw);
   const input = parsed.data as Record<string, unknown>;
   return rest.adapt ? rest.adapt(input) : input;
+}
+
+/** A path segment that stands for a whole number (a revision), or the 400 that says so. */
+function wholeNumber(name: string, text: string): number {
+  if (/^[0-9]{1,15}$/.test(text)) return Number(text);
+  throw invalid(`${name} must be a whole number in the path, got ${JSON.stringify(text.slice(0, 64))}`);
 }
 
 /** True only for `true`, compared case-insensitively (Go's `strings.EqualFold(v, "true")`). */

@@ -91,4 +91,16 @@ export class FakeService implements OperationService {
   listSkills(ctx: RequestContext, input: unknown = {}) {
     return this.answer('listSkills', ctx, input, { repositories: [], skills: [] });
   }
+
+  listAgentRevisions(ctx: RequestContext, input: unknown) {
+    return this.answer('listAgentRevisions', ctx, input, { revisions: [] });
+  }
+
+  getAgentRevision(ctx: RequestContext, input: never) {
+    return this.answer('getAgentRevision', ctx, input, {} as never);
+  }
+
+  rollbackAgent(ctx: RequestContext, input: never) {
+    return this.answer('rollbackAgent', ctx, input, {} as never);
+  }
 }

@@ -6,7 +6,8 @@
  * service over the sandbox.
  */
 import type {
-  Agent, CreateResult, DeleteResult, Info, Manifests, ModelConfig, SkillsResult, Status, UpdateResult, ValidateResult,
+  Agent, CreateResult, DeleteResult, Info, Manifests, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult, SkillsResult,
+  Status, UpdateResult, ValidateResult,
 } from '../../../core/types.js';
 import type { RequestContext } from '../../../identity/caller.js';
 import type { OperationService } from '../../operations.js';
@@ -63,6 +64,15 @@ const skills: SkillsResult = {
   repositories: [{ repoUrl: 'https://github.com/o/r', ref: 'main', skills: [], truncated: false, fetchedAt: '2026-01-01T00:00:00Z' }],
   skills: [],
 };
+
+/** Three revisions, newest first, after a kubectl edit (the `revision: null` entry). */
+export const SAMPLE_REVISIONS: RevisionEntry[] = [
+  { revision: null, changed: ['agent.systemMessage'], current: true },
+  { revision: 2, createdAt: '2026-01-02T00:00:00Z', requestedBy: 'bob@example.com', operation: 'update', changed: ['agent.description'],
+    chartVersion: '0.5.2', status: 'deployed' },
+  { revision: 1, createdAt: '2026-01-01T00:00:00Z', requestedBy: 'alice@example.com', operation: 'create',
+    changed: ['agent.name', 'modelConfig.name', 'toolset'], chartVersion: '0.5.2', status: 'superseded' },
+];
 
 /** A fake AgentService that records every call. */
 export class FakeService implements OperationService {
@@ -127,6 +137,24 @@ export class FakeService implements OperationService {
 
   async listSkills(ctx: RequestContext, request: Parameters<OperationService['listSkills']>[1] = {}): Promise<SkillsResult> {
     return this.answer('listSkills', ctx, request, skills);
+  }
+
+  async listAgentRevisions(ctx: RequestContext, request: { namespace?: string; name: string }): Promise<{ revisions: RevisionEntry[] }> {
+    return this.answer('listAgentRevisions', ctx, request, { revisions: SAMPLE_REVISIONS });
+  }
+
+  async getAgentRevision(ctx: RequestContext, request: { namespace?: string; name: string; revision: number }): Promise<RevisionDetail> {
+    return this.answer('getAgentRevision', ctx, request, {
+      ...SAMPLE_REVISIONS[2]!, revision: 1, spec: { modelConfig: 'default-model-config', toolset: ['preset:read-only'] },
+      values: manifests.values, manifests, diff: ['agent.description'],
+    } as RevisionDetail);
+  }
+
+  async rollbackAgent(ctx: RequestContext, request: Parameters<OperationService['rollbackAgent']>[1]): Promise<RollbackResult> {
+    return this.answer('rollbackAgent', ctx, request, {
+      agent: SAMPLE_AGENT, before: {}, after: manifests.values, changed: ['agent.description'], manifests,
+      revision: 3, rolledBackTo: request.revision,
+    });
   }
 
   private answer<T>(method: keyof OperationService, ctx: RequestContext, request: unknown, value: T): T {

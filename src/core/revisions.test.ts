@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { applyUpdate } from './update-merge.js';
+import {
+  annotatedRevision, beyondLimit, buildRevision, nextRevision, parseRevision, REVISION_ANNOTATION, revisionName,
+  rollbackUpdate, specOfValues, type StoredRevision,
+} from './revisions.js';
+
+const owner = { apiVersion: 'helm.toolkit.fluxcd.io/v2', kind: 'HelmRelease', name: 'sre', namespace: 'kagent', uid: 'u-1' };
+const values = {
+  agent: { name: 'sre', displayName: 'SRE', systemMessage: 'Be brief.', runtime: 'go' },
+  modelConfig: { name: 'default-model-config' },
+  toolset: ['preset:read-only'],
+  skills: { refs: ['r:1'], gitRefs: [{ url: 'https://github.com/o/r', path: 'a/b', name: 'b' }], gitAuthSecretRef: { name: 'git' } },
+  labels: { team: 'sre' },
+  replicas: 2,
+};
+
+describe('revision names and numbers', () => {
+  it('names a revision after its agent and number, which no other agent\'s revision can be', () => {
+    expect(revisionName('sre', 11)).toBe('sre-11');
+    expect(revisionName('sre-1', 1)).toBe('sre-1-1');
+  });
+
+  it('numbers the next write one past both the release annotation and every listed revision', () => {
+    expect(nextRevision(undefined, [])).toBe(1);
+    expect(nextRevision(5, [3, 4])).toBe(6);
+    expect(nextRevision(2, [7])).toBe(8);
+  });
+
+  it.each([['3', 3], ['0', undefined], ['-1', undefined], ['x', undefined], ['01', undefined]])(
+    'reads the annotation %j as %j', (text, want) => {
+      expect(annotatedRevision({ [REVISION_ANNOTATION]: text })).toBe(want);
+    },
+  );
+});
+
+describe('the recorded spec', () => {
+  it('holds the curated fields the values describe, and nothing else', () => {
+    expect(specOfValues(values)).toEqual({
+      displayName: 'SRE', systemMessage: 'Be brief.', runtime: 'go', modelConfig: 'default-model-config',
+      toolset: ['preset:read-only'],
+      skills: { refs: ['r:1'], gitRefs: [{ url: 'https://github.com/o/r', path: 'a/b', name: 'b' }], gitAuthSecretName: 'git' },
+      labels: { team: 'sre' },
+    });
+  });
+
+  it('becomes an update that, merged into any values, gives the recorded curated values back', () => {
+    const later = { agent: { name: 'sre', description: 'later' }, modelConfig: { name: 'other' }, toolset: ['preset:none'], annotations: { a: 'b' }, replicas: 2 };
+    const { update, drop } = rollbackUpdate(specOfValues(values), { name: 'sre' });
+    const after = applyUpdate(later, update);
+    for (const key of drop) delete after[key];
+    expect(after).toEqual(values);
+  });
+
+  it('drops the toolset of the live values when the revision had none', () => {
+    expect(rollbackUpdate({ modelConfig: 'm' }, { name: 'sre' }).drop).toEqual(['toolset']);
+    expect(rollbackUpdate({ modelConfig: 'm', toolset: ['preset:none'] }, { name: 'sre', force: true }).update).toMatchObject({ force: true, toolset: ['preset:none'] });
+  });
+});
+
+describe('the ControllerRevision', () => {
+  const object = buildRevision('sre', 4, owner, {
+    operation: 'rollback', rolledBackTo: 1, requestedBy: 'alice@example.com', changed: ['agent.description'], values,
+  });
+
+  it('is labelled, owned by the release and says what happened as kubectl rollout history prints it', () => {
+    expect(object.metadata).toEqual({
+      name: 'sre-4', namespace: 'kagent',
+      labels: { 'agent-manager.giantswarm.io/agent': 'sre', 'app.kubernetes.io/managed-by': 'agent-manager' },
+      annotations: { 'kubernetes.io/change-cause': 'rollback to revision 1 by alice@example.com: agent.description' },
+      ownerReferences: [{ apiVersion: 'helm.toolkit.fluxcd.io/v2', kind: 'HelmRelease', name: 'sre', uid: 'u-1' }],
+    });
+    expect(object.revision).toBe(4);
+  });
+
+  it('reads back as it was recorded', () => {
+    const read = parseRevision({ ...object, metadata: { ...object.metadata, creationTimestamp: '2026-01-01T00:00:00Z' } });
+    expect(read).toEqual({
+      revision: 4, name: 'sre-4', createdAt: '2026-01-01T00:00:00Z', requestedBy: 'alice@example.com', operation: 'rollback',
+      rolledBackTo: 1, changed: ['agent.description'], spec: specOfValues(values), values, ownerUid: 'u-1',
+    });
+  });
+
+  it('skips objects that are not revisions of ours', () => {
+    expect(parseRevision({ metadata: { name: 'web-7d9f' }, revision: 1, data: { spec: {} } })).toBeUndefined();
+    expect(parseRevision({ metadata: { name: 'x' }, revision: 0, data: { operation: 'update' } })).toBeUndefined();
+  });
+
+  it('keeps the newest ones within the limit', () => {
+    const r = (revision: number) => ({ revision }) as StoredRevision;
+    expect(beyondLimit([r(1), r(3), r(2), r(4)], 2).map((x) => x.revision)).toEqual([2, 1]);
+    expect(beyondLimit([r(1)], 0).map((x) => x.revision)).toEqual([1]);
+  });
+});

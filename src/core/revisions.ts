@@ -1,0 +1,215 @@
+/**
+ * Revisions: every create, update and rollback agent-manager applies is kept as one
+ * immutable snapshot, an `apps/v1` ControllerRevision (the kind `kubectl rollout
+ * history` reads for StatefulSets) in the release's namespace:
+ *
+ * - named `<agent>-<revision>`, which no other agent's revision can be: another agent's
+ *   names are `<its name>-<digits>`, and an agent name that starts with `<agent>-`
+ *   carries a further `-<digits>` after it;
+ * - labelled with the agent's name (`agent-manager.giantswarm.io/agent`) and
+ *   `app.kubernetes.io/managed-by: agent-manager`, so one list by label finds them;
+ * - owned by the HelmRelease (an owner reference without `controller` and without
+ *   `blockOwnerDeletion`, which would need the finalizers subresource of the owner),
+ *   so deleting the agent lets the garbage collector remove its history;
+ * - `revision` is the number, `data` holds what was recorded.
+ *
+ * Numbers are 1, 2, 3, … per agent and never reused: the number a write records is also
+ * written onto the release (annotation `agent-manager.giantswarm.io/revision`) in the
+ * same request, so two writes racing on the release's resourceVersion cannot take the
+ * same number, and the next number is one past both the annotation and every revision
+ * still listed. Pure: plain objects in, plain objects out.
+ */
+import { AGENT_STRING_FIELDS, isSet, MANAGED_BY_LABEL, MANAGED_BY_VALUE, type Values } from './compose.js';
+import { isPlainObject } from './diff.js';
+import type { AgentUpdate, GitRef, RevisionOperation, RevisionSpec, SkillsSpec } from './types.js';
+
+export const AGENT_LABEL = 'agent-manager.giantswarm.io/agent';
+export const REVISION_ANNOTATION = 'agent-manager.giantswarm.io/revision';
+/** The annotation `kubectl rollout history` prints as CHANGE-CAUSE. */
+export const CHANGE_CAUSE_ANNOTATION = 'kubernetes.io/change-cause';
+
+/** A revision as stored, read back. */
+export interface StoredRevision {
+  revision: number;
+  name: string;
+  createdAt: string;
+  requestedBy?: string;
+  operation: RevisionOperation;
+  rolledBackTo?: number;
+  changed: string[];
+  spec: RevisionSpec;
+  values: Values;
+  /** The uid of the release the revision belongs to. */
+  ownerUid?: string;
+}
+
+/** What a write records. */
+export interface RevisionRecord {
+  operation: RevisionOperation;
+  rolledBackTo?: number;
+  requestedBy?: string;
+  changed: string[];
+  values: Values;
+}
+
+/** The release a revision belongs to. */
+export interface RevisionOwner {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace: string;
+  uid: string;
+}
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json => (isPlainObject(v) ? v : {});
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+export function revisionName(agent: string, revision: number): string {
+  return `${agent}-${revision}`;
+}
+
+/** The label selector of an agent's revisions. */
+export function revisionSelector(agent: string): string {
+  return `${AGENT_LABEL}=${agent}`;
+}
+
+/** The revision number a release carries, if any. */
+export function annotatedRevision(annotations: Record<string, string> | undefined): number | undefined {
+  const text = annotations?.[REVISION_ANNOTATION];
+  if (text === undefined || !/^[1-9][0-9]{0,15}$/.test(text)) return undefined;
+  return Number(text);
+}
+
+/** The number the next write records: one past the release's annotation and every revision listed. */
+export function nextRevision(annotated: number | undefined, listed: readonly number[]): number {
+  return Math.max(annotated ?? 0, ...listed, 0) + 1;
+}
+
+/** The curated fields the values describe (what a rollback applies again). */
+export function specOfValues(values: Values): RevisionSpec {
+  const agent = obj(values.agent);
+  const spec: RevisionSpec = {};
+  for (const field of AGENT_STRING_FIELDS) {
+    const value = str(agent[field]);
+    if (value !== undefined) spec[field] = value;
+  }
+  const modelConfig = str(obj(values.modelConfig).name);
+  if (modelConfig) spec.modelConfig = modelConfig;
+  if (Array.isArray(values.toolset)) spec.toolset = values.toolset.filter((s): s is string => typeof s === 'string');
+  const skills = skillsSpecOf(values.skills);
+  if (skills) spec.skills = skills;
+  for (const key of ['labels', 'annotations'] as const) {
+    const map = stringMap(values[key]);
+    if (map) spec[key] = map;
+  }
+  return spec;
+}
+
+function stringMap(value: unknown): Record<string, string> | undefined {
+  const entries = Object.entries(obj(value)).filter((e): e is [string, string] => typeof e[1] === 'string');
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
+function skillsSpecOf(value: unknown): SkillsSpec | undefined {
+  const skills = obj(value);
+  const out: SkillsSpec = {};
+  if (Array.isArray(skills.refs)) {
+    const refs = skills.refs.filter((s): s is string => typeof s === 'string');
+    if (refs.length > 0) out.refs = refs;
+  }
+  if (Array.isArray(skills.gitRefs)) {
+    const gitRefs = skills.gitRefs.map(obj).filter((g) => typeof g.url === 'string').map((g) => {
+      const ref: GitRef = { url: String(g.url) };
+      for (const key of ['path', 'ref', 'name'] as const) if (str(g[key])) ref[key] = String(g[key]);
+      return ref;
+    });
+    if (gitRefs.length > 0) out.gitRefs = gitRefs;
+  }
+  const secret = str(obj(skills.gitAuthSecretRef).name);
+  if (secret) out.gitAuthSecretName = secret;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * The update that makes an agent's curated fields those of `spec`: every field is named,
+ * so a field the revision did not have is cleared (`""`, `{}`). A toolset cannot be
+ * cleared through an update (`[]` is refused), so a revision without one reports it in
+ * `drop`, the keys to remove after the merge.
+ */
+export function rollbackUpdate(
+  spec: RevisionSpec, target: { name: string; namespace?: string; force?: boolean },
+): { update: AgentUpdate; drop: string[] } {
+  const update: AgentUpdate = { name: target.name, modelConfig: spec.modelConfig ?? '' };
+  if (target.namespace !== undefined) update.namespace = target.namespace;
+  if (target.force !== undefined) update.force = target.force;
+  for (const field of AGENT_STRING_FIELDS) update[field] = spec[field] ?? '';
+  update.skills = spec.skills ?? {};
+  update.labels = spec.labels ?? {};
+  update.annotations = spec.annotations ?? {};
+  if (spec.toolset !== undefined) update.toolset = [...spec.toolset];
+  return { update, drop: spec.toolset === undefined ? ['toolset'] : [] };
+}
+
+/** A short CHANGE-CAUSE line: the operation, who, and what changed. */
+function changeCause(record: RevisionRecord): string {
+  const who = record.requestedBy ? ` by ${record.requestedBy}` : '';
+  const what = record.operation === 'rollback' ? ` to revision ${String(record.rolledBackTo)}` : '';
+  const paths = record.changed.length > 5 ? [...record.changed.slice(0, 5), '…'] : record.changed;
+  return `${record.operation}${what}${who}${paths.length > 0 ? `: ${paths.join(', ')}` : ''}`;
+}
+
+/** The ControllerRevision that records one write. */
+export function buildRevision(agent: string, revision: number, owner: RevisionOwner, record: RevisionRecord) {
+  const data: Json = { operation: record.operation };
+  if (record.rolledBackTo !== undefined) data.rolledBackTo = record.rolledBackTo;
+  if (isSet(record.requestedBy)) data.requestedBy = record.requestedBy;
+  data.changed = [...record.changed];
+  data.spec = specOfValues(record.values);
+  data.values = record.values;
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'ControllerRevision',
+    metadata: {
+      name: revisionName(agent, revision),
+      namespace: owner.namespace,
+      labels: { [AGENT_LABEL]: agent, [MANAGED_BY_LABEL]: MANAGED_BY_VALUE },
+      annotations: { [CHANGE_CAUSE_ANNOTATION]: changeCause(record) },
+      ownerReferences: [{ apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, uid: owner.uid }],
+    },
+    revision,
+    data,
+  };
+}
+
+const OPERATIONS: readonly string[] = ['create', 'update', 'rollback'];
+
+/** A ControllerRevision read back, or undefined for one that is not a revision of ours (skipped). */
+export function parseRevision(object: Json): StoredRevision | undefined {
+  const meta = obj(object.metadata);
+  const data = obj(object.data);
+  const revision = object.revision;
+  if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 1) return undefined;
+  if (typeof data.operation !== 'string' || !OPERATIONS.includes(data.operation)) return undefined;
+  const owners = Array.isArray(meta.ownerReferences) ? meta.ownerReferences.map(obj) : [];
+  const values = obj(data.values);
+  const out: StoredRevision = {
+    revision,
+    name: String(meta.name ?? ''),
+    createdAt: String(meta.creationTimestamp ?? ''),
+    operation: data.operation as RevisionOperation,
+    changed: Array.isArray(data.changed) ? data.changed.filter((s): s is string => typeof s === 'string') : [],
+    spec: isPlainObject(data.spec) ? (data.spec as RevisionSpec) : specOfValues(values),
+    values,
+  };
+  if (str(data.requestedBy)) out.requestedBy = String(data.requestedBy);
+  if (typeof data.rolledBackTo === 'number') out.rolledBackTo = data.rolledBackTo;
+  const owner = owners.find((o) => o.kind === 'HelmRelease');
+  if (str(owner?.uid)) out.ownerUid = String(owner!.uid);
+  return out;
+}
+
+/** The revisions beyond the newest `keep` (newest first in, the ones to delete out). */
+export function beyondLimit(revisions: readonly StoredRevision[], keep: number): StoredRevision[] {
+  return [...revisions].sort((a, b) => b.revision - a.revision).slice(Math.max(0, keep));
+}
