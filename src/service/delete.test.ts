@@ -1,20 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServiceFixture, type ServiceFixture } from './testing/fixture.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startFakeServiceFixture, type FakeServiceFixture } from './testing/fake-fixture.js';
 import { seedAgentCr, seedRelease, seedVerifier } from './testing/seed-agents.js';
 
-let f: ServiceFixture;
-const exists = (resource: string, name: string, ns = 'kagent') => f.sandbox.store.find(resource, ns, name) !== undefined;
+let f: FakeServiceFixture;
+const exists = (resource: string, name: string, ns = 'kagent') => f.kube.store.find(resource, ns, name) !== undefined;
 
 beforeAll(async () => {
-  f = await startServiceFixture();
-  seedVerifier(f.sandbox);
-  seedAgentCr(f.sandbox, { name: 'bare' });
-  seedRelease(f.sandbox, { name: 'paused', suspend: true, ready: true });
-  seedAgentCr(f.sandbox, { name: 'paused', release: { name: 'paused', namespace: 'kagent' }, ready: true });
-  seedRelease(f.sandbox, { name: 'gitops', labels: { 'kustomize.toolkit.fluxcd.io/name': 'fleet' } });
+  f = startFakeServiceFixture();
+  seedVerifier(f.kube);
+  seedAgentCr(f.kube, { name: 'bare' });
+  seedRelease(f.kube, { name: 'paused', suspend: true, ready: true });
+  seedAgentCr(f.kube, { name: 'paused', release: { name: 'paused', namespace: 'kagent' }, ready: true });
+  seedRelease(f.kube, { name: 'gitops', labels: { 'kustomize.toolkit.fluxcd.io/name': 'fleet' } });
   await f.service.createAgent(f.ctx(), { name: 'sre', modelConfig: 'default-model-config', toolset: ['preset:none'] });
 });
-afterAll(() => f.close());
 
 describe('deleteAgent', () => {
   it('keeps the shared source while another release renders from it, and says which', async () => {

@@ -1,20 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServiceFixture, type ServiceFixture } from './testing/fixture.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startFakeServiceFixture, type FakeServiceFixture } from './testing/fake-fixture.js';
 import { seedAgentCr, seedRelease, seedVerifier } from './testing/seed-agents.js';
 
-let f: ServiceFixture;
+let f: FakeServiceFixture;
 
 beforeAll(async () => {
-  f = await startServiceFixture();
-  seedVerifier(f.sandbox);
-  seedRelease(f.sandbox, {
+  f = startFakeServiceFixture();
+  seedVerifier(f.kube);
+  seedRelease(f.kube, {
     name: 'pending', labels: { 'kustomize.toolkit.fluxcd.io/name': 'agents', 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' },
     values: { agent: { name: 'pending', displayName: 'Pending' }, modelConfig: { name: 'qwen3-8-27b' }, toolset: ['preset:read-only'] },
   });
-  seedAgentCr(f.sandbox, { name: 'bare', ready: true, accepted: true, toolsetHeader: 'preset:none,tool:x' });
-  seedRelease(f.sandbox, { name: 'not-an-agent', chartRef: { kind: 'OCIRepository', name: 'podinfo', namespace: 'kagent' } });
+  seedAgentCr(f.kube, { name: 'bare', ready: true, accepted: true, toolsetHeader: 'preset:none,tool:x' });
+  seedRelease(f.kube, { name: 'not-an-agent', chartRef: { kind: 'OCIRepository', name: 'podinfo', namespace: 'kagent' } });
 });
-afterAll(() => f.close());
 
 describe('listAgents', () => {
   it('merges Agent CRs with their releases and adds releases not rendered yet, sorted by name', async () => {
@@ -61,8 +60,8 @@ describe('listAgents', () => {
   });
 
   it('follows provenance labels to a release in another namespace', async () => {
-    seedRelease(f.sandbox, { name: 'sre-agent', namespace: 'tenant', ready: true, labels: { 'kustomize.toolkit.fluxcd.io/name': 'fleet' } });
-    seedAgentCr(f.sandbox, { name: 'sre', release: { name: 'sre-agent', namespace: 'tenant' }, ready: true });
+    seedRelease(f.kube, { name: 'sre-agent', namespace: 'tenant', ready: true, labels: { 'kustomize.toolkit.fluxcd.io/name': 'fleet' } });
+    seedAgentCr(f.kube, { name: 'sre', release: { name: 'sre-agent', namespace: 'tenant' }, ready: true });
     const { agents } = await f.service.listAgents(f.ctx());
     expect(agents.find((a) => a.name === 'sre')).toMatchObject({
       managed: 'gitops', helmRelease: { name: 'sre-agent', namespace: 'tenant', gitOpsOwned: true },
@@ -72,7 +71,7 @@ describe('listAgents', () => {
 
 describe('getAgent', () => {
   it('reads back a hand-applied release\'s empty toolset as declared and says it is invalid, never as implicit full access', async () => {
-    seedRelease(f.sandbox, {
+    seedRelease(f.kube, {
       name: 'empty-toolset', ready: false, readyReason: 'InstallFailed', readyMessage: 'toolset is empty',
       values: { agent: { name: 'empty-toolset' }, modelConfig: { name: 'default-model-config' }, toolset: [] },
     });
@@ -104,11 +103,11 @@ describe('getAgent', () => {
     ['20,000 characters long', 'a'.repeat(20_000)],
     ['254 characters long', 'a'.repeat(254)],
   ])('finds nothing for a name no Kubernetes object can have (%s), without asking the API server', async (_case, name) => {
-    f.sandbox.counters.reset();
+    f.kube.counters.reset();
     const err = await f.service.getAgent(f.ctx(), { name }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'not_found' });
     expect((err as Error).message).toMatch(/^not found: agent kagent\/.*: no Agent and no HelmRelease of that name$/s);
-    expect(f.sandbox.counters.count()).toBe(0);
+    expect(f.kube.counters.count()).toBe(0);
   });
 
   it('does not check the name on get: a bad name is simply not found', async () => {

@@ -1,26 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServiceFixture, type ServiceFixture } from './testing/fixture.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startFakeServiceFixture, type FakeServiceFixture } from './testing/fake-fixture.js';
 import { seedAgentCr, seedRelease, seedVerifier, seedWarning, seedWorkload } from './testing/seed-agents.js';
 
-let f: ServiceFixture;
+let f: FakeServiceFixture;
 
 beforeAll(async () => {
-  f = await startServiceFixture();
-  seedVerifier(f.sandbox);
-  seedWorkload(f.sandbox, { name: 'verifier', pods: [{ name: 'verifier-6d4f-abcde', ready: true, restarts: 7 }] });
+  f = startFakeServiceFixture();
+  seedVerifier(f.kube);
+  seedWorkload(f.kube, { name: 'verifier', pods: [{ name: 'verifier-6d4f-abcde', ready: true, restarts: 7 }] });
 
-  seedRelease(f.sandbox, { name: 'crashy', ready: true });
-  seedAgentCr(f.sandbox, { name: 'crashy', release: { name: 'crashy', namespace: 'kagent' }, ready: false, accepted: true });
-  seedWorkload(f.sandbox, {
+  seedRelease(f.kube, { name: 'crashy', ready: true });
+  seedAgentCr(f.kube, { name: 'crashy', release: { name: 'crashy', namespace: 'kagent' }, ready: false, accepted: true });
+  seedWorkload(f.kube, {
     name: 'crashy', available: 0,
     pods: [{ name: 'crashy-7c9-xyz', ready: false, restarts: 3, waiting: { reason: 'CrashLoopBackOff', message: 'back-off 40s restarting failed container\nsecond line' } }],
   });
-  seedWarning(f.sandbox, 'kagent', { kind: 'Pod', name: 'crashy-7c9-xyz' }, 'BackOff', 'Back-off restarting failed container');
+  seedWarning(f.kube, 'kagent', { kind: 'Pod', name: 'crashy-7c9-xyz' }, 'BackOff', 'Back-off restarting failed container');
 
-  seedRelease(f.sandbox, { name: 'broken', ready: false, readyReason: 'InstallFailed', readyMessage: 'values don\'t meet the specifications of the schema(s)' });
-  seedRelease(f.sandbox, { name: 'fresh' });
+  seedRelease(f.kube, { name: 'broken', ready: false, readyReason: 'InstallFailed', readyMessage: 'values don\'t meet the specifications of the schema(s)' });
+  seedRelease(f.kube, { name: 'fresh' });
 });
-afterAll(() => f.close());
 
 describe('getAgentStatus', () => {
   it('is ready when the Agent is Ready and its Deployment has pods available', async () => {

@@ -1,25 +1,24 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startServiceFixture, type ServiceFixture } from './testing/fixture.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeServiceFixture, type FakeServiceFixture } from './testing/fake-fixture.js';
 import { seedAgentCr, seedRelease, seedVerifier } from './testing/seed-agents.js';
 
-let f: ServiceFixture;
+let f: FakeServiceFixture;
 const releaseValues = (name: string, ns = 'kagent') =>
-  (f.sandbox.store.get('helmreleases', ns, name) as { spec: { values: Record<string, unknown> } }).spec.values;
-const updates = () => f.sandbox.counters.count({ verb: 'update' });
+  (f.kube.store.get('helmreleases', ns, name) as { spec: { values: Record<string, unknown> } }).spec.values;
+const updates = () => f.kube.counters.count({ verb: 'update' });
 
 beforeAll(async () => {
-  f = await startServiceFixture();
-  seedVerifier(f.sandbox);
-  seedRelease(f.sandbox, { name: 'gitops', ready: true, labels: { 'kustomize.toolkit.fluxcd.io/name': 'agents-kustomization' } });
-  seedRelease(f.sandbox, { name: 'paused', ready: true, suspend: true });
-  seedAgentCr(f.sandbox, { name: 'bare' });
+  f = startFakeServiceFixture();
+  seedVerifier(f.kube);
+  seedRelease(f.kube, { name: 'gitops', ready: true, labels: { 'kustomize.toolkit.fluxcd.io/name': 'agents-kustomization' } });
+  seedRelease(f.kube, { name: 'paused', ready: true, suspend: true });
+  seedAgentCr(f.kube, { name: 'bare' });
   await f.service.createAgent(f.ctx(), {
     name: 'sre', modelConfig: 'default-model-config', toolset: ['preset:read-only'],
     displayName: 'SRE', description: 'first', skills: { refs: ['registry.example.io/skills/a:1'] },
   });
 });
-afterAll(() => f.close());
-beforeEach(() => f.sandbox.counters.reset());
+beforeEach(() => f.kube.counters.reset());
 
 describe('updateAgent', () => {
   it('merges into the values and reports the sorted changed paths', async () => {

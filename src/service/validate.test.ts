@@ -1,21 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServiceFixture, type ServiceFixture } from './testing/fixture.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startFakeServiceFixture, type FakeServiceFixture } from './testing/fake-fixture.js';
 import { seedAgentCr, seedRelease, seedVerifier } from './testing/seed-agents.js';
 
-let f: ServiceFixture;
-const writes = () => f.sandbox.counters.count({ verb: 'create' }) + f.sandbox.counters.count({ verb: 'update' });
+let f: FakeServiceFixture;
+const writes = () => f.kube.counters.count({ verb: 'create' }) + f.kube.counters.count({ verb: 'update' });
 
 beforeAll(async () => {
-  f = await startServiceFixture();
-  seedVerifier(f.sandbox);
-  seedAgentCr(f.sandbox, { name: 'bare' });
-  seedRelease(f.sandbox, { name: 'gitops', labels: { 'kustomize.toolkit.fluxcd.io/name': 'fleet' } });
+  f = startFakeServiceFixture();
+  seedVerifier(f.kube);
+  seedAgentCr(f.kube, { name: 'bare' });
+  seedRelease(f.kube, { name: 'gitops', labels: { 'kustomize.toolkit.fluxcd.io/name': 'fleet' } });
 });
-afterAll(() => f.close());
 
 describe('validateAgent in create mode', () => {
   it('collects every error, composes the manifests and writes nothing', async () => {
-    f.sandbox.counters.reset();
+    f.kube.counters.reset();
     const result = await f.service.validateAgent(f.ctx(), {
       mode: 'create', spec: { name: 'verifier', modelConfig: 'nope', runtime: 'rust', toolset: ['preset:read-only'] },
     });
@@ -97,7 +96,7 @@ describe('validateAgent in update mode', () => {
   });
 
   it('is valid for a good change and writes nothing', async () => {
-    f.sandbox.counters.reset();
+    f.kube.counters.reset();
     const result = await f.service.validateAgent(f.ctx(), { mode: 'update', update: { name: 'verifier', displayName: '' } });
     expect(result).toMatchObject({ valid: true, mode: 'update' });
     expect(result.manifests.values).toEqual({ agent: { name: 'verifier' }, modelConfig: { name: 'default-model-config' } });

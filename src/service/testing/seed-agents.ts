@@ -4,14 +4,21 @@
  * provenance labels), the Deployment and pods kagent runs. Written through the sandbox
  * store, so status subresources can be set as the controllers would.
  */
-import type { Sandbox } from '@agent-manager/kube-sandbox';
 import { CHART_URL } from './fixture.js';
+
+/** Where seeds go: the sandbox, or the in-memory FakeKube (both offer this store view). */
+export interface SeedTarget {
+  readonly store: {
+    create(resource: string, object: never, options?: { fieldManager?: string }): unknown;
+    updateStatus(resource: string, object: never, options?: { fieldManager?: string }): unknown;
+  };
+}
 
 type Json = Record<string, unknown>;
 const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 const opts = { fieldManager: 'test-seed' };
 
-function withStatus(sandbox: Sandbox, resource: string, object: Json, status: Json | undefined): Json {
+function withStatus(sandbox: SeedTarget, resource: string, object: Json, status: Json | undefined): Json {
   const created = sandbox.store.create(resource, object as never, opts) as Json;
   if (!status) return created;
   return sandbox.store.updateStatus(resource, { ...structuredClone(created), status } as never, opts) as Json;
@@ -40,7 +47,7 @@ function historyEntry(name: string, namespace: string, chartVersion: string): Js
   };
 }
 
-export function seedRelease(sandbox: Sandbox, seed: ReleaseSeed): Json {
+export function seedRelease(sandbox: SeedTarget, seed: ReleaseSeed): Json {
   const namespace = seed.namespace ?? 'kagent';
   const status: Json | undefined = seed.ready === undefined || seed.ready === null ? undefined : {
     conditions: [condition('Ready', seed.ready ? 'True' : 'False', seed.readyReason ?? (seed.ready ? 'InstallSucceeded' : 'InstallFailed'), seed.readyMessage ?? '')],
@@ -73,7 +80,7 @@ export interface AgentSeed {
   modelConfig?: string;
 }
 
-export function seedAgentCr(sandbox: Sandbox, seed: AgentSeed): Json {
+export function seedAgentCr(sandbox: SeedTarget, seed: AgentSeed): Json {
   const namespace = seed.namespace ?? 'kagent';
   const labels: Record<string, string> = { 'app.kubernetes.io/managed-by': 'Helm' };
   if (seed.release) {
@@ -100,7 +107,7 @@ export function seedAgentCr(sandbox: Sandbox, seed: AgentSeed): Json {
 }
 
 /** The Go fixture's `verifier`: a Ready release (chart 0.5.2+abc) and its rendered Agent CR. */
-export function seedVerifier(sandbox: Sandbox): void {
+export function seedVerifier(sandbox: SeedTarget): void {
   seedRelease(sandbox, {
     name: 'verifier', ready: true, chartVersion: '0.5.2+abc',
     values: { agent: { name: 'verifier', displayName: 'Verifier' }, modelConfig: { name: 'default-model-config' } },
@@ -120,7 +127,7 @@ export interface WorkloadSeed {
 }
 
 /** The Deployment and pods kagent runs for an agent. */
-export function seedWorkload(sandbox: Sandbox, seed: WorkloadSeed): void {
+export function seedWorkload(sandbox: SeedTarget, seed: WorkloadSeed): void {
   const namespace = seed.namespace ?? 'kagent';
   const replicas = seed.replicas ?? 1;
   const available = seed.available ?? replicas;
@@ -150,7 +157,7 @@ export function seedWorkload(sandbox: Sandbox, seed: WorkloadSeed): void {
 }
 
 /** A Warning event about an object. */
-export function seedWarning(sandbox: Sandbox, namespace: string, object: { kind: string; name: string }, reason: string, message: string): void {
+export function seedWarning(sandbox: SeedTarget, namespace: string, object: { kind: string; name: string }, reason: string, message: string): void {
   sandbox.store.create('events', {
     apiVersion: 'v1', kind: 'Event',
     metadata: { name: `${object.name}.${Math.random().toString(16).slice(2)}`, namespace },
@@ -162,7 +169,7 @@ export function seedWarning(sandbox: Sandbox, namespace: string, object: { kind:
 export { CHART_URL };
 
 /** An accepted ModelConfig (the seed has two in kagent only). */
-export function seedModelConfig(sandbox: Sandbox, namespace: string, name: string, provider = 'OpenAI', model = name): void {
+export function seedModelConfig(sandbox: SeedTarget, namespace: string, name: string, provider = 'OpenAI', model = name): void {
   withStatus(sandbox, 'modelconfigs', {
     apiVersion: 'kagent.dev/v1alpha2', kind: 'ModelConfig', metadata: { name, namespace }, spec: { provider, model },
   }, { observedGeneration: 1, conditions: [condition('Accepted', 'True', 'ModelConfigReconciled', 'Model configuration accepted')] });
