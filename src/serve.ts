@@ -125,6 +125,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
         compose: composeConfig(config, apiVersions),
         apiVersions,
         revisionHistoryLimit: config.revisionHistoryLimit,
+        toolsetPresets: { configured: config.toolsetPresets },
       },
     ), hooks.operation);
     const app = createApp({

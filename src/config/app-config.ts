@@ -165,6 +165,11 @@ export interface AppConfig {
   readonly chart: ChartConfig;
   readonly compose: ComposeConfig;
   readonly skills: SkillsConfig;
+  /**
+   * `--toolset-presets`: the gateway's preset names beyond the five every installation has,
+   * without duplicates; undefined when not set (unknown presets are then only noted).
+   */
+  readonly toolsetPresets?: readonly string[];
   readonly mcp: McpConfig;
   readonly oauth: OAuthConfig;
   readonly metrics: MetricsConfig;

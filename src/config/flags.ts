@@ -75,6 +75,9 @@ export const SERVE_FLAGS = [
     help: 'Name of a kubernetes.io/dockerconfigjson Secret in each agent namespace, written into the composed OCIRepository as spec.secretRef so Flux pulls the chart with it; empty writes none.' },
   { name: 'agent-chart-provider', env: 'AGENT_CHART_PROVIDER', default: 'generic', type: 'enum', choices: ['generic', 'aws', 'azure', 'gcp'], group: 'Agent chart',
     help: "spec.provider of the composed OCIRepository: aws, azure or gcp let Flux's source-controller log in with its cloud identity; generic writes none." },
+  { name: 'toolset-presets', env: 'AGENT_MANAGER_TOOLSET_PRESETS', default: '', type: 'list', group: 'Agent chart',
+    help: "Comma-separated names of the gateway's toolset presets beyond read-only, none, full, infrastructure and "
+      + 'agent-platform (muster toolsetPresets); when set, a toolset naming any other preset is refused, else it is accepted with a note.' },
   // Skills
   { name: 'skills-repositories', env: 'AGENT_MANAGER_SKILLS_REPOSITORIES', default: '', type: 'list', group: 'Skills',
     help: 'Comma-separated GitHub repository URLs (https://github.com/<owner>/<repo>) whose skills list_skills offers; empty turns skills off.' },

@@ -200,6 +200,21 @@ describe('parseConfig: shutdown (--shutdown-delay, --shutdown-timeout)', () => {
   });
 });
 
+describe('parseConfig: toolset presets (--toolset-presets)', () => {
+  it('is not set by default, and reads the flag or AGENT_MANAGER_TOOLSET_PRESETS as a list without duplicates', () => {
+    expect(serve([]).toolsetPresets).toBeUndefined();
+    expect(serve(['--toolset-presets=safe-ops,audit,safe-ops']).toolsetPresets).toEqual(['safe-ops', 'audit']);
+    expect(serve([], { AGENT_MANAGER_TOOLSET_PRESETS: 'safe-ops, v1.2_x' }).toolsetPresets).toEqual(['safe-ops', 'v1.2_x']);
+  });
+
+  it.each([
+    ['preset:safe-ops', 'is not a preset name: letters, digits, \'.\', \'_\' and \'-\', starting with a letter or digit (give the name without "preset:")'],
+    ['-x', 'is not a preset name: letters, digits, \'.\', \'_\' and \'-\', starting with a letter or digit'],
+  ])('stops startup on %j, naming the flag and the item', (item, reason) => {
+    expect(error(['serve', `--toolset-presets=ok,${item}`])).toBe(`--toolset-presets ${JSON.stringify(item)}: ${reason}`);
+  });
+});
+
 describe('parseConfig: browser origins (--allowed-origins)', () => {
   it('reads the flag, or else AGENT_MANAGER_ALLOWED_ORIGINS, as a list of origins', () => {
     expect(serve(['--allowed-origins=https://portal.example.com']).allowedOrigins).toEqual(['https://portal.example.com']);

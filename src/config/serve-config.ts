@@ -74,6 +74,7 @@ export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy' | 'otel'> 
       githubToken: v['skills-github-token'],
       cacheTtl: v['skills-cache-ttl'],
     },
+    toolsetPresets: toolsetPresets(v, s),
     mcp: { enabled: v['mcp-enabled'], path: v['mcp-path'] },
     oauth,
     metrics: { enabled: v['metrics-listen'] !== '', listen: v['metrics-listen'] },
@@ -153,6 +154,23 @@ function checkListUrl(name: 'skills-repositories', s: S, item: string): void {
     if (err instanceof ValueError) throw valueError(def(name), s[name], item, `${err.message}; want https://github.com/<owner>/<repo>`);
     throw err;
   }
+}
+
+// muster's rule for preset names: letters, digits, '.', '_' and '-', starting alphanumeric.
+const PRESET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** `--toolset-presets`: preset names as muster allows them; undefined when the flag is empty. */
+function toolsetPresets(v: V, s: S): string[] | undefined {
+  const names = v['toolset-presets'];
+  if (names.length === 0) return undefined;
+  for (const name of names) {
+    const bare = name.startsWith('preset:') ? ` (give the name without "preset:")` : '';
+    if (!PRESET_NAME.test(name)) {
+      throw valueError(def('toolset-presets'), s['toolset-presets'], name,
+        `is not a preset name: letters, digits, '.', '_' and '-', starting with a letter or digit${bare}`);
+    }
+  }
+  return [...new Set(names)];
 }
 
 /** `--allowed-origins`, each item a normalised origin; the first bad item stops startup. */

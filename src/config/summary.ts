@@ -42,6 +42,7 @@ export function redactedSummary(config: AppConfig): Record<string, unknown> {
     helmReleaseInterval: config.compose.helmReleaseInterval.text,
     ociRepositoryInterval: config.compose.ociRepositoryInterval.text,
     helmReleaseServiceAccount: config.compose.helmReleaseServiceAccount || undefined,
+    toolsetPresets: config.toolsetPresets ?? 'not set (unknown presets are noted, not refused)',
     skillsRepositories: config.skills.repositories,
     skillsGithubApi: config.skills.githubApi,
     skillsGithubToken: presence(config.skills.githubToken),

@@ -157,6 +157,8 @@ export interface ValidateResult {
   schemaVersion: string;
   schemaSource: SchemaSource;
   manifests: Manifests;
+  /** What the toolset preflight noticed that is legal but likely not meant (omitted when empty). */
+  notes?: string[];
 }
 
 export interface CreateResult {
@@ -169,7 +171,7 @@ export interface CreateResult {
   dryRun?: boolean;
   /** The revision this write recorded (absent when none was recorded). */
   revision?: number;
-  /** What the caller should know about a write that was applied (e.g. a revision that could not be recorded). */
+  /** What the caller should know: toolset preflight notes, and for an applied write a revision that could not be recorded. */
   notes?: string[];
 }
 
@@ -381,4 +383,6 @@ export interface Info {
   apiVersions: { agent: string; modelConfig: string; helmRelease: string; ociRepository: string };
   flux: { helmReleaseInterval: string; ociRepositoryInterval: string; serviceAccountName?: string };
   skillsRepositories: string[];
+  /** The toolset presets known here, in muster's order; `presetsChecked`: unknown ones are refused (--toolset-presets). */
+  toolset: { presets: string[]; presetsChecked: boolean };
 }

@@ -23,6 +23,7 @@ import { metadataMapsViolations } from '../core/labels.js';
 import { validateName } from '../core/names.js';
 import { validateSkills } from '../core/skills.js';
 import { validateRemovedArguments, validateToolset } from '../core/toolset.js';
+import { toolsetNotes, validatePresets } from '../core/toolset-preflight.js';
 import type { AgentSpec, CreateRequest, CreateResult } from '../core/types.js';
 import { callerLogValue, callerName, type RequestContext } from '../identity/caller.js';
 import { modelConfigViolation, schemaRefusal } from './checks.js';
@@ -57,6 +58,7 @@ export function checkSpec(env: OperationEnv, spec: AgentSpec): string {
   const namespace = env.settings.namespaces.resolve(spec.namespace);
   validateName(spec.name);
   validateToolset(spec.toolset, { required: true });
+  validatePresets(spec.toolset, env.settings.toolsetPresets ?? {});
   if (spec.skills !== undefined) validateSkills(spec.skills);
   const [mapProblem] = metadataMapsViolations(spec);
   if (mapProblem) throw invalid(mapProblem);
@@ -118,6 +120,8 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
     manifests: composeManifests(namespace, name, values, compose),
     created: { ociRepository: sourceCreated, helmRelease: true },
   };
+  const notes = toolsetNotes(spec.toolset, env.settings.toolsetPresets ?? {});
+  if (notes.length > 0) result.notes = notes;
   const requestedBy = callerName(ctx.caller);
   if (dryRun) {
     // Nothing was stored: no source to ensure again, no status to read, no revision to record.
@@ -145,7 +149,7 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
   if (status) result.status = status;
   if (requestedBy) result.requestedBy = requestedBy;
   if (recorded.revision !== undefined) result.revision = recorded.revision;
-  if (recorded.notes.length > 0) result.notes = recorded.notes;
+  if (recorded.notes.length > 0) result.notes = [...(result.notes ?? []), ...recorded.notes];
   return result;
 }
 

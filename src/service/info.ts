@@ -5,6 +5,7 @@
  */
 import { conditionStatus, findCondition } from '../core/conditions.js';
 import { unsupported } from '../core/errors.js';
+import { knownPresets } from '../core/toolset-preflight.js';
 import type { Info, ModelConfig, SkillsResult } from '../core/types.js';
 import type { RequestContext } from '../identity/caller.js';
 import type { OperationEnv } from './operation-env.js';
@@ -14,6 +15,7 @@ export async function getInfo(env: OperationEnv): Promise<Info> {
   const { settings, deps, compose } = env;
   const chart = await deps.chart.info();
   const skillsRepositories = deps.skills?.repositories ?? [];
+  const presets = settings.toolsetPresets ?? {};
   const flux: Info['flux'] = {
     helmReleaseInterval: compose.helmReleaseInterval,
     ociRepositoryInterval: compose.ociRepositoryInterval,
@@ -33,6 +35,7 @@ export async function getInfo(env: OperationEnv): Promise<Info> {
     apiVersions: { ...settings.apiVersions },
     flux,
     skillsRepositories: [...skillsRepositories],
+    toolset: { presets: knownPresets(presets), presetsChecked: presets.configured !== undefined },
   };
 }
 

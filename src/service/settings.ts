@@ -4,6 +4,7 @@
  */
 import type { Logger } from 'pino';
 import type { ComposeConfig } from '../core/compose.js';
+import type { PresetPolicy } from '../core/toolset-preflight.js';
 import type { ManagedNamespaces } from './namespaces.js';
 import type { ChartSchemaSource, KubeProvider, SkillCatalog } from './ports.js';
 import type { ApiVersions } from './resources.js';
@@ -21,6 +22,8 @@ export interface ServiceSettings {
   namespaces: ManagedNamespaces;
   compose: ComposeConfig;
   apiVersions: ApiVersions;
+  /** Which toolset presets the gateway has (`--toolset-presets`); default: not known. */
+  toolsetPresets?: PresetPolicy;
   /** How often a read-merge-write update is attempted before a conflict is surfaced. */
   updateAttempts?: number;
   /** How many revisions of each agent are kept (`--revision-history-limit`; 0 keeps none); default 10. */

@@ -23,6 +23,7 @@ import { metadataMapsViolations } from '../core/labels.js';
 import { nameViolation } from '../core/names.js';
 import { skillsViolations } from '../core/skills.js';
 import { toolsetViolations, validateRemovedArguments } from '../core/toolset.js';
+import { toolsetNotes, validatePresets } from '../core/toolset-preflight.js';
 import { schemaErrorText } from '../core/values-schema.js';
 import { applyUpdate } from '../core/update-merge.js';
 import type { AgentUpdate, RevisionOperation, UpdateResult } from '../core/types.js';
@@ -62,6 +63,7 @@ export function checkUpdate(env: OperationEnv, update: AgentUpdate): string {
   const namespace = env.settings.namespaces.resolve(update.namespace);
   const [problem] = updateViolations(update);
   if (problem) throw invalid(problem);
+  validatePresets(update.toolset, env.settings.toolsetPresets ?? {});
   return namespace;
 }
 
@@ -203,7 +205,8 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
     if (requestedBy) result.requestedBy = requestedBy;
     if (dryRun) result.dryRun = true;
     if (recorded.revision !== undefined) result.revision = recorded.revision;
-    if (recorded.notes.length > 0) result.notes = recorded.notes;
+    const notes = [...toolsetNotes(update.toolset, env.settings.toolsetPresets ?? {}), ...recorded.notes];
+    if (notes.length > 0) result.notes = notes;
     return result;
   }
 }

@@ -10,6 +10,7 @@ import { metadataMapsViolations } from '../core/labels.js';
 import { nameViolation } from '../core/names.js';
 import { skillsViolations } from '../core/skills.js';
 import { removedArgumentViolation, toolsetViolations } from '../core/toolset.js';
+import { toolsetNotes, unknownPresetViolation } from '../core/toolset-preflight.js';
 import type { AgentSpec, AgentUpdate, ValidateResult } from '../core/types.js';
 import type { RequestContext } from '../identity/caller.js';
 import { invalid } from '../core/errors.js';
@@ -26,7 +27,11 @@ export async function validateCreate(env: OperationEnv, ctx: RequestContext, spe
   const errors: string[] = [];
   const badName = nameViolation(spec.name);
   if (badName) errors.push(badName);
-  errors.push(...toolsetViolations(spec.toolset, { required: true }));
+  const policy = env.settings.toolsetPresets ?? {};
+  const grammar = toolsetViolations(spec.toolset, { required: true });
+  const presetProblem = grammar.length > 0 ? undefined : unknownPresetViolation(spec.toolset, policy);
+  errors.push(...grammar, ...(presetProblem ? [presetProblem] : []));
+  const toolsetProblem = grammar.length > 0 || presetProblem !== undefined;
   if (spec.skills !== undefined) errors.push(...skillsViolations(spec.skills));
   errors.push(...metadataMapsViolations(spec));
 
@@ -42,7 +47,8 @@ export async function validateCreate(env: OperationEnv, ctx: RequestContext, spe
   if (agent) errors.push(`Agent ${namespace}/${spec.name} already exists`);
   const values = buildValues(spec);
   errors.push(...schemaViolations(schema, values));
-  return result('create', errors, schema, composeManifests(namespace, spec.name ?? '', values, env.compose));
+  return result('create', errors, schema, composeManifests(namespace, spec.name ?? '', values, env.compose),
+    toolsetProblem ? [] : toolsetNotes(spec.toolset, policy));
 }
 
 export async function validateUpdate(env: OperationEnv, ctx: RequestContext, update: AgentUpdate): Promise<ValidateResult> {
@@ -50,10 +56,15 @@ export async function validateUpdate(env: OperationEnv, ctx: RequestContext, upd
   if (removed) throw invalid(removed);
   const namespace = env.settings.namespaces.resolve(update.namespace);
   const errors = updateViolations(update);
+  const policy = env.settings.toolsetPresets ?? {};
+  const toolsetProblem = toolsetViolations(update.toolset, { required: false }).length > 0;
+  const presetProblem = toolsetProblem ? undefined : unknownPresetViolation(update.toolset, policy);
+  if (presetProblem) errors.push(presetProblem);
+  const notes = toolsetProblem || presetProblem ? [] : toolsetNotes(update.toolset, policy);
   if (nameViolation(update.name)) {
     // Without a valid name there is no agent to look up: report what is wrong with the request.
     const schema = await env.deps.chart.schema();
-    return result('update', errors, schema, composeManifests(namespace, update.name ?? '', {}, env.compose));
+    return result('update', errors, schema, composeManifests(namespace, update.name ?? '', {}, env.compose), notes);
   }
   const { objects, modelConfigs, schema } = await readForUpdate(env, env.kube(ctx), namespace, update);
   const merged = mergeUpdate(objects, update, modelConfigs, schema);
@@ -61,14 +72,15 @@ export async function validateUpdate(env: OperationEnv, ctx: RequestContext, upd
   errors.push(...merged.schemaViolations);
   const { release } = merged;
   return result('update', errors, schema,
-    composeManifests(release.metadata.namespace ?? namespace, release.metadata.name, merged.after, env.compose));
+    composeManifests(release.metadata.namespace ?? namespace, release.metadata.name, merged.after, env.compose), notes);
 }
 
 function result(
   mode: 'create' | 'update', errors: string[], schema: { version: string; source: ValidateResult['schemaSource'] },
-  manifests: ValidateResult['manifests'],
+  manifests: ValidateResult['manifests'], notes: string[],
 ): ValidateResult {
   const out: ValidateResult = { valid: errors.length === 0, mode, schemaVersion: schema.version, schemaSource: schema.source, manifests };
   if (errors.length > 0) out.errors = errors;
+  if (notes.length > 0) out.notes = notes;
   return out;
 }

@@ -20,7 +20,8 @@ export const TOOL_DESCRIPTIONS = {
     'the values schema version and whether it came from the registry or the embedded fallback, with the last registry error), ' +
     'the default and managed namespaces, capabilities (skills is false when no skill repositories are configured; ' +
     'writesAsCaller is true when writes run as the calling user), the identity mode, the discovered kagent and Flux API ' +
-    'versions, the Flux intervals and the configured skill repositories. Call it first. Writes nothing.',
+    'versions, the Flux intervals, the configured skill repositories and the toolset presets known here (presetsChecked: ' +
+    'true when a toolset naming another preset is refused). Call it first. Writes nothing.',
   list_agents:
     'Read-only. Lists the agents of one namespace, merged from the kagent Agent CRs and the HelmReleases of the agent chart ' +
     '(an agent whose release has not rendered yet has exists: false). Each agent reports how it is managed: helmrelease ' +
@@ -38,7 +39,9 @@ export const TOOL_DESCRIPTIONS = {
     `the namespace, see list_model_configs) and toolset: the selectors that bound which of the gateway's tools the agent can ` +
     `use. Shipped presets: ${presets} (preset:none for a chat-only agent without tools, preset:full for the deliberate choice ` +
     'of every tool). Validates before writing: the name, the toolset grammar, skills (gitRefs from list_skills), the modelConfig, ' +
-    'and the composed values against the chart values schema; only set fields are emitted so chart defaults apply. Refused ' +
+    'and the composed values against the chart values schema; only set fields are emitted so chart defaults apply. A preset ' +
+    'the installation does not know is refused when get_info says presetsChecked, else noted; notes also flag a selector ' +
+    'given twice and preset:none or preset:full beside other selectors. Refused ' +
     'with a conflict when a HelmRelease or a bare Agent CR of that name exists. Nothing is written on a refusal. Returns the ' +
     'agent (with its resourceVersion), the composed manifests, what was created and the first status. With dryRun the ' +
     'API server checks both writes too (admission, the CRD schema, RBAC) and nothing is stored: the answer carries ' +
@@ -72,7 +75,8 @@ export const TOOL_DESCRIPTIONS = {
     'toolset, skills, a modelConfig that does not exist in the namespace, an existing HelmRelease or Agent of that name, and ' +
     'every values schema violation. Update mode merges the fields into the existing release the way update_agent would; the ' +
     'GitOps and suspended guards (unless force) and a missing agent are answered as errors. Returns valid, the mode, the errors, ' +
-    'the schema version and source, and the composed OCIRepository, HelmRelease and values.',
+    'the schema version and source, the composed OCIRepository, HelmRelease and values, and notes on the toolset (an unknown ' +
+    'preset, a repeated selector, preset:none or preset:full beside others).',
   list_model_configs:
     'Read-only. Lists the kagent ModelConfigs of a namespace, sorted by name, with provider, model, whether kagent accepted ' +
     'them (null when unknown) and who manages them. create_agent and update_agent take one of these names as modelConfig. ' +

@@ -122,6 +122,23 @@ describe('browser origins', () => {
   );
 });
 
+describe('toolset presets', () => {
+  it('passes no --toolset-presets by default, so unknown presets are noted, not refused', () => {
+    expect(container(render()).args.some((a: string) => a.startsWith('--toolset-presets'))).toBe(false);
+    expect(parsedServe(render()).toolsetPresets).toBeUndefined();
+  });
+
+  it('passes toolset.presets as one flag the service parses', () => {
+    const rendered = render({ toolset: { presets: ['safe-ops', 'audit'] } });
+    expect(container(rendered).args).toContain('--toolset-presets=safe-ops,audit');
+    expect(parsedServe(rendered).toolsetPresets).toEqual(['safe-ops', 'audit']);
+  });
+
+  it('refuses a preset name muster would refuse in the values schema', () => {
+    expect(validate(coalesce(defaultValues(), { toolset: { presets: ['preset:x'] } }))).not.toEqual([]);
+  });
+});
+
 describe('the muster MCPServer', () => {
   it('registers the in-cluster MCP endpoint over streamable HTTP, with no auth block without OAuth', () => {
     const mcp = one(render({ muster: { mcpServer: { enabled: true } } }), 'MCPServer') as any;

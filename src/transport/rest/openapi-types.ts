@@ -431,7 +431,10 @@ export interface components {
             schemaVersion: string;
             schemaSource: components["schemas"]["SchemaSource"];
             manifests: components["schemas"]["Manifests"];
+            notes?: components["schemas"]["Notes"];
         };
+        /** @description What the toolset preflight noticed that is legal but likely not meant: a preset outside the known ones (when the installation's presets are not configured), a selector given twice, preset:none or preset:full beside other selectors. Omitted when empty; the write is not refused for them. */
+        Notes: string[];
         CreateResult: {
             agent: components["schemas"]["Agent"];
             manifests: components["schemas"]["Manifests"];
@@ -446,7 +449,7 @@ export interface components {
             dryRun?: boolean;
             /** @description The revision this write recorded (absent when none was recorded). */
             revision?: number;
-            /** @description What to know about a write that was applied, such as a revision that could not be recorded. */
+            /** @description What to know about a write: what the toolset preflight noticed (an unknown preset, a repeated selector, preset:none or preset:full beside others) and, for an applied write, a revision that could not be recorded. Omitted when empty. */
             notes?: string[];
         };
         UpdateResult: {
@@ -461,7 +464,7 @@ export interface components {
             dryRun?: boolean;
             /** @description The revision this write recorded (absent when none was recorded). */
             revision?: number;
-            /** @description What to know about a write that was applied, such as a revision that could not be recorded. */
+            /** @description What to know about a write: what the toolset preflight noticed (an unknown preset, a repeated selector, preset:none or preset:full beside others) and, for an applied write, a revision that could not be recorded. Omitted when empty. */
             notes?: string[];
         };
         /** @enum {string} */
@@ -541,7 +544,7 @@ export interface components {
             requestedBy?: string;
             /** @description The revision this write recorded (absent when none was recorded). */
             revision?: number;
-            /** @description What to know about a write that was applied, such as a revision that could not be recorded. */
+            /** @description What to know about a write: what the toolset preflight noticed (an unknown preset, a repeated selector, preset:none or preset:full beside others) and, for an applied write, a revision that could not be recorded. Omitted when empty. */
             notes?: string[];
             /** @description True for a dry run: nothing was written and no revision recorded. */
             dryRun?: boolean;
@@ -700,6 +703,12 @@ export interface components {
                 serviceAccountName?: string;
             };
             skillsRepositories: string[];
+            toolset: {
+                /** @description The toolset presets known here, in muster's order: read-only, none, full, then the others (infrastructure, agent-platform and those of --toolset-presets) by name. */
+                presets: string[];
+                /** @description True when --toolset-presets is set: a toolset naming another preset is refused. False: such a preset is accepted with a note. */
+                presetsChecked: boolean;
+            };
         };
     };
     responses: {

@@ -54,6 +54,7 @@ export const SAMPLE_INFO: Info = {
   apiVersions: { agent: 'kagent.dev/v1alpha2', modelConfig: 'kagent.dev/v1alpha2', helmRelease: 'helm.toolkit.fluxcd.io/v2', ociRepository: 'source.toolkit.fluxcd.io/v1' },
   flux: { helmReleaseInterval: '10m', ociRepositoryInterval: '30m' },
   skillsRepositories: [],
+  toolset: { presets: ['read-only', 'none', 'full', 'agent-platform', 'infrastructure'], presetsChecked: false },
 };
 
 const modelConfigs: ModelConfig[] = [
