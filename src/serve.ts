@@ -61,6 +61,7 @@ import { ManagedNamespaces } from './service/namespaces.js';
 import type { ChartSchemaSource, KubeProvider } from './service/ports.js';
 import type { ApiVersions } from './service/resources.js';
 import { GitHubSkillCatalog } from './skills/github-skill-catalog.js';
+import { openGitOpsHost } from './gitops/open-gitops.js';
 import { createApp, type AuthGuard } from './transport/http/app.js';
 import { resourceServerGuards } from './transport/http/auth.js';
 import { DEFAULT_SCOPES, oauthMetadataRouter } from './transport/http/oauth-metadata.js';
@@ -117,8 +118,9 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
           log,
         })
       : undefined;
+    const gitops = await openGitOpsHost(config.gitops);
     const service = instrumentService(new AgentService(
-      { kube, chart: openChartSource(config, log, cleanups, hooks, metrics), skills, log },
+      { kube, chart: openChartSource(config, log, cleanups, hooks, metrics), skills, gitops, log },
       {
         version: info.version,
         namespaces: new ManagedNamespaces(config.namespaces.default, config.namespaces.managed),
@@ -126,6 +128,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
         apiVersions,
         revisionHistoryLimit: config.revisionHistoryLimit,
         toolsetPresets: { configured: config.toolsetPresets },
+        gitops: { repository: config.gitops.repository || undefined, branch: config.gitops.branch, path: config.gitops.path },
       },
     ), hooks.operation);
     const app = createApp({

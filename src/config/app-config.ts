@@ -80,6 +80,20 @@ export interface SkillsConfig {
   readonly cacheTtl: Duration;
 }
 
+/** Commit mode: pull requests to a GitOps repository on GitHub. */
+export interface GitOpsConfig {
+  /** `owner/name`; empty means a request must name one (or the release's Kustomization does). */
+  readonly repository: string;
+  readonly branch: string;
+  readonly path: string;
+  readonly githubApiUrl: string;
+  /** Empty when no GitHub App is configured. */
+  readonly appId: string;
+  readonly appPrivateKeyFile: string;
+  /** Secret. Empty when none. */
+  readonly githubToken: string;
+}
+
 /** The MCP endpoint. */
 export interface McpConfig {
   readonly enabled: boolean;
@@ -170,6 +184,7 @@ export interface AppConfig {
    * without duplicates; undefined when not set (unknown presets are then only noted).
    */
   readonly toolsetPresets?: readonly string[];
+  readonly gitops: GitOpsConfig;
   readonly mcp: McpConfig;
   readonly oauth: OAuthConfig;
   readonly metrics: MetricsConfig;

@@ -63,7 +63,7 @@ describe('the serve flag table', () => {
 
   it('marks the client secrets and the GitHub token secret', () => {
     expect(SERVE_FLAGS.filter((d) => 'secret' in d && d.secret).map((d) => d.name).sort())
-      .toEqual(['agent-chart-password', 'agent-chart-token', 'dex-client-secret', 'google-client-secret', 'skills-github-token']);
+      .toEqual(['agent-chart-password', 'agent-chart-token', 'dex-client-secret', 'gitops-github-token', 'google-client-secret', 'skills-github-token']);
   });
 
   // Reads the reference inventory at run time; the project does not ship a copy of it.

@@ -99,6 +99,7 @@ describe('parseConfig: serve defaults', () => {
         helmReleaseServiceAccount: '',
       },
       skills: { repositories: [], githubApi: 'https://api.github.com', githubToken: '', cacheTtl: { text: '5m', ms: 300_000 } },
+      gitops: { repository: '', branch: 'main', path: '', githubApiUrl: 'https://api.github.com', appId: '', appPrivateKeyFile: '', githubToken: '' },
       mcp: { enabled: true, path: '/mcp' },
       oauth: { enabled: false },
       metrics: { enabled: true, listen: ':9464' },
@@ -116,6 +117,7 @@ describe('parseConfig: flag, env and default', () => {
     ['agent-chart-semver', 'AGENT_CHART_SEMVER', '0.x', '1.x', (c: AppConfig) => c.chart.semver],
     ['mcp-path', 'AGENT_MANAGER_MCP_PATH', '/env', '/flag', (c: AppConfig) => c.mcp.path],
     ['skills-github-token', 'GITHUB_TOKEN', 'env-token', 'flag-token', (c: AppConfig) => c.skills.githubToken],
+    ['gitops-github-token', 'GITOPS_GITHUB_TOKEN', 'env-token', 'flag-token', (c: AppConfig) => c.gitops.githubToken],
     ['metrics-listen', 'AGENT_MANAGER_METRICS_LISTEN', ':9500', ':9600', (c: AppConfig) => c.metrics.listen],
     ['sandbox-kubeconfig', 'AGENT_MANAGER_SANDBOX_KUBECONFIG', '/tmp/env', '/tmp/flag', (c: AppConfig) => c.sandbox.kubeconfigOut],
   ])('--%s wins over %s, which wins over the default', (name, env, envValue, flagValue, pick) => {

@@ -75,6 +75,7 @@ export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy' | 'otel'> 
       cacheTtl: v['skills-cache-ttl'],
     },
     toolsetPresets: toolsetPresets(v, s),
+    gitops: gitopsConfig(v, s),
     mcp: { enabled: v['mcp-enabled'], path: v['mcp-path'] },
     oauth,
     metrics: { enabled: v['metrics-listen'] !== '', listen: v['metrics-listen'] },
@@ -120,6 +121,27 @@ function chartCredentials(v: V, s: S): Pick<AppConfig['chart'], 'auth' | 'secret
       'not a Secret name (lower-case letters, digits, "-" and ".", starting and ending with a letter or digit)');
   }
   return { auth, secretRef, provider: v['agent-chart-provider'] as AppConfig['chart']['provider'] };
+}
+
+/** The commit-mode flags; an App id needs its key file (and the other way round), a repository is owner/name. */
+function gitopsConfig(v: V, s: S): AppConfig['gitops'] {
+  const repository = v['gitops-repository'].trim();
+  if (repository !== '' && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repository)) {
+    throw valueError(def('gitops-repository'), s['gitops-repository'], repository, 'want a GitHub repository as owner/name');
+  }
+  const appId = v['github-app-id'].trim();
+  const keyFile = v['github-app-private-key-file'].trim();
+  if (appId !== '' && !/^[0-9]+$/.test(appId)) throw valueError(def('github-app-id'), s['github-app-id'], appId, 'a GitHub App id is a number');
+  if ((appId === '') !== (keyFile === '')) {
+    const missing = appId === '' ? 'github-app-id' : 'github-app-private-key-file';
+    const given = appId === '' ? 'github-app-private-key-file' : 'github-app-id';
+    throw valueError(def(given), s[given], appId || keyFile, `needs --${missing} as well`);
+  }
+  return {
+    repository, branch: v['gitops-branch'].trim() || 'main', path: v['gitops-path'].trim(),
+    githubApiUrl: v['github-api-url'] === '' ? String(def('github-api-url').default) : v['github-api-url'],
+    appId, appPrivateKeyFile: keyFile, githubToken: v['gitops-github-token'].trim(),
+  };
 }
 
 /** `kagent.dev/v1alpha2` and `v1alpha2` both mean `v1alpha2`; empty means auto. */

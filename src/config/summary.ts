@@ -50,6 +50,12 @@ export function redactedSummary(config: AppConfig): Record<string, unknown> {
     httpProxy: describeProxy(config.proxy.httpProxy),
     noProxy: config.proxy.noProxy || undefined,
     traces: describeOtel(config.otel) ?? 'off',
+    gitopsRepository: config.gitops.repository || undefined,
+    gitopsBranch: config.gitops.branch,
+    gitopsPath: config.gitops.path || undefined,
+    githubApiUrl: config.gitops.githubApiUrl,
+    githubAppId: config.gitops.appId || undefined,
+    gitopsGithubToken: presence(config.gitops.githubToken),
     metrics: config.metrics.enabled ? config.metrics.listen : 'off',
     sandbox: config.sandbox.enabled,
   };

@@ -38,7 +38,7 @@ export interface WriteOptions {
 }
 
 /** create_agent's arguments (also the validate body). */
-export interface AgentSpec {
+export interface AgentSpec extends CommitOptions {
   namespace?: string;
   name: string;
   displayName?: string;
@@ -66,7 +66,7 @@ export interface CreateRequest extends AgentSpec {
  * whitespace) removes the key so the chart default applies again; lists and maps
  * replace the whole value.
  */
-export interface AgentUpdate {
+export interface AgentUpdate extends CommitOptions {
   namespace?: string;
   name: string;
   displayName?: string;
@@ -161,6 +161,52 @@ export interface ValidateResult {
   notes?: string[];
 }
 
+/** Where a write goes: the cluster (`apply`, the default) or a pull request (`commit`). */
+export type WriteMode = 'apply' | 'commit';
+
+/** The commit-mode arguments every write takes. */
+export interface CommitOptions {
+  mode?: WriteMode;
+  /** The GitOps repository, `owner/name` (a new agent, or a release not defined in git). */
+  repository?: string;
+  /** The base branch the pull request targets. */
+  branch?: string;
+  /** The directory (a Kustomization's path) new agents are laid out below. */
+  path?: string;
+  /** Commit mode: plan and report the files (with their content), write nothing. */
+  dryRun?: boolean;
+}
+
+/** One file a commit-mode write changes. */
+export interface CommitFile {
+  path: string;
+  action: 'add' | 'update' | 'remove' | 'unchanged';
+  /** The new content; only in a dry run (and never for a removed file). */
+  content?: string;
+}
+
+/** What a commit-mode write changed in git, and the pull request that proposes it. */
+export interface CommitInfo {
+  /** `owner/name`. */
+  repository: string;
+  /** The base branch. */
+  base: string;
+  /** The pull request's branch (`agent-manager/<operation>-<namespace>-<name>-<id>`). */
+  branch: string;
+  /** The directory the change was planned in (the Kustomization's path, or the given one). */
+  directory: string;
+  /** The Flux Kustomization that applies the directory, `namespace/name`, when known. */
+  kustomization?: string;
+  files: CommitFile[];
+  /** The pull request's URL and number; absent in a dry run. */
+  pullRequest?: string;
+  number?: number;
+  /** The commit on the branch; absent in a dry run. */
+  commit?: string;
+  /** What to delete from the cluster by hand after the merge (Flux will not prune it). */
+  liveSteps?: string[];
+}
+
 export interface CreateResult {
   agent: Agent;
   manifests: Manifests;
@@ -173,6 +219,8 @@ export interface CreateResult {
   revision?: number;
   /** What the caller should know: toolset preflight notes, and for an applied write a revision that could not be recorded. */
   notes?: string[];
+  mode?: WriteMode;
+  commit?: CommitInfo;
 }
 
 export interface UpdateResult {
@@ -187,57 +235,11 @@ export interface UpdateResult {
   /** The revision this write recorded (absent when nothing was written or none was recorded). */
   revision?: number;
   notes?: string[];
+  mode?: WriteMode;
+  commit?: CommitInfo;
 }
 
-/** The operation that made a revision. */
-export type RevisionOperation = 'create' | 'update' | 'rollback';
-
-/** The curated fields of an agent as a revision keeps them: create_agent's arguments without name and namespace. */
-export interface RevisionSpec {
-  displayName?: string;
-  description?: string;
-  systemMessage?: string;
-  modelConfig?: string;
-  toolset?: string[];
-  skills?: SkillsSpec;
-  runtime?: string;
-  iconUrl?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-}
-
-/**
- * One entry of list_agent_revisions. `revision: null` (with `current: true`) stands for
- * a live release changed outside agent-manager since its newest revision; `changed`
- * then lists what differs from that revision.
- */
-export interface RevisionEntry {
-  revision: number | null;
-  createdAt?: string;
-  requestedBy?: string;
-  operation?: RevisionOperation;
-  rolledBackTo?: number;
-  changed: string[];
-  /** What Flux reports for these values: the chart version and Helm status of the release that deployed them. */
-  chartVersion?: string;
-  status?: string;
-  current?: boolean;
-}
-
-/** get_agent_revision: the entry plus what the revision recorded and how it differs from the live agent. */
-export interface RevisionDetail extends RevisionEntry {
-  revision: number;
-  spec: RevisionSpec;
-  values: Record<string, unknown>;
-  manifests: Manifests;
-  /** The dotted value paths where the live release differs from this revision. */
-  diff: string[];
-}
-
-/** rollback_agent: the update result, the revision it recorded and the one it went back to. */
-export interface RollbackResult extends UpdateResult {
-  rolledBackTo: number;
-}
+export type { RevisionOperation, RevisionSpec, RevisionEntry, RevisionDetail, RollbackResult } from './revision-types.js';
 
 export interface DeleteResult {
   name: string;
@@ -251,6 +253,8 @@ export interface DeleteResult {
   resourceVersion?: string;
   /** Present and true for a dry run: the booleans say what would have been deleted. */
   dryRun?: boolean;
+  mode?: WriteMode;
+  commit?: CommitInfo;
 }
 
 export const Verdict = {
@@ -378,6 +382,8 @@ export interface Info {
     modelConfigs: boolean;
     skills: boolean;
     writesAsCaller: boolean;
+    /** Commit mode (pull requests to a GitOps repository) is configured. */
+    commit: boolean;
   };
   identity: 'caller' | 'serviceAccount';
   apiVersions: { agent: string; modelConfig: string; helmRelease: string; ociRepository: string };

@@ -23,6 +23,8 @@ export interface RequestContext {
   caller?: Caller;
   /** The caller's raw bearer (the IdP id_token); never logged. */
   token?: string;
+  /** The caller's GitHub user token (`X-GitHub-Token`), for commit mode; never logged, never stored. */
+  githubToken?: string;
   log: Logger;
   signal?: AbortSignal;
 }

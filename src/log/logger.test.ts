@@ -26,6 +26,12 @@ describe('the root logger', () => {
     expect(JSON.stringify(line)).not.toContain('def');
   });
 
+  it('redacts the caller\'s GitHub token (X-GitHub-Token) wherever a log object carries it', () => {
+    const out = capture();
+    createLogger({ destination: out.stream }).info({ req: { headers: { 'x-github-token': 'ghp_secret1' } }, githubToken: 'ghp_secret2' }, 'commit');
+    expect(JSON.stringify(out.lines())).not.toMatch(/ghp_secret/);
+  });
+
   it('logs debug only when verbose', () => {
     const quiet = capture();
     createLogger({ destination: quiet.stream }).debug('hidden');

@@ -14,6 +14,8 @@ export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-muster-id-token"]',
+  'req.headers["x-github-token"]',
+  'githubToken',
   'res.headers["set-cookie"]',
   'headers.authorization',
   'authorization',

@@ -30,8 +30,10 @@ import { modelConfigViolation, schemaRefusal } from './checks.js';
 import type { KubeObject, KubePort } from './ports.js';
 import { agentFromRelease, withRelease } from './read-model.js';
 import { agentStatus } from './status.js';
+import { createInCommitMode } from './commit-ops.js';
 import type { OperationEnv } from './operation-env.js';
 import { nextNumber, readHistory, recordRevision, stampRevision } from './revision-store.js';
+import { checkCommitOptions } from './commit.js';
 import { ensureSource, isLive, removeSourceIfUnused } from './shared-source.js';
 
 /** The codes of API answers that prove a write was refused (the API server's 4xx). */
@@ -55,6 +57,7 @@ export function bareAgentExistsConflict(namespace: string, name: string) {
 /** The request-only checks every write runs before touching the cluster. */
 export function checkSpec(env: OperationEnv, spec: AgentSpec): string {
   validateRemovedArguments(spec);
+  checkCommitOptions(spec);
   const namespace = env.settings.namespaces.resolve(spec.namespace);
   validateName(spec.name);
   validateToolset(spec.toolset, { required: true });
@@ -88,6 +91,7 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
   const values = buildValues(spec);
   const schemaProblem = schemaRefusal(schema, values);
   if (schemaProblem) throw invalid(schemaProblem);
+  if (spec.mode === 'commit') return createInCommitMode(env, ctx, kube, { ...spec, dryRun }, namespace, values, schema);
 
   const sourceTemplate = buildOciRepository(namespace, compose) as KubeObject;
   let sourceCreated = false;

@@ -20,17 +20,22 @@ import { callerLogValue, callerName, type RequestContext } from '../identity/cal
 import { lookupAgent, noAgentToWrite } from './lookup.js';
 import type { KubeObject, KubePort } from './ports.js';
 import type { OperationEnv } from './operation-env.js';
+import { checkCommitOptions } from './commit.js';
 import { bareAgentConflict, releaseGuard } from './ownership.js';
 import { agentChanged, checkPrecondition, resourceVersionViolation } from './preconditions.js';
 import { removeSourceIfUnused, sourceOfRelease } from './shared-source.js';
+import { deleteInCommitMode } from './commit-ops.js';
+import { withCommitHint } from './gitops-hint.js';
+import type { CommitOptions } from '../core/types.js';
 
-export interface DeleteRequest extends WriteOptions {
+export interface DeleteRequest extends WriteOptions, Pick<CommitOptions, 'mode' | 'repository' | 'branch' | 'path'> {
   namespace?: string;
   name: string;
   force?: boolean;
 }
 
 export async function deleteAgent(env: OperationEnv, ctx: RequestContext, request: DeleteRequest): Promise<DeleteResult> {
+  checkCommitOptions(request);
   const namespace = env.settings.namespaces.resolve(request.namespace);
   validateName(request.name);
   const versionProblem = resourceVersionViolation(request.resourceVersion);
@@ -58,8 +63,12 @@ export async function deleteAgent(env: OperationEnv, ctx: RequestContext, reques
     done('bare agent deleted');
     return result;
   }
+  if (request.mode === 'commit') {
+    checkPrecondition(namespace, name, precondition, release);
+    return deleteInCommitMode(env, ctx, kube, release, result, request);
+  }
   const guard = releaseGuard(release, force);
-  if (guard) throw guard;
+  if (guard) throw await withCommitHint(env, ctx, kube, release, guard);
   checkPrecondition(namespace, name, precondition, release);
   if (release.metadata.resourceVersion) result.resourceVersion = release.metadata.resourceVersion;
 

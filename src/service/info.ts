@@ -30,6 +30,9 @@ export async function getInfo(env: OperationEnv): Promise<Info> {
       modelConfigs: true,
       skills: skillsRepositories.length > 0,
       writesAsCaller: deps.kube.identity === 'caller',
+      // With only callers' tokens (no app or token configured) commit mode still works for a
+      // request that sends X-GitHub-Token, but the installation cannot promise it.
+      commit: deps.gitops?.installation !== undefined,
     },
     identity: deps.kube.identity,
     apiVersions: { ...settings.apiVersions },

@@ -18,9 +18,12 @@ export function bareAgentConflict(namespace: string, name: string) {
   );
 }
 
-/** The 409 for a GitOps-owned or suspended release without force, else undefined. */
-export function releaseGuard(release: KubeObject, force: boolean) {
-  if (force) return undefined;
+/**
+ * The 409 for a GitOps-owned or suspended release without force, else undefined. In
+ * commit mode neither applies: the change goes to git, where such a release is defined.
+ */
+export function releaseGuard(release: KubeObject, force: boolean, commit = false) {
+  if (force || commit) return undefined;
   const kustomization = kustomizationOf(release);
   if (kustomization) {
     return conflict(
@@ -34,13 +37,13 @@ export function releaseGuard(release: KubeObject, force: boolean) {
 }
 
 /** The release an update may write, or the 404/409 that explains why not. */
-export function writableRelease(objects: AgentObjects, force: boolean): KubeObject {
+export function writableRelease(objects: AgentObjects, force: boolean, commit = false): KubeObject {
   const { agent, release, namespace, name } = objects;
   if (!release) {
     if (agent) throw bareAgentConflict(namespace, name);
     throw noAgentToWrite(namespace, name);
   }
-  const guard = releaseGuard(release, force);
+  const guard = releaseGuard(release, force, commit);
   if (guard) throw guard;
   return release;
 }

@@ -101,3 +101,49 @@ export interface SkillCatalog {
   readonly repositories: string[];
   list(options: { repository?: string; ref?: string; refresh?: boolean }, signal?: AbortSignal): Promise<SkillsResult>;
 }
+
+/** A GitHub repository by owner and name (`owner/name`). */
+export interface RepoRef {
+  owner: string;
+  name: string;
+}
+
+/** The manifests of a directory at one commit of a branch. */
+export interface GitSnapshot {
+  /** The commit the branch pointed at when read. */
+  commit: string;
+  /** Manifest files (`*.yaml`, `*.yml`, `Kustomization`) below the directory: path from the root → text. */
+  files: Record<string, string>;
+}
+
+/** One pull request's worth of change: a branch from the base with one commit. */
+export interface Proposal {
+  repository: RepoRef;
+  base: string;
+  /** The base commit the change was planned on; the branch starts here. */
+  baseCommit: string;
+  branch: string;
+  message: string;
+  title: string;
+  body: string;
+  /** Path → new content, or null to remove the file. */
+  changes: Array<{ path: string; content: string | null }>;
+}
+
+export type ProposalOutcome =
+  | { moved: false; commit: string; pullRequest: string; number: number }
+  /** The base branch no longer points at `baseCommit`: nothing was opened, plan again. */
+  | { moved: true; head: string };
+
+/**
+ * The GitOps repository host (GitHub). The credential is chosen per request: the caller's
+ * GitHub token when the request carries one, else the installation's GitHub App or token.
+ * Failures are AppErrors: 401/403 name the credential that was refused, 404 the missing
+ * branch.
+ */
+export interface GitOpsHost {
+  /** The installation's own credential, or undefined when only a caller's token can be used. */
+  readonly installation?: 'app' | 'token';
+  read(ctx: RequestContext, repository: RepoRef, branch: string, directory: string): Promise<GitSnapshot>;
+  propose(ctx: RequestContext, proposal: Proposal): Promise<ProposalOutcome>;
+}

@@ -32,6 +32,9 @@ export interface ResourceTypes {
   pod: Gvr;
   event: Gvr;
   controllerRevision: Gvr;
+  /** Flux's Kustomization and GitRepository (commit mode reads where a release is defined). */
+  kustomization: Gvr;
+  gitRepository: Gvr;
 }
 
 /** Split `group/version` (or a bare core `version`). */
@@ -62,5 +65,7 @@ export function resourceTypes(versions: ApiVersions): ResourceTypes {
     pod: gvr('v1', 'pods', 'Pod'),
     event: gvr('v1', 'events', 'Event'),
     controllerRevision: gvr('apps/v1', 'controllerrevisions', 'ControllerRevision'),
+    kustomization: gvr('kustomize.toolkit.fluxcd.io/v1', 'kustomizations', 'Kustomization'),
+    gitRepository: gvr('source.toolkit.fluxcd.io/v1', 'gitrepositories', 'GitRepository'),
   };
 }

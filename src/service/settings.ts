@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { ComposeConfig } from '../core/compose.js';
 import type { PresetPolicy } from '../core/toolset-preflight.js';
 import type { ManagedNamespaces } from './namespaces.js';
-import type { ChartSchemaSource, KubeProvider, SkillCatalog } from './ports.js';
+import type { ChartSchemaSource, GitOpsHost, KubeProvider, SkillCatalog } from './ports.js';
 import type { ApiVersions } from './resources.js';
 
 export interface ServiceDeps {
@@ -14,6 +14,8 @@ export interface ServiceDeps {
   chart: ChartSchemaSource;
   /** Skill discovery; absent or with no repositories means the capability is off (501). */
   skills?: SkillCatalog;
+  /** The GitOps repository host of commit mode; absent means commit mode is off (501). */
+  gitops?: GitOpsHost;
   log: Logger;
 }
 
@@ -28,4 +30,13 @@ export interface ServiceSettings {
   updateAttempts?: number;
   /** How many revisions of each agent are kept (`--revision-history-limit`; 0 keeps none); default 10. */
   revisionHistoryLimit?: number;
+  /** Where commit mode writes when neither the release's Kustomization nor the request says. */
+  gitops?: GitOpsDefaults;
+}
+
+/** `--gitops-repository`, `--gitops-branch`, `--gitops-path`. */
+export interface GitOpsDefaults {
+  repository?: string;
+  branch: string;
+  path: string;
 }

@@ -33,12 +33,15 @@ import { modelConfigViolation, schemaViolations } from './checks.js';
 import { lookupAgent, type AgentObjects } from './lookup.js';
 import type { KubeObject, KubePort, ResolvedSchema } from './ports.js';
 import type { OperationEnv } from './operation-env.js';
+import { checkCommitOptions } from './commit.js';
 import { writableRelease } from './ownership.js';
 import { agentChanged, checkPrecondition, resourceVersionViolation } from './preconditions.js';
 import { agentOf } from './read-model.js';
 import {
   historyNear, nextNumber, readHistory, recordRevision, releaseRevisions, stampRevision, type HistoryRead, type Recorded,
 } from './revision-store.js';
+import { updateInCommitMode } from './commit-ops.js';
+import { withCommitHint } from './gitops-hint.js';
 
 export const MODEL_CONFIG_CLEARED =
   'modelConfig cannot be cleared: name an existing ModelConfig of the namespace (list_model_configs)';
@@ -60,6 +63,7 @@ export function updateViolations(update: AgentUpdate): string[] {
 /** The request-only checks of an update: the namespace it acts in, or the first problem as a 400. */
 export function checkUpdate(env: OperationEnv, update: AgentUpdate): string {
   validateRemovedArguments(update);
+  checkCommitOptions(update);
   const namespace = env.settings.namespaces.resolve(update.namespace);
   const [problem] = updateViolations(update);
   if (problem) throw invalid(problem);
@@ -101,7 +105,7 @@ export function mergeUpdate(
   objects: AgentObjects, update: AgentUpdate, modelConfigs: KubeObject[] | undefined, schema: ResolvedSchema,
   drop: readonly string[] = [],
 ): MergedUpdate {
-  const release = writableRelease(objects, update.force === true);
+  const release = writableRelease(objects, update.force === true, update.mode === 'commit');
   const before = ((release.spec as { values?: Record<string, unknown> } | undefined)?.values ?? {});
   const after = applyUpdate(before, update);
   for (const key of drop) delete after[key];
@@ -148,7 +152,14 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
   for (let attempt = 1; ; attempt++) {
     const read = await readForUpdate(env, kube, namespace, plan.target, { history: true, modelConfigs: plan.operation === 'rollback' });
     const { objects, modelConfigs, schema } = read;
-    const release = writableRelease(objects, plan.target.force === true);
+    let release: KubeObject;
+    try {
+      release = writableRelease(objects, plan.target.force === true, plan.target.mode === 'commit');
+    } catch (err) {
+      // A GitOps-owned release refused in apply mode: the 409 says how to propose the change instead.
+      if (objects.release && isAppError(err, 'conflict')) throw await withCommitHint(env, ctx, kube, objects.release, err);
+      throw err;
+    }
     checkPrecondition(namespace, plan.target.name, precondition, release);
     const history = await historyNear(kube, env.types, read.history as HistoryRead, release, plan.target.name);
     const resolved = plan.resolve(releaseRevisions(history, release));
@@ -158,6 +169,7 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
     if (merged.schemaViolations.length > 0) {
       throw invalid(schemaErrorText(schema.version, schema.source, merged.schemaViolations));
     }
+    if (update.mode === 'commit') return updateInCommitMode(env, ctx, kube, objects, update, merged, schema);
     let written = merged.release;
     let recorded: Recorded = { notes: [] };
     if (merged.changed.length > 0) {

@@ -14,6 +14,12 @@ import { SHIPPED_PRESETS } from '../core/toolset.js';
 const presets = SHIPPED_PRESETS.map((p) => `preset:${p}`).join(', ');
 
 /** Long descriptions per MCP tool name. */
+/** The commit-mode sentence every write tool ends with. */
+const COMMIT_MODE =
+  'With mode "commit" nothing is written to the cluster: the same change goes to the GitOps repository as a pull request ' +
+  '(a GitOps-owned release is edited where its Flux Kustomization reads it; a new agent is laid out under <path>/agent-manager/), ' +
+  'and the result carries commit: the repository, branch, files and pull request. dryRun with mode commit opens nothing and returns every file with its content.';
+
 export const TOOL_DESCRIPTIONS = {
   get_info:
     'Read-only. Describes this agent-manager installation: version, the agent chart it composes (OCI URL, semver range, ' +
@@ -45,7 +51,8 @@ export const TOOL_DESCRIPTIONS = {
     'with a conflict when a HelmRelease or a bare Agent CR of that name exists. Nothing is written on a refusal. Returns the ' +
     'agent (with its resourceVersion), the composed manifests, what was created and the first status. With dryRun the ' +
     'API server checks both writes too (admission, the CRD schema, RBAC) and nothing is stored: the answer carries ' +
-    'dryRun: true and says what would be created. validate_agent checks without asking the API server.',
+    'dryRun: true and says what would be created. validate_agent checks without asking the API server. ' +
+    COMMIT_MODE,
   update_agent:
     "WRITES: changes an existing agent by merging the given fields into its HelmRelease's values (Flux then upgrades the " +
     'release). An absent field stays as it is; an empty string removes the value so the chart default applies again; skills, ' +
@@ -55,7 +62,8 @@ export const TOOL_DESCRIPTIONS = {
     'nothing to write to and is refused. Pass the resourceVersion get_agent reported to refuse the write (conflict) when ' +
     'someone changed the agent since; without it the fields are merged into the newest values. dryRun runs everything ' +
     'and has the API server check the write without storing it. Returns the agent (with its new resourceVersion), the ' +
-    'values before and after, the changed value paths and the composed manifests; nothing is written when nothing changed.',
+    'values before and after, the changed value paths and the composed manifests; nothing is written when nothing changed. ' +
+    COMMIT_MODE,
   delete_agent:
     'WRITES (destructive): deletes an agent by deleting its HelmRelease (Flux uninstalls the release and kagent removes the ' +
     "Agent and its Deployment), and the namespace's shared OCIRepository when no other HelmRelease renders from it (otherwise " +
@@ -63,7 +71,8 @@ export const TOOL_DESCRIPTIONS = {
     '(a forced delete of a suspended release deletes the Agent too, since Flux would leave it behind); a bare Agent CR without a ' +
     'HelmRelease is deleted only with force. Pass the resourceVersion get_agent reported to delete only that version ' +
     '(conflict when it changed since). dryRun reports what would be deleted and kept, checked by the API server, and ' +
-    'deletes nothing. Returns what was deleted. Cannot be undone.',
+    'deletes nothing. Returns what was deleted. Cannot be undone. ' +
+    COMMIT_MODE,
   get_agent_status:
     "Read-only. Reports an agent's health as a verdict (ready, progressing, failed or unknown) with one actionable summary " +
     'sentence, from the facts it gathers: the Agent CR conditions, the HelmRelease conditions and its last releases, the ' +
@@ -160,6 +169,10 @@ export const ARG = {
   toolNames: 'Removed: refused with the reason; declare a toolset instead',
   labels: 'Extra labels for the agent (replace the whole map on update; {} removes them)',
   annotations: 'Extra annotations for the agent (replace the whole map on update; {} removes them)',
+  mode: 'apply (default): write to the cluster; commit: open a pull request in the GitOps repository instead',
+  gitopsRepository: 'Commit mode: the GitOps repository, owner/name (a GitOps-owned release uses its Kustomization\'s)',
+  gitopsBranch: 'Commit mode: the base branch of the pull request',
+  gitopsPath: 'Commit mode: the directory new agents are laid out below (<path>/agent-manager/)',
   forceUpdate: 'Write even when the HelmRelease is GitOps-owned or suspended',
   forceDelete:
     'Delete even when the HelmRelease is GitOps-owned or suspended, or when only a bare Agent CR exists',

@@ -60,6 +60,14 @@ function agentFields(toolset: string, modelConfig: string) {
   };
 }
 
+/** How a write is carried out (commit mode: a pull request in the GitOps repository). */
+const commitFields = {
+  mode: z.enum(['apply', 'commit']).describe(ARG.mode).optional(),
+  repository: text(ARG.gitopsRepository),
+  branch: text(ARG.gitopsBranch),
+  path: text(ARG.gitopsPath),
+};
+
 export const getInfoInput = z.object({}).strict();
 
 export const listAgentsInput = z.object({ namespace: z.string().describe(ARG.namespaceOfList).optional() }).strict();
@@ -76,6 +84,7 @@ export const createAgentInput = z
     ...agentFields(ARG.toolsetCreate, ARG.modelConfig),
     modelConfig: z.string().describe(ARG.modelConfig),
     dryRun: flag(ARG.dryRunCreate),
+    ...commitFields,
   })
   .strict();
 
@@ -87,11 +96,12 @@ export const updateAgentInput = z
     force: flag(ARG.forceUpdate),
     dryRun: flag(ARG.dryRunUpdate),
     resourceVersion,
+    ...commitFields,
   })
   .strict();
 
 export const deleteAgentInput = z
-  .object({ name: agentName, namespace, force: flag(ARG.forceDelete), dryRun: flag(ARG.dryRunDelete), resourceVersion })
+  .object({ name: agentName, namespace, force: flag(ARG.forceDelete), dryRun: flag(ARG.dryRunDelete), resourceVersion, ...commitFields })
   .strict();
 
 export const validateAgentInput = z

@@ -59,6 +59,8 @@ export interface RestBinding<I = Record<string, unknown>, R = unknown> {
   statusOf?(result: R): 200 | 201;
   /** True when the `If-Match` header carries the `resourceVersion` precondition (RFC 9110 strong ETag). */
   ifMatch?: boolean;
+  /** True when the operation reads the caller's GitHub token from `X-GitHub-Token` (commit mode). */
+  githubToken?: boolean;
   /** The strong ETag of a result (an agent's resourceVersion), sent as the `ETag` header. */
   etag?(result: R): string | undefined;
   /** Query parameters bound to input fields of the same name. */
@@ -97,6 +99,7 @@ export type AnyOperation = Operation<z.ZodObject, unknown>;
 
 /** Write results say `dryRun: true` when nothing was stored. */
 const isDryRun = (result: { dryRun?: boolean }): boolean => result.dryRun === true;
+const isCommit = (result: { mode?: string }): boolean => result.mode === 'commit';
 
 // The hints per tool: [readOnly, destructive, idempotent, openWorld].
 const hints = (readOnlyHint: boolean, destructiveHint: boolean, idempotentHint: boolean, openWorldHint: boolean): ToolHints =>
@@ -141,7 +144,9 @@ export const createAgent = op<typeof createAgentInput, CreateResult>({
   tool: 'create_agent', annotations: hints(false, false, false, true), input: createAgentInput, serviceRequired: ['toolset'],
   rest: {
     method: 'post', path: '/agents', status: 201, body: true, query: { dryRun: 'boolean' },
-    statusOf: (result) => (isDryRun(result) ? 200 : 201),
+    // A dry run or a commit-mode answer created nothing on the cluster.
+    statusOf: (result) => (isDryRun(result) || isCommit(result) ? 200 : 201),
+    githubToken: true,
   },
   run: (service, ctx, input) => service.createAgent(ctx, input),
 });
@@ -149,8 +154,8 @@ export const createAgent = op<typeof createAgentInput, CreateResult>({
 export const updateAgent = op<typeof updateAgentInput, UpdateResult>({
   tool: 'update_agent', annotations: hints(false, true, false, true), input: updateAgentInput,
   rest: {
-    method: 'patch', path: '/agents/:namespace/:name', status: 200, body: true, query: { force: 'boolean', dryRun: 'boolean' },
-    ifMatch: true,
+    method: 'patch', path: '/agents/:namespace/:name', status: 200, body: true, query: { force: 'boolean', dryRun: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string' },
+    ifMatch: true, githubToken: true,
   },
   run: (service, ctx, input) => service.updateAgent(ctx, input),
 });
@@ -158,8 +163,8 @@ export const updateAgent = op<typeof updateAgentInput, UpdateResult>({
 export const deleteAgent = op<typeof deleteAgentInput, DeleteResult>({
   tool: 'delete_agent', annotations: hints(false, true, false, false), input: deleteAgentInput,
   rest: {
-    method: 'delete', path: '/agents/:namespace/:name', status: 200, query: { force: 'boolean', dryRun: 'boolean' },
-    ifMatch: true,
+    method: 'delete', path: '/agents/:namespace/:name', status: 200, query: { force: 'boolean', dryRun: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string' },
+    ifMatch: true, githubToken: true,
   },
   run: (service, ctx, input) => service.deleteAgent(ctx, input),
 });

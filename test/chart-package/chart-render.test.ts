@@ -24,6 +24,8 @@ const EXPECTED_RULES = [
   { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] },
   { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['list', 'create', 'delete'] },
   { apiGroups: [''], resources: ['pods', 'events'], verbs: ['list'] },
+  { apiGroups: ['kustomize.toolkit.fluxcd.io'], resources: ['kustomizations'], verbs: ['get'] },
+  { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['gitrepositories'], verbs: ['get'] },
 ];
 
 describe('the chart with its default values', () => {
@@ -247,6 +249,25 @@ describe('namespaces and RBAC', () => {
     for (const role of roles) expect((role as any).rules).toEqual(EXPECTED_RULES);
     expect(rendered.manifests.filter((m) => m.kind === 'RoleBinding').map((r) => r.metadata.namespace)).toEqual(['agents', 'team-a', 'team-b']);
     expect(parsedServe(rendered).namespaces).toEqual({ default: 'agents', managed: ['agents', 'team-a', 'team-b'] });
+  });
+
+  it('lets commit mode read Flux Kustomizations and GitRepositories in gitops.fluxNamespaces, get only', () => {
+    const rendered = render({ gitops: { fluxNamespaces: ['flux-system', 'flux-system'] } });
+    expect((one(rendered, 'ClusterRole') as any).rules).toEqual(EXPECTED_RULES.slice(-2));
+    const bindings = rendered.manifests.filter((m) => m.kind === 'RoleBinding' && m.metadata.name === 'agent-manager-flux-sources') as any[];
+    expect(bindings.map((b) => [b.metadata.namespace, b.roleRef.kind, b.roleRef.name])).toEqual([['flux-system', 'ClusterRole', 'agent-manager-flux-sources']]);
+  });
+
+  it('runs commit mode with the GitHub App key mounted from its Secret and the token from its Secret', () => {
+    const rendered = render({ gitops: { repository: 'acme/fleet', path: 'clusters/prod', github: {
+      app: { id: '4242', privateKeySecret: { name: 'gh-app' } }, tokenSecret: { name: 'gh-token' },
+    } } });
+    const config = parsedServe(rendered);
+    expect(config.gitops).toMatchObject({ repository: 'acme/fleet', branch: 'main', path: 'clusters/prod', appId: '4242', appPrivateKeyFile: '/etc/agent-manager/github-app/private-key.pem' });
+    const pod = (one(rendered, 'Deployment') as any).spec.template.spec;
+    expect(pod.volumes).toContainEqual({ name: 'github-app', secret: { secretName: 'gh-app', defaultMode: 0o400 } });
+    expect(container(rendered).volumeMounts).toContainEqual({ name: 'github-app', mountPath: '/etc/agent-manager/github-app', readOnly: true });
+    expect(container(rendered).env).toContainEqual({ name: 'GITOPS_GITHUB_TOKEN', valueFrom: { secretKeyRef: { name: 'gh-token', key: 'token' } } });
   });
 
   it('renders no RBAC with rbac.create false', () => {

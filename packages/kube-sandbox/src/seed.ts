@@ -84,6 +84,8 @@ export const seedAgentManagerRbac: SeedStep = (store) => {
         { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] },
         { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['list', 'create', 'delete'] },
         { apiGroups: [''], resources: ['pods', 'events'], verbs: ['list'] },
+        { apiGroups: ['kustomize.toolkit.fluxcd.io'], resources: ['kustomizations'], verbs: ['get'] },
+        { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['gitrepositories'], verbs: ['get'] },
       ],
     }, opts);
     store.create('rolebindings', {

@@ -44,11 +44,14 @@ export async function gitRoute(state: RepoState, method: string, rest: string, q
     return { status: 200, body: { full_name: state.fullName, name: state.fullName.split('/')[1], private: true, default_branch: 'main', html_url: state.htmlUrl } };
   }
   let m: RegExpExecArray | null;
-  if (method === 'GET' && (m = /^\/git\/ref\/heads\/(.+)$/.exec(rest))) return refReply(state, decodeURIComponent(m[1]!));
+  // Clients send the ref either as is (`heads/main`) or percent-encoded (`heads%2Fmain`).
+  const ref = /^\/git\/refs?\/(.+)$/.exec(rest)?.[1];
+  const branchOf = () => { const r = decodeURIComponent(ref ?? ''); return r.startsWith('heads/') ? r.slice('heads/'.length) : undefined; };
+  if (method === 'GET' && rest.startsWith('/git/ref/') && branchOf()) return refReply(state, branchOf()!);
   if (method === 'POST' && rest === '/git/refs') return createRef(repo, body);
-  if (method === 'PATCH' && (m = /^\/git\/refs\/heads\/(.+)$/.exec(rest))) return updateRef(repo, decodeURIComponent(m[1]!), body);
-  if (method === 'DELETE' && (m = /^\/git\/refs\/heads\/(.+)$/.exec(rest))) {
-    const name = decodeURIComponent(m[1]!);
+  if (method === 'PATCH' && rest.startsWith('/git/refs/') && branchOf()) return updateRef(repo, branchOf()!, body);
+  if (method === 'DELETE' && rest.startsWith('/git/refs/') && branchOf()) {
+    const name = branchOf()!;
     const sha = await repo.branch(name);
     if (!sha) return unprocessable('Reference does not exist');
     await repo.git(['update-ref', '-d', `refs/heads/${name}`, sha]);

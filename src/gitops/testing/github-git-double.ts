@@ -59,7 +59,7 @@ export interface GitGitHubDouble {
   readonly calls: RecordedCall[];
   /** The pull requests opened on a repository. */
   pulls(fullName: string): PullRequest[];
-  /** Runs `action` once, just before the first later request matching method and path prefix is served. */
+  /** Runs `action` once, just before the first later request matching method and path prefix is served (one hook per request). */
   before(method: string, pathPrefix: string, action: () => Promise<void>): void;
   /** Installation tokens issued so far. */
   readonly issuedInstallationTokens: number;
@@ -82,7 +82,7 @@ export async function startGitGitHubDouble(options: GitGitHubDoubleOptions): Pro
   let queue = Promise.resolve();
 
   async function appJwtValid(header: string | undefined): Promise<boolean> {
-    const jwt = /^Bearer (.+)$/.exec(header ?? '')?.[1];
+    const jwt = /^Bearer (.+)$/i.exec(header ?? '')?.[1];
     if (!jwt || !appKey || !options.app) return false;
     try {
       const { payload } = await jwtVerify(jwt, appKey, { algorithms: ['RS256'] });
@@ -99,11 +99,11 @@ export async function startGitGitHubDouble(options: GitGitHubDoubleOptions): Pro
     const method = req.method ?? 'GET';
     const call: RecordedCall = { method, path, headers: req.headers };
     calls.push(call);
-    for (const hook of [...hooks]) {
-      if (hook.method === method && url.pathname.startsWith(hook.prefix)) {
-        hooks.splice(hooks.indexOf(hook), 1);
-        await hook.action();
-      }
+    // One hook per request, in the order they were registered.
+    const hook = hooks.find((h) => h.method === method && url.pathname.startsWith(h.prefix));
+    if (hook) {
+      hooks.splice(hooks.indexOf(hook), 1);
+      await hook.action();
     }
     const app = options.app;
     let m: RegExpExecArray | null;

@@ -12,7 +12,7 @@ import { loadBaseKubeConfig } from '../../kube/kubeconfig.js';
 import { ServiceAccountProvider } from '../../kube/providers.js';
 import { AgentService } from '../agent-service.js';
 import { ManagedNamespaces } from '../namespaces.js';
-import type { ChartSchemaSource, KubeProvider, SkillCatalog } from '../ports.js';
+import type { ChartSchemaSource, GitOpsHost, KubeProvider, SkillCatalog } from '../ports.js';
 import { DEFAULT_API_VERSIONS } from '../resources.js';
 import type { ServiceSettings } from '../settings.js';
 import { EmbeddedChartSource } from './embedded-chart.js';
@@ -24,6 +24,7 @@ export interface FixtureOptions {
   settings?: Partial<ServiceSettings>;
   chart?: ChartSchemaSource;
   skills?: SkillCatalog;
+  gitops?: GitOpsHost;
   /** Build the provider from the sandbox (default: the ServiceAccount). */
   provider?: (sandbox: Sandbox) => KubeProvider & { close?(): void };
   log?: Logger;
@@ -63,7 +64,7 @@ export async function startServiceFixture(options: FixtureOptions = {}): Promise
   const log = options.log ?? silentLogger();
   const settings = fixtureSettings(options.settings);
   const service = new AgentService(
-    { kube: provider, chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills, log },
+    { kube: provider, chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills, gitops: options.gitops, log },
     settings,
   );
   let n = 0;

@@ -40,7 +40,16 @@ export function requestIdOf(incoming: string | string[] | undefined): string {
   return value !== undefined && SANE_REQUEST_ID.test(value) ? value : randomUUID();
 }
 
-/** Sets `req.ctx` (request id, logger, abort signal) and echoes the id in the response. */
+/** The caller's GitHub user token for commit mode (REST and MCP alike); never logged, never stored. */
+export const GITHUB_TOKEN_HEADER = 'x-github-token';
+
+/** The token when it is one printable word (as GitHub tokens are), else undefined. */
+export function githubTokenOf(value: string | string[] | undefined): string | undefined {
+  const token = (Array.isArray(value) ? value[0] : value)?.trim();
+  return token && /^[\x21-\x7e]{1,1024}$/.test(token) ? token : undefined;
+}
+
+/** Sets `req.ctx` (request id, logger, abort signal, GitHub token) and echoes the id in the response. */
 export function requestContext(log: Logger): RequestHandler {
   return (req: Request, res: Response, next: NextFunction): void => {
     const requestId = requestIdOf(req.headers['x-request-id']);
@@ -51,6 +60,8 @@ export function requestContext(log: Logger): RequestHandler {
       if (!res.writableFinished) controller.abort(new Error('the client closed the connection'));
     });
     req.ctx = { requestId, log: log.child({ requestId }), signal: controller.signal };
+    const githubToken = githubTokenOf(req.headers[GITHUB_TOKEN_HEADER]);
+    if (githubToken) req.ctx.githubToken = githubToken;
     next();
   };
 }

@@ -59,7 +59,7 @@ export interface paths {
         put?: never;
         /**
          * Create an agent
-         * @description Writes a HelmRelease of the agent chart, plus the namespace's shared OCIRepository when it does not exist yet. Validates the name, toolset, skills, modelConfig and the composed values against the chart's values schema first; nothing is written on a refusal. 409 when a HelmRelease or a bare Agent CR of that name exists. A dry run (`dryRun=true`, or `"dryRun": true` in the body) sends both writes with `dryRun=All`, so the API server's admission, the CRD schema and RBAC check them too, stores nothing and answers 200 with `dryRun: true`.
+         * @description Writes a HelmRelease of the agent chart, plus the namespace's shared OCIRepository when it does not exist yet. Validates the name, toolset, skills, modelConfig and the composed values against the chart's values schema first; nothing is written on a refusal. 409 when a HelmRelease or a bare Agent CR of that name exists. A dry run (`dryRun=true`, or `"dryRun": true` in the body) sends both writes with `dryRun=All`, so the API server's admission, the CRD schema and RBAC check them too, stores nothing and answers 200 with `dryRun: true`. With `mode: commit` the same objects are laid out in the GitOps repository and proposed as a pull request instead (200, `commit` in the result).
          */
         post: operations["createAgent"];
         delete?: never;
@@ -109,14 +109,14 @@ export interface paths {
         post?: never;
         /**
          * Delete an agent
-         * @description Deletes the HelmRelease (Flux uninstalls it), and the shared OCIRepository when no other HelmRelease renders from it (`ociRepositoryKept` says why it was kept). A GitOps-owned or suspended release is a 409 unless `force=true`; a bare Agent CR is deleted only with `force=true`. Takes no body. `If-Match` deletes only that version of the release (412 otherwise). A dry run (`dryRun=true`) reports what would be deleted and kept, checked by the API server, and deletes nothing.
+         * @description Deletes the HelmRelease (Flux uninstalls it), and the shared OCIRepository when no other HelmRelease renders from it (`ociRepositoryKept` says why it was kept). A GitOps-owned or suspended release is a 409 unless `force=true`; a bare Agent CR is deleted only with `force=true`. Takes no body. `If-Match` deletes only that version of the release (412 otherwise). A dry run (`dryRun=true`) reports what would be deleted and kept, checked by the API server, and deletes nothing. With `mode=commit` the release's document (and its source and directory when nothing else uses them) is removed in git through a pull request; `liveSteps` lists what to delete by hand when the Kustomization does not prune.
          */
         delete: operations["deleteAgent"];
         options?: never;
         head?: never;
         /**
          * Update an agent
-         * @description Merges the given fields into the HelmRelease's values: an absent field stays, an empty (or whitespace-only) string removes the value so the chart default applies, and skills, toolset, labels and annotations replace the whole value. The path names the agent (a `name` or `namespace` in the body is ignored). A GitOps-owned or suspended release is a 409 unless `force` (query `force=true` or body `"force": true`); a bare Agent CR is a 409. `changed` lists the changed value paths, sorted; nothing is written when it is empty. `If-Match` (or a body `resourceVersion`) bases the update on the version read: a release at another version is a 412 and nothing is written; without it the fields are merged into the newest values. A dry run checks everything, the API server included, and writes nothing.
+         * @description Merges the given fields into the HelmRelease's values: an absent field stays, an empty (or whitespace-only) string removes the value so the chart default applies, and skills, toolset, labels and annotations replace the whole value. The path names the agent (a `name` or `namespace` in the body is ignored). A GitOps-owned or suspended release is a 409 unless `force` (query `force=true` or body `"force": true`); a bare Agent CR is a 409. `changed` lists the changed value paths, sorted; nothing is written when it is empty. `If-Match` (or a body `resourceVersion`) bases the update on the version read: a release at another version is a 412 and nothing is written; without it the fields are merged into the newest values. A dry run checks everything, the API server included, and writes nothing. With `mode: commit` the release's `spec.values` are edited where they are defined in git (its Kustomization's repository, branch and path) and proposed as a pull request.
          */
         patch: operations["updateAgent"];
         trace?: never;
@@ -321,8 +321,52 @@ export interface components {
             labels?: components["schemas"]["StringMap"];
             annotations?: components["schemas"]["StringMap"];
         };
+        /** @description How a write is carried out; commit mode opens a pull request in the GitOps repository. */
+        CommitFields: {
+            /**
+             * @description `apply` (default) writes to the cluster; `commit` to git, through a pull request.
+             * @enum {string}
+             */
+            mode?: "apply" | "commit";
+            /** @description Commit mode: the GitOps repository, `owner/name`. */
+            repository?: string;
+            /** @description Commit mode: the base branch. */
+            branch?: string;
+            /** @description Commit mode: the directory new agents are laid out below (`<path>/agent-manager/`). */
+            path?: string;
+        };
+        CommitFile: {
+            path: string;
+            /** @enum {string} */
+            action: "add" | "update" | "remove" | "unchanged";
+            /** @description The new content (dry run only). */
+            content?: string;
+        };
+        /** @description What a commit-mode write changed in git, and the pull request proposing it. */
+        CommitInfo: {
+            /** @description `owner/name`. */
+            repository: string;
+            /** @description The base branch. */
+            base: string;
+            /** @description The pull request's branch, `agent-manager/<operation>-<namespace>-<name>-<id>`. */
+            branch: string;
+            /** @description The directory the change was planned in. */
+            directory: string;
+            /** @description The Flux Kustomization applying the directory, `namespace/name`. */
+            kustomization?: string;
+            files: components["schemas"]["CommitFile"][];
+            /** @description The pull request's URL (absent in a dry run). */
+            pullRequest?: string;
+            number?: number;
+            /** @description The commit on the branch. */
+            commit?: string;
+            /** @description What to delete from the cluster by hand after the merge (the Kustomization does not prune). */
+            liveSteps?: string[];
+        };
+        /** @enum {string} */
+        WriteMode: "apply" | "commit";
         /** @description The create body. */
-        Spec: components["schemas"]["AgentFields"] & {
+        Spec: components["schemas"]["AgentFields"] & components["schemas"]["CommitFields"] & {
             /** @description DNS-1123 technical name (max 63 chars): the HelmRelease and Agent name. */
             name: string;
             /** @description Name of an existing kagent ModelConfig in the namespace. */
@@ -334,7 +378,7 @@ export interface components {
             dryRun?: boolean;
         };
         /** @description The PATCH body; absent fields stay as they are. */
-        Update: components["schemas"]["AgentFields"] & {
+        Update: components["schemas"]["AgentFields"] & components["schemas"]["CommitFields"] & {
             /** @description Write even when the release is GitOps-owned or suspended. */
             force?: boolean;
             /** @description As the `dryRun` query parameter. */
@@ -451,6 +495,8 @@ export interface components {
             revision?: number;
             /** @description What to know about a write: what the toolset preflight noticed (an unknown preset, a repeated selector, preset:none or preset:full beside others) and, for an applied write, a revision that could not be recorded. Omitted when empty. */
             notes?: string[];
+            mode?: components["schemas"]["WriteMode"];
+            commit?: components["schemas"]["CommitInfo"];
         };
         UpdateResult: {
             agent: components["schemas"]["Agent"];
@@ -466,6 +512,8 @@ export interface components {
             revision?: number;
             /** @description What to know about a write: what the toolset preflight noticed (an unknown preset, a repeated selector, preset:none or preset:full beside others) and, for an applied write, a revision that could not be recorded. Omitted when empty. */
             notes?: string[];
+            mode?: components["schemas"]["WriteMode"];
+            commit?: components["schemas"]["CommitInfo"];
         };
         /** @enum {string} */
         RevisionOperation: "create" | "update" | "rollback";
@@ -563,6 +611,8 @@ export interface components {
             resourceVersion?: string;
             /** @description True for a dry run: the booleans say what would have been deleted. */
             dryRun?: boolean;
+            mode?: components["schemas"]["WriteMode"];
+            commit?: components["schemas"]["CommitInfo"];
         };
         /** @enum {string} */
         Verdict: "ready" | "progressing" | "failed" | "unknown";
@@ -688,6 +738,8 @@ export interface components {
                 modelConfigs: boolean;
                 skills: boolean;
                 writesAsCaller: boolean;
+                /** @description Commit mode has an installation credential (a GitHub App or token). */
+                commit: boolean;
             };
             /** @enum {string} */
             identity: "caller" | "serviceAccount";
@@ -853,10 +905,20 @@ export interface components {
         NamespaceQuery: string;
         /** @description `true` (any case) overrides the GitOps, suspended and bare-Agent guards. */
         Force: boolean;
+        /** @description `apply` (default) writes to the cluster; `commit` opens a pull request in the GitOps repository instead. */
+        Mode: "apply" | "commit";
+        /** @description Commit mode: the GitOps repository, `owner/name` (default `--gitops-repository`; a GitOps-owned release uses its Kustomization's). */
+        Repository: string;
+        /** @description Commit mode: the base branch of the pull request (default `--gitops-branch`). */
+        Branch: string;
+        /** @description Commit mode: the directory (a Kustomization's path) new agents are laid out below (default `--gitops-path`). */
+        GitPath: string;
         /** @description `true` (any case): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. */
         DryRun: boolean;
         /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version. `*` sets no version; a weak tag or a list of tags is a 400. */
         IfMatch: string;
+        /** @description Commit mode: the caller's GitHub user token; the pull request is opened as that person. Never logged, never stored. Without it the installation's GitHub App or token is used. */
+        GitHubToken: string;
     };
     requestBodies: never;
     headers: never;
@@ -940,7 +1002,10 @@ export interface operations {
                 /** @description `true` (any case): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. */
                 dryRun?: components["parameters"]["DryRun"];
             };
-            header?: never;
+            header?: {
+                /** @description Commit mode: the caller's GitHub user token; the pull request is opened as that person. Never logged, never stored. Without it the installation's GitHub App or token is used. */
+                "X-GitHub-Token"?: components["parameters"]["GitHubToken"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -950,7 +1015,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The dry run passed; nothing was created (`dryRun` is true). */
+            /** @description Nothing was created on the cluster: the dry run passed (`dryRun` is true), or in commit mode the pull request was opened (`mode: commit`, `commit` in the result). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -973,6 +1038,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            501: components["responses"]["Unsupported"];
             502: components["responses"]["BackendError"];
         };
     };
@@ -1046,10 +1112,20 @@ export interface operations {
                 force?: components["parameters"]["Force"];
                 /** @description `true` (any case): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. */
                 dryRun?: components["parameters"]["DryRun"];
+                /** @description `apply` (default) writes to the cluster; `commit` opens a pull request in the GitOps repository instead. */
+                mode?: components["parameters"]["Mode"];
+                /** @description Commit mode: the GitOps repository, `owner/name` (default `--gitops-repository`; a GitOps-owned release uses its Kustomization's). */
+                repository?: components["parameters"]["Repository"];
+                /** @description Commit mode: the base branch of the pull request (default `--gitops-branch`). */
+                branch?: components["parameters"]["Branch"];
+                /** @description Commit mode: the directory (a Kustomization's path) new agents are laid out below (default `--gitops-path`). */
+                path?: components["parameters"]["GitPath"];
             };
             header?: {
                 /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version. `*` sets no version; a weak tag or a list of tags is a 400. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Commit mode: the caller's GitHub user token; the pull request is opened as that person. Never logged, never stored. Without it the installation's GitHub App or token is used. */
+                "X-GitHub-Token"?: components["parameters"]["GitHubToken"];
             };
             path: {
                 /** @description Namespace of the agent (one of the managed namespaces). */
@@ -1076,6 +1152,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            501: components["responses"]["Unsupported"];
             502: components["responses"]["BackendError"];
         };
     };
@@ -1086,10 +1163,20 @@ export interface operations {
                 force?: components["parameters"]["Force"];
                 /** @description `true` (any case): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. */
                 dryRun?: components["parameters"]["DryRun"];
+                /** @description `apply` (default) writes to the cluster; `commit` opens a pull request in the GitOps repository instead. */
+                mode?: components["parameters"]["Mode"];
+                /** @description Commit mode: the GitOps repository, `owner/name` (default `--gitops-repository`; a GitOps-owned release uses its Kustomization's). */
+                repository?: components["parameters"]["Repository"];
+                /** @description Commit mode: the base branch of the pull request (default `--gitops-branch`). */
+                branch?: components["parameters"]["Branch"];
+                /** @description Commit mode: the directory (a Kustomization's path) new agents are laid out below (default `--gitops-path`). */
+                path?: components["parameters"]["GitPath"];
             };
             header?: {
                 /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version. `*` sets no version; a weak tag or a list of tags is a 400. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Commit mode: the caller's GitHub user token; the pull request is opened as that person. Never logged, never stored. Without it the installation's GitHub App or token is used. */
+                "X-GitHub-Token"?: components["parameters"]["GitHubToken"];
             };
             path: {
                 /** @description Namespace of the agent (one of the managed namespaces). */
@@ -1121,6 +1208,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
+            501: components["responses"]["Unsupported"];
             502: components["responses"]["BackendError"];
         };
     };

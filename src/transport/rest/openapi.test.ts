@@ -37,7 +37,7 @@ describe('api/openapi.yaml against the operation table', () => {
     expect(op.operationId).toBe(operationId(o));
     expect((op as unknown as { summary: string }).summary).toBe(o.title);
     const successes = Object.keys(op.responses).filter((s) => s.startsWith('2'));
-    // A create also documents the 200 of its dry run, the one other status statusOf answers.
+    // A create also documents the 200 of its dry run and of commit mode, the one other status statusOf answers.
     const expected = o.rest.statusOf ? ['200', '201'] : [String(o.rest.status)];
     expect(successes).toEqual(expected);
   });
@@ -50,7 +50,7 @@ describe('api/openapi.yaml against the operation table', () => {
     const query = Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, p.schema.type]));
     expect(query).toEqual(o.rest.query ?? {});
     const headers = params.filter((p) => p.in === 'header').map((p) => p.name);
-    expect(headers).toEqual(o.rest.ifMatch ? ['If-Match'] : []);
+    expect(headers).toEqual([...(o.rest.ifMatch ? ['If-Match'] : []), ...(o.rest.githubToken ? ['X-GitHub-Token'] : [])]);
   });
 
   it.each(rows.filter(([, o]) => o.rest.ifMatch))('documents the 412 of a stale If-Match on %s', (_tool, o) => {

@@ -22,7 +22,7 @@ export const FAKE_INFO = {
   namespaces: { default: 'kagent', managed: ['kagent'] },
   capabilities: {
     list: true, get: true, create: true, update: true, delete: true, status: true, validate: true,
-    modelConfigs: true, skills: false, writesAsCaller: false,
+    modelConfigs: true, skills: false, writesAsCaller: false, commit: false,
   },
   identity: 'serviceAccount',
   apiVersions: {

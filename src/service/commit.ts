@@ -1,0 +1,136 @@
+/**
+ * Commit mode's write: the change an apply would make, proposed as a pull request in the
+ * GitOps repository instead. Every check an apply runs has run before this is called;
+ * here the target is resolved, the repository read, the change planned by the pure core
+ * (core/gitops-plan.ts) and, unless it is a dry run, written as one commit on a new
+ * branch with a pull request.
+ *
+ * Conventions: branch `agent-manager/<operation>-<namespace>-<name>-<short id>`; one
+ * commit with a `Requested-by:` trailer naming the caller; titles
+ * `feat(agents): add agent <n> in <ns>`, `chore(agents): update agent <n> in <ns>`,
+ * `feat(agents): remove agent <n> in <ns>`; a body listing the changed paths, the
+ * validation result and the chart version the schema came from.
+ *
+ * A base branch that moved between the read and the write is read and planned again
+ * (three attempts), so the pull request never starts from a stale base; a base that keeps
+ * moving is a 409.
+ */
+import { randomUUID } from 'node:crypto';
+import { conflict, invalid, unsupported } from '../core/errors.js';
+import type { CommitPlan, PlanInput } from '../core/gitops-plan.js';
+import type { CommitInfo, CommitOptions } from '../core/types.js';
+import { callerName, type RequestContext } from '../identity/caller.js';
+import { commitTarget, repositoryText, type CommitTarget } from './gitops-target.js';
+import type { OperationEnv } from './operation-env.js';
+import type { GitOpsHost, KubeObject, KubePort, ResolvedSchema } from './ports.js';
+
+export type CommitOperation = 'create' | 'update' | 'delete' | 'rollback';
+
+export interface CommitRequest {
+  operation: CommitOperation;
+  namespace: string;
+  name: string;
+  /** The live release, when there is one (it names the Kustomization of a GitOps-owned agent). */
+  release?: KubeObject;
+  options: CommitOptions;
+  /** The schema the values were validated against; absent for a delete. */
+  schema?: ResolvedSchema;
+  plan(input: PlanInput): CommitPlan;
+}
+
+const ATTEMPTS = 3;
+
+export const NOT_CONFIGURED =
+  'commit mode is not configured: set --github-app-id with --github-app-private-key-file, or --gitops-github-token (GITOPS_GITHUB_TOKEN), or send the caller\'s GitHub token in X-GitHub-Token';
+
+/**
+ * The commit-only options are refused in apply mode instead of being ignored, so a caller
+ * who meant to propose a change never writes to the cluster by leaving out `mode`.
+ */
+export function checkCommitOptions(options: CommitOptions): void {
+  if (options.mode === 'commit') return;
+  const given = (['repository', 'branch', 'path'] as const).filter((k) => options[k] !== undefined);
+  if (given.length > 0) {
+    throw invalid(`${given.join(', ')} ${given.length > 1 ? 'apply' : 'applies'} only with mode "commit"; pass mode "commit" to open a pull request`);
+  }
+}
+
+/** The host, or the 501 naming the flags when commit mode cannot run for this request. */
+export function gitopsHost(env: OperationEnv, ctx: RequestContext): GitOpsHost {
+  const host = env.deps.gitops;
+  if (!host || (!host.installation && !ctx.githubToken)) throw unsupported(NOT_CONFIGURED);
+  return host;
+}
+
+export function commitTitle(operation: CommitOperation, namespace: string, name: string): string {
+  switch (operation) {
+    case 'create': return `feat(agents): add agent ${name} in ${namespace}`;
+    case 'update': return `chore(agents): update agent ${name} in ${namespace}`;
+    case 'delete': return `feat(agents): remove agent ${name} in ${namespace}`;
+    case 'rollback': return `chore(agents): roll back agent ${name} in ${namespace}`;
+  }
+}
+
+export function planInput(target: CommitTarget, files: Record<string, string>, namespace: string, name: string): PlanInput {
+  const input: PlanInput = {
+    files, directory: target.directory, namespace, name, where: `${repositoryText(target.repository)}@${target.base}`,
+  };
+  if (target.kustomization) {
+    input.prune = target.kustomization.prune;
+    if (target.kustomization.targetNamespace) input.targetNamespace = target.kustomization.targetNamespace;
+  }
+  return input;
+}
+
+export async function commitChange(env: OperationEnv, ctx: RequestContext, kube: KubePort, request: CommitRequest): Promise<CommitInfo> {
+  const host = gitopsHost(env, ctx);
+  const target = await commitTarget(env, kube, request.release, request.options);
+  const { operation, namespace, name } = request;
+  const branch = `agent-manager/${operation}-${namespace}-${name}-${randomUUID().slice(0, 8)}`;
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const snapshot = await host.read(ctx, target.repository, target.base, target.directory);
+    const plan = request.plan(planInput(target, snapshot.files, namespace, name));
+    const info: CommitInfo = {
+      repository: repositoryText(target.repository), base: target.base, branch, directory: target.directory,
+      files: plan.files.map((f) => (request.options.dryRun && f.content !== undefined ? f : { path: f.path, action: f.action })),
+    };
+    if (target.kustomization) info.kustomization = `${target.kustomization.namespace}/${target.kustomization.name}`;
+    if (plan.liveSteps) info.liveSteps = plan.liveSteps;
+    const changes = plan.files.filter((f) => f.action !== 'unchanged').map((f) => ({ path: f.path, content: f.action === 'remove' ? null : f.content! }));
+    if (request.options.dryRun || changes.length === 0) return info;
+    const title = commitTitle(operation, namespace, name);
+    const requestedBy = callerName(ctx.caller) ?? 'agent-manager service account';
+    const outcome = await host.propose(ctx, {
+      repository: target.repository, base: target.base, baseCommit: snapshot.commit, branch, title,
+      message: `${title}\n\n${plan.files.filter((f) => f.action !== 'unchanged').map((f) => `${f.action} ${f.path}`).join('\n')}\n\nRequested-by: ${requestedBy}\n`,
+      body: prBody(request, info, requestedBy, target), changes,
+    });
+    if (outcome.moved) {
+      ctx.log.info({ repository: info.repository, base: target.base, attempt }, 'the base branch moved while writing; planning again');
+      continue;
+    }
+    return { ...info, pullRequest: outcome.pullRequest, number: outcome.number, commit: outcome.commit };
+  }
+  throw conflict(`the base branch ${target.base} of ${repositoryText(target.repository)} moved ${ATTEMPTS} times while the change was being written; retry`);
+}
+
+function prBody(request: CommitRequest, info: CommitInfo, requestedBy: string, target: CommitTarget): string {
+  const lines = [
+    `agent-manager proposes to ${request.operation} agent \`${request.name}\` in namespace \`${request.namespace}\`, requested by ${requestedBy}.`,
+    '',
+    '### Changed files',
+    ...info.files.filter((f) => f.action !== 'unchanged').map((f) => `- \`${f.path}\` (${f.action})`),
+    '',
+    '### Validation',
+    request.schema
+      ? `The values pass the agent chart's values.schema.json of chart version ${request.schema.version} (schema from the ${request.schema.source} source).`
+      : 'Nothing to validate: the change removes the agent.',
+  ];
+  if (target.kustomization) {
+    lines.push('', `Applied by Flux Kustomization \`${info.kustomization}\` (prune: ${target.kustomization.prune}).`);
+  }
+  if (info.liveSteps) {
+    lines.push('', '### After the merge', 'Flux will not delete these from the cluster; run by hand:', '', '```sh', ...info.liveSteps, '```');
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,111 @@
+/**
+ * Where a commit-mode write goes. A GitOps-owned release (labelled by the Flux
+ * Kustomization that applied it, `kustomize.toolkit.fluxcd.io/name` and `…/namespace`)
+ * is changed where it is defined: that Kustomization's `spec.path` in the repository of its
+ * `sourceRef` GitRepository (`spec.url`, `spec.ref.branch`). Anything else (a new agent, a
+ * release not applied from git) goes where the request says (`repository`, `branch`,
+ * `path`), else where the installation's defaults say (`--gitops-repository`,
+ * `--gitops-branch`, `--gitops-path`).
+ */
+import { invalid } from '../core/errors.js';
+import { normaliseDirectory } from '../core/gitops-paths.js';
+import type { CommitOptions } from '../core/types.js';
+import type { OperationEnv } from './operation-env.js';
+import type { KubeObject, KubePort, RepoRef } from './ports.js';
+import { KUSTOMIZATION_LABEL } from './read-model.js';
+
+export const KUSTOMIZATION_NAMESPACE_LABEL = 'kustomize.toolkit.fluxcd.io/namespace';
+/** Flux's default when a GitRepository names no ref. */
+const FLUX_DEFAULT_BRANCH = 'master';
+const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
+
+export interface CommitTarget {
+  repository: RepoRef;
+  base: string;
+  directory: string;
+  /** The Kustomization applying the directory, when the release is GitOps-owned. */
+  kustomization?: { namespace: string; name: string; prune: boolean; targetNamespace?: string };
+}
+
+export const repositoryText = (r: RepoRef) => `${r.owner}/${r.name}`;
+
+/** `owner/name` as given by a person, or the 400 that shows the form. */
+export function parseRepository(value: string, from: string): RepoRef {
+  const match = REPOSITORY.exec(value.trim());
+  if (!match || match[1] === '.' || match[1] === '..' || match[2] === '.' || match[2] === '..') {
+    throw invalid(`${from} ${JSON.stringify(value)} is not a GitHub repository; want owner/name`);
+  }
+  return { owner: match[1]!, name: match[2]!.replace(/\.git$/, '') };
+}
+
+/**
+ * The GitHub repository a GitRepository URL names: `https://<host>/<owner>/<name>(.git)`
+ * or `ssh://git@<host>/<owner>/<name>(.git)`, on any host (github.com or an Enterprise
+ * server, whose API is `--github-api-url`).
+ */
+export function repositoryOfUrl(url: string): RepoRef | undefined {
+  const match = /^(?:https?|ssh):\/\/(?:[^@/]+@)?[^/]+(?::\d+)?\/([^/]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url.trim());
+  if (!match) return undefined;
+  try {
+    return parseRepository(`${match[1]}/${match[2]}`, 'GitRepository URL');
+  } catch {
+    return undefined;
+  }
+}
+
+const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** The Kustomization that applied `release`, or undefined when the release is not GitOps-owned. */
+export function kustomizationRef(release: KubeObject | undefined): { namespace: string; name: string } | undefined {
+  const labels = release?.metadata.labels ?? {};
+  const name = labels[KUSTOMIZATION_LABEL];
+  if (!name) return undefined;
+  return { name, namespace: labels[KUSTOMIZATION_NAMESPACE_LABEL] || release!.metadata.namespace || '' };
+}
+
+/** Where the write goes; 400 when nothing names a repository, 409 when the Kustomization cannot be followed. */
+export async function commitTarget(env: OperationEnv, kube: KubePort, release: KubeObject | undefined, options: CommitOptions): Promise<CommitTarget> {
+  const ref = kustomizationRef(release);
+  if (ref) return fromKustomization(env, kube, ref, options);
+  const defaults = env.settings.gitops;
+  const repository = str(options.repository) ?? defaults?.repository;
+  if (!repository) {
+    throw invalid('commit mode needs a GitOps repository: pass repository (owner/name), branch and path, or configure --gitops-repository');
+  }
+  const directory = normaliseDirectory(options.path ?? defaults?.path);
+  if (directory === undefined) throw invalid(`path ${JSON.stringify(options.path)} leaves the repository; give a directory below its root`);
+  return {
+    repository: parseRepository(repository, options.repository ? 'repository' : '--gitops-repository'),
+    base: str(options.branch) ?? defaults?.branch ?? 'main',
+    directory,
+  };
+}
+
+async function fromKustomization(env: OperationEnv, kube: KubePort, ref: { namespace: string; name: string }, options: CommitOptions): Promise<CommitTarget> {
+  const ks = await kube.get(env.types.kustomization, ref.namespace, ref.name);
+  const where = `Flux Kustomization ${ref.namespace}/${ref.name}`;
+  if (!ks) throw invalid(`the release is applied by ${where}, which cannot be read (it does not exist, or agent-manager may not get kustomizations there)`);
+  const spec = (ks.spec ?? {}) as { path?: unknown; prune?: unknown; targetNamespace?: unknown; sourceRef?: { kind?: unknown; name?: unknown; namespace?: unknown } };
+  const source = spec.sourceRef ?? {};
+  if (source.kind !== 'GitRepository' || typeof source.name !== 'string') {
+    throw invalid(`${where} applies from a ${String(source.kind ?? 'unknown')} source, not a GitRepository; commit mode writes only to git`);
+  }
+  const sourceNs = str(source.namespace) ?? ref.namespace;
+  const repo = await kube.get(env.types.gitRepository, sourceNs, source.name);
+  if (!repo) throw invalid(`${where} applies from GitRepository ${sourceNs}/${source.name}, which cannot be read`);
+  const repoSpec = (repo.spec ?? {}) as { url?: unknown; ref?: { branch?: unknown } };
+  const repository = typeof repoSpec.url === 'string' ? repositoryOfUrl(repoSpec.url) : undefined;
+  if (!repository) throw invalid(`GitRepository ${sourceNs}/${source.name} has URL ${JSON.stringify(repoSpec.url)}, which names no GitHub repository`);
+  const directory = normaliseDirectory(str(spec.path)) ?? '';
+  const target: CommitTarget = {
+    repository, base: str(repoSpec.ref?.branch) ?? FLUX_DEFAULT_BRANCH, directory,
+    kustomization: { ...ref, prune: spec.prune === true, ...(str(spec.targetNamespace) ? { targetNamespace: str(spec.targetNamespace) } : {}) },
+  };
+  // The release lives where Flux applies it from; a request that points elsewhere is a mistake.
+  const given = { repository: str(options.repository), branch: str(options.branch), path: options.path };
+  if ((given.repository && given.repository !== repositoryText(repository)) || (given.branch && given.branch !== target.base)
+    || (given.path !== undefined && normaliseDirectory(given.path) !== directory)) {
+    throw invalid(`the release is applied by ${where} from ${repositoryText(repository)}@${target.base} path ${directory || '/'}; omit repository, branch and path, or give those`);
+  }
+  return target;
+}

@@ -1,0 +1,58 @@
+/**
+ * Shared pieces of the commit-mode suites: the service fixture with the GitHub host over
+ * the double, and `kustomize`, the real `kubectl kustomize` of a directory of a pushed
+ * branch (checked out of the bare repository).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { GitHubGitOpsHost, type GitHubHostConfig } from '../../src/gitops/github-host.js';
+import { seedGitOpsCluster, startGitOpsWorld, type GitOpsWorld } from '../../src/gitops/testing/gitops-world.js';
+import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
+
+export const KUBECTL = '/usr/bin/kubectl';
+export const kubectlPresent = existsSync(KUBECTL);
+
+export interface CommitWorld {
+  world: GitOpsWorld;
+  f: ServiceFixture;
+  close(): Promise<void>;
+}
+
+export type HostChoice = 'app' | 'token' | 'none' | 'absent';
+
+export function hostConfig(world: GitOpsWorld, choice: HostChoice, token?: string): GitHubHostConfig {
+  return {
+    apiUrl: world.github.url,
+    ...(choice === 'app' ? { app: { appId: '4242', privateKey: world.appPrivateKey } } : {}),
+    ...(choice === 'token' ? { token } : {}),
+    client: { writeSpacingMs: 0, retryBaseMs: 1 },
+  };
+}
+
+export async function startCommitWorld(choice: HostChoice = 'app', options: { token?: string } = {}): Promise<CommitWorld> {
+  const world = await startGitOpsWorld();
+  const f = await startServiceFixture({
+    gitops: choice === 'absent' ? undefined : new GitHubGitOpsHost(hostConfig(world, choice, options.token)),
+  });
+  seedGitOpsCluster(f.sandbox);
+  return { world, f, async close() { await f.close(); await world.close(); } };
+}
+
+/** `kubectl kustomize <directory>` of `ref`, as parsed objects. */
+export async function kustomize(world: GitOpsWorld, ref: string, directory: string): Promise<Array<Record<string, any>>> {
+  const dir = await world.repo.checkout(ref);
+  try {
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile(KUBECTL, ['kustomize', join(dir, directory)], { timeout: 30_000 }, (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(stdout)));
+    });
+    return parseAllDocuments(out).map((d) => d.toJS() as Record<string, any>);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export const byKind = (objects: Array<Record<string, any>>, kind: string, name: string) =>
+  objects.find((o) => o.kind === kind && o.metadata?.name === name);
