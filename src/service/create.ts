@@ -91,7 +91,12 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
   const values = buildValues(spec);
   const schemaProblem = schemaRefusal(schema, values);
   if (schemaProblem) throw invalid(schemaProblem);
-  if (spec.mode === 'commit') return createInCommitMode(env, ctx, kube, { ...spec, dryRun }, namespace, values, schema);
+  if (spec.mode === 'commit') {
+    const proposed = await createInCommitMode(env, ctx, kube, { ...spec, dryRun }, namespace, values, schema);
+    const notes = toolsetNotes(spec.toolset, env.settings.toolsetPresets ?? {});
+    if (notes.length > 0) proposed.notes = notes;
+    return proposed;
+  }
 
   const sourceTemplate = buildOciRepository(namespace, compose) as KubeObject;
   let sourceCreated = false;

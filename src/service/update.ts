@@ -169,7 +169,13 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
     if (merged.schemaViolations.length > 0) {
       throw invalid(schemaErrorText(schema.version, schema.source, merged.schemaViolations));
     }
-    if (update.mode === 'commit') return updateInCommitMode(env, ctx, kube, objects, update, merged, schema);
+    if (update.mode === 'commit') {
+      // A proposal writes nothing to the cluster, so it records no revision; the toolset notes still apply.
+      const proposed = await updateInCommitMode(env, ctx, kube, objects, update, merged, schema);
+      const notes = toolsetNotes(update.toolset, env.settings.toolsetPresets ?? {});
+      if (notes.length > 0) proposed.notes = notes;
+      return proposed;
+    }
     let written = merged.release;
     let recorded: Recorded = { notes: [] };
     if (merged.changed.length > 0) {
