@@ -7,7 +7,8 @@
  * 2. the identity: the Kubernetes provider and, with OAuth, the token verifier (so a bad
  *    OAuth flag stops start-up before anything slow happens);
  * 3. API version discovery for kagent and the two Flux groups (pinned flags win; a
- *    failure falls back to the default API versions with a warning), then the chart schema
+ *    failure falls back to the default API versions with a warning), the read cache of the
+ *    managed namespaces (`--read-cache`, filled as the ServiceAccount), then the chart schema
  *    source (registry, embedded fallback) and the skill catalog (when repositories are
  *    configured);
  * 4. the AgentService, the express app (REST, MCP, probes) on `--listen` and the metrics
@@ -43,11 +44,13 @@ import type { ComposeConfig } from './core/compose.js';
 import { createTokenVerifier } from './identity/token-verifier.js';
 import { verifierConfigFrom } from './identity/verifier-config.js';
 import { apiDiscovery, resolveApiVersions, type Discover } from './kube/discovery.js';
+import { openReadCache } from './kube/cache/open.js';
 import { loadBaseKubeConfig } from './kube/kubeconfig.js';
 import { instrumentProvider } from './kube/instrumented.js';
 import { CallerProvider, ServiceAccountProvider } from './kube/providers.js';
 import type { Logger } from './log/logger.js';
 import { Metrics } from './metrics/metrics.js';
+import { registerReadCacheMetrics } from './metrics/read-cache-metrics.js';
 import { metricsRequestListener } from './metrics/metrics-server.js';
 import { asListenError } from './transport/http/listen-error.js';
 import { instrumentFetch } from './net/instrumented-fetch.js';
@@ -59,7 +62,7 @@ import { instrumentService } from './service/instrumented-service.js';
 import { AgentService } from './service/agent-service.js';
 import { ManagedNamespaces } from './service/namespaces.js';
 import type { ChartSchemaSource, KubeProvider } from './service/ports.js';
-import type { ApiVersions } from './service/resources.js';
+import { resourceTypes, type ApiVersions } from './service/resources.js';
 import { GitHubSkillCatalog } from './skills/github-skill-catalog.js';
 import { openGitOpsHost } from './gitops/open-gitops.js';
 import { createApp, type AuthGuard } from './transport/http/app.js';
@@ -96,7 +99,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     const cluster = await openCluster(config, log, cleanups);
     const identity = openIdentity(config, cluster, log, cleanups);
     const { auth, publicRoutes } = identity;
-    const kube = instrumentProvider(identity.kube, hooks.kube);
+    const instrumented = instrumentProvider(identity.kube, hooks.kube);
     const apiVersions = await resolveApiVersions(
       {
         kagent: config.kube.kagentApiVersion,
@@ -108,6 +111,15 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     );
     // The versions in use (the start-up line carries the flags, which say `auto` when discovering).
     log.info({ kagentAPI: apiVersions.agent, helmReleaseAPI: apiVersions.helmRelease, ociRepositoryAPI: apiVersions.ociRepository }, 'Kubernetes API versions');
+    const readCache = config.kube.readCache
+      ? openReadCache(instrumented, {
+          cluster, namespaces: config.namespaces.managed, types: resourceTypes(apiVersions), log,
+          review: identity.kube instanceof CallerProvider ? (ctx, attributes) => (identity.kube as CallerProvider).mayRead(ctx, attributes) : undefined,
+        })
+      : undefined;
+    if (readCache) cleanups.push(() => readCache.close());
+    if (metrics && readCache) registerReadCacheMetrics(metrics.registry, readCache.cache);
+    const kube = readCache?.kube ?? instrumented;
     const skills = config.skills.repositories.length > 0
       ? new GitHubSkillCatalog({
           repositories: config.skills.repositories,
@@ -120,7 +132,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
       : undefined;
     const gitops = await openGitOpsHost(config.gitops);
     const service = instrumentService(new AgentService(
-      { kube, chart: openChartSource(config, log, cleanups, hooks, metrics), skills, gitops, log },
+      { kube, chart: openChartSource(config, log, cleanups, hooks, metrics), skills, gitops, readCache: readCache?.cache, log },
       {
         version: info.version,
         namespaces: new ManagedNamespaces(config.namespaces.default, config.namespaces.managed),
@@ -199,7 +211,7 @@ async function openCluster(config: AppConfig, log: Logger, cleanups: Cleanup[]):
 
 /** Who requests act as, and how they prove it. */
 interface Identity {
-  kube: KubeProvider;
+  kube: KubeProvider | CallerProvider;
   /** The bearer guards (OAuth only). */
   auth?: AuthGuard;
   /** The RFC 9728 metadata documents (OAuth only). */

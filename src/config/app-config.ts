@@ -19,6 +19,8 @@ export interface KubeConfig {
   readonly context: string;
   /** Force in-cluster access. */
   readonly inCluster: boolean;
+  /** Answer the pure reads from a watch-fed cache of the managed namespaces. */
+  readonly readCache: boolean;
   /** A kagent.dev version such as `v1alpha2` (a `kagent.dev/` prefix is stripped), or `auto`. */
   readonly kagentApiVersion: string;
   /** `helm.toolkit.fluxcd.io/<version>`, or `auto`. */

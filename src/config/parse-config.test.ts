@@ -86,7 +86,7 @@ describe('parseConfig: serve defaults', () => {
       verbose: false,
       allowedOrigins: [],
       shutdown: { delay: { text: '5s', ms: 5_000 }, timeout: { text: '15s', ms: 15_000 } },
-      kube: { kubeconfig: '', context: '', inCluster: false, kagentApiVersion: 'auto', helmReleaseApiVersion: 'auto', ociRepositoryApiVersion: 'auto' },
+      kube: { kubeconfig: '', context: '', inCluster: false, readCache: true, kagentApiVersion: 'auto', helmReleaseApiVersion: 'auto', ociRepositoryApiVersion: 'auto' },
       namespaces: { default: 'kagent', managed: ['kagent'] },
       revisionHistoryLimit: 10,
       chart: {
@@ -435,6 +435,16 @@ describe('parseConfig: OAuth rules', () => {
     expect(serve(['--enable-oauth', '--oauth-base-url=https://am', '--oauth-provider=google'], {
       GOOGLE_CLIENT_ID: 'g', GOOGLE_CLIENT_SECRET: 'gs',
     }).oauth).toEqual({ enabled: true, baseUrl: 'https://am', provider: { name: 'google', clientId: 'g' }, trustedAudiences: [], ssoAllowPrivateIps: false, downstream: false });
+  });
+
+  it('keeps the read cache off under downstream OAuth unless it is asked for, and on otherwise unless turned off', () => {
+    const dex = ['--enable-oauth', '--oauth-base-url=https://am', '--dex-issuer-url=https://dex.example.com', '--dex-client-id=am', '--dex-client-secret=s'];
+    expect(serve(dex).kube.readCache).toBe(true);
+    expect(serve([...dex, '--downstream-oauth']).kube.readCache).toBe(false);
+    expect(serve([...dex, '--downstream-oauth', '--read-cache']).kube.readCache).toBe(true);
+    expect(serve([...dex, '--downstream-oauth'], { AGENT_MANAGER_READ_CACHE: 'true' }).kube.readCache).toBe(true);
+    expect(serve(['--read-cache=false']).kube.readCache).toBe(false);
+    expect(serve(['--no-read-cache']).kube.readCache).toBe(false);
   });
 
   it('ignores the OAuth settings while OAuth is off', () => {

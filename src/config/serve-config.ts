@@ -50,6 +50,7 @@ export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy' | 'otel'> 
       kubeconfig: v.kubeconfig,
       context: v['kube-context'],
       inCluster: v['in-cluster'],
+      readCache: readCacheOn(v, s),
       kagentApiVersion: kagentVersion(v['kagent-api-version']),
       helmReleaseApiVersion: fluxVersion('flux-helmrelease-api-version', 'helm.toolkit.fluxcd.io', v, s),
       ociRepositoryApiVersion: fluxVersion('flux-ocirepository-api-version', 'source.toolkit.fluxcd.io', v, s),
@@ -142,6 +143,16 @@ function gitopsConfig(v: V, s: S): AppConfig['gitops'] {
     githubApiUrl: v['github-api-url'] === '' ? String(def('github-api-url').default) : v['github-api-url'],
     appId, appPrivateKeyFile: keyFile, githubToken: v['gitops-github-token'].trim(),
   };
+}
+
+/**
+ * The read cache is on unless turned off, except with downstream OAuth, where the
+ * ServiceAccount otherwise makes no request at all (the chart grants it nothing then):
+ * there it fills a cache only when `--read-cache` is set explicitly.
+ */
+function readCacheOn(v: V, s: S): boolean {
+  if (s['read-cache'] !== 'default') return v['read-cache'];
+  return !(v['enable-oauth'] && v['downstream-oauth']);
 }
 
 /** `kagent.dev/v1alpha2` and `v1alpha2` both mean `v1alpha2`; empty means auto. */

@@ -30,6 +30,7 @@ export function redactedSummary(config: AppConfig): Record<string, unknown> {
     kubeconfig: config.kube.kubeconfig || undefined,
     kubeContext: config.kube.context || undefined,
     inCluster: config.kube.inCluster,
+    readCache: config.kube.readCache,
     kagentAPI: config.kube.kagentApiVersion,
     helmReleaseAPI: config.kube.helmReleaseApiVersion,
     ociRepositoryAPI: config.kube.ociRepositoryApiVersion,

@@ -391,4 +391,23 @@ export interface Info {
   skillsRepositories: string[];
   /** The toolset presets known here, in muster's order; `presetsChecked`: unknown ones are refused (--toolset-presets). */
   toolset: { presets: string[]; presetsChecked: boolean };
+  /** Where reads are answered from: the watch-fed cache, or the API server. */
+  readCache: ReadCacheInfo;
+}
+
+/**
+ * The read cache's state. `off`: every read goes to the API server (`--read-cache=false`);
+ * `syncing`: not every store has listed yet, and those reads go to the API server;
+ * `ready`: reads are answered from the cache; `degraded`: some stores lost their watch
+ * for too long or hold too many objects, and their reads go to the API server.
+ */
+export interface ReadCacheInfo {
+  enabled: boolean;
+  state: 'off' | 'syncing' | 'ready' | 'degraded';
+  /** Stores by state (one per resource type and managed namespace). */
+  feeds?: { syncing: number; synced: number; stale: number; overflow: number };
+  /** Objects held. */
+  objects?: number;
+  /** Re-lists after the first list (410 Gone, watch failures). */
+  relists?: number;
 }

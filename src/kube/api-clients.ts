@@ -18,7 +18,7 @@
  * kube-errors.ts turns the abort into a `backend_error` (502) naming the call.
  */
 import {
-  CoreV1Api, CustomObjectsApi, ServerConfiguration, createConfiguration,
+  AuthorizationV1Api, CoreV1Api, CustomObjectsApi, ServerConfiguration, createConfiguration,
   type KubeConfig, type Middleware, type RequestContext,
 } from '@kubernetes/client-node';
 
@@ -31,6 +31,8 @@ export const KUBE_REQUEST_TIMEOUT_MS = 30_000;
 export interface KubeApis {
   custom: CustomObjectsApi;
   core: CoreV1Api;
+  /** SelfSubjectAccessReviews (what this identity may do). */
+  authorization: AuthorizationV1Api;
   /** The deadline of each request, for error messages. */
   readonly requestTimeoutMs: number;
   /** Close idle pooled connections (shutdown, cache eviction). */
@@ -71,6 +73,7 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
   return {
     custom: new CustomObjectsApi(configuration),
     core: new CoreV1Api(configuration),
+    authorization: new AuthorizationV1Api(configuration),
     requestTimeoutMs,
     close() {
       void dispatcher?.close().catch(() => undefined);

@@ -17,6 +17,7 @@ import { unauthenticated } from '../core/errors.js';
 import type { RequestContext } from '../identity/caller.js';
 import type { KubePort, KubeProvider } from '../service/ports.js';
 import { makeKubeApis, type KubeApis } from './api-clients.js';
+import type { ReadAttributes } from './cache/cached-provider.js';
 import { ClientNodeKube } from './client-node-kube.js';
 import { kubeConfigForToken } from './kubeconfig.js';
 
@@ -86,6 +87,25 @@ export class CallerProvider implements KubeProvider {
   }
 
   forRequest(ctx: RequestContext): KubePort {
+    return this.entryFor(ctx).port;
+  }
+
+  /**
+   * Ask the API server, as the caller, whether the caller may make a read
+   * (a SelfSubjectAccessReview): what the read cache asks before it answers them.
+   */
+  async mayRead(ctx: RequestContext, attributes: ReadAttributes): Promise<boolean> {
+    const review = await this.entryFor(ctx).apis.authorization.createSelfSubjectAccessReview({
+      body: {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SelfSubjectAccessReview',
+        spec: { resourceAttributes: { ...attributes } },
+      },
+    });
+    return review.status?.allowed === true && review.status.denied !== true;
+  }
+
+  private entryFor(ctx: RequestContext): Entry {
     const token = ctx.token;
     if (!token) throw unauthenticated(NO_CALLER_TOKEN);
     const key = createHash('sha256').update(token).digest('hex');
@@ -97,7 +117,7 @@ export class CallerProvider implements KubeProvider {
       this.makeRoom(now);
       this.cache.set(key, entry);
     }
-    return entry.port;
+    return entry;
   }
 
   /** Once per token: an expired token is still presented, so the API server's 401 decides. */

@@ -38,6 +38,7 @@ export class AgentService {
       types: resourceTypes(settings.apiVersions),
       compose: settings.compose,
       kube: (ctx) => deps.kube.forRequest(ctx),
+      reads: (ctx) => (deps.kube.forReads ? deps.kube.forReads(ctx) : deps.kube.forRequest(ctx)),
     };
   }
 
@@ -71,7 +72,7 @@ export class AgentService {
   async getAgentStatus(ctx: RequestContext, request: AgentRef): Promise<Status> {
     const namespace = this.env.settings.namespaces.resolve(request.namespace);
     validateName(request.name);
-    return agentStatus(this.env.kube(ctx), this.env.types, namespace, request.name);
+    return agentStatus(this.env.reads(ctx), this.env.types, namespace, request.name);
   }
 
   /** The dry run: create mode, or update mode with `update` set. */
@@ -104,6 +105,6 @@ export class AgentService {
   }
 
   private readContext(ctx: RequestContext) {
-    return { kube: this.env.kube(ctx), types: this.env.types, chartUrl: this.env.compose.chartOciUrl };
+    return { kube: this.env.reads(ctx), types: this.env.types, chartUrl: this.env.compose.chartOciUrl };
   }
 }

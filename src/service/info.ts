@@ -39,12 +39,13 @@ export async function getInfo(env: OperationEnv): Promise<Info> {
     flux,
     skillsRepositories: [...skillsRepositories],
     toolset: { presets: knownPresets(presets), presetsChecked: presets.configured !== undefined },
+    readCache: deps.readCache?.status() ?? { enabled: false, state: 'off' },
   };
 }
 
 export async function listModelConfigs(env: OperationEnv, ctx: RequestContext, namespaceArg?: string): Promise<{ modelConfigs: ModelConfig[] }> {
   const namespace = env.settings.namespaces.resolve(namespaceArg);
-  const items = await env.kube(ctx).list(env.types.modelConfig, namespace);
+  const items = await env.reads(ctx).list(env.types.modelConfig, namespace);
   const modelConfigs = items.map((item): ModelConfig => {
     const spec = (item.spec ?? {}) as { provider?: unknown; model?: unknown };
     const conditions = conditionsOf(item);

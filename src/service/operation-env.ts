@@ -15,4 +15,6 @@ export interface OperationEnv {
   compose: ComposeConfig;
   /** The request's client: the caller's with downstream OAuth, else the ServiceAccount's. */
   kube(ctx: RequestContext): KubePort;
+  /** The client of the pure reads: the read cache when it is on, else `kube(ctx)`. */
+  reads(ctx: RequestContext): KubePort;
 }

@@ -7,7 +7,7 @@
  * adapter boundary (`fromKube` for the Kubernetes API), so the service never sees a
  * library exception.
  */
-import type { ChartInfo, SchemaSource, SkillsResult } from '../core/types.js';
+import type { ChartInfo, ReadCacheInfo, SchemaSource, SkillsResult } from '../core/types.js';
 import type { RequestContext } from '../identity/caller.js';
 
 /** A resource type: group ('' for core), version, plural resource and kind. */
@@ -79,6 +79,17 @@ export interface KubeProvider {
   readonly identity: 'caller' | 'serviceAccount';
   /** Throws AppError('unauthenticated') when the caller identity is required and the request has no token. */
   forRequest(ctx: RequestContext): KubePort;
+  /**
+   * The client the pure reads (list, get, status, model configs) use: a watch-fed cache
+   * when one is on, which answers only what the identity may read. Absent: `forRequest`.
+   * Writes, and the reads a write depends on, always use `forRequest`.
+   */
+  forReads?(ctx: RequestContext): KubePort;
+}
+
+/** What get_info says about the read cache. */
+export interface ReadCacheReport {
+  status(): ReadCacheInfo;
 }
 
 /** A values schema of the agent chart and where it came from. */

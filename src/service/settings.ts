@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { ComposeConfig } from '../core/compose.js';
 import type { PresetPolicy } from '../core/toolset-preflight.js';
 import type { ManagedNamespaces } from './namespaces.js';
-import type { ChartSchemaSource, GitOpsHost, KubeProvider, SkillCatalog } from './ports.js';
+import type { ChartSchemaSource, GitOpsHost, KubeProvider, ReadCacheReport, SkillCatalog } from './ports.js';
 import type { ApiVersions } from './resources.js';
 
 export interface ServiceDeps {
@@ -16,6 +16,8 @@ export interface ServiceDeps {
   skills?: SkillCatalog;
   /** The GitOps repository host of commit mode; absent means commit mode is off (501). */
   gitops?: GitOpsHost;
+  /** The read cache's state for get_info; absent means the cache is off. */
+  readCache?: ReadCacheReport;
   log: Logger;
 }
 

@@ -61,6 +61,7 @@ export type WireShapesMatch = [
   Assert<Mirror<core.RevisionEntry, Schemas['RevisionEntry']>>,
   Assert<Mirror<core.RevisionDetail, Schemas['RevisionDetail']>>,
   Assert<Mirror<core.RollbackResult, Schemas['RollbackResult']>>,
+  Assert<Mirror<core.ReadCacheInfo, Schemas['ReadCacheInfo']>>,
   Assert<Mirror<ReturnType<typeof toRestErrorBody>, Schemas['Error']>>,
 ];
 

@@ -32,6 +32,7 @@ export const FAKE_INFO = {
   flux: { helmReleaseInterval: '10m', ociRepositoryInterval: '30m' },
   skillsRepositories: [],
   toolset: { presets: ['read-only', 'none', 'full', 'agent-platform', 'infrastructure'], presetsChecked: false },
+  readCache: { enabled: false, state: 'off' },
 } satisfies Info;
 
 /** The fake; `failWith` plants an error for one method. */

@@ -55,6 +55,7 @@ export const SAMPLE_INFO: Info = {
   flux: { helmReleaseInterval: '10m', ociRepositoryInterval: '30m' },
   skillsRepositories: [],
   toolset: { presets: ['read-only', 'none', 'full', 'agent-platform', 'infrastructure'], presetsChecked: false },
+  readCache: { enabled: false, state: 'off' },
 };
 
 const modelConfigs: ModelConfig[] = [

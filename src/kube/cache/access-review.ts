@@ -1,0 +1,42 @@
+/**
+ * The caller's read permissions, as the read cache asks about them: each answer of the
+ * API server (a SelfSubjectAccessReview made with the caller's token) is reused for the
+ * same caller, verb, resource and namespace for at most `ttlMs` (30 s by default), so a
+ * busy caller costs one review per half minute, not one per read, and a revoked
+ * permission stops being honoured within that time. A review that fails is not
+ * remembered (the read then goes to the API server). Callers are keyed by sha256 of
+ * their token, never by the token itself; at most `maxEntries` answers are kept.
+ */
+import { createHash } from 'node:crypto';
+import type { RequestContext } from '../../identity/caller.js';
+import type { ReadAttributes, ReadAuthorizer } from './cached-provider.js';
+
+export interface CachedAuthorizerOptions {
+  ttlMs?: number;
+  maxEntries?: number;
+  now?: () => number;
+}
+
+/** `review` (one SelfSubjectAccessReview) behind a short-lived answer cache. */
+export function cachedReadAuthorizer(review: ReadAuthorizer, options: CachedAuthorizerOptions = {}): ReadAuthorizer & { size(): number } {
+  const ttlMs = Math.min(options.ttlMs ?? 30_000, 30_000);
+  const maxEntries = options.maxEntries ?? 10_000;
+  const now = options.now ?? Date.now;
+  const answers = new Map<string, { allowed: boolean; until: number }>();
+  const authorize = async (ctx: RequestContext, attributes: ReadAttributes): Promise<boolean> => {
+    if (!ctx.token) return false;
+    const caller = createHash('sha256').update(ctx.token).digest('base64url');
+    const key = `${caller} ${attributes.verb} ${attributes.group}/${attributes.resource} ${attributes.namespace}`;
+    const at = now();
+    const known = answers.get(key);
+    if (known && known.until > at) return known.allowed;
+    const allowed = await review(ctx, attributes);
+    if (answers.size >= maxEntries) {
+      for (const [k, v] of answers) if (v.until <= at) answers.delete(k);
+      if (answers.size >= maxEntries) answers.clear();
+    }
+    answers.set(key, { allowed, until: at + ttlMs });
+    return allowed;
+  };
+  return Object.assign(authorize, { size: () => answers.size });
+}

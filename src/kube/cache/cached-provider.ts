@@ -1,0 +1,134 @@
+/**
+ * The read cache behind the KubeProvider port, so the service code does not know it is
+ * there: `forRequest` is the direct client (every write, and the reads writes depend on,
+ * go to the API server) with its writes noted for read-your-writes; `forReads` answers
+ * gets and lists from the cache when it may, and from the API server otherwise.
+ *
+ * With the caller's identity (downstream OAuth), the cache was filled as the
+ * ServiceAccount, so it must not decide what a caller may see. Each cached read is first
+ * authorized as the caller (`authorize`: a SelfSubjectAccessReview of the verb, resource
+ * and namespace, its answer reused for a short while); allowed reads come from the
+ * cache, anything else (denied, or the review failed) goes to the API server with the
+ * caller's token, so the API server gives exactly the answer, or the 403, it would
+ * have given without a cache.
+ */
+import type { RequestContext } from '../../identity/caller.js';
+import type { Gvr, KubeObject, KubePort, KubeProvider, ListOptions } from '../../service/ports.js';
+import type { ReadCache } from './read-cache.js';
+
+/** The resource attributes of one read, as a SelfSubjectAccessReview asks about them. */
+export interface ReadAttributes {
+  verb: 'get' | 'list';
+  group: string;
+  resource: string;
+  namespace: string;
+}
+
+/** Whether the request's caller may make this read; rejects when that cannot be told. */
+export type ReadAuthorizer = (ctx: RequestContext, attributes: ReadAttributes) => Promise<boolean>;
+
+/** A port whose writes go through `inner` and are told to the cache. */
+class WriteNotingPort implements KubePort {
+  constructor(protected readonly inner: KubePort, protected readonly cache: ReadCache) {}
+
+  get(gvr: Gvr, namespace: string, name: string): Promise<KubeObject | undefined> {
+    return this.inner.get(gvr, namespace, name);
+  }
+
+  list(gvr: Gvr, namespace: string, options?: ListOptions): Promise<KubeObject[]> {
+    return this.inner.list(gvr, namespace, options);
+  }
+
+  async create(gvr: Gvr, object: KubeObject, options?: { dryRun?: boolean }): Promise<KubeObject> {
+    const created = await this.inner.create(gvr, object, options);
+    if (!options?.dryRun) this.noteWritten(gvr, created);
+    return created;
+  }
+
+  async replace(gvr: Gvr, object: KubeObject): Promise<KubeObject> {
+    const replaced = await this.inner.replace(gvr, object);
+    this.noteWritten(gvr, replaced);
+    return replaced;
+  }
+
+  async remove(gvr: Gvr, namespace: string, name: string): Promise<boolean> {
+    const removed = await this.inner.remove(gvr, namespace, name);
+    this.cache.noteWrite(gvr, namespace, name, undefined);
+    return removed;
+  }
+
+  private noteWritten(gvr: Gvr, object: KubeObject): void {
+    const { namespace, name, resourceVersion } = object.metadata;
+    if (namespace) this.cache.noteWrite(gvr, namespace, name, resourceVersion ?? '');
+  }
+}
+
+/** Reads from the cache when it may answer (and the caller may read), else through `inner`. */
+class CachedReadPort extends WriteNotingPort {
+  constructor(inner: KubePort, cache: ReadCache, private readonly allowed?: (attributes: ReadAttributes) => Promise<boolean>) {
+    super(inner, cache);
+  }
+
+  override async get(gvr: Gvr, namespace: string, name: string): Promise<KubeObject | undefined> {
+    const feed = await this.cache.forGet(gvr, namespace);
+    if (feed && (await this.mayRead('get', gvr, namespace))) {
+      this.cache.reads.cache++;
+      return feed.get(name);
+    }
+    this.cache.reads.api++;
+    return this.inner.get(gvr, namespace, name);
+  }
+
+  override async list(gvr: Gvr, namespace: string, options?: ListOptions): Promise<KubeObject[]> {
+    const found = await this.cache.forList(gvr, namespace, options);
+    if (found && (await this.mayRead('list', gvr, namespace))) {
+      this.cache.reads.cache++;
+      // The store's own frozen array when unfiltered: readers only map over it.
+      const items = found.feed.items();
+      return (found.filter ? items.filter(found.filter) : items) as KubeObject[];
+    }
+    this.cache.reads.api++;
+    return this.inner.list(gvr, namespace, options);
+  }
+
+  private async mayRead(verb: ReadAttributes['verb'], gvr: Gvr, namespace: string): Promise<boolean> {
+    if (!this.allowed) return true;
+    try {
+      return await this.allowed({ verb, group: gvr.group, resource: gvr.resource, namespace });
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** A KubeProvider with the read cache in front of `inner`'s reads. */
+export class CachedKubeProvider implements KubeProvider {
+  readonly identity: KubeProvider['identity'];
+  private shared?: { writes: KubePort; reads: KubePort };
+
+  constructor(private readonly inner: KubeProvider, private readonly cache: ReadCache, private readonly authorize?: ReadAuthorizer) {
+    this.identity = inner.identity;
+  }
+
+  forRequest(ctx: RequestContext): KubePort {
+    if (this.identity === 'serviceAccount') return this.serviceAccountPorts(ctx).writes;
+    return new WriteNotingPort(this.inner.forRequest(ctx), this.cache);
+  }
+
+  forReads(ctx: RequestContext): KubePort {
+    if (this.identity === 'serviceAccount') return this.serviceAccountPorts(ctx).reads;
+    const direct = this.inner.forRequest(ctx);
+    const authorize = this.authorize;
+    if (!authorize) return new WriteNotingPort(direct, this.cache);
+    return new CachedReadPort(direct, this.cache, (attributes) => authorize(ctx, attributes));
+  }
+
+  /** The ServiceAccount is one client for every request: its two ports are built once, not per request. */
+  private serviceAccountPorts(ctx: RequestContext): { writes: KubePort; reads: KubePort } {
+    if (!this.shared) {
+      const direct = this.inner.forRequest(ctx);
+      this.shared = { writes: new WriteNotingPort(direct, this.cache), reads: new CachedReadPort(direct, this.cache) };
+    }
+    return this.shared;
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Which cached store can answer a read, and how to narrow it. A store answers a list
+ * only when it holds a superset of what the API server would return:
+ *
+ * - field selectors must be the store's own, character for character (the events store
+ *   holds `type=Warning` only; a query for anything else goes to the API server);
+ * - a label selector is served only when it is a plain `key=value` list (`==` too), and
+ *   the store either holds every object or was listed with an existence selector on one
+ *   of the query's keys (the pods store holds pods with a `kagent` label). Anything
+ *   richer (`!=`, `in`, `notin`, `!key`) goes to the API server: we never guess a
+ *   selector's meaning.
+ *
+ * A get is served only from a store without selectors: it holds every object by name.
+ */
+import type { KubeObject, ListOptions } from '../../service/ports.js';
+import type { FeedSpec } from '../list-watch.js';
+
+/** The equality requirements of a plain `k=v,k2==v2` selector; undefined for anything else. */
+export function equalitySelector(text: string): Map<string, string> | undefined {
+  const out = new Map<string, string>();
+  for (const part of text.split(',')) {
+    const term = part.trim();
+    if (term === '') continue;
+    const m = /^([A-Za-z0-9._/-]+)\s*==?\s*([A-Za-z0-9._-]*)$/.exec(term);
+    if (!m) return undefined;
+    out.set(m[1]!, m[2]!);
+  }
+  return out;
+}
+
+/** A filter for a list query over a store with `spec`; null: every item; undefined: the store cannot answer. */
+export function listFilter(spec: FeedSpec, options: ListOptions = {}): ((o: KubeObject) => boolean) | null | undefined {
+  if ((options.fieldSelector ?? '') !== (spec.fieldSelector ?? '')) return undefined;
+  const query = options.labelSelector?.trim() ?? '';
+  if (query === '') return spec.labelSelector ? undefined : null;
+  const wanted = equalitySelector(query);
+  if (!wanted || wanted.size === 0) return undefined;
+  if (spec.labelSelector && !wanted.has(spec.labelSelector)) return undefined;
+  return (o) => {
+    const labels = o.metadata.labels ?? {};
+    for (const [key, value] of wanted) if (labels[key] !== value) return false;
+    return true;
+  };
+}
+
+/** True when a store with `spec` holds every object of its namespace (so it can answer gets). */
+export function answersGets(spec: FeedSpec): boolean {
+  return !spec.labelSelector && !spec.fieldSelector;
+}

@@ -1,0 +1,202 @@
+/**
+ * The read cache against the sandbox API server, through the real @kubernetes/client-node:
+ * warm reads cost the API server nothing, writes are read back at once, a lost watch
+ * history (410 Gone) re-lists, a watch that stays down sends reads to the API server,
+ * and under the caller's identity the caller's RBAC still decides.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../log/logger.js';
+import type { Sandbox, SandboxOptions } from '../../sandbox/index.js';
+import { startServiceFixture, type ServiceFixture } from '../../service/testing/fixture.js';
+import { seedAgentCr, seedRelease, seedWarning, seedWorkload } from '../../service/testing/seed-agents.js';
+import { DEFAULT_API_VERSIONS, resourceTypes } from '../../service/resources.js';
+import { makeKubeApis } from '../api-clients.js';
+import { loadBaseKubeConfig } from '../kubeconfig.js';
+import { ClientNodeListWatch } from '../list-watch.js';
+import { CallerProvider, ServiceAccountProvider } from '../providers.js';
+import { cachedReadAuthorizer } from './access-review.js';
+import { CachedKubeProvider } from './cached-provider.js';
+import { ReadCache, type ReadCacheOptions } from './read-cache.js';
+
+const types = resourceTypes(DEFAULT_API_VERSIONS);
+const SA = 'system:serviceaccount:kagent:agent-manager';
+let fixture: ServiceFixture | undefined;
+let cache: ReadCache | undefined;
+
+afterEach(async () => {
+  cache?.stop();
+  await fixture?.close();
+  fixture = undefined;
+  cache = undefined;
+});
+
+async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
+  for (let i = 0; i < 400; i++) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`${what} did not happen within 10 s`);
+}
+
+function serviceAccountConfig(sandbox: Sandbox) {
+  return loadBaseKubeConfig({ kubeconfigYaml: sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken, name: 'agent-manager' }) });
+}
+
+/** A service whose reads go through a read cache of kagent and tenant (watches end every second). */
+async function cachedService(options: { sandbox?: SandboxOptions; cache?: Partial<ReadCacheOptions>; callers?: boolean } = {}) {
+  fixture = await startServiceFixture({
+    sandbox: options.sandbox,
+    provider: (sandbox) => {
+      const kc = serviceAccountConfig(sandbox);
+      const apis = makeKubeApis(kc);
+      cache = new ReadCache({
+        namespaces: ['kagent', 'tenant'], types, log: silentLogger(),
+        source: new ClientNodeListWatch(kc, apis, { watchTimeoutSeconds: [1, 1] }),
+        ...options.cache,
+      });
+      cache.start();
+      if (!options.callers) {
+        const inner = new ServiceAccountProvider(kc);
+        return Object.assign(new CachedKubeProvider(inner, cache), { close: () => { inner.close(); apis.close(); } });
+      }
+      const inner = new CallerProvider(kc, { log: silentLogger() });
+      const provider = new CachedKubeProvider(inner, cache, cachedReadAuthorizer((ctx, a) => inner.mayRead(ctx, a)));
+      return Object.assign(provider, { close: () => { inner.close(); apis.close(); } });
+    },
+  });
+  expect(await cache!.synced(10_000)).toBe(true);
+  return fixture;
+}
+
+function seedAgent(sandbox: Sandbox, name: string, namespace = 'kagent'): void {
+  seedRelease(sandbox, { name, namespace, ready: true, chartVersion: '0.6.0' });
+  seedAgentCr(sandbox, { name, namespace, release: { name, namespace }, ready: true, accepted: true });
+}
+
+describe('the read cache', () => {
+  it('answers warm list, get, status and model-config reads with zero API requests', async () => {
+    const f = await cachedService();
+    seedAgent(f.sandbox, 'warm');
+    seedWorkload(f.sandbox, { name: 'warm', pods: [{ name: 'warm-0', ready: true }] });
+    seedWarning(f.sandbox, 'kagent', { kind: 'Pod', name: 'warm-0' }, 'BackOff', 'restarting');
+    await until(async () => {
+      const seen = await f.service.getAgentStatus(f.ctx(), { name: 'warm' }).catch(() => undefined);
+      return seen?.pods?.length === 1 && (seen.events?.length ?? 0) > 0 && seen.deployment?.exists ? true : undefined;
+    }, 'the agent, its workload and its warning reaching the cache');
+    const direct = await startUncached(f.sandbox);
+
+    f.sandbox.counters.reset();
+    const list = await f.service.listAgents(f.ctx());
+    const agent = await f.service.getAgent(f.ctx(), { name: 'warm' });
+    const status = await f.service.getAgentStatus(f.ctx(), { name: 'warm' });
+    const models = await f.service.listModelConfigs(f.ctx());
+    expect(f.sandbox.counters.count({ user: SA })).toBe(0);
+
+    // The same answers the API server gives.
+    expect(list).toEqual(await direct.listAgents());
+    expect(agent).toEqual(await direct.getAgent('warm'));
+    expect(models).toEqual(await direct.listModelConfigs());
+    expect(status).toEqual(await direct.getAgentStatus('warm'));
+    direct.close();
+  });
+
+  it('reads its own writes: an agent just created is listed and got at once, and gone at once after delete', async () => {
+    const f = await cachedService();
+    await f.service.createAgent(f.ctx(), { name: 'fresh', modelConfig: 'default-model-config', toolset: ['preset:none'] });
+    expect((await f.service.getAgent(f.ctx(), { name: 'fresh' })).name).toBe('fresh');
+    expect((await f.service.listAgents(f.ctx())).agents.map((a) => a.name)).toContain('fresh');
+    await f.service.deleteAgent(f.ctx(), { name: 'fresh' });
+    expect((await f.service.listAgents(f.ctx())).agents.map((a) => a.name)).not.toContain('fresh');
+    expect(cache!.reads.cache).toBeGreaterThan(0);
+  });
+
+  it('re-lists when the watch history it needs is gone (410 Gone) and then holds what changed meanwhile', async () => {
+    const f = await cachedService({ sandbox: { historyCapacity: 5 } });
+    const listsBefore = f.sandbox.counters.count({ verb: 'list', resource: 'helmreleases.helm.toolkit.fluxcd.io', user: SA });
+    const relistsBefore = cache!.status().relists;
+    // Changes elsewhere push the releases watch's resourceVersion out of the history.
+    for (let i = 0; i < 10; i++) f.sandbox.store.create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `noise-${i}`, namespace: 'kagent' } } as never, { fieldManager: 'test' });
+    await until(() => (cache!.status().relists > relistsBefore ? true : undefined), 'a re-list');
+    expect(f.sandbox.counters.count({ verb: 'list', resource: 'helmreleases.helm.toolkit.fluxcd.io', user: SA })).toBeGreaterThan(listsBefore);
+    seedAgent(f.sandbox, 'after-gap');
+    await until(async () => ((await f.service.listAgents(f.ctx())).agents.some((a) => a.name === 'after-gap') ? true : undefined), 'the new agent');
+    expect(cache!.status().state).toBe('ready');
+  });
+
+  it('reads from the API server while its watch stays down beyond the bound, and from the cache once it is back', async () => {
+    const f = await cachedService({ cache: { staleAfterMs: 500 } });
+    f.sandbox.faults.failNext({ verb: 'watch', resource: 'helmreleases', code: 500, count: 1_000 });
+    const releaseListsOfOneRead = async (): Promise<number> => {
+      f.sandbox.counters.reset();
+      await f.service.listAgents(f.ctx());
+      return f.sandbox.counters.count({ verb: 'list', resource: 'helmreleases.helm.toolkit.fluxcd.io', user: SA });
+    };
+    // Once the releases watch ends (every second here) and cannot come back, reads of releases go direct.
+    await until(async () => ((await releaseListsOfOneRead()) === 1 ? true : undefined), 'a direct read');
+    expect(cache!.status().state).toBe('degraded');
+    expect(cache!.status().feeds.stale).toBeGreaterThan(0);
+    f.sandbox.faults.clear();
+    await until(async () => ((await releaseListsOfOneRead()) === 0 ? true : undefined), 'reads from the cache again');
+  });
+});
+
+describe('the read cache under the caller identity', () => {
+  const BOB = 'bob-token';
+  const grantBob = (sandbox: Sandbox) => {
+    sandbox.tokens.set(BOB, { username: 'bob', groups: ['system:authenticated'] });
+    sandbox.store.create('roles', {
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'bob-reads', namespace: 'kagent' },
+      rules: [
+        { apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: ['get', 'list'] },
+        { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['ocirepositories'], verbs: ['get', 'list'] },
+        { apiGroups: ['kagent.dev'], resources: ['agents', 'modelconfigs'], verbs: ['get', 'list'] },
+      ],
+    } as never, { fieldManager: 'test' });
+    sandbox.store.create('rolebindings', {
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'bob-reads', namespace: 'kagent' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'bob-reads' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'bob' }],
+    } as never, { fieldManager: 'test' });
+  };
+
+  it('never serves a caller what the API server refuses them, and serves what it allows from the cache', async () => {
+    const f = await cachedService({ sandbox: { authorization: 'rbac' }, callers: true });
+    grantBob(f.sandbox);
+    seedAgent(f.sandbox, 'theirs', 'tenant');
+    seedAgent(f.sandbox, 'ours', 'kagent');
+    await until(() => (cache!.status().objects >= 4 ? true : undefined), 'the agents reaching the cache');
+    const bob = f.ctx({ token: BOB });
+
+    // tenant: the cache holds its agents, but bob may not list them, so the API server's 403 is the answer.
+    await expect(f.service.listAgents(bob, { namespace: 'tenant' })).rejects.toMatchObject({ code: 'forbidden' });
+    expect(f.sandbox.counters.count({ verb: 'list', user: 'bob' })).toBeGreaterThan(0);
+
+    // kagent: allowed; once the reviews are known, reads cost the API server nothing.
+    expect((await f.service.listAgents(bob)).agents.map((a) => a.name)).toContain('ours');
+    expect(f.sandbox.counters.count({ verb: 'create', resource: 'selfsubjectaccessreviews.authorization.k8s.io', user: 'bob' })).toBeGreaterThan(0);
+    f.sandbox.counters.reset();
+    expect((await f.service.listAgents(bob)).agents.map((a) => a.name)).toContain('ours');
+    expect(f.sandbox.counters.count({ user: 'bob' })).toBe(0);
+
+    // status needs deployments, pods and events, which bob may not read: refused as without a cache.
+    await expect(f.service.getAgentStatus(bob, { name: 'ours' })).rejects.toMatchObject({ code: 'forbidden' });
+  });
+});
+
+/** The same service without a cache, for comparing answers. */
+async function startUncached(sandbox: Sandbox) {
+  const { AgentService } = await import('../../service/agent-service.js');
+  const { fixtureSettings } = await import('../../service/testing/fixture.js');
+  const { EmbeddedChartSource } = await import('../../service/testing/embedded-chart.js');
+  const provider = new ServiceAccountProvider(serviceAccountConfig(sandbox));
+  const service = new AgentService({ kube: provider, chart: new EmbeddedChartSource('oci://gsoci.azurecr.io/charts/giantswarm/agent'), log: silentLogger() }, fixtureSettings());
+  const ctx = { requestId: 'direct', log: silentLogger() };
+  return {
+    listAgents: () => service.listAgents(ctx),
+    getAgent: (name: string) => service.getAgent(ctx, { name }),
+    getAgentStatus: (name: string) => service.getAgentStatus(ctx, { name }),
+    listModelConfigs: () => service.listModelConfigs(ctx),
+    close: () => provider.close(),
+  };
+}

@@ -1,0 +1,180 @@
+/**
+ * The watch-fed read cache of the managed namespaces: one store (Feed) per resource
+ * type the reads use, per namespace, fed by list+watch as the ServiceAccount.
+ *
+ * Read-your-writes: a write this replica made is remembered (type, namespace, name and
+ * the resourceVersion the API server answered, or "deleted") until the store has caught
+ * up with it. A read of that type and namespace waits, at most `readYourWritesMs`, until
+ * the store has passed the write (the object carries that resourceVersion, the store's
+ * resourceVersion is at or beyond it, or a deleted object is gone or marked deleting);
+ * if it has not by then, that read goes to the API server. Writes themselves always go
+ * to the API server. Other replicas' writes reach this cache through the watch, like
+ * everyone else's: the cache never holds state that is not on the API server.
+ *
+ * Correctness under watch loss is each Feed's (re-list on 410 Gone, no answers before
+ * the first list or while stale); this class adds the summary `get_info` and the
+ * metrics report.
+ */
+import type { Logger } from 'pino';
+import type { Gvr, KubeObject, ListOptions } from '../../service/ports.js';
+import type { ResourceTypes } from '../../service/resources.js';
+import type { FeedSpec, ListWatchSource } from '../list-watch.js';
+import { compareRv, Feed, type FeedState } from './feed.js';
+import { answersGets, listFilter } from './query.js';
+
+export interface ReadCacheOptions {
+  namespaces: readonly string[];
+  types: ResourceTypes;
+  source: ListWatchSource;
+  log: Logger;
+  /** How long a store may have no open watch before readers stop trusting it (default 10 s). */
+  staleAfterMs?: number;
+  /** How long a read waits for the store to pass this replica's own write (default 2 s). */
+  readYourWritesMs?: number;
+  /** Most objects one store holds before it stops serving (default 20,000). */
+  maxObjectsPerFeed?: number;
+}
+
+/** What get_info reports about the cache. */
+export interface ReadCacheStatus {
+  enabled: true;
+  /** `ready`: every store answers; `syncing`: some have not listed yet; `degraded`: some are stale or too large. */
+  state: 'syncing' | 'ready' | 'degraded';
+  feeds: Record<FeedState, number>;
+  objects: number;
+  relists: number;
+}
+
+interface PendingWrite {
+  rv?: string;
+  deleted: boolean;
+  at: number;
+}
+
+/** Where a read was answered from, and why not from the cache. */
+export type ReadSource = 'cache' | 'api';
+
+const typeKey = (gvr: Gvr): string => `${gvr.group}/${gvr.resource}`;
+const PENDING_TTL_MS = 60_000;
+
+/** The stores of one namespace: every type the reads use, pods only with a `kagent` label, events only Warnings. */
+export function feedSpecs(types: ResourceTypes, namespace: string): FeedSpec[] {
+  return [
+    { gvr: types.agent, namespace },
+    { gvr: types.helmRelease, namespace },
+    { gvr: types.ociRepository, namespace },
+    { gvr: types.modelConfig, namespace },
+    { gvr: types.deployment, namespace },
+    { gvr: types.pod, namespace, labelSelector: 'kagent' },
+    { gvr: types.event, namespace, fieldSelector: 'type=Warning' },
+  ];
+}
+
+export class ReadCache {
+  private readonly feeds = new Map<string, Feed[]>();
+  private readonly pending = new Map<string, Map<string, PendingWrite>>();
+  private readonly readYourWritesMs: number;
+  /** Reads answered, by source (for the metrics). */
+  readonly reads: Record<ReadSource, number> = { cache: 0, api: 0 };
+
+  constructor(options: ReadCacheOptions) {
+    this.readYourWritesMs = options.readYourWritesMs ?? 2_000;
+    for (const namespace of options.namespaces) {
+      for (const spec of feedSpecs(options.types, namespace)) {
+        const log = options.log.child({ component: 'read-cache', resource: spec.gvr.resource, namespace });
+        const feed = new Feed(spec, options.source, {
+          staleAfterMs: options.staleAfterMs ?? 10_000,
+          maxObjects: options.maxObjectsPerFeed ?? 20_000,
+          onChange: (what, detail) => (what === 'synced' ? log.debug(detail ?? {}, what) : log.warn(detail ?? {}, what)),
+        });
+        const key = `${typeKey(spec.gvr)}@${namespace}`;
+        this.feeds.set(key, [...(this.feeds.get(key) ?? []), feed]);
+      }
+    }
+  }
+
+  start(): void {
+    for (const feed of this.allFeeds()) feed.start();
+  }
+
+  stop(): void {
+    for (const feed of this.allFeeds()) feed.stop();
+  }
+
+  /** Resolves once every store has listed, or after `timeoutMs` (startup warm-up; reads go direct meanwhile). */
+  async synced(timeoutMs: number): Promise<boolean> {
+    const results = await Promise.all(this.allFeeds().map((feed) => feed.waitFor(() => feed.state() !== 'syncing', timeoutMs)));
+    return results.every(Boolean);
+  }
+
+  /** The store that answers a get, when it may answer now (after any wait for this replica's writes). */
+  async forGet(gvr: Gvr, namespace: string): Promise<Feed | undefined> {
+    const feed = this.feedsOf(gvr, namespace).find((f) => answersGets(f.spec));
+    return feed && (await this.usable(feed, gvr, namespace)) ? feed : undefined;
+  }
+
+  /** The store and filter that answer a list, when they may answer now. */
+  async forList(gvr: Gvr, namespace: string, options?: ListOptions): Promise<{ feed: Feed; filter: ((o: KubeObject) => boolean) | null } | undefined> {
+    for (const feed of this.feedsOf(gvr, namespace)) {
+      const filter = listFilter(feed.spec, options);
+      if (filter === undefined) continue;
+      return (await this.usable(feed, gvr, namespace)) ? { feed, filter } : undefined;
+    }
+    return undefined;
+  }
+
+  /** Remember a write of this replica; `rv` undefined means the object was deleted. */
+  noteWrite(gvr: Gvr, namespace: string, name: string, rv: string | undefined): void {
+    const key = `${typeKey(gvr)}@${namespace}`;
+    if (!this.feeds.has(key)) return;
+    let writes = this.pending.get(key);
+    if (!writes) this.pending.set(key, (writes = new Map()));
+    writes.set(name, { rv, deleted: rv === undefined, at: Date.now() });
+  }
+
+  status(): ReadCacheStatus {
+    const feeds: Record<FeedState, number> = { syncing: 0, synced: 0, stale: 0, overflow: 0 };
+    let objects = 0;
+    let relists = 0;
+    for (const feed of this.allFeeds()) {
+      feeds[feed.state()]++;
+      objects += feed.size;
+      relists += feed.relists;
+    }
+    const state = feeds.stale + feeds.overflow > 0 ? 'degraded' : feeds.syncing > 0 ? 'syncing' : 'ready';
+    return { enabled: true, state, feeds, objects, relists };
+  }
+
+  private feedsOf(gvr: Gvr, namespace: string): readonly Feed[] {
+    return this.feeds.get(`${typeKey(gvr)}@${namespace}`) ?? [];
+  }
+
+  private allFeeds(): Feed[] {
+    return [...this.feeds.values()].flat();
+  }
+
+  /** Fresh, and past every pending write of its type and namespace (waiting for that, bounded). */
+  private async usable(feed: Feed, gvr: Gvr, namespace: string): Promise<boolean> {
+    if (!feed.fresh()) return false;
+    const writes = this.pending.get(`${typeKey(gvr)}@${namespace}`);
+    if (!writes || writes.size === 0) return true;
+    const caughtUp = (): boolean => {
+      const now = Date.now();
+      for (const [name, write] of writes) {
+        if (passed(feed, name, write) || now - write.at > PENDING_TTL_MS) writes.delete(name);
+      }
+      return writes.size === 0;
+    };
+    return (await feed.waitFor(caughtUp, this.readYourWritesMs)) && feed.fresh();
+  }
+}
+
+/** Whether a store has seen a write: its object is that version or newer, or is gone after a delete. */
+function passed(feed: Feed, name: string, write: PendingWrite): boolean {
+  const current = feed.get(name);
+  if (write.deleted) return current === undefined || Boolean(current.metadata.deletionTimestamp);
+  const rv = write.rv ?? '';
+  if (current?.metadata.resourceVersion === rv) return true;
+  const order = compareRv(feed.resourceVersion, rv);
+  return order !== undefined && order >= 0;
+}

@@ -1,0 +1,164 @@
+/**
+ * List and watch one resource type in one namespace, as the ServiceAccount: the two
+ * calls a watch-fed cache is built from (what client-go's reflector does).
+ *
+ * - `list` answers the items and the list's resourceVersion, the point a watch resumes
+ *   from without missing or repeating a change.
+ * - `watch` streams the changes after a resourceVersion, with bookmarks allowed (so the
+ *   resourceVersion keeps moving in a quiet namespace) and a server-side timeout (the
+ *   API server ends the stream and the caller re-watches; client-go picks 5-10 minutes
+ *   at random so replicas do not re-watch together). A stream that stays silent for
+ *   longer than the timeout plus a margin is taken as dead and aborted: a half-open TCP
+ *   connection would otherwise look like a quiet namespace forever.
+ *
+ * Objects are plain Kubernetes JSON. A 410 Gone (the resourceVersion is older than the
+ * API server's watch history) reaches `onEnd` as an error whose `statusCode` is 410,
+ * whether the API server answered the watch request with it or sent it as an ERROR event.
+ */
+import { Watch, type KubeConfig } from '@kubernetes/client-node';
+import type { Gvr, KubeObject } from '../service/ports.js';
+import type { KubeApis } from './api-clients.js';
+import { toPlainJson } from './client-node-kube.js';
+
+/** What one feed lists and watches. */
+export interface FeedSpec {
+  gvr: Gvr;
+  namespace: string;
+  /** Only objects matching this label selector (e.g. `kagent`: pods that carry the label). */
+  labelSelector?: string;
+  /** Only objects matching this field selector (e.g. `type=Warning` for events). */
+  fieldSelector?: string;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
+
+/** A running watch; `stop` ends it without calling `onEnd` with an error. */
+export interface WatchHandle {
+  stop(): void;
+}
+
+export interface WatchHandlers {
+  onEvent(type: WatchEventType, object: KubeObject): void;
+  /** Called once when the stream ends: without an error for a normal end (timeout, stop). */
+  onEnd(err?: unknown): void;
+}
+
+/** The list+watch calls of a feed; faked at this port in unit tests. */
+export interface ListWatchSource {
+  list(spec: FeedSpec): Promise<{ items: KubeObject[]; resourceVersion: string }>;
+  watch(spec: FeedSpec, resourceVersion: string, handlers: WatchHandlers): Promise<WatchHandle>;
+}
+
+/** An error carrying the HTTP status of a failed list or watch (410 means re-list). */
+export class WatchError extends Error {
+  constructor(message: string, readonly statusCode: number | undefined) {
+    super(message);
+    this.name = 'WatchError';
+  }
+}
+
+/** The HTTP status of a list or watch failure, if it has one. */
+export function watchStatus(err: unknown): number | undefined {
+  const e = err as { statusCode?: unknown; code?: unknown } | null;
+  if (typeof e?.statusCode === 'number') return e.statusCode;
+  return typeof e?.code === 'number' ? e.code : undefined;
+}
+
+/** The collection path of a feed, e.g. `/apis/helm.toolkit.fluxcd.io/v2/namespaces/kagent/helmreleases`. */
+export function collectionPath(spec: FeedSpec): string {
+  const { group, version, resource } = spec.gvr;
+  const prefix = group ? `/apis/${group}/${version}` : `/api/${version}`;
+  return `${prefix}/namespaces/${encodeURIComponent(spec.namespace)}/${resource}`;
+}
+
+export interface ClientNodeListWatchOptions {
+  /** Server-side watch timeout range in seconds; a value is picked at random per watch. Default 300-600. */
+  watchTimeoutSeconds?: readonly [number, number];
+}
+
+/** List and watch over @kubernetes/client-node (the ServiceAccount's KubeConfig). */
+export class ClientNodeListWatch implements ListWatchSource {
+  private readonly watcher: Watch;
+  private readonly timeoutRange: readonly [number, number];
+
+  constructor(kc: KubeConfig, private readonly apis: KubeApis, options: ClientNodeListWatchOptions = {}) {
+    this.watcher = new Watch(kc);
+    this.timeoutRange = options.watchTimeoutSeconds ?? [300, 600];
+  }
+
+  async list(spec: FeedSpec): Promise<{ items: KubeObject[]; resourceVersion: string }> {
+    const { namespace, labelSelector, fieldSelector } = spec;
+    const { group, version, resource: plural, kind } = spec.gvr;
+    let list: { items?: unknown[]; metadata?: { resourceVersion?: string } };
+    if (group) {
+      list = (await this.apis.custom.listNamespacedCustomObject({
+        group, version, namespace, plural, labelSelector, fieldSelector,
+      })) as typeof list;
+    } else if (plural === 'pods') {
+      list = toPlainJson(await this.apis.core.listNamespacedPod({ namespace, labelSelector, fieldSelector })) as typeof list;
+    } else if (plural === 'events') {
+      list = toPlainJson(await this.apis.core.listNamespacedEvent({ namespace, labelSelector, fieldSelector })) as typeof list;
+    } else {
+      throw new WatchError(`list ${plural}: core resource ${plural} is not supported`, undefined);
+    }
+    const apiVersion = group ? `${group}/${version}` : version;
+    const items = (list.items ?? []).map((item) => {
+      const obj = item as KubeObject;
+      obj.apiVersion ??= apiVersion;
+      obj.kind ??= kind;
+      return obj;
+    });
+    return { items, resourceVersion: list.metadata?.resourceVersion ?? '' };
+  }
+
+  async watch(spec: FeedSpec, resourceVersion: string, handlers: WatchHandlers): Promise<WatchHandle> {
+    const [low, high] = this.timeoutRange;
+    const timeoutSeconds = Math.round(low + Math.random() * Math.max(0, high - low));
+    let ended = false;
+    let stopped = false;
+    let silence: NodeJS.Timeout | undefined;
+    let controller: AbortController | undefined = undefined;
+    const end = (err?: unknown): void => {
+      if (ended) return;
+      ended = true;
+      clearTimeout(silence);
+      controller?.abort();
+      handlers.onEnd(stopped ? undefined : err);
+    };
+    // Any line (event or bookmark) proves the stream alive; silence past the server's
+    // own timeout plus a margin means the connection is dead.
+    const alive = (): void => {
+      clearTimeout(silence);
+      silence = setTimeout(() => end(new WatchError(`watch ${spec.gvr.resource}: no data for ${timeoutSeconds + 30}s`, undefined)),
+        (timeoutSeconds + 30) * 1000);
+      silence.unref();
+    };
+    alive();
+    controller = await this.watcher.watch(collectionPath(spec), {
+      resourceVersion,
+      allowWatchBookmarks: true,
+      timeoutSeconds,
+      labelSelector: spec.labelSelector,
+      fieldSelector: spec.fieldSelector,
+    }, (type: string, object: unknown) => {
+      if (ended) return;
+      alive();
+      if (type === 'ERROR') {
+        const status = object as { code?: unknown; message?: unknown };
+        end(new WatchError(`watch ${spec.gvr.resource}: ${String(status.message ?? 'error event')}`,
+          typeof status.code === 'number' ? status.code : undefined));
+        return;
+      }
+      if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED' || type === 'BOOKMARK') {
+        handlers.onEvent(type, object as KubeObject);
+      }
+    }, (err: unknown) => end(err ?? undefined));
+    if (ended) controller.abort();
+    return {
+      stop() {
+        stopped = true;
+        end();
+      },
+    };
+  }
+}
