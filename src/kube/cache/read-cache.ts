@@ -74,6 +74,7 @@ export class ReadCache {
   private readonly feeds = new Map<string, Feed[]>();
   private readonly pending = new Map<string, Map<string, PendingWrite>>();
   private readonly readYourWritesMs: number;
+  private lastWarnAt = -Infinity;
   /** Reads answered, by source (for the metrics). */
   readonly reads: Record<ReadSource, number> = { cache: 0, api: 0 };
 
@@ -85,7 +86,7 @@ export class ReadCache {
         const feed = new Feed(spec, options.source, {
           staleAfterMs: options.staleAfterMs ?? 10_000,
           maxObjects: options.maxObjectsPerFeed ?? 20_000,
-          onChange: (what, detail) => (what === 'synced' ? log.debug(detail ?? {}, what) : log.warn(detail ?? {}, what)),
+          onChange: (what, detail) => this.report(log, what, detail),
         });
         const key = `${typeKey(spec.gvr)}@${namespace}`;
         this.feeds.set(key, [...(this.feeds.get(key) ?? []), feed]);
@@ -143,6 +144,18 @@ export class ReadCache {
     }
     const state = feeds.stale + feeds.overflow > 0 ? 'degraded' : feeds.syncing > 0 ? 'syncing' : 'ready';
     return { enabled: true, state, feeds, objects, relists };
+  }
+
+  /**
+   * A store's change of health. Failures warn once a minute across all stores (an API
+   * server that is down would otherwise log one line per type and namespace), else debug.
+   */
+  private report(log: Logger, what: string, detail: Record<string, unknown> = {}): void {
+    if (what === 'synced') return log.debug(detail, what);
+    const now = Date.now();
+    if (now - this.lastWarnAt < 60_000) return log.debug(detail, what);
+    this.lastWarnAt = now;
+    log.warn({ ...detail, note: 'reads of this store go to the API server until it recovers' }, what);
   }
 
   private feedsOf(gvr: Gvr, namespace: string): readonly Feed[] {
