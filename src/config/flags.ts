@@ -44,7 +44,7 @@ export const SERVE_FLAGS = [
   { name: 'read-cache', env: 'AGENT_MANAGER_READ_CACHE', default: true, type: 'bool', group: 'Kubernetes',
     help: 'Answer list, get, status and model-config reads from a watch-fed cache of the managed namespaces, filled as the ServiceAccount '
       + '(it needs get, list and watch there); --read-cache=false reads from the API server every time. Writes always go to the API server. '
-      + "With --downstream-oauth it is on only when set explicitly, and each cached read is first authorized as the caller." },
+      + 'With --downstream-oauth it is on only when set explicitly, and each cached read is first authorized as the caller.' },
   { name: 'kagent-api-version', env: 'KAGENT_API_VERSION', default: 'auto', type: 'string', group: 'Kubernetes',
     help: 'kagent.dev API version of Agents and ModelConfigs; auto asks the API server and falls back to v1alpha2.' },
   // Flux

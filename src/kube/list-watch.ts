@@ -18,36 +18,8 @@
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
 import type { Gvr, KubeObject } from '../service/ports.js';
 import type { KubeApis } from './api-clients.js';
+import type { ListWatchSource, Selectors, WatchHandle, WatchHandlers } from './cache/ports.js';
 import { toPlainJson } from './client-node-kube.js';
-
-/** What one feed lists and watches. */
-export interface FeedSpec {
-  gvr: Gvr;
-  namespace: string;
-  /** Only objects matching this label selector (e.g. `kagent`: pods that carry the label). */
-  labelSelector?: string;
-  /** Only objects matching this field selector (e.g. `type=Warning` for events). */
-  fieldSelector?: string;
-}
-
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
-
-/** A running watch; `stop` ends it without calling `onEnd` with an error. */
-export interface WatchHandle {
-  stop(): void;
-}
-
-export interface WatchHandlers {
-  onEvent(type: WatchEventType, object: KubeObject): void;
-  /** Called once when the stream ends: without an error for a normal end (timeout, stop). */
-  onEnd(err?: unknown): void;
-}
-
-/** The list+watch calls of a feed; faked at this port in unit tests. */
-export interface ListWatchSource {
-  list(spec: FeedSpec): Promise<{ items: KubeObject[]; resourceVersion: string }>;
-  watch(spec: FeedSpec, resourceVersion: string, handlers: WatchHandlers): Promise<WatchHandle>;
-}
 
 /** An error carrying the HTTP status of a failed list or watch (410 means re-list). */
 export class WatchError extends Error {
@@ -65,10 +37,10 @@ export function watchStatus(err: unknown): number | undefined {
 }
 
 /** The collection path of a feed, e.g. `/apis/helm.toolkit.fluxcd.io/v2/namespaces/kagent/helmreleases`. */
-export function collectionPath(spec: FeedSpec): string {
-  const { group, version, resource } = spec.gvr;
+export function collectionPath(gvr: Gvr, namespace: string): string {
+  const { group, version, resource } = gvr;
   const prefix = group ? `/apis/${group}/${version}` : `/api/${version}`;
-  return `${prefix}/namespaces/${encodeURIComponent(spec.namespace)}/${resource}`;
+  return `${prefix}/namespaces/${encodeURIComponent(namespace)}/${resource}`;
 }
 
 export interface ClientNodeListWatchOptions {
@@ -86,9 +58,9 @@ export class ClientNodeListWatch implements ListWatchSource {
     this.timeoutRange = options.watchTimeoutSeconds ?? [300, 600];
   }
 
-  async list(spec: FeedSpec): Promise<{ items: KubeObject[]; resourceVersion: string }> {
-    const { namespace, labelSelector, fieldSelector } = spec;
-    const { group, version, resource: plural, kind } = spec.gvr;
+  async list(gvr: Gvr, namespace: string, selectors: Selectors): Promise<{ items: KubeObject[]; resourceVersion: string }> {
+    const { labelSelector, fieldSelector } = selectors;
+    const { group, version, resource: plural, kind } = gvr;
     let list: { items?: unknown[]; metadata?: { resourceVersion?: string } };
     if (group) {
       list = (await this.apis.custom.listNamespacedCustomObject({
@@ -111,7 +83,7 @@ export class ClientNodeListWatch implements ListWatchSource {
     return { items, resourceVersion: list.metadata?.resourceVersion ?? '' };
   }
 
-  async watch(spec: FeedSpec, resourceVersion: string, handlers: WatchHandlers): Promise<WatchHandle> {
+  async watch(gvr: Gvr, namespace: string, selectors: Selectors, resourceVersion: string, handlers: WatchHandlers): Promise<WatchHandle> {
     const [low, high] = this.timeoutRange;
     const timeoutSeconds = Math.round(low + Math.random() * Math.max(0, high - low));
     let ended = false;
@@ -129,23 +101,23 @@ export class ClientNodeListWatch implements ListWatchSource {
     // own timeout plus a margin means the connection is dead.
     const alive = (): void => {
       clearTimeout(silence);
-      silence = setTimeout(() => end(new WatchError(`watch ${spec.gvr.resource}: no data for ${timeoutSeconds + 30}s`, undefined)),
+      silence = setTimeout(() => end(new WatchError(`watch ${gvr.resource}: no data for ${timeoutSeconds + 30}s`, undefined)),
         (timeoutSeconds + 30) * 1000);
       silence.unref();
     };
     alive();
-    controller = await this.watcher.watch(collectionPath(spec), {
+    controller = await this.watcher.watch(collectionPath(gvr, namespace), {
       resourceVersion,
       allowWatchBookmarks: true,
       timeoutSeconds,
-      labelSelector: spec.labelSelector,
-      fieldSelector: spec.fieldSelector,
+      labelSelector: selectors.labelSelector,
+      fieldSelector: selectors.fieldSelector,
     }, (type: string, object: unknown) => {
       if (ended) return;
       alive();
       if (type === 'ERROR') {
         const status = object as { code?: unknown; message?: unknown };
-        end(new WatchError(`watch ${spec.gvr.resource}: ${String(status.message ?? 'error event')}`,
+        end(new WatchError(`watch ${gvr.resource}: ${String(status.message ?? 'error event')}`,
           typeof status.code === 'number' ? status.code : undefined));
         return;
       }

@@ -17,7 +17,8 @@ import { unauthenticated } from '../core/errors.js';
 import type { RequestContext } from '../identity/caller.js';
 import type { KubePort, KubeProvider } from '../service/ports.js';
 import { makeKubeApis, type KubeApis } from './api-clients.js';
-import type { ReadAttributes } from './cache/cached-provider.js';
+import { ClientNodeAccessReviewer } from './cache/access-review.js';
+import type { ReadAttributes } from './cache/ports.js';
 import { ClientNodeKube } from './client-node-kube.js';
 import { kubeConfigForToken } from './kubeconfig.js';
 
@@ -95,14 +96,7 @@ export class CallerProvider implements KubeProvider {
    * (a SelfSubjectAccessReview): what the read cache asks before it answers them.
    */
   async mayRead(ctx: RequestContext, attributes: ReadAttributes): Promise<boolean> {
-    const review = await this.entryFor(ctx).apis.authorization.createSelfSubjectAccessReview({
-      body: {
-        apiVersion: 'authorization.k8s.io/v1',
-        kind: 'SelfSubjectAccessReview',
-        spec: { resourceAttributes: { ...attributes } },
-      },
-    });
-    return review.status?.allowed === true && review.status.denied !== true;
+    return new ClientNodeAccessReviewer(this.entryFor(ctx).apis).mayRead(attributes);
   }
 
   private entryFor(ctx: RequestContext): Entry {

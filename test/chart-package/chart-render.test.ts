@@ -17,13 +17,13 @@ const platformIdentity = {
 };
 
 const EXPECTED_RULES = [
-  { apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: ['get', 'list', 'create', 'update', 'delete'] },
-  { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['ocirepositories'], verbs: ['get', 'list', 'create', 'delete'] },
-  { apiGroups: ['kagent.dev'], resources: ['agents'], verbs: ['get', 'list', 'delete'] },
-  { apiGroups: ['kagent.dev'], resources: ['modelconfigs'], verbs: ['list'] },
-  { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] },
+  { apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'] },
+  { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['ocirepositories'], verbs: ['get', 'list', 'watch', 'create', 'delete'] },
+  { apiGroups: ['kagent.dev'], resources: ['agents'], verbs: ['get', 'list', 'watch', 'delete'] },
+  { apiGroups: ['kagent.dev'], resources: ['modelconfigs'], verbs: ['list', 'watch'] },
+  { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['list', 'create', 'delete'] },
-  { apiGroups: [''], resources: ['pods', 'events'], verbs: ['list'] },
+  { apiGroups: [''], resources: ['pods', 'events'], verbs: ['list', 'watch'] },
   { apiGroups: ['kustomize.toolkit.fluxcd.io'], resources: ['kustomizations'], verbs: ['get'] },
   { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['gitrepositories'], verbs: ['get'] },
 ];

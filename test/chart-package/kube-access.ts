@@ -16,7 +16,9 @@
  * 2. **Call sites.** Every call in production code of a port method that an adapter
  *    implements is an access. Its resource is the `Gvr` argument, which must be a
  *    member of `ResourceTypes` (`types.helmRelease`): followed through local constants
- *    and through parameters to every call of the enclosing function. A method without a
+ *    and through parameters to every call of the enclosing function. A decorator's
+ *    call (a method passing its own `Gvr` parameter to the port method of its name)
+ *    is covered by the calls of the decorator. A method without a
  *    `Gvr` parameter uses the resources its typed API calls name.
  * 3. **Nothing else.** A client-node API call outside an adapter method is reported,
  *    except API discovery (non-resource URLs every authenticated user may read), since
@@ -227,10 +229,18 @@ export function deriveKubeAccess(root: string, resourceTypes: Record<string, { g
     }
     return `the resource ${expr.getText()} is not a member of ResourceTypes`;
   };
+  // A decorator (a method handing its own Gvr parameter on to the port method of the same
+  // name, as the read cache's ports do) makes no access of its own: its callers' cover it.
+  const forwardsOwnGvr = (call: ts.CallExpression): boolean => {
+    const arg = call.arguments[0];
+    const decl = arg && ts.isIdentifier(arg) ? symbolOf(arg)?.declarations?.[0] : undefined;
+    if (!decl || !ts.isParameter(decl) || !ts.isMethodDeclaration(decl.parent) || decl.parent.parameters[0] !== decl) return false;
+    return decl.parent.name.getText() === calleeName(call).getText();
+  };
   for (const call of calls) {
     const symbol = symbolOf(calleeName(call));
     const method = symbol && portMethods.get(symbol);
-    if (!method) continue;
+    if (!method || (method.gvrParam && forwardsOwnGvr(call))) continue;
     const verbs = [...new Set(method.calls.flatMap((c) => c.verbs))];
     if (method.gvrParam) {
       const keys = call.arguments[0] ? resourceKeys(call.arguments[0]) : 'no resource argument';

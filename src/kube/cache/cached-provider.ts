@@ -14,18 +14,8 @@
  */
 import type { RequestContext } from '../../identity/caller.js';
 import type { Gvr, KubeObject, KubePort, KubeProvider, ListOptions } from '../../service/ports.js';
+import type { ReadAttributes, ReadAuthorizer } from './ports.js';
 import type { ReadCache } from './read-cache.js';
-
-/** The resource attributes of one read, as a SelfSubjectAccessReview asks about them. */
-export interface ReadAttributes {
-  verb: 'get' | 'list';
-  group: string;
-  resource: string;
-  namespace: string;
-}
-
-/** Whether the request's caller may make this read; rejects when that cannot be told. */
-export type ReadAuthorizer = (ctx: RequestContext, attributes: ReadAttributes) => Promise<boolean>;
 
 /** A port whose writes go through `inner` and are told to the cache. */
 class WriteNotingPort implements KubePort {

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../service/ports.js';
 import { DEFAULT_API_VERSIONS, resourceTypes } from '../../service/resources.js';
 import { silentLogger } from '../../log/logger.js';
-import { WatchError, type FeedSpec, type ListWatchSource, type WatchEventType, type WatchHandlers } from '../list-watch.js';
+import { WatchError } from '../list-watch.js';
+import type { FeedSpec, ListWatchSource, Selectors, WatchEventType, WatchHandlers } from './ports.js';
+import type { Gvr } from '../../service/ports.js';
 import { compareRv, Feed } from './feed.js';
 import { ReadCache } from './read-cache.js';
 
@@ -20,9 +22,9 @@ class HandSource implements ListWatchSource {
   watches: { spec: FeedSpec; rv: string; handlers: WatchHandlers }[] = [];
   failWatch?: unknown;
 
-  async list(spec: FeedSpec) {
+  async list(gvr: Gvr, _namespace: string, _selectors: Selectors) {
     this.lists++;
-    return { items: spec.gvr.resource === 'helmreleases' ? this.items : [], resourceVersion: this.rv };
+    return { items: gvr.resource === 'helmreleases' ? this.items : [], resourceVersion: this.rv };
   }
 
   /** Send an event on the open release watches only. */
@@ -30,9 +32,9 @@ class HandSource implements ListWatchSource {
     for (const w of this.watches) if (w.spec.gvr.resource === 'helmreleases') w.handlers.onEvent(type, object);
   }
 
-  async watch(spec: FeedSpec, rv: string, handlers: WatchHandlers) {
+  async watch(gvr: Gvr, namespace: string, _selectors: Selectors, rv: string, handlers: WatchHandlers) {
     if (this.failWatch) throw this.failWatch;
-    this.watches.push({ spec, rv, handlers });
+    this.watches.push({ spec: { gvr, namespace }, rv, handlers });
     return { stop: () => handlers.onEnd() };
   }
 
@@ -44,6 +46,11 @@ class HandSource implements ListWatchSource {
     this.current.onEvent(type, object);
   }
 }
+
+const newFeed = (source: HandSource, options: ConstructorParameters<typeof Feed>[2]) => new Feed({ gvr: types.helmRelease, namespace: 'kagent' }, {
+  list: () => source.list(types.helmRelease, 'kagent', {}),
+  watch: (rv, handlers) => source.watch(types.helmRelease, 'kagent', {}, rv, handlers),
+}, options);
 
 const until = async (probe: () => boolean): Promise<void> => {
   for (let i = 0; i < 400 && !probe(); i++) await new Promise((r) => setTimeout(r, 5));
@@ -61,7 +68,7 @@ describe('a watch-fed store', () => {
   it('serves nothing before its first list, then frozen objects without managedFields, sorted by name', async () => {
     const source = new HandSource();
     source.items = [release('b', '3'), release('a', '2')];
-    const feed = new Feed({ gvr: types.helmRelease, namespace: 'kagent' }, source, { staleAfterMs: 1_000, maxObjects: 10 });
+    const feed = newFeed(source, { staleAfterMs: 1_000, maxObjects: 10 });
     expect(feed.state()).toBe('syncing');
     feed.start();
     await until(() => feed.fresh() && source.watches.length === 1);
@@ -74,7 +81,7 @@ describe('a watch-fed store', () => {
 
   it('applies events, moves its resourceVersion with bookmarks, and re-watches from there after a normal end', async () => {
     const source = new HandSource();
-    const feed = new Feed({ gvr: types.helmRelease, namespace: 'kagent' }, source, { staleAfterMs: 1_000, maxObjects: 10 });
+    const feed = newFeed(source, { staleAfterMs: 1_000, maxObjects: 10 });
     feed.start();
     await until(() => source.watches.length === 1);
     source.emit('ADDED', release('a', '5'));
@@ -92,7 +99,7 @@ describe('a watch-fed store', () => {
 
   it('re-lists when the watch ends with 410 Gone, whether as an ERROR event or as the answer to the watch', async () => {
     const source = new HandSource();
-    const feed = new Feed({ gvr: types.helmRelease, namespace: 'kagent' }, source, { staleAfterMs: 1_000, maxObjects: 10 });
+    const feed = newFeed(source, { staleAfterMs: 1_000, maxObjects: 10 });
     feed.start();
     await until(() => source.watches.length === 1);
     source.items = [release('after-gap', '50')];
@@ -108,7 +115,7 @@ describe('a watch-fed store', () => {
   it('goes stale once its watch has been down longer than the bound, and serves again when it is back', async () => {
     let now = 0;
     const source = new HandSource();
-    const feed = new Feed({ gvr: types.helmRelease, namespace: 'kagent' }, source, { staleAfterMs: 100, maxObjects: 10, now: () => now });
+    const feed = newFeed(source, { staleAfterMs: 100, maxObjects: 10, now: () => now });
     feed.start();
     await until(() => source.watches.length === 1);
     source.failWatch = new WatchError('connection refused', undefined);
@@ -126,7 +133,7 @@ describe('a watch-fed store', () => {
   it('stops serving rather than grow past its bound', async () => {
     const source = new HandSource();
     source.items = [release('a', '2'), release('b', '3'), release('c', '4')];
-    const feed = new Feed({ gvr: types.helmRelease, namespace: 'kagent' }, source, { staleAfterMs: 1_000, maxObjects: 2 });
+    const feed = newFeed(source, { staleAfterMs: 1_000, maxObjects: 2 });
     feed.start();
     await until(() => feed.state() === 'overflow');
     expect(feed.fresh()).toBe(false);

@@ -17,7 +17,14 @@
  * `maxObjects` stops serving (readers go direct) instead of growing without bound.
  */
 import type { KubeObject } from '../../service/ports.js';
-import { watchStatus, type FeedSpec, type ListWatchSource, type WatchHandle, type WatchEventType } from '../list-watch.js';
+import { watchStatus } from '../list-watch.js';
+import type { FeedSpec, WatchEventType, WatchHandle, WatchHandlers } from './ports.js';
+
+/** The list and watch of one store's type, namespace and selectors. */
+export interface FeedCalls {
+  list(): Promise<{ items: KubeObject[]; resourceVersion: string }>;
+  watch(resourceVersion: string, handlers: WatchHandlers): Promise<WatchHandle>;
+}
 
 export type FeedState = 'syncing' | 'synced' | 'stale' | 'overflow';
 
@@ -74,7 +81,7 @@ export class Feed {
   /** Completed lists after the first (410 Gone or a failed watch start). */
   relists = 0;
 
-  constructor(readonly spec: FeedSpec, private readonly source: ListWatchSource, private readonly options: FeedOptions) {
+  constructor(readonly spec: FeedSpec, private readonly source: FeedCalls, private readonly options: FeedOptions) {
     this.now = options.now ?? Date.now;
     this.downSince = this.now();
   }
@@ -180,7 +187,7 @@ export class Feed {
   }
 
   private async relist(): Promise<void> {
-    const { items, resourceVersion } = await this.source.list(this.spec);
+    const { items, resourceVersion } = await this.source.list();
     if (this.stopped) return;
     if (items.length > this.options.maxObjects) {
       if (!this.overflowed) this.options.onChange?.('too many objects to cache; reading directly', { objects: items.length });
@@ -216,7 +223,7 @@ export class Feed {
         this.handle = undefined;
         resolve(err);
       };
-      this.source.watch(this.spec, this.rv, {
+      this.source.watch(this.rv, {
         onEvent: (type, object) => this.apply(type, object),
         onEnd: finish,
       }).then((handle) => {

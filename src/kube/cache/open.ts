@@ -11,7 +11,8 @@ import type { ResourceTypes } from '../../service/resources.js';
 import { makeKubeApis } from '../api-clients.js';
 import { ClientNodeListWatch } from '../list-watch.js';
 import { cachedReadAuthorizer } from './access-review.js';
-import { CachedKubeProvider, type ReadAuthorizer } from './cached-provider.js';
+import { CachedKubeProvider } from './cached-provider.js';
+import type { ReadAuthorizer } from './ports.js';
 import { ReadCache } from './read-cache.js';
 
 export interface OpenReadCacheOptions {

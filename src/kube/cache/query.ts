@@ -13,7 +13,7 @@
  * A get is served only from a store without selectors: it holds every object by name.
  */
 import type { KubeObject, ListOptions } from '../../service/ports.js';
-import type { FeedSpec } from '../list-watch.js';
+import type { FeedSpec } from './ports.js';
 
 /** The equality requirements of a plain `k=v,k2==v2` selector; undefined for anything else. */
 export function equalitySelector(text: string): Map<string, string> | undefined {

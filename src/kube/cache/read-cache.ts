@@ -18,8 +18,8 @@
 import type { Logger } from 'pino';
 import type { Gvr, KubeObject, ListOptions } from '../../service/ports.js';
 import type { ResourceTypes } from '../../service/resources.js';
-import type { FeedSpec, ListWatchSource } from '../list-watch.js';
-import { compareRv, Feed, type FeedState } from './feed.js';
+import { compareRv, Feed, type FeedCalls, type FeedState } from './feed.js';
+import type { FeedSpec, ListWatchSource, Selectors } from './ports.js';
 import { answersGets, listFilter } from './query.js';
 
 export interface ReadCacheOptions {
@@ -57,16 +57,27 @@ export type ReadSource = 'cache' | 'api';
 const typeKey = (gvr: Gvr): string => `${gvr.group}/${gvr.resource}`;
 const PENDING_TTL_MS = 60_000;
 
+/** The calls of one store. The resource type is a parameter here, so each store's access can be read from its call below. */
+function feedOf(source: ListWatchSource, gvr: Gvr, namespace: string, selectors: Selectors = {}): { spec: FeedSpec; calls: FeedCalls } {
+  return {
+    spec: { gvr, namespace, ...selectors },
+    calls: {
+      list: () => source.list(gvr, namespace, selectors),
+      watch: (resourceVersion, handlers) => source.watch(gvr, namespace, selectors, resourceVersion, handlers),
+    },
+  };
+}
+
 /** The stores of one namespace: every type the reads use, pods only with a `kagent` label, events only Warnings. */
-export function feedSpecs(types: ResourceTypes, namespace: string): FeedSpec[] {
+export function feedsOf(source: ListWatchSource, types: ResourceTypes, namespace: string): { spec: FeedSpec; calls: FeedCalls }[] {
   return [
-    { gvr: types.agent, namespace },
-    { gvr: types.helmRelease, namespace },
-    { gvr: types.ociRepository, namespace },
-    { gvr: types.modelConfig, namespace },
-    { gvr: types.deployment, namespace },
-    { gvr: types.pod, namespace, labelSelector: 'kagent' },
-    { gvr: types.event, namespace, fieldSelector: 'type=Warning' },
+    feedOf(source, types.agent, namespace),
+    feedOf(source, types.helmRelease, namespace),
+    feedOf(source, types.ociRepository, namespace),
+    feedOf(source, types.modelConfig, namespace),
+    feedOf(source, types.deployment, namespace),
+    feedOf(source, types.pod, namespace, { labelSelector: 'kagent' }),
+    feedOf(source, types.event, namespace, { fieldSelector: 'type=Warning' }),
   ];
 }
 
@@ -81,9 +92,9 @@ export class ReadCache {
   constructor(options: ReadCacheOptions) {
     this.readYourWritesMs = options.readYourWritesMs ?? 2_000;
     for (const namespace of options.namespaces) {
-      for (const spec of feedSpecs(options.types, namespace)) {
+      for (const { spec, calls } of feedsOf(options.source, options.types, namespace)) {
         const log = options.log.child({ component: 'read-cache', resource: spec.gvr.resource, namespace });
-        const feed = new Feed(spec, options.source, {
+        const feed = new Feed(spec, calls, {
           staleAfterMs: options.staleAfterMs ?? 10_000,
           maxObjects: options.maxObjectsPerFeed ?? 20_000,
           onChange: (what, detail) => this.report(log, what, detail),
