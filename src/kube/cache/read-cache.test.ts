@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../log/logger.js';
-import type { Sandbox, SandboxOptions } from '../../sandbox/index.js';
+import type { Sandbox, SandboxOptions } from '@agent-manager/kube-sandbox';
 import { startServiceFixture, type ServiceFixture } from '../../service/testing/fixture.js';
 import { seedAgentCr, seedRelease, seedWarning, seedWorkload } from '../../service/testing/seed-agents.js';
 import { DEFAULT_API_VERSIONS, resourceTypes } from '../../service/resources.js';
