@@ -13,7 +13,7 @@
  * have given without a cache.
  */
 import type { RequestContext } from '../../identity/caller.js';
-import type { Gvr, KubeObject, KubePort, KubeProvider, ListOptions } from '../../service/ports.js';
+import type { Gvr, KubeObject, KubePort, KubeProvider, ListOptions, WriteCallOptions } from '../../service/ports.js';
 import type { ReadAttributes, ReadAuthorizer } from './ports.js';
 import type { ReadCache } from './read-cache.js';
 
@@ -29,21 +29,21 @@ class WriteNotingPort implements KubePort {
     return this.inner.list(gvr, namespace, options);
   }
 
-  async create(gvr: Gvr, object: KubeObject, options?: { dryRun?: boolean }): Promise<KubeObject> {
+  async create(gvr: Gvr, object: KubeObject, options?: WriteCallOptions): Promise<KubeObject> {
     const created = await this.inner.create(gvr, object, options);
     if (!options?.dryRun) this.noteWritten(gvr, created);
     return created;
   }
 
-  async replace(gvr: Gvr, object: KubeObject): Promise<KubeObject> {
-    const replaced = await this.inner.replace(gvr, object);
-    this.noteWritten(gvr, replaced);
+  async replace(gvr: Gvr, object: KubeObject, options?: WriteCallOptions): Promise<KubeObject> {
+    const replaced = await this.inner.replace(gvr, object, options);
+    if (!options?.dryRun) this.noteWritten(gvr, replaced);
     return replaced;
   }
 
-  async remove(gvr: Gvr, namespace: string, name: string): Promise<boolean> {
-    const removed = await this.inner.remove(gvr, namespace, name);
-    this.cache.noteWrite(gvr, namespace, name, undefined);
+  async remove(gvr: Gvr, namespace: string, name: string, options?: WriteCallOptions & { resourceVersion?: string }): Promise<boolean> {
+    const removed = await this.inner.remove(gvr, namespace, name, options);
+    if (!options?.dryRun) this.cache.noteWrite(gvr, namespace, name, undefined);
     return removed;
   }
 
