@@ -82,7 +82,7 @@ describe('startSandbox', () => {
         const binding = sandbox.store.get('rolebindings', namespace, 'agent-manager') as any;
         expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'agent-manager', namespace: 'kagent' }]);
         const role = sandbox.store.get('roles', namespace, 'agent-manager') as any;
-        expect(role.rules[0]).toEqual({ apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: ['get', 'list', 'create', 'update', 'delete'] });
+        expect(role.rules[0]).toEqual({ apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'] });
       }
     } finally {
       await sandbox.close();
