@@ -118,7 +118,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
         })
       : undefined;
     if (readCache) cleanups.push(() => readCache.close());
-    if (metrics && readCache) registerReadCacheMetrics(metrics.registry, readCache.cache);
+    if (metrics && readCache) registerReadCacheMetrics(metrics, readCache.cache);
     const kube = readCache?.kube ?? instrumented;
     const skills = config.skills.repositories.length > 0
       ? new GitHubSkillCatalog({

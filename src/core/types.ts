@@ -395,12 +395,7 @@ export interface Info {
   readCache: ReadCacheInfo;
 }
 
-/**
- * The read cache's state. `off`: every read goes to the API server (`--read-cache=false`);
- * `syncing`: not every store has listed yet, and those reads go to the API server;
- * `ready`: reads are answered from the cache; `degraded`: some stores lost their watch
- * for too long or hold too many objects, and their reads go to the API server.
- */
+/** The read cache: `off`, `syncing`/`degraded` (those stores' reads go to the API server) or `ready`. */
 export interface ReadCacheInfo {
   enabled: boolean;
   state: 'off' | 'syncing' | 'ready' | 'degraded';

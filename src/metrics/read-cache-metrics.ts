@@ -4,7 +4,8 @@
  *
  * - `agent_manager_read_cache_feeds{state}`: stores by state (`syncing`, `synced`,
  *   `stale`, `overflow`); reads of a store that is not `synced` go to the API server;
- * - `agent_manager_read_cache_objects`: objects held;
+ * - `agent_manager_read_cache_objects{resource}` and `agent_manager_read_cache_synced{resource}`
+ *   are the service metrics' (service-metrics.ts), fed by `registerReadCacheMetrics` too;
  * - `agent_manager_read_cache_reads_total{source}`: reads answered from the `cache` or
  *   the `api` server (before the first sync, when stale, after an unfinished wait for
  *   this replica's own write, or when the caller may not read from it);
@@ -12,8 +13,11 @@
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { ReadCache } from '../kube/cache/read-cache.js';
+import type { Metrics } from './metrics.js';
 
-export function registerReadCacheMetrics(registry: Registry, cache: ReadCache): void {
+export function registerReadCacheMetrics(metrics: Metrics, cache: ReadCache): void {
+  const registry: Registry = metrics.registry;
+  metrics.service.readCacheState(() => cache.byResource());
   new Gauge({
     name: 'agent_manager_read_cache_feeds',
     help: 'Read-cache stores (one per resource type and managed namespace) by state; only synced stores answer reads.',
@@ -21,14 +25,6 @@ export function registerReadCacheMetrics(registry: Registry, cache: ReadCache): 
     registers: [registry],
     collect() {
       for (const [state, count] of Object.entries(cache.status().feeds)) this.set({ state }, count);
-    },
-  });
-  new Gauge({
-    name: 'agent_manager_read_cache_objects',
-    help: 'Kubernetes objects held by the read cache.',
-    registers: [registry],
-    collect() {
-      this.set(cache.status().objects);
     },
   });
   new Counter({

@@ -169,6 +169,19 @@ export class ReadCache {
     log.warn({ ...detail, note: 'reads of this store go to the API server until it recovers' }, what);
   }
 
+  /** Objects held and whether every store of it answers, per resource (all namespaces together). */
+  byResource(): { resource: string; objects: number; synced: boolean }[] {
+    const out = new Map<string, { resource: string; objects: number; synced: boolean }>();
+    for (const feed of this.allFeeds()) {
+      const resource = feed.spec.gvr.resource;
+      const entry = out.get(resource) ?? { resource, objects: 0, synced: true };
+      entry.objects += feed.size;
+      entry.synced &&= feed.fresh();
+      out.set(resource, entry);
+    }
+    return [...out.values()];
+  }
+
   private feedsOf(gvr: Gvr, namespace: string): readonly Feed[] {
     return this.feeds.get(`${typeKey(gvr)}@${namespace}`) ?? [];
   }
