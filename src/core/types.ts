@@ -399,10 +399,8 @@ export interface Info {
 export interface ReadCacheInfo {
   enabled: boolean;
   state: 'off' | 'syncing' | 'ready' | 'degraded';
-  /** Stores by state (one per resource type and managed namespace). */
+  /** Stores by state (one per type and namespace), objects held, re-lists after the first (410 Gone, failures). */
   feeds?: { syncing: number; synced: number; stale: number; overflow: number };
-  /** Objects held. */
   objects?: number;
-  /** Re-lists after the first list (410 Gone, watch failures). */
   relists?: number;
 }

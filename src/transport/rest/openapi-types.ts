@@ -755,14 +755,12 @@ export interface components {
                 serviceAccountName?: string;
             };
             skillsRepositories: string[];
-<<<<<<< HEAD
             toolset: {
                 /** @description The toolset presets known here, in muster's order: read-only, none, full, then the others (infrastructure, agent-platform and those of --toolset-presets) by name. */
                 presets: string[];
                 /** @description True when --toolset-presets is set: a toolset naming another preset is refused. False: such a preset is accepted with a note. */
                 presetsChecked: boolean;
             };
-=======
             readCache: components["schemas"]["ReadCacheInfo"];
         };
         /** @description Where reads are answered from. off: every read goes to the API server (--read-cache=false); syncing: not every store has listed yet and those reads go to the API server; ready: reads are answered from the watch-fed cache; degraded: some stores lost their watch for too long or hold too many objects, and their reads go to the API server. */
@@ -781,7 +779,6 @@ export interface components {
             objects?: number;
             /** @description Re-lists after the first list (410 Gone, watch failures). */
             relists?: number;
->>>>>>> a351629 (Reads from a watch-fed cache: list_agents, get_agent, get_agent_status and list_model_configs answer from list+watch stores of the managed namespaces)
         };
     };
     responses: {
