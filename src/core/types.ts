@@ -8,6 +8,10 @@
  */
 
 /** A git skill reference as list_skills reports it and create_agent takes it. */
+import type { ReadCacheInfo } from './read-cache-info.js';
+
+export type { ReadCacheInfo };
+
 export interface GitRef {
   url: string;
   path?: string;
@@ -393,14 +397,4 @@ export interface Info {
   toolset: { presets: string[]; presetsChecked: boolean };
   /** Where reads are answered from: the watch-fed cache, or the API server. */
   readCache: ReadCacheInfo;
-}
-
-/** The read cache: `off`, `syncing`/`degraded` (those stores' reads go to the API server) or `ready`. */
-export interface ReadCacheInfo {
-  enabled: boolean;
-  state: 'off' | 'syncing' | 'ready' | 'degraded';
-  /** Stores by state (one per type and namespace), objects held, re-lists after the first (410 Gone, failures). */
-  feeds?: { syncing: number; synced: number; stale: number; overflow: number };
-  objects?: number;
-  relists?: number;
 }
