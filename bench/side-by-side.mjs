@@ -1,0 +1,128 @@
+// `npm run bench:side-by-side` (and the end of `npm run bench`): our read operations
+// measured beside the least a program can do, every party in its own process.
+//
+// The standalone sandbox (`agent-manager sandbox`, controllers off) holds 500 agents in
+// `kagent` (one of them with a Deployment, a pod and a Warning event) and 2,000 in `tenant`.
+// Against it run `serve --kubeconfig` twice, with `--read-cache=false` and with the cache,
+// and the minimal program (bench/lib/minimal.mjs: node:https, the same API requests,
+// parse, merge, serialize). Requests go one at a time, alternating between the three, so
+// load changes hit all alike; the table gives medians, the ratio to the minimal program,
+// our CPU per operation from /proc/<pid>/stat, and the API requests one operation makes
+// (sandbox counters). Writes bench/side-by-side.md, which bench/results.md includes.
+//
+//   node bench/side-by-side.mjs [--rounds 150]
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cpuMs, request, rssMiB, seedAgents, seedWorkload, startMinimal, startSandbox, startServe, api } from './lib/processes.mjs';
+import { machine } from './lib/report.mjs';
+
+const args = process.argv.slice(2);
+const at = args.indexOf('--rounds');
+const rounds = Math.max(20, Number(at >= 0 ? args[at + 1] : process.env.BENCH_ROUNDS ?? 150));
+const outPath = join(dirname(fileURLToPath(import.meta.url)), 'side-by-side.md');
+const log = (line) => process.stderr.write(`bench: ${line}\n`);
+const dir = mkdtempSync(join(tmpdir(), 'am-bench-'));
+const children = [];
+const loadBefore = loadavg().map((n) => n.toFixed(1)).join(' ');
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function apiRequests(sandbox, base, path) {
+  await api(sandbox, 'POST', '/sandbox/counters/reset');
+  const r = await request(base, path);
+  if (r.status !== 200) throw new Error(`${base}${path}: ${r.status} ${r.body.slice(0, 200)}`);
+  const snap = await api(sandbox, 'GET', '/sandbox/counters');
+  // The admin endpoints are not counted: the total is the operation's own requests.
+  return snap.total;
+}
+
+try {
+  const kubeconfig = join(dir, 'kubeconfig');
+  const sandbox = await startSandbox(kubeconfig);
+  children.push(sandbox.child);
+  log(`sandbox at ${sandbox.url}; seeding 500 + 2,000 agents`);
+  await seedAgents(sandbox, 'kagent', 500, 'a');
+  await seedAgents(sandbox, 'tenant', 2000, 't');
+  await seedWorkload(sandbox, 'kagent', 'a-0000');
+
+  const direct = await startServe(kubeconfig, { readCache: false, namespaces: ['tenant'] });
+  const cached = await startServe(kubeconfig, { readCache: true, namespaces: ['tenant'] });
+  children.push(direct.child, cached.child);
+  for (let i = 0; i < 600; i++) {
+    const info = JSON.parse((await request(cached.url, '/api/v1/info')).body);
+    if (info.readCache.state === 'ready') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const infoBytes = (await request(cached.url, '/api/v1/info')).body;
+  const tenantList = (await request(cached.url, '/api/v1/agents?namespace=tenant')).body;
+  writeFileSync(join(dir, 'info.json'), infoBytes);
+  writeFileSync(join(dir, 'list.json'), tenantList);
+  writeFileSync(join(dir, 'ca.pem'), sandbox.ca);
+  const minimal = await startMinimal(sandbox, join(dir, 'ca.pem'), join(dir, 'info.json'), join(dir, 'list.json'));
+  children.push(minimal.child);
+
+  const ops = [
+    { id: 'info', label: 'GET /api/v1/info', path: '/api/v1/info', floor: 'a bare node:http server answering the same bytes' },
+    { id: 'get', label: 'get_agent', path: '/api/v1/agents/kagent/a-0250', floor: 'two parallel GETs' },
+    { id: 'status', label: 'get_agent_status', path: '/api/v1/agents/kagent/a-0000/status', floor: 'five parallel reads' },
+    { id: 'list', label: 'list_agents (500)', path: '/api/v1/agents?namespace=kagent', floor: 'three parallel LISTs', rounds: Math.ceil(rounds / 3) },
+    { id: 'list2k', label: 'list_agents (2,000)', path: '/api/v1/agents?namespace=tenant', floor: 'serializing the same answer from memory', floorPath: '/mem/agents', rounds: Math.ceil(rounds / 5) },
+  ];
+  const parties = [['direct', direct], ['cached', cached], ['minimal', minimal]];
+  const rows = [];
+  for (const op of ops) {
+    const n = op.rounds ?? rounds;
+    const pathOf = (who) => (who === 'minimal' && op.floorPath ? op.floorPath : op.path);
+    for (const [who, p] of parties) for (let i = 0; i < 5; i++) await request(p.url, pathOf(who));
+    const times = { direct: [], cached: [], minimal: [] };
+    const cpu0 = Object.fromEntries(parties.map(([who, p]) => [who, cpuMs(p.child.pid)]));
+    for (let i = 0; i < n; i++) {
+      // Alternate who goes first, so no party always follows the same one.
+      const order = parties.slice(i % 3).concat(parties.slice(0, i % 3));
+      for (const [who, p] of order) {
+        const r = await request(p.url, pathOf(who));
+        if (r.status !== 200) throw new Error(`${who} ${op.path}: ${r.status}`);
+        times[who].push(r.ms);
+      }
+    }
+    const cpu = Object.fromEntries(parties.map(([who, p]) => [who, (cpuMs(p.child.pid) - cpu0[who]) / n]));
+    const calls = {
+      direct: await apiRequests(sandbox, direct.url, op.path),
+      cached: await apiRequests(sandbox, cached.url, op.path),
+      minimal: op.floorPath ? 0 : await apiRequests(sandbox, minimal.url, op.path),
+    };
+    const med = Object.fromEntries(Object.entries(times).map(([who, t]) => [who, median(t)]));
+    rows.push({ op, n, med, cpu, calls });
+    log(`${op.label}: direct ${med.direct.toFixed(2)} ms, cached ${med.cached.toFixed(2)} ms, minimal ${med.minimal.toFixed(2)} ms`);
+  }
+  const rss = { direct: rssMiB(direct.child.pid), cached: rssMiB(cached.child.pid), minimal: rssMiB(minimal.child.pid) };
+  const cacheInfo = JSON.parse((await request(cached.url, '/api/v1/info')).body).readCache;
+
+  const m = machine();
+  const f = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+  const lines = [
+    '## Side by side: our process beside the minimal program',
+    '',
+    `${m.date}, Node ${m.node}, ${m.cpu} (${m.cores} cores), load average before ${loadBefore}, after ${loadavg().map((n) => n.toFixed(1)).join(' ')}`
+      + ` (the machine is shared: other work ran meanwhile). Each party in its own process against the standalone sandbox;`
+      + ` ${rounds} alternating requests per operation (a third for the 500-agent list, a fifth for the 2,000-agent list), one at a time, medians.`,
+    '',
+    '| Operation | minimal counterpart | minimal (ms) | ours, no cache (ms) | ratio | ours, cached (ms) | ratio | our CPU/op no cache (ms) | our CPU/op cached (ms) | API requests/op: minimal / no cache / cached |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...rows.map(({ op, med, cpu, calls }) => `| ${op.label} | ${op.floor} | ${f(med.minimal)} | ${f(med.direct)} | ${(med.direct / med.minimal).toFixed(2)}× | ${f(med.cached)} | ${(med.cached / med.minimal).toFixed(2)}× | ${f(cpu.direct)} | ${f(cpu.cached)} | ${calls.minimal} / ${calls.direct} / ${calls.cached} |`),
+    '',
+    `Memory (RSS after the run): ours without the cache ${rss.direct.toFixed(0)} MiB, with the cache of 2,500 agents (${cacheInfo.objects} objects: Agents, HelmReleases and the rest of both namespaces) ${rss.cached.toFixed(0)} MiB; the minimal program ${rss.minimal.toFixed(0)} MiB.`,
+    `CPU per operation is read from /proc in clock ticks of 10 ms, summed over all requests of the row and divided by their number.`,
+    '',
+  ];
+  writeFileSync(outPath, lines.join('\n'));
+  process.stdout.write(lines.join('\n'));
+} finally {
+  for (const child of children.reverse()) child.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+}
