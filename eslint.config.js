@@ -46,7 +46,7 @@ const ioModules = [
 ];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'src/transport/rest/openapi-types.ts'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'src/core/openapi.generated.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   stylistic.configs.customize({

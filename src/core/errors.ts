@@ -8,8 +8,10 @@
  * configurations compare strings. `detail` is the message without that prefix, which
  * `validate_agent` reports in its `errors[]`.
  */
+import type { ErrorBody } from './types.js';
 
-/** The stable error codes (frozen external names). */
+/** The stable error codes (frozen external names), as api/openapi.yaml's Error body lists them. */
+export type ErrorCode = ErrorBody['error']['code'];
 export const ErrorCode = {
   Invalid: 'invalid_request',
   NotFound: 'not_found',
@@ -20,8 +22,7 @@ export const ErrorCode = {
   AuthRequired: 'auth_required',
   Unsupported: 'unsupported',
   Backend: 'backend_error',
-} as const;
-export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+} as const satisfies Record<string, ErrorCode>;
 
 /** HTTP status per code; a `Record` so a new code cannot be added without its status. */
 export const HTTP_STATUS: Record<ErrorCode, number> = {
@@ -120,7 +121,7 @@ export function toAppError(err: unknown): AppError {
 }
 
 /** The REST error body. */
-export function toRestErrorBody(err: AppError): { error: { code: ErrorCode; message: string } } {
+export function toRestErrorBody(err: AppError): ErrorBody {
   return { error: { code: err.code, message: err.message } };
 }
 

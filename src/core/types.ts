@@ -1,33 +1,34 @@
 /**
- * The wire shapes of agent-manager: what create, update and
- * validate take, and what every read returns. REST bodies and MCP tool results are
- * exactly these objects, so their field names are frozen external names.
+ * The wire shapes of agent-manager: what create, update and validate take, and what every
+ * read returns. REST bodies and MCP tool results are exactly these objects, so their field
+ * names are frozen external names.
  *
- * Optional fields are omitted from JSON when unset; `ready`/`accepted` are always
- * present and `null` when unknown, as the Go service reports them.
+ * api/openapi.yaml is their one source. openapi-typescript generates
+ * core/openapi.generated.ts from it (`npm run generate:openapi-types`; a test fails while
+ * the committed file differs), and this module names its schemas for the rest of the code.
+ * To add or change a field, edit the schema in api/openapi.yaml and regenerate; the types
+ * here follow. Only shapes that are not on the wire as such (the service's inputs, which
+ * the transports parse with zod) are written here, and derived from the documented ones.
+ *
+ * Optional fields are omitted from JSON when unset; `ready`/`accepted` are always present
+ * and `null` when unknown, as the Go service reports them.
  */
+import type { components } from './openapi.generated.js';
+
+/** The documented schemas of api/openapi.yaml. */
+export type Schemas = components['schemas'];
+
+/** The REST error body, `{"error":{"code","message"}}`. */
+export type ErrorBody = Schemas['Error'];
 
 /** A git skill reference as list_skills reports it and create_agent takes it. */
-import type { ReadCacheInfo } from './read-cache-info.js';
-
-export type { ReadCacheInfo };
-
-export interface GitRef {
-  url: string;
-  path?: string;
-  ref?: string;
-  name?: string;
-}
-
+export type GitRef = Schemas['GitRef'];
 /** The skills block: OCI refs, git refs and the optional credential Secret. */
-export interface SkillsSpec {
-  refs?: string[];
-  gitRefs?: GitRef[];
-  gitAuthSecretName?: string;
-}
+export type SkillsSpec = Schemas['Skills'];
+export type Runtime = NonNullable<Schemas['AgentFields']['runtime']>;
 
-export const Runtime = { Go: 'go', Python: 'python' } as const;
-export type Runtime = (typeof Runtime)[keyof typeof Runtime];
+/** Where a write goes: the cluster (`apply`, the default) or a pull request (`commit`). */
+export type WriteMode = Schemas['WriteMode'];
 
 /**
  * How a write is carried out, beside what it changes. `dryRun`: every check runs and every
@@ -41,360 +42,106 @@ export interface WriteOptions {
   resourceVersion?: string;
 }
 
-/** create_agent's arguments (also the validate body). */
-export interface AgentSpec extends CommitOptions {
-  namespace?: string;
-  name: string;
-  displayName?: string;
-  description?: string;
-  systemMessage?: string;
-  modelConfig: string;
-  iconUrl?: string;
-  runtime?: string;
-  skills?: SkillsSpec;
-  toolset?: string[];
-  /** Refused with the reason it is gone. */
-  toolNames?: string[];
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-}
-
-/** create_agent's arguments with how to carry the write out. */
-export interface CreateRequest extends AgentSpec {
-  /** See WriteOptions. */
-  dryRun?: boolean;
-}
+/**
+ * The commit-mode arguments every write takes (mode, repository, branch, path), and
+ * `dryRun`, which in commit mode plans and reports the files (with their content) and
+ * writes nothing.
+ */
+export type CommitOptions = Schemas['CommitFields'] & { dryRun?: boolean };
 
 /**
- * update_agent's arguments. An absent field stays as it is; a string of "" (or only
- * whitespace) removes the key so the chart default applies again; lists and maps
+ * create_agent's arguments (also the validate body) as the service takes them: the
+ * documented Spec, except that `toolset` may be absent (the service refuses that in its
+ * own words, the same on both transports) and `runtime` is any string (the chart schema
+ * decides, and validate_agent reports a bad one as a violation).
+ */
+export type AgentSpec = Omit<Schemas['Spec'], 'toolset' | 'runtime'> & { toolset?: string[]; runtime?: string };
+
+/** create_agent's arguments with how to carry the write out (`dryRun` is part of the Spec). */
+export type CreateRequest = AgentSpec;
+
+/**
+ * update_agent's arguments: a Spec of which only the name is required, plus `force` and
+ * the version the update is based on. An absent field stays as it is; a string of "" (or
+ * only whitespace) removes the key so the chart default applies again; lists and maps
  * replace the whole value.
  */
-export interface AgentUpdate extends CommitOptions {
-  namespace?: string;
-  name: string;
-  displayName?: string;
-  description?: string;
-  systemMessage?: string;
-  modelConfig?: string;
-  iconUrl?: string;
-  runtime?: string;
-  skills?: SkillsSpec;
-  toolset?: string[];
-  toolNames?: string[];
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  force?: boolean;
-  /** See WriteOptions: a dry run and the version the update is based on. */
-  dryRun?: boolean;
-  resourceVersion?: string;
-}
+export type AgentUpdate = Partial<AgentSpec> & Pick<AgentSpec, 'name'> & Pick<Schemas['Update'], 'force' | 'resourceVersion'>;
 
 /** A Kubernetes condition as we report it. */
-export interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-}
+export type Condition = Schemas['Condition'];
 
-export const Managed = { HelmRelease: 'helmrelease', GitOps: 'gitops', None: 'none' } as const;
-export type Managed = (typeof Managed)[keyof typeof Managed];
+/** Who manages an agent: agent-manager's HelmRelease, a GitOps Kustomization, or nothing (a bare Agent CR). */
+export type Managed = Schemas['Agent']['managed'];
 
 /** The release behind an agent. */
-export interface HelmReleaseRef {
-  name: string;
-  namespace: string;
-  ready: boolean | null;
-  reason?: string;
-  message?: string;
-  chartVersion?: string;
-  lastAttemptedRevision?: string;
-  suspended: boolean;
-  gitOpsOwned: boolean;
-  deleting: boolean;
-  chartRef?: { kind: string; name: string; namespace?: string };
-}
+export type HelmReleaseRef = Schemas['HelmReleaseRef'];
 
 /** An agent as list_agents and get_agent report it. */
-export interface Agent {
-  name: string;
-  namespace: string;
-  exists: boolean;
-  displayName?: string;
-  description?: string;
-  modelConfig?: string;
-  runtime?: string;
-  iconUrl?: string;
-  systemMessage?: string;
-  skills?: SkillsSpec;
-  toolNames?: string[];
-  toolset?: string[];
-  /** Why the declared toolset is refused (a hand-applied release may declare `[]` or a bad selector). */
-  toolsetProblem?: string;
-  implicitFullAccess?: boolean;
-  ready: boolean | null;
-  accepted: boolean | null;
-  conditions?: Condition[];
-  managed: Managed;
-  helmRelease?: HelmReleaseRef;
-  values?: Record<string, unknown>;
-  /** The agent's version: its HelmRelease's resourceVersion (absent without a release). */
-  resourceVersion?: string;
-}
+export type Agent = Schemas['Agent'];
+export type AgentList = Schemas['AgentList'];
 
 /** The composed objects, as YAML for people and as values for programs. */
-export interface Manifests {
-  ociRepository: string;
-  helmRelease: string;
-  values: Record<string, unknown>;
-}
+export type Manifests = Schemas['Manifests'];
 
-export const SchemaSource = { Registry: 'registry', Embedded: 'embedded' } as const;
-export type SchemaSource = (typeof SchemaSource)[keyof typeof SchemaSource];
-
-export interface ValidateResult {
-  valid: boolean;
-  mode: 'create' | 'update';
-  errors?: string[];
-  schemaVersion: string;
-  schemaSource: SchemaSource;
-  manifests: Manifests;
-  /** What the toolset preflight noticed that is legal but likely not meant (omitted when empty). */
-  notes?: string[];
-}
-
-/** Where a write goes: the cluster (`apply`, the default) or a pull request (`commit`). */
-export type WriteMode = 'apply' | 'commit';
-
-/** The commit-mode arguments every write takes. */
-export interface CommitOptions {
-  mode?: WriteMode;
-  /** The GitOps repository, `owner/name` (a new agent, or a release not defined in git). */
-  repository?: string;
-  /** The base branch the pull request targets. */
-  branch?: string;
-  /** The directory (a Kustomization's path) new agents are laid out below. */
-  path?: string;
-  /** Commit mode: plan and report the files (with their content), write nothing. */
-  dryRun?: boolean;
-}
+export type SchemaSource = Schemas['SchemaSource'];
+export type ValidateResult = Schemas['ValidateResult'];
 
 /** One file a commit-mode write changes. */
-export interface CommitFile {
-  path: string;
-  action: 'add' | 'update' | 'remove' | 'unchanged';
-  /** The new content; only in a dry run (and never for a removed file). */
-  content?: string;
-}
-
+export type CommitFile = Schemas['CommitFile'];
 /** What a commit-mode write changed in git, and the pull request that proposes it. */
-export interface CommitInfo {
-  /** `owner/name`. */
-  repository: string;
-  /** The base branch. */
-  base: string;
-  /** The pull request's branch (`agent-manager/<operation>-<namespace>-<name>-<id>`). */
-  branch: string;
-  /** The directory the change was planned in (the Kustomization's path, or the given one). */
-  directory: string;
-  /** The Flux Kustomization that applies the directory, `namespace/name`, when known. */
-  kustomization?: string;
-  files: CommitFile[];
-  /** The pull request's URL and number; absent in a dry run. */
-  pullRequest?: string;
-  number?: number;
-  /** The commit on the branch; absent in a dry run. */
-  commit?: string;
-  /** What to delete from the cluster by hand after the merge (Flux will not prune it). */
-  liveSteps?: string[];
-}
+export type CommitInfo = Schemas['CommitInfo'];
 
-export interface CreateResult {
-  agent: Agent;
-  manifests: Manifests;
-  created: { ociRepository: boolean; helmRelease: boolean };
-  status?: Status;
-  requestedBy?: string;
-  /** Present and true for a dry run: `created` says what would have been created. */
-  dryRun?: boolean;
-  /** The revision this write recorded (absent when none was recorded). */
-  revision?: number;
-  /** What the caller should know: toolset preflight notes, and for an applied write a revision that could not be recorded. */
-  notes?: string[];
-  mode?: WriteMode;
-  commit?: CommitInfo;
-}
+export type CreateResult = Schemas['CreateResult'];
+export type UpdateResult = Schemas['UpdateResult'];
+export type DeleteResult = Schemas['DeleteResult'];
 
-export interface UpdateResult {
-  agent: Agent;
-  before: Record<string, unknown>;
-  after: Record<string, unknown>;
-  changed: string[];
-  manifests: Manifests;
-  requestedBy?: string;
-  /** Present and true for a dry run: nothing was written. */
-  dryRun?: boolean;
-  /** The revision this write recorded (absent when nothing was written or none was recorded). */
-  revision?: number;
-  notes?: string[];
-  mode?: WriteMode;
-  commit?: CommitInfo;
-}
+/** The operation that made a revision. */
+export type RevisionOperation = Schemas['RevisionOperation'];
+/** The curated fields of an agent as a revision keeps them: create_agent's arguments without name and namespace. */
+export type RevisionSpec = Schemas['RevisionSpec'];
+/**
+ * One entry of list_agent_revisions. `revision: null` (with `current: true`) stands for
+ * a live release changed outside agent-manager since its newest revision; `changed`
+ * then lists what differs from that revision.
+ */
+export type RevisionEntry = Schemas['RevisionEntry'];
+export type RevisionList = Schemas['RevisionList'];
+/** get_agent_revision: the entry plus what the revision recorded and how it differs from the live agent. */
+export type RevisionDetail = Schemas['RevisionDetail'];
+/** rollback_agent: the update result, the revision it recorded and the one it went back to. */
+export type RollbackResult = Schemas['RollbackResult'];
 
-export type { RevisionOperation, RevisionSpec, RevisionEntry, RevisionDetail, RollbackResult } from './revision-types.js';
-
-export interface DeleteResult {
-  name: string;
-  namespace: string;
-  helmReleaseDeleted: boolean;
-  agentDeleted: boolean;
-  ociRepositoryDeleted: boolean;
-  ociRepositoryKept?: string;
-  requestedBy?: string;
-  /** The version of the HelmRelease that was deleted (absent for a bare Agent CR). */
-  resourceVersion?: string;
-  /** Present and true for a dry run: the booleans say what would have been deleted. */
-  dryRun?: boolean;
-  mode?: WriteMode;
-  commit?: CommitInfo;
-}
-
+export type Verdict = Schemas['Verdict'];
 export const Verdict = {
   Ready: 'ready',
   Progressing: 'progressing',
   Failed: 'failed',
   Unknown: 'unknown',
-} as const;
-export type Verdict = (typeof Verdict)[keyof typeof Verdict];
+} as const satisfies Record<string, Verdict>;
 
-export interface ContainerStatus {
-  name: string;
-  state: 'waiting' | 'terminated' | 'running';
-  reason?: string;
-  message?: string;
-  init?: boolean;
-}
-
-export interface PodStatus {
-  name: string;
-  phase: string;
-  ready: boolean;
-  restarts: number;
-  containers?: ContainerStatus[];
-}
-
-export interface EventSummary {
-  type: string;
-  reason: string;
-  message: string;
-  object: string;
-  count?: number;
-  lastTimestamp?: string;
-}
-
-export interface HistoryEntry {
-  version: number;
-  chartVersion?: string;
-  status?: string;
-  lastDeployed?: string;
-}
+export type ContainerStatus = Schemas['ContainerStatus'];
+export type PodStatus = Schemas['PodStatus'];
+export type EventSummary = Schemas['EventSummary'];
+export type HistoryEntry = Schemas['HistoryEntry'];
 
 /** get_agent_status: the gathered facts and the verdict folded from them. */
-export interface Status {
-  name: string;
-  namespace: string;
-  verdict: Verdict;
-  summary: string;
-  agent?: { exists: boolean; ready: boolean | null; accepted: boolean | null; conditions?: Condition[] };
-  helmRelease?: {
-    exists: boolean;
-    ready: boolean | null;
-    suspended: boolean;
-    gitOpsOwned: boolean;
-    deleting: boolean;
-    conditions?: Condition[];
-    history?: HistoryEntry[];
-    lastAttemptedRevision?: string;
-  };
-  deployment?: {
-    exists: boolean;
-    replicas: number;
-    readyReplicas: number;
-    availableReplicas: number;
-    conditions?: Condition[];
-  };
-  pods?: PodStatus[];
-  events?: EventSummary[];
-}
+export type Status = Schemas['Status'];
 
-export interface ModelConfig {
-  name: string;
-  namespace: string;
-  provider?: string;
-  model?: string;
-  accepted: boolean | null;
-  message?: string;
-  managedBy?: string;
-}
+export type ModelConfig = Schemas['ModelConfig'];
+export type ModelConfigList = Schemas['ModelConfigList'];
 
-export interface Skill {
-  name: string;
-  description: string;
-  repoUrl: string;
-  path: string;
-  ref: string;
-}
+export type Skill = Schemas['Skill'];
+export type SkillRepository = Schemas['SkillRepository'];
+export type SkillsResult = Schemas['SkillsResult'];
 
-export interface SkillRepository {
-  repoUrl: string;
-  ref?: string;
-  skills: Skill[];
-  truncated: boolean;
-  error?: string;
-  fetchedAt?: string;
-}
-
-export interface SkillsResult {
-  repositories: SkillRepository[];
-  skills: Skill[];
-}
-
-export interface ChartInfo {
-  ociUrl: string;
-  semver: string;
-  latestVersion?: string;
-  schemaVersion: string;
-  schemaSource: SchemaSource;
-  resolvedAt?: string;
-  error?: string;
-}
-
-export interface Info {
-  version: string;
-  chart: ChartInfo;
-  namespaces: { default: string; managed: string[] };
-  capabilities: {
-    list: boolean;
-    get: boolean;
-    create: boolean;
-    update: boolean;
-    delete: boolean;
-    status: boolean;
-    validate: boolean;
-    modelConfigs: boolean;
-    skills: boolean;
-    writesAsCaller: boolean;
-    /** Commit mode (pull requests to a GitOps repository) is configured. */
-    commit: boolean;
-  };
-  identity: 'caller' | 'serviceAccount';
-  apiVersions: { agent: string; modelConfig: string; helmRelease: string; ociRepository: string };
-  flux: { helmReleaseInterval: string; ociRepositoryInterval: string; serviceAccountName?: string };
-  skillsRepositories: string[];
-  /** The toolset presets known here, in muster's order; `presetsChecked`: unknown ones are refused (--toolset-presets). */
-  toolset: { presets: string[]; presetsChecked: boolean };
-  /** Where reads are answered from: the watch-fed cache, or the API server. */
-  readCache: ReadCacheInfo;
-}
+export type ChartInfo = Schemas['ChartInfo'];
+/**
+ * Where reads are answered from, as get_info reports it. `off`: every read goes to the API
+ * server (`--read-cache=false`); `syncing`: not every store has listed yet, and those reads
+ * go to the API server; `ready`: reads are answered from the watch-fed cache; `degraded`:
+ * some stores lost their watch for too long or hold too many objects, and their reads go
+ * to the API server.
+ */
+export type ReadCacheInfo = Schemas['ReadCacheInfo'];
+export type Info = Schemas['Info'];

@@ -15,6 +15,8 @@
  * validate_agent reports a bad runtime as a violation (`valid: false`), not a bad request.
  */
 import { z } from 'zod';
+import type { operations } from '../core/openapi.generated.js';
+import type { Schemas } from '../core/types.js';
 import { ARG } from './descriptions.js';
 
 const namespace = z.string().describe(ARG.namespace).optional();
@@ -147,3 +149,32 @@ export type ValidateAgentInput = z.output<typeof validateAgentInput>;
 export const SPEC_STRING_FIELDS = [
   'displayName', 'description', 'systemMessage', 'modelConfig', 'iconUrl', 'runtime',
 ] as const satisfies readonly (keyof ValidateAgentInput)[];
+
+// The input schemas and api/openapi.yaml's request bodies, checked by the compiler: a body
+// the document allows is accepted, the schema accepts no field the document lacks, and
+// every documented field is read. Two differences are on purpose (see the top of this
+// file): `runtime` advertises its values without enforcing them, so it is compared apart;
+// the document requires a toolset on create, which the schema leaves to the service.
+type Assert<T extends true> = T;
+type Assignable<A, B> = [A] extends [B] ? true : false;
+type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
+type Body<T> = Omit<T, 'runtime'>;
+type ToolsetGiven = { toolset: string[] };
+/** PATCH and the rollback POST take the agent from the path. */
+type PathParams = operations['updateAgent']['parameters']['path'];
+
+export type InputsMatchDocumentedBodies = [
+  Assert<Assignable<Schemas['Spec'], z.input<typeof createAgentInput>>>,
+  Assert<Assignable<Body<z.input<typeof createAgentInput>> & ToolsetGiven, Body<Schemas['Spec']>>>,
+  Assert<SameKeys<z.input<typeof createAgentInput>, Schemas['Spec']>>,
+  Assert<Assignable<Schemas['Update'] & PathParams, z.input<typeof updateAgentInput>>>,
+  Assert<Assignable<Body<z.input<typeof updateAgentInput>>, Body<Schemas['Update']>>>,
+  Assert<SameKeys<z.input<typeof updateAgentInput>, Schemas['Update']>>,
+  Assert<Assignable<Schemas['ValidateRequest'], z.input<typeof validateAgentInput>>>,
+  Assert<Assignable<Body<z.input<typeof validateAgentInput>>, Body<Schemas['ValidateRequest']>>>,
+  Assert<SameKeys<z.input<typeof validateAgentInput>, Schemas['ValidateRequest']>>,
+  Assert<Assignable<Schemas['AgentFields']['runtime'], z.input<typeof createAgentInput>['runtime']>>,
+  Assert<Assignable<Schemas['RollbackRequest'] & PathParams, z.input<typeof rollbackAgentInput>>>,
+  Assert<Assignable<z.input<typeof rollbackAgentInput>, Schemas['RollbackRequest']>>,
+  Assert<SameKeys<z.input<typeof rollbackAgentInput>, Schemas['RollbackRequest']>>,
+];

@@ -20,6 +20,7 @@ import type {
   Agent, CreateResult, DeleteResult, Info, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult, SkillsResult, Status,
   UpdateResult, ValidateResult,
 } from '../core/types.js';
+import type { operations } from '../core/openapi.generated.js';
 import { TOOL_DESCRIPTIONS, TOOL_TITLES } from './descriptions.js';
 import {
   agentRefInput, createAgentInput, deleteAgentInput, getAgentRevisionInput, getInfoInput, listAgentRevisionsInput,
@@ -245,3 +246,31 @@ export function openApiPath(operation: AnyOperation): string {
 export function operationId(operation: AnyOperation): string {
   return operation.tool.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase());
 }
+
+// Every operation answers what api/openapi.yaml documents for its operationId and success
+// status, checked by the compiler (the runtime half, real responses against the schemas,
+// is test/rest/contract.test.ts).
+type Assert<T extends true> = T;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? ([keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false) : false) : false;
+type Documented<Id extends keyof operations, Status extends keyof operations[Id]['responses']> =
+  operations[Id]['responses'][Status] extends { content: { 'application/json': infer Body } } ? Body : never;
+type Answers<O, Id extends keyof operations, Status extends keyof operations[Id]['responses']> =
+  Same<O extends Operation<infer _S, infer R> ? R : never, Documented<Id, Status>>;
+
+export type OperationsAnswerAsDocumented = [
+  Assert<Answers<typeof getInfo, 'getInfo', 200>>,
+  Assert<Answers<typeof listAgents, 'listAgents', 200>>,
+  Assert<Answers<typeof getAgent, 'getAgent', 200>>,
+  Assert<Answers<typeof createAgent, 'createAgent', 201>>,
+  // A dry run or a commit-mode create answers 200 (nothing was created) with the same shape.
+  Assert<Answers<typeof createAgent, 'createAgent', 200>>,
+  Assert<Answers<typeof updateAgent, 'updateAgent', 200>>,
+  Assert<Answers<typeof deleteAgent, 'deleteAgent', 200>>,
+  Assert<Answers<typeof getAgentStatus, 'getAgentStatus', 200>>,
+  Assert<Answers<typeof validateAgent, 'validateAgent', 200>>,
+  Assert<Answers<typeof listModelConfigs, 'listModelConfigs', 200>>,
+  Assert<Answers<typeof listSkills, 'listSkills', 200>>,
+  Assert<Answers<typeof listAgentRevisions, 'listAgentRevisions', 200>>,
+  Assert<Answers<typeof getAgentRevision, 'getAgentRevision', 200>>,
+  Assert<Answers<typeof rollbackAgent, 'rollbackAgent', 200>>,
+];

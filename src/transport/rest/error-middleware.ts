@@ -12,11 +12,8 @@ import type { ErrorRequestHandler, Request } from 'express';
 import type { Logger } from 'pino';
 import { invalid, toAppError, toRestErrorBody } from '../../core/errors.js';
 import { challengeAfterGuard } from '../http/auth.js';
-import type { components } from './openapi-types.js';
+import type { ErrorBody } from '../../core/types.js';
 import { sendJson } from './send-json.js';
-
-/** The documented error body. */
-export type ErrorBody = components['schemas']['Error'];
 
 /** The error middleware of the REST router; `log` is used when the request has no context logger. */
 export function restErrorHandler(log: Logger): ErrorRequestHandler {
