@@ -43,6 +43,11 @@ export interface OctokitSettings {
   retryBaseMs?: number;
   /** The least time between two writes (default 1 s, GitHub's guidance); 0 in tests. */
   writeSpacingMs?: number;
+  /**
+   * The least time between two writes that notify people (opening a pull request, a
+   * comment): default 3 s, the throttling plugin's own; 0 in tests.
+   */
+  notificationSpacingMs?: number;
   /** Wait for a near rate-limit reset and retry once (default false: fail at once with the reset). */
   waitForRateLimit?: boolean;
 }
@@ -86,8 +91,11 @@ export function createOctokit(settings: OctokitSettings): GitHubOctokit {
     log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
     retry: { retries: settings.retries ?? 2, retryAfterBaseValue: settings.retryBaseMs ?? 1000, doNotRetry: [400, 401, 403, 404, 409, 410, 422, 429, 451] },
     throttle: {
-      // Our own write limiter per client: the plugin's default is process-wide and fixed at 1 s.
+      // Our own write and notification limiters per client: the plugin's defaults are
+      // process-wide and fixed (1 s and 3 s), so one client's pull request would hold up
+      // another's, and a test could not turn the spacing off.
       write: new Bottleneck.Group({ maxConcurrent: 1, minTime: spacing }),
+      notifications: new Bottleneck.Group({ maxConcurrent: 1, minTime: settings.notificationSpacingMs ?? 3000 }),
       onRateLimit: (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number) => retryWanted(retryAfter, retryCount),
       onSecondaryRateLimit: (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number) => retryWanted(retryAfter, retryCount),
     },

@@ -28,7 +28,7 @@ export function hostConfig(world: GitOpsWorld, choice: HostChoice, token?: strin
     apiUrl: world.github.url,
     ...(choice === 'app' ? { app: { appId: '4242', privateKey: world.appPrivateKey } } : {}),
     ...(choice === 'token' ? { token } : {}),
-    client: { writeSpacingMs: 0, retryBaseMs: 1 },
+    client: { writeSpacingMs: 0, notificationSpacingMs: 0, retryBaseMs: 1 },
   };
 }
 
