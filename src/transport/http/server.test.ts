@@ -133,11 +133,11 @@ describe('startHttpServer', () => {
   };
 
   it('cuts a request whose body trickles in past the request timeout with 408', async () => {
-    running = await startHttpServer(readsBody((res) => res.end('ok')), '127.0.0.1:0', '--listen', { requestTimeoutMs: 1_000 });
+    running = await startHttpServer(readsBody((res) => res.end('ok')), '127.0.0.1:0', '--listen', { requestTimeoutMs: 200 });
     const socket = connect(running.address.port, '127.0.0.1');
     socket.write('POST /api/v1/agents HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n');
     let sent = 0;
-    const trickle = setInterval(() => { if (!socket.destroyed && sent < 1000) { socket.write(' '); sent++; } }, 100);
+    const trickle = setInterval(() => { if (!socket.destroyed && sent < 1000) { socket.write(' '); sent++; } }, 20);
     const answer = await new Promise<string>((resolve) => {
       let text = '';
       socket.on('data', (chunk: Buffer) => { text += chunk.toString(); });
@@ -157,12 +157,15 @@ describe('startHttpServer', () => {
       const tick = setInterval(() => {
         res.write(`data: ${++n}\n\n`);
         if (n === chunks) { clearInterval(tick); res.end(); }
-      }, 400); // 8 × 400 ms: three times the 1 s request timeout
+      }, 100); // 8 × 100 ms: four times the 200 ms request timeout, checked every 20 ms
     };
-    running = await startHttpServer(readsBody(streams), '127.0.0.1:0', '--listen', { requestTimeoutMs: 1_000 });
-    const post = await fetch(`${running.url}/mcp`, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"tools/call"}' });
-    expect((await post.text()).match(/^data: /gm)).toHaveLength(chunks);
-    const get = await fetch(`${running.url}/mcp`);
-    expect((await get.text()).match(/^data: /gm)).toHaveLength(chunks);
+    running = await startHttpServer(readsBody(streams), '127.0.0.1:0', '--listen', { requestTimeoutMs: 200 });
+    const events = (res: Response) => res.text().then((text) => text.match(/^data: /gm));
+    const [post, get] = await Promise.all([
+      fetch(`${running.url}/mcp`, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"tools/call"}' }).then(events),
+      fetch(`${running.url}/mcp`).then(events),
+    ]);
+    expect(post).toHaveLength(chunks);
+    expect(get).toHaveLength(chunks);
   });
 });

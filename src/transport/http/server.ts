@@ -1,7 +1,8 @@
 /**
  * The HTTP listeners' hygiene in one place, as the Go server sets it:
- * - request headers must arrive within 10 s (slow-loris); Node checks pending headers
- *   every second here instead of its default 30 s, so the limit means what it says;
+ * - request headers must arrive within 10 s (slow-loris); Node checks pending requests
+ *   every second here instead of its default 30 s (more often for a request timeout under
+ *   10 s: a tenth of it), so the limit means what it says;
  * - idle keep-alive connections are closed after 120 s;
  * - request headers may total 32 KiB (Node's default is 16 KiB): an id_token may be up
  *   to 16 KiB, and an Authorization header larger than that must reach the bearer guard
@@ -64,7 +65,7 @@ export async function startHttpServer(
       headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
       requestTimeout,
       keepAliveTimeout: IDLE_TIMEOUT_MS,
-      connectionsCheckingInterval: 1_000,
+      connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(requestTimeout / 10))),
       maxHeaderSize: MAX_HEADER_BYTES,
     },
     handler,
