@@ -1,14 +1,18 @@
 /**
  * Measures how many SEQUENTIAL API round trips an operation makes, which is what a
- * caller waits for. A sandbox hook holds every arriving request until no new request has
- * arrived for `quietMs`, then lets all held requests through together, and records when
- * each started and ended. Requests issued concurrently therefore overlap however slowly
- * the client prepares them (a loaded machine spreads their arrival over tens of
- * milliseconds), while a request that needs an earlier answer can only start after that
- * answer; the longest chain of requests each starting after the previous one ended is the
- * operation's depth. This is a structural count, not a timing assertion: the quiet window
- * only has to be longer than the gap between two concurrent requests.
+ * caller waits for. A sandbox hook holds every arriving request and lets the held ones
+ * through together once the client can send no further request without an answer: every
+ * request the client has started towards the sandbox has arrived (the client's own
+ * `undici:request:create` diagnostics event says which were started, so a request still
+ * in a TLS handshake or queued for a connection is waited for, however slow the machine),
+ * and the event loop has then turned a few times with nothing new starting. The start and
+ * end of each request are recorded; a request that needs an earlier answer can only start
+ * after that answer, so the longest chain of requests each starting after the previous one
+ * ended is the operation's depth. This is a structural count, not a timing assertion:
+ * the release waits on events and event-loop turns, which a loaded machine slows down
+ * together with the client, never on a window of wall-clock time.
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Sandbox } from '@agent-manager/kube-sandbox';
 
 export interface RoundTripMeter {
@@ -20,21 +24,103 @@ export interface RoundTripMeter {
   stop(): void;
 }
 
-export function meterRoundTrips(sandbox: Sandbox, quietMs = 150): RoundTripMeter {
+/** What undici's diagnostics events carry of a request (undici's documented fields). */
+interface UndiciRequest {
+  origin?: string | URL;
+  method?: string;
+  path?: string;
+}
+
+/** Event-loop turns with nothing started or arriving before the held requests go on. */
+const SETTLE_TURNS = 20;
+/**
+ * Held requests go on after this long without any progress, and depth() then fails: a
+ * request the client started never reached the sandbox, so the count would mean nothing.
+ * A guard against a hang, never what releases a round.
+ */
+const WATCHDOG_MS = 10_000;
+
+export function meterRoundTrips(sandbox: Sandbox): RoundTripMeter {
+  const origin = new URL(sandbox.url).origin;
   let spans: { start: number; end: number }[] = [];
   let held: (() => void)[] = [];
-  let release: ReturnType<typeof setTimeout> | undefined;
-  const remove = sandbox.hooks.use(async (_ctx, next) => {
+  // Started by the client, not yet seen by the hook (nor answered without it, e.g. a 401).
+  const inFlight = new Set<UndiciRequest>();
+  let settling = false;
+  let activity = 0;
+  let stalled: string | undefined;
+  let watchdog: ReturnType<typeof setTimeout> | undefined;
+
+  const releaseHeld = () => {
+    clearTimeout(watchdog);
+    watchdog = undefined;
+    const batch = held;
+    held = [];
+    for (const go of batch) go();
+  };
+  const armWatchdog = () => {
+    clearTimeout(watchdog);
+    watchdog = setTimeout(() => {
+      stalled = `${inFlight.size} request(s) the client started never reached the sandbox: ${[...inFlight].map((r) => `${r.method} ${r.path}`).join(', ')}`;
+      inFlight.clear();
+      releaseHeld();
+    }, WATCHDOG_MS);
+  };
+
+  const ours = (request: UndiciRequest) => request.origin !== undefined && new URL(String(request.origin)).origin === origin;
+  const onCreate = (message: unknown) => {
+    const { request } = message as { request: UndiciRequest };
+    if (!ours(request)) return;
+    inFlight.add(request);
+    activity++;
+  };
+  const onDone = (message: unknown) => {
+    const { request } = message as { request: UndiciRequest };
+    if (inFlight.delete(request)) activity++;
+    maybeRelease();
+  };
+  subscribe('undici:request:create', onCreate);
+  subscribe('undici:request:headers', onDone);
+  subscribe('undici:request:error', onDone);
+
+  /** Releases the held requests once nothing the client started is still on its way. */
+  function maybeRelease(): void {
+    if (settling || held.length === 0 || inFlight.size > 0) return;
+    settling = true;
+    const seen = activity;
+    let turns = 0;
+    const turn = () => {
+      if (activity !== seen || inFlight.size > 0) {
+        settling = false;
+        maybeRelease();
+        return;
+      }
+      if (++turns < SETTLE_TURNS) {
+        setImmediate(turn);
+        return;
+      }
+      settling = false;
+      releaseHeld();
+    };
+    setImmediate(turn);
+  }
+
+  const remove = sandbox.hooks.use(async (ctx, next) => {
     const span = { start: performance.now(), end: Number.POSITIVE_INFINITY };
     spans.push(span);
+    const method = ctx.req.method ?? '';
+    const path = ctx.req.url ?? '';
+    for (const request of inFlight) {
+      if (request.method === method && request.path === path) {
+        inFlight.delete(request);
+        break;
+      }
+    }
+    activity++;
+    armWatchdog();
     await new Promise<void>((resolve) => {
       held.push(resolve);
-      clearTimeout(release);
-      release = setTimeout(() => {
-        const batch = held;
-        held = [];
-        for (const go of batch) go();
-      }, quietMs);
+      maybeRelease();
     });
     try {
       await next();
@@ -47,6 +133,7 @@ export function meterRoundTrips(sandbox: Sandbox, quietMs = 150): RoundTripMeter
       return spans.length;
     },
     depth() {
+      if (stalled) throw new Error(`the round-trip meter is not reliable: ${stalled}`);
       // Greedy by end time gives the longest chain of non-overlapping intervals.
       const sorted = [...spans].sort((a, b) => a.end - b.end);
       let chain = 0;
@@ -61,7 +148,14 @@ export function meterRoundTrips(sandbox: Sandbox, quietMs = 150): RoundTripMeter
     },
     reset() {
       spans = [];
+      stalled = undefined;
     },
-    stop: remove,
+    stop() {
+      remove();
+      unsubscribe('undici:request:create', onCreate);
+      unsubscribe('undici:request:headers', onDone);
+      unsubscribe('undici:request:error', onDone);
+      releaseHeld();
+    },
   };
 }
