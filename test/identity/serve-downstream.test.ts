@@ -35,7 +35,7 @@ describe('serve --enable-oauth --downstream-oauth', () => {
     const kubeconfig = join(dir, 'kubeconfig');
     await sandbox.writeKubeconfig(kubeconfig, { token: sandbox.serviceAccountToken, name: 'agent-manager' });
     const parsed = parseConfig([
-      'serve', '--listen=127.0.0.1:0', '--metrics-listen=', `--kubeconfig=${kubeconfig}`,
+      'serve', '--listen=127.0.0.1:0', '--metrics-listen=', '--shutdown-delay=0s', `--kubeconfig=${kubeconfig}`,
       `--agent-chart-oci-url=oci://127.0.0.1:${await deadPort()}/charts/agent`,
       '--enable-oauth', '--downstream-oauth', '--oauth-base-url=http://localhost:8080',
       `--dex-issuer-url=${issuer.url}`, `--dex-client-id=${CLIENT_ID}`, '--allow-private-oauth-urls',
