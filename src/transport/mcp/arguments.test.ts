@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../core/errors.js';
 import { agentRefInput, createAgentInput, getInfoInput } from '../operation-schemas.js';
-import { parseArguments, pathText } from './arguments.js';
+import { parseArguments } from './arguments.js';
 
 function refusal(fn: () => unknown): AppError {
   try {
@@ -77,15 +77,5 @@ describe('parseArguments on inputs the schema cannot be trusted with', () => {
   it('accepts the deepest real input, a gitRef inside skills', () => {
     const args = { name: 'sre', modelConfig: 'm', skills: { gitRefs: [{ url: 'https://github.com/o/r', path: 'a' }] } };
     expect(parseArguments('create_agent', createAgentInput, args)).toEqual(args);
-  });
-});
-
-describe('pathText', () => {
-  it.each([
-    [[], ''],
-    [['name'], 'name'],
-    [['skills', 'gitRefs', 0, 'url'], 'skills.gitRefs[0].url'],
-  ])('renders %j as %j', (path, text) => {
-    expect(pathText(path)).toBe(text);
   });
 });

@@ -11,6 +11,7 @@
 import type { z } from 'zod';
 import { invalid, type AppError } from '../../core/errors.js';
 import { inputShapeProblem } from '../input-guard.js';
+import { fieldPath, valueAt } from '../field-path.js';
 import { wrongTypeText } from '../type-errors.js';
 
 type Issue = z.core.$ZodIssue;
@@ -38,7 +39,7 @@ function rank(issue: Issue): number {
 }
 
 function reason(issue: Issue, tool: string, schema: z.ZodObject, args: unknown): string {
-  const at = pathText(issue.path);
+  const at = fieldPath(issue.path);
   switch (issue.code) {
     case 'unrecognized_keys': {
       const names = issue.keys.map((k) => JSON.stringify(k)).join(', ');
@@ -60,23 +61,4 @@ function reason(issue: Issue, tool: string, schema: z.ZodObject, args: unknown):
 // zod's messages start with "Invalid input: "; the sentinel already says the request is invalid.
 function stripPrefix(message: string): string {
   return message.replace(/^Invalid input: /, '');
-}
-
-function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
-  let current = value;
-  for (const segment of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<PropertyKey, unknown>)[segment];
-  }
-  return current;
-}
-
-/** `skills.gitRefs[0].url` from `['skills', 'gitRefs', 0, 'url']`. */
-export function pathText(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else out += out === '' ? String(segment) : `.${String(segment)}`;
-  }
-  return out;
 }

@@ -15,6 +15,7 @@ import type { Request } from 'express';
 import type { z } from 'zod';
 import { invalid, type AppError } from '../../core/errors.js';
 import type { AnyOperation } from '../operations.js';
+import { fieldPath, valueAt } from '../field-path.js';
 import { wrongTypeText } from '../type-errors.js';
 import { parseIfMatch } from './if-match.js';
 import { parseJsonBody } from './json-body.js';
@@ -72,31 +73,11 @@ export function inputError(issues: readonly z.core.$ZodIssue[], raw: unknown): A
   }
   const [issue] = issues;
   if (!issue) return invalid('invalid JSON');
-  const field = fieldPath(issue.path);
+  const field = fieldPath(issue.path) || '(body)';
   const actual = valueAt(raw, issue.path);
   if (actual === undefined) return invalid(`${field} is required`);
   if (issue.code === 'invalid_type') {
     return invalid(wrongTypeText(field, issue.expected, actual));
   }
   return invalid(`invalid JSON: field ${JSON.stringify(field)}: ${issue.message}`);
-}
-
-/** `['skills', 'gitRefs', 0, 'url']` as `skills.gitRefs[0].url`. */
-export function fieldPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
-  }
-  return out || '(body)';
-}
-
-function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
-  let value: unknown = raw;
-  for (const key of path) {
-    if (value === null || typeof value !== 'object') return undefined;
-    if (!Object.prototype.hasOwnProperty.call(value, key)) return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
 }
