@@ -7,7 +7,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, silentLogger, type Logger } from '../../log/logger.js';
 import { Metrics } from '../../metrics/metrics.js';
-import { FakeService } from '../mcp/testing/fake-service.js';
+import { FakeService } from '../testing/fake-service.js';
 import { createApp, errorForResponse, type AppOptions } from './app.js';
 import { Lifecycle } from './lifecycle.js';
 
@@ -159,7 +159,7 @@ describe('createApp', () => {
   it('logs one line per request with its id, at error for 5xx, and never a header', async () => {
     const { lines, log } = capture();
     const service = new FakeService();
-    service.failWith('getInfo', new Error('apiserver gone'));
+    service.failWith(new Error('apiserver gone'), 'getInfo');
     const { base } = await start({ service, log });
     await (await fetch(`${base}/api/v1/agents`, { headers: { 'X-Request-Id': 'log-1', authorization: 'Bearer very-secret' } })).text();
     await (await fetch(`${base}/api/v1/info`, { headers: { 'X-Request-Id': 'log-2' } })).text();

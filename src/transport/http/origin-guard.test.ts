@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../log/logger.js';
-import { FakeService } from '../mcp/testing/fake-service.js';
+import { FakeService } from '../testing/fake-service.js';
 import { createApp, type AppOptions } from './app.js';
 import { isLoopbackOriginHost, refuseOrigin } from './origin-guard.js';
 

@@ -13,7 +13,7 @@ import { requestContext } from '../http/context.js';
 import { OPERATIONS } from '../operations.js';
 import { createMcpHandler } from './handler.js';
 import { MCP_INSTRUCTIONS } from './instructions.js';
-import { FAKE_INFO, FakeService } from './testing/fake-service.js';
+import { FakeService, SAMPLE_INFO } from '../testing/fake-service.js';
 
 const ACCEPT = 'application/json, text/event-stream';
 
@@ -105,9 +105,9 @@ describe('the MCP endpoint (stateless streamable HTTP)', () => {
   it('answers a call with the result as pretty JSON text and as structuredContent', async () => {
     const result = await (await connect()).callTool({ name: 'get_info', arguments: {} });
     expect(result.isError).toBeFalsy();
-    expect(text(result)).toBe(JSON.stringify(FAKE_INFO, null, 2));
+    expect(text(result)).toBe(JSON.stringify(SAMPLE_INFO, null, 2));
     expect(text(result)).toContain('"identity": "serviceAccount"');
-    expect(result.structuredContent).toEqual(FAKE_INFO);
+    expect(result.structuredContent).toEqual(SAMPLE_INFO);
   });
 
   it('runs the tool with the request context of the HTTP request that carried it', async () => {
@@ -156,14 +156,14 @@ describe('the MCP endpoint (stateless streamable HTTP)', () => {
   });
 
   it('answers a service refusal with "<code>: <message>"', async () => {
-    service.failWith('getAgentStatus', notFound('agent kagent/ghost'));
+    service.failWith(notFound('agent kagent/ghost'), 'getAgentStatus');
     const result = await (await connect()).callTool({ name: 'get_agent_status', arguments: { name: 'ghost' } });
     expect(result.isError).toBe(true);
     expect(text(result)).toBe('not_found: not found: agent kagent/ghost');
   });
 
   it('answers an unexpected failure as backend_error without a stack trace', async () => {
-    service.failWith('listSkills', new Error('socket hang up'));
+    service.failWith(new Error('socket hang up'), 'listSkills');
     const result = await (await connect()).callTool({ name: 'list_skills', arguments: {} });
     expect(result.isError).toBe(true);
     expect(text(result)).toBe('backend_error: socket hang up');

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode, HTTP_STATUS, PRECONDITION_FAILED_STATUS } from '../../core/errors.js';
 import { DEFAULT_OPENAPI_PATH } from './openapi-document.js';
 import { OPERATIONS, openApiPath, operationId, type AnyOperation } from '../operations.js';
-import { FakeService, SAMPLE_AGENT, SAMPLE_INFO, SAMPLE_STATUS } from './testing/fake-service.js';
+import { FakeService, SAMPLE_AGENT, SAMPLE_INFO, SAMPLE_STATUS } from '../testing/fake-service.js';
 import {
   documentedOperations, loadOpenApi, resolveParameter, SchemaValidator, type OpenApiOperation,
 } from './testing/openapi-schemas.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode, HTTP_STATUS } from '../../core/errors.js';
 import type { RequestContext } from '../../identity/caller.js';
 import { MAX_BODY_BYTES } from './json-body.js';
-import { FakeService } from './testing/fake-service.js';
+import { FakeService } from '../testing/fake-service.js';
 import { serveRouter, type ServedRouter } from './testing/serve-router.js';
 
 const service = new FakeService();
@@ -117,13 +117,13 @@ describe('REST body decoding', () => {
   it('treats a JSON null as an absent field', async () => {
     const res = await json('POST', '/agents', { ...CREATE, description: null, skills: { refs: null } });
     expect(res.status).toBe(201);
-    expect(service.requests('createAgent')).toEqual([{ ...CREATE, skills: {} }]);
+    expect(service.inputs('createAgent')).toEqual([{ ...CREATE, skills: {} }]);
   });
 
   it('passes toolNames and an unknown runtime on, so the service explains them', async () => {
     const res = await json('POST', '/agents', { ...CREATE, toolNames: ['x'], runtime: 'rust' });
     expect(res.status).toBe(201);
-    expect(service.requests('createAgent')).toEqual([{ ...CREATE, toolNames: ['x'], runtime: 'rust' }]);
+    expect(service.inputs('createAgent')).toEqual([{ ...CREATE, toolNames: ['x'], runtime: 'rust' }]);
   });
 
   it('accepts a body of exactly 1 MiB', async () => {
@@ -151,7 +151,7 @@ describe('REST query, path and body binding', () => {
   ])('reads force=%j as %j', async (value, want) => {
     const res = await send('DELETE', `/agents/kagent/sre?force=${value}`);
     expect(res.status).toBe(200);
-    expect(service.requests('deleteAgent')).toEqual([{ namespace: 'kagent', name: 'sre', ...(want ? { force: want } : {}) }]);
+    expect(service.inputs('deleteAgent')).toEqual([{ namespace: 'kagent', name: 'sre', ...(want ? { force: want } : {}) }]);
   });
 
   it.each([
@@ -162,23 +162,23 @@ describe('REST query, path and body binding', () => {
   ])('forces a PATCH from the query or the body (%s)', async (_case, query, body, want) => {
     const res = await json('PATCH', `/agents/tenant/sre${query}`, { description: 'd', ...body });
     expect(res.status).toBe(200);
-    expect(service.requests('updateAgent')).toEqual([
+    expect(service.inputs('updateAgent')).toEqual([
       { namespace: 'tenant', name: 'sre', description: 'd', ...(want ? { force: want } : {}) },
     ]);
   });
 
   it('takes the agent of a PATCH from the path, not the body', async () => {
     await json('PATCH', '/agents/tenant/sre', { name: 'other', namespace: 'kagent', displayName: '' });
-    expect(service.requests('updateAgent')).toEqual([{ namespace: 'tenant', name: 'sre', displayName: '' }]);
+    expect(service.inputs('updateAgent')).toEqual([{ namespace: 'tenant', name: 'sre', displayName: '' }]);
   });
 
   it('reads the list namespace and the skills flags from the query (first value wins)', async () => {
     await send('GET', '/agents?namespace=tenant&namespace=kagent');
     await send('GET', '/modelconfigs');
     await send('GET', '/skills?repository=https://github.com/o/r&ref=v1&refresh=TRUE&extra=1');
-    expect(service.requests('listAgents')).toEqual([{ namespace: 'tenant' }]);
-    expect(service.requests('listModelConfigs')).toEqual([{}]);
-    expect(service.requests('listSkills')).toEqual([{ repository: 'https://github.com/o/r', ref: 'v1', refresh: true }]);
+    expect(service.inputs('listAgents')).toEqual([{ namespace: 'tenant' }]);
+    expect(service.inputs('listModelConfigs')).toEqual([{}]);
+    expect(service.inputs('listSkills')).toEqual([{ repository: 'https://github.com/o/r', ref: 'v1', refresh: true }]);
   });
 
   it.each([
@@ -198,13 +198,13 @@ describe('REST query, path and body binding', () => {
   it('reads no body on DELETE', async () => {
     const res = await send('DELETE', '/agents/kagent/sre', '{"force": true, "x": 1}');
     expect(res.status).toBe(200);
-    expect(service.requests('deleteAgent')).toEqual([{ namespace: 'kagent', name: 'sre' }]);
+    expect(service.inputs('deleteAgent')).toEqual([{ namespace: 'kagent', name: 'sre' }]);
   });
 
   it('turns a REST validate update into an update the way SpecToUpdate does (empty strings do not clear)', async () => {
     await json('POST', '/agents/validate', { name: 'sre', update: true, displayName: '', description: 'd', labels: {} });
     await json('POST', '/agents/validate', { name: 'sre', displayName: '' });
-    expect(service.requests('validateAgent')).toEqual([
+    expect(service.inputs('validateAgent')).toEqual([
       { mode: 'update', update: { name: 'sre', description: 'd', labels: {} } },
       { mode: 'create', spec: { name: 'sre', displayName: '', modelConfig: '' } },
     ]);

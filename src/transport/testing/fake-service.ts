@@ -1,21 +1,23 @@
 /**
- * A recording stand-in for AgentService at the transport seam: every call is recorded
- * with its context and request, answers are canned wire shapes (each valid against the
- * documented schemas), and `failWith` makes the next call throw. For transport tests
- * that need no cluster; behaviour tests of the operations themselves use the real
- * service over the sandbox.
+ * A recording stand-in for AgentService at the transport seam, for the tests of both
+ * transports (REST routes, MCP tools, the HTTP app) that are about the wire and need no
+ * cluster: every call is recorded with its context and operation input, answers are canned
+ * wire shapes (each valid against the documented schemas), and `failWith` makes the next
+ * call throw. Behaviour tests of the operations themselves use the real service.
  */
 import type {
   Agent, CreateResult, DeleteResult, Info, Manifests, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult, SkillsResult,
   Status, UpdateResult, ValidateResult,
-} from '../../../core/types.js';
-import type { RequestContext } from '../../../identity/caller.js';
-import type { OperationService } from '../../operations.js';
+} from '../../core/types.js';
+import type { RequestContext } from '../../identity/caller.js';
+import type { OperationService } from '../operations.js';
+
+type Method = keyof OperationService;
 
 export interface RecordedCall {
-  method: keyof OperationService;
+  method: Method;
   ctx: RequestContext;
-  request: unknown;
+  input: unknown;
 }
 
 const manifests: Manifests = {
@@ -79,16 +81,16 @@ export const SAMPLE_REVISIONS: RevisionEntry[] = [
 /** A fake AgentService that records every call. */
 export class FakeService implements OperationService {
   readonly calls: RecordedCall[] = [];
-  private failure: unknown;
+  private failure: { error: unknown; method?: Method } | undefined;
 
-  /** The next call throws `err` (once). */
-  failWith(err: unknown): void {
-    this.failure = err;
+  /** The next call (of `method`, when given) throws `error`, once. */
+  failWith(error: unknown, method?: Method): void {
+    this.failure = { error, method };
   }
 
-  /** The requests of `method`, in call order. */
-  requests(method: keyof OperationService): unknown[] {
-    return this.calls.filter((c) => c.method === method).map((c) => c.request);
+  /** The inputs `method` was called with, in call order. */
+  inputs(method: Method): unknown[] {
+    return this.calls.filter((c) => c.method === method).map((c) => c.input);
   }
 
   async getInfo(ctx: RequestContext): Promise<Info> {
@@ -159,12 +161,12 @@ export class FakeService implements OperationService {
     });
   }
 
-  private answer<T>(method: keyof OperationService, ctx: RequestContext, request: unknown, value: T): T {
-    this.calls.push({ method, ctx, request });
+  private answer<T>(method: Method, ctx: RequestContext, input: unknown, value: T): T {
+    this.calls.push({ method, ctx, input });
     const failure = this.failure;
-    if (failure !== undefined) {
+    if (failure !== undefined && (failure.method === undefined || failure.method === method)) {
       this.failure = undefined;
-      throw failure;
+      throw failure.error;
     }
     return structuredClone(value);
   }
