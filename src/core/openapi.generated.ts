@@ -214,7 +214,7 @@ export interface paths {
         put?: never;
         /**
          * Roll an agent back to a revision
-         * @description Applies the revision's spec as an update (fields it did not have are cleared), validated against the chart values schema in use now and with the guards of update (a GitOps-owned or suspended release is a 409 unless `force`). Recorded as a new revision with `rolledBackTo`. Answers the update result plus `revision` (the new one) and `rolledBackTo`; nothing is written when the live release already has the revision's values. `If-Match` (or a body `resourceVersion`) and a dry run work as on PATCH; a dry run records no revision.
+         * @description Applies the revision's spec as an update (fields it did not have are cleared), validated against the chart values schema in use now and with the guards of update (a GitOps-owned or suspended release is a 409 unless `force`). Recorded as a new revision with `rolledBackTo`. Answers the update result plus `revision` (the new one) and `rolledBackTo`; nothing is written when the live release already has the revision's values. `If-Match` (or a body `resourceVersion`) and a dry run work as on PATCH; a dry run records no revision. With `mode: commit` the revision's values are proposed as a pull request where the release is defined in git (as PATCH does); nothing is written to the cluster and no revision is recorded until Flux applies the merged change, which the history then lists as a change made outside agent-manager.
          */
         post: operations["rollbackAgent"];
         delete?: never;
@@ -577,6 +577,17 @@ export interface components {
             dryRun?: boolean;
             /** @description The version the rollback is based on, as `If-Match` (which wins when both are sent and agree). */
             resourceVersion?: string;
+            /**
+             * @description `apply` (default) writes to the cluster; `commit` to git, through a pull request.
+             * @enum {string}
+             */
+            mode?: "apply" | "commit";
+            /** @description Commit mode: the GitOps repository, `owner/name` (a GitOps-owned release uses its Kustomization's). */
+            repository?: string;
+            /** @description Commit mode: the base branch. */
+            branch?: string;
+            /** @description Commit mode: the directory a release not defined in git is laid out below (`<path>/agent-manager/`). */
+            path?: string;
             /** @description Ignored; the path names the agent. */
             name?: string;
             /** @description Ignored; the path names the agent. */
@@ -597,6 +608,8 @@ export interface components {
             /** @description True for a dry run: nothing was written and no revision recorded. */
             dryRun?: boolean;
             rolledBackTo: number;
+            mode?: components["schemas"]["WriteMode"];
+            commit?: components["schemas"]["CommitInfo"];
         };
         DeleteResult: {
             name: string;
@@ -1329,10 +1342,20 @@ export interface operations {
                 force?: components["parameters"]["Force"];
                 /** @description `true` (any case): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. */
                 dryRun?: components["parameters"]["DryRun"];
+                /** @description `apply` (default) writes to the cluster; `commit` opens a pull request in the GitOps repository instead. */
+                mode?: components["parameters"]["Mode"];
+                /** @description Commit mode: the GitOps repository, `owner/name` (default `--gitops-repository`; a GitOps-owned release uses its Kustomization's). */
+                repository?: components["parameters"]["Repository"];
+                /** @description Commit mode: the base branch of the pull request (default `--gitops-branch`). */
+                branch?: components["parameters"]["Branch"];
+                /** @description Commit mode: the directory (a Kustomization's path) new agents are laid out below (default `--gitops-path`). */
+                path?: components["parameters"]["GitPath"];
             };
             header?: {
                 /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version. `*` sets no version; a weak tag or a list of tags is a 400. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Commit mode: the caller's GitHub user token; the pull request is opened as that person. Never logged, never stored. Without it the installation's GitHub App or token is used. */
+                "X-GitHub-Token"?: components["parameters"]["GitHubToken"];
             };
             path: {
                 /** @description Namespace of the agent (one of the managed namespaces). */
@@ -1364,6 +1387,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
+            501: components["responses"]["Unsupported"];
             502: components["responses"]["BackendError"];
         };
     };

@@ -1,5 +1,5 @@
 /**
- * create, update and delete in commit mode, after every check their apply-mode twins run
+ * create, update, rollback and delete in commit mode, after every check their apply-mode twins run
  * (request rules, ownership, the modelConfig, the chart schema): the same composition
  * (core/compose.ts) planned into the GitOps repository (core/gitops-plan.ts) and proposed
  * as a pull request (commit.ts). Nothing is written to the cluster; the result is the
@@ -38,16 +38,28 @@ export async function createInCommitMode(
   return withRequester(result, ctx);
 }
 
-export async function updateInCommitMode(
-  env: OperationEnv, ctx: RequestContext, kube: KubePort, objects: AgentObjects, update: AgentUpdate, merged: MergedUpdate, schema: ResolvedSchema,
-): Promise<UpdateResult> {
+/** What update_agent and rollback_agent propose, after the update path's checks and merge. */
+export interface ProposedUpdate {
+  objects: AgentObjects;
+  update: AgentUpdate;
+  merged: MergedUpdate;
+  schema: ResolvedSchema;
+  /** The request's commit options (`mode`, `repository`, `branch`, `path`, `dryRun`). */
+  options: CommitOptions;
+  operation: 'update' | 'rollback';
+  /** For a rollback, the revision whose values are proposed. */
+  rolledBackTo?: number;
+}
+
+export async function updateInCommitMode(env: OperationEnv, ctx: RequestContext, kube: KubePort, proposed: ProposedUpdate): Promise<UpdateResult> {
+  const { objects, update, merged, options, operation } = proposed;
   const namespace = merged.release.metadata.namespace ?? objects.namespace;
   const name = merged.release.metadata.name;
   const commit = await commitChange(env, ctx, kube, {
-    operation: 'update', namespace, name, release: merged.release, options: update, schema,
+    operation, namespace, name, release: merged.release, options, schema: proposed.schema, rolledBackTo: proposed.rolledBackTo,
     plan: (input) => planUpdate(input, merged.after, buildHelmRelease(namespace, name, merged.after, env.compose), buildOciRepository(namespace, env.compose)),
   });
-  logCommit(ctx, 'update', namespace, name, commit.pullRequest);
+  logCommit(ctx, operation, namespace, name, commit.pullRequest);
   const result: UpdateResult = {
     agent: agentOf(objects.agent, merged.release, update.name),
     before: merged.before,
@@ -57,7 +69,7 @@ export async function updateInCommitMode(
     mode: 'commit',
     commit,
   };
-  if (update.dryRun) result.dryRun = true;
+  if (options.dryRun) result.dryRun = true;
   return withRequester(result, ctx);
 }
 

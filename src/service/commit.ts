@@ -8,6 +8,7 @@
  * Conventions: branch `agent-manager/<operation>-<namespace>-<name>-<short id>`; one
  * commit with a `Requested-by:` trailer naming the caller; titles
  * `feat(agents): add agent <n> in <ns>`, `chore(agents): update agent <n> in <ns>`,
+ * `chore(agents): roll back agent <n> in <ns> to revision <r>`,
  * `feat(agents): remove agent <n> in <ns>`; a body listing the changed paths, the
  * validation result and the chart version the schema came from.
  *
@@ -33,6 +34,8 @@ export interface CommitRequest {
   /** The live release, when there is one (it names the Kustomization of a GitOps-owned agent). */
   release?: KubeObject;
   options: CommitOptions;
+  /** For a rollback, the revision whose values are proposed. */
+  rolledBackTo?: number;
   /** The schema the values were validated against; absent for a delete. */
   schema?: ResolvedSchema;
   plan(input: PlanInput): CommitPlan;
@@ -62,12 +65,23 @@ export function gitopsHost(env: OperationEnv, ctx: RequestContext): GitOpsHost {
   return host;
 }
 
-export function commitTitle(operation: CommitOperation, namespace: string, name: string): string {
+export function commitTitle(operation: CommitOperation, namespace: string, name: string, rolledBackTo?: number): string {
   switch (operation) {
     case 'create': return `feat(agents): add agent ${name} in ${namespace}`;
     case 'update': return `chore(agents): update agent ${name} in ${namespace}`;
     case 'delete': return `feat(agents): remove agent ${name} in ${namespace}`;
-    case 'rollback': return `chore(agents): roll back agent ${name} in ${namespace}`;
+    case 'rollback': return `chore(agents): roll back agent ${name} in ${namespace}${rolledBackTo === undefined ? '' : ` to revision ${rolledBackTo}`}`;
+  }
+}
+
+/** What the pull request's body says agent-manager proposes. */
+function proposal(request: CommitRequest): string {
+  const agent = `agent \`${request.name}\` in namespace \`${request.namespace}\``;
+  switch (request.operation) {
+    case 'create': return `add ${agent}`;
+    case 'update': return `update ${agent}`;
+    case 'delete': return `remove ${agent}`;
+    case 'rollback': return `roll back ${agent} to the values of its revision ${request.rolledBackTo}`;
   }
 }
 
@@ -98,7 +112,7 @@ export async function commitChange(env: OperationEnv, ctx: RequestContext, kube:
     if (plan.liveSteps) info.liveSteps = plan.liveSteps;
     const changes = plan.files.filter((f) => f.action !== 'unchanged').map((f) => ({ path: f.path, content: f.action === 'remove' ? null : f.content! }));
     if (request.options.dryRun || changes.length === 0) return info;
-    const title = commitTitle(operation, namespace, name);
+    const title = commitTitle(operation, namespace, name, request.rolledBackTo);
     const requestedBy = callerName(ctx.caller) ?? 'agent-manager service account';
     const outcome = await host.propose(ctx, {
       repository: target.repository, base: target.base, baseCommit: snapshot.commit, branch, title,
@@ -116,7 +130,7 @@ export async function commitChange(env: OperationEnv, ctx: RequestContext, kube:
 
 function prBody(request: CommitRequest, info: CommitInfo, requestedBy: string, target: CommitTarget): string {
   const lines = [
-    `agent-manager proposes to ${request.operation} agent \`${request.name}\` in namespace \`${request.namespace}\`, requested by ${requestedBy}.`,
+    `agent-manager proposes to ${proposal(request)}, requested by ${requestedBy}.`,
     '',
     '### Changed files',
     ...info.files.filter((f) => f.action !== 'unchanged').map((f) => `- \`${f.path}\` (${f.action})`),

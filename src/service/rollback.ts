@@ -11,16 +11,23 @@
  * live release already carries the revision's values. `dryRun` and `resourceVersion` are
  * update's: a dry run stores nothing and records no revision; a precondition refuses a
  * release that moved since it was read (412).
+ *
+ * With `mode: "commit"` the same checks run (the revision exists, ownership, the
+ * ModelConfig, the schema, the precondition) and the revision's values are proposed as a
+ * pull request in the GitOps repository, as update_agent's commit mode does; nothing is
+ * written to the cluster, so no revision is recorded (the release has not changed: when
+ * Flux applies the merged change, the history shows it as a change made outside
+ * agent-manager, as it does for any GitOps commit).
  */
 import { invalid } from '../core/errors.js';
 import { rollbackUpdate } from '../core/revisions.js';
-import type { RollbackResult } from '../core/types.js';
+import type { CommitOptions, RollbackResult } from '../core/types.js';
 import type { RequestContext } from '../identity/caller.js';
 import type { OperationEnv } from './operation-env.js';
 import { revisionNotFound } from './revisions.js';
 import { updateViolations, writeUpdate } from './update.js';
 
-export interface RollbackRequest {
+export interface RollbackRequest extends CommitOptions {
   namespace?: string;
   name: string;
   revision: number;
@@ -32,10 +39,10 @@ export interface RollbackRequest {
 }
 
 export async function rollbackAgent(env: OperationEnv, ctx: RequestContext, request: RollbackRequest): Promise<RollbackResult> {
-  const { name, namespace, force, revision, dryRun, resourceVersion } = request;
+  const { name, namespace, force, revision, dryRun, resourceVersion, mode, repository, branch, path } = request;
   const resolvedNamespace = env.settings.namespaces.resolve(namespace);
   const result = await writeUpdate(env, ctx, {
-    target: { name, namespace, force, dryRun, resourceVersion },
+    target: { name, namespace, force, dryRun, resourceVersion, mode, repository, branch, path },
     operation: 'rollback',
     resolve: (revisions) => {
       const target = revisions.find((r) => r.revision === revision);
@@ -43,12 +50,27 @@ export async function rollbackAgent(env: OperationEnv, ctx: RequestContext, requ
       const { update, drop } = rollbackUpdate(target.spec, { name, namespace, force });
       const [problem] = updateViolations(update);
       if (problem) throw invalid(`revision ${revision} cannot be applied again: ${problem}`);
-      return { update, drop, rolledBackTo: revision };
+      // The mode travels with the update: in commit mode the ownership guards do not apply.
+      return { update: { ...update, mode }, drop, rolledBackTo: revision };
     },
   });
   const out: RollbackResult = { ...result, rolledBackTo: revision };
-  if (result.changed.length === 0) {
-    out.notes = [...(result.notes ?? []), `nothing was written: the live release already carries the values of revision ${revision}`];
-  }
+  const note = unchangedNote(result, revision);
+  if (note) out.notes = [...(result.notes ?? []), note];
   return out;
+}
+
+/**
+ * Why nothing was written or proposed. An applied rollback compares with the live
+ * release; a proposed one with git, which may already carry the revision's values
+ * (a merged change Flux has not applied yet) or differ from the live release.
+ */
+function unchangedNote(result: Omit<RollbackResult, 'rolledBackTo'>, revision: number): string | undefined {
+  if (result.mode === 'commit') {
+    const files = result.commit?.files ?? [];
+    if (files.some((f) => f.action !== 'unchanged')) return undefined;
+    return `nothing was proposed: the GitOps repository already carries the values of revision ${revision}`;
+  }
+  if (result.changed.length > 0) return undefined;
+  return `nothing was written: the live release already carries the values of revision ${revision}`;
 }

@@ -26,7 +26,7 @@ import { toolsetViolations, validateRemovedArguments } from '../core/toolset.js'
 import { toolsetNotes, validatePresets } from '../core/toolset-preflight.js';
 import { schemaErrorText } from '../core/values-schema.js';
 import { applyUpdate } from '../core/update-merge.js';
-import type { AgentUpdate, RevisionOperation, UpdateResult } from '../core/types.js';
+import type { AgentUpdate, CommitOptions, RevisionOperation, UpdateResult } from '../core/types.js';
 import type { StoredRevision } from '../core/revisions.js';
 import { callerLogValue, callerName, type RequestContext } from '../identity/caller.js';
 import { modelConfigViolation, schemaViolations } from './checks.js';
@@ -169,9 +169,11 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
     if (merged.schemaViolations.length > 0) {
       throw invalid(schemaErrorText(schema.version, schema.source, merged.schemaViolations));
     }
-    if (update.mode === 'commit') {
+    if (plan.target.mode === 'commit') {
       // A proposal writes nothing to the cluster, so it records no revision; the toolset notes still apply.
-      const proposed = await updateInCommitMode(env, ctx, kube, objects, update, merged, schema);
+      const proposed = await updateInCommitMode(env, ctx, kube, {
+        objects, update, merged, schema, options: commitOptionsOf(plan.target), operation: plan.operation, rolledBackTo: resolved.rolledBackTo,
+      });
       const notes = toolsetNotes(update.toolset, env.settings.toolsetPresets ?? {});
       if (notes.length > 0) proposed.notes = notes;
       return proposed;
@@ -227,6 +229,12 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
     if (notes.length > 0) result.notes = notes;
     return result;
   }
+}
+
+/** The commit-mode options of the request (a rollback's update is built from a revision, without them). */
+function commitOptionsOf(target: AgentUpdate): CommitOptions {
+  const { mode, repository, branch, path, dryRun } = target;
+  return { mode, repository, branch, path, dryRun };
 }
 
 /** The 412 of a precondition whose write lost a race: names the version the release is at now. */

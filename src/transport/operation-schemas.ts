@@ -130,6 +130,7 @@ export const rollbackAgentInput = z
     force: flag(ARG.forceRollback),
     dryRun: flag(ARG.dryRunRollback),
     resourceVersion,
+    ...commitFields,
   })
   .strict();
 

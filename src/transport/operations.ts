@@ -217,8 +217,9 @@ export const getAgentRevision = op<typeof getAgentRevisionInput, RevisionDetail>
 export const rollbackAgent = op<typeof rollbackAgentInput, RollbackResult>({
   tool: 'rollback_agent', annotations: hints(false, true, false, true), input: rollbackAgentInput,
   rest: {
-    method: 'post', path: '/agents/:namespace/:name/rollback', status: 200, body: true, query: { force: 'boolean', dryRun: 'boolean' },
-    ifMatch: true,
+    method: 'post', path: '/agents/:namespace/:name/rollback', status: 200, body: true,
+    query: { force: 'boolean', dryRun: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string' },
+    ifMatch: true, githubToken: true,
   },
   run: (service, ctx, input) => service.rollbackAgent(ctx, input),
 });
