@@ -2,6 +2,7 @@
 // - src/core is pure: it imports no I/O module and no adapter;
 // - production code never imports a testing/ folder, and reaches the sandbox package
 //   (packages/kube-sandbox) only through a dynamic import when the sandbox is asked for;
+//   tests use the package through its entry points, never a file below packages/;
 // - a workspace package imports nothing from the product (its code stays inside it);
 // - files stay small (max-lines), as the house style asks;
 // - one formatting style (ESLint Stylistic), written to match the code as it stood, so
@@ -92,6 +93,18 @@ export default tseslint.config(
         patterns: [
           { group: ['**/testing/*', '**/testing/**'], message: 'production code must not import test fakes' },
           { group: ['@agent-manager/kube-sandbox', '@agent-manager/kube-sandbox/*', '**/packages/**'], message: 'reach the sandbox only through src/dev-cluster.ts (a dynamic import when it is asked for)' },
+        ],
+      }],
+    },
+  },
+  {
+    // Test code reaches the sandbox through its entry points (the package name and /cli), as
+    // any other user of the package would, never through a file of its source.
+    files: ['src/**/*.test.ts', 'src/**/testing/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['**/packages/**', '@agent-manager/kube-sandbox/*', '!@agent-manager/kube-sandbox/cli'], message: 'use the sandbox through @agent-manager/kube-sandbox or @agent-manager/kube-sandbox/cli' },
         ],
       }],
     },
