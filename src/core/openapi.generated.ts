@@ -1032,6 +1032,14 @@ export interface operations {
             query?: {
                 /** @description `true` (any case): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. */
                 dryRun?: components["parameters"]["DryRun"];
+                /** @description `apply` (default) writes to the cluster; `commit` opens a pull request in the GitOps repository instead. */
+                mode?: components["parameters"]["Mode"];
+                /** @description Commit mode: the GitOps repository, `owner/name` (default `--gitops-repository`; a GitOps-owned release uses its Kustomization's). */
+                repository?: components["parameters"]["Repository"];
+                /** @description Commit mode: the base branch of the pull request (default `--gitops-branch`). */
+                branch?: components["parameters"]["Branch"];
+                /** @description Commit mode: the directory (a Kustomization's path) new agents are laid out below (default `--gitops-path`). */
+                path?: components["parameters"]["GitPath"];
             };
             header?: {
                 /** @description Commit mode: the caller's GitHub user token; the pull request is opened as that person. Never logged, never stored. Without it the installation's GitHub App or token is used. */

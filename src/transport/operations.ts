@@ -144,7 +144,8 @@ export const getAgent = op<typeof agentRefInput, Agent>({
 export const createAgent = op<typeof createAgentInput, CreateResult>({
   tool: 'create_agent', annotations: hints(false, false, false, true), input: createAgentInput, serviceRequired: ['toolset'],
   rest: {
-    method: 'post', path: '/agents', status: 201, body: true, query: { dryRun: 'boolean' },
+    method: 'post', path: '/agents', status: 201, body: true,
+    query: { dryRun: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string' },
     // A dry run or a commit-mode answer created nothing on the cluster.
     statusOf: (result) => (isDryRun(result) || isCommit(result) ? 200 : 201),
     githubToken: true,

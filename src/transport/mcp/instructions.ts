@@ -30,8 +30,10 @@ export const MCP_INSTRUCTIONS = [
   '',
   'Guards: agents whose HelmRelease is applied by GitOps (a Flux Kustomization) or is suspended are read-only here; ' +
     'update_agent and delete_agent refuse them unless force is set, and force should follow an explicit decision by the user, ' +
-    'since GitOps will reapply its own version. An Agent CR without a HelmRelease (managed: none) was not made here and is ' +
-    'deleted only with force.',
+    'since GitOps will reapply its own version. Prefer mode "commit" for them: create_agent, update_agent, rollback_agent and ' +
+    'delete_agent then propose the change as a pull request where the agent is defined in git, after the same checks, and ' +
+    'return the pull request (get_info capabilities.commit says whether this installation can). An Agent CR without a ' +
+    'HelmRelease (managed: none) was not made here and is deleted only with force.',
   '',
   'Results are JSON. A failed call is a tool error whose text starts with its code (invalid_request, not_found, conflict, ' +
     'forbidden, unauthenticated, unsupported, backend_error) followed by a message that says what to do next; a write refused ' +

@@ -1,0 +1,119 @@
+/**
+ * The life of a change to a GitOps-owned agent, as a portal drives it over REST: the live
+ * write is refused with the commit-mode hint; apply mode's dry run composes the objects;
+ * commit mode opens a pull request whose branch `kubectl kustomize` renders into exactly
+ * those objects; after the merge, the rendering is applied the way Flux's
+ * kustomize-controller applies it (server-side apply, its field manager, its labels) and
+ * the agent and its history show the change: the live toolset is the proposed one, and the
+ * revision list starts with the entry of a change made outside agent-manager, since the
+ * commit-mode write itself recorded no revision.
+ */
+import { execFile } from 'node:child_process';
+import type { Server } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { SRE_VALUES } from '../../src/gitops/testing/gitops-world.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { createApp } from '../../src/transport/http/app.js';
+import { seedRevision, storedRevisions } from './seed-revisions.js';
+import { byKind, KUBECTL, kubectlPresent, kustomize, startCommitWorld, type CommitWorld } from './support.js';
+
+let w: CommitWorld;
+let server: Server;
+let base: string;
+let dir: string;
+
+beforeAll(async () => {
+  w = await startCommitWorld('app');
+  seedRevision(w.f.sandbox, 1, SRE_VALUES); // the agent as agent-manager last applied it, before it moved to git
+  const app = createApp({ service: w.f.service, log: silentLogger(), version: 'test' });
+  server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  dir = await mkdtemp(join(tmpdir(), 'gitops-lifecycle-'));
+  await w.f.sandbox.writeKubeconfig(join(dir, 'kubeconfig'));
+});
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await w?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function api(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${base}/api/v1${path}`, {
+    method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: await res.json() as any };
+}
+
+/** kustomize-controller's apply: server-side with forced ownership, as its field manager, labelling what it applies with its Kustomization. */
+async function fluxApplies(objects: Array<Record<string, any>>, kustomization: string): Promise<void> {
+  const labelled = objects.map((o) => ({
+    ...o,
+    metadata: {
+      ...o.metadata,
+      labels: { ...o.metadata.labels, 'kustomize.toolkit.fluxcd.io/name': kustomization, 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' },
+    },
+  }));
+  const input = labelled.map((o) => stringify(o)).join('---\n');
+  await new Promise<void>((resolve, reject) => {
+    const child = execFile(KUBECTL, ['--kubeconfig', join(dir, 'kubeconfig'), 'apply', '--server-side', '--field-manager=kustomize-controller', '--force-conflicts', '-f', '-'],
+      { timeout: 30_000 }, (err, _stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve()));
+    child.stdin!.end(input);
+  });
+}
+
+describe.skipIf(!kubectlPresent)('a GitOps-owned agent changed through a pull request', () => {
+  it('goes from the refused live write to a merged change Flux applies, the branch rendering what apply mode\'s dry run composed', async () => {
+    const toolset = ['preset:kubernetes-read', 'server:prometheus'];
+
+    const refused = await api('PATCH', '/agents/kagent/sre', { toolset });
+    expect(refused.status).toBe(409);
+    expect(refused.json.error.message).toContain('With mode "commit", agent-manager would open a pull request against acme/fleet@main changing clusters/prod/agents.yaml.');
+
+    // Apply mode's dry run: what a live write would store.
+    const dry = await api('PATCH', '/agents/kagent/sre?dryRun=true&force=true', { toolset });
+    expect(dry.status).toBe(200);
+    expect(dry.json).toMatchObject({ dryRun: true, changed: ['toolset'] });
+    expect(dry.json.mode).toBeUndefined();
+
+    const proposed = await api('PATCH', '/agents/kagent/sre?mode=commit', { toolset });
+    expect(proposed.status).toBe(200);
+    const { branch, number } = proposed.json.commit;
+    expect(proposed.json).not.toHaveProperty('revision');
+
+    const rendered = await kustomize(w.world, branch, 'clusters/prod');
+    expect(byKind(rendered, 'HelmRelease', 'sre')).toEqual(parse(dry.json.manifests.helmRelease));
+    expect(byKind(rendered, 'OCIRepository', 'agent')).toEqual(parse(dry.json.manifests.ociRepository));
+    expect(byKind(rendered, 'ConfigMap', 'notes')).toBeDefined(); // the rest of the Kustomization's path renders as before
+
+    // Before the merge the cluster is as it was and the history unchanged.
+    expect((await api('GET', '/agents/kagent/sre')).json.toolset).toEqual(SRE_VALUES.toolset);
+    expect(storedRevisions(w.f.sandbox)).toEqual(['sre-1']);
+
+    // The reviewer merges (main fast-forwards to the branch) and Flux applies the path.
+    const pull = w.world.github.pulls('acme/fleet').find((p) => p.number === number)!;
+    expect(pull.head).toBe(branch);
+    await w.world.repo.git(['update-ref', 'refs/heads/main', (await w.world.repo.git(['rev-parse', branch])).trim()]);
+    const merged = await kustomize(w.world, 'main', 'clusters/prod');
+    await fluxApplies(merged.filter((o) => o.kind !== 'ConfigMap'), 'prod');
+
+    const agent = (await api('GET', '/agents/kagent/sre')).json;
+    expect(agent).toMatchObject({ toolset, managed: 'gitops' });
+    const history = (await api('GET', '/agents/kagent/sre/revisions')).json.revisions;
+    expect(history[0]).toMatchObject({ revision: null, current: true, changed: ['toolset'] });
+    expect(history[1]).toMatchObject({ revision: 1, operation: 'update' });
+    expect(storedRevisions(w.f.sandbox)).toEqual(['sre-1']);
+
+    // The same change proposed again finds git already carrying it.
+    const again = await api('PATCH', '/agents/kagent/sre?mode=commit&dryRun=true', { toolset });
+    expect(again.json.changed).toEqual([]);
+    expect(again.json.commit.files).toEqual([{ path: 'clusters/prod/agents.yaml', action: 'unchanged', content: expect.any(String) }]);
+  });
+});
