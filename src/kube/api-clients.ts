@@ -21,6 +21,7 @@ import {
   AuthorizationV1Api, CoreV1Api, CustomObjectsApi, ServerConfiguration, createConfiguration,
   type KubeConfig, type Middleware, type RequestContext,
 } from '@kubernetes/client-node';
+import { undiciRequestLibrary } from './http-library.js';
 
 type Dispatcher = NonNullable<ReturnType<RequestContext['getDispatcher']>>;
 
@@ -69,6 +70,7 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
     baseServer: new ServerConfiguration(cluster.server, {}),
     authMethods: { default: kc },
     promiseMiddleware: [keepAlive],
+    httpApi: undiciRequestLibrary,
   });
   return {
     custom: new CustomObjectsApi(configuration),
