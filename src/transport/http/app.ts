@@ -1,7 +1,7 @@
 /**
  * The express app of the main listener, in the order a request meets it:
  *
- * 1. the request context (request id, logger, abort signal), metrics and one pino-http
+ * 1. the request context (request id, logger, abort signal), metrics and one access-log
  *    line per request;
  * 2. `GET /healthz` and `GET /readyz`: `200 ok`, except that `/readyz` answers
  *    `503 shutting down` once shutdown has begun (lifecycle.ts). They never look at the

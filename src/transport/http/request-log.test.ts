@@ -9,7 +9,11 @@ import { requestLogger } from './request-log.js';
 
 let server: Server | undefined;
 afterEach(async () => {
-  if (server) await new Promise((resolve) => server!.close(resolve));
+  if (server) {
+    const closing = new Promise((resolve) => server!.close(resolve));
+    server.closeAllConnections();
+    await closing;
+  }
   server = undefined;
 });
 
@@ -43,7 +47,38 @@ describe('requestLogger', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     const lines = out.lines().filter((l) => l.msg === 'GET /x 200');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ requestId: 'req-1', caller: 'alice@lab.local', level: 'info' });
+    expect(lines[0]).toMatchObject({
+      requestId: 'req-1', caller: 'alice@lab.local', level: 'info',
+      req: { method: 'GET', url: '/x?namespace=[redacted]' }, res: { statusCode: 200 },
+    });
+    expect(typeof lines[0]!.responseTime).toBe('number');
     expect(JSON.stringify(out.lines())).not.toContain('secret-token');
+  });
+
+  it('logs a 5xx at error, the probes at debug, and each request once even when the client leaves first', async () => {
+    const out = capture();
+    const log = createLogger({ destination: out.stream, level: 'debug' });
+    const app = express();
+    app.use(requestContext(log));
+    app.use(requestLogger(log));
+    app.get('/healthz', (_req, res) => { res.send('ok'); });
+    app.get('/boom', (_req, res) => { res.status(503).json({ error: 'down' }); });
+    let left: () => void = () => undefined;
+    const leaving = new Promise<void>((resolve) => { left = resolve; });
+    app.get('/slow', (req) => { req.once('close', () => setTimeout(left, 10)); });
+    const url = await serve(app);
+    await fetch(`${url}/healthz`);
+    await fetch(`${url}/boom`);
+    const abort = new AbortController();
+    const slow = fetch(`${url}/slow`, { signal: abort.signal }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    abort.abort();
+    await slow;
+    await leaving;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const byMsg = (msg: string) => out.lines().filter((l) => l.msg === msg);
+    expect(byMsg('GET /healthz 200')).toMatchObject([{ level: 'debug' }]);
+    expect(byMsg('GET /boom 503')).toMatchObject([{ level: 'error', res: { statusCode: 503 } }]);
+    expect(byMsg('GET /slow 200')).toHaveLength(1);
   });
 });
