@@ -5,15 +5,30 @@
  * `Date` objects @kubernetes/client-node's typed APIs hand out.
  */
 
+// Kubernetes objects repeat the same few timestamps on every read (a condition's
+// lastTransitionTime changes only when the condition does), so strings are formatted
+// once: parsing and re-printing a date is most of what reading a condition costs in a
+// list of hundreds of agents. Bounded: cleared when full.
+const FORMATTED = new Map<string, string | undefined>();
+const MAX_FORMATTED = 20_000;
+
 /**
  * `value` as `YYYY-MM-DDTHH:MM:SSZ` in UTC, fractional seconds cut off (not rounded, as Go
  * formats), or undefined when it is absent or not a time.
  */
 export function formatKubeTime(value: unknown): string | undefined {
-  let ms: number;
-  if (value instanceof Date) ms = value.getTime();
-  else if (typeof value === 'string' && value !== '') ms = Date.parse(value);
-  else return undefined;
+  if (typeof value === 'string') {
+    if (value === '') return undefined;
+    if (FORMATTED.has(value)) return FORMATTED.get(value);
+    const formatted = formatMs(Date.parse(value));
+    if (FORMATTED.size >= MAX_FORMATTED) FORMATTED.clear();
+    FORMATTED.set(value, formatted);
+    return formatted;
+  }
+  return value instanceof Date ? formatMs(value.getTime()) : undefined;
+}
+
+function formatMs(ms: number): string | undefined {
   if (!Number.isFinite(ms)) return undefined;
   const iso = new Date(ms).toISOString();
   // toISOString always has milliseconds; only four-digit years have the plain shape.

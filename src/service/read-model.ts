@@ -144,17 +144,16 @@ export function agentFromRelease(release: KubeObject, agentName?: string): Agent
 export function withRelease(agent: Agent, release: KubeObject | undefined): Agent {
   if (!release) return agent;
   const values = obj(obj(release.spec).values);
-  const out: Agent = {
-    ...agent,
+  // The release's values decide the toolset, not what kagent rendered on the Agent CR.
+  const { toolset: _toolset, toolsetProblem: _problem, implicitFullAccess: _implicit, ...rest } = agent;
+  return prune({
+    ...rest,
     managed: kustomizationOf(release) ? 'gitops' : 'helmrelease',
     helmRelease: helmReleaseRef(release),
     values,
     resourceVersion: release.metadata.resourceVersion || undefined,
-  };
-  delete out.toolset;
-  delete out.toolsetProblem;
-  delete out.implicitFullAccess;
-  return prune({ ...out, ...readToolset(values) });
+    ...readToolset(values),
+  });
 }
 
 /** The read model of an agent from whatever objects exist (at least one of them). */
@@ -163,10 +162,24 @@ export function agentOf(cr: KubeObject | undefined, release: KubeObject | undefi
   return withRelease(base, release);
 }
 
-/** Drop undefined fields so JSON omits them. */
+/**
+ * `value` without its undefined fields, so JSON omits them. A new object when there is
+ * one to drop (deleting keys would leave V8 a slow dictionary object, and every agent of
+ * a list is serialized), else `value` itself.
+ */
 export function prune<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as (keyof T)[]) {
-    if (value[key] === undefined) delete value[key];
+  const record = value as Record<string, unknown>;
+  let clean = true;
+  for (const key in record) {
+    if (record[key] === undefined) {
+      clean = false;
+      break;
+    }
   }
-  return value;
+  if (clean) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) {
+    if (record[key] !== undefined) out[key] = record[key];
+  }
+  return out as T;
 }
