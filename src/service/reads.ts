@@ -5,13 +5,40 @@
  * at most two sequential API round trips, whatever the number of agents.
  */
 import { chartNameOf } from '../core/compose.js';
+import { deepFreeze } from '../core/frozen.js';
 import type { Agent } from '../core/types.js';
 import { lookupAgent, requireAgent } from './lookup.js';
 import type { KubeObject, KubePort } from './ports.js';
-import { agentFromCr, agentFromRelease, agentOf, provenanceOf, withRelease } from './read-model.js';
+import { agentOf, provenanceOf } from './read-model.js';
 import type { ResourceTypes } from './resources.js';
 
 const key = (ns: string, name: string): string => `${ns}/${name}`;
+
+/**
+ * Agents built from frozen objects, by the object they were read from (the Agent CR, or
+ * the release of an agent kagent has not rendered yet). The read cache's objects are
+ * frozen and replaced, never edited, so while the same CR is read back with the same
+ * release the agent is the same too: a warm list builds only what changed since the
+ * last one. The agent is frozen in turn (every reader gets the same object), which also
+ * lets the REST layer reuse its encoded text. Objects read from the API server are
+ * fresh on every read and are never kept. Weakly held: an object the cache dropped
+ * takes its agent with it.
+ */
+const built = new WeakMap<KubeObject, { release: KubeObject | undefined; name: string; agent: Agent }>();
+
+function memoized(from: KubeObject, release: KubeObject | undefined, name: string, build: () => Agent): Agent {
+  if (!Object.isFrozen(from) || (release !== undefined && !Object.isFrozen(release))) return build();
+  const hit = built.get(from);
+  if (hit && hit.release === release && hit.name === name) return hit.agent;
+  const agent = deepFreeze(build());
+  built.set(from, { release, name, agent });
+  return agent;
+}
+
+/** The agent of an Agent CR and its release (either may be absent, not both). */
+export function readAgent(cr: KubeObject | undefined, release: KubeObject | undefined, name: string): Agent {
+  return memoized((cr ?? release)!, release, name, () => agentOf(cr, release, name));
+}
 
 /** The names of the namespace's sources of the agent chart: the chart name plus every OCIRepository of the chart URL. */
 export function agentChartSources(sources: readonly KubeObject[], chartUrl: string): Set<string> {
@@ -56,12 +83,12 @@ export async function listAgents(rc: ReadContext, namespace: string): Promise<Ag
   }));
 
   const matched = new Set(pairs.flatMap((p) => (p.release ? [key(p.release.metadata.namespace ?? '', p.release.metadata.name)] : [])));
-  const agents = pairs.map((p) => withRelease(agentFromCr(p.cr), p.release));
+  const agents = pairs.map((p) => readAgent(p.cr, p.release, p.cr.metadata.name));
   const chartSources = agentChartSources(sources, rc.chartUrl);
   for (const release of releases) {
     if (matched.has(key(namespace, release.metadata.name))) continue;
     if (!isAgentRelease(release, chartSources, namespace)) continue;
-    agents.push(withRelease(agentFromRelease(release, release.metadata.name), release));
+    agents.push(readAgent(undefined, release, release.metadata.name));
   }
   return agents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
@@ -69,5 +96,5 @@ export async function listAgents(rc: ReadContext, namespace: string): Promise<Ag
 /** One agent: from its Agent CR when kagent rendered it, else from its release. */
 export async function getAgent(rc: ReadContext, namespace: string, name: string): Promise<Agent> {
   const objects = requireAgent(await lookupAgent(rc.kube, rc.types, namespace, name));
-  return agentOf(objects.agent, objects.release, name);
+  return readAgent(objects.agent, objects.release, name);
 }

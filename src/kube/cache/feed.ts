@@ -16,6 +16,7 @@
  * uses and which is often the larger half of an object. A store that would exceed
  * `maxObjects` stops serving (readers go direct) instead of growing without bound.
  */
+import { deepFreeze } from '../../core/frozen.js';
 import type { KubeObject } from '../../service/ports.js';
 import { watchStatus } from '../list-watch.js';
 import type { FeedSpec, WatchEventType, WatchHandle, WatchHandlers } from './ports.js';
@@ -45,14 +46,6 @@ export function compareRv(a: string, b: string): number | undefined {
   if (!/^\d+$/.test(a) || !/^\d+$/.test(b)) return undefined;
   if (a.length !== b.length) return a.length < b.length ? -1 : 1;
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }
 
 function cacheable(object: KubeObject): KubeObject {
