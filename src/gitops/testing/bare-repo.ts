@@ -3,12 +3,16 @@
  * behind the GitHub API double, and the place tests look at what was pushed (`git log`,
  * `git show`, a checkout for `kubectl kustomize`). Every call runs the installed `git`
  * with argument vectors (no shell) against `GIT_DIR`, with a fixed identity and no user
- * or system configuration, so results do not depend on the machine.
+ * or system configuration, so results do not depend on the machine. Reads of objects by
+ * id go through one long-running `git cat-file --batch` (ObjectReader), and a checkout or a
+ * commit of many files is a fixed number of git processes, not one per file: a test makes
+ * hundreds of these calls, and each process costs more than the work it does.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { ObjectReader, type GitObject } from './object-reader.js';
 
 export interface GitIdentity {
   name: string;
@@ -23,7 +27,11 @@ const SHA = /^[0-9a-f]{40}$/;
 export const isSha = (value: unknown): value is string => typeof value === 'string' && SHA.test(value);
 
 export class BareRepo {
-  private constructor(readonly dir: string) {}
+  private readonly objects: ObjectReader;
+
+  private constructor(readonly dir: string) {
+    this.objects = new ObjectReader(this.env(true));
+  }
 
   /** A new empty bare repository in a fresh temporary directory (default branch `main`). */
   static async create(): Promise<BareRepo> {
@@ -33,14 +41,16 @@ export class BareRepo {
     return repo;
   }
 
+  /** A new bare repository holding exactly what `source` holds (objects and refs), by copying its files. */
+  static async copyOf(source: BareRepo): Promise<BareRepo> {
+    const dir = await mkdtemp(join(tmpdir(), 'am-bare-'));
+    await cp(source.dir, dir, { recursive: true });
+    return new BareRepo(dir);
+  }
+
   /** Runs git with GIT_DIR set; resolves stdout, rejects with stderr's text. */
   git(args: string[], options: { input?: string | Buffer; env?: Record<string, string>; bare?: boolean } = {}): Promise<string> {
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH, HOME: this.dir, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null',
-      GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 'test@example.com', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 'test@example.com',
-      ...(options.bare === false ? {} : { GIT_DIR: this.dir }),
-      ...options.env,
-    };
+    const env = this.env(options.bare !== false, options.env);
     return new Promise((resolve, reject) => {
       const child = execFile('git', args, { env, maxBuffer: 64 * 1024 * 1024, encoding: 'buffer' }, (err, stdout, stderr) => {
         if (err) reject(new Error(`git ${args[0]}: ${stderr.toString().trim() || err.message}`));
@@ -50,13 +60,18 @@ export class BareRepo {
     });
   }
 
+  private env(gitDir: boolean, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+    return {
+      PATH: process.env.PATH, HOME: this.dir, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 'test@example.com', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 'test@example.com',
+      ...(gitDir ? { GIT_DIR: this.dir } : {}),
+      ...extra,
+    };
+  }
+
   /** The commit a branch points at, or undefined when there is no such branch. */
   async branch(name: string): Promise<string | undefined> {
-    try {
-      return (await this.git(['rev-parse', '--verify', '--quiet', `refs/heads/${name}^{commit}`])).trim() || undefined;
-    } catch {
-      return undefined;
-    }
+    return (await this.objects.read(`refs/heads/${name}^{commit}`))?.sha;
   }
 
   async branches(): Promise<string[]> {
@@ -69,17 +84,46 @@ export class BareRepo {
     return (await this.git(['hash-object', '-w', '--stdin'], { input: content })).trim();
   }
 
+  /** Writes every content as a blob with one git process; the ids in the same order. */
+  async writeBlobs(contents: Buffer[]): Promise<string[]> {
+    if (contents.length <= 1) return Promise.all(contents.map((c) => this.writeBlob(c)));
+    const scratch = await mkdtemp(join(tmpdir(), 'am-blobs-'));
+    try {
+      const paths = await Promise.all(contents.map(async (content, i) => {
+        const path = join(scratch, String(i));
+        await writeFile(path, content);
+        return path;
+      }));
+      const ids = (await this.git(['hash-object', '-w', '--stdin-paths'], { input: `${paths.join('\n')}\n` })).split('\n').filter(Boolean);
+      if (ids.length !== contents.length) throw new Error(`git hash-object: ${ids.length} ids for ${contents.length} files`);
+      return ids;
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+
+  /** An object by full id, or undefined when absent. */
+  async object(sha: string): Promise<GitObject | undefined> {
+    return isSha(sha) ? this.objects.read(sha) : undefined;
+  }
+
+  /**
+   * The object a revision expression names (`main^{tree}`, `main:clusters/prod`), or
+   * undefined when it names none. The caller checks the expression is a safe name.
+   */
+  async resolve(expression: string): Promise<GitObject | undefined> {
+    return expression.startsWith('-') ? undefined : this.objects.read(expression);
+  }
+
   async readBlob(sha: string): Promise<Buffer> {
-    return new Promise((resolve, reject) => {
-      execFile('git', ['cat-file', 'blob', sha], { env: { PATH: process.env.PATH, GIT_DIR: this.dir }, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
-        (err, stdout) => (err ? reject(new Error(`no blob ${sha}`)) : resolve(stdout)));
-    });
+    const object = await this.object(sha);
+    if (object?.type !== 'blob') throw new Error(`no blob ${sha}`);
+    return object.content;
   }
 
   /** The type of an object (`blob`, `tree`, `commit`, `tag`), or undefined when absent. */
   async typeOf(sha: string): Promise<string | undefined> {
-    if (!isSha(sha)) return undefined;
-    return this.git(['cat-file', '-t', sha]).then((t) => t.trim(), () => undefined);
+    return (await this.object(sha))?.type;
   }
 
   /**
@@ -129,10 +173,10 @@ export class BareRepo {
   async commitFiles(branch: string, files: Record<string, string | null>, message = 'seed'): Promise<string> {
     const parent = await this.branch(branch);
     const baseTree = parent ? (await this.git(['rev-parse', `${parent}^{tree}`])).trim() : undefined;
-    const changes = [];
-    for (const [path, content] of Object.entries(files)) {
-      changes.push({ path, mode: '100644', sha: content === null ? null : await this.writeBlob(Buffer.from(content)) });
-    }
+    const entries = Object.entries(files);
+    const written = entries.filter(([, content]) => content !== null);
+    const ids = new Map(await this.writeBlobs(written.map(([, content]) => Buffer.from(content!))).then((shas) => shas.map((sha, i) => [written[i]![0], sha])));
+    const changes = entries.map(([path]) => ({ path, mode: '100644', sha: ids.get(path) ?? null }));
     const tree = await this.writeTree(baseTree, changes);
     const commit = await this.commitTree(tree, parent ? [parent] : [], message);
     await this.updateBranch(branch, commit, parent);
@@ -141,7 +185,8 @@ export class BareRepo {
 
   /** The file at `ref:path` as text, or undefined when absent. */
   async show(ref: string, path: string): Promise<string | undefined> {
-    return this.git(['show', `${ref}:${path}`]).then((t) => t, () => undefined);
+    const object = await this.resolve(`${ref}:${path}`);
+    return object?.type === 'blob' ? object.content.toString('utf8') : undefined;
   }
 
   /** Every file path in the tree of `ref`. */
@@ -152,15 +197,25 @@ export class BareRepo {
   /** Writes the tree of `ref` into a fresh directory (for `kubectl kustomize`); returns it. */
   async checkout(ref: string): Promise<string> {
     const out = await mkdtemp(join(tmpdir(), 'am-checkout-'));
-    for (const path of await this.files(ref)) {
-      const file = join(out, path);
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, (await this.show(ref, path)) ?? '');
+    const scratch = await mkdtemp(join(tmpdir(), 'am-index-'));
+    try {
+      // A scratch index and the output directory as the work tree: the repository stays bare.
+      const env = { GIT_INDEX_FILE: join(scratch, 'index'), GIT_WORK_TREE: out };
+      await this.git(['read-tree', `${ref}^{tree}`], { env });
+      await this.git(['checkout-index', '--all'], { env });
+      return out;
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
     }
-    return out;
+  }
+
+  /** Stops the long-running git reader (it starts again on the next read). */
+  stopReader(): void {
+    this.objects.close();
   }
 
   async remove(): Promise<void> {
+    this.objects.close();
     await rm(this.dir, { recursive: true, force: true });
   }
 }

@@ -63,8 +63,9 @@ export async function gitRoute(state: RepoState, method: string, rest: string, q
     return { status: 201, body: { sha: await repo.writeBlob(bytes), url: '' } };
   }
   if (method === 'GET' && (m = /^\/git\/blobs\/([0-9a-f]{40})$/.exec(rest))) {
-    if ((await repo.typeOf(m[1]!)) !== 'blob') return notFound();
-    const content = await repo.readBlob(m[1]!);
+    const blob = await repo.object(m[1]!);
+    if (blob?.type !== 'blob') return notFound();
+    const { content } = blob;
     return { status: 200, body: { sha: m[1], size: content.length, encoding: 'base64', content: content.toString('base64') } };
   }
   if (method === 'GET' && (m = /^\/git\/trees\/(.+)$/.exec(rest))) return readTree(repo, decodeURIComponent(m[1]!), query.get('recursive') !== null);
@@ -117,7 +118,7 @@ async function updateRef(repo: BareRepo, name: string, body: any): Promise<Reply
 
 async function treeOf(repo: BareRepo, ish: string): Promise<string | undefined> {
   if (!SAFE_NAME.test(ish)) return undefined;
-  return repo.git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ish}^{tree}`]).then((t) => t.trim() || undefined, () => undefined);
+  return (await repo.resolve(`${ish}^{tree}`))?.sha;
 }
 
 async function readTree(repo: BareRepo, ish: string, recursive: boolean): Promise<Reply> {
@@ -139,21 +140,25 @@ async function createTree(repo: BareRepo, body: any): Promise<Reply> {
     if (!isSha(body.base_tree) || (await repo.typeOf(body.base_tree)) !== 'tree') return unprocessable('base_tree is not a valid tree oid');
     base = body.base_tree;
   }
-  const changes: Array<{ path: string; mode: string; sha: string | null }> = [];
+  const changes: Array<{ path: string; mode: string; sha: string | null; content?: string }> = [];
   for (const entry of body.tree) {
     if (typeof entry?.path !== 'string' || !SAFE_NAME.test(entry.path) || !FILE_MODES.has(entry.mode)) return unprocessable('tree.path or tree.mode is invalid');
     if (entry.sha === null) changes.push({ path: entry.path, mode: entry.mode, sha: null });
-    else if (typeof entry.content === 'string') changes.push({ path: entry.path, mode: entry.mode, sha: await repo.writeBlob(Buffer.from(entry.content)) });
+    else if (typeof entry.content === 'string') changes.push({ path: entry.path, mode: entry.mode, sha: null, content: entry.content });
     else if (isSha(entry.sha) && (await repo.typeOf(entry.sha))) changes.push({ path: entry.path, mode: entry.mode, sha: entry.sha });
     else return unprocessable(`tree.sha ${String(entry.sha)} is not a valid blob`);
   }
+  // Inline contents become blobs in one batch.
+  const inline = changes.filter((c) => c.content !== undefined);
+  (await repo.writeBlobs(inline.map((c) => Buffer.from(c.content!)))).forEach((id, i) => { inline[i]!.sha = id; });
   const sha = await repo.writeTree(base, changes);
   return { status: 201, body: { sha, truncated: false, tree: [] } };
 }
 
 async function readCommit(repo: BareRepo, sha: string): Promise<Reply> {
-  if ((await repo.typeOf(sha)) !== 'commit') return notFound();
-  const text = await repo.git(['cat-file', 'commit', sha]);
+  const commit = await repo.object(sha);
+  if (commit?.type !== 'commit') return notFound();
+  const text = commit.content.toString('utf8');
   const [head, ...message] = text.split('\n\n');
   const lines = head!.split('\n');
   const tree = lines.find((l) => l.startsWith('tree '))!.slice(5);
@@ -181,11 +186,11 @@ async function createCommit(repo: BareRepo, body: any): Promise<Reply> {
 
 async function contents(repo: BareRepo, path: string, ref: string, raw: boolean): Promise<Reply> {
   if (!SAFE_NAME.test(ref) || (path !== '' && !SAFE_NAME.test(path))) return notFound();
-  const spec = `${ref}:${path}`;
-  const sha = await repo.git(['rev-parse', '--verify', '--quiet', '--end-of-options', spec]).then((t) => t.trim(), () => '');
-  const type = sha ? await repo.typeOf(sha) : undefined;
+  const object = await repo.resolve(`${ref}:${path}`);
+  const sha = object?.sha ?? '';
+  const type = object?.type;
   if (type === 'blob') {
-    const content = await repo.readBlob(sha);
+    const content = object!.content;
     if (raw) return { status: 200, raw: content.toString('utf8') };
     return { status: 200, body: { type: 'file', path, sha, size: content.length, encoding: 'base64', content: content.toString('base64') } };
   }

@@ -7,6 +7,7 @@
  * a path can be compared with what apply mode would write.
  */
 import { generateKeyPairSync } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import type { Sandbox } from '@agent-manager/kube-sandbox';
 import { BareRepo } from './bare-repo.js';
 import { startGitGitHubDouble, type GitGitHubDouble } from './github-git-double.js';
@@ -97,13 +98,41 @@ export interface GitOpsWorld {
   close(): Promise<void>;
 }
 
+let keyPair: { publicKey: string; privateKey: string } | undefined;
+/** The app's RSA key pair: made once per process, since a 2048-bit key takes a noticeable while. */
+function appKeys(): { publicKey: string; privateKey: string } {
+  keyPair ??= generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs1', format: 'pem' } });
+  return keyPair;
+}
+
+let seeds: Promise<{ fleet: BareRepo; other: BareRepo }> | undefined;
+/**
+ * The seeded repositories every world starts from, made once per process and copied for
+ * each world (a copy is a few file writes, a fresh seed a dozen git processes); removed
+ * when the process exits.
+ */
+function seededRepos(): Promise<{ fleet: BareRepo; other: BareRepo }> {
+  seeds ??= (async () => {
+    const fleet = await BareRepo.create();
+    await fleet.commitFiles('main', SEED_FILES, 'seed the fleet');
+    const other = await BareRepo.create();
+    await other.commitFiles('main', { 'README.md': 'x\n' });
+    fleet.stopReader();
+    other.stopReader();
+    process.once('exit', () => {
+      for (const repo of [fleet, other]) rmSync(repo.dir, { recursive: true, force: true });
+    });
+    return { fleet, other };
+  })();
+  return seeds;
+}
+
 /** The repository and the double; `installations` maps repositories the app is installed on. */
 export async function startGitOpsWorld(options: { appInstalledOn?: string[] } = {}): Promise<GitOpsWorld> {
-  const repo = await BareRepo.create();
-  await repo.commitFiles('main', SEED_FILES, 'seed the fleet');
-  const other = await BareRepo.create();
-  await other.commitFiles('main', { 'README.md': 'x\n' });
-  const keys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs1', format: 'pem' } });
+  const seeds = await seededRepos();
+  const repo = await BareRepo.copyOf(seeds.fleet);
+  const other = await BareRepo.copyOf(seeds.other);
+  const keys = appKeys();
   const github = await startGitGitHubDouble({
     repositories: { 'acme/fleet': repo, 'acme/other': other },
     tokens: {
