@@ -272,7 +272,13 @@ spec:
       });
     });
     try {
-      await new Promise((r) => setTimeout(r, 500));
+      // Once kubectl's watch has arrived, every later change reaches it (it watches from
+      // its list's resourceVersion, so nothing between the list and the watch is missed).
+      const watches = h.sandbox.counters.count({ verb: 'watch', resource: 'configmaps' });
+      while (h.sandbox.counters.count({ verb: 'watch', resource: 'configmaps' }) === watches) {
+        if (child.exitCode !== null) throw new Error(`kubectl get -w exited (${child.exitCode})`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
       await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: 'watched' } } });
       await h.core.patchNamespacedConfigMap({ namespace: 'tenant', name: 'watched', body: [{ op: 'add', path: '/data', value: { a: '1' } }] });
       await seen;
