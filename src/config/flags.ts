@@ -42,7 +42,7 @@ export const SERVE_FLAGS = [
   { name: 'managed-namespaces', env: 'AGENT_MANAGER_MANAGED_NAMESPACES', default: '', type: 'list', group: 'Kubernetes',
     help: 'Comma-separated further namespaces agents may live in (the service needs RBAC there).' },
   { name: 'read-cache', env: 'AGENT_MANAGER_READ_CACHE', default: true, type: 'bool', group: 'Kubernetes',
-    help: 'Answer list, get, status and model-config reads from a watch-fed cache of the managed namespaces, filled as the ServiceAccount '
+    help: 'Answer list, get, status, model-config and revision reads from a watch-fed cache of the managed namespaces, filled as the ServiceAccount '
       + '(it needs get, list and watch there); --read-cache=false reads from the API server every time. Writes always go to the API server. '
       + 'With --downstream-oauth it is on only when set explicitly, and each cached read is first authorized as the caller.' },
   { name: 'kagent-api-version', env: 'KAGENT_API_VERSION', default: 'auto', type: 'string', group: 'Kubernetes',

@@ -44,7 +44,9 @@ async function readReleaseHistory(env: OperationEnv, ctx: RequestContext, reques
   const namespace = env.settings.namespaces.resolve(request.namespace);
   validateName(request.name);
   const { name } = request;
-  const kube = env.kube(ctx);
+  // Read-only operations: from the read cache when there is one (a write of this replica
+  // is waited for there), like get_agent.
+  const kube = env.reads(ctx);
   const [objects, read] = await Promise.all([
     lookupAgent(kube, env.types, namespace, name),
     readHistory(kube, env.types, namespace, name),

@@ -82,7 +82,7 @@ export const seedAgentManagerRbac: SeedStep = (store) => {
         { apiGroups: ['kagent.dev'], resources: ['agents'], verbs: ['get', 'list', 'watch', 'delete'] },
         { apiGroups: ['kagent.dev'], resources: ['modelconfigs'], verbs: ['list', 'watch'] },
         { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch'] },
-        { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['list', 'create', 'delete'] },
+        { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['list', 'watch', 'create', 'delete'] },
         { apiGroups: [''], resources: ['pods', 'events'], verbs: ['list', 'watch'] },
         { apiGroups: ['kustomize.toolkit.fluxcd.io'], resources: ['kustomizations'], verbs: ['get'] },
         { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['gitrepositories'], verbs: ['get'] },

@@ -101,6 +101,25 @@ describe('the read cache', () => {
     direct.close();
   });
 
+  it('answers warm revision reads with zero API requests, and sees a revision this replica just recorded', async () => {
+    const f = await cachedService();
+    await f.service.createAgent(f.ctx(), { name: 'versioned', modelConfig: 'default-model-config', toolset: ['preset:none'] });
+    await f.service.updateAgent(f.ctx(), { name: 'versioned', description: 'second' });
+    // Read at once after the write: the cache waits for the watch to pass it.
+    const listed = await f.service.listAgentRevisions(f.ctx(), { name: 'versioned' });
+    expect(listed.revisions.map((r) => r.revision)).toEqual([2, 1]);
+    const direct = await startUncached(f.sandbox);
+
+    f.sandbox.counters.reset();
+    const list = await f.service.listAgentRevisions(f.ctx(), { name: 'versioned' });
+    const detail = await f.service.getAgentRevision(f.ctx(), { name: 'versioned', revision: 1 });
+    expect(f.sandbox.counters.count({ user: SA })).toBe(0);
+
+    expect(list).toEqual(await direct.listAgentRevisions('versioned'));
+    expect(detail).toEqual(await direct.getAgentRevision('versioned', 1));
+    direct.close();
+  });
+
   it('reads its own writes: an agent just created is listed and got at once, and gone at once after delete', async () => {
     const f = await cachedService();
     await f.service.createAgent(f.ctx(), { name: 'fresh', modelConfig: 'default-model-config', toolset: ['preset:none'] });
@@ -197,6 +216,8 @@ async function startUncached(sandbox: Sandbox) {
     getAgent: (name: string) => service.getAgent(ctx, { name }),
     getAgentStatus: (name: string) => service.getAgentStatus(ctx, { name }),
     listModelConfigs: () => service.listModelConfigs(ctx),
+    listAgentRevisions: (name: string) => service.listAgentRevisions(ctx, { name }),
+    getAgentRevision: (name: string, revision: number) => service.getAgentRevision(ctx, { name, revision }),
     close: () => provider.close(),
   };
 }

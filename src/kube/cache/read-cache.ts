@@ -16,6 +16,7 @@
  * metrics report.
  */
 import type { Logger } from 'pino';
+import { AGENT_LABEL } from '../../core/revisions.js';
 import type { Gvr, KubeObject, ListOptions } from '../../service/ports.js';
 import type { ResourceTypes } from '../../service/resources.js';
 import { compareRv, Feed, type FeedCalls, type FeedState } from './feed.js';
@@ -68,7 +69,11 @@ function feedOf(source: ListWatchSource, gvr: Gvr, namespace: string, selectors:
   };
 }
 
-/** The stores of one namespace: every type the reads use, pods only with a `kagent` label, events only Warnings. */
+/**
+ * The stores of one namespace: every type the reads use, pods only with a `kagent` label,
+ * events only Warnings, ControllerRevisions only agent-manager's (those labelled with an
+ * agent: Deployments and StatefulSets keep theirs in the same namespaces).
+ */
 export function feedsOf(source: ListWatchSource, types: ResourceTypes, namespace: string): { spec: FeedSpec; calls: FeedCalls }[] {
   return [
     feedOf(source, types.agent, namespace),
@@ -78,6 +83,7 @@ export function feedsOf(source: ListWatchSource, types: ResourceTypes, namespace
     feedOf(source, types.deployment, namespace),
     feedOf(source, types.pod, namespace, { labelSelector: 'kagent' }),
     feedOf(source, types.event, namespace, { fieldSelector: 'type=Warning' }),
+    feedOf(source, types.controllerRevision, namespace, { labelSelector: AGENT_LABEL }),
   ];
 }
 
