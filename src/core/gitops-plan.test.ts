@@ -102,6 +102,20 @@ describe('commit-mode planning', () => {
     expect(parse(content(second, 'clusters/prod/agent-manager/kustomization.yaml')!).resources).toEqual(['agent.yaml', 'ops.yaml', 'dev.yaml']);
   });
 
+  it('lays out an updated release the repository does not define, listing the files it adds', () => {
+    const values = { agent: { name: 'ops', displayName: 'Ops' }, modelConfig: { name: 'default-model-config' }, toolset: ['kubernetes'] };
+    const release = buildHelmRelease('kagent', 'ops', values, cfg);
+    const plan = planUpdate(input({ 'clusters/prod/kustomization.yaml': 'resources: []\n' }, { name: 'ops' }), values, release, buildOciRepository('kagent', cfg));
+    expect(plan.files.map((f) => [f.path, f.action])).toEqual([
+      ['clusters/prod/agent-manager/agent.yaml', 'add'],
+      ['clusters/prod/agent-manager/kustomization.yaml', 'add'],
+      ['clusters/prod/agent-manager/ops.yaml', 'add'],
+      ['clusters/prod/kustomization.yaml', 'update'],
+    ]);
+    expect(plan.releasePath).toBe('clusters/prod/agent-manager/ops.yaml');
+    expect(parse(content(plan, 'clusters/prod/agent-manager/ops.yaml')!)).toEqual(release);
+  });
+
   it('refuses to create an agent the repository already defines', () => {
     expect(() => planCreate(input({ 'clusters/prod/agents.yaml': SRE }), buildHelmRelease('kagent', 'sre', {}, cfg), buildOciRepository('kagent', cfg)))
       .toThrow('conflict: HelmRelease kagent/sre is already defined in acme/fleet@main: clusters/prod/agents.yaml; use update_agent to change it');

@@ -152,7 +152,11 @@ export function planCreate(input: PlanInput, release: ComposedObject, source: Co
 export function planUpdate(input: PlanInput, values: Record<string, unknown>, release: ComposedObject, source: ComposedObject): CommitPlan {
   const hit = theRelease(input);
   const cs = new ChangeSet(input.files);
-  if (!hit) return { files: cs.changes(), releasePath: addToLayout(cs, input, release, source) };
+  if (!hit) {
+    // Laid out first, listed after: the change set is read once it holds the new files.
+    const releasePath = addToLayout(cs, input, release, source);
+    return { files: cs.changes(), releasePath };
+  }
   cs.write(hit.path, withReleaseValues(documents(cs, hit.path)!, hit.index, values));
   return { files: cs.changes(), releasePath: hit.path };
 }

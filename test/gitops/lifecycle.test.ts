@@ -8,24 +8,20 @@
  * revision list starts with the entry of a change made outside agent-manager, since the
  * commit-mode write itself recorded no revision.
  */
-import { execFile } from 'node:child_process';
 import type { Server } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
+import { parse } from 'yaml';
 import { SRE_VALUES } from '../../src/gitops/testing/gitops-world.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { createApp } from '../../src/transport/http/app.js';
+import { fluxApplies, merge } from './flux-apply.js';
 import { seedRevision, storedRevisions } from './seed-revisions.js';
-import { byKind, KUBECTL, kubectlPresent, kustomize, startCommitWorld, type CommitWorld } from './support.js';
+import { byKind, kubectlPresent, kustomize, startCommitWorld, type CommitWorld } from './support.js';
 
 let w: CommitWorld;
 let server: Server;
 let base: string;
-let dir: string;
 
 beforeAll(async () => {
   w = await startCommitWorld('app');
@@ -35,14 +31,11 @@ beforeAll(async () => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  dir = await mkdtemp(join(tmpdir(), 'gitops-lifecycle-'));
-  await w.f.sandbox.writeKubeconfig(join(dir, 'kubeconfig'));
 });
 afterAll(async () => {
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
   await w?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 async function api(method: string, path: string, body?: unknown) {
@@ -50,23 +43,6 @@ async function api(method: string, path: string, body?: unknown) {
     method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, json: await res.json() as any };
-}
-
-/** kustomize-controller's apply: server-side with forced ownership, as its field manager, labelling what it applies with its Kustomization. */
-async function fluxApplies(objects: Array<Record<string, any>>, kustomization: string): Promise<void> {
-  const labelled = objects.map((o) => ({
-    ...o,
-    metadata: {
-      ...o.metadata,
-      labels: { ...o.metadata.labels, 'kustomize.toolkit.fluxcd.io/name': kustomization, 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' },
-    },
-  }));
-  const input = labelled.map((o) => stringify(o)).join('---\n');
-  await new Promise<void>((resolve, reject) => {
-    const child = execFile(KUBECTL, ['--kubeconfig', join(dir, 'kubeconfig'), 'apply', '--server-side', '--field-manager=kustomize-controller', '--force-conflicts', '-f', '-'],
-      { timeout: 30_000 }, (err, _stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve()));
-    child.stdin!.end(input);
-  });
 }
 
 describe.skipIf(!kubectlPresent)('a GitOps-owned agent changed through a pull request', () => {
@@ -100,9 +76,9 @@ describe.skipIf(!kubectlPresent)('a GitOps-owned agent changed through a pull re
     // The reviewer merges (main fast-forwards to the branch) and Flux applies the path.
     const pull = w.world.github.pulls('acme/fleet').find((p) => p.number === number)!;
     expect(pull.head).toBe(branch);
-    await w.world.repo.git(['update-ref', 'refs/heads/main', (await w.world.repo.git(['rev-parse', branch])).trim()]);
+    await merge(w.world.repo, branch);
     const merged = await kustomize(w.world, 'main', 'clusters/prod');
-    await fluxApplies(merged.filter((o) => o.kind !== 'ConfigMap'), 'prod');
+    await fluxApplies(w.f.sandbox, merged.filter((o) => o.kind !== 'ConfigMap'), 'prod');
 
     const agent = (await api('GET', '/agents/kagent/sre')).json;
     expect(agent).toMatchObject({ toolset, managed: 'gitops' });
