@@ -102,7 +102,7 @@ export interface paths {
         };
         /**
          * Get an agent
-         * @description One agent, from its Agent CR, its HelmRelease and the release values. The `ETag` header is the agent's `resourceVersion` as a strong entity tag; send it back as `If-Match` on PATCH or DELETE to refuse the write when the agent changed since.
+         * @description One agent, from its Agent CR, its HelmRelease and the release values. The `ETag` header is the agent's `resourceVersion` as a strong entity tag; send it back as `If-Match` on PATCH or DELETE to refuse the write when the agent changed since. It is the release's version only, and the answer also carries kagent's readiness, which changes without it: so `If-None-Match` is not evaluated and GET always answers the whole agent (every answer is `Cache-Control: no-cache, private`).
          */
         get: operations["getAgent"];
         put?: never;
@@ -946,13 +946,16 @@ export interface components {
         GitPath: string;
         /** @description `true` (any case): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. */
         DryRun: boolean;
-        /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version. `*` sets no version; a weak tag or a list of tags is a 400. */
+        /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version, else 412. A list (`"41", "44"`) matches when the agent is at one of its versions; a weak tag (`W/"44"`) never matches (If-Match compares strongly), so it is a 412. `*` matches any existing agent. A missing agent is a 404 whatever the header says; a value that is none of these forms is a 400. */
         IfMatch: string;
         /** @description Commit mode: the caller's GitHub user token; the pull request is opened as that person. Never logged, never stored. Without it the installation's GitHub App or token is used. */
         GitHubToken: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The agent's resourceVersion (its HelmRelease's) as a strong entity tag, e.g. `"44"`; after a write, the version the write left. */
+        AgentETag: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1066,6 +1069,9 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    ETag: components["headers"]["AgentETag"];
+                    /** @description The created agent's path, `/api/v1/agents/{namespace}/{name}`. */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1129,8 +1135,7 @@ export interface operations {
             /** @description The agent. */
             200: {
                 headers: {
-                    /** @description The agent's resourceVersion (its HelmRelease's) as a strong entity tag, e.g. `"44"`. */
-                    ETag?: string;
+                    ETag: components["headers"]["AgentETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1161,7 +1166,7 @@ export interface operations {
                 path?: components["parameters"]["GitPath"];
             };
             header?: {
-                /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version. `*` sets no version; a weak tag or a list of tags is a 400. */
+                /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version, else 412. A list (`"41", "44"`) matches when the agent is at one of its versions; a weak tag (`W/"44"`) never matches (If-Match compares strongly), so it is a 412. `*` matches any existing agent. A missing agent is a 404 whatever the header says; a value that is none of these forms is a 400. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Commit mode: the caller's GitHub user token; the pull request is opened as that person. Never logged, never stored. Without it the installation's GitHub App or token is used. */
                 "X-GitHub-Token"?: components["parameters"]["GitHubToken"];
@@ -1212,7 +1217,7 @@ export interface operations {
                 path?: components["parameters"]["GitPath"];
             };
             header?: {
-                /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version. `*` sets no version; a weak tag or a list of tags is a 400. */
+                /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version, else 412. A list (`"41", "44"`) matches when the agent is at one of its versions; a weak tag (`W/"44"`) never matches (If-Match compares strongly), so it is a 412. `*` matches any existing agent. A missing agent is a 404 whatever the header says; a value that is none of these forms is a 400. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Commit mode: the caller's GitHub user token; the pull request is opened as that person. Never logged, never stored. Without it the installation's GitHub App or token is used. */
                 "X-GitHub-Token"?: components["parameters"]["GitHubToken"];
@@ -1234,6 +1239,7 @@ export interface operations {
             /** @description Updated (or unchanged). */
             200: {
                 headers: {
+                    ETag: components["headers"]["AgentETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1360,7 +1366,7 @@ export interface operations {
                 path?: components["parameters"]["GitPath"];
             };
             header?: {
-                /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version. `*` sets no version; a weak tag or a list of tags is a 400. */
+                /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version, else 412. A list (`"41", "44"`) matches when the agent is at one of its versions; a weak tag (`W/"44"`) never matches (If-Match compares strongly), so it is a 412. `*` matches any existing agent. A missing agent is a 404 whatever the header says; a value that is none of these forms is a 400. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Commit mode: the caller's GitHub user token; the pull request is opened as that person. Never logged, never stored. Without it the installation's GitHub App or token is used. */
                 "X-GitHub-Token"?: components["parameters"]["GitHubToken"];
@@ -1382,6 +1388,7 @@ export interface operations {
             /** @description Rolled back (or unchanged). */
             200: {
                 headers: {
+                    ETag: components["headers"]["AgentETag"];
                     [name: string]: unknown;
                 };
                 content: {

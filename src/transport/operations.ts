@@ -64,6 +64,8 @@ export interface RestBinding<I = Record<string, unknown>, R = unknown> {
   githubToken?: boolean;
   /** The strong ETag of a result (an agent's resourceVersion), sent as the `ETag` header. */
   etag?(result: R): string | undefined;
+  /** The URL path of what a 201 created, sent as the `Location` header (RFC 9110 §15.3.2). */
+  location?(result: R): string | undefined;
   /** Query parameters bound to input fields of the same name. */
   query?: Readonly<Record<string, QueryParamType>>;
   /** Path parameters that are whole numbers (the others are strings). */
@@ -101,6 +103,9 @@ export type AnyOperation = Operation<z.ZodObject, unknown>;
 /** Write results say `dryRun: true` when nothing was stored. */
 const isDryRun = (result: { dryRun?: boolean }): boolean => result.dryRun === true;
 const isCommit = (result: { mode?: string }): boolean => result.mode === 'commit';
+/** The agent's version after a write, the ETag of its answer (RFC 9110 §8.8.3: the tag of the resulting state). */
+const versionAfter = (result: { agent?: Agent }): string | undefined => result.agent?.resourceVersion;
+const agentPath = (agent: Agent): string => `/api/v1/agents/${encodeURIComponent(agent.namespace)}/${encodeURIComponent(agent.name)}`;
 
 // The hints per tool: [readOnly, destructive, idempotent, openWorld].
 const hints = (readOnlyHint: boolean, destructiveHint: boolean, idempotentHint: boolean, openWorldHint: boolean): ToolHints =>
@@ -148,6 +153,8 @@ export const createAgent = op<typeof createAgentInput, CreateResult>({
     query: { dryRun: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string' },
     // A dry run or a commit-mode answer created nothing on the cluster.
     statusOf: (result) => (isDryRun(result) || isCommit(result) ? 200 : 201),
+    etag: (result) => (isDryRun(result) || isCommit(result) ? undefined : versionAfter(result)),
+    location: (result) => (isDryRun(result) || isCommit(result) ? undefined : agentPath(result.agent)),
     githubToken: true,
   },
   run: (service, ctx, input) => service.createAgent(ctx, input),
@@ -157,7 +164,7 @@ export const updateAgent = op<typeof updateAgentInput, UpdateResult>({
   tool: 'update_agent', annotations: hints(false, true, false, true), input: updateAgentInput,
   rest: {
     method: 'patch', path: '/agents/:namespace/:name', status: 200, body: true, query: { force: 'boolean', dryRun: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string' },
-    ifMatch: true, githubToken: true,
+    ifMatch: true, githubToken: true, etag: versionAfter,
   },
   run: (service, ctx, input) => service.updateAgent(ctx, input),
 });
@@ -220,7 +227,7 @@ export const rollbackAgent = op<typeof rollbackAgentInput, RollbackResult>({
   rest: {
     method: 'post', path: '/agents/:namespace/:name/rollback', status: 200, body: true,
     query: { force: 'boolean', dryRun: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string' },
-    ifMatch: true, githubToken: true,
+    ifMatch: true, githubToken: true, etag: versionAfter,
   },
   run: (service, ctx, input) => service.rollbackAgent(ctx, input),
 });

@@ -55,7 +55,10 @@ describe('REST dry runs', () => {
   });
 
   it('a real create is still 201, and PATCH and DELETE with dryRun change nothing', async () => {
-    expect((await call('POST', '/agents', { body: SPEC })).status).toBe(201);
+    const created = await call('POST', '/agents', { body: SPEC });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe('/api/v1/agents/kagent/sre');
+    expect(created.headers.get('etag')).toBe(`"${created.json.agent.resourceVersion}"`);
     const before = fixture.sandbox.store.revision;
     const patched = await call('PATCH', '/agents/kagent/sre?dryRun=true', { body: { description: 'draft' } });
     expect(patched.status).toBe(200);
@@ -97,14 +100,66 @@ describe('REST preconditions', () => {
     expect(res.status).toBe(200);
   });
 
+  it('If-Match with a list of tags succeeds when the agent is at one of them', async () => {
+    const etag = (await call('GET', '/agents/kagent/sre')).headers.get('etag')!;
+    const res = await call('PATCH', '/agents/kagent/sre', { body: { description: 'listed' }, headers: { 'if-match': `"1", ${etag}, W/"2"` } });
+    expect(res.status).toBe(200);
+    expect(res.json.agent.description).toBe('listed');
+  });
+
+  it('If-Match with a list naming none of the current version is 412 conflict naming what was sent', async () => {
+    const before = fixture.sandbox.store.revision;
+    const res = await call('PATCH', '/agents/kagent/sre', { body: { description: 'x' }, headers: { 'if-match': '"1", "2"' } });
+    expect(res.status).toBe(412);
+    expectDocumented('Error', res.json);
+    expect(res.json.error.code).toBe('conflict');
+    expect(res.json.error.message).toMatch(/^conflict: agent kagent\/sre matches none of If-Match "1", "2": it is at version \d+; read it again$/);
+    expect(fixture.sandbox.store.revision).toBe(before);
+  });
+
+  it('a weak If-Match tag never matches, even of the current version: 412, not 400 (strong comparison)', async () => {
+    const etag = (await call('GET', '/agents/kagent/sre')).headers.get('etag')!;
+    const res = await call('PATCH', '/agents/kagent/sre', { body: { description: 'x' }, headers: { 'if-match': `W/${etag}` } });
+    expect(res.status).toBe(412);
+    expect(res.json.error.message).toContain('a weak tag W/"…" never matches');
+  });
+
   it.each([
-    ['a weak tag', 'W/"1"', 'weak entity tag'],
-    ['a list of tags', '"1", "2"', 'must be one entity tag'],
-    ['an unquoted version', '1', 'must be one entity tag'],
-  ])('refuses %s with a 400 that says what to send', async (_case, header, text) => {
+    ['an unquoted version', '1'],
+    ['garbage', 'latest please'],
+    ['a tag with a space inside', '"4 4"'],
+    ['only commas', ' , '],
+  ])('refuses %s in If-Match with a 400 that spells the form', async (_case, header) => {
     const res = await call('PATCH', '/agents/kagent/sre', { body: { description: 'x' }, headers: { 'if-match': header } });
     expect(res.status).toBe(400);
-    expect(res.json.error.message).toContain(text);
+    expect(res.json.error.message).toMatch(/If-Match (must be \* or entity tags in double quotes|is empty)/);
+  });
+
+  it.each(['*', '"1"', 'W/"1"', '"1", "2"'])('a PATCH of a missing agent is 404 whatever If-Match says (%s; RFC 9110 §13.2.1)', async (header) => {
+    const res = await call('PATCH', '/agents/kagent/nobody', { body: { description: 'x' }, headers: { 'if-match': header } });
+    expect(res.status).toBe(404);
+    expect(res.json.error.code).toBe('not_found');
+  });
+
+  it('PATCH answers the version it left as a strong ETag, usable as the next If-Match', async () => {
+    const res = await call('PATCH', '/agents/kagent/sre', { body: { description: 'tagged' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toBe(`"${res.json.agent.resourceVersion}"`);
+    const next = await call('PATCH', '/agents/kagent/sre', { body: { description: 'chained' }, headers: { 'if-match': res.headers.get('etag')! } });
+    expect(next.status).toBe(200);
+  });
+
+  it('rollback answers the version it left as a strong ETag', async () => {
+    const res = await call('POST', '/agents/kagent/sre/rollback', { body: { revision: 1 } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toBe(`"${res.json.agent.resourceVersion}"`);
+  });
+
+  it('If-None-Match with the current ETag still answers 200 with the whole agent: readiness changes without the version', async () => {
+    const first = await call('GET', '/agents/kagent/sre');
+    const again = await call('GET', '/agents/kagent/sre', { headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect(again.status).toBe(200);
+    expect(again.json.name).toBe('sre');
   });
 
   it('refuses an If-Match and a body resourceVersion that disagree', async () => {
@@ -120,5 +175,19 @@ describe('REST preconditions', () => {
     const deleted = await call('DELETE', '/agents/kagent/sre', { headers: { 'if-match': etag } });
     expect(deleted.status).toBe(200);
     expect(deleted.json.resourceVersion).toBe(etag.slice(1, -1));
+  });
+});
+
+describe('REST caching headers', () => {
+  it.each([
+    ['a read', 'GET', '/agents'],
+    ['an agent', 'GET', '/agents/kagent/sre'],
+    ['an error', 'GET', '/agents/kagent/nobody'],
+    ['a write', 'PATCH', '/agents/kagent/sre?dryRun=true'],
+  ])('%s is Cache-Control: no-cache, private with Vary: Authorization, and no body-hash ETag', async (_case, method, path) => {
+    const res = await call(method, path, method === 'PATCH' ? { body: { description: 'x' } } : {});
+    expect(res.headers.get('cache-control')).toBe('no-cache, private');
+    expect(res.headers.get('vary')).toContain('Authorization');
+    expect(res.headers.get('etag') ?? '"').not.toMatch(/^W\//);
   });
 });

@@ -1,30 +1,74 @@
 /**
  * The `If-Match` precondition of REST writes (RFC 9110 §13.1.1). An agent's entity tag is
- * its HelmRelease's resourceVersion as a strong ETag (`"44"`), which `GET` sends; a write
- * with `If-Match: "44"` is carried out only while the agent is at that version.
+ * its HelmRelease's resourceVersion as a strong ETag (`"44"`), which `GET` and the write
+ * results send; a write with `If-Match: "44"` is carried out only while the agent is at
+ * that version, and is a 412 otherwise.
  *
- * - `*` asks only that the agent exists, which every write of an agent requires anyway,
- *   so it sets no version;
- * - one strong tag sets the version;
- * - a weak tag (`W/"44"`) can never match under the strong comparison If-Match uses, and
- *   a list of several tags cannot be one Kubernetes precondition: both are a 400 that says
- *   what to send instead of a 412 that would only say "read it again".
+ * The field is `*` or a comma-separated list of entity tags, each `"<opaque>"` or
+ * `W/"<opaque>"`:
+ * - `*` is true for any current representation. A write of a missing agent is a 404
+ *   with or without it (RFC 9110 §13.2.1: a failure found before the write is answered
+ *   instead of evaluating preconditions), so `*` sets no version;
+ * - one strong tag is the version the write is sent with (the common case, no extra read);
+ * - a list is true when the current version is one of its strong tags. Weak tags never
+ *   match under the strong comparison If-Match uses, so a list of only weak tags is a
+ *   412 (once the agent is known to exist). Both need the current version, read first;
+ *   the write is then sent with exactly that version, so the API server still refuses a
+ *   change that lands in between;
+ * - anything else is a 400 that spells the form.
  */
-import { invalid } from '../../core/errors.js';
+import { invalid, PreconditionFailed } from '../../core/errors.js';
 
-/** The resourceVersion an `If-Match` header names, or undefined for none or `*`. */
-export function parseIfMatch(header: string | undefined): string | undefined {
+/** A parsed `If-Match`: `*`, or the strong and weak tags it lists (opaque parts, unquoted). */
+export type IfMatch = { any: true } | { any: false; strong: string[]; weak: string[] };
+
+const TAG = /^(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"$/;
+
+/** The parsed header, or undefined for none. */
+export function parseIfMatch(header: string | undefined): IfMatch | undefined {
   if (header === undefined) return undefined;
   const value = header.trim();
-  if (value === '*') return undefined;
-  if (value.startsWith('W/')) {
-    throw invalid(`If-Match ${value} is a weak entity tag, which never matches: send the ETag GET answered, e.g. If-Match: "44"`);
+  if (value === '*') return { any: true };
+  const strong: string[] = [];
+  const weak: string[] = [];
+  // RFC 9110 §5.6.1: a list may hold empty elements, which a recipient ignores.
+  const elements = value.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  for (const element of elements) {
+    const match = TAG.exec(element);
+    if (!match) {
+      throw invalid(
+        `If-Match must be * or entity tags in double quotes separated by commas, as GET sends them in ETag (e.g. If-Match: "44"); got ${JSON.stringify(value.slice(0, 200))}`,
+      );
+    }
+    (match[1] ? weak : strong).push(match[2] ?? '');
   }
-  const match = /^"([\x21\x23-\x7e\x80-\xff]+)"$/.exec(value);
-  if (!match) {
-    throw invalid(`If-Match must be one entity tag in double quotes, the ETag GET answered (e.g. If-Match: "44"), or *; got ${JSON.stringify(value)}`);
-  }
-  return match[1];
+  if (elements.length === 0) throw invalid('If-Match is empty: send the ETag GET answered (e.g. If-Match: "44"), or leave the header out');
+  return { any: false, strong, weak };
+}
+
+/** The one version a precondition names without reading the agent, if it is that simple. */
+export function singleVersion(ifMatch: IfMatch): string | undefined {
+  if (ifMatch.any || ifMatch.weak.length > 0 || ifMatch.strong.length !== 1) return undefined;
+  return ifMatch.strong[0] === '' ? undefined : ifMatch.strong[0];
+}
+
+/**
+ * The version a list-valued (or weak) precondition stands for, given the agent's current
+ * version (the read throws the 404 of a missing agent): the current version when the list
+ * names it as a strong tag, else the 412 naming what was sent.
+ */
+export function versionFromList(
+  ifMatch: IfMatch & { any: false }, current: string | undefined, namespace: string, name: string,
+): string {
+  if (current !== undefined && ifMatch.strong.includes(current)) return current;
+  const sent = [...ifMatch.strong.map((t) => `"${t}"`), ...ifMatch.weak.map((t) => `W/"${t}"`)].join(', ');
+  const now = current === undefined ? 'it has no HelmRelease' : `it is at version ${current}`;
+  const weakNote = ifMatch.weak.length > 0 ? ' (a weak tag W/"…" never matches: If-Match compares strongly)' : '';
+  return failed(`agent ${namespace}/${name} matches none of If-Match ${sent}: ${now}${weakNote}; read it again`);
+}
+
+function failed(message: string): never {
+  throw new PreconditionFailed(message);
 }
 
 /** An ETag header value for a resourceVersion. */

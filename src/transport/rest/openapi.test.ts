@@ -53,6 +53,11 @@ describe('api/openapi.yaml against the operation table', () => {
     expect(headers).toEqual([...(o.rest.ifMatch ? ['If-Match'] : []), ...(o.rest.githubToken ? ['X-GitHub-Token'] : [])]);
   });
 
+  it.each(rows.filter(([, o]) => o.rest.etag))('documents the ETag header of the success answer of %s, which sends one', (_tool, o) => {
+    const responses = documented.get(key(o))!.responses as Record<string, { headers?: Record<string, unknown> }>;
+    expect(responses[String(o.rest.status)]?.headers?.ETag).toBeDefined();
+  });
+
   it.each(rows.filter(([, o]) => o.rest.ifMatch))('documents the 412 of a stale If-Match on %s', (_tool, o) => {
     expect(documented.get(key(o))!.responses['412']).toBeDefined();
   });

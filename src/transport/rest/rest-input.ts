@@ -10,6 +10,8 @@
  *
  * An operation with an `If-Match` binding takes its `resourceVersion` precondition from that
  * header (if-match.ts); a body field naming another version is refused as contradictory.
+ * A header listing several tags (or weak ones) stands for the agent's current version when
+ * it lists that one, so it is resolved after the input parsed, with `currentVersion`.
  */
 import type { Request } from 'express';
 import type { z } from 'zod';
@@ -17,11 +19,16 @@ import { invalid, type AppError } from '../../core/errors.js';
 import type { AnyOperation } from '../operations.js';
 import { fieldPath, valueAt } from '../field-path.js';
 import { wrongTypeText } from '../type-errors.js';
-import { parseIfMatch } from './if-match.js';
+import { parseIfMatch, singleVersion, versionFromList, type IfMatch } from './if-match.js';
 import { parseJsonBody } from './json-body.js';
 
+/** Reads the agent's current version (its HelmRelease's resourceVersion); a missing agent throws its 404. */
+export type CurrentVersion = (namespace: string, name: string) => Promise<string | undefined>;
+
 /** The operation's parsed (and, for validate, adapted) input of a request. */
-export function restInput(operation: AnyOperation, req: Request): Record<string, unknown> {
+export async function restInput(
+  operation: AnyOperation, req: Request, currentVersion?: CurrentVersion,
+): Promise<Record<string, unknown>> {
   const { rest } = operation;
   const raw: Record<string, unknown> = rest.body ? parseJsonBody(req.body) : {};
   for (const [name, type] of Object.entries(rest.query ?? {})) {
@@ -34,19 +41,32 @@ export function restInput(operation: AnyOperation, req: Request): Record<string,
   for (const [name, value] of Object.entries(req.params ?? {})) {
     if (typeof value === 'string') raw[name] = rest.params?.[name] === 'integer' ? wholeNumber(name, value) : value;
   }
-  if (rest.ifMatch) {
-    const version = parseIfMatch(req.get('if-match'));
-    if (version !== undefined) {
-      if (raw.resourceVersion !== undefined && raw.resourceVersion !== version) {
-        throw invalid(`If-Match names version ${version} and the body resourceVersion ${JSON.stringify(raw.resourceVersion)}: send one of them`);
-      }
-      raw.resourceVersion = version;
+  const ifMatch = rest.ifMatch ? parseIfMatch(req.get('if-match')) : undefined;
+  const version = ifMatch && singleVersion(ifMatch);
+  if (version !== undefined) {
+    if (raw.resourceVersion !== undefined && raw.resourceVersion !== version) {
+      throw invalid(`If-Match names version ${version} and the body resourceVersion ${JSON.stringify(raw.resourceVersion)}: send one of them`);
     }
+    raw.resourceVersion = version;
   }
   const parsed = operation.input.safeParse(raw);
   if (!parsed.success) throw inputError(parsed.error.issues, raw);
   const input = parsed.data as Record<string, unknown>;
+  if (ifMatch && !ifMatch.any && version === undefined) await resolveList(ifMatch, input, currentVersion);
   return rest.adapt ? rest.adapt(input) : input;
+}
+
+/** Sets `input.resourceVersion` from an If-Match list: a body version it lists, else the current one it lists. */
+async function resolveList(ifMatch: IfMatch & { any: false }, input: Record<string, unknown>, currentVersion?: CurrentVersion): Promise<void> {
+  const body = input.resourceVersion;
+  if (typeof body === 'string') {
+    if (ifMatch.strong.includes(body)) return;
+    throw invalid(`If-Match does not list the body resourceVersion ${JSON.stringify(body)}: send one of them`);
+  }
+  const namespace = String(input.namespace ?? '');
+  const name = String(input.name ?? '');
+  const current = currentVersion ? await currentVersion(namespace, name) : undefined;
+  input.resourceVersion = versionFromList(ifMatch, current, namespace, name);
 }
 
 /** A path segment that stands for a whole number (a revision), or the 400 that says so. */

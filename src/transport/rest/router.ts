@@ -54,6 +54,15 @@ export function createRestRouter(options: RestRouterOptions): Router {
   const router = express.Router({ caseSensitive: true });
   const readDocument = openApiDocumentReader(options.openapiPath);
 
+  // Answers depend on the caller (their token decides what the API server shows them) and
+  // on live cluster state: no shared cache may store them, and a private one revalidates
+  // every time (what the Kubernetes API server sends on its own answers).
+  router.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-cache, private');
+    res.vary('Authorization');
+    next();
+  });
+
   router.get(OPENAPI_ROUTE, async (_req, res) => {
     const text = await readDocument();
     res.status(200).setHeader('Content-Type', 'application/yaml');
@@ -62,10 +71,13 @@ export function createRestRouter(options: RestRouterOptions): Router {
   for (const operation of operations) {
     const handlers: RequestHandler[] = operation.rest.body ? [readRawBody] : [];
     router[operation.rest.method](operation.rest.path, ...handlers, async (req, res) => {
-      const input = restInput(operation, req);
-      const result = await operation.run(service, contextOf(req, log), input);
+      const ctx = contextOf(req, log);
+      const input = await restInput(operation, req, async (namespace, name) => (await service.getAgent(ctx, { namespace, name })).resourceVersion);
+      const result = await operation.run(service, ctx, input);
       const etag = operation.rest.etag?.(result);
       if (etag) res.setHeader('ETag', strongEtag(etag));
+      const location = operation.rest.location?.(result);
+      if (location) res.setHeader('Location', location);
       sendJson(res, operation.rest.statusOf?.(result) ?? operation.rest.status, result);
     });
   }

@@ -61,9 +61,17 @@ export function encodeJson(value: unknown): string {
   return `${encodeWithFrozenItems(value) ?? escape(JSON.stringify(value, null, 2))}\n`;
 }
 
-/** Sends `value` as the response with `status`, typed exactly `application/json` as Go's was. */
+/**
+ * Sends `value` as the response with `status`, typed exactly `application/json` as Go's was.
+ * Written with `end`, not express's `send`: `send` would add a weak ETag of the body and
+ * answer 304 to an `If-None-Match` naming the ETag the route set. An agent's ETag is its
+ * HelmRelease's version, which stays the same while kagent's readiness in the same answer
+ * changes, so a 304 on it would keep a cache's stale status; the only ETags are the ones
+ * the routes set, and every GET answers the whole body.
+ */
 export function sendJson(res: Response, status: number, value: unknown): void {
-  // A Buffer, so express neither appends a charset nor guesses a type.
+  const body = Buffer.from(encodeJson(value), 'utf8');
   res.status(status).setHeader('Content-Type', 'application/json');
-  res.send(Buffer.from(encodeJson(value), 'utf8'));
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
 }
