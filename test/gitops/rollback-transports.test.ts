@@ -4,37 +4,18 @@
  * parameters and the header; and the 501 naming the flags when commit mode is not
  * configured. What was pushed is read back with git.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SRE_VALUES, WRITER_TOKEN } from '../../src/gitops/testing/gitops-world.js';
-import { silentLogger } from '../../src/log/logger.js';
-import { createApp } from '../../src/transport/http/app.js';
 import { NIGHT_SHIFT, seedRevision, storedRevisions } from './seed-revisions.js';
-import { startCommitWorld, type CommitWorld, type HostChoice } from './support.js';
+import { serveCommitWorld, type Served } from './served.js';
+import type { HostChoice } from './support.js';
 
-interface Served { w: CommitWorld; server: Server; base: string; close(): Promise<void> }
-
-async function serve(choice: HostChoice): Promise<Served> {
-  const w = await startCommitWorld(choice);
+const serve = (choice: HostChoice) => serveCommitWorld(choice, (w) => {
   seedRevision(w.f.sandbox, 1, NIGHT_SHIFT);
   seedRevision(w.f.sandbox, 2, SRE_VALUES);
-  const app = createApp({ service: w.f.service, log: silentLogger(), version: 'test' });
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return {
-    w, server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await w.close();
-    },
-  };
-}
+});
 
 let s: Served;
 beforeAll(async () => {
@@ -42,22 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-async function rest(on: Served, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${on.base}/api/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return { status: res.status, json: await res.json() as any };
-}
-
-async function mcpCall(headers: Record<string, string>, name: string, args: Record<string, unknown>) {
-  const client = new Client({ name: 'rollback-commit-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${s.base}/mcp`), { requestInit: { headers } }));
-  try {
-    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-    const text = (result.content[0] as { text: string }).text;
-    return { isError: Boolean(result.isError), text, json: result.isError ? undefined : JSON.parse(text) };
-  } finally {
-    await client.close();
-  }
-}
+const rest = (on: Served, path: string, body: unknown, headers: Record<string, string> = {}) => on.rest('POST', path, body, headers);
+const mcpCall = (headers: Record<string, string>, name: string, args: Record<string, unknown>) => s.mcp(name, args, headers);
 
 describe('rollback_agent in commit mode over MCP and REST', () => {
   it('MCP rollback_agent with mode commit opens the pull request as the person whose X-GitHub-Token the request carries', async () => {
