@@ -18,12 +18,20 @@
  * kube-errors.ts turns the abort into a `backend_error` (502) naming the call.
  */
 import {
-  AuthorizationV1Api, CoreV1Api, CustomObjectsApi, ServerConfiguration, createConfiguration,
+  ApiException, AuthorizationV1Api, CustomObjectsApi, HttpMethod, ServerConfiguration, createConfiguration,
   type KubeConfig, type Middleware, type RequestContext,
 } from '@kubernetes/client-node';
-import { undiciRequestLibrary } from './http-library.js';
+import type { Gvr } from '../service/ports.js';
+import { sendRequest, undiciRequestLibrary } from './http-library.js';
 
 type Dispatcher = NonNullable<ReturnType<RequestContext['getDispatcher']>>;
+
+/** The collection path of a resource in a namespace, e.g. `/apis/helm.toolkit.fluxcd.io/v2/namespaces/kagent/helmreleases`. */
+export function collectionPath(gvr: Gvr, namespace: string): string {
+  const { group, version, resource } = gvr;
+  const prefix = group ? `/apis/${group}/${version}` : `/api/${version}`;
+  return `${prefix}/namespaces/${encodeURIComponent(namespace)}/${resource}`;
+}
 
 /** How long one Kubernetes request may take, from connecting to the last body byte. */
 export const KUBE_REQUEST_TIMEOUT_MS = 30_000;
@@ -31,9 +39,21 @@ export const KUBE_REQUEST_TIMEOUT_MS = 30_000;
 /** The API objects one identity uses. */
 export interface KubeApis {
   custom: CustomObjectsApi;
-  core: CoreV1Api;
   /** SelfSubjectAccessReviews (what this identity may do). */
   authorization: AuthorizationV1Api;
+  /**
+   * One object, or one list of a namespace (with the selectors), as plain JSON: the reads
+   * of the Kubernetes port and the read cache's lists. The same steps as a generated API call (the library's
+   * request context, its kubeconfig authentication, the middleware below, the HTTP
+   * library) without the typed models: the answer stays plain Kubernetes JSON, where
+   * CoreV1Api builds V1Pod and CoreV1Event objects only for them to be turned back into
+   * JSON, and every generated call adds its checks, converters and wrappers around
+   * the same request. A non-2xx answer rejects with the library's ApiException, as a
+   * generated call does (without a body for a 401, as the library drops it).
+   */
+  readObject(gvr: Gvr, namespace: string, name: string): Promise<unknown>;
+  /** See readObject. */
+  listObjects(gvr: Gvr, namespace: string, selectors?: { labelSelector?: string; fieldSelector?: string }): Promise<unknown>;
   /** The deadline of each request, for error messages. */
   readonly requestTimeoutMs: number;
   /** Close idle pooled connections (shutdown, cache eviction). */
@@ -72,9 +92,24 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
     promiseMiddleware: [keepAlive],
     httpApi: undiciRequestLibrary,
   });
+  /** GET `path` with `query`, the answer parsed. */
+  async function getJson(path: string, query: Readonly<Record<string, string | undefined>> = {}): Promise<unknown> {
+    const context = configuration.baseServer.makeRequestContext(path, HttpMethod.GET);
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined) context.setQueryParam(key, value);
+    }
+    context.setHeaderParam('Accept', 'application/json');
+    await kc.applySecurityAuthentication(context);
+    const response = await sendRequest(await keepAlive.pre(context));
+    const status = response.httpStatusCode;
+    if (status >= 200 && status <= 299) return JSON.parse(await response.body.text()) as unknown;
+    const body = status === 401 ? undefined : await response.body.text();
+    throw new ApiException(status, status === 401 ? 'Unauthorized' : 'Unknown API Status Code!', body, response.headers);
+  }
   return {
+    readObject: (gvr, namespace, name) => getJson(`${collectionPath(gvr, namespace)}/${encodeURIComponent(name)}`),
+    listObjects: (gvr, namespace, selectors = {}) => getJson(collectionPath(gvr, namespace), selectors),
     custom: new CustomObjectsApi(configuration),
-    core: new CoreV1Api(configuration),
     authorization: new AuthorizationV1Api(configuration),
     requestTimeoutMs,
     close() {

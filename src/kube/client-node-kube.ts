@@ -1,8 +1,7 @@
 /**
- * The Kubernetes port over @kubernetes/client-node. Custom resources and every
- * non-core group (apps Deployments included) go through CustomObjectsApi, which
- * answers plain JSON; the two core resources the service reads (pods, events) go
- * through CoreV1Api, whose typed objects are turned back into plain JSON.
+ * The Kubernetes port over @kubernetes/client-node. Reads (get, list) of every
+ * resource, core or not, are plain JSON GETs through the library's configuration
+ * (KubeApis.readObject, KubeApis.listObjects); writes of custom resources go through CustomObjectsApi.
  *
  * Every failure leaves here as an AppError (kube-errors.ts); a 404 on get is
  * `undefined` and on delete `false`, because "absent" is an answer, not an error.
@@ -10,23 +9,9 @@
 import type { KubeObject, KubePort, Gvr, ListOptions, WriteCallOptions } from '../service/ports.js';
 import type { KubeApis } from './api-clients.js';
 import { fromKube, kubeStatus } from './kube-errors.js';
-import { backendError, type AppError } from '../core/errors.js';
+import type { AppError } from '../core/errors.js';
 
 const singular = (gvr: Gvr): string => gvr.kind.toLowerCase();
-
-/** Plain Kubernetes JSON: Dates back to RFC 3339 at second precision, undefined dropped. */
-export function toPlainJson(value: unknown): unknown {
-  if (value instanceof Date) return value.toISOString().replace(/\.\d{3}Z$/, 'Z');
-  if (Array.isArray(value)) return value.map(toPlainJson);
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) {
-      if (inner !== undefined) out[key] = toPlainJson(inner);
-    }
-    return out;
-  }
-  return value;
-}
 
 export class ClientNodeKube implements KubePort {
   constructor(private readonly apis: KubeApis) {}
@@ -38,14 +23,7 @@ export class ClientNodeKube implements KubePort {
 
   async get(gvr: Gvr, namespace: string, name: string): Promise<KubeObject | undefined> {
     try {
-      if (gvr.group) {
-        const { group, version, resource: plural } = gvr;
-        return (await this.apis.custom.getNamespacedCustomObject({ group, version, namespace, plural, name })) as KubeObject;
-      }
-      if (gvr.resource === 'pods') {
-        return withKind(toPlainJson(await this.apis.core.readNamespacedPod({ namespace, name })), gvr);
-      }
-      throw backendError(`get ${singular(gvr)}: core resource ${gvr.resource} is not supported by this port`);
+      return withKind(await this.apis.readObject(gvr, namespace, name), gvr);
     } catch (err) {
       if (kubeStatus(err) === 404) return undefined;
       throw this.failure(err, `get ${singular(gvr)} ${namespace}/${name}`);
@@ -55,17 +33,8 @@ export class ClientNodeKube implements KubePort {
   async list(gvr: Gvr, namespace: string, options: ListOptions = {}): Promise<KubeObject[]> {
     const { labelSelector, fieldSelector } = options;
     try {
-      if (gvr.group) {
-        const { group, version, resource: plural } = gvr;
-        const list = (await this.apis.custom.listNamespacedCustomObject({
-          group, version, namespace, plural, labelSelector, fieldSelector,
-        })) as { items?: KubeObject[] };
-        return (list.items ?? []).map((item) => withKind(item, gvr));
-      }
-      const request = { namespace, labelSelector, fieldSelector };
-      if (gvr.resource === 'pods') return plainItems(await this.apis.core.listNamespacedPod(request), gvr);
-      if (gvr.resource === 'events') return plainItems(await this.apis.core.listNamespacedEvent(request), gvr);
-      throw backendError(`list ${gvr.resource}: core resource ${gvr.resource} is not supported by this port`);
+      const list = (await this.apis.listObjects(gvr, namespace, { labelSelector, fieldSelector })) as { items?: KubeObject[] };
+      return (list.items ?? []).map((item) => withKind(item, gvr));
     } catch (err) {
       throw this.failure(err, `list ${gvr.resource} in ${namespace}`);
     }
@@ -121,8 +90,4 @@ function withKind(object: unknown, gvr: Gvr): KubeObject {
   obj.apiVersion ??= gvr.group ? `${gvr.group}/${gvr.version}` : gvr.version;
   obj.kind ??= gvr.kind;
   return obj;
-}
-
-function plainItems(list: { items: unknown[] }, gvr: Gvr): KubeObject[] {
-  return list.items.map((item) => withKind(toPlainJson(item), gvr));
 }

@@ -29,7 +29,8 @@ function headerRecord(headers: Record<string, string | string[] | undefined>): R
   return out;
 }
 
-async function send(context: RequestContext): Promise<ResponseContext> {
+/** One request of the library's shape, answered whole. */
+export async function sendRequest(context: RequestContext): Promise<ResponseContext> {
   const body = context.getBody() as string | Buffer | undefined;
   const response = await request(context.getUrl(), {
     method: context.getHttpMethod().toString() as Method,
@@ -43,4 +44,4 @@ async function send(context: RequestContext): Promise<ResponseContext> {
 }
 
 /** The library to pass as `httpApi`. */
-export const undiciRequestLibrary: HttpLibrary = wrapHttpLibrary({ send });
+export const undiciRequestLibrary: HttpLibrary = wrapHttpLibrary({ send: sendRequest });

@@ -17,9 +17,8 @@
  */
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
 import type { Gvr, KubeObject } from '../service/ports.js';
-import type { KubeApis } from './api-clients.js';
+import { collectionPath, type KubeApis } from './api-clients.js';
 import type { ListWatchSource, Selectors, WatchHandle, WatchHandlers } from './cache/ports.js';
-import { toPlainJson } from './client-node-kube.js';
 
 /** An error carrying the HTTP status of a failed list or watch (410 means re-list). */
 export class WatchError extends Error {
@@ -34,13 +33,6 @@ export function watchStatus(err: unknown): number | undefined {
   const e = err as { statusCode?: unknown; code?: unknown } | null;
   if (typeof e?.statusCode === 'number') return e.statusCode;
   return typeof e?.code === 'number' ? e.code : undefined;
-}
-
-/** The collection path of a feed, e.g. `/apis/helm.toolkit.fluxcd.io/v2/namespaces/kagent/helmreleases`. */
-export function collectionPath(gvr: Gvr, namespace: string): string {
-  const { group, version, resource } = gvr;
-  const prefix = group ? `/apis/${group}/${version}` : `/api/${version}`;
-  return `${prefix}/namespaces/${encodeURIComponent(namespace)}/${resource}`;
 }
 
 export interface ClientNodeListWatchOptions {
@@ -60,19 +52,10 @@ export class ClientNodeListWatch implements ListWatchSource {
 
   async list(gvr: Gvr, namespace: string, selectors: Selectors): Promise<{ items: KubeObject[]; resourceVersion: string }> {
     const { labelSelector, fieldSelector } = selectors;
-    const { group, version, resource: plural, kind } = gvr;
-    let list: { items?: unknown[]; metadata?: { resourceVersion?: string } };
-    if (group) {
-      list = (await this.apis.custom.listNamespacedCustomObject({
-        group, version, namespace, plural, labelSelector, fieldSelector,
-      })) as typeof list;
-    } else if (plural === 'pods') {
-      list = toPlainJson(await this.apis.core.listNamespacedPod({ namespace, labelSelector, fieldSelector })) as typeof list;
-    } else if (plural === 'events') {
-      list = toPlainJson(await this.apis.core.listNamespacedEvent({ namespace, labelSelector, fieldSelector })) as typeof list;
-    } else {
-      throw new WatchError(`list ${plural}: core resource ${plural} is not supported`, undefined);
-    }
+    const { group, version, kind } = gvr;
+    const list = (await this.apis.listObjects(gvr, namespace, { labelSelector, fieldSelector })) as {
+      items?: unknown[]; metadata?: { resourceVersion?: string };
+    };
     const apiVersion = group ? `${group}/${version}` : version;
     const items = (list.items ?? []).map((item) => {
       const obj = item as KubeObject;

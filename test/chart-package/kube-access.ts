@@ -12,7 +12,9 @@
  *    → get, `list`, `create`, `replace` → update, `patch`, `delete`,
  *    `deleteCollection`), `Watch#watch` → watch, an informer or `ListWatch` → list and
  *    watch. A typed API method (`readNamespacedPod`, `createSelfSubjectAccessReview`)
- *    also names its resource; the custom-object methods take it from the call.
+ *    also names its resource; the custom-object methods take it from the call, and so
+ *    do our plain-JSON reads over client-node's configuration (`KubeApis.readObject` →
+ *    get, `KubeApis.listObjects` → list, in src/kube/api-clients.ts).
  * 2. **Call sites.** Every call in production code of a port method that an adapter
  *    implements is an access. Its resource is the `Gvr` argument, which must be a
  *    member of `ResourceTypes` (`types.helmRelease`): followed through local constants
@@ -54,6 +56,9 @@ const API_GROUPS: Record<string, string> = {
   Batch: 'batch', RbacAuthorization: 'rbac.authorization.k8s.io', Coordination: 'coordination.k8s.io',
   Events: 'events.k8s.io', Networking: 'networking.k8s.io', Policy: 'policy', Apiextensions: 'apiextensions.k8s.io',
 };
+
+/** Our plain-JSON reads over client-node's configuration (KubeApis), by method: the verb; the resource is the call's Gvr. */
+const PLAIN_READS: Record<string, string> = { readObject: 'get', listObjects: 'list' };
 
 const VERB_PREFIXES: Array<[RegExp, string]> = [
   [/^deleteCollection/, 'deletecollection'], [/^(read|get)/, 'get'], [/^list/, 'list'], [/^create/, 'create'],
@@ -120,6 +125,9 @@ export function deriveKubeAccess(root: string, resourceTypes: Record<string, { g
     const node = ts.isCallExpression(call) ? calleeName(call) : call.expression;
     const symbol = symbolOf(node);
     const decl = symbol?.declarations?.[0];
+    const plainRead = symbol && decl && PLAIN_READS[symbol.getName()] && ts.isInterfaceDeclaration(decl.parent)
+      && decl.parent.name.getText() === 'KubeApis' && decl.getSourceFile().fileName.endsWith(`${sep}kube${sep}api-clients.ts`.replaceAll(sep, '/'));
+    if (plainRead) return { verbs: [PLAIN_READS[symbol.getName()]!], name: symbol.getName() };
     if (!symbol || !fromClientNode(decl)) return undefined;
     const name = symbol.getName();
     if (ts.isNewExpression(call)) return name === 'ListWatch' ? { verbs: ['list', 'watch'], name } : undefined;
