@@ -30,8 +30,9 @@
  * close`: Kubernetes removes a terminating pod's endpoint asynchronously, and proxies
  * and kube-proxy go on sending it traffic until they have seen that, so closing the
  * listener at once would refuse those connections. A second signal ends the delay early.
- * Then (`draining`) the listeners stop accepting, in-flight requests and streams get
- * `--shutdown-timeout`, and `server stopped` is logged.
+ * Then (`draining`) the listeners stop accepting, waits and status streams end (their
+ * watches with them), other in-flight requests and streams get `--shutdown-timeout`, and
+ * `server stopped` is logged.
  */
 import type { AddressInfo } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -132,7 +133,10 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
       : undefined;
     const gitops = await openGitOpsHost(config.gitops);
     const service = instrumentService(new AgentService(
-      { kube, chart: openChartSource(config, log, cleanups, hooks, metrics), skills, gitops, readCache: readCache?.cache, log },
+      {
+        kube, chart: openChartSource(config, log, cleanups, hooks, metrics), skills, gitops, readCache: readCache?.cache,
+        shutdown: lifecycle.draining, log,
+      },
       {
         version: info.version,
         namespaces: new ManagedNamespaces(config.namespaces.default, config.namespaces.managed),
@@ -172,6 +176,8 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     // The listeners first, together, so in-flight requests share the one drain period;
     // then the clients and the sandbox, in reverse order of creation.
     if (listeners.length > 0) log.info({ timeout: config.shutdown.timeout.text }, 'draining');
+    // Waits and status streams end now, with their watches, instead of holding the drain.
+    lifecycle.drain();
     await Promise.all(listeners.map((l) => l.close(config.shutdown.timeout.ms)));
     for (const cleanup of cleanups.reverse()) {
       try {

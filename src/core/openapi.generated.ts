@@ -146,6 +146,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agents/{namespace}/{name}/wait": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Namespace of the agent (one of the managed namespaces). */
+                namespace: components["parameters"]["NamespacePath"];
+                /** @description The agent's technical name (a DNS-1123 label). */
+                name: components["parameters"]["NamePath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Wait for an agent's rollout
+         * @description Answers once the agent is ready (`until=ready`, the default; a `failed` verdict ends the wait early) or its HelmRelease and Agent are gone (`until=deleted`), or when `timeoutSeconds` are up (`timedOut: true`). Follows the agent on Kubernetes watches as the caller, not by polling. For every change as it happens, use `GET /api/v1/agents/{namespace}/{name}/status?watch=true` (a text/event-stream).
+         */
+        get: operations["waitForAgent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents/{namespace}/{name}/revisions": {
         parameters: {
             query?: never;
@@ -659,37 +684,60 @@ export interface components {
             count?: number;
             lastTimestamp?: string;
         };
+        /** @description What the kagent Agent reports. */
+        AgentFacts: {
+            exists: boolean;
+            ready: boolean | null;
+            accepted: boolean | null;
+            conditions?: components["schemas"]["Conditions"];
+        };
+        /** @description What the Flux HelmRelease reports. */
+        ReleaseFacts: {
+            exists: boolean;
+            ready: boolean | null;
+            suspended: boolean;
+            gitOpsOwned: boolean;
+            deleting: boolean;
+            conditions?: components["schemas"]["Conditions"];
+            history?: components["schemas"]["HistoryEntry"][];
+            lastAttemptedRevision?: string;
+        };
+        /** @description What the Deployment kagent runs reports. */
+        DeploymentFacts: {
+            exists: boolean;
+            replicas: number;
+            readyReplicas: number;
+            availableReplicas: number;
+            conditions?: components["schemas"]["Conditions"];
+        };
         Status: {
             name: string;
             namespace: string;
             verdict: components["schemas"]["Verdict"];
             /** @description One actionable sentence. */
             summary: string;
-            agent?: {
-                exists: boolean;
-                ready: boolean | null;
-                accepted: boolean | null;
-                conditions?: components["schemas"]["Conditions"];
-            };
-            helmRelease?: {
-                exists: boolean;
-                ready: boolean | null;
-                suspended: boolean;
-                gitOpsOwned: boolean;
-                deleting: boolean;
-                conditions?: components["schemas"]["Conditions"];
-                history?: components["schemas"]["HistoryEntry"][];
-                lastAttemptedRevision?: string;
-            };
-            deployment?: {
-                exists: boolean;
-                replicas: number;
-                readyReplicas: number;
-                availableReplicas: number;
-                conditions?: components["schemas"]["Conditions"];
-            };
+            agent?: components["schemas"]["AgentFacts"];
+            helmRelease?: components["schemas"]["ReleaseFacts"];
+            deployment?: components["schemas"]["DeploymentFacts"];
             pods?: components["schemas"]["PodStatus"][];
             events?: components["schemas"]["EventSummary"][];
+        };
+        /** @description wait_for_agent's answer: the agent's Status when the wait ended, whether the time ran out first, and how long it waited. An agent whose Agent and HelmRelease are both gone has verdict `unknown` and a summary that says it is deleted. */
+        WaitResult: {
+            name: string;
+            namespace: string;
+            verdict: components["schemas"]["Verdict"];
+            /** @description One actionable sentence. */
+            summary: string;
+            agent?: components["schemas"]["AgentFacts"];
+            helmRelease?: components["schemas"]["ReleaseFacts"];
+            deployment?: components["schemas"]["DeploymentFacts"];
+            pods?: components["schemas"]["PodStatus"][];
+            events?: components["schemas"]["EventSummary"][];
+            /** @description True when the time was up before the agent got where `until` asked. */
+            timedOut: boolean;
+            /** @description How long the wait took, in seconds (to a tenth). */
+            waitedSeconds: number;
         };
         ModelConfig: {
             name: string;
@@ -932,6 +980,10 @@ export interface components {
         NamePath: string;
         /** @description A revision number (list_agent_revisions). */
         RevisionPath: number;
+        /** @description `ready` (default): until the agent is ready, or has failed; `deleted`: until its HelmRelease and Agent are gone. */
+        Until: "ready" | "deleted";
+        /** @description How long to wait, in whole seconds from 1 to 600 (default 60); outside that range is a 400. */
+        TimeoutSeconds: number;
         /** @description Namespace; default the installation's kagent namespace. */
         NamespaceQuery: string;
         /** @description `true` (any case) overrides the GitOps, suspended and bare-Agent guards. */
@@ -1278,6 +1330,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Status"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            502: components["responses"]["BackendError"];
+        };
+    };
+    waitForAgent: {
+        parameters: {
+            query?: {
+                /** @description `ready` (default): until the agent is ready, or has failed; `deleted`: until its HelmRelease and Agent are gone. */
+                until?: components["parameters"]["Until"];
+                /** @description How long to wait, in whole seconds from 1 to 600 (default 60); outside that range is a 400. */
+                timeoutSeconds?: components["parameters"]["TimeoutSeconds"];
+            };
+            header?: never;
+            path: {
+                /** @description Namespace of the agent (one of the managed namespaces). */
+                namespace: components["parameters"]["NamespacePath"];
+                /** @description The agent's technical name (a DNS-1123 label). */
+                name: components["parameters"]["NamePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Status when the wait ended, with timedOut and waitedSeconds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitResult"];
                 };
             };
             400: components["responses"]["BadRequest"];

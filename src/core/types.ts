@@ -127,6 +127,8 @@ export type HistoryEntry = Schemas['HistoryEntry'];
 
 /** get_agent_status: the gathered facts and the verdict folded from them. */
 export type Status = Schemas['Status'];
+/** wait_for_agent's answer: the Status when the wait ended, `timedOut` and `waitedSeconds`. */
+export type WaitResult = Schemas['WaitResult'];
 
 export type ModelConfig = Schemas['ModelConfig'];
 export type ModelConfigList = Schemas['ModelConfigList'];

@@ -27,6 +27,11 @@ export interface RequestContext {
   githubToken?: string;
   log: Logger;
   signal?: AbortSignal;
+  /**
+   * Tells the client how a long call is getting on (MCP progress notifications, when the
+   * call carries a progress token); absent: nobody is listening.
+   */
+  progress?: (message: string) => void;
 }
 
 /** The caller as log lines and results name it: email, else subject. */

@@ -53,6 +53,10 @@ export function instrumentProvider<P extends KubeProvider>(provider: P, hooks: r
   return new Proxy(provider, {
     get(target, property, receiver) {
       if (property === 'forRequest') return (ctx: RequestContext) => instrumentKube(target.forRequest(ctx), hooks);
+      if (property === 'forWatches' && target.forWatches) {
+        const forWatches = target.forWatches.bind(target);
+        return (ctx: RequestContext) => instrumentKube(forWatches(ctx), hooks);
+      }
       const value = Reflect.get(target, property, receiver) as unknown;
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },

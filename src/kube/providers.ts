@@ -15,12 +15,13 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { unauthenticated } from '../core/errors.js';
 import type { RequestContext } from '../identity/caller.js';
-import type { KubePort, KubeProvider } from '../service/ports.js';
+import type { KubePort, KubeProvider, WatchPort } from '../service/ports.js';
 import { makeKubeApis, type KubeApis } from './api-clients.js';
 import { ClientNodeAccessReviewer } from './cache/access-review.js';
 import type { ReadAttributes } from './cache/ports.js';
 import { ClientNodeKube } from './client-node-kube.js';
 import { kubeConfigForToken } from './kubeconfig.js';
+import { ClientNodeWatches } from './watches.js';
 
 export const NO_CALLER_TOKEN = 'the request carries no identity token to act with: no caller token on the request';
 
@@ -29,14 +30,20 @@ export class ServiceAccountProvider implements KubeProvider {
   readonly identity = 'serviceAccount' as const;
   private readonly apis: KubeApis;
   private readonly port: KubePort;
+  private readonly watches: WatchPort;
 
   constructor(base: KubeConfig) {
     this.apis = makeKubeApis(base);
     this.port = new ClientNodeKube(this.apis);
+    this.watches = new ClientNodeWatches(base, this.apis);
   }
 
   forRequest(_ctx: RequestContext): KubePort {
     return this.port;
+  }
+
+  forWatches(_ctx: RequestContext): WatchPort {
+    return this.watches;
   }
 
   close(): void {
@@ -46,6 +53,8 @@ export class ServiceAccountProvider implements KubeProvider {
 
 interface Entry {
   port: KubePort;
+  /** List and watch with the same token (the rollout waiter). */
+  watches: WatchPort;
   apis: KubeApis;
   /** Epoch ms of the token's exp; undefined for opaque tokens or tokens without exp. */
   expiresAt?: number;
@@ -91,6 +100,11 @@ export class CallerProvider implements KubeProvider {
     return this.entryFor(ctx).port;
   }
 
+  /** Watches that present the caller's token, as every other call of the request does. */
+  forWatches(ctx: RequestContext): WatchPort {
+    return this.entryFor(ctx).watches;
+  }
+
   /**
    * Ask the API server, as the caller, whether the caller may make a read
    * (a SelfSubjectAccessReview): what the read cache asks before it answers them.
@@ -123,8 +137,9 @@ export class CallerProvider implements KubeProvider {
   }
 
   private build(token: string): Entry {
-    const apis = makeKubeApis(kubeConfigForToken(this.base, token));
-    return { apis, port: new ClientNodeKube(apis), expiresAt: tokenExpiry(token) };
+    const kc = kubeConfigForToken(this.base, token);
+    const apis = makeKubeApis(kc);
+    return { apis, port: new ClientNodeKube(apis), watches: new ClientNodeWatches(kc, apis), expiresAt: tokenExpiry(token) };
   }
 
   private makeRoom(now: number): void {

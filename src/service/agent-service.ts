@@ -6,7 +6,7 @@
  */
 import type {
   Agent, AgentSpec, AgentUpdate, CreateRequest, CreateResult, DeleteResult, Info, ModelConfig, RevisionDetail, RevisionEntry,
-  RollbackResult, SkillsResult, Status, UpdateResult, ValidateResult,
+  RollbackResult, SkillsResult, Status, UpdateResult, ValidateResult, WaitResult,
 } from '../core/types.js';
 import { validateName } from '../core/names.js';
 import type { RequestContext } from '../identity/caller.js';
@@ -22,6 +22,7 @@ import type { ServiceDeps, ServiceSettings } from './settings.js';
 import { agentStatus } from './status.js';
 import { updateAgent } from './update.js';
 import { validateCreate, validateUpdate } from './validate.js';
+import { followAgentStatus, waitForAgent, type FollowEnd, type WaitRequest } from './wait.js';
 
 export interface AgentRef {
   namespace?: string;
@@ -73,6 +74,18 @@ export class AgentService {
     const namespace = this.env.settings.namespaces.resolve(request.namespace);
     validateName(request.name);
     return agentStatus(this.env.reads(ctx), this.env.types, namespace, request.name);
+  }
+
+  /** wait_for_agent: the final Status once the agent is ready (or failed) or deleted, or the time is up. */
+  async waitForAgent(ctx: RequestContext, request: WaitRequest): Promise<WaitResult> {
+    return waitForAgent(this.env, ctx, request);
+  }
+
+  /** The status stream: `onStatus` at once and on every change, until the wait for ready ends. */
+  async followAgentStatus(
+    ctx: RequestContext, request: AgentRef & { timeoutSeconds?: number }, onStatus: (status: Status) => void,
+  ): Promise<FollowEnd> {
+    return followAgentStatus(this.env, ctx, request, onStatus);
   }
 
   /** The dry run: create mode, or update mode with `update` set. */

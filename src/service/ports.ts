@@ -8,6 +8,7 @@
  * library exception.
  */
 import type { ChartInfo, ReadCacheInfo, SchemaSource, SkillsResult } from '../core/types.js';
+import type { AppError } from '../core/errors.js';
 import type { RequestContext } from '../identity/caller.js';
 
 /** A resource type: group ('' for core), version, plural resource and kind. */
@@ -85,6 +86,40 @@ export interface KubeProvider {
    * Writes, and the reads a write depends on, always use `forRequest`.
    */
   forReads?(ctx: RequestContext): KubePort;
+  /**
+   * List and watch as the request's identity (the same credential as `forRequest`, never
+   * the read cache), for the rollout waiter. Absent: waiting is not available.
+   */
+  forWatches?(ctx: RequestContext): WatchPort;
+}
+
+/** Which objects of a type and namespace a list or watch covers. */
+export interface WatchSelectors {
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+/** How a watch ended: without `failure` a normal end (the server's timeout, `stop`). */
+export interface WatchFailure {
+  /** The HTTP status when the API server answered with one (410: the version is too old to resume from). */
+  status?: number;
+  error: AppError;
+}
+
+export interface WatchEventHandlers {
+  onEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK', object: KubeObject): void;
+  /** Called once, when the stream ends for any reason but `stop`. */
+  onEnd(failure?: WatchFailure): void;
+}
+
+/**
+ * One identity's list and watch of a collection. A list answers the collection's
+ * resourceVersion, the point a watch starts from so that no change between the two is
+ * missed. List failures are AppErrors.
+ */
+export interface WatchPort {
+  list(gvr: Gvr, namespace: string, selectors: WatchSelectors): Promise<{ items: KubeObject[]; resourceVersion: string }>;
+  watch(gvr: Gvr, namespace: string, selectors: WatchSelectors, resourceVersion: string, handlers: WatchEventHandlers): Promise<{ stop(): void }>;
 }
 
 /** What get_info says about the read cache. */

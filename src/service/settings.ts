@@ -18,6 +18,8 @@ export interface ServiceDeps {
   gitops?: GitOpsHost;
   /** The read cache's state for get_info; absent means the cache is off. */
   readCache?: ReadCacheReport;
+  /** Aborts when the server shuts down: every wait (and the watches behind it) ends. */
+  shutdown?: AbortSignal;
   log: Logger;
 }
 

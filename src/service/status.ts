@@ -3,6 +3,8 @@
  * after the agent, its pods (`kagent=<name>`) and the namespace's Warning events in one
  * round of concurrent reads, and folds them with the core verdict. A failing event list
  * means no events, not a failed call; any other failure fails it.
+ * The fold (`foldStatus`) is its own function: the rollout waiter folds the same objects,
+ * kept current by watches, into the same Status.
  */
 import { conditionStatus } from '../core/conditions.js';
 import { summarizeEvents } from '../core/events.js';
@@ -58,24 +60,29 @@ function deploymentFacts(deployment: KubeObject | undefined): NonNullable<Status
   return facts;
 }
 
-/** The status of one agent; 404 when neither its Agent nor its release exists. */
-export async function agentStatus(kube: KubePort, types: ResourceTypes, namespace: string, name: string): Promise<Status> {
-  const [agent, sameName, deployment, pods, events] = await Promise.all([
-    kube.get(types.agent, namespace, name),
-    kube.get(types.helmRelease, namespace, name),
-    kube.get(types.deployment, namespace, name),
-    kube.list(types.pod, namespace, { labelSelector: `kagent=${name}` }),
-    kube.list(types.event, namespace, { fieldSelector: 'type=Warning' }).catch(() => [] as KubeObject[]),
-  ]);
-  let release = sameName;
-  const labelled = agent ? provenanceOf(agent) : undefined;
-  if (labelled && (labelled.name !== name || labelled.namespace !== namespace)) {
-    release = (await kube.get(types.helmRelease, labelled.namespace, labelled.name)) ?? sameName;
-  }
-  if (!agent && !release) throw agentNotFound(namespace, name);
+/** The objects a status is folded from, however they were read (a round of reads, or watches). */
+export interface StatusObjects {
+  agent?: KubeObject;
+  release?: KubeObject;
+  deployment?: KubeObject;
+  pods: readonly KubeObject[];
+  /** The namespace's Warning events (the fold keeps those about the agent and its pods). */
+  events: readonly KubeObject[];
+}
 
+/**
+ * Where an agent's HelmRelease is: the release the Agent's provenance labels name, else
+ * the one of the agent's own name and namespace.
+ */
+export function releaseLocation(agent: KubeObject | undefined, namespace: string, name: string): { namespace: string; name: string } {
+  return (agent && provenanceOf(agent)) || { namespace, name };
+}
+
+/** The status folded from what was read about the agent `namespace/name`. */
+export function foldStatus(namespace: string, name: string, objects: StatusObjects): Status {
+  const { agent, release, deployment } = objects;
   const agentConditions = conditionsOf(agent);
-  const podStatuses = summarizePods(pods);
+  const podStatuses = summarizePods(objects.pods);
   const facts: StatusFacts = {
     agent: agent
       ? {
@@ -90,7 +97,25 @@ export async function agentStatus(kube: KubePort, types: ResourceTypes, namespac
       : { exists: false, ready: null, suspended: false, gitOpsOwned: false, deleting: false },
     deployment: deploymentFacts(deployment),
     pods: podStatuses,
-    events: summarizeEvents(events, name, podStatuses.map((p) => p.name)),
+    events: summarizeEvents(objects.events, name, podStatuses.map((p) => p.name)),
   };
   return { name, namespace, ...statusVerdict(facts), ...facts };
+}
+
+/** The status of one agent; 404 when neither its Agent nor its release exists. */
+export async function agentStatus(kube: KubePort, types: ResourceTypes, namespace: string, name: string): Promise<Status> {
+  const [agent, sameName, deployment, pods, events] = await Promise.all([
+    kube.get(types.agent, namespace, name),
+    kube.get(types.helmRelease, namespace, name),
+    kube.get(types.deployment, namespace, name),
+    kube.list(types.pod, namespace, { labelSelector: `kagent=${name}` }),
+    kube.list(types.event, namespace, { fieldSelector: 'type=Warning' }).catch(() => [] as KubeObject[]),
+  ]);
+  let release = sameName;
+  const where = releaseLocation(agent, namespace, name);
+  if (where.name !== name || where.namespace !== namespace) {
+    release = (await kube.get(types.helmRelease, where.namespace, where.name)) ?? sameName;
+  }
+  if (!agent && !release) throw agentNotFound(namespace, name);
+  return foldStatus(namespace, name, { agent, release, deployment, pods, events });
 }

@@ -118,6 +118,13 @@ export const TOOL_DESCRIPTIONS = {
     "revision's values. In commit mode no revision is recorded (the cluster is not written; once Flux applies the merged " +
     'pull request, list_agent_revisions shows it as a change made outside agent-manager). ' +
     COMMIT_MODE,
+  wait_for_agent:
+    'Read-only. Waits for an agent\'s rollout instead of polling get_agent_status: answers once the agent is ready ' +
+    '(until: ready, the default; a failed verdict ends the wait early, with the reason in summary) or once its HelmRelease ' +
+    'and Agent are gone (until: deleted), or when timeoutSeconds (default 60, at most 600) are up. Returns the Status as ' +
+    'get_agent_status does, plus timedOut (true when the time ran out first) and waitedSeconds. With a progress token it ' +
+    'sends a progress notification, the summary as its message, whenever the verdict or summary changes. Follows the agent ' +
+    'on Kubernetes watches as the caller. Not found when neither the Agent nor its HelmRelease exists (until: ready). Writes nothing.',
 } as const;
 
 /** Short titles (MCP `title`, OpenAPI `summary`). */
@@ -135,6 +142,7 @@ export const TOOL_TITLES = {
   list_agent_revisions: "List an agent's revisions",
   get_agent_revision: 'Get an agent revision',
   rollback_agent: 'Roll an agent back to a revision',
+  wait_for_agent: "Wait for an agent's rollout",
 } as const;
 
 /** Short phrases for the arguments. */
@@ -191,5 +199,7 @@ export const ARG = {
   revision: 'Revision number (list_agent_revisions)',
   rollbackRevision: 'The revision to go back to (list_agent_revisions)',
   forceRollback: 'Write even when the HelmRelease is GitOps-owned or suspended',
+  until: 'ready (default): until the agent is ready, or has failed; deleted: until its HelmRelease and Agent are gone',
+  timeoutSeconds: 'How long to wait, in whole seconds from 1 to 600; default 60',
   dryRunRollback: 'Run every check and have the API server check the write (dryRun=All) without storing it or recording a revision',
 } as const;

@@ -134,6 +134,16 @@ export const rollbackAgentInput = z
   })
   .strict();
 
+export const waitForAgentInput = z
+  .object({
+    name: agentName,
+    namespace,
+    until: z.enum(['ready', 'deleted']).describe(ARG.until).optional(),
+    // The range is the service's to refuse, in words that name it.
+    timeoutSeconds: z.number().describe(ARG.timeoutSeconds).optional(),
+  })
+  .strict();
+
 export const listModelConfigsInput = z
   .object({ namespace: z.string().describe(ARG.namespaceOfList).optional() })
   .strict();

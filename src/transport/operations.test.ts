@@ -9,6 +9,7 @@ import { pino } from 'pino';
 const TOOLS = [
   'get_info', 'list_agents', 'get_agent', 'create_agent', 'update_agent', 'delete_agent', 'get_agent_status',
   'validate_agent', 'list_model_configs', 'list_skills', 'list_agent_revisions', 'get_agent_revision', 'rollback_agent',
+  'wait_for_agent',
 ];
 
 // The four-hint table, written out again on purpose.
@@ -26,12 +27,13 @@ const WANT_HINTS: Record<string, [boolean, boolean, boolean, boolean]> = {
   list_agent_revisions: [true, false, false, false],
   get_agent_revision: [true, false, false, false],
   rollback_agent: [false, true, false, true],
+  wait_for_agent: [true, false, false, false],
 };
 
 const asTuple = (h: ToolHints) => [h.readOnlyHint, h.destructiveHint, h.idempotentHint, h.openWorldHint];
 
 describe('the operation table', () => {
-  it('holds the ten agent tools in their documented order, then the three history tools', () => {
+  it('holds the ten agent tools in their documented order, then the three history tools and wait_for_agent', () => {
     expect(OPERATIONS.map((o) => o.tool)).toEqual(TOOLS);
   });
 
@@ -92,6 +94,7 @@ describe('the operation table', () => {
       'GET /api/v1/agents/{namespace}/{name}/revisions 200 listAgentRevisions',
       'GET /api/v1/agents/{namespace}/{name}/revisions/{revision} 200 getAgentRevision',
       'POST /api/v1/agents/{namespace}/{name}/rollback 200 rollbackAgent',
+      'GET /api/v1/agents/{namespace}/{name}/wait 200 waitForAgent',
     ]);
   });
 });

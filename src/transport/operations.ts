@@ -18,14 +18,14 @@ import type { AgentService } from '../service/agent-service.js';
 import type { RequestContext } from '../identity/caller.js';
 import type {
   Agent, CreateResult, DeleteResult, Info, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult, SkillsResult, Status,
-  UpdateResult, ValidateResult,
+  UpdateResult, ValidateResult, WaitResult,
 } from '../core/types.js';
 import type { operations } from '../core/openapi.generated.js';
 import { TOOL_DESCRIPTIONS, TOOL_TITLES } from './descriptions.js';
 import {
   agentRefInput, createAgentInput, deleteAgentInput, getAgentRevisionInput, getInfoInput, listAgentRevisionsInput,
   listAgentsInput, listModelConfigsInput, listSkillsInput, rollbackAgentInput, SPEC_STRING_FIELDS, updateAgentInput,
-  validateAgentInput, type ValidateAgentInput,
+  validateAgentInput, waitForAgentInput, type ValidateAgentInput,
 } from './operation-schemas.js';
 
 /** The service methods the table calls; a structural type so tests can pass a fake. */
@@ -33,6 +33,7 @@ export type OperationService = Pick<
   AgentService,
   | 'getInfo' | 'listAgents' | 'getAgent' | 'createAgent' | 'updateAgent' | 'deleteAgent' | 'getAgentStatus'
   | 'validateAgent' | 'listModelConfigs' | 'listSkills' | 'listAgentRevisions' | 'getAgentRevision' | 'rollbackAgent'
+  | 'waitForAgent' | 'followAgentStatus'
 >;
 
 /** The MCP tool names (frozen external names; muster shows them as `x_agent-manager_<tool>`). */
@@ -46,8 +47,11 @@ export interface ToolHints {
   openWorldHint: boolean;
 }
 
-/** How an input field is read from the query string. Booleans are true only for `true`, any case. */
-export type QueryParamType = 'string' | 'boolean';
+/**
+ * How an input field is read from the query string. Booleans are true only for `true`, any case;
+ * integers are whole numbers in decimal (anything else is a 400 naming the parameter).
+ */
+export type QueryParamType = 'string' | 'boolean' | 'integer';
 
 /** The REST half of an operation. */
 export interface RestBinding<I = Record<string, unknown>, R = unknown> {
@@ -232,13 +236,20 @@ export const rollbackAgent = op<typeof rollbackAgentInput, RollbackResult>({
   run: (service, ctx, input) => service.rollbackAgent(ctx, input),
 });
 
+// Read-only: it watches and answers a Status; it may take up to timeoutSeconds.
+export const waitForAgent = op<typeof waitForAgentInput, WaitResult>({
+  tool: 'wait_for_agent', annotations: CLOSED_READ, input: waitForAgentInput,
+  rest: { method: 'get', path: '/agents/:namespace/:name/wait', status: 200, query: { until: 'string', timeoutSeconds: 'integer' } },
+  run: (service, ctx, input) => service.waitForAgent(ctx, input),
+});
+
 /**
  * The table, in the Go service's tool order, then the history operations. Express matches routes in this order too:
  * `POST /agents/validate` has no `:name` sibling, so no route shadows another.
  */
 export const OPERATIONS: readonly AnyOperation[] = [
   getInfo, listAgents, getAgent, createAgent, updateAgent, deleteAgent, getAgentStatus, validateAgent,
-  listModelConfigs, listSkills, listAgentRevisions, getAgentRevision, rollbackAgent,
+  listModelConfigs, listSkills, listAgentRevisions, getAgentRevision, rollbackAgent, waitForAgent,
 ];
 
 /** The operation of an MCP tool name. */
@@ -282,4 +293,5 @@ export type OperationsAnswerAsDocumented = [
   Assert<Answers<typeof listAgentRevisions, 'listAgentRevisions', 200>>,
   Assert<Answers<typeof getAgentRevision, 'getAgentRevision', 200>>,
   Assert<Answers<typeof rollbackAgent, 'rollbackAgent', 200>>,
+  Assert<Answers<typeof waitForAgent, 'waitForAgent', 200>>,
 ];

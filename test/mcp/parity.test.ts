@@ -65,11 +65,16 @@ const SCRIPT: Array<[tool: string, args: Args]> = [
   ['delete_agent', { name: 'parity', namespace: 'kagent', dryRun: true }],
   ['validate_agent', { name: 'parity', namespace: 'kagent', update: true, runtime: 'rust' }],
   ['get_agent_status', { name: 'parity', namespace: 'kagent' }],
+  // Without controllers the agent stays progressing: the wait runs out of time.
+  ['wait_for_agent', { name: 'parity', namespace: 'kagent', timeoutSeconds: 1 }],
+  ['wait_for_agent', { name: 'parity', namespace: 'kagent', timeoutSeconds: 601 }],
   ['list_skills', {}],
   ['delete_agent', { name: 'parity', namespace: 'kagent' }],
   ['delete_agent', { name: 'parity', namespace: 'kagent' }],
   ['get_agent', { name: 'parity', namespace: 'kagent' }],
   ['get_agent_status', { name: 'parity', namespace: 'kagent' }],
+  ['wait_for_agent', { name: 'parity', namespace: 'kagent' }],
+  ['wait_for_agent', { name: 'parity', namespace: 'kagent', until: 'deleted' }],
   ['list_agents', { namespace: 'kube-system' }],
 ];
 
@@ -151,6 +156,8 @@ function normalize(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value), (key, v: unknown) => {
     if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(v)) return '<time>';
     if (key === 'uid' || key === 'resourceVersion') return '<id>';
+    // How long a wait took is the clock's, not the transport's.
+    if (key === 'waitedSeconds' && typeof v === 'number') return '<seconds>';
     return v;
   }) as unknown;
 }

@@ -29,6 +29,7 @@ const HINTS: Record<string, [boolean, boolean, boolean, boolean]> = {
   list_agent_revisions: [true, false, false, false],
   get_agent_revision: [true, false, false, false],
   rollback_agent: [false, true, false, true],
+  wait_for_agent: [true, false, false, false],
 };
 
 const WRITES = new Set(['create_agent', 'update_agent', 'rollback_agent']);
@@ -66,7 +67,7 @@ describe('MCP tools over streamable HTTP (TestMCPToolsMirrorREST)', () => {
     return { text, isError: false, json: JSON.parse(text) };
   }
 
-  it('lists exactly the thirteen tools, each described in house style with all four hints', async () => {
+  it('lists exactly the fourteen tools, each described in house style with all four hints', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(HINTS).sort());
     for (const tool of tools) {

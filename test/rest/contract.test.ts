@@ -98,6 +98,11 @@ const CASES: Case[] = [
   ['get_agent_status', '/agents/kagent/pending/status', undefined, 200],
   ['get_agent_status', '/agents/kagent/bare/status', undefined, 200],
   ['get_agent_status', '/agents/kagent/nothing/status', undefined, 404],
+  // The verifier's pod crash-loops: the wait for ready ends at once on failed.
+  ['wait_for_agent', '/agents/kagent/verifier/wait?timeoutSeconds=5', undefined, 200],
+  ['wait_for_agent', '/agents/kagent/nothing/wait?until=deleted', undefined, 200],
+  ['wait_for_agent', '/agents/kagent/nothing/wait', undefined, 404],
+  ['wait_for_agent', '/agents/kagent/verifier/wait?timeoutSeconds=601', undefined, 400],
   ['validate_agent', '/agents/validate', { name: 'verifier', modelConfig: 'nope', runtime: 'rust' }, 200],
   ['validate_agent', '/agents/validate', { name: 'verifier', update: true, description: 'd' }, 200],
   ['validate_agent', '/agents/validate', { name: 'pending', update: true, description: 'd' }, 409],

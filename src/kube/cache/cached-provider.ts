@@ -13,7 +13,7 @@
  * have given without a cache.
  */
 import type { RequestContext } from '../../identity/caller.js';
-import type { Gvr, KubeObject, KubePort, KubeProvider, ListOptions, WriteCallOptions } from '../../service/ports.js';
+import type { Gvr, KubeObject, KubePort, KubeProvider, ListOptions, WatchPort, WriteCallOptions } from '../../service/ports.js';
 import type { ReadAttributes, ReadAuthorizer } from './ports.js';
 import type { ReadCache } from './read-cache.js';
 
@@ -111,6 +111,12 @@ export class CachedKubeProvider implements KubeProvider {
     const authorize = this.authorize;
     if (!authorize) return new WriteNotingPort(direct, this.cache);
     return new CachedReadPort(direct, this.cache, (attributes) => authorize(ctx, attributes));
+  }
+
+  /** Watches go to the API server as the request's identity: the cache holds the ServiceAccount's view. */
+  forWatches(ctx: RequestContext): WatchPort {
+    if (!this.inner.forWatches) throw new Error('the provider behind the read cache offers no watches');
+    return this.inner.forWatches(ctx);
   }
 
   /** The ServiceAccount is one client for every request: its two ports are built once, not per request. */

@@ -27,6 +27,8 @@ export interface FixtureOptions {
   gitops?: GitOpsHost;
   /** Build the provider from the sandbox (default: the ServiceAccount). */
   provider?: (sandbox: Sandbox) => KubeProvider & { close?(): void };
+  /** Aborts every wait, as the server's shutdown does. */
+  shutdown?: AbortSignal;
   log?: Logger;
 }
 
@@ -64,7 +66,7 @@ export async function startServiceFixture(options: FixtureOptions = {}): Promise
   const log = options.log ?? silentLogger();
   const settings = fixtureSettings(options.settings);
   const service = new AgentService(
-    { kube: provider, chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills, gitops: options.gitops, log },
+    { kube: provider, chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills, gitops: options.gitops, shutdown: options.shutdown, log },
     settings,
   );
   let n = 0;

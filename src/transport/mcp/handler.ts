@@ -9,7 +9,10 @@
  * unknown session with 404. Stateless, any request works on any instance at any time,
  * whatever session id or none it carries. Every protocol version the SDK knows is
  * accepted, 2024-11-05 (muster's) included. Responses are plain JSON
- * (`enableJsonResponse`): no tool sends progress, so an SSE stream would add nothing.
+ * (`enableJsonResponse`), except for a request that carries a progress token: it is
+ * answered with an SSE stream, so the tool's progress notifications travel on it before
+ * the result (progress-body.ts). The stream belongs to that one request and ends with
+ * its result, so stateless serving is unchanged.
  *
  * GET and DELETE (and anything else but POST) are answered 405 with `Allow: POST` and a
  * JSON-RPC error body. The specification allows exactly this: a GET may be answered 405
@@ -23,6 +26,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../metrics/metrics.js';
 import type { AnyOperation, OperationService } from '../operations.js';
+import { asksForProgress, bufferBody } from './progress-body.js';
 import { buildMcpServer } from './server.js';
 import { ToolCatalog } from './tools.js';
 
@@ -59,10 +63,11 @@ export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
       res.status(405).set('Allow', 'POST').json(METHOD_NOT_ALLOWED);
       return;
     }
+    const body = await bufferBody(req, MCP_MAX_BODY_BYTES);
     const server = buildMcpServer(catalog, req.ctx, version);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
-      enableJsonResponse: true,
+      enableJsonResponse: !asksForProgress(body),
       maxRequestBodySize: MCP_MAX_BODY_BYTES,
     });
     // The transport reports what it answered with a 4xx (bad Accept, parse errors): the client's problem.

@@ -33,6 +33,24 @@ export const MCP_SERVER_NAME = 'agent-manager';
 /** `tools/call` with its params unchecked: the SDK checks them (see above). */
 const ToolCallEnvelope = z.object({ method: z.literal('tools/call'), params: z.unknown() });
 
+/**
+ * A tool's progress as MCP progress notifications, when the call asked for them with a
+ * `_meta.progressToken`: each with the token, a `progress` that grows by one per
+ * notification (the total is not known) and the tool's message. They go out on the
+ * call's own response stream (the handler answers such a request with SSE).
+ */
+function progressOf(params: CallToolRequest['params'], extra: ToolCallExtra): ((message: string) => void) | undefined {
+  const progressToken = params._meta?.progressToken;
+  if (progressToken === undefined) return undefined;
+  let progress = 0;
+  return (message) => {
+    progress += 1;
+    extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message } }).catch(() => undefined);
+  };
+}
+
+type ToolCallExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+
 /** A server for one request. */
 export function buildMcpServer(catalog: ToolCatalog, ctx: RequestContext, version: string): Server {
   const server = new Server(
@@ -50,7 +68,7 @@ export function buildMcpServer(catalog: ToolCatalog, ctx: RequestContext, versio
     }
     // Stop work when either the HTTP client leaves or the MCP client cancels the call.
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, extra.signal]) : extra.signal;
-    return catalog.call(operation, params.arguments, { ...ctx, signal });
+    return catalog.call(operation, params.arguments, { ...ctx, signal, progress: progressOf(params, extra) });
   });
   return server;
 }

@@ -135,6 +135,7 @@ describe('REST responses against the documented schemas', () => {
     list_agent_revisions: { path: '/agents/kagent/sre/revisions' },
     get_agent_revision: { path: '/agents/kagent/sre/revisions/1' },
     rollback_agent: { path: '/agents/kagent/sre/rollback', body: { revision: 1 } },
+    wait_for_agent: { path: '/agents/kagent/sre/wait?until=ready&timeoutSeconds=5' },
   };
 
   async function call(o: AnyOperation) {

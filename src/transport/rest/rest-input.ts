@@ -35,6 +35,7 @@ export async function restInput(
     const value = firstQueryValue(req.query[name]);
     if (value === undefined) continue;
     if (type === 'string') raw[name] = value;
+    else if (type === 'integer') raw[name] = queryInteger(name, value);
     // A flag only ever sets true, so `?force=true` and a body `"force": true` both force.
     else if (isTrue(value)) raw[name] = true;
   }
@@ -73,6 +74,12 @@ async function resolveList(ifMatch: IfMatch & { any: false }, input: Record<stri
 function wholeNumber(name: string, text: string): number {
   if (/^[0-9]{1,15}$/.test(text)) return Number(text);
   throw invalid(`${name} must be a whole number in the path, got ${JSON.stringify(text.slice(0, 64))}`);
+}
+
+/** A query parameter that stands for a whole number (a timeout), or the 400 that says so. */
+export function queryInteger(name: string, text: string): number {
+  if (/^[0-9]{1,15}$/.test(text)) return Number(text);
+  throw invalid(`${name} must be a whole number in the query, got ${JSON.stringify(text.slice(0, 64))}`);
 }
 
 /** True only for `true`, compared case-insensitively (Go's `strings.EqualFold(v, "true")`). */

@@ -291,3 +291,18 @@ describe('REST request context', () => {
     expect(service.calls.at(-1)!.ctx.requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
+
+describe('REST integer query parameters', () => {
+  it('reads a whole number and hands it on as a number', async () => {
+    const res = await send('GET', '/agents/kagent/sre/wait?timeoutSeconds=30&until=deleted');
+    expect(res.status).toBe(200);
+    expect(service.inputs('waitForAgent')).toEqual([{ namespace: 'kagent', name: 'sre', timeoutSeconds: 30, until: 'deleted' }]);
+  });
+
+  it.each(['abc', '-5', '1.5', ''])('refuses %j with a 400 that names the parameter', async (value) => {
+    const res = await send('GET', `/agents/kagent/sre/wait?timeoutSeconds=${value}`);
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toBe(`invalid request: timeoutSeconds must be a whole number in the query, got ${JSON.stringify(value)}`);
+    expect(service.calls).toEqual([]);
+  });
+});

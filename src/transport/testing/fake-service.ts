@@ -7,7 +7,7 @@
  */
 import type {
   Agent, CreateResult, DeleteResult, Info, Manifests, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult, SkillsResult,
-  Status, UpdateResult, ValidateResult,
+  Status, UpdateResult, ValidateResult, WaitResult,
 } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationService } from '../operations.js';
@@ -159,6 +159,20 @@ export class FakeService implements OperationService {
       agent: SAMPLE_AGENT, before: {}, after: manifests.values, changed: ['agent.description'], manifests,
       revision: 3, rolledBackTo: request.revision,
     });
+  }
+
+  async waitForAgent(ctx: RequestContext, request: Parameters<OperationService['waitForAgent']>[1]): Promise<WaitResult> {
+    return this.answer('waitForAgent', ctx, request, { ...SAMPLE_STATUS, timedOut: false, waitedSeconds: 1.5 });
+  }
+
+  /** The stream: SAMPLE_STATUS, then the same agent ready, then `ready`. */
+  async followAgentStatus(
+    ctx: RequestContext, request: Parameters<OperationService['followAgentStatus']>[1], onStatus: (status: Status) => void,
+  ): ReturnType<OperationService['followAgentStatus']> {
+    const first = this.answer('followAgentStatus', ctx, request, SAMPLE_STATUS);
+    onStatus(first);
+    onStatus({ ...first, verdict: 'ready', summary: 'Agent is Ready; 1/1 pods available' });
+    return 'ready';
   }
 
   private answer<T>(method: Method, ctx: RequestContext, input: unknown, value: T): T {

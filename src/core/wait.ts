@@ -1,0 +1,69 @@
+/**
+ * Waiting for an agent's rollout, the pure part: how long a wait may be, when a status
+ * ends it, and when a new status is worth telling the client.
+ *
+ * - A wait ends when the agent is where the caller asked (`until: ready` and the verdict
+ *   is ready; `until: deleted` and neither the Agent nor its HelmRelease exists), early
+ *   when it cannot get there on its own (a `failed` verdict while waiting for ready; the
+ *   agent gone while waiting for ready), or when its time is up.
+ * - A status is news when its verdict or its summary differs from the last one sent:
+ *   the other facts (an event's count, a condition's timestamp) change without changing
+ *   what the agent is doing, and a client is told about what it is doing.
+ */
+import { invalid } from './errors.js';
+import { Verdict, type Status } from './types.js';
+
+/** The longest wait one call may ask for, in seconds (a tool call and an HTTP stream stay bounded). */
+export const WAIT_MAX_SECONDS = 600;
+/** wait_for_agent's and the status stream's timeout when none is given, in seconds. */
+export const WAIT_DEFAULT_SECONDS = 60;
+
+export type WaitUntil = 'ready' | 'deleted';
+/** Why a wait ended: the `reason` of the status stream's `end` event. */
+export type WaitEnd = 'ready' | 'failed' | 'deleted' | 'timeout';
+
+/**
+ * A timeout in whole seconds within `[min, WAIT_MAX_SECONDS]`, or the 400 that says the
+ * range. `min` is 1 for a wait (a zero-second wait is a plain status read) and 0 for a
+ * write's `wait` (0: answer at once, without waiting).
+ */
+export function waitSeconds(field: string, value: unknown, min: 0 | 1, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > WAIT_MAX_SECONDS) {
+    const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 32)) : String(value);
+    const zero = min === 0 ? ' (0: answer at once, without waiting)' : '';
+    throw invalid(`${field} must be a whole number of seconds from ${min} to ${WAIT_MAX_SECONDS}${zero}, got ${shown}`);
+  }
+  return value;
+}
+
+/** How a wait for `until` ends with this status (`gone`: neither the Agent nor its HelmRelease exists), if it does. */
+export function waitEnd(status: Status, gone: boolean, until: WaitUntil): Exclude<WaitEnd, 'timeout'> | undefined {
+  if (gone) return 'deleted';
+  if (until === 'deleted') return undefined;
+  if (status.verdict === Verdict.Ready) return 'ready';
+  if (status.verdict === Verdict.Failed) return 'failed';
+  return undefined;
+}
+
+/** True when `next` tells the client something `previous` did not: another verdict or summary. */
+export function isNews(previous: Status | undefined, next: Status): boolean {
+  return previous === undefined || previous.verdict !== next.verdict || previous.summary !== next.summary;
+}
+
+/** The status of an agent whose Agent and HelmRelease are both gone. */
+export function goneStatus(namespace: string, name: string): Status {
+  return {
+    name,
+    namespace,
+    verdict: Verdict.Unknown,
+    summary: `agent ${namespace}/${name} is deleted: neither its Agent nor its HelmRelease exists`,
+    agent: { exists: false, ready: null, accepted: null },
+    helmRelease: { exists: false, ready: null, suspended: false, gitOpsOwned: false, deleting: false },
+  };
+}
+
+/** Seconds between two instants (ms) to a tenth, never negative. */
+export function elapsedSeconds(startMs: number, endMs: number): number {
+  return Math.max(0, Math.round((endMs - startMs) / 100) / 10);
+}

@@ -1,0 +1,97 @@
+/**
+ * The waiting operations over the rollout waiter: wait_for_agent (the final Status with
+ * `timedOut` and `waitedSeconds`, every verdict change reported as progress), the REST
+ * status stream (every status that is news, then why it ended), and a write's `wait`.
+ *
+ * The wait runs as the request's identity (`forWatches`: the caller's token with
+ * downstream OAuth) against the API server itself, never the read cache, so it is
+ * exactly what the caller may see and correct whichever replica serves it. It ends early
+ * when the client goes away (`ctx.signal`) or the server shuts down (`deps.shutdown`); a
+ * wait cut short by a shutdown is an error that says to ask again, since the agent has
+ * not got anywhere yet.
+ */
+import { backendError, unsupported } from '../core/errors.js';
+import { validateName } from '../core/names.js';
+import type { Status, WaitResult } from '../core/types.js';
+import { WAIT_DEFAULT_SECONDS, waitSeconds, type WaitEnd, type WaitUntil } from '../core/wait.js';
+import type { RequestContext } from '../identity/caller.js';
+import type { OperationEnv } from './operation-env.js';
+import type { WatchPort } from './ports.js';
+import { waitForRollout, type RolloutOutcome } from './rollout-waiter.js';
+
+export interface WaitRequest {
+  namespace?: string;
+  name: string;
+  until?: WaitUntil;
+  timeoutSeconds?: number;
+}
+
+/** How a followed status stream ended: a wait's end, or cut short by the server shutting down or the client leaving. */
+export type FollowEnd = WaitEnd | 'shutdown' | 'disconnected';
+
+function watchesOf(env: OperationEnv, ctx: RequestContext): WatchPort {
+  const watches = env.deps.kube.forWatches?.(ctx);
+  if (!watches) throw unsupported('waiting needs Kubernetes watches, which this installation\'s client does not offer');
+  return watches;
+}
+
+function signalOf(env: OperationEnv, ctx: RequestContext): AbortSignal | undefined {
+  const signals = [ctx.signal, env.deps.shutdown].filter((s): s is AbortSignal => s !== undefined);
+  return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+}
+
+const shuttingDown = (namespace: string, name: string) =>
+  backendError(`the server is shutting down and stopped waiting for agent ${namespace}/${name}; ask again (another replica answers)`);
+/** Why a wait was cut short: the server's shutdown, else the client left (nobody reads this answer). */
+const cutShort = (env: OperationEnv, namespace: string, name: string) => (env.deps.shutdown?.aborted
+  ? shuttingDown(namespace, name)
+  : backendError(`the client went away; stopped waiting for agent ${namespace}/${name}`));
+
+async function follow(
+  env: OperationEnv, ctx: RequestContext, namespace: string, name: string, until: WaitUntil, seconds: number,
+  onStatus?: (status: Status) => void,
+): Promise<RolloutOutcome> {
+  return waitForRollout(watchesOf(env, ctx), env.types, {
+    namespace, name, until, timeoutMs: seconds * 1000, signal: signalOf(env, ctx), onStatus,
+  });
+}
+
+/** wait_for_agent: the final Status once the agent is where `until` says, has failed, or the time is up. */
+export async function waitForAgent(env: OperationEnv, ctx: RequestContext, request: WaitRequest): Promise<WaitResult> {
+  const namespace = env.settings.namespaces.resolve(request.namespace);
+  validateName(request.name);
+  const seconds = waitSeconds('timeoutSeconds', request.timeoutSeconds, 1, WAIT_DEFAULT_SECONDS);
+  const until = request.until ?? 'ready';
+  const outcome = await follow(env, ctx, namespace, request.name, until, seconds, (status) => ctx.progress?.(status.summary));
+  if (outcome.end === 'aborted') throw cutShort(env, namespace, request.name);
+  return { ...outcome.status, timedOut: outcome.end === 'timeout', waitedSeconds: outcome.waitedSeconds };
+}
+
+/**
+ * The REST status stream: `onStatus` with the first status (before it, a failed read or
+ * a missing agent rejects, so the caller can still answer with an error) and every
+ * status that is news, until the agent is ready, failed or deleted or the time is up.
+ */
+export async function followAgentStatus(
+  env: OperationEnv, ctx: RequestContext, request: { namespace?: string; name: string; timeoutSeconds?: number },
+  onStatus: (status: Status) => void,
+): Promise<FollowEnd> {
+  const namespace = env.settings.namespaces.resolve(request.namespace);
+  validateName(request.name);
+  const seconds = waitSeconds('timeoutSeconds', request.timeoutSeconds, 1, WAIT_DEFAULT_SECONDS);
+  const outcome = await follow(env, ctx, namespace, request.name, 'ready', seconds, onStatus);
+  if (outcome.end !== 'aborted') return outcome.end;
+  return env.deps.shutdown?.aborted ? 'shutdown' : 'disconnected';
+}
+
+/**
+ * A write's `wait`: the agent's Status once it is ready or failed or `seconds` are up,
+ * with `timedOut`; a wait cut short by the client leaving answers the status as it was.
+ */
+export async function waitAfterWrite(
+  env: OperationEnv, ctx: RequestContext, namespace: string, name: string, seconds: number,
+): Promise<{ status: Status; timedOut: boolean; waitedSeconds: number }> {
+  const outcome = await follow(env, ctx, namespace, name, 'ready', seconds);
+  if (outcome.end === 'aborted' && env.deps.shutdown?.aborted) throw shuttingDown(namespace, name);
+  return { status: outcome.status, timedOut: outcome.end === 'timeout', waitedSeconds: outcome.waitedSeconds };
+}

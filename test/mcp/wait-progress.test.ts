@@ -1,0 +1,102 @@
+/**
+ * wait_for_agent through MCP with the SDK's own client (Client +
+ * StreamableHTTPClientTransport) against the real app, AgentService and the sandbox with
+ * its controllers running: a call with a progress token (the client's `onprogress`)
+ * receives progress notifications, each carrying the summary of a verdict change, on
+ * the call's own response stream before its result; a call without one is still
+ * answered with one plain JSON body.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/log/logger.js';
+import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
+import { createApp } from '../../src/transport/http/app.js';
+
+let fixture: ServiceFixture;
+let server: Server;
+let url: string;
+let client: Client;
+
+beforeAll(async () => {
+  // Each controller step waits 200 ms, so the rollout is still under way when the wait starts.
+  fixture = await startServiceFixture({ sandbox: { controllers: true, reconcileDelayMs: 200, authorization: 'rbac' } });
+  const app = createApp({ service: fixture.service, log: silentLogger(), version: 'test' });
+  server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  client = new Client({ name: 'wait-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+});
+
+afterAll(async () => {
+  await client?.close();
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await fixture?.close();
+});
+
+const json = (result: CallToolResult) => JSON.parse((result.content[0] as { text: string }).text) as Record<string, unknown>;
+
+describe('wait_for_agent over MCP', () => {
+  it('sends progress notifications with each verdict change before the result, which is the ready Status', async () => {
+    const created = await client.callTool({
+      name: 'create_agent', arguments: { name: 'mcp-waited', modelConfig: 'default-model-config', toolset: ['preset:none'] },
+    }) as CallToolResult;
+    expect(created.isError).toBeFalsy();
+    const progress: Progress[] = [];
+    let resultArrived = false;
+    const result = await client.callTool(
+      { name: 'wait_for_agent', arguments: { name: 'mcp-waited', timeoutSeconds: 60 } },
+      undefined,
+      { onprogress: (p) => { expect(resultArrived).toBe(false); progress.push(p); }, timeout: 70_000 },
+    ) as CallToolResult;
+    resultArrived = true;
+    expect(result.isError).toBeFalsy();
+    const answer = json(result);
+    expect(answer).toMatchObject({ name: 'mcp-waited', verdict: 'ready', timedOut: false });
+    expect(result.structuredContent).toEqual(answer);
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    expect(progress.at(-1)!.message).toBe(answer.summary);
+    // progress grows with every notification, as the specification asks.
+    expect(progress.every((p, i) => i === 0 || p.progress > progress[i - 1]!.progress)).toBe(true);
+  });
+
+  it('answers a call without a progress token with one JSON body, as every other call', async () => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wait_for_agent', arguments: { name: 'mcp-waited', timeoutSeconds: 5 } } }),
+    });
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = await res.json() as { result: CallToolResult };
+    expect(JSON.parse((body.result.content[0] as { text: string }).text)).toMatchObject({ verdict: 'ready', timedOut: false });
+  });
+
+  it('answers a call with a progress token as an SSE stream ending with the result', async () => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({
+        jsonrpc: '2.0', id: 2, method: 'tools/call',
+        params: { name: 'wait_for_agent', arguments: { name: 'mcp-waited', timeoutSeconds: 5 }, _meta: { progressToken: 'p-1' } },
+      }),
+    });
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const text = await res.text();
+    const messages = text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)) as Record<string, any>);
+    expect(messages[0]).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'p-1', progress: 1, message: 'Agent is Ready; 1/1 pods available' } });
+    expect(messages.at(-1)).toMatchObject({ id: 2, result: { structuredContent: { verdict: 'ready', timedOut: false } } });
+  });
+
+  it('refuses a timeout outside 1..600 seconds as invalid input, naming the range', async () => {
+    const result = await client.callTool({ name: 'wait_for_agent', arguments: { name: 'mcp-waited', timeoutSeconds: 601 } }) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect((result.content[0] as { text: string }).text).toBe(
+      'invalid_request: invalid request: timeoutSeconds must be a whole number of seconds from 1 to 600, got 601');
+  });
+});
