@@ -94,11 +94,14 @@ export async function startGitGitHubDouble(options: GitGitHubDoubleOptions): Pro
 
   async function handle(req: IncomingMessage, body: unknown): Promise<Reply> {
     const raw = req.url ?? '/';
-    const path = raw.startsWith(basePath) ? raw.slice(basePath.length) : raw;
+    const prefixed = raw === basePath || raw.startsWith(`${basePath}/`) || raw.startsWith(`${basePath}?`);
+    const path = prefixed ? raw.slice(basePath.length) || '/' : raw;
     const url = new URL(path, 'http://double');
     const method = req.method ?? 'GET';
     const call: RecordedCall = { method, path, headers: req.headers };
     calls.push(call);
+    // An Enterprise server answers its API only under the prefix; a client that left it out gets GitHub's 404.
+    if (!prefixed) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
     // One hook per request, in the order they were registered.
     const hook = hooks.find((h) => h.method === method && url.pathname.startsWith(h.prefix));
     if (hook) {

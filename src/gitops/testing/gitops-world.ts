@@ -127,8 +127,11 @@ function seededRepos(): Promise<{ fleet: BareRepo; other: BareRepo }> {
   return seeds;
 }
 
-/** The repository and the double; `installations` maps repositories the app is installed on. */
-export async function startGitOpsWorld(options: { appInstalledOn?: string[] } = {}): Promise<GitOpsWorld> {
+/**
+ * The repository and the double; `appInstalledOn` lists the repositories the app is
+ * installed on, `basePath` serves the API under a prefix as GitHub Enterprise does (`/api/v3`).
+ */
+export async function startGitOpsWorld(options: { appInstalledOn?: string[]; basePath?: string } = {}): Promise<GitOpsWorld> {
   const seeds = await seededRepos();
   const repo = await BareRepo.copyOf(seeds.fleet);
   const other = await BareRepo.copyOf(seeds.other);
@@ -143,6 +146,7 @@ export async function startGitOpsWorld(options: { appInstalledOn?: string[] } = 
       id: Number(APP_ID), slug: 'agent-manager', publicKeyPem: keys.publicKey,
       installations: Object.fromEntries((options.appInstalledOn ?? ['acme/fleet']).map((r, i) => [r, 100 + i])),
     },
+    ...(options.basePath ? { basePath: options.basePath } : {}),
   });
   return {
     repo, github, appPrivateKey: keys.privateKey,
