@@ -13,7 +13,7 @@
  * (DeleteOptions preconditions). A dry run sends every delete with `dryRun=All` and
  * reports what would have been deleted and what kept; nothing is removed.
  */
-import { invalid, isAppError } from '../core/errors.js';
+import { conflict, invalid, isAppError } from '../core/errors.js';
 import { validateName } from '../core/names.js';
 import type { DeleteResult, WriteOptions } from '../core/types.js';
 import { callerLogValue, callerName, type RequestContext } from '../identity/caller.js';
@@ -57,6 +57,8 @@ export async function deleteAgent(env: OperationEnv, ctx: RequestContext, reques
     ctx.log.info({ caller, namespace, name, ...fields }, dryRun ? `${message} (dry run)` : message);
 
   if (!release) {
+    // A proposal never writes to the cluster, and git holds no HelmRelease of a bare CR to remove.
+    if (request.mode === 'commit') throw bareAgentNotInGit(namespace, name);
     if (!force) throw bareAgentConflict(namespace, name);
     checkPrecondition(namespace, name, precondition, release);
     result.agentDeleted = await kube.remove(env.types.agent, namespace, name, { dryRun });
@@ -93,6 +95,13 @@ export async function deleteAgent(env: OperationEnv, ctx: RequestContext, reques
   else result.ociRepositoryKept = kept;
   done('agent deleted', { ociRepositoryDeleted: result.ociRepositoryDeleted });
   return result;
+}
+
+/** The 409 of a commit-mode delete of a bare Agent CR: there is no release to remove in git. */
+function bareAgentNotInGit(namespace: string, name: string) {
+  return conflict(
+    `Agent ${namespace}/${name} is a bare CR with no HelmRelease behind it, so commit mode has no release to remove in git; delete it where it is defined, or with force in apply mode`,
+  );
 }
 
 /** Deletes the release's chart source when no other live release renders from it: true, or why it was kept. */
