@@ -986,7 +986,7 @@ export interface components {
         TimeoutSeconds: number;
         /** @description Namespace; default the installation's kagent namespace. */
         NamespaceQuery: string;
-        /** @description `true` (any case) overrides the GitOps, suspended and bare-Agent guards. */
+        /** @description `true` (any case) overrides the GitOps, suspended and bare-Agent guards; `false` does not. Any other value is a 400, and so is a body `force` that disagrees. */
         Force: boolean;
         /** @description `apply` (default) writes to the cluster; `commit` opens a pull request in the GitOps repository instead. */
         Mode: "apply" | "commit";
@@ -996,7 +996,7 @@ export interface components {
         Branch: string;
         /** @description Commit mode: the directory (a Kustomization's path) new agents are laid out below (default `--gitops-path`). */
         GitPath: string;
-        /** @description `true` (any case): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. */
+        /** @description `true` (any case, or `All` as Kubernetes spells it): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. `false` is a real write. Any other value is a 400 naming the accepted ones, and so is a body `dryRun` that disagrees with the query. */
         DryRun: boolean;
         /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version, else 412. A list (`"41", "44"`) matches when the agent is at one of its versions; a weak tag (`W/"44"`) never matches (If-Match compares strongly), so it is a 412. `*` matches any existing agent. A missing agent is a 404 whatever the header says; a value that is none of these forms is a 400. */
         IfMatch: string;
@@ -1085,7 +1085,7 @@ export interface operations {
     createAgent: {
         parameters: {
             query?: {
-                /** @description `true` (any case): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. */
+                /** @description `true` (any case, or `All` as Kubernetes spells it): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. `false` is a real write. Any other value is a 400 naming the accepted ones, and so is a body `dryRun` that disagrees with the query. */
                 dryRun?: components["parameters"]["DryRun"];
                 /** @description `apply` (default) writes to the cluster; `commit` opens a pull request in the GitOps repository instead. */
                 mode?: components["parameters"]["Mode"];
@@ -1204,9 +1204,9 @@ export interface operations {
     deleteAgent: {
         parameters: {
             query?: {
-                /** @description `true` (any case) overrides the GitOps, suspended and bare-Agent guards. */
+                /** @description `true` (any case) overrides the GitOps, suspended and bare-Agent guards; `false` does not. Any other value is a 400, and so is a body `force` that disagrees. */
                 force?: components["parameters"]["Force"];
-                /** @description `true` (any case): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. */
+                /** @description `true` (any case, or `All` as Kubernetes spells it): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. `false` is a real write. Any other value is a 400 naming the accepted ones, and so is a body `dryRun` that disagrees with the query. */
                 dryRun?: components["parameters"]["DryRun"];
                 /** @description `apply` (default) writes to the cluster; `commit` opens a pull request in the GitOps repository instead. */
                 mode?: components["parameters"]["Mode"];
@@ -1255,9 +1255,9 @@ export interface operations {
     updateAgent: {
         parameters: {
             query?: {
-                /** @description `true` (any case) overrides the GitOps, suspended and bare-Agent guards. */
+                /** @description `true` (any case) overrides the GitOps, suspended and bare-Agent guards; `false` does not. Any other value is a 400, and so is a body `force` that disagrees. */
                 force?: components["parameters"]["Force"];
-                /** @description `true` (any case): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. */
+                /** @description `true` (any case, or `All` as Kubernetes spells it): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. `false` is a real write. Any other value is a 400 naming the accepted ones, and so is a body `dryRun` that disagrees with the query. */
                 dryRun?: components["parameters"]["DryRun"];
                 /** @description `apply` (default) writes to the cluster; `commit` opens a pull request in the GitOps repository instead. */
                 mode?: components["parameters"]["Mode"];
@@ -1439,9 +1439,9 @@ export interface operations {
     rollbackAgent: {
         parameters: {
             query?: {
-                /** @description `true` (any case) overrides the GitOps, suspended and bare-Agent guards. */
+                /** @description `true` (any case) overrides the GitOps, suspended and bare-Agent guards; `false` does not. Any other value is a 400, and so is a body `force` that disagrees. */
                 force?: components["parameters"]["Force"];
-                /** @description `true` (any case): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. */
+                /** @description `true` (any case, or `All` as Kubernetes spells it): run every check and send the writes with `dryRun=All`, so the API server checks them too; nothing is stored. `false` is a real write. Any other value is a 400 naming the accepted ones, and so is a body `dryRun` that disagrees with the query. */
                 dryRun?: components["parameters"]["DryRun"];
                 /** @description `apply` (default) writes to the cluster; `commit` opens a pull request in the GitOps repository instead. */
                 mode?: components["parameters"]["Mode"];

@@ -48,8 +48,9 @@ export interface ToolHints {
 }
 
 /**
- * How an input field is read from the query string. Booleans are true only for `true`, any case;
- * integers are whole numbers in decimal (anything else is a 400 naming the parameter).
+ * How an input field is read from the query string. Booleans are `true` or `false`, any case
+ * (a dry run also `All`); integers are whole numbers in decimal; anything else is a 400
+ * naming the parameter.
  */
 export type QueryParamType = 'string' | 'boolean' | 'integer';
 
@@ -81,8 +82,8 @@ export interface RestBinding<I = Record<string, unknown>, R = unknown> {
 }
 
 /**
- * One operation. Input precedence on REST: body, then query (a boolean query flag only
- * ever sets `true`, so `?force=true` or a body `force` both force), then path parameters.
+ * One operation. Input on REST: the body, the query and the path parameters together; a
+ * field given in both the body and the query must have the same value there (else a 400).
  */
 export interface Operation<S extends z.ZodObject = z.ZodObject, R = unknown> {
   tool: ToolName;

@@ -72,6 +72,70 @@ describe('REST dry runs', () => {
   });
 });
 
+describe('REST dryRun parsing', () => {
+  const NEW = { ...SPEC, name: 'draft' };
+
+  it.each(['All', 'all', 'TRUE'])('?dryRun=%s is a dry run (All is how Kubernetes spells it) and creates nothing', async (value) => {
+    const before = fixture.sandbox.store.revision;
+    const res = await call('POST', `/agents?dryRun=${value}`, { body: NEW });
+    expect(res.status).toBe(200);
+    expect(res.json.dryRun).toBe(true);
+    expect(fixture.sandbox.store.revision).toBe(before);
+  });
+
+  it.each(['yes', '1', '', 'Tru'])('?dryRun=%j is a 400 naming the accepted values, and nothing is written', async (value) => {
+    const before = fixture.sandbox.store.revision;
+    const res = await call('POST', `/agents?dryRun=${value}`, { body: NEW });
+    expect(res.status).toBe(400);
+    expect(res.json.error.message).toBe(
+      `invalid request: the query parameter dryRun must be true or false (or All, as Kubernetes spells a dry run); got ${JSON.stringify(value)}`,
+    );
+    expect(fixture.sandbox.store.revision).toBe(before);
+  });
+
+  it('?force=yes is a 400 naming true and false', async () => {
+    const res = await call('DELETE', '/agents/kagent/nobody?force=yes');
+    expect(res.status).toBe(400);
+    expect(res.json.error.message).toBe('invalid request: the query parameter force must be true or false; got "yes"');
+  });
+
+  it.each([
+    ['?dryRun=false', true],
+    ['?dryRun=true', false],
+  ])('a query %s and a body "dryRun": %s disagree: a 400, and nothing is written', async (query, body) => {
+    const before = fixture.sandbox.store.revision;
+    const res = await call('POST', `/agents${query}`, { body: { ...NEW, dryRun: body } });
+    expect(res.status).toBe(400);
+    expect(res.json.error.message).toContain('disagree: send one of them');
+    expect(fixture.sandbox.store.revision).toBe(before);
+  });
+
+  it('a query and a body dryRun that agree are a dry run', async () => {
+    const res = await call('POST', '/agents?dryRun=true', { body: { ...NEW, dryRun: true } });
+    expect(res.status).toBe(200);
+    expect(res.json.dryRun).toBe(true);
+  });
+
+  it('?dryRun given twice with different values is a 400', async () => {
+    const res = await call('POST', '/agents?dryRun=true&dryRun=false', { body: NEW });
+    expect(res.status).toBe(400);
+    expect(res.json.error.message).toContain('dryRun is given more than once');
+  });
+
+  it('a body giving dryRun twice (JSON.parse would keep the last, false) is a 400 naming it, and nothing is written', async () => {
+    const before = fixture.sandbox.store.revision;
+    const res = await fetch(`${api.base}/agents`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: `{"name": "draft", "modelConfig": "default-model-config", "toolset": ["preset:none"], "dryRun": true, "dryRun": false}`,
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message)
+      .toBe('invalid request: invalid JSON: field "dryRun" is given twice; send each field once');
+    expect(fixture.sandbox.store.revision).toBe(before);
+    expect((await call('GET', '/agents/kagent/draft')).status).toBe(404);
+  });
+});
+
 describe('REST preconditions', () => {
   it('GET sends the agent resourceVersion as a strong ETag', async () => {
     const res = await call('GET', '/agents/kagent/sre');

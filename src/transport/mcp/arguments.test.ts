@@ -31,6 +31,8 @@ describe('parseArguments', () => {
       { name: 'sre', nmae: 'x' },
       'invalid request: unknown field "nmae" (get_agent takes: name, namespace)',
     ],
+    ['a dryRun given as a string', createAgentInput, { name: 'sre', modelConfig: 'm', dryRun: 'All' }, 'invalid request: invalid JSON: field "dryRun" must be a boolean, not a string'],
+    ['a dryRun given as a number', createAgentInput, { name: 'sre', modelConfig: 'm', dryRun: 1 }, 'invalid request: invalid JSON: field "dryRun" must be a boolean, not a number'],
     ['an unknown field of a tool without arguments', getInfoInput, { x: 1 }, 'invalid request: unknown field "x" (get_agent takes no arguments)'],
     [
       'a nested problem, by its path',

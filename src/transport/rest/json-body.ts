@@ -4,6 +4,8 @@
  * - at most 1 MiB is read; a larger body is a 413 with our error body;
  * - an empty or whitespace-only body is `invalid request: a JSON body is required`;
  * - malformed JSON is `invalid request: invalid JSON: <reason>`;
+ * - an object that gives a key twice is refused, naming it (duplicate-keys.ts): JSON.parse
+ *   would keep the last silently, so `"dryRun": true, "dryRun": false` would write;
  * - the body must be a JSON object (Go decoded it into a struct);
  * - a JSON `null` under an object key counts as absent, as Go's decoder leaves a nil
  *   pointer or map for it;
@@ -15,6 +17,7 @@
 import express, { type RequestHandler } from 'express';
 import { AppError, ErrorCode, invalid } from '../../core/errors.js';
 import { inputShapeProblem } from '../input-guard.js';
+import { duplicateKey } from './duplicate-keys.js';
 import { jsonKind } from '../type-errors.js';
 
 /** The largest body read (1 MiB). */
@@ -64,6 +67,8 @@ export function parseJsonBody(raw: unknown): Record<string, unknown> {
     } catch (err) {
       throw invalid(`invalid JSON: ${err instanceof Error ? err.message : String(err)}`, err);
     }
+    const repeated = duplicateKey(text);
+    if (repeated !== undefined) throw invalid(`invalid JSON: field ${JSON.stringify(repeated)} is given twice; send each field once`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw invalid(`invalid JSON: the body must be a JSON object, not ${jsonKind(value)}`);

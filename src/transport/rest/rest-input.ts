@@ -32,12 +32,25 @@ export async function restInput(
   const { rest } = operation;
   const raw: Record<string, unknown> = rest.body ? parseJsonBody(req.body) : {};
   for (const [name, type] of Object.entries(rest.query ?? {})) {
-    const value = firstQueryValue(req.query[name]);
+    if (type === 'string') {
+      // As Go's `Query().Get`: the first value; it replaces a body field of the same name.
+      const value = firstQueryValue(req.query[name]);
+      if (value !== undefined) raw[name] = value;
+      continue;
+    }
+    const value = flagValue(name, req.query[name]);
     if (value === undefined) continue;
-    if (type === 'string') raw[name] = value;
-    else if (type === 'integer') raw[name] = queryInteger(name, value);
-    // A flag only ever sets true, so `?force=true` and a body `"force": true` both force.
-    else if (isTrue(value)) raw[name] = true;
+    if (type === 'integer') {
+      raw[name] = queryInteger(name, value);
+      continue;
+    }
+    const given = queryFlag(name, value);
+    // A flag in both the body and the query must agree (a body value of the wrong type is the schema's to name).
+    const body = raw[name];
+    if (typeof body === 'boolean' && body !== given) {
+      throw invalid(`the query ${name}=${value.slice(0, 64)} and the body "${name}": ${String(body)} disagree: send one of them`);
+    }
+    if (body === undefined) raw[name] = given;
   }
   for (const [name, value] of Object.entries(req.params ?? {})) {
     if (typeof value === 'string') raw[name] = rest.params?.[name] === 'integer' ? wholeNumber(name, value) : value;
@@ -82,9 +95,25 @@ export function queryInteger(name: string, text: string): number {
   throw invalid(`${name} must be a whole number in the query, got ${JSON.stringify(text.slice(0, 64))}`);
 }
 
-/** True only for `true`, compared case-insensitively (Go's `strings.EqualFold(v, "true")`). */
-export function isTrue(value: string): boolean {
-  return value.toLowerCase() === 'true';
+/**
+ * A boolean query flag: `true` or `false`, in any case (Go's `strings.EqualFold`). A dry
+ * run also takes `All`, the value Kubernetes' own `dryRun` parameter has, so a client
+ * used to the API server gets a dry run and not a write. Anything else is refused: a
+ * flag that silently meant "false" would turn a mistyped `?dryRun=yes` into a real write.
+ */
+export function queryFlag(name: string, value: string): boolean {
+  const lower = value.toLowerCase();
+  if (lower === 'true' || (name === 'dryRun' && lower === 'all')) return true;
+  if (lower === 'false') return false;
+  const accepted = name === 'dryRun' ? 'true or false (or All, as Kubernetes spells a dry run)' : 'true or false';
+  throw invalid(`the query parameter ${name} must be ${accepted}; got ${JSON.stringify(value.slice(0, 64))}`);
+}
+
+/** A flag's query value; given more than once, the values must agree (`?dryRun=true&dryRun=false` says nothing). */
+function flagValue(name: string, value: unknown): string | undefined {
+  const values = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
+  if (values.some((v) => v !== values[0])) throw invalid(`the query parameter ${name} is given more than once with different values; send it once`);
+  return values[0];
 }
 
 function firstQueryValue(value: unknown): string | undefined {

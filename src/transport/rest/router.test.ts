@@ -147,17 +147,24 @@ describe('REST body decoding', () => {
 
 describe('REST query, path and body binding', () => {
   it.each([
-    ['true', true], ['TRUE', true], ['True', true], ['false', undefined], ['1', undefined], ['yes', undefined], ['', undefined],
+    ['true', true], ['TRUE', true], ['True', true], ['false', false], ['FALSE', false],
   ])('reads force=%j as %j', async (value, want) => {
     const res = await send('DELETE', `/agents/kagent/sre?force=${value}`);
     expect(res.status).toBe(200);
-    expect(service.inputs('deleteAgent')).toEqual([{ namespace: 'kagent', name: 'sre', ...(want ? { force: want } : {}) }]);
+    expect(service.inputs('deleteAgent')).toEqual([{ namespace: 'kagent', name: 'sre', force: want }]);
+  });
+
+  it.each(['1', 'yes', '', 'All'])('refuses force=%j with a 400 naming true and false, calling nothing', async (value) => {
+    const res = await send('DELETE', `/agents/kagent/sre?force=${value}`);
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toBe(`invalid request: the query parameter force must be true or false; got ${JSON.stringify(value)}`);
+    expect(service.calls).toEqual([]);
   });
 
   it.each([
     ['query only', '?force=true', {}, true],
     ['body only', '', { force: true }, true],
-    ['a false query does not undo the body', '?force=false', { force: true }, true],
+    ['both, agreeing', '?force=true', { force: true }, true],
     ['neither', '', {}, undefined],
   ])('forces a PATCH from the query or the body (%s)', async (_case, query, body, want) => {
     const res = await json('PATCH', `/agents/tenant/sre${query}`, { description: 'd', ...body });
@@ -165,6 +172,13 @@ describe('REST query, path and body binding', () => {
     expect(service.inputs('updateAgent')).toEqual([
       { namespace: 'tenant', name: 'sre', description: 'd', ...(want ? { force: want } : {}) },
     ]);
+  });
+
+  it('refuses a query force and a body force that disagree, calling nothing', async () => {
+    const res = await json('PATCH', '/agents/tenant/sre?force=false', { description: 'd', force: true });
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toBe('invalid request: the query force=false and the body "force": true disagree: send one of them');
+    expect(service.calls).toEqual([]);
   });
 
   it('takes the agent of a PATCH from the path, not the body', async () => {
@@ -175,7 +189,7 @@ describe('REST query, path and body binding', () => {
   it('reads the list namespace and the skills flags from the query (first value wins)', async () => {
     await send('GET', '/agents?namespace=tenant&namespace=kagent');
     await send('GET', '/modelconfigs');
-    await send('GET', '/skills?repository=https://github.com/o/r&ref=v1&refresh=TRUE&extra=1');
+    await send('GET', '/skills?repository=https://github.com/o/r&ref=v1&refresh=TRUE&refresh=TRUE&extra=1');
     expect(service.inputs('listAgents')).toEqual([{ namespace: 'tenant' }]);
     expect(service.inputs('listModelConfigs')).toEqual([{}]);
     expect(service.inputs('listSkills')).toEqual([{ repository: 'https://github.com/o/r', ref: 'v1', refresh: true }]);
