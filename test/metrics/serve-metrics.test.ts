@@ -24,6 +24,14 @@ describe.skipIf(prometheus.mode === 'skip')('the metrics of a running service', 
     expect((await post({ name: 'metered', modelConfig: 'default-model-config', toolset: ['preset:none'] })).status).toBe(409);
     expect((await fetch(`${running.base}/api/v1/agents/kagent/metered`)).status).toBe(200);
     expect((await fetch(`${running.base}/api/v1/info`)).status).toBe(200);
+    // The history operations: an update makes revision 2, then both reads and a rollback to 1.
+    const agent = `${running.base}/api/v1/agents/kagent/metered`;
+    const json = { 'content-type': 'application/json' };
+    expect((await fetch(agent, { method: 'PATCH', headers: json, body: '{"description":"v2"}' })).status).toBe(200);
+    expect((await fetch(`${agent}/revisions`)).status).toBe(200);
+    expect((await fetch(`${agent}/revisions/1`)).status).toBe(200);
+    expect((await fetch(`${agent}/revisions/99`)).status).toBe(404);
+    expect((await fetch(`${agent}/rollback`, { method: 'POST', headers: json, body: '{"revision":1}' })).status).toBe(200);
     exposition = await (await fetch(`${running.metrics}/metrics`)).text();
   });
   afterAll(async () => {
@@ -45,6 +53,19 @@ describe.skipIf(prometheus.mode === 'skip')('the metrics of a running service', 
     expect(exposition).toMatch(/^agent_manager_kube_request_duration_seconds_count\{verb="get",resource="helmreleases",code="200"\} [1-9]/m);
     expect(exposition).toContain('agent_manager_writes_total{operation="create_agent",outcome="ok"} 1');
     expect(exposition).toContain('agent_manager_writes_total{operation="create_agent",outcome="conflict"} 1');
+  });
+
+  it('counts and times the revision operations like every other: rollback_agent as a write, the two reads by route', () => {
+    expect(exposition).toContain('agent_manager_writes_total{operation="rollback_agent",outcome="ok"} 1');
+    expect(exposition).toContain('agent_manager_writes_total{operation="update_agent",outcome="ok"} 1');
+    expect(exposition).not.toMatch(/agent_manager_writes_total\{operation="(list|get)_agent_revisions?"/);
+    const route = (method: string, path: string, status: number) =>
+      new RegExp(`^http_server_request_duration_seconds_count\\{method="${method}",route="${path.replace(/\//g, '\\/')}",status="${status}"\\} 1$`, 'm');
+    expect(exposition).toMatch(route('GET', '/api/v1/agents/:namespace/:name/revisions', 200));
+    expect(exposition).toMatch(route('GET', '/api/v1/agents/:namespace/:name/revisions/:revision', 200));
+    expect(exposition).toMatch(route('GET', '/api/v1/agents/:namespace/:name/revisions/:revision', 404));
+    expect(exposition).toMatch(route('POST', '/api/v1/agents/:namespace/:name/rollback', 200));
+    expect(exposition).toMatch(/^agent_manager_kube_request_duration_seconds_count\{verb="create",resource="controllerrevisions",code="201"\} 3$/m);
   });
 
   it('is scraped by a real Prometheus, which answers a query for agent_manager_build_info', async () => {

@@ -38,6 +38,13 @@ describe('traces of a running service', () => {
       body: JSON.stringify({ name: 'traced', modelConfig: 'default-model-config', toolset: ['preset:none'] }),
     });
     expect(created.status).toBe(201);
+    // The history operations, each in a trace of its own request.
+    const agent = `${running.base}/api/v1/agents/kagent/traced`;
+    const json = { 'content-type': 'application/json' };
+    expect((await fetch(agent, { method: 'PATCH', headers: json, body: '{"description":"v2"}' })).status).toBe(200);
+    expect((await fetch(`${agent}/revisions`)).status).toBe(200);
+    expect((await fetch(`${agent}/revisions/1`)).status).toBe(200);
+    expect((await fetch(`${agent}/rollback`, { method: 'POST', headers: json, body: '{"revision":1}' })).status).toBe(200);
     await (await fetch(`${running.base}/api/v1/skills`)).text();
     await (await fetch(`${running.base}/readyz`)).text();
     // Shutdown exports whatever is still batched.
@@ -84,6 +91,25 @@ describe('traces of a running service', () => {
     const registry = spans.filter((s) => s.attributes['agent_manager.peer'] === 'registry');
     expect(registry.length).toBeGreaterThan(0);
     expect(registry[0]!.status?.code).toBe(2);
+  });
+
+  it.each([
+    ['list_agent_revisions', '/api/v1/agents/:namespace/:name/revisions'],
+    ['get_agent_revision', '/api/v1/agents/:namespace/:name/revisions/:revision'],
+    ['rollback_agent', '/api/v1/agents/:namespace/:name/rollback'],
+  ])('traces %s as an operation span under its request, like every other operation', (tool, route) => {
+    const operation = one((s) => s.name === tool, tool);
+    const server = one((s) => s.spanId === operation.parentSpanId, `the request of ${tool}`);
+    expect(server).toMatchObject({ kind: SERVER, traceId: operation.traceId });
+    expect(server.attributes).toMatchObject({ 'http.route': route, 'http.response.status_code': 200 });
+    expect(operation.attributes).toMatchObject({ 'agent_manager.operation': tool });
+  });
+
+  it('puts the rollback\'s release write and its revision record under the rollback span', () => {
+    const rollback = one((s) => s.name === 'rollback_agent', 'rollback_agent');
+    const kube = spans.filter((s) => s.name.startsWith('kube ') && s.parentSpanId === rollback.spanId).map((s) => s.name);
+    expect(kube).toContain('kube create controllerrevisions');
+    expect(kube.some((name) => / helmreleases$/.test(name) && !name.startsWith('kube get') && !name.startsWith('kube list'))).toBe(true);
   });
 
   it('leaves the probes out and sends the configured OTLP headers', () => {
