@@ -81,6 +81,19 @@ export async function commitTarget(env: OperationEnv, kube: KubePort, release: K
   };
 }
 
+/**
+ * The reference a GitRepository follows when it is not a branch, as Flux ranks them
+ * (`commit`, then `name`, `semver`, `tag`; `branch` only when none of these is set), or
+ * undefined when it follows a branch.
+ */
+function pinnedRef(ref: Record<string, unknown> | undefined): string | undefined {
+  for (const key of ['commit', 'name', 'semver', 'tag'] as const) {
+    const value = str(ref?.[key]);
+    if (value) return `${key} ${value}`;
+  }
+  return undefined;
+}
+
 async function fromKustomization(env: OperationEnv, kube: KubePort, ref: { namespace: string; name: string }, options: CommitOptions): Promise<CommitTarget> {
   const ks = await kube.get(env.types.kustomization, ref.namespace, ref.name);
   const where = `Flux Kustomization ${ref.namespace}/${ref.name}`;
@@ -88,17 +101,28 @@ async function fromKustomization(env: OperationEnv, kube: KubePort, ref: { names
   const spec = (ks.spec ?? {}) as { path?: unknown; prune?: unknown; targetNamespace?: unknown; sourceRef?: { kind?: unknown; name?: unknown; namespace?: unknown } };
   const source = spec.sourceRef ?? {};
   if (source.kind !== 'GitRepository' || typeof source.name !== 'string') {
-    throw invalid(`${where} applies from a ${String(source.kind ?? 'unknown')} source, not a GitRepository; commit mode writes only to git`);
+    const named = str(source.kind) ? `${String(source.kind)} ${str(source.name) ?? '(unnamed)'}` : 'a source of no kind';
+    throw invalid(`${where} applies from ${named}, not a GitRepository; commit mode writes only to git`);
   }
   const sourceNs = str(source.namespace) ?? ref.namespace;
   const repo = await kube.get(env.types.gitRepository, sourceNs, source.name);
   if (!repo) throw invalid(`${where} applies from GitRepository ${sourceNs}/${source.name}, which cannot be read`);
-  const repoSpec = (repo.spec ?? {}) as { url?: unknown; ref?: { branch?: unknown } };
+  const repoSpec = (repo.spec ?? {}) as { url?: unknown; ref?: Record<string, unknown> };
   const repository = typeof repoSpec.url === 'string' ? repositoryOfUrl(repoSpec.url) : undefined;
   if (!repository) throw invalid(`GitRepository ${sourceNs}/${source.name} has URL ${JSON.stringify(repoSpec.url)}, which names no GitHub repository`);
   const directory = normaliseDirectory(str(spec.path)) ?? '';
+  const pinned = pinnedRef(repoSpec.ref);
+  let base = str(repoSpec.ref?.branch) ?? FLUX_DEFAULT_BRANCH;
+  if (pinned) {
+    // Flux follows the pinned reference, not a branch: a pull request's base is the caller's to name.
+    const branch = str(options.branch);
+    if (!branch) {
+      throw invalid(`${where} applies from GitRepository ${sourceNs}/${source.name}, which follows ${pinned} rather than a branch, so a merged change is applied only once that reference moves; pass branch to name the branch to propose the change to`);
+    }
+    base = branch;
+  }
   const target: CommitTarget = {
-    repository, base: str(repoSpec.ref?.branch) ?? FLUX_DEFAULT_BRANCH, directory,
+    repository, base, directory,
     kustomization: { ...ref, prune: spec.prune === true, ...(str(spec.targetNamespace) ? { targetNamespace: str(spec.targetNamespace) } : {}) },
   };
   // The release lives where Flux applies it from; a request that points elsewhere is a mistake.
