@@ -35,10 +35,17 @@ function inspector(url: string, args: string[]): Promise<Run> {
   });
 }
 
+const LIST = ['--method', 'tools/list'];
+const CALL = ['--method', 'tools/call', '--tool-name', 'get_info'];
+const MISTYPED = ['--method', 'tools/call', '--tool-name', 'get_agent', '--tool-arg', 'nmae=sre'];
+
 describe('the MCP Inspector CLI against /mcp', () => {
   let fixture: ServiceFixture;
   let server: Server;
   let url: string;
+  // The three runs only read, so they start together once the server listens; each test
+  // awaits its own (npx and the Inspector's start-up are most of every run's time).
+  const runs = new Map<string[], Promise<Run>>();
 
   beforeAll(async () => {
     fixture = await startServiceFixture();
@@ -47,16 +54,18 @@ describe('the MCP Inspector CLI against /mcp', () => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    for (const args of [LIST, CALL, MISTYPED]) runs.set(args, inspector(url, args));
   });
 
   afterAll(async () => {
+    await Promise.all(runs.values());
     server?.closeAllConnections();
     await new Promise((resolve) => server?.close(resolve));
     await fixture?.close();
   });
 
   async function run(ctx: { skip: (note?: string) => void }, args: string[], exitCode = 0): Promise<Run> {
-    const result = await inspector(url, args);
+    const result = await runs.get(args)!;
     // Only npm's own fetch failures mean "offline"; the Inspector failing to reach us is a failure.
     if (result.code !== 0 && /^npm (error|ERR!)/m.test(result.stderr) && OFFLINE.test(result.stderr)) {
       ctx.skip(`${INSPECTOR} could not be fetched with npx (npm registry unreachable): ${result.stderr.trim().split('\n').at(-1)}`);
@@ -66,7 +75,7 @@ describe('the MCP Inspector CLI against /mcp', () => {
   }
 
   it('lists the ten tools with their annotations', { timeout: 300_000 }, async (ctx) => {
-    const { tools } = JSON.parse((await run(ctx, ['--method', 'tools/list'])).stdout) as {
+    const { tools } = JSON.parse((await run(ctx, LIST)).stdout) as {
       tools: Array<{ name: string; description: string; annotations: Record<string, unknown> }>;
     };
     expect(tools.map((t) => t.name)).toEqual(OPERATIONS.map((o) => o.tool));
@@ -78,7 +87,7 @@ describe('the MCP Inspector CLI against /mcp', () => {
   });
 
   it('calls a tool and reads the JSON text and the structured content', { timeout: 300_000 }, async (ctx) => {
-    const result = JSON.parse((await run(ctx, ['--method', 'tools/call', '--tool-name', 'get_info'])).stdout) as {
+    const result = JSON.parse((await run(ctx, CALL)).stdout) as {
       content: Array<{ type: string; text: string }>;
       structuredContent: { identity: string };
       isError?: boolean;
@@ -89,7 +98,7 @@ describe('the MCP Inspector CLI against /mcp', () => {
   });
 
   it('gets a tool error as a result the caller can read (and exits 5)', { timeout: 300_000 }, async (ctx) => {
-    const result = await run(ctx, ['--method', 'tools/call', '--tool-name', 'get_agent', '--tool-arg', 'nmae=sre'], 5);
+    const result = await run(ctx, MISTYPED, 5);
     const body = JSON.parse(result.stdout) as { content: Array<{ text: string }>; isError: boolean };
     expect(body.isError).toBe(true);
     expect(body.content[0]!.text).toBe('invalid_request: invalid request: unknown field "nmae" (get_agent takes: name, namespace); name is required');
