@@ -14,7 +14,7 @@ import { MANAGED_NAMESPACES, startSandbox } from '@agent-manager/kube-sandbox';
 import { DEFAULT_API_VERSIONS, resourceTypes } from '../../src/service/resources.js';
 import { ROOT } from './chart-files.js';
 import { one } from './gotpl/render-chart.js';
-import { deriveKubeAccess, type Access, type Derived } from './kube-access.js';
+import { deriveKubeAccessApart, type Access, type Derived } from './kube-access.js';
 import { render } from './render-values.js';
 
 /** Reading the code with the compiler takes seconds, more on a busy machine. */
@@ -35,8 +35,8 @@ function grants(rules: Array<{ apiGroups: string[]; resources: string[]; verbs: 
 
 describe('the chart\'s Role and the code\'s Kubernetes calls', () => {
   let derived: Derived;
-  beforeAll(() => {
-    derived = deriveKubeAccess(ROOT, resourceTypes(DEFAULT_API_VERSIONS) as unknown as Record<string, Access>);
+  beforeAll(async () => {
+    derived = await deriveKubeAccessApart(ROOT, resourceTypes(DEFAULT_API_VERSIONS) as unknown as Record<string, Access>);
   }, DERIVE_MS);
 
   it('can tell the access of every Kubernetes call the production code makes', () => {
@@ -81,8 +81,8 @@ describe('the derivation', () => {
     gitRepository: { group: 'source.toolkit.fluxcd.io', resource: 'gitrepositories' },
   };
   let derived: Derived;
-  beforeAll(() => {
-    derived = deriveKubeAccess(join(ROOT, 'test', 'chart-package', 'testdata', 'kube-access'), types);
+  beforeAll(async () => {
+    derived = await deriveKubeAccessApart(join(ROOT, 'test', 'chart-package', 'testdata', 'kube-access'), types);
   }, DERIVE_MS);
 
   it('picks up a watch, ControllerRevision writes through a helper, Flux source reads, a list/watch cache and an access review', () => {
