@@ -165,17 +165,21 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
       address: hostPort(main.address), url: main.url,
       metricsAddress: metricsServer ? hostPort(metricsServer.address) : undefined,
     }, 'listening');
+    // Lifecycle lines are waited for (by people, probes, tests): out at once, not batched.
+    log.flush();
     options.onListening?.(main.address, metricsServer?.address);
 
     const reason = await (options.stop ?? nextSignal());
     lifecycle.stop();
     for (const listener of listeners) listener.stopKeepAlive();
     log.info({ ...(typeof reason === 'string' ? { signal: reason } : {}), delay: config.shutdown.delay.text }, 'shutting down');
+    log.flush();
     await shutdownDelay(config.shutdown.delay.ms, options.stop === undefined);
   } finally {
     // The listeners first, together, so in-flight requests share the one drain period;
     // then the clients and the sandbox, in reverse order of creation.
     if (listeners.length > 0) log.info({ timeout: config.shutdown.timeout.text }, 'draining');
+    log.flush();
     // Waits and status streams end now, with their watches, instead of holding the drain.
     lifecycle.drain();
     await Promise.all(listeners.map((l) => l.close(config.shutdown.timeout.ms)));

@@ -1,6 +1,11 @@
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from './logger.js';
+import { eventually } from '../testing/eventually.js';
+import { batchedDestination, createLogger } from './logger.js';
 
 function capture(): { stream: Writable; lines: () => Record<string, unknown>[] } {
   const chunks: string[] = [];
@@ -39,5 +44,31 @@ describe('the root logger', () => {
     const loud = capture();
     createLogger({ destination: loud.stream, verbose: true }).debug('shown');
     expect(loud.lines()[0].msg).toBe('shown');
+  });
+
+  it('writes lines in batches, each within the flush interval, and at once when flushed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'am-log-'));
+    const path = join(dir, 'log');
+    const fd = openSync(path, 'w');
+    const destination = batchedDestination(fd);
+    try {
+      const log = pino({ base: undefined }, destination);
+      log.info('first');
+      log.info('second');
+      // Waiting for 4 KiB or the timer: nothing yet on the descriptor.
+      expect(readFileSync(path, 'utf8')).toBe('');
+      const written = await eventually(() => {
+        const text = readFileSync(path, 'utf8');
+        return text.includes('second') ? text : undefined;
+      }, 5_000, 'the batch reaching the file');
+      expect(written.trim().split('\n').map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(['first', 'second']);
+      log.info('third');
+      log.flush();
+      await eventually(() => (readFileSync(path, 'utf8').includes('third') ? true : undefined), 1_000, 'the flushed line');
+    } finally {
+      // Destroying it stops the flush timer and closes the descriptor.
+      (destination as unknown as { destroy(): void }).destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
