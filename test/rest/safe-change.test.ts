@@ -231,6 +231,15 @@ describe('REST preconditions', () => {
     expect(res.status).toBe(400);
   });
 
+  it('of six PATCHes racing with the same If-Match, exactly one is applied and the others are 412', async () => {
+    const etag = (await call('GET', '/agents/kagent/sre')).headers.get('etag')!;
+    const answers = await Promise.all([1, 2, 3, 4, 5, 6].map((i) =>
+      call('PATCH', '/agents/kagent/sre', { body: { description: `race ${i}` }, headers: { 'if-match': etag } })));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([200, 412, 412, 412, 412, 412]);
+    for (const lost of answers.filter((a) => a.status === 412)) expect(lost.json.error.code).toBe('conflict');
+  });
+
   it('a DELETE with a stale If-Match is 412 and keeps the agent; with the current one it deletes', async () => {
     const stale = await call('DELETE', '/agents/kagent/sre', { headers: { 'if-match': '"1"' } });
     expect(stale.status).toBe(412);

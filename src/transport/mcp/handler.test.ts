@@ -155,6 +155,21 @@ describe('the MCP endpoint (stateless streamable HTTP)', () => {
     expect(service.calls.length).toBe(before);
   });
 
+  it('refuses a message that gives a key twice (JSON.parse would keep the last: a real write), naming it, so the call never runs', async () => {
+    const before = service.calls.length;
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: ACCEPT },
+      body: '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"update_agent","arguments":{"name":"sre","description":"d","dryRun":true,"dryRun":false}}}',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0', id: null,
+      error: { code: -32600, message: 'Invalid Request: field "params.arguments.dryRun" is given twice; send each field once' },
+    });
+    expect(service.calls.length).toBe(before);
+  });
+
   it('answers a service refusal with "<code>: <message>"', async () => {
     service.failWith(notFound('agent kagent/ghost'), 'getAgentStatus');
     const result = await (await connect()).callTool({ name: 'get_agent_status', arguments: { name: 'ghost' } });

@@ -25,6 +25,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../metrics/metrics.js';
+import { duplicateKeyOfBody } from '../duplicate-keys.js';
 import type { AnyOperation, OperationService } from '../operations.js';
 import { asksForProgress, bufferBody } from './progress-body.js';
 import { buildMcpServer } from './server.js';
@@ -64,6 +65,12 @@ export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
       return;
     }
     const body = await bufferBody(req, MCP_MAX_BODY_BYTES);
+    // JSON.parse keeps the last of a repeated key, so `"dryRun": true, "dryRun": false` would write.
+    const repeated = duplicateKeyOfBody(body);
+    if (repeated !== undefined) {
+      res.status(400).json(jsonRpcError(-32600, `Invalid Request: field "${repeated}" is given twice; send each field once`));
+      return;
+    }
     const server = buildMcpServer(catalog, req.ctx, version);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

@@ -17,7 +17,7 @@
 import express, { type RequestHandler } from 'express';
 import { AppError, ErrorCode, invalid } from '../../core/errors.js';
 import { inputShapeProblem } from '../input-guard.js';
-import { duplicateKey } from './duplicate-keys.js';
+import { duplicateKey } from '../duplicate-keys.js';
 import { jsonKind } from '../type-errors.js';
 
 /** The largest body read (1 MiB). */

@@ -1,5 +1,6 @@
 /**
- * The first object key a JSON text gives twice, or undefined. RFC 8259 §4 leaves the
+ * The first object key a JSON text gives twice, or undefined, for both transports' bodies
+ * (a REST body, an MCP JSON-RPC message). RFC 8259 §4 leaves the
  * meaning of a repeated name open and JSON.parse keeps the last one, so
  * `{"dryRun": true, "dryRun": false}` would silently be a real write, and a proxy or a log
  * that keeps the first sees another request than we do. A body that repeats a name is
@@ -9,7 +10,7 @@
  * (strings skipped by their escapes, keys decoded with JSON.parse so `"a"` and `"\u0061"`
  * are the same name). It is a linear scan with no recursion, so depth costs nothing.
  */
-import { fieldPath } from '../field-path.js';
+import { fieldPath } from './field-path.js';
 
 interface Frame {
   /** The keys seen so far; undefined for an array. */
@@ -65,4 +66,16 @@ function stringEnd(text: string, start: number): number {
     else i++;
   }
   return i;
+}
+
+/** The repeated key of a request body, or undefined when there is none or the body is not JSON (its parser says so). */
+export function duplicateKeyOfBody(body: Buffer | undefined): string | undefined {
+  if (!body || body.length === 0) return undefined;
+  const text = body.toString('utf8');
+  try {
+    JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return duplicateKey(text);
 }
