@@ -7,10 +7,12 @@
 // same bytes) and the sandbox's own cost for the request the operation makes most. Then
 // the same with every API request delayed by 10 ms, where round trips dominate, with
 // the number of sequential calls measured for one request. Writes bench/results.md and
-// prints it. Ends by itself (about 2-3 minutes with the defaults).
+// prints it, then runs bench/side-by-side.mjs (separate processes; it adds its section to
+// results.md). Ends by itself (about 3-4 minutes with the defaults).
 //
 //   npm run bench [-- --seconds 3 --connections 10 --latency-ms 10 --only list --no-write]
 //   (or BENCH_SECONDS / BENCH_CONNECTIONS in the environment)
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -136,4 +138,10 @@ try {
 } finally {
   await target.close();
 }
-process.exit(failures.length > 0 ? 1 : 0);
+// The side-by-side comparison (its own processes; it puts its section into results.md).
+let sideBySide = 0;
+if (write && !only) {
+  log('side by side: node bench/side-by-side.mjs');
+  sideBySide = spawnSync(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), 'side-by-side.mjs')], { stdio: 'inherit' }).status ?? 1;
+}
+process.exit(failures.length > 0 || sideBySide !== 0 ? 1 : 0);

@@ -7,11 +7,14 @@
 // and the minimal program (bench/lib/minimal.mjs: node:https, the same API requests,
 // parse, merge, serialize). Requests go one at a time, alternating between the three, so
 // load changes hit all alike; the table gives medians, the ratio to the minimal program,
-// our CPU per operation from /proc/<pid>/stat, and the API requests one operation makes
-// (sandbox counters). Writes bench/side-by-side.md, which bench/results.md includes.
+// our CPU per operation from /proc/<pid>/stat, the API requests one operation makes
+// (sandbox counters) and the load average as each row ends. Then the memory of the cache:
+// two fresh processes that manage only `tenant` (2,000 agents), with and without the cache,
+// each after one list. Writes bench/side-by-side.md and puts it into bench/results.md in
+// place of its previous side-by-side section (`npm run bench` ends with this run).
 //
 //   node bench/side-by-side.mjs [--rounds 150]
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +25,8 @@ const args = process.argv.slice(2);
 const at = args.indexOf('--rounds');
 const rounds = Math.max(20, Number(at >= 0 ? args[at + 1] : process.env.BENCH_ROUNDS ?? 150));
 const outPath = join(dirname(fileURLToPath(import.meta.url)), 'side-by-side.md');
+const resultsPath = join(dirname(fileURLToPath(import.meta.url)), 'results.md');
+const load1 = () => loadavg()[0].toFixed(1);
 const log = (line) => process.stderr.write(`bench: ${line}\n`);
 const dir = mkdtempSync(join(tmpdir(), 'am-bench-'));
 const children = [];
@@ -39,6 +44,17 @@ async function apiRequests(sandbox, base, path) {
   const snap = await api(sandbox, 'GET', '/sandbox/counters');
   // The admin endpoints are not counted: the total is the operation's own requests.
   return snap.total;
+}
+
+/** Put the section into bench/results.md, replacing its previous side-by-side section (or appending it). */
+function spliceIntoResults(section) {
+  if (!existsSync(resultsPath)) return;
+  const text = readFileSync(resultsPath, 'utf8');
+  const at = text.indexOf('## Side by side');
+  const before = (at >= 0 ? text.slice(0, at) : text).trimEnd();
+  const next = at >= 0 ? text.slice(at + 1).search(/^## /m) : -1;
+  const after = next >= 0 ? text.slice(at + 1 + next) : '';
+  writeFileSync(resultsPath, `${before}\n\n${section.trimEnd()}\n${after ? `\n${after}` : ''}`);
 }
 
 try {
@@ -97,14 +113,38 @@ try {
       minimal: op.floorPath ? 0 : await apiRequests(sandbox, minimal.url, op.path),
     };
     const med = Object.fromEntries(Object.entries(times).map(([who, t]) => [who, median(t)]));
-    rows.push({ op, n, med, cpu, calls });
+    rows.push({ op, n, med, cpu, calls, load: load1() });
     log(`${op.label}: direct ${med.direct.toFixed(2)} ms, cached ${med.cached.toFixed(2)} ms, minimal ${med.minimal.toFixed(2)} ms`);
   }
   const rss = { direct: rssMiB(direct.child.pid), cached: rssMiB(cached.child.pid), minimal: rssMiB(minimal.child.pid) };
   const cacheInfo = JSON.parse((await request(cached.url, '/api/v1/info')).body).readCache;
+  for (const p of [direct, cached, minimal]) p.child.kill('SIGTERM');
+
+  // The cache of 2,000 agents alone: fresh processes managing only `tenant`, after one list.
+  log('memory with 2,000 agents cached');
+  const only = { namespaces: ['tenant'], defaultNamespace: 'tenant' };
+  const cached2k = await startServe(kubeconfig, { ...only, readCache: true });
+  const direct2k = await startServe(kubeconfig, { ...only, readCache: false });
+  children.push(cached2k.child, direct2k.child);
+  let info2k;
+  for (let i = 0; i < 600; i++) {
+    info2k = JSON.parse((await request(cached2k.url, '/api/v1/info')).body).readCache;
+    if (info2k.state === 'ready') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  for (const p of [cached2k, direct2k]) {
+    const r = await request(p.url, '/api/v1/agents');
+    if (r.status !== 200) throw new Error(`list of tenant: ${r.status}`);
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+  const rss2k = { cached: rssMiB(cached2k.child.pid), direct: rssMiB(direct2k.child.pid), load: load1() };
 
   const m = machine();
   const f = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+  const ratio = (row, who) => row.med[who] / row.med.minimal;
+  const item1 = rows.filter((r) => r.op.id !== 'list2k');
+  const worst = item1.reduce((a, b) => (ratio(b, 'direct') > ratio(a, 'direct') ? b : a));
+  const list2k = rows.find((r) => r.op.id === 'list2k');
   const lines = [
     '## Side by side: our process beside the minimal program',
     '',
@@ -112,15 +152,19 @@ try {
       + ` (the machine is shared: other work ran meanwhile). Each party in its own process against the standalone sandbox;`
       + ` ${rounds} alternating requests per operation (a third for the 500-agent list, a fifth for the 2,000-agent list), one at a time, medians.`,
     '',
-    '| Operation | minimal counterpart | minimal (ms) | ours, no cache (ms) | ratio | ours, cached (ms) | ratio | our CPU/op no cache (ms) | our CPU/op cached (ms) | API requests/op: minimal / no cache / cached |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
-    ...rows.map(({ op, med, cpu, calls }) => `| ${op.label} | ${op.floor} | ${f(med.minimal)} | ${f(med.direct)} | ${(med.direct / med.minimal).toFixed(2)}× | ${f(med.cached)} | ${(med.cached / med.minimal).toFixed(2)}× | ${f(cpu.direct)} | ${f(cpu.cached)} | ${calls.minimal} / ${calls.direct} / ${calls.cached} |`),
+    '| Operation | minimal counterpart | minimal (ms) | ours, no cache (ms) | ratio | ours, cached (ms) | ratio | our CPU/op no cache (ms) | our CPU/op cached (ms) | API requests/op: minimal / no cache / cached | load average (1 min) at the row\'s end |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|',
+    ...rows.map(({ op, med, cpu, calls, load }) => `| ${op.label} | ${op.floor} | ${f(med.minimal)} | ${f(med.direct)} | ${(med.direct / med.minimal).toFixed(2)}× | ${f(med.cached)} | ${(med.cached / med.minimal).toFixed(2)}× | ${f(cpu.direct)} | ${f(cpu.cached)} | ${calls.minimal} / ${calls.direct} / ${calls.cached} | ${load} |`),
     '',
-    `Memory (RSS after the run): ours without the cache ${rss.direct.toFixed(0)} MiB, with the cache of 2,500 agents (${cacheInfo.objects} objects: Agents, HelmReleases and the rest of both namespaces) ${rss.cached.toFixed(0)} MiB; the minimal program ${rss.minimal.toFixed(0)} MiB.`,
+    `Without the cache the largest ratio of info, get, status and the 500-agent list is ${ratio(worst, 'direct').toFixed(2)}× (${worst.op.label}); with the cache warm, the 2,000-agent list is ${ratio(list2k, 'cached').toFixed(2)}× serializing it from memory, with ${list2k.calls.cached} API requests.`,
+    '',
+    `Memory (RSS): with the cache of 2,000 agents (a fresh process managing only \`tenant\`, ${info2k.objects} objects: 2,000 Agents and 2,000 HelmReleases, the namespace's other types, after one list) ${rss2k.cached.toFixed(0)} MiB, the same process without the cache ${rss2k.direct.toFixed(0)} MiB (load ${rss2k.load}). After the run above: ours without the cache ${rss.direct.toFixed(0)} MiB, with the cache of 2,500 agents (${cacheInfo.objects} objects) ${rss.cached.toFixed(0)} MiB, the minimal program ${rss.minimal.toFixed(0)} MiB (these include the garbage of the run's large lists).`,
     `CPU per operation is read from /proc in clock ticks of 10 ms, summed over all requests of the row and divided by their number.`,
+    'Where the CPU goes per operation: `npm run bench:profile` (node --cpu-prof of each read).',
     '',
   ];
   writeFileSync(outPath, lines.join('\n'));
+  spliceIntoResults(lines.join('\n'));
   process.stdout.write(lines.join('\n'));
 } finally {
   for (const child of children.reverse()) child.kill('SIGTERM');

@@ -51,11 +51,12 @@ export async function startSandbox(kubeconfigPath) {
 }
 
 /** `serve --kubeconfig` as production runs it: info logging and the metrics listener on. */
-export async function startServe(kubeconfigPath, { readCache, namespaces, nodeArgs = [] }) {
+export async function startServe(kubeconfigPath, { readCache, namespaces, defaultNamespace, nodeArgs = [] }) {
   const port = await freePort();
   const metricsPort = await freePort();
   const args = [...nodeArgs, main, 'serve', `--kubeconfig=${kubeconfigPath}`, `--listen=127.0.0.1:${port}`, `--metrics-listen=127.0.0.1:${metricsPort}`,
     `--managed-namespaces=${namespaces.join(',')}`, `--read-cache=${readCache}`, '--shutdown-delay=0s',
+    ...(defaultNamespace ? [`--kagent-namespace=${defaultNamespace}`] : []),
     '--agent-chart-oci-url=oci://127.0.0.1:9/charts/agent'];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'ignore'], cwd: root });
   const url = `http://127.0.0.1:${port}`;
