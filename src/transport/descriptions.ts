@@ -25,7 +25,8 @@ export const TOOL_DESCRIPTIONS = {
     'Read-only. Describes this agent-manager installation: version, the agent chart it composes (OCI URL, semver range, ' +
     'the values schema version and whether it came from the registry or the embedded fallback, with the last registry error), ' +
     'the default and managed namespaces, capabilities (skills is false when no skill repositories are configured; ' +
-    'writesAsCaller is true when writes run as the calling user), the identity mode, the discovered kagent and Flux API ' +
+    'writesAsCaller is true when writes run as the calling user; commit is true when mode "commit" can open pull requests ' +
+    'with the installation\'s GitHub App or token, and works with the caller\'s X-GitHub-Token either way), the identity mode, the discovered kagent and Flux API ' +
     'versions, the Flux intervals, the configured skill repositories and the toolset presets known here (presetsChecked: ' +
     'true when a toolset naming another preset is refused). Call it first. Writes nothing.',
   list_agents:
