@@ -7,7 +7,9 @@
 
 /** `field "<path>" must be <expected>, not <actual>`, with the `invalid JSON: ` lead. */
 export function wrongTypeText(field: string, expected: string, actual: unknown): string {
-  return `invalid JSON: field ${JSON.stringify(field)} must be ${expectedKind(expected)}, not ${jsonKind(actual)}`;
+  // A fraction is a number too: name the value, not its kind (`must be a whole number, not 1.5`).
+  const got = expected === 'int' && typeof actual === 'number' ? String(actual) : jsonKind(actual);
+  return `invalid JSON: field ${JSON.stringify(field)} must be ${expectedKind(expected)}, not ${got}`;
 }
 
 /** What a zod `invalid_type` issue expected, in words. */
@@ -16,6 +18,7 @@ function expectedKind(expected: string): string {
     case 'string': return 'a string';
     case 'boolean': return 'a boolean';
     case 'number': return 'a number';
+    case 'int': return 'a whole number';
     case 'array': return 'a list';
     case 'object':
     case 'record': return 'an object';

@@ -213,6 +213,12 @@ describe('REST preconditions', () => {
     expect(next.status).toBe(200);
   });
 
+  it('a rollback to a fractional revision is a 400 asking for a whole number', async () => {
+    const res = await call('POST', '/agents/kagent/sre/rollback', { body: { revision: 1.5 } });
+    expect(res.status).toBe(400);
+    expect(res.json.error.message).toBe('invalid request: invalid JSON: field "revision" must be a whole number, not 1.5');
+  });
+
   it('rollback answers the version it left as a strong ETag', async () => {
     const res = await call('POST', '/agents/kagent/sre/rollback', { body: { revision: 1 } });
     expect(res.status).toBe(200);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../core/errors.js';
-import { agentRefInput, createAgentInput, getInfoInput } from '../operation-schemas.js';
+import { agentRefInput, createAgentInput, getInfoInput, rollbackAgentInput } from '../operation-schemas.js';
 import { parseArguments } from './arguments.js';
 
 function refusal(fn: () => unknown): AppError {
@@ -31,6 +31,7 @@ describe('parseArguments', () => {
       { name: 'sre', nmae: 'x' },
       'invalid request: unknown field "nmae" (get_agent takes: name, namespace)',
     ],
+    ['a fractional revision, naming the value', rollbackAgentInput, { name: 'sre', revision: 1.5 }, 'invalid request: invalid JSON: field "revision" must be a whole number, not 1.5'],
     ['a dryRun given as a string', createAgentInput, { name: 'sre', modelConfig: 'm', dryRun: 'All' }, 'invalid request: invalid JSON: field "dryRun" must be a boolean, not a string'],
     ['a dryRun given as a number', createAgentInput, { name: 'sre', modelConfig: 'm', dryRun: 1 }, 'invalid request: invalid JSON: field "dryRun" must be a boolean, not a number'],
     ['an unknown field of a tool without arguments', getInfoInput, { x: 1 }, 'invalid request: unknown field "x" (get_agent takes no arguments)'],
