@@ -136,6 +136,8 @@ export interface paths {
         /**
          * Get an agent's status
          * @description A verdict (ready, progressing, failed, unknown) with one actionable sentence, and the facts it was folded from: the Agent, the HelmRelease, the Deployment, its pods and recent Warning events.
+         *
+         *     With `watch=true` the answer is a `text/event-stream` that follows the rollout on Kubernetes watches as the caller: `event: status` with the Status JSON at once and on every change of verdict or summary, then `event: end` with `{"reason": "ready" | "failed" | "deleted" | "timeout"}`, and the stream ends. `timeoutSeconds` (1 to 600, default 60) bounds it. A comment line (`: keep-alive`) comes every 15 seconds. A refusal before the first status (a bad `timeoutSeconds`, a missing agent) is the usual JSON error; a failure after it is an `event: error` with the Error body. When the server shuts down the stream ends without an `end` event: reconnect to follow on. Without `watch=true`, `timeoutSeconds` is ignored.
          */
         get: operations["getAgentStatus"];
         put?: never;
@@ -982,6 +984,8 @@ export interface components {
         RevisionPath: number;
         /** @description `ready` (default): until the agent is ready, or has failed; `deleted`: until its HelmRelease and Agent are gone. */
         Until: "ready" | "deleted";
+        /** @description `true` (any case): answer a text/event-stream that follows the status until the agent is ready, failed or deleted, or `timeoutSeconds` are up. */
+        Watch: boolean;
         /** @description How long to wait, in whole seconds from 1 to 600 (default 60); outside that range is a 400. */
         TimeoutSeconds: number;
         /** @description Namespace; default the installation's kagent namespace. */
@@ -1311,7 +1315,12 @@ export interface operations {
     };
     getAgentStatus: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `true` (any case): answer a text/event-stream that follows the status until the agent is ready, failed or deleted, or `timeoutSeconds` are up. */
+                watch?: components["parameters"]["Watch"];
+                /** @description How long to wait, in whole seconds from 1 to 600 (default 60); outside that range is a 400. */
+                timeoutSeconds?: components["parameters"]["TimeoutSeconds"];
+            };
             header?: never;
             path: {
                 /** @description Namespace of the agent (one of the managed namespaces). */
@@ -1323,13 +1332,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The status. */
+            /** @description The status, or with `watch=true` the stream of status events. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Status"];
+                    /**
+                     * @example event: status
+                     *     data: {"name":"sre","namespace":"kagent","verdict":"progressing","summary":"HelmRelease created; Flux has not reconciled it yet"}
+                     *
+                     *     event: end
+                     *     data: {"reason":"ready"}
+                     */
+                    "text/event-stream": string;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -71,6 +71,11 @@ export interface RestBinding<I = Record<string, unknown>, R = unknown> {
   etag?(result: R): string | undefined;
   /** The URL path of what a 201 created, sent as the `Location` header (RFC 9110 §15.3.2). */
   location?(result: R): string | undefined;
+  /**
+   * True on the status route: with `?watch=true` (and `timeoutSeconds`) it answers a
+   * text/event-stream of the agent's status instead of one JSON body (rest/status-stream.ts).
+   */
+  watch?: boolean;
   /** Query parameters bound to input fields of the same name. */
   query?: Readonly<Record<string, QueryParamType>>;
   /** Path parameters that are whole numbers (the others are strings). */
@@ -185,7 +190,7 @@ export const deleteAgent = op<typeof deleteAgentInput, DeleteResult>({
 
 export const getAgentStatus = op<typeof agentRefInput, Status>({
   tool: 'get_agent_status', annotations: CLOSED_READ, input: agentRefInput,
-  rest: { method: 'get', path: '/agents/:namespace/:name/status', status: 200 },
+  rest: { method: 'get', path: '/agents/:namespace/:name/status', status: 200, watch: true },
   run: (service, ctx, input) => service.getAgentStatus(ctx, input),
 });
 

@@ -23,6 +23,7 @@ import { readRawBody } from './json-body.js';
 import { openApiDocumentReader } from './openapi-document.js';
 import { restInput } from './rest-input.js';
 import { sendJson } from './send-json.js';
+import { statusStream } from './status-stream.js';
 
 /** The path of the contract below /api/v1. */
 export const OPENAPI_ROUTE = '/openapi.yaml';
@@ -70,6 +71,8 @@ export function createRestRouter(options: RestRouterOptions): Router {
   });
   for (const operation of operations) {
     const handlers: RequestHandler[] = operation.rest.body ? [readRawBody] : [];
+    // `?watch=true` on the status route: a server-sent event stream (status-stream.ts).
+    if (operation.rest.watch) handlers.push(statusStream(service, (req) => contextOf(req, log)));
     router[operation.rest.method](operation.rest.path, ...handlers, async (req, res) => {
       const ctx = contextOf(req, log);
       const input = await restInput(operation, req, async (namespace, name) => (await service.getAgent(ctx, { namespace, name })).resourceVersion);

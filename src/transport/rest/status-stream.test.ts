@@ -1,0 +1,60 @@
+/**
+ * The status route's stream on the router with a fake service (the wire only; the
+ * service's following is tested against the sandbox): the SSE headers, one `status` event
+ * per status, the `end` event with the reason, JSON errors before the first status, and
+ * the plain JSON read without `watch=true`.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AppError, ErrorCode } from '../../core/errors.js';
+import { FakeService } from '../testing/fake-service.js';
+import { serveRouter, type ServedRouter } from './testing/serve-router.js';
+import { parseEvents } from './testing/sse.js';
+
+const service = new FakeService();
+let api: ServedRouter;
+beforeAll(async () => {
+  api = await serveRouter(service);
+});
+afterAll(() => api.close());
+beforeEach(() => {
+  service.calls.length = 0;
+});
+
+describe('GET /agents/{ns}/{name}/status?watch=true', () => {
+  it('answers text/event-stream: a status event per status, then end with the reason', async () => {
+    const res = await fetch(`${api.base}/agents/kagent/sre/status?watch=true&timeoutSeconds=30`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(res.headers.get('cache-control')).toBe('no-cache, private, no-transform');
+    expect(res.headers.get('x-accel-buffering')).toBe('no');
+    const events = parseEvents(await res.text());
+    expect(events.map((e) => e.event)).toEqual(['status', 'status', 'end']);
+    expect(events[0]!.data).toMatchObject({ name: 'sre', verdict: 'progressing' });
+    expect(events[1]!.data).toMatchObject({ verdict: 'ready' });
+    expect(events[2]!.data).toEqual({ reason: 'ready' });
+    expect(service.inputs('followAgentStatus')).toEqual([{ namespace: 'kagent', name: 'sre', timeoutSeconds: 30 }]);
+  });
+
+  it('takes watch=TRUE in any case, and without watch=true answers the plain JSON status', async () => {
+    expect((await fetch(`${api.base}/agents/kagent/sre/status?watch=TRUE`)).headers.get('content-type')).toBe('text/event-stream');
+    const plain = await fetch(`${api.base}/agents/kagent/sre/status?watch=false&timeoutSeconds=5`);
+    expect(plain.headers.get('content-type')).toBe('application/json');
+    expect(await plain.json()).toMatchObject({ name: 'sre', verdict: 'progressing' });
+  });
+
+  it('refuses a timeoutSeconds that is no whole number with a JSON 400 naming it', async () => {
+    const res = await fetch(`${api.base}/agents/kagent/sre/status?watch=true&timeoutSeconds=soon`);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.json()).toEqual({
+      error: { code: 'invalid_request', message: 'invalid request: timeoutSeconds must be a whole number in the query, got "soon"' },
+    });
+  });
+
+  it('answers a refusal before the first status as the usual JSON error', async () => {
+    service.failWith(new AppError(ErrorCode.NotFound, 'agent kagent/sre not found'), 'followAgentStatus');
+    const res = await fetch(`${api.base}/agents/kagent/sre/status?watch=true`);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * `GET /api/v1/agents/{namespace}/{name}/status?watch=true[&timeoutSeconds=N]`: the agent's
+ * status as a server-sent event stream (`text/event-stream`, the WHATWG HTML format)
+ * instead of one JSON body. Without `watch=true` (absent or `false`) the route is the plain
+ * status read; another value is a 400, as for every flag.
+ *
+ * - `event: status` with the Status JSON at once, then on every change of verdict or summary;
+ * - `event: end` with `{"reason": "ready" | "failed" | "deleted" | "timeout"}` once the wait
+ *   for ready is over, then the response ends;
+ * - a comment line (`: keep-alive`) every 15 s, so proxies and load balancers do not take a
+ *   quiet stream for a dead one.
+ *
+ * Anything refused before the first status (a bad timeoutSeconds, an agent that does not
+ * exist, a read the caller may not make) is the usual JSON error with its status; a
+ * failure after it is an `event: error` with the error body, then the end. When the server
+ * shuts down the stream ends without an `end` event: the wait is not over, and an
+ * EventSource reconnects (to another replica, as the listener no longer accepts). When the
+ * client goes away, its watches are stopped.
+ *
+ * Headers: `Cache-Control: no-cache, private, no-transform` (no cache, and no proxy
+ * compressing, which would buffer the events) and `X-Accel-Buffering: no` (nginx's
+ * response buffering off for this response).
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import { toAppError, toRestErrorBody } from '../../core/errors.js';
+import type { Status } from '../../core/types.js';
+import type { RequestContext } from '../../identity/caller.js';
+import type { OperationService } from '../operations.js';
+import { queryFlag, queryInteger } from './rest-input.js';
+
+/** How often a quiet stream sends a comment line. */
+export const HEARTBEAT_MS = 15_000;
+
+const first = (value: unknown): string | undefined => {
+  const v = Array.isArray(value) ? value[0] : value;
+  return typeof v === 'string' ? v : undefined;
+};
+
+/** One server-sent event: compact JSON on one `data:` line (JSON.stringify never emits a newline). */
+function writeEvent(res: Response, event: string, data: unknown): void {
+  res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+/** The stream handler of the status route; passes every request without `watch=true` on. */
+export function statusStream(
+  service: Pick<OperationService, 'followAgentStatus'>, contextOf: (req: Request) => RequestContext,
+): RequestHandler {
+  return async (req, res, next) => {
+    const watch = first(req.query.watch);
+    if (watch === undefined || !queryFlag('watch', watch)) return next();
+    const ctx = contextOf(req);
+    const timeText = first(req.query.timeoutSeconds);
+    const timeoutSeconds = timeText === undefined ? undefined : queryInteger('timeoutSeconds', timeText);
+    let heartbeat: NodeJS.Timeout | undefined;
+    const open = (): void => {
+      res.status(200);
+      res.setHeader('Content-Type', 'text/event-stream');
+      res.setHeader('Cache-Control', 'no-cache, private, no-transform');
+      res.setHeader('X-Accel-Buffering', 'no');
+      res.flushHeaders();
+      heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+      heartbeat.unref();
+    };
+    const onStatus = (status: Status): void => {
+      if (!res.headersSent) open();
+      writeEvent(res, 'status', status);
+    };
+    try {
+      const end = await service.followAgentStatus(ctx, { namespace: String(req.params.namespace), name: String(req.params.name), timeoutSeconds }, onStatus);
+      if (end !== 'shutdown' && end !== 'disconnected') writeEvent(res, 'end', { reason: end });
+      res.end();
+    } catch (err) {
+      if (!res.headersSent) throw err;
+      const error = toAppError(err);
+      if (error.code === 'backend_error') ctx.log.error({ err: error.message }, 'status stream failed');
+      writeEvent(res, 'error', toRestErrorBody(error));
+      res.end();
+    } finally {
+      clearInterval(heartbeat);
+    }
+  };
+}

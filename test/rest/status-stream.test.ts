@@ -1,0 +1,144 @@
+/**
+ * The status stream (`GET /api/v1/agents/{ns}/{name}/status?watch=true`) end to end:
+ * `runServe` against a sandbox API server through a kubeconfig, as the agent-manager
+ * ServiceAccount with the chart's Role (RBAC on), the read cache off so the stream's are
+ * the only watches. With the controllers running, a new agent is followed from
+ * progressing to ready, and one whose pod crash-loops to failed; on a still sandbox, a
+ * client that leaves mid-stream and a server shutdown mid-stream leave no watch open.
+ * Waits for the sandbox use deadlines; nothing asserts a duration.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox, type Sandbox } from '@agent-manager/kube-sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Status } from '../../src/core/types.js';
+import { seedAgentCr, seedRelease, seedWorkload } from '../../src/service/testing/seed-agents.js';
+import { eventually } from '../../src/testing/eventually.js';
+import { deadRegistryFlag, serveConfig, startServe, type RunningServe } from '../../src/testing/serve-harness.js';
+import { readEvents, type ServerEvent } from '../../src/transport/rest/testing/sse.js';
+
+interface World {
+  sandbox: Sandbox;
+  serve: RunningServe;
+  dir: string;
+}
+
+async function startWorld(controllers: boolean): Promise<World> {
+  // Each controller step waits 200 ms, so a rollout is still under way when a stream starts.
+  const sandbox = await startSandbox({ seed: true, authorization: 'rbac', controllers, reconcileDelayMs: 200 });
+  const dir = mkdtempSync(join(tmpdir(), 'status-stream-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  await sandbox.writeKubeconfig(kubeconfig, { token: sandbox.serviceAccountToken, name: 'agent-manager' });
+  const serve = await startServe(serveConfig([
+    `--kubeconfig=${kubeconfig}`, '--listen=127.0.0.1:0', '--metrics-listen=', '--read-cache=false', await deadRegistryFlag(),
+  ]));
+  return { sandbox, serve, dir };
+}
+
+async function stopWorld(world: World | undefined): Promise<void> {
+  if (!world) return;
+  await world.serve.close();
+  await world.sandbox.close();
+  rmSync(world.dir, { recursive: true, force: true });
+}
+
+const statuses = (events: ServerEvent[]) => events.filter((e) => e.event === 'status').map((e) => e.data as Status);
+
+describe('the status stream with the controllers running', () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await startWorld(true);
+  });
+  afterAll(() => stopWorld(w));
+
+  const create = async (name: string) => {
+    const res = await fetch(`${w.serve.base}/api/v1/agents`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name, modelConfig: 'default-model-config', toolset: ['preset:none'] }),
+    });
+    expect(res.status).toBe(201);
+  };
+
+  it('follows a new agent from progressing to ready, then ends with reason ready', async () => {
+    await create('streamed');
+    const res = await fetch(`${w.serve.base}/api/v1/agents/kagent/streamed/status?watch=true&timeoutSeconds=60`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const events = await readEvents(res);
+    const seen = statuses(events);
+    expect(seen[0]!.verdict).toBe('progressing');
+    expect(seen.at(-1)).toMatchObject({ name: 'streamed', verdict: 'ready', summary: 'Agent is Ready; 1/1 pods available' });
+    expect(seen.slice(0, -1).every((s) => s.verdict === 'progressing')).toBe(true);
+    // Every status event is news: no summary twice in a row.
+    expect(seen.every((s, i) => i === 0 || s.summary !== seen[i - 1]!.summary)).toBe(true);
+    expect(events.at(-1)).toEqual({ event: 'end', data: { reason: 'ready' } });
+  });
+
+  it('ends with reason failed when the pod crash-loops, the last status naming it', async () => {
+    // The pod goes into CrashLoopBackOff as soon as its ReplicaSet creates it, before the kubelet starts it.
+    const unsubscribe = w.sandbox.store.subscribe((event) => {
+      const meta = event.object.metadata as { name: string; labels?: Record<string, string> };
+      if (event.type === 'ADDED' && event.resource === 'pods' && meta.labels?.kagent === 'crashing') {
+        setImmediate(() => w.sandbox.faults.crashLoop({ namespace: 'kagent', pod: meta.name }));
+      }
+    });
+    try {
+      await create('crashing');
+      const res = await fetch(`${w.serve.base}/api/v1/agents/kagent/crashing/status?watch=true&timeoutSeconds=60`);
+      const events = await readEvents(res);
+      expect(statuses(events).at(-1)!.summary).toMatch(/^pod crashing-\S+ container kagent is CrashLoopBackOff/);
+      expect(events.at(-1)).toEqual({ event: 'end', data: { reason: 'failed' } });
+    } finally {
+      unsubscribe();
+    }
+  });
+
+  it('refuses a timeout outside 1..600 seconds with a 400 that says the range', async () => {
+    const res = await fetch(`${w.serve.base}/api/v1/agents/kagent/streamed/status?watch=true&timeoutSeconds=900`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: {
+      code: 'invalid_request', message: 'invalid request: timeoutSeconds must be a whole number of seconds from 1 to 600, got 900',
+    } });
+  });
+});
+
+describe('the status stream of an agent that is not getting anywhere', () => {
+  let w: World | undefined;
+  beforeAll(async () => {
+    w = await startWorld(false);
+    seedRelease(w.sandbox, { name: 'stuck', ready: true, chartVersion: '0.6.1' });
+    seedAgentCr(w.sandbox, { name: 'stuck', release: { name: 'stuck', namespace: 'kagent' }, accepted: true, ready: false });
+    seedWorkload(w.sandbox, { name: 'stuck', available: 0, pods: [{ name: 'stuck-pod', ready: false }] });
+  });
+  afterAll(() => stopWorld(w));
+
+  // Without controllers, the API server's watches are the only subscribers of the sandbox's store.
+  const watches = () => w!.sandbox.store.objects.hub.subscriberCount;
+  const noWatchOpen = () => eventually(() => (watches() === 0 ? true : undefined), 5000, 'every watch closed');
+
+  it('leaves no watch open when the client goes away mid-stream', async () => {
+    await noWatchOpen();
+    const client = new AbortController();
+    const res = await fetch(`${w!.serve.base}/api/v1/agents/kagent/stuck/status?watch=true&timeoutSeconds=600`, { signal: client.signal });
+    const events = await readEvents(res, () => 'stop');
+    expect(events[0]).toMatchObject({ event: 'status', data: { verdict: 'progressing' } });
+    expect(watches()).toBeGreaterThan(0);
+    client.abort();
+    await noWatchOpen();
+  });
+
+  it('ends the stream without an end event when the server shuts down, leaving no watch open', async () => {
+    await noWatchOpen();
+    const res = await fetch(`${w!.serve.base}/api/v1/agents/kagent/stuck/status?watch=true&timeoutSeconds=600`);
+    let closing: Promise<void> | undefined;
+    const events = await readEvents(res, (event) => {
+      if (event.event === 'status' && !closing) closing = w!.serve.close();
+    });
+    await closing;
+    expect(events.map((e) => e.event)).toEqual(['status']);
+    await noWatchOpen();
+    // Closed: the world's teardown must not stop it twice.
+    w!.serve = { ...w!.serve, close: async () => undefined };
+  });
+});
