@@ -1,10 +1,10 @@
 /**
  * rollback_agent: applies a recorded revision's spec as an update, through the update
  * path (service/update.ts), so every rule of update_agent holds: the ownership guards
- * (GitOps-owned and suspended releases need force), the ModelConfig check, the chart
- * schema in use now (a revision today's schema refuses is refused with the
- * violations), the retry on a lost race, and the recording of the write as a new
- * revision with `operation: rollback` and `rolledBackTo`.
+ * (GitOps-owned and suspended releases need force), the ModelConfig check, the toolset
+ * rules with the installation's presets, the chart schema in use now (a revision today's
+ * schema refuses is refused with the violations), the retry on a lost race, and the
+ * recording of the write as a new revision with `operation: rollback` and `rolledBackTo`.
  *
  * The revision is found in the history the update path reads in its first round, so a
  * rollback costs the same sequential requests as an update. Nothing is written when the
@@ -21,6 +21,7 @@
  */
 import { invalid } from '../core/errors.js';
 import { rollbackUpdate } from '../core/revisions.js';
+import { unknownPresetViolation } from '../core/toolset-preflight.js';
 import type { CommitOptions, RollbackResult } from '../core/types.js';
 import type { RequestContext } from '../identity/caller.js';
 import type { OperationEnv } from './operation-env.js';
@@ -48,7 +49,8 @@ export async function rollbackAgent(env: OperationEnv, ctx: RequestContext, requ
       const target = revisions.find((r) => r.revision === revision);
       if (!target) throw revisionNotFound(resolvedNamespace, name, revision);
       const { update, drop } = rollbackUpdate(target.spec, { name, namespace, force });
-      const [problem] = updateViolations(update);
+      // The revision's toolset meets today's rules, the installation's presets included (as update_agent's would).
+      const [problem] = [...updateViolations(update), unknownPresetViolation(update.toolset, env.settings.toolsetPresets ?? {})].filter(Boolean);
       if (problem) throw invalid(`revision ${revision} cannot be applied again: ${problem}`);
       // The mode travels with the update: in commit mode the ownership guards do not apply.
       return { update: { ...update, mode }, drop, rolledBackTo: revision };

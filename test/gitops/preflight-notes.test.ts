@@ -22,6 +22,7 @@ beforeAll(async () => {
   });
   seedGitOpsCluster(f.sandbox);
   seedRevision(f.sandbox, 1, { ...SRE_VALUES, toolset: ['preset:kubernetes-read', 'tool:x', 'tool:x'] });
+  seedRevision(f.sandbox, 2, { ...SRE_VALUES, toolset: ['preset:safe-ops'] }); // a preset this installation no longer has
 });
 afterAll(async () => {
   await f?.close();
@@ -61,12 +62,16 @@ describe('toolset preflight notes in commit mode', () => {
     expect(proposed.notes).toEqual(applied.notes);
   });
 
-  it('refuses a preset the installation does not know in muster\'s words, before GitHub is asked', async () => {
+  it('refuses a preset the installation does not know in muster\'s words, a revision naming one too, before GitHub is asked', async () => {
     const calls = world.github.calls.length;
     const refused = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a refusal'); }, (e: Error) => e.message);
     const expected = 'invalid request: toolset [preset:safe-ops] names unknown preset "safe-ops"; known presets: read-only, none, full, agent-platform, infrastructure, kubernetes-read';
     expect(await refused(f.service.createAgent(f.ctx(), { ...base, name: 'odd', toolset: ['preset:safe-ops'], ...newAgent }))).toBe(expected);
     expect(await refused(f.service.updateAgent(f.ctx(), { name: 'sre', toolset: ['preset:safe-ops'], mode: 'commit' }))).toBe(expected);
+    // A revision naming such a preset is not applied again, proposed or applied.
+    const again = expected.replace('invalid request: ', 'invalid request: revision 2 cannot be applied again: ');
+    expect(await refused(f.service.rollbackAgent(f.ctx(), { name: 'sre', revision: 2, mode: 'commit' }))).toBe(again);
+    expect(await refused(f.service.rollbackAgent(f.ctx(), { name: 'sre', revision: 2, force: true }))).toBe(again);
     expect(world.github.calls.length).toBe(calls);
   });
 });
