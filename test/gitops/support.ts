@@ -3,7 +3,6 @@
  * the double, and `kustomize`, the real `kubectl kustomize` of a directory of a pushed
  * branch (checked out of the bare repository).
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { parseAllDocuments } from 'yaml';
 import { GitHubGitOpsHost, type GitHubHostConfig } from '../../src/gitops/github-host.js';
 import { seedGitOpsCluster, startGitOpsWorld, type GitOpsWorld } from '../../src/gitops/testing/gitops-world.js';
 import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
+import { smallSpawn } from '../../src/testing/small-spawn.js';
 
 export const KUBECTL = '/usr/bin/kubectl';
 export const kubectlPresent = existsSync(KUBECTL);
@@ -45,10 +45,9 @@ export async function startCommitWorld(choice: HostChoice = 'app', options: { to
 export async function kustomize(world: GitOpsWorld, ref: string, directory: string): Promise<Array<Record<string, any>>> {
   const dir = await world.repo.checkout(ref);
   try {
-    const out = await new Promise<string>((resolve, reject) => {
-      execFile(KUBECTL, ['kustomize', join(dir, directory)], { timeout: 30_000 }, (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(stdout)));
-    });
-    return parseAllDocuments(out).map((d) => d.toJS() as Record<string, any>);
+    const run = await smallSpawn(KUBECTL, ['kustomize', join(dir, directory)], { timeoutMs: 30_000 });
+    if (run.code !== 0) throw new Error(run.stderr.toString('utf8') || run.error || `kubectl kustomize: exit ${run.code}`);
+    return parseAllDocuments(run.stdout.toString('utf8')).map((d) => d.toJS() as Record<string, any>);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -4,14 +4,15 @@
  * `git show`, a checkout for `kubectl kustomize`). Every call runs the installed `git`
  * with argument vectors (no shell) against `GIT_DIR`, with a fixed identity and no user
  * or system configuration, so results do not depend on the machine. Reads of objects by
- * id go through one long-running `git cat-file --batch` (ObjectReader), and a checkout or a
- * commit of many files is a fixed number of git processes, not one per file: a test makes
- * hundreds of these calls, and each process costs more than the work it does.
+ * id go through one long-running `git cat-file --batch` (ObjectReader), a checkout or a
+ * commit of many files is a fixed number of git processes, not one per file, and those are
+ * started by a small helper process (small-spawn.ts): a test makes hundreds of these calls,
+ * and each process costs more than the work it does.
  */
-import { execFile } from 'node:child_process';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { smallSpawn } from '../../testing/small-spawn.js';
 import { ObjectReader, type GitObject } from './object-reader.js';
 
 export interface GitIdentity {
@@ -48,16 +49,12 @@ export class BareRepo {
     return new BareRepo(dir);
   }
 
-  /** Runs git with GIT_DIR set; resolves stdout, rejects with stderr's text. */
-  git(args: string[], options: { input?: string | Buffer; env?: Record<string, string>; bare?: boolean } = {}): Promise<string> {
+  /** Runs git with GIT_DIR set (through the small spawn helper); resolves stdout, rejects with stderr's text. */
+  async git(args: string[], options: { input?: string | Buffer; env?: Record<string, string>; bare?: boolean } = {}): Promise<string> {
     const env = this.env(options.bare !== false, options.env);
-    return new Promise((resolve, reject) => {
-      const child = execFile('git', args, { env, maxBuffer: 64 * 1024 * 1024, encoding: 'buffer' }, (err, stdout, stderr) => {
-        if (err) reject(new Error(`git ${args[0]}: ${stderr.toString().trim() || err.message}`));
-        else resolve(stdout.toString('utf8'));
-      });
-      if (options.input !== undefined) child.stdin!.end(options.input);
-    });
+    const run = await smallSpawn('git', args, { env, input: options.input });
+    if (run.code !== 0) throw new Error(`git ${args[0]}: ${run.stderr.toString('utf8').trim() || run.error || `exit ${run.code}`}`);
+    return run.stdout.toString('utf8');
   }
 
   private env(gitDir: boolean, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
