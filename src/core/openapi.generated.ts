@@ -403,6 +403,8 @@ export interface components {
             namespace?: string;
             /** @description As the `dryRun` query parameter. */
             dryRun?: boolean;
+            /** @description Seconds to wait for the rollout before answering (0, the default: answer at once). The answer then carries the agent's Status when it became ready or failed or the time was up, with `timedOut` and `waitedSeconds`. Refused with `dryRun` and with `mode: commit` (nothing to roll out yet). */
+            wait?: number;
         };
         /** @description The PATCH body; absent fields stay as they are. */
         Update: components["schemas"]["AgentFields"] & components["schemas"]["CommitFields"] & {
@@ -412,6 +414,8 @@ export interface components {
             dryRun?: boolean;
             /** @description The version the update is based on, as `If-Match` (which wins when both are sent and agree). */
             resourceVersion?: string;
+            /** @description Seconds to wait for the rollout before answering (0, the default: answer at once). The answer then carries the agent's Status when it became ready or failed or the time was up, with `timedOut` and `waitedSeconds`. Refused with `dryRun` and with `mode: commit` (nothing to roll out yet). */
+            wait?: number;
             /** @description Ignored; the path names the agent. */
             name?: string;
             /** @description Ignored; the path names the agent. */
@@ -513,7 +517,12 @@ export interface components {
                 ociRepository: boolean;
                 helmRelease: boolean;
             };
+            /** @description The agent's Status right after the write, or with `wait` when the wait ended. */
             status?: components["schemas"]["Status"];
+            /** @description With `wait`: true when the time was up before the agent was ready or failed. */
+            timedOut?: boolean;
+            /** @description With `wait`: how long the wait took, in seconds (to a tenth). */
+            waitedSeconds?: number;
             /** @description The caller (with OAuth). */
             requestedBy?: string;
             /** @description True for a dry run: `created` says what would have been created. */
@@ -532,6 +541,12 @@ export interface components {
             /** @description The changed value paths (dotted), sorted. */
             changed: string[];
             manifests: components["schemas"]["Manifests"];
+            /** @description With `wait`, the agent's Status when the wait ended. */
+            status?: components["schemas"]["Status"];
+            /** @description With `wait`: true when the time was up before the agent was ready or failed. */
+            timedOut?: boolean;
+            /** @description With `wait`: how long the wait took, in seconds (to a tenth). */
+            waitedSeconds?: number;
             requestedBy?: string;
             /** @description True for a dry run: nothing was written. */
             dryRun?: boolean;

@@ -37,6 +37,25 @@ export function waitSeconds(field: string, value: unknown, min: 0 | 1, fallback:
   return value;
 }
 
+/**
+ * A write's `wait` in seconds (0: answer at once), or the 400 that says why not. A dry run
+ * stores nothing and a commit-mode write reaches the cluster only once its pull request is
+ * merged, so neither has a rollout to wait for: asking for one is refused rather than
+ * ignored, so a caller never takes an unwaited answer for a rolled-out agent.
+ */
+export function writeWaitSeconds(request: { wait?: unknown; dryRun?: boolean; mode?: string }): number {
+  const seconds = waitSeconds('wait', request.wait, 0, 0);
+  if (seconds === 0) return 0;
+  if (request.dryRun === true) {
+    throw invalid('wait cannot be combined with dryRun: a dry run stores nothing, so there is no rollout to wait for');
+  }
+  if (request.mode === 'commit') {
+    throw invalid('wait needs mode apply: in commit mode nothing reaches the cluster until the pull request is merged; ' +
+      'call wait_for_agent once Flux applies it');
+  }
+  return seconds;
+}
+
 /** How a wait for `until` ends with this status (`gone`: neither the Agent nor its HelmRelease exists), if it does. */
 export function waitEnd(status: Status, gone: boolean, until: WaitUntil): Exclude<WaitEnd, 'timeout'> | undefined {
   if (gone) return 'deleted';

@@ -22,7 +22,8 @@ import type { ServiceDeps, ServiceSettings } from './settings.js';
 import { agentStatus } from './status.js';
 import { updateAgent } from './update.js';
 import { validateCreate, validateUpdate } from './validate.js';
-import { followAgentStatus, waitForAgent, type FollowEnd, type WaitRequest } from './wait.js';
+import { followAgentStatus, waitForAgent, withRollout, type FollowEnd, type WaitRequest } from './wait.js';
+import { writeWaitSeconds } from '../core/wait.js';
 
 export interface AgentRef {
   namespace?: string;
@@ -58,12 +59,20 @@ export class AgentService {
     return getAgent(this.readContext(ctx), namespace, request.name);
   }
 
+  /** With `wait`, answers once the new agent is ready or failed or the time is up (wait.ts). */
   async createAgent(ctx: RequestContext, request: CreateRequest): Promise<CreateResult> {
-    return createAgent(this.env, ctx, request);
+    const { wait: _wait, ...spec } = request;
+    const seconds = writeWaitSeconds(request);
+    const result = await createAgent(this.env, ctx, spec);
+    return seconds > 0 ? withRollout(this.env, ctx, result, seconds) : result;
   }
 
+  /** With `wait`, answers once the agent is ready or failed or the time is up (wait.ts). */
   async updateAgent(ctx: RequestContext, update: AgentUpdate): Promise<UpdateResult> {
-    return updateAgent(this.env, ctx, update);
+    const { wait: _wait, ...change } = update;
+    const seconds = writeWaitSeconds(update);
+    const result = await updateAgent(this.env, ctx, change);
+    return seconds > 0 ? withRollout(this.env, ctx, result, seconds) : result;
   }
 
   async deleteAgent(ctx: RequestContext, request: DeleteRequest): Promise<DeleteResult> {

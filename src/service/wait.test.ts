@@ -40,6 +40,33 @@ describe('wait_for_agent with the controllers running', () => {
     await eventually(() => (f.sandbox.store.objects.hub.subscriberCount === baseline ? true : undefined), 5000, 'no watch of the wait left');
   });
 
+  it('create_agent with wait answers once the agent is ready, the Status embedded', async () => {
+    const created = await f.service.createAgent(f.ctx(), {
+      name: 'created-waiting', modelConfig: 'default-model-config', toolset: ['preset:none'], wait: 60,
+    });
+    expect(created).toMatchObject({ created: { helmRelease: true }, timedOut: false, status: { verdict: 'ready', summary: 'Agent is Ready; 1/1 pods available' } });
+    expect(created.waitedSeconds).toBeGreaterThanOrEqual(0);
+  });
+
+  it('update_agent with wait answers with the Status once the agent is ready again', async () => {
+    const updated = await f.service.updateAgent(f.ctx(), { name: 'created-waiting', description: 'waited for', wait: 60 });
+    expect(updated).toMatchObject({ changed: ['agent.description'], timedOut: false, status: { verdict: 'ready' } });
+  });
+
+  it('refuses wait with dryRun, with commit mode and out of 0..600, writing nothing', async () => {
+    const spec = { name: 'never-written', modelConfig: 'default-model-config', toolset: ['preset:none'] };
+    await expect(f.service.createAgent(f.ctx(), { ...spec, wait: 30, dryRun: true })).rejects.toThrow(
+      'invalid request: wait cannot be combined with dryRun: a dry run stores nothing, so there is no rollout to wait for');
+    await expect(f.service.createAgent(f.ctx(), { ...spec, wait: 30, mode: 'commit' })).rejects.toThrow(
+      /^invalid request: wait needs mode apply: in commit mode nothing reaches the cluster until the pull request is merged/);
+    await expect(f.service.createAgent(f.ctx(), { ...spec, wait: 601 })).rejects.toThrow(
+      'invalid request: wait must be a whole number of seconds from 0 to 600 (0: answer at once, without waiting), got 601');
+    await expect(f.service.updateAgent(f.ctx(), { name: 'created-waiting', description: 'x', wait: -1 })).rejects.toMatchObject({ code: 'invalid_request' });
+    expect(f.sandbox.store.find('helmreleases', 'kagent', 'never-written')).toBeUndefined();
+    const values = (f.sandbox.store.get('helmreleases', 'kagent', 'created-waiting').spec as { values: { agent: { description?: string } } }).values;
+    expect(values.agent.description).toBe('waited for');
+  });
+
   it('waits for a deleted agent until its HelmRelease and Agent are gone', async () => {
     await f.service.deleteAgent(f.ctx(), { name: 'waited' });
     const result = await f.service.waitForAgent(f.ctx(), { name: 'waited', until: 'deleted', timeoutSeconds: 30 });

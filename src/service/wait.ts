@@ -10,10 +10,10 @@
  * wait cut short by a shutdown is an error that says to ask again, since the agent has
  * not got anywhere yet.
  */
-import { backendError, unsupported } from '../core/errors.js';
+import { backendError, toAppError, unsupported } from '../core/errors.js';
 import { validateName } from '../core/names.js';
 import type { Status, WaitResult } from '../core/types.js';
-import { WAIT_DEFAULT_SECONDS, waitSeconds, type WaitEnd, type WaitUntil } from '../core/wait.js';
+import { elapsedSeconds, WAIT_DEFAULT_SECONDS, waitSeconds, type WaitEnd, type WaitUntil } from '../core/wait.js';
 import type { RequestContext } from '../identity/caller.js';
 import type { OperationEnv } from './operation-env.js';
 import type { WatchPort } from './ports.js';
@@ -84,14 +84,36 @@ export async function followAgentStatus(
   return env.deps.shutdown?.aborted ? 'shutdown' : 'disconnected';
 }
 
+/** What a write answers that can carry a rollout: its agent, and where the wait's outcome goes. */
+interface WaitableResult {
+  agent: { name: string; namespace: string };
+  status?: Status;
+  timedOut?: boolean;
+  waitedSeconds?: number;
+  notes?: string[];
+}
+
 /**
- * A write's `wait`: the agent's Status once it is ready or failed or `seconds` are up,
- * with `timedOut`; a wait cut short by the client leaving answers the status as it was.
+ * A write's `wait`: the result with the agent's Status once it was ready or failed or
+ * `seconds` were up, `timedOut` and `waitedSeconds`. The write has happened whatever the
+ * wait does, so a wait that cannot finish (the server shuts down, a watch is refused) is a
+ * note on the result and `timedOut: true`, never a failed write.
  */
-export async function waitAfterWrite(
-  env: OperationEnv, ctx: RequestContext, namespace: string, name: string, seconds: number,
-): Promise<{ status: Status; timedOut: boolean; waitedSeconds: number }> {
-  const outcome = await follow(env, ctx, namespace, name, 'ready', seconds);
-  if (outcome.end === 'aborted' && env.deps.shutdown?.aborted) throw shuttingDown(namespace, name);
-  return { status: outcome.status, timedOut: outcome.end === 'timeout', waitedSeconds: outcome.waitedSeconds };
+export async function withRollout<R extends WaitableResult>(env: OperationEnv, ctx: RequestContext, result: R, seconds: number): Promise<R> {
+  const { namespace, name } = result.agent;
+  const started = Date.now();
+  const note = (text: string): R => ({
+    ...result, timedOut: true, waitedSeconds: elapsedSeconds(started, Date.now()), notes: [...(result.notes ?? []), text],
+  });
+  let outcome: RolloutOutcome;
+  try {
+    outcome = await follow(env, ctx, namespace, name, 'ready', seconds);
+  } catch (err) {
+    return note(`the write was applied, but waiting for the rollout failed: ${toAppError(err).message}; follow it with wait_for_agent`);
+  }
+  const waited = { ...result, status: outcome.status, timedOut: outcome.end !== 'ready' && outcome.end !== 'failed', waitedSeconds: outcome.waitedSeconds };
+  if (outcome.end === 'aborted' && env.deps.shutdown?.aborted) {
+    return { ...waited, notes: [...(result.notes ?? []), 'the server shut down before the rollout ended; follow it with wait_for_agent'] };
+  }
+  return waited;
 }

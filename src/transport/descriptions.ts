@@ -52,7 +52,8 @@ export const TOOL_DESCRIPTIONS = {
     'with a conflict when a HelmRelease or a bare Agent CR of that name exists. Nothing is written on a refusal. Returns the ' +
     'agent (with its resourceVersion), the composed manifests, what was created and the first status. With dryRun the ' +
     'API server checks both writes too (admission, the CRD schema, RBAC) and nothing is stored: the answer carries ' +
-    'dryRun: true and says what would be created. validate_agent checks without asking the API server. ' +
+    'dryRun: true and says what would be created. validate_agent checks without asking the API server. With wait (seconds) ' +
+    'it answers once the agent is ready or failed or the time is up, the status then embedded with timedOut. ' +
     COMMIT_MODE,
   update_agent:
     "WRITES: changes an existing agent by merging the given fields into its HelmRelease's values (Flux then upgrades the " +
@@ -64,6 +65,7 @@ export const TOOL_DESCRIPTIONS = {
     'someone changed the agent since; without it the fields are merged into the newest values. dryRun runs everything ' +
     'and has the API server check the write without storing it. Returns the agent (with its new resourceVersion), the ' +
     'values before and after, the changed value paths and the composed manifests; nothing is written when nothing changed. ' +
+    'With wait (seconds) it answers once the agent is ready or failed or the time is up, with its status and timedOut. ' +
     COMMIT_MODE,
   delete_agent:
     'WRITES (destructive): deletes an agent by deleting its HelmRelease (Flux uninstalls the release and kagent removes the ' +
@@ -200,6 +202,9 @@ export const ARG = {
   revision: 'Revision number (list_agent_revisions)',
   rollbackRevision: 'The revision to go back to (list_agent_revisions)',
   forceRollback: 'Write even when the HelmRelease is GitOps-owned or suspended',
+  wait:
+    'Seconds (0-600, default 0: answer at once) to wait for the rollout; the answer then embeds the Status when the agent ' +
+    'was ready or failed or the time was up, with timedOut and waitedSeconds. Not with dryRun or mode commit',
   until: 'ready (default): until the agent is ready, or has failed; deleted: until its HelmRelease and Agent are gone',
   timeoutSeconds: 'How long to wait, in whole seconds from 1 to 600; default 60',
   dryRunRollback: 'Run every check and have the API server check the write (dryRun=All) without storing it or recording a revision',

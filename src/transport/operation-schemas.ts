@@ -86,6 +86,7 @@ export const createAgentInput = z
     ...agentFields(ARG.toolsetCreate, ARG.modelConfig),
     modelConfig: z.string().describe(ARG.modelConfig),
     dryRun: flag(ARG.dryRunCreate),
+    wait: z.number().describe(ARG.wait).optional(),
     ...commitFields,
   })
   .strict();
@@ -98,6 +99,7 @@ export const updateAgentInput = z
     force: flag(ARG.forceUpdate),
     dryRun: flag(ARG.dryRunUpdate),
     resourceVersion,
+    wait: z.number().describe(ARG.wait).optional(),
     ...commitFields,
   })
   .strict();

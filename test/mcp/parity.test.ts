@@ -70,6 +70,9 @@ const SCRIPT: Array<[tool: string, args: Args]> = [
   ['get_agent_status', { name: 'parity', namespace: 'kagent' }],
   // Without controllers the agent stays progressing: the wait runs out of time.
   ['wait_for_agent', { name: 'parity', namespace: 'kagent', timeoutSeconds: 1 }],
+  ['update_agent', { name: 'parity', namespace: 'kagent', description: 'waited', wait: 1 }],
+  ['update_agent', { name: 'parity', namespace: 'kagent', description: 'waited', wait: 5, dryRun: true }],
+  ['create_agent', { ...SPEC, name: 'parity-waited', wait: 601 }],
   ['wait_for_agent', { name: 'parity', namespace: 'kagent', timeoutSeconds: 601 }],
   ['list_skills', {}],
   ['delete_agent', { name: 'parity', namespace: 'kagent' }],

@@ -93,6 +93,14 @@ describe('wait_for_agent over MCP', () => {
     expect(messages.at(-1)).toMatchObject({ id: 2, result: { structuredContent: { verdict: 'ready', timedOut: false } } });
   });
 
+  it('create_agent with wait answers once the agent is ready, with its Status, timedOut and waitedSeconds', async () => {
+    const result = await client.callTool({
+      name: 'create_agent', arguments: { name: 'mcp-created', modelConfig: 'default-model-config', toolset: ['preset:none'], wait: 60 },
+    }, undefined, { timeout: 70_000 }) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(json(result)).toMatchObject({ created: { helmRelease: true }, timedOut: false, status: { name: 'mcp-created', verdict: 'ready' } });
+  });
+
   it('refuses a timeout outside 1..600 seconds as invalid input, naming the range', async () => {
     const result = await client.callTool({ name: 'wait_for_agent', arguments: { name: 'mcp-waited', timeoutSeconds: 601 } }) as CallToolResult;
     expect(result.isError).toBe(true);

@@ -94,6 +94,15 @@ describe('the status stream with the controllers running', () => {
     }
   });
 
+  it('POST /agents with wait answers 201 once the agent is ready, the Status embedded', async () => {
+    const res = await fetch(`${w.serve.base}/api/v1/agents`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'waited-create', modelConfig: 'default-model-config', toolset: ['preset:none'], wait: 60 }),
+    });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ timedOut: false, status: { name: 'waited-create', verdict: 'ready' } });
+  });
+
   it('refuses a timeout outside 1..600 seconds with a 400 that says the range', async () => {
     const res = await fetch(`${w.serve.base}/api/v1/agents/kagent/streamed/status?watch=true&timeoutSeconds=900`);
     expect(res.status).toBe(400);
