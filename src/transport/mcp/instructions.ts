@@ -26,7 +26,8 @@ export const MCP_INSTRUCTIONS = [
     'Use ["preset:none"] for an agent without tools; preset:full is the deliberate choice of every tool.',
   '6. validate_agent is the dry run of create_agent (or of update_agent with update: true): it reports every problem and the ' +
     'composed manifests and writes nothing. Use it before a write when in doubt.',
-  '7. After a write, get_agent_status reports whether the agent became ready, with one sentence on what to do when not.',
+  '7. After a write, wait_for_agent (or wait on the write itself) answers once the agent is ready or failed, instead of ' +
+    'polling get_agent_status; both report one sentence on what to do when it is not ready.',
   '',
   'Guards: agents whose HelmRelease is applied by GitOps (a Flux Kustomization) or is suspended are read-only here; ' +
     'update_agent and delete_agent refuse them unless force is set, and force should follow an explicit decision by the user, ' +
