@@ -78,8 +78,14 @@ export const LOG_FLUSH_MS = 250;
 export function batchedDestination(fd: number): pino.DestinationStream & { flush(): void } {
   const destination = pino.destination({ fd, sync: false, minLength: LOG_BUFFER_BYTES });
   setInterval(() => {
-    // SonicBoom has `destroyed` at runtime; its typings leave it out.
-    if (!(destination as { destroyed?: boolean }).destroyed) destination.flush();
+    // SonicBoom has `destroyed` at runtime; its typings leave it out. A stream pino is
+    // already ending at exit flushes itself; a timer must never throw there.
+    if ((destination as { destroyed?: boolean }).destroyed) return;
+    try {
+      destination.flush();
+    } catch {
+      // ending or destroyed meanwhile: nothing left for the timer to do
+    }
   }, LOG_FLUSH_MS).unref();
   return destination;
 }
