@@ -9,7 +9,7 @@
  * started by a small helper process (small-spawn.ts): a test makes hundreds of these calls,
  * and each process costs more than the work it does.
  */
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { smallSpawn } from '../../testing/small-spawn.js';
@@ -40,13 +40,6 @@ export class BareRepo {
     const repo = new BareRepo(dir);
     await repo.git(['init', '--bare', '--quiet', '--initial-branch=main', dir], { bare: false });
     return repo;
-  }
-
-  /** A new bare repository holding exactly what `source` holds (objects and refs), by copying its files. */
-  static async copyOf(source: BareRepo): Promise<BareRepo> {
-    const dir = await mkdtemp(join(tmpdir(), 'am-bare-'));
-    await cp(source.dir, dir, { recursive: true });
-    return new BareRepo(dir);
   }
 
   /** Runs git with GIT_DIR set (through the small spawn helper); resolves stdout, rejects with stderr's text. */
@@ -204,11 +197,6 @@ export class BareRepo {
     } finally {
       await rm(scratch, { recursive: true, force: true });
     }
-  }
-
-  /** Stops the long-running git reader (it starts again on the next read). */
-  stopReader(): void {
-    this.objects.close();
   }
 
   async remove(): Promise<void> {

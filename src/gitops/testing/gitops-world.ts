@@ -7,7 +7,6 @@
  * a path can be compared with what apply mode would write.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import type { Sandbox } from '@agent-manager/kube-sandbox';
 import { BareRepo } from './bare-repo.js';
 import { startGitGitHubDouble, type GitGitHubDouble } from './github-git-double.js';
@@ -105,36 +104,15 @@ function appKeys(): { publicKey: string; privateKey: string } {
   return keyPair;
 }
 
-let seeds: Promise<{ fleet: BareRepo; other: BareRepo }> | undefined;
-/**
- * The seeded repositories every world starts from, made once per process and copied for
- * each world (a copy is a few file writes, a fresh seed a dozen git processes); removed
- * when the process exits.
- */
-function seededRepos(): Promise<{ fleet: BareRepo; other: BareRepo }> {
-  seeds ??= (async () => {
-    const fleet = await BareRepo.create();
-    await fleet.commitFiles('main', SEED_FILES, 'seed the fleet');
-    const other = await BareRepo.create();
-    await other.commitFiles('main', { 'README.md': 'x\n' });
-    fleet.stopReader();
-    other.stopReader();
-    process.once('exit', () => {
-      for (const repo of [fleet, other]) rmSync(repo.dir, { recursive: true, force: true });
-    });
-    return { fleet, other };
-  })();
-  return seeds;
-}
-
 /**
  * The repository and the double; `appInstalledOn` lists the repositories the app is
  * installed on, `basePath` serves the API under a prefix as GitHub Enterprise does (`/api/v3`).
  */
 export async function startGitOpsWorld(options: { appInstalledOn?: string[]; basePath?: string } = {}): Promise<GitOpsWorld> {
-  const seeds = await seededRepos();
-  const repo = await BareRepo.copyOf(seeds.fleet);
-  const other = await BareRepo.copyOf(seeds.other);
+  const repo = await BareRepo.create();
+  await repo.commitFiles('main', SEED_FILES, 'seed the fleet');
+  const other = await BareRepo.create();
+  await other.commitFiles('main', { 'README.md': 'x\n' });
   const keys = appKeys();
   const github = await startGitGitHubDouble({
     repositories: { 'acme/fleet': repo, 'acme/other': other },
