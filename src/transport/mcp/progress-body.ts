@@ -40,9 +40,17 @@ export function asksForProgress(body: Buffer | undefined): boolean {
   } catch {
     return false;
   }
-  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  const messages: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
+  // Any JSON may arrive here (`null`, a number, a batch of strings): only an object with
+  // an `id` is a request, and only an object `_meta` can carry a token. The transport
+  // answers every other shape in its own words.
   return messages.some((m) => {
-    const meta = (m as { id?: unknown; params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta;
-    return (m as { id?: unknown }).id !== undefined && meta?.progressToken !== undefined && meta.progressToken !== null;
+    if (!isObject(m) || m.id === undefined || !isObject(m.params) || !isObject(m.params._meta)) return false;
+    const token = m.params._meta.progressToken;
+    return token !== undefined && token !== null;
   });
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

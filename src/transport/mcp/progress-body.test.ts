@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { asksForProgress } from './progress-body.js';
+
+const body = (v: unknown): Buffer => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v));
+const call = (meta: unknown, id: unknown = 1) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'wait_for_agent', arguments: {}, _meta: meta } });
+
+describe('asksForProgress', () => {
+  it('is true for a request whose _meta carries a progress token, alone or in a batch', () => {
+    expect(asksForProgress(body(call({ progressToken: 'p1' })))).toBe(true);
+    expect(asksForProgress(body(call({ progressToken: 0 })))).toBe(true);
+    expect(asksForProgress(body([{ jsonrpc: '2.0', method: 'notifications/initialized' }, call({ progressToken: 7 })]))).toBe(true);
+  });
+
+  it('is false for a request without a token, a notification, or a null token', () => {
+    expect(asksForProgress(body(call(undefined)))).toBe(false);
+    expect(asksForProgress(body(call({ progressToken: null })))).toBe(false);
+    expect(asksForProgress(body({ jsonrpc: '2.0', method: 'notifications/progress', params: { _meta: { progressToken: 1 } } }))).toBe(false);
+  });
+
+  it('is false, without throwing, for any other JSON or for no JSON at all', () => {
+    for (const raw of ['null', '1', '"x"', 'true', '[]', '[null]', '[1, "a"]', '{"id": 1, "params": null}', '{"id": 1, "params": {"_meta": "s"}}', '{"id":1,"params":{"_meta":null}}', '{not json', '']) {
+      expect(asksForProgress(body(raw)), raw).toBe(false);
+    }
+    expect(asksForProgress(undefined)).toBe(false);
+  });
+});
