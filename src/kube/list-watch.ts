@@ -11,6 +11,11 @@
  *   longer than the timeout plus a margin is taken as dead and aborted: a half-open TCP
  *   connection would otherwise look like a quiet namespace forever.
  *
+ * client-node's `Watch` also aborts a stream after 30 s without data (its
+ * `requestTimeoutMs`). An API server sends bookmarks only about once a minute, so a quiet
+ * namespace would see its watch torn down and restarted every 30 s. Our own silence
+ * bound above is the one that decides; the library's is set beyond it.
+ *
  * Objects are plain Kubernetes JSON. A 410 Gone (the resourceVersion is older than the
  * API server's watch history) reaches `onEnd` as an error whose `statusCode` is 410,
  * whether the API server answered the watch request with it or sent it as an ERROR event.
@@ -35,6 +40,9 @@ export function watchStatus(err: unknown): number | undefined {
   return typeof e?.code === 'number' ? e.code : undefined;
 }
 
+/** How long past the server-side timeout a silent stream is still taken as alive. */
+const SILENCE_MARGIN_S = 30;
+
 export interface ClientNodeListWatchOptions {
   /** Server-side watch timeout range in seconds; a value is picked at random per watch. Default 300-600. */
   watchTimeoutSeconds?: readonly [number, number];
@@ -48,6 +56,10 @@ export class ClientNodeListWatch implements ListWatchSource {
   constructor(kc: KubeConfig, private readonly apis: KubeApis, options: ClientNodeListWatchOptions = {}) {
     this.watcher = new Watch(kc);
     this.timeoutRange = options.watchTimeoutSeconds ?? [300, 600];
+    // `requestTimeoutMs` is private in the library's typings and has no setter or
+    // constructor option (2.0.x); it is a plain field at run time. list-watch.test.ts
+    // fails if an upgrade stops honouring it.
+    (this.watcher as unknown as { requestTimeoutMs: number }).requestTimeoutMs = (this.timeoutRange[1] + SILENCE_MARGIN_S + 30) * 1000;
   }
 
   async list(gvr: Gvr, namespace: string, selectors: Selectors): Promise<{ items: KubeObject[]; resourceVersion: string }> {
@@ -84,8 +96,8 @@ export class ClientNodeListWatch implements ListWatchSource {
     // own timeout plus a margin means the connection is dead.
     const alive = (): void => {
       clearTimeout(silence);
-      silence = setTimeout(() => end(new WatchError(`watch ${gvr.resource}: no data for ${timeoutSeconds + 30}s`, undefined)),
-        (timeoutSeconds + 30) * 1000);
+      silence = setTimeout(() => end(new WatchError(`watch ${gvr.resource}: no data for ${timeoutSeconds + SILENCE_MARGIN_S}s`, undefined)),
+        (timeoutSeconds + SILENCE_MARGIN_S) * 1000);
       silence.unref();
     };
     alive();
