@@ -104,6 +104,21 @@ export class GitHubGitOpsHost implements GitOpsHost {
     return createOctokit({ apiUrl: this.config.apiUrl, waitForRateLimit: true, ...this.config.client, ...extra });
   }
 
+  /**
+   * Whether the API base answers 404 at its root (`GET /`, which github.com and GitHub
+   * Enterprise Server both answer): then every 404 under it says the URL is wrong, not
+   * that the App is missing; a GHES URL without `/api/v3` is the usual cause. Asked
+   * without credentials: the root is public, and the App's client only signs App routes.
+   */
+  private async apiRootMissing(): Promise<boolean> {
+    try {
+      await this.client({}).request('GET /');
+      return false;
+    } catch (err) {
+      return isHttpError(err) && err.status === 404;
+    }
+  }
+
   /** The caller's token first, then the installation's app or token. */
   private async credential(ctx: RequestContext, repository: RepoRef): Promise<Credential> {
     if (ctx.githubToken) return { kind: 'caller', octokit: this.client({ auth: ctx.githubToken }) };
@@ -114,6 +129,9 @@ export class GitHubGitOpsHost implements GitOpsHost {
       id = (await this.appClient.rest.apps.getRepoInstallation({ owner: repository.owner, repo: repository.name })).data.id;
     } catch (err) {
       if (isHttpError(err) && err.status === 404) {
+        if (await this.apiRootMissing()) {
+          throw backendError(`GitHub API: ${this.config.apiUrl} answers 404 at its root, so it is not the base of GitHub's REST API; set --github-api-url to it (https://<host>/api/v3 on GitHub Enterprise Server)`);
+        }
         throw forbidden(`the GitHub App (--github-app-id ${this.config.app!.appId}) is not installed on ${full(repository)}; install it there with contents and pull-request write access, or send X-GitHub-Token`);
       }
       if (isHttpError(err) && err.status === 401) {

@@ -41,8 +41,8 @@ describe('commit mode on GitHub Enterprise', () => {
       seedGitOpsCluster(wrong.sandbox);
       const branches = await world.repo.branches();
       const err = await wrong.service.updateAgent(wrong.ctx(), { name: 'sre', toolset: ['preset:none'], mode: 'commit' }).then(() => undefined, (e: Error) => e);
-      // The App's installation lookup is the first request, and a 404 there reads as "not installed".
-      expect(err?.message).toBe('forbidden: the GitHub App (--github-app-id 4242) is not installed on acme/fleet; install it there with contents and pull-request write access, or send X-GitHub-Token');
+      // The installation lookup answers 404, and so does the API's root: the URL is wrong, not the App missing.
+      expect(err?.message).toBe(`GitHub API: ${world.github.url.replace(/\/api\/v3$/, '')} answers 404 at its root, so it is not the base of GitHub's REST API; set --github-api-url to it (https://<host>/api/v3 on GitHub Enterprise Server)`);
       expect(await world.repo.branches()).toEqual(branches);
     } finally {
       await wrong.close();

@@ -120,6 +120,11 @@ export async function startGitGitHubDouble(options: GitGitHubDoubleOptions): Pro
       issued++;
       return { status: 201, body: { token, expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: { contents: 'write', pull_requests: 'write' } } };
     }
+    // GitHub's root endpoint: links to the API's parts, for anyone.
+    if (method === 'GET' && url.pathname === '/') {
+      const base = `http://${req.headers.host ?? '127.0.0.1'}${basePath}`;
+      return { status: 200, body: { current_user_url: `${base}/user`, repository_url: `${base}/repos/{owner}/{repo}` } };
+    }
     const repoMatch = /^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(url.pathname);
     if (!repoMatch) return { status: 404, body: { message: 'Not Found' } };
     const fullName = `${decodeURIComponent(repoMatch[1]!)}/${decodeURIComponent(repoMatch[2]!)}`;
