@@ -67,15 +67,3 @@ function stringEnd(text: string, start: number): number {
   }
   return i;
 }
-
-/** The repeated key of a request body, or undefined when there is none or the body is not JSON (its parser says so). */
-export function duplicateKeyOfBody(body: Buffer | undefined): string | undefined {
-  if (!body || body.length === 0) return undefined;
-  const text = body.toString('utf8');
-  try {
-    JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  return duplicateKey(text);
-}

@@ -11,7 +11,7 @@ import { silentLogger } from '../../log/logger.js';
 import { Metrics } from '../../metrics/metrics.js';
 import { requestContext } from '../http/context.js';
 import { OPERATIONS } from '../operations.js';
-import { createMcpHandler } from './handler.js';
+import { MCP_MAX_BODY_BYTES, createMcpHandler } from './handler.js';
 import { MCP_INSTRUCTIONS } from './instructions.js';
 import { FakeService, SAMPLE_INFO } from '../testing/fake-service.js';
 
@@ -238,6 +238,26 @@ describe('the MCP endpoint (stateless streamable HTTP)', () => {
   it('accepts a notification with 202', async () => {
     const res = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
     expect(res.status).toBe(202);
+  });
+
+  it('refuses JSON that is no JSON-RPC message (null) with a parse error, not a 5xx', async () => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT }, body: 'null' });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32700);
+  });
+
+  it('refuses a body over the limit with 413, declared or streamed without a length', async () => {
+    const big = `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${'x'.repeat(MCP_MAX_BODY_BYTES)}"}}`;
+    const declared = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT }, body: big });
+    expect(declared.status).toBe(413);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(big));
+        controller.close();
+      },
+    });
+    const streamed = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT }, body: stream, duplex: 'half' } as RequestInit);
+    expect(streamed.status).toBe(413);
   });
 
   it('refuses a body that is not JSON with a JSON-RPC parse error', async () => {

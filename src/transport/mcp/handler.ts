@@ -25,9 +25,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../metrics/metrics.js';
-import { duplicateKeyOfBody } from '../duplicate-keys.js';
+import { duplicateKey } from '../duplicate-keys.js';
 import type { AnyOperation, OperationService } from '../operations.js';
-import { asksForProgress, bufferBody } from './progress-body.js';
+import { asksForProgress, bufferBody, parseMessage } from './progress-body.js';
 import { buildMcpServer } from './server.js';
 import { ToolCatalog } from './tools.js';
 
@@ -64,9 +64,9 @@ export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
       res.status(405).set('Allow', 'POST').json(METHOD_NOT_ALLOWED);
       return;
     }
-    const body = await bufferBody(req, MCP_MAX_BODY_BYTES);
+    const message = parseMessage(await bufferBody(req, MCP_MAX_BODY_BYTES), MCP_MAX_BODY_BYTES);
     // JSON.parse keeps the last of a repeated key, so `"dryRun": true, "dryRun": false` would write.
-    const repeated = duplicateKeyOfBody(body);
+    const repeated = message && duplicateKey(message.text);
     if (repeated !== undefined) {
       res.status(400).json(jsonRpcError(-32600, `Invalid Request: field "${repeated}" is given twice; send each field once`));
       return;
@@ -74,7 +74,7 @@ export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
     const server = buildMcpServer(catalog, req.ctx, version);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
-      enableJsonResponse: !asksForProgress(body),
+      enableJsonResponse: !asksForProgress(message?.value),
       maxRequestBodySize: MCP_MAX_BODY_BYTES,
     });
     // The transport reports what it answered with a 4xx (bad Accept, parse errors): the client's problem.
@@ -85,7 +85,8 @@ export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
     });
     try {
       await server.connect(transport);
-      await transport.handleRequest(req, res);
+      // The parsed body, so the text is not parsed again; without one the transport reads req.rawBody.
+      await transport.handleRequest(req, res, message?.value);
     } catch (err) {
       (req.ctx?.log ?? log).error({ err: err instanceof Error ? err.message : String(err) }, 'request failed');
       if (!res.headersSent) res.status(500).json(jsonRpcError(-32603, 'Internal error'));

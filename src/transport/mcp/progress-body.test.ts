@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { asksForProgress } from './progress-body.js';
+import { asksForProgress, parseMessage } from './progress-body.js';
 
-const body = (v: unknown): Buffer => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v));
+const LIMIT = 1024;
+const raw = (v: unknown): Buffer => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v));
+const body = (v: unknown): unknown => parseMessage(raw(v), LIMIT)?.value;
 const call = (meta: unknown, id: unknown = 1) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'wait_for_agent', arguments: {}, _meta: meta } });
 
 describe('asksForProgress', () => {
@@ -17,10 +19,23 @@ describe('asksForProgress', () => {
     expect(asksForProgress(body({ jsonrpc: '2.0', method: 'notifications/progress', params: { _meta: { progressToken: 1 } } }))).toBe(false);
   });
 
-  it('is false, without throwing, for any other JSON or for no JSON at all', () => {
-    for (const raw of ['null', '1', '"x"', 'true', '[]', '[null]', '[1, "a"]', '{"id": 1, "params": null}', '{"id": 1, "params": {"_meta": "s"}}', '{"id":1,"params":{"_meta":null}}', '{not json', '']) {
-      expect(asksForProgress(body(raw)), raw).toBe(false);
+  it('is false, without throwing, for any other JSON', () => {
+    for (const text of ['null', '1', '"x"', 'true', '[]', '[null]', '[1, "a"]', '{"id": 1, "params": null}', '{"id": 1, "params": {"_meta": "s"}}', '{"id":1,"params":{"_meta":null}}']) {
+      expect(asksForProgress(JSON.parse(text)), text).toBe(false);
     }
-    expect(asksForProgress(undefined)).toBe(false);
+  });
+});
+
+describe('parseMessage', () => {
+  it('answers the text and its value, null included', () => {
+    expect(parseMessage(raw({ a: 1 }), LIMIT)).toEqual({ text: '{"a":1}', value: { a: 1 } });
+    expect(parseMessage(raw('null'), LIMIT)).toEqual({ text: 'null', value: null });
+  });
+
+  it('leaves to the transport a body that is absent, empty, over the limit or not JSON', () => {
+    expect(parseMessage(undefined, LIMIT)).toBeUndefined();
+    expect(parseMessage(Buffer.alloc(0), LIMIT)).toBeUndefined();
+    expect(parseMessage(raw(`"${'x'.repeat(LIMIT)}"`), LIMIT)).toBeUndefined();
+    expect(parseMessage(raw('{not json'), LIMIT)).toBeUndefined();
   });
 });

@@ -1,16 +1,19 @@
 /**
- * Which MCP POSTs are answered with an SSE stream: those carrying a request that asks
- * for progress (`params._meta.progressToken`). Progress notifications belong to their
- * request's response stream, and a plain JSON answer has no room for them (the SDK
- * drops them); every other POST keeps its single JSON answer.
+ * The MCP POST body, read and parsed once before the SDK's transport sees it, for the
+ * two decisions the handler makes on it: whether a key is given twice (refused), and
+ * whether a request asks for progress (`params._meta.progressToken`), which is answered
+ * with an SSE stream because progress notifications belong to their request's response
+ * stream and a plain JSON answer has no room for them (the SDK drops them).
  *
- * Deciding needs the body before the SDK's transport reads it. `bufferBody` reads it
- * once (never more than the limit plus one byte, so an oversized body still reaches the
- * transport as too large) and leaves it on `req.rawBody`, where the transport's
- * Node-to-Fetch bridge (@hono/node-server) takes it from instead of the spent stream:
- * the transport still does all its own checks (Accept, Content-Type, size, JSON-RPC
- * shape) in its own words. A body with a declared Content-Length over the limit is not
- * read at all: the transport refuses it from the header.
+ * `bufferBody` reads the body (never more than the limit plus one byte) and leaves it on
+ * `req.rawBody`. `parseMessage` parses a body within the limit; the handler hands that
+ * value to the transport (`handleRequest`'s `parsedBody`), so the text is parsed once.
+ * A body it does not parse (none, over the limit, not JSON) goes to the transport as
+ * `req.rawBody`, where its Node-to-Fetch bridge (@hono/node-server) reads it instead of
+ * the spent stream, and the transport refuses it in its own words (413, -32700). A body
+ * with a declared Content-Length over the limit is not read at all: the transport
+ * refuses it from the header. Accept, Content-Type and the JSON-RPC shape stay the
+ * transport's checks either way.
  */
 import type { Request } from 'express';
 
@@ -31,15 +34,19 @@ export async function bufferBody(req: Request, limit: number): Promise<Buffer | 
   return body;
 }
 
-/** True when a JSON-RPC message (or one of a batch) is a request asking for progress. */
-export function asksForProgress(body: Buffer | undefined): boolean {
-  if (!body || body.length === 0) return false;
-  let parsed: unknown;
+/** A body's text and parsed JSON; undefined when there is none, it is over `limit`, or it is not JSON. */
+export function parseMessage(body: Buffer | undefined, limit: number): { text: string; value: unknown } | undefined {
+  if (!body || body.length === 0 || body.length > limit) return undefined;
+  const text = body.toString('utf8');
   try {
-    parsed = JSON.parse(body.toString('utf8'));
+    return { text, value: JSON.parse(text) as unknown };
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** True when a parsed JSON-RPC message (or one of a batch) is a request asking for progress. */
+export function asksForProgress(parsed: unknown): boolean {
   const messages: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
   // Any JSON may arrive here (`null`, a number, a batch of strings): only an object with
   // an `id` is a request, and only an object `_meta` can carry a token. The transport
