@@ -2,16 +2,27 @@
  * A soak at moderate load (200 requests/s from 4 paced clients of the mixed workload:
  * reads, status, validate, MCP, and a create/update/delete cycle each) for 5 minutes with
  * RELIABILITY_BUDGET=full, 30 s with short, after a warm-up. The run is cut into windows;
- * each window yields its p99 latency and, at a pause of the clients after a forced
+ * each window yields its latencies and, at a pause of the clients after a forced
  * collection (when the test runs with --expose-gc, as its config asks), the RSS.
  *
- * Claims: the medians of the last third of the windows are within 10 % of the first
- * third's (plus a small absolute slack, so a 3 ms p99 may wobble by a millisecond or two
- * and a 200 MB RSS by a few MB) for both RSS and p99 (for p99, or within the largest
- * p99 the first third saw, since a shared machine's noise exceeds 10 % with no trend
- * in it); every request of the run got its
- * expected answer; and once the app, the sandbox and the client are closed, the process
- * has no more active handles than before they started.
+ * The sandbox runs its simulated controllers, as a cluster runs its own: above all the
+ * garbage collector, which deletes the ControllerRevisions a deleted agent owned. Without
+ * it every revision of the roughly 1,000 agents a 2-minute soak creates and deletes stays
+ * in the store, each write lists more of them, and p90 climbs from 3 to 26 ms: a growth
+ * of the fixture, not of the service, which a still fixture would report as a leak.
+ *
+ * Claims: the median RSS of the last third of the windows is within 10 % (+ 8 MB) of the
+ * first third's; the median of the last third's window p99s is within 10 % (+ 2 ms) of the
+ * first third's, or within the largest window p99 the first third saw (a shared machine
+ * moves a window's p99 by far more than 10 % with no trend in it); every request of the
+ * run got its expected answer; and once the app, the sandbox and the client are closed,
+ * the process has no more active handles than before they started.
+ *
+ * Why the p99 claim does not flake: with no trend the windows are alike, and the last
+ * third's median exceeds every window of the first third only when the top n+1-ceil(n/2) of
+ * the 2n windows of both thirds all fall in the last one: with n = 13 (the short budget's
+ * 40 windows) that is C(13,7)/C(26,7) = 0.26 %, before the 10 % allowance. A degradation
+ * such as the fixture growth above ends the run with every window above the first third's.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { seedAgentCr, seedRelease, seedWorkload } from '../../src/service/testing/seed-agents.js';
@@ -33,7 +44,7 @@ const activeHandles = (): string[] =>
   ((process as unknown as { _getActiveHandles(): object[] })._getActiveHandles()).map((h) => h.constructor?.name ?? typeof h);
 
 interface Window {
-  requests: number;
+  latencies: number[];
   p99: number;
   rss: number;
   heap: number;
@@ -50,7 +61,7 @@ describe(`a ${Math.round(B.soakMeasureMs / 1000)} s soak at moderate load`, () =
     await sleep(200);
     const baseline = activeHandles();
 
-    served = await startServedApp({ metrics: true, sandbox: { historyCapacity: 500 } });
+    served = await startServedApp({ metrics: true, sandbox: { historyCapacity: 500, controllers: true } });
     const { sandbox } = served.fixture;
     const reads = Array.from({ length: 10 }, (_, i) => `soak-read-${i}`);
     for (const name of reads) {
@@ -64,8 +75,9 @@ describe(`a ${Math.round(B.soakMeasureMs / 1000)} s soak at moderate load`, () =
     try {
       await sleep(B.soakWarmupMs);
       load.cut();
-      const end = Date.now() + B.soakMeasureMs;
-      while (Date.now() < end) {
+      // A fixed count of windows, so every run compares thirds of the same size.
+      const count = Math.round(B.soakMeasureMs / B.soakWindowMs);
+      while (windows.length < count) {
         await sleep(B.soakWindowMs);
         // Memory is sampled with no request in flight, after a full collection, so the
         // collection's pause never lands in a request's latency.
@@ -74,7 +86,7 @@ describe(`a ${Math.round(B.soakMeasureMs / 1000)} s soak at moderate load`, () =
         gc();
         const memory = process.memoryUsage();
         load.resume();
-        windows.push({ requests: latencies.length, p99: percentile(latencies, 99), rss: memory.rss, heap: memory.heapUsed });
+        windows.push({ latencies, p99: percentile(latencies, 99), rss: memory.rss, heap: memory.heapUsed });
       }
     } finally {
       await load.stop();
@@ -85,8 +97,9 @@ describe(`a ${Math.round(B.soakMeasureMs / 1000)} s soak at moderate load`, () =
     const last = windows.slice(windows.length - third);
     const summary = {
       windows: windows.length, requests: load.requests,
-      requestsPerSecond: Math.round(windows.reduce((n, w) => n + w.requests, 0) / (B.soakMeasureMs / 1000)),
+      requestsPerSecond: Math.round(windows.reduce((n, w) => n + w.latencies.length, 0) / ((windows.length * B.soakWindowMs) / 1000)),
       p99ms: { first: median(first.map((w) => w.p99)), last: median(last.map((w) => w.p99)) },
+      windowP99ms: windows.map((w) => w.p99),
       rssMiB: { first: median(first.map((w) => w.rss)) / MiB, last: median(last.map((w) => w.rss)) / MiB },
       heapMiB: { first: median(first.map((w) => w.heap)) / MiB, last: median(last.map((w) => w.heap)) / MiB },
     };
@@ -94,11 +107,9 @@ describe(`a ${Math.round(B.soakMeasureMs / 1000)} s soak at moderate load`, () =
 
     expect(load.failures, `${load.failureCount} of ${load.requests} requests got an unexpected answer`).toEqual([]);
     expect(third).toBeGreaterThanOrEqual(3);
-    expect(windows.every((w) => w.requests > 0), 'every window served requests').toBe(true);
+    expect(windows.every((w) => w.latencies.length > 0), 'every window served requests').toBe(true);
     expect(summary.rssMiB.last * MiB).toBeLessThanOrEqual(summary.rssMiB.first * MiB * 1.1 + RSS_SLACK);
-    // Within 10 % (+ slack), or within the spread the first third itself showed: on a busy
-    // machine a window's p99 jumps by more than 10 % with no trend at all, and a real
-    // degradation still shows as a last third above everything the first third saw.
+    // Within 10 % (+ slack), or within the spread the first third itself showed.
     const firstSpread = Math.max(...first.map((w) => w.p99));
     expect(summary.p99ms.last).toBeLessThanOrEqual(Math.max(summary.p99ms.first * 1.1 + P99_SLACK_MS, firstSpread));
 

@@ -22,7 +22,7 @@ export interface Budget {
 
 const BUDGETS: Record<BudgetName, Budget> = {
   short: {
-    name: 'short', fuzzRuns: 200, soakWarmupMs: 8_000, soakMeasureMs: 30_000, soakWindowMs: 1_500, registryPhaseMs: 1_500,
+    name: 'short', fuzzRuns: 200, soakWarmupMs: 8_000, soakMeasureMs: 30_000, soakWindowMs: 750, registryPhaseMs: 1_500,
   },
   full: {
     name: 'full', fuzzRuns: 1_500, soakWarmupMs: 20_000, soakMeasureMs: 300_000, soakWindowMs: 5_000, registryPhaseMs: 5_000,
