@@ -12,6 +12,8 @@ export interface UserInfo {
   readonly username: string;
   readonly groups: readonly string[];
   readonly uid?: string;
+  /** Extra attributes (an impersonated user's `Impersonate-Extra-*` values). */
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** `fieldValidation`: what happens to unknown fields. The server default is Warn. */

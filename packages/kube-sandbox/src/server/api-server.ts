@@ -1,14 +1,16 @@
 /**
  * The sandbox API server's request pipeline over HTTPS: parse the request line,
- * authenticate (401 otherwise), count, run the hook chain, authorize (403 otherwise),
- * then serve discovery, the admin endpoints, an access review or a resource. Every failure is answered
- * with a Status body; unexpected ones are 500 InternalError and logged.
+ * authenticate (401 otherwise), act as whom the `Impersonate-*` headers name (403 when the
+ * caller may not), count, run the hook chain, authorize (403 otherwise), then serve
+ * discovery, the admin endpoints, an access review or a resource. Every failure is
+ * answered with a Status body; unexpected ones are 500 InternalError and logged.
  */
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { statusErrors, type StatusError } from '../api/status.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import { bearerToken } from '../auth/authenticator.js';
+import { impersonatedUser } from '../auth/impersonation.js';
 import { forbiddenError, type AuthorizationAttributes, type Authorizer } from '../auth/authorizer.js';
 import { DISCOVERY, type RequestCounters } from '../counters.js';
 import type { FaultInjector } from '../faults.js';
@@ -99,8 +101,9 @@ async function handle(config: ApiServerConfig, req: IncomingMessage, res: Server
     res.end('ok');
     return;
   }
-  const user = await config.authenticator.authenticate(bearerToken(req), req);
-  if (!user) throw statusErrors.unauthorized();
+  const caller = await config.authenticator.authenticate(bearerToken(req), req);
+  if (!caller) throw statusErrors.unauthorized();
+  const user = await impersonatedUser(req, caller, config.authorizer);
   if (info.path.startsWith(ADMIN_PREFIX)) return handleAdmin(info.path, req, res, user, config);
   const resource = info.isResourceRequest
     ? `${resourceKey({ group: info.group, resource: info.resource })}${info.subresource ? `/${info.subresource}` : ''}`

@@ -60,7 +60,11 @@ async function statusFor(def: ResourceDef, spec: JsonObject, user: UserInfo, aut
     if (!rules) return { resourceRules: [], nonResourceRules: [], incomplete: true, evaluationError: 'the authorizer cannot list rules' };
     return { ...rules };
   }
-  return { userInfo: { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: [...user.groups] } };
+  return {
+    userInfo: {
+      username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: [...user.groups], ...(user.extra ? { extra: user.extra } : {}),
+    },
+  };
 }
 
 /** Serve a request to a review resource (already authenticated and authorized). */
