@@ -85,12 +85,33 @@ describe('sandbox CRUD through client-node', () => {
     });
   });
 
-  it('treats a replace without resourceVersion as unconditional', async () => {
+  it('refuses a replace of a custom resource without resourceVersion with 422, as CRDs allow no unconditional update', async () => {
     const current = await h.custom.getNamespacedCustomObject({ ...HR, namespace: 'kagent', name: 'crud-a' });
     delete current.metadata.resourceVersion;
     current.spec.interval = '7m';
-    const replaced = await h.custom.replaceNamespacedCustomObject({ ...HR, namespace: 'kagent', name: 'crud-a', body: current });
-    expect(replaced.spec.interval).toBe('7m');
+    for (const replace of [
+      () => h.custom.replaceNamespacedCustomObject({ ...HR, namespace: 'kagent', name: 'crud-a', body: current }),
+      () => h.custom.replaceNamespacedCustomObjectStatus({ ...HR, namespace: 'kagent', name: 'crud-a', body: current }),
+    ]) {
+      const { code, status } = await rejection(replace());
+      expect(code).toBe(422);
+      expect(status).toMatchObject({
+        reason: 'Invalid',
+        message: 'helmreleases.helm.toolkit.fluxcd.io "crud-a" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+        details: {
+          name: 'crud-a', group: 'helm.toolkit.fluxcd.io', kind: 'helmreleases',
+          causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: 0x0: must be specified for an update', field: 'metadata.resourceVersion' }],
+        },
+      });
+    }
+    const stored = await h.custom.getNamespacedCustomObject({ ...HR, namespace: 'kagent', name: 'crud-a' });
+    expect(stored.spec.interval).not.toBe('7m');
+  });
+
+  it('treats a replace of a built-in kind without resourceVersion as unconditional', async () => {
+    await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: 'unconditional' }, data: { k: 'v' } } });
+    const replaced = await h.core.replaceNamespacedConfigMap({ namespace: 'tenant', name: 'unconditional', body: { metadata: { name: 'unconditional' }, data: { k: 'w' } } });
+    expect(replaced.data).toEqual({ k: 'w' });
   });
 
   it('does not write (nor bump resourceVersion) when a replace changes nothing', async () => {

@@ -24,6 +24,8 @@ export interface FieldError {
   readonly value?: unknown;
   readonly detail?: string;
   readonly supported?: readonly unknown[];
+  /** The value as Go's `%#v` prints it, when that is not what formatValue gives (`0x0`). */
+  readonly shown?: string;
 }
 
 /** How Go's validation prints a value: strings quoted (%q), everything else as JSON. */
@@ -56,7 +58,7 @@ export function fieldErrorBody(error: FieldError): string {
     case 'FieldValueNotFound':
       return `Not found: ${formatValue(error.value)}`;
     default:
-      return `Invalid value: ${formatValue(error.value)}${suffix}`;
+      return `Invalid value: ${error.shown ?? formatValue(error.value)}${suffix}`;
   }
 }
 

@@ -122,12 +122,24 @@ export function commitUpdate(env: OpsEnv, req: UpdateRequest): JsonObject {
   return env.objects.put(def, next, 'MODIFIED', old);
 }
 
-/** PUT: replace an object (or, with scope `status`, its status). */
+/**
+ * PUT: replace an object (or, with scope `status`, its status). A custom resource's
+ * strategy allows no unconditional update, so a PUT to one (main or status) must carry
+ * metadata.resourceVersion, or it is 422 in the generic store's words, which name the
+ * resource, not the kind; built-in kinds take a PUT without one as a last-writer-wins
+ * replace.
+ */
 export function updateObject(
   env: OpsEnv, def: ResourceDef, namespace: string, name: string, body: unknown, opts: WriteOptions, scope: WriteScope = 'main',
 ): JsonObject {
   const candidate = decodeObject(def, body, namespace, name);
   const old = env.objects.get(def, namespace, name);
   if (!old) throw statusErrors.notFound(groupResource(def), name);
+  const sentRv = readMeta(candidate).resourceVersion;
+  if (def.custom && (sentRv === undefined || sentRv === '')) {
+    throw statusErrors.invalid({ group: def.group, kind: def.resource }, name, [
+      { ...fieldError.invalid('metadata.resourceVersion', 0, 'must be specified for an update'), shown: '0x0' },
+    ]);
+  }
   return commitUpdate(env, { def, old, candidate, scope, opts });
 }
