@@ -26,6 +26,32 @@ describe('sandbox CRUD through client-node', () => {
     expect(read.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
   });
 
+  it('stamps no generation on kinds without one (ConfigMap, Namespace), even when a client sends it', async () => {
+    const created = await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: 'no-generation', generation: 5 }, data: { k: 'v' } } });
+    expect(created.metadata!.generation).toBeUndefined();
+    const replaced = await h.core.replaceNamespacedConfigMap({
+      namespace: 'tenant', name: 'no-generation', body: { ...created, metadata: { ...created.metadata, generation: 7 }, data: { k: 'w' } },
+    });
+    expect(replaced.metadata!.generation).toBeUndefined();
+    const ns = await h.core.readNamespace({ name: 'tenant' });
+    expect(ns.metadata!.generation).toBeUndefined();
+  });
+
+  it('stamps generation 1 on a Deployment and bumps it on a spec change only', async () => {
+    const body = {
+      metadata: { name: 'generation-web' },
+      spec: { selector: { matchLabels: { app: 'g' } }, template: { metadata: { labels: { app: 'g' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    };
+    const created = await h.apps.createNamespacedDeployment({ namespace: 'tenant', body });
+    expect(created.metadata!.generation).toBe(1);
+    created.metadata!.labels = { x: 'y' };
+    const relabelled = await h.apps.replaceNamespacedDeployment({ namespace: 'tenant', name: 'generation-web', body: created });
+    expect(relabelled.metadata!.generation).toBe(1);
+    relabelled.spec!.replicas = 3;
+    const scaled = await h.apps.replaceNamespacedDeployment({ namespace: 'tenant', name: 'generation-web', body: relabelled });
+    expect(scaled.metadata!.generation).toBe(2);
+  });
+
   it('keeps resourceVersion increasing across writes of different objects', async () => {
     const a = await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: 'rv-a' }, data: { k: 'v' } } });
     const b = await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: 'rv-b' }, data: { k: 'v' } } });

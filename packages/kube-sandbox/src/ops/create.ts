@@ -2,7 +2,8 @@
  * Creating an object: generateName, the namespace lifecycle checks (the namespace must
  * exist and not be terminating), dropping what a client may not set on create (status
  * behind a status subresource, server-owned metadata), normalisation, the AlreadyExists
- * check, and the server-stamped metadata: uid, creationTimestamp, generation 1,
+ * check, and the server-stamped metadata: uid, creationTimestamp, generation 1 (kinds that
+ * track it),
  * resourceVersion and managedFields.
  */
 import { randomUUID } from 'node:crypto';
@@ -10,7 +11,7 @@ import { metaOf, nowTimestamp, type JsonObject } from '../api/json.js';
 import { groupResourceString, statusErrors } from '../api/status.js';
 import { encodeManagedFields, recordUpdate, managerFromUserAgent, type ManagerEntry } from '../fields/managed-fields.js';
 import { namespaces } from '../resources/builtin-core.js';
-import { apiVersionOf, groupResource, type ResourceDef } from '../resources/types.js';
+import { apiVersionOf, groupResource, tracksGeneration, type ResourceDef } from '../resources/types.js';
 import { decodeObject } from './decode.js';
 import { normalise } from './normalise.js';
 import type { OpsEnv, WriteOptions } from './types.js';
@@ -66,7 +67,7 @@ export function insertObject(
 
   meta.uid = randomUUID();
   meta.creationTimestamp = nowTimestamp();
-  meta.generation = 1;
+  if (tracksGeneration(def)) meta.generation = 1;
   const entries = managed
     ? managed(obj)
     : recordUpdate([], {}, obj, {

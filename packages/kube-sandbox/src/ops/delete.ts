@@ -66,7 +66,8 @@ export function deleteObject(env: OpsEnv, def: ResourceDef, namespace: string, n
     meta.finalizers = finalizers;
     meta.deletionTimestamp = nowTimestamp();
     meta.deletionGracePeriodSeconds = 0;
-    meta.generation = (typeof meta.generation === 'number' ? meta.generation : 1) + 1;
+    // Deletion starting changes what controllers must do, so a generation, where there is one, moves on.
+    if (typeof meta.generation === 'number' && meta.generation > 0) meta.generation += 1;
     return { object: opts.dryRun ? next : env.objects.put(def, next, 'MODIFIED', old), removed: false };
   }
   if (opts.dryRun) return { object: old, removed: true };

@@ -12,7 +12,7 @@ import { statusErrors } from '../api/status.js';
 import {
   encodeManagedFields, managerFromUserAgent, readManagedFields, recordUpdate, type ManagerEntry, type WriteScope,
 } from '../fields/managed-fields.js';
-import { apiVersionOf, groupKind, groupResource, type ResourceDef } from '../resources/types.js';
+import { apiVersionOf, groupKind, groupResource, tracksGeneration, type ResourceDef } from '../resources/types.js';
 import { decodeObject } from './decode.js';
 import { normalise } from './normalise.js';
 import type { OpsEnv, WriteOptions } from './types.js';
@@ -95,8 +95,12 @@ export function commitUpdate(env: OpsEnv, req: UpdateRequest): JsonObject {
         `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`)]);
     }
   }
-  const generation = typeof oldMeta.generation === 'number' ? oldMeta.generation : 1;
-  meta.generation = deepEqual(generationView(old, def), generationView(next, def)) ? generation : generation + 1;
+  // A client cannot set generation; only kinds that track it bump it, on a change of the desired state.
+  if (tracksGeneration(def)) {
+    const generation = typeof oldMeta.generation === 'number' ? oldMeta.generation : 1;
+    meta.generation = deepEqual(generationView(old, def), generationView(next, def)) ? generation : generation + 1;
+  } else if (oldMeta.generation === undefined) delete meta.generation;
+  else meta.generation = oldMeta.generation;
 
   const sent = isObject(candidate.metadata) && Array.isArray(candidate.metadata.managedFields) ? candidate.metadata.managedFields : [];
   const base = sent.length > 0 && !deepEqual(sent, oldMeta.managedFields) ? readManagedFields(candidate) : readManagedFields(old);

@@ -46,7 +46,7 @@ const apps = (def: Omit<ResourceDef, 'group' | 'version' | 'custom' | 'verbs' | 
   ({ group: 'apps', version: 'v1', custom: false, verbs: STANDARD_VERBS, namespaced: true, statusSubresource: true, scaleSubresource: true, nameRule: 'subdomain', ...def });
 
 export const deployments = apps({
-  resource: 'deployments', kind: 'Deployment', singular: 'deployment', shortNames: ['deploy'], categories: ['all'],
+  resource: 'deployments', kind: 'Deployment', singular: 'deployment', shortNames: ['deploy'], categories: ['all'], generation: true,
   schema: deploymentSchema,
   columns: [
     nameColumn(),
@@ -60,7 +60,7 @@ export const deployments = apps({
 });
 
 export const replicasets = apps({
-  resource: 'replicasets', kind: 'ReplicaSet', singular: 'replicaset', shortNames: ['rs'], categories: ['all'],
+  resource: 'replicasets', kind: 'ReplicaSet', singular: 'replicaset', shortNames: ['rs'], categories: ['all'], generation: true,
   schema: replicaSetSchema,
   columns: [
     nameColumn(),

@@ -38,6 +38,13 @@ export interface ResourceDef {
   readonly scaleSubresource?: boolean;
   /** Served like a CustomResourceDefinition (merge and JSON patch only, schema pruning). */
   readonly custom: boolean;
+  /**
+   * Stamps metadata.generation (1 on create, +1 on a change of the desired state or when
+   * deletion starts), as custom resources and the built-in kinds with a spec (Deployment,
+   * ReplicaSet) do; other built-in kinds (ConfigMap, Secret, Namespace, RBAC, Pod in 1.32)
+   * have none.
+   */
+  readonly generation?: boolean;
   readonly nameRule: NameRule;
   /** The whole object's schema: types, pruning, list semantics for patches and apply. */
   readonly schema: SchemaNode;
@@ -57,6 +64,11 @@ export interface ResourceDef {
 
 /** The standard verbs of a namespaced or cluster-scoped collection. */
 export const STANDARD_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
+
+/** Whether objects of a resource carry metadata.generation (custom resources always do). */
+export function tracksGeneration(def: ResourceDef): boolean {
+  return def.custom || def.generation === true;
+}
 
 /** `v1` or `apps/v1`. */
 export function apiVersionOf(def: ResourceDef): string {
