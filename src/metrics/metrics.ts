@@ -9,8 +9,9 @@
  *   matched are `unmatched`;
  * - `mcp_server_operation_duration_seconds{tool, outcome}` for every MCP `tools/call`:
  *   `ok`, `tool_error` (an `isError` result the caller can act on: invalid input, not
- *   found, conflict, forbidden …) or `error` (a `backend_error` result: we or a
- *   dependency failed). The name follows the OpenTelemetry histogram
+ *   found, conflict, forbidden …), `error` (a `backend_error` result: we or a
+ *   dependency failed) or `cancelled` (the client cancelled the call or went away before
+ *   its answer). The name follows the OpenTelemetry histogram
  *   `mcp.server.operation.duration`.
  *
  * - the service's own metrics (`agent_manager_*`, service-metrics.ts).
@@ -27,7 +28,7 @@ export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5
 const LINT_FAILING_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
 /** How a tool call ended. */
-export type ToolOutcome = 'ok' | 'tool_error' | 'error';
+export type ToolOutcome = 'ok' | 'tool_error' | 'error' | 'cancelled';
 
 /** The route label of a request no route matched. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -57,7 +58,7 @@ export class Metrics {
     });
     this.toolDuration = new Histogram({
       name: 'mcp_server_operation_duration_seconds',
-      help: 'Duration of MCP tools/call operations, by tool and outcome (ok, tool_error, error).',
+      help: 'Duration of MCP tools/call operations, by tool and outcome (ok, tool_error, error, cancelled).',
       labelNames: ['tool', 'outcome'],
       buckets: DURATION_BUCKETS,
       registers: [this.registry],

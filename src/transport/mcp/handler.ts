@@ -14,6 +14,10 @@
  * the result (progress-body.ts). The stream belongs to that one request and ends with
  * its result, so stateless serving is unchanged.
  *
+ * A `notifications/cancelled` arrives on a POST of its own, whose fresh server knows
+ * nothing of the call it names; the handler finds that call among the ones in flight on
+ * this process and hands the cancellation to the call's own server (in-flight.ts).
+ *
  * GET and DELETE (and anything else but POST) are answered 405 with `Allow: POST` and a
  * JSON-RPC error body. The specification allows exactly this: a GET may be answered 405
  * when the server offers no SSE stream, and a DELETE 405 when clients cannot end sessions.
@@ -22,11 +26,13 @@
  * any other status, and the TypeScript SDK client treats 405 as "no stream".
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../metrics/metrics.js';
 import { duplicateKey } from '../duplicate-keys.js';
 import type { AnyOperation, OperationService } from '../operations.js';
+import { cancellationsIn, InFlightCalls, singleToolCallId } from './in-flight.js';
 import { asksForProgress, bufferBody, parseMessage } from './progress-body.js';
 import { buildMcpServer } from './server.js';
 import { ToolCatalog } from './tools.js';
@@ -58,6 +64,7 @@ const METHOD_NOT_ALLOWED = jsonRpcError(
 export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
   const catalog = new ToolCatalog({ service: options.service, metrics: options.metrics, operations: options.operations });
   const { log, version } = options;
+  const inFlight = new InFlightCalls();
 
   return async (req: Request, res: Response, _next: NextFunction): Promise<void> => {
     if (req.method !== 'POST') {
@@ -71,10 +78,23 @@ export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
       res.status(400).json(jsonRpcError(-32600, `Invalid Request: field "${repeated}" is given twice; send each field once`));
       return;
     }
-    const server = buildMcpServer(catalog, req.ctx, version);
+    // A cancellation names a call that came on an earlier POST (in-flight.ts).
+    for (const cancellation of cancellationsIn(message?.value)) inFlight.cancel(req.ctx, cancellation);
+    const stream = asksForProgress(message?.value);
+    const callId = singleToolCallId(message?.value);
+    const track = callId === undefined ? undefined : (id: RequestId) => inFlight.track(req.ctx, id, (cancellation) => {
+      // The call's own server takes the cancellation as if it had come on this POST: it
+      // aborts the call (its watches end) and sends no response for it, as MCP asks. The
+      // response then ends without an answer: the SSE stream closes; a plain JSON answer,
+      // not begun yet, becomes an empty event stream (a JSON body would have to carry one).
+      transport.onmessage?.({ ...cancellation, jsonrpc: '2.0' });
+      if (stream) transport.closeSSEStream(id);
+      else if (!res.headersSent) res.status(200).set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' }).end();
+    });
+    const server = buildMcpServer(catalog, req.ctx, version, track);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
-      enableJsonResponse: !asksForProgress(message?.value),
+      enableJsonResponse: !stream,
       maxRequestBodySize: MCP_MAX_BODY_BYTES,
     });
     // The transport reports what it answered with a 4xx (bad Accept, parse errors): the client's problem.

@@ -21,7 +21,7 @@
  * unknown field instead of being dropped on the way.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { RequestContext } from '../../identity/caller.js';
 import { MCP_INSTRUCTIONS } from './instructions.js';
@@ -51,14 +51,20 @@ function progressOf(params: CallToolRequest['params'], extra: ToolCallExtra): ((
 
 type ToolCallExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
 
+/**
+ * Called when a tool call starts, with its request id; the function it returns is called
+ * once the call has its result (the handler keeps a call cancellable meanwhile: in-flight.ts).
+ */
+export type TrackCall = (requestId: RequestId) => () => void;
+
 /** A server for one request. */
-export function buildMcpServer(catalog: ToolCatalog, ctx: RequestContext, version: string): Server {
+export function buildMcpServer(catalog: ToolCatalog, ctx: RequestContext, version: string, trackCall?: TrackCall): Server {
   const server = new Server(
     { name: MCP_SERVER_NAME, version },
     { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...catalog.tools] }));
-  server.setRequestHandler(ToolCallEnvelope, (request, extra) => {
+  server.setRequestHandler(ToolCallEnvelope, async (request, extra) => {
     // The SDK has checked the params against CallToolRequestSchema before this runs.
     const params = request.params as CallToolRequest['params'];
     const operation = catalog.operation(params.name);
@@ -68,7 +74,12 @@ export function buildMcpServer(catalog: ToolCatalog, ctx: RequestContext, versio
     }
     // Stop work when either the HTTP client leaves or the MCP client cancels the call.
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, extra.signal]) : extra.signal;
-    return catalog.call(operation, params.arguments, { ...ctx, signal, progress: progressOf(params, extra) });
+    const done = trackCall?.(extra.requestId);
+    try {
+      return await catalog.call(operation, params.arguments, { ...ctx, signal, progress: progressOf(params, extra) });
+    } finally {
+      done?.();
+    }
   });
   return server;
 }

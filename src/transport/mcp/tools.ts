@@ -8,7 +8,7 @@
  * the result as JSON, a refusal or failure is `isError` with `"<code>: <message>"` (see
  * results.ts). Each call is timed into `mcp_server_operation_duration_seconds`; a
  * `backend_error` is logged at error level as `request failed`, the caller's own mistakes
- * at debug.
+ * and a call cut short because its client cancelled it or went away (`cancelled`) at debug.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
@@ -58,8 +58,10 @@ export class ToolCatalog {
       return toToolResult(await operation.run(this.service, { ...ctx, log }, input));
     } catch (err) {
       const error = toAppError(err);
-      outcome = error.code === 'backend_error' ? 'error' : 'tool_error';
-      if (outcome === 'error') log.error({ err: error.message, code: error.code }, 'request failed');
+      // Nobody reads the answer of a call its client cancelled or left: not a failure of ours.
+      outcome = ctx.signal?.aborted ? 'cancelled' : error.code === 'backend_error' ? 'error' : 'tool_error';
+      if (outcome === 'cancelled') log.debug({ code: error.code, message: error.message }, 'tool call cancelled');
+      else if (outcome === 'error') log.error({ err: error.message, code: error.code }, 'request failed');
       else log.debug({ code: error.code, message: error.message }, 'tool call refused');
       return toToolError(error);
     } finally {

@@ -1,0 +1,64 @@
+import type { CancelledNotification } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import type { Caller, RequestContext } from '../../identity/caller.js';
+import { silentLogger } from '../../log/logger.js';
+import { cancellationsIn, InFlightCalls, singleToolCallId } from './in-flight.js';
+
+const ctx = (subject?: string): RequestContext => ({
+  requestId: 'r', log: silentLogger(),
+  ...(subject ? { caller: { subject, groups: [], source: 'sso' } satisfies Caller } : {}),
+});
+const cancelling = (requestId: string | number): CancelledNotification => ({ method: 'notifications/cancelled', params: { requestId } });
+
+describe('InFlightCalls', () => {
+  it('cancels the call a cancellation names, once, and forgets it when it is done', () => {
+    const calls = new InFlightCalls();
+    const cancelled: unknown[] = [];
+    const done = calls.track(ctx(), 3, (n) => cancelled.push(n.params.requestId));
+    expect(calls.cancel(ctx(), cancelling(3))).toBe(true);
+    expect(cancelled).toEqual([3]);
+    done();
+    expect(calls.size).toBe(0);
+    expect(calls.cancel(ctx(), cancelling(3))).toBe(false);
+  });
+
+  it('tells a string id from a number id', () => {
+    const calls = new InFlightCalls();
+    calls.track(ctx(), '9', () => { throw new Error('the string id was cancelled'); });
+    expect(calls.cancel(ctx(), cancelling(9))).toBe(false);
+  });
+
+  it('never cancels another caller\'s call of the same id', () => {
+    const calls = new InFlightCalls();
+    calls.track(ctx('alice'), 1, () => { throw new Error('alice\'s call was cancelled'); });
+    expect(calls.cancel(ctx('bob'), cancelling(1))).toBe(false);
+    expect(calls.cancel(ctx(), cancelling(1))).toBe(false);
+  });
+
+  it('ignores a cancellation that two calls in flight could both be meant by', () => {
+    const calls = new InFlightCalls();
+    const first = calls.track(ctx(), 0, () => { throw new Error('a guess was cancelled'); });
+    calls.track(ctx(), 0, () => { throw new Error('a guess was cancelled'); });
+    expect(calls.cancel(ctx(), cancelling(0))).toBe(false);
+    first();
+    expect(calls.size).toBe(1);
+  });
+});
+
+describe('reading a POST body', () => {
+  it('finds the cancellations of one message or of a batch, and nothing in other shapes', () => {
+    const n = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 4 } };
+    expect(cancellationsIn(n)).toEqual([n]);
+    expect(cancellationsIn([{ jsonrpc: '2.0', id: 1, method: 'ping' }, n])).toEqual([n]);
+    for (const other of [null, 4, 'x', [], { method: 'notifications/cancelled' }, { ...n, params: { requestId: null } }, { ...n, id: 1 }]) {
+      expect(cancellationsIn(other)).toEqual([]);
+    }
+  });
+
+  it('takes the id of a single tools/call only, never of a batch', () => {
+    expect(singleToolCallId({ jsonrpc: '2.0', id: 'a', method: 'tools/call', params: {} })).toBe('a');
+    expect(singleToolCallId([{ jsonrpc: '2.0', id: 'a', method: 'tools/call', params: {} }])).toBeUndefined();
+    expect(singleToolCallId({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).toBeUndefined();
+    expect(singleToolCallId({ jsonrpc: '2.0', method: 'tools/call' })).toBeUndefined();
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * Tool calls in flight on this process, so that a `notifications/cancelled` reaches the
+ * call it names although it arrives on a POST of its own.
+ *
+ * The endpoint is stateless: every POST gets its own MCP server, and a client that
+ * cancels (the SDK's `AbortSignal`, a user pressing stop) sends the notification as a new
+ * POST, whose fresh server has never heard of the request id. Without this table the
+ * cancellation was dropped, and a `wait_for_agent` went on holding its watches until its
+ * timeout and then answered the cancelled id. The MCP specification asks a receiver of a
+ * cancellation to stop processing, free what the request holds and send no response.
+ *
+ * A call is found by its JSON-RPC id together with who sent it (the OAuth subject; one
+ * key for everybody without OAuth, who all act as the ServiceAccount anyway), so nobody
+ * cancels another person's call. Ids are numbered by each client from 0 and there are no
+ * sessions to tell two clients apart, so when more than one call in flight has the same
+ * key the cancellation is ignored, as the specification allows for a request the
+ * receiver cannot identify. So is one for a call on another replica: that call still
+ * ends when its client disconnects or its own timeout passes. Correctness never depends
+ * on this table; it only frees resources sooner.
+ */
+import type { CancelledNotification, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestContext } from '../../identity/caller.js';
+
+/** Stops one call: hands its server the cancellation and ends its HTTP response without an answer. */
+export type CancelCall = (notification: CancelledNotification) => void;
+
+/** The calls in flight on this process, by sender and request id. */
+export class InFlightCalls {
+  private readonly calls = new Map<string, Set<CancelCall>>();
+
+  /** Track a call until the returned function is called (when it has answered or its response closed). */
+  track(ctx: RequestContext, id: RequestId, cancel: CancelCall): () => void {
+    const key = callKey(ctx, id);
+    const same = this.calls.get(key) ?? new Set<CancelCall>();
+    same.add(cancel);
+    this.calls.set(key, same);
+    let tracked = true;
+    return () => {
+      if (!tracked) return;
+      tracked = false;
+      same.delete(cancel);
+      if (same.size === 0 && this.calls.get(key) === same) this.calls.delete(key);
+    };
+  }
+
+  /** Cancel the one call the notification names; false when none or several match (ignored). */
+  cancel(ctx: RequestContext, notification: CancelledNotification): boolean {
+    const id = notification.params.requestId;
+    if (id === undefined) return false;
+    const same = this.calls.get(callKey(ctx, id));
+    if (!same || same.size !== 1) return false;
+    const [cancel] = same;
+    cancel!(notification);
+    return true;
+  }
+
+  /** How many calls are in flight (for tests). */
+  get size(): number {
+    let n = 0;
+    for (const same of this.calls.values()) n += same.size;
+    return n;
+  }
+}
+
+/** The sender and the id; a string id and a number id are different ids. */
+function callKey(ctx: RequestContext, id: RequestId): string {
+  const sender = ctx.caller ? `${ctx.caller.source}:${ctx.caller.subject}` : '';
+  return `${sender}\u0000${JSON.stringify(id)}`;
+}
+
+/** The `notifications/cancelled` messages of a parsed POST body (one message or a batch). */
+export function cancellationsIn(parsed: unknown): CancelledNotification[] {
+  const messages: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
+  return messages.filter((m): m is CancelledNotification => {
+    if (!isObject(m) || m.method !== 'notifications/cancelled' || 'id' in m || !isObject(m.params)) return false;
+    const id = m.params.requestId;
+    return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+  });
+}
+
+/**
+ * The id of a body that is exactly one `tools/call` request. Only such calls are tracked:
+ * a batch shares one response among its requests, which cannot end for one of them alone.
+ */
+export function singleToolCallId(parsed: unknown): RequestId | undefined {
+  if (!isObject(parsed) || parsed.method !== 'tools/call') return undefined;
+  const id = parsed.id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
