@@ -963,6 +963,23 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The body is not sent as JSON: a Content-Type other than `application/json` (a body without one is read as JSON), a charset other than UTF-8, or a content coding other than gzip, deflate or br. A PATCH answer names `application/json` in `Accept-Patch`, a coding refusal the accepted codings in `Accept-Encoding`. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "invalid_request",
+                 *         "message": "invalid request: the body must be JSON sent as Content-Type: application/json, not \"text/plain\""
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description unsupported: the capability is off in this installation. */
         Unsupported: {
             headers: {
@@ -1154,6 +1171,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["Unsupported"];
             502: components["responses"]["BackendError"];
         };
@@ -1186,6 +1204,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["BackendError"];
         };
     };
@@ -1324,6 +1343,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["Unsupported"];
             502: components["responses"]["BackendError"];
         };
@@ -1521,6 +1541,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["Unsupported"];
             502: components["responses"]["BackendError"];
         };

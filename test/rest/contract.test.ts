@@ -62,6 +62,7 @@ async function call(tool: string, path: string, body?: unknown) {
   const o = byTool(tool);
   const res = await fetch(`${api.base}${path}`, {
     method: o.rest.method.toUpperCase(),
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { o, status: res.status, json: (await res.json()) as Record<string, any> };

@@ -5,8 +5,8 @@
  *
  * Trust boundary: a request that carries an `Origin` header was sent by a browser on
  * behalf of some web page. Without this check any page the user merely visits can POST
- * a `text/plain` body (a "simple" request, no CORS preflight, and REST reads the body
- * whatever its Content-Type) to create an agent, and a page that DNS-rebinds its own host
+ * a body with no Content-Type (a typeless Blob: a "simple" request, no CORS preflight,
+ * and REST reads such a body as JSON) to create an agent, and a page that DNS-rebinds its own host
  * name to the address agent-manager listens on can drive every endpoint same-origin.
  * Without OAuth the service acts with its own Kubernetes credentials, so either page
  * could change agents.

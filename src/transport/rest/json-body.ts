@@ -11,9 +11,17 @@
  *   pointer or map for it;
  * - nesting deeper than 64 levels and `__proto__` keys inside maps are refused
  *   (../input-guard.ts), before anything recursive runs over the body.
- * The bytes are read whatever the Content-Type says (Go did not look at it either).
+ * - the body must be what it says it is (RFC 9110 §8.3, §15.5.16): a Content-Type other than
+ *   `application/json` (a charset other than UTF-8, which RFC 8259 requires of JSON) or a
+ *   content coding the reader cannot undo is a 415 naming what to send instead, with
+ *   `Accept-Patch` (RFC 5789 §2.2) or `Accept-Encoding` saying what is accepted. A body
+ *   without a Content-Type is read as JSON (§8.3 lets a recipient examine the data). Reading
+ *   `text/plain` or a form as JSON would also let any web page send a write without a CORS
+ *   preflight.
  * Unknown fields and wrong types are the input schema's business (./rest-input.ts).
  */
+import { MIMEType } from 'node:util';
+import zlib from 'node:zlib';
 import express, { type RequestHandler } from 'express';
 import { AppError, ErrorCode, invalid } from '../../core/errors.js';
 import { inputShapeProblem } from '../input-guard.js';
@@ -37,6 +45,46 @@ export class BodyTooLargeError extends AppError {
   }
 }
 
+/**
+ * A body in a format the REST API does not read: 415, with the `invalid_request` code (the
+ * request is wrong; the status says how), and the response headers that name what is accepted.
+ */
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(detail: string, readonly headers: Readonly<Record<string, string>>, cause?: unknown) {
+    super(ErrorCode.Invalid, detail, { cause });
+  }
+
+  override get status(): number {
+    return 415;
+  }
+}
+
+/** The one media type request bodies are read as. */
+export const JSON_MEDIA_TYPE = 'application/json';
+
+/** The content codings body-parser undoes (zstd where this Node has it). */
+const CODINGS = ['gzip', 'deflate', 'br', ...('createZstdDecompress' in zlib ? ['zstd'] : [])];
+
+/** What is wrong with a request's Content-Type for a JSON body, or undefined when it is JSON (or absent). */
+export function contentTypeProblem(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const shown = JSON.stringify(header.slice(0, 100));
+  let type: MIMEType;
+  try {
+    type = new MIMEType(header);
+  } catch {
+    return `the Content-Type ${shown} is not a media type; send the body as Content-Type: ${JSON_MEDIA_TYPE}`;
+  }
+  if (type.essence !== JSON_MEDIA_TYPE) {
+    return `the body must be JSON sent as Content-Type: ${JSON_MEDIA_TYPE}, not ${shown}`;
+  }
+  const charset = type.params.get('charset')?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8') {
+    return `a JSON body is UTF-8 (RFC 8259); send Content-Type: ${JSON_MEDIA_TYPE} without a charset or with charset=utf-8, not ${shown}`;
+  }
+  return undefined;
+}
+
 const rawParser = express.raw({ type: () => true, limit: MAX_BODY_BYTES });
 
 /**
@@ -44,14 +92,29 @@ const rawParser = express.raw({ type: () => true, limit: MAX_BODY_BYTES });
  * reader's failures into AppErrors; parsing happens in `parseJsonBody`.
  */
 export const readRawBody: RequestHandler = (req, res, next) => {
+  const problem = contentTypeProblem(req.headers['content-type']);
+  if (problem !== undefined) {
+    return next(refuse(res, new UnsupportedMediaTypeError(problem, req.method === 'PATCH' ? { 'Accept-Patch': JSON_MEDIA_TYPE } : {})));
+  }
   rawParser(req, res, (err?: unknown) => {
     if (err === undefined || err === null) return next();
     const type = (err as { type?: unknown }).type;
     if (type === 'entity.too.large') return next(new BodyTooLargeError(err));
+    if (type === 'encoding.unsupported') {
+      const coding = JSON.stringify(String((err as { encoding?: unknown }).encoding ?? '').slice(0, 64));
+      const detail = `the content coding ${coding} is not supported; send the body uncompressed or as ${CODINGS.join(', ')}`;
+      return next(refuse(res, new UnsupportedMediaTypeError(detail, { 'Accept-Encoding': CODINGS.join(', ') }, err)));
+    }
     const message = err instanceof Error ? err.message : String(err);
     return next(invalid(`read body: ${message}`, err));
   });
 };
+
+/** Sets the error's response headers (the error middleware writes its body) and hands it back. */
+function refuse(res: express.Response, error: UnsupportedMediaTypeError): UnsupportedMediaTypeError {
+  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  return error;
+}
 
 /**
  * The body as a JSON object with `null`-valued keys removed. `raw` is what

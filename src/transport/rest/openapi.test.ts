@@ -69,8 +69,14 @@ describe('api/openapi.yaml against the operation table', () => {
     else expect(body).toBeUndefined();
   });
 
+  it.each(rows.filter(([, o]) => o.rest.body))('documents the 413 and 415 of a body too large or not JSON on %s', (_tool, o) => {
+    const { responses } = documented.get(key(o))!;
+    expect(responses['413']).toBeDefined();
+    expect(responses['415']).toBeDefined();
+  });
+
   it('documents only error statuses the REST layer produces, each with the Error body', () => {
-    const producible = new Set([...Object.values(HTTP_STATUS), 413, PRECONDITION_FAILED_STATUS].map(String));
+    const producible = new Set([...Object.values(HTTP_STATUS), 413, 415, PRECONDITION_FAILED_STATUS].map(String));
     for (const op of documented.values()) {
       for (const [status, response] of Object.entries(op.responses)) {
         if (status.startsWith('2')) continue;
@@ -143,6 +149,7 @@ describe('REST responses against the documented schemas', () => {
     const { path, body } = CALLS[o.tool]!;
     return fetch(`${api.base}${path}`, {
       method: o.rest.method.toUpperCase(),
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   }

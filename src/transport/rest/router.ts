@@ -8,7 +8,7 @@
  *
  * Mounting: `app.use('/api/v1', createRestRouter(…))`, behind the request-context
  * middleware (which sets `req.ctx`) and, with OAuth, the bearer guard. The router
- * reads bodies itself (1 MiB, any Content-Type), so no app-level body parser may run
+ * reads bodies itself (1 MiB, JSON or no Content-Type), so no app-level body parser may run
  * before it. Without a `req.ctx` (router tests) it builds a context of its own.
  */
 import { randomUUID } from 'node:crypto';

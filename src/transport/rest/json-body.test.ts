@@ -1,0 +1,87 @@
+import { request } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeService } from '../testing/fake-service.js';
+import { contentTypeProblem } from './json-body.js';
+import { serveRouter, type ServedRouter } from './testing/serve-router.js';
+
+const service = new FakeService();
+let api: ServedRouter;
+
+beforeAll(async () => {
+  api = await serveRouter(service);
+});
+afterAll(() => api.close());
+beforeEach(() => {
+  service.calls.length = 0;
+});
+
+const CREATE = JSON.stringify({ name: 'sre', modelConfig: 'default-model-config', toolset: ['preset:read-only'] });
+
+/** A raw request (fetch would add `text/plain` to a body sent without a Content-Type). */
+function send(method: string, path: string, body: Buffer | string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: { error?: { code: string; message: string } } }>((resolve, reject) => {
+    const req = request(`${api.base}${path}`, { method, headers: { 'content-length': String(Buffer.byteLength(body)), ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString()) as never }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('REST body media type', () => {
+  it('reads a body without a Content-Type header as JSON', async () => {
+    const res = await send('POST', '/agents', CREATE, {});
+    expect(res.status).toBe(201);
+  });
+
+  it.each([
+    ['application/json'], ['application/json; charset=utf-8'], ['Application/JSON;charset="UTF-8"'],
+  ])('reads a body sent as %s', async (type) => {
+    const res = await send('POST', '/agents', CREATE, { 'content-type': type });
+    expect(res.status).toBe(201);
+  });
+
+  it.each([
+    ['text/plain', 'POST', '/agents'],
+    ['application/x-www-form-urlencoded', 'POST', '/agents/validate'],
+    ['multipart/form-data; boundary=x', 'POST', '/agents/kagent/sre/rollback'],
+    ['application/merge-patch+json', 'PATCH', '/agents/kagent/sre'],
+  ])('refuses a body sent as %s with 415, before reading it or calling the service', async (type, method, path) => {
+    const res = await send(method, path, CREATE, { 'content-type': type });
+    expect(res.status).toBe(415);
+    expect(res.body.error).toEqual({
+      code: 'invalid_request',
+      message: `invalid request: the body must be JSON sent as Content-Type: application/json, not ${JSON.stringify(type)}`,
+    });
+    expect(service.calls).toEqual([]);
+  });
+
+  it('names application/json in Accept-Patch when a PATCH body has another type (RFC 5789)', async () => {
+    const res = await send('PATCH', '/agents/kagent/sre', '{}', { 'content-type': 'application/json-patch+json' });
+    expect(res.status).toBe(415);
+    expect(res.headers['accept-patch']).toBe('application/json');
+  });
+
+  it('refuses a charset other than UTF-8, which JSON must be in', async () => {
+    const res = await send('POST', '/agents', CREATE, { 'content-type': 'application/json; charset=iso-8859-1' });
+    expect(res.status).toBe(415);
+    expect(res.body.error?.message).toContain('a JSON body is UTF-8 (RFC 8259)');
+  });
+
+  it('refuses a content coding it cannot undo with 415 and Accept-Encoding, and reads a gzip body', async () => {
+    const refused = await send('POST', '/agents', CREATE, { 'content-type': 'application/json', 'content-encoding': 'compress' });
+    expect(refused.status).toBe(415);
+    expect(refused.body.error?.message).toMatch(/^invalid request: the content coding "compress" is not supported; send the body uncompressed or as gzip, deflate, br/);
+    expect(String(refused.headers['accept-encoding'])).toMatch(/^gzip, deflate, br/);
+    const gzipped = await send('POST', '/agents', gzipSync(CREATE), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    expect(gzipped.status).toBe(201);
+  });
+
+  it('says what a Content-Type that is not a media type is', () => {
+    expect(contentTypeProblem('json')).toBe('the Content-Type "json" is not a media type; send the body as Content-Type: application/json');
+    expect(contentTypeProblem(undefined)).toBeUndefined();
+  });
+});
