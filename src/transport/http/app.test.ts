@@ -126,6 +126,18 @@ describe('createApp', () => {
       expect(mcp.headers.get('www-authenticate')).toBe('Bearer');
     });
 
+    it('sends the REST Cache-Control and Vary on the 401 of the guard and the 403 of the origin check', async () => {
+      const { base } = await start({ auth: fakeGuard });
+      const unauthenticated = await fetch(`${base}/api/v1/agents`);
+      const foreign = await fetch(`${base}/api/v1/agents`, { method: 'POST', headers: { origin: 'https://evil.example' } });
+      for (const [res, status] of [[unauthenticated, 401], [foreign, 403]] as const) {
+        expect(res.status).toBe(status);
+        expect(res.headers.get('cache-control')).toBe('no-cache, private');
+        expect(res.headers.get('vary')).toBe('Authorization');
+        await res.text();
+      }
+    });
+
     it('hands the verified caller to REST and MCP calls through the request context', async () => {
       const { base, service } = await start({ auth: fakeGuard });
       expect((await fetch(`${base}/api/v1/agents`, { headers: { 'X-Test-User': 'ana' } })).status).toBe(200);

@@ -9,8 +9,9 @@
  *    to real requests, where it can be explained, not as a restarted pod), and no guard
  *    ever covers them;
  * 3. open routes (`publicRoutes`, e.g. the RFC 9728 metadata documents);
- * 4. `/api/v1`: the browser-origin check (origin-guard.ts), the optional bearer guard,
- *    then the REST router generated from the operation table;
+ * 4. `/api/v1`: its Cache-Control (no-cache, private; refusals included), the browser-origin
+ *    check (origin-guard.ts), the optional bearer guard, then the REST router generated
+ *    from the operation table;
  * 5. the MCP path: the browser-origin check, the optional bearer guard, then the
  *    stateless MCP endpoint;
  * 6. a JSON 404, and one final error handler.
@@ -26,7 +27,7 @@ import { invalid, notFound, toAppError, toRestErrorBody, type AppError } from '.
 import type { Metrics } from '../../metrics/metrics.js';
 import { createMcpHandler, jsonRpcError } from '../mcp/handler.js';
 import type { OperationService } from '../operations.js';
-import { createRestRouter } from '../rest/router.js';
+import { createRestRouter, restCacheHeaders } from '../rest/router.js';
 import { bindCaller, requestContext } from './context.js';
 import { httpMetrics } from './http-metrics.js';
 import type { Lifecycle } from './lifecycle.js';
@@ -84,7 +85,7 @@ export function createApp(options: AppOptions): Express {
   if (options.publicRoutes) app.use(options.publicRoutes);
 
   const allowedOrigins = options.allowedOrigins;
-  app.use('/api/v1', originGuard({ allowedOrigins }), ...guards.rest, bindCaller(), createRestRouter({ service, log }));
+  app.use('/api/v1', restCacheHeaders, originGuard({ allowedOrigins }), ...guards.rest, bindCaller(), createRestRouter({ service, log }));
   if (options.mcpEnabled ?? true) {
     const mcpOrigin = originGuard({
       allowedOrigins,

@@ -48,6 +48,19 @@ class MethodNotAllowedError extends AppError {
   }
 }
 
+/**
+ * Answers depend on the caller (their token decides what the API server shows them) and
+ * on live cluster state: no shared cache may store them, and a private one revalidates
+ * every time (what the Kubernetes API server sends on its own answers). The app mounts
+ * this in front of the origin check and the bearer guard too, so their 403 and 401 carry
+ * it like every other answer under /api/v1.
+ */
+export const restCacheHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-cache, private');
+  res.vary('Authorization');
+  next();
+};
+
 /** The REST router of the operation table. */
 export function createRestRouter(options: RestRouterOptions): Router {
   const { service, log } = options;
@@ -55,14 +68,7 @@ export function createRestRouter(options: RestRouterOptions): Router {
   const router = express.Router({ caseSensitive: true });
   const readDocument = openApiDocumentReader(options.openapiPath);
 
-  // Answers depend on the caller (their token decides what the API server shows them) and
-  // on live cluster state: no shared cache may store them, and a private one revalidates
-  // every time (what the Kubernetes API server sends on its own answers).
-  router.use((_req, res, next) => {
-    res.setHeader('Cache-Control', 'no-cache, private');
-    res.vary('Authorization');
-    next();
-  });
+  router.use(restCacheHeaders);
 
   router.get(OPENAPI_ROUTE, async (_req, res) => {
     const text = await readDocument();
