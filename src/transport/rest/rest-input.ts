@@ -110,7 +110,7 @@ export function queryFlag(name: string, value: string): boolean {
 }
 
 /** A flag's query value; given more than once, the values must agree (`?dryRun=true&dryRun=false` says nothing). */
-function flagValue(name: string, value: unknown): string | undefined {
+export function flagValue(name: string, value: unknown): string | undefined {
   const values = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
   if (values.some((v) => v !== values[0])) throw invalid(`the query parameter ${name} is given more than once with different values; send it once`);
   return values[0];

@@ -4,9 +4,12 @@
  * per status, the `end` event with the reason, JSON errors before the first status, and
  * the plain JSON read without `watch=true`.
  */
+import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../../core/errors.js';
-import { FakeService } from '../testing/fake-service.js';
+import type { RequestContext } from '../../identity/caller.js';
+import type { OperationService } from '../operations.js';
+import { FakeService, SAMPLE_STATUS } from '../testing/fake-service.js';
 import { serveRouter, type ServedRouter } from './testing/serve-router.js';
 import { parseEvents } from './testing/sse.js';
 
@@ -56,5 +59,57 @@ describe('GET /agents/{ns}/{name}/status?watch=true', () => {
     const res = await fetch(`${api.base}/agents/kagent/sre/status?watch=true`);
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+
+  it.each([['watch', 'watch=true&watch=false'], ['timeoutSeconds', 'watch=true&timeoutSeconds=5&timeoutSeconds=9']])(
+    'refuses %s given twice with different values, as every flag, before any stream', async (name, query) => {
+      const res = await fetch(`${api.base}/agents/kagent/sre/status?${query}`);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({
+        error: { code: 'invalid_request', message: `invalid request: the query parameter ${name} is given more than once with different values; send it once` },
+      });
+      expect(service.calls).toEqual([]);
+    },
+  );
+});
+
+/** A service whose stream sends one status and then follows until its request's signal aborts. */
+class EndlessStream extends FakeService {
+  ended: string[] = [];
+
+  override async followAgentStatus(
+    ctx: RequestContext, _request: Parameters<OperationService['followAgentStatus']>[1], onStatus: (s: typeof SAMPLE_STATUS) => void,
+  ): ReturnType<OperationService['followAgentStatus']> {
+    onStatus(SAMPLE_STATUS);
+    await new Promise<void>((resolve) => ctx.signal!.addEventListener('abort', () => resolve(), { once: true }));
+    this.ended.push('aborted');
+    return 'disconnected';
+  }
+}
+
+describe('HEAD /agents/{ns}/{name}/status?watch=true', () => {
+  it('answers the stream headers and stops following at once instead of holding watches open with no body to send', async () => {
+    const endless = new EndlessStream();
+    const served = await serveRouter(endless);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, path: string) => new Promise<{ status: number; type: string | undefined; body: string }>((resolve, reject) => {
+      const req = request(`${served.base}${path}`, { method, agent }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    try {
+      const head = await send('HEAD', '/agents/kagent/sre/status?watch=true&timeoutSeconds=600');
+      expect(head).toEqual({ status: 200, type: 'text/event-stream', body: '' });
+      const next = await send('GET', '/info');
+      expect(next.status).toBe(200);
+      expect(endless.ended).toEqual(['aborted']);
+    } finally {
+      agent.destroy();
+      await served.close();
+    }
   });
 });

@@ -17,6 +17,11 @@
  * EventSource reconnects (to another replica, as the listener no longer accepts). When the
  * client goes away, its watches are stopped.
  *
+ * `watch` and `timeoutSeconds` given twice must agree, as every flag (rest-input.ts). A
+ * `HEAD` gets the headers the `GET` would (the stream's, or the JSON error) and ends after
+ * the first status: it has no body (RFC 9110 §9.3.2), so following on would hold the
+ * caller's watches on the API server open for the whole timeout with nothing to send.
+ *
  * Headers: `Cache-Control: no-cache, private, no-transform` (no cache, and no proxy
  * compressing, which would buffer the events) and `X-Accel-Buffering: no` (nginx's
  * response buffering off for this response).
@@ -26,15 +31,10 @@ import { toAppError, toRestErrorBody } from '../../core/errors.js';
 import type { Status } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationService } from '../operations.js';
-import { queryFlag, queryInteger } from './rest-input.js';
+import { flagValue, queryFlag, queryInteger } from './rest-input.js';
 
 /** How often a quiet stream sends a comment line. */
 export const HEARTBEAT_MS = 15_000;
-
-const first = (value: unknown): string | undefined => {
-  const v = Array.isArray(value) ? value[0] : value;
-  return typeof v === 'string' ? v : undefined;
-};
 
 /** One server-sent event: compact JSON on one `data:` line (JSON.stringify never emits a newline). */
 function writeEvent(res: Response, event: string, data: unknown): void {
@@ -46,11 +46,16 @@ export function statusStream(
   service: Pick<OperationService, 'followAgentStatus'>, contextOf: (req: Request) => RequestContext,
 ): RequestHandler {
   return async (req, res, next) => {
-    const watch = first(req.query.watch);
+    const watch = flagValue('watch', req.query.watch);
     if (watch === undefined || !queryFlag('watch', watch)) return next();
-    const ctx = contextOf(req);
-    const timeText = first(req.query.timeoutSeconds);
+    const timeText = flagValue('timeoutSeconds', req.query.timeoutSeconds);
     const timeoutSeconds = timeText === undefined ? undefined : queryInteger('timeoutSeconds', timeText);
+    const head = req.method === 'HEAD';
+    const headDone = new AbortController();
+    const requestCtx = contextOf(req);
+    const ctx: RequestContext = head
+      ? { ...requestCtx, signal: requestCtx.signal ? AbortSignal.any([requestCtx.signal, headDone.signal]) : headDone.signal }
+      : requestCtx;
     let heartbeat: NodeJS.Timeout | undefined;
     const open = (): void => {
       res.status(200);
@@ -58,22 +63,25 @@ export function statusStream(
       res.setHeader('Cache-Control', 'no-cache, private, no-transform');
       res.setHeader('X-Accel-Buffering', 'no');
       res.flushHeaders();
+      if (head) return;
       heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
       heartbeat.unref();
     };
     const onStatus = (status: Status): void => {
       if (!res.headersSent) open();
-      writeEvent(res, 'status', status);
+      // HEAD: the first status decided the headers; stop following (outside the waiter's callback).
+      if (head) queueMicrotask(() => headDone.abort(new Error('a HEAD request has no stream to follow')));
+      else writeEvent(res, 'status', status);
     };
     try {
       const end = await service.followAgentStatus(ctx, { namespace: String(req.params.namespace), name: String(req.params.name), timeoutSeconds }, onStatus);
-      if (end !== 'shutdown' && end !== 'disconnected') writeEvent(res, 'end', { reason: end });
+      if (!head && end !== 'shutdown' && end !== 'disconnected') writeEvent(res, 'end', { reason: end });
       res.end();
     } catch (err) {
       if (!res.headersSent) throw err;
       const error = toAppError(err);
       if (error.code === 'backend_error') ctx.log.error({ err: error.message }, 'status stream failed');
-      writeEvent(res, 'error', toRestErrorBody(error));
+      if (!head) writeEvent(res, 'error', toRestErrorBody(error));
       res.end();
     } finally {
       clearInterval(heartbeat);
