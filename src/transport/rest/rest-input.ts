@@ -30,6 +30,7 @@ export async function restInput(
   operation: AnyOperation, req: Request, currentVersion?: CurrentVersion,
 ): Promise<Record<string, unknown>> {
   const { rest } = operation;
+  if (rest.method !== 'get') refuseUnknownQuery(rest.query ?? {}, req.query);
   const raw: Record<string, unknown> = rest.body ? parseJsonBody(req.body) : {};
   for (const [name, type] of Object.entries(rest.query ?? {})) {
     if (type === 'string') {
@@ -68,6 +69,24 @@ export async function restInput(
   const input = parsed.data as Record<string, unknown>;
   if (ifMatch && !ifMatch.any && version === undefined) await resolveList(ifMatch, input, currentVersion);
   return rest.adapt ? rest.adapt(input) : input;
+}
+
+/**
+ * A write refuses query parameters it does not take: a misspelt flag (`?dryrun=true`,
+ * `?dry-run=true`) would otherwise be ignored and the request carried out as a real write,
+ * the one mistake a dry run exists to prevent. Reads ignore unknown parameters (a cache
+ * buster changes nothing).
+ */
+function refuseUnknownQuery(known: Readonly<Record<string, unknown>>, query: Request['query']): void {
+  const names = Object.keys(known);
+  for (const given of Object.keys(query ?? {})) {
+    if (Object.hasOwn(known, given)) continue;
+    const shown = JSON.stringify(given.slice(0, 64));
+    const like = names.find((n) => n.toLowerCase() === given.toLowerCase().replace(/[-_]/g, ''));
+    const hint = like ? `did you mean ${like}? ` : '';
+    const takes = names.length > 0 ? `this route takes ${names.join(', ')}` : 'this route takes none';
+    throw invalid(`unknown query parameter ${shown}; ${hint}${takes}; nothing was written`);
+  }
 }
 
 /** Sets `input.resourceVersion` from an If-Match list: a body version it lists, else the current one it lists. */

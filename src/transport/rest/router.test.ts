@@ -176,6 +176,21 @@ describe('REST query, path and body binding', () => {
     expect(service.calls).toEqual([]);
   });
 
+  it.each([
+    ['DELETE', '/agents/kagent/sre?dryrun=true', '"dryrun"; did you mean dryRun? this route takes force, dryRun, mode, repository, branch, path'],
+    ['POST', '/agents?dry-run=true', '"dry-run"; did you mean dryRun? this route takes dryRun, mode, repository, branch, path'],
+    ['POST', '/agents/validate?namespace=x', '"namespace"; this route takes none'],
+  ])('refuses a write (%s %s) with a query parameter it does not take, so a misspelt dryRun never writes', async (method, path, text) => {
+    const res = method === 'DELETE' ? await send(method, path) : await json(method, path, CREATE);
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toBe(`invalid request: unknown query parameter ${text}; nothing was written`);
+    expect(service.calls).toEqual([]);
+  });
+
+  it('ignores a query parameter a read does not take', async () => {
+    expect((await fetch(`${api.base}/agents/kagent/sre?_=1700000000`)).status).toBe(200);
+  });
+
   it('takes the agent of a PATCH from the path, not the body', async () => {
     await json('PATCH', '/agents/tenant/sre', { name: 'other', namespace: 'kagent', displayName: '' });
     expect(service.inputs('updateAgent')).toEqual([{ namespace: 'tenant', name: 'sre', displayName: '' }]);
