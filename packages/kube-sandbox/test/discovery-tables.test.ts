@@ -106,6 +106,37 @@ describe('sandbox server-side tables', () => {
     ]);
   });
 
+  it('adds kubectl\'s -o wide columns for Deployments, ReplicaSets, pods, events and bindings', async () => {
+    await h.apps.createNamespacedDeployment({
+      namespace: 'tenant',
+      body: {
+        metadata: { name: 'wide-web' },
+        spec: {
+          selector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['front', 'edge'] }] },
+          template: {
+            metadata: { labels: { app: 'web', tier: 'front' } },
+            spec: { containers: [{ name: 'web', image: 'nginx:1' }, { name: 'proxy', image: 'envoy:2' }] },
+          },
+        },
+      },
+    });
+    const names = async (path: string) => (await raw(h.sandbox, 'GET', path, { headers: { accept: TABLE } })).json;
+    const deployments = await names('/apis/apps/v1/namespaces/tenant/deployments');
+    expect(deployments.columnDefinitions.map((c: any) => [c.name, c.priority])).toEqual([
+      ['Name', 0], ['Ready', 0], ['Up-to-date', 0], ['Available', 0], ['Age', 0],
+      ['Containers', 1], ['Images', 1], ['Selector', 1],
+    ]);
+    expect(deployments.rows[0].cells.slice(5)).toEqual(['web,proxy', 'nginx:1,envoy:2', 'app=web,tier in (edge,front)']);
+    expect((await names('/apis/apps/v1/replicasets')).columnDefinitions.map((c: any) => c.name))
+      .toEqual(['Name', 'Desired', 'Current', 'Ready', 'Age', 'Containers', 'Images', 'Selector']);
+    expect((await names('/api/v1/pods')).columnDefinitions.map((c: any) => c.name))
+      .toEqual(['Name', 'Ready', 'Status', 'Restarts', 'Age', 'IP', 'Node', 'Nominated Node', 'Readiness Gates']);
+    expect((await names('/api/v1/events')).columnDefinitions.map((c: any) => c.name))
+      .toEqual(['Last Seen', 'Type', 'Reason', 'Object', 'Subobject', 'Source', 'Message', 'First Seen', 'Count', 'Name']);
+    expect((await names('/apis/rbac.authorization.k8s.io/v1/clusterrolebindings')).columnDefinitions.map((c: any) => c.name))
+      .toEqual(['Name', 'Role', 'Age', 'Users', 'Groups', 'ServiceAccounts']);
+  });
+
   it('includes whole objects with includeObject=Object and none with None', async () => {
     const full = await raw(h.sandbox, 'GET', '/api/v1/namespaces/kagent/serviceaccounts?includeObject=Object', { headers: { accept: TABLE } });
     expect(full.json.rows[0].object.kind).toBe('ServiceAccount');

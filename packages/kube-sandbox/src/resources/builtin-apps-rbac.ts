@@ -11,6 +11,7 @@ import {
 } from './builtin-schemas.js';
 import { ageColumn, column, nameColumn } from './columns.js';
 import { STANDARD_VERBS, type ResourceDef } from './types.js';
+import { bindingWideColumns, workloadWideColumns } from './workload-columns.js';
 
 const status = (o: JsonObject, key: string): number => (isObject(o.status) && typeof o.status[key] === 'number' ? o.status[key] as number : 0);
 const specReplicas = (o: JsonObject): number => (isObject(o.spec) && typeof o.spec.replicas === 'number' ? o.spec.replicas : 0);
@@ -36,12 +37,6 @@ const defaultReplicas = (o: JsonObject): void => {
   if (isObject(o.spec) && o.spec.replicas === undefined) o.spec.replicas = 1;
 };
 
-const images = (o: JsonObject): string => {
-  const template = isObject(o.spec) && isObject(o.spec.template) ? o.spec.template : {};
-  const containers = isObject(template.spec) && Array.isArray(template.spec.containers) ? template.spec.containers : [];
-  return containers.map((c) => (isObject(c) ? String(c.image ?? '') : '')).join(',');
-};
-
 const apps = (def: Omit<ResourceDef, 'group' | 'version' | 'custom' | 'verbs' | 'namespaced' | 'statusSubresource' | 'nameRule'> & { statusSubresource?: boolean }): ResourceDef =>
   ({ group: 'apps', version: 'v1', custom: false, verbs: STANDARD_VERBS, namespaced: true, statusSubresource: true, scaleSubresource: true, nameRule: 'subdomain', ...def });
 
@@ -54,7 +49,7 @@ export const deployments = apps({
     column('Up-to-date', (o) => status(o, 'updatedReplicas'), 'integer'),
     column('Available', (o) => status(o, 'availableReplicas'), 'integer'),
     ageColumn(),
-    column('Images', images, 'string', 1),
+    ...workloadWideColumns(),
   ],
   prepare: defaultReplicas, validate: validateWorkload, initialStatus: () => ({}),
 });
@@ -68,6 +63,7 @@ export const replicasets = apps({
     column('Current', (o) => status(o, 'replicas'), 'integer'),
     column('Ready', (o) => status(o, 'readyReplicas'), 'integer'),
     ageColumn(),
+    ...workloadWideColumns(),
   ],
   fieldLabels: { 'status.replicas': (o) => String(status(o, 'replicas')) },
   prepare: defaultReplicas, validate: validateWorkload, initialStatus: () => ({ replicas: 0 }),
@@ -95,11 +91,11 @@ export const roles = rbac({ resource: 'roles', kind: 'Role', singular: 'role', n
 export const clusterroles = rbac({ resource: 'clusterroles', kind: 'ClusterRole', singular: 'clusterrole', namespaced: false, schema: clusterRoleSchema, columns: [nameColumn(), createdAt] });
 export const rolebindings = rbac({
   resource: 'rolebindings', kind: 'RoleBinding', singular: 'rolebinding', namespaced: true, schema: bindingSchema,
-  columns: [nameColumn(), column('Role', roleRef), ageColumn()], validate: validateBinding(false),
+  columns: [nameColumn(), column('Role', roleRef), ageColumn(), ...bindingWideColumns()], validate: validateBinding(false),
 });
 export const clusterrolebindings = rbac({
   resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', singular: 'clusterrolebinding', namespaced: false, schema: bindingSchema,
-  columns: [nameColumn(), column('Role', roleRef), ageColumn()], validate: validateBinding(true),
+  columns: [nameColumn(), column('Role', roleRef), ageColumn(), ...bindingWideColumns()], validate: validateBinding(true),
 });
 
 /** The CONTROLLER column: `<kind>.<group>/<name>` of the controller owner reference, as kubectl prints it. */

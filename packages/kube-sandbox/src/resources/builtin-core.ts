@@ -13,6 +13,7 @@ import {
 import { ageColumn, ageOf, column, nameColumn } from './columns.js';
 import { podReady, podStatusReason } from './pod-status.js';
 import { STANDARD_VERBS, type ResourceDef } from './types.js';
+import { podWideColumns } from './workload-columns.js';
 
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 const CONFIG_KEY_MSG = "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
@@ -58,6 +59,7 @@ export const pods = core({
     ageColumn(),
     column('IP', (o) => (isObject(o.status) ? o.status.podIP ?? '<none>' : '<none>'), 'string', 1),
     column('Node', (o) => (isObject(o.spec) ? o.spec.nodeName ?? '<none>' : '<none>'), 'string', 1),
+    ...podWideColumns(),
   ],
   fieldLabels: {
     'spec.nodeName': (o) => (isObject(o.spec) ? o.spec.nodeName ?? '' : ''),
@@ -81,6 +83,14 @@ export const pods = core({
 
 const involved = (key: string) => (o: JsonObject) => (isObject(o.involvedObject) ? o.involvedObject[key] ?? '' : '');
 
+/** The SOURCE cell: `component, host`, or the reporting controller and instance of newer events. */
+function eventSource(o: JsonObject): string {
+  const source = isObject(o.source) ? o.source : {};
+  const component = String(source.component || o.reportingComponent || '');
+  const host = String(source.host || o.reportingInstance || '');
+  return [component, host].filter((part) => part !== '').join(', ');
+}
+
 export const events = core({
   resource: 'events', kind: 'Event', singular: 'event', namespaced: true, shortNames: ['ev'],
   statusSubresource: false, nameRule: 'subdomain', schema: eventSchema,
@@ -89,7 +99,12 @@ export const events = core({
     column('Type', (o) => o.type ?? ''),
     column('Reason', (o) => o.reason ?? ''),
     column('Object', (o) => `${String(involved('kind')(o)).toLowerCase()}/${String(involved('name')(o))}`),
+    column('Subobject', involved('fieldPath'), 'string', 1),
+    column('Source', eventSource, 'string', 1),
     column('Message', (o) => o.message ?? ''),
+    column('First Seen', (o, now) => ageOf(o.firstTimestamp ?? o.eventTime, now), 'string', 1),
+    column('Count', (o) => (typeof o.count === 'number' ? o.count : 1), 'integer', 1),
+    { ...nameColumn(), priority: 1 },
   ],
   fieldLabels: {
     'involvedObject.kind': involved('kind'), 'involvedObject.name': involved('name'),
