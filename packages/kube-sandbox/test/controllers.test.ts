@@ -253,3 +253,40 @@ describe('helm-controller and kagent', () => {
     expect(agent.metadata.labels ?? {}).not.toHaveProperty('helm.toolkit.fluxcd.io/name');
   });
 });
+
+describe('deployment-controller', () => {
+  const rsOf = async (deployment: string) => (await h.apps.listNamespacedReplicaSet({ namespace: 'tenant' })).items
+    .filter((rs) => rs.metadata?.ownerReferences?.some((o) => o.name === deployment));
+  const revision = (o: { metadata?: { annotations?: Record<string, string> } }) => o.metadata?.annotations?.['deployment.kubernetes.io/revision'];
+
+  it('takes an earlier ReplicaSet back under the next revision when its template returns, as kubectl rollout undo does', async () => {
+    // Go clients write a null creationTimestamp into templates; the controller compares templates as typed objects.
+    const template = (image: string) => ({
+      metadata: { creationTimestamp: null, labels: { app: 'undo' } },
+      spec: { containers: [{ name: 'web', image, resources: {} }] },
+    });
+    const body = { metadata: { name: 'undo' }, spec: { replicas: 1, selector: { matchLabels: { app: 'undo' } }, template: template('nginx:1') } };
+    await h.apps.createNamespacedDeployment({ namespace: 'tenant', body: body as any });
+    const first = await eventually(async () => (await rsOf('undo')).find((rs) => rs.status?.readyReplicas === 1), 10_000, 'the first ReplicaSet');
+    // The controllers write the Deployment too, so a replace retries on a Conflict as clients do.
+    const replace = (image: string) => eventually(async () => {
+      const current = await h.apps.readNamespacedDeployment({ namespace: 'tenant', name: 'undo' });
+      return h.apps.replaceNamespacedDeployment({ namespace: 'tenant', name: 'undo', body: { ...current, spec: { ...current.spec!, template: template(image) as any } } });
+    }, 10_000, `the template with ${image}`);
+    await replace('nginx:2');
+    await eventually(async () => ((await rsOf('undo')).length === 2 ? true : undefined), 10_000, 'a second ReplicaSet');
+    await replace('nginx:1');
+
+    const back = await eventually(async () => {
+      const sets = await rsOf('undo');
+      const again = sets.find((rs) => rs.metadata!.name === first.metadata!.name);
+      return again && revision(again) === '3' && again.spec!.replicas === 1 ? sets : undefined;
+    }, 10_000, 'the first ReplicaSet back at revision 3');
+    expect(back).toHaveLength(2);
+    const deployment = await eventually(async () => {
+      const d = await h.apps.readNamespacedDeployment({ namespace: 'tenant', name: 'undo' });
+      return revision(d) === '3' ? d : undefined;
+    }, 10_000, 'the Deployment at revision 3');
+    expect(deployment.metadata!.generation).toBe(3);
+  });
+});

@@ -1,13 +1,16 @@
 /**
  * The parts of kube-controller-manager the agents' workloads need: the Deployment
  * controller (one ReplicaSet `<deployment>-<pod-template-hash>` per template, older ones
- * scaled to zero; replica counts and the `Available` / `Progressing` conditions), the
+ * scaled to zero; a template seen before, as `kubectl rollout undo` restores it, takes its
+ * ReplicaSet back under the next revision; the Deployment's
+ * `deployment.kubernetes.io/revision` annotation; replica counts and the `Available` /
+ * `Progressing` conditions), the
  * ReplicaSet controller (pods `<replicaset>-<5 random>` owned by it, counted by
  * readiness). Dependents go with their owners through the garbage collector
  * (garbage-collector.ts): Agent → Deployment → ReplicaSet → pods.
  */
 import { randomInt } from 'node:crypto';
-import { isObject, type JsonObject } from '../api/json.js';
+import { deepEqual, isObject, type JsonObject } from '../api/json.js';
 import { Controller, controllerOf, labelsOf, metadata, ownerReference, type ControllerContext } from './controller.js';
 import { canonicalJson, findCondition, setCondition, sha256Hex, writeStatus, type Condition } from './status-helpers.js';
 
@@ -31,6 +34,27 @@ function randomSuffix(): string {
   return out;
 }
 
+const REVISION = 'deployment.kubernetes.io/revision';
+const revisionOf = (o: JsonObject): number => Number(obj(metadata(o).annotations)[REVISION] ?? 0);
+
+/**
+ * A pod template as the Deployment controller compares them (EqualIgnoreHash): without the
+ * pod-template-hash label, and a null creationTimestamp (what Go clients write into
+ * templates) the same as none, as typed objects cannot tell them apart.
+ */
+function comparableTemplate(template: unknown): JsonObject {
+  const copy = structuredClone(obj(template));
+  const meta = obj(copy.metadata);
+  if (meta.creationTimestamp === null) delete meta.creationTimestamp;
+  if (isObject(meta.labels)) {
+    delete meta.labels['pod-template-hash'];
+    if (Object.keys(meta.labels).length === 0) delete meta.labels;
+  }
+  if (Object.keys(meta).length === 0) delete copy.metadata;
+  else copy.metadata = meta;
+  return copy;
+}
+
 const ownedBy = (owner: JsonObject) => (o: JsonObject): boolean => controllerOf(o)?.uid === metadata(owner).uid;
 const podReady = (pod: JsonObject): boolean => findCondition(pod, 'Ready')?.status === 'True';
 
@@ -41,12 +65,19 @@ function reconcileDeployment(ctx: ControllerContext, namespace: string, name: st
   const spec = obj(dep.spec);
   const replicas = num(spec.replicas, 1);
   const template = obj(spec.template);
-  const hash = templateHash(template);
+  const wanted = comparableTemplate(template);
   const owned = store.list('replicasets', { namespace }).items.filter(ownedBy(dep));
-  let current = owned.find((rs) => metadata(rs).name === `${name}-${hash}`);
+  const newest = owned.reduce((max, rs) => Math.max(max, revisionOf(rs)), 0);
+  let current = owned.find((rs) => deepEqual(comparableTemplate(obj(rs.spec).template), wanted));
+  const hash = current ? String(labelsOf(current)['pod-template-hash'] ?? templateHash(wanted)) : templateHash(wanted);
+  if (current && revisionOf(current) < newest) {
+    // An older template back in use becomes the newest revision again.
+    const annotations = { ...obj(metadata(current).annotations), [REVISION]: String(newest + 1) };
+    current = store.update('replicasets', { ...structuredClone(current), metadata: { ...structuredClone(metadata(current)), annotations } }, { fieldManager: MANAGER });
+  }
   if (!current) {
     const labels = { ...obj(obj(template.metadata).labels), 'pod-template-hash': hash };
-    const revision = owned.reduce((max, rs) => Math.max(max, Number(obj(metadata(rs).annotations)['deployment.kubernetes.io/revision'] ?? 0)), 0) + 1;
+    const revision = newest + 1;
     current = store.create('replicasets', {
       apiVersion: 'apps/v1', kind: 'ReplicaSet',
       metadata: {
@@ -71,8 +102,14 @@ function reconcileDeployment(ctx: ControllerContext, namespace: string, name: st
   const sum = (key: string) => all.reduce((n, rs) => n + num(obj(rs.status)[key]), 0);
   const total = sum('replicas');
   const available = sum('availableReplicas');
-  const updated = num(obj(store.find('replicasets', namespace, `${name}-${hash}`)?.status).replicas);
-  const rsName = `${name}-${hash}`;
+  const rsName = String(metadata(current).name);
+  const updated = num(obj(store.find('replicasets', namespace, rsName)?.status).replicas);
+  const revision = String(revisionOf(current));
+  let deployment = dep;
+  if (obj(metadata(dep).annotations)[REVISION] !== revision) {
+    const annotations = { ...obj(metadata(dep).annotations), [REVISION]: revision };
+    deployment = store.update('deployments', { ...structuredClone(dep), metadata: { ...structuredClone(metadata(dep)), annotations } }, { fieldManager: MANAGER });
+  }
   let conditions = (Array.isArray(obj(dep.status).conditions) ? obj(dep.status).conditions : []) as Condition[];
   // maxUnavailable 25% (rounded down) of the default RollingUpdate strategy.
   const minimum = replicas - Math.floor(replicas * 0.25);
@@ -89,7 +126,7 @@ function reconcileDeployment(ctx: ControllerContext, namespace: string, name: st
   };
   if (total - available > 0) status.unavailableReplicas = total - available;
   for (const key of ['readyReplicas', 'availableReplicas', 'updatedReplicas']) if (status[key] === 0) delete status[key];
-  writeStatus(store, 'deployments', dep, status, MANAGER);
+  writeStatus(store, 'deployments', deployment, status, MANAGER);
 }
 
 function reconcileReplicaSet(ctx: ControllerContext, namespace: string, name: string): void {
