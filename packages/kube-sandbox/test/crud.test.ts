@@ -270,15 +270,15 @@ describe('sandbox CRUD through client-node', () => {
   });
 
   it('refuses protobuf bodies of kinds it cannot read with 415, naming the kind and saying to use kubectl apply -f', async () => {
-    // k8s\0, runtime.Unknown{typeMeta{apiVersion: apps/v1, kind: Deployment}}
-    const typeMeta = Buffer.concat([Buffer.from([0x0a, 7]), Buffer.from('apps/v1'), Buffer.from([0x12, 10]), Buffer.from('Deployment')]);
+    // k8s\0, runtime.Unknown{typeMeta{apiVersion: apps/v1, kind: ReplicaSet}}
+    const typeMeta = Buffer.concat([Buffer.from([0x0a, 7]), Buffer.from('apps/v1'), Buffer.from([0x12, 10]), Buffer.from('ReplicaSet')]);
     const body = Buffer.concat([Buffer.from('k8s\u0000', 'latin1'), Buffer.from([0x0a, typeMeta.length]), typeMeta]);
-    const res = await raw(h.sandbox, 'POST', '/apis/apps/v1/namespaces/tenant/deployments', {
+    const res = await raw(h.sandbox, 'POST', '/apis/apps/v1/namespaces/tenant/replicasets', {
       body, headers: { 'content-type': 'application/vnd.kubernetes.protobuf' },
     });
     expect(res.code).toBe(415);
     expect(res.json.reason).toBe('UnsupportedMediaType');
-    expect(res.json.message).toContain('apps/v1/Deployment');
+    expect(res.json.message).toContain('apps/v1/ReplicaSet');
     expect(res.json.message).toContain('kubectl apply -f');
   });
 

@@ -2,8 +2,9 @@
  * The real kubectl (v1.32) asking the sandbox about access and creating built-in objects
  * with its typed clients, which post protobuf: `kubectl auth can-i` (SelfSubjectAccessReview,
  * exit 0 for yes and 1 for no), `kubectl auth can-i --list` (SelfSubjectRulesReview),
- * `kubectl auth whoami` (SelfSubjectReview), and `kubectl create namespace|configmap|secret|
- * serviceaccount|role|rolebinding`. RBAC is on and carol holds one Role in kagent.
+ * `kubectl auth whoami` (SelfSubjectReview), `kubectl create namespace|configmap|secret|
+ * serviceaccount|role|rolebinding|deployment` and `kubectl run`. RBAC is on and carol
+ * holds one Role in kagent.
  * Skipped, saying so, when kubectl is absent.
  */
 import { execFile } from 'node:child_process';
@@ -121,10 +122,23 @@ describe.skipIf(!present)(title, () => {
     });
   });
 
-  it('refuses a protobuf kind it cannot read with 415, naming the kind and the way forward', async () => {
-    const run = await admin('create', 'deployment', 'web', '-n', 'kagent', '--image=nginx');
-    expect(run.code).not.toBe(0);
-    expect(run.stderr).toContain('apps/v1/Deployment');
-    expect(run.stderr).toContain('kubectl apply -f');
+  it('creates a Deployment from kubectl create deployment and a pod from kubectl run, both sent as protobuf', async () => {
+    const created = await admin('create', 'deployment', 'web', '-n', 'team-a', '--image=nginx:1.27', '--replicas=0', '--port=8080', '--', 'nginx', '-g', 'daemon off;');
+    expect(created).toMatchObject({ code: 0, stdout: 'deployment.apps/web created\n' });
+    const deployment = h.sandbox.store.find('deployments', 'team-a', 'web') as Record<string, any>;
+    expect(deployment.metadata.labels).toEqual({ app: 'web' });
+    expect(deployment.spec).toMatchObject({
+      replicas: 0, selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } } },
+    });
+    expect(deployment.spec.template.spec.containers).toEqual([
+      { name: 'nginx', image: 'nginx:1.27', command: ['nginx', '-g', 'daemon off;'], ports: [{ containerPort: 8080 }], resources: {} },
+    ]);
+    const run = await admin('run', 'shell', '-n', 'team-a', '--image=busybox', '--restart=Never', '--env=MODE=debug', '--', 'sleep', '3600');
+    expect(run).toMatchObject({ code: 0, stdout: 'pod/shell created\n' });
+    const pod = h.sandbox.store.find('pods', 'team-a', 'shell') as Record<string, any>;
+    expect(pod.metadata.labels).toEqual({ run: 'shell' });
+    expect(pod.spec).toMatchObject({ restartPolicy: 'Never', dnsPolicy: 'ClusterFirst' });
+    expect(pod.spec.containers).toEqual([{ name: 'shell', image: 'busybox', args: ['sleep', '3600'], env: [{ name: 'MODE', value: 'debug' }], resources: {} }]);
   });
 });

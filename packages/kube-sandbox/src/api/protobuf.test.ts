@@ -102,7 +102,7 @@ describe('decodeKubeProtobuf', () => {
   });
 
   it('names the kind it has no message for', () => {
-    expect(decodeKubeProtobuf(envelope('apps/v1', 'Deployment', []))).toEqual({ unsupported: 'apps/v1/Deployment' });
+    expect(decodeKubeProtobuf(envelope('apps/v1', 'StatefulSet', []))).toEqual({ unsupported: 'apps/v1/StatefulSet' });
   });
 
   it('refuses an envelope that names no kind', () => {

@@ -23,6 +23,8 @@ export interface ProtoField {
   readonly name: string;
   readonly type: ProtoType;
   readonly repeated?: boolean;
+  /** A pointer (`*int32`): sent only when set, so a zero is the client's value, not an empty one. */
+  readonly pointer?: boolean;
 }
 
 /** A message: its fields by number. */
@@ -132,7 +134,7 @@ export function decodeMessage(bytes: Uint8Array, schema: ProtoMessage, depth = 0
       map[k] = v;
     } else if (field.repeated) {
       ((out[field.name] ??= []) as unknown[]).push(value);
-    } else if (value !== undefined && value !== '' && !(field.type === 'int' && value === 0)) {
+    } else if (value !== undefined && value !== '' && !(field.type === 'int' && value === 0 && !field.pointer)) {
       // proto2 as gogo writes it sends every non-pointer scalar, empty or not; the JSON
       // form (`omitempty`) leaves empty strings and zero numbers out, so do we.
       out[field.name] = value;
