@@ -929,7 +929,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description conflict: the agent changed since the version `If-Match` names; nothing was written. Read it again and decide on the newest version. */
+        /** @description conflict: the agent changed since the version `If-Match` names (or is at a version `If-None-Match` names); nothing was written. Read it again and decide on the newest version. */
         PreconditionFailed: {
             headers: {
                 [name: string]: unknown;
@@ -1036,6 +1036,8 @@ export interface components {
         DryRun: boolean;
         /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version, else 412. A list (`"41", "44"`) matches when the agent is at one of its versions; a weak tag (`W/"44"`) never matches (If-Match compares strongly), so it is a 412. `*` matches any existing agent. A missing agent is a 404 whatever the header says; a value that is none of these forms is a 400. */
         IfMatch: string;
+        /** @description Evaluated after If-Match, against the agent's current version (RFC 9110 §13.1.2): `*` refuses the write for any existing agent, and a list of ETags refuses it when one of them names the current version (weak comparison: `W/"44"` names 44 too), both with 412; otherwise the write is carried out only at the version checked. A value that is none of these forms is a 400. */
+        IfNoneMatch: string;
         /** @description Commit mode: the caller's GitHub user token; the pull request is opened as that person. Never logged, never stored. Without it the installation's GitHub App or token is used. */
         GitHubToken: string;
     };
@@ -1258,6 +1260,8 @@ export interface operations {
             header?: {
                 /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version, else 412. A list (`"41", "44"`) matches when the agent is at one of its versions; a weak tag (`W/"44"`) never matches (If-Match compares strongly), so it is a 412. `*` matches any existing agent. A missing agent is a 404 whatever the header says; a value that is none of these forms is a 400. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Evaluated after If-Match, against the agent's current version (RFC 9110 §13.1.2): `*` refuses the write for any existing agent, and a list of ETags refuses it when one of them names the current version (weak comparison: `W/"44"` names 44 too), both with 412; otherwise the write is carried out only at the version checked. A value that is none of these forms is a 400. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Commit mode: the caller's GitHub user token; the pull request is opened as that person. Never logged, never stored. Without it the installation's GitHub App or token is used. */
                 "X-GitHub-Token"?: components["parameters"]["GitHubToken"];
             };
@@ -1309,6 +1313,8 @@ export interface operations {
             header?: {
                 /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version, else 412. A list (`"41", "44"`) matches when the agent is at one of its versions; a weak tag (`W/"44"`) never matches (If-Match compares strongly), so it is a 412. `*` matches any existing agent. A missing agent is a 404 whatever the header says; a value that is none of these forms is a 400. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Evaluated after If-Match, against the agent's current version (RFC 9110 §13.1.2): `*` refuses the write for any existing agent, and a list of ETags refuses it when one of them names the current version (weak comparison: `W/"44"` names 44 too), both with 412; otherwise the write is carried out only at the version checked. A value that is none of these forms is a 400. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Commit mode: the caller's GitHub user token; the pull request is opened as that person. Never logged, never stored. Without it the installation's GitHub App or token is used. */
                 "X-GitHub-Token"?: components["parameters"]["GitHubToken"];
             };
@@ -1507,6 +1513,8 @@ export interface operations {
             header?: {
                 /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version, else 412. A list (`"41", "44"`) matches when the agent is at one of its versions; a weak tag (`W/"44"`) never matches (If-Match compares strongly), so it is a 412. `*` matches any existing agent. A missing agent is a 404 whatever the header says; a value that is none of these forms is a 400. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Evaluated after If-Match, against the agent's current version (RFC 9110 §13.1.2): `*` refuses the write for any existing agent, and a list of ETags refuses it when one of them names the current version (weak comparison: `W/"44"` names 44 too), both with 412; otherwise the write is carried out only at the version checked. A value that is none of these forms is a 400. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Commit mode: the caller's GitHub user token; the pull request is opened as that person. Never logged, never stored. Without it the installation's GitHub App or token is used. */
                 "X-GitHub-Token"?: components["parameters"]["GitHubToken"];
             };

@@ -232,6 +232,28 @@ describe('REST preconditions', () => {
     expect(again.json.name).toBe('sre');
   });
 
+  it.each([['*', '*'], ['the current ETag', 'current'], ['the current ETag as a weak tag', 'weak']])(
+    'a PATCH with If-None-Match naming %s is 412 and writes nothing (RFC 9110 §13.1.2)', async (_case, form) => {
+      const etag = (await call('GET', '/agents/kagent/sre')).headers.get('etag')!;
+      const header = form === '*' ? '*' : form === 'weak' ? `W/${etag}` : `"1", ${etag}`;
+      const before = fixture.sandbox.store.revision;
+      const res = await call('PATCH', '/agents/kagent/sre', { body: { description: 'none-match' }, headers: { 'if-none-match': header } });
+      expect(res.status).toBe(412);
+      expectDocumented('Error', res.json);
+      expect(res.json.error.code).toBe('conflict');
+      expect(res.json.error.message).toContain('If-None-Match');
+      expect(fixture.sandbox.store.revision).toBe(before);
+    },
+  );
+
+  it('a write with If-None-Match naming another version goes ahead, and a malformed one is a 400', async () => {
+    const res = await call('PATCH', '/agents/kagent/sre', { body: { description: 'moved on' }, headers: { 'if-none-match': '"1"' } });
+    expect(res.status).toBe(200);
+    const bad = await call('DELETE', '/agents/kagent/sre', { headers: { 'if-none-match': 'latest' } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.message).toMatch(/^invalid request: If-None-Match must be \* or entity tags in double quotes/);
+  });
+
   it('refuses an If-Match and a body resourceVersion that disagree', async () => {
     const res = await call('PATCH', '/agents/kagent/sre', { body: { description: 'x', resourceVersion: '1' }, headers: { 'if-match': '"2"' } });
     expect(res.status).toBe(400);

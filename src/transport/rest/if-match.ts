@@ -24,8 +24,8 @@ export type IfMatch = { any: true } | { any: false; strong: string[]; weak: stri
 
 const TAG = /^(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"$/;
 
-/** The parsed header, or undefined for none. */
-export function parseIfMatch(header: string | undefined): IfMatch | undefined {
+/** The parsed header, or undefined for none; `field` names it in the 400 (If-None-Match has the same form). */
+export function parseIfMatch(header: string | undefined, field = 'If-Match'): IfMatch | undefined {
   if (header === undefined) return undefined;
   const value = header.trim();
   if (value === '*') return { any: true };
@@ -37,12 +37,12 @@ export function parseIfMatch(header: string | undefined): IfMatch | undefined {
     const match = TAG.exec(element);
     if (!match) {
       throw invalid(
-        `If-Match must be * or entity tags in double quotes separated by commas, as GET sends them in ETag (e.g. If-Match: "44"); got ${JSON.stringify(value.slice(0, 200))}`,
+        `${field} must be * or entity tags in double quotes separated by commas, as GET sends them in ETag (e.g. ${field}: "44"); got ${JSON.stringify(value.slice(0, 200))}`,
       );
     }
     (match[1] ? weak : strong).push(match[2] ?? '');
   }
-  if (elements.length === 0) throw invalid('If-Match is empty: send the ETag GET answered (e.g. If-Match: "44"), or leave the header out');
+  if (elements.length === 0) throw invalid(`${field} is empty: send the ETag GET answered (e.g. ${field}: "44"), or leave the header out`);
   return { any: false, strong, weak };
 }
 
@@ -65,6 +65,23 @@ export function versionFromList(
   const now = current === undefined ? 'it has no HelmRelease' : `it is at version ${current}`;
   const weakNote = ifMatch.weak.length > 0 ? ' (a weak tag W/"…" never matches: If-Match compares strongly)' : '';
   return failed(`agent ${namespace}/${name} matches none of If-Match ${sent}: ${now}${weakNote}; read it again`);
+}
+
+/**
+ * `If-None-Match` on a write (RFC 9110 §13.1.2), evaluated after If-Match against the
+ * agent's current version: `*` is false for any agent that exists, a list is false when it
+ * names the current version (weak comparison: `W/"44"` names 44 too). False is a 412;
+ * true gives the version the write is then sent with, so a change in between is refused.
+ */
+export function versionUnlessNoneMatch(
+  ifNoneMatch: IfMatch, current: string | undefined, namespace: string, name: string,
+): string | undefined {
+  const agent = `agent ${namespace}/${name}`;
+  if (ifNoneMatch.any) return failed(`${agent} exists, and If-None-Match: * asks for a write only when it does not; leave the header out`);
+  if (current !== undefined && [...ifNoneMatch.strong, ...ifNoneMatch.weak].includes(current)) {
+    return failed(`${agent} is at version ${current}, which If-None-Match names; read it again, or leave the header out`);
+  }
+  return current;
 }
 
 function failed(message: string): never {

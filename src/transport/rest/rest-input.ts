@@ -12,6 +12,9 @@
  * header (if-match.ts); a body field naming another version is refused as contradictory.
  * A header listing several tags (or weak ones) stands for the agent's current version when
  * it lists that one, so it is resolved after the input parsed, with `currentVersion`.
+ * `If-None-Match` on those operations is evaluated next, against the current version
+ * (if-match.ts). Create and the reads do not evaluate it: create refuses an agent that
+ * exists (409) whatever the header says, and a read's ETag does not cover its readiness.
  */
 import type { Request } from 'express';
 import type { z } from 'zod';
@@ -19,7 +22,7 @@ import { invalid, type AppError } from '../../core/errors.js';
 import type { AnyOperation } from '../operations.js';
 import { fieldPath, valueAt } from '../field-path.js';
 import { wrongTypeText } from '../type-errors.js';
-import { parseIfMatch, singleVersion, versionFromList, type IfMatch } from './if-match.js';
+import { parseIfMatch, singleVersion, versionFromList, versionUnlessNoneMatch, type IfMatch } from './if-match.js';
 import { parseJsonBody } from './json-body.js';
 
 /** Reads the agent's current version (its HelmRelease's resourceVersion); a missing agent throws its 404. */
@@ -68,6 +71,8 @@ export async function restInput(
   if (!parsed.success) throw inputError(parsed.error.issues, raw);
   const input = parsed.data as Record<string, unknown>;
   if (ifMatch && !ifMatch.any && version === undefined) await resolveList(ifMatch, input, currentVersion);
+  const ifNoneMatch = rest.ifMatch ? parseIfMatch(req.get('if-none-match'), 'If-None-Match') : undefined;
+  if (ifNoneMatch) await resolveNoneMatch(ifNoneMatch, input, currentVersion);
   return rest.adapt ? rest.adapt(input) : input;
 }
 
@@ -100,6 +105,15 @@ async function resolveList(ifMatch: IfMatch & { any: false }, input: Record<stri
   const name = String(input.name ?? '');
   const current = currentVersion ? await currentVersion(namespace, name) : undefined;
   input.resourceVersion = versionFromList(ifMatch, current, namespace, name);
+}
+
+/** Refuses the write when If-None-Match names the agent's current version (or any, with `*`); else bases it on that version. */
+async function resolveNoneMatch(ifNoneMatch: IfMatch, input: Record<string, unknown>, currentVersion?: CurrentVersion): Promise<void> {
+  const namespace = String(input.namespace ?? '');
+  const name = String(input.name ?? '');
+  const current = currentVersion ? await currentVersion(namespace, name) : undefined;
+  const version = versionUnlessNoneMatch(ifNoneMatch, current, namespace, name);
+  if (input.resourceVersion === undefined && version !== undefined) input.resourceVersion = version;
 }
 
 /** A path segment that stands for a whole number (a revision), or the 400 that says so. */
