@@ -240,10 +240,31 @@ describe('the MCP endpoint (stateless streamable HTTP)', () => {
     expect(res.status).toBe(202);
   });
 
-  it('refuses JSON that is no JSON-RPC message (null) with a parse error, not a 5xx', async () => {
+  it('refuses JSON that is no JSON-RPC message (null) as an Invalid Request naming what is wrong, not a 5xx', async () => {
     const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT }, body: 'null' });
     expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a JSON-RPC message is an object, not null' },
+    });
+  });
+
+  it('keeps the parse error (-32700) for a body that is not JSON, as JSON-RPC defines it', async () => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT }, body: '{"jsonrpc":' });
+    expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32700);
+  });
+
+  it('refuses an empty batch as an Invalid Request instead of accepting it as notifications (202)', async () => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT }, body: '[]' });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: number; message: string } }).error).toEqual({
+      code: -32600, message: 'Invalid Request: the batch is empty; send a JSON-RPC message',
+    });
+  });
+
+  it('answers a wrong Accept header first (406), whatever the body', async () => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{"foo":1}' });
+    expect(res.status).toBe(406);
   });
 
   it('refuses a body over the limit with 413, declared or streamed without a length', async () => {

@@ -33,6 +33,7 @@ import type { Metrics } from '../../metrics/metrics.js';
 import { duplicateKey } from '../duplicate-keys.js';
 import type { AnyOperation, OperationService } from '../operations.js';
 import { cancellationsIn, InFlightCalls, singleToolCallId } from './in-flight.js';
+import { headersAcceptable, notJsonRpc } from './message-shape.js';
 import { asksForProgress, bufferBody, parseMessage } from './progress-body.js';
 import { buildMcpServer } from './server.js';
 import { ToolCatalog } from './tools.js';
@@ -76,6 +77,11 @@ export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
     const repeated = message && duplicateKey(message.text);
     if (repeated !== undefined) {
       res.status(400).json(jsonRpcError(-32600, `Invalid Request: field "${repeated}" is given twice; send each field once`));
+      return;
+    }
+    const shape = message && headersAcceptable(req) ? notJsonRpc(message.value) : undefined;
+    if (shape !== undefined) {
+      res.status(400).json(jsonRpcError(-32600, `Invalid Request: ${shape}`));
       return;
     }
     // A cancellation names a call that came on an earlier POST (in-flight.ts).

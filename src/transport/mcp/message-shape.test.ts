@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { notJsonRpc } from './message-shape.js';
+
+describe('notJsonRpc', () => {
+  it('passes a request, a notification, a response and a batch of them', () => {
+    expect(notJsonRpc({ jsonrpc: '2.0', id: 1, method: 'ping' })).toBeUndefined();
+    expect(notJsonRpc({ jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'get_info' } })).toBeUndefined();
+    expect(notJsonRpc({ jsonrpc: '2.0', method: 'notifications/initialized' })).toBeUndefined();
+    expect(notJsonRpc({ jsonrpc: '2.0', id: 1, result: {} })).toBeUndefined();
+    expect(notJsonRpc([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/initialized' }])).toBeUndefined();
+  });
+
+  it.each([
+    [null, 'a JSON-RPC message is an object, not null'],
+    ['hello', 'a JSON-RPC message is an object, not a string'],
+    [[], 'the batch is empty; send a JSON-RPC message'],
+    [[1], 'batch entry 0: a JSON-RPC message is an object, not a number'],
+    [{ foo: 1 }, 'jsonrpc must be "2.0"'],
+    [{ jsonrpc: '1.0', id: 1, method: 'ping' }, 'jsonrpc must be "2.0"'],
+    [{ jsonrpc: '2.0', id: 1, method: 5 }, 'method must be a string'],
+    [{ jsonrpc: '2.0', id: null, method: 'ping' }, 'id must be a string or a whole number (MCP allows no null id)'],
+    [{ jsonrpc: '2.0', id: 1.5, method: 'ping' }, 'id must be a string or a whole number (MCP allows no null id)'],
+    [{ jsonrpc: '2.0', id: 1, method: 'ping', params: [1] }, 'params must be an object (MCP passes parameters by name)'],
+    [{ jsonrpc: '2.0', id: 1 }, 'a message needs a method (a request or a notification) or a result or an error (a response)'],
+    [[{ jsonrpc: '2.0', id: 1, method: 'ping' }, { foo: 1 }], 'batch entry 1: jsonrpc must be "2.0"'],
+  ])('names what is wrong with %j', (body, reason) => {
+    expect(notJsonRpc(body)).toBe(reason);
+  });
+});

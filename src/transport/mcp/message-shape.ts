@@ -1,0 +1,58 @@
+/**
+ * A POST body that is JSON but not a JSON-RPC message is an Invalid Request (-32600),
+ * as JSON-RPC 2.0 defines it; the SDK's transport answers every such body as a parse
+ * error (-32700), which JSON-RPC keeps for text that is not JSON at all, and says only
+ * "Invalid JSON-RPC message". This check runs first and names what is wrong. An empty
+ * batch is an Invalid Request too (JSON-RPC: a batch holds at least one message), where
+ * the transport answered it 202 as if it held only notifications.
+ *
+ * The messages are checked with the SDK's own schema, so what passes here is exactly
+ * what the transport accepts; only the answer to what fails is ours.
+ */
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Request } from 'express';
+
+/** Why a parsed body is not one JSON-RPC message or a non-empty batch of them; undefined when it is. */
+export function notJsonRpc(parsed: unknown): string | undefined {
+  if (!Array.isArray(parsed)) return problem(parsed);
+  if (parsed.length === 0) return 'the batch is empty; send a JSON-RPC message';
+  for (const [i, message] of parsed.entries()) {
+    const p = problem(message);
+    if (p) return `batch entry ${i}: ${p}`;
+  }
+  return undefined;
+}
+
+function problem(m: unknown): string | undefined {
+  if (JSONRPCMessageSchema.safeParse(m).success) return undefined;
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) return `a JSON-RPC message is an object, not ${kind(m)}`;
+  const message = m as Record<string, unknown>;
+  if (message.jsonrpc !== '2.0') return 'jsonrpc must be "2.0"';
+  if ('method' in message && typeof message.method !== 'string') return 'method must be a string';
+  if ('id' in message && typeof message.id !== 'string' && !Number.isSafeInteger(message.id)) {
+    return 'id must be a string or a whole number (MCP allows no null id)';
+  }
+  if ('params' in message && (typeof message.params !== 'object' || message.params === null || Array.isArray(message.params))) {
+    return 'params must be an object (MCP passes parameters by name)';
+  }
+  if (!('method' in message) && !('result' in message) && !('error' in message)) {
+    return 'a message needs a method (a request or a notification) or a result or an error (a response)';
+  }
+  return 'it is none of a request {jsonrpc, id, method, params?}, a notification {jsonrpc, method, params?} or a response {jsonrpc, id, result or error}';
+}
+
+function kind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return `a ${typeof v}`;
+}
+
+/**
+ * True when the request's headers pass the transport's own checks (it accepts JSON and
+ * SSE, and sends JSON), so a wrong Accept or Content-Type is still answered 406 or 415
+ * by the transport before anything is said about the body.
+ */
+export function headersAcceptable(req: Request): boolean {
+  const accept = req.headers.accept ?? '';
+  return accept.includes('application/json') && accept.includes('text/event-stream') && req.is('application/json') === 'application/json';
+}
