@@ -129,7 +129,17 @@ describe('cancelling wait_for_agent over MCP', () => {
     expect(exposition).not.toMatch(/mcp_server_operation_duration_seconds_count\{tool="wait_for_agent",outcome="error"\}/);
   });
 
-  it('leaves no watch open when the client disconnects mid-wait', async () => {
+  it('leaves no watch open when the client of a plain JSON wait disconnects mid-wait', async () => {
+    await noWatchOpen();
+    const client = new AbortController();
+    const answer = post(waitCall(12), client.signal).catch((err: unknown) => err);
+    await someWatchOpen();
+    client.abort();
+    expect(await answer).toBeInstanceOf(Error);
+    await noWatchOpen();
+  });
+
+  it('leaves no watch open when the client of a streaming wait disconnects mid-wait', async () => {
     await noWatchOpen();
     const client = new AbortController();
     const res = await post(waitCall(11, 'w-11'), client.signal);
