@@ -17,6 +17,7 @@
 import { z } from 'zod';
 import type { operations } from '../core/openapi.generated.js';
 import type { Schemas } from '../core/types.js';
+import { WAIT_DEFAULT_SECONDS, WAIT_MAX_SECONDS } from '../core/wait.js';
 import { ARG } from './descriptions.js';
 
 const namespace = z.string().describe(ARG.namespace).optional();
@@ -79,6 +80,17 @@ export const agentRefInput = z.object({ name: agentName, namespace }).strict();
 /** The precondition of update and delete: REST sends it as `If-Match`, MCP as this argument. */
 const resourceVersion = text(ARG.resourceVersion);
 
+/**
+ * Whole seconds in a range. The range is the service's to refuse, in words that name it,
+ * so the check here takes any number; the JSON Schema still states the whole range
+ * (integer, bounds, default), as api/openapi.yaml does, so a client or model that builds
+ * arguments from the tool's inputSchema sees it.
+ */
+const seconds = (description: string, minimum: number, fallback: number) =>
+  z.number().describe(description).meta({ type: 'integer', minimum, maximum: WAIT_MAX_SECONDS, default: fallback }).optional();
+const waitSeconds = seconds(ARG.wait, 0, 0);
+const timeoutSeconds = seconds(ARG.timeoutSeconds, 1, WAIT_DEFAULT_SECONDS);
+
 export const createAgentInput = z
   .object({
     name: technicalName,
@@ -86,7 +98,7 @@ export const createAgentInput = z
     ...agentFields(ARG.toolsetCreate, ARG.modelConfig),
     modelConfig: z.string().describe(ARG.modelConfig),
     dryRun: flag(ARG.dryRunCreate),
-    wait: z.number().describe(ARG.wait).optional(),
+    wait: waitSeconds,
     ...commitFields,
   })
   .strict();
@@ -99,7 +111,7 @@ export const updateAgentInput = z
     force: flag(ARG.forceUpdate),
     dryRun: flag(ARG.dryRunUpdate),
     resourceVersion,
-    wait: z.number().describe(ARG.wait).optional(),
+    wait: waitSeconds,
     ...commitFields,
   })
   .strict();
@@ -141,8 +153,7 @@ export const waitForAgentInput = z
     name: agentName,
     namespace,
     until: z.enum(['ready', 'deleted']).describe(ARG.until).optional(),
-    // The range is the service's to refuse, in words that name it.
-    timeoutSeconds: z.number().describe(ARG.timeoutSeconds).optional(),
+    timeoutSeconds,
   })
   .strict();
 

@@ -82,6 +82,15 @@ describe('MCP tools over streamable HTTP (TestMCPToolsMirrorREST)', () => {
     }
   });
 
+  it('advertises every seconds argument as a whole number with its range and default, as the REST contract does', async () => {
+    const { tools } = await client.listTools();
+    const property = (tool: string, name: string) => (tools.find((t) => t.name === tool)!.inputSchema.properties as Record<string, object>)[name];
+    expect(property('wait_for_agent', 'timeoutSeconds')).toMatchObject({ type: 'integer', minimum: 1, maximum: 600, default: 60 });
+    for (const tool of ['create_agent', 'update_agent']) {
+      expect(property(tool, 'wait'), tool).toMatchObject({ type: 'integer', minimum: 0, maximum: 600, default: 0 });
+    }
+  });
+
   it('get_info reports the ServiceAccount identity as pretty JSON', async () => {
     const { text, isError } = await call('get_info');
     expect(isError).toBe(false);
