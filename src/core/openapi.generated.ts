@@ -109,7 +109,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an agent
-         * @description Deletes the HelmRelease (Flux uninstalls it), and the shared OCIRepository when no other HelmRelease renders from it (`ociRepositoryKept` says why it was kept). A GitOps-owned or suspended release is a 409 unless `force=true`; a bare Agent CR is deleted only with `force=true`. Takes no body. `If-Match` deletes only that version of the release (412 otherwise). A dry run (`dryRun=true`) reports what would be deleted and kept, checked by the API server, and deletes nothing. With `mode=commit` the release's document (and its source and directory when nothing else uses them) is removed in git through a pull request; `liveSteps` lists what to delete by hand when the Kustomization does not prune.
+         * @description Deletes the HelmRelease (Flux uninstalls it), and the shared OCIRepository when no other HelmRelease renders from it (`ociRepositoryKept` says why it was kept). A GitOps-owned or suspended release is a 409 unless `force=true`; a bare Agent CR is deleted only with `force=true`. Takes no body: one that is not empty is a 400 (a `{"dryRun": true}` there would not be read), as the options are query parameters. `If-Match` deletes only that version of the release (412 otherwise). A dry run (`dryRun=true`) reports what would be deleted and kept, checked by the API server, and deletes nothing. With `mode=commit` the release's document (and its source and directory when nothing else uses them) is removed in git through a pull request; `liveSteps` lists what to delete by hand when the Kustomization does not prune.
          */
         delete: operations["deleteAgent"];
         options?: never;

@@ -96,6 +96,27 @@ export const readRawBody: RequestHandler = (req, res, next) => {
   if (problem !== undefined) {
     return next(refuse(res, new UnsupportedMediaTypeError(problem, req.method === 'PATCH' ? { 'Accept-Patch': JSON_MEDIA_TYPE } : {})));
   }
+  readBytes(req, res, next);
+};
+
+/**
+ * The guard of a route that takes no body (DELETE): RFC 9110 §9.3.5 gives DELETE content
+ * no meaning, so it would be ignored, and a `{"dryRun": true}` or `{"force": false}` in it
+ * would then be a real (or forced) delete. A body that is not empty is refused instead,
+ * naming the query parameters; an empty one (with any Content-Type) passes.
+ */
+export const refuseBody: RequestHandler = (req, res, next) => {
+  readBytes(req, res, (err?: unknown) => {
+    if (err !== undefined && err !== null) return next(err);
+    const text = Buffer.isBuffer(req.body) ? req.body.toString() : '';
+    req.body = undefined;
+    if (text.trim() === '') return next();
+    return next(invalid(`${req.method} takes no body; send its options as query parameters (e.g. ?dryRun=true or ?force=true); nothing was done`));
+  });
+};
+
+/** Reads the bytes into `req.body`, translating the reader's failures into AppErrors. */
+function readBytes(req: express.Request, res: express.Response, next: express.NextFunction): void {
   rawParser(req, res, (err?: unknown) => {
     if (err === undefined || err === null) return next();
     const type = (err as { type?: unknown }).type;
@@ -108,7 +129,7 @@ export const readRawBody: RequestHandler = (req, res, next) => {
     const message = err instanceof Error ? err.message : String(err);
     return next(invalid(`read body: ${message}`, err));
   });
-};
+}
 
 /** Sets the error's response headers (the error middleware writes its body) and hands it back. */
 function refuse(res: express.Response, error: UnsupportedMediaTypeError): UnsupportedMediaTypeError {

@@ -219,10 +219,19 @@ describe('REST query, path and body binding', () => {
     expect(service.calls).toEqual([]);
   });
 
-  it('reads no body on DELETE', async () => {
-    const res = await send('DELETE', '/agents/kagent/sre', '{"force": true, "x": 1}');
+  it('refuses a DELETE with a body, whose {"dryRun": true} would otherwise be ignored and the agent deleted', async () => {
+    const res = await send('DELETE', '/agents/kagent/sre', '{"dryRun": true}');
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toBe(
+      'invalid request: DELETE takes no body; send its options as query parameters (e.g. ?dryRun=true or ?force=true); nothing was done',
+    );
+    expect(service.calls).toEqual([]);
+  });
+
+  it('deletes with an empty body, whatever its Content-Type', async () => {
+    const res = await send('DELETE', '/agents/kagent/sre?dryRun=true', ' ');
     expect(res.status).toBe(200);
-    expect(service.inputs('deleteAgent')).toEqual([{ namespace: 'kagent', name: 'sre' }]);
+    expect(service.inputs('deleteAgent')).toEqual([{ namespace: 'kagent', name: 'sre', dryRun: true }]);
   });
 
   it('turns a REST validate update into an update the way SpecToUpdate does (empty strings do not clear)', async () => {

@@ -19,7 +19,7 @@ import type { RequestContext } from '../../identity/caller.js';
 import { OPERATIONS, type AnyOperation, type OperationService } from '../operations.js';
 import { restErrorHandler } from './error-middleware.js';
 import { strongEtag } from './if-match.js';
-import { readRawBody } from './json-body.js';
+import { readRawBody, refuseBody } from './json-body.js';
 import { openApiDocumentReader } from './openapi-document.js';
 import { restInput } from './rest-input.js';
 import { sendJson } from './send-json.js';
@@ -76,7 +76,8 @@ export function createRestRouter(options: RestRouterOptions): Router {
     res.send(Buffer.from(text, 'utf8'));
   });
   for (const operation of operations) {
-    const handlers: RequestHandler[] = operation.rest.body ? [readRawBody] : [];
+    // A write without a body binding (DELETE) refuses one rather than ignore what it says.
+    const handlers: RequestHandler[] = operation.rest.body ? [readRawBody] : operation.rest.method === 'get' ? [] : [refuseBody];
     // `?watch=true` on the status route: a server-sent event stream (status-stream.ts).
     if (operation.rest.watch) handlers.push(statusStream(service, (req) => contextOf(req, log)));
     router[operation.rest.method](operation.rest.path, ...handlers, async (req, res) => {
