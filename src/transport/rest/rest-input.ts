@@ -35,17 +35,23 @@ export async function restInput(
   const { rest } = operation;
   if (rest.method !== 'get') refuseUnknownQuery(rest.query ?? {}, req.query);
   const raw: Record<string, unknown> = rest.body ? parseJsonBody(req.body) : {};
+  // Where a value came from when not the body, so a refusal names a query parameter or path segment, not JSON.
+  const origins = new Map<string, Origin>();
   for (const [name, type] of Object.entries(rest.query ?? {})) {
     if (type === 'string') {
       // As Go's `Query().Get`: the first value; it replaces a body field of the same name.
       const value = firstQueryValue(req.query[name]);
-      if (value !== undefined) raw[name] = value;
+      if (value !== undefined) {
+        raw[name] = value;
+        origins.set(name, 'query parameter');
+      }
       continue;
     }
     const value = flagValue(name, req.query[name]);
     if (value === undefined) continue;
     if (type === 'integer') {
       raw[name] = queryInteger(name, value);
+      origins.set(name, 'query parameter');
       continue;
     }
     const given = queryFlag(name, value);
@@ -57,7 +63,9 @@ export async function restInput(
     if (body === undefined) raw[name] = given;
   }
   for (const [name, value] of Object.entries(req.params ?? {})) {
-    if (typeof value === 'string') raw[name] = rest.params?.[name] === 'integer' ? wholeNumber(name, value) : value;
+    if (typeof value !== 'string') continue;
+    raw[name] = rest.params?.[name] === 'integer' ? wholeNumber(name, value) : value;
+    origins.set(name, 'path segment');
   }
   const ifMatch = rest.ifMatch ? parseIfMatch(req.get('if-match')) : undefined;
   const version = ifMatch && singleVersion(ifMatch);
@@ -68,7 +76,7 @@ export async function restInput(
     raw.resourceVersion = version;
   }
   const parsed = operation.input.safeParse(raw);
-  if (!parsed.success) throw inputError(parsed.error.issues, raw);
+  if (!parsed.success) throw inputError(parsed.error.issues, raw, origins);
   const input = parsed.data as Record<string, unknown>;
   if (ifMatch && !ifMatch.any && version === undefined) await resolveList(ifMatch, input, currentVersion);
   const ifNoneMatch = rest.ifMatch ? parseIfMatch(req.get('if-none-match'), 'If-None-Match') : undefined;
@@ -154,8 +162,13 @@ function firstQueryValue(value: unknown): string | undefined {
   return typeof first === 'string' ? first : undefined;
 }
 
-/** The first schema issue as the 400 a client can act on; unknown fields first, as Go's decoder stops there. */
-export function inputError(issues: readonly z.core.$ZodIssue[], raw: unknown): AppError {
+type Origin = 'query parameter' | 'path segment';
+
+/**
+ * The first schema issue as the 400 a client can act on; unknown fields first, as Go's
+ * decoder stops there. A value from the query or the path (`origins`) is named as such.
+ */
+export function inputError(issues: readonly z.core.$ZodIssue[], raw: unknown, origins: ReadonlyMap<string, Origin> = new Map()): AppError {
   const unknown = issues.find((i) => i.code === 'unrecognized_keys');
   if (unknown && unknown.code === 'unrecognized_keys') {
     return invalid(`invalid JSON: json: unknown field ${JSON.stringify(unknown.keys[0])}`);
@@ -165,6 +178,8 @@ export function inputError(issues: readonly z.core.$ZodIssue[], raw: unknown): A
   const field = fieldPath(issue.path) || '(body)';
   const actual = valueAt(raw, issue.path);
   if (actual === undefined) return invalid(`${field} is required`);
+  const origin = issue.path.length === 1 ? origins.get(String(issue.path[0])) : undefined;
+  if (origin) return invalid(`the ${origin} ${field}: ${issue.message}`);
   if (issue.code === 'invalid_type') {
     return invalid(wrongTypeText(field, issue.expected, actual));
   }
