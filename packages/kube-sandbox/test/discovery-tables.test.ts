@@ -4,6 +4,7 @@
  * validate on the server, and server-side tables.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { HR, helmRelease, raw, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -71,6 +72,23 @@ describe('sandbox discovery', () => {
     const res = await raw(h.sandbox, 'GET', '/api/v1/namespaces', { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
     expect(res.code).toBe(406);
     expect(res.json.reason).toBe('NotAcceptable');
+  });
+
+  it('answers in YAML when Accept asks for application/yaml, errors included, but never streams a watch in it', async () => {
+    const yaml = { accept: 'application/yaml' };
+    const one = await raw(h.sandbox, 'GET', '/api/v1/namespaces/kagent', { headers: yaml });
+    expect(one.code).toBe(200);
+    expect(one.headers['content-type']).toBe('application/yaml');
+    expect(parseYaml(one.text)).toMatchObject({ kind: 'Namespace', apiVersion: 'v1', metadata: { name: 'kagent' } });
+    const list = await raw(h.sandbox, 'GET', '/apis/helm.toolkit.fluxcd.io/v2/namespaces/kagent/helmreleases', { headers: yaml });
+    expect(parseYaml(list.text)).toMatchObject({ kind: 'HelmReleaseList', items: [{ metadata: { name: 'tabled' } }] });
+    const missing = await raw(h.sandbox, 'GET', '/api/v1/namespaces/kagent/configmaps/absent', { headers: yaml });
+    expect(missing.code).toBe(404);
+    expect(parseYaml(missing.text)).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404 });
+    expect(parseYaml((await raw(h.sandbox, 'GET', '/version', { headers: yaml })).text)).toMatchObject({ major: '1' });
+    const watch = await raw(h.sandbox, 'GET', '/api/v1/namespaces?watch=true', { headers: yaml });
+    expect(watch.code).toBe(406);
+    expect(watch.json.message).toBe('only the following media types are accepted: application/json, application/json;stream=watch');
   });
 });
 

@@ -137,8 +137,8 @@ export const statusErrors = {
     new StatusError(415, 'UnsupportedMediaType',
       `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`),
 
-  notAcceptable: (): StatusError =>
-    new StatusError(406, 'NotAcceptable', 'only the following media types are accepted: application/json, application/yaml'),
+  notAcceptable: (accepted: readonly string[] = ['application/json', 'application/yaml']): StatusError =>
+    new StatusError(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`),
 
   pathNotFound: (): StatusError =>
     new StatusError(404, 'NotFound', 'the server could not find the requested resource', {}),

@@ -20,7 +20,7 @@ import { isReview } from '../resources/reviews.js';
 import { resourceKey } from '../resources/types.js';
 import { ADMIN_PREFIX, handleAdmin } from './admin.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
-import { sendJson, sendStatus, toStatusError } from './http-io.js';
+import { answerInYaml, sendJson, sendStatus, toStatusError } from './http-io.js';
 import { negotiate } from './negotiate.js';
 import { openApiGroupVersion, openApiRoot } from './openapi.js';
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
@@ -69,7 +69,8 @@ function serveNonResource(config: ApiServerConfig, info: RequestInfo, req: Incom
   else if (parts[0] === 'openapi' && parts[1] === 'v3' && parts[2] === 'apis' && parts.length === 5) body = openApiGroupVersion(registry, parts[3]!, parts[4]!);
   // Unknown paths (including /openapi/v2, which kubectl wants as protobuf) are 404 before any negotiation.
   if (body === undefined) throw statusErrors.pathNotFound();
-  negotiate(req.headers.accept, false);
+  const chosen = negotiate(req.headers.accept, false);
+  if (chosen.kind === 'json' && chosen.yaml) answerInYaml(res);
   sendJson(res, 200, body);
 }
 

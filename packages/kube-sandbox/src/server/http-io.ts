@@ -1,10 +1,11 @@
 /**
  * Bytes in and out of the sandbox API server: bounded body reading (3 MiB, like the real
  * server's limit), decoding JSON bodies (and YAML for server-side apply), and writing
- * JSON responses, Status errors and `Warning` headers.
+ * JSON responses (YAML when the client's Accept asked for `application/yaml`), Status
+ * errors and `Warning` headers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { StatusError, statusErrors, type KubeStatus } from '../api/status.js';
 
 /** The real server's request body limit. */
@@ -86,13 +87,26 @@ export function listText(kind: string, apiVersion: string, metadata: unknown, it
 
 /** Write a JSON response with optional `Warning: 299` headers. */
 export function sendJson(res: ServerResponse, code: number, body: unknown, warnings: readonly string[] = []): void {
+  if (YAML_RESPONSES.has(res)) return sendText(res, code, 'application/yaml', stringifyYaml(body), warnings);
   sendJsonText(res, code, jsonText(body), warnings);
+}
+
+const YAML_RESPONSES = new WeakSet<ServerResponse>();
+
+/** Answer this request in YAML from here on (objects, lists and Status errors alike), as its Accept asked. */
+export function answerInYaml(res: ServerResponse): void {
+  YAML_RESPONSES.add(res);
 }
 
 /** Write already-serialised JSON. */
 export function sendJsonText(res: ServerResponse, code: number, text: string, warnings: readonly string[] = []): void {
+  if (YAML_RESPONSES.has(res)) return sendText(res, code, 'application/yaml', stringifyYaml(JSON.parse(text)), warnings);
+  sendText(res, code, 'application/json', text, warnings);
+}
+
+function sendText(res: ServerResponse, code: number, contentType: string, text: string, warnings: readonly string[]): void {
   const headers: Record<string, string | string[] | number> = {
-    'Content-Type': 'application/json',
+    'Content-Type': contentType,
     'Cache-Control': 'no-cache, private',
     'Content-Length': Buffer.byteLength(text),
   };

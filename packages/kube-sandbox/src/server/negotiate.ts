@@ -3,14 +3,15 @@
  * (`application/json;as=Table;v=v1;g=meta.k8s.io`, what `kubectl get` asks for) and
  * partial object metadata. Aggregated discovery (`as=APIGroupDiscoveryList`) is never
  * chosen: the sandbox answers discovery in the legacy form, which kubectl falls back to
- * when the response's Content-Type is plain `application/json`. Only protobuf or other
+ * when the response's Content-Type is plain `application/json`. `application/yaml` is the
+ * same objects in YAML (not for watches, which stream JSON only). Only protobuf or other
  * formats → 406.
  */
 import { statusErrors } from '../api/status.js';
 
 /** The representation a response should take. */
 export type Representation =
-  | { kind: 'json' }
+  | { kind: 'json'; yaml?: true }
   | { kind: 'table'; version: 'v1' | 'v1beta1' }
   | { kind: 'partial'; version: 'v1' | 'v1beta1'; list: boolean };
 
@@ -38,6 +39,7 @@ const JSONISH = new Set(['application/json', '*/*', 'application/*']);
 export function negotiate(accept: string | undefined, allowTables: boolean): Representation {
   if (!accept || !accept.trim()) return { kind: 'json' };
   for (const range of parseAccept(accept)) {
+    if (range.type === 'application/yaml' && !range.params.as) return { kind: 'json', yaml: true };
     if (!JSONISH.has(range.type)) continue;
     const { as, g, v } = range.params;
     if (!as) return { kind: 'json' };

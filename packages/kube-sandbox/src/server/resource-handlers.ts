@@ -18,7 +18,7 @@ import { PATCH_CONTENT_TYPES, type OpsEnv, type PatchType } from '../ops/types.j
 import { patchScale, readScale, writeScale } from '../ops/scale.js';
 import { updateObject } from '../ops/update.js';
 import { apiVersionOf, groupResource, type ResourceDef } from '../resources/types.js';
-import { decodeBody, listText, mediaType, readBody, readBodyBytes, sendJson, sendJsonText } from './http-io.js';
+import { answerInYaml, decodeBody, listText, mediaType, readBody, readBodyBytes, sendJson, sendJsonText } from './http-io.js';
 import { negotiate, type Representation } from './negotiate.js';
 import { deleteOptions, listOptions, writeOptions } from './query.js';
 import { isTrue, type RequestInfo } from './request-info.js';
@@ -131,7 +131,15 @@ export async function handleResource(h: HandlerEnv, def: ResourceDef, info: Requ
   const { env } = h;
   const { query, namespace, name } = info;
   const scope = info.subresource === 'status' ? 'status' : 'main';
-  const rep = () => negotiate(req.headers.accept, true);
+  const rep = () => {
+    const chosen = negotiate(req.headers.accept, true);
+    if (chosen.kind === 'json' && chosen.yaml) {
+      // A watch streams JSON only, as the real server's watch encoders do.
+      if (info.verb === 'watch') throw statusErrors.notAcceptable(['application/json', 'application/json;stream=watch']);
+      answerInYaml(res);
+    }
+    return chosen;
+  };
 
   switch (info.verb) {
     case 'get': {
