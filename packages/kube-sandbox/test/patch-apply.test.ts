@@ -59,6 +59,12 @@ describe('sandbox patches through client-node', () => {
     expect(status.message).toBe('testing value /spec/interval failed: test failed');
   });
 
+  it('refuses a JSON patch that is not a list of operations with 400, as a body it cannot decode', async () => {
+    const { code, status } = await rejection(h.custom.patchNamespacedCustomObject({ ...HR, namespace: 'kagent', name: 'mp', body: { spec: { interval: '3m' } } }));
+    expect(code).toBe(400);
+    expect(status).toMatchObject({ reason: 'BadRequest', message: 'json: cannot unmarshal object into Go value of type jsonpatch.Patch' });
+  });
+
   it('treats a resourceVersion set by a patch as a precondition', async () => {
     const { code, status } = await rejection(h.custom.patchNamespacedCustomObject(
       { ...HR, namespace: 'kagent', name: 'mp', body: { metadata: { resourceVersion: '1' }, spec: { interval: '3m' } } },

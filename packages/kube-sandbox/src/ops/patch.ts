@@ -32,6 +32,13 @@ export interface PatchResult {
   created: boolean;
 }
 
+/** How Go's encoding/json names a JSON value's type in an unmarshal error. */
+function goJsonType(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (value === null || typeof value === 'object') return 'object';
+  return typeof value === 'boolean' ? 'bool' : typeof value;
+}
+
 /** Validate the patch options as the real server does (422 on PatchOptions.meta.k8s.io). */
 export function validatePatchOptions(type: PatchType, opts: PatchOptions): void {
   const errors: FieldError[] = [];
@@ -43,8 +50,10 @@ export function validatePatchOptions(type: PatchType, opts: PatchOptions): void 
 
 function patched(def: ResourceDef, old: JsonObject, type: PatchType, body: unknown): unknown {
   try {
+    // A JSON patch that is not a list of operations cannot be decoded: 400, as a malformed body is.
+    if (type === 'json' && !Array.isArray(body)) throw statusErrors.badRequest(`json: cannot unmarshal ${goJsonType(body)} into Go value of type jsonpatch.Patch`);
     if (type === 'json') return applyJsonPatch(old, body);
-    if (!isObject(body)) throw statusErrors.badRequest(`json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type map[string]interface {}`);
+    if (!isObject(body)) throw statusErrors.badRequest(`json: cannot unmarshal ${goJsonType(body)} into Go value of type map[string]interface {}`);
     if (type === 'merge') return applyMergePatch(old, body);
     return strategicMerge(old, body, def.schema);
   } catch (err) {
