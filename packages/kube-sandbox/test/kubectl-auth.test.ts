@@ -132,13 +132,19 @@ describe.skipIf(!present)(title, () => {
       template: { metadata: { labels: { app: 'web' } } },
     });
     expect(deployment.spec.template.spec.containers).toEqual([
-      { name: 'nginx', image: 'nginx:1.27', command: ['nginx', '-g', 'daemon off;'], ports: [{ containerPort: 8080 }], resources: {} },
+      {
+        name: 'nginx', image: 'nginx:1.27', command: ['nginx', '-g', 'daemon off;'], ports: [{ containerPort: 8080, protocol: 'TCP' }], resources: {},
+        imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File',
+      },
     ]);
     const run = await admin('run', 'shell', '-n', 'team-a', '--image=busybox', '--restart=Never', '--env=MODE=debug', '--', 'sleep', '3600');
     expect(run).toMatchObject({ code: 0, stdout: 'pod/shell created\n' });
     const pod = h.sandbox.store.find('pods', 'team-a', 'shell') as Record<string, any>;
     expect(pod.metadata.labels).toEqual({ run: 'shell' });
     expect(pod.spec).toMatchObject({ restartPolicy: 'Never', dnsPolicy: 'ClusterFirst' });
-    expect(pod.spec.containers).toEqual([{ name: 'shell', image: 'busybox', args: ['sleep', '3600'], env: [{ name: 'MODE', value: 'debug' }], resources: {} }]);
+    expect(pod.spec.containers).toEqual([{
+      name: 'shell', image: 'busybox', args: ['sleep', '3600'], env: [{ name: 'MODE', value: 'debug' }], resources: {},
+      imagePullPolicy: 'Always', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File',
+    }]);
   });
 });

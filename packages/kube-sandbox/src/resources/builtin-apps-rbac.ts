@@ -1,7 +1,7 @@
 /**
  * apps/v1 (deployments, replicasets, controllerrevisions) and rbac.authorization.k8s.io/v1
  * (roles, rolebindings, clusterroles, clusterrolebindings): table columns as kubectl prints
- * them, the selector/template agreement the real server insists on, a ControllerRevision's
+ * them, the workload defaults (workload-defaults.ts), the selector/template agreement the real server insists on, a ControllerRevision's
  * mandatory and immutable `data` and non-negative `revision`, and roleRef checks.
  */
 import { fieldError, type FieldError } from '../api/field-errors.js';
@@ -12,6 +12,7 @@ import {
 import { ageColumn, column, nameColumn } from './columns.js';
 import { STANDARD_VERBS, type ResourceDef } from './types.js';
 import { bindingWideColumns, workloadWideColumns } from './workload-columns.js';
+import { defaultDeployment, defaultReplicaSet } from './workload-defaults.js';
 
 const status = (o: JsonObject, key: string): number => (isObject(o.status) && typeof o.status[key] === 'number' ? o.status[key] as number : 0);
 const specReplicas = (o: JsonObject): number => (isObject(o.spec) && typeof o.spec.replicas === 'number' ? o.spec.replicas : 0);
@@ -33,10 +34,6 @@ function validateWorkload(o: JsonObject): FieldError[] {
   return errors;
 }
 
-const defaultReplicas = (o: JsonObject): void => {
-  if (isObject(o.spec) && o.spec.replicas === undefined) o.spec.replicas = 1;
-};
-
 const apps = (def: Omit<ResourceDef, 'group' | 'version' | 'custom' | 'verbs' | 'namespaced' | 'statusSubresource' | 'nameRule'> & { statusSubresource?: boolean }): ResourceDef =>
   ({ group: 'apps', version: 'v1', custom: false, verbs: STANDARD_VERBS, namespaced: true, statusSubresource: true, scaleSubresource: true, nameRule: 'subdomain', ...def });
 
@@ -51,7 +48,7 @@ export const deployments = apps({
     ageColumn(),
     ...workloadWideColumns(),
   ],
-  prepare: defaultReplicas, validate: validateWorkload, initialStatus: () => ({}),
+  prepare: defaultDeployment, validate: validateWorkload, initialStatus: () => ({}),
 });
 
 export const replicasets = apps({
@@ -66,7 +63,7 @@ export const replicasets = apps({
     ...workloadWideColumns(),
   ],
   fieldLabels: { 'status.replicas': (o) => String(status(o, 'replicas')) },
-  prepare: defaultReplicas, validate: validateWorkload, initialStatus: () => ({ replicas: 0 }),
+  prepare: defaultReplicaSet, validate: validateWorkload, initialStatus: () => ({ replicas: 0 }),
 });
 
 const createdAt = column('Created At', (o) => (isObject(o.metadata) ? o.metadata.creationTimestamp : ''), 'date');

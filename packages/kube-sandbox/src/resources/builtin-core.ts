@@ -14,6 +14,7 @@ import { ageColumn, ageOf, column, nameColumn } from './columns.js';
 import { podReady, podStatusReason } from './pod-status.js';
 import { STANDARD_VERBS, type ResourceDef } from './types.js';
 import { podWideColumns } from './workload-columns.js';
+import { defaultPod } from './workload-defaults.js';
 
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 const CONFIG_KEY_MSG = "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
@@ -78,6 +79,7 @@ export const pods = core({
     });
     return errors;
   },
+  prepare: defaultPod,
   initialStatus: () => ({ phase: 'Pending', qosClass: 'BestEffort' }),
 });
 
