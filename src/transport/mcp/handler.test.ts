@@ -184,6 +184,15 @@ describe('the MCP endpoint (stateless streamable HTTP)', () => {
     expect(text(result)).toBe('backend_error: socket hang up');
   });
 
+  it('answers tools/list with a cursor it never issued with -32602 invalid params, as MCP pagination asks', async () => {
+    const client = await connect();
+    const error = await client.listTools({ cursor: 'page-2' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(-32602);
+    expect((error as McpError).message).toContain('invalid cursor: tools/list answers every tool on one page');
+    expect((await client.listTools()).nextCursor).toBeUndefined();
+  });
+
   it('answers an unknown tool with a JSON-RPC invalid params error naming the tools', async () => {
     const client = await connect();
     const error = await client.callTool({ name: 'drop_database', arguments: {} }).catch((e: unknown) => e);

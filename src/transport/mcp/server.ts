@@ -63,7 +63,14 @@ export function buildMcpServer(catalog: ToolCatalog, ctx: RequestContext, versio
     { name: MCP_SERVER_NAME, version },
     { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...catalog.tools] }));
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    // The whole list is one page and never has a nextCursor, so any cursor is one we did
+    // not issue: MCP pagination asks for -32602 on an invalid cursor, not a silent first page.
+    if (request.params?.cursor !== undefined) {
+      throw new McpError(ErrorCode.InvalidParams, 'invalid cursor: tools/list answers every tool on one page and issues no cursors; call it without one');
+    }
+    return { tools: [...catalog.tools] };
+  });
   server.setRequestHandler(ToolCallEnvelope, async (request, extra) => {
     // The SDK has checked the params against CallToolRequestSchema before this runs.
     const params = request.params as CallToolRequest['params'];
