@@ -111,6 +111,31 @@ describe('cancelling wait_for_agent over MCP', () => {
     await noWatchOpen();
   });
 
+  it('leaves a wait running on a cancellation naming another id, a number for its string id, or refused for its protocol version', async () => {
+    seedRelease(sandbox, { name: 'doomed', ready: true, chartVersion: '0.6.1' });
+    seedAgentCr(sandbox, { name: 'doomed', release: { name: 'doomed', namespace: 'kagent' }, accepted: true, ready: true });
+    const res = await post({
+      jsonrpc: '2.0', id: '1', method: 'tools/call',
+      params: { name: 'wait_for_agent', arguments: { name: 'doomed', until: 'deleted', timeoutSeconds: 600 }, _meta: { progressToken: 'd' } },
+    });
+    const messages = sseMessages(res);
+    expect((await messages.next()).value).toMatchObject({ method: 'notifications/progress' });
+    expect((await cancel(8)).status).toBe(202);
+    expect((await cancel(1)).status).toBe(202);
+    const refused = await fetch(url, {
+      method: 'POST', headers: { ...HEADERS, 'mcp-protocol-version': '1999-01-01' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: '1' } }),
+    });
+    expect(refused.status).toBe(400);
+    // Still waiting: once the agent is gone, the call answers.
+    sandbox.store.delete('helmreleases', 'kagent', 'doomed');
+    sandbox.store.delete('agents', 'kagent', 'doomed');
+    const rest: Record<string, any>[] = [];
+    for (let next = await messages.next(); !next.done; next = await messages.next()) rest.push(next.value);
+    expect(rest.at(-1)).toMatchObject({ id: '1', result: { structuredContent: { timedOut: false } } });
+    await noWatchOpen();
+  });
+
   it('stops a wait the SDK client aborts (its AbortSignal sends notifications/cancelled), freeing its watches', async () => {
     await noWatchOpen();
     const client = new Client({ name: 'cancel-test', version: '1.0.0' });

@@ -26,13 +26,14 @@
  * any other status, and the TypeScript SDK client treats 405 as "no stream".
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../metrics/metrics.js';
 import { duplicateKey } from '../duplicate-keys.js';
 import type { AnyOperation, OperationService } from '../operations.js';
-import { cancellationsIn, InFlightCalls, singleToolCallId } from './in-flight.js';
+import { asCancellation, InFlightCalls, singleToolCallId } from './in-flight.js';
 import { headersAcceptable, notJsonRpc } from './message-shape.js';
 import { asksForProgress, bufferBody, parseMessage } from './progress-body.js';
 import { buildMcpServer } from './server.js';
@@ -84,8 +85,6 @@ export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
       res.status(400).json(jsonRpcError(-32600, `Invalid Request: ${shape}`));
       return;
     }
-    // A cancellation names a call that came on an earlier POST (in-flight.ts).
-    for (const cancellation of cancellationsIn(message?.value)) inFlight.cancel(req.ctx, cancellation);
     const stream = asksForProgress(message?.value);
     const callId = singleToolCallId(message?.value);
     const track = callId === undefined ? undefined : (id: RequestId) => inFlight.track(req.ctx, id, (cancellation) => {
@@ -93,10 +92,12 @@ export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
       // aborts the call (its watches end) and sends no response for it, as MCP asks. The
       // response then ends without an answer: the SSE stream closes; a plain JSON answer,
       // not begun yet, becomes an empty event stream (a JSON body would have to carry one).
-      transport.onmessage?.({ ...cancellation, jsonrpc: '2.0' });
+      deliver?.({ ...cancellation, jsonrpc: '2.0' });
       if (stream) transport.closeSSEStream(id);
       else if (!res.headersSent) res.status(200).set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' }).end();
     });
+    // What the transport hands this request's server (set once connected).
+    let deliver: Transport['onmessage'];
     const server = buildMcpServer(catalog, req.ctx, version, track);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -111,6 +112,14 @@ export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
     });
     try {
       await server.connect(transport);
+      // A cancellation names a call that came on an earlier POST (in-flight.ts); it is
+      // looked for once the transport has accepted this POST (headers, version, shape).
+      deliver = transport.onmessage;
+      transport.onmessage = (received, extra) => {
+        const cancellation = asCancellation(received);
+        if (cancellation) inFlight.cancel(req.ctx, cancellation);
+        deliver?.(received, extra);
+      };
       // The parsed body, so the text is not parsed again; without one the transport reads req.rawBody.
       await transport.handleRequest(req, res, message?.value);
     } catch (err) {

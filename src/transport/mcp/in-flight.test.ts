@@ -2,7 +2,7 @@ import type { CancelledNotification } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { Caller, RequestContext } from '../../identity/caller.js';
 import { silentLogger } from '../../log/logger.js';
-import { cancellationsIn, InFlightCalls, singleToolCallId } from './in-flight.js';
+import { asCancellation, InFlightCalls, singleToolCallId } from './in-flight.js';
 
 const ctx = (subject?: string): RequestContext => ({
   requestId: 'r', log: silentLogger(),
@@ -46,13 +46,13 @@ describe('InFlightCalls', () => {
 });
 
 describe('reading a POST body', () => {
-  it('finds the cancellations of one message or of a batch, and nothing in other shapes', () => {
-    const n = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 4 } };
-    expect(cancellationsIn(n)).toEqual([n]);
-    expect(cancellationsIn([{ jsonrpc: '2.0', id: 1, method: 'ping' }, n])).toEqual([n]);
-    for (const other of [null, 4, 'x', [], { method: 'notifications/cancelled' }, { ...n, params: { requestId: null } }, { ...n, id: 1 }]) {
-      expect(cancellationsIn(other)).toEqual([]);
-    }
+  it('reads a notifications/cancelled naming a request, and nothing else, as a cancellation', () => {
+    const n = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { requestId: 4, reason: 'stop' } };
+    expect(asCancellation(n)).toMatchObject({ method: 'notifications/cancelled', params: { requestId: 4, reason: 'stop' } });
+    expect(asCancellation({ jsonrpc: '2.0', method: 'notifications/cancelled', params: {} })).toBeUndefined();
+    expect(asCancellation({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: null } })).toBeUndefined();
+    expect(asCancellation({ jsonrpc: '2.0', method: 'notifications/initialized' })).toBeUndefined();
+    expect(asCancellation({ jsonrpc: '2.0', id: 1, method: 'notifications/cancelled', params: { requestId: 4 } })).toBeUndefined();
   });
 
   it('takes the id of a single tools/call only, never of a batch', () => {

@@ -18,7 +18,9 @@
  * ends when its client disconnects or its own timeout passes. Correctness never depends
  * on this table; it only frees resources sooner.
  */
-import type { CancelledNotification, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CancelledNotificationSchema, isJSONRPCNotification, type CancelledNotification, type JSONRPCMessage, type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 
 /** Stops one call: hands its server the cancellation and ends its HTTP response without an answer. */
@@ -68,14 +70,11 @@ function callKey(ctx: RequestContext, id: RequestId): string {
   return `${sender}\u0000${JSON.stringify(id)}`;
 }
 
-/** The `notifications/cancelled` messages of a parsed POST body (one message or a batch). */
-export function cancellationsIn(parsed: unknown): CancelledNotification[] {
-  const messages: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
-  return messages.filter((m): m is CancelledNotification => {
-    if (!isObject(m) || m.method !== 'notifications/cancelled' || 'id' in m || !isObject(m.params)) return false;
-    const id = m.params.requestId;
-    return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
-  });
+/** The message as a `notifications/cancelled` naming a request, or undefined. */
+export function asCancellation(message: JSONRPCMessage): CancelledNotification | undefined {
+  if (!isJSONRPCNotification(message) || message.method !== 'notifications/cancelled') return undefined;
+  const parsed = CancelledNotificationSchema.safeParse(message);
+  return parsed.success && parsed.data.params.requestId !== undefined ? parsed.data : undefined;
 }
 
 /**
