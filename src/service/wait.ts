@@ -107,7 +107,8 @@ export async function withRollout<R extends WaitableResult>(env: OperationEnv, c
   });
   let outcome: RolloutOutcome;
   try {
-    outcome = await follow(env, ctx, namespace, name, 'ready', seconds);
+    // As wait_for_agent, every verdict change is the call's progress (MCP, with a progress token).
+    outcome = await follow(env, ctx, namespace, name, 'ready', seconds, (status) => ctx.progress?.(status.summary));
   } catch (err) {
     return note(`the write was applied, but waiting for the rollout failed: ${toAppError(err).message}; follow it with wait_for_agent`);
   }

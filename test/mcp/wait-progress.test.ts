@@ -93,12 +93,14 @@ describe('wait_for_agent over MCP', () => {
     expect(messages.at(-1)).toMatchObject({ id: 2, result: { structuredContent: { verdict: 'ready', timedOut: false } } });
   });
 
-  it('create_agent with wait answers once the agent is ready, with its Status, timedOut and waitedSeconds', async () => {
+  it('create_agent with wait answers once the agent is ready, with its Status, timedOut and waitedSeconds, reporting each verdict change as progress', async () => {
+    const progress: Progress[] = [];
     const result = await client.callTool({
       name: 'create_agent', arguments: { name: 'mcp-created', modelConfig: 'default-model-config', toolset: ['preset:none'], wait: 60 },
-    }, undefined, { timeout: 70_000 }) as CallToolResult;
+    }, undefined, { timeout: 70_000, onprogress: (p) => progress.push(p) }) as CallToolResult;
     expect(result.isError).toBeFalsy();
     expect(json(result)).toMatchObject({ created: { helmRelease: true }, timedOut: false, status: { name: 'mcp-created', verdict: 'ready' } });
+    expect(progress.at(-1)?.message).toBe((json(result).status as { summary: string }).summary);
   });
 
   it('refuses a timeout outside 1..600 seconds as invalid input, naming the range', async () => {

@@ -50,6 +50,8 @@ export interface McpHandlerOptions {
   metrics?: Metrics;
   /** The operations to offer; default: the whole table. */
   operations?: readonly AnyOperation[];
+  /** How often a quiet call repeats its last progress notification; default 15 s (progress.ts). */
+  progressHeartbeatMs?: number;
 }
 
 /** A JSON-RPC error object without a request id (the transport level has none). */
@@ -98,7 +100,7 @@ export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
     });
     // What the transport hands this request's server (set once connected).
     let deliver: Transport['onmessage'];
-    const server = buildMcpServer(catalog, req.ctx, version, track);
+    const server = buildMcpServer({ catalog, ctx: req.ctx, version, trackCall: track, progressHeartbeatMs: options.progressHeartbeatMs });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: !stream,

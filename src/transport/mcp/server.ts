@@ -25,6 +25,7 @@ import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type
 import { z } from 'zod';
 import type { RequestContext } from '../../identity/caller.js';
 import { MCP_INSTRUCTIONS } from './instructions.js';
+import { PROGRESS_HEARTBEAT_MS, ProgressReporter } from './progress.js';
 import type { ToolCatalog } from './tools.js';
 
 /** The server name clients and muster see (muster prefixes tools with it). */
@@ -33,20 +34,13 @@ export const MCP_SERVER_NAME = 'agent-manager';
 /** `tools/call` with its params unchecked: the SDK checks them (see above). */
 const ToolCallEnvelope = z.object({ method: z.literal('tools/call'), params: z.unknown() });
 
-/**
- * A tool's progress as MCP progress notifications, when the call asked for them with a
- * `_meta.progressToken`: each with the token, a `progress` that grows by one per
- * notification (the total is not known) and the tool's message. They go out on the
- * call's own response stream (the handler answers such a request with SSE).
- */
-function progressOf(params: CallToolRequest['params'], extra: ToolCallExtra): ((message: string) => void) | undefined {
+/** The call's progress notifications, when it carries a progress token (progress.ts). */
+function progressOf(params: CallToolRequest['params'], extra: ToolCallExtra, heartbeatMs: number): ProgressReporter | undefined {
   const progressToken = params._meta?.progressToken;
   if (progressToken === undefined) return undefined;
-  let progress = 0;
-  return (message) => {
-    progress += 1;
+  return new ProgressReporter((progress, message) => {
     extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message } }).catch(() => undefined);
-  };
+  }, heartbeatMs);
 }
 
 type ToolCallExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
@@ -57,8 +51,18 @@ type ToolCallExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
  */
 export type TrackCall = (requestId: RequestId) => () => void;
 
+export interface McpServerOptions {
+  catalog: ToolCatalog;
+  ctx: RequestContext;
+  version: string;
+  trackCall?: TrackCall;
+  /** How often a quiet call repeats its last progress (progress.ts); default 15 s. */
+  progressHeartbeatMs?: number;
+}
+
 /** A server for one request. */
-export function buildMcpServer(catalog: ToolCatalog, ctx: RequestContext, version: string, trackCall?: TrackCall): Server {
+export function buildMcpServer(options: McpServerOptions): Server {
+  const { catalog, ctx, version, trackCall } = options;
   const server = new Server(
     { name: MCP_SERVER_NAME, version },
     { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS },
@@ -82,9 +86,11 @@ export function buildMcpServer(catalog: ToolCatalog, ctx: RequestContext, versio
     // Stop work when either the HTTP client leaves or the MCP client cancels the call.
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, extra.signal]) : extra.signal;
     const done = trackCall?.(extra.requestId);
+    const progress = progressOf(params, extra, options.progressHeartbeatMs ?? PROGRESS_HEARTBEAT_MS);
     try {
-      return await catalog.call(operation, params.arguments, { ...ctx, signal, progress: progressOf(params, extra) });
+      return await catalog.call(operation, params.arguments, { ...ctx, signal, progress: progress?.report });
     } finally {
+      progress?.stop();
       done?.();
     }
   });
