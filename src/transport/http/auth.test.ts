@@ -9,6 +9,7 @@ import type { Caller } from '../../identity/caller.js';
 import { startFakeIssuer, type FakeIssuer } from '../../identity/testing/fake-issuer.js';
 import { createTokenVerifier, type TokenVerifier } from '../../identity/token-verifier.js';
 import { bearerAuth, bearerChallenge, challengeAfterGuard, headerSafe, resourceServerGuards } from './auth.js';
+import { encodeJson } from '../rest/send-json.js';
 import { oauthMetadataRouter } from './oauth-metadata.js';
 
 /** A tiny app shaped like the real one: probes and metadata open, /api/v1 and /mcp guarded. */
@@ -143,6 +144,15 @@ describe('bearerAuth', () => {
   it('refuses an oversized header without asking the verifier', async () => {
     await get('/api/v1/agents', `Bearer ${'a'.repeat(20_000)}`);
     expect(verifyCalls).toBe(0);
+  });
+
+  it('writes its 401 as every REST answer: application/json, indented, with no body-hash ETag', async () => {
+    const res = await get('/api/v1/agents');
+    const text = await res.text();
+    expect(res.status).toBe(401);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('etag')).toBeNull();
+    expect(text).toBe(encodeJson(JSON.parse(text)));
   });
 
   it('keeps the full description, quotes included, in the JSON body', async () => {

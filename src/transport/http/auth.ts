@@ -19,6 +19,7 @@ import { toAppError, toRestErrorBody, unauthenticated, type AppError } from '../
 import type { Caller } from '../../identity/caller.js';
 import { MAX_TOKEN_BYTES } from '../../identity/jwt-precheck.js';
 import type { TokenVerifier } from '../../identity/token-verifier.js';
+import { sendJson } from '../rest/send-json.js';
 import { protectedResourceMetadataUrl } from './oauth-metadata.js';
 
 declare global {
@@ -85,7 +86,7 @@ export function bearerAuth(options: BearerAuthOptions): RequestHandler {
       if (error.code === 'unauthenticated') return refuse(req, res, { resourceMetadataUrl, log, error, tokenSent: true });
       // The identity provider failed, not the caller: no challenge, the error's own status.
       log.warn({ method: req.method, path: pathOf(req), err: error.message }, `token not verified: ${error.message}`);
-      res.status(error.status).json(toRestErrorBody(error));
+      sendJson(res, error.status, toRestErrorBody(error));
       return;
     }
     req.caller = caller;
@@ -125,10 +126,9 @@ export function bearerChallenge(resourceMetadataUrl: string, description?: strin
  * and MCP error mappers use this too, e.g. for a request without a token to act with).
  */
 export function sendUnauthenticated(res: Response, error: AppError, resourceMetadataUrl: string, tokenSent = true): void {
-  res
-    .status(401)
-    .set('WWW-Authenticate', bearerChallenge(resourceMetadataUrl, tokenSent ? error.detail : undefined))
-    .json(toRestErrorBody(error));
+  // Written as every REST answer is (application/json, indented, no body-hash ETag).
+  res.setHeader('WWW-Authenticate', bearerChallenge(resourceMetadataUrl, tokenSent ? error.detail : undefined));
+  sendJson(res, 401, toRestErrorBody(error));
 }
 
 /**
