@@ -290,3 +290,23 @@ describe('deployment-controller', () => {
     expect(deployment.metadata!.generation).toBe(3);
   });
 });
+
+describe('kubelet', () => {
+  it('stops a deleted pod and removes it, while its ReplicaSet starts a replacement', async () => {
+    const body = {
+      metadata: { name: 'terminating' },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'terminating' } }, template: { metadata: { labels: { app: 'terminating' } }, spec: { containers: [{ name: 'c', image: 'nginx:1' }] } } },
+    };
+    await h.apps.createNamespacedDeployment({ namespace: 'tenant', body });
+    const listPods = async () => (await h.core.listNamespacedPod({ namespace: 'tenant', labelSelector: 'app=terminating' })).items;
+    const first = await eventually(async () => (await listPods()).find((p) => p.status?.phase === 'Running'), 10_000, 'a running pod');
+    const deleting = await h.core.deleteNamespacedPod({ namespace: 'tenant', name: first.metadata!.name! }) as any;
+    expect(deleting.metadata.deletionTimestamp).toBeDefined();
+    const after = await eventually(async () => {
+      const items = await listPods();
+      const replaced = !items.some((p) => p.metadata!.name === first.metadata!.name) && items.some((p) => p.status?.phase === 'Running');
+      return replaced ? items : undefined;
+    }, 10_000, 'the deleted pod gone and a replacement running');
+    expect(after).toHaveLength(1);
+  });
+});

@@ -98,3 +98,42 @@ describe('sandbox delete through client-node', () => {
     expect((await rejection(h.core.readNamespace({ name: 'doomed' }))).code).toBe(404);
   });
 });
+
+describe('graceful deletion of pods', () => {
+  const pod = (name: string, nodeName?: string, grace?: number) => ({
+    metadata: { name },
+    spec: { ...(nodeName ? { nodeName } : {}), ...(grace !== undefined ? { terminationGracePeriodSeconds: grace } : {}), containers: [{ name: 'c', image: 'busybox' }] },
+  });
+
+  it('keeps a pod on a node Terminating for its grace period, until a delete with grace period 0', async () => {
+    await h.core.createNamespacedPod({ namespace: 'tenant', body: pod('graceful', 'sandbox-node') });
+    const before = Date.now();
+    const deleting = await h.core.deleteNamespacedPod({ namespace: 'tenant', name: 'graceful' }) as any;
+    expect(deleting.kind).toBe('Pod');
+    expect(deleting.metadata.deletionGracePeriodSeconds).toBe(30);
+    const due = Date.parse(deleting.metadata.deletionTimestamp);
+    expect(due).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 29_000);
+    const stillThere = await h.core.readNamespacedPod({ namespace: 'tenant', name: 'graceful' });
+    expect(stillThere.metadata!.deletionTimestamp).toBeDefined();
+
+    const shorter = await h.core.deleteNamespacedPod({ namespace: 'tenant', name: 'graceful', gracePeriodSeconds: 5 }) as any;
+    expect(shorter.metadata.deletionGracePeriodSeconds).toBe(5);
+    const longer = await h.core.deleteNamespacedPod({ namespace: 'tenant', name: 'graceful', gracePeriodSeconds: 60 }) as any;
+    expect(longer.metadata.deletionGracePeriodSeconds).toBe(5);
+
+    await h.core.deleteNamespacedPod({ namespace: 'tenant', name: 'graceful', gracePeriodSeconds: 0 });
+    expect((await rejection(h.core.readNamespacedPod({ namespace: 'tenant', name: 'graceful' }))).code).toBe(404);
+  });
+
+  it('takes the pod\'s terminationGracePeriodSeconds when the request names none', async () => {
+    await h.core.createNamespacedPod({ namespace: 'tenant', body: pod('quick', 'sandbox-node', 3) });
+    const deleting = await h.core.deleteNamespacedPod({ namespace: 'tenant', name: 'quick' }) as any;
+    expect(deleting.metadata.deletionGracePeriodSeconds).toBe(3);
+  });
+
+  it('removes a pod no node runs at once', async () => {
+    await h.core.createNamespacedPod({ namespace: 'tenant', body: pod('unscheduled') });
+    await h.core.deleteNamespacedPod({ namespace: 'tenant', name: 'unscheduled' });
+    expect((await rejection(h.core.readNamespacedPod({ namespace: 'tenant', name: 'unscheduled' }))).code).toBe(404);
+  });
+});

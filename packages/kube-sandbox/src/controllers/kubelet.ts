@@ -2,7 +2,8 @@
  * A stand-in for the kubelet of one node (`sandbox-node`): a pod that is still Pending
  * and has no container statuses is started — init containers completed, containers
  * running and ready, the pod conditions True, a pod IP assigned. Pods that already run
- * are left alone, so a pod a test put in CrashLoopBackOff stays there.
+ * are left alone, so a pod a test put in CrashLoopBackOff stays there. A pod being deleted
+ * gracefully is stopped at once and deleted with grace period 0, which removes it.
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { isObject, nowTimestamp, type JsonObject } from '../api/json.js';
@@ -47,7 +48,14 @@ export function runningPodStatus(pod: JsonObject): JsonObject {
 
 function reconcilePod(ctx: ControllerContext, namespace: string, name: string): void {
   const pod = ctx.store.find('pods', namespace, name);
-  if (!pod || metadata(pod).deletionTimestamp) return;
+  if (!pod) return;
+  const meta = metadata(pod);
+  if (meta.deletionTimestamp) {
+    if (typeof meta.deletionGracePeriodSeconds === 'number' && meta.deletionGracePeriodSeconds > 0) {
+      ctx.store.delete('pods', namespace, name, { fieldManager: MANAGER, gracePeriodSeconds: 0 });
+    }
+    return;
+  }
   const status = isObject(pod.status) ? pod.status : {};
   if (status.phase !== 'Pending' || Array.isArray(status.containerStatuses)) return;
   writeStatus(ctx.store, 'pods', pod, runningPodStatus(pod), MANAGER);

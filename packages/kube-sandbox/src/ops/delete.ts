@@ -6,11 +6,17 @@
  * leaves its dependents to the garbage collector; Orphan and Foreground add the
  * `orphan` or `foregroundDeletion` finalizer, which the collector removes once it has
  * orphaned, or deleted, the dependents.
+ *
+ * A pod on a node is deleted gracefully, as the pod registry does it: it gets a
+ * deletionTimestamp its grace period ahead (the request's `gracePeriodSeconds`, else the
+ * pod's `terminationGracePeriodSeconds`, 30 by default) and stays, Terminating, until
+ * the kubelet deletes it with grace period 0. A pod no node runs, or one that has
+ * finished, goes at once; a second delete may only shorten the grace period.
  */
 import { clone, isObject, metaOf, readMeta, nowTimestamp, type JsonObject } from '../api/json.js';
 import { statusErrors } from '../api/status.js';
 import { combine, fieldSelector, labelSelector } from '../store/selectors.js';
-import { namespaces } from '../resources/builtin-core.js';
+import { namespaces, pods } from '../resources/builtin-core.js';
 import { groupResource, type ResourceDef } from '../resources/types.js';
 import { afterRemoval, terminateNamespace } from './namespace-lifecycle.js';
 import type { DeleteOptions, ListOptions, OpsEnv } from './types.js';
@@ -47,6 +53,30 @@ function checkPreconditions(def: ResourceDef, old: JsonObject, opts: DeleteOptio
   }
 }
 
+/** The grace period a pod's deletion gets (0: remove it now). */
+function podGracePeriod(pod: JsonObject, opts: DeleteOptions): number {
+  const spec = isObject(pod.spec) ? pod.spec : {};
+  const phase = isObject(pod.status) ? pod.status.phase : undefined;
+  if (!spec.nodeName || phase === 'Succeeded' || phase === 'Failed') return 0;
+  if (opts.gracePeriodSeconds !== undefined) return opts.gracePeriodSeconds;
+  return typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 30;
+}
+
+/** Start (or shorten) a pod's graceful deletion; the kubelet removes it later. */
+function deletePodGracefully(env: OpsEnv, old: JsonObject, grace: number, opts: DeleteOptions): DeleteResult {
+  const meta = readMeta(old);
+  const pending = typeof meta.deletionGracePeriodSeconds === 'number' ? meta.deletionGracePeriodSeconds : undefined;
+  if (meta.deletionTimestamp && pending !== undefined && pending <= grace) return { object: old, removed: false };
+  const next = clone(old);
+  const nextMeta = metaOf(next);
+  nextMeta.deletionTimestamp = new Date(Date.now() + grace * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  nextMeta.deletionGracePeriodSeconds = grace;
+  const finalizers = finalizersFor(old, meta.deletionTimestamp ? undefined : opts.propagationPolicy);
+  if (finalizers.length > 0) nextMeta.finalizers = finalizers;
+  else delete nextMeta.finalizers;
+  return { object: opts.dryRun ? next : env.objects.put(pods, next, 'MODIFIED', old), removed: false };
+}
+
 /** DELETE one object. */
 export function deleteObject(env: OpsEnv, def: ResourceDef, namespace: string, name: string, opts: DeleteOptions = {}): DeleteResult {
   const old = env.objects.get(def, namespace, name);
@@ -57,6 +87,13 @@ export function deleteObject(env: OpsEnv, def: ResourceDef, namespace: string, n
       if (env.objects.get(d, ns, n)) deleteObject(env, d, ns, n, {});
     });
     return { object, removed: !env.objects.get(namespaces, '', name) };
+  }
+  if (def === pods) {
+    const grace = podGracePeriod(old, opts);
+    const pending = readMeta(old).deletionGracePeriodSeconds;
+    if (grace > 0) return deletePodGracefully(env, old, grace, opts);
+    // The kubelet's final delete of a pod its finalizers still hold: the grace period ends, the finalizers stay.
+    if (typeof pending === 'number' && pending > 0 && finalizersFor(old, undefined).length > 0) return deletePodGracefully(env, old, 0, opts);
   }
   const finalizers = readMeta(old).deletionTimestamp ? finalizersFor(old, undefined) : finalizersFor(old, opts.propagationPolicy);
   if (finalizers.length > 0) {

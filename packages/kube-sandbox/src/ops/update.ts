@@ -116,7 +116,10 @@ export function commitUpdate(env: OpsEnv, req: UpdateRequest): JsonObject {
   if (deepEqual(withoutVolatile(old), withoutVolatile(next))) {
     if (!req.managed || deepEqual(timeless(oldMeta.managedFields), timeless(meta.managedFields))) return old;
   }
-  const removeNow = Boolean(meta.deletionTimestamp) && finalizers(next).length === 0;
+  // An object goes once its last finalizer does, unless a grace period is still running (a
+  // pod the kubelet has not yet stopped).
+  const graceLeft = typeof meta.deletionGracePeriodSeconds === 'number' && meta.deletionGracePeriodSeconds > 0;
+  const removeNow = Boolean(meta.deletionTimestamp) && finalizers(next).length === 0 && !graceLeft;
   if (opts.dryRun) return next;
   if (removeNow) {
     const gone = env.objects.remove(def, next);
