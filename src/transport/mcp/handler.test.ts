@@ -184,6 +184,18 @@ describe('the MCP endpoint (stateless streamable HTTP)', () => {
     expect(text(result)).toBe('backend_error: socket hang up');
   });
 
+  it.each([
+    ['an initialize without protocolVersion', { method: 'initialize', params: { capabilities: {}, clientInfo: { name: 'c', version: '1' } } },
+      'Invalid params of initialize: params.protocolVersion: required'],
+    ['a tools/call without params', { method: 'tools/call' }, 'Invalid params of tools/call: params: required'],
+    ['a tools/call whose name is a number', { method: 'tools/call', params: { name: 5 } },
+      'Invalid params of tools/call: params.name: expected string, received number'],
+  ])('answers %s with -32602 invalid params naming the field, not -32603 with a JSON dump', async (_case, request, message) => {
+    const res = await post({ jsonrpc: '2.0', id: 5, ...request }, { 'mcp-protocol-version': '2025-06-18' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32602, message } });
+  });
+
   it('answers tools/list with a cursor it never issued with -32602 invalid params, as MCP pagination asks', async () => {
     const client = await connect();
     const error = await client.listTools({ cursor: 'page-2' }).catch((e: unknown) => e);

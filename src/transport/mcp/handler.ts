@@ -27,7 +27,7 @@
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../metrics/metrics.js';
@@ -35,6 +35,7 @@ import { duplicateKey } from '../duplicate-keys.js';
 import type { AnyOperation, OperationService } from '../operations.js';
 import { asCancellation, InFlightCalls, singleToolCallId } from './in-flight.js';
 import { headersAcceptable, notJsonRpc } from './message-shape.js';
+import { invalidParams } from './request-params.js';
 import { asksForProgress, bufferBody, parseMessage } from './progress-body.js';
 import { buildMcpServer } from './server.js';
 import { ToolCatalog } from './tools.js';
@@ -114,10 +115,16 @@ export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
     });
     try {
       await server.connect(transport);
-      // A cancellation names a call that came on an earlier POST (in-flight.ts); it is
-      // looked for once the transport has accepted this POST (headers, version, shape).
+      // What the transport accepted (headers, version, shape), before the server sees it:
+      // params that do not fit their method are answered -32602 here (request-params.ts),
+      // and a cancellation names a call that came on an earlier POST (in-flight.ts).
       deliver = transport.onmessage;
       transport.onmessage = (received, extra) => {
+        const problem = invalidParams(received);
+        if (problem !== undefined && isJSONRPCRequest(received)) {
+          void transport.send({ jsonrpc: '2.0', id: received.id, error: { code: ErrorCode.InvalidParams, message: problem } }).catch(() => undefined);
+          return;
+        }
         const cancellation = asCancellation(received);
         if (cancellation) inFlight.cancel(req.ctx, cancellation);
         deliver?.(received, extra);

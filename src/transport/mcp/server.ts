@@ -12,13 +12,12 @@
  * operation table through `ToolCatalog`. An unknown tool name stays a JSON-RPC error
  * (-32602), as the MCP specification asks.
  *
- * A `tools/call` is registered with a lenient envelope schema (any `params`), so the
- * SDK's own `tools/call` check runs on it and answers malformed params (arguments that
- * are not an object, a name that is not a string) with -32602 invalid params; with the
- * strict schema the envelope parse would fail first and surface as -32603 internal
- * error. The envelope also hands the arguments over exactly as JSON.parse read them, so
- * an argument named `__proto__` reaches the strict input schema and is refused as an
- * unknown field instead of being dropped on the way.
+ * A `tools/call` is registered with a lenient envelope schema (any `params`): malformed
+ * params (arguments that are not an object, a name that is not a string) never get here,
+ * the handler answers them -32602 first (request-params.ts). The envelope hands the
+ * arguments over exactly as JSON.parse read them, so an argument named `__proto__`
+ * reaches the strict input schema and is refused as an unknown field instead of being
+ * dropped on the way, as the strict schema's parse would.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';

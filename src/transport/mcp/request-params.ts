@@ -1,0 +1,39 @@
+/**
+ * The params of the requests this server answers, checked with the SDK's own request
+ * schemas before its protocol layer sees them, so that params of the wrong shape are
+ * JSON-RPC's -32602 Invalid params with words a client can act on. The SDK parses a
+ * request with its method's schema and answers a failure as -32603 Internal error,
+ * whose message is zod's issue list as pretty JSON (an `initialize` without
+ * `protocolVersion`, a `tools/call` without params); only a `tools/call` with params
+ * got -32602, and that with the same JSON dump.
+ *
+ * Only the check is ours: a request that passes is handed on unchanged.
+ */
+import {
+  CallToolRequestSchema, InitializeRequestSchema, isJSONRPCRequest, ListToolsRequestSchema, PingRequestSchema, type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+
+const SCHEMAS: Readonly<Record<string, z.ZodType>> = {
+  initialize: InitializeRequestSchema,
+  ping: PingRequestSchema,
+  'tools/list': ListToolsRequestSchema,
+  'tools/call': CallToolRequestSchema,
+};
+
+/** Why a request's params do not fit its method, or undefined (fits, unknown method, not a request). */
+export function invalidParams(message: JSONRPCMessage): string | undefined {
+  if (!isJSONRPCRequest(message)) return undefined;
+  const schema = SCHEMAS[message.method];
+  if (!schema) return undefined;
+  const parsed = schema.safeParse(message);
+  if (parsed.success) return undefined;
+  const reasons = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.')}: ${words(issue)}`);
+  return `Invalid params of ${message.method}: ${[...new Set(reasons)].join('; ')}`;
+}
+
+function words(issue: z.core.$ZodIssue): string {
+  // "expected nonoptional, received undefined" is zod's way of saying a required value is missing.
+  if (issue.code === 'invalid_type' && (issue.expected === 'nonoptional' || issue.message.endsWith('received undefined'))) return 'required';
+  return issue.message.replace(/^Invalid input: /, '').replace('expected record', 'expected object');
+}
