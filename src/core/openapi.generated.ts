@@ -137,7 +137,7 @@ export interface paths {
          * Get an agent's status
          * @description A verdict (ready, progressing, failed, unknown) with one actionable sentence, and the facts it was folded from: the Agent, the HelmRelease, the Deployment, its pods and recent Warning events.
          *
-         *     With `watch=true` the answer is a `text/event-stream` that follows the rollout on Kubernetes watches as the caller: `event: status` with the Status JSON at once and on every change of verdict or summary, then `event: end` with `{"reason": "ready" | "failed" | "deleted" | "timeout"}`, and the stream ends. `timeoutSeconds` (1 to 600, default 60) bounds it. A comment line (`: keep-alive`) comes every 15 seconds. A refusal before the first status (a bad `timeoutSeconds`, a missing agent) is the usual JSON error; a failure after it is an `event: error` with the Error body. When the server shuts down the stream ends without an `end` event: reconnect to follow on. Without `watch=true`, `timeoutSeconds` is ignored.
+         *     With `watch=true` the answer is a `text/event-stream` that follows the rollout on Kubernetes watches as the caller: `event: status` with the Status JSON at once and on every change of verdict or summary, then `event: end` with `{"reason": "ready" | "failed" | "deleted" | "timeout"}`, and the stream ends. `timeoutSeconds` (1 to 600, default 60) bounds it. A comment line (`: keep-alive`) comes every 15 seconds. A refusal before the first status (a bad `timeoutSeconds`, a missing agent) is the usual JSON error; a failure after it is an `event: error` with the Error body. When the server shuts down the stream ends without an `end` event: reconnect to follow on. The `end` event has `id: end`, and a request with `Last-Event-ID: end` (an EventSource reconnecting after the end) is answered 204, which tells it to stop. Without `watch=true`, `timeoutSeconds` is ignored.
          */
         get: operations["getAgentStatus"];
         put?: never;
@@ -1384,11 +1384,19 @@ export interface operations {
                      * @example event: status
                      *     data: {"name":"sre","namespace":"kagent","verdict":"progressing","summary":"HelmRelease created; Flux has not reconciled it yet"}
                      *
+                     *     id: end
                      *     event: end
                      *     data: {"reason":"ready"}
                      */
                     "text/event-stream": string;
                 };
+            };
+            /** @description With `watch=true` and `Last-Event-ID: end`, the stream had ended; an EventSource stops reconnecting. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];

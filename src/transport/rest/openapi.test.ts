@@ -37,8 +37,9 @@ describe('api/openapi.yaml against the operation table', () => {
     expect(op.operationId).toBe(operationId(o));
     expect((op as unknown as { summary: string }).summary).toBe(o.title);
     const successes = Object.keys(op.responses).filter((s) => s.startsWith('2'));
-    // A create also documents the 200 of its dry run and of commit mode, the one other status statusOf answers.
-    const expected = o.rest.statusOf ? ['200', '201'] : [String(o.rest.status)];
+    // A create also documents the 200 of its dry run and of commit mode, the one other status statusOf answers;
+    // the status stream the 204 that stops an EventSource reconnecting after the end.
+    const expected = o.rest.statusOf ? ['200', '201'] : o.rest.watch ? ['200', '204'] : [String(o.rest.status)];
     expect(successes).toEqual(expected);
   });
 

@@ -30,12 +30,21 @@ describe('GET /agents/{ns}/{name}/status?watch=true', () => {
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     expect(res.headers.get('cache-control')).toBe('no-cache, private, no-transform');
     expect(res.headers.get('x-accel-buffering')).toBe('no');
-    const events = parseEvents(await res.text());
+    const text = await res.text();
+    const events = parseEvents(text);
     expect(events.map((e) => e.event)).toEqual(['status', 'status', 'end']);
     expect(events[0]!.data).toMatchObject({ name: 'sre', verdict: 'progressing' });
     expect(events[1]!.data).toMatchObject({ verdict: 'ready' });
     expect(events[2]!.data).toEqual({ reason: 'ready' });
+    expect(text).toMatch(/\nid: end\nevent: end\ndata: \{"reason":"ready"\}\n\n$/);
     expect(service.inputs('followAgentStatus')).toEqual([{ namespace: 'kagent', name: 'sre', timeoutSeconds: 30 }]);
+  });
+
+  it('answers an EventSource reconnecting after the end (Last-Event-ID: end) 204, which stops it, without following', async () => {
+    const res = await fetch(`${api.base}/agents/kagent/sre/status?watch=true`, { headers: { 'last-event-id': 'end' } });
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+    expect(service.calls).toEqual([]);
   });
 
   it('takes watch=TRUE in any case, and without watch=true answers the plain JSON status', async () => {

@@ -10,6 +10,12 @@
  * - a comment line (`: keep-alive`) every 15 s, so proxies and load balancers do not take a
  *   quiet stream for a dead one.
  *
+ * The `end` event carries `id: end`. An EventSource reconnects whenever a stream closes,
+ * so one whose page does not call `close()` on `end` would start the wait again every few
+ * seconds, for ever; its reconnection sends `Last-Event-ID: end`, and that is answered
+ * `204 No Content`, which per the WHATWG HTML spec tells it to stop reconnecting. A new
+ * EventSource (no Last-Event-ID) follows afresh.
+ *
  * Anything refused before the first status (a bad timeoutSeconds, an agent that does not
  * exist, a read the caller may not make) is the usual JSON error with its status; a
  * failure after it is an `event: error` with the error body, then the end. When the server
@@ -36,9 +42,12 @@ import { flagValue, queryFlag, queryInteger } from './rest-input.js';
 /** How often a quiet stream sends a comment line. */
 export const HEARTBEAT_MS = 15_000;
 
+/** The `id` of the `end` event, and the Last-Event-ID of a reconnection after it. */
+export const END_EVENT_ID = 'end';
+
 /** One server-sent event: compact JSON on one `data:` line (JSON.stringify never emits a newline). */
-function writeEvent(res: Response, event: string, data: unknown): void {
-  res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+function writeEvent(res: Response, event: string, data: unknown, id?: string): void {
+  res.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
 /** The stream handler of the status route; passes every request without `watch=true` on. */
@@ -48,6 +57,10 @@ export function statusStream(
   return async (req, res, next) => {
     const watch = flagValue('watch', req.query.watch);
     if (watch === undefined || !queryFlag('watch', watch)) return next();
+    if (req.get('last-event-id') === END_EVENT_ID) {
+      res.status(204).end();
+      return;
+    }
     const timeText = flagValue('timeoutSeconds', req.query.timeoutSeconds);
     const timeoutSeconds = timeText === undefined ? undefined : queryInteger('timeoutSeconds', timeText);
     const head = req.method === 'HEAD';
@@ -75,7 +88,7 @@ export function statusStream(
     };
     try {
       const end = await service.followAgentStatus(ctx, { namespace: String(req.params.namespace), name: String(req.params.name), timeoutSeconds }, onStatus);
-      if (!head && end !== 'shutdown' && end !== 'disconnected') writeEvent(res, 'end', { reason: end });
+      if (!head && end !== 'shutdown' && end !== 'disconnected') writeEvent(res, 'end', { reason: end }, END_EVENT_ID);
       res.end();
     } catch (err) {
       if (!res.headersSent) throw err;
