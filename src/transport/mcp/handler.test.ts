@@ -201,7 +201,7 @@ describe('the MCP endpoint (stateless streamable HTTP)', () => {
     const error = await client.listTools({ cursor: 'page-2' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(-32602);
-    expect((error as McpError).message).toContain('invalid cursor: tools/list answers every tool on one page');
+    expect((error as McpError).message).toMatch(/^MCP error -32602: invalid cursor: tools\/list answers every tool on one page/);
     expect((await client.listTools()).nextCursor).toBeUndefined();
   });
 
@@ -210,7 +210,10 @@ describe('the MCP endpoint (stateless streamable HTTP)', () => {
     const error = await client.callTool({ name: 'drop_database', arguments: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(-32602);
-    expect((error as McpError).message).toContain('unknown tool "drop_database"; the tools are: get_info, list_agents');
+    expect((error as McpError).message).toMatch(/^MCP error -32602: unknown tool "drop_database"; the tools are: get_info, list_agents/);
+    // On the wire the message is the words alone; the code is its own field.
+    const res = await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'drop_database' } }, { 'mcp-protocol-version': '2025-06-18' });
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^unknown tool "drop_database"; the tools are: /);
   });
 
   it('records each tool call by tool and outcome', async () => {

@@ -20,7 +20,7 @@
  * dropped on the way, as the strict schema's parse would.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListToolsRequestSchema, type CallToolRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { RequestContext } from '../../identity/caller.js';
 import { MCP_INSTRUCTIONS } from './instructions.js';
@@ -40,6 +40,15 @@ function progressOf(params: CallToolRequest['params'], extra: ToolCallExtra, hea
   return new ProgressReporter((progress, message) => {
     extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message } }).catch(() => undefined);
   }, heartbeatMs);
+}
+
+/**
+ * A -32602 JSON-RPC error whose message is just the words. An McpError puts
+ * "MCP error -32602: " before them on the wire, and the SDK client puts it there again,
+ * so a caller read the code twice; the code is in the error's own field.
+ */
+function invalidParams(message: string): Error & { code: number } {
+  return Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
 }
 
 type ToolCallExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
@@ -70,7 +79,7 @@ export function buildMcpServer(options: McpServerOptions): Server {
     // The whole list is one page and never has a nextCursor, so any cursor is one we did
     // not issue: MCP pagination asks for -32602 on an invalid cursor, not a silent first page.
     if (request.params?.cursor !== undefined) {
-      throw new McpError(ErrorCode.InvalidParams, 'invalid cursor: tools/list answers every tool on one page and issues no cursors; call it without one');
+      throw invalidParams('invalid cursor: tools/list answers every tool on one page and issues no cursors; call it without one');
     }
     return { tools: [...catalog.tools] };
   });
@@ -80,7 +89,7 @@ export function buildMcpServer(options: McpServerOptions): Server {
     const operation = catalog.operation(params.name);
     if (!operation) {
       const names = catalog.tools.map((t) => t.name).join(', ');
-      throw new McpError(ErrorCode.InvalidParams, `unknown tool "${params.name}"; the tools are: ${names}`);
+      throw invalidParams(`unknown tool "${params.name}"; the tools are: ${names}`);
     }
     // Stop work when either the HTTP client leaves or the MCP client cancels the call.
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, extra.signal]) : extra.signal;
