@@ -30,10 +30,10 @@ describe('sandbox discovery', () => {
     expect(res.headers['content-type']).toBe('application/json');
     expect(res.json.kind).toBe('APIGroupList');
     expect(res.json.groups.map((g: any) => g.name)).toEqual([
-      'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'helm.toolkit.fluxcd.io',
+      'apps', 'apiextensions.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'helm.toolkit.fluxcd.io',
       'source.toolkit.fluxcd.io', 'kustomize.toolkit.fluxcd.io', 'kagent.dev',
     ]);
-    expect(res.json.groups[4]).toEqual({
+    expect(res.json.groups[5]).toEqual({
       name: 'helm.toolkit.fluxcd.io',
       versions: [{ groupVersion: 'helm.toolkit.fluxcd.io/v2', version: 'v2' }],
       preferredVersion: { groupVersion: 'helm.toolkit.fluxcd.io/v2', version: 'v2' },

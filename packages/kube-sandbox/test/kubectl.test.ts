@@ -84,10 +84,38 @@ describe.skipIf(!present)(title, () => {
     expect(byName.gitrepositories).toEqual(['gitrepositories', 'gitrepo', 'source.toolkit.fluxcd.io/v1', 'true', 'GitRepository']);
     expect(byName.namespaces).toEqual(['namespaces', 'ns', 'v1', 'false', 'Namespace']);
     expect(Object.keys(byName).sort()).toEqual([
-      'agents', 'clusterrolebindings', 'clusterroles', 'configmaps', 'controllerrevisions', 'deployments', 'events', 'gitrepositories', 'helmreleases',
+      'agents', 'clusterrolebindings', 'clusterroles', 'configmaps', 'controllerrevisions', 'customresourcedefinitions', 'deployments', 'events', 'gitrepositories', 'helmreleases',
       'kustomizations', 'modelconfigs', 'namespaces', 'ocirepositories', 'pods', 'replicasets', 'rolebindings', 'roles', 'secrets', 'selfsubjectaccessreviews',
       'selfsubjectreviews', 'selfsubjectrulesreviews', 'serviceaccounts',
     ]);
+  });
+
+  it('lists the CRDs of the custom kinds, Established, with the printer columns kubectl prints, and refuses changing them', async () => {
+    const list = await kubectl('get', 'crd');
+    expect(list.code).toBe(0);
+    const lines = list.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+CREATED AT$/);
+    expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual([
+      'agents.kagent.dev', 'gitrepositories.source.toolkit.fluxcd.io', 'helmreleases.helm.toolkit.fluxcd.io',
+      'kustomizations.kustomize.toolkit.fluxcd.io', 'modelconfigs.kagent.dev', 'ocirepositories.source.toolkit.fluxcd.io',
+    ]);
+    const wait = await kubectl('wait', '--for=condition=Established', 'crd/helmreleases.helm.toolkit.fluxcd.io', '--timeout=5s');
+    expect(wait).toMatchObject({ code: 0, stdout: 'customresourcedefinition.apiextensions.k8s.io/helmreleases.helm.toolkit.fluxcd.io condition met\n' });
+    const crd = JSON.parse((await kubectl('get', 'crd', 'helmreleases.helm.toolkit.fluxcd.io', '-o', 'json')).stdout);
+    expect(crd.spec).toMatchObject({
+      group: 'helm.toolkit.fluxcd.io', scope: 'Namespaced',
+      names: { kind: 'HelmRelease', listKind: 'HelmReleaseList', plural: 'helmreleases', singular: 'helmrelease', shortNames: ['hr'] },
+    });
+    expect(crd.spec.versions[0]).toMatchObject({ name: 'v2', served: true, storage: true, subresources: { status: {} } });
+    expect(crd.spec.versions[0].additionalPrinterColumns.map((c: any) => [c.name, c.jsonPath])).toEqual([
+      ['Age', '.metadata.creationTimestamp'],
+      ['Ready', '.status.conditions[?(@.type=="Ready")].status'],
+      ['Status', '.status.conditions[?(@.type=="Ready")].message'],
+    ]);
+    expect(crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.chartRef).toBeDefined();
+    const removal = await kubectl('delete', 'crd', 'agents.kagent.dev');
+    expect(removal.code).not.toBe(0);
+    expect(removal.stderr).toContain('MethodNotAllowed');
   });
 
   it('prints server-side tables for built-in kinds', async () => {

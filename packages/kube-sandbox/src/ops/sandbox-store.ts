@@ -7,6 +7,8 @@
  * before changing them. Resources may be named by plural, `plural.group`, kind or short
  * name (`'hr'`, `'helmreleases.helm.toolkit.fluxcd.io'`, `'Pod'`).
  */
+import { randomUUID } from 'node:crypto';
+import { crdObjectFor, customresourcedefinitions } from '../resources/crds.js';
 import { isObject, type JsonObject } from '../api/json.js';
 import { statusErrors } from '../api/status.js';
 import { ResourceRegistry } from '../resources/registry.js';
@@ -34,6 +36,9 @@ export class SandboxStore implements OpsEnv {
   constructor(options: { registry?: ResourceRegistry; historyCapacity?: number } = {}) {
     this.registry = options.registry ?? new ResourceRegistry();
     this.objects = new ObjectStore(options.historyCapacity);
+    // The CRDs of the custom kinds served, as a cluster that has them installed lists them.
+    const crds = this.registry.all().find((d) => d === customresourcedefinitions);
+    if (crds) for (const def of this.registry.all()) if (def.custom) this.objects.put(crds, crdObjectFor(def, randomUUID()), 'ADDED');
   }
 
   /** The definition of a resource; throws for names the sandbox does not serve. */

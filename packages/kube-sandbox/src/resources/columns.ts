@@ -69,7 +69,7 @@ export function evalJsonPath(obj: unknown, path: string): unknown {
 /** A CRD additionalPrinterColumn; `date` columns print as ages, as kubectl shows them. */
 export function jsonPathColumn(name: string, type: ColumnDef['type'], jsonPath: string, description = ''): ColumnDef {
   return {
-    name, type: type === 'date' ? 'date' : type, format: '', description,
+    name, type: type === 'date' ? 'date' : type, format: '', description, jsonPath,
     cell: (obj: JsonObject, now: number) => {
       const value = evalJsonPath(obj, jsonPath);
       // Like the apiextensions table convertor: a missing value is a null cell.

@@ -7,12 +7,13 @@
 import { APPS_RESOURCES, RBAC_RESOURCES } from './builtin-apps-rbac.js';
 import { CORE_RESOURCES } from './builtin-core.js';
 import { CUSTOM_RESOURCES } from './custom.js';
+import { customresourcedefinitions } from './crds.js';
 import { REVIEW_RESOURCES } from './reviews.js';
 import { apiVersionOf, resourceKey, type ResourceDef } from './types.js';
 
 /** Every resource the sandbox serves by default. */
 export const DEFAULT_RESOURCES: readonly ResourceDef[] = [
-  ...CORE_RESOURCES, ...APPS_RESOURCES, ...REVIEW_RESOURCES, ...RBAC_RESOURCES, ...CUSTOM_RESOURCES,
+  ...CORE_RESOURCES, ...APPS_RESOURCES, customresourcedefinitions, ...REVIEW_RESOURCES, ...RBAC_RESOURCES, ...CUSTOM_RESOURCES,
 ];
 
 /** A served API group and its versions (the core group is not listed). */

@@ -17,6 +17,8 @@ export interface ColumnDef {
   readonly description?: string;
   /** 0 shows by default; 1 only with `-o wide`. */
   readonly priority?: number;
+  /** The JSONPath of a CRD's additionalPrinterColumn (custom resources). */
+  readonly jsonPath?: string;
   readonly cell: (obj: JsonObject, now: number) => unknown;
 }
 
