@@ -30,7 +30,7 @@ import type { ToolCatalog } from './tools.js';
 /** The server name clients and muster see (muster prefixes tools with it). */
 export const MCP_SERVER_NAME = 'agent-manager';
 
-/** `tools/call` with its params unchecked: the SDK checks them (see above). */
+/** `tools/call` with its params unchecked here: they are checked before (see above). */
 const ToolCallEnvelope = z.object({ method: z.literal('tools/call'), params: z.unknown() });
 
 /** The call's progress notifications, when it carries a progress token (progress.ts). */
