@@ -40,7 +40,8 @@ export async function restInput(
   for (const [name, type] of Object.entries(rest.query ?? {})) {
     if (type === 'string') {
       // As Go's `Query().Get`: the first value; it replaces a body field of the same name.
-      const value = firstQueryValue(req.query[name]);
+      // A write takes it once (`?mode=commit&mode=apply` would otherwise apply): values given twice must agree.
+      const value = rest.method === 'get' ? firstQueryValue(req.query[name]) : flagValue(name, req.query[name]);
       if (value !== undefined) {
         raw[name] = value;
         origins.set(name, 'query parameter');

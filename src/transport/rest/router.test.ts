@@ -187,6 +187,13 @@ describe('REST query, path and body binding', () => {
     expect(service.calls).toEqual([]);
   });
 
+  it('refuses a write whose string query parameter is given twice with different values (?mode=commit&mode=apply)', async () => {
+    const res = await json('PATCH', '/agents/kagent/sre?mode=commit&mode=apply', { description: 'd' });
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toBe('invalid request: the query parameter mode is given more than once with different values; send it once');
+    expect(service.calls).toEqual([]);
+  });
+
   it('ignores a query parameter a read does not take', async () => {
     expect((await fetch(`${api.base}/agents/kagent/sre?_=1700000000`)).status).toBe(200);
   });
