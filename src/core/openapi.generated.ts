@@ -102,7 +102,7 @@ export interface paths {
         };
         /**
          * Get an agent
-         * @description One agent, from its Agent CR, its HelmRelease and the release values. The `ETag` header is the agent's `resourceVersion` as a strong entity tag; send it back as `If-Match` on PATCH or DELETE to refuse the write when the agent changed since. It is the release's version only, and the answer also carries kagent's readiness, which changes without it: so `If-None-Match` is not evaluated and GET always answers the whole agent (every answer is `Cache-Control: no-cache, private`).
+         * @description One agent, from its Agent CR, its HelmRelease and the release values. The `ETag` header is the agent's `resourceVersion` as a strong entity tag; send it back as `If-Match` on PATCH or DELETE to refuse the write when the agent changed since. It is the release's version only, and the answer also carries kagent's readiness, which changes without it: so `If-None-Match` is not evaluated and GET always answers the whole agent (every answer is `Cache-Control: no-cache, private`). `If-Match` is evaluated as on the writes: a version other than the agent's is a 412.
          */
         get: operations["getAgent"];
         put?: never;
@@ -1213,7 +1213,10 @@ export interface operations {
     getAgent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag GET answered (the agent's resourceVersion in double quotes, e.g. `"44"`): the write is carried out only while the agent is at that version, else 412. A list (`"41", "44"`) matches when the agent is at one of its versions; a weak tag (`W/"44"`) never matches (If-Match compares strongly), so it is a 412. `*` matches any existing agent. A missing agent is a 404 whatever the header says; a value that is none of these forms is a 400. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description Namespace of the agent (one of the managed namespaces). */
                 namespace: components["parameters"]["NamespacePath"];
@@ -1238,6 +1241,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             502: components["responses"]["BackendError"];
         };
     };

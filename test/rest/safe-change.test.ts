@@ -254,6 +254,17 @@ describe('REST preconditions', () => {
     expect(bad.json.error.message).toMatch(/^invalid request: If-None-Match must be \* or entity tags in double quotes/);
   });
 
+  it('GET evaluates If-Match: the current ETag or * answers the agent, another version 412', async () => {
+    const etag = (await call('GET', '/agents/kagent/sre')).headers.get('etag')!;
+    expect((await call('GET', '/agents/kagent/sre', { headers: { 'if-match': `"1", ${etag}` } })).status).toBe(200);
+    expect((await call('GET', '/agents/kagent/sre', { headers: { 'if-match': '*' } })).status).toBe(200);
+    const stale = await call('GET', '/agents/kagent/sre', { headers: { 'if-match': `"1", W/${etag}` } });
+    expect(stale.status).toBe(412);
+    expectDocumented('Error', stale.json);
+    expect(stale.json.error.message).toBe(`conflict: agent kagent/sre matches none of If-Match "1", W/${etag}: it is at version ${etag.slice(1, -1)}; read it without If-Match`);
+    expect((await call('GET', '/agents/kagent/sre', { headers: { 'if-match': 'soon' } })).status).toBe(400);
+  });
+
   it('refuses an If-Match and a body resourceVersion that disagree', async () => {
     const res = await call('PATCH', '/agents/kagent/sre', { body: { description: 'x', resourceVersion: '1' }, headers: { 'if-match': '"2"' } });
     expect(res.status).toBe(400);

@@ -84,6 +84,20 @@ export function versionUnlessNoneMatch(
   return current;
 }
 
+/**
+ * `If-Match` on a read of an agent (RFC 9110 §13.1.1: an origin server evaluates it whatever
+ * the method): true for `*` (the agent exists, or the read would have been a 404) or a list
+ * naming its current version as a strong tag; false is a 412, so a client can fetch an
+ * agent only while it is at the version it holds.
+ */
+export function checkReadIfMatch(header: string | undefined, version: string | undefined, agent: string): void {
+  const ifMatch = parseIfMatch(header);
+  if (!ifMatch || ifMatch.any) return;
+  if (version !== undefined && ifMatch.strong.includes(version)) return;
+  const now = version === undefined ? 'it has no HelmRelease' : `it is at version ${version}`;
+  failed(`agent ${agent} matches none of If-Match ${header?.trim().slice(0, 200)}: ${now}; read it without If-Match`);
+}
+
 function failed(message: string): never {
   throw new PreconditionFailed(message);
 }

@@ -18,7 +18,7 @@ import { ErrorCode, AppError, notFound } from '../../core/errors.js';
 import type { RequestContext } from '../../identity/caller.js';
 import { OPERATIONS, type AnyOperation, type OperationService } from '../operations.js';
 import { restErrorHandler } from './error-middleware.js';
-import { strongEtag } from './if-match.js';
+import { checkReadIfMatch, strongEtag } from './if-match.js';
 import { readRawBody, refuseBody } from './json-body.js';
 import { openApiDocumentReader } from './openapi-document.js';
 import { restInput } from './rest-input.js';
@@ -85,6 +85,10 @@ export function createRestRouter(options: RestRouterOptions): Router {
       const input = await restInput(operation, req, async (namespace, name) => (await service.getAgent(ctx, { namespace, name })).resourceVersion);
       const result = await operation.run(service, ctx, input);
       const etag = operation.rest.etag?.(result);
+      // A read with an entity tag evaluates If-Match too (writes do, before writing).
+      if (operation.rest.method === 'get' && operation.rest.etag) {
+        checkReadIfMatch(req.get('if-match'), etag, `${String(input.namespace)}/${String(input.name)}`);
+      }
       if (etag) res.setHeader('ETag', strongEtag(etag));
       const location = operation.rest.location?.(result);
       if (location) res.setHeader('Location', location);
