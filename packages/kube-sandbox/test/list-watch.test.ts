@@ -268,4 +268,16 @@ describe('sandbox watch through client-node', () => {
     expect(lines.slice(0, 4).map((l) => l.type)).toEqual(['ADDED', 'ADDED', 'ADDED', 'ADDED']);
     expect(lines[4]).toMatchObject({ type: 'BOOKMARK', object: { metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } } } });
   });
+
+  it.each([
+    ['sendInitialEvents on a list', '/api/v1/namespaces?sendInitialEvents=true', 'sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list'],
+    ['sendInitialEvents without NotOlderThan', '/api/v1/namespaces?watch=true&sendInitialEvents=true',
+      'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'],
+    ['resourceVersionMatch on a plain watch', '/api/v1/namespaces?watch=true&resourceVersion=1&resourceVersionMatch=NotOlderThan',
+      'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'],
+  ])('refuses %s with 422 on ListOptions, before any event', async (_what, path, message) => {
+    const res = await raw(h.sandbox, 'GET', path);
+    expect(res.code).toBe(422);
+    expect(res.json).toMatchObject({ reason: 'Invalid', message: `ListOptions.meta.k8s.io "" is invalid: ${message}`, details: { kind: 'ListOptions', group: 'meta.k8s.io' } });
+  });
 });

@@ -39,6 +39,30 @@ function listOptionsInvalid(errors: FieldError[]): Error {
 }
 
 /**
+ * The ListOptions rules of a watch and of sendInitialEvents, as the API server validates
+ * them: `sendInitialEvents` (given at all) is for watches only and needs
+ * `resourceVersionMatch=NotOlderThan`; a watch takes `resourceVersionMatch` only with
+ * `sendInitialEvents`, only NotOlderThan, and never with `continue`.
+ */
+export function validateWatchOptions(watch: boolean, opts: { sendInitialEvents?: string; resourceVersionMatch?: string; continue?: string }): void {
+  const errors: FieldError[] = [];
+  const match = opts.resourceVersionMatch ?? '';
+  if (!watch) {
+    if (opts.sendInitialEvents !== undefined) errors.push(fieldError.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+  } else {
+    if (opts.sendInitialEvents !== undefined && match !== 'NotOlderThan') {
+      errors.push(fieldError.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    }
+    if (match) {
+      if (opts.sendInitialEvents === undefined) errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+      if (match !== 'NotOlderThan') errors.push(fieldError.notSupported('resourceVersionMatch', match, ['NotOlderThan']));
+      if (opts.continue) errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    }
+  }
+  if (errors.length > 0) throw listOptionsInvalid(errors);
+}
+
+/**
  * Check `resourceVersion` and `resourceVersionMatch` of a list; returns the version the
  * answer is at when it is not the current one (an exact match).
  */

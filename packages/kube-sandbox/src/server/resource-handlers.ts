@@ -12,7 +12,7 @@ import { decodeKubeProtobuf } from '../api/protobuf-kinds.js';
 import { statusErrors, successStatus } from '../api/status.js';
 import { createObject } from '../ops/create.js';
 import { deleteCollection, deleteObject } from '../ops/delete.js';
-import { listObjects } from '../ops/list.js';
+import { listObjects, validateWatchOptions } from '../ops/list.js';
 import { patchObject } from '../ops/patch.js';
 import { PATCH_CONTENT_TYPES, type OpsEnv, type PatchType } from '../ops/types.js';
 import { patchScale, readScale, writeScale } from '../ops/scale.js';
@@ -148,6 +148,7 @@ export async function handleResource(h: HandlerEnv, def: ResourceDef, info: Requ
       return sendJson(res, 200, render(def, obj, rep(), query));
     }
     case 'list': {
+      validateWatchOptions(false, { sendInitialEvents: query.get('sendInitialEvents') ?? undefined });
       const representation = rep();
       const page = listObjects(env, def, listOptions(query, namespace));
       const metadata: JsonObject = { resourceVersion: page.resourceVersion };
@@ -161,6 +162,10 @@ export async function handleResource(h: HandlerEnv, def: ResourceDef, info: Requ
     }
     case 'watch': {
       const opts = listOptions(query, namespace);
+      validateWatchOptions(true, {
+        sendInitialEvents: query.get('sendInitialEvents') ?? undefined, resourceVersionMatch: query.get('resourceVersionMatch') ?? undefined,
+        continue: query.get('continue') ?? undefined,
+      });
       if (name) opts.fieldSelector = [opts.fieldSelector, `metadata.name=${name}`].filter(Boolean).join(',');
       return serveWatch(env, def, {
         ...opts, resourceVersion: query.get('resourceVersion') ?? undefined, sendInitialEvents: isTrue(query.get('sendInitialEvents')),
