@@ -197,6 +197,27 @@ describe('sandbox CRUD through client-node', () => {
     expect(status.message).toMatch(/^ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of/);
   });
 
+  it('refuses incomplete owner references and a second controller with the real 422 causes', async () => {
+    const body = {
+      metadata: {
+        name: 'bad-owners',
+        ownerReferences: [
+          { apiVersion: 'v1', kind: 'ConfigMap', name: 'a', uid: '1', controller: true },
+          { apiVersion: 'v1', kind: 'ConfigMap', name: 'b', uid: '2', controller: true },
+          { apiVersion: '', kind: 'ConfigMap', name: '', uid: '' },
+        ],
+      },
+    };
+    const { code, status } = await rejection(h.core.createNamespacedConfigMap({ namespace: 'tenant', body: body as any }));
+    expect(code).toBe(422);
+    expect(status.details.causes.map((c: any) => [c.field, c.message])).toEqual([
+      ['metadata.ownerReferences', expect.stringMatching(/: Only one reference can have Controller set to true\. Found "true" in references for ConfigMap\/a and ConfigMap\/b$/)],
+      ['metadata.ownerReferences.apiVersion', 'Invalid value: "": version must not be empty'],
+      ['metadata.ownerReferences.name', 'Invalid value: "": must not be empty'],
+      ['metadata.ownerReferences.uid', 'Invalid value: "": must not be empty'],
+    ]);
+  });
+
   it('ignores status on main-resource writes and changes only status through /status', async () => {
     const body = helmRelease('statusy');
     body.status = { observedGeneration: 42 };

@@ -1,7 +1,8 @@
 /**
  * Generic ObjectMeta validation, as apimachinery applies it to every object: the name
  * rule of the resource (DNS-1123 subdomain, label or path segment), label keys and values,
- * annotation keys and finalizer names. Messages are the real ones, regex included, because
+ * annotation keys, finalizer names and owner references (apiVersion with a version, kind,
+ * name and uid set, no Event as owner, at most one controller). Messages are the real ones, regex included, because
  * they are what a person sees from `kubectl apply`.
  */
 import { fieldError, type FieldError } from './field-errors.js';
@@ -51,6 +52,34 @@ export function qualifiedNameProblems(key: string): string[] {
   return problems;
 }
 
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** ValidateOwnerReferences: each reference complete, no Event as owner, one controller at most. */
+function ownerReferenceErrors(refs: unknown[]): FieldError[] {
+  const errors: FieldError[] = [];
+  const path = 'metadata.ownerReferences';
+  let firstController = '';
+  for (const raw of refs) {
+    const ref = isObject(raw) ? raw : {};
+    const apiVersion = str(ref.apiVersion);
+    const version = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
+    if (!version) errors.push(fieldError.invalid(`${path}.apiVersion`, apiVersion, 'version must not be empty'));
+    if (!str(ref.kind)) errors.push(fieldError.invalid(`${path}.kind`, str(ref.kind), 'must not be empty'));
+    if (!str(ref.name)) errors.push(fieldError.invalid(`${path}.name`, str(ref.name), 'must not be empty'));
+    if (!str(ref.uid)) errors.push(fieldError.invalid(`${path}.uid`, str(ref.uid), 'must not be empty'));
+    if (apiVersion === 'v1' && ref.kind === 'Event') errors.push(fieldError.invalid(path, ref, '/v1, Kind=Event is disallowed from being an owner'));
+    if (ref.controller === true) {
+      const current = `${str(ref.kind)}/${str(ref.name)}`;
+      if (firstController) {
+        errors.push(fieldError.invalid(path, refs, `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`));
+      } else {
+        firstController = current;
+      }
+    }
+  }
+  return errors;
+}
+
 /** Validate the parts of metadata every resource shares. */
 export function validateObjectMeta(meta: JsonObject, rule: NameRule): FieldError[] {
   const errors: FieldError[] = [];
@@ -73,6 +102,7 @@ export function validateObjectMeta(meta: JsonObject, rule: NameRule): FieldError
     }
     if (size > 256 * 1024) errors.push(fieldError.tooLong('metadata.annotations', 256 * 1024));
   }
+  if (Array.isArray(meta.ownerReferences)) errors.push(...ownerReferenceErrors(meta.ownerReferences));
   if (Array.isArray(meta.finalizers)) {
     meta.finalizers.forEach((finalizer, i) => {
       for (const problem of qualifiedNameProblems(String(finalizer))) {
