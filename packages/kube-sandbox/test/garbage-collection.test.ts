@@ -105,6 +105,18 @@ describe('the garbage collector', () => {
     expect(orphan.metadata!.ownerReferences).toBeUndefined();
   });
 
+  it('orphans the dependents on the deprecated orphanDependents, and refuses it beside propagationPolicy', async () => {
+    const owner = await configMap('owner-o');
+    await h.apps.createNamespacedControllerRevision({ namespace: ns, body: revision('dep-o', [ownerRef(owner)]) });
+    const both = await rejection(h.core.deleteNamespacedConfigMap({ namespace: ns, name: 'owner-o', orphanDependents: true, propagationPolicy: 'Background' }));
+    expect(both.code).toBe(422);
+    expect(both.status.message).toBe('DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "Background": orphanDependents and deletionPropagation cannot be both set');
+    await h.core.deleteNamespacedConfigMap({ namespace: ns, name: 'owner-o', orphanDependents: true });
+    await eventually(() => (h.sandbox.store.find('configmaps', ns, 'owner-o') ? undefined : true), 5_000, 'the owner to go');
+    const orphan = await h.apps.readNamespacedControllerRevision({ namespace: ns, name: 'dep-o' });
+    expect(orphan.metadata!.ownerReferences).toBeUndefined();
+  });
+
   it('deletes the blocking dependents first on propagationPolicy Foreground', async () => {
     const owner = await configMap('owner-g');
     await h.apps.createNamespacedControllerRevision({ namespace: ns, body: revision('dep-g', [ownerRef(owner, 'ConfigMap', 'v1', { blockOwnerDeletion: true })]) });

@@ -70,12 +70,19 @@ export function deleteOptions(query: URLSearchParams, body: unknown, req: Incomi
   const dryRun = [...query.getAll('dryRun'), ...(Array.isArray(fromBody.dryRun) ? fromBody.dryRun : [])];
   opts.dryRun = dryRunValues(dryRun, verb);
   const policy = query.get('propagationPolicy') ?? (typeof fromBody.propagationPolicy === 'string' ? fromBody.propagationPolicy : undefined);
+  // orphanDependents is the deprecated form of propagationPolicy (true: Orphan); a request may not give both.
+  const orphanQuery = query.get('orphanDependents');
+  const orphan = orphanQuery !== null ? orphanQuery === 'true' : typeof fromBody.orphanDependents === 'boolean' ? fromBody.orphanDependents : undefined;
+  if (policy !== undefined && orphan !== undefined) {
+    throw invalidOptions(verb, [fieldError.invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set')]);
+  }
   if (policy !== undefined) {
     if (!['Orphan', 'Background', 'Foreground'].includes(policy)) {
       throw invalidOptions(verb, [fieldError.notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan', 'nil'])]);
     }
     opts.propagationPolicy = policy;
   }
+  if (orphan !== undefined) opts.propagationPolicy = orphan ? 'Orphan' : 'Background';
   if (isObject(fromBody.preconditions)) {
     const { uid, resourceVersion } = fromBody.preconditions;
     opts.preconditions = {
