@@ -154,6 +154,15 @@ describe('sandbox list resourceVersion semantics', () => {
     });
   });
 
+  it('serves a GET at a version not older than asked for, and one newer than the store 504', async () => {
+    const current = Number((await list('')).json.metadata.resourceVersion);
+    expect((await raw(h.sandbox, 'GET', `/api/v1/namespaces/kagent?resourceVersion=${current}`)).code).toBe(200);
+    const ahead = await raw(h.sandbox, 'GET', `/api/v1/namespaces/kagent?resourceVersion=${current + 1000}`);
+    expect(ahead.code).toBe(504);
+    expect(ahead.json).toMatchObject({ reason: 'Timeout', message: `Too large resource version: ${current + 1000}, current: ${current}` });
+    expect((await raw(h.sandbox, 'GET', '/api/v1/namespaces/kagent?resourceVersion=abc')).json).toMatchObject({ code: 400, message: 'invalid resource version: abc' });
+  });
+
   it('serves an exact version while the resource has not changed since, reporting that version', async () => {
     const before = (await list('')).json.metadata.resourceVersion as string;
     await h.core.createNamespacedSecret({ namespace: 'tenant', body: { metadata: { name: 'unrelated' } } });

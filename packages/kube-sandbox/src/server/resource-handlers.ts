@@ -122,6 +122,17 @@ async function serveScale(env: OpsEnv, def: ResourceDef, info: RequestInfo, req:
   throw statusErrors.methodNotAllowed(groupResource(def));
 }
 
+/**
+ * A GET at a resourceVersion is served "not older than" it, from the current state; one
+ * the store has not reached is the watch cache's 504 Too large resource version, as for
+ * lists, and one that is no number a 400.
+ */
+function checkGetVersion(env: OpsEnv, rv: string): void {
+  if (rv === '' || rv === '0') return;
+  if (!/^\d+$/.test(rv)) throw statusErrors.badRequest(`invalid resource version: ${rv}`);
+  if (Number(rv) > env.objects.revision) throw statusErrors.tooLargeResourceVersion(Number(rv), env.objects.revision);
+}
+
 /** Serve one resource request already authenticated and authorized. */
 export async function handleResource(h: HandlerEnv, def: ResourceDef, info: RequestInfo, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (def.resource === 'pods' && !def.group && info.name && CONTAINER_SUBRESOURCES.has(info.subresource)) refuseContainerAccess(h, def, info);
@@ -143,6 +154,7 @@ export async function handleResource(h: HandlerEnv, def: ResourceDef, info: Requ
 
   switch (info.verb) {
     case 'get': {
+      checkGetVersion(env, query.get('resourceVersion') ?? '');
       const obj = env.objects.get(def, namespace, name);
       if (!obj) throw statusErrors.notFound(groupResource(def), name);
       return sendJson(res, 200, render(def, obj, rep(), query));
