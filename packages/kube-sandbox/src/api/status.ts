@@ -150,10 +150,13 @@ export const statusErrors = {
     new StatusError(409, 'Conflict', message, { causes }),
 };
 
-/** The Status body of a successful delete that returns no object. */
-export function successStatus(gr: GroupResource, name: string, uid: string): KubeStatus {
+/**
+ * The Status body of a successful delete that returns no object, as the generic store
+ * builds it: status Success and the details, no code (the HTTP status says 200).
+ */
+export function successStatus(gr: GroupResource, name: string, uid: string): Omit<KubeStatus, 'code'> {
   return {
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
-    details: { name, group: gr.group || undefined, kind: gr.resource, uid }, code: 200,
+    details: { name, group: gr.group || undefined, kind: gr.resource, uid },
   };
 }
