@@ -59,11 +59,22 @@ class CachedReadPort extends WriteNotingPort {
     super(inner, cache);
   }
 
+  /**
+   * A hit is answered from the cache; a miss is not trusted and asks the API server. The
+   * cache knows this replica's writes, but another replica's create reaches it only through
+   * the watch, some milliseconds later: a client that creates an agent through one replica
+   * and reads it back through another (two pods behind a Service) would get a 404 for an
+   * agent that exists. A miss costs what the read cost without a cache; a hit, which is
+   * what warm reads of existing agents are, stays free.
+   */
   override async get(gvr: Gvr, namespace: string, name: string): Promise<KubeObject | undefined> {
     const feed = await this.cache.forGet(gvr, namespace);
     if (feed && (await this.mayRead('get', gvr, namespace))) {
-      this.cache.reads.cache++;
-      return feed.get(name);
+      const found = feed.get(name);
+      if (found !== undefined) {
+        this.cache.reads.cache++;
+        return found;
+      }
     }
     this.cache.reads.api++;
     return this.inner.get(gvr, namespace, name);

@@ -108,6 +108,10 @@ describe('the read cache', () => {
     // Read at once after the write: the cache waits for the watch to pass it.
     const listed = await f.service.listAgentRevisions(f.ctx(), { name: 'versioned' });
     expect(listed.revisions.map((r) => r.revision)).toEqual([2, 1]);
+    // The Agent kagent renders from the release (this fixture runs no controllers): a read
+    // of an object the cache does not hold asks the API server, so warm means it is there.
+    seedAgentCr(f.sandbox, { name: 'versioned', release: { name: 'versioned', namespace: 'kagent' }, ready: true, accepted: true });
+    await until(async () => ((await f.service.getAgent(f.ctx(), { name: 'versioned' })).ready ? true : undefined), 'the Agent reaching the cache');
     const direct = await startUncached(f.sandbox);
 
     f.sandbox.counters.reset();
@@ -128,6 +132,23 @@ describe('the read cache', () => {
     await f.service.deleteAgent(f.ctx(), { name: 'fresh' });
     expect((await f.service.listAgents(f.ctx())).agents.map((a) => a.name)).not.toContain('fresh');
     expect(cache!.reads.cache).toBeGreaterThan(0);
+  });
+
+  it('reads an agent another replica just created from the API server while the watch has not brought it (a miss is never a 404 from the cache)', async () => {
+    const f = await cachedService();
+    // Hold this replica's watches of releases and agents down (within the stale bound, so
+    // the cache still serves): another replica's create then reaches the API server only.
+    f.sandbox.faults.failNext({ verb: 'watch', resource: 'helmreleases', code: 500, count: 1_000 });
+    f.sandbox.faults.failNext({ verb: 'watch', resource: 'agents', code: 500, count: 1_000 });
+    await until(() => (f.sandbox.faults.snapshot().failures.every((rule) => rule.count < 1_000) ? true : undefined), 'both watches failing');
+    expect(cache!.status().state).toBe('ready');
+    seedAgent(f.sandbox, 'elsewhere');
+
+    const apiReads = cache!.reads.api;
+    const agent = await f.service.getAgent(f.ctx(), { name: 'elsewhere' });
+    expect(agent.name).toBe('elsewhere');
+    expect(cache!.reads.api).toBeGreaterThan(apiReads);
+    f.sandbox.faults.clear();
   });
 
   it('re-lists when the watch history it needs is gone (410 Gone) and then holds what changed meanwhile', async () => {
