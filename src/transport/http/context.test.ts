@@ -126,4 +126,39 @@ describe('requestContext and bindCaller', () => {
     await aborted;
     server!.closeAllConnections();
   });
+
+  it('hands a signal asked for only after the client went away already aborted', async () => {
+    let asked: Promise<boolean> | undefined;
+    let arrived!: () => void;
+    const arrival = new Promise<void>((resolve) => { arrived = resolve; });
+    const app = express();
+    app.use(requestContext(capture().log));
+    app.get('/late', (req, res) => {
+      asked = new Promise((resolve) => res.once('close', () => setImmediate(() => resolve(req.ctx.signal!.aborted))));
+      arrived();
+    });
+    const base = await start(app);
+    const controller = new AbortController();
+    const pending = fetch(`${base}/late`, { signal: controller.signal }).catch(() => undefined);
+    await arrival;
+    controller.abort();
+    await pending;
+    expect(await asked).toBe(true);
+    server!.closeAllConnections();
+  });
+
+  it('keeps the logger and the signal when the context is spread into a new one', async () => {
+    const { lines, log } = capture();
+    let copied: RequestContext | undefined;
+    const app = express();
+    app.use(requestContext(log));
+    app.get('/x', (req, res) => {
+      copied = { ...req.ctx };
+      copied.log.info('from the copy');
+      res.send('ok');
+    });
+    await fetch(`${await start(app)}/x`);
+    expect(copied?.signal).toBeInstanceOf(AbortSignal);
+    expect(lines.find((l) => l.msg === 'from the copy')?.requestId).toBe(copied?.requestId);
+  });
 });

@@ -56,8 +56,11 @@ class MethodNotAllowedError extends AppError {
  * it like every other answer under /api/v1.
  */
 export const restCacheHeaders: RequestHandler = (_req, res, next) => {
-  res.setHeader('Cache-Control', 'no-cache, private');
-  res.vary('Authorization');
+  // Mounted in front of the guard and again in the router (which also runs on its own):
+  // the second pass finds the headers set and leaves them.
+  if (res.getHeader('Cache-Control') === undefined) res.setHeader('Cache-Control', 'no-cache, private');
+  if (res.getHeader('Vary') === undefined) res.setHeader('Vary', 'Authorization');
+  else res.vary('Authorization');
   next();
 };
 
