@@ -4,10 +4,10 @@
  * names are frozen external names.
  *
  * api/openapi.yaml is their one source. openapi-typescript generates
- * core/openapi.generated.ts from it (`npm run generate:openapi-types`; a test fails while
- * the committed file differs), and this module names its schemas for the rest of the code.
- * To add or change a field, edit the schema in api/openapi.yaml and regenerate; the types
- * here follow. Only shapes that are not on the wire as such (the service's inputs, which
+ * core/openapi.generated.ts from it (scripts/generate-openapi-types.mjs, run by build and
+ * lint; the file is not in git, so it cannot drift), and this module names its schemas for
+ * the rest of the code. To add or change a field, edit the schema in api/openapi.yaml; the
+ * types here follow. Only shapes that are not on the wire as such (the service's inputs, which
  * the transports parse with zod) are written here, and derived from the documented ones.
  *
  * Optional fields are omitted from JSON when unset; `ready`/`accepted` are always present
