@@ -1,20 +1,12 @@
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeService } from '../testing/fake-service.js';
 import { contentTypeProblem } from './json-body.js';
-import { serveRouter, type ServedRouter } from './testing/serve-router.js';
+import { serveRouterPerFile } from './testing/serve-router.js';
 
 const service = new FakeService();
-let api: ServedRouter;
-
-beforeAll(async () => {
-  api = await serveRouter(service);
-});
-afterAll(() => api.close());
-beforeEach(() => {
-  service.calls.length = 0;
-});
+const api = serveRouterPerFile(service);
 
 const CREATE = JSON.stringify({ name: 'sre', modelConfig: 'default-model-config', toolset: ['preset:read-only'] });
 

@@ -1,23 +1,14 @@
 import type { Request } from 'express';
 import { pino } from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError, ErrorCode, HTTP_STATUS } from '../../core/errors.js';
 import type { RequestContext } from '../../identity/caller.js';
 import { MAX_BODY_BYTES } from './json-body.js';
 import { FakeService } from '../testing/fake-service.js';
-import { serveRouter, type ServedRouter } from './testing/serve-router.js';
+import { serveRouter, serveRouterPerFile } from './testing/serve-router.js';
 
 const service = new FakeService();
-let api: ServedRouter;
-
-beforeAll(async () => {
-  api = await serveRouter(service);
-});
-afterAll(() => api.close());
-beforeEach(() => {
-  service.calls.length = 0;
-  api.logs.length = 0;
-});
+const api = serveRouterPerFile(service);
 
 const send = (method: string, path: string, body?: string, headers: Record<string, string> = {}) =>
   fetch(`${api.base}${path}`, { method, body, headers: { 'content-type': 'application/json', ...headers } });

@@ -5,23 +5,16 @@
  * the plain JSON read without `watch=true`.
  */
 import { Agent, request } from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../../core/errors.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationService } from '../operations.js';
 import { FakeService, SAMPLE_STATUS } from '../testing/fake-service.js';
-import { serveRouter, type ServedRouter } from './testing/serve-router.js';
+import { serveRouter, serveRouterPerFile } from './testing/serve-router.js';
 import { parseEvents } from './testing/sse.js';
 
 const service = new FakeService();
-let api: ServedRouter;
-beforeAll(async () => {
-  api = await serveRouter(service);
-});
-afterAll(() => api.close());
-beforeEach(() => {
-  service.calls.length = 0;
-});
+const api = serveRouterPerFile(service);
 
 describe('GET /agents/{ns}/{name}/status?watch=true', () => {
   it('answers text/event-stream: a status event per status, then end with the reason', async () => {

@@ -1,12 +1,13 @@
 /**
  * The REST router on a loopback listener for tests: an express app with the router
  * at /api/v1 on 127.0.0.1 and a random port, plus a logger whose lines are kept for
- * assertions. Close it in afterAll/afterEach.
+ * assertions. Close it in afterAll/afterEach, or let `serveRouterPerFile` do the hooks.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type RequestHandler } from 'express';
 import { pino, type Logger } from 'pino';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { OperationService } from '../../operations.js';
 import { createRestRouter } from '../router.js';
 
@@ -46,5 +47,35 @@ export async function serveRouter(service: OperationService, options: ServeOptio
       server.closeAllConnections();
       server.close((err) => (err ? reject(err) : resolve()));
     }),
+  };
+}
+
+/**
+ * The router over a FakeService for all tests of one file: started before them, closed
+ * after them, and the service's calls and the log lines cleared before each, so no test
+ * sees another's. Read `base` and `logs` inside the tests (they exist once started).
+ */
+export function serveRouterPerFile(service: OperationService & { calls: unknown[] }, options: ServeOptions = {}): ServedRouter {
+  let served: ServedRouter | undefined;
+  const started = (): ServedRouter => {
+    if (!served) throw new Error('the router is served from beforeAll on; read it inside a test');
+    return served;
+  };
+  beforeAll(async () => {
+    served = await serveRouter(service, options);
+  });
+  afterAll(() => served?.close());
+  beforeEach(() => {
+    service.calls.length = 0;
+    if (served) served.logs.length = 0;
+  });
+  return {
+    get base() {
+      return started().base;
+    },
+    get logs() {
+      return started().logs;
+    },
+    close: () => started().close(),
   };
 }
