@@ -8,35 +8,24 @@
  * revision list starts with the entry of a change made outside agent-manager, since the
  * commit-mode write itself recorded no revision.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SRE_VALUES } from '../../src/gitops/testing/gitops-world.js';
-import { silentLogger } from '../../src/log/logger.js';
-import { createApp } from '../../src/transport/http/app.js';
 import { fluxApplies, merge } from './flux-apply.js';
 import { seedRevision, storedRevisions } from './seed-revisions.js';
-import { byKind, kubectlPresent, kustomize, startCommitWorld, type CommitWorld } from './support.js';
+import { serveCommitWorld, type Served } from './served.js';
+import { byKind, kubectlPresent, kustomize, type CommitWorld } from './support.js';
 
+let served: Served;
 let w: CommitWorld;
-let server: Server;
 let base: string;
 
 beforeAll(async () => {
-  w = await startCommitWorld('app');
-  seedRevision(w.f.sandbox, 1, SRE_VALUES); // the agent as agent-manager last applied it, before it moved to git
-  const app = createApp({ service: w.f.service, log: silentLogger(), version: 'test' });
-  server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The agent as agent-manager last applied it, before it moved to git.
+  served = await serveCommitWorld('app', (world) => seedRevision(world.f.sandbox, 1, SRE_VALUES));
+  ({ w, base } = served);
 });
-afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-  await w?.close();
-});
+afterAll(() => served?.close());
 
 async function api(method: string, path: string, body?: unknown) {
   const res = await fetch(`${base}/api/v1${path}`, {

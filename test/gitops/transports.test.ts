@@ -3,34 +3,23 @@
  * X-GitHub-Token on the MCP request, REST with body fields, query parameters and the
  * header; what was pushed is read back with git.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WRITER_TOKEN } from '../../src/gitops/testing/gitops-world.js';
-import { silentLogger } from '../../src/log/logger.js';
-import { createApp } from '../../src/transport/http/app.js';
-import { startCommitWorld, type CommitWorld } from './support.js';
+import { serveCommitWorld, type Served } from './served.js';
+import type { CommitWorld } from './support.js';
 
+let served: Served;
 let w: CommitWorld;
-let server: Server;
 let base: string;
 
 beforeAll(async () => {
-  w = await startCommitWorld('app');
-  const app = createApp({ service: w.f.service, log: silentLogger(), version: 'test' });
-  server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveCommitWorld('app');
+  ({ w, base } = served);
 });
-afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-  await w?.close();
-});
+afterAll(() => served?.close());
 
 async function mcp(headers: Record<string, string>) {
   const client = new Client({ name: 'commit-test', version: '1.0.0' });
