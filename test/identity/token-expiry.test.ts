@@ -9,7 +9,7 @@
  *   presents it (no fallback), the API server's 401 fails the request as `unauthenticated`
  *   with the `invalid_token` challenge, and the log attributes it to the caller.
  * - A request that reaches the CallerProvider with no token at all (the guard configured
- *   to let tokenless requests through): 401 with the original's text, and nothing is sent.
+ *   to let tokenless requests through): 401 with the documented text, and nothing is sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_CALLER_TOKEN } from '../../src/kube/providers.js';
@@ -72,7 +72,7 @@ describe('a request that reaches the CallerProvider without a token', () => {
     await stack?.close();
   });
 
-  it('is refused over REST with 401, the original\'s text and the challenge, before any API request', async () => {
+  it('is refused over REST with 401, the documented text and the challenge, before any API request', async () => {
     const res = await request(`${stack.base}/api/v1/agents`);
     expect(res.status).toBe(401);
     expect(res.json?.error).toEqual({ code: 'unauthenticated', message: `unauthenticated: ${NO_CALLER_TOKEN}` });

@@ -1,18 +1,14 @@
 /**
  * The MCP surface over real HTTP, with the SDK's own client, against a real AgentService
- * on a seeded sandbox API server: our port of the original's TestMCPToolsMirrorREST. The
- * expected hints are written out here from the newest original's table (inventory 2.2),
- * not read from the operation table, so a drift in the table fails this test.
+ * on a seeded sandbox API server: every tool mirrors its REST route (the Go service's
+ * TestMCPToolsMirrorREST, kept by name). The expected hints are the published contract,
+ * written out here rather than read from the operation table, so a drift in the table
+ * fails this test.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log/logger.js';
-import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
-import { createApp } from '../../src/transport/http/app.js';
+import { serveMcp, type ServedMcp } from './served-mcp.js';
 
 // [readOnlyHint, destructiveHint, idempotentHint, openWorldHint]
 const HINTS: Record<string, [boolean, boolean, boolean, boolean]> = {
@@ -35,28 +31,15 @@ const HINTS: Record<string, [boolean, boolean, boolean, boolean]> = {
 const WRITES = new Set(['create_agent', 'update_agent', 'rollback_agent']);
 
 describe('MCP tools over streamable HTTP (TestMCPToolsMirrorREST)', () => {
-  let fixture: ServiceFixture;
-  let server: Server;
-  let url: string;
+  let served: ServedMcp;
   let client: Client;
 
   beforeAll(async () => {
-    fixture = await startServiceFixture();
-    const app = createApp({ service: fixture.service, log: silentLogger(), version: 'test' });
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-    client = new Client({ name: 'mirror-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    served = await serveMcp('mirror-test');
+    ({ client } = served);
   });
 
-  afterAll(async () => {
-    await client?.close();
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
-    await fixture?.close();
-  });
+  afterAll(() => served?.close());
 
   async function call(name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean; json?: unknown }> {
     const result = (await client.callTool({ name, arguments: args })) as CallToolResult;

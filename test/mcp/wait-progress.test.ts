@@ -6,39 +6,22 @@
  * the call's own response stream before its result; a call without one is still
  * answered with one plain JSON body.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log/logger.js';
-import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
-import { createApp } from '../../src/transport/http/app.js';
+import { serveMcp, type ServedMcp } from './served-mcp.js';
 
-let fixture: ServiceFixture;
-let server: Server;
+let served: ServedMcp;
 let url: string;
 let client: Client;
 
 beforeAll(async () => {
   // Each controller step waits 200 ms, so the rollout is still under way when the wait starts.
-  fixture = await startServiceFixture({ sandbox: { controllers: true, reconcileDelayMs: 200, authorization: 'rbac' } });
-  const app = createApp({ service: fixture.service, log: silentLogger(), version: 'test' });
-  server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-  client = new Client({ name: 'wait-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  served = await serveMcp('wait-test', { sandbox: { controllers: true, reconcileDelayMs: 200, authorization: 'rbac' } });
+  ({ url, client } = served);
 });
 
-afterAll(async () => {
-  await client?.close();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-  await fixture?.close();
-});
+afterAll(() => served?.close());
 
 const json = (result: CallToolResult) => JSON.parse((result.content[0] as { text: string }).text) as Record<string, unknown>;
 
