@@ -27,3 +27,27 @@ describe('REST input refusals name where the value came from', () => {
     });
   });
 });
+
+describe('REST preconditions read the current version once', () => {
+  class AtVersion44 extends FakeService {
+    override async getAgent(...args: Parameters<FakeService['getAgent']>): ReturnType<FakeService['getAgent']> {
+      return { ...(await super.getAgent(...args)), resourceVersion: '44' };
+    }
+  }
+
+  it('reads it once for an If-Match list and an If-None-Match on the same PATCH', async () => {
+    const versioned = new AtVersion44();
+    const served = await serveRouter(versioned);
+    try {
+      const res = await fetch(`${served.base}/agents/kagent/sre`, {
+        method: 'PATCH', body: JSON.stringify({ displayName: 'SRE' }),
+        headers: { 'content-type': 'application/json', 'if-match': '"41", "44"', 'if-none-match': '"9"' },
+      });
+      expect(res.status).toBe(200);
+      expect(versioned.inputs('getAgent')).toHaveLength(1);
+      expect(versioned.inputs('updateAgent')).toEqual([expect.objectContaining({ resourceVersion: '44' })]);
+    } finally {
+      await served.close();
+    }
+  });
+});

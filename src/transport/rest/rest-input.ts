@@ -79,9 +79,11 @@ export async function restInput(
   const parsed = operation.input.safeParse(raw);
   if (!parsed.success) throw inputError(parsed.error.issues, raw, origins);
   const input = parsed.data as Record<string, unknown>;
-  if (ifMatch && !ifMatch.any && version === undefined) await resolveList(ifMatch, input, currentVersion);
+  // If-Match lists and If-None-Match both compare with the current version: read it once.
+  const current = currentVersion && readOnce(currentVersion);
+  if (ifMatch && !ifMatch.any && version === undefined) await resolveList(ifMatch, input, current);
   const ifNoneMatch = rest.ifMatch ? parseIfMatch(req.get('if-none-match'), 'If-None-Match') : undefined;
-  if (ifNoneMatch) await resolveNoneMatch(ifNoneMatch, input, currentVersion);
+  if (ifNoneMatch) await resolveNoneMatch(ifNoneMatch, input, current);
   return rest.adapt ? rest.adapt(input) : input;
 }
 
@@ -101,6 +103,15 @@ function refuseUnknownQuery(known: Readonly<Record<string, unknown>>, query: Req
     const takes = names.length > 0 ? `this route takes ${names.join(', ')}` : 'this route takes none';
     throw invalid(`unknown query parameter ${shown}; ${hint}${takes}; nothing was written`);
   }
+}
+
+/** `read` asked at most once (the request names one agent, so its answer stands for the request). */
+function readOnce(read: CurrentVersion): CurrentVersion {
+  let answer: ReturnType<CurrentVersion> | undefined;
+  return (namespace, name) => {
+    answer ??= read(namespace, name);
+    return answer;
+  };
 }
 
 /** Sets `input.resourceVersion` from an If-Match list: a body version it lists, else the current one it lists. */
