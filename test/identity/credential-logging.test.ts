@@ -58,17 +58,19 @@ describe('credentials and the logs', () => {
     ];
     expect(answers.map((a) => a.status)).toContain(401);
     expect(answers.map((a) => a.status)).toContain(400);
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the access lines are written on 'finish'
+    // Each request's access line is written on 'finish', after its client has the answer.
+    const accessLines = () => logs.lines.filter((l) => l.req !== undefined && l.res !== undefined).length;
+    await logs.waitFor(() => accessLines() >= answers.length, `for ${answers.length} access lines`);
     const text = logs.text();
     for (const part of [token, ...token.split('.').slice(1), SECRET, PASSWORD]) expect(text).not.toContain(part);
   });
 
   it('logs the path and the query keys of a request, with every query value redacted', async () => {
     const token = await issuer.mint({ aud: CLIENT_ID, sub: 'sub-bob' });
-    await request(`${base}/api/v1/agents?access_token=${token}&namespace=kagent`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const line = logs.lines.filter((l) => (l.req as { url?: string } | undefined)?.url?.startsWith('/api/v1/agents?access_token=')).at(-1);
-    expect(line?.req).toEqual({ method: 'GET', url: '/api/v1/agents?access_token=[redacted]&namespace=[redacted]' });
+    await request(`${base}/api/v1/agents?access_token=${token}&namespace=kagent&probe=redaction`);
+    const line = await logs.waitFor(
+      (l) => (l.req as { url?: string } | undefined)?.url?.endsWith('&probe=[redacted]') === true, 'for the request with a token in its query');
+    expect(line.req).toEqual({ method: 'GET', url: '/api/v1/agents?access_token=[redacted]&namespace=[redacted]&probe=[redacted]' });
     expect(line).toMatchObject({ res: { statusCode: 401 } });
   });
 });

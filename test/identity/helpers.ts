@@ -2,24 +2,19 @@
  * Shared pieces of the identity suites: a production-shaped logger whose lines are kept
  * for assertions, a port nothing listens on, HTTP helpers and the challenge parser.
  */
-import { Writable } from 'node:stream';
 import { expect } from 'vitest';
 import { createLogger, type Logger } from '../../src/log/logger.js';
+import { captureLogLines, type LogLines } from '../../src/testing/log-lines.js';
 
 /** The production logger (redaction included) at debug, writing into `lines`. */
-export function capturedLogger(): { log: Logger; lines: Record<string, unknown>[]; text(): string } {
-  const lines: Record<string, unknown>[] = [];
-  const raw: string[] = [];
-  const destination = new Writable({
-    write(chunk, _encoding, callback) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) {
-        raw.push(line);
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      }
-      callback();
-    },
-  });
-  return { log: createLogger({ destination, level: 'debug', pretty: false }), lines, text: () => raw.join('\n') };
+export function capturedLogger(): { log: Logger; lines: Record<string, unknown>[]; text(): string; waitFor: LogLines['waitFor'] } {
+  const out = captureLogLines();
+  return {
+    log: createLogger({ destination: out.stream, level: 'debug', pretty: false }),
+    get lines() { return out.lines(); },
+    text: out.text,
+    waitFor: out.waitFor,
+  };
 }
 
 export { deadPort } from '../../src/testing/serve-harness.js';

@@ -1,9 +1,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../log/logger.js';
+import { captureLogLines } from '../../testing/log-lines.js';
 import { requestContext } from './context.js';
 import { requestLogger } from './request-log.js';
 
@@ -17,12 +17,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-function capture() {
-  const chunks: string[] = [];
-  const stream = new Writable({ write(chunk, _e, cb) { chunks.push(String(chunk)); cb(); } });
-  return { stream, lines: () => chunks.join('').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) };
-}
-
 async function serve(app: express.Express): Promise<string> {
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server!.once('listening', resolve));
@@ -31,7 +25,7 @@ async function serve(app: express.Express): Promise<string> {
 
 describe('requestLogger', () => {
   it('writes one line per request with the request id and the caller, and never a header', async () => {
-    const out = capture();
+    const out = captureLogLines();
     const log = createLogger({ destination: out.stream });
     const app = express();
     app.use(requestContext(log));
@@ -44,7 +38,7 @@ describe('requestLogger', () => {
     const url = await serve(app);
     const res = await fetch(`${url}/x?namespace=kagent`, { headers: { authorization: 'Bearer secret-token', 'x-request-id': 'req-1' } });
     expect(res.status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await out.waitFor((l) => l.msg === 'GET /x 200', 'for GET /x');
     const lines = out.lines().filter((l) => l.msg === 'GET /x 200');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
@@ -56,28 +50,32 @@ describe('requestLogger', () => {
   });
 
   it('logs a 5xx at error, the probes at debug, and each request once even when the client leaves first', async () => {
-    const out = capture();
+    const out = captureLogLines();
     const log = createLogger({ destination: out.stream, level: 'debug' });
     const app = express();
     app.use(requestContext(log));
     app.use(requestLogger(log));
     app.get('/healthz', (_req, res) => { res.send('ok'); });
     app.get('/boom', (_req, res) => { res.status(503).json({ error: 'down' }); });
-    let left: () => void = () => undefined;
-    const leaving = new Promise<void>((resolve) => { left = resolve; });
-    app.get('/slow', (req) => { req.once('close', () => setTimeout(left, 10)); });
+    let arrived: () => void = () => undefined;
+    const arriving = new Promise<void>((resolve) => { arrived = resolve; });
+    app.get('/slow', () => { arrived(); });
     const url = await serve(app);
     await fetch(`${url}/healthz`);
     await fetch(`${url}/boom`);
     const abort = new AbortController();
     const slow = fetch(`${url}/slow`, { signal: abort.signal }).catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await arriving;
     abort.abort();
     await slow;
-    await leaving;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await out.waitFor((l) => l.msg === 'GET /slow 200', 'for the request the client left');
+    // A request made after the client left is logged after it: by then a second line for
+    // /slow would have been written too.
+    await fetch(`${url}/healthz`);
+    const probes = () => out.lines().filter((l) => l.msg === 'GET /healthz 200').length;
+    await out.waitFor(() => probes() === 2, 'for the second probe');
     const byMsg = (msg: string) => out.lines().filter((l) => l.msg === msg);
-    expect(byMsg('GET /healthz 200')).toMatchObject([{ level: 'debug' }]);
+    expect(byMsg('GET /healthz 200')).toMatchObject([{ level: 'debug' }, { level: 'debug' }]);
     expect(byMsg('GET /boom 503')).toMatchObject([{ level: 'error', res: { statusCode: 503 } }]);
     expect(byMsg('GET /slow 200')).toHaveLength(1);
   });
