@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     exclude: ['test/reliability/**', '**/node_modules/**', '**/dist/**'],
+    // Finds the external programs the tests run once, for every worker.
+    globalSetup: ['test/global-setup/tools.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -12,7 +12,7 @@ export default defineConfig({
   test: {
     include: ['test/reliability/**/*.test.ts'],
     exclude: ['node_modules/**', 'dist/**'],
-    globalSetup: ['test/reliability/global-setup.ts'],
+    globalSetup: ['test/global-setup/tools.ts', 'test/reliability/global-setup.ts'],
     testTimeout: 600_000,
     hookTimeout: 120_000,
     pool: 'forks',

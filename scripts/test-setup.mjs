@@ -2,8 +2,13 @@
 // starts: Debian's docker-registry (the OCI registry the chart tests push to), htpasswd,
 // and prometheus with promtool (the metrics and alert-rule tests). Installs the missing
 // packages with apt-get when we are root; otherwise says what to install. kubectl is
-// optional: its tests say clearly when they skip.
+// optional: its tests say clearly when they skip. Tools that come from the npm registry
+// (the MCP Inspector's CLI) are installed, pinned, into .cache/test-tools, so no test
+// downloads anything while it runs.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 /** Each command the tests run, and the Debian package that brings it. */
@@ -32,6 +37,30 @@ if (packages.length > 0) {
     spawnSync('sh', ['-c', `systemctl stop ${service} 2>/dev/null || service ${service} stop 2>/dev/null || true`], { stdio: 'ignore' });
   }
 }
+// npm packages the tests run as programs: [package, version, binary].
+const NPM_TOOLS = [['@modelcontextprotocol/inspector', '2.12.0', 'mcp-inspector']];
+const toolsDir = join(fileURLToPath(new URL('..', import.meta.url)), '.cache', 'test-tools');
+for (const [pkg, version, binary] of NPM_TOOLS) {
+  const prefix = join(toolsDir, binary);
+  const manifest = join(prefix, 'node_modules', pkg, 'package.json');
+  const installed = existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).version === version;
+  if (!installed) {
+    console.log(`test-setup: installing ${pkg}@${version} into .cache/test-tools`);
+    mkdirSync(prefix, { recursive: true });
+    const run = spawnSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund',
+      '--loglevel=error', `${pkg}@${version}`], { stdio: 'inherit' });
+    if (run.status !== 0) {
+      console.error(`test-setup: could not install ${pkg}@${version}; its tests ${process.env.CI === 'true' ? 'fail' : 'skip'}`);
+      if (process.env.CI === 'true') process.exit(1);
+      continue;
+    }
+  }
+  mkdirSync(join(toolsDir, 'bin'), { recursive: true });
+  const link = join(toolsDir, 'bin', binary);
+  rmSync(link, { force: true });
+  symlinkSync(join(prefix, 'node_modules', '.bin', binary), link);
+}
+
 if (!process.argv.includes('--install-only')) {
   const state = (cmd, absent = 'absent') => `${cmd} ${has(cmd) ? 'present' : absent}`;
   console.log(`test-setup: ${state('docker-registry')}, ${state('promtool')}, ${state('kubectl', 'absent (its tests skip)')}`);

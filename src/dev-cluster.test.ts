@@ -22,6 +22,19 @@ describe('loading the sandbox package', () => {
     await expect(importSandbox('data:text/javascript,throw new Error("boom")')).rejects.toThrow('boom');
   });
 
+  it('gets from the package a running sandbox with every member the product calls', async () => {
+    const sandbox = await (await loadSandbox()).startSandbox({ listen: '127.0.0.1:0', seed: false, controllers: false });
+    try {
+      expect(sandbox.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(sandbox.serviceAccountToken).not.toBe('');
+      expect(sandbox.kubeconfigYaml({ token: 't', name: 'someone' })).toContain(sandbox.url);
+      expect(typeof sandbox.writeKubeconfig).toBe('function');
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  // Checked when the types are (tsc in npm run lint): expectTypeOf does nothing at run time.
   it('declares the part of the package it calls as the package defines it', () => {
     expectTypeOf<typeof Sandbox.startSandbox>().toExtend<SandboxModule['startSandbox']>();
     expectTypeOf<{ runSandbox: typeof Cli.runSandbox }>().toExtend<SandboxCliModule>();

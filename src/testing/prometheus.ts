@@ -11,18 +11,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testTool, toolTestMode } from './test-tools.js';
 
 /** `run`, `skip` (binaries absent, not CI) or `fail` (absent in CI), with the reason. */
 export function prometheusTestMode(): { mode: 'run' | 'skip' | 'fail'; reason: string } {
-  const missing = ['prometheus', 'promtool'].filter((cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status !== 0);
-  if (missing.length === 0) return { mode: 'run', reason: 'prometheus and promtool installed' };
-  const reason = `${missing.join(' and ')} not installed (apt-get install -y prometheus, or node scripts/test-setup.mjs)`;
-  return { mode: process.env.CI === 'true' ? 'fail' : 'skip', reason };
+  return toolTestMode(['prometheus', 'promtool'], 'apt-get install -y prometheus');
 }
 
 /** promtool's exit status and output. */
 export function promtool(args: readonly string[], stdin?: string): { status: number | null; output: string } {
-  const run = spawnSync('promtool', [...args], { input: stdin, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(testTool('promtool') ?? 'promtool', [...args], { input: stdin, encoding: 'utf8', timeout: 60_000 });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
@@ -43,7 +41,7 @@ export async function startPrometheus(targets: readonly string[]): Promise<Runni
     'global:', '  scrape_interval: 1s', '  evaluation_interval: 1s',
     'scrape_configs:', '  - job_name: agent-manager', '    static_configs:', `      - targets: [${targets.map((t) => JSON.stringify(t)).join(', ')}]`,
   ].join('\n'));
-  const child: ChildProcess = spawn('prometheus', [
+  const child: ChildProcess = spawn(testTool('prometheus') ?? 'prometheus', [
     `--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error',
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let output = '';

@@ -3,7 +3,6 @@
  * the double, and `kustomize`, the real `kubectl kustomize` of a directory of a pushed
  * branch (checked out of the bare repository).
  */
-import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -11,9 +10,10 @@ import { GitHubGitOpsHost, type GitHubHostConfig } from '../../src/gitops/github
 import { seedGitOpsCluster, startGitOpsWorld, type GitOpsWorld } from '../../src/gitops/testing/gitops-world.js';
 import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
 import { smallSpawn } from '../../src/testing/small-spawn.js';
+import { testTool } from '../../src/testing/test-tools.js';
 
-export const KUBECTL = '/usr/bin/kubectl';
-export const kubectlPresent = existsSync(KUBECTL);
+export const KUBECTL = testTool('kubectl') ?? 'kubectl';
+export const kubectlPresent = testTool('kubectl') !== undefined;
 
 export interface CommitWorld {
   world: GitOpsWorld;

@@ -5,27 +5,21 @@
  * Role in kagent; dave may impersonate carol and nobody else. The kubectl cases are
  * skipped, saying so, when kubectl is absent.
  */
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raw, startHarness, type Harness } from './harness.js';
+import { KUBECTL, KUBECTL_ABSENT, runKubectl, type KubectlRun } from './support/kubectl.js';
 
-const KUBECTL = '/usr/bin/kubectl';
-const present = existsSync(KUBECTL);
+const present = KUBECTL !== undefined;
 
 let h: Harness;
 let dir: string;
 
-function kubectl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function kubectl(...args: string[]): Promise<KubectlRun> {
   const env = { PATH: process.env.PATH, HOME: dir, KUBECONFIG: join(dir, 'admin'), KUBECACHEDIR: join(dir, 'cache') };
-  return new Promise((resolve) => {
-    execFile(KUBECTL, args, { env, timeout: 20_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0, stdout, stderr });
-    });
-  });
+  return runKubectl(args, env);
 }
 
 const rbac = 'rbac.authorization.k8s.io';
@@ -110,7 +104,7 @@ describe('impersonation through the Impersonate-* headers', () => {
   });
 });
 
-describe.skipIf(!present)(`kubectl --as${present ? '' : ` — SKIPPED: ${KUBECTL} is not installed`}`, () => {
+describe.skipIf(!present)(`kubectl --as${present ? '' : ` — SKIPPED: ${KUBECTL_ABSENT}`}`, () => {
   it('kubectl --as lists nothing the impersonated user may not list', async () => {
     const run = await kubectl('get', 'pods', '-n', 'kagent', '--as', 'carol@lab.local');
     expect(run.code).not.toBe(0);

@@ -7,33 +7,24 @@
  * holds one Role in kagent.
  * Skipped, saying so, when kubectl is absent.
  */
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
+import { KUBECTL, KUBECTL_ABSENT, runKubectl, type KubectlRun } from './support/kubectl.js';
 
-const KUBECTL = '/usr/bin/kubectl';
-const present = existsSync(KUBECTL);
+const present = KUBECTL !== undefined;
 const title = present
   ? 'kubectl auth and kubectl create against the sandbox'
-  : `kubectl auth and kubectl create against the sandbox — SKIPPED: ${KUBECTL} is not installed (install kubectl v1.32 to run this suite)`;
+  : `kubectl auth and kubectl create against the sandbox — SKIPPED: ${KUBECTL_ABSENT}`;
 
 let h: Harness;
 let dir: string;
 
-interface Run { code: number; stdout: string; stderr: string }
-
-function kubectl(kubeconfig: string, ...args: string[]): Promise<Run> {
+function kubectl(kubeconfig: string, ...args: string[]): Promise<KubectlRun> {
   const env = { PATH: process.env.PATH, HOME: dir, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(dir, 'cache') };
-  return new Promise((resolve) => {
-    execFile(KUBECTL, args, { env, timeout: 20_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runKubectl(args, env);
 }
 
 const admin = (...args: string[]) => kubectl(join(dir, 'admin'), ...args);

@@ -4,36 +4,29 @@
  * Forbidden text; an expired token is "Unauthorized". Skipped, saying so, when kubectl
  * is absent.
  */
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer, type TestIssuer } from './support/oidc-issuer.js';
 import { helmRelease, startHarness, type Harness } from './harness.js';
+import { KUBECTL, KUBECTL_ABSENT, runKubectl, type KubectlRun } from './support/kubectl.js';
 
-const KUBECTL = '/usr/bin/kubectl';
-const present = existsSync(KUBECTL);
+const present = KUBECTL !== undefined;
 const title = present
   ? 'kubectl as an OIDC user under RBAC'
-  : `kubectl as an OIDC user under RBAC — SKIPPED: ${KUBECTL} is not installed (install kubectl v1.32 to run this suite)`;
+  : `kubectl as an OIDC user under RBAC — SKIPPED: ${KUBECTL_ABSENT}`;
 
 let h: Harness;
 let issuer: TestIssuer;
 let dir: string;
 
-interface Run { code: number; stdout: string; stderr: string }
-
-function kubectl(token: string, ...args: string[]): Promise<Run> {
+function kubectl(token: string, ...args: string[]): Promise<KubectlRun> {
   const kubeconfig = join(dir, `kubeconfig-${token.length}-${token.slice(-8)}`);
-  return writeFile(kubeconfig, h.sandbox.kubeconfigYaml({ token, name: 'oidc-user' }), { mode: 0o600 }).then(() => new Promise((resolve) => {
+  return writeFile(kubeconfig, h.sandbox.kubeconfigYaml({ token, name: 'oidc-user' }), { mode: 0o600 }).then(() => {
     const env = { PATH: process.env.PATH, HOME: dir, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(dir, 'cache') };
-    execFile(KUBECTL, args, { env, timeout: 20_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  }));
+    return runKubectl(args, env);
+  });
 }
 
 describe.skipIf(!present)(title, () => {

@@ -1,37 +1,29 @@
 /**
- * The real kubectl (v1.32, at /usr/bin/kubectl) against the sandbox with the kubeconfig
+ * The real kubectl (v1.32, found on PATH) against the sandbox with the kubeconfig
  * it writes: version, api-resources, get (server-side tables for built-in and custom
  * resources), explain, logs (refused cleanly), scale, apply -f (client-side), apply --server-side (with a conflict and
  * --force-conflicts), patch --type merge, delete, NotFound after delete, get -w, and the
  * refusal of a mistyped custom resource. Skipped, saying so, when kubectl is absent.
  */
-import { execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HR, startHarness, type Harness } from './harness.js';
+import { KUBECTL, KUBECTL_ABSENT, runKubectl, type KubectlRun } from './support/kubectl.js';
 
-const KUBECTL = '/usr/bin/kubectl';
-const present = existsSync(KUBECTL);
+const present = KUBECTL !== undefined;
 const title = present
   ? 'kubectl against the sandbox'
-  : `kubectl against the sandbox — SKIPPED: ${KUBECTL} is not installed (install kubectl v1.32 to run this suite)`;
+  : `kubectl against the sandbox — SKIPPED: ${KUBECTL_ABSENT}`;
 
 let h: Harness;
 let dir: string;
 let env: NodeJS.ProcessEnv;
 
-interface Run { code: number; stdout: string; stderr: string }
-
-function kubectl(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(KUBECTL, args, { env, timeout: 20_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
+function kubectl(...args: string[]): Promise<KubectlRun> {
+  return runKubectl(args, env);
 }
 
 async function manifest(name: string, text: string): Promise<string> {
@@ -291,7 +283,7 @@ spec:
   });
 
   it('streams changes with get -w', async () => {
-    const child = spawn(KUBECTL, ['get', 'configmaps', '-n', 'tenant', '-w', '--output-watch-events'], { env });
+    const child = spawn(KUBECTL!, ['get', 'configmaps', '-n', 'tenant', '-w', '--output-watch-events'], { env });
     let out = '';
     const seen = new Promise<void>((resolve) => {
       child.stdout.on('data', (chunk: Buffer) => {

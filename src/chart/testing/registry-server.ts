@@ -14,16 +14,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testTool, toolTestMode } from '../../testing/test-tools.js';
 import { startTokenServer, type TokenServer } from './token-server.js';
 
 const BINARY = 'docker-registry';
 
 /** `run`, `skip` (binary absent, not CI) or `fail` (binary absent in CI), with the reason. */
 export function registryTestMode(): { mode: 'run' | 'skip' | 'fail'; reason: string } {
-  const found = spawnSync('sh', ['-c', `command -v ${BINARY}`], { encoding: 'utf8' });
-  if (found.status === 0) return { mode: 'run', reason: `${BINARY} at ${found.stdout.trim()}` };
-  const reason = `${BINARY} is not installed (apt-get install -y docker-registry, or node scripts/test-setup.mjs)`;
-  return { mode: process.env.CI === 'true' ? 'fail' : 'skip', reason };
+  return toolTestMode([BINARY], 'apt-get install -y docker-registry');
 }
 
 export interface RegistryServer {
@@ -68,7 +66,7 @@ export async function startRegistry(options: RegistryServerOptions = {}): Promis
   const start = async (): Promise<void> => {
     if (running()) return;
     output = '';
-    const proc = spawn(BINARY, ['serve', configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(testTool(BINARY) ?? BINARY, ['serve', configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
     // A test worker that dies without close() must not leave a registry behind.
     const killOnExit = (): void => {
@@ -152,7 +150,7 @@ function registryConfig(dir: string, host: string, auth: 'none' | 'token' | 'htp
 
 function writeHtpasswd(path: string, users: readonly { username: string; password: string }[]): void {
   const lines = users.map(({ username, password }) => {
-    const made = spawnSync('htpasswd', ['-Bbn', username, password], { encoding: 'utf8' });
+    const made = spawnSync(testTool('htpasswd') ?? 'htpasswd', ['-Bbn', username, password], { encoding: 'utf8' });
     if (made.status !== 0) throw new Error(`htpasswd -Bbn failed (${made.status}): ${made.stderr}`);
     return made.stdout.trim();
   });
