@@ -79,6 +79,7 @@ export type HelmReleaseRef = Schemas['HelmReleaseRef'];
 
 /** An agent as list_agents and get_agent report it. */
 export type Agent = Schemas['Agent'];
+export type AgentSummary = Schemas['AgentSummary'];
 export type AgentList = Schemas['AgentList'];
 
 /** The composed objects, as YAML for people and as values for programs. */
