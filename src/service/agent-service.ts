@@ -5,9 +5,10 @@
  * takes the request's context first: who is calling is explicit in every signature.
  */
 import type {
-  Agent, AgentSpec, AgentUpdate, CreateRequest, CreateResult, DeleteResult, Info, ModelConfig, RevisionDetail, RevisionEntry,
+  Agent, AgentList, AgentSpec, AgentSummary, AgentUpdate, CreateRequest, CreateResult, DeleteResult, Info, ModelConfig, RevisionDetail, RevisionEntry,
   RollbackResult, SkillsResult, Status, UpdateResult, ValidateResult, WaitResult,
 } from '../core/types.js';
+import { summaryOf } from '../core/agent-summary.js';
 import { validateName } from '../core/names.js';
 import type { RequestContext } from '../identity/caller.js';
 import { createAgent } from './create.js';
@@ -48,10 +49,14 @@ export class AgentService {
     return getInfo(this.env);
   }
 
-  async listAgents(ctx: RequestContext, request: { namespace?: string } = {}): Promise<{ agents: Agent[] }> {
+  /** With `details: false`, one summary row per agent (core/agent-summary.ts) from the same reads. */
+  async listAgents(ctx: RequestContext, request?: { namespace?: string; details?: true }): Promise<{ agents: Agent[] }>;
+  async listAgents(ctx: RequestContext, request: { namespace?: string; details: false }): Promise<{ agents: AgentSummary[] }>;
+  async listAgents(ctx: RequestContext, request: { namespace?: string; details?: boolean }): Promise<AgentList>;
+  async listAgents(ctx: RequestContext, request: { namespace?: string; details?: boolean } = {}): Promise<AgentList> {
     const namespace = this.env.settings.namespaces.resolve(request.namespace);
     const agents = await listAgents(this.readContext(ctx), namespace);
-    return { agents };
+    return { agents: request.details === false ? agents.map(summaryOf) : agents };
   }
 
   async getAgent(ctx: RequestContext, request: AgentRef): Promise<Agent> {

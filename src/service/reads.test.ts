@@ -43,6 +43,23 @@ describe('listAgents', () => {
     }
   });
 
+  it('answers one summary row per agent with details: false, and every agent in full without it', async () => {
+    const { agents: rows } = await f.service.listAgents(f.ctx(), { details: false });
+    expect(rows).toEqual([
+      { name: 'bare', namespace: 'kagent', exists: true, modelConfig: 'default-model-config', toolset: ['preset:none', 'tool:x'], ready: true,
+        managed: 'none' },
+      { name: 'pending', namespace: 'kagent', exists: false, displayName: 'Pending', modelConfig: 'qwen3-8-27b',
+        toolset: ['preset:read-only'], ready: null, managed: 'gitops' },
+      expect.objectContaining({ name: 'verifier', exists: true, modelConfig: 'default-model-config', ready: true, implicitFullAccess: true }),
+    ]);
+    for (const row of rows) {
+      for (const field of ['values', 'systemMessage', 'conditions', 'helmRelease', 'accepted']) expect(row).not.toHaveProperty(field);
+    }
+    const { agents } = await f.service.listAgents(f.ctx(), { details: true });
+    expect(agents.map((a) => a.name)).toEqual(rows.map((r) => r.name));
+    expect(agents[2]).toHaveProperty('values');
+  });
+
   it('leaves out releases of other charts', async () => {
     const { agents } = await f.service.listAgents(f.ctx());
     expect(agents.find((a) => a.name === 'not-an-agent')).toBeUndefined();

@@ -73,7 +73,9 @@ const commitFields = {
 
 export const getInfoInput = z.object({}).strict();
 
-export const listAgentsInput = z.object({ namespace: z.string().describe(ARG.namespaceOfList).optional() }).strict();
+export const listAgentsInput = z
+  .object({ namespace: z.string().describe(ARG.namespaceOfList).optional(), details: flag(ARG.detailsOfList) })
+  .strict();
 
 export const agentRefInput = z.object({ name: agentName, namespace }).strict();
 

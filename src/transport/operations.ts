@@ -17,7 +17,7 @@ import type { z } from 'zod';
 import type { AgentService } from '../service/agent-service.js';
 import type { RequestContext } from '../identity/caller.js';
 import type {
-  Agent, CreateResult, DeleteResult, Info, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult, SkillsResult, Status,
+  Agent, AgentList, CreateResult, DeleteResult, Info, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult, SkillsResult, Status,
   UpdateResult, ValidateResult, WaitResult,
 } from '../core/types.js';
 import type { operations } from '../core/openapi.generated.js';
@@ -144,9 +144,9 @@ export const getInfo = op<typeof getInfoInput, Info>({
   run: (service, ctx) => service.getInfo(ctx),
 });
 
-export const listAgents = op<typeof listAgentsInput, { agents: Agent[] }>({
+export const listAgents = op<typeof listAgentsInput, AgentList>({
   tool: 'list_agents', annotations: CLOSED_READ, input: listAgentsInput,
-  rest: { method: 'get', path: '/agents', status: 200, query: { namespace: 'string' } },
+  rest: { method: 'get', path: '/agents', status: 200, query: { namespace: 'string', details: 'boolean' } },
   run: (service, ctx, input) => service.listAgents(ctx, input),
 });
 

@@ -127,6 +127,14 @@ describe('MCP tools over streamable HTTP (TestMCPToolsMirrorREST)', () => {
       expect(json).toMatchObject({ name: 'helper', namespace: 'kagent', displayName: 'Helper', managed: 'helmrelease' });
     });
 
+    it('list_agents with details: false answers summary rows', async () => {
+      const { json } = await call('list_agents', { details: false });
+      const [row] = (json as { agents: Array<Record<string, unknown>> }).agents;
+      expect(row).toMatchObject({ name: 'helper', displayName: 'Helper', modelConfig: 'default-model-config', toolset: ['preset:read-only'] });
+      expect(row).not.toHaveProperty('values');
+      expect(row).not.toHaveProperty('helmRelease');
+    });
+
     it('update_agent with displayName "" clears it and reports it changed', async () => {
       const { json, isError, text } = await call('update_agent', { name: 'helper', displayName: '' });
       expect(isError, text).toBe(false);

@@ -91,6 +91,8 @@ const CASES: Case[] = [
   ['list_agents', '/agents', undefined, 200],
   ['list_agents', '/agents?namespace=tenant', undefined, 200],
   ['list_agents', '/agents?namespace=nope', undefined, 400],
+  ['list_agents', '/agents?details=false', undefined, 200],
+  ['list_agents', '/agents?details=maybe', undefined, 400],
   ['get_agent', '/agents/kagent/verifier', undefined, 200],
   ['get_agent', '/agents/kagent/pending', undefined, 200],
   ['get_agent', '/agents/kagent/bare', undefined, 200],
