@@ -87,6 +87,7 @@ try {
     { id: 'get', label: 'get_agent', path: '/api/v1/agents/kagent/a-0250', floor: 'two parallel GETs' },
     { id: 'status', label: 'get_agent_status', path: '/api/v1/agents/kagent/a-0000/status', floor: 'five parallel reads' },
     { id: 'list', label: 'list_agents (500)', path: '/api/v1/agents?namespace=kagent', floor: 'three parallel LISTs', rounds: Math.ceil(rounds / 3) },
+    { id: 'list2kSummary', label: 'list_agents (2,000, details=false)', path: '/api/v1/agents?namespace=tenant&details=false', floor: 'three parallel LISTs, summarized', rounds: Math.ceil(rounds / 5) },
     { id: 'list2k', label: 'list_agents (2,000)', path: '/api/v1/agents?namespace=tenant', floor: 'serializing the same answer from memory', floorPath: '/mem/agents', rounds: Math.ceil(rounds / 5) },
   ];
   const parties = [['direct', direct], ['cached', cached], ['minimal', minimal]];

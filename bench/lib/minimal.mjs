@@ -51,6 +51,15 @@ function merge(cr, release) {
   };
 }
 
+// The row of a summary list: the same reads, fewer fields.
+function summary(agent) {
+  const ready = agent.conditions?.find((c) => c.type === 'Ready');
+  return {
+    name: agent.name, namespace: agent.namespace, exists: agent.exists, description: agent.description,
+    modelConfig: agent.modelConfig, ready: ready ? ready.status === 'True' : null, managed: agent.helmRelease ? 'helmrelease' : 'none',
+  };
+}
+
 const send = (res, value) => {
   const body = Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
@@ -65,7 +74,9 @@ async function answer(req, res) {
     const ns = url.searchParams.get('namespace') ?? 'kagent';
     const [crs, rels] = await Promise.all([get(agents(ns)), get(releases(ns)), get(sources(ns))]);
     const byName = new Map(rels.items.map((r) => [r.metadata.name, r]));
-    return send(res, { agents: crs.items.map((cr) => merge(cr, byName.get(cr.metadata.name))) });
+    const merged = crs.items.map((cr) => merge(cr, byName.get(cr.metadata.name)));
+    if (url.searchParams.get('details') === 'false') return send(res, { agents: merged.map(summary) });
+    return send(res, { agents: merged });
   }
   const [, , , ns, name, sub] = parts;
   if (sub === 'status') {
