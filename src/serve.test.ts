@@ -109,7 +109,11 @@ describe('runServe against an API server that is down', () => {
     expect(messages.filter((m) => lifecycle.includes(m as string))).toEqual(lifecycle);
     expect(messages.filter((m) => m === 'list or watch failed; retrying')).toHaveLength(1);
     expect(lines[0]).toMatchObject({ listen: '127.0.0.1:0', identity: 'serviceAccount', skillsGithubToken: 'set' });
-    expect(lines.find((l) => l.msg === 'listening')!.address).toMatch(/^127\.0\.0\.1:\d+$/);
+    const listening = lines.find((l) => l.msg === 'listening')!;
+    expect(listening.address).toMatch(/^127\.0\.0\.1:\d+$/);
+    // How long the start took, from the process's own start.
+    expect(Number.isInteger(listening.startupMs)).toBe(true);
+    expect(listening.startupMs).toBeGreaterThan(0);
     expect(JSON.stringify(lines)).not.toContain('ghp_do_not_log');
     expect(JSON.stringify(lines)).not.toContain('not-a-real-token');
   });

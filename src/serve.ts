@@ -164,6 +164,8 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     log.info({
       address: hostPort(main.address), url: main.url,
       metricsAddress: metricsServer ? hostPort(metricsServer.address) : undefined,
+      // Milliseconds since the process started (performance.timeOrigin), module loading included.
+      startupMs: Math.round(performance.now()),
     }, 'listening');
     // Lifecycle lines are waited for (by people, probes, tests): out at once, not batched.
     log.flush();
