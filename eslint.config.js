@@ -1,5 +1,6 @@
 // Lint rules that keep the architecture honest (docs/architecture.md):
 // - src/core is pure: it imports no I/O module and no adapter;
+// - layers import downwards only (transport/http below REST and MCP; kube/ below kube/cache);
 // - production code never imports a testing/ folder, and reaches the sandbox package
 //   (packages/kube-sandbox) only through a dynamic import when the sandbox is asked for;
 //   tests use the package through its entry points, never a file below packages/;
@@ -119,6 +120,26 @@ export default tseslint.config(
         patterns: [
           { group: ['agent-manager', 'agent-manager/*', '@agent-manager/*'], message: 'a package imports nothing from the product or another workspace' },
         ],
+      }],
+    },
+  },
+  {
+    // Layers import downwards only, so no two folders import each other at run time. A
+    // different rule from the no-restricted-imports blocks above, so neither replaces the other.
+    files: ['src/transport/http/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ group: ['../rest/*', '../mcp/*', '../../app.js'], message: 'transport/http is what REST and MCP stand on: it imports neither (src/app.ts joins them)' }],
+      }],
+    },
+  },
+  {
+    files: ['src/kube/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ group: ['./cache/*'], allowTypeImports: true, message: 'kube/ takes only types from kube/cache (the ports it implements); the cache is built on kube/, not the other way' }],
       }],
     },
   },

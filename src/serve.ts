@@ -66,7 +66,7 @@ import type { ChartSchemaSource, KubeProvider } from './service/ports.js';
 import { resourceTypes, type ApiVersions } from './service/resources.js';
 import { GitHubSkillCatalog } from './skills/github-skill-catalog.js';
 import { openGitOpsHost } from './gitops/open-gitops.js';
-import { createApp, type AuthGuard } from './transport/http/app.js';
+import { createApp, type AuthGuard } from './app.js';
 import { resourceServerGuards } from './transport/http/auth.js';
 import { DEFAULT_SCOPES, oauthMetadataRouter } from './transport/http/oauth-metadata.js';
 import { Lifecycle } from './transport/http/lifecycle.js';

@@ -26,7 +26,7 @@ export async function startBenchTarget() {
       seed: await load('service/testing/seed-agents.js'),
       roundTrips: await load('service/testing/round-trips.js'),
       namespaces: await load('service/namespaces.js'),
-      app: await load('transport/http/app.js'),
+      app: await load('app.js'),
       server: await load('transport/http/server.js'),
       metrics: await load('metrics/metrics.js'),
       logger: await load('log/logger.js'),

@@ -17,7 +17,7 @@ import { unauthenticated } from '../core/errors.js';
 import type { RequestContext } from '../identity/caller.js';
 import type { KubePort, KubeProvider, WatchPort } from '../service/ports.js';
 import { makeKubeApis, type KubeApis } from './api-clients.js';
-import { ClientNodeAccessReviewer } from './cache/access-review.js';
+import { ClientNodeAccessReviewer } from './access-review.js';
 import type { ReadAttributes } from './cache/ports.js';
 import { ClientNodeKube } from './client-node-kube.js';
 import { kubeConfigForToken } from './kubeconfig.js';

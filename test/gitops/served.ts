@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { silentLogger, type Logger } from '../../src/log/logger.js';
-import { createApp } from '../../src/transport/http/app.js';
+import { createApp } from '../../src/app.js';
 import { startCommitWorld, type CommitWorld, type HostChoice } from './support.js';
 
 export interface Served {

@@ -9,7 +9,7 @@ import { startFakeIssuer, type FakeIssuer } from '../../src/identity/testing/fak
 import { createTokenVerifier, type OidcTokenVerifier } from '../../src/identity/token-verifier.js';
 import { CallerProvider } from '../../src/kube/providers.js';
 import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
-import { createApp } from '../../src/transport/http/app.js';
+import { createApp } from '../../src/app.js';
 import { resourceServerGuards } from '../../src/transport/http/auth.js';
 import { oauthMetadataRouter } from '../../src/transport/http/oauth-metadata.js';
 import { startHttpServer, type RunningServer } from '../../src/transport/http/server.js';

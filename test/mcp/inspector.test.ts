@@ -11,7 +11,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/logger.js';
-import { createApp } from '../../src/transport/http/app.js';
+import { createApp } from '../../src/app.js';
 import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
 import { OPERATIONS } from '../../src/transport/operations.js';
 import { testTool, toolTestMode } from '../../src/testing/test-tools.js';

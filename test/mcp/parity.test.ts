@@ -21,7 +21,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/logger.js';
 import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
-import { createApp } from '../../src/transport/http/app.js';
+import { createApp } from '../../src/app.js';
 import { OPERATIONS, operationByTool } from '../../src/transport/operations.js';
 
 type Args = Record<string, unknown>;

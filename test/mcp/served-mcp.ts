@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { startServiceFixture, type FixtureOptions, type ServiceFixture } from '../../src/service/testing/fixture.js';
-import { createApp } from '../../src/transport/http/app.js';
+import { createApp } from '../../src/app.js';
 
 export interface ServedMcp {
   fixture: ServiceFixture;

@@ -14,7 +14,7 @@ import { silentLogger } from '../../src/log/logger.js';
 import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
 import { GitHubSkillCatalog } from '../../src/skills/github-skill-catalog.js';
 import { sampleRepositories, startGitHubDouble, type GitHubDouble } from '../../src/skills/testing/github-double.js';
-import { createApp } from '../../src/transport/http/app.js';
+import { createApp } from '../../src/app.js';
 
 let github: GitHubDouble;
 let fixture: ServiceFixture;

@@ -9,24 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { RequestContext } from '../../identity/caller.js';
-import type { KubeApis } from '../api-clients.js';
-import type { AccessReviewer, ReadAttributes, ReadAuthorizer } from './ports.js';
-
-/** A SelfSubjectAccessReview with one identity's client: may it make this read? */
-export class ClientNodeAccessReviewer implements AccessReviewer {
-  constructor(private readonly apis: KubeApis) {}
-
-  async mayRead(attributes: ReadAttributes): Promise<boolean> {
-    const review = await this.apis.authorization.createSelfSubjectAccessReview({
-      body: {
-        apiVersion: 'authorization.k8s.io/v1',
-        kind: 'SelfSubjectAccessReview',
-        spec: { resourceAttributes: { ...attributes } },
-      },
-    });
-    return review.status?.allowed === true && review.status.denied !== true;
-  }
-}
+import type { ReadAttributes, ReadAuthorizer } from './ports.js';
 
 export interface CachedAuthorizerOptions {
   ttlMs?: number;

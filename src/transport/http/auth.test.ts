@@ -9,7 +9,7 @@ import type { Caller } from '../../identity/caller.js';
 import { startFakeIssuer, type FakeIssuer } from '../../identity/testing/fake-issuer.js';
 import { createTokenVerifier, type TokenVerifier } from '../../identity/token-verifier.js';
 import { bearerAuth, bearerChallenge, challengeAfterGuard, headerSafe, resourceServerGuards } from './auth.js';
-import { encodeJson } from '../rest/send-json.js';
+import { encodeJson } from './send-json.js';
 import { oauthMetadataRouter } from './oauth-metadata.js';
 
 /** A tiny app shaped like the real one: probes and metadata open, /api/v1 and /mcp guarded. */

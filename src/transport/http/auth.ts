@@ -19,7 +19,7 @@ import { toAppError, toRestErrorBody, unauthenticated, type AppError } from '../
 import type { Caller } from '../../identity/caller.js';
 import { MAX_TOKEN_BYTES } from '../../identity/jwt-precheck.js';
 import type { TokenVerifier } from '../../identity/token-verifier.js';
-import { sendJson } from '../rest/send-json.js';
+import { sendJson } from './send-json.js';
 import { protectedResourceMetadataUrl } from './oauth-metadata.js';
 
 declare global {

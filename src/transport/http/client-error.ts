@@ -15,7 +15,7 @@
  */
 import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { encodeJson } from '../rest/send-json.js';
+import { encodeJson } from './send-json.js';
 
 /** How long a refused connection is drained before it is destroyed. */
 export const DRAIN_MS = 2_000;

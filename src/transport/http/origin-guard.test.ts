@@ -4,7 +4,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../log/logger.js';
 import { FakeService } from '../testing/fake-service.js';
-import { createApp, type AppOptions } from './app.js';
+import { createApp, type AppOptions } from '../../app.js';
 import { isLoopbackOriginHost, refuseOrigin } from './origin-guard.js';
 
 describe('refuseOrigin', () => {

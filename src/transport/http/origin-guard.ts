@@ -25,7 +25,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isIP } from 'node:net';
 import { forbidden, toRestErrorBody } from '../../core/errors.js';
-import { sendJson } from '../rest/send-json.js';
+import { sendJson } from './send-json.js';
 
 export interface OriginGuardOptions {
   /** Origins (`scheme://host[:port]`) accepted besides loopback ones; others are refused. */

@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import { invalid, toAppError, toRestErrorBody } from '../../core/errors.js';
 import { challengeAfterGuard } from '../http/auth.js';
 import type { ErrorBody } from '../../core/types.js';
-import { sendJson } from './send-json.js';
+import { sendJson } from '../http/send-json.js';
 
 /** The error middleware of the REST router; `log` is used when the request has no context logger. */
 export function restErrorHandler(log: Logger): ErrorRequestHandler {

@@ -22,7 +22,7 @@ import { checkReadIfMatch, strongEtag } from './if-match.js';
 import { readRawBody, refuseBody } from './json-body.js';
 import { openApiDocumentReader } from './openapi-document.js';
 import { restInput } from './rest-input.js';
-import { sendJson } from './send-json.js';
+import { sendJson } from '../http/send-json.js';
 import { statusStream } from './status-stream.js';
 
 /** The path of the contract below /api/v1. */

@@ -8,7 +8,7 @@
 import { silentLogger } from '../../../src/log/logger.js';
 import { Metrics } from '../../../src/metrics/metrics.js';
 import { startServiceFixture, type FixtureOptions, type ServiceFixture } from '../../../src/service/testing/fixture.js';
-import { createApp } from '../../../src/transport/http/app.js';
+import { createApp } from '../../../src/app.js';
 import { startHttpServer, type RunningServer } from '../../../src/transport/http/server.js';
 import { HttpClient } from './http.js';
 

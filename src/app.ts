@@ -23,16 +23,16 @@
  */
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
-import { invalid, notFound, toAppError, toRestErrorBody, type AppError } from '../../core/errors.js';
-import type { Metrics } from '../../metrics/metrics.js';
-import { createMcpHandler, jsonRpcError } from '../mcp/handler.js';
-import type { OperationService } from '../operations.js';
-import { createRestRouter, restCacheHeaders } from '../rest/router.js';
-import { bindCaller, requestContext } from './context.js';
-import { httpMetrics } from './http-metrics.js';
-import type { Lifecycle } from './lifecycle.js';
-import { originGuard } from './origin-guard.js';
-import { requestLogger } from './request-log.js';
+import { invalid, notFound, toAppError, toRestErrorBody, type AppError } from './core/errors.js';
+import type { Metrics } from './metrics/metrics.js';
+import { createMcpHandler, jsonRpcError } from './transport/mcp/handler.js';
+import type { OperationService } from './transport/operations.js';
+import { createRestRouter, restCacheHeaders } from './transport/rest/router.js';
+import { bindCaller, requestContext } from './transport/http/context.js';
+import { httpMetrics } from './transport/http/http-metrics.js';
+import type { Lifecycle } from './transport/http/lifecycle.js';
+import { originGuard } from './transport/http/origin-guard.js';
+import { requestLogger } from './transport/http/request-log.js';
 
 /** The bearer guard: one for both surfaces, or one each (each 401 names its own metadata document). */
 export type AuthGuard = RequestHandler | { rest: RequestHandler; mcp: RequestHandler };

@@ -5,11 +5,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, silentLogger, type Logger } from '../../log/logger.js';
-import { Metrics } from '../../metrics/metrics.js';
-import { FakeService } from '../testing/fake-service.js';
+import { createLogger, silentLogger, type Logger } from './log/logger.js';
+import { Metrics } from './metrics/metrics.js';
+import { FakeService } from './transport/testing/fake-service.js';
 import { createApp, errorForResponse, type AppOptions } from './app.js';
-import { Lifecycle } from './lifecycle.js';
+import { Lifecycle } from './transport/http/lifecycle.js';
 
 /** A stand-in guard: `X-Test-User` is the caller; without it, 401. */
 const fakeGuard: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
