@@ -30,6 +30,7 @@ import { DEFAULT_SEED, KAGENT_NAMESPACE, seed, type SeedStep } from './seed.js';
 import { SAMPLE_SEED } from './seed-samples.js';
 import { createApiServer, type ApiServerConfig, type SandboxLogger } from './server/api-server.js';
 import { generateTls } from './tls.js';
+import { startA2AEndpoint, type A2AEndpoint, type A2ARequestRecord } from './a2a/a2a-server.js';
 
 // The seams later parts plug into (OIDC and RBAC, controllers, fault injection, seeds).
 export type { SandboxLogger } from './server/api-server.js';
@@ -50,6 +51,8 @@ export { OidcAuthenticator, type OidcAuthenticatorConfig } from './auth/oidc-aut
 export { RbacAuthorizer } from './auth/rbac-authorizer.js';
 export { DEFAULT_RECONCILE_DELAY_MS, type RunningControllers } from './controllers/index.js';
 export type { CrashLoopTarget, FailureRule, FaultInjector, FaultSnapshot } from './faults.js';
+export { A2A_PATH, DEFAULT_A2A_USER, type A2ARequestRecord } from './a2a/a2a-server.js';
+export { replyTo, WORKING_STEPS, type AgentFacts } from './a2a/responder.js';
 
 /** How to start a sandbox. Everything is optional. */
 export interface SandboxOptions {
@@ -79,6 +82,11 @@ export interface SandboxOptions {
   controllers?: boolean;
   /** Wait between a change and its reconcile (ms, default 100). */
   reconcileDelayMs?: number;
+  /**
+   * Serve kagent's A2A endpoint for every Ready Agent (plain HTTP on the sandbox's
+   * loopback host, its own port). Default: on when `controllers` is.
+   */
+  a2a?: boolean;
   log?: SandboxLogger;
   /** Watch events kept for resuming watches (default 10000). */
   historyCapacity?: number;
@@ -112,6 +120,10 @@ export interface Sandbox {
   readonly faults: FaultInjector;
   /** The running controllers, when started with `controllers: true`. */
   readonly controllers: RunningControllers | undefined;
+  /** kagent's A2A base URL (`http://127.0.0.1:<port>/api/a2a`), when it is served. */
+  readonly a2aUrl: string | undefined;
+  /** The requests the A2A endpoint received (empty when it is not served). */
+  readonly a2aRequests: readonly A2ARequestRecord[];
   /** Turn RBAC on (the bootstrap ClusterRoles are created when missing). */
   enableRbac(): void;
   /** A kubeconfig for `user` (default: the admin). */
@@ -181,10 +193,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const controllers = options.controllers
     ? startControllers(store, { reconcileDelayMs: options.reconcileDelayMs, log: options.log })
     : undefined;
+  const a2a: A2AEndpoint | undefined = (options.a2a ?? options.controllers === true)
+    ? await startA2AEndpoint(store, host, 0)
+    : undefined;
 
   return {
     url, caPem: tls.caPem, adminToken, serviceAccountToken, store, counters: config.counters, hooks: config.hooks,
-    tokens, authenticators, faults, controllers,
+    tokens, authenticators, faults, controllers, a2aUrl: a2a?.url, a2aRequests: a2a?.requests ?? [],
     get authorizer() {
       return config.authorizer;
     },
@@ -196,10 +211,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     kubeconfigYaml: (user = admin) => buildKubeconfig(url, tls.caPem, user),
     writeKubeconfig: (path, user = admin) => writeKubeconfigFile(path, buildKubeconfig(url, tls.caPem, user)),
-    close: () => new Promise<void>((resolve) => {
+    close: async () => {
       controllers?.stop();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+      await Promise.all([a2a?.close(), new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      })]);
+    },
   };
 }

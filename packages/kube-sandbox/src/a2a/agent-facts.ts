@@ -1,0 +1,30 @@
+/**
+ * What the sandbox's A2A responder answers from: an Agent's display name (the chart's
+ * `ui.giantswarm.io/display-name` annotation, else its name) and its toolset (the
+ * `toolset` value of the HelmRelease that rendered it, found by Flux's provenance labels).
+ */
+import { isObject, type JsonObject } from '../api/json.js';
+import type { SandboxStore } from '../ops/sandbox-store.js';
+import type { AgentFacts } from './responder.js';
+
+const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
+
+/** True when the Agent's Ready condition is True (kagent registers an A2A handler for it then). */
+export function isReady(agent: JsonObject): boolean {
+  const conditions = obj(agent.status).conditions;
+  return Array.isArray(conditions) && conditions.some((c) => isObject(c) && c.type === 'Ready' && c.status === 'True');
+}
+
+export function agentFacts(store: SandboxStore, agent: JsonObject): AgentFacts {
+  const meta = obj(agent.metadata);
+  const name = String(meta.name);
+  const annotations = obj(meta.annotations);
+  const labels = obj(meta.labels);
+  const displayName = typeof annotations['ui.giantswarm.io/display-name'] === 'string' ? annotations['ui.giantswarm.io/display-name'] : name;
+  const releaseName = labels['helm.toolkit.fluxcd.io/name'];
+  const releaseNamespace = labels['helm.toolkit.fluxcd.io/namespace'];
+  const release = typeof releaseName === 'string' && typeof releaseNamespace === 'string'
+    ? store.find('helmreleases', releaseNamespace, releaseName) : undefined;
+  const toolset = obj(obj(release?.spec).values).toolset;
+  return { name, displayName, toolset: Array.isArray(toolset) ? toolset.filter((t): t is string => typeof t === 'string') : [] };
+}

@@ -1,0 +1,76 @@
+/**
+ * The deterministic stand-in for an agent's model behind the sandbox's A2A endpoint: it
+ * answers from what the agent was built with, so a conversation can be tried and tested
+ * without a model. The first turn of a conversation greets with the agent's display name;
+ * "which tools" lists its toolset; the message `fail` fails the task; anything else is
+ * echoed. Every turn is published as A2A events in order (the task, `working` updates
+ * in several steps, then the final status with the reply), as a streaming agent does.
+ */
+import { randomUUID } from 'node:crypto';
+import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+
+/** What the responder knows of its agent, read when each message arrives. */
+export interface AgentFacts {
+  readonly name: string;
+  readonly displayName: string;
+  readonly toolset: readonly string[];
+}
+
+/** The reply to one message of a conversation (`first`: the conversation's first turn). */
+export function replyTo(text: string, facts: AgentFacts, first: boolean): { state: TaskState; reply: string } {
+  const said = text.trim();
+  if (said.toLowerCase() === 'fail') return { state: TaskState.TASK_STATE_FAILED, reply: `${facts.displayName} could not answer: the message asked it to fail` };
+  if (/which tools/i.test(said)) {
+    const tools = facts.toolset.length > 0 ? facts.toolset.join(', ') : 'no tools';
+    return { state: TaskState.TASK_STATE_COMPLETED, reply: `My toolset: ${tools}` };
+  }
+  if (first) return { state: TaskState.TASK_STATE_COMPLETED, reply: `Hello, I am ${facts.displayName}. You said: ${said}` };
+  return { state: TaskState.TASK_STATE_COMPLETED, reply: `You said: ${said}` };
+}
+
+/** The steps a turn streams before its answer. */
+export const WORKING_STEPS = ['reading the message', 'thinking', 'writing the answer'] as const;
+
+const agentMessage = (text: string, contextId: string, taskId: string): Message => ({
+  messageId: randomUUID(), contextId, taskId, role: Role.ROLE_AGENT, metadata: undefined, extensions: [], referenceTaskIds: [],
+  parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+});
+
+const textOf = (message: Message): string =>
+  message.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
+
+/** An AgentExecutor over `facts` (undefined: the agent is gone, and the turn fails saying so). */
+export function responder(facts: () => AgentFacts | undefined, isFirstTurn: (context: RequestContext) => Promise<boolean>): AgentExecutor {
+  return {
+    async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
+      const { taskId, contextId } = context;
+      const now = (): string => new Date().toISOString();
+      const task: Task = context.task ?? {
+        id: taskId, contextId, artifacts: [], history: [context.userMessage],
+        status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
+        metadata: context.userMessage.metadata,
+      };
+      bus.publish(AgentEvent.task(task));
+      const agent = facts();
+      for (const step of WORKING_STEPS) {
+        bus.publish(AgentEvent.statusUpdate({
+          taskId, contextId, metadata: undefined,
+          status: { state: TaskState.TASK_STATE_WORKING, message: agentMessage(step, contextId, taskId), timestamp: now() },
+        }));
+      }
+      const answer = agent
+        ? replyTo(textOf(context.userMessage), agent, await isFirstTurn(context))
+        : { state: TaskState.TASK_STATE_FAILED, reply: 'the agent is no longer ready' };
+      bus.publish(AgentEvent.statusUpdate({
+        taskId, contextId, metadata: undefined,
+        status: { state: answer.state, message: agentMessage(answer.reply, contextId, taskId), timestamp: now() },
+      }));
+      bus.finished();
+    },
+    // Every turn ends before execute returns, so there is never a running turn to stop.
+    async cancelTask(_taskId: string, bus: ExecutionEventBus): Promise<void> {
+      bus.finished();
+    },
+  };
+}
