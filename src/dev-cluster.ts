@@ -30,6 +30,8 @@ export interface SandboxLog {
 export interface RunningSandbox {
   readonly url: string;
   readonly serviceAccountToken: string;
+  /** kagent's A2A base URL the sandbox serves for its Ready agents, when it does. */
+  readonly a2aUrl?: string;
   kubeconfigYaml(user?: { token?: string; name?: string }): string;
   writeKubeconfig(path: string): Promise<unknown>;
   close(): Promise<void>;

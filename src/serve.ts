@@ -72,6 +72,8 @@ import { DEFAULT_SCOPES, oauthMetadataRouter } from './transport/http/oauth-meta
 import { Lifecycle } from './transport/http/lifecycle.js';
 import { hostPort, startHttpServer, type RunningServer } from './transport/http/server.js';
 import { loadSandbox } from './dev-cluster.js';
+import { KagentA2A } from './a2a/kagent-a2a.js';
+import type { SessionsDeps } from './service/sessions/sessions.js';
 
 /** How long startup discovery may wait for the API server before using the defaults. */
 const DISCOVERY_TIMEOUT_MS = 10_000;
@@ -97,7 +99,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     // Pushed first, so it runs last: the spans of the whole shutdown are exported too.
     if (tracing) cleanups.push(() => tracing.shutdown());
     const hooks = collectHooks(tracing, metrics?.service);
-    const cluster = await openCluster(config, log, cleanups);
+    const { cluster, sandboxA2aUrl } = await openCluster(config, log, cleanups);
     const identity = openIdentity(config, cluster, log, cleanups);
     const { auth, publicRoutes } = identity;
     const instrumented = instrumentProvider(identity.kube, hooks.kube);
@@ -135,7 +137,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     const service = instrumentService(new AgentService(
       {
         kube, chart: openChartSource(config, log, cleanups, hooks, metrics), skills, gitops, readCache: readCache?.cache,
-        shutdown: lifecycle.draining, log,
+        sessions: openSessions(config, sandboxA2aUrl, hooks, log), shutdown: lifecycle.draining, log,
       },
       {
         version: info.version,
@@ -199,12 +201,26 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
 /** One step of the shutdown. */
 type Cleanup = () => unknown;
 
-/** The base cluster: the sandbox's when `--sandbox` is on, else the kubeconfig / in-cluster one. */
-async function openCluster(config: AppConfig, log: Logger, cleanups: Cleanup[]): Promise<KubeConfig> {
+/**
+ * The session tools' A2A client, off (undefined) when `--kagent-a2a-url` is empty. With
+ * `--sandbox` and the URL left at its default, the sandbox's kagent endpoint is used.
+ */
+function openSessions(config: AppConfig, sandboxA2aUrl: string | undefined, hooks: ObservabilityHooks, log: Logger): SessionsDeps | undefined {
+  const baseUrl = !config.sessions.a2aUrlSet && sandboxA2aUrl ? sandboxA2aUrl : config.sessions.a2aUrl;
+  if (!baseUrl) return undefined;
+  log.info({ url: baseUrl }, 'session tools talk to agents over A2A');
+  return {
+    a2a: new KagentA2A({ baseUrl, fetch: instrumentFetch(outboundFetch(config.proxy), 'kagent', hooks.fetch) }),
+    oauth: config.oauth.enabled,
+  };
+}
+
+/** The base cluster: the sandbox's when `--sandbox` is on, else the kubeconfig / in-cluster one; and the sandbox's A2A endpoint. */
+async function openCluster(config: AppConfig, log: Logger, cleanups: Cleanup[]): Promise<{ cluster: KubeConfig; sandboxA2aUrl?: string }> {
   if (!config.sandbox.enabled) {
-    return loadBaseKubeConfig({
-      kubeconfig: config.kube.kubeconfig, context: config.kube.context, inCluster: config.kube.inCluster,
-    });
+    return {
+      cluster: loadBaseKubeConfig({ kubeconfig: config.kube.kubeconfig, context: config.kube.context, inCluster: config.kube.inCluster }),
+    };
   }
   // Only here, and only when asked for, is the sandbox loaded.
   const { startSandbox } = await loadSandbox();
@@ -215,10 +231,11 @@ async function openCluster(config: AppConfig, log: Logger, cleanups: Cleanup[]):
   cleanups.push(() => sandbox.close());
   // kubectl gets the administrator; agent-manager itself acts as its ServiceAccount, as in a cluster.
   if (config.sandbox.kubeconfigOut) await sandbox.writeKubeconfig(config.sandbox.kubeconfigOut);
-  log.info({ url: sandbox.url, kubeconfig: config.sandbox.kubeconfigOut || undefined }, 'sandbox API server started');
-  return loadBaseKubeConfig({
-    kubeconfigYaml: sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken, name: 'agent-manager' }),
-  });
+  log.info({ url: sandbox.url, a2aUrl: sandbox.a2aUrl, kubeconfig: config.sandbox.kubeconfigOut || undefined }, 'sandbox API server started');
+  return {
+    cluster: loadBaseKubeConfig({ kubeconfigYaml: sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken, name: 'agent-manager' }) }),
+    sandboxA2aUrl: sandbox.a2aUrl,
+  };
 }
 
 /** Who requests act as, and how they prove it. */

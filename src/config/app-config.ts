@@ -72,6 +72,14 @@ export interface ComposeConfig {
   readonly helmReleaseServiceAccount: string;
 }
 
+/** The session tools: conversations with agents over A2A through the kagent controller. */
+export interface SessionsConfig {
+  /** `--kagent-a2a-url`; empty means the session tools are off. */
+  readonly a2aUrl: string;
+  /** True when the URL was given (flag or environment), not the default: `--sandbox` then keeps it. */
+  readonly a2aUrlSet: boolean;
+}
+
 /** Skill discovery through the GitHub REST API. */
 export interface SkillsConfig {
   /** Repository URLs; empty means the skills capability is off. */
@@ -181,6 +189,7 @@ export interface AppConfig {
   readonly chart: ChartConfig;
   readonly compose: ComposeConfig;
   readonly skills: SkillsConfig;
+  readonly sessions: SessionsConfig;
   /**
    * `--toolset-presets`: the gateway's preset names beyond the five every installation has,
    * without duplicates; undefined when not set (unknown presets are then only noted).

@@ -12,6 +12,9 @@ export const DEFAULT_KAGENT_NAMESPACE = 'kagent';
 /** Default OCI URL of the agent chart. */
 export const DEFAULT_CHART_OCI_URL = 'oci://gsoci.azurecr.io/charts/giantswarm/agent';
 
+/** Default A2A base of the kagent controller: its HTTP port (8083) serves `/api/a2a/{namespace}/{name}`. */
+export const DEFAULT_KAGENT_A2A_URL = 'http://kagent-controller.kagent:8083/api/a2a';
+
 /** What `--agent-chart-refresh` <= 0 stands for: the default period. */
 export const DEFAULT_CHART_REFRESH = '10m';
 
@@ -82,6 +85,10 @@ export const SERVE_FLAGS = [
   { name: 'toolset-presets', env: 'AGENT_MANAGER_TOOLSET_PRESETS', default: '', type: 'list', group: 'Agent chart',
     help: "Comma-separated names of the gateway's toolset presets beyond read-only, none, full, infrastructure and "
       + 'agent-platform (muster toolsetPresets); when set, a toolset naming any other preset is refused, else it is accepted with a note.' },
+  // Sessions
+  { name: 'kagent-a2a-url', env: 'KAGENT_A2A_URL', default: DEFAULT_KAGENT_A2A_URL, type: 'url', group: 'Sessions',
+    help: "The kagent controller's A2A base URL; the session tools talk to <url>/<namespace>/<name>/ as the caller. "
+      + 'Empty turns the session tools off (501). With --sandbox and the default, the sandbox\'s endpoint is used.' },
   // Skills
   { name: 'skills-repositories', env: 'AGENT_MANAGER_SKILLS_REPOSITORIES', default: '', type: 'list', group: 'Skills',
     help: 'Comma-separated GitHub repository URLs (https://github.com/<owner>/<repo>) whose skills list_skills offers; empty turns skills off.' },

@@ -75,6 +75,7 @@ export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy' | 'otel'> 
       githubToken: v['skills-github-token'],
       cacheTtl: v['skills-cache-ttl'],
     },
+    sessions: { a2aUrl: v['kagent-a2a-url'], a2aUrlSet: s['kagent-a2a-url'] !== 'default' },
     toolsetPresets: toolsetPresets(v, s),
     gitops: gitopsConfig(v, s),
     mcp: { enabled: v['mcp-enabled'], path: v['mcp-path'] },

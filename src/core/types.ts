@@ -148,3 +148,12 @@ export type ChartInfo = Schemas['ChartInfo'];
  */
 export type ReadCacheInfo = Schemas['ReadCacheInfo'];
 export type Info = Schemas['Info'];
+
+/** One A2A conversation (context) with an agent. */
+export type Session = Schemas['Session'];
+/** The agent's answer to one message: one A2A task, its state and reply parts. */
+export type Turn = Schemas['Turn'];
+/** start_session's and send_message's answer. */
+export type SessionTurn = Schemas['SessionTurn'];
+export type SessionList = Schemas['SessionList'];
+export type SessionDetail = Schemas['SessionDetail'];

@@ -6,7 +6,7 @@
  */
 import type {
   Agent, AgentList, AgentSpec, AgentSummary, AgentUpdate, CreateRequest, CreateResult, DeleteResult, Info, ModelConfig, RevisionDetail, RevisionEntry,
-  RollbackResult, SkillsResult, Status, UpdateResult, ValidateResult, WaitResult,
+  RollbackResult, SessionDetail, SessionList, SessionTurn, SkillsResult, Status, UpdateResult, ValidateResult, WaitResult,
 } from '../core/types.js';
 import { summaryOf } from '../core/agent-summary.js';
 import { validateName } from '../core/names.js';
@@ -25,6 +25,9 @@ import { updateAgent } from './update.js';
 import { validateCreate, validateUpdate } from './validate.js';
 import { followAgentStatus, waitForAgent, withRollout, type FollowEnd, type WaitRequest } from './wait.js';
 import { writeWaitSeconds } from '../core/wait.js';
+import {
+  getSession, listSessions, sendMessage, startSession, type SendMessageRequest, type SessionRef, type StartSessionRequest, type TurnListener,
+} from './sessions/sessions.js';
 
 export interface AgentRef {
   namespace?: string;
@@ -129,6 +132,24 @@ export class AgentService {
 
   async listSkills(ctx: RequestContext, request: SkillsRequest = {}): Promise<SkillsResult> {
     return listSkills(this.env, ctx, request);
+  }
+
+  /** start_session: a new A2A conversation with a ready agent, its first message and the agent's turn. */
+  async startSession(ctx: RequestContext, request: StartSessionRequest, onUpdate?: TurnListener): Promise<SessionTurn> {
+    return startSession(this.env, ctx, request, onUpdate);
+  }
+
+  /** send_message: the next message of a session and the agent's turn. */
+  async sendMessage(ctx: RequestContext, request: SendMessageRequest, onUpdate?: TurnListener): Promise<SessionTurn> {
+    return sendMessage(this.env, ctx, request, onUpdate);
+  }
+
+  async listSessions(ctx: RequestContext, request: AgentRef): Promise<SessionList> {
+    return listSessions(this.env, ctx, request);
+  }
+
+  async getSession(ctx: RequestContext, request: SessionRef): Promise<SessionDetail> {
+    return getSession(this.env, ctx, request);
   }
 
   private readContext(ctx: RequestContext) {

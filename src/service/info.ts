@@ -33,6 +33,7 @@ export async function getInfo(env: OperationEnv): Promise<Info> {
       // With only callers' tokens (no app or token configured) commit mode still works for a
       // request that sends X-GitHub-Token, but the installation cannot promise it.
       commit: deps.gitops?.installation !== undefined,
+      sessions: deps.sessions !== undefined,
     },
     identity: deps.kube.identity,
     apiVersions: { ...settings.apiVersions },

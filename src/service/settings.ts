@@ -8,6 +8,7 @@ import type { PresetPolicy } from '../core/toolset-preflight.js';
 import type { ManagedNamespaces } from './namespaces.js';
 import type { ChartSchemaSource, GitOpsHost, KubeProvider, ReadCacheReport, SkillCatalog } from './ports.js';
 import type { ApiVersions } from './resources.js';
+import type { SessionsDeps } from './sessions/sessions.js';
 
 export interface ServiceDeps {
   kube: KubeProvider;
@@ -18,6 +19,8 @@ export interface ServiceDeps {
   gitops?: GitOpsHost;
   /** The read cache's state for get_info; absent means the cache is off. */
   readCache?: ReadCacheReport;
+  /** Conversations with agents over A2A; absent means the session tools are off (501). */
+  sessions?: SessionsDeps;
   /** Aborts when the server shuts down: every wait (and the watches behind it) ends. */
   shutdown?: AbortSignal;
   log: Logger;

@@ -128,6 +128,24 @@ export const TOOL_DESCRIPTIONS = {
     'get_agent_status does, plus timedOut (true when the time ran out first) and waitedSeconds. With a progress token it ' +
     'sends a progress notification, the summary as its message, whenever the verdict or summary changes. Follows the agent ' +
     'on Kubernetes watches as the caller. Not found when neither the Agent nor its HelmRelease exists (until: ready). Writes nothing.',
+  start_session:
+    'Try an agent: starts a new conversation (an A2A context) with a ready agent through the kagent controller, sends the ' +
+    'first message (at most 32000 characters) and answers {session, turn}: turn is the agent\'s answer (its A2A task: state, ' +
+    'text, parts). Pass a requestId (at most 128 characters) to make a retry answer the same session instead of starting ' +
+    'another; sessionName (at most 200) names it. Waits at most timeoutSeconds (default 60, at most 600) for the turn: one ' +
+    'still running then answers what arrived with complete: false, and get_session shows the rest. With a progress token ' +
+    'each status update of a streaming agent is a progress notification. Conflict when the agent is not ready (wait_for_agent ' +
+    'first). Spends the agent\'s model tokens; writes nothing to the cluster.',
+  send_message:
+    'Continues a session start_session opened: sends the message (at most 32000 characters) in the session\'s A2A context and ' +
+    'answers {session, turn} as start_session does (the same timeoutSeconds and progress rules). Not found for a session ' +
+    'you did not start. Spends the agent\'s model tokens.',
+  list_sessions:
+    'Read-only. The conversations you have with an agent (start_session), newest first, from the tasks the agent reports ' +
+    'over A2A: per session its id, name, state of the last turn, number of turns and times.',
+  get_session:
+    'Read-only. One session and its A2A tasks (proto3 JSON: status, history, artifacts), oldest first, as the agent reports ' +
+    'them. Not found for a session you did not start.',
 } as const;
 
 /** Short titles (MCP `title`, OpenAPI `summary`). */
@@ -146,6 +164,10 @@ export const TOOL_TITLES = {
   get_agent_revision: 'Get an agent revision',
   rollback_agent: 'Roll an agent back to a revision',
   wait_for_agent: "Wait for an agent's rollout",
+  start_session: 'Start a session with an agent',
+  send_message: 'Send a message in a session',
+  list_sessions: "List the caller's sessions with an agent",
+  get_session: 'Read a session',
 } as const;
 
 /** Short phrases for the arguments. */
@@ -209,4 +231,9 @@ export const ARG = {
   until: 'ready (default): until the agent is ready, or has failed; deleted: until its HelmRelease and Agent are gone',
   timeoutSeconds: 'How long to wait, in whole seconds from 1 to 600; default 60',
   dryRunRollback: 'Run every check and have the API server check the write (dryRun=All) without storing it or recording a revision',
+  sessionMessage: 'What to say to the agent; at most 32000 characters',
+  requestId: 'Idempotency key (at most 128 characters): the same requestId answers the same session',
+  sessionName: 'A name for the session (at most 200 characters)',
+  sessionId: 'The session.id start_session or list_sessions answered',
+  turnTimeoutSeconds: 'How long to wait for the turn, in whole seconds from 1 to 600; default 60 (then complete: false)',
 } as const;

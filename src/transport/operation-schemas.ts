@@ -167,6 +167,25 @@ export const listSkillsInput = z
   .object({ repository: text(ARG.repository), ref: text(ARG.ref), refresh: flag(ARG.refresh) })
   .strict();
 
+// The session tools: the message is the service's to require and bound (one text on both surfaces).
+const sessionMessage = text(ARG.sessionMessage);
+const turnTimeoutSeconds = seconds(ARG.turnTimeoutSeconds, 1, WAIT_DEFAULT_SECONDS);
+
+export const startSessionInput = z
+  .object({
+    name: agentName, namespace, message: sessionMessage, requestId: text(ARG.requestId), sessionName: text(ARG.sessionName),
+    timeoutSeconds: turnTimeoutSeconds,
+  })
+  .strict();
+
+export const sendMessageInput = z
+  .object({ name: agentName, namespace, sessionId: z.string().describe(ARG.sessionId), message: sessionMessage, timeoutSeconds: turnTimeoutSeconds })
+  .strict();
+
+export const listSessionsInput = agentRefInput;
+
+export const getSessionInput = z.object({ name: agentName, namespace, sessionId: z.string().describe(ARG.sessionId) }).strict();
+
 export type CreateAgentInput = z.output<typeof createAgentInput>;
 export type UpdateAgentInput = z.output<typeof updateAgentInput>;
 export type ValidateAgentInput = z.output<typeof validateAgentInput>;
@@ -203,4 +222,8 @@ export type InputsMatchDocumentedBodies = [
   Assert<Assignable<Schemas['RollbackRequest'] & PathParams, z.input<typeof rollbackAgentInput>>>,
   Assert<Assignable<z.input<typeof rollbackAgentInput>, Schemas['RollbackRequest']>>,
   Assert<SameKeys<z.input<typeof rollbackAgentInput>, Schemas['RollbackRequest']>>,
+  Assert<Assignable<Schemas['StartSessionRequest'] & PathParams, z.input<typeof startSessionInput>>>,
+  Assert<SameKeys<Omit<z.input<typeof startSessionInput>, keyof PathParams>, Schemas['StartSessionRequest']>>,
+  Assert<Assignable<Schemas['SendMessageRequest'] & PathParams & { sessionId: string }, z.input<typeof sendMessageInput>>>,
+  Assert<SameKeys<Omit<z.input<typeof sendMessageInput>, keyof PathParams | 'sessionId'>, Schemas['SendMessageRequest']>>,
 ];

@@ -17,8 +17,8 @@ import type { z } from 'zod';
 import type { AgentService } from '../service/agent-service.js';
 import type { RequestContext } from '../identity/caller.js';
 import type {
-  Agent, AgentList, CreateResult, DeleteResult, Info, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult, SkillsResult, Status,
-  UpdateResult, ValidateResult, WaitResult,
+  Agent, AgentList, CreateResult, DeleteResult, Info, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult, SessionDetail,
+  SessionList, SessionTurn, SkillsResult, Status, Turn, UpdateResult, ValidateResult, WaitResult,
 } from '../core/types.js';
 import type { operations } from '../core/openapi.generated.js';
 import { TOOL_DESCRIPTIONS, TOOL_TITLES } from './descriptions.js';
@@ -26,6 +26,7 @@ import {
   agentRefInput, createAgentInput, deleteAgentInput, getAgentRevisionInput, getInfoInput, listAgentRevisionsInput,
   listAgentsInput, listModelConfigsInput, listSkillsInput, rollbackAgentInput, SPEC_STRING_FIELDS, updateAgentInput,
   validateAgentInput, waitForAgentInput, type ValidateAgentInput,
+  getSessionInput, listSessionsInput, sendMessageInput, startSessionInput,
 } from './operation-schemas.js';
 
 /** The service methods the table calls; a structural type so tests can pass a fake. */
@@ -34,6 +35,7 @@ export type OperationService = Pick<
   | 'getInfo' | 'listAgents' | 'getAgent' | 'createAgent' | 'updateAgent' | 'deleteAgent' | 'getAgentStatus'
   | 'validateAgent' | 'listModelConfigs' | 'listSkills' | 'listAgentRevisions' | 'getAgentRevision' | 'rollbackAgent'
   | 'waitForAgent' | 'followAgentStatus'
+  | 'startSession' | 'sendMessage' | 'listSessions' | 'getSession'
 >;
 
 /** The MCP tool names (frozen external names; muster shows them as `x_agent-manager_<tool>`). */
@@ -76,6 +78,11 @@ export interface RestBinding<I = Record<string, unknown>, R = unknown> {
    * text/event-stream of the agent's status instead of one JSON body (rest/status-stream.ts).
    */
   watch?: boolean;
+  /**
+   * On the session turns: with `Accept: text/event-stream` the turn is answered as a
+   * server-sent event stream of its updates (rest/turn-stream.ts), by running this.
+   */
+  turnStream?(service: OperationService, ctx: RequestContext, input: I, onUpdate: (turn: Turn) => void): Promise<R>;
   /** Query parameters bound to input fields of the same name. */
   query?: Readonly<Record<string, QueryParamType>>;
   /** Path parameters that are whole numbers (the others are strings). */
@@ -249,6 +256,40 @@ export const waitForAgent = op<typeof waitForAgentInput, WaitResult>({
   run: (service, ctx, input) => service.waitForAgent(ctx, input),
 });
 
+// The session tools: the turns spend the agent's model tokens (a write, open-world: the
+// agent may act through its tools); the reads ask the agent, and change nothing.
+const sessionPath = (result: SessionTurn): string =>
+  `/api/v1/agents/${encodeURIComponent(result.session.agent.namespace)}/${encodeURIComponent(result.session.agent.name)}/sessions/${encodeURIComponent(result.session.id)}`;
+
+export const startSession = op<typeof startSessionInput, SessionTurn>({
+  tool: 'start_session', annotations: hints(false, false, false, true), input: startSessionInput, serviceRequired: ['message'],
+  rest: {
+    method: 'post', path: '/agents/:namespace/:name/sessions', status: 201, body: true, query: { timeoutSeconds: 'integer' },
+    location: sessionPath, turnStream: (service, ctx, input, onUpdate) => service.startSession(ctx, input, onUpdate),
+  },
+  run: (service, ctx, input) => service.startSession(ctx, input),
+});
+
+export const sendMessage = op<typeof sendMessageInput, SessionTurn>({
+  tool: 'send_message', annotations: hints(false, false, false, true), input: sendMessageInput, serviceRequired: ['message'],
+  rest: { method: 'post', path: '/agents/:namespace/:name/sessions/:sessionId/messages', status: 200, body: true, query: { timeoutSeconds: 'integer' },
+    turnStream: (service, ctx, input, onUpdate) => service.sendMessage(ctx, input, onUpdate),
+  },
+  run: (service, ctx, input) => service.sendMessage(ctx, input),
+});
+
+export const listSessions = op<typeof listSessionsInput, SessionList>({
+  tool: 'list_sessions', annotations: CLOSED_READ, input: listSessionsInput,
+  rest: { method: 'get', path: '/agents/:namespace/:name/sessions', status: 200 },
+  run: (service, ctx, input) => service.listSessions(ctx, input),
+});
+
+export const getSession = op<typeof getSessionInput, SessionDetail>({
+  tool: 'get_session', annotations: CLOSED_READ, input: getSessionInput,
+  rest: { method: 'get', path: '/agents/:namespace/:name/sessions/:sessionId', status: 200 },
+  run: (service, ctx, input) => service.getSession(ctx, input),
+});
+
 /**
  * The table, in the Go service's tool order, then the history operations. Express matches routes in this order too:
  * `POST /agents/validate` has no `:name` sibling, so no route shadows another.
@@ -256,6 +297,7 @@ export const waitForAgent = op<typeof waitForAgentInput, WaitResult>({
 export const OPERATIONS: readonly AnyOperation[] = [
   getInfo, listAgents, getAgent, createAgent, updateAgent, deleteAgent, getAgentStatus, validateAgent,
   listModelConfigs, listSkills, listAgentRevisions, getAgentRevision, rollbackAgent, waitForAgent,
+  startSession, sendMessage, listSessions, getSession,
 ];
 
 /** The operation of an MCP tool name. */
@@ -300,4 +342,8 @@ export type OperationsAnswerAsDocumented = [
   Assert<Answers<typeof getAgentRevision, 'getAgentRevision', 200>>,
   Assert<Answers<typeof rollbackAgent, 'rollbackAgent', 200>>,
   Assert<Answers<typeof waitForAgent, 'waitForAgent', 200>>,
+  Assert<Answers<typeof startSession, 'startSession', 201>>,
+  Assert<Answers<typeof sendMessage, 'sendMessage', 200>>,
+  Assert<Answers<typeof listSessions, 'listSessions', 200>>,
+  Assert<Answers<typeof getSession, 'getSession', 200>>,
 ];

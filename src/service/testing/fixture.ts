@@ -16,6 +16,13 @@ import type { ChartSchemaSource, GitOpsHost, KubeProvider, SkillCatalog } from '
 import { DEFAULT_API_VERSIONS } from '../resources.js';
 import type { ServiceSettings } from '../settings.js';
 import { EmbeddedChartSource } from './embedded-chart.js';
+import { KagentA2A } from '../../a2a/kagent-a2a.js';
+import type { SessionsDeps } from '../sessions/sessions.js';
+
+/** Sessions over the sandbox's kagent A2A endpoint (start the sandbox with controllers), as the service wires them. */
+export function sandboxSessions(oauth = false): (sandbox: Sandbox) => SessionsDeps {
+  return (sandbox) => ({ a2a: new KagentA2A({ baseUrl: sandbox.a2aUrl ?? '', fetch: globalThis.fetch }), oauth });
+}
 
 export const CHART_URL = 'oci://gsoci.azurecr.io/charts/giantswarm/agent';
 
@@ -29,6 +36,8 @@ export interface FixtureOptions {
   provider?: (sandbox: Sandbox) => KubeProvider & { close?(): void };
   /** Aborts every wait, as the server's shutdown does. */
   shutdown?: AbortSignal;
+  /** The session tools' A2A client (e.g. over the sandbox's endpoint); default: off. */
+  sessions?: (sandbox: Sandbox) => SessionsDeps | undefined;
   log?: Logger;
 }
 
@@ -66,7 +75,10 @@ export async function startServiceFixture(options: FixtureOptions = {}): Promise
   const log = options.log ?? silentLogger();
   const settings = fixtureSettings(options.settings);
   const service = new AgentService(
-    { kube: provider, chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills, gitops: options.gitops, shutdown: options.shutdown, log },
+    {
+      kube: provider, chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills, gitops: options.gitops,
+      sessions: options.sessions?.(sandbox), shutdown: options.shutdown, log,
+    },
     settings,
   );
   let n = 0;

@@ -28,6 +28,9 @@ export const MCP_INSTRUCTIONS = [
     'composed manifests and writes nothing. Use it before a write when in doubt.',
   '7. After a write, wait_for_agent (or wait on the write itself) answers once the agent is ready or failed, instead of ' +
     'polling get_agent_status; both report one sentence on what to do when it is not ready.',
+  '8. After wait_for_agent says ready, try the agent with start_session (a first message; it answers the agent\'s turn), ' +
+    'continue with send_message, and read back with list_sessions and get_session (get_info capabilities.sessions says ' +
+    'whether this installation offers them). Pass a requestId so a retried start answers the same session.',
   '',
   'Guards: agents whose HelmRelease is applied by GitOps (a Flux Kustomization) or is suspended are read-only here; ' +
     'update_agent and delete_agent refuse them unless force is set, and force should follow an explicit decision by the user, ' +

@@ -24,6 +24,7 @@ import { openApiDocumentReader } from './openapi-document.js';
 import { restInput } from './rest-input.js';
 import { sendJson } from '../http/send-json.js';
 import { statusStream } from './status-stream.js';
+import { turnStream } from './turn-stream.js';
 
 /** The path of the contract below /api/v1. */
 export const OPENAPI_ROUTE = '/openapi.yaml';
@@ -83,6 +84,8 @@ export function createRestRouter(options: RestRouterOptions): Router {
     const handlers: RequestHandler[] = operation.rest.body ? [readRawBody] : operation.rest.method === 'get' ? [] : [refuseBody];
     // `?watch=true` on the status route: a server-sent event stream (status-stream.ts).
     if (operation.rest.watch) handlers.push(statusStream(service, (req) => contextOf(req, log)));
+    // `Accept: text/event-stream` on a session turn: a server-sent event stream (turn-stream.ts).
+    if (operation.rest.turnStream) handlers.push(turnStream(operation, service, (req) => contextOf(req, log)));
     router[operation.rest.method](operation.rest.path, ...handlers, async (req, res) => {
       const ctx = contextOf(req, log);
       const input = await restInput(operation, req, async (namespace, name) => (await service.getAgent(ctx, { namespace, name })).resourceVersion);

@@ -7,7 +7,7 @@
  */
 import type {
   Agent, CreateResult, DeleteResult, Info, Manifests, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult, SkillsResult,
-  Status, UpdateResult, ValidateResult, WaitResult,
+  SessionDetail, SessionList, SessionTurn, Status, UpdateResult, ValidateResult, WaitResult,
 } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationService } from '../operations.js';
@@ -24,6 +24,11 @@ const manifests: Manifests = {
   ociRepository: 'apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\n',
   helmRelease: 'apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\n',
   values: { agent: { name: 'sre' }, modelConfig: { name: 'default-model-config' }, toolset: ['preset:read-only'] },
+};
+
+export const SAMPLE_SESSION_TURN: SessionTurn = {
+  session: { id: '6f1c2a4e-0000-8000-8000-000000000001', agent: { namespace: 'kagent', name: 'sre' }, state: 'TASK_STATE_COMPLETED', turns: 1, updatedAt: '2026-01-01T00:00:00Z' },
+  turn: { taskId: 'task-1', state: 'TASK_STATE_COMPLETED', complete: true, text: 'Hello', parts: [{ text: 'Hello' }], updates: 0 },
 };
 
 export const SAMPLE_AGENT: Agent = {
@@ -51,7 +56,7 @@ export const SAMPLE_INFO: Info = {
   version: '0.1.0-test',
   chart: { ociUrl: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', semver: 'x.x.x', schemaVersion: '0.5.2', schemaSource: 'embedded', error: 'offline' },
   namespaces: { default: 'kagent', managed: ['kagent', 'tenant'] },
-  capabilities: { list: true, get: true, create: true, update: true, delete: true, status: true, validate: true, modelConfigs: true, skills: false, writesAsCaller: false, commit: false },
+  capabilities: { list: true, get: true, create: true, update: true, delete: true, status: true, validate: true, modelConfigs: true, skills: false, writesAsCaller: false, commit: false, sessions: false },
   identity: 'serviceAccount',
   apiVersions: { agent: 'kagent.dev/v1alpha2', modelConfig: 'kagent.dev/v1alpha2', helmRelease: 'helm.toolkit.fluxcd.io/v2', ociRepository: 'source.toolkit.fluxcd.io/v1' },
   flux: { helmReleaseInterval: '10m', ociRepositoryInterval: '30m' },
@@ -173,6 +178,22 @@ export class FakeService implements OperationService {
     onStatus(first);
     onStatus({ ...first, verdict: 'ready', summary: 'Agent is Ready; 1/1 pods available' });
     return 'ready';
+  }
+
+  async startSession(ctx: RequestContext, request: Parameters<OperationService['startSession']>[1]): Promise<SessionTurn> {
+    return this.answer('startSession', ctx, request, SAMPLE_SESSION_TURN);
+  }
+
+  async sendMessage(ctx: RequestContext, request: Parameters<OperationService['sendMessage']>[1]): Promise<SessionTurn> {
+    return this.answer('sendMessage', ctx, request, { ...SAMPLE_SESSION_TURN, session: { ...SAMPLE_SESSION_TURN.session, turns: 2 } });
+  }
+
+  async listSessions(ctx: RequestContext, request: Parameters<OperationService['listSessions']>[1]): Promise<SessionList> {
+    return this.answer('listSessions', ctx, request, { agent: { namespace: 'kagent', name: 'sre' }, sessions: [SAMPLE_SESSION_TURN.session] });
+  }
+
+  async getSession(ctx: RequestContext, request: Parameters<OperationService['getSession']>[1]): Promise<SessionDetail> {
+    return this.answer('getSession', ctx, request, { session: SAMPLE_SESSION_TURN.session, tasks: [{ id: 'task-1', contextId: SAMPLE_SESSION_TURN.session.id, status: { state: 'TASK_STATE_COMPLETED' } }] });
   }
 
   private answer<T>(method: Method, ctx: RequestContext, input: unknown, value: T): T {

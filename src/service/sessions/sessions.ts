@@ -1,0 +1,164 @@
+/**
+ * The session operations: talk to a ready agent over A2A through the kagent controller,
+ * as the caller. start_session opens a new A2A context and sends its first message;
+ * send_message continues one; list_sessions and get_session read back the caller's
+ * contexts from the tasks the agent reports. Nothing is kept in the process: a session
+ * is its A2A context, a requestId maps to a context by a name-based id (session-id.ts),
+ * and every read asks the agent, so any replica answers the same.
+ *
+ * Order of refusals: 501 when no A2A endpoint is configured, then the inputs (400),
+ * then the agent (404 when it does not exist, 409 naming its verdict when it is not
+ * ready), then the endpoint (502 naming the URL when it is unreachable).
+ */
+import { conflict, notFound, unsupported } from '../../core/errors.js';
+import { validateName } from '../../core/names.js';
+import type { SessionDetail, SessionList, SessionTurn, Turn } from '../../core/types.js';
+import type { RequestContext } from '../../identity/caller.js';
+import type { OperationEnv } from '../operation-env.js';
+import { agentStatus } from '../status.js';
+import { a2aIdentity } from './identity.js';
+import { checkMessage, checkOptional, checkSessionId, MAX_REQUEST_ID_CHARS, MAX_SESSION_NAME_CHARS, turnSeconds } from './limits.js';
+import type { A2AConversation, A2AJson, A2APort } from './port.js';
+import { sessionContextId } from './session-id.js';
+import { oldestFirst, sessionOf, sessionsOf, turnOf } from './turns.js';
+
+/** What the service needs to offer sessions; absent: the tools answer 501. */
+export interface SessionsDeps {
+  readonly a2a: A2APort;
+  /** True when requests carry the caller's verified id_token (OAuth), which is then presented to kagent. */
+  readonly oauth: boolean;
+}
+
+export interface StartSessionRequest {
+  name: string;
+  namespace?: string;
+  message?: string;
+  requestId?: string;
+  sessionName?: string;
+  timeoutSeconds?: number;
+}
+
+export interface SendMessageRequest {
+  name: string;
+  namespace?: string;
+  sessionId?: string;
+  message?: string;
+  timeoutSeconds?: number;
+}
+
+export interface SessionRef {
+  name: string;
+  namespace?: string;
+  sessionId?: string;
+}
+
+/** Each status update of a turn, as the turn stands after it (REST streams them). */
+export type TurnListener = (turn: Turn) => void;
+
+/** The most tasks one read asks the agent for. */
+const TASK_LIMIT = 1_000;
+
+const NO_ENDPOINT = 'this installation has no kagent A2A endpoint (--kagent-a2a-url is empty), so the session tools are not offered';
+
+interface Opened {
+  readonly agent: { namespace: string; name: string };
+  readonly conversation: A2AConversation;
+}
+
+/** The agent, checked to exist and be ready, and its A2A endpoint opened as the caller. */
+async function openAgent(env: OperationEnv, ctx: RequestContext, request: { name: string; namespace?: string }, check?: () => void): Promise<Opened & { user?: string }> {
+  const sessions = env.deps.sessions;
+  if (!sessions) throw unsupported(NO_ENDPOINT);
+  const namespace = env.settings.namespaces.resolve(request.namespace);
+  validateName(request.name);
+  check?.();
+  const identity = a2aIdentity(ctx, sessions.oauth);
+  const status = await agentStatus(env.reads(ctx), env.types, namespace, request.name);
+  if (status.verdict !== 'ready') {
+    throw conflict(`agent ${namespace}/${request.name} is not ready (verdict ${status.verdict}): ${status.summary} Wait for it with wait_for_agent, then try again`);
+  }
+  const conversation = await sessions.a2a.open(namespace, request.name, identity, ctx.signal);
+  return { agent: { namespace, name: request.name }, conversation, user: identity.user };
+}
+
+/** Sends one message and waits for the turn, at most `seconds`; updates go to MCP progress and `onUpdate`. */
+async function runTurn(
+  ctx: RequestContext, conversation: A2AConversation, message: { contextId: string; text: string; metadata?: Record<string, string> },
+  seconds: number, onUpdate?: TurnListener,
+): Promise<{ task: A2AJson; turn: Turn }> {
+  const deadline = ctx.signal ? AbortSignal.any([ctx.signal, AbortSignal.timeout(seconds * 1000)]) : AbortSignal.timeout(seconds * 1000);
+  let updates = 0;
+  const outcome = await conversation.send(message, {
+    deadline,
+    onUpdate: (task) => {
+      updates += 1;
+      const turn = turnOf(task, updates);
+      ctx.progress?.(`${turn.state}${turn.text ? `: ${turn.text}` : ''}`);
+      onUpdate?.(turn);
+    },
+  });
+  return { task: outcome.task, turn: turnOf(outcome.task, outcome.updates) };
+}
+
+/** The caller's tasks of one session, or the 404 that says it is not theirs or not there. */
+async function sessionTasks(opened: Opened, sessionId: string): Promise<A2AJson[]> {
+  const tasks = await opened.conversation.listTasks(sessionId, TASK_LIMIT);
+  if (tasks.length === 0) {
+    const { namespace, name } = opened.agent;
+    throw notFound(`session ${sessionId} of agent ${namespace}/${name} not found (list_sessions shows the sessions you started)`);
+  }
+  return tasks;
+}
+
+export async function startSession(env: OperationEnv, ctx: RequestContext, request: StartSessionRequest, onUpdate?: TurnListener): Promise<SessionTurn> {
+  let text = '';
+  let requestId: string | undefined;
+  let sessionName: string | undefined;
+  let seconds = 0;
+  const opened = await openAgent(env, ctx, request, () => {
+    text = checkMessage(request.message);
+    requestId = checkOptional('requestId', request.requestId, MAX_REQUEST_ID_CHARS);
+    sessionName = checkOptional('sessionName', request.sessionName, MAX_SESSION_NAME_CHARS);
+    seconds = turnSeconds(request.timeoutSeconds);
+  });
+  const { agent, conversation } = opened;
+  const contextId = sessionContextId({ user: opened.user, ...agent, requestId });
+  if (requestId !== undefined) {
+    // A retry of a start that reached the agent: answer that session and its first turn.
+    const existing = await conversation.listTasks(contextId, TASK_LIMIT);
+    if (existing.length > 0) return { session: sessionOf(agent, contextId, existing, sessionName), turn: turnOf(oldestFirst(existing)[0]!, 0) };
+  }
+  const { task, turn } = await runTurn(ctx, conversation, { contextId, text, ...(sessionName ? { metadata: { sessionName } } : {}) }, seconds, onUpdate);
+  ctx.log.info({ agent: `${agent.namespace}/${agent.name}`, session: contextId, state: turn.state }, 'session started');
+  return { session: sessionOf(agent, contextId, [task], sessionName), turn };
+}
+
+export async function sendMessage(env: OperationEnv, ctx: RequestContext, request: SendMessageRequest, onUpdate?: TurnListener): Promise<SessionTurn> {
+  let text = '';
+  let sessionId = '';
+  let seconds = 0;
+  const opened = await openAgent(env, ctx, request, () => {
+    sessionId = checkSessionId(request.sessionId);
+    text = checkMessage(request.message);
+    seconds = turnSeconds(request.timeoutSeconds);
+  });
+  const before = await sessionTasks(opened, sessionId);
+  const { task, turn } = await runTurn(ctx, opened.conversation, { contextId: sessionId, text }, seconds, onUpdate);
+  const others = before.filter((t) => t.id !== task.id);
+  return { session: sessionOf(opened.agent, sessionId, [...others, task]), turn };
+}
+
+export async function listSessions(env: OperationEnv, ctx: RequestContext, request: { name: string; namespace?: string }): Promise<SessionList> {
+  const opened = await openAgent(env, ctx, request);
+  const tasks = await opened.conversation.listTasks(undefined, TASK_LIMIT);
+  return { agent: opened.agent, sessions: sessionsOf(opened.agent, tasks) };
+}
+
+export async function getSession(env: OperationEnv, ctx: RequestContext, request: SessionRef): Promise<SessionDetail> {
+  let sessionId = '';
+  const opened = await openAgent(env, ctx, request, () => {
+    sessionId = checkSessionId(request.sessionId);
+  });
+  const tasks = oldestFirst(await sessionTasks(opened, sessionId));
+  return { session: sessionOf(opened.agent, sessionId, tasks), tasks };
+}
