@@ -129,7 +129,7 @@ export const TOOL_DESCRIPTIONS = {
     'sends a progress notification, the summary as its message, whenever the verdict or summary changes. Follows the agent ' +
     'on Kubernetes watches as the caller. Not found when neither the Agent nor its HelmRelease exists (until: ready). Writes nothing.',
   start_session:
-    'Try an agent: starts a new conversation (an A2A context) with a ready agent through the kagent controller, sends the ' +
+    'WRITES: try an agent: starts a new conversation (an A2A context) with a ready agent through the kagent controller, sends the ' +
     'first message (at most 32000 characters) and answers {session, turn}: turn is the agent\'s answer (its A2A task: state, ' +
     'text, parts). Pass a requestId (at most 128 characters) to make a retry answer the same session instead of starting ' +
     'another; sessionName (at most 200) names it. Waits at most timeoutSeconds (default 60, at most 600) for the turn: one ' +
@@ -137,7 +137,7 @@ export const TOOL_DESCRIPTIONS = {
     'each status update of a streaming agent is a progress notification. Conflict when the agent is not ready (wait_for_agent ' +
     'first). Spends the agent\'s model tokens; writes nothing to the cluster.',
   send_message:
-    'Continues a session start_session opened: sends the message (at most 32000 characters) in the session\'s A2A context and ' +
+    'WRITES: continues a session start_session opened: sends the message (at most 32000 characters) in the session\'s A2A context and ' +
     'answers {session, turn} as start_session does (the same timeoutSeconds and progress rules). Not found for a session ' +
     'you did not start. Spends the agent\'s model tokens.',
   list_sessions:

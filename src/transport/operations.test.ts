@@ -9,7 +9,7 @@ import { pino } from 'pino';
 const TOOLS = [
   'get_info', 'list_agents', 'get_agent', 'create_agent', 'update_agent', 'delete_agent', 'get_agent_status',
   'validate_agent', 'list_model_configs', 'list_skills', 'list_agent_revisions', 'get_agent_revision', 'rollback_agent',
-  'wait_for_agent',
+  'wait_for_agent', 'start_session', 'send_message', 'list_sessions', 'get_session',
 ];
 
 // The four-hint table, written out again on purpose.
@@ -28,12 +28,17 @@ const WANT_HINTS: Record<string, [boolean, boolean, boolean, boolean]> = {
   get_agent_revision: [true, false, false, false],
   rollback_agent: [false, true, false, true],
   wait_for_agent: [true, false, false, false],
+  // The turns spend the agent's model tokens and may act through its tools; the reads change nothing.
+  start_session: [false, false, false, true],
+  send_message: [false, false, false, true],
+  list_sessions: [true, false, false, false],
+  get_session: [true, false, false, false],
 };
 
 const asTuple = (h: ToolHints) => [h.readOnlyHint, h.destructiveHint, h.idempotentHint, h.openWorldHint];
 
 describe('the operation table', () => {
-  it('holds the ten agent tools in their documented order, then the three history tools and wait_for_agent', () => {
+  it('holds the ten agent tools in their documented order, then the three history tools, wait_for_agent and the four session tools', () => {
     expect(OPERATIONS.map((o) => o.tool)).toEqual(TOOLS);
   });
 
@@ -95,6 +100,10 @@ describe('the operation table', () => {
       'GET /api/v1/agents/{namespace}/{name}/revisions/{revision} 200 getAgentRevision',
       'POST /api/v1/agents/{namespace}/{name}/rollback 200 rollbackAgent',
       'GET /api/v1/agents/{namespace}/{name}/wait 200 waitForAgent',
+      'POST /api/v1/agents/{namespace}/{name}/sessions 201 startSession',
+      'POST /api/v1/agents/{namespace}/{name}/sessions/{sessionId}/messages 200 sendMessage',
+      'GET /api/v1/agents/{namespace}/{name}/sessions 200 listSessions',
+      'GET /api/v1/agents/{namespace}/{name}/sessions/{sessionId} 200 getSession',
     ]);
   });
 });

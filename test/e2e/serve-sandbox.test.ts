@@ -94,4 +94,21 @@ describe('serve --sandbox', () => {
     expect(body).toMatch(/http_server_request_duration_seconds_count\{method="GET",route="\/api\/v1\/info",status="200"\} [1-9]/);
     expect(body).toMatch(/mcp_server_operation_duration_seconds_count\{tool="get_agent",outcome="ok"\} 1/);
   });
+
+  it('talks to a new agent over the sandbox\'s A2A endpoint without being told where it is', async () => {
+    const info = (await (await fetch(`${base}/api/v1/info`)).json()) as { capabilities: { sessions: boolean } };
+    expect(info.capabilities.sessions).toBe(true);
+    const created = await fetch(`${base}/api/v1/agents`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'e2e-talker', displayName: 'E2E Talker', modelConfig: 'default-model-config', toolset: ['preset:none'], wait: 60 }),
+    });
+    expect(created.status).toBe(201);
+    const started = await fetch(`${base}/api/v1/agents/kagent/e2e-talker/sessions`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'hi' }),
+    });
+    expect(started.status).toBe(201);
+    expect(((await started.json()) as { turn: { text: string } }).turn.text).toBe('Hello, I am E2E Talker. You said: hi');
+    const body = await (await fetch(`${metrics}/metrics`)).text();
+    expect(body).toMatch(/agent_manager_http_client_request_duration_seconds_count\{peer="kagent",method="(GET|POST)",code="200"\} [1-9]/);
+  });
 });

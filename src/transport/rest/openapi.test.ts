@@ -134,6 +134,10 @@ describe('REST responses against the documented schemas', () => {
     get_agent_revision: { path: '/agents/kagent/sre/revisions/1' },
     rollback_agent: { path: '/agents/kagent/sre/rollback', body: { revision: 1 } },
     wait_for_agent: { path: '/agents/kagent/sre/wait?until=ready&timeoutSeconds=5' },
+    start_session: { path: '/agents/kagent/sre/sessions', body: { message: 'hello', requestId: 'r-1' } },
+    send_message: { path: '/agents/kagent/sre/sessions/s-1/messages?timeoutSeconds=30', body: { message: 'and then?' } },
+    list_sessions: { path: '/agents/kagent/sre/sessions' },
+    get_session: { path: '/agents/kagent/sre/sessions/s-1' },
   };
 
   async function call(o: AnyOperation) {
