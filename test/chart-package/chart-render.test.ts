@@ -290,7 +290,7 @@ describe('HTTPRoute, NetworkPolicy and ServiceMonitor', () => {
     expect(failure({ httpRoute: { enabled: true } })).toContain('httpRoute.parentRefs must name at least one Gateway');
   });
 
-  it('opens 8080 to the namespace and ingressNamespaces, metrics to metricsNamespaces, and DNS, the API and egressCIDRs out', () => {
+  it('opens 8080 to the namespace and ingressNamespaces, metrics to metricsNamespaces, and DNS, the API, kagent\'s A2A port and egressCIDRs out', () => {
     const policy = one(render({ networkPolicy: { enabled: true, ingressNamespaces: ['muster'], egressCIDRs: ['10.0.0.0/8'] } }), 'NetworkPolicy') as any;
     const ns = (name: string) => ({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': name } } });
     expect(policy.spec.ingress).toEqual([
@@ -300,14 +300,23 @@ describe('HTTPRoute, NetworkPolicy and ServiceMonitor', () => {
     expect(policy.spec.egress).toEqual([
       { to: [ns('kube-system')], ports: [{ port: 53, protocol: 'UDP' }, { port: 53, protocol: 'TCP' }] },
       { ports: [{ port: 443, protocol: 'TCP' }, { port: 6443, protocol: 'TCP' }] },
+      { ports: [{ port: 8083, protocol: 'TCP' }] },
       { to: [{ ipBlock: { cidr: '10.0.0.0/8' } }] },
     ]);
+  });
+
+  it('passes kagent.a2aUrl as --kagent-a2a-url, and opens no A2A port when it is empty', () => {
+    expect(container(render({})).args).toContain('--kagent-a2a-url=http://kagent-controller.kagent:8083/api/a2a');
+    const off = render({ kagent: { a2aUrl: '' }, networkPolicy: { enabled: true, allowKubeAPI: false, allowInternet: false } });
+    expect(container(off).args).toContain('--kagent-a2a-url=');
+    expect((one(off, 'NetworkPolicy') as any).spec.egress).toHaveLength(1);
   });
 
   it('allows only 443 out without allowKubeAPI, and nothing but DNS without allowInternet either', () => {
     const egress = (values: object) => (one(render({ networkPolicy: { enabled: true, ...values } }), 'NetworkPolicy') as any).spec.egress;
     expect(egress({ allowKubeAPI: false })[1]).toEqual({ ports: [{ port: 443, protocol: 'TCP' }] });
-    expect(egress({ allowKubeAPI: false, allowInternet: false })).toHaveLength(1);
+    // DNS, and the kagent controller's A2A port the session tools use.
+    expect(egress({ allowKubeAPI: false, allowInternet: false })).toHaveLength(2);
   });
 
   it('scrapes /metrics on the metrics port with the given interval and labels', () => {
