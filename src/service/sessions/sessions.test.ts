@@ -66,6 +66,13 @@ describe('start_session, send_message, list_sessions, get_session', () => {
     expect(progress.at(-1)).toMatch(/^TASK_STATE_COMPLETED: Hello, I am Chatty Bot/);
   });
 
+  it('answers what arrived with complete: false when the turn outlasts timeoutSeconds, and the turn goes on', async () => {
+    const held = await f.service.startSession(f.ctx(), { name: 'chatty', message: 'hold', timeoutSeconds: 1 });
+    expect(held.turn).toMatchObject({ state: 'TASK_STATE_WORKING', complete: false, text: 'holding until cancelled', updates: 1 });
+    const detail = await f.service.getSession(f.ctx(), { name: 'chatty', sessionId: held.session.id });
+    expect(detail.tasks[0]).toMatchObject({ id: held.turn.taskId, status: { state: 'TASK_STATE_WORKING' } });
+  });
+
   it('answers a failed turn as the agent reported it', async () => {
     const failed = await f.service.startSession(f.ctx(), { name: 'chatty', message: 'fail' });
     expect(failed.turn).toMatchObject({ state: 'TASK_STATE_FAILED', complete: true });

@@ -10,7 +10,7 @@
  * the express JSON-RPC and agent-card handlers); the conversation is the responder's.
  * Who is talking is the user kagent's unsecured authenticator takes: `?user_id=`, else
  * the `X-User-Id` header, else `admin@kagent.dev`; the task store keeps each user's tasks
- * apart. Every request is recorded (method, path, Authorization and X-User-Id) so tests
+ * apart; the message `hold` keeps its turn working until cancelled. Every request is recorded (method, path, Authorization and X-User-Id) so tests
  * can see what a client presented.
  */
 import { createServer, type Server } from 'node:http';
@@ -23,7 +23,7 @@ import express, { type Request, type Router } from 'express';
 import type { JsonObject } from '../api/json.js';
 import type { SandboxStore } from '../ops/sandbox-store.js';
 import { agentFacts, isReady } from './agent-facts.js';
-import { responder } from './responder.js';
+import { HeldTurns, responder } from './responder.js';
 
 /** The path prefix kagent's controller serves A2A under. */
 export const A2A_PATH = '/api/a2a';
@@ -72,7 +72,7 @@ interface AgentHandler {
   readonly router: Router;
 }
 
-function agentRouter(store: SandboxStore, base: string, namespace: string, name: string): Router {
+function agentRouter(store: SandboxStore, base: string, namespace: string, name: string, held: HeldTurns): Router {
   const facts = () => {
     const agent = store.find('agents', namespace, name);
     return agent && isReady(agent) ? agentFacts(store, agent) : undefined;
@@ -95,7 +95,7 @@ function agentRouter(store: SandboxStore, base: string, namespace: string, name:
     const listed = await tasks.list({ tenant: '', contextId: context.contextId, status: 0, pageToken: '', statusTimestampAfter: undefined }, context.context);
     return listed.tasks.every((t) => t.id === context.taskId);
   };
-  const handler = new DefaultRequestHandler(card, tasks, responder(facts, firstTurn));
+  const handler = new DefaultRequestHandler(card, tasks, responder(facts, firstTurn, held));
   const router = express.Router();
   router.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: async () => card }));
   router.use(jsonRpcHandler({ requestHandler: handler, userBuilder: async (req) => new NamedUser(userOf(req)) }));
@@ -106,6 +106,7 @@ function agentRouter(store: SandboxStore, base: string, namespace: string, name:
 export async function startA2AEndpoint(store: SandboxStore, host: string, port: number): Promise<A2AEndpoint> {
   const requests: A2ARequestRecord[] = [];
   const handlers = new Map<string, AgentHandler>();
+  const held = new HeldTurns();
   const app = express();
   let base = '';
   app.use((req, _res, next) => {
@@ -124,7 +125,7 @@ export async function startA2AEndpoint(store: SandboxStore, host: string, port: 
     const uid = String((agent.metadata as JsonObject).uid);
     let entry = handlers.get(`${namespace}/${name}`);
     if (entry?.uid !== uid) {
-      entry = { uid, router: agentRouter(store, base, namespace, name) };
+      entry = { uid, router: agentRouter(store, base, namespace, name, held) };
       handlers.set(`${namespace}/${name}`, entry);
     }
     entry.router(req, res, next);
@@ -146,6 +147,7 @@ export async function startA2AEndpoint(store: SandboxStore, host: string, port: 
   return {
     url: base, requests,
     close: () => new Promise<void>((resolve) => {
+      held.releaseAll();
       server.close(() => resolve());
       server.closeAllConnections();
     }),

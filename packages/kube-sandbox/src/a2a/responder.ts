@@ -3,7 +3,8 @@
  * answers from what the agent was built with, so a conversation can be tried and tested
  * without a model. The first turn of a conversation greets with the agent's display name;
  * "which tools" lists its toolset; the message `fail` fails the task; anything else is
- * echoed. Every turn is published as A2A events in order (the task, `working` updates
+ * echoed; `hold` keeps the task working until it is cancelled or the endpoint closes (a
+ * turn that outlasts a client's wait). Every turn is published as A2A events in order (the task, `working` updates
  * in several steps, then the final status with the reply), as a streaming agent does.
  */
 import { randomUUID } from 'node:crypto';
@@ -29,6 +30,26 @@ export function replyTo(text: string, facts: AgentFacts, first: boolean): { stat
   return { state: TaskState.TASK_STATE_COMPLETED, reply: `You said: ${said}` };
 }
 
+/** Turns held open by `hold`, released by a cancel or when the endpoint closes. */
+export class HeldTurns {
+  private readonly waiting = new Map<string, () => void>();
+
+  hold(taskId: string): Promise<void> {
+    return new Promise((resolve) => this.waiting.set(taskId, resolve));
+  }
+
+  release(taskId: string): boolean {
+    const resolve = this.waiting.get(taskId);
+    this.waiting.delete(taskId);
+    resolve?.();
+    return resolve !== undefined;
+  }
+
+  releaseAll(): void {
+    for (const taskId of [...this.waiting.keys()]) this.release(taskId);
+  }
+}
+
 /** The steps a turn streams before its answer. */
 export const WORKING_STEPS = ['reading the message', 'thinking', 'writing the answer'] as const;
 
@@ -41,7 +62,9 @@ const textOf = (message: Message): string =>
   message.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
 
 /** An AgentExecutor over `facts` (undefined: the agent is gone, and the turn fails saying so). */
-export function responder(facts: () => AgentFacts | undefined, isFirstTurn: (context: RequestContext) => Promise<boolean>): AgentExecutor {
+export function responder(
+  facts: () => AgentFacts | undefined, isFirstTurn: (context: RequestContext) => Promise<boolean>, held: HeldTurns,
+): AgentExecutor {
   return {
     async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
       const { taskId, contextId } = context;
@@ -53,6 +76,19 @@ export function responder(facts: () => AgentFacts | undefined, isFirstTurn: (con
       };
       bus.publish(AgentEvent.task(task));
       const agent = facts();
+      if (textOf(context.userMessage).trim().toLowerCase() === 'hold') {
+        bus.publish(AgentEvent.statusUpdate({
+          taskId, contextId, metadata: undefined,
+          status: { state: TaskState.TASK_STATE_WORKING, message: agentMessage('holding until cancelled', contextId, taskId), timestamp: now() },
+        }));
+        await held.hold(taskId);
+        bus.publish(AgentEvent.statusUpdate({
+          taskId, contextId, metadata: undefined,
+          status: { state: TaskState.TASK_STATE_CANCELED, message: agentMessage('cancelled', contextId, taskId), timestamp: now() },
+        }));
+        bus.finished();
+        return;
+      }
       for (const step of WORKING_STEPS) {
         bus.publish(AgentEvent.statusUpdate({
           taskId, contextId, metadata: undefined,
@@ -68,9 +104,9 @@ export function responder(facts: () => AgentFacts | undefined, isFirstTurn: (con
       }));
       bus.finished();
     },
-    // Every turn ends before execute returns, so there is never a running turn to stop.
-    async cancelTask(_taskId: string, bus: ExecutionEventBus): Promise<void> {
-      bus.finished();
+    // Only a held turn is still running: releasing it ends it as canceled.
+    async cancelTask(taskId: string): Promise<void> {
+      held.release(taskId);
     },
   };
 }
