@@ -10,7 +10,7 @@
  * - `agent_manager_kube_request_duration_seconds{verb, resource, code}`: every Kubernetes API
  *   call, labelled as the API server's own `apiserver_request_total` is;
  * - `agent_manager_http_client_request_duration_seconds{peer, method, code}`: every request to
- *   the chart registry (`peer="registry"`) and GitHub (`peer="github"`); `code` is the HTTP
+ *   the chart registry (`peer="registry"`), GitHub (`peer="github"`) and kagent's A2A endpoint (`peer="kagent"`); `code` is the HTTP
  *   status or `error` when none arrived;
  * - `agent_manager_writes_total{operation, outcome}`: create, update, delete (and any later
  *   write operation) by outcome, `ok` or the error code (`conflict`, `forbidden`, …);
@@ -67,7 +67,7 @@ export class ServiceMetrics {
     });
     this.client = new Histogram({
       name: 'agent_manager_http_client_request_duration_seconds',
-      help: 'Requests to the chart registry and GitHub by peer, method and HTTP status (error: no answer).',
+      help: 'Requests to the chart registry, GitHub and the kagent A2A endpoint by peer, method and HTTP status (error: no answer).',
       labelNames: ['peer', 'method', 'code'], buckets: BUCKETS, registers,
     });
     this.writes = new Counter({
