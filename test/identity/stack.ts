@@ -8,7 +8,7 @@
 import { startFakeIssuer, type FakeIssuer } from '../../src/identity/testing/fake-issuer.js';
 import { createTokenVerifier, type OidcTokenVerifier } from '../../src/identity/token-verifier.js';
 import { CallerProvider } from '../../src/kube/providers.js';
-import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
+import { sandboxSessions, startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
 import { createApp } from '../../src/app.js';
 import { resourceServerGuards } from '../../src/transport/http/auth.js';
 import { oauthMetadataRouter } from '../../src/transport/http/oauth-metadata.js';
@@ -46,6 +46,8 @@ export interface StackOptions {
   requireToken?: boolean;
   /** Run the sandbox's simulated controllers (Flux, kagent, the garbage collector); default off. */
   controllers?: boolean;
+  /** Offer the session tools over the sandbox's kagent A2A endpoint (needs controllers). */
+  sessions?: boolean;
 }
 
 /** Start the stack; close it in afterAll. */
@@ -56,6 +58,7 @@ export async function startIdentityStack(options: StackOptions = {}): Promise<Id
   const fixture = await startServiceFixture({
     log: logs.log,
     sandbox: options.controllers ? { controllers: true, reconcileDelayMs: 10 } : undefined,
+    sessions: options.sessions ? sandboxSessions(true) : undefined,
     provider: (sandbox) => {
       witness = trustIssuerWithRbac(sandbox, issuer);
       return new CallerProvider(anonymousBase(sandbox), { log: logs.log });
