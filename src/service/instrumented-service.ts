@@ -2,8 +2,8 @@
  * Hooks around every operation of the AgentService (metrics count writes by outcome,
  * tracing opens a span per operation). A Proxy, so operations added later are covered
  * without touching this file. The operation's name is the tool name (`createAgent` is
- * `create_agent`); `write` says whether it changes the cluster (create, update, delete,
- * rollback), which is what the write metrics count.
+ * `create_agent`); `write` says whether it is a write (create, update, delete, rollback,
+ * and the session turns), which is what the write metrics count.
  */
 import { AppError } from '../core/errors.js';
 
@@ -17,7 +17,8 @@ export interface OperationCall {
 /** Runs around one operation; must return (or rethrow) what `run` does. */
 export type OperationHook = <T>(call: OperationCall, run: () => Promise<T>) => Promise<T>;
 
-const WRITE = /^(create|update|delete|rollback)[A-Z]/;
+// The session turns (start_session, send_message) are writes too: they spend the agent's model tokens.
+const WRITE = /^(create|update|delete|rollback|startSession|sendMessage)/;
 
 /** `service` with every method run through the hooks (outermost first). */
 export function instrumentService<S extends object>(service: S, hooks: readonly OperationHook[]): S {

@@ -82,6 +82,11 @@ const SCRIPT: Array<[tool: string, args: Args]> = [
   ['wait_for_agent', { name: 'parity', namespace: 'kagent' }],
   ['wait_for_agent', { name: 'parity', namespace: 'kagent', until: 'deleted' }],
   ['list_agents', { namespace: 'kube-system' }],
+  // This fixture offers no A2A endpoint: the session tools are 501 on both (their turns are test/sessions').
+  ['start_session', { name: 'parity', namespace: 'kagent', message: 'hi', requestId: 'p-1' }],
+  ['send_message', { name: 'parity', namespace: 'kagent', sessionId: 's-1', message: 'hi' }],
+  ['list_sessions', { name: 'parity', namespace: 'kagent' }],
+  ['get_session', { name: 'parity', namespace: 'kagent', sessionId: 's-1' }],
 ];
 
 async function startSide(): Promise<Side> {

@@ -26,9 +26,13 @@ const HINTS: Record<string, [boolean, boolean, boolean, boolean]> = {
   get_agent_revision: [true, false, false, false],
   rollback_agent: [false, true, false, true],
   wait_for_agent: [true, false, false, false],
+  start_session: [false, false, false, true],
+  send_message: [false, false, false, true],
+  list_sessions: [true, false, false, false],
+  get_session: [true, false, false, false],
 };
 
-const WRITES = new Set(['create_agent', 'update_agent', 'rollback_agent']);
+const WRITES = new Set(['create_agent', 'update_agent', 'rollback_agent', 'start_session', 'send_message']);
 
 describe('MCP tools over streamable HTTP (TestMCPToolsMirrorREST)', () => {
   let served: ServedMcp;
@@ -50,7 +54,7 @@ describe('MCP tools over streamable HTTP (TestMCPToolsMirrorREST)', () => {
     return { text, isError: false, json: JSON.parse(text) };
   }
 
-  it('lists exactly the fourteen tools, each described in house style with all four hints', async () => {
+  it('lists exactly the eighteen tools, each described in house style with all four hints', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(HINTS).sort());
     for (const tool of tools) {

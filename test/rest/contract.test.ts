@@ -10,7 +10,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitHubSkillCatalog } from '../../src/skills/github-skill-catalog.js';
 import { sampleRepositories, startGitHubDouble, type GitHubDouble } from '../../src/skills/testing/github-double.js';
-import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
+import { sandboxSessions, startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
+import { sessionContextId } from '../../src/service/sessions/session-id.js';
 import {
   seedAgentCr, seedRelease, seedVerifier, seedWarning, seedWorkload,
 } from '../../src/service/testing/seed-agents.js';
@@ -35,7 +36,8 @@ beforeAll(async () => {
     apiUrl: github.url,
     retryBaseMs: 1,
   });
-  fixture = await startServiceFixture({ skills });
+  // The sandbox serves kagent's A2A endpoint (without controllers) for the Ready `talker`.
+  fixture = await startServiceFixture({ skills, sandbox: { a2a: true }, sessions: sandboxSessions() });
   const { sandbox } = fixture;
   seedVerifier(sandbox);
   seedWorkload(sandbox, {
@@ -47,6 +49,9 @@ beforeAll(async () => {
     name: 'pending', labels: { 'kustomize.toolkit.fluxcd.io/name': 'flux-system', 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' },
   });
   seedAgentCr(sandbox, { name: 'bare', accepted: false, acceptedMessage: 'model config missing' });
+  seedRelease(sandbox, { name: 'talker', ready: true });
+  seedAgentCr(sandbox, { name: 'talker', ready: true, accepted: true });
+  seedWorkload(sandbox, { name: 'talker', replicas: 1, available: 1, pods: [{ name: 'talker-abc', ready: true }] });
   api = await serveRouter(fixture.service);
 });
 afterAll(async () => {
@@ -84,6 +89,9 @@ function expectDocumented(response: { o: AnyOperation; status: number; json: unk
 const CREATE = { name: 'sre', modelConfig: 'qwen3-8-27b', toolset: ['preset:read-only'], displayName: 'SRE',
   skills: { gitRefs: [{ url: 'https://github.com/giantswarm/agent-skills', path: 'nested/runbooks', ref: 'main' }], refs: ['registry.example.io/skills/a:1'] },
   labels: { team: 'sre' }, annotations: { note: 'x' }, runtime: 'python', iconUrl: 'https://example.com/i.png', systemMessage: 'Be brief.' };
+
+/** The session the start with requestId contract-1 opens (no caller: kagent's default user). */
+const SESSION = sessionContextId({ namespace: 'kagent', name: 'talker', requestId: 'contract-1' });
 
 type Case = [tool: string, path: string, body: unknown, status: number];
 const CASES: Case[] = [
@@ -134,6 +142,16 @@ const CASES: Case[] = [
   ['list_model_configs', '/modelconfigs?namespace=nope', undefined, 400],
   ['list_skills', '/skills', undefined, 200],
   ['list_skills', '/skills?repository=https://gitlab.com/o/r', undefined, 400],
+  ['start_session', '/agents/kagent/talker/sessions', { message: 'hello', requestId: 'contract-1', sessionName: 'contract' }, 201],
+  ['start_session', '/agents/kagent/verifier/sessions', { message: 'hello' }, 409],
+  ['start_session', '/agents/kagent/talker/sessions', { message: 'x'.repeat(32_001) }, 400],
+  ['start_session', '/agents/kagent/nothing/sessions', { message: 'hello' }, 404],
+  ['send_message', `/agents/kagent/talker/sessions/${SESSION}/messages`, { message: 'which tools?' }, 200],
+  ['send_message', '/agents/kagent/talker/sessions/nope/messages', { message: 'hi' }, 404],
+  ['list_sessions', '/agents/kagent/talker/sessions', undefined, 200],
+  ['list_sessions', '/agents/kagent/nothing/sessions', undefined, 404],
+  ['get_session', `/agents/kagent/talker/sessions/${SESSION}`, undefined, 200],
+  ['get_session', '/agents/kagent/talker/sessions/nope', undefined, 404],
 ];
 
 describe('real REST responses against api/openapi.yaml', () => {
