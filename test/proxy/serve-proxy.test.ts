@@ -1,6 +1,6 @@
 // The service behind a proxy, end to end: HTTP_PROXY/HTTPS_PROXY carry the chart registry
 // (Debian's docker-registry, plain http on loopback, so forwarded in absolute form) and the
-// GitHub API (a loopback double) through a loopback proxy, and the kubeconfig's proxy-url
+// GitHub API (a loopback double) and kagent's A2A endpoint (the sandbox's, plain http) through a loopback proxy, and the kubeconfig's proxy-url
 // carries the Kubernetes API (the sandbox, https, so through CONNECT tunnels). NO_PROXY
 // exempts hosts. The proxy counts what it carried.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { registryTestMode, startRegistry, type RegistryServer } from '../../src/
 import type { Info } from '../../src/core/types.js';
 import { startSandbox, type Sandbox } from '@agent-manager/kube-sandbox';
 import { startConnectProxy, type TestProxy } from '../../src/testing/connect-proxy.js';
+import { seedAgentCr, seedRelease, seedWorkload } from '../../src/service/testing/seed-agents.js';
 import { serveConfig, startServe, type RunningServe } from '../../src/testing/serve-harness.js';
 
 const REPO = 'charts/agent';
@@ -35,7 +36,11 @@ describe.skipIf(registry.mode === 'skip')('serve behind an HTTP proxy', () => {
     if (registry.mode === 'fail') throw new Error(`CI needs the real registry: ${registry.reason}`);
     chartRegistry = await startRegistry();
     await pushChart({ registryUrl: chartRegistry.url, repository: REPO, tag: '0.6.0', chart: { version: '0.6.0', schema: schemaWithToolset('0.6.0') } });
-    sandbox = await startSandbox({ seed: true });
+    sandbox = await startSandbox({ seed: true, a2a: true });
+    // A Ready agent the sandbox's kagent A2A endpoint serves.
+    seedRelease(sandbox, { name: 'talker', ready: true });
+    seedAgentCr(sandbox, { name: 'talker', ready: true, accepted: true });
+    seedWorkload(sandbox, { name: 'talker', replicas: 1, available: 1, pods: [{ name: 'talker-abc', ready: true }] });
     // A GitHub API double that knows no repository: enough to see the request arrive.
     github = createServer((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}'));
     await new Promise<void>((resolve) => github.listen(0, '127.0.0.1', resolve));
@@ -71,6 +76,7 @@ describe.skipIf(registry.mode === 'skip')('serve behind an HTTP proxy', () => {
     running = await startServe(serveConfig([
       '--listen=127.0.0.1:0', '--metrics-listen=', `--kubeconfig=${kubeconfigPath}`, `--agent-chart-oci-url=${chartRegistry.ociUrl(REPO)}`,
       '--skills-repositories=https://github.com/example/skills', `--skills-github-api=http://${githubHost}`,
+      `--kagent-a2a-url=${sandbox.a2aUrl}`,
     ], env));
     return running.base;
   }
@@ -87,6 +93,15 @@ describe.skipIf(registry.mode === 'skip')('serve behind an HTTP proxy', () => {
     expect(proxy.forwarded.filter((h) => h === chartRegistry.host).length).toBeGreaterThanOrEqual(2);
     expect(proxy.forwarded).toContain(githubHost);
     expect(proxy.tunnels.filter((h) => h === sandboxHost()).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('talks to kagent\'s A2A endpoint through HTTP_PROXY', async () => {
+    const base = await serve(kubeconfig('a2a.yaml'), { HTTP_PROXY: proxy.url });
+    const started = await fetch(`${base}/api/v1/agents/kagent/talker/sessions`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'hi' }),
+    });
+    expect(started.status).toBe(201);
+    expect(proxy.forwarded.filter((h) => h === new URL(sandbox.a2aUrl!).host).length).toBeGreaterThanOrEqual(2);
   });
 
   it('goes direct to every host NO_PROXY lists, and to the API without a proxy-url', async () => {
