@@ -203,6 +203,22 @@ describe('parseConfig: shutdown (--shutdown-delay, --shutdown-timeout)', () => {
   });
 });
 
+describe('parseConfig: the session tools (--kagent-a2a-url)', () => {
+  it('defaults to the kagent controller, reads the flag or KAGENT_A2A_URL, and is off when empty', () => {
+    expect(serve([]).sessions).toEqual({ a2aUrl: 'http://kagent-controller.kagent:8083/api/a2a', a2aUrlSet: false });
+    expect(serve(['--kagent-a2a-url=https://kagent.example/api/a2a']).sessions).toEqual({ a2aUrl: 'https://kagent.example/api/a2a', a2aUrlSet: true });
+    expect(serve([], { KAGENT_A2A_URL: 'http://kagent:8083/api/a2a' }).sessions).toEqual({ a2aUrl: 'http://kagent:8083/api/a2a', a2aUrlSet: true });
+    expect(serve(['--kagent-a2a-url=']).sessions).toEqual({ a2aUrl: '', a2aUrlSet: true });
+  });
+
+  it('refuses a URL that carries credentials, without printing them', () => {
+    const message = error(['serve', '--kagent-a2a-url=http://user:secret@kagent:8083/api/a2a']);
+    expect(message).toContain('--kagent-a2a-url');
+    expect(message).toContain('must not carry credentials');
+    expect(message).not.toContain('secret');
+  });
+});
+
 describe('parseConfig: toolset presets (--toolset-presets)', () => {
   it('is not set by default, and reads the flag or AGENT_MANAGER_TOOLSET_PRESETS as a list without duplicates', () => {
     expect(serve([]).toolsetPresets).toBeUndefined();

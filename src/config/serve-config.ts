@@ -75,7 +75,7 @@ export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy' | 'otel'> 
       githubToken: v['skills-github-token'],
       cacheTtl: v['skills-cache-ttl'],
     },
-    sessions: { a2aUrl: v['kagent-a2a-url'], a2aUrlSet: s['kagent-a2a-url'] !== 'default' },
+    sessions: { a2aUrl: a2aUrl(v, s), a2aUrlSet: s['kagent-a2a-url'] !== 'default' },
     toolsetPresets: toolsetPresets(v, s),
     gitops: gitopsConfig(v, s),
     mcp: { enabled: v['mcp-enabled'], path: v['mcp-path'] },
@@ -154,6 +154,18 @@ function gitopsConfig(v: V, s: S): AppConfig['gitops'] {
 function readCacheOn(v: V, s: S): boolean {
   if (s['read-cache'] !== 'default') return v['read-cache'];
   return !(v['enable-oauth'] && v['downstream-oauth']);
+}
+
+/**
+ * `--kagent-a2a-url` without credentials in it: the session tools present the caller's own
+ * token, and a password in a URL would end up in logs.
+ */
+function a2aUrl(v: V, s: S): string {
+  const url = v['kagent-a2a-url'];
+  if (url !== '' && (new URL(url).username !== '' || new URL(url).password !== '')) {
+    throw valueError(def('kagent-a2a-url'), s['kagent-a2a-url'], url.replace(/\/\/[^@/]*@/, '//***@'), 'must not carry credentials: the session tools present the caller\'s own token');
+  }
+  return url;
 }
 
 /** `kagent.dev/v1alpha2` and `v1alpha2` both mean `v1alpha2`; empty means auto. */

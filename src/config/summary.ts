@@ -44,6 +44,7 @@ export function redactedSummary(config: AppConfig): Record<string, unknown> {
     ociRepositoryInterval: config.compose.ociRepositoryInterval.text,
     helmReleaseServiceAccount: config.compose.helmReleaseServiceAccount || undefined,
     toolsetPresets: config.toolsetPresets ?? 'not set (unknown presets are noted, not refused)',
+    kagentA2aUrl: config.sessions.a2aUrl || 'off (the session tools answer 501)',
     skillsRepositories: config.skills.repositories,
     skillsGithubApi: config.skills.githubApi,
     skillsGithubToken: presence(config.skills.githubToken),
