@@ -63,6 +63,7 @@ describe('runSandbox', () => {
     try {
       expect(cmd.output()).toContain('Authorization: RBAC');
       expect(cmd.output()).toMatch(/Controllers: running \(source-controller, helm-controller, /);
+      expect(cmd.output()).toContain(`kagent A2A for Ready agents: ${cmd.sandbox.a2aUrl}/<namespace>/<name>/`);
       const kc = new KubeConfig();
       kc.loadFromString(cmd.sandbox.kubeconfigYaml({ token: cmd.sandbox.serviceAccountToken, name: 'agent-manager' }));
       const custom = kc.makeApiClient(CustomObjectsApi);

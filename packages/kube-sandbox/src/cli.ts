@@ -98,6 +98,7 @@ function banner(sandbox: Sandbox, config: SandboxCommandConfig): string {
   lines.push(`Authorization: ${config.authorization === 'rbac' ? 'RBAC (the kubeconfig user is in system:masters)' : 'everything allowed'}`);
   if (config.oidc) lines.push(`OIDC: id_tokens of ${config.oidc.issuerUrl} for client ${config.oidc.clientId}`);
   lines.push(`Controllers: ${config.controllers ? `running (${sandbox.controllers?.names.join(', ')})` : 'off'}`);
+  if (sandbox.a2aUrl) lines.push(`kagent A2A for Ready agents: ${sandbox.a2aUrl}/<namespace>/<name>/ (serve --kagent-a2a-url=${sandbox.a2aUrl})`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -120,7 +121,7 @@ export async function runSandbox(config: SandboxCommandConfig, log: CommandLogge
     log.info({
       // Not `authorization`: the logger redacts that key everywhere (it is the header's name).
       url: sandbox.url, kubeconfig: config.kubeconfigOut || undefined, seeded: config.seed, authorizationMode: config.authorization,
-      oidcIssuer: config.oidc?.issuerUrl, controllers: config.controllers,
+      oidcIssuer: config.oidc?.issuerUrl, controllers: config.controllers, a2aUrl: sandbox.a2aUrl,
     }, 'sandbox Kubernetes API server listening');
     process.stdout.write(banner(sandbox, config));
     options.onReady?.(sandbox);
