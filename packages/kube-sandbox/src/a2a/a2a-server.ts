@@ -97,7 +97,8 @@ function agentRouter(store: SandboxStore, base: string, namespace: string, name:
   };
   const handler = new DefaultRequestHandler(card, tasks, responder(facts, firstTurn, held));
   const router = express.Router();
-  router.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: async () => card }));
+  // The card names the agent as it is now (a display name can change while the uid stays).
+  router.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: async () => ({ ...card, name: facts()?.displayName ?? name }) }));
   router.use(jsonRpcHandler({ requestHandler: handler, userBuilder: async (req) => new NamedUser(userOf(req)) }));
   return router;
 }
