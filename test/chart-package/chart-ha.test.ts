@@ -5,7 +5,7 @@
  * match the server's own shutdown delay and drain, and the extra env, volumes and mounts.
  */
 import { describe, expect, it } from 'vitest';
-import { one } from './gotpl/render-chart.js';
+import { one } from './helm.js';
 import { container, failure, NS, parsedServe, podEnv, podSpec, render, schemaErrors } from './render-values.js';
 
 const selector = { 'app.kubernetes.io/name': 'agent-manager', 'app.kubernetes.io/instance': 'agent-manager' };
@@ -47,7 +47,7 @@ describe('the PodDisruptionBudget', () => {
   });
 
   it('refuses a bound that is neither a count nor a percentage in the schema', () => {
-    expect(schemaErrors({ podDisruptionBudget: { maxUnavailable: 'one' } }).join('\n')).toContain('/podDisruptionBudget/maxUnavailable must match pattern');
+    expect(schemaErrors({ podDisruptionBudget: { maxUnavailable: 'one' } }).join('\n')).toContain("at '/podDisruptionBudget/maxUnavailable': 'one' does not match pattern");
   });
 });
 
@@ -103,7 +103,7 @@ describe('topology spread', () => {
   });
 
   it('refuses an unknown whenUnsatisfiable in the schema', () => {
-    expect(schemaErrors({ topologySpread: { whenUnsatisfiable: 'Never' } }).join('\n')).toContain('/topologySpread/whenUnsatisfiable must be equal to one of the allowed values');
+    expect(schemaErrors({ topologySpread: { whenUnsatisfiable: 'Never' } }).join('\n')).toContain("at '/topologySpread/whenUnsatisfiable': value must be one of 'ScheduleAnyway', 'DoNotSchedule'");
   });
 });
 
@@ -147,9 +147,9 @@ describe('extra env, volumes and mounts', () => {
   });
 
   it.each([
-    ['a volume without a name', { extraVolumes: [{ emptyDir: {} }] }, "/extraVolumes/0 must have required property 'name'"],
-    ['a mount with a relative path', { extraVolumeMounts: [{ name: 'x', mountPath: 'etc/x' }] }, '/extraVolumeMounts/0/mountPath must match pattern'],
-    ['a mount with an unknown field', { extraVolumeMounts: [{ name: 'x', mountPath: '/x', readonly: true }] }, '/extraVolumeMounts/0 must NOT have additional properties'],
+    ['a volume without a name', { extraVolumes: [{ emptyDir: {} }] }, "at '/extraVolumes/0': missing property 'name'"],
+    ['a mount with a relative path', { extraVolumeMounts: [{ name: 'x', mountPath: 'etc/x' }] }, "at '/extraVolumeMounts/0/mountPath': 'etc/x' does not match pattern"],
+    ['a mount with an unknown field', { extraVolumeMounts: [{ name: 'x', mountPath: '/x', readonly: true }] }, "at '/extraVolumeMounts/0': additional properties 'readonly' not allowed"],
   ])('refuses %s in the schema', (_case, values, error) => {
     expect(schemaErrors(values).join('\n')).toContain(error);
   });

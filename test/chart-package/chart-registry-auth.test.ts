@@ -1,21 +1,16 @@
 /**
  * The chart's private-registry values: how agent-manager logs in to the chart registry
  * (a mounted dockerconfigjson Secret, a user name and password, or a token, each from a
- * Secret), and what every composed OCIRepository carries (secretRef, provider). Rendered with
- * the Go-template subset renderer; the arguments and env are parsed by the service's parseConfig.
+ * Secret), and what every composed OCIRepository carries (secretRef, provider). Rendered by
+ * the real helm; the arguments and env are parsed by the service's parseConfig.
  */
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
-import { CHART_DIR, defaultValues, valuesValidator } from './chart-files.js';
-import { TemplateError } from './gotpl/exec.js';
-import { coalesce, one, renderChart, type Rendered } from './gotpl/render-chart.js';
-
-const validate = valuesValidator();
+import { one, type Rendered } from './helm.js';
+import { failure, render as renderValues, schemaErrors } from './render-values.js';
 
 function render(agentChart: Record<string, unknown>): Rendered {
-  const values = { agentChart };
-  expect(validate(coalesce(defaultValues(), values))).toEqual([]);
-  return renderChart(CHART_DIR, { releaseName: 'agent-manager', namespace: 'agent-platform', values });
+  return renderValues({ agentChart });
 }
 
 function pod(rendered: Rendered): Record<string, any> {
@@ -61,18 +56,12 @@ describe('chart values for a private agent chart registry', () => {
   });
 
   it('refuses two ways to log in at once', () => {
-    let reason = '';
-    try {
-      renderChart(CHART_DIR, { namespace: 'agent-platform', values: { agentChart: { auth: { dockerConfigSecret: 'a', tokenSecret: { name: 'b' } } } } });
-    } catch (err) {
-      if (err instanceof TemplateError) reason = err.reason;
-      else throw err;
-    }
+    const reason = failure({ agentChart: { auth: { dockerConfigSecret: 'a', tokenSecret: { name: 'b' } } } });
     expect(reason).toBe('agentChart.auth: set only one of dockerConfigSecret, basicAuthSecret.name and tokenSecret.name (each is a way to log in to the chart registry)');
   });
 
   it('refuses a provider Flux does not know and a Secret name Kubernetes would not take', () => {
-    expect(validate(coalesce(defaultValues(), { agentChart: { ociRepository: { provider: 'oracle' } } }))).not.toEqual([]);
-    expect(validate(coalesce(defaultValues(), { agentChart: { ociRepository: { secretRef: 'Bad_Name' } } }))).not.toEqual([]);
+    expect(schemaErrors({ agentChart: { ociRepository: { provider: 'oracle' } } })).not.toEqual([]);
+    expect(schemaErrors({ agentChart: { ociRepository: { secretRef: 'Bad_Name' } } })).not.toEqual([]);
   });
 });

@@ -1,6 +1,5 @@
 /**
- * Static checks of the chart's template text: what runs even where neither helm nor
- * our renderer could help. Flags and environment variables must exist in the serve
+ * Static checks of the chart's template text, which a render cannot make. Flags and environment variables must exist in the serve
  * flag table, and every `.Values` path must exist in values.yaml.
  */
 import { describe, expect, it } from 'vitest';

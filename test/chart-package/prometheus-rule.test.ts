@@ -1,5 +1,5 @@
 /**
- * The chart's optional PrometheusRule: rendered with the Go-template subset renderer, its
+ * The chart's optional PrometheusRule: rendered by the real helm, its
  * rule groups pass `promtool check rules`, and `promtool test rules` proves each alert fires
  * on the series that should fire it (after its `for`) and stays quiet on healthy ones.
  */
@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { prometheusTestMode, promtool } from '../../src/testing/prometheus.js';
-import { CHART_DIR, defaultValues, valuesValidator } from './chart-files.js';
-import { TemplateError } from './gotpl/exec.js';
-import { coalesce, renderChart, type Manifest } from './gotpl/render-chart.js';
+import { type Manifest } from './helm.js';
+import { failure, render } from './render-values.js';
 
 const NS = 'agent-platform';
 const JOB = 'agent-manager';
@@ -21,9 +20,7 @@ if (prometheus.mode === 'skip') console.warn(`SKIPPED PrometheusRule promtool te
 interface Rule { alert: string; expr: string; for: string; labels: Record<string, string>; annotations: Record<string, string> }
 
 function renderRule(values: Record<string, unknown> = {}): Manifest & { spec: { groups: { name: string; rules: Rule[] }[] } } {
-  const all = { prometheusRule: { enabled: true, ...values } };
-  expect(valuesValidator()(coalesce(defaultValues(), all))).toEqual([]);
-  const rendered = renderChart(CHART_DIR, { releaseName: 'agent-manager', namespace: NS, values: all });
+  const rendered = render({ prometheusRule: { enabled: true, ...values } });
   const rule = rendered.manifests.find((m) => m.kind === 'PrometheusRule');
   if (!rule) throw new Error('no PrometheusRule rendered');
   return rule as never;
@@ -31,19 +28,12 @@ function renderRule(values: Record<string, unknown> = {}): Manifest & { spec: { 
 
 describe('the chart PrometheusRule', () => {
   it('is not rendered by default', () => {
-    const rendered = renderChart(CHART_DIR, { namespace: NS, values: {} });
+    const rendered = render();
     expect(rendered.manifests.some((m) => m.kind === 'PrometheusRule')).toBe(false);
   });
 
   it('needs metrics.enabled', () => {
-    let reason = '';
-    try {
-      renderChart(CHART_DIR, { namespace: NS, values: { prometheusRule: { enabled: true }, metrics: { enabled: false } } });
-    } catch (err) {
-      if (!(err instanceof TemplateError)) throw err;
-      reason = err.reason;
-    }
-    expect(reason).toBe("prometheusRule.enabled needs metrics.enabled: its alerts read agent-manager's metrics");
+    expect(failure({ prometheusRule: { enabled: true }, metrics: { enabled: false } })).toBe("prometheusRule.enabled needs metrics.enabled: its alerts read agent-manager's metrics");
   });
 
   it('alerts on the schema fallback, the 5xx ratio and Kubernetes API errors, scoped to this release', () => {

@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MANAGED_NAMESPACES, startSandbox } from '@agent-manager/kube-sandbox';
 import { DEFAULT_API_VERSIONS, resourceTypes } from '../../src/service/resources.js';
 import { ROOT } from './chart-files.js';
-import { one } from './gotpl/render-chart.js';
+import { one } from './helm.js';
 import { deriveKubeAccessApart, type Access, type Derived } from './kube-access.js';
 import { render } from './render-values.js';
 

@@ -1,40 +1,34 @@
 /**
- * Rendering the chart in a test as helm would install it: values over the defaults,
- * checked against values.schema.json first, and the pieces of the result the suites read
- * (the container, the env a pod would see, the arguments parsed by the service's own
- * parseConfig, a refusal's own message).
+ * Rendering the chart in a test as it would be installed: the real helm with values over
+ * the defaults (helm checks them against values.schema.json first), and the pieces of the
+ * result the suites read (the container, the env a pod would see, the arguments parsed by
+ * the service's own parseConfig, a refusal's own message).
  */
-import { expect } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
-import { CHART_DIR, defaultValues, valuesValidator } from './chart-files.js';
-import { TemplateError } from './gotpl/exec.js';
-import { coalesce, one, renderChart, type Rendered } from './gotpl/render-chart.js';
+import { helmRefusal, helmTemplate, HelmRefusal, one, type Rendered } from './helm.js';
 
 /** The release namespace of every render. */
 export const NS = 'agent-platform';
 
-const validate = valuesValidator();
-
-/** Render with `values` over the defaults, after checking them against the schema as helm does. */
+/** `helm template` with `values` over the defaults. */
 export function render(values: Record<string, unknown> = {}, releaseName = 'agent-manager'): Rendered {
-  expect(validate(coalesce(defaultValues(), values))).toEqual([]);
-  return renderChart(CHART_DIR, { releaseName, namespace: NS, values });
+  return helmTemplate(values, { releaseName, namespace: NS });
 }
 
-/** The schema's complaints about `values` over the defaults; empty when they are valid. */
+/** helm's schema errors for `values` (`at '/path': message` each); empty when helm renders them. */
 export function schemaErrors(values: Record<string, unknown>): string[] {
-  return validate(coalesce(defaultValues(), values));
+  try {
+    helmTemplate(values, { namespace: NS });
+    return [];
+  } catch (err) {
+    if (!(err instanceof HelmRefusal)) throw err;
+    return err.output.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('- at ')).map((line) => line.slice(2));
+  }
 }
 
-/** The render failure's own message (a fail or required text). */
+/** helm's refusal of `values`: a template's `fail` text, or its schema error list. */
 export function failure(values: Record<string, unknown>): string {
-  try {
-    renderChart(CHART_DIR, { namespace: NS, values });
-  } catch (err) {
-    if (err instanceof TemplateError) return err.reason;
-    throw err;
-  }
-  throw new Error('the chart rendered');
+  return helmRefusal(values, { namespace: NS }).reason;
 }
 
 /** The Deployment's pod spec. */

@@ -1,0 +1,126 @@
+/**
+ * The chart rendered by the real helm (v4; scripts/test-setup.mjs installs it, HELM
+ * overrides it): `helm template` with the override values on stdin, its documents parsed,
+ * and helm's own message when it refuses them (a schema error or a template's `fail`).
+ * Renders are remembered by their inputs, so suites rendering the same values run helm once.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseAllDocuments, parse as parseYaml, stringify } from 'yaml';
+import { findHelm } from '../../scripts/helm.mjs';
+import { CHART_DIR } from './chart-files.js';
+
+/** A Kubernetes object as rendered. */
+export interface Manifest {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [key: string]: unknown;
+}
+
+/** What one render produced: every object, in helm's install order. */
+export interface Rendered {
+  manifests: Manifest[];
+}
+
+export interface RenderOptions {
+  releaseName?: string;
+  namespace?: string;
+  /** Render as if Chart.yaml had this version (a long pre-release, say). */
+  chartVersion?: string;
+}
+
+/** helm refused the values: `reason` is its message without the location prefix. */
+export class HelmRefusal extends Error {
+  constructor(readonly output: string, readonly reason: string) {
+    super(output);
+  }
+}
+
+let binary: string | undefined;
+function helmBinary(): string {
+  binary ??= findHelm();
+  if (!binary) throw new Error('helm v4 is not installed: run `node scripts/test-setup.mjs` (npm test does), or set HELM');
+  return binary;
+}
+
+/** Runs helm with `values` as the `-f -` file; its exit status and output. */
+export function runHelm(args: readonly string[], values: Record<string, unknown> = {}): { status: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(helmBinary(), [...args, '-f', '-'], { input: stringify(values), encoding: 'utf8', timeout: 60_000, maxBuffer: 16 << 20 });
+  if (run.error) throw run.error;
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+const charts = new Map<string, string>();
+/** A copy of the chart whose Chart.yaml says `version`. */
+function chartWithVersion(version: string): string {
+  let dir = charts.get(version);
+  if (!dir) {
+    dir = join(mkdtempSync(join(tmpdir(), 'agent-manager-chart-')), 'agent-manager');
+    cpSync(CHART_DIR, dir, { recursive: true });
+    const chart = parseYaml(readFileSync(join(dir, 'Chart.yaml'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(dir, 'Chart.yaml'), stringify({ ...chart, version }));
+    charts.set(version, dir);
+  }
+  return dir;
+}
+
+/** The message of a refusal: a template's `fail` text, or helm's list of schema errors. */
+function reasonOf(stderr: string): string {
+  const failed = /execution error at \([^)]*\): (.*)/.exec(stderr);
+  if (failed) return failed[1]!.trim();
+  return stderr.replace(/^Error: /, '').trim();
+}
+
+const renders = new Map<string, Rendered | HelmRefusal>();
+
+function renderOrRefusal(values: Record<string, unknown>, options: RenderOptions): Rendered | HelmRefusal {
+  const key = JSON.stringify([values, options]);
+  let result = renders.get(key);
+  if (!result) {
+    const chart = options.chartVersion ? chartWithVersion(options.chartVersion) : CHART_DIR;
+    const run = runHelm(['template', options.releaseName ?? 'agent-manager', chart, '-n', options.namespace ?? 'agent-platform'], values);
+    result = run.status === 0 ? { manifests: parseManifests(run.stdout) } : new HelmRefusal(run.stderr, reasonOf(run.stderr));
+    renders.set(key, result);
+  }
+  return result;
+}
+
+function parseManifests(text: string): Manifest[] {
+  const manifests: Manifest[] = [];
+  for (const doc of parseAllDocuments(text)) {
+    if (doc.errors.length > 0) throw new Error(`helm template printed YAML that does not parse: ${doc.errors[0]!.message}`);
+    const obj = doc.toJS() as Manifest | null;
+    if (obj !== null) manifests.push(obj);
+  }
+  return manifests;
+}
+
+/** `helm template` of the chart with `values` over its defaults; throws the HelmRefusal when helm refuses. */
+export function helmTemplate(values: Record<string, unknown> = {}, options: RenderOptions = {}): Rendered {
+  const result = renderOrRefusal(values, options);
+  if (result instanceof HelmRefusal) throw result;
+  return structuredClone(result);
+}
+
+/** helm's refusal of `values`; throws when the chart renders. */
+export function helmRefusal(values: Record<string, unknown>, options: RenderOptions = {}): HelmRefusal {
+  const result = renderOrRefusal(values, options);
+  if (result instanceof HelmRefusal) return result;
+  throw new Error(`helm rendered the chart with ${JSON.stringify(values)}, but it must refuse`);
+}
+
+/** `helm lint --strict` of the chart with `values`: its status and output. */
+export function helmLint(values: Record<string, unknown> = {}): { status: number | null; output: string } {
+  const run = runHelm(['lint', '--strict', CHART_DIR], values);
+  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+/** The one manifest of `kind` (and `name`, when given); throws when there is not exactly one. */
+export function one(rendered: Rendered, kind: string, name?: string): Manifest {
+  const found = rendered.manifests.filter((m) => m.kind === kind && (name === undefined || m.metadata.name === name));
+  if (found.length !== 1) throw new Error(`want one ${kind}${name ? ` ${name}` : ''}, found ${found.length}`);
+  return found[0]!;
+}
