@@ -118,6 +118,27 @@ describe('runServe against an API server that is down', () => {
     expect(JSON.stringify(lines)).not.toContain('not-a-real-token');
   });
 
+  it('warns at start, naming the risk, when it listens beyond loopback without OAuth, and not on loopback', async () => {
+    const warnings = async (listen: string): Promise<Array<Record<string, unknown>>> => {
+      const lines: Array<Record<string, unknown>> = [];
+      const destination = new Writable({
+        write(chunk: Buffer, _enc, done) {
+          for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+          done();
+        },
+      });
+      await start(config([`--listen=${listen}`]), createLogger({ destination }));
+      await current!.close();
+      current = undefined;
+      return lines.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('OAuth is off'));
+    };
+    const open = await warnings('0.0.0.0:0');
+    expect(open).toHaveLength(1);
+    expect(open[0]).toMatchObject({ level: 'warn', address: expect.stringMatching(/^0\.0\.0\.0:\d+$/) });
+    expect(open[0]!.msg).toContain('every caller that reaches it can create, change and delete agents as its Kubernetes identity');
+    expect(await warnings('127.0.0.1:0')).toEqual([]);
+  });
+
   it('fails startup with the listener\'s error when the address is taken', async () => {
     const { base } = await start();
     const port = new URL(base).port;

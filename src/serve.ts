@@ -53,6 +53,7 @@ import type { Logger } from './log/logger.js';
 import { Metrics } from './metrics/metrics.js';
 import { registerReadCacheMetrics } from './metrics/read-cache-metrics.js';
 import { metricsRequestListener } from './metrics/metrics-server.js';
+import { isLoopbackAddress } from './net/loopback.js';
 import { asListenError } from './transport/http/listen-error.js';
 import { instrumentFetch } from './net/instrumented-fetch.js';
 import { outboundFetch } from './net/proxy.js';
@@ -169,6 +170,12 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
       // Milliseconds since the process started (performance.timeOrigin), module loading included.
       startupMs: Math.round(performance.now()),
     }, 'listening');
+    if (!config.oauth.enabled && !isLoopbackAddress(main.address.address)) {
+      // Without OAuth no identity is checked: whoever reaches the port acts as this server.
+      log.warn({ address: hostPort(main.address) }, 'OAuth is off (--enable-oauth) and the server listens beyond loopback: '
+        + 'every caller that reaches it can create, change and delete agents as its Kubernetes identity; '
+        + 'turn on OAuth, or let only a trusted proxy reach it (a NetworkPolicy)');
+    }
     // Lifecycle lines are waited for (by people, probes, tests): out at once, not batched.
     log.flush();
     options.onListening?.(main.address, metricsServer?.address);

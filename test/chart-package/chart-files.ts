@@ -41,7 +41,9 @@ export function valuesValidator(): (values: unknown) => string[] {
   if (schema.$schema !== 'https://json-schema.org/draft/2020-12/schema') {
     throw new Error(`values.schema.json declares ${String(schema.$schema)}; this validator is the 2020-12 one`);
   }
-  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+  // strictRequired is off because the schema's cross-field refusals name their reason as a
+  // required property no values can have: helm prints that name, and no description.
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
   const validate = ajv.compile(schema);
   return (values) => (validate(values) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''}`.trim()));
 }

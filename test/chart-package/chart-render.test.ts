@@ -27,9 +27,10 @@ const EXPECTED_RULES = [
 describe('the chart with its default values', () => {
   const rendered = render();
 
-  it('renders a Deployment, PodDisruptionBudget, Service, ServiceAccount and one Role/RoleBinding pair in kagent, and nothing optional', () => {
+  it('renders a Deployment, NetworkPolicy, PodDisruptionBudget, Service, ServiceAccount and one Role/RoleBinding pair in kagent, and nothing optional', () => {
     expect(rendered.manifests.map((m) => `${m.kind}/${m.metadata.namespace}/${m.metadata.name}`).sort()).toEqual([
-      `Deployment/${NS}/agent-manager`, `PodDisruptionBudget/${NS}/agent-manager`, 'Role/kagent/agent-manager', 'RoleBinding/kagent/agent-manager',
+      `Deployment/${NS}/agent-manager`, `NetworkPolicy/${NS}/agent-manager`, `PodDisruptionBudget/${NS}/agent-manager`,
+      'Role/kagent/agent-manager', 'RoleBinding/kagent/agent-manager',
       `Service/${NS}/agent-manager`, `ServiceAccount/${NS}/agent-manager`,
     ]);
   });
