@@ -323,6 +323,18 @@ describe('HTTPRoute, NetworkPolicy and ServiceMonitor', () => {
     expect(monitor.spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', interval: '30s' }]);
   });
 
+  it('scrapes only the release namespace by default, and takes scrapeTimeout, relabelings, metricRelabelings and namespaceSelector', () => {
+    expect((one(render({ serviceMonitor: { enabled: true } }), 'ServiceMonitor') as any).spec.namespaceSelector).toEqual({ matchNames: [NS] });
+    const relabelings = [{ action: 'replace', targetLabel: 'team', replacement: 'bumblebee' }];
+    const metricRelabelings = [{ action: 'drop', sourceLabels: ['__name__'], regex: 'nodejs_gc_.*' }];
+    const monitor = one(render({ serviceMonitor: {
+      enabled: true, interval: '30s', scrapeTimeout: '10s', relabelings, metricRelabelings, namespaceSelector: { any: true },
+    } }), 'ServiceMonitor') as any;
+    expect(monitor.spec.namespaceSelector).toEqual({ any: true });
+    expect(monitor.spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', interval: '30s', scrapeTimeout: '10s', relabelings, metricRelabelings }]);
+    expect(schemaErrors({ serviceMonitor: { scrapeTimeout: '10 seconds' } }).join('\n')).toContain("at '/serviceMonitor/scrapeTimeout'");
+  });
+
   it('turns metrics off everywhere with metrics.enabled false, and refuses a ServiceMonitor then', () => {
     const rendered = render({ metrics: { enabled: false }, networkPolicy: { enabled: true } });
     expect(container(rendered).ports).toEqual([{ name: 'http', containerPort: 8080, protocol: 'TCP' }]);
