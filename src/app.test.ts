@@ -162,9 +162,9 @@ describe('createApp', () => {
     await (await fetch(`${base}/api/v1/agents/kagent/sre-bot`)).text();
     await (await fetch(`${base}/nope/sre-bot`)).text();
     const body = (await metrics.scrape()).body;
-    expect(body).toContain('http_server_request_duration_seconds_count{method="GET",route="/healthz",status="200"} 1');
-    expect(body).toContain('http_server_request_duration_seconds_count{method="GET",route="/api/v1/agents/:namespace/:name",status="200"} 1');
-    expect(body).toContain('http_server_request_duration_seconds_count{method="GET",route="unmatched",status="404"} 1');
+    expect(body).toContain('http_server_request_duration_seconds_count{method="GET",route="/healthz",code="200",status="200"} 1');
+    expect(body).toContain('http_server_request_duration_seconds_count{method="GET",route="/api/v1/agents/:namespace/:name",code="200",status="200"} 1');
+    expect(body).toContain('http_server_request_duration_seconds_count{method="GET",route="unmatched",code="404",status="404"} 1');
     expect(body).not.toContain('sre-bot');
   });
 

@@ -77,7 +77,7 @@ describe('runServe against an API server that is down', () => {
     await (await fetch(`${base}/healthz`)).text();
     const scrape = await fetch(`${metrics}/metrics`);
     expect(scrape.status).toBe(200);
-    expect(await scrape.text()).toContain('http_server_request_duration_seconds_count{method="GET",route="/healthz",status="200"} 1');
+    expect(await scrape.text()).toContain('http_server_request_duration_seconds_count{method="GET",route="/healthz",code="200",status="200"} 1');
     expect((await fetch(`${base}/metrics`)).status).toBe(404);
   });
 

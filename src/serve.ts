@@ -117,7 +117,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     log.info({ kagentAPI: apiVersions.agent, helmReleaseAPI: apiVersions.helmRelease, ociRepositoryAPI: apiVersions.ociRepository }, 'Kubernetes API versions');
     const readCache = config.kube.readCache
       ? openReadCache(instrumented, {
-          cluster, namespaces: config.namespaces.managed, types: resourceTypes(apiVersions), log,
+          cluster, namespaces: config.namespaces.managed, types: resourceTypes(apiVersions), log, hooks: hooks.kube,
           review: identity.kube instanceof CallerProvider ? (ctx, attributes) => (identity.kube as CallerProvider).mayRead(ctx, attributes) : undefined,
         })
       : undefined;

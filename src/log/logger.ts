@@ -2,9 +2,12 @@
  * The one pino root logger. JSON lines on stderr; human-readable only when a person
  * runs the service in a terminal and the optional pino-pretty is installed. Authorization headers, cookies and anything named
  * token or secret are redacted wherever they appear in a log object, so a bearer never
- * reaches a log line.
+ * reaches a log line. A line written while an OpenTelemetry span is active carries its
+ * `trace_id` and `span_id` (the names of the OpenTelemetry log data model), so a request's
+ * lines lead to its trace.
  */
 import { createRequire } from 'node:module';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { pino, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger };
@@ -40,6 +43,14 @@ export interface LoggerConfig {
   level?: pino.LevelWithSilent;
 }
 
+/** The active span's ids, for every line (child loggers inherit the mixin); none outside a span. */
+export function traceFields(): { trace_id?: string; span_id?: string } {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const context = span.spanContext();
+  return isSpanContextValid(context) ? { trace_id: context.traceId, span_id: context.spanId } : {};
+}
+
 /** Build the root logger. */
 export function createLogger(config: LoggerConfig = {}): Logger {
   const options: LoggerOptions = {
@@ -49,6 +60,7 @@ export function createLogger(config: LoggerConfig = {}): Logger {
     base: undefined,
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
+    mixin: traceFields,
   };
   if (config.destination) return pino(options, config.destination);
   // pino-pretty is an optional dependency: without it, a terminal gets the JSON lines too.

@@ -8,8 +8,8 @@ describe('Metrics', () => {
     metrics.observeHttp('GET', '/api/v1/agents/:namespace/:name', 404, 0.003);
     const { body } = await metrics.scrape();
     expect(body).toContain('# TYPE http_server_request_duration_seconds histogram');
-    expect(body).toContain('http_server_request_duration_seconds_count{method="GET",route="/api/v1/agents/:namespace/:name",status="404"} 1');
-    expect(body).toContain('http_server_request_duration_seconds_bucket{le="0.005",method="GET",route="/api/v1/agents/:namespace/:name",status="404"} 1');
+    expect(body).toContain('http_server_request_duration_seconds_count{method="GET",route="/api/v1/agents/:namespace/:name",code="404",status="404"} 1');
+    expect(body).toContain('http_server_request_duration_seconds_bucket{le="0.005",method="GET",route="/api/v1/agents/:namespace/:name",code="404",status="404"} 1');
   });
 
   it('records tool durations by tool and outcome', async () => {

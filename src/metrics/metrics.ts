@@ -3,8 +3,10 @@
  * global default, so two apps in one process, as in tests, do not share or clash):
  *
  * - the Node process metrics (`process_*`, `nodejs_*`);
- * - `http_server_request_duration_seconds{method, route, status}` for every request of
- *   the main listener. `route` is the express route pattern (`/api/v1/agents/:namespace/:name`),
+ * - `http_server_request_duration_seconds{method, route, code}` for every request of
+ *   the main listener (`code`, the status code, is the label name of every metric here, as
+ *   in the API server's and client-go's metrics; `status` repeats it for one minor version).
+ *   `route` is the express route pattern (`/api/v1/agents/:namespace/:name`),
  *   never the raw URL, so agent names cannot blow up the series count; requests no route
  *   matched are `unmatched`;
  * - `mcp_server_operation_duration_seconds{tool, outcome}` for every MCP `tools/call`:
@@ -36,7 +38,7 @@ export const UNMATCHED_ROUTE = 'unmatched';
 /** The metrics one service instance records. */
 export class Metrics {
   readonly registry = new Registry();
-  private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  private readonly httpDuration: Histogram<'method' | 'route' | 'code' | 'status'>;
   private readonly toolDuration: Histogram<'tool' | 'outcome'>;
   /** The service's own metrics (service-metrics.ts): build, chart source, API calls, writes. */
   readonly service: ServiceMetrics;
@@ -51,8 +53,8 @@ export class Metrics {
     this.service = new ServiceMetrics(this.registry, options.build ?? { version: 'unknown', commit: 'unknown' });
     this.httpDuration = new Histogram({
       name: 'http_server_request_duration_seconds',
-      help: 'Duration of HTTP server requests, by method, route pattern and status code.',
-      labelNames: ['method', 'route', 'status'],
+      help: 'Duration of HTTP server requests, by method, route pattern and status code (code; status is its deprecated alias).',
+      labelNames: ['method', 'route', 'code', 'status'],
       buckets: DURATION_BUCKETS,
       registers: [this.registry],
     });
@@ -67,7 +69,8 @@ export class Metrics {
 
   /** Record one finished HTTP request. */
   observeHttp(method: string, route: string, status: number, seconds: number): void {
-    this.httpDuration.observe({ method, route, status: String(status) }, seconds);
+    // The deprecated `status` label carries the same value, so it adds no series.
+    this.httpDuration.observe({ method, route, code: String(status), status: String(status) }, seconds);
   }
 
   /** Record one finished tool call. */

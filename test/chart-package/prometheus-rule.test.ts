@@ -99,8 +99,8 @@ describe.skipIf(prometheus.mode === 'skip')('the chart PrometheusRule under prom
           input_series: [
             { series: `agent_manager_chart_schema_source{${sel},pod="stuck",source="embedded"}`, values: '1x40' },
             { series: `agent_manager_chart_schema_source{${sel},pod="healthy",source="embedded"}`, values: '0x40' },
-            { series: `http_server_request_duration_seconds_count{${sel},method="POST",route="/api/v1/agents",status="502"}`, values: '0+6x40' },
-            { series: `http_server_request_duration_seconds_count{${sel},method="GET",route="/api/v1/agents",status="200"}`, values: '0+10x40' },
+            { series: `http_server_request_duration_seconds_count{${sel},method="POST",route="/api/v1/agents",code="502",status="502"}`, values: '0+6x40' },
+            { series: `http_server_request_duration_seconds_count{${sel},method="GET",route="/api/v1/agents",code="200",status="200"}`, values: '0+10x40' },
             { series: `agent_manager_kube_request_duration_seconds_count{${sel},verb="get",resource="helmreleases",code="error"}`, values: '0+3x40' },
             { series: `agent_manager_kube_request_duration_seconds_count{${sel},verb="get",resource="helmreleases",code="200"}`, values: '0+10x40' },
             { series: `up{${sel},instance="10.0.0.1:9464",pod="crashing"}`, values: '1x5 0x20' },
@@ -142,8 +142,8 @@ describe.skipIf(prometheus.mode === 'skip')('the chart PrometheusRule under prom
         {
           interval: '1m',
           input_series: [
-            { series: `http_server_request_duration_seconds_count{${sel},method="GET",route="/api/v1/agents",status="200"}`, values: '0+10x40' },
-            { series: `http_server_request_duration_seconds_count{${sel},method="GET",route="/api/v1/agents",status="503"}`, values: '0+0x40' },
+            { series: `http_server_request_duration_seconds_count{${sel},method="GET",route="/api/v1/agents",code="200",status="200"}`, values: '0+10x40' },
+            { series: `http_server_request_duration_seconds_count{${sel},method="GET",route="/api/v1/agents",code="503",status="503"}`, values: '0+0x40' },
             { series: `agent_manager_kube_request_duration_seconds_count{${sel},verb="list",resource="pods",code="200"}`, values: '0+10x40' },
             { series: `agent_manager_chart_schema_source{${sel},pod="p",source="registry"}`, values: '1x40' },
             { series: `up{${sel},instance="10.0.0.1:9464",pod="p"}`, values: '1x40' },

@@ -91,7 +91,7 @@ describe('serve --sandbox', () => {
 
   it('counts the requests on the metrics listener', async () => {
     const body = await (await fetch(`${metrics}/metrics`)).text();
-    expect(body).toMatch(/http_server_request_duration_seconds_count\{method="GET",route="\/api\/v1\/info",status="200"\} [1-9]/);
+    expect(body).toMatch(/http_server_request_duration_seconds_count\{method="GET",route="\/api\/v1\/info",code="200",status="200"\} [1-9]/);
     expect(body).toMatch(/mcp_server_operation_duration_seconds_count\{tool="get_agent",outcome="ok"\} 1/);
   });
 

@@ -55,12 +55,19 @@ describe.skipIf(prometheus.mode === 'skip')('the metrics of a running service', 
     expect(exposition).toContain('agent_manager_writes_total{operation="create_agent",outcome="conflict"} 1');
   });
 
+  it('counts the read cache\'s own lists and watches like every other Kubernetes call', () => {
+    for (const resource of ['helmreleases', 'deployments', 'pods']) {
+      expect(exposition).toMatch(new RegExp(`^agent_manager_kube_request_duration_seconds_count\\{verb="list",resource="${resource}",code="200"\\} [1-9]`, 'm'));
+      expect(exposition).toMatch(new RegExp(`^agent_manager_kube_request_duration_seconds_count\\{verb="watch",resource="${resource}",code="200"\\} [1-9]`, 'm'));
+    }
+  });
+
   it('counts and times the revision operations like every other: rollback_agent as a write, the two reads by route', () => {
     expect(exposition).toContain('agent_manager_writes_total{operation="rollback_agent",outcome="ok"} 1');
     expect(exposition).toContain('agent_manager_writes_total{operation="update_agent",outcome="ok"} 1');
     expect(exposition).not.toMatch(/agent_manager_writes_total\{operation="(list|get)_agent_revisions?"/);
     const route = (method: string, path: string, status: number) =>
-      new RegExp(`^http_server_request_duration_seconds_count\\{method="${method}",route="${path.replace(/\//g, '\\/')}",status="${status}"\\} 1$`, 'm');
+      new RegExp(`^http_server_request_duration_seconds_count\\{method="${method}",route="${path.replace(/\//g, '\\/')}",code="${status}",status="${status}"\\} 1$`, 'm');
     expect(exposition).toMatch(route('GET', '/api/v1/agents/:namespace/:name/revisions', 200));
     expect(exposition).toMatch(route('GET', '/api/v1/agents/:namespace/:name/revisions/:revision', 200));
     expect(exposition).toMatch(route('GET', '/api/v1/agents/:namespace/:name/revisions/:revision', 404));

@@ -2,10 +2,12 @@
 // OTLP/HTTP receiver, against the sandbox, a dead chart registry and a GitHub double. A
 // request carrying a traceparent becomes a server span of that trace, with the operation's
 // span under it and the Kubernetes and GitHub calls under that; the registry reads are
-// client spans too.
+// client spans too. Every log line of a traced request carries its trace_id and span_id.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/log/logger.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../src/testing/otlp-receiver.js';
 import { deadRegistryFlag, serveConfig, startServe } from '../../src/testing/serve-harness.js';
 
@@ -19,6 +21,7 @@ describe('traces of a running service', () => {
   let github: Server;
   let githubApi: string;
   let spans: ReceivedSpan[];
+  const lines: Array<Record<string, unknown>> = [];
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
@@ -31,6 +34,14 @@ describe('traces of a running service', () => {
     ], {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=test%20key',
       OTEL_RESOURCE_ATTRIBUTES: 'k8s.namespace.name=agent-platform', OTEL_BSP_SCHEDULE_DELAY: '50',
+    }), createLogger({
+      level: 'debug',
+      destination: new Writable({
+        write(chunk: Buffer, _enc, done) {
+          for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+          done();
+        },
+      }),
     }));
     const traceparent = `00-${TRACE_ID}-${PARENT_ID}-01`;
     const created = await fetch(`${running.base}/api/v1/agents`, {
@@ -110,6 +121,20 @@ describe('traces of a running service', () => {
     const kube = spans.filter((s) => s.name.startsWith('kube ') && s.parentSpanId === rollback.spanId).map((s) => s.name);
     expect(kube).toContain('kube create controllerrevisions');
     expect(kube.some((name) => / helmreleases$/.test(name) && !name.startsWith('kube get') && !name.startsWith('kube list'))).toBe(true);
+  });
+
+  it('writes the trace_id and span_id of the active span on every log line of a traced request', () => {
+    const server = one((s) => s.name === 'POST /api/v1/agents', 'the create request');
+    const access = lines.find((l) => l.msg === 'POST /api/v1/agents 201');
+    expect(access).toMatchObject({ trace_id: TRACE_ID, span_id: server.spanId });
+    const ofRequest = lines.filter((l) => l.requestId === access!.requestId);
+    expect(ofRequest.length).toBeGreaterThan(0);
+    const known = new Set(spans.filter((s) => s.traceId === TRACE_ID).map((s) => s.spanId));
+    for (const line of ofRequest) {
+      expect(line.trace_id, String(line.msg)).toBe(TRACE_ID);
+      expect(known.has(line.span_id as string), `${String(line.msg)}: span ${String(line.span_id)} is one of the trace's`).toBe(true);
+    }
+    expect(lines.find((l) => l.msg === 'listening')).not.toHaveProperty('trace_id');
   });
 
   it('leaves the probes out and sends the configured OTLP headers', () => {

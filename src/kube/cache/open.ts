@@ -3,12 +3,15 @@
  * (the base kubeconfig), the stores of every managed namespace, and the provider that
  * puts them in front of the reads. With the caller's identity every cached read is
  * first authorized as that caller (SelfSubjectAccessReview, answers reused ≤ 30 s).
+ * The stores' own lists and watches run through the same hooks as every other Kubernetes
+ * call, so they are counted, timed and traced alike.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { KubeProvider } from '../../service/ports.js';
 import type { ResourceTypes } from '../../service/resources.js';
 import { makeKubeApis } from '../api-clients.js';
+import { instrumentKube, type KubeCallHook } from '../instrumented.js';
 import { ClientNodeListWatch } from '../list-watch.js';
 import { cachedReadAuthorizer } from './access-review.js';
 import { CachedKubeProvider } from './cached-provider.js';
@@ -23,6 +26,8 @@ export interface OpenReadCacheOptions {
   log: Logger;
   /** With the caller's identity: one SelfSubjectAccessReview as the caller. */
   review?: ReadAuthorizer;
+  /** Run around each list and watch of the stores (metrics, tracing). */
+  hooks?: readonly KubeCallHook[];
 }
 
 export interface OpenedReadCache {
@@ -36,7 +41,7 @@ export function openReadCache(inner: KubeProvider, options: OpenReadCacheOptions
   const cache = new ReadCache({
     namespaces: options.namespaces,
     types: options.types,
-    source: new ClientNodeListWatch(options.cluster, apis),
+    source: instrumentKube(new ClientNodeListWatch(options.cluster, apis), options.hooks ?? []),
     log: options.log,
   });
   cache.start();
