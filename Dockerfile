@@ -7,6 +7,13 @@
 # installs no workspace, so the image holds neither the sandbox nor its dependencies, and
 # `serve --sandbox` there exits 2 saying the sandbox is not installed.
 #
+# Base: node:24-bookworm-slim, pinned by the digest of its multi-platform image index, so a
+# rebuild gets the same bytes until someone moves the pin on purpose. To update it, read the
+# tag's current index digest and replace it in both FROM lines:
+#   docker buildx imagetools inspect node:24-bookworm-slim --format '{{json .Manifest.Digest}}'
+#   (or: crane digest node:24-bookworm-slim)
+# The pinned digest is the tag as published on 2026-07-30 (Node 24.18.1).
+#
 # Runtime base: node:24-bookworm-slim, Node.js 24 LTS on Debian 12: the same Node major
 # the tests run on (the package's `node` devDependency) and the same Debian the test
 # machines use, so the code never runs on a libc or Node build it was not tested on, with
@@ -25,7 +32,7 @@
 #     --build-arg BUILT=$(date -u +%Y-%m-%dT%H:%M:%SZ) .
 #   docker run --rm -p 8080:8080 -v ~/.kube/config:/kube/config:ro agent-manager serve --kubeconfig=/kube/config --listen=:8080
 
-FROM node:24-bookworm-slim AS build
+FROM node:24-bookworm-slim@sha256:235600a8101ab264e117b1768e925532262668dc9b581ef1dd7d96ced463b8e7 AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -35,7 +42,7 @@ COPY src/ src/
 COPY api/ api/
 RUN npm run build:product && npm prune --omit=dev
 
-FROM node:24-bookworm-slim AS runtime
+FROM node:24-bookworm-slim@sha256:235600a8101ab264e117b1768e925532262668dc9b581ef1dd7d96ced463b8e7 AS runtime
 ARG VERSION=0.1.0
 ARG COMMIT=unknown
 ARG BUILT=unknown

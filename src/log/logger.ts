@@ -1,10 +1,10 @@
 /**
- * The one pino root logger. JSON lines on stderr; human-readable only when a person
- * runs the service in a terminal and the optional pino-pretty is installed. Authorization headers, cookies and anything named
- * token or secret are redacted wherever they appear in a log object, so a bearer never
- * reaches a log line. A line written while an OpenTelemetry span is active carries its
- * `trace_id` and `span_id` (the names of the OpenTelemetry log data model), so a request's
- * lines lead to its trace.
+ * The one pino root logger. JSON lines on stderr; pretty only in a terminal with pino-pretty
+ * installed (a dev dependency, never in the image). Authorization headers, cookies and
+ * anything named token or secret are redacted wherever they appear in a log object, so a
+ * bearer never reaches a log line. A line written while an OpenTelemetry span is active
+ * carries its `trace_id` and `span_id` (the OpenTelemetry log data model's names), so a
+ * request's lines lead to its trace.
  */
 import { createRequire } from 'node:module';
 import { isSpanContextValid, trace } from '@opentelemetry/api';
@@ -63,7 +63,7 @@ export function createLogger(config: LoggerConfig = {}): Logger {
     mixin: traceFields,
   };
   if (config.destination) return pino(options, config.destination);
-  // pino-pretty is an optional dependency: without it, a terminal gets the JSON lines too.
+  // pino-pretty is a dev dependency: without it (the image), a terminal gets the JSON lines too.
   const pretty = (config.pretty ?? Boolean(process.stderr.isTTY)) && prettyInstalled();
   if (pretty) {
     return pino({

@@ -66,7 +66,7 @@ describe('the chart with its default values', () => {
     });
     expect(pod.volumes).toEqual([{ name: 'tmp', emptyDir: {} }]);
     expect(container(rendered).volumeMounts).toEqual([{ name: 'tmp', mountPath: '/tmp' }]);
-    expect(container(rendered).resources).toEqual({ requests: { cpu: '50m', memory: '64Mi' }, limits: { cpu: '500m', memory: '256Mi' } });
+    expect(container(rendered).resources).toEqual({ requests: { cpu: '50m', memory: '128Mi' }, limits: { memory: '256Mi' } });
   });
 
   it('probes /healthz and /readyz and opens the http and metrics ports, on the Service too', () => {
@@ -366,11 +366,14 @@ describe('the Deployment with other values', () => {
     expect(podEnv(rendered)).toMatchObject({ GITHUB_TOKEN: 'gh/pat', NODE_OPTIONS: '--max-old-space-size=192' });
   });
 
-  it('uses the image tag, full name override and pod metadata from values', () => {
+  it('uses the image tag (or digest), full name override and pod metadata from values', () => {
     const rendered = render({ image: { tag: '1.2.3' }, fullnameOverride: 'am', podAnnotations: { a: 'b' }, podLabels: { c: 'd' } });
     const deployment = one(rendered, 'Deployment') as any;
     expect(deployment.metadata.name).toBe('am');
     expect(container(rendered).image).toBe('gsoci.azurecr.io/giantswarm/agent-manager:1.2.3');
+    const digest = `sha256:${'ab12'.repeat(16)}`;
+    expect(container(render({ image: { tag: '1.2.3', digest } })).image).toBe(`gsoci.azurecr.io/giantswarm/agent-manager@${digest}`);
+    expect(schemaErrors({ image: { digest: 'sha256:short' } }).join('\n')).toContain("at '/image/digest'");
     expect(deployment.spec.template.metadata.annotations).toEqual({ a: 'b' });
     expect(deployment.spec.template.metadata.labels.c).toBe('d');
   });

@@ -36,10 +36,24 @@ const args = (stage: Instruction[], op: string) => stage.filter((i) => i.op === 
 describe('the Dockerfile', () => {
   it('has a build stage and a runtime stage, both on the Node 24 LTS slim image the package.json engines ask for', () => {
     expect(stages).toHaveLength(2);
-    expect(args(build, 'FROM')).toEqual(['node:24-bookworm-slim AS build']);
-    expect(args(runtime, 'FROM')[0]).toMatch(/^node:24-bookworm-slim\b/);
+    expect(args(build, 'FROM')[0]).toMatch(/^node:24-bookworm-slim@sha256:[0-9a-f]{64} AS build$/);
+    expect(args(runtime, 'FROM')[0]).toMatch(/^node:24-bookworm-slim@sha256:[0-9a-f]{64} AS runtime$/);
     const engines = (JSON.parse(readRepoFile('package.json')) as { engines: { node: string } }).engines;
     expect(engines.node).toMatch(/^>=24\./);
+  });
+
+  it('pins both stages to one base image digest, and says how to update it', () => {
+    const digests = [build, runtime].map((stage) => /@(sha256:[0-9a-f]{64})/.exec(args(stage, 'FROM')[0]!)?.[1]);
+    expect(digests[0]).toBeDefined();
+    expect(digests[1]).toBe(digests[0]);
+    expect(readRepoFile('Dockerfile')).toContain('docker buildx imagetools inspect node:24-bookworm-slim');
+  });
+
+  it('ships no pino-pretty: it is a dev dependency, which the build prunes before the runtime stage copies node_modules', () => {
+    const pkg = JSON.parse(readRepoFile('package.json')) as Record<string, Record<string, string> | undefined>;
+    expect(pkg.devDependencies?.['pino-pretty']).toBeDefined();
+    for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies']) expect(pkg[field]?.['pino-pretty'], field).toBeUndefined();
+    expect(args(build, 'RUN').join('\n')).toMatch(/npm prune --omit=dev/);
   });
 
   it('builds with dev dependencies and prunes them before the runtime stage copies node_modules', () => {
