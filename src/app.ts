@@ -72,7 +72,7 @@ export function createApp(options: AppOptions): Express {
   app.disable('x-powered-by');
 
   app.use(requestContext(log));
-  if (metrics) app.use(httpMetrics(metrics));
+  if (metrics) app.use(httpMetrics(metrics, mcpPath));
   app.use(requestLogger(log));
 
   app.get('/healthz', (_req: Request, res: Response) => {

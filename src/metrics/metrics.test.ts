@@ -12,6 +12,20 @@ describe('Metrics', () => {
     expect(body).toContain('http_server_request_duration_seconds_bucket{le="0.005",method="GET",route="/api/v1/agents/:namespace/:name",code="404",status="404"} 1');
   });
 
+  it('counts requests in flight by kind, from 0 for every kind, each ended once', async () => {
+    const metrics = new Metrics({ processMetrics: false });
+    const end = metrics.requestStarted('wait');
+    metrics.requestStarted('mcp');
+    let { body } = await metrics.scrape();
+    expect(body).toContain('agent_manager_requests_in_flight{kind="wait"} 1');
+    expect(body).toContain('agent_manager_requests_in_flight{kind="status_stream"} 0');
+    end();
+    end();
+    ({ body } = await metrics.scrape());
+    expect(body).toContain('agent_manager_requests_in_flight{kind="wait"} 0');
+    expect(body).toContain('agent_manager_requests_in_flight{kind="mcp"} 1');
+  });
+
   it('records tool durations by tool and outcome', async () => {
     const metrics = new Metrics({ processMetrics: false });
     metrics.observeTool('create_agent', 'tool_error', 0.2);

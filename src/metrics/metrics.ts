@@ -20,7 +20,7 @@
  *
  * The histograms use the OTel HTTP duration buckets (5 ms … 10 s).
  */
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { ServiceMetrics } from './service-metrics.js';
 
 /** The OTel semantic-convention buckets for request durations, in seconds. */
@@ -32,6 +32,10 @@ const LINT_FAILING_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_req
 /** How a tool call ended. */
 export type ToolOutcome = 'ok' | 'tool_error' | 'error' | 'cancelled';
 
+/** What a request being answered is, for the in-flight gauge: the long ones by name. */
+export type RequestKind = 'wait' | 'status_stream' | 'mcp' | 'other';
+const REQUEST_KINDS: readonly RequestKind[] = ['wait', 'status_stream', 'mcp', 'other'];
+
 /** The route label of a request no route matched. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
@@ -40,6 +44,7 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly httpDuration: Histogram<'method' | 'route' | 'code' | 'status'>;
   private readonly toolDuration: Histogram<'tool' | 'outcome'>;
+  private readonly inFlight: Gauge<'kind'>;
   /** The service's own metrics (service-metrics.ts): build, chart source, API calls, writes. */
   readonly service: ServiceMetrics;
 
@@ -65,6 +70,24 @@ export class Metrics {
       buckets: DURATION_BUCKETS,
       registers: [this.registry],
     });
+    this.inFlight = new Gauge({
+      name: 'agent_manager_requests_in_flight',
+      help: 'Requests of the main listener being answered, by kind: wait, status_stream (watch=true), mcp (SSE streams included), other.',
+      labelNames: ['kind'],
+      registers: [this.registry],
+    });
+    for (const kind of REQUEST_KINDS) this.inFlight.set({ kind }, 0);
+  }
+
+  /** Count a request in flight until the returned function is called (once). */
+  requestStarted(kind: RequestKind): () => void {
+    this.inFlight.inc({ kind });
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.inFlight.dec({ kind });
+    };
   }
 
   /** Record one finished HTTP request. */

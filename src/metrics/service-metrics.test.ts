@@ -80,6 +80,23 @@ describe('the service metrics', () => {
     expect(text).not.toContain('operation="list_agents"');
   });
 
+  it('count the pull requests commit-mode writes open, from 0 for every write, and not their dry runs', async () => {
+    const metrics = new Metrics({ processMetrics: false });
+    expect(await body(metrics)).toContain('agent_manager_pull_requests_total{operation="rollback_agent"} 0');
+    const service = instrumentService({
+      updateAgent: async (..._args: unknown[]) => ({ mode: 'commit', commit: { pullRequest: 'https://github.example/a/b/pull/7' } }),
+      deleteAgent: async (..._args: unknown[]) => ({ mode: 'commit', commit: { files: [] } }),
+      createAgent: async (..._args: unknown[]) => ({ mode: 'apply' }),
+    }, [metrics.service.operationHook]);
+    await service.updateAgent();
+    await service.deleteAgent();
+    await service.createAgent();
+    const text = await body(metrics);
+    expect(text).toContain('agent_manager_pull_requests_total{operation="update_agent"} 1');
+    expect(text).toContain('agent_manager_pull_requests_total{operation="delete_agent"} 0');
+    expect(text).toContain('agent_manager_pull_requests_total{operation="create_agent"} 0');
+  });
+
   it('read the read-cache state a cache registers, at every scrape', async () => {
     const metrics = new Metrics({ processMetrics: false });
     expect(await body(metrics)).not.toMatch(/agent_manager_read_cache_objects\{/);

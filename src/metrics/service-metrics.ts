@@ -37,12 +37,22 @@ export interface ReadCacheState {
   readonly synced: boolean;
 }
 
+/** The writes commit mode can propose as a pull request. */
+const COMMIT_OPERATIONS = ['create_agent', 'update_agent', 'delete_agent', 'rollback_agent'];
+
+/** A commit-mode answer that names the pull request it opened (a dry run opens none). */
+function openedPullRequest(result: unknown): boolean {
+  const r = result as { mode?: unknown; commit?: { pullRequest?: unknown } } | null;
+  return r?.mode === 'commit' && typeof r.commit?.pullRequest === 'string';
+}
+
 export class ServiceMetrics {
   private readonly schemaSource: Gauge<'source'>;
   private readonly registryErrors: Counter;
   private readonly kube: Histogram<'verb' | 'resource' | 'code'>;
   private readonly client: Histogram<'peer' | 'method' | 'code'>;
   private readonly writes: Counter<'operation' | 'outcome'>;
+  private readonly pullRequests: Counter<'operation'>;
   private readCache: (() => readonly ReadCacheState[]) | undefined;
 
   constructor(registry: Registry, build: { version: string; commit: string }) {
@@ -74,6 +84,12 @@ export class ServiceMetrics {
       name: 'agent_manager_writes_total', help: 'Write operations by operation and outcome (ok or the error code).',
       labelNames: ['operation', 'outcome'], registers,
     });
+    this.pullRequests = new Counter({
+      name: 'agent_manager_pull_requests_total', help: 'Pull requests opened by commit-mode writes, by operation.',
+      labelNames: ['operation'], registers,
+    });
+    // Every series from the start, so a dashboard shows 0 rather than no data.
+    for (const operation of COMMIT_OPERATIONS) this.pullRequests.inc({ operation }, 0);
     const state = (): readonly ReadCacheState[] => this.readCache?.() ?? [];
     new Gauge({
       name: 'agent_manager_read_cache_objects', help: 'Objects the read cache holds, by resource.', labelNames: ['resource'], registers,
@@ -134,6 +150,7 @@ export class ServiceMetrics {
     try {
       const result = await run();
       this.write(call.name, operationOutcome());
+      if (openedPullRequest(result)) this.pullRequests.inc({ operation: call.name });
       return result;
     } catch (error) {
       this.write(call.name, operationOutcome(error));
