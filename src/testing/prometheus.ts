@@ -1,7 +1,7 @@
 /**
  * The real Prometheus for tests: Debian's `prometheus` package (server and `promtool`).
  * `promtool(args, stdin)` runs the checker; `startPrometheus(targets)` runs a server on a free
- * 127.0.0.1 port with its storage in a temp dir, scraping the targets every second, and
+ * 127.0.0.1 port with its storage in a temp dir, scraping the targets (every second unless told), and
  * `query` asks its HTTP API. `prometheusTestMode()` says whether suites run: they skip (with
  * the reason) when the binaries are absent on a developer machine, and fail in CI
  * (`CI=true`), where scripts/test-setup.mjs installs them.
@@ -32,15 +32,23 @@ export interface RunningPrometheus {
   close(): Promise<void>;
 }
 
-/** Starts Prometheus scraping `targets` (`host:port`, path /metrics) every second. */
-export async function startPrometheus(targets: readonly string[]): Promise<RunningPrometheus> {
+export interface PrometheusOptions {
+  /** How often it scrapes (a Prometheus duration); default 1s. */
+  scrapeInterval?: string;
+  /** Labels every scraped series gets, as a ServiceMonitor's target labels (`namespace`). */
+  labels?: Record<string, string>;
+}
+
+/** Starts Prometheus scraping `targets` (`host:port`, path /metrics), job `agent-manager`. */
+export async function startPrometheus(targets: readonly string[], options: PrometheusOptions = {}): Promise<RunningPrometheus> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-manager-prometheus-'));
   const port = await freePort();
   const config = join(dir, 'prometheus.yml');
-  writeFileSync(config, [
-    'global:', '  scrape_interval: 1s', '  evaluation_interval: 1s',
-    'scrape_configs:', '  - job_name: agent-manager', '    static_configs:', `      - targets: [${targets.map((t) => JSON.stringify(t)).join(', ')}]`,
-  ].join('\n'));
+  const interval = options.scrapeInterval ?? '1s';
+  writeFileSync(config, JSON.stringify({
+    global: { scrape_interval: interval, scrape_timeout: interval, evaluation_interval: interval },
+    scrape_configs: [{ job_name: 'agent-manager', static_configs: [{ targets, labels: options.labels ?? {} }] }],
+  }));
   const child: ChildProcess = spawn(testTool('prometheus') ?? 'prometheus', [
     `--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error',
   ], { stdio: ['ignore', 'ignore', 'pipe'] });

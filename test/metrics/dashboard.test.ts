@@ -1,0 +1,83 @@
+// The chart's Grafana dashboard against a real Prometheus: the service runs on loopback with
+// the sandbox, takes REST, MCP and wait traffic, and Prometheus scrapes it every 250 ms with
+// the labels a ServiceMonitor gives (job, namespace). Every panel's PromQL, as the chart's
+// ConfigMap carries it with the dashboard variables filled in, must return data, so a
+// misspelt metric or label shows here rather than as an empty panel.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../src/testing/eventually.js';
+import { prometheusTestMode, startPrometheus, type RunningPrometheus } from '../../src/testing/prometheus.js';
+import { deadRegistryFlag, serveConfig, startServe, type RunningServe } from '../../src/testing/serve-harness.js';
+import { one } from '../chart-package/helm.js';
+import { render } from '../chart-package/render-values.js';
+
+const prometheus = prometheusTestMode();
+if (prometheus.mode === 'skip') console.warn(`SKIPPED dashboard suite: ${prometheus.reason}`);
+
+interface Panel { type: string; title: string; targets?: { expr: string }[] }
+const NAMESPACE = 'agent-platform';
+
+/** The dashboard as the chart's ConfigMap carries it. */
+function dashboard(): { panels: Panel[]; templating: { list: { name: string }[] } } {
+  const configMap = one(render({ dashboards: { enabled: true } }), 'ConfigMap', 'agent-manager-dashboard') as unknown as { data: Record<string, string> };
+  return JSON.parse(configMap.data['agent-manager.json']!) as never;
+}
+
+/** A panel query with the dashboard's variables as Grafana would fill them here. */
+function filled(expr: string): string {
+  return expr.replaceAll('$__rate_interval', '5s').replaceAll('$__range', '1m').replaceAll('$namespace', NAMESPACE).replaceAll('$job', 'agent-manager');
+}
+
+const queries = dashboard().panels.filter((p) => p.type !== 'row')
+  .flatMap((p) => (p.targets ?? []).map((t, i) => [`${p.title} #${i + 1}`, t.expr] as const));
+
+describe('the chart\'s Grafana dashboard', () => {
+  it('has the panels platform teams look for, each with a query', () => {
+    const titles = dashboard().panels.map((p) => p.title).join('\n');
+    for (const word of ['Request rate by route', '5xx ratio by route', 'Latency p95 by route', 'Tool calls by tool', 'API latency p95 by resource',
+      'API errors by resource', 'Objects cached by resource', 'Cache lag', 'Waits and streams in flight', 'Commit-mode pull requests', 'Chart schema source']) {
+      expect(titles).toContain(word);
+    }
+    expect(queries.length).toBeGreaterThanOrEqual(15);
+    expect(dashboard().templating.list.map((v) => v.name)).toEqual(['datasource', 'namespace', 'job']);
+  });
+});
+
+describe.skipIf(prometheus.mode === 'skip')('every dashboard query against a real Prometheus scraping the service', () => {
+  let running: RunningServe;
+  let server: RunningPrometheus;
+  let client: Client;
+
+  beforeAll(async () => {
+    if (prometheus.mode === 'fail') throw new Error(`CI needs Prometheus: ${prometheus.reason}`);
+    running = await startServe(serveConfig(['--listen=127.0.0.1:0', '--metrics-listen=127.0.0.1:0', '--sandbox', await deadRegistryFlag()]));
+    server = await startPrometheus([new URL(running.metrics!).host], { scrapeInterval: '250ms', labels: { namespace: NAMESPACE } });
+    const api = `${running.base}/api/v1/agents`;
+    const created = await fetch(api, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'charted', modelConfig: 'default-model-config', toolset: ['preset:none'] }),
+    });
+    expect(created.status).toBe(201);
+    expect((await fetch(`${api}/kagent/charted/wait?timeoutSeconds=1`)).status).toBe(200);
+    expect((await fetch(`${api}/kagent/missing`)).status).toBe(404);
+    client = new Client({ name: 'dashboard-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${running.base}/mcp`)));
+    await client.callTool({ name: 'get_info', arguments: {} });
+    await client.callTool({ name: 'list_agents', arguments: {} });
+  }, 60_000);
+
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+    await running?.close();
+  });
+
+  it.each(queries)('%s returns data', async (_title, expr) => {
+    const result = await eventually(async () => {
+      const r = await server.query(filled(expr));
+      return r.length > 0 ? r : undefined;
+    }, 20_000, `data for ${filled(expr)}`);
+    expect(result.length).toBeGreaterThan(0);
+  });
+});
