@@ -1,8 +1,9 @@
 /**
  * The chart rendered by the real helm (v4; scripts/test-setup.mjs installs it, HELM
  * overrides it): `helm template` with the override values on stdin, its documents parsed,
- * and helm's own message when it refuses them (a schema error or a template's `fail`).
- * Renders are remembered by their inputs, so suites rendering the same values run helm once.
+ * and helm's own message when it refuses them (a schema error or a template's `fail`); values
+ * it renders must pass `helm lint --strict` too. Renders are remembered by their inputs, so
+ * suites rendering the same values run helm once.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -83,6 +84,11 @@ function renderOrRefusal(values: Record<string, unknown>, options: RenderOptions
     const chart = options.chartVersion ? chartWithVersion(options.chartVersion) : CHART_DIR;
     const run = runHelm(['template', options.releaseName ?? 'agent-manager', chart, '-n', options.namespace ?? 'agent-platform'], values);
     result = run.status === 0 ? { manifests: parseManifests(run.stdout) } : new HelmRefusal(run.stderr, reasonOf(run.stderr));
+    // Values helm renders must pass its linter too: --strict fails on what a render forgives.
+    if (!(result instanceof HelmRefusal) && !options.chartVersion) {
+      const lint = helmLint(values);
+      if (lint.status !== 0) throw new Error(`helm lint --strict refuses values helm template renders:\n${lint.output}`);
+    }
     renders.set(key, result);
   }
   return result;
