@@ -5,7 +5,8 @@
  * egress rule has a destination (DNS, the API server's CIDRs, egressCIDRs).
  */
 import { describe, expect, it } from 'vitest';
-import { helmLint, one } from './helm.js';
+import { CHART_DIR } from './chart-files.js';
+import { helmLint, one, runHelm } from './helm.js';
 import { failure, NS, render } from './render-values.js';
 
 const policy = (values: Record<string, unknown> = {}) => (one(render({ networkPolicy: values }), 'NetworkPolicy') as any).spec;
@@ -33,6 +34,18 @@ describe('the default posture without OAuth', () => {
     const lint = helmLint({ networkPolicy: { enabled: false } });
     expect(lint.status).toBe(1);
     expect(lint.output).toContain(UNAUTHENTICATED);
+  });
+
+  it('refuses it in helm install too, and an accepted risk is named in the install notes', () => {
+    const install = (values: Record<string, unknown>) => runHelm(['install', 'agent-manager', CHART_DIR, '-n', NS, '--dry-run=client'], values);
+    const refused = install({ networkPolicy: { enabled: false } });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('INSTALLATION FAILED');
+    expect(refused.stderr).toContain(UNAUTHENTICATED);
+    const insecure = install({ networkPolicy: { enabled: false }, insecure: { allowUnauthenticated: true } });
+    expect(insecure.status).toBe(0);
+    expect(insecure.stdout).toContain('WARNING: no NetworkPolicy either (insecure.allowUnauthenticated)');
+    expect(install({}).stdout).toContain('Only the peers the NetworkPolicy names may connect.');
   });
 
   it('renders without a NetworkPolicy when the risk is accepted with insecure.allowUnauthenticated', () => {
