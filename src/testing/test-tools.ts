@@ -9,7 +9,7 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The programs tests may run, by the name they are called. */
-export const TEST_TOOLS = ['kubectl', 'docker-registry', 'htpasswd', 'prometheus', 'promtool', 'git', 'mcp-inspector'] as const;
+export const TEST_TOOLS = ['kubectl', 'docker-registry', 'htpasswd', 'prometheus', 'promtool', 'git', 'mcp-inspector', 'helm'] as const;
 export type TestTool = (typeof TEST_TOOLS)[number];
 
 export const TOOLS_ENV = 'AGENT_MANAGER_TEST_TOOLS';

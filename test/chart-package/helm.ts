@@ -1,16 +1,16 @@
 /**
- * The chart rendered by the real helm (v4; scripts/test-setup.mjs installs it, HELM
- * overrides it): `helm template` with the override values on stdin, its documents parsed,
- * and helm's own message when it refuses them (a schema error or a template's `fail`); values
- * it renders must pass `helm lint --strict` too. Renders are remembered by their inputs, so
- * suites rendering the same values run helm once.
+ * The chart rendered by the real helm (v4; scripts/test-setup.mjs installs it into
+ * .cache/test-tools/bin, HELM overrides it): `helm template` with the values on stdin, its
+ * documents parsed, and helm's own message when it refuses them (a schema error or a
+ * template's `fail`); values it renders must pass `helm lint --strict` too. Renders are
+ * remembered by their inputs, so suites rendering the same values run helm once.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments, parse as parseYaml, stringify } from 'yaml';
-import { findHelm } from '../../scripts/helm.mjs';
+import { testTool } from '../../src/testing/test-tools.js';
 import { CHART_DIR } from './chart-files.js';
 
 /** A Kubernetes object as rendered. */
@@ -42,7 +42,7 @@ export class HelmRefusal extends Error {
 
 let binary: string | undefined;
 function helmBinary(): string {
-  binary ??= findHelm();
+  binary ??= process.env.HELM || testTool('helm');
   if (!binary) throw new Error('helm v4 is not installed: run `node scripts/test-setup.mjs` (npm test does), or set HELM');
   return binary;
 }
