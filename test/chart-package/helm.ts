@@ -6,7 +6,7 @@
  * remembered by their inputs, so suites rendering the same values run helm once.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments, parse as parseYaml, stringify } from 'yaml';
@@ -54,18 +54,18 @@ export function runHelm(args: readonly string[], values: Record<string, unknown>
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-const charts = new Map<string, string>();
-/** A copy of the chart whose Chart.yaml says `version`. */
-function chartWithVersion(version: string): string {
-  let dir = charts.get(version);
-  if (!dir) {
-    dir = join(mkdtempSync(join(tmpdir(), 'agent-manager-chart-')), 'agent-manager');
+/** `run` on a temporary copy of the chart whose Chart.yaml says `version`. */
+function withChartVersion<T>(version: string, run: (chartDir: string) => T): T {
+  const parent = mkdtempSync(join(tmpdir(), 'agent-manager-chart-'));
+  try {
+    const dir = join(parent, 'agent-manager');
     cpSync(CHART_DIR, dir, { recursive: true });
     const chart = parseYaml(readFileSync(join(dir, 'Chart.yaml'), 'utf8')) as Record<string, unknown>;
     writeFileSync(join(dir, 'Chart.yaml'), stringify({ ...chart, version }));
-    charts.set(version, dir);
+    return run(dir);
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
   }
-  return dir;
 }
 
 /** The message of a refusal: a template's `fail` text, or helm's list of schema errors. */
@@ -81,8 +81,8 @@ function renderOrRefusal(values: Record<string, unknown>, options: RenderOptions
   const key = JSON.stringify([values, options]);
   let result = renders.get(key);
   if (!result) {
-    const chart = options.chartVersion ? chartWithVersion(options.chartVersion) : CHART_DIR;
-    const run = runHelm(['template', options.releaseName ?? 'agent-manager', chart, '-n', options.namespace ?? 'agent-platform'], values);
+    const template = (chart: string) => runHelm(['template', options.releaseName ?? 'agent-manager', chart, '-n', options.namespace ?? 'agent-platform'], values);
+    const run = options.chartVersion ? withChartVersion(options.chartVersion, template) : template(CHART_DIR);
     result = run.status === 0 ? { manifests: parseManifests(run.stdout) } : new HelmRefusal(run.stderr, reasonOf(run.stderr));
     // Values helm renders must pass its linter too: --strict fails on what a render forgives.
     if (!(result instanceof HelmRefusal) && !options.chartVersion) {
