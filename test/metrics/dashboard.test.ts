@@ -73,6 +73,11 @@ describe.skipIf(prometheus.mode === 'skip')('every dashboard query against a rea
     await running?.close();
   });
 
+  it('finds no data for a misspelt metric, so an empty panel query fails here', async () => {
+    await eventually(async () => ((await server.query('agent_manager_build_info')).length > 0 ? true : undefined), 20_000, 'a first scrape');
+    expect(await server.query(filled(queries[0]![1].replace('http_server_request_duration_seconds_count', 'http_server_request_duration_second_count')))).toEqual([]);
+  });
+
   it.each(queries)('%s returns data', async (_title, expr) => {
     const result = await eventually(async () => {
       const r = await server.query(filled(expr));
