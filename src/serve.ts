@@ -75,6 +75,7 @@ import { hostPort, startHttpServer, type RunningServer } from './transport/http/
 import { loadSandbox } from './dev-cluster.js';
 import { KagentA2A } from './a2a/kagent-a2a.js';
 import type { SessionsDeps } from './service/sessions/sessions.js';
+import { nextSignal, shutdownDelay } from './serve-signals.js';
 
 /** How long startup discovery may wait for the API server before using the defaults. */
 const DISCOVERY_TIMEOUT_MS = 10_000;
@@ -365,39 +366,4 @@ function withTimeout(discover: Discover, ms: number): Discover {
     });
     return Promise.race([discover(group, resource), timeout]).finally(() => clearTimeout(timer));
   };
-}
-
-/** Wait `ms`, or less when `onSignal` and SIGTERM or SIGINT arrives again (an impatient operator). */
-async function shutdownDelay(ms: number, onSignal: boolean): Promise<void> {
-  if (ms <= 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  const elapsed = new Promise<void>((resolve) => { timer = setTimeout(resolve, ms); });
-  const again = onSignal ? cancellableSignal() : undefined;
-  try {
-    await Promise.race([elapsed, ...(again ? [again.signal] : [])]);
-  } finally {
-    clearTimeout(timer);
-    again?.cancel();
-  }
-}
-
-/** The next SIGTERM or SIGINT, with a way to stop listening for it. */
-function cancellableSignal(): { signal: Promise<unknown>; cancel: () => void } {
-  let onSignal!: () => void;
-  const signal = new Promise<void>((resolve) => { onSignal = () => resolve(); });
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
-  return { signal, cancel: () => { process.off('SIGTERM', onSignal); process.off('SIGINT', onSignal); } };
-}
-
-function nextSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals): void => {
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
-      resolve(signal);
-    };
-    process.once('SIGTERM', onSignal);
-    process.once('SIGINT', onSignal);
-  });
 }
