@@ -9,7 +9,9 @@ import { CHART_DIR } from './chart-files.js';
 import { helmLint, one, runHelm } from './helm.js';
 import { failure, NS, render } from './render-values.js';
 
-const policy = (values: Record<string, unknown> = {}) => (one(render({ networkPolicy: values }), 'NetworkPolicy') as any).spec;
+// The session tools' A2A rule is off here (kagent.a2aUrl empty) unless a case turns it on.
+const policy = (values: Record<string, unknown> = {}, a2aUrl = '') =>
+  (one(render({ networkPolicy: values, kagent: { a2aUrl } }), 'NetworkPolicy') as any).spec;
 const ns = (name: string) => ({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': name } } });
 const DNS_PORTS = [{ port: 53, protocol: 'UDP' }, { port: 53, protocol: 'TCP' }];
 const API_PORTS = [{ port: 443, protocol: 'TCP' }, { port: 6443, protocol: 'TCP' }];
@@ -103,6 +105,12 @@ describe('NetworkPolicy egress', () => {
     const reason = failure({ networkPolicy: { allowInternet: false } });
     expect(reason).toContain("at '/networkPolicy/kubeAPI/cidrs': minItems: got 0, want 1");
     expect(reason).toContain('networkPolicy.allowInternet is false, but with networkPolicy.kubeAPI.cidrs empty the Kubernetes API rule would allow every address on 443 and 6443');
+  });
+
+  it('lets the session tools reach kagent\'s A2A port on the cluster\'s pods only, even with allowInternet false', () => {
+    const egress = policy({ allowInternet: false, kubeAPI: { cidrs: ['172.18.0.2/32'] } }, 'http://kagent-controller.kagent:8083/api/a2a').egress;
+    expect(egress).toContainEqual({ to: [{ namespaceSelector: {} }], ports: [{ port: 8083, protocol: 'TCP' }] });
+    for (const rule of egress) expect(rule.to, JSON.stringify(rule)).toBeDefined();
   });
 
   it('allows only DNS without allowKubeAPI and allowInternet', () => {

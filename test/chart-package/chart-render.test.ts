@@ -297,7 +297,7 @@ describe('HTTPRoute, NetworkPolicy and ServiceMonitor', () => {
     expect(policy.spec.egress).toEqual([
       { to: [ns('kube-system')], ports: [{ port: 53, protocol: 'UDP' }, { port: 53, protocol: 'TCP' }] },
       { ports: [{ port: 443, protocol: 'TCP' }, { port: 6443, protocol: 'TCP' }] },
-      { ports: [{ port: 8083, protocol: 'TCP' }] },
+      { to: [{ namespaceSelector: {} }], ports: [{ port: 8083, protocol: 'TCP' }] },
       { to: [{ ipBlock: { cidr: '10.0.0.0/8' } }] },
     ]);
   });
