@@ -45,7 +45,7 @@ describe('conditionText', () => {
 });
 
 describe('parseConditions', () => {
-  it('reads raw conditions, leaves out empty fields and renders times to the second', () => {
+  it('reads raw conditions, leaves out empty fields, renders times to the second and keeps the generation judged', () => {
     expect(parseConditions([
       { type: 'Ready', status: 'True', reason: 'Ok', message: '', lastTransitionTime: '2024-05-01T10:11:12Z', observedGeneration: 3 },
       { type: 'Available', status: 'False', lastTransitionTime: new Date('2024-05-01T10:11:12.345Z') },
@@ -53,7 +53,7 @@ describe('parseConditions', () => {
       'not a condition',
       null,
     ])).toEqual([
-      { type: 'Ready', status: 'True', reason: 'Ok', lastTransitionTime: '2024-05-01T10:11:12Z' },
+      { type: 'Ready', status: 'True', reason: 'Ok', lastTransitionTime: '2024-05-01T10:11:12Z', observedGeneration: 3 },
       { type: 'Available', status: 'False', lastTransitionTime: '2024-05-01T10:11:12Z' },
       { type: 'Odd', status: 'True', lastTransitionTime: 'yesterday' },
     ]);

@@ -105,6 +105,30 @@ export class PreconditionFailed extends AppError {
   }
 }
 
+/** The HTTP status of a server that is going away (RFC 9110 §15.6.4). */
+export const SERVICE_UNAVAILABLE_STATUS = 503;
+
+/**
+ * A request this replica stopped serving because it is shutting down, before it got
+ * anywhere: code `backend_error` (the codes are frozen), REST 503 with `Retry-After`, so
+ * a client asks again and another replica answers.
+ */
+export class ServiceUnavailable extends AppError {
+  constructor(detail: string, readonly retryAfterSeconds = 1, options?: { cause?: unknown }) {
+    super(ErrorCode.Backend, detail, options);
+  }
+
+  override get status(): number {
+    return SERVICE_UNAVAILABLE_STATUS;
+  }
+}
+
+/** A wait for an agent cut short by the server's shutdown: call again. */
+export const shutdownUnavailable = (namespace: string, name: string): ServiceUnavailable =>
+  new ServiceUnavailable(
+    `the server is shutting down and stopped waiting for agent ${namespace}/${name}; call again (another replica answers)`,
+  );
+
 /** True when `err` is an AppError of one of `codes`. */
 export function isAppError(err: unknown, ...codes: ErrorCode[]): err is AppError {
   return err instanceof AppError && (codes.length === 0 || codes.includes(err.code));

@@ -6,15 +6,26 @@
  *
  * Where a sentence needs a value the facts do not carry, it says so in words
  * (`no reason reported`, `no condition reported`) instead of leaving a dangling colon.
+ *
+ * Ready means the change that was written has rolled out, judged by generations as
+ * kstatus judges it (rollout-stage.ts): a condition of a controller that has not observed
+ * the current generation speaks of an older spec, so it neither makes the agent ready
+ * nor failed; the verdict is then `progressing`, naming the stage that is behind.
  */
 import { conditionText, findCondition } from './conditions.js';
+import { agentBehind, deploymentBehind, releaseBehind } from './rollout-stage.js';
 import { Verdict } from './types.js';
 import type { EventSummary, PodStatus, Status } from './types.js';
 
 export { conditionStatus, conditionText, findCondition, parseConditions } from './conditions.js';
 
 /** What get_agent_status gathered; the verdict and summary are folded from it. */
-export type StatusFacts = Omit<Status, 'name' | 'namespace' | 'verdict' | 'summary'>;
+export type StatusFacts = Omit<Status, 'name' | 'namespace' | 'verdict' | 'summary' | 'generation' | 'observedGeneration'>;
+
+/** What the caller waits for beside readiness: the release at least at `generation` (a write's). */
+export interface VerdictOptions {
+  generation?: number;
+}
 
 /** Container reasons that mean the workload will not recover on its own. */
 export const FAILED_CONTAINER_REASONS: ReadonlySet<string> = new Set([
@@ -31,7 +42,7 @@ export interface VerdictResult {
 }
 
 /** Folds the gathered facts into a verdict; the first matching rule wins. */
-export function statusVerdict(facts: StatusFacts): VerdictResult {
+export function statusVerdict(facts: StatusFacts, options: VerdictOptions = {}): VerdictResult {
   const { agent, helmRelease: hr, deployment } = facts;
   const agentExists = agent?.exists === true;
   const hrExists = hr?.exists === true;
@@ -40,11 +51,17 @@ export function statusVerdict(facts: StatusFacts): VerdictResult {
   if (hr?.deleting) {
     return progressing('HelmRelease is being uninstalled by helm-controller; the Agent disappears with it');
   }
+  // 1a. helm-controller has not caught up with the release's generation (or the caller's).
+  const releaseStage = releaseBehind(facts, options.generation);
+  if (releaseStage) return progressing(releaseStage);
   // 2. Flux says the release failed.
   if (hrExists && hr.ready === false) {
     const c = findCondition(hr.conditions, 'Ready');
     return failed(`HelmRelease is not ready (${c?.reason || 'no reason reported'}): ${c?.message || 'no message reported'}`);
   }
+  // 2a. kagent has not observed the Agent's generation: its conditions speak of an older spec.
+  const agentStage = agentBehind(facts);
+  if (agentStage) return progressing(agentStage);
   // 3. A container that will not recover on its own.
   const broken = failingContainer(facts.pods);
   if (broken) {
@@ -55,8 +72,10 @@ export function statusVerdict(facts: StatusFacts): VerdictResult {
   if (agentExists && agent.accepted === false) {
     return failed(`kagent rejected the Agent configuration: ${conditionText(findCondition(agent.conditions, 'Accepted'))}`);
   }
-  // 5. Ready, and the Deployment (if any) has a pod to serve or is scaled to zero.
+  // 5. Ready, the Deployment's rollout (if any) complete, and a pod to serve or scaled to zero.
   if (agentExists && agent.ready === true) {
+    const rollout = deploymentBehind(facts);
+    if (rollout) return progressing(rollout);
     if (!deployment?.exists || deployment.availableReplicas > 0 || deployment.replicas === 0) {
       const available = deployment?.exists ? deployment.availableReplicas : 0;
       const replicas = deployment?.exists ? deployment.replicas : 0;

@@ -100,7 +100,7 @@ export class AgentService {
 
   /** The status stream: `onStatus` at once and on every change, until the wait for ready ends. */
   async followAgentStatus(
-    ctx: RequestContext, request: AgentRef & { timeoutSeconds?: number }, onStatus: (status: Status) => void,
+    ctx: RequestContext, request: AgentRef & { timeoutSeconds?: number; generation?: number }, onStatus: (status: Status) => void,
   ): Promise<FollowEnd> {
     return followAgentStatus(this.env, ctx, request, onStatus);
   }

@@ -129,6 +129,8 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
     manifests: composeManifests(namespace, name, values, compose),
     created: { ociRepository: sourceCreated, helmRelease: true },
   };
+  const generation = created.metadata.generation;
+  if (typeof generation === 'number') result.generation = generation;
   const notes = toolsetNotes(spec.toolset, env.settings.toolsetPresets ?? {});
   if (notes.length > 0) result.notes = notes;
   const requestedBy = callerName(ctx.caller);

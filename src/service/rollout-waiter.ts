@@ -28,6 +28,8 @@ export interface RolloutWait {
   name: string;
   until: WaitUntil;
   timeoutMs: number;
+  /** Not ready before the HelmRelease has reached at least this generation (a write's). */
+  generation?: number;
   /** Ends the wait early (`aborted`). */
   signal?: AbortSignal;
   /** Every status that is news, the first one included. */
@@ -65,7 +67,7 @@ export async function waitForRollout(watches: WatchPort, types: ResourceTypes, w
     if (!agent && !release) return { status: goneStatus(namespace, name), gone: true };
     const status = foldStatus(namespace, name, {
       agent, release, deployment: first(f.deployment), pods: f.pods.objects(), events: f.events?.objects() ?? [],
-    });
+    }, { generation: wait.generation });
     return { status, gone: false };
   };
   const onChange = (): void => {

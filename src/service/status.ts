@@ -10,7 +10,7 @@ import { conditionStatus } from '../core/conditions.js';
 import { summarizeEvents } from '../core/events.js';
 import { summarizePods } from '../core/pods.js';
 import type { HistoryEntry, Status } from '../core/types.js';
-import { statusVerdict, type StatusFacts } from '../core/verdict.js';
+import { statusVerdict, type StatusFacts, type VerdictOptions } from '../core/verdict.js';
 import { agentNotFound } from './lookup.js';
 import type { KubeObject, KubePort } from './ports.js';
 import { conditionsOf, helmReleaseRef, provenanceOf } from './read-model.js';
@@ -19,6 +19,17 @@ import type { ResourceTypes } from './resources.js';
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+const whole = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+
+/** `metadata.generation` and `status.observedGeneration`, where the object carries them. */
+function generations(object: KubeObject): { generation?: number; observedGeneration?: number } {
+  const out: { generation?: number; observedGeneration?: number } = {};
+  const generation = whole((object.metadata as { generation?: unknown }).generation);
+  const observed = whole(obj(object.status).observedGeneration);
+  if (generation !== undefined) out.generation = generation;
+  if (observed !== undefined) out.observedGeneration = observed;
+  return out;
+}
 
 function releaseFacts(release: KubeObject): NonNullable<StatusFacts['helmRelease']> {
   const ref = helmReleaseRef(release);
@@ -39,7 +50,10 @@ function releaseFacts(release: KubeObject): NonNullable<StatusFacts['helmRelease
     suspended: ref.suspended,
     gitOpsOwned: ref.gitOpsOwned,
     deleting: ref.deleting,
+    ...generations(release),
   };
+  const lastAttempted = whole(obj(release.status).lastAttemptedGeneration);
+  if (lastAttempted !== undefined) facts.lastAttemptedGeneration = lastAttempted;
   if (conditions.length > 0) facts.conditions = conditions;
   if (history.length > 0) facts.history = history;
   if (ref.lastAttemptedRevision) facts.lastAttemptedRevision = ref.lastAttemptedRevision;
@@ -50,11 +64,16 @@ function deploymentFacts(deployment: KubeObject | undefined): NonNullable<Status
   if (!deployment) return { exists: false, replicas: 0, readyReplicas: 0, availableReplicas: 0 };
   const status = obj(deployment.status);
   const conditions = conditionsOf(deployment);
+  // spec.replicas defaults to 1 (apps/v1); status counts absent are 0, as the controller omits zeros.
+  const desired = whole(obj(deployment.spec).replicas) ?? 1;
   const facts: NonNullable<StatusFacts['deployment']> = {
     exists: true,
     replicas: num(status.replicas ?? obj(deployment.spec).replicas),
     readyReplicas: num(status.readyReplicas),
     availableReplicas: num(status.availableReplicas),
+    updatedReplicas: num(status.updatedReplicas),
+    desiredReplicas: desired,
+    ...generations(deployment),
   };
   if (conditions.length > 0) facts.conditions = conditions;
   return facts;
@@ -78,8 +97,11 @@ export function releaseLocation(agent: KubeObject | undefined, namespace: string
   return (agent && provenanceOf(agent)) || { namespace, name };
 }
 
-/** The status folded from what was read about the agent `namespace/name`. */
-export function foldStatus(namespace: string, name: string, objects: StatusObjects): Status {
+/**
+ * The status folded from what was read about the agent `namespace/name`; with
+ * `generation`, not ready before the release has reached at least that generation.
+ */
+export function foldStatus(namespace: string, name: string, objects: StatusObjects, options: VerdictOptions = {}): Status {
   const { agent, release, deployment } = objects;
   const agentConditions = conditionsOf(agent);
   const podStatuses = summarizePods(objects.pods);
@@ -90,6 +112,7 @@ export function foldStatus(namespace: string, name: string, objects: StatusObjec
           ready: conditionStatus(agentConditions, 'Ready'),
           accepted: conditionStatus(agentConditions, 'Accepted'),
           ...(agentConditions.length > 0 ? { conditions: agentConditions } : {}),
+          ...generations(agent),
         }
       : { exists: false, ready: null, accepted: null },
     helmRelease: release
@@ -99,7 +122,11 @@ export function foldStatus(namespace: string, name: string, objects: StatusObjec
     pods: podStatuses,
     events: summarizeEvents(objects.events, name, podStatuses.map((p) => p.name)),
   };
-  return { name, namespace, ...statusVerdict(facts), ...facts };
+  const hrFacts = facts.helmRelease;
+  const top: Pick<Status, 'generation' | 'observedGeneration'> = {};
+  if (hrFacts?.generation !== undefined) top.generation = hrFacts.generation;
+  if (hrFacts?.observedGeneration !== undefined) top.observedGeneration = hrFacts.observedGeneration;
+  return { name, namespace, ...statusVerdict(facts, options), ...top, ...facts };
 }
 
 /** The status of one agent; 404 when neither its Agent nor its release exists. */

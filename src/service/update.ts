@@ -221,6 +221,8 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
       changed: merged.changed,
       manifests: composeManifests(written.metadata.namespace ?? namespace, written.metadata.name, merged.after, env.compose),
     };
+    // The generation this write left: wait_for_agent with it waits for exactly this change.
+    if (typeof written.metadata.generation === 'number') result.generation = written.metadata.generation;
     const requestedBy = callerName(ctx.caller);
     if (requestedBy) result.requestedBy = requestedBy;
     if (dryRun) result.dryRun = true;

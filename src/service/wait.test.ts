@@ -183,7 +183,9 @@ describe('wait_for_agent on a seeded agent', () => {
     await started;
     expect(subscribers()).toBeGreaterThan(0);
     shutdown.abort();
-    expect(await waiting).toMatchObject({ code: 'backend_error', message: expect.stringContaining('shutting down') });
+    // 503 on REST (with Retry-After): this replica stopped, the caller calls again.
+    expect(await waiting).toMatchObject({ code: 'backend_error', status: 503, message: expect.stringContaining('shutting down') });
+    expect((await waiting as Error).message).toContain('call again');
     await noWatchOpen();
   });
 });

@@ -79,7 +79,12 @@ export const TOOL_DESCRIPTIONS = {
   get_agent_status:
     "Read-only. Reports an agent's health as a verdict (ready, progressing, failed or unknown) with one actionable summary " +
     'sentence, from the facts it gathers: the Agent CR conditions, the HelmRelease conditions and its last releases, the ' +
-    'Deployment kagent runs, its pods and containers (waiting reasons, restarts) and recent Warning events. Not found when ' +
+    'Deployment kagent runs, its pods and containers (waiting reasons, restarts) and recent Warning events. ready means the ' +
+    'last change has rolled out, as kstatus and flux --wait judge it: helm-controller has observed the HelmRelease\'s ' +
+    'generation (observedGeneration, and lastAttemptedGeneration, reached generation) with Ready True for it, kagent has ' +
+    'observed the Agent\'s, and the Deployment\'s rollout is complete (no pod of an older template left); until then the ' +
+    'verdict is progressing and the summary names the stage behind, and failed is only a failure of the current generation. ' +
+    'The Status carries generation and observedGeneration (the release\'s). Not found when ' +
     'neither an Agent nor a HelmRelease has that name. Writes nothing.',
   validate_agent:
     'Read-only dry run of create_agent (or, with update: true, of update_agent): runs every check the write would run and ' +
@@ -126,7 +131,8 @@ export const TOOL_DESCRIPTIONS = {
     '(until: ready, the default; a failed verdict ends the wait early, with the reason in summary) or once its HelmRelease ' +
     'and Agent are gone (until: deleted), or when timeoutSeconds (default 60, at most 600) are up. Returns the Status as ' +
     'get_agent_status does, plus timedOut (true when the time ran out first) and waitedSeconds. With a progress token it ' +
-    'sends a progress notification, the summary as its message, whenever the verdict or summary changes. Follows the agent ' +
+    'sends a progress notification, the summary as its message, whenever the verdict or summary changes. Pass the generation ' +
+    'a write answered to wait for that change: never ready before the HelmRelease has reached it. Follows the agent ' +
     'on Kubernetes watches as the caller. Not found when neither the Agent nor its HelmRelease exists (until: ready). Writes nothing.',
   start_session:
     'WRITES: try an agent: starts a new conversation (an A2A context) with a ready agent through the kagent controller, sends the ' +
@@ -230,6 +236,9 @@ export const ARG = {
     'was ready or failed or the time was up, with timedOut and waitedSeconds. Not with dryRun or mode commit',
   until: 'ready (default): until the agent is ready, or has failed; deleted: until its HelmRelease and Agent are gone',
   timeoutSeconds: 'How long to wait, in whole seconds from 1 to 600; default 60',
+  generation:
+    'The generation a write answered: not ready before the HelmRelease has reached at least it and helm-controller has ' +
+    'observed it, so a wait cannot end on the state before the change',
   dryRunRollback: 'Run every check and have the API server check the write (dryRun=All) without storing it or recording a revision',
   sessionMessage: 'What to say to the agent; at most 32000 characters',
   requestId: 'Idempotency key (at most 128 characters): the same requestId answers the same session',

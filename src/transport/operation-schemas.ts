@@ -156,6 +156,8 @@ export const waitForAgentInput = z
     namespace,
     until: z.enum(['ready', 'deleted']).describe(ARG.until).optional(),
     timeoutSeconds,
+    // The range is the service's to refuse in its own words; the JSON Schema states it.
+    generation: z.number().describe(ARG.generation).meta({ type: 'integer', minimum: 1 }).optional(),
   })
   .strict();
 

@@ -252,7 +252,7 @@ export const rollbackAgent = op<typeof rollbackAgentInput, RollbackResult>({
 // Read-only: it watches and answers a Status; it may take up to timeoutSeconds.
 export const waitForAgent = op<typeof waitForAgentInput, WaitResult>({
   tool: 'wait_for_agent', annotations: CLOSED_READ, input: waitForAgentInput,
-  rest: { method: 'get', path: '/agents/:namespace/:name/wait', status: 200, query: { until: 'string', timeoutSeconds: 'integer' } },
+  rest: { method: 'get', path: '/agents/:namespace/:name/wait', status: 200, query: { until: 'string', timeoutSeconds: 'integer', generation: 'integer' } },
   run: (service, ctx, input) => service.waitForAgent(ctx, input),
 });
 

@@ -137,15 +137,16 @@ describe('the status stream of an agent that is not getting anywhere', () => {
     await noWatchOpen();
   });
 
-  it('ends the stream without an end event when the server shuts down, leaving no watch open', async () => {
+  it('ends the stream with an end event of reason shutdown (without the id that stops a reconnect) when the server shuts down, leaving no watch open', async () => {
     await noWatchOpen();
     const res = await fetch(`${w!.serve.base}/api/v1/agents/kagent/stuck/status?watch=true&timeoutSeconds=600`);
     let closing: Promise<void> | undefined;
     const events = await readEvents(res, (event) => {
       if (event.event === 'status' && !closing) closing = w!.serve.close();
-    });
+    }, { ids: true });
     await closing;
-    expect(events.map((e) => e.event)).toEqual(['status']);
+    expect(events.map((e) => e.event)).toEqual(['status', 'end']);
+    expect(events[1]).toEqual({ event: 'end', data: { reason: 'shutdown' } });
     await noWatchOpen();
     // Closed: the world's teardown must not stop it twice.
     w!.serve = { ...w!.serve, close: async () => undefined };

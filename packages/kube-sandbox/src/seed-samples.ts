@@ -42,7 +42,7 @@ function release(name: string, values: JsonObject, labels: Record<string, string
 function installNow(store: SandboxStore, name: string): void {
   const ctx = { store };
   for (let i = 0; i < 2; i++) reconcileOciRepository(ctx, KAGENT_NAMESPACE, 'agent'); // finalizer, then artifact
-  for (let i = 0; i < 2; i++) reconcileHelmRelease(ctx, KAGENT_NAMESPACE, name); // finalizer, then install
+  for (let i = 0; i < 3; i++) reconcileHelmRelease(ctx, KAGENT_NAMESPACE, name); // finalizer, the attempt, then install
 }
 
 export const seedGitOpsAgent: SeedStep = (store) => {

@@ -7,6 +7,7 @@
  * Agent whose ModelConfig is missing is not accepted. Every wait is a poll with a
  * deadline, never a timing assertion.
  */
+import { Watch } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, HR, helmRelease, rejection, startHarness, type Harness } from './harness.js';
 
@@ -112,6 +113,36 @@ describe('helm-controller and kagent', () => {
     expect(hr.status.history.map((e: any) => [e.version, e.status])).toEqual([[2, 'deployed'], [1, 'superseded']]);
     expect(hr.status.lastAttemptedReleaseAction).toBe('upgrade');
     expect((await getAgent('sre')).spec.description).toBe('Helps more');
+  });
+
+  it('stamps generations as helm-controller does: the attempt first, observedGeneration only once the upgrade finished', async () => {
+    await create('gens', {});
+    const before = await readyRelease('gens');
+    expect(before.status).toMatchObject({ observedGeneration: 1, lastAttemptedGeneration: 1 });
+    expect(cond(before, 'Ready').observedGeneration).toBe(1);
+    // Every state of the release as a watch sees it, from the version read on.
+    const seen: any[] = [];
+    let done!: () => void;
+    const finished = new Promise<void>((resolve) => { done = resolve; });
+    const watch = await new Watch(h.kc).watch('/apis/helm.toolkit.fluxcd.io/v2/namespaces/kagent/helmreleases',
+      { fieldSelector: 'metadata.name=gens', resourceVersion: before.metadata.resourceVersion }, (_type, obj: any) => {
+        seen.push(obj);
+        if (obj.status?.observedGeneration === 2 && cond(obj, 'Ready')?.status === 'True') done();
+      }, () => undefined);
+    try {
+      await mergePatch('gens', { spec: { values: { agent: { description: 'v2' } } } });
+      await finished;
+    } finally {
+      watch.abort();
+    }
+    const states = seen.map((o) => [o.metadata.generation, o.status?.lastAttemptedGeneration, o.status?.observedGeneration, cond(o, 'Ready')?.status]);
+    expect(states[0]).toEqual([2, 1, 1, 'True']); // the write: nothing observed yet
+    expect(states).toContainEqual([2, 2, 1, 'Unknown']); // the upgrade recorded and running
+    expect(states.at(-1)).toEqual([2, 2, 2, 'True']);
+    // Never Ready True for generation 2 before it was observed.
+    expect(seen.filter((o) => o.status?.observedGeneration === 1 && cond(o, 'Ready')?.observedGeneration === 2 && cond(o, 'Ready')?.status === 'True')).toEqual([]);
+    const agent = await readyAgent('gens');
+    expect(agent.status.observedGeneration).toBe(agent.metadata.generation);
   });
 
   it('an upgrade replaces the labels and annotations the chart rendered, and keeps what others added', async () => {

@@ -10,7 +10,7 @@
  */
 import type { ErrorRequestHandler, Request } from 'express';
 import type { Logger } from 'pino';
-import { invalid, toAppError, toRestErrorBody } from '../../core/errors.js';
+import { invalid, ServiceUnavailable, toAppError, toRestErrorBody } from '../../core/errors.js';
 import { challengeAfterGuard } from '../http/auth.js';
 import type { ErrorBody } from '../../core/types.js';
 import { sendJson } from '../http/send-json.js';
@@ -26,6 +26,7 @@ export function restErrorHandler(log: Logger): ErrorRequestHandler {
     if (status >= 500) requestLog.error({ ...where, err }, 'request failed');
     else requestLog.debug({ ...where, message: appError.message }, 'request refused');
     challengeAfterGuard(req, res, appError);
+    if (appError instanceof ServiceUnavailable) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
     const body: ErrorBody = toRestErrorBody(appError);
     sendJson(res, status, body);
   };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, ErrorCode, HTTP_STATUS, PRECONDITION_FAILED_STATUS } from '../../core/errors.js';
+import { AppError, ErrorCode, HTTP_STATUS, PRECONDITION_FAILED_STATUS, SERVICE_UNAVAILABLE_STATUS } from '../../core/errors.js';
 import { OPERATIONS, openApiPath, operationId, type AnyOperation } from '../operations.js';
 import { FakeService, SAMPLE_AGENT, SAMPLE_INFO, SAMPLE_STATUS } from '../testing/fake-service.js';
 import {
@@ -46,7 +46,7 @@ describe('api/openapi.yaml against the operation table', () => {
     expect(params.filter((p) => p.in === 'path').every((p) => p.required)).toBe(true);
     const query = Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, p.schema.type]));
     // The status route's stream parameters are read by its stream handler, not by the operation's input.
-    expect(query).toEqual({ ...o.rest.query, ...(o.rest.watch ? { watch: 'boolean', timeoutSeconds: 'integer' } : {}) });
+    expect(query).toEqual({ ...o.rest.query, ...(o.rest.watch ? { watch: 'boolean', timeoutSeconds: 'integer', generation: 'integer' } : {}) });
     const headers = params.filter((p) => p.in === 'header').map((p) => p.name);
     // A read with an entity tag evaluates If-Match (not If-None-Match: its ETag does not cover readiness).
     const preconditions = o.rest.ifMatch ? ['If-Match', 'If-None-Match'] : o.rest.method === 'get' && o.rest.etag ? ['If-Match'] : [];
@@ -75,7 +75,7 @@ describe('api/openapi.yaml against the operation table', () => {
   });
 
   it('documents only error statuses the REST layer produces, each with the Error body', () => {
-    const producible = new Set([...Object.values(HTTP_STATUS), 413, 415, PRECONDITION_FAILED_STATUS].map(String));
+    const producible = new Set([...Object.values(HTTP_STATUS), 413, 415, PRECONDITION_FAILED_STATUS, SERVICE_UNAVAILABLE_STATUS].map(String));
     for (const op of documented.values()) {
       for (const [status, response] of Object.entries(op.responses)) {
         if (status.startsWith('2')) continue;

@@ -1,5 +1,5 @@
 /**
- * `GET /api/v1/agents/{namespace}/{name}/status?watch=true[&timeoutSeconds=N]`: the agent's
+ * `GET /api/v1/agents/{namespace}/{name}/status?watch=true[&timeoutSeconds=N][&generation=G]`: the agent's
  * status as a server-sent event stream (`text/event-stream`, the WHATWG HTML format)
  * instead of one JSON body. Without `watch=true` (absent or `false`) the route is the plain
  * status read; another value is a 400, as for every flag.
@@ -18,10 +18,12 @@
  *
  * Anything refused before the first status (a bad timeoutSeconds, an agent that does not
  * exist, a read the caller may not make) is the usual JSON error with its status; a
- * failure after it is an `event: error` with the error body, then the end. When the server
- * shuts down the stream ends without an `end` event: the wait is not over, and an
- * EventSource reconnects (to another replica, as the listener no longer accepts). When the
- * client goes away, its watches are stopped.
+ * failure after it is an `event: error` with the error body, then the end. With
+ * `generation` the stream does not end ready before the release has reached it. When the
+ * server shuts down the stream ends with `event: end` and `{"reason": "shutdown"}` (no
+ * `id`, so an EventSource reconnects, to another replica, as the listener no longer
+ * accepts: the wait is not over); before the first status it is a 503 with Retry-After.
+ * When the client goes away, its watches are stopped.
  *
  * `watch` and `timeoutSeconds` given twice must agree, as every flag (rest-input.ts). A
  * `HEAD` gets the headers the `GET` would (the stream's, or the JSON error) and ends after
@@ -33,7 +35,7 @@
  * response buffering off for this response).
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { toAppError, toRestErrorBody } from '../../core/errors.js';
+import { shutdownUnavailable, toAppError, toRestErrorBody } from '../../core/errors.js';
 import type { Status } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationService } from '../operations.js';
@@ -63,6 +65,8 @@ export function statusStream(
     }
     const timeText = flagValue('timeoutSeconds', req.query.timeoutSeconds);
     const timeoutSeconds = timeText === undefined ? undefined : queryInteger('timeoutSeconds', timeText);
+    const generationText = flagValue('generation', req.query.generation);
+    const generation = generationText === undefined ? undefined : queryInteger('generation', generationText);
     const head = req.method === 'HEAD';
     const headDone = new AbortController();
     const requestCtx = contextOf(req);
@@ -87,8 +91,13 @@ export function statusStream(
       else writeEvent(res, 'status', status);
     };
     try {
-      const end = await service.followAgentStatus(ctx, { namespace: String(req.params.namespace), name: String(req.params.name), timeoutSeconds }, onStatus);
-      if (!head && end !== 'shutdown' && end !== 'disconnected') writeEvent(res, 'end', { reason: end }, END_EVENT_ID);
+      const end = await service.followAgentStatus(ctx, {
+        namespace: String(req.params.namespace), name: String(req.params.name), timeoutSeconds, ...(generation === undefined ? {} : { generation }),
+      }, onStatus);
+      if (end === 'shutdown' && !res.headersSent) throw shutdownUnavailable(String(req.params.namespace), String(req.params.name));
+      // A shutdown ends the stream without the `end` id: the wait is not over, so an EventSource reconnects.
+      if (!head && end === 'shutdown') writeEvent(res, 'end', { reason: 'shutdown' });
+      else if (!head && end !== 'disconnected') writeEvent(res, 'end', { reason: end }, END_EVENT_ID);
       res.end();
     } catch (err) {
       if (!res.headersSent) throw err;

@@ -12,6 +12,9 @@
  * values or the chart change. Nothing happens while `spec.suspend` is true. Deletion
  * uninstalls (deletes the rendered Agent) and then drops the finalizer — except for a
  * suspended release, whose finalizer is dropped without uninstalling, as Flux does.
+ * Generations as helm-controller writes them: an action is first recorded
+ * (`lastAttemptedGeneration`, Reconciling True, Ready Unknown) and run one reconcile later;
+ * `observedGeneration` moves only when a reconcile finished.
  */
 import { stringify } from 'yaml';
 import { isObject, nowTimestamp, type JsonObject } from '../api/json.js';
@@ -177,6 +180,11 @@ function finalize(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject)
   ctx.store.update(HR, { ...structuredClone(hr), metadata: { ...structuredClone(meta), finalizers: finalizersOf(hr).filter((f) => f !== FLUX_FINALIZER) } }, { fieldManager: MANAGER });
 }
 
+/** Conditions judged again for `generation` (Flux's conditions.Set stamps the generation it reconciled). */
+function forGeneration(conditions: readonly Condition[], generation: number): Condition[] {
+  return conditions.map((c) => ({ ...c, observedGeneration: generation }));
+}
+
 /** One reconcile of a HelmRelease (exported for seeding installed releases synchronously). */
 export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log'>, namespace: string, name: string): void {
   const { store } = ctx;
@@ -191,7 +199,10 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
     return;
   }
   const generation = Number(meta.generation ?? 1);
-  const status: JsonObject = { ...structuredClone(obj(hr.status)), observedGeneration: generation };
+  // observedGeneration is stamped only by a reconcile that finished (installed, upgraded, in
+  // sync, or failed for good), never while it waits for the chart or runs an action.
+  const status: JsonObject = structuredClone(obj(hr.status));
+  const finished = (): JsonObject => ({ ...status, observedGeneration: generation });
   let conditions = (Array.isArray(status.conditions) ? status.conditions : []) as Condition[];
   const source = sourceOf(ctx, hr);
   if ('reason' in source) {
@@ -207,21 +218,38 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   const targetNamespace = str(spec.targetNamespace) || namespace;
   if (history[0] === deployed && deployed?.chartVersion === chartVersion && deployed.configDigest === configDigest) {
     // In sync with the deployed release (also after values went back to it following a failed upgrade).
-    conditions = removeConditions(conditions, 'Stalled', 'Reconciling');
+    status.lastAttemptedGeneration = generation;
+    conditions = forGeneration(removeConditions(conditions, 'Stalled', 'Reconciling'), generation);
     if (conditions.find((c) => c.type === 'Ready')?.status !== 'True') {
       const Done = deployed.action === 'upgrade' ? 'Upgrade' : 'Install';
       const message = `Helm ${Done.toLowerCase()} succeeded for release ${targetNamespace}/${releaseName}.v${String(deployed.version)} with chart ${CHART_NAME}@${chartVersion}`;
       for (const type of ['Ready', 'Released']) conditions = setCondition(conditions, { type, status: 'True', reason: `${Done}Succeeded`, message, observedGeneration: generation });
     }
-    return void writeStatus(store, HR, hr, { ...status, conditions }, MANAGER);
+    return void writeStatus(store, HR, hr, { ...finished(), conditions }, MANAGER);
   }
   const ready = conditions.find((c) => c.type === 'Ready');
-  if (status.lastAttemptedConfigDigest === configDigest && status.lastAttemptedRevision === chartVersion && ready?.status === 'False'
-    && /^(Install|Upgrade)Failed$/.test(ready.reason)) {
-    return void writeStatus(store, HR, hr, status, MANAGER); // retries exhausted: wait for new values or a new chart
+  const sameAttempt = status.lastAttemptedConfigDigest === configDigest && status.lastAttemptedRevision === chartVersion;
+  if (sameAttempt && ready?.status === 'False' && /^(Install|Upgrade)Failed$/.test(ready.reason)) {
+    // Retries exhausted: wait for new values or a new chart; the failure is judged again for this generation.
+    status.lastAttemptedGeneration = generation;
+    return void writeStatus(store, HR, hr, { ...finished(), conditions: forGeneration(conditions, generation) }, MANAGER);
   }
   const action = deployed ? 'upgrade' : 'install';
   const Action = action === 'install' ? 'Install' : 'Upgrade';
+  const reconciling = conditions.find((c) => c.type === 'Reconciling');
+  if (!(sameAttempt && status.lastAttemptedGeneration === generation && reconciling?.status === 'True' && reconciling.observedGeneration === generation)) {
+    // As helm-controller patches the release before it runs a Helm action: the attempt is
+    // recorded (lastAttempted*) and Reconciling/Ready say it runs; the action itself follows
+    // in the next reconcile, so the generation stays unobserved for a reconcile delay more.
+    const message = `Running '${action}' action with timeout of 5m0s`;
+    Object.assign(status, {
+      lastAttemptedGeneration: generation, lastAttemptedConfigDigest: configDigest, lastAttemptedRevision: chartVersion,
+      lastAttemptedRevisionDigest: `sha256:${source.digestHex}`, lastAttemptedReleaseAction: action, storageNamespace: namespace,
+    });
+    conditions = setCondition(conditions, { type: 'Reconciling', status: 'True', reason: 'Progressing', message, observedGeneration: generation });
+    conditions = setCondition(conditions, { type: 'Ready', status: 'Unknown', reason: 'Progressing', message, observedGeneration: generation });
+    return void writeStatus(store, HR, hr, { ...status, conditions }, MANAGER);
+  }
   Object.assign(status, {
     lastAttemptedGeneration: generation, lastAttemptedConfigDigest: configDigest, lastAttemptedRevision: chartVersion,
     lastAttemptedRevisionDigest: `sha256:${source.digestHex}`, lastAttemptedReleaseAction: action, storageNamespace: namespace,
@@ -241,11 +269,12 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
     // A release Helm recorded before the API server refused its objects stays in the history as failed.
     if (outcome.kind === 'apply') status.history = trim([entry('failed'), ...history]);
     const message = `Helm ${action} failed for release ${targetNamespace}/${releaseName} with chart ${CHART_NAME}@${chartVersion}: ${outcome.message}`;
+    conditions = removeConditions(conditions, 'Reconciling');
     for (const type of ['Ready', 'Released']) conditions = setCondition(conditions, { type, status: 'False', reason: `${Action}Failed`, message, observedGeneration: generation });
     conditions = setCondition(conditions, { type: 'Stalled', status: 'True', reason: 'RetriesExceeded', message: `Failed to ${action} after 1 attempt(s)`, observedGeneration: generation });
     status.failures = Number(status.failures ?? 0) + 1;
     status[`${action}Failures`] = Number(status[`${action}Failures`] ?? 0) + 1;
-    writeStatus(store, HR, hr, { ...status, conditions }, MANAGER);
+    writeStatus(store, HR, hr, { ...finished(), conditions }, MANAGER);
     recordEvent(store, subjectOf(hr), 'Warning', `${Action}Failed`, message, MANAGER);
     ctx.log?.info?.({ controller: MANAGER, helmRelease: `${namespace}/${name}`, reason: `${Action}Failed` }, `helm-controller: ${action} of ${namespace}/${name} failed`);
     return;
@@ -256,7 +285,7 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   const message = `Helm ${action} succeeded for release ${targetNamespace}/${releaseName}.v${version} with chart ${CHART_NAME}@${chartVersion}`;
   conditions = removeConditions(conditions, 'Stalled', 'Reconciling');
   for (const type of ['Ready', 'Released']) conditions = setCondition(conditions, { type, status: 'True', reason: `${Action}Succeeded`, message, observedGeneration: generation });
-  writeStatus(store, HR, hr, { ...status, conditions }, MANAGER);
+  writeStatus(store, HR, hr, { ...finished(), conditions }, MANAGER);
   recordEvent(store, subjectOf(hr), 'Normal', `${Action}Succeeded`, message, MANAGER);
   ctx.log?.info?.({ controller: MANAGER, helmRelease: `${namespace}/${name}`, chartVersion, revision: version }, `helm-controller: ${action} of ${namespace}/${name} succeeded`);
 }
