@@ -40,6 +40,8 @@ export type WriteMode = Schemas['WriteMode'];
 export interface WriteOptions {
   dryRun?: boolean;
   resourceVersion?: string;
+  /** The agent's `version` the change is based on (REST If-Match); see service/preconditions.ts. */
+  version?: string;
 }
 
 /**
@@ -66,7 +68,7 @@ export type CreateRequest = AgentSpec;
  * only whitespace) removes the key so the chart default applies again; lists and maps
  * replace the whole value.
  */
-export type AgentUpdate = Partial<AgentSpec> & Pick<AgentSpec, 'name'> & Pick<Schemas['Update'], 'force' | 'resourceVersion'>;
+export type AgentUpdate = Partial<AgentSpec> & Pick<AgentSpec, 'name'> & Pick<Schemas['Update'], 'force' | 'resourceVersion' | 'version'>;
 
 /** A Kubernetes condition as we report it. */
 export type Condition = Schemas['Condition'];

@@ -137,6 +137,8 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
   if (dryRun) {
     // Nothing was stored: no source to ensure again, no status to read, no revision to record.
     ctx.log.info({ ...logged, ociRepositoryCreated: sourceCreated }, 'agent create dry run');
+    // A release that was not stored has no version a later write could be based on.
+    delete result.agent.version;
     if (requestedBy) result.requestedBy = requestedBy;
     result.dryRun = true;
     return result;

@@ -8,9 +8,9 @@
  * written meanwhile makes the delete restore it (shared-source.ts); any uncertainty
  * keeps it, and `ociRepositoryKept` says why.
  *
- * With `resourceVersion` only that version of the release is deleted: another one is a
- * precondition failure (412 on REST), checked on our read and again by the API server
- * (DeleteOptions preconditions). A dry run sends every delete with `dryRun=All` and
+ * With `resourceVersion` (or `version`, preconditions.ts) only that version of the release
+ * is deleted: another one is a precondition failure (412 on REST), checked on our read and
+ * again by the API server (DeleteOptions preconditions at the resourceVersion read). A dry run sends every delete with `dryRun=All` and
  * reports what would have been deleted and what kept; nothing is removed.
  */
 import { conflict, invalid, isAppError } from '../core/errors.js';
@@ -22,7 +22,9 @@ import type { KubeObject, KubePort } from './ports.js';
 import type { OperationEnv } from './operation-env.js';
 import { checkCommitOptions } from './commit.js';
 import { bareAgentConflict, releaseGuard } from './ownership.js';
-import { agentChanged, checkPrecondition, resourceVersionViolation } from './preconditions.js';
+import {
+  agentChanged, changedDuringWrite, checkPreconditions, resourceVersionViolation, versionViolation,
+} from './preconditions.js';
 import { removeSourceIfUnused, sourceOfRelease } from './shared-source.js';
 import { deleteInCommitMode } from './commit-ops.js';
 import { withCommitHint } from './gitops-hint.js';
@@ -38,9 +40,10 @@ export async function deleteAgent(env: OperationEnv, ctx: RequestContext, reques
   checkCommitOptions(request);
   const namespace = env.settings.namespaces.resolve(request.namespace);
   validateName(request.name);
-  const versionProblem = resourceVersionViolation(request.resourceVersion);
+  const versionProblem = resourceVersionViolation(request.resourceVersion) ?? versionViolation(request.version);
   if (versionProblem) throw invalid(versionProblem);
   const { name, resourceVersion: precondition } = request;
+  const wanted = { resourceVersion: precondition, version: request.version };
   const force = request.force === true;
   const dryRun = request.dryRun === true;
   const kube = env.kube(ctx);
@@ -60,28 +63,30 @@ export async function deleteAgent(env: OperationEnv, ctx: RequestContext, reques
     // A proposal never writes to the cluster, and git holds no HelmRelease of a bare CR to remove.
     if (request.mode === 'commit') throw bareAgentNotInGit(namespace, name);
     if (!force) throw bareAgentConflict(namespace, name);
-    checkPrecondition(namespace, name, precondition, release);
+    checkPreconditions(namespace, name, wanted, release);
     result.agentDeleted = await kube.remove(env.types.agent, namespace, name, { dryRun });
     done('bare agent deleted');
     return result;
   }
   if (request.mode === 'commit') {
-    checkPrecondition(namespace, name, precondition, release);
+    checkPreconditions(namespace, name, wanted, release);
     return deleteInCommitMode(env, ctx, kube, release, result, request);
   }
   const guard = releaseGuard(release, force);
   if (guard) throw await withCommitHint(env, ctx, kube, release, guard);
-  checkPrecondition(namespace, name, precondition, release);
+  // A precondition that holds deletes exactly the resourceVersion it was checked against.
+  const readAt = checkPreconditions(namespace, name, wanted, release);
   if (release.metadata.resourceVersion) result.resourceVersion = release.metadata.resourceVersion;
 
   const releaseNamespace = release.metadata.namespace ?? namespace;
   try {
     result.helmReleaseDeleted = await kube.remove(env.types.helmRelease, releaseNamespace, release.metadata.name, {
-      dryRun, resourceVersion: precondition,
+      dryRun, resourceVersion: readAt,
     });
   } catch (err) {
     // With a precondition, a 409 is the API server's own precondition check: the release changed after our read.
-    if (precondition === undefined || !isAppError(err, 'conflict')) throw err;
+    if (readAt === undefined || !isAppError(err, 'conflict')) throw err;
+    if (precondition === undefined) throw changedDuringWrite(namespace, name, err);
     const now = await kube.get(env.types.helmRelease, releaseNamespace, release.metadata.name)
       .then((r) => r?.metadata.resourceVersion, () => 'unknown');
     throw agentChanged(namespace, name, precondition, now, err);

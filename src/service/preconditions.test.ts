@@ -26,7 +26,7 @@ function editBeforeNext(verb: string, edit: () => void): void {
 beforeAll(async () => {
   f = await startServiceFixture();
   seedVerifier(f.sandbox);
-  for (const name of ['sre', 'ops', 'gone', 'racer']) {
+  for (const name of ['sre', 'ops', 'gone', 'racer', 'versioned-delete']) {
     await f.service.createAgent(f.ctx(), { name, modelConfig: 'default-model-config', toolset: ['preset:none'] });
   }
 });
@@ -116,5 +116,58 @@ describe('a delete with a precondition', () => {
     const result = await f.service.deleteAgent(f.ctx(), { name: 'gone', resourceVersion: read });
     expect(result).toMatchObject({ helmReleaseDeleted: true, resourceVersion: read });
     expect(f.sandbox.store.find('helmreleases', 'kagent', 'gone')).toBeUndefined();
+  });
+});
+
+describe('a write with a version precondition', () => {
+  /** A controller's status write, as helm-controller makes several per reconcile. */
+  const statusWrite = (name: string) => {
+    const release = structuredClone(f.sandbox.store.get('helmreleases', 'kagent', name)) as Record<string, any>;
+    release.status = { ...release.status, observedGeneration: release.metadata.generation, lastHandledReconcileAt: String(Date.now()) };
+    f.sandbox.store.updateStatus('helmreleases', release as never);
+  };
+
+  it('is on get, list and every write result, and a controller\'s status write leaves it as it is', async () => {
+    const read = await f.service.getAgent(f.ctx(), { name: 'ops' });
+    expect(read.version).toMatch(/^\d+-[0-9a-f]{8}$/);
+    expect((await f.service.listAgents(f.ctx())).agents.find((a) => a.name === 'ops')?.version).toBe(read.version);
+    statusWrite('ops');
+    const after = await f.service.getAgent(f.ctx(), { name: 'ops' });
+    expect(after.resourceVersion).not.toBe(read.resourceVersion);
+    expect(after.version).toBe(read.version);
+    const updated = await f.service.updateAgent(f.ctx(), { name: 'ops', description: 'on version', version: read.version });
+    expect(updated.agent.version).not.toBe(read.version);
+    expect(updated.generation).toBe(Number(updated.agent.version!.split('-')[0]));
+  });
+
+  it('is refused (412) after a colleague changed the spec, and nothing is written', async () => {
+    const read = await f.service.getAgent(f.ctx(), { name: 'ops' });
+    colleagueEdits('ops', 'colleague');
+    await expect(f.service.updateAgent(f.ctx(), { name: 'ops', description: 'mine', version: read.version })).rejects.toMatchObject({
+      code: 'conflict', status: 412,
+    });
+    expect(releaseOf('ops').spec.values.agent.description).toBe('colleague');
+  });
+
+  it('writes at the resourceVersion it checked: a change between the check and the write is a 409, never a lost update', async () => {
+    const read = await f.service.getAgent(f.ctx(), { name: 'ops' });
+    editBeforeNext('update', () => colleagueEdits('ops', 'slipped in'));
+    await expect(f.service.updateAgent(f.ctx(), { name: 'ops', description: 'mine', version: read.version })).rejects.toMatchObject({
+      code: 'conflict', status: 409, message: expect.stringContaining('changed between the precondition check and the write'),
+    });
+    expect(releaseOf('ops').spec.values.agent.description).toBe('slipped in');
+  });
+
+  it('deletes only at that version: a stale one is a 412 and the agent stays', async () => {
+    const read = await f.service.getAgent(f.ctx(), { name: 'versioned-delete' });
+    await expect(f.service.deleteAgent(f.ctx(), { name: 'versioned-delete', version: '1-00000000' })).rejects.toMatchObject({ status: 412 });
+    statusWrite('versioned-delete');
+    const deleted = await f.service.deleteAgent(f.ctx(), { name: 'versioned-delete', version: read.version });
+    expect(deleted.helmReleaseDeleted).toBe(true);
+  });
+
+  it('refuses an empty version before anything is read', async () => {
+    await expect(f.service.updateAgent(f.ctx(), { name: 'ops', description: 'x', version: ' ' })).rejects.toThrow(
+      'invalid request: version is empty: pass the version a read or a write reported (get_agent), or leave it out');
   });
 });

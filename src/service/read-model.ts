@@ -6,6 +6,7 @@
 import { conditionStatus, findCondition, parseConditions } from '../core/conditions.js';
 import { parseToolsetHeader, readToolset, TOOLSET_HEADER } from '../core/toolset.js';
 import type { Agent, Condition, HelmReleaseRef, SkillsSpec } from '../core/types.js';
+import { agentVersion } from './agent-version.js';
 import type { KubeObject } from './ports.js';
 
 export const DISPLAY_NAME_ANNOTATION = 'ui.giantswarm.io/display-name';
@@ -152,6 +153,7 @@ export function withRelease(agent: Agent, release: KubeObject | undefined): Agen
     helmRelease: helmReleaseRef(release),
     values,
     resourceVersion: release.metadata.resourceVersion || undefined,
+    version: agentVersion(release),
     ...readToolset(values),
   });
 }

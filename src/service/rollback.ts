@@ -37,13 +37,15 @@ export interface RollbackRequest extends CommitOptions {
   dryRun?: boolean;
   /** As update_agent's: the release version the rollback is based on (412 when it moved). */
   resourceVersion?: string;
+  /** As update_agent's: the agent's `version` the rollback is based on. */
+  version?: string;
 }
 
 export async function rollbackAgent(env: OperationEnv, ctx: RequestContext, request: RollbackRequest): Promise<RollbackResult> {
-  const { name, namespace, force, revision, dryRun, resourceVersion, mode, repository, branch, path } = request;
+  const { name, namespace, force, revision, dryRun, resourceVersion, version, mode, repository, branch, path } = request;
   const resolvedNamespace = env.settings.namespaces.resolve(namespace);
   const result = await writeUpdate(env, ctx, {
-    target: { name, namespace, force, dryRun, resourceVersion, mode, repository, branch, path },
+    target: { name, namespace, force, dryRun, resourceVersion, version, mode, repository, branch, path },
     operation: 'rollback',
     resolve: (revisions) => {
       const target = revisions.find((r) => r.revision === revision);

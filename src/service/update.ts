@@ -35,7 +35,9 @@ import type { KubeObject, KubePort, ResolvedSchema } from './ports.js';
 import type { OperationEnv } from './operation-env.js';
 import { checkCommitOptions } from './commit.js';
 import { writableRelease } from './ownership.js';
-import { agentChanged, checkPrecondition, resourceVersionViolation } from './preconditions.js';
+import {
+  agentChanged, changedDuringWrite, checkPreconditions, hasPrecondition, resourceVersionViolation, versionViolation,
+} from './preconditions.js';
 import { agentOf } from './read-model.js';
 import {
   historyNear, nextNumber, readHistory, recordRevision, releaseRevisions, stampRevision, type HistoryRead, type Recorded,
@@ -55,7 +57,7 @@ export function updateViolations(update: AgentUpdate): string[] {
   if (update.skills !== undefined) problems.push(...skillsViolations(update.skills));
   problems.push(...metadataMapsViolations(update));
   if (update.modelConfig !== undefined && update.modelConfig.trim() === '') problems.push(MODEL_CONFIG_CLEARED);
-  const versionProblem = resourceVersionViolation(update.resourceVersion);
+  const versionProblem = resourceVersionViolation(update.resourceVersion) ?? versionViolation(update.version);
   if (versionProblem) problems.push(versionProblem);
   return problems;
 }
@@ -148,7 +150,8 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
   const kube = env.kube(ctx);
   const dryRun = plan.target.dryRun === true;
   const precondition = plan.target.resourceVersion;
-  const attempts = precondition === undefined ? Math.max(1, env.settings.updateAttempts ?? 60) : 1;
+  const wanted = { resourceVersion: precondition, version: plan.target.version };
+  const attempts = hasPrecondition(wanted) ? 1 : Math.max(1, env.settings.updateAttempts ?? 60);
   for (let attempt = 1; ; attempt++) {
     const read = await readForUpdate(env, kube, namespace, plan.target, { history: true, modelConfigs: plan.operation === 'rollback' });
     const { objects, modelConfigs, schema } = read;
@@ -160,7 +163,8 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
       if (objects.release && isAppError(err, 'conflict')) throw await withCommitHint(env, ctx, kube, objects.release, err);
       throw err;
     }
-    checkPrecondition(namespace, plan.target.name, precondition, release);
+    // A precondition that holds writes at the resourceVersion just read (the release is written as read).
+    checkPreconditions(namespace, plan.target.name, wanted, release);
     const history = await historyNear(kube, env.types, read.history as HistoryRead, release, plan.target.name);
     const resolved = plan.resolve(releaseRevisions(history, release));
     const update = resolved.update;
@@ -190,6 +194,7 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
       } catch (err) {
         if (!isAppError(err, 'conflict')) throw err;
         if (precondition !== undefined) throw await raceLost(env, kube, namespace, update.name, precondition, err);
+        if (wanted.version !== undefined) throw changedDuringWrite(namespace, update.name, err);
         if (attempt < attempts) {
           await sleep(Math.min(200, 5 * attempt) * Math.random());
           continue;
@@ -213,7 +218,7 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
       }
     }
     // A dry run answers the release as the API server would have stored it, at the version it was read.
-    if (dryRun) written = withVersion(written, merged.release.metadata.resourceVersion);
+    if (dryRun) written = withVersion(written, merged.release);
     const result: UpdateResult = {
       agent: agentOf(objects.agent, written, update.name),
       before: merged.before,
@@ -248,6 +253,8 @@ async function raceLost(
   return agentChanged(namespace, name, read, now, cause);
 }
 
-function withVersion(release: KubeObject, resourceVersion: string | undefined): KubeObject {
-  return { ...release, metadata: { ...release.metadata, resourceVersion } };
+/** `release` at the resourceVersion and generation of `read` (a dry run changed neither). */
+function withVersion(release: KubeObject, read: KubeObject): KubeObject {
+  const { resourceVersion, generation } = read.metadata as KubeObject['metadata'] & { generation?: number };
+  return { ...release, metadata: { ...release.metadata, resourceVersion, ...(generation === undefined ? {} : { generation }) } };
 }

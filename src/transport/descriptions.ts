@@ -223,7 +223,11 @@ export const ARG = {
   dryRunUpdate: 'Run every check and have the API server check the write (dryRun=All) without storing anything',
   dryRunDelete: 'Report what would be deleted and kept, checked by the API server (dryRun=All), without deleting',
   resourceVersion:
-    'The resourceVersion a read reported (get_agent, list_agents); refused with a conflict when the agent changed since',
+    'The resourceVersion a read reported (get_agent, list_agents), compared strictly: refused with a conflict after any ' +
+    'write to the HelmRelease since, a controller\'s status write included. To chain writes, pass version instead',
+  version:
+    'The version a read or a write reported (get_agent, list_agents, every write result): refused with a conflict when ' +
+    'someone changed the agent since (its HelmRelease\'s spec, labels or annotations); Flux\'s status writes do not change it',
   update: 'Dry-run update_agent against the existing agent instead of create_agent',
   repository: 'A GitHub repository URL to read instead of the configured ones',
   ref: 'Branch, tag or commit to read; default: the repository default branch',

@@ -81,6 +81,7 @@ export const agentRefInput = z.object({ name: agentName, namespace }).strict();
 
 /** The precondition of update and delete: REST sends it as `If-Match`, MCP as this argument. */
 const resourceVersion = text(ARG.resourceVersion);
+const version = text(ARG.version);
 
 /**
  * Whole seconds in a range. The range is the service's to refuse, in words that name it,
@@ -113,13 +114,14 @@ export const updateAgentInput = z
     force: flag(ARG.forceUpdate),
     dryRun: flag(ARG.dryRunUpdate),
     resourceVersion,
+    version,
     wait: waitSeconds,
     ...commitFields,
   })
   .strict();
 
 export const deleteAgentInput = z
-  .object({ name: agentName, namespace, force: flag(ARG.forceDelete), dryRun: flag(ARG.dryRunDelete), resourceVersion, ...commitFields })
+  .object({ name: agentName, namespace, force: flag(ARG.forceDelete), dryRun: flag(ARG.dryRunDelete), resourceVersion, version, ...commitFields })
   .strict();
 
 export const validateAgentInput = z
@@ -146,6 +148,7 @@ export const rollbackAgentInput = z
     force: flag(ARG.forceRollback),
     dryRun: flag(ARG.dryRunRollback),
     resourceVersion,
+    version,
     ...commitFields,
   })
   .strict();

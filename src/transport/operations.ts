@@ -65,11 +65,16 @@ export interface RestBinding<I = Record<string, unknown>, R = unknown> {
   status: 200 | 201;
   /** The status of a result that differs from `status` (a dry run of a create is 200: nothing was created). */
   statusOf?(result: R): 200 | 201;
-  /** True when the `If-Match` header carries the `resourceVersion` precondition (RFC 9110 strong ETag). */
+  /** True when the `If-Match` header carries the `version` precondition (RFC 9110 strong ETag). */
   ifMatch?: boolean;
+  /**
+   * True on a create: `If-Match` is evaluated although nothing of that name exists yet
+   * (RFC 9110 §13.1.1), so any If-Match is a 412 there and nothing is written.
+   */
+  createIfMatch?: boolean;
   /** True when the operation reads the caller's GitHub token from `X-GitHub-Token` (commit mode). */
   githubToken?: boolean;
-  /** The strong ETag of a result (an agent's resourceVersion), sent as the `ETag` header. */
+  /** The strong ETag of a result (an agent's `version`), sent as the `ETag` header. */
   etag?(result: R): string | undefined;
   /** The URL path of what a 201 created, sent as the `Location` header (RFC 9110 §15.3.2). */
   location?(result: R): string | undefined;
@@ -121,7 +126,7 @@ export type AnyOperation = Operation<z.ZodObject, unknown>;
 const isDryRun = (result: { dryRun?: boolean }): boolean => result.dryRun === true;
 const isCommit = (result: { mode?: string }): boolean => result.mode === 'commit';
 /** The agent's version after a write, the ETag of its answer (RFC 9110 §8.8.3: the tag of the resulting state). */
-const versionAfter = (result: { agent?: Agent }): string | undefined => result.agent?.resourceVersion;
+const versionAfter = (result: { agent?: Agent }): string | undefined => result.agent?.version;
 const agentPath = (agent: Agent): string => `/api/v1/agents/${encodeURIComponent(agent.namespace)}/${encodeURIComponent(agent.name)}`;
 
 // The hints per tool: [readOnly, destructive, idempotent, openWorld].
@@ -159,7 +164,7 @@ export const listAgents = op<typeof listAgentsInput, AgentList>({
 
 export const getAgent = op<typeof agentRefInput, Agent>({
   tool: 'get_agent', annotations: CLOSED_READ, input: agentRefInput,
-  rest: { method: 'get', path: '/agents/:namespace/:name', status: 200, etag: (agent) => agent.resourceVersion },
+  rest: { method: 'get', path: '/agents/:namespace/:name', status: 200, etag: (agent) => agent.version },
   run: (service, ctx, input) => service.getAgent(ctx, input),
 });
 
@@ -172,7 +177,7 @@ export const createAgent = op<typeof createAgentInput, CreateResult>({
     statusOf: (result) => (isDryRun(result) || isCommit(result) ? 200 : 201),
     etag: (result) => (isDryRun(result) || isCommit(result) ? undefined : versionAfter(result)),
     location: (result) => (isDryRun(result) || isCommit(result) ? undefined : agentPath(result.agent)),
-    githubToken: true,
+    githubToken: true, createIfMatch: true,
   },
   run: (service, ctx, input) => service.createAgent(ctx, input),
 });

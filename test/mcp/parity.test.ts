@@ -63,8 +63,8 @@ const SCRIPT: Array<[tool: string, args: Args]> = [
   ['list_agent_revisions', { name: 'nope', namespace: 'kagent' }],
   ['update_agent', { name: 'parity', namespace: 'kagent', modelConfig: 'nope' }],
   ['update_agent', { name: 'parity', namespace: 'kagent', description: 'draft', dryRun: true }],
-  ['update_agent', { name: 'parity', namespace: 'kagent', description: 'stale', resourceVersion: '1' }],
-  ['delete_agent', { name: 'parity', namespace: 'kagent', resourceVersion: '1' }],
+  ['update_agent', { name: 'parity', namespace: 'kagent', description: 'stale', version: '1-00000000' }],
+  ['delete_agent', { name: 'parity', namespace: 'kagent', version: '1-00000000' }],
   ['delete_agent', { name: 'parity', namespace: 'kagent', dryRun: true }],
   ['validate_agent', { name: 'parity', namespace: 'kagent', update: true, runtime: 'rust' }],
   ['get_agent_status', { name: 'parity', namespace: 'kagent' }],
@@ -124,10 +124,10 @@ function restRequest(base: string, tool: string, args: Args): { url: string; ini
   }
   const url = `${base}/api/v1${path}${query.size > 0 ? `?${query}` : ''}`;
   const headers: Record<string, string> = {};
-  // REST carries the precondition as If-Match, the MCP tool as the resourceVersion argument.
-  if (rest.ifMatch && restArgs.resourceVersion !== undefined) {
-    headers['if-match'] = `"${String(restArgs.resourceVersion)}"`;
-    delete restArgs.resourceVersion;
+  // REST carries the precondition as If-Match, the MCP tool as the version argument.
+  if (rest.ifMatch && restArgs.version !== undefined) {
+    headers['if-match'] = `"${String(restArgs.version)}"`;
+    delete restArgs.version;
   }
   const init: RequestInit = { method: rest.method.toUpperCase(), headers };
   if (rest.body) {
@@ -166,7 +166,9 @@ async function viaMcp(client: Client, tool: string, args: Args): Promise<Outcome
 function normalize(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value), (key, v: unknown) => {
     if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(v)) return '<time>';
-    if (key === 'uid' || key === 'resourceVersion') return '<id>';
+    // An agent's version hashes its release's uid, which each fixture's API server makes up.
+    if (key === 'uid' || key === 'resourceVersion' || key === 'version') return '<id>';
+    if (typeof v === 'string') return v.replace(/\b\d+-[0-9a-f]{8}\b/g, '<version>');
     // How long a wait took is the clock's, not the transport's.
     if (key === 'waitedSeconds' && typeof v === 'number') return '<seconds>';
     return v;

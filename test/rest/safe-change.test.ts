@@ -58,7 +58,7 @@ describe('REST dry runs', () => {
     const created = await call('POST', '/agents', { body: SPEC });
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toBe('/api/v1/agents/kagent/sre');
-    expect(created.headers.get('etag')).toBe(`"${created.json.agent.resourceVersion}"`);
+    expect(created.headers.get('etag')).toBe(`"${created.json.agent.version}"`);
     const before = fixture.sandbox.store.revision;
     const patched = await call('PATCH', '/agents/kagent/sre?dryRun=true', { body: { description: 'draft' } });
     expect(patched.status).toBe(200);
@@ -137,9 +137,10 @@ describe('REST dryRun parsing', () => {
 });
 
 describe('REST preconditions', () => {
-  it('GET sends the agent resourceVersion as a strong ETag', async () => {
+  it('GET sends the agent version (generation and a hash of labels and annotations) as a strong ETag', async () => {
     const res = await call('GET', '/agents/kagent/sre');
-    expect(res.headers.get('etag')).toBe(`"${res.json.resourceVersion}"`);
+    expect(res.json.version).toMatch(/^\d+-[0-9a-f]{8}$/);
+    expect(res.headers.get('etag')).toBe(`"${res.json.version}"`);
     expectDocumented('Agent', res.json);
   });
 
@@ -147,7 +148,7 @@ describe('REST preconditions', () => {
     const etag = (await call('GET', '/agents/kagent/sre')).headers.get('etag')!;
     const first = await call('PATCH', '/agents/kagent/sre', { body: { description: 'mine' }, headers: { 'if-match': etag } });
     expect(first.status).toBe(200);
-    const now = first.json.agent.resourceVersion as string;
+    const now = first.json.agent.version as string;
     const stale = await call('PATCH', '/agents/kagent/sre', { body: { description: 'theirs' }, headers: { 'if-match': etag } });
     expect(stale.status).toBe(412);
     expectDocumented('Error', stale.json);
@@ -177,7 +178,7 @@ describe('REST preconditions', () => {
     expect(res.status).toBe(412);
     expectDocumented('Error', res.json);
     expect(res.json.error.code).toBe('conflict');
-    expect(res.json.error.message).toMatch(/^conflict: agent kagent\/sre matches none of If-Match "1", "2": it is at version \d+; read it again$/);
+    expect(res.json.error.message).toMatch(/^conflict: agent kagent\/sre matches none of If-Match "1", "2": it is at version \d+-[0-9a-f]{8}; read it again$/);
     expect(fixture.sandbox.store.revision).toBe(before);
   });
 
@@ -208,7 +209,7 @@ describe('REST preconditions', () => {
   it('PATCH answers the version it left as a strong ETag, usable as the next If-Match', async () => {
     const res = await call('PATCH', '/agents/kagent/sre', { body: { description: 'tagged' } });
     expect(res.status).toBe(200);
-    expect(res.headers.get('etag')).toBe(`"${res.json.agent.resourceVersion}"`);
+    expect(res.headers.get('etag')).toBe(`"${res.json.agent.version}"`);
     const next = await call('PATCH', '/agents/kagent/sre', { body: { description: 'chained' }, headers: { 'if-match': res.headers.get('etag')! } });
     expect(next.status).toBe(200);
   });
@@ -222,7 +223,7 @@ describe('REST preconditions', () => {
   it('rollback answers the version it left as a strong ETag', async () => {
     const res = await call('POST', '/agents/kagent/sre/rollback', { body: { revision: 1 } });
     expect(res.status).toBe(200);
-    expect(res.headers.get('etag')).toBe(`"${res.json.agent.resourceVersion}"`);
+    expect(res.headers.get('etag')).toBe(`"${res.json.agent.version}"`);
   });
 
   it('If-None-Match with the current ETag still answers 200 with the whole agent: readiness changes without the version', async () => {
@@ -265,28 +266,43 @@ describe('REST preconditions', () => {
     expect((await call('GET', '/agents/kagent/sre', { headers: { 'if-match': 'soon' } })).status).toBe(400);
   });
 
-  it('refuses an If-Match and a body resourceVersion that disagree', async () => {
-    const res = await call('PATCH', '/agents/kagent/sre', { body: { description: 'x', resourceVersion: '1' }, headers: { 'if-match': '"2"' } });
+  it('refuses an If-Match and a body version that disagree', async () => {
+    const res = await call('PATCH', '/agents/kagent/sre', { body: { description: 'x', version: '1-00000000' }, headers: { 'if-match': '"2-00000000"' } });
     expect(res.status).toBe(400);
+    expect(res.json.error.message).toBe('invalid request: If-Match names version 2-00000000 and the body version "1-00000000": send one of them');
   });
 
-  it('of six PATCHes racing with the same If-Match, exactly one is applied and the others are 412', async () => {
+  it('checks a body resourceVersion strictly beside If-Match: both must hold', async () => {
+    const read = await call('GET', '/agents/kagent/sre');
+    const stale = await call('PATCH', '/agents/kagent/sre', { body: { description: 'both', resourceVersion: '1' }, headers: { 'if-match': read.headers.get('etag')! } });
+    expect(stale.status).toBe(412);
+    const both = await call('PATCH', '/agents/kagent/sre', { body: { description: 'both', resourceVersion: read.json.resourceVersion }, headers: { 'if-match': read.headers.get('etag')! } });
+    expect(both.status).toBe(200);
+  });
+
+  it('of six PATCHes racing with the same If-Match, exactly one is applied and the others are refused, never lost', async () => {
     const etag = (await call('GET', '/agents/kagent/sre')).headers.get('etag')!;
     const answers = await Promise.all([1, 2, 3, 4, 5, 6].map((i) =>
       call('PATCH', '/agents/kagent/sre', { body: { description: `race ${i}` }, headers: { 'if-match': etag } })));
-    const statuses = answers.map((a) => a.status).sort();
-    expect(statuses).toEqual([200, 412, 412, 412, 412, 412]);
-    for (const lost of answers.filter((a) => a.status === 412)) expect(lost.json.error.code).toBe('conflict');
+    // A loser that read after the winner's write fails its precondition (412); one that read
+    // before it is refused by the API server at the resourceVersion it read (409).
+    const won = answers.filter((a) => a.status === 200);
+    expect(won).toHaveLength(1);
+    for (const lost of answers.filter((a) => a.status !== 200)) {
+      expect([409, 412]).toContain(lost.status);
+      expect(lost.json.error.code).toBe('conflict');
+    }
+    expect((await call('GET', '/agents/kagent/sre')).json.description).toBe(won[0]!.json.agent.description);
   });
 
   it('a DELETE with a stale If-Match is 412 and keeps the agent; with the current one it deletes', async () => {
     const stale = await call('DELETE', '/agents/kagent/sre', { headers: { 'if-match': '"1"' } });
     expect(stale.status).toBe(412);
     expect(stale.json.error.code).toBe('conflict');
-    const etag = (await call('GET', '/agents/kagent/sre')).headers.get('etag')!;
-    const deleted = await call('DELETE', '/agents/kagent/sre', { headers: { 'if-match': etag } });
+    const read = await call('GET', '/agents/kagent/sre');
+    const deleted = await call('DELETE', '/agents/kagent/sre', { headers: { 'if-match': read.headers.get('etag')! } });
     expect(deleted.status).toBe(200);
-    expect(deleted.json.resourceVersion).toBe(etag.slice(1, -1));
+    expect(deleted.json.resourceVersion).toBe(read.json.resourceVersion);
   });
 });
 

@@ -151,7 +151,7 @@ describe('the MCP endpoint (stateless streamable HTTP)', () => {
     });
     const body = (await res.json()) as { result: CallToolResult };
     expect(body.result.isError).toBe(true);
-    expect(text(body.result)).toBe('invalid_request: invalid request: unknown field "__proto__" (delete_agent takes: name, namespace, force, dryRun, resourceVersion, mode, repository, branch, path)');
+    expect(text(body.result)).toBe('invalid_request: invalid request: unknown field "__proto__" (delete_agent takes: name, namespace, force, dryRun, resourceVersion, version, mode, repository, branch, path)');
     expect(service.calls.length).toBe(before);
   });
 

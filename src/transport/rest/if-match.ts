@@ -1,8 +1,11 @@
 /**
  * The `If-Match` precondition of REST writes (RFC 9110 §13.1.1). An agent's entity tag is
- * its HelmRelease's resourceVersion as a strong ETag (`"44"`), which `GET` and the write
- * results send; a write with `If-Match: "44"` is carried out only while the agent is at
- * that version, and is a 412 otherwise.
+ * its `version` as a strong ETag (`"3-9f86d081"`, service/agent-version.ts), which `GET`
+ * and the write results send: it changes when the HelmRelease's spec, labels or
+ * annotations change, not when a controller writes status, so a write's ETag still holds
+ * for the next write. A write with `If-Match: "3-9f86d081"` is carried out only while the
+ * agent is at that version, and is a 412 otherwise. An entity tag quoted in a message is
+ * cut at 200 characters (a header may be kilobytes long).
  *
  * The field is `*` or a comma-separated list of entity tags, each `"<opaque>"` or
  * `W/"<opaque>"`:
@@ -37,12 +40,12 @@ export function parseIfMatch(header: string | undefined, field = 'If-Match'): If
     const match = TAG.exec(element);
     if (!match) {
       throw invalid(
-        `${field} must be * or entity tags in double quotes separated by commas, as GET sends them in ETag (e.g. ${field}: "44"); got ${JSON.stringify(value.slice(0, 200))}`,
+        `${field} must be * or entity tags in double quotes separated by commas, as GET sends them in ETag (e.g. ${field}: "3-9f86d081"); got ${JSON.stringify(shownTag(value))}`,
       );
     }
     (match[1] ? weak : strong).push(match[2] ?? '');
   }
-  if (elements.length === 0) throw invalid(`${field} is empty: send the ETag GET answered (e.g. ${field}: "44"), or leave the header out`);
+  if (elements.length === 0) throw invalid(`${field} is empty: send the ETag GET answered (e.g. ${field}: "3-9f86d081"), or leave the header out`);
   return { any: false, strong, weak };
 }
 
@@ -61,7 +64,7 @@ export function versionFromList(
   ifMatch: IfMatch & { any: false }, current: string | undefined, namespace: string, name: string,
 ): string {
   if (current !== undefined && ifMatch.strong.includes(current)) return current;
-  const sent = [...ifMatch.strong.map((t) => `"${t}"`), ...ifMatch.weak.map((t) => `W/"${t}"`)].join(', ');
+  const sent = shownTag([...ifMatch.strong.map((t) => `"${t}"`), ...ifMatch.weak.map((t) => `W/"${t}"`)].join(', '));
   const now = current === undefined ? 'it has no HelmRelease' : `it is at version ${current}`;
   const weakNote = ifMatch.weak.length > 0 ? ' (a weak tag W/"…" never matches: If-Match compares strongly)' : '';
   return failed(`agent ${namespace}/${name} matches none of If-Match ${sent}: ${now}${weakNote}; read it again`);
@@ -79,7 +82,7 @@ export function versionUnlessNoneMatch(
   const agent = `agent ${namespace}/${name}`;
   if (ifNoneMatch.any) return failed(`${agent} exists, and If-None-Match: * asks for a write only when it does not; leave the header out`);
   if (current !== undefined && [...ifNoneMatch.strong, ...ifNoneMatch.weak].includes(current)) {
-    return failed(`${agent} is at version ${current}, which If-None-Match names; read it again, or leave the header out`);
+    return failed(`${agent} is at version ${shownTag(current)}, which If-None-Match names; read it again, or leave the header out`);
   }
   return current;
 }
@@ -95,14 +98,22 @@ export function checkReadIfMatch(header: string | undefined, version: string | u
   if (!ifMatch || ifMatch.any) return;
   if (version !== undefined && ifMatch.strong.includes(version)) return;
   const now = version === undefined ? 'it has no HelmRelease' : `it is at version ${version}`;
-  failed(`agent ${agent} matches none of If-Match ${header?.trim().slice(0, 200)}: ${now}; read it without If-Match`);
+  failed(`agent ${agent} matches none of If-Match ${shownTag(header?.trim() ?? '')}: ${now}; read it without If-Match`);
+}
+
+/** The longest part of an entity tag (or a list of them) a message quotes. */
+export const SHOWN_TAG_CHARS = 200;
+
+/** An entity tag for a message: cut at SHOWN_TAG_CHARS characters, with `…` when it was longer. */
+export function shownTag(text: string): string {
+  return text.length > SHOWN_TAG_CHARS ? `${text.slice(0, SHOWN_TAG_CHARS)}…` : text;
 }
 
 function failed(message: string): never {
   throw new PreconditionFailed(message);
 }
 
-/** An ETag header value for a resourceVersion. */
-export function strongEtag(resourceVersion: string): string {
-  return `"${resourceVersion}"`;
+/** An ETag header value for an agent's version. */
+export function strongEtag(version: string): string {
+  return `"${version}"`;
 }

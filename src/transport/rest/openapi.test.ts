@@ -49,7 +49,8 @@ describe('api/openapi.yaml against the operation table', () => {
     expect(query).toEqual({ ...o.rest.query, ...(o.rest.watch ? { watch: 'boolean', timeoutSeconds: 'integer', generation: 'integer' } : {}) });
     const headers = params.filter((p) => p.in === 'header').map((p) => p.name);
     // A read with an entity tag evaluates If-Match (not If-None-Match: its ETag does not cover readiness).
-    const preconditions = o.rest.ifMatch ? ['If-Match', 'If-None-Match'] : o.rest.method === 'get' && o.rest.etag ? ['If-Match'] : [];
+    // A create evaluates If-Match (any is false: nothing exists yet); If-None-Match is left to its 409.
+    const preconditions = o.rest.ifMatch ? ['If-Match', 'If-None-Match'] : (o.rest.method === 'get' && o.rest.etag) || o.rest.createIfMatch ? ['If-Match'] : [];
     expect(headers).toEqual([...preconditions, ...(o.rest.githubToken ? ['X-GitHub-Token'] : [])]);
   });
 

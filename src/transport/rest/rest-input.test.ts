@@ -31,7 +31,7 @@ describe('REST input refusals name where the value came from', () => {
 describe('REST preconditions read the current version once', () => {
   class AtVersion44 extends FakeService {
     override async getAgent(...args: Parameters<FakeService['getAgent']>): ReturnType<FakeService['getAgent']> {
-      return { ...(await super.getAgent(...args)), resourceVersion: '44' };
+      return { ...(await super.getAgent(...args)), version: '44' };
     }
   }
 
@@ -45,7 +45,7 @@ describe('REST preconditions read the current version once', () => {
       });
       expect(res.status).toBe(200);
       expect(versioned.inputs('getAgent')).toHaveLength(1);
-      expect(versioned.inputs('updateAgent')).toEqual([expect.objectContaining({ resourceVersion: '44' })]);
+      expect(versioned.inputs('updateAgent')).toEqual([expect.objectContaining({ version: '44' })]);
     } finally {
       await served.close();
     }

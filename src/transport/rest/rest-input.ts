@@ -8,24 +8,27 @@
  *   (the MCP tools word it the same: ../type-errors.ts);
  * - a missing required field: `invalid request: name is required` (the service's text).
  *
- * An operation with an `If-Match` binding takes its `resourceVersion` precondition from that
- * header (if-match.ts); a body field naming another version is refused as contradictory.
+ * An operation with an `If-Match` binding takes its `version` precondition from that
+ * header (if-match.ts); a body `version` naming another one is refused as contradictory
+ * (a body `resourceVersion` is the strict precondition beside it).
  * A header listing several tags (or weak ones) stands for the agent's current version when
  * it lists that one, so it is resolved after the input parsed, with `currentVersion`.
  * `If-None-Match` on those operations is evaluated next, against the current version
  * (if-match.ts). Create and the reads do not evaluate it: create refuses an agent that
  * exists (409) whatever the header says, and a read's ETag does not cover its readiness.
+ * Create evaluates If-Match (RFC 9110 §13.1.1): with no agent of that name, no tag
+ * matches, `*` included, so it is a 412 before anything is written.
  */
 import type { Request } from 'express';
 import type { z } from 'zod';
-import { invalid, type AppError } from '../../core/errors.js';
+import { invalid, isAppError, PreconditionFailed, type AppError } from '../../core/errors.js';
 import type { AnyOperation } from '../operations.js';
 import { fieldPath, valueAt } from '../field-path.js';
 import { wrongTypeText } from '../type-errors.js';
-import { parseIfMatch, singleVersion, versionFromList, versionUnlessNoneMatch, type IfMatch } from './if-match.js';
+import { parseIfMatch, shownTag, singleVersion, versionFromList, versionUnlessNoneMatch, type IfMatch } from './if-match.js';
 import { parseJsonBody } from './json-body.js';
 
-/** Reads the agent's current version (its HelmRelease's resourceVersion); a missing agent throws its 404. */
+/** Reads the agent's current `version`; a missing agent throws its 404. */
 export type CurrentVersion = (namespace: string, name: string) => Promise<string | undefined>;
 
 /** The operation's parsed (and, for validate, adapted) input of a request. */
@@ -71,16 +74,17 @@ export async function restInput(
   const ifMatch = rest.ifMatch ? parseIfMatch(req.get('if-match')) : undefined;
   const version = ifMatch && singleVersion(ifMatch);
   if (version !== undefined) {
-    if (raw.resourceVersion !== undefined && raw.resourceVersion !== version) {
-      throw invalid(`If-Match names version ${version} and the body resourceVersion ${JSON.stringify(raw.resourceVersion)}: send one of them`);
+    if (raw.version !== undefined && raw.version !== version) {
+      throw invalid(`If-Match names version ${shownTag(version)} and the body version ${JSON.stringify(shownTag(String(raw.version)))}: send one of them`);
     }
-    raw.resourceVersion = version;
+    raw.version = version;
   }
   const parsed = operation.input.safeParse(raw);
   if (!parsed.success) throw inputError(parsed.error.issues, raw, origins);
   const input = parsed.data as Record<string, unknown>;
   // If-Match lists and If-None-Match both compare with the current version: read it once.
   const current = currentVersion && readOnce(currentVersion);
+  if (rest.createIfMatch) await checkCreateIfMatch(req.get('if-match'), input, current);
   if (ifMatch && !ifMatch.any && version === undefined) await resolveList(ifMatch, input, current);
   const ifNoneMatch = rest.ifMatch ? parseIfMatch(req.get('if-none-match'), 'If-None-Match') : undefined;
   if (ifNoneMatch) await resolveNoneMatch(ifNoneMatch, input, current);
@@ -114,17 +118,41 @@ function readOnce(read: CurrentVersion): CurrentVersion {
   };
 }
 
-/** Sets `input.resourceVersion` from an If-Match list: a body version it lists, else the current one it lists. */
+/** Sets `input.version` from an If-Match list: a body version it lists, else the current one it lists. */
 async function resolveList(ifMatch: IfMatch & { any: false }, input: Record<string, unknown>, currentVersion?: CurrentVersion): Promise<void> {
-  const body = input.resourceVersion;
+  const body = input.version;
   if (typeof body === 'string') {
     if (ifMatch.strong.includes(body)) return;
-    throw invalid(`If-Match does not list the body resourceVersion ${JSON.stringify(body)}: send one of them`);
+    throw invalid(`If-Match does not list the body version ${JSON.stringify(shownTag(body))}: send one of them`);
   }
   const namespace = String(input.namespace ?? '');
   const name = String(input.name ?? '');
   const current = currentVersion ? await currentVersion(namespace, name) : undefined;
-  input.resourceVersion = versionFromList(ifMatch, current, namespace, name);
+  input.version = versionFromList(ifMatch, current, namespace, name);
+}
+
+/**
+ * If-Match on a create (RFC 9110 §13.1.1): false when the agent does not exist, `*`
+ * included (there is no current representation), so a 412 before anything is written.
+ * When it exists the condition is evaluated as on a write, and a true one leaves the
+ * create to answer its 409.
+ */
+async function checkCreateIfMatch(header: string | undefined, input: Record<string, unknown>, currentVersion?: CurrentVersion): Promise<void> {
+  const ifMatch = parseIfMatch(header);
+  if (!ifMatch) return;
+  const namespace = typeof input.namespace === 'string' ? input.namespace : '';
+  const name = String(input.name ?? '');
+  const current = currentVersion ? await currentVersion(namespace, name).catch((err: unknown) => {
+    if (isAppError(err, 'not_found')) return undefined;
+    throw err;
+  }) : undefined;
+  const agent = namespace ? `${namespace}/${name}` : `${name} (in the default namespace)`;
+  if (current === undefined) {
+    throw new PreconditionFailed(
+      `agent ${agent} does not exist yet, so If-Match ${shownTag(header!.trim())} cannot match (RFC 9110 §13.1.1); leave If-Match out to create it; nothing was written`,
+    );
+  }
+  if (!ifMatch.any) versionFromList(ifMatch, current, namespace, name);
 }
 
 /** Refuses the write when If-None-Match names the agent's current version (or any, with `*`); else bases it on that version. */
@@ -133,7 +161,7 @@ async function resolveNoneMatch(ifNoneMatch: IfMatch, input: Record<string, unkn
   const name = String(input.name ?? '');
   const current = currentVersion ? await currentVersion(namespace, name) : undefined;
   const version = versionUnlessNoneMatch(ifNoneMatch, current, namespace, name);
-  if (input.resourceVersion === undefined && version !== undefined) input.resourceVersion = version;
+  if (input.version === undefined && version !== undefined) input.version = version;
 }
 
 /** A path segment that stands for a whole number (a revision), or the 400 that says so. */
