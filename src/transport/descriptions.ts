@@ -38,7 +38,9 @@ export const TOOL_DESCRIPTIONS = {
   get_agent:
     'Read-only. Reads one agent by its technical name: the Agent CR, the HelmRelease that owns it (Flux provenance labels) and ' +
     'the release values, merged into one Agent with displayName, description, modelConfig, skills, toolset, readiness, conditions ' +
-    'and managed (helmrelease, gitops or none). Not found when neither an Agent nor a HelmRelease has that name. Writes nothing.',
+    'and managed (helmrelease, gitops or none), plus version (changes only when someone changes the agent, not when Flux ' +
+    'writes status: the precondition to pass to the next write) and resourceVersion. Not found when neither an Agent nor ' +
+    'a HelmRelease has that name. Writes nothing.',
   create_agent:
     'WRITES: creates an agent as a Flux HelmRelease of the agent chart in the namespace, plus the shared per-namespace ' +
     'OCIRepository of that chart when it does not exist yet (an existing one is reused). The caller chooses and confirms the ' +
@@ -50,10 +52,11 @@ export const TOOL_DESCRIPTIONS = {
     'the installation does not know is refused when get_info says presetsChecked, else noted; notes also flag a selector ' +
     'given twice and preset:none or preset:full beside other selectors. Refused ' +
     'with a conflict when a HelmRelease or a bare Agent CR of that name exists. Nothing is written on a refusal. Returns the ' +
-    'agent (with its resourceVersion), the composed manifests, what was created and the first status. With dryRun the ' +
+    'agent (with its version), generation, the composed manifests, what was created and the first status. With dryRun the ' +
     'API server checks both writes too (admission, the CRD schema, RBAC) and nothing is stored: the answer carries ' +
     'dryRun: true and says what would be created. validate_agent checks without asking the API server. With wait (seconds) ' +
-    'it answers once the agent is ready or failed or the time is up, the status then embedded with timedOut. ' +
+    'it answers once the agent is ready (rolled out at the generation written) or failed or the time is up, with the agent ' +
+    'as read then and its status embedded with timedOut. ' +
     COMMIT_MODE,
   update_agent:
     "WRITES: changes an existing agent by merging the given fields into its HelmRelease's values (Flux then upgrades the " +
@@ -61,18 +64,21 @@ export const TOOL_DESCRIPTIONS = {
     'toolset, labels and annotations replace the whole value. The result is validated against the chart values schema and ' +
     'the modelConfig against the namespace before anything is written. Guards: a GitOps-owned release (applied by a Flux ' +
     'Kustomization) or a suspended one is refused with a conflict unless force; a bare Agent CR without a HelmRelease has ' +
-    'nothing to write to and is refused. Pass the resourceVersion get_agent reported to refuse the write (conflict) when ' +
-    'someone changed the agent since; without it the fields are merged into the newest values. dryRun runs everything ' +
-    'and has the API server check the write without storing it. Returns the agent (with its new resourceVersion), the ' +
+    'nothing to write to and is refused. Pass the version get_agent (or the last write) reported to refuse the write ' +
+    '(conflict) when someone changed the agent since (Flux\'s status writes do not change it); without it the fields are ' +
+    'merged into the newest values. dryRun runs everything ' +
+    'and has the API server check the write without storing it. Returns the agent (with its new version), generation ' +
+    '(pass it to wait_for_agent to wait for this change), the ' +
     'values before and after, the changed value paths and the composed manifests; nothing is written when nothing changed. ' +
-    'With wait (seconds) it answers once the agent is ready or failed or the time is up, with its status and timedOut. ' +
+    'With wait (seconds) it answers once the change has rolled out (ready for the generation written) or failed or the ' +
+    'time is up, with the agent as read then, its status and timedOut. ' +
     COMMIT_MODE,
   delete_agent:
     'WRITES (destructive): deletes an agent by deleting its HelmRelease (Flux uninstalls the release and kagent removes the ' +
     "Agent and its Deployment), and the namespace's shared OCIRepository when no other HelmRelease renders from it (otherwise " +
     'it is kept and the result says why). Guards: a GitOps-owned or suspended release is refused with a conflict unless force ' +
     '(a forced delete of a suspended release deletes the Agent too, since Flux would leave it behind); a bare Agent CR without a ' +
-    'HelmRelease is deleted only with force. Pass the resourceVersion get_agent reported to delete only that version ' +
+    'HelmRelease is deleted only with force. Pass the version get_agent reported to delete only that version ' +
     '(conflict when it changed since). dryRun reports what would be deleted and kept, checked by the API server, and ' +
     'deletes nothing. Returns what was deleted. Cannot be undone. ' +
     COMMIT_MODE,
@@ -119,7 +125,7 @@ export const TOOL_DESCRIPTIONS = {
     "WRITES: rolls an agent back to one of its revisions by applying that revision's spec as an update_agent would: fields " +
     'the revision did not have are cleared, the values are validated against the chart values schema in use now (a revision ' +
     'it refuses is refused with the violations) and the modelConfig against the namespace, and the same guards apply ' +
-    '(GitOps-owned or suspended releases need force). Pass the resourceVersion get_agent reported to refuse the rollback ' +
+    '(GitOps-owned or suspended releases need force). Pass the version get_agent reported to refuse the rollback ' +
     '(conflict) when someone changed the agent since; dryRun checks everything, the API server included, and writes and ' +
     'records nothing. The rollback is recorded as a new revision with rolledBackTo. Returns ' +
     'the update result plus revision (the new one) and rolledBackTo; nothing is written when the agent already has that ' +
@@ -128,7 +134,8 @@ export const TOOL_DESCRIPTIONS = {
     COMMIT_MODE,
   wait_for_agent:
     'Read-only. Waits for an agent\'s rollout instead of polling get_agent_status: answers once the agent is ready ' +
-    '(until: ready, the default; a failed verdict ends the wait early, with the reason in summary) or once its HelmRelease ' +
+    '(until: ready, the default: every controller has observed the current generation and the rollout is complete; a ' +
+    'failed verdict of the current generation ends the wait early, with the reason in summary) or once its HelmRelease ' +
     'and Agent are gone (until: deleted), or when timeoutSeconds (default 60, at most 600) are up. Returns the Status as ' +
     'get_agent_status does, plus timedOut (true when the time ran out first) and waitedSeconds. With a progress token it ' +
     'sends a progress notification, the summary as its message, whenever the verdict or summary changes. Pass the generation ' +
