@@ -122,8 +122,12 @@ export class AgentService {
     return getAgentRevision(this.env, ctx, request);
   }
 
-  async rollbackAgent(ctx: RequestContext, request: RollbackRequest): Promise<RollbackResult> {
-    return rollbackAgent(this.env, ctx, request);
+  /** With `wait`, answers once the agent is ready or failed or the time is up (wait.ts). */
+  async rollbackAgent(ctx: RequestContext, request: RollbackRequest & { wait?: number }): Promise<RollbackResult> {
+    const { wait: _wait, ...rollback } = request;
+    const seconds = writeWaitSeconds(request);
+    const result = await rollbackAgent(this.env, ctx, rollback);
+    return seconds > 0 ? withRollout(this.env, ctx, result, seconds) : result;
   }
 
   async listModelConfigs(ctx: RequestContext, request: { namespace?: string } = {}): Promise<{ modelConfigs: ModelConfig[] }> {

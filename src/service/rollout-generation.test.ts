@@ -80,6 +80,15 @@ describe('rollouts tracked by generation', () => {
     expect(result).toMatchObject({ verdict: 'ready', timedOut: false, generation: next, observedGeneration: next });
   });
 
+  it('rollback_agent with wait answers once the rollback rolled out, the agent as read then', async () => {
+    const rolled = await f.service.rollbackAgent(f.ctx(), { name: 'slow', revision: 1, wait: 60 });
+    expect(rolled).toMatchObject({ rolledBackTo: 1, timedOut: false, status: { verdict: 'ready', observedGeneration: rolled.generation } });
+    expect(rolled.waitedSeconds).toBeGreaterThanOrEqual(DELAY_MS / 1000);
+    expect(rolled.agent).toMatchObject({ exists: true, ready: true });
+    expect(rolled.agent.description).toBeUndefined();
+    await expect(f.service.rollbackAgent(f.ctx(), { name: 'slow', revision: 1, wait: 5, dryRun: true })).rejects.toMatchObject({ code: 'invalid_request' });
+  });
+
   it('refuses a generation that is not a whole number of at least 1', async () => {
     await expect(f.service.waitForAgent(f.ctx(), { name: 'slow', generation: 0 })).rejects.toThrow(
       'invalid request: generation must be a whole number of at least 1 (a write\'s generation), got 0');

@@ -128,7 +128,8 @@ export const TOOL_DESCRIPTIONS = {
     '(GitOps-owned or suspended releases need force). Pass the version get_agent reported to refuse the rollback ' +
     '(conflict) when someone changed the agent since; dryRun checks everything, the API server included, and writes and ' +
     'records nothing. The rollback is recorded as a new revision with rolledBackTo. Returns ' +
-    'the update result plus revision (the new one) and rolledBackTo; nothing is written when the agent already has that ' +
+    'the update result plus revision (the new one) and rolledBackTo; with wait (seconds) it answers once the rollback has ' +
+    'rolled out or failed or the time is up, as update_agent does; nothing is written when the agent already has that ' +
     "revision's values. In commit mode no revision is recorded (the cluster is not written; once Flux applies the merged " +
     'pull request, list_agent_revisions shows it as a change made outside agent-manager). ' +
     COMMIT_MODE,

@@ -149,6 +149,7 @@ export const rollbackAgentInput = z
     dryRun: flag(ARG.dryRunRollback),
     resourceVersion,
     version,
+    wait: waitSeconds,
     ...commitFields,
   })
   .strict();
