@@ -26,6 +26,8 @@ describe('a verdict judged by generations', () => {
     ['helm-controller has not observed the written generation',
       facts({ helmRelease: hr({ generation: 7, observedGeneration: 6, lastAttemptedGeneration: 6 }) }),
       'HelmRelease generation 7 not yet observed by helm-controller (observed 6)'],
+    ['the release is suspended, so helm-controller will not look', facts({ helmRelease: hr({ suspended: true, generation: 4 }) }),
+      'HelmRelease is suspended: helm-controller will not reconcile generation 4 (observed 3) until it is resumed'],
     ['helm-controller has not attempted it', facts({ helmRelease: hr({ lastAttemptedGeneration: 2 }) }),
       'HelmRelease generation 3 not yet attempted by helm-controller (last attempted 2)'],
     ['the Ready condition speaks of an older generation', facts({ helmRelease: hr({ conditions: [ready(2)] }) }),

@@ -32,6 +32,9 @@ export function releaseBehind(facts: Facts, wanted?: number): string | undefined
   // Flux's CRD defaults observedGeneration to -1: a release helm-controller never reconciled.
   if (known(hr.observedGeneration) && hr.observedGeneration < 1) return 'HelmRelease created; Flux has not reconciled it yet';
   if (known(hr.observedGeneration) && hr.observedGeneration < generation) {
+    if (hr.suspended) {
+      return `HelmRelease is suspended: helm-controller will not reconcile generation ${generation} (observed ${hr.observedGeneration}) until it is resumed`;
+    }
     return `HelmRelease generation ${generation} not yet observed by helm-controller (observed ${hr.observedGeneration})`;
   }
   if (known(hr.lastAttemptedGeneration) && hr.lastAttemptedGeneration < generation) {
