@@ -86,6 +86,25 @@ describe('wait_for_agent over MCP', () => {
     expect(progress.at(-1)?.message).toBe((json(result).status as { summary: string }).summary);
   });
 
+  it('chains a write\'s generation into wait_for_agent and its version into the next write', async () => {
+    const updated = json(await client.callTool({ name: 'update_agent', arguments: { name: 'mcp-waited', description: 'chained' } }) as CallToolResult);
+    const generation = updated.generation as number;
+    const version = (updated.agent as { version: string }).version;
+    const waited = await client.callTool(
+      { name: 'wait_for_agent', arguments: { name: 'mcp-waited', generation, timeoutSeconds: 60 } }, undefined, { timeout: 70_000 },
+    ) as CallToolResult;
+    expect(json(waited)).toMatchObject({ verdict: 'ready', timedOut: false, generation, observedGeneration: generation });
+    // Flux's status writes since the update moved the resourceVersion, not the version.
+    const next = await client.callTool({ name: 'update_agent', arguments: { name: 'mcp-waited', description: 'next', version } }) as CallToolResult;
+    expect(next.isError).toBeFalsy();
+    const stale = await client.callTool({ name: 'update_agent', arguments: { name: 'mcp-waited', description: 'stale', version } }) as CallToolResult;
+    expect(stale.isError).toBe(true);
+    expect((stale.content[0] as { text: string }).text).toMatch(/^conflict: conflict: agent kagent\/mcp-waited changed since version /);
+    const bad = await client.callTool({ name: 'wait_for_agent', arguments: { name: 'mcp-waited', generation: 1.5 } }) as CallToolResult;
+    expect((bad.content[0] as { text: string }).text).toBe(
+      'invalid_request: invalid request: generation must be a whole number of at least 1 (a write\'s generation), got 1.5');
+  });
+
   it('refuses a timeout outside 1..600 seconds as invalid input, naming the range', async () => {
     const result = await client.callTool({ name: 'wait_for_agent', arguments: { name: 'mcp-waited', timeoutSeconds: 601 } }) as CallToolResult;
     expect(result.isError).toBe(true);
