@@ -9,7 +9,7 @@
  * release deleted and created again under the same name another version, even at the
  * same generation with the same labels.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { KubeObject } from './ports.js';
 
 /** JSON with sorted keys, so equal maps hash equally whatever their order. */
@@ -18,12 +18,30 @@ function sortedJson(map: Record<string, string> | undefined): string {
   return JSON.stringify(entries);
 }
 
+/**
+ * Versions of frozen release objects already seen: the read cache hands out the same
+ * deep-frozen object until the release changes, so a list of many agents hashes only the
+ * releases that changed. Only frozen ones are remembered (nothing can change them after
+ * the hash), keyed weakly, so a dropped object takes its entry with it.
+ */
+const seen = new WeakMap<KubeObject, string>();
+
 /** The version of an agent whose HelmRelease is `release`. */
 export function agentVersion(release: KubeObject): string {
+  const frozen = Object.isFrozen(release.metadata) && Object.isFrozen(release.metadata.labels ?? {})
+    && Object.isFrozen(release.metadata.annotations ?? {});
+  if (!frozen) return computeVersion(release);
+  let version = seen.get(release);
+  if (version === undefined) {
+    version = computeVersion(release);
+    seen.set(release, version);
+  }
+  return version;
+}
+
+function computeVersion(release: KubeObject): string {
   const { generation, uid, labels, annotations } = release.metadata as KubeObject['metadata'] & { generation?: number };
-  const hash = createHash('sha256')
-    .update(`${uid ?? ''}\n${sortedJson(labels)}\n${sortedJson(annotations)}`)
-    .digest('hex')
-    .slice(0, 8);
-  return `${typeof generation === 'number' ? generation : 0}-${hash}`;
+  // One-shot hash (no Hash object per agent): a list computes one per agent.
+  const digest = hash('sha256', `${uid ?? ''}\n${sortedJson(labels)}\n${sortedJson(annotations)}`).slice(0, 8);
+  return `${typeof generation === 'number' ? generation : 0}-${digest}`;
 }
