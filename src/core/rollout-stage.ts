@@ -9,7 +9,7 @@
  * A fact without a generation (an object whose controller never reports one) is not
  * judged here, as kstatus skips the check for a status without observedGeneration.
  */
-import { findCondition } from './conditions.js';
+import { conditionText, findCondition } from './conditions.js';
 import type { Status } from './types.js';
 
 type Facts = Pick<Status, 'agent' | 'helmRelease' | 'deployment'>;
@@ -35,7 +35,10 @@ export function releaseBehind(facts: Facts, wanted?: number): string | undefined
     if (hr.suspended) {
       return `HelmRelease is suspended: helm-controller will not reconcile generation ${generation} (observed ${hr.observedGeneration}) until it is resumed`;
     }
-    return `HelmRelease generation ${generation} not yet observed by helm-controller (observed ${hr.observedGeneration})`;
+    // What helm-controller says while it waits (the chart source not ready, a dependency), when it says it for this generation.
+    const waiting = findCondition(hr.conditions, 'Ready');
+    const why = waiting?.status === 'False' && waiting.observedGeneration === generation ? `: ${conditionText(waiting).split('\n')[0]}` : '';
+    return `HelmRelease generation ${generation} not yet observed by helm-controller (observed ${hr.observedGeneration})${why}`;
   }
   if (known(hr.lastAttemptedGeneration) && hr.lastAttemptedGeneration < generation) {
     return `HelmRelease generation ${generation} not yet attempted by helm-controller (last attempted ${hr.lastAttemptedGeneration})`;
