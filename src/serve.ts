@@ -148,7 +148,10 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
         apiVersions,
         revisionHistoryLimit: config.revisionHistoryLimit,
         toolsetPresets: { configured: config.toolsetPresets },
-        gitops: { repository: config.gitops.repository || undefined, branch: config.gitops.branch, path: config.gitops.path },
+        gitops: {
+          repository: config.gitops.repository || undefined, repositories: config.gitops.repositories, branch: config.gitops.branch, path: config.gitops.path,
+          reviewCallers: config.oauth.enabled && !config.oauth.downstream,
+        },
       },
     ), hooks.operation);
     const app = createApp({

@@ -94,6 +94,8 @@ export interface SkillsConfig {
 export interface GitOpsConfig {
   /** `owner/name`; empty means a request must name one (or the release's Kustomization does). */
   readonly repository: string;
+  /** `--gitops-repositories`: more repositories the installation's credential may write to. */
+  readonly repositories: readonly string[];
   readonly branch: string;
   readonly path: string;
   readonly githubApiUrl: string;

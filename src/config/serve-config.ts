@@ -4,6 +4,7 @@
  * fields or need more than a type (Flux intervals, the MCP path, skill repository URLs,
  * browser origins, OAuth).
  */
+import { branchViolation, parseRepositoryName, pathViolation } from '../core/gitops-refs.js';
 import type { AppConfig, Duration } from './app-config.js';
 import type { FlagDef, FlagSources, FlagValues } from './flag-types.js';
 import { DEFAULT_CHART_REFRESH, SERVE_FLAGS, type ServeFlags } from './flags.js';
@@ -128,9 +129,18 @@ function chartCredentials(v: V, s: S): Pick<AppConfig['chart'], 'auth' | 'secret
 /** The commit-mode flags; an App id needs its key file (and the other way round), a repository is owner/name. */
 function gitopsConfig(v: V, s: S): AppConfig['gitops'] {
   const repository = v['gitops-repository'].trim();
-  if (repository !== '' && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repository)) {
-    throw valueError(def('gitops-repository'), s['gitops-repository'], repository, 'want a GitHub repository as owner/name');
+  const repositoryRule = repository === '' ? undefined : parseRepositoryName(repository);
+  if (typeof repositoryRule === 'string') throw valueError(def('gitops-repository'), s['gitops-repository'], repository, `want a GitHub repository as owner/name: ${repositoryRule}`);
+  const repositories = v['gitops-repositories'].map((r) => r.trim()).filter((r) => r !== '');
+  for (const listed of repositories) {
+    const rule = parseRepositoryName(listed);
+    if (typeof rule === 'string') throw valueError(def('gitops-repositories'), s['gitops-repositories'], listed, `want GitHub repositories as owner/name: ${rule}`);
   }
+  const branch = v['gitops-branch'].trim() || 'main';
+  const branchRule = branchViolation(branch);
+  if (branchRule) throw valueError(def('gitops-branch'), s['gitops-branch'], branch, branchRule);
+  const pathRule = pathViolation(v['gitops-path'].trim());
+  if (pathRule) throw valueError(def('gitops-path'), s['gitops-path'], v['gitops-path'], pathRule);
   const appId = v['github-app-id'].trim();
   const keyFile = v['github-app-private-key-file'].trim();
   if (appId !== '' && !/^[0-9]+$/.test(appId)) throw valueError(def('github-app-id'), s['github-app-id'], appId, 'a GitHub App id is a number');
@@ -140,7 +150,7 @@ function gitopsConfig(v: V, s: S): AppConfig['gitops'] {
     throw valueError(def(given), s[given], appId || keyFile, `needs --${missing} as well`);
   }
   return {
-    repository, branch: v['gitops-branch'].trim() || 'main', path: v['gitops-path'].trim(),
+    repository, repositories, branch, path: v['gitops-path'].trim(),
     githubApiUrl: v['github-api-url'] === '' ? String(def('github-api-url').default) : v['github-api-url'],
     appId, appPrivateKeyFile: keyFile, githubToken: v['gitops-github-token'].trim(),
   };

@@ -30,6 +30,8 @@ type Dispatcher = NonNullable<ReturnType<RequestContext['getDispatcher']>>;
 export function collectionPath(gvr: Gvr, namespace: string): string {
   const { group, version, resource } = gvr;
   const prefix = group ? `/apis/${group}/${version}` : `/api/${version}`;
+  // No namespace: the collection across every namespace (GET /apis/<group>/<version>/<resource>).
+  if (namespace === '') return `${prefix}/${resource}`;
   return `${prefix}/namespaces/${encodeURIComponent(namespace)}/${resource}`;
 }
 

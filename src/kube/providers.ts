@@ -15,13 +15,14 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { unauthenticated } from '../core/errors.js';
 import type { RequestContext } from '../identity/caller.js';
-import type { KubePort, KubeProvider, WatchPort } from '../service/ports.js';
+import type { AccessAttributes, AccessDecision, KubePort, KubeProvider, WatchPort } from '../service/ports.js';
 import { makeKubeApis, type KubeApis } from './api-clients.js';
 import { ClientNodeAccessReviewer } from './access-review.js';
 import type { ReadAttributes } from './cache/ports.js';
 import { ClientNodeKube } from './client-node-kube.js';
 import { kubeConfigForToken } from './kubeconfig.js';
 import { ClientNodeWatches } from './watches.js';
+import { selfReview, subjectReview } from './write-review.js';
 
 export const NO_CALLER_TOKEN = 'the request carries no identity token to act with: no caller token on the request';
 
@@ -44,6 +45,13 @@ export class ServiceAccountProvider implements KubeProvider {
 
   forWatches(_ctx: RequestContext): WatchPort {
     return this.watches;
+  }
+
+  /** A SubjectAccessReview about the request's caller (none without one: there is nobody to ask about). */
+  async reviewAccess(ctx: RequestContext, attributes: AccessAttributes): Promise<AccessDecision> {
+    const user = ctx.caller?.email || ctx.caller?.subject;
+    if (!user) throw unauthenticated('the request names no caller to ask Kubernetes about');
+    return subjectReview(this.apis, user, ctx.caller!.groups, attributes);
   }
 
   close(): void {
@@ -111,6 +119,11 @@ export class CallerProvider implements KubeProvider {
    */
   async mayRead(ctx: RequestContext, attributes: ReadAttributes): Promise<boolean> {
     return new ClientNodeAccessReviewer(this.entryFor(ctx).apis).mayRead(attributes);
+  }
+
+  /** A SelfSubjectAccessReview with the caller's own token. */
+  async reviewAccess(ctx: RequestContext, attributes: AccessAttributes): Promise<AccessDecision> {
+    return selfReview(this.entryFor(ctx).apis, attributes);
   }
 
   private entryFor(ctx: RequestContext): Entry {

@@ -19,8 +19,10 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, invalid, unsupported } from '../core/errors.js';
 import type { CommitPlan, PlanInput } from '../core/gitops-plan.js';
+import { branchViolation, parseRepositoryName, pathViolation } from '../core/gitops-refs.js';
 import type { CommitInfo, CommitOptions } from '../core/types.js';
 import { callerName, type RequestContext } from '../identity/caller.js';
+import { checkCallerMayChange, checkRepositoryAllowed } from './gitops-access.js';
 import { commitTarget, repositoryText, type CommitTarget } from './gitops-target.js';
 import type { OperationEnv } from './operation-env.js';
 import type { GitOpsHost, KubeObject, KubePort, ResolvedSchema } from './ports.js';
@@ -51,10 +53,34 @@ export const NOT_CONFIGURED =
  * who meant to propose a change never writes to the cluster by leaving out `mode`.
  */
 export function checkCommitOptions(options: CommitOptions): void {
-  if (options.mode === 'commit') return;
+  if (options.mode === 'commit') {
+    checkCommitValues(options);
+    return;
+  }
   const given = (['repository', 'branch', 'path'] as const).filter((k) => options[k] !== undefined);
   if (given.length > 0) {
     throw invalid(`${given.join(', ')} ${given.length > 1 ? 'apply' : 'applies'} only with mode "commit"; pass mode "commit" to open a pull request`);
+  }
+}
+
+/**
+ * `repository`, `branch` and `path` as given, checked before anything is read: a value
+ * git or GitHub would read differently from the person (a control character, `..`, a
+ * `.git` segment, a malformed owner) is a 400 naming the rule, and nothing is read or sent.
+ */
+export function checkCommitValues(options: Pick<CommitOptions, 'repository' | 'branch' | 'path'>): void {
+  const { repository, branch, path } = options;
+  if (typeof repository === 'string' && repository.trim() !== '') {
+    const parsed = parseRepositoryName(repository);
+    if (typeof parsed === 'string') throw invalid(`repository ${JSON.stringify(repository)}: ${parsed}`);
+  }
+  if (typeof branch === 'string' && branch !== '') {
+    const problem = branchViolation(branch);
+    if (problem) throw invalid(`branch ${JSON.stringify(branch)}: ${problem}`);
+  }
+  if (typeof path === 'string') {
+    const problem = pathViolation(path);
+    if (problem) throw invalid(`path ${JSON.stringify(path)}: ${problem}`);
   }
 }
 
@@ -98,8 +124,11 @@ export function planInput(target: CommitTarget, files: Record<string, string>, n
 
 export async function commitChange(env: OperationEnv, ctx: RequestContext, kube: KubePort, request: CommitRequest): Promise<CommitInfo> {
   const host = gitopsHost(env, ctx);
-  const target = await commitTarget(env, kube, request.release, request.options);
   const { operation, namespace, name } = request;
+  // Who may propose, and where the installation's credential may write: asked before anything is read.
+  await checkCallerMayChange(env, ctx, operation, namespace, name);
+  const target = await commitTarget(env, kube, request.release, request.options);
+  await checkRepositoryAllowed(env, ctx, kube, target);
   const branch = `agent-manager/${operation}-${namespace}-${name}-${randomUUID().slice(0, 8)}`;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const snapshot = await host.read(ctx, target.repository, target.base, target.directory);

@@ -9,6 +9,7 @@
  */
 import { invalid } from '../core/errors.js';
 import { normaliseDirectory } from '../core/gitops-paths.js';
+import { parseRepositoryName } from '../core/gitops-refs.js';
 import type { CommitOptions } from '../core/types.js';
 import type { OperationEnv } from './operation-env.js';
 import type { KubeObject, KubePort, RepoRef } from './ports.js';
@@ -17,7 +18,6 @@ import { KUSTOMIZATION_LABEL } from './read-model.js';
 export const KUSTOMIZATION_NAMESPACE_LABEL = 'kustomize.toolkit.fluxcd.io/namespace';
 /** Flux's default when a GitRepository names no ref. */
 const FLUX_DEFAULT_BRANCH = 'master';
-const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
 
 export interface CommitTarget {
   repository: RepoRef;
@@ -31,11 +31,9 @@ export const repositoryText = (r: RepoRef) => `${r.owner}/${r.name}`;
 
 /** `owner/name` as given by a person, or the 400 that shows the form. */
 export function parseRepository(value: string, from: string): RepoRef {
-  const match = REPOSITORY.exec(value.trim());
-  if (!match || match[1] === '.' || match[1] === '..' || match[2] === '.' || match[2] === '..') {
-    throw invalid(`${from} ${JSON.stringify(value)} is not a GitHub repository; want owner/name`);
-  }
-  return { owner: match[1]!, name: match[2]!.replace(/\.git$/, '') };
+  const parsed = parseRepositoryName(value.trim());
+  if (typeof parsed === 'string') throw invalid(`${from} ${JSON.stringify(value)} is not a GitHub repository: ${parsed}`);
+  return parsed;
 }
 
 /**

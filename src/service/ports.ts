@@ -74,6 +74,22 @@ export interface WriteCallOptions {
   dryRun?: boolean;
 }
 
+/** A change a person wants to make, as an access review names it. */
+export interface AccessAttributes {
+  verb: 'create' | 'update' | 'delete';
+  group: string;
+  version: string;
+  resource: string;
+  namespace: string;
+  name?: string;
+}
+
+/** The API server's answer to an access review; `reason` in its own words, when it gave one. */
+export interface AccessDecision {
+  allowed: boolean;
+  reason?: string;
+}
+
 /** Hands out the Kubernetes client a request runs with. */
 export interface KubeProvider {
   /** `caller`: every call presents the caller's token; `serviceAccount`: the pod's own identity. */
@@ -91,6 +107,13 @@ export interface KubeProvider {
    * the read cache), for the rollout waiter. Absent: waiting is not available.
    */
   forWatches?(ctx: RequestContext): WatchPort;
+  /**
+   * Asks the API server whether the request's person may make a change, without making it
+   * (commit mode asks before it proposes one): as the caller (SelfSubjectAccessReview)
+   * when every call presents their token, else about the caller (SubjectAccessReview, made
+   * by the ServiceAccount). Absent: the provider cannot ask, and a caller's proposal is refused.
+   */
+  reviewAccess?(ctx: RequestContext, attributes: AccessAttributes): Promise<AccessDecision>;
 }
 
 /** Which objects of a type and namespace a list or watch covers. */

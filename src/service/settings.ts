@@ -44,6 +44,16 @@ export interface ServiceSettings {
 /** `--gitops-repository`, `--gitops-branch`, `--gitops-path`. */
 export interface GitOpsDefaults {
   repository?: string;
+  /**
+   * `--gitops-repositories`: where the installation's credential may also open pull
+   * requests (besides `repository` and the repositories the cluster's GitRepositories name).
+   */
+  repositories?: readonly string[];
+  /**
+   * With OAuth but the ServiceAccount making the calls: ask the API server whether the
+   * caller may make a change (SubjectAccessReview) before commit mode proposes it.
+   */
+  reviewCallers?: boolean;
   branch: string;
   path: string;
 }

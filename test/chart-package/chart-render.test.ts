@@ -21,7 +21,7 @@ const EXPECTED_RULES = [
   { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['list', 'watch', 'create', 'delete'] },
   { apiGroups: [''], resources: ['pods', 'events'], verbs: ['list', 'watch'] },
   { apiGroups: ['kustomize.toolkit.fluxcd.io'], resources: ['kustomizations'], verbs: ['get'] },
-  { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['gitrepositories'], verbs: ['get'] },
+  { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['gitrepositories'], verbs: ['get', 'list'] },
 ];
 
 describe('the chart with its default values', () => {
@@ -250,7 +250,10 @@ describe('namespaces and RBAC', () => {
 
   it('lets commit mode read Flux Kustomizations and GitRepositories in gitops.fluxNamespaces, get only', () => {
     const rendered = render({ gitops: { fluxNamespaces: ['flux-system', 'flux-system'] } });
-    expect((one(rendered, 'ClusterRole') as any).rules).toEqual(EXPECTED_RULES.slice(-2));
+    expect((one(rendered, 'ClusterRole') as any).rules).toEqual([
+      { apiGroups: ['kustomize.toolkit.fluxcd.io'], resources: ['kustomizations'], verbs: ['get'] },
+      { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['gitrepositories'], verbs: ['get'] },
+    ]);
     const bindings = rendered.manifests.filter((m) => m.kind === 'RoleBinding' && m.metadata.name === 'agent-manager-flux-sources') as any[];
     expect(bindings.map((b) => [b.metadata.namespace, b.roleRef.kind, b.roleRef.name])).toEqual([['flux-system', 'ClusterRole', 'agent-manager-flux-sources']]);
   });

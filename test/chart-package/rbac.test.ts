@@ -26,6 +26,13 @@ const EVERY_USER = new Set([
   'authentication.k8s.io/selfsubjectreviews:create',
 ]);
 
+/**
+ * Access granted by a ClusterRole of its own, not the namespaced Role: asking about the
+ * caller (a SubjectAccessReview, cluster-scoped), only with OAuth while the ServiceAccount
+ * makes the calls (rbac-gitops.yaml).
+ */
+const CLUSTER_WIDE = new Set(['authorization.k8s.io/subjectaccessreviews:create']);
+
 const key = (a: Access) => `${a.group}/${a.resource}:${a.verb}`;
 
 /** The Role's rules as one `group/resource:verb` entry per grant, duplicates kept. */
@@ -45,7 +52,7 @@ describe('the chart\'s Role and the code\'s Kubernetes calls', () => {
   });
 
   it('grants exactly the verbs the code calls, on exactly the resources it calls them on, once each', () => {
-    const needed = derived.accesses.filter((a) => !EVERY_USER.has(key(a)));
+    const needed = derived.accesses.filter((a) => !EVERY_USER.has(key(a)) && !CLUSTER_WIDE.has(key(a)));
     const role = grants((one(render(), 'Role') as any).rules);
     const missing = needed.filter((a) => !role.includes(key(a))).map((a) => `${key(a)} (called at ${a.where})`);
     const unused = role.filter((g) => !needed.some((a) => key(a) === g));
@@ -69,6 +76,24 @@ describe('the chart\'s Role and the code\'s Kubernetes calls', () => {
     const roles = render({ kagent: { additionalNamespaces: ['team-a'] } }).manifests.filter((m) => m.kind === 'Role') as any[];
     expect(roles.map((r) => r.metadata.namespace)).toEqual(['kagent', 'team-a']);
     expect(roles[1].rules).toEqual(roles[0].rules);
+  });
+});
+
+describe('the cluster-wide grants of commit mode', () => {
+  const clusterRoles = (values: Record<string, unknown>) =>
+    render(values).manifests.filter((m) => m.kind === 'ClusterRole').map((r: any) => ({ name: r.metadata.name, rules: grants(r.rules) }));
+
+  it('grants create on subjectaccessreviews only with OAuth while the ServiceAccount makes the calls', () => {
+    const reviews = (values: Record<string, unknown>) => clusterRoles(values).filter((r) => r.rules.includes('authorization.k8s.io/subjectaccessreviews:create'));
+    expect(reviews({})).toEqual([]);
+    expect(reviews({ oauth: { enabled: true, baseURL: 'https://am.example.com', dex: { issuerURL: 'https://dex.example.com', clientID: 'am' } } })).toEqual([{ name: 'agent-manager-access-reviews', rules: ['authorization.k8s.io/subjectaccessreviews:create'] }]);
+    expect(reviews({ oauth: { enabled: true, baseURL: 'https://am.example.com', dex: { issuerURL: 'https://dex.example.com', clientID: 'am' }, downstream: { enabled: true } } })).toEqual([]);
+  });
+
+  it('lets the ServiceAccount list GitRepositories across namespaces only when an installation credential is configured', () => {
+    const lists = (values: Record<string, unknown>) => clusterRoles(values).filter((r) => r.rules.includes('source.toolkit.fluxcd.io/gitrepositories:list'));
+    expect(lists({})).toEqual([]);
+    expect(lists({ gitops: { github: { tokenSecret: { name: 'gh' } } } })).toEqual([{ name: 'agent-manager-gitrepositories', rules: ['source.toolkit.fluxcd.io/gitrepositories:list'] }]);
   });
 });
 

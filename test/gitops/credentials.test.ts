@@ -75,6 +75,11 @@ describe('commit mode credentials', () => {
 
   it('answers 403 when the GitHub App is not installed on the repository', async () => {
     const { f } = await world('app');
+    // A repository the platform chose (a GitRepository names it), so the App is asked and refuses.
+    f.sandbox.store.create('gitrepositories', {
+      apiVersion: 'source.toolkit.fluxcd.io/v1', kind: 'GitRepository', metadata: { name: 'other', namespace: 'flux-system' },
+      spec: { interval: '1m', url: 'https://github.com/acme/other' },
+    } as never, {});
     const err = await failure(f.service.createAgent(f.ctx(), {
       name: 'elsewhere', modelConfig: 'default-model-config', toolset: ['preset:none'], mode: 'commit', repository: 'acme/other',
     }));

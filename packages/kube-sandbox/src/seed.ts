@@ -85,7 +85,7 @@ export const seedAgentManagerRbac: SeedStep = (store) => {
         { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['list', 'watch', 'create', 'delete'] },
         { apiGroups: [''], resources: ['pods', 'events'], verbs: ['list', 'watch'] },
         { apiGroups: ['kustomize.toolkit.fluxcd.io'], resources: ['kustomizations'], verbs: ['get'] },
-        { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['gitrepositories'], verbs: ['get'] },
+        { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['gitrepositories'], verbs: ['get', 'list'] },
       ],
     }, opts);
     store.create('rolebindings', {

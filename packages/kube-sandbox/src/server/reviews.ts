@@ -10,8 +10,12 @@
  *   (`kubectl auth can-i --list`);
  * - SelfSubjectReview: who the server thinks the caller is (`kubectl auth whoami`).
  *
- * Trust boundary: the user is always the authenticated caller; a review about someone
- * else (SubjectAccessReview) is not served.
+ * - SubjectAccessReview: the same question about the user, groups and extra the spec
+ *   names (a webhook or a service asking about someone else). Creating one needs RBAC's
+ *   `create` on subjectaccessreviews, like any other create, so only a trusted reviewer
+ *   may ask.
+ *
+ * Trust boundary: the Self reviews always ask about the authenticated caller.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fieldError } from '../api/field-errors.js';
@@ -19,7 +23,7 @@ import { isObject, type JsonObject } from '../api/json.js';
 import { statusErrors } from '../api/status.js';
 import type { AuthorizationAttributes, Authorizer } from '../auth/authorizer.js';
 import type { UserInfo } from '../ops/types.js';
-import { selfsubjectaccessreviews, selfsubjectreviews, selfsubjectrulesreviews } from '../resources/reviews.js';
+import { selfsubjectaccessreviews, selfsubjectreviews, selfsubjectrulesreviews, subjectaccessreviews } from '../resources/reviews.js';
 import { apiVersionOf, groupKind, groupResource, type ResourceDef } from '../resources/types.js';
 import { sendJson } from './http-io.js';
 import type { RequestInfo } from './request-info.js';
@@ -47,7 +51,22 @@ function accessAttributes(def: ResourceDef, spec: JsonObject, user: UserInfo): A
   };
 }
 
+/** The user a SubjectAccessReview asks about, as its spec names them (user or groups required, as kube-apiserver checks). */
+function subjectOf(def: ResourceDef, spec: JsonObject): UserInfo {
+  const groups = Array.isArray(spec.groups) ? spec.groups.filter((g): g is string => typeof g === 'string') : [];
+  const username = str(spec.user);
+  if (!username && groups.length === 0) {
+    throw statusErrors.invalid(groupKind(def), '', [fieldError.invalid('spec.user', '', 'at least one of user or group must be specified')]);
+  }
+  const extra = isObject(spec.extra) ? spec.extra as UserInfo['extra'] : undefined;
+  return { username, groups, ...(str(spec.uid) ? { uid: str(spec.uid) } : {}), ...(extra ? { extra } : {}) };
+}
+
 async function statusFor(def: ResourceDef, spec: JsonObject, user: UserInfo, authorizer: Authorizer): Promise<JsonObject> {
+  if (def === subjectaccessreviews) {
+    const decision = await authorizer.authorize(accessAttributes(def, spec, subjectOf(def, spec)));
+    return decision.allowed ? { allowed: true } : { allowed: false, ...(decision.reason ? { evaluationError: decision.reason } : {}) };
+  }
   if (def === selfsubjectaccessreviews) {
     const decision = await authorizer.authorize(accessAttributes(def, spec, user));
     // RBAC has no opinion rather than a denial; its missing-role notes are evaluation errors.
