@@ -55,6 +55,23 @@ describe('commit-mode planning', () => {
     expect(parseAllDocuments(text)[1]!.toJS().spec.values).toEqual(values);
   });
 
+  it('bases the change on git\'s values, keeps a replaced line\'s comment and quoting, and reports where the live values differ', () => {
+    const files = { 'clusters/prod/agents.yaml': SRE };
+    const live = { agent: { name: 'sre', displayName: 'SRE' }, modelConfig: { name: 'default-model-config' }, toolset: ['preset:full'] };
+    const plan = planUpdate(input(files), (base) => ({ ...base!, agent: { name: 'sre', displayName: 'Ops' }, toolset: ['helm', 'prometheus'] }),
+      (values) => buildHelmRelease('kagent', 'sre', values, cfg), buildOciRepository('kagent', cfg), live);
+    expect(plan.base).toEqual({ agent: { name: 'sre', displayName: 'SRE' }, modelConfig: { name: 'default-model-config' }, toolset: ['kubernetes', 'prometheus'] });
+    expect(plan.drift).toEqual(['toolset']);
+    expect(content(plan, 'clusters/prod/agents.yaml')).toBe(SRE.replace("displayName: 'SRE'", "displayName: 'Ops'").replace('- kubernetes # the cluster', '- helm # the cluster'));
+  });
+
+  it('refuses a release its Kustomization applied but git does not define, naming where it looked', () => {
+    const err = (() => { try { planUpdate(input({ 'clusters/prod/kustomization.yaml': 'resources: []\n' }, { ownedBy: 'flux-system/prod' }), {}, buildHelmRelease('kagent', 'sre', {}, cfg), buildOciRepository('kagent', cfg)); } catch (e) { return e; } })();
+    expect(isAppError(err, 'conflict')).toBe(true);
+    expect((err as Error).message).toMatch(/^conflict: HelmRelease kagent\/sre is applied by Flux Kustomization flux-system\/prod, but no file below path clusters\/prod of acme\/fleet@main defines it; nothing was proposed/);
+    expect(() => planDelete(input({}, { ownedBy: 'flux-system/prod' }), [])).toThrow(/^conflict: HelmRelease kagent\/sre is applied by Flux Kustomization/);
+  });
+
   it('adds and removes keys of values without touching the rest', () => {
     const files = { 'clusters/prod/agents.yaml': SRE };
     const values = { agent: { name: 'sre', displayName: 'SRE', description: 'on call' }, modelConfig: { name: 'default-model-config' } };

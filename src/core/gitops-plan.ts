@@ -15,6 +15,7 @@
  * `kubectl kustomize <directory>` renders exactly what apply mode would have applied.
  */
 import type { ComposedObject } from './compose.js';
+import { changedPaths } from './diff.js';
 import { conflict, notFound } from './errors.js';
 import { addResource, newKustomization, removeResource, resourcesOf } from './gitops-kustomization.js';
 import { baseOf, dirOf, isManifest, isUnder, joinPath, KUSTOMIZATION_FILES } from './gitops-paths.js';
@@ -43,6 +44,11 @@ export interface PlanInput {
   prune?: boolean;
   /** `owner/name@branch`, for the texts. */
   where: string;
+  /**
+   * `namespace/name` of the Flux Kustomization that applied the live release, when it is
+   * GitOps-owned: then git must define it below `directory`.
+   */
+  ownedBy?: string;
 }
 
 export interface CommitPlan {
@@ -51,6 +57,8 @@ export interface CommitPlan {
   releasePath: string;
   /** What to delete from the cluster by hand when Flux will not prune it. */
   liveSteps?: string[];
+  /** Value paths where the live release differs from git (an update's plan, when git defines the release). */
+  drift?: string[];
 }
 
 /** The directory agent-manager lays new agents out in, below the Kustomization's path. */
@@ -148,17 +156,61 @@ export function planCreate(input: PlanInput, release: ComposedObject, source: Co
   return { files: cs.changes(), releasePath };
 }
 
-/** update_agent in commit mode: `spec.values` edited where the release is defined, else the layout. */
-export function planUpdate(input: PlanInput, values: Record<string, unknown>, release: ComposedObject, source: ComposedObject): CommitPlan {
+/** The values to propose, given git's (undefined when git does not define the release). */
+export type ValuesFor = Record<string, unknown> | ((base: Record<string, unknown> | undefined) => Record<string, unknown>);
+
+/** An update's plan, with the values it was based on and proposes. */
+export interface UpdatePlan extends CommitPlan {
+  /** `spec.values` as git defines them; undefined when git did not define the release. */
+  base?: Record<string, unknown>;
+  /** The values proposed. */
+  values: Record<string, unknown>;
+}
+
+/**
+ * update_agent and rollback_agent in commit mode. Where git defines the release, git is the
+ * base: `values` is computed from git's `spec.values` (so a change merged but not applied
+ * yet is kept) and edited in place; the live values are only compared, for `drift`, never
+ * copied. A GitOps-owned release (`input.ownedBy`) that git does not define is a 409: a new
+ * file would be a second definition beside whatever Flux really applies. Any other release
+ * git does not define is laid out (`release` composes it from the values).
+ */
+export function planUpdate(
+  input: PlanInput, values: ValuesFor, release: ComposedObject | ((values: Record<string, unknown>) => ComposedObject),
+  source: ComposedObject, live?: Record<string, unknown>,
+): UpdatePlan {
   const hit = theRelease(input);
   const cs = new ChangeSet(input.files);
   if (!hit) {
+    if (input.ownedBy) throw notInGit(input);
+    const proposed = typeof values === 'function' ? values(undefined) : values;
     // Laid out first, listed after: the change set is read once it holds the new files.
-    const releasePath = addToLayout(cs, input, release, source);
-    return { files: cs.changes(), releasePath };
+    const releasePath = addToLayout(cs, input, typeof release === 'function' ? release(proposed) : release, source);
+    return { files: cs.changes(), releasePath, values: proposed };
   }
-  cs.write(hit.path, withReleaseValues(documents(cs, hit.path)!, hit.index, values));
-  return { files: cs.changes(), releasePath: hit.path };
+  const file = documents(cs, hit.path)!;
+  const base = valuesOf(plain(file.docs[hit.index]!) as Obj);
+  const proposed = typeof values === 'function' ? values(base) : values;
+  cs.write(hit.path, withReleaseValues(file, hit.index, proposed));
+  const plan: UpdatePlan = { files: cs.changes(), releasePath: hit.path, base, values: proposed };
+  if (live) {
+    const drift = changedPaths(base, live);
+    if (drift.length > 0) plan.drift = drift;
+  }
+  return plan;
+}
+
+function valuesOf(o: Obj): Record<string, unknown> {
+  const values = o.spec?.values;
+  return values && typeof values === 'object' && !Array.isArray(values) ? structuredClone(values as Record<string, unknown>) : {};
+}
+
+/** The 409 of a GitOps-owned release no file below its Kustomization's path defines. */
+function notInGit(input: PlanInput) {
+  return conflict(
+    `HelmRelease ${input.namespace}/${input.name} is applied by Flux Kustomization ${input.ownedBy}, but no file below path ${input.directory || '/'} of ${input.where} defines it; `
+    + 'nothing was proposed, since a new file would be a second definition beside what Flux applies: find where the release is defined (another Kustomization, a generated manifest) and change it there',
+  );
 }
 
 /**
@@ -168,6 +220,7 @@ export function planUpdate(input: PlanInput, values: Record<string, unknown>, re
  */
 export function planDelete(input: PlanInput, clusterUsers: string[]): CommitPlan {
   const hit = theRelease(input);
+  if (!hit && input.ownedBy) throw notInGit(input);
   if (!hit) throw notFound(`HelmRelease ${input.namespace}/${input.name} is not defined in ${input.where} under ${input.directory || '/'}`);
   const cs = new ChangeSet(input.files);
   const removed = plain(documents(cs, hit.path)!.docs[hit.index]!) as Obj;

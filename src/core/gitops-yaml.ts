@@ -7,7 +7,7 @@
  * Files are read as YAML 1.1, the version kustomize and Flux read them with, so a value
  * agent-manager writes means in git what it means on the cluster (`on` stays a string).
  */
-import { Document, isMap, isScalar, isSeq, parseAllDocuments, type Node, type ParsedNode } from 'yaml';
+import { Document, isMap, isNode, isScalar, isSeq, parseAllDocuments, type Node, type ParsedNode } from 'yaml';
 
 export type YamlDocument = Document.Parsed<ParsedNode>;
 
@@ -56,8 +56,9 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 /**
  * Makes `node` hold `value`, changing as little as possible: map entries are kept,
  * updated in place, removed or appended (new keys after the existing ones); sequence
- * items are synced by position; a scalar that already holds the value is left as it is
- * (its comment and quoting with it). Returns the node to store (itself when kept).
+ * items are synced by position; a scalar keeps its node (comment and quoting) when it
+ * already holds the value or gets one of the same type, and a replaced node hands its
+ * comments to the new one. Returns the node to store (itself when kept).
  */
 export function syncNode(doc: Document, node: unknown, value: unknown): unknown {
   if (isMap(node) && isPlainObject(value)) {
@@ -79,8 +80,21 @@ export function syncNode(doc: Document, node: unknown, value: unknown): unknown 
     });
     return node;
   }
-  if (isScalar(node) && (value === null || typeof value !== 'object') && node.value === value) return node;
-  return doc.createNode(value);
+  if (isScalar(node) && (value === null || typeof value !== 'object')) {
+    if (node.value === value) return node;
+    // A replaced value of the same type keeps its line's comment and quoting style.
+    if (typeof node.value === typeof value && node.value !== null) {
+      node.value = value;
+      return node;
+    }
+  }
+  const created = doc.createNode(value);
+  if (isNode(node) && isNode(created)) {
+    // A value of another shape still keeps the comments of the line it replaces.
+    if (node.comment) created.comment = node.comment;
+    if (node.commentBefore) created.commentBefore = node.commentBefore;
+  }
+  return created;
 }
 
 /**

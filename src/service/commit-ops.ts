@@ -6,9 +6,13 @@
  * usual one plus `mode: "commit"` and `commit`.
  */
 import { buildHelmRelease, buildOciRepository, composeManifests, type Values } from '../core/compose.js';
-import { planCreate, planDelete, planUpdate } from '../core/gitops-plan.js';
+import { changedPaths } from '../core/diff.js';
+import { invalid } from '../core/errors.js';
+import { planCreate, planDelete, planUpdate, type UpdatePlan } from '../core/gitops-plan.js';
+import { applyUpdate } from '../core/update-merge.js';
 import type { AgentSpec, AgentUpdate, CommitOptions, CreateResult, DeleteResult, UpdateResult } from '../core/types.js';
 import { callerLogValue, callerName, type RequestContext } from '../identity/caller.js';
+import { schemaRefusal } from './checks.js';
 import { commitChange } from './commit.js';
 import { liveReferences, sourceOfRelease } from './shared-source.js';
 import type { AgentObjects } from './lookup.js';
@@ -47,30 +51,62 @@ export interface ProposedUpdate {
   /** The request's commit options (`mode`, `repository`, `branch`, `path`, `dryRun`). */
   options: CommitOptions;
   operation: 'update' | 'rollback';
+  /** Top-level value keys the merge removes (a rollback's keys the revision did not have). */
+  drop?: readonly string[];
   /** For a rollback, the revision whose values are proposed. */
   rolledBackTo?: number;
 }
 
+/**
+ * Where git defines the release, git is the base: the update (or the revision's fields)
+ * is merged into git's `spec.values` with update's rules, and the proposed values pass the
+ * chart schema before anything is written; `before`, `after` and `changed` describe that
+ * change, and `drift` where the live release differs from git. A release git does not
+ * define (and no Kustomization owns) is laid out with the live-based merge.
+ */
 export async function updateInCommitMode(env: OperationEnv, ctx: RequestContext, kube: KubePort, proposed: ProposedUpdate): Promise<UpdateResult> {
-  const { objects, update, merged, options, operation } = proposed;
+  const { objects, update, merged, options, operation, schema } = proposed;
   const namespace = merged.release.metadata.namespace ?? objects.namespace;
   const name = merged.release.metadata.name;
+  let planned: UpdatePlan | undefined;
+  const valuesFor = (base: Values | undefined): Values => {
+    if (base === undefined) return merged.after;
+    const after = applyUpdate(base, update);
+    for (const key of proposed.drop ?? []) delete after[key];
+    const problem = schemaRefusal(schema, after);
+    if (problem) throw invalid(problem);
+    return after;
+  };
   const commit = await commitChange(env, ctx, kube, {
-    operation, namespace, name, release: merged.release, options, schema: proposed.schema, rolledBackTo: proposed.rolledBackTo,
-    plan: (input) => planUpdate(input, merged.after, buildHelmRelease(namespace, name, merged.after, env.compose), buildOciRepository(namespace, env.compose)),
+    operation, namespace, name, release: merged.release, options, schema, rolledBackTo: proposed.rolledBackTo,
+    plan: (input) => {
+      planned = planUpdate(input, valuesFor, (values) => buildHelmRelease(namespace, name, values, env.compose), buildOciRepository(namespace, env.compose), merged.before);
+      return planned;
+    },
   });
   logCommit(ctx, operation, namespace, name, commit.pullRequest);
+  const before = planned?.base ?? merged.before;
+  const after = planned?.values ?? merged.after;
   const result: UpdateResult = {
     agent: agentOf(objects.agent, merged.release, update.name),
-    before: merged.before,
-    after: merged.after,
-    changed: merged.changed,
-    manifests: composeManifests(namespace, name, merged.after, env.compose),
+    before,
+    after,
+    changed: changedPaths(before, after),
+    manifests: composeManifests(namespace, name, after, env.compose),
     mode: 'commit',
     commit,
   };
+  if (planned?.drift) {
+    result.drift = planned.drift;
+    result.notes = [driftNote(planned.drift)];
+  }
   if (options.dryRun) result.dryRun = true;
   return withRequester(result, ctx);
+}
+
+/** What a drift means for the proposal, for the result's notes. */
+export function driftNote(drift: string[]): string {
+  return `the live release differs from git at ${drift.join(', ')}; the change is based on git's values and does not copy the live ones into git (a merge makes Flux apply git's)`;
 }
 
 export async function deleteInCommitMode(

@@ -23,7 +23,7 @@ import { branchViolation, parseRepositoryName, pathViolation } from '../core/git
 import type { CommitInfo, CommitOptions } from '../core/types.js';
 import { callerName, type RequestContext } from '../identity/caller.js';
 import { checkCallerMayChange, checkRepositoryAllowed } from './gitops-access.js';
-import { commitTarget, repositoryText, type CommitTarget } from './gitops-target.js';
+import { commitTarget, kustomizationRef, repositoryText, type CommitTarget } from './gitops-target.js';
 import type { OperationEnv } from './operation-env.js';
 import type { GitOpsHost, KubeObject, KubePort, ResolvedSchema } from './ports.js';
 
@@ -111,10 +111,13 @@ function proposal(request: CommitRequest): string {
   }
 }
 
-export function planInput(target: CommitTarget, files: Record<string, string>, namespace: string, name: string): PlanInput {
+export function planInput(target: CommitTarget, files: Record<string, string>, namespace: string, name: string, release?: KubeObject): PlanInput {
   const input: PlanInput = {
     files, directory: target.directory, namespace, name, where: `${repositoryText(target.repository)}@${target.base}`,
   };
+  // A release Flux applied must be defined in git: it is never laid out a second time.
+  const owner = kustomizationRef(release);
+  if (owner && target.kustomization) input.ownedBy = `${owner.namespace}/${owner.name}`;
   if (target.kustomization) {
     input.prune = target.kustomization.prune;
     if (target.kustomization.targetNamespace) input.targetNamespace = target.kustomization.targetNamespace;
@@ -132,7 +135,7 @@ export async function commitChange(env: OperationEnv, ctx: RequestContext, kube:
   const branch = `agent-manager/${operation}-${namespace}-${name}-${randomUUID().slice(0, 8)}`;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const snapshot = await host.read(ctx, target.repository, target.base, target.directory);
-    const plan = request.plan(planInput(target, snapshot.files, namespace, name));
+    const plan = request.plan(planInput(target, snapshot.files, namespace, name, request.release));
     const info: CommitInfo = {
       repository: repositoryText(target.repository), base: target.base, branch, directory: target.directory,
       files: plan.files.map((f) => (request.options.dryRun && f.content !== undefined ? f : { path: f.path, action: f.action })),
@@ -146,7 +149,7 @@ export async function commitChange(env: OperationEnv, ctx: RequestContext, kube:
     const outcome = await host.propose(ctx, {
       repository: target.repository, base: target.base, baseCommit: snapshot.commit, branch, title,
       message: `${title}\n\n${plan.files.filter((f) => f.action !== 'unchanged').map((f) => `${f.action} ${f.path}`).join('\n')}\n\nRequested-by: ${requestedBy}\n`,
-      body: prBody(request, info, requestedBy, target), changes,
+      body: prBody(request, info, requestedBy, target, plan.drift), changes,
     });
     if (outcome.moved) {
       ctx.log.info({ repository: info.repository, base: target.base, attempt }, 'the base branch moved while writing; planning again');
@@ -157,7 +160,7 @@ export async function commitChange(env: OperationEnv, ctx: RequestContext, kube:
   throw conflict(`the base branch ${target.base} of ${repositoryText(target.repository)} moved ${ATTEMPTS} times while the change was being written; retry`);
 }
 
-function prBody(request: CommitRequest, info: CommitInfo, requestedBy: string, target: CommitTarget): string {
+function prBody(request: CommitRequest, info: CommitInfo, requestedBy: string, target: CommitTarget, drift?: string[]): string {
   const lines = [
     `agent-manager proposes to ${proposal(request)}, requested by ${requestedBy}.`,
     '',
@@ -171,6 +174,9 @@ function prBody(request: CommitRequest, info: CommitInfo, requestedBy: string, t
   ];
   if (target.kustomization) {
     lines.push('', `Applied by Flux Kustomization \`${info.kustomization}\` (prune: ${target.kustomization.prune}).`);
+  }
+  if (drift && drift.length > 0) {
+    lines.push('', '### Drift', 'The live release differs from this repository at these value paths; the change is based on the repository\'s values, and merging it makes Flux apply them:', '', ...drift.map((p) => `- \`${p}\``));
   }
   if (info.liveSteps) {
     lines.push('', '### After the merge', 'Flux will not delete these from the cluster; run by hand:', '', '```sh', ...info.liveSteps, '```');

@@ -139,7 +139,7 @@ describe.skipIf(!kubectlPresent)('commit mode against real git', () => {
     const result = await w.f.service.updateAgent(w.f.ctx(), { name: 'sre', toolset: ['preset:none'], mode: 'commit', dryRun: true });
     const [file] = result.commit!.files;
     expect(file).toMatchObject({ path: 'clusters/prod/agents.yaml', action: 'update' });
-    expect(file!.content).toContain('      - preset:none\n');
+    expect(file!.content).toContain('      - preset:none # read-only to start with\n');
     expect(file!.content).toContain('# The on-call agent.');
     expect(result.commit!.pullRequest).toBeUndefined();
     expect(await w.world.repo.branches()).toEqual(branches);

@@ -28,7 +28,7 @@ describe('commit mode on GitHub Enterprise', () => {
     expect(world.github.url).toMatch(/\/api\/v3$/);
     const result = await f.service.updateAgent(f.ctx(), { name: 'sre', toolset: ['preset:none'], mode: 'commit' });
     expect(result.commit!.pullRequest).toMatch(/\/acme\/fleet\/pull\/\d+$/);
-    expect(await world.repo.show(result.commit!.branch, 'clusters/prod/agents.yaml')).toContain('      - preset:none\n');
+    expect(await world.repo.show(result.commit!.branch, 'clusters/prod/agents.yaml')).toContain('      - preset:none # read-only to start with\n');
     expect(world.github.issuedInstallationTokens).toBe(1);
     expect(world.github.pulls('acme/fleet')[0]).toMatchObject({ head: result.commit!.branch, user: 'agent-manager[bot]' });
   });

@@ -52,7 +52,11 @@ function owned(name: string, ks: string) {
 
 beforeAll(async () => {
   w = await startCommitWorld('app');
-  await w.world.repo.commitFiles('main', { 'clusters/tns/kustomization.yaml': 'resources:\n  - bot.yaml\n', 'clusters/tns/bot.yaml': BOT }, 'a path with targetNamespace');
+  // bot-ssh and bot-tag are defined beside bot: a GitOps-owned release is changed only where git defines it.
+  const twin = (name: string) => BOT.replace(/\bbot\b/g, name);
+  await w.world.repo.commitFiles('main', {
+    'clusters/tns/kustomization.yaml': 'resources:\n  - bot.yaml\n', 'clusters/tns/bot.yaml': `${BOT}---\n${twin('bot-ssh')}---\n${twin('bot-tag')}`,
+  }, 'a path with targetNamespace');
   await w.world.repo.git(['update-ref', 'refs/heads/master', 'main']);
   gitRepository('fleet-default', { url: 'https://github.com/acme/fleet' });
   gitRepository('fleet-ssh', { url: 'ssh://git@github.com/acme/fleet.git', ref: { branch: 'main' } });

@@ -34,7 +34,7 @@ describe('rollback_agent in commit mode over MCP and REST', () => {
     expect(json).not.toHaveProperty('revision');
     const pull = s.w.world.github.pulls('acme/fleet').find((p) => p.head === json.commit.branch)!;
     expect(pull).toMatchObject({ user: 'alice', title: 'chore(agents): roll back agent sre in kagent to revision 1' });
-    expect(await s.w.world.repo.show(json.commit.branch, 'clusters/prod/agents.yaml')).toContain('displayName: Night shift');
+    expect(await s.w.world.repo.show(json.commit.branch, 'clusters/prod/agents.yaml')).toContain("displayName: 'Night shift'");
     expect(JSON.stringify(json)).not.toContain(WRITER_TOKEN);
     expect(storedRevisions(s.w.f.sandbox)).toEqual(['sre-1', 'sre-2']);
   });
@@ -65,7 +65,7 @@ describe('rollback_agent in commit mode over MCP and REST', () => {
     expect(status).toBe(200);
     expect(json.dryRun).toBe(true);
     expect(json.commit.files[0]).toMatchObject({ path: 'clusters/prod/agents.yaml', action: 'update' });
-    expect(json.commit.files[0].content).toContain('displayName: Night shift');
+    expect(json.commit.files[0].content).toContain("displayName: 'Night shift'");
     expect(await s.w.world.repo.branches()).toEqual(branches);
   });
 

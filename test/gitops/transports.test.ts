@@ -50,7 +50,7 @@ describe('commit mode over MCP and REST', () => {
       expect(json.mode).toBe('commit');
       const pull = w.world.github.pulls('acme/fleet').find((p) => p.head === json.commit.branch)!;
       expect(pull.user).toBe('alice');
-      expect(await w.world.repo.show(json.commit.branch, 'clusters/prod/agents.yaml')).toContain('      - preset:none\n');
+      expect(await w.world.repo.show(json.commit.branch, 'clusters/prod/agents.yaml')).toContain('      - preset:none # read-only to start with\n');
       expect(JSON.stringify(json)).not.toContain(WRITER_TOKEN);
     } finally {
       await client.close();
