@@ -57,6 +57,8 @@ export interface CommitPlan {
   releasePath: string;
   /** What to delete from the cluster by hand when Flux will not prune it. */
   liveSteps?: string[];
+  /** A delete's: why the chart source stays (which releases, in git or on the cluster, still render from it). */
+  sourceKept?: string;
   /** Value paths where the live release differs from git (an update's plan, when git defines the release). */
   drift?: string[];
 }
@@ -215,8 +217,8 @@ function notInGit(input: PlanInput) {
 
 /**
  * delete_agent in commit mode: the release's document goes; so does its chart source when
- * no other release (in the repository, or `clusterUsers` on the cluster) renders from it,
- * and the layout directory when nothing is left in it.
+ * no other release (in the repository, or `clusterUsers` on the cluster) renders from it
+ * (else `sourceKept` names them), and the layout directory when nothing is left in it.
  */
 export function planDelete(input: PlanInput, clusterUsers: string[]): CommitPlan {
   const hit = theRelease(input);
@@ -227,17 +229,24 @@ export function planDelete(input: PlanInput, clusterUsers: string[]): CommitPlan
   removeDocument(cs, hit);
   const live = [`kubectl delete helmreleases.helm.toolkit.fluxcd.io ${input.name} -n ${input.namespace}`];
   const ref = removed.spec?.chartRef as { kind?: unknown; name?: unknown; namespace?: unknown } | undefined;
+  let sourceKept: string | undefined;
   if (ref?.kind === 'OCIRepository' && typeof ref.name === 'string') {
     const sourceNs = typeof ref.namespace === 'string' && ref.namespace ? ref.namespace : input.namespace;
     const docs = everyDocument(cs);
-    const used = docs.some((d) => isRelease(d.obj) && refersTo(d.obj, ref.name as string, sourceNs, input));
-    if (!used && clusterUsers.length === 0) {
+    const gitUsers = docs.filter((d) => isRelease(d.obj) && refersTo(d.obj, ref.name as string, sourceNs, input)).map((d) => String(d.obj.metadata?.name));
+    const users = [...new Set([...gitUsers, ...clusterUsers])].filter((u) => u !== input.name).sort();
+    if (users.length === 0) {
       const sources = docs.filter((d) => d.obj.kind === 'OCIRepository' && d.obj.metadata?.name === ref.name && inNamespaceOf(d.obj, sourceNs, input));
       for (const source of sources.reverse()) removeDocument(cs, source);
       if (sources.length > 0) live.push(`kubectl delete ocirepositories.source.toolkit.fluxcd.io ${ref.name} -n ${sourceNs}`);
+    } else {
+      sourceKept = `still referenced by ${users.length} other HelmRelease(s): ${users.join(', ')}`;
     }
+  } else {
+    sourceKept = 'the HelmRelease does not render from an OCIRepository';
   }
   const plan: CommitPlan = { files: cs.changes(), releasePath: hit.path };
+  if (sourceKept) plan.sourceKept = sourceKept;
   if (input.prune !== true) plan.liveSteps = live;
   return plan;
 }

@@ -23,11 +23,12 @@ import type { MergedUpdate } from './update.js';
 
 export async function createInCommitMode(
   env: OperationEnv, ctx: RequestContext, kube: KubePort, spec: AgentSpec, namespace: string, values: Values, schema: ResolvedSchema,
+  source?: KubeObject,
 ): Promise<CreateResult> {
   const { name } = spec;
   const release = buildHelmRelease(namespace, name, values, env.compose);
   const commit = await commitChange(env, ctx, kube, {
-    operation: 'create', namespace, name, options: spec, schema,
+    operation: 'create', namespace, name, options: spec, schema, source,
     plan: (input) => planCreate(input, release, buildOciRepository(namespace, env.compose)),
   });
   logCommit(ctx, 'create', namespace, name, commit.pullRequest);
@@ -117,12 +118,17 @@ export async function deleteInCommitMode(
   // A source still used on the cluster stays in git too: pruning it would break those releases.
   const source = sourceOfRelease(release);
   const users = source ? await liveReferences(kube, env.types, source, release.metadata.uid) : [];
+  let kept: string | undefined;
   const commit = await commitChange(env, ctx, kube, {
     operation: 'delete', namespace, name, release, options,
-    plan: (input) => planDelete(input, users),
+    plan: (input) => {
+      const plan = planDelete(input, users);
+      kept = plan.sourceKept;
+      return plan;
+    },
   });
   logCommit(ctx, 'delete', namespace, name, commit.pullRequest);
-  return { ...result, mode: 'commit', commit };
+  return { ...result, ...(kept ? { ociRepositoryKept: kept } : {}), mode: 'commit', commit };
 }
 
 function withRequester<T extends { requestedBy?: string }>(result: T, ctx: RequestContext): T {

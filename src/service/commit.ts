@@ -35,6 +35,8 @@ export interface CommitRequest {
   name: string;
   /** The live release, when there is one (it names the Kustomization of a GitOps-owned agent). */
   release?: KubeObject;
+  /** A create's: the namespace's chart source (the Kustomization applying it says where the agent goes). */
+  source?: KubeObject;
   options: CommitOptions;
   /** For a rollback, the revision whose values are proposed. */
   rolledBackTo?: number;
@@ -130,7 +132,7 @@ export async function commitChange(env: OperationEnv, ctx: RequestContext, kube:
   const { operation, namespace, name } = request;
   // Who may propose, and where the installation's credential may write: asked before anything is read.
   await checkCallerMayChange(env, ctx, operation, namespace, name);
-  const target = await commitTarget(env, kube, request.release, request.options);
+  const target = await commitTarget(env, kube, request.release, request.options, request.source);
   await checkRepositoryAllowed(env, ctx, kube, target);
   const branch = `agent-manager/${operation}-${namespace}-${name}-${randomUUID().slice(0, 8)}`;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {

@@ -92,7 +92,7 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
   const schemaProblem = schemaRefusal(schema, values);
   if (schemaProblem) throw invalid(schemaProblem);
   if (spec.mode === 'commit') {
-    const proposed = await createInCommitMode(env, ctx, kube, { ...spec, dryRun }, namespace, values, schema);
+    const proposed = await createInCommitMode(env, ctx, kube, { ...spec, dryRun }, namespace, values, schema, source);
     const notes = toolsetNotes(spec.toolset, env.settings.toolsetPresets ?? {});
     if (notes.length > 0) proposed.notes = notes;
     return proposed;

@@ -2,10 +2,11 @@
  * Where a commit-mode write goes. A GitOps-owned release (labelled by the Flux
  * Kustomization that applied it, `kustomize.toolkit.fluxcd.io/name` and `…/namespace`)
  * is changed where it is defined: that Kustomization's `spec.path` in the repository of its
- * `sourceRef` GitRepository (`spec.url`, `spec.ref.branch`). Anything else (a new agent, a
- * release not applied from git) goes where the request says (`repository`, `branch`,
- * `path`), else where the installation's defaults say (`--gitops-repository`,
- * `--gitops-branch`, `--gitops-path`).
+ * `sourceRef` GitRepository (`spec.url`, `spec.ref.branch`). A new agent goes where the
+ * Kustomization applying its namespace's chart source reads, unless the request names
+ * another place. Anything else (a release not applied from git) goes where the request
+ * says (`repository`, `branch`, `path`), else where the installation's defaults say
+ * (`--gitops-repository`, `--gitops-branch`, `--gitops-path`).
  */
 import { invalid } from '../core/errors.js';
 import { normaliseDirectory } from '../core/gitops-paths.js';
@@ -61,10 +62,20 @@ export function kustomizationRef(release: KubeObject | undefined): { namespace: 
   return { name, namespace: labels[KUSTOMIZATION_NAMESPACE_LABEL] || release!.metadata.namespace || '' };
 }
 
-/** Where the write goes; 400 when nothing names a repository, 409 when the Kustomization cannot be followed. */
-export async function commitTarget(env: OperationEnv, kube: KubePort, release: KubeObject | undefined, options: CommitOptions): Promise<CommitTarget> {
+/**
+ * Where the write goes; 400 when nothing names a repository or the Kustomization cannot be
+ * followed. `source` is the namespace's chart source (OCIRepository), for a new agent: when
+ * a Kustomization applies it, the agent belongs where that Kustomization reads, unless
+ * the request names another repository, branch or path (then the request's win, each
+ * filled from the Kustomization's where it names none).
+ */
+export async function commitTarget(
+  env: OperationEnv, kube: KubePort, release: KubeObject | undefined, options: CommitOptions, source?: KubeObject,
+): Promise<CommitTarget> {
   const ref = kustomizationRef(release);
-  if (ref) return fromKustomization(env, kube, ref, options);
+  if (ref) return fromKustomization(env, kube, ref, options, true);
+  const sourceRef = release ? undefined : kustomizationRef(source);
+  if (sourceRef) return besideSource(env, kube, sourceRef, options);
   const defaults = env.settings.gitops;
   const repository = str(options.repository) ?? defaults?.repository;
   if (!repository) {
@@ -92,7 +103,20 @@ function pinnedRef(ref: Record<string, unknown> | undefined): string | undefined
   return undefined;
 }
 
-async function fromKustomization(env: OperationEnv, kube: KubePort, ref: { namespace: string; name: string }, options: CommitOptions): Promise<CommitTarget> {
+/** The target of a new agent whose namespace's chart source a Kustomization applies. */
+async function besideSource(env: OperationEnv, kube: KubePort, ref: { namespace: string; name: string }, options: CommitOptions): Promise<CommitTarget> {
+  const target = await fromKustomization(env, kube, ref, options, false);
+  const repository = str(options.repository) ? parseRepository(options.repository!, 'repository') : target.repository;
+  const base = str(options.branch) ?? target.base;
+  const directory = options.path === undefined ? target.directory : normaliseDirectory(options.path);
+  if (directory === undefined) throw invalid(`path ${JSON.stringify(options.path)} leaves the repository; give a directory below its root`);
+  const same = repositoryText(repository).toLowerCase() === repositoryText(target.repository).toLowerCase() && base === target.base && directory === target.directory;
+  return same ? target : { repository, base, directory };
+}
+
+async function fromKustomization(
+  env: OperationEnv, kube: KubePort, ref: { namespace: string; name: string }, options: CommitOptions, strict: boolean,
+): Promise<CommitTarget> {
   const ks = await kube.get(env.types.kustomization, ref.namespace, ref.name);
   const where = `Flux Kustomization ${ref.namespace}/${ref.name}`;
   if (!ks) throw invalid(`the release is applied by ${where}, which cannot be read (it does not exist, or agent-manager may not get kustomizations there)`);
@@ -123,6 +147,7 @@ async function fromKustomization(env: OperationEnv, kube: KubePort, ref: { names
     repository, base, directory,
     kustomization: { ...ref, prune: spec.prune === true, ...(str(spec.targetNamespace) ? { targetNamespace: str(spec.targetNamespace) } : {}) },
   };
+  if (!strict) return target;
   // The release lives where Flux applies it from; a request that points elsewhere is a mistake.
   const given = { repository: str(options.repository), branch: str(options.branch), path: options.path };
   if ((given.repository && given.repository !== repositoryText(repository)) || (given.branch && given.branch !== target.base)
