@@ -135,7 +135,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
           log,
         })
       : undefined;
-    const gitops = await openGitOpsHost(config.gitops);
+    const gitops = await openGitOpsHost(config.gitops, instrumentFetch(outboundFetch(config.proxy), 'github', hooks.fetch));
     const service = instrumentService(new AgentService(
       {
         kube, chart: openChartSource(config, log, cleanups, hooks, metrics), skills, gitops, readCache: readCache?.cache,

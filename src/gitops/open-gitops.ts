@@ -9,7 +9,12 @@ import { readFile } from 'node:fs/promises';
 import type { GitOpsConfig } from '../config/app-config.js';
 import { GitHubGitOpsHost } from './github-host.js';
 
-export async function openGitOpsHost(config: GitOpsConfig): Promise<GitHubGitOpsHost> {
+/**
+ * `fetch` is how the host reaches GitHub: the service passes its outbound fetch (the proxy
+ * settings, the outbound metrics with `peer="github"`, client spans), as for every other
+ * outbound client.
+ */
+export async function openGitOpsHost(config: GitOpsConfig, fetch?: typeof globalThis.fetch): Promise<GitHubGitOpsHost> {
   let app: { appId: string; privateKey: string } | undefined;
   if (config.appId) {
     let privateKey: string;
@@ -23,7 +28,7 @@ export async function openGitOpsHost(config: GitOpsConfig): Promise<GitHubGitOps
     }
     app = { appId: config.appId, privateKey };
   }
-  return new GitHubGitOpsHost({ apiUrl: config.githubApiUrl, app, token: config.githubToken || undefined });
+  return new GitHubGitOpsHost({ apiUrl: config.githubApiUrl, app, token: config.githubToken || undefined, ...(fetch ? { client: { fetch } } : {}) });
 }
 
 function startupError(message: string): Error {
