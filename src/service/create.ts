@@ -128,6 +128,7 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
     agent: withRelease(agentFromRelease(created, name), created),
     manifests: composeManifests(namespace, name, values, compose),
     created: { ociRepository: sourceCreated, helmRelease: true },
+    mode: 'apply',
   };
   const generation = created.metadata.generation;
   if (typeof generation === 'number') result.generation = generation;

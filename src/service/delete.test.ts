@@ -43,7 +43,7 @@ describe('deleteAgent', () => {
       code: 'conflict', message: expect.stringContaining('is a bare CR with no HelmRelease behind it'),
     });
     const forced = await f.service.deleteAgent(f.ctx(), { name: 'bare', force: true });
-    expect(forced).toEqual({ name: 'bare', namespace: 'kagent', helmReleaseDeleted: false, agentDeleted: true, ociRepositoryDeleted: false });
+    expect(forced).toEqual({ name: 'bare', namespace: 'kagent', helmReleaseDeleted: false, agentDeleted: true, ociRepositoryDeleted: false, mode: 'apply' });
   });
 
   it('answers 404 for nothing and 400 for a bad name', async () => {

@@ -50,7 +50,7 @@ export async function deleteAgent(env: OperationEnv, ctx: RequestContext, reques
   const { agent, release } = await lookupAgent(kube, env.types, namespace, name);
   if (!agent && !release) throw noAgentToWrite(namespace, name);
   const result: DeleteResult = {
-    name, namespace, helmReleaseDeleted: false, agentDeleted: false, ociRepositoryDeleted: false,
+    name, namespace, helmReleaseDeleted: false, agentDeleted: false, ociRepositoryDeleted: false, mode: 'apply',
   };
   const requestedBy = callerName(ctx.caller);
   if (requestedBy) result.requestedBy = requestedBy;

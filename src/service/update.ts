@@ -226,6 +226,7 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
       after: merged.after,
       changed: merged.changed,
       manifests: composeManifests(written.metadata.namespace ?? namespace, written.metadata.name, merged.after, env.compose),
+      mode: 'apply',
     };
     // The generation this write left: wait_for_agent with it waits for exactly this change.
     if (typeof written.metadata.generation === 'number') result.generation = written.metadata.generation;

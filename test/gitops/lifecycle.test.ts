@@ -46,7 +46,7 @@ describe.skipIf(!kubectlPresent)('a GitOps-owned agent changed through a pull re
     const dry = await api('PATCH', '/agents/kagent/sre?dryRun=true&force=true', { toolset });
     expect(dry.status).toBe(200);
     expect(dry.json).toMatchObject({ dryRun: true, changed: ['toolset'] });
-    expect(dry.json.mode).toBeUndefined();
+    expect(dry.json.mode).toBe('apply');
 
     const proposed = await api('PATCH', '/agents/kagent/sre?mode=commit', { toolset });
     expect(proposed.status).toBe(200);

@@ -60,7 +60,7 @@ describe.skipIf(!kubectlPresent)('rollback_agent in commit mode', () => {
 
     // The rendered branch equals the composition of the same rollback applied (a forced dry run).
     const dry = await w.f.service.rollbackAgent(w.f.ctx(), { name: 'sre', revision: 1, force: true, dryRun: true });
-    expect(dry.mode).toBeUndefined();
+    expect(dry.mode).toBe('apply');
     const rendered = await kustomize(w.world, commit.branch, 'clusters/prod');
     expect(byKind(rendered, 'HelmRelease', 'sre')).toEqual(parse(dry.manifests.helmRelease));
     expect(byKind(rendered, 'OCIRepository', 'agent')).toEqual(parse(dry.manifests.ociRepository));

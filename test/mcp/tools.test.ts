@@ -9,6 +9,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveMcp, type ServedMcp } from './served-mcp.js';
+import { TOOL_NAMES_REFUSAL } from '../../src/core/toolset.js';
 
 // [readOnlyHint, destructiveHint, idempotentHint, openWorldHint]
 const HINTS: Record<string, [boolean, boolean, boolean, boolean]> = {
@@ -75,6 +76,16 @@ describe('MCP tools over streamable HTTP (TestMCPToolsMirrorREST)', () => {
     expect(property('wait_for_agent', 'timeoutSeconds')).toMatchObject({ type: 'integer', minimum: 1, maximum: 600, default: 60 });
     for (const tool of ['create_agent', 'update_agent']) {
       expect(property(tool, 'wait'), tool).toMatchObject({ type: 'integer', minimum: 0, maximum: 600, default: 0 });
+    }
+  });
+
+  it('declares no removed argument in any input schema, and still refuses toolNames in today\'s words', async () => {
+    const { tools } = await client.listTools();
+    for (const tool of tools) expect(JSON.stringify(tool.inputSchema), tool.name).not.toContain('toolNames');
+    for (const tool of ['create_agent', 'update_agent']) {
+      const { text, isError } = await call(tool, { name: 'sre', modelConfig: 'default-model-config', toolNames: ['kubectl'] });
+      expect(isError, tool).toBe(true);
+      expect(text, tool).toContain(TOOL_NAMES_REFUSAL);
     }
   });
 

@@ -118,7 +118,7 @@ describe('the REST lifecycle (TestRESTLifecycle)', () => {
     const deleted = await call('DELETE', '/agents/kagent/sre');
     expect(deleted.status).toBe(200);
     expect(documented('DeleteResult', deleted)).toEqual({
-      name: 'sre', namespace: 'kagent', helmReleaseDeleted: true, agentDeleted: false, ociRepositoryDeleted: true, resourceVersion: expect.any(String),
+      name: 'sre', namespace: 'kagent', helmReleaseDeleted: true, agentDeleted: false, ociRepositoryDeleted: true, resourceVersion: expect.any(String), mode: 'apply',
     });
 
     const gone = await call('GET', '/agents/kagent/sre');

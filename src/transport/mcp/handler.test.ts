@@ -82,7 +82,9 @@ describe('the MCP endpoint (stateless streamable HTTP)', () => {
       expect(tool.title).toBe(operation.title);
       expect(tool.description).toBe(operation.description);
       expect(tool.annotations).toEqual({ title: operation.title, ...operation.annotations });
-      const schema = JSON.parse(JSON.stringify(z.toJSONSchema(operation.input, { target: 'draft-7', io: 'input' }))) as { required?: string[] };
+      const schema = JSON.parse(JSON.stringify(z.toJSONSchema(operation.input, { target: 'draft-7', io: 'input' }))) as { required?: string[]; properties?: Record<string, unknown> };
+      // The removed toolNames is accepted (and refused by the service) but never advertised.
+      delete schema.properties?.toolNames;
       const required = [...(schema.required ?? []), ...(operation.serviceRequired ?? [])];
       expect(tool.inputSchema).toEqual({ ...schema, ...(required.length > 0 ? { required } : {}) });
       expect(tool.inputSchema.additionalProperties).toBe(false);

@@ -70,11 +70,29 @@ export class ToolCatalog {
   }
 }
 
+/** Arguments of an earlier era that are refused with the reason (core/toolset.ts), never advertised. */
+const REMOVED_ARGUMENTS = ['toolNames'] as const;
+
+/** Drops the removed arguments from every `properties` of a JSON Schema (validate_agent nests the spec). */
+function withoutRemoved(schema: unknown): void {
+  if (typeof schema !== 'object' || schema === null) return;
+  const node = schema as Record<string, unknown>;
+  const properties = node.properties as Record<string, unknown> | undefined;
+  if (properties && typeof properties === 'object') for (const removed of REMOVED_ARGUMENTS) delete properties[removed];
+  for (const value of Object.values(node)) {
+    if (Array.isArray(value)) value.forEach(withoutRemoved);
+    else withoutRemoved(value);
+  }
+}
+
 /** One `tools/list` entry: the operation's name, title, description, four hints and input JSON Schema. */
 export function toolDefinition(operation: AnyOperation): Tool {
   // draft-07 and input mode, as the SDK's own McpServer renders zod input schemas.
   const inputSchema = z.toJSONSchema(operation.input, { target: 'draft-7', io: 'input' }) as Tool['inputSchema'];
   if (operation.serviceRequired?.length) inputSchema.required = [...(inputSchema.required ?? []), ...operation.serviceRequired];
+  // The removed arguments are still accepted, so the service refuses them in its own words,
+  // but a client (or model) building arguments from the schema is never offered them.
+  withoutRemoved(inputSchema);
   return {
     name: operation.tool,
     title: operation.title,
