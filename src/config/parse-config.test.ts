@@ -509,3 +509,21 @@ describe('parseConfig: sandbox command', () => {
     expect(error(['sandbox', ...args])).toContain(message);
   });
 });
+
+describe('parseConfig: commit mode\'s repositories, branch and path', () => {
+  it('takes --gitops-repositories from the flag or AGENT_MANAGER_GITOPS_REPOSITORIES', () => {
+    expect(serve(['--gitops-repositories=acme/fleet, acme/labs']).gitops.repositories).toEqual(['acme/fleet', 'acme/labs']);
+    expect(serve([], { AGENT_MANAGER_GITOPS_REPOSITORIES: 'acme/tenants' }).gitops.repositories).toEqual(['acme/tenants']);
+  });
+
+  it.each([
+    [['--gitops-repositories=acme/fleet,acme/.git'], 'gitops-repositories', 'a repository is owner/name'],
+    [['--gitops-repository=-acme/fleet'], 'gitops-repository', 'a repository is owner/name'],
+    [['--gitops-branch=feature..x'], 'gitops-branch', 'does not contain ".."'],
+    [['--gitops-path=clusters/.git/hooks'], 'gitops-path', 'no ".git" segment'],
+  ])('refuses %j naming the flag and the rule', (args, flag, rule) => {
+    const message = error(['serve', ...args]);
+    expect(message).toContain(`--${flag}`);
+    expect(message).toContain(rule);
+  });
+});

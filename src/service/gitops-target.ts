@@ -105,6 +105,12 @@ function pinnedRef(ref: Record<string, unknown> | undefined): string | undefined
 
 /** The target of a new agent whose namespace's chart source a Kustomization applies. */
 async function besideSource(env: OperationEnv, kube: KubePort, ref: { namespace: string; name: string }, options: CommitOptions): Promise<CommitTarget> {
+  // A request that names the whole place needs nothing from the Kustomization (which may not be followable).
+  if (str(options.repository) && str(options.branch) && options.path !== undefined) {
+    const directory = normaliseDirectory(options.path);
+    if (directory === undefined) throw invalid(`path ${JSON.stringify(options.path)} leaves the repository; give a directory below its root`);
+    return { repository: parseRepository(options.repository!, 'repository'), base: options.branch!, directory };
+  }
   const target = await fromKustomization(env, kube, ref, options, false);
   const repository = str(options.repository) ? parseRepository(options.repository!, 'repository') : target.repository;
   const base = str(options.branch) ?? target.base;

@@ -259,11 +259,11 @@ describe('namespaces and RBAC', () => {
   });
 
   it('runs commit mode with the GitHub App key mounted from its Secret and the token from its Secret', () => {
-    const rendered = render({ gitops: { repository: 'acme/fleet', path: 'clusters/prod', github: {
+    const rendered = render({ gitops: { repository: 'acme/fleet', repositories: ['acme/tenants', 'acme/labs'], path: 'clusters/prod', github: {
       app: { id: '4242', privateKeySecret: { name: 'gh-app' } }, tokenSecret: { name: 'gh-token' },
     } } });
     const config = parsedServe(rendered);
-    expect(config.gitops).toMatchObject({ repository: 'acme/fleet', branch: 'main', path: 'clusters/prod', appId: '4242', appPrivateKeyFile: '/etc/agent-manager/github-app/private-key.pem' });
+    expect(config.gitops).toMatchObject({ repository: 'acme/fleet', repositories: ['acme/tenants', 'acme/labs'], branch: 'main', path: 'clusters/prod', appId: '4242', appPrivateKeyFile: '/etc/agent-manager/github-app/private-key.pem' });
     const pod = (one(rendered, 'Deployment') as any).spec.template.spec;
     expect(pod.volumes).toContainEqual({ name: 'github-app', secret: { secretName: 'gh-app', defaultMode: 0o400 } });
     expect(container(rendered).volumeMounts).toContainEqual({ name: 'github-app', mountPath: '/etc/agent-manager/github-app', readOnly: true });
