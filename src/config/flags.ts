@@ -102,7 +102,7 @@ export const SERVE_FLAGS = [
   { name: 'gitops-repository', env: 'AGENT_MANAGER_GITOPS_REPOSITORY', default: '', type: 'string', group: 'GitOps',
     help: 'Commit mode: the GitOps repository (owner/name) new agents are proposed to when a request names none; a GitOps-owned release always uses its Kustomization\'s.' },
   { name: 'gitops-repositories', env: 'AGENT_MANAGER_GITOPS_REPOSITORIES', default: '', type: 'list', group: 'GitOps',
-    help: 'Commit mode: comma-separated repositories (owner/name) the installation\'s GitHub App or token may open pull requests in, besides --gitops-repository and those a GitRepository in the managed namespaces (or a followed Kustomization) points at; any other needs the caller\'s X-GitHub-Token.' },
+    help: 'Commit mode: comma-separated repositories (owner/name) the installation\'s GitHub App or token may open pull requests in, besides --gitops-repository and those a GitRepository in the cluster names; any other needs the caller\'s X-GitHub-Token.' },
   { name: 'gitops-branch', env: 'AGENT_MANAGER_GITOPS_BRANCH', default: 'main', type: 'string', group: 'GitOps',
     help: 'Commit mode: the base branch of pull requests when a request names none.' },
   { name: 'gitops-path', env: 'AGENT_MANAGER_GITOPS_PATH', default: '', type: 'string', group: 'GitOps',
