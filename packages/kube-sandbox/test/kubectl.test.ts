@@ -78,7 +78,7 @@ describe.skipIf(!present)(title, () => {
     expect(Object.keys(byName).sort()).toEqual([
       'agents', 'clusterrolebindings', 'clusterroles', 'configmaps', 'controllerrevisions', 'customresourcedefinitions', 'deployments', 'events', 'gitrepositories', 'helmreleases',
       'kustomizations', 'modelconfigs', 'namespaces', 'ocirepositories', 'pods', 'replicasets', 'rolebindings', 'roles', 'secrets', 'selfsubjectaccessreviews',
-      'selfsubjectreviews', 'selfsubjectrulesreviews', 'serviceaccounts',
+      'selfsubjectreviews', 'selfsubjectrulesreviews', 'serviceaccounts', 'subjectaccessreviews',
     ]);
   });
 

@@ -2,7 +2,8 @@
  * The access reviews over plain HTTPS with JSON bodies (what client-node and scripts
  * send): SelfSubjectAccessReview answers for the calling user with 201 and a status,
  * SelfSubjectRulesReview needs a namespace, SelfSubjectReview names the caller, nothing
- * is stored, and only create is served.
+ * is stored, and only create is served; a SubjectAccessReview asks about the user the spec
+ * names, and only a caller RBAC lets create one may ask.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raw, startHarness, type Harness } from './harness.js';
@@ -62,6 +63,25 @@ describe('sandbox access reviews', () => {
     const res = await raw(h.sandbox, 'POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { body, headers: json, token: 'dana-token' });
     expect(res.code).toBe(201);
     expect(res.json.status).toEqual({ userInfo: { username: 'dana@lab.local', groups: ['system:authenticated'] } });
+  });
+
+  const SAR = '/apis/authorization.k8s.io/v1/subjectaccessreviews';
+  const about = (spec: Record<string, unknown>) => JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { ...createHr, ...spec } });
+
+  it('answers a SubjectAccessReview about the user and groups the spec names, not the caller', async () => {
+    const admin = await raw(h.sandbox, 'POST', SAR, { body: about({ user: 'root', groups: ['system:masters'] }), headers: json });
+    expect(admin.code).toBe(201);
+    expect(admin.json).toMatchObject({ kind: 'SubjectAccessReview', status: { allowed: true } });
+    const dana = await raw(h.sandbox, 'POST', SAR, { body: about({ user: 'dana@lab.local', groups: ['system:authenticated'] }), headers: json });
+    expect(dana.json.status).toEqual({ allowed: false });
+  });
+
+  it('needs create on subjectaccessreviews to ask about someone else, and a user or group to ask about', async () => {
+    const asked = await raw(h.sandbox, 'POST', SAR, { body: about({ user: 'root', groups: ['system:masters'] }), headers: json, token: 'dana-token' });
+    expect(asked.code).toBe(403);
+    const nobody = await raw(h.sandbox, 'POST', SAR, { body: about({}), headers: json });
+    expect(nobody.code).toBe(422);
+    expect(nobody.json.message).toContain('at least one of user or group must be specified');
   });
 
   it('serves only create: a list is 405 and a namespaced path 404', async () => {
