@@ -1,7 +1,8 @@
 /**
  * Commit mode's write: the change an apply would make, proposed as a pull request in the
  * GitOps repository instead. Every check an apply runs has run before this is called;
- * here the target is resolved, the repository read, the change planned by the pure core
+ * here who may propose it is asked (gitops-access.ts), the target resolved, the
+ * repository read, the change planned on git's document by the pure core
  * (core/gitops-plan.ts) and, unless it is a dry run, written as one commit on a new
  * branch with a pull request.
  *

@@ -1,15 +1,11 @@
 /**
- * Who may have commit mode propose a change, asked before the repository is read:
- *
- * - The person: a pull request proposes a change to the cluster, so the caller must be
- *   allowed to make that change live. With every call made as the caller (downstream
- *   OAuth) the API server is asked as them (SelfSubjectAccessReview); with OAuth but the
- *   ServiceAccount making the calls, about them (SubjectAccessReview). A denial is a 403
- *   in the API server's terms, and nothing is read or pushed.
- * - The repository: the installation's credential (GitHub App or token) writes only where
- *   the platform points it: a repository a GitRepository in the cluster names (the one a
- *   followed Kustomization reads, or any the service may list), `--gitops-repository`
- *   and `--gitops-repositories`. Anywhere else needs the caller's own `X-GitHub-Token`.
+ * Who may have commit mode propose a change, asked before the repository is read. The
+ * person: the caller must be allowed to make the change live (a SelfSubjectAccessReview as
+ * them under downstream OAuth, a SubjectAccessReview about them with OAuth and the
+ * ServiceAccount); a denial is a 403 in the API server's terms. The repository: the
+ * installation's credential writes only where the platform points it (a repository a
+ * GitRepository in the cluster names, `--gitops-repository`, `--gitops-repositories`);
+ * anywhere else needs the caller's own `X-GitHub-Token`.
  */
 import { forbidden, isAppError, unauthenticated } from '../core/errors.js';
 import { callerName, type RequestContext } from '../identity/caller.js';
