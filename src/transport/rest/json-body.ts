@@ -8,7 +8,8 @@
  *   would keep the last silently, so `"dryRun": true, "dryRun": false` would write;
  * - the body must be a JSON object (Go decoded it into a struct);
  * - a JSON `null` under an object key counts as absent, as Go's decoder leaves a nil
- *   pointer or map for it;
+ *   pointer or map for it, except for the top-level fields the caller names (a Boolean or
+ *   a number: a null safety switch is refused, not read as "false");
  * - nesting deeper than 64 levels and `__proto__` keys inside maps are refused
  *   (../input-guard.ts), before anything recursive runs over the body.
  * - the body must be what it says it is (RFC 9110 §8.3, §15.5.16): a Content-Type other than
@@ -138,10 +139,11 @@ function refuse(res: express.Response, error: UnsupportedMediaTypeError): Unsupp
 }
 
 /**
- * The body as a JSON object with `null`-valued keys removed. `raw` is what
+ * The body as a JSON object with `null`-valued keys removed, but for the top-level keys in
+ * `keepNull`, which stay null for the input schema to refuse. `raw` is what
  * `readRawBody` left on `req.body` (or an object an app-level parser produced).
  */
-export function parseJsonBody(raw: unknown): Record<string, unknown> {
+export function parseJsonBody(raw: unknown, keepNull: ReadonlySet<string> = new Set()): Record<string, unknown> {
   let value: unknown = raw;
   if (raw === undefined || Buffer.isBuffer(raw) || typeof raw === 'string') {
     const text = raw === undefined ? '' : raw.toString();
@@ -159,15 +161,13 @@ export function parseJsonBody(raw: unknown): Record<string, unknown> {
   }
   const problem = inputShapeProblem(value);
   if (problem) throw invalid(`invalid JSON: field ${JSON.stringify(problem.field)}${problem.reason}`);
-  return withoutNulls(value as Record<string, unknown>);
+  return withoutNulls(value as Record<string, unknown>, keepNull);
 }
 
-/** The JSON type name of a value, as error texts say it. */
-
-function withoutNulls(object: Record<string, unknown>): Record<string, unknown> {
+function withoutNulls(object: Record<string, unknown>, keepNull: ReadonlySet<string> = new Set()): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(object)) {
-    if (value === null) continue;
+    if (value === null && !keepNull.has(key)) continue;
     // defineProperty, not assignment: a `__proto__` key stays a plain (and then refused) field.
     Object.defineProperty(out, key, {
       value: isPlainObject(value) ? withoutNulls(value) : Array.isArray(value) ? value.map(nullsOut) : value,

@@ -36,38 +36,30 @@ export async function restInput(
   operation: AnyOperation, req: Request, currentVersion?: CurrentVersion,
 ): Promise<Record<string, unknown>> {
   const { rest } = operation;
-  if (rest.method !== 'get') refuseUnknownQuery(rest.query ?? {}, req.query);
-  const raw: Record<string, unknown> = rest.body ? parseJsonBody(req.body) : {};
+  refuseUnknownQuery(operation, req.query);
+  // A null Boolean or number is refused (the schema names it), never read as "not given".
+  const raw: Record<string, unknown> = rest.body ? parseJsonBody(req.body, scalarFields(operation.input)) : {};
   // Where a value came from when not the body, so a refusal names a query parameter or path segment, not JSON.
   const origins = new Map<string, Origin>();
   for (const [name, type] of Object.entries(rest.query ?? {})) {
-    if (type === 'string') {
-      // As Go's `Query().Get`: the first value; it replaces a body field of the same name.
-      // A write takes it once (`?mode=commit&mode=apply` would otherwise apply): values given twice must agree.
-      const value = rest.method === 'get' ? firstQueryValue(req.query[name]) : flagValue(name, req.query[name]);
-      if (value !== undefined) {
-        raw[name] = value;
-        origins.set(name, 'query parameter');
-      }
-      continue;
-    }
-    const value = flagValue(name, req.query[name]);
-    if (value === undefined) continue;
-    if (type === 'integer') {
-      raw[name] = queryInteger(name, value);
-      origins.set(name, 'query parameter');
-      continue;
-    }
-    const given = queryFlag(name, value);
-    // A flag in both the body and the query must agree (a body value of the wrong type is the schema's to name).
+    // As Go's `Query().Get` a read takes the first value; a write takes it once
+    // (`?mode=commit&mode=apply` would otherwise apply): values given twice must agree.
+    const text = rest.method === 'get' && type === 'string' ? firstQueryValue(req.query[name]) : flagValue(name, req.query[name]);
+    if (text === undefined) continue;
+    const given = type === 'string' ? text : type === 'integer' ? queryInteger(name, text) : queryFlag(name, text);
     const body = raw[name];
-    if (typeof body === 'boolean' && body !== given) {
-      throw invalid(`the query ${name}=${value.slice(0, 64)} and the body "${name}": ${String(body)} disagree: send one of them`);
+    // One value per request: a field in both the body and the query must agree. A body value
+    // of the wrong type stays, for the schema to name.
+    if (body === undefined) {
+      raw[name] = given;
+      origins.set(name, 'query parameter');
+    } else if (typeof body === typeof given && body !== given) {
+      throw invalid(`the query ${name}=${text.slice(0, 64)} and the body "${name}": ${shown(body)} disagree: send one of them`);
     }
-    if (body === undefined) raw[name] = given;
   }
   for (const [name, value] of Object.entries(req.params ?? {})) {
     if (typeof value !== 'string') continue;
+    // The path names the agent; a body `name` or `namespace` is ignored, as documented.
     raw[name] = rest.params?.[name] === 'integer' ? wholeNumber(name, value) : value;
     origins.set(name, 'path segment');
   }
@@ -92,22 +84,47 @@ export async function restInput(
 }
 
 /**
- * A write refuses query parameters it does not take: a misspelt flag (`?dryrun=true`,
- * `?dry-run=true`) would otherwise be ignored and the request carried out as a real write,
- * the one mistake a dry run exists to prevent. Reads ignore unknown parameters (a cache
- * buster changes nothing).
+ * A route refuses query parameters it does not take. On a write a misspelt flag
+ * (`?dryrun=true`, `?dry-run=true`) would otherwise be ignored and the request carried out
+ * as a real write, the one mistake a dry run exists to prevent; on a read a misspelt
+ * `?namespce=tenant` would answer another namespace's list as if it were the one asked for.
  */
-function refuseUnknownQuery(known: Readonly<Record<string, unknown>>, query: Request['query']): void {
-  const names = Object.keys(known);
+export function refuseUnknownQuery(operation: AnyOperation, query: Request['query']): void {
+  const names = queryNames(operation);
   for (const given of Object.keys(query ?? {})) {
-    if (Object.hasOwn(known, given)) continue;
-    const shown = JSON.stringify(given.slice(0, 64));
+    if (names.includes(given)) continue;
     const like = names.find((n) => n.toLowerCase() === given.toLowerCase().replace(/[-_]/g, ''));
     const hint = like ? `did you mean ${like}? ` : '';
     const takes = names.length > 0 ? `this route takes ${names.join(', ')}` : 'this route takes none';
-    throw invalid(`unknown query parameter ${shown}; ${hint}${takes}; nothing was written`);
+    const after = operation.rest.method === 'get' ? '' : '; nothing was written';
+    throw invalid(`unknown query parameter ${JSON.stringify(given.slice(0, 64))}; ${hint}${takes}${after}`);
   }
 }
+
+/** The query parameters a route takes: its bindings, and on the status route the stream's (status-stream.ts). */
+export function queryNames(operation: AnyOperation): string[] {
+  const names = Object.keys(operation.rest.query ?? {});
+  return operation.rest.watch ? [...names, 'watch', 'timeoutSeconds'] : names;
+}
+
+/**
+ * The top-level fields of an input schema that are a Boolean or a number. A JSON `null`
+ * for one of them is refused rather than read as absent: `"dryRun": null` must not be a real write.
+ */
+export function scalarFields(schema: z.ZodObject): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const [name, field] of Object.entries(schema.shape)) {
+    let inner = field as z.core.$ZodType;
+    while (inner._zod.def.type === 'optional' || inner._zod.def.type === 'default') {
+      inner = (inner._zod.def as unknown as { innerType: z.core.$ZodType }).innerType;
+    }
+    if (inner._zod.def.type === 'boolean' || inner._zod.def.type === 'number') out.add(name);
+  }
+  return out;
+}
+
+/** A body value as a refusal quotes it (at most 64 characters). */
+const shown = (value: unknown): string => String(JSON.stringify(value)).slice(0, 64);
 
 /** `read` asked at most once (the request names one agent, so its answer stands for the request). */
 function readOnce(read: CurrentVersion): CurrentVersion {

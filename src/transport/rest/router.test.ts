@@ -185,8 +185,17 @@ describe('REST query, path and body binding', () => {
     expect(service.calls).toEqual([]);
   });
 
-  it('ignores a query parameter a read does not take', async () => {
-    expect((await fetch(`${api.base}/agents/kagent/sre?_=1700000000`)).status).toBe(200);
+  it.each([
+    ['/agents?namespce=tenant', '"namespce"; this route takes namespace'],
+    ['/agents/kagent/sre?_=1700000000', '"_"; this route takes none'],
+    ['/agents/kagent/sre/status?timeout=5', '"timeout"; this route takes watch, timeoutSeconds'],
+    ['/agents/kagent/sre/status?watch=true&since=1', '"since"; this route takes watch, timeoutSeconds'],
+    ['/skills?Refresh=true', '"Refresh"; did you mean refresh? this route takes repository, ref, refresh'],
+  ])('refuses a read (GET %s) with a query parameter it does not take, listing those it takes', async (path, text) => {
+    const res = await send('GET', path);
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toBe(`invalid request: unknown query parameter ${text}`);
+    expect(service.calls).toEqual([]);
   });
 
   it('takes the agent of a PATCH from the path, not the body', async () => {
@@ -197,7 +206,7 @@ describe('REST query, path and body binding', () => {
   it('reads the list namespace and the skills flags from the query (first value wins)', async () => {
     await send('GET', '/agents?namespace=tenant&namespace=kagent');
     await send('GET', '/modelconfigs');
-    await send('GET', '/skills?repository=https://github.com/o/r&ref=v1&refresh=TRUE&refresh=TRUE&extra=1');
+    await send('GET', '/skills?repository=https://github.com/o/r&ref=v1&refresh=TRUE&refresh=TRUE');
     expect(service.inputs('listAgents')).toEqual([{ namespace: 'tenant' }]);
     expect(service.inputs('listModelConfigs')).toEqual([{}]);
     expect(service.inputs('listSkills')).toEqual([{ repository: 'https://github.com/o/r', ref: 'v1', refresh: true }]);

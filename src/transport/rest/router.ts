@@ -21,7 +21,7 @@ import { restErrorHandler } from './error-middleware.js';
 import { checkReadIfMatch, strongEtag } from './if-match.js';
 import { readRawBody, refuseBody } from './json-body.js';
 import { openApiDocumentReader } from './openapi-document.js';
-import { restInput } from './rest-input.js';
+import { refuseUnknownQuery, restInput } from './rest-input.js';
 import { sendJson } from '../http/send-json.js';
 import { statusStream } from './status-stream.js';
 import { turnStream } from './turn-stream.js';
@@ -83,7 +83,13 @@ export function createRestRouter(options: RestRouterOptions): Router {
     // A write without a body binding (DELETE) refuses one rather than ignore what it says.
     const handlers: RequestHandler[] = operation.rest.body ? [readRawBody] : operation.rest.method === 'get' ? [] : [refuseBody];
     // `?watch=true` on the status route: a server-sent event stream (status-stream.ts).
-    if (operation.rest.watch) handlers.push(statusStream(service, (req) => contextOf(req, log)));
+    // The stream answers before restInput runs, so it refuses an unknown query parameter first.
+    if (operation.rest.watch) {
+      handlers.push((req, _res, next) => {
+        refuseUnknownQuery(operation, req.query);
+        next();
+      }, statusStream(service, (req) => contextOf(req, log)));
+    }
     // `Accept: text/event-stream` on a session turn: a server-sent event stream (turn-stream.ts).
     if (operation.rest.turnStream) handlers.push(turnStream(operation, service, (req) => contextOf(req, log)));
     router[operation.rest.method](operation.rest.path, ...handlers, async (req, res) => {
