@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyUpdate } from './update-merge.js';
 import {
   annotatedRevision, beyondLimit, buildRevision, nextRevision, parseRevision, REVISION_ANNOTATION, revisionName,
-  rollbackUpdate, specOfValues, type StoredRevision,
+  keptToolsetNote, rollbackUpdate, specOfValues, toolsetRemovalViolation, type StoredRevision,
 } from './revisions.js';
 
 const owner = { apiVersion: 'helm.toolkit.fluxcd.io/v2', kind: 'HelmRelease', name: 'sre', namespace: 'kagent', uid: 'u-1' };
@@ -46,15 +46,28 @@ describe('the recorded spec', () => {
 
   it('becomes an update that, merged into any values, gives the recorded curated values back', () => {
     const later = { agent: { name: 'sre', description: 'later' }, modelConfig: { name: 'other' }, toolset: ['preset:none'], annotations: { a: 'b' }, replicas: 2 };
-    const { update, drop } = rollbackUpdate(specOfValues(values), { name: 'sre' });
-    const after = applyUpdate(later, update);
-    for (const key of drop) delete after[key];
+    const after = applyUpdate(later, rollbackUpdate(specOfValues(values), { name: 'sre' }));
     expect(after).toEqual(values);
   });
 
-  it('drops the toolset of the live values when the revision had none', () => {
-    expect(rollbackUpdate({ modelConfig: 'm' }, { name: 'sre' }).drop).toEqual(['toolset']);
-    expect(rollbackUpdate({ modelConfig: 'm', toolset: ['preset:none'] }, { name: 'sre', force: true }).update).toMatchObject({ force: true, toolset: ['preset:none'] });
+  it('keeps the live toolset when the revision had none, and says so', () => {
+    const live = { agent: { name: 'sre' }, modelConfig: { name: 'm' }, toolset: ['preset:read-only'] };
+    const old = { modelConfig: 'm' };
+    const after = applyUpdate(live, rollbackUpdate(old, { name: 'sre' }));
+    expect(after.toolset).toEqual(['preset:read-only']);
+    expect(keptToolsetNote(1, old, live)).toBe(
+      'revision 1 has no toolset; the current toolset [preset:read-only] is kept (a toolset is never removed)',
+    );
+    expect(keptToolsetNote(1, { ...old, toolset: ['preset:none'] }, live)).toBeUndefined();
+    expect(keptToolsetNote(1, old, { agent: {} })).toBeUndefined();
+    expect(rollbackUpdate({ modelConfig: 'm', toolset: ['preset:none'] }, { name: 'sre', force: true })).toMatchObject({ force: true, toolset: ['preset:none'] });
+  });
+
+  it('names a write that would take a toolset away, and only that one', () => {
+    const withToolset = { toolset: ['preset:none'] };
+    expect(toolsetRemovalViolation(withToolset, {})).toMatch(/^the write would remove the agent's toolset/);
+    expect(toolsetRemovalViolation(withToolset, { toolset: ['preset:full'] })).toBeUndefined();
+    expect(toolsetRemovalViolation({}, {})).toBeUndefined();
   });
 });
 

@@ -133,13 +133,13 @@ function skillsSpecOf(value: unknown): SkillsSpec | undefined {
 
 /**
  * The update that makes an agent's curated fields those of `spec`: every field is named,
- * so a field the revision did not have is cleared (`""`, `{}`). A toolset cannot be
- * cleared through an update (`[]` is refused), so a revision without one reports it in
- * `drop`, the keys to remove after the merge.
+ * so a field the revision did not have is cleared (`""`, `{}`). The toolset is the one
+ * exception: a revision without one (recorded before the agent had a toolset) leaves the
+ * current toolset in place, because removing it would widen the agent's access to every
+ * tool the gateway exposes (`implicitFullAccess`). A rollback restores values; it never
+ * grants access the agent does not have now. `keptToolsetNote` says so in the answer.
  */
-export function rollbackUpdate(
-  spec: RevisionSpec, target: { name: string; namespace?: string; force?: boolean },
-): { update: AgentUpdate; drop: string[] } {
+export function rollbackUpdate(spec: RevisionSpec, target: { name: string; namespace?: string; force?: boolean }): AgentUpdate {
   const update: AgentUpdate = { name: target.name, modelConfig: spec.modelConfig ?? '' };
   if (target.namespace !== undefined) update.namespace = target.namespace;
   if (target.force !== undefined) update.force = target.force;
@@ -148,7 +148,23 @@ export function rollbackUpdate(
   update.labels = spec.labels ?? {};
   update.annotations = spec.annotations ?? {};
   if (spec.toolset !== undefined) update.toolset = [...spec.toolset];
-  return { update, drop: spec.toolset === undefined ? ['toolset'] : [] };
+  return update;
+}
+
+/** The note of a rollback to a revision without a toolset that kept the current one (`before`'s), if it had one. */
+export function keptToolsetNote(revision: number, spec: RevisionSpec, before: Values): string | undefined {
+  if (spec.toolset !== undefined || !Array.isArray(before.toolset)) return undefined;
+  return `revision ${revision} has no toolset; the current toolset [${before.toolset.map(String).join(',')}] is kept (a toolset is never removed)`;
+}
+
+/**
+ * Why a write may not store `after` over `before`: every release with a toolset keeps one.
+ * Without a toolset the chart grants the agent every tool the gateway exposes, so no write
+ * path (update, rollback, either mode) may take it away; each checks with this rule.
+ */
+export function toolsetRemovalViolation(before: Values, after: Values): string | undefined {
+  if (!Array.isArray(before.toolset) || Array.isArray(after.toolset)) return undefined;
+  return 'the write would remove the agent\'s toolset, which grants it every tool the gateway exposes; a toolset is never removed (set another one instead)';
 }
 
 /** A short CHANGE-CAUSE line: the operation, who, and what changed. */

@@ -170,12 +170,22 @@ describe('rollbackAgent', () => {
     });
   });
 
-  it('removes the toolset when the revision had none (a release from before toolsets)', async () => {
-    seedRevision('rb', 92, { agent: { name: 'rb' }, modelConfig: { name: 'default-model-config' } });
-    const result = await f.service.rollbackAgent(f.ctx(), { name: 'rb', revision: 92 });
-    expect(result.changed).toContain('toolset');
-    expect(values('rb')).not.toHaveProperty('toolset');
-  });
+  it.each([['applied', false], ['dry run', true]])(
+    'keeps the live toolset when the revision had none (a release from before toolsets), %s', async (_case, dryRun) => {
+      seedRevision('rb', 92, { agent: { name: 'rb', description: 'from before toolsets' }, modelConfig: { name: 'default-model-config' } });
+      const live = values('rb').toolset as string[];
+      expect(live).toEqual(['preset:read-only']);
+      const result = await f.service.rollbackAgent(f.ctx(), { name: 'rb', revision: 92, dryRun });
+      expect(result.changed).not.toContain('toolset');
+      expect(result.changed).toContain('agent.description');
+      expect(result.after.toolset).toEqual(live);
+      expect(result.notes).toContain('revision 92 has no toolset; the current toolset [preset:read-only] is kept (a toolset is never removed)');
+      expect(result.agent).not.toHaveProperty('implicitFullAccess');
+      expect(values('rb').toolset).toEqual(live);
+      f.sandbox.store.delete('controllerrevisions', 'kagent', 'rb-92');
+      if (!dryRun) await f.service.rollbackAgent(f.ctx(), { name: 'rb', revision: 1 });
+    },
+  );
 
   it('keeps the ownership guards of update: a GitOps-owned release needs force', async () => {
     seedRelease(f.sandbox, { name: 'in-git', ready: true, labels: { 'kustomize.toolkit.fluxcd.io/name': 'agents' } });

@@ -10,7 +10,8 @@
  * rollback costs the same sequential requests as an update. Nothing is written when the
  * live release already carries the revision's values. `dryRun` and `resourceVersion` are
  * update's: a dry run stores nothing and records no revision; a precondition refuses a
- * release that moved since it was read (412).
+ * release that moved since it was read (412). A revision without a toolset keeps the
+ * current toolset (core/revisions.ts: a rollback never widens access), and the notes say so.
  *
  * With `mode: "commit"` the same checks run (the revision exists, ownership, the
  * ModelConfig, the schema, the precondition) and the revision's values are proposed as a
@@ -20,9 +21,9 @@
  * agent-manager, as it does for any GitOps commit).
  */
 import { invalid } from '../core/errors.js';
-import { rollbackUpdate } from '../core/revisions.js';
+import { keptToolsetNote, rollbackUpdate } from '../core/revisions.js';
 import { unknownPresetViolation } from '../core/toolset-preflight.js';
-import type { CommitOptions, RollbackResult } from '../core/types.js';
+import type { CommitOptions, RevisionSpec, RollbackResult } from '../core/types.js';
 import type { RequestContext } from '../identity/caller.js';
 import type { OperationEnv } from './operation-env.js';
 import { revisionNotFound } from './revisions.js';
@@ -44,23 +45,26 @@ export interface RollbackRequest extends CommitOptions {
 export async function rollbackAgent(env: OperationEnv, ctx: RequestContext, request: RollbackRequest): Promise<RollbackResult> {
   const { name, namespace, force, revision, dryRun, resourceVersion, version, mode, repository, branch, path } = request;
   const resolvedNamespace = env.settings.namespaces.resolve(namespace);
+  let applied: RevisionSpec = {};
   const result = await writeUpdate(env, ctx, {
     target: { name, namespace, force, dryRun, resourceVersion, version, mode, repository, branch, path },
     operation: 'rollback',
     resolve: (revisions) => {
       const target = revisions.find((r) => r.revision === revision);
       if (!target) throw revisionNotFound(resolvedNamespace, name, revision);
-      const { update, drop } = rollbackUpdate(target.spec, { name, namespace, force });
+      applied = target.spec;
+      const update = rollbackUpdate(target.spec, { name, namespace, force });
       // The revision's toolset meets today's rules, the installation's presets included (as update_agent's would).
       const [problem] = [...updateViolations(update), unknownPresetViolation(update.toolset, env.settings.toolsetPresets ?? {})].filter(Boolean);
       if (problem) throw invalid(`revision ${revision} cannot be applied again: ${problem}`);
       // The mode travels with the update: in commit mode the ownership guards do not apply.
-      return { update: { ...update, mode }, drop, rolledBackTo: revision };
+      return { update: { ...update, mode }, rolledBackTo: revision };
     },
   });
   const out: RollbackResult = { ...result, rolledBackTo: revision };
-  const note = unchangedNote(result, revision);
-  if (note) out.notes = [...(result.notes ?? []), note];
+  // In either mode `before` holds the toolset the merge kept (a rollback never removes one).
+  const notes = [keptToolsetNote(revision, applied, result.before), unchangedNote(result, revision)].filter((n) => n !== undefined);
+  if (notes.length > 0) out.notes = [...(result.notes ?? []), ...notes];
   return out;
 }
 

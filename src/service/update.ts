@@ -27,7 +27,7 @@ import { toolsetNotes, validatePresets } from '../core/toolset-preflight.js';
 import { schemaErrorText } from '../core/values-schema.js';
 import { applyUpdate } from '../core/update-merge.js';
 import type { AgentUpdate, CommitOptions, RevisionOperation, UpdateResult } from '../core/types.js';
-import type { StoredRevision } from '../core/revisions.js';
+import { toolsetRemovalViolation, type StoredRevision } from '../core/revisions.js';
 import { callerLogValue, callerName, type RequestContext } from '../identity/caller.js';
 import { modelConfigViolation, schemaViolations } from './checks.js';
 import { lookupAgent, type AgentObjects } from './lookup.js';
@@ -105,12 +105,12 @@ export interface MergedUpdate {
 /** The merge of an update into the release it may write; ownership refusals (404/409) are thrown. */
 export function mergeUpdate(
   objects: AgentObjects, update: AgentUpdate, modelConfigs: KubeObject[] | undefined, schema: ResolvedSchema,
-  drop: readonly string[] = [],
 ): MergedUpdate {
   const release = writableRelease(objects, update.force === true, update.mode === 'commit');
   const before = ((release.spec as { values?: Record<string, unknown> } | undefined)?.values ?? {});
   const after = applyUpdate(before, update);
-  for (const key of drop) delete after[key];
+  const removal = toolsetRemovalViolation(before, after);
+  if (removal) throw invalid(removal);
   return {
     release, before, after,
     changed: changedPaths(before, after),
@@ -124,8 +124,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** What a write through the update path changes, decided from the read round. */
 export interface Resolved {
   update: AgentUpdate;
-  /** Top-level value keys to remove after the merge. */
-  drop?: readonly string[];
   rolledBackTo?: number;
 }
 
@@ -168,7 +166,7 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
     const history = await historyNear(kube, env.types, read.history as HistoryRead, release, plan.target.name);
     const resolved = plan.resolve(releaseRevisions(history, release));
     const update = resolved.update;
-    const merged = mergeUpdate(objects, update, modelConfigs, schema, resolved.drop);
+    const merged = mergeUpdate(objects, update, modelConfigs, schema);
     if (merged.modelConfigProblem) throw invalid(merged.modelConfigProblem);
     if (merged.schemaViolations.length > 0) {
       throw invalid(schemaErrorText(schema.version, schema.source, merged.schemaViolations));

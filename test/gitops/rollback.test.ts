@@ -89,6 +89,19 @@ describe.skipIf(!kubectlPresent)('rollback_agent in commit mode', () => {
     expect(w.world.github.calls.slice(calls).every((c) => c.method === 'GET')).toBe(true);
   });
 
+  it.each([['proposed', false], ['dry run', true]])(
+    'keeps the toolset git carries when the revision has none (%s): a rollback never widens access', async (_case, dryRun) => {
+      if (!revisions().includes('sre-5')) seed(5, { agent: { name: 'sre', displayName: 'Before toolsets' }, modelConfig: { name: 'default-model-config' } });
+      const result = await w.f.service.rollbackAgent(w.f.ctx(), { name: 'sre', revision: 5, mode: 'commit', dryRun });
+      expect(result.changed).toEqual(['agent.displayName']);
+      expect(result.after.toolset).toEqual(['preset:kubernetes-read']);
+      expect(result.notes).toContain('revision 5 has no toolset; the current toolset [preset:kubernetes-read] is kept (a toolset is never removed)');
+      const branch = result.commit!.branch;
+      const text = dryRun ? result.commit!.files[0]!.content! : (await w.world.repo.show(branch, 'clusters/prod/agents.yaml'))!;
+      expect(text).toContain('preset:kubernetes-read');
+    },
+  );
+
   it('proposes nothing when git already carries the revision\'s values, and says so', async () => {
     const branches = await w.world.repo.branches();
     const result = await w.f.service.rollbackAgent(w.f.ctx(), { name: 'sre', revision: 2, mode: 'commit' });
