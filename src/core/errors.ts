@@ -129,6 +129,24 @@ export const shutdownUnavailable = (namespace: string, name: string): ServiceUna
     `the server is shutting down and stopped waiting for agent ${namespace}/${name}; call again (another replica answers)`,
   );
 
+/** The HTTP status of a request that names something the service cannot act on as it is stored (RFC 9110 §15.5.21). */
+export const UNPROCESSABLE_STATUS = 422;
+
+/**
+ * A request that is well-formed but names an object that cannot be used as stored (a
+ * malformed revision): code `invalid_request` on both transports, 422 on REST, since
+ * sending the same request again cannot succeed and the server is not at fault.
+ */
+export class Unprocessable extends AppError {
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super(ErrorCode.Invalid, detail, options);
+  }
+
+  override get status(): number {
+    return UNPROCESSABLE_STATUS;
+  }
+}
+
 /** True when `err` is an AppError of one of `codes`. */
 export function isAppError(err: unknown, ...codes: ErrorCode[]): err is AppError {
   return err instanceof AppError && (codes.length === 0 || codes.includes(err.code));

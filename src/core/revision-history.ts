@@ -10,6 +10,8 @@
  * - Otherwise someone changed the release outside agent-manager (a kubectl edit, a
  *   GitOps commit): the list starts with `{revision: null, current: true, changed}`,
  *   `changed` being the paths where the live values differ from the newest revision.
+ * - A malformed revision (StoredRevision.problem) is listed with `error` and nothing Flux
+ *   reports; it is never the current one.
  * - Flux's `status.history` keeps, per Helm release, the chart version, the status and
  *   `configDigest`, the digest of the values it deployed: `sha256:` over the values as
  *   sigs.k8s.io/yaml writes them (keys sorted). A revision's report is the oldest Helm
@@ -80,7 +82,8 @@ export function fluxReport(values: Values, since: string | undefined, history: r
 
 /** The revision the live release carries, or undefined when it was changed outside agent-manager. */
 export function currentRevision(revisions: readonly StoredRevision[], live: LiveRelease): StoredRevision | undefined {
-  const newestFirst = [...revisions].sort((a, b) => b.revision - a.revision);
+  // A malformed revision has no values to compare: it is never the current one.
+  const newestFirst = [...revisions].filter((r) => r.problem === undefined).sort((a, b) => b.revision - a.revision);
   const candidate = live.annotated !== undefined
     ? newestFirst.find((r) => r.revision === live.annotated)
     : newestFirst.find((r) => jsonEqual(r.values, live.values));
@@ -93,10 +96,14 @@ export function revisionEntry(revision: StoredRevision, live: LiveRelease, curre
     revision: revision.revision,
     createdAt: revision.createdAt,
     ...(revision.requestedBy ? { requestedBy: revision.requestedBy } : {}),
-    operation: revision.operation,
+    ...(revision.operation !== undefined ? { operation: revision.operation } : {}),
     ...(revision.rolledBackTo !== undefined ? { rolledBackTo: revision.rolledBackTo } : {}),
     changed: [...revision.changed],
   };
+  if (revision.problem !== undefined) {
+    entry.error = { code: 'invalid_request', message: `invalid request: the revision is malformed: ${revision.problem}` };
+    return entry;
+  }
   Object.assign(entry, fluxReport(revision.values, revision.createdAt, live.history));
   if (current) entry.current = true;
   return entry;
@@ -108,9 +115,10 @@ export function revisionEntries(revisions: readonly StoredRevision[], live: Live
   const current = currentRevision(newestFirst, live);
   const entries = newestFirst.map((r) => revisionEntry(r, live, r === current));
   if (current) return entries;
+  const newestReadable = newestFirst.find((r) => r.problem === undefined);
   const outOfBand: RevisionEntry = {
     revision: null,
-    changed: changedPaths(newestFirst[0]?.values ?? {}, live.values),
+    changed: changedPaths(newestReadable?.values ?? {}, live.values),
     ...fluxReport(live.values, undefined, live.history.slice(0, 1)),
     current: true,
   };

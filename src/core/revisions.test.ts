@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyUpdate } from './update-merge.js';
 import {
   annotatedRevision, beyondLimit, buildRevision, nextRevision, parseRevision, REVISION_ANNOTATION, revisionName,
-  keptToolsetNote, rollbackUpdate, specOfValues, toolsetRemovalViolation, type StoredRevision,
+  keptToolsetNote, MAX_REVISION, rollbackUpdate, specOfValues, toolsetRemovalViolation, type StoredRevision,
 } from './revisions.js';
 
 const owner = { apiVersion: 'helm.toolkit.fluxcd.io/v2', kind: 'HelmRelease', name: 'sre', namespace: 'kagent', uid: 'u-1' };
@@ -27,7 +27,14 @@ describe('revision names and numbers', () => {
     expect(nextRevision(2, [7])).toBe(8);
   });
 
-  it.each([['3', 3], ['0', undefined], ['-1', undefined], ['x', undefined], ['01', undefined]])(
+  it('skips a number whose name another object holds, and gives none past MAX_REVISION', () => {
+    expect(nextRevision(undefined, [], new Set(['sre-1', 'sre-2', 'other-3']), 'sre')).toBe(3);
+    expect(nextRevision(MAX_REVISION - 1, [])).toBe(MAX_REVISION);
+    expect(nextRevision(undefined, [MAX_REVISION])).toBeUndefined();
+    expect(Number.isSafeInteger(MAX_REVISION + 1)).toBe(true);
+  });
+
+  it.each([['3', 3], ['0', undefined], ['-1', undefined], ['x', undefined], ['01', undefined], ['9007199254740991', undefined]])(
     'reads the annotation %j as %j', (text, want) => {
       expect(annotatedRevision({ [REVISION_ANNOTATION]: text })).toBe(want);
     },
@@ -94,9 +101,33 @@ describe('the ControllerRevision', () => {
     });
   });
 
-  it('skips objects that are not revisions of ours', () => {
-    expect(parseRevision({ metadata: { name: 'web-7d9f' }, revision: 1, data: { spec: {} } })).toBeUndefined();
-    expect(parseRevision({ metadata: { name: 'x' }, revision: 0, data: { operation: 'update' } })).toBeUndefined();
+  it('skips objects without a usable revision number', () => {
+    for (const revision of [0, -1, 1.5, '3', 9007199254740991, MAX_REVISION + 1, undefined]) {
+      expect(parseRevision({ metadata: { name: 'x' }, revision, data: { operation: 'update', values: {} } })).toBeUndefined();
+    }
+  });
+
+  it.each([
+    ['no operation', { spec: {} }, 'data.operation: expected one of "create"|"update"|"rollback"'],
+    ['no values', { operation: 'update' }, 'data.values: expected object, received undefined'],
+    ['a number for spec.modelConfig', { operation: 'update', spec: { modelConfig: 5 }, values: {} }, 'data.spec.modelConfig: expected string, received number'],
+    ['a toolset of numbers in values', { operation: 'update', spec: { $ref: 'values' }, values: { toolset: [1] } }, 'data.values.toolset[0]: expected string, received number'],
+    ['a list for values', { operation: 'update', values: [] }, 'data.values: expected object, received array'],
+    ['a fraction for rolledBackTo', { operation: 'rollback', rolledBackTo: 1.5, values: {} }, 'data.rolledBackTo: expected int, received number'],
+  ])('reads a revision with %s as malformed, naming what is wrong', (_case, data, problem) => {
+    const read = parseRevision({ metadata: { name: 'sre-3', ownerReferences: [{ kind: 'HelmRelease', uid: 'u-1' }] }, revision: 3, data });
+    expect(read).toMatchObject({ revision: 3, name: 'sre-3', ownerUid: 'u-1', spec: {}, values: {}, changed: [] });
+    expect(read?.problem?.replace('Invalid option: ', '')).toBe(problem);
+  });
+
+  it('stores each value once: spec refers to values', () => {
+    expect(object.data.spec).toEqual({ $ref: 'values' });
+    expect(JSON.stringify(object).split('"Be brief."')).toHaveLength(2);
+  });
+
+  it('reads a revision recorded with a copy of the spec beside the values', () => {
+    const old = { ...object, data: { ...object.data, spec: specOfValues(values) } };
+    expect(parseRevision(old)).toMatchObject({ spec: specOfValues(values), values });
   });
 
   it('keeps the newest ones within the limit', () => {

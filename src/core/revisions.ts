@@ -11,18 +11,26 @@
  * - owned by the HelmRelease (an owner reference without `controller` and without
  *   `blockOwnerDeletion`, which would need the finalizers subresource of the owner),
  *   so deleting the agent lets the garbage collector remove its history;
- * - `revision` is the number, `data` holds what was recorded.
+ * - `revision` is the number, `data` holds what was recorded: `values` (what was written)
+ *   and `spec` as `{"$ref": "values"}`, so each value is stored once (a revision of large
+ *   values stays within the API server's object size). Revisions that carry a copy of the
+ *   curated fields in `spec` are still read.
  *
  * Numbers are 1, 2, 3, … per agent and never reused: the number a write records is also
  * written onto the release (annotation `agent-manager.giantswarm.io/revision`) in the
  * same request, so two writes racing on the release's resourceVersion cannot take the
- * same number, and the next number is one past both the annotation and every revision
- * still listed. Pure: plain objects in, plain objects out.
+ * same number, and the next number is one past both the annotation and every revision of
+ * the release, skipping names taken by other labelled objects. Only revisions owned by the
+ * release (its uid) are its history; numbers are whole numbers up to MAX_REVISION. Pure.
  */
 import { AGENT_STRING_FIELDS, isSet, MANAGED_BY_LABEL, MANAGED_BY_VALUE, type Values } from './compose.js';
 import { isPlainObject } from './diff.js';
+import {
+  copiedSpecSchema, isSpecFromValues, MAX_REVISION, revisionProblem, SPEC_FROM_VALUES, storedRevisionSchema,
+} from './revision-schema.js';
 import type { AgentUpdate, GitRef, RevisionOperation, RevisionSpec, SkillsSpec } from './types.js';
 
+export { MAX_REVISION } from './revision-schema.js';
 export const AGENT_LABEL = 'agent-manager.giantswarm.io/agent';
 export const REVISION_ANNOTATION = 'agent-manager.giantswarm.io/revision';
 /** The annotation `kubectl rollout history` prints as CHANGE-CAUSE. */
@@ -34,13 +42,19 @@ export interface StoredRevision {
   name: string;
   createdAt: string;
   requestedBy?: string;
-  operation: RevisionOperation;
+  /** Absent only on a malformed revision whose operation is not one of ours. */
+  operation?: RevisionOperation;
   rolledBackTo?: number;
   changed: string[];
   spec: RevisionSpec;
   values: Values;
   /** The uid of the release the revision belongs to. */
   ownerUid?: string;
+  /**
+   * What is wrong with a revision that does not fit the schema (core/revision-schema.ts):
+   * it is listed with this, its spec and values are empty, and it cannot be shown or applied.
+   */
+  problem?: string;
 }
 
 /** What a write records. */
@@ -74,16 +88,25 @@ export function revisionSelector(agent: string): string {
   return `${AGENT_LABEL}=${agent}`;
 }
 
-/** The revision number a release carries, if any. */
+/** The revision number a release carries, if any (at most MAX_REVISION). */
 export function annotatedRevision(annotations: Record<string, string> | undefined): number | undefined {
   const text = annotations?.[REVISION_ANNOTATION];
-  if (text === undefined || !/^[1-9][0-9]{0,15}$/.test(text)) return undefined;
+  if (text === undefined || !/^[1-9][0-9]{0,14}$/.test(text)) return undefined;
   return Number(text);
 }
 
-/** The number the next write records: one past the release's annotation and every revision listed. */
-export function nextRevision(annotated: number | undefined, listed: readonly number[]): number {
-  return Math.max(annotated ?? 0, ...listed, 0) + 1;
+/**
+ * The number the next write records: one past the release's annotation and every revision
+ * of the release, skipping a number whose object name is taken (`taken`: the names of every
+ * labelled object, a deleted release's leftovers and strays included), so no create ever
+ * collides with an object already there. Undefined when no number up to MAX_REVISION is free.
+ */
+export function nextRevision(
+  annotated: number | undefined, listed: readonly number[], taken: ReadonlySet<string> = new Set(), agent = '',
+): number | undefined {
+  let next = listed.reduce((max, n) => Math.max(max, n), annotated ?? 0) + 1;
+  while (taken.has(revisionName(agent, next)) && next <= MAX_REVISION) next++;
+  return next <= MAX_REVISION ? next : undefined;
 }
 
 /** The curated fields the values describe (what a rollback applies again). */
@@ -181,7 +204,8 @@ export function buildRevision(agent: string, revision: number, owner: RevisionOw
   if (record.rolledBackTo !== undefined) data.rolledBackTo = record.rolledBackTo;
   if (isSet(record.requestedBy)) data.requestedBy = record.requestedBy;
   data.changed = [...record.changed];
-  data.spec = specOfValues(record.values);
+  // Each value is stored once: the curated fields are read from `values` (specOfValues).
+  data.spec = { ...SPEC_FROM_VALUES };
   data.values = record.values;
   return {
     apiVersion: 'apps/v1',
@@ -198,30 +222,43 @@ export function buildRevision(agent: string, revision: number, owner: RevisionOw
   };
 }
 
-const OPERATIONS: readonly string[] = ['create', 'update', 'rollback'];
+const OPERATIONS: readonly RevisionOperation[] = ['create', 'update', 'rollback'];
 
-/** A ControllerRevision read back, or undefined for one that is not a revision of ours (skipped). */
+/**
+ * A ControllerRevision read back through the revision schema (core/revision-schema.ts), or
+ * undefined when it has no usable revision number (it cannot be listed or addressed). One
+ * that does not fit otherwise comes back with `problem` set, its spec and values empty.
+ * Both formats read: `spec` as the marker that refers to `values`, and `spec` as a copy
+ * of the curated fields beside them.
+ */
 export function parseRevision(object: Json): StoredRevision | undefined {
   const meta = obj(object.metadata);
-  const data = obj(object.data);
   const revision = object.revision;
-  if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 1) return undefined;
-  if (typeof data.operation !== 'string' || !OPERATIONS.includes(data.operation)) return undefined;
+  if (typeof revision !== 'number' || !Number.isInteger(revision) || revision < 1 || revision > MAX_REVISION) return undefined;
   const owners = Array.isArray(meta.ownerReferences) ? meta.ownerReferences.map(obj) : [];
-  const values = obj(data.values);
-  const out: StoredRevision = {
-    revision,
-    name: String(meta.name ?? ''),
-    createdAt: String(meta.creationTimestamp ?? ''),
-    operation: data.operation as RevisionOperation,
-    changed: Array.isArray(data.changed) ? data.changed.filter((s): s is string => typeof s === 'string') : [],
-    spec: isPlainObject(data.spec) ? (data.spec as RevisionSpec) : specOfValues(values),
-    values,
-  };
-  if (str(data.requestedBy)) out.requestedBy = String(data.requestedBy);
-  if (typeof data.rolledBackTo === 'number') out.rolledBackTo = data.rolledBackTo;
   const owner = owners.find((o) => o.kind === 'HelmRelease');
-  if (str(owner?.uid)) out.ownerUid = String(owner!.uid);
+  const base = { revision, name: String(meta.name ?? ''), createdAt: String(meta.creationTimestamp ?? '') };
+  const ownerUid = str(owner?.uid);
+  const operation = obj(object.data).operation;
+  const malformed = (problem: string): StoredRevision => ({
+    ...base, ...(OPERATIONS.includes(operation as RevisionOperation) ? { operation: operation as RevisionOperation } : {}),
+    changed: [], spec: {}, values: {}, problem, ...(ownerUid ? { ownerUid } : {}),
+  });
+  const parsed = storedRevisionSchema.safeParse(object);
+  if (!parsed.success) return malformed(revisionProblem(parsed.error.issues));
+  const { data } = parsed.data;
+  let spec: RevisionSpec;
+  if (data.spec === undefined || isSpecFromValues(data.spec)) {
+    spec = specOfValues(data.values);
+  } else {
+    const copied = copiedSpecSchema.safeParse(data.spec);
+    if (!copied.success) return malformed(revisionProblem(copied.error.issues, ['data', 'spec']));
+    spec = copied.data as RevisionSpec;
+  }
+  const out: StoredRevision = { ...base, operation: data.operation, changed: data.changed ?? [], spec, values: data.values };
+  if (str(data.requestedBy)) out.requestedBy = data.requestedBy;
+  if (data.rolledBackTo !== undefined) out.rolledBackTo = data.rolledBackTo;
+  if (ownerUid) out.ownerUid = ownerUid;
   return out;
 }
 

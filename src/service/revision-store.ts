@@ -12,13 +12,17 @@
  * - The revision is created and the ones beyond `--revision-history-limit` are deleted
  *   in one concurrent round, so recording costs one sequential request; when the create
  *   fails after a prune, the history holds one revision fewer than the limit.
- * - Only revisions owned by this release (its uid) are its history; a deleted release's
- *   leftovers, not yet collected, still count for the numbering, so no name is reused.
+ * - Only revisions owned by this release (its uid) are its history and count for the
+ *   numbering; no new revision takes the name of any labelled object still there (a deleted
+ *   release's leftovers, not yet collected, or a stray), so no create collides.
+ * - A revision of more than 1 MiB is not recorded (the API server would refuse it).
  */
 import {
   annotatedRevision, beyondLimit, buildRevision, nextRevision, parseRevision, REVISION_ANNOTATION, revisionSelector,
   type RevisionRecord, type StoredRevision,
 } from '../core/revisions.js';
+import type { Logger } from 'pino';
+import { MAX_REVISION } from '../core/revision-schema.js';
 import { callerLogValue, type RequestContext } from '../identity/caller.js';
 import type { OperationEnv } from './operation-env.js';
 import type { KubeObject, KubePort } from './ports.js';
@@ -30,7 +34,13 @@ export const DEFAULT_REVISION_HISTORY_LIMIT = 10;
 /** The revisions labelled with an agent's name in one namespace, or why they could not be read. */
 export interface HistoryRead {
   namespace: string;
+  agent: string;
+  /** Every labelled object that has a revision number (any owner; see releaseRevisions). */
   revisions: StoredRevision[];
+  /** The name of every labelled object: no new revision may take one. */
+  taken: ReadonlySet<string>;
+  /** Labelled objects without a usable revision number (ignored, reported in the log). */
+  unnumbered: readonly { name: string; uid?: string }[];
   error?: string;
   /** The failure behind `error` (an AppError from the port), for reads that surface it. */
   failure?: unknown;
@@ -42,10 +52,16 @@ const messageOf = (err: unknown): string => (err instanceof Error ? err.message 
 export async function readHistory(kube: KubePort, types: ResourceTypes, namespace: string, agent: string): Promise<HistoryRead> {
   try {
     const objects = await kube.list(types.controllerRevision, namespace, { labelSelector: revisionSelector(agent) });
-    const revisions = objects.map((o) => parseRevision(o)).filter((r): r is StoredRevision => r !== undefined);
-    return { namespace, revisions };
+    const revisions: StoredRevision[] = [];
+    const unnumbered: { name: string; uid?: string }[] = [];
+    for (const object of objects) {
+      const parsed = parseRevision(object);
+      if (parsed) revisions.push(parsed);
+      else unnumbered.push({ name: object.metadata.name, uid: object.metadata.uid });
+    }
+    return { namespace, agent, revisions, unnumbered, taken: new Set(objects.map((o) => o.metadata.name)) };
   } catch (err) {
-    return { namespace, revisions: [], error: messageOf(err), failure: err };
+    return { namespace, agent, revisions: [], unnumbered: [], taken: new Set(), error: messageOf(err), failure: err };
   }
 }
 
@@ -57,19 +73,50 @@ export async function historyNear(
   return namespace === read.namespace ? read : readHistory(kube, types, namespace, agent);
 }
 
-/** The revisions that belong to this release. */
-export function releaseRevisions(history: HistoryRead, release: KubeObject): StoredRevision[] {
-  const uid = release.metadata.uid;
-  return history.revisions.filter((r) => uid === undefined || r.ownerUid === uid);
+/**
+ * The revisions that belong to this release (owned by its uid). Any other object with the
+ * label (a deleted release's leftovers not yet collected, or one labelled by hand or by
+ * someone hostile) is no part of the history and does not count for the numbering; with
+ * `log`, each is reported once.
+ */
+export function releaseRevisions(history: HistoryRead, release: KubeObject | undefined, log?: Logger): StoredRevision[] {
+  const uid = release?.metadata.uid;
+  const owned = history.revisions.filter((r) => release !== undefined && (uid === undefined || r.ownerUid === uid));
+  if (log) {
+    const strays = [
+      ...history.revisions.filter((r) => !owned.includes(r)).map((r) => ({ name: r.name, uid: r.ownerUid, why: 'not owned by the release' })),
+      ...history.unnumbered.map((u) => ({ name: u.name, uid: u.uid, why: `no revision number from 1 to ${MAX_REVISION}` })),
+    ];
+    for (const stray of strays) reportOnce(log, history, stray);
+  }
+  return owned;
 }
 
-/** The number the next write of `release` records (`release` undefined: a create). */
-export function nextNumber(history: HistoryRead, release: KubeObject | undefined): number {
-  return nextRevision(annotatedRevision(release?.metadata.annotations), history.revisions.map((r) => r.revision));
+/** Strays already reported; only to keep the log quiet (nothing depends on it), so bounded and per process. */
+const reported = new Set<string>();
+const REPORTED_MAX = 10_000;
+
+function reportOnce(log: Logger, history: HistoryRead, stray: { name: string; uid?: string; why: string }): void {
+  const key = `${history.namespace}/${stray.name}/${stray.uid ?? ''}`;
+  if (reported.has(key)) return;
+  if (reported.size >= REPORTED_MAX) reported.clear();
+  reported.add(key);
+  log.warn({ namespace: history.namespace, name: history.agent, controllerRevision: stray.name, reason: stray.why },
+    'ControllerRevision with the agent label ignored: it is not part of the agent\'s history');
 }
 
-/** Writes the revision number onto the release about to be written. */
-export function stampRevision(release: KubeObject, revision: number): void {
+/**
+ * The number the next write of `release` records (`release` undefined: a create), from the
+ * release's own revisions, skipping names other objects hold; undefined when none is left.
+ */
+export function nextNumber(history: HistoryRead, release: KubeObject | undefined): number | undefined {
+  const owned = releaseRevisions(history, release).map((r) => r.revision);
+  return nextRevision(annotatedRevision(release?.metadata.annotations), owned, history.taken, history.agent);
+}
+
+/** Writes the revision number onto the release about to be written (none left: the annotation stays as it is). */
+export function stampRevision(release: KubeObject, revision: number | undefined): void {
+  if (revision === undefined) return;
   release.metadata.annotations = { ...release.metadata.annotations, [REVISION_ANNOTATION]: String(revision) };
 }
 
@@ -83,31 +130,45 @@ export interface Recorded {
   notes: string[];
 }
 
+/** The largest revision recorded: API servers refuse objects of about 1.5 MiB (etcd's request limit). */
+export const MAX_REVISION_BYTES = 1 << 20;
+
 /** Records revision `revision` of the written release and prunes the history; never rejects. */
 export async function recordRevision(
   env: OperationEnv, ctx: RequestContext, kube: KubePort,
-  args: { agent: string; release: KubeObject; revision: number; record: RevisionRecord; history: HistoryRead },
+  args: { agent: string; release: KubeObject; revision: number | undefined; record: RevisionRecord; history: HistoryRead },
 ): Promise<Recorded> {
   const { agent, release, revision, history } = args;
   const namespace = release.metadata.namespace ?? history.namespace;
   const where = `agent ${namespace}/${agent}`;
   const limit = revisionLimit(env);
   const notes: string[] = [];
+  const log = { caller: callerLogValue(ctx.caller), namespace, name: agent, revision };
   const owner = {
     apiVersion: release.apiVersion, kind: release.kind, name: release.metadata.name, namespace, uid: release.metadata.uid ?? '',
   };
+  let object: KubeObject | undefined;
+  if (revision === undefined) {
+    notes.push(`no revision of ${where} was recorded (the change itself was applied): every revision number up to ${MAX_REVISION} is taken`);
+    ctx.log.warn(log, 'revision not recorded: no number left');
+  } else if (limit > 0 && owner.uid !== '') {
+    object = buildRevision(agent, revision, owner, args.record) as KubeObject;
+    const bytes = Buffer.byteLength(JSON.stringify(object));
+    if (bytes > MAX_REVISION_BYTES) {
+      object = undefined;
+      notes.push(`revision ${revision} of ${where} was not recorded (the change itself was applied): it would be ${bytes} bytes, more than the 1 MiB a revision may hold`);
+      ctx.log.warn({ ...log, bytes }, 'revision not recorded: too large');
+    }
+  }
   const obsolete = beyondLimit(releaseRevisions(history, release), limit - 1);
-  const create = limit > 0 && owner.uid !== ''
-    ? kube.create(env.types.controllerRevision, buildRevision(agent, revision, owner, args.record) as KubeObject)
-    : undefined;
+  const create = object ? kube.create(env.types.controllerRevision, object) : undefined;
   const [created, ...removed] = await Promise.allSettled([
     create ?? Promise.resolve(undefined),
     ...obsolete.map((r) => kube.remove(env.types.controllerRevision, namespace, r.name)),
   ]);
-  const log = { caller: callerLogValue(ctx.caller), namespace, name: agent, revision };
   if (created!.status === 'rejected') {
     const why = messageOf(created.reason);
-    notes.push(`revision ${revision} of ${where} was not recorded (the change itself was applied): ${why}`);
+    notes.push(`revision ${String(revision)} of ${where} was not recorded (the change itself was applied): ${why}`);
     ctx.log.warn({ ...log, err: why }, 'revision not recorded');
   }
   const failed = removed.filter((r) => r.status === 'rejected').map((r) => messageOf((r as PromiseRejectedResult).reason));

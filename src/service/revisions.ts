@@ -6,11 +6,12 @@
  * when the release lives in another namespace than the agent.
  *
  * An agent with neither an Agent nor a HelmRelease is a 404; a bare Agent CR has no
- * release agent-manager writes, so it has no revisions.
+ * release agent-manager writes, so it has no revisions. A malformed revision is listed with
+ * its `error` and refused by get (422) and rollback, never a 5xx.
  */
 import { composeManifests } from '../core/compose.js';
 import { changedPaths } from '../core/diff.js';
-import { notFound, toAppError } from '../core/errors.js';
+import { notFound, toAppError, Unprocessable } from '../core/errors.js';
 import { validateName } from '../core/names.js';
 import { currentRevision, fluxHistory, revisionEntries, revisionEntry, type LiveRelease } from '../core/revision-history.js';
 import { annotatedRevision, type StoredRevision } from '../core/revisions.js';
@@ -56,7 +57,7 @@ async function readReleaseHistory(env: OperationEnv, ctx: RequestContext, reques
   if (!release) return { namespace, name, revisions: [], live: { values: {}, history: [] } };
   const history = await historyNear(kube, env.types, read, release, name);
   if (history.failure !== undefined) throw toAppError(history.failure);
-  return { namespace, name, release, revisions: releaseRevisions(history, release), live: liveOf(release) };
+  return { namespace, name, release, revisions: releaseRevisions(history, release, ctx.log), live: liveOf(release) };
 }
 
 export async function listAgentRevisions(
@@ -74,12 +75,21 @@ export function revisionNotFound(namespace: string, name: string, revision: numb
   );
 }
 
+/** The 422 of a revision that does not fit the revision schema: it names what is wrong and the object to delete. */
+export function malformedRevision(namespace: string, name: string, revision: StoredRevision): Unprocessable {
+  return new Unprocessable(
+    `revision ${revision.revision} of agent ${namespace}/${name} is malformed (${revision.problem ?? 'unreadable'}), so it cannot be `
+    + `shown or applied again; pick another revision (list_agent_revisions), or delete ControllerRevision ${namespace}/${revision.name}`,
+  );
+}
+
 export async function getAgentRevision(
   env: OperationEnv, ctx: RequestContext, request: RevisionsRequest & { revision: number },
 ): Promise<RevisionDetail> {
   const read = await readReleaseHistory(env, ctx, request);
   const found = read.revisions.find((r) => r.revision === request.revision);
   if (!found || !read.release) throw revisionNotFound(read.namespace, read.name, request.revision);
+  if (found.problem !== undefined) throw malformedRevision(read.release.metadata.namespace ?? read.namespace, read.name, found);
   const current = currentRevision(read.revisions, read.live) === found;
   const entry = revisionEntry(found, read.live, current);
   const releaseNamespace = read.release.metadata.namespace ?? read.namespace;

@@ -26,7 +26,7 @@ import { unknownPresetViolation } from '../core/toolset-preflight.js';
 import type { CommitOptions, RevisionSpec, RollbackResult } from '../core/types.js';
 import type { RequestContext } from '../identity/caller.js';
 import type { OperationEnv } from './operation-env.js';
-import { revisionNotFound } from './revisions.js';
+import { malformedRevision, revisionNotFound } from './revisions.js';
 import { updateViolations, writeUpdate } from './update.js';
 
 export interface RollbackRequest extends CommitOptions {
@@ -52,6 +52,7 @@ export async function rollbackAgent(env: OperationEnv, ctx: RequestContext, requ
     resolve: (revisions) => {
       const target = revisions.find((r) => r.revision === revision);
       if (!target) throw revisionNotFound(resolvedNamespace, name, revision);
+      if (target.problem !== undefined) throw malformedRevision(resolvedNamespace, name, target);
       applied = target.spec;
       const update = rollbackUpdate(target.spec, { name, namespace, force });
       // The revision's toolset meets today's rules, the installation's presets included (as update_agent's would).

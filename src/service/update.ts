@@ -164,7 +164,7 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
     // A precondition that holds writes at the resourceVersion just read (the release is written as read).
     checkPreconditions(namespace, plan.target.name, wanted, release);
     const history = await historyNear(kube, env.types, read.history as HistoryRead, release, plan.target.name);
-    const resolved = plan.resolve(releaseRevisions(history, release));
+    const resolved = plan.resolve(releaseRevisions(history, release, ctx.log));
     const update = resolved.update;
     const merged = mergeUpdate(objects, update, modelConfigs, schema);
     if (merged.modelConfigProblem) throw invalid(merged.modelConfigProblem);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, ErrorCode, HTTP_STATUS, PRECONDITION_FAILED_STATUS, SERVICE_UNAVAILABLE_STATUS } from '../../core/errors.js';
+import { AppError, ErrorCode, HTTP_STATUS, PRECONDITION_FAILED_STATUS, SERVICE_UNAVAILABLE_STATUS, UNPROCESSABLE_STATUS } from '../../core/errors.js';
 import { OPERATIONS, openApiPath, operationId, type AnyOperation } from '../operations.js';
 import { FakeService, SAMPLE_AGENT, SAMPLE_INFO, SAMPLE_STATUS } from '../testing/fake-service.js';
 import {
@@ -76,7 +76,7 @@ describe('api/openapi.yaml against the operation table', () => {
   });
 
   it('documents only error statuses the REST layer produces, each with the Error body', () => {
-    const producible = new Set([...Object.values(HTTP_STATUS), 413, 415, PRECONDITION_FAILED_STATUS, SERVICE_UNAVAILABLE_STATUS].map(String));
+    const producible = new Set([...Object.values(HTTP_STATUS), 413, 415, PRECONDITION_FAILED_STATUS, SERVICE_UNAVAILABLE_STATUS, UNPROCESSABLE_STATUS].map(String));
     for (const op of documented.values()) {
       for (const [status, response] of Object.entries(op.responses)) {
         if (status.startsWith('2')) continue;
