@@ -11,6 +11,8 @@ export function summaryOf(agent: Agent): AgentSummary {
   const summary: AgentSummary = {
     name: agent.name,
     namespace: agent.namespace,
+    // A row whose agent could not be read in full says why, as the full agent does.
+    ...(agent.error !== undefined && { error: agent.error }),
     exists: agent.exists,
     ...(agent.displayName !== undefined && { displayName: agent.displayName }),
     ...(agent.description !== undefined && { description: agent.description }),

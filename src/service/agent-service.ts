@@ -53,13 +53,16 @@ export class AgentService {
   }
 
   /** With `details: false`, one summary row per agent (core/agent-summary.ts) from the same reads. */
-  async listAgents(ctx: RequestContext, request?: { namespace?: string; details?: true }): Promise<{ agents: Agent[] }>;
-  async listAgents(ctx: RequestContext, request: { namespace?: string; details: false }): Promise<{ agents: AgentSummary[] }>;
+  async listAgents(ctx: RequestContext, request?: { namespace?: string; details?: true }): Promise<{ agents: Agent[]; warnings?: string[] }>;
+  async listAgents(ctx: RequestContext, request: { namespace?: string; details: false }): Promise<{ agents: AgentSummary[]; warnings?: string[] }>;
   async listAgents(ctx: RequestContext, request: { namespace?: string; details?: boolean }): Promise<AgentList>;
   async listAgents(ctx: RequestContext, request: { namespace?: string; details?: boolean } = {}): Promise<AgentList> {
     const namespace = this.env.settings.namespaces.resolve(request.namespace);
-    const agents = await listAgents(this.readContext(ctx), namespace);
-    return { agents: request.details === false ? agents.map(summaryOf) : agents };
+    const { agents, warnings } = await listAgents(this.readContext(ctx), namespace);
+    // One object that could not be read degraded its item; the list says so, and so does the log.
+    if (warnings) ctx.log.warn({ namespace, warnings }, 'agent list degraded');
+    const rows = request.details === false ? agents.map(summaryOf) : agents;
+    return warnings ? { agents: rows, warnings } : { agents: rows };
   }
 
   async getAgent(ctx: RequestContext, request: AgentRef): Promise<Agent> {

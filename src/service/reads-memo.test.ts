@@ -43,8 +43,8 @@ describe('agents read from frozen objects (the read cache)', () => {
   it('are built once while their objects stay the same, frozen, and again for the object that changed', async () => {
     const kube = fixture();
     const rc: ReadContext = { kube: frozenReads(kube), types, chartUrl: CHART_URL };
-    const first = await listAgents(rc, 'kagent');
-    const second = await listAgents(rc, 'kagent');
+    const first = (await listAgents(rc, 'kagent')).agents;
+    const second = (await listAgents(rc, 'kagent')).agents;
     expect(first.map((a) => a.name)).toEqual(['a', 'b', 'pending']);
     expect(second.every((agent, i) => agent === first[i])).toBe(true);
     expect(Object.isFrozen(first[0]) && Object.isFrozen(first[0]!.helmRelease)).toBe(true);
@@ -53,7 +53,7 @@ describe('agents read from frozen objects (the read cache)', () => {
     // A new version of b's release (what a watch event brings): b is rebuilt, the rest reused.
     const release = kube.store.get('helmreleases', 'kagent', 'b') as KubeObject;
     await kube.replace(types.helmRelease, { ...release, spec: { ...(release.spec as object), suspend: true } });
-    const third = await listAgents(rc, 'kagent');
+    const third = (await listAgents(rc, 'kagent')).agents;
     expect(third[0]).toBe(first[0]);
     expect(third[2]).toBe(first[2]);
     expect(third[1]).not.toBe(first[1]);
@@ -62,8 +62,8 @@ describe('agents read from frozen objects (the read cache)', () => {
 
   it('are built afresh from objects read from the API server, and stay the caller\'s to change', async () => {
     const rc: ReadContext = { kube: fixture(), types, chartUrl: CHART_URL };
-    const [first] = await listAgents(rc, 'kagent');
-    const [second] = await listAgents(rc, 'kagent');
+    const [first] = (await listAgents(rc, 'kagent')).agents;
+    const [second] = (await listAgents(rc, 'kagent')).agents;
     expect(second).not.toBe(first);
     expect(second).toEqual(first);
     expect(Object.isFrozen(first)).toBe(false);

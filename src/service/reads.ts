@@ -2,10 +2,12 @@
  * list_agents and get_agent. List answers from three concurrent namespace
  * lists (Agents, HelmReleases, OCIRepositories) plus, only when an Agent's provenance
  * labels name a release in another namespace, one concurrent round of gets for those:
- * at most two sequential API round trips, whatever the number of agents.
+ * at most two sequential API round trips, whatever the number of agents. One object that
+ * cannot be read degrades its item (`error`) and adds a line to `warnings`.
  */
 import { chartNameOf } from '../core/compose.js';
 import { deepFreeze } from '../core/frozen.js';
+import { AppError, ErrorCode, notFound, toAppError } from '../core/errors.js';
 import type { Agent } from '../core/types.js';
 import { lookupAgent, requireAgent } from './lookup.js';
 import type { KubeObject, KubePort } from './ports.js';
@@ -63,34 +65,78 @@ export interface ReadContext {
   chartUrl: string;
 }
 
-/** Every agent of the namespace: Agent CRs with their releases, plus releases not rendered yet. */
-export async function listAgents(rc: ReadContext, namespace: string): Promise<Agent[]> {
+/** The agents of a namespace and what could not be read while listing them. */
+export interface ListedAgents {
+  agents: Agent[];
+  warnings?: string[];
+}
+
+type Pair = { cr: KubeObject; release?: KubeObject; foreign?: { name: string; namespace: string }; error?: AppError };
+
+/**
+ * Every agent of the namespace: Agent CRs with their releases, plus releases not rendered yet.
+ * Only the two lists that say which agents there are (Agents, HelmReleases) can fail it; an
+ * object read for one item (a release in another namespace: 403, 404, a timeout, a malformed
+ * object) degrades that item, which carries `error`, and the list carries `warnings`.
+ */
+export async function listAgents(rc: ReadContext, namespace: string): Promise<ListedAgents> {
   const { kube, types } = rc;
+  const warnings: string[] = [];
   const [crs, releases, sources] = await Promise.all([
     kube.list(types.agent, namespace),
     kube.list(types.helmRelease, namespace),
-    kube.list(types.ociRepository, namespace),
+    kube.list(types.ociRepository, namespace).catch((err: unknown) => {
+      warnings.push(`the OCIRepositories of namespace ${namespace} could not be listed, so HelmReleases not rendered yet are `
+        + `recognised by the chart's source name only: ${toAppError(err).message}`);
+      return [] as KubeObject[];
+    }),
   ]);
   const local = new Map(releases.map((r) => [r.metadata.name, r]));
-  const pairs: { cr: KubeObject; release?: KubeObject; foreign?: { name: string; namespace: string } }[] = [];
+  const pairs: Pair[] = [];
   for (const cr of crs) {
     const labelled = provenanceOf(cr);
     if (labelled && labelled.namespace !== namespace) pairs.push({ cr, foreign: labelled });
     else pairs.push({ cr, release: local.get(labelled?.name ?? cr.metadata.name) });
   }
   await Promise.all(pairs.filter((p) => p.foreign).map(async (p) => {
-    p.release = await kube.get(types.helmRelease, p.foreign!.namespace, p.foreign!.name);
+    const where = `${p.foreign!.namespace}/${p.foreign!.name}`;
+    try {
+      p.release = await kube.get(types.helmRelease, p.foreign!.namespace, p.foreign!.name);
+      if (!p.release) p.error = notFound(`the HelmRelease ${where} the Agent's labels name does not exist`);
+    } catch (err) {
+      const cause = toAppError(err);
+      p.error = new AppError(cause.code, `the HelmRelease ${where} the Agent's labels name could not be read: ${cause.detail}`);
+    }
   }));
 
   const matched = new Set(pairs.flatMap((p) => (p.release ? [key(p.release.metadata.namespace ?? '', p.release.metadata.name)] : [])));
-  const agents = pairs.map((p) => readAgent(p.cr, p.release, p.cr.metadata.name));
+  const agents = pairs.map((p) => itemOf(p.cr, p.release, p.cr.metadata.name, p.error));
   const chartSources = agentChartSources(sources, rc.chartUrl);
   for (const release of releases) {
     if (matched.has(key(namespace, release.metadata.name))) continue;
     if (!isAgentRelease(release, chartSources, namespace)) continue;
-    agents.push(readAgent(undefined, release, release.metadata.name));
+    agents.push(itemOf(undefined, release, release.metadata.name));
   }
-  return agents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const agent of agents) if (agent.error) warnings.push(`agent ${agent.namespace}/${agent.name}: ${agent.error.message}`);
+  agents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return warnings.length > 0 ? { agents, warnings } : { agents };
+}
+
+/** One list item: the agent, or as much of it as could be read with `error`; never throws. */
+function itemOf(cr: KubeObject | undefined, release: KubeObject | undefined, name: string, error?: AppError): Agent {
+  const itemError = (e: AppError) => ({ code: e.code, message: e.message });
+  try {
+    const agent = readAgent(cr, release, name);
+    return error ? { ...agent, error: itemError(error) } : agent;
+  } catch (err) {
+    // An object of a shape the read model cannot take: the item names it, the rest of the list stands.
+    const from = cr ?? release!;
+    const problem = new AppError(ErrorCode.Invalid, `the ${from.kind ?? 'object'} ${from.metadata.namespace ?? ''}/${name} is malformed: ${toAppError(err).detail}`);
+    return {
+      name, namespace: from.metadata.namespace ?? '', exists: cr !== undefined, ready: null, accepted: null, managed: release ? 'helmrelease' : 'none',
+      error: itemError(error ?? problem),
+    };
+  }
 }
 
 /** One agent: from its Agent CR when kagent rendered it, else from its release. */

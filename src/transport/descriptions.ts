@@ -34,7 +34,9 @@ export const TOOL_DESCRIPTIONS = {
     '(an agent whose release has not rendered yet has exists: false). Each agent reports how it is managed: helmrelease ' +
     '(writable here), gitops (the release is applied by a Flux Kustomization; writes need force) or none (a bare Agent CR with ' +
     'no HelmRelease), its readiness (null when unknown), its model config, declared toolset (with toolsetProblem when the ' +
-    'release declares one the chart refuses, such as []; implicitFullAccess: true for a release without one) and its release. Returns {"agents": [Agent]}. Writes nothing.',
+    'release declares one the chart refuses, such as []; implicitFullAccess: true for a release without one) and its release. ' +
+    'An agent part of which could not be read carries error {code, message}, and warnings lists each such problem. ' +
+    'Returns {"agents": [Agent], "warnings"?: [string]}. Writes nothing.',
   get_agent:
     'Read-only. Reads one agent by its technical name: the Agent CR, the HelmRelease that owns it (Flux provenance labels) and ' +
     'the release values, merged into one Agent with displayName, description, modelConfig, skills, toolset, readiness, conditions ' +

@@ -248,9 +248,10 @@ describe('namespaces and RBAC', () => {
     expect(parsedServe(rendered).namespaces).toEqual({ default: 'agents', managed: ['agents', 'team-a', 'team-b'] });
   });
 
-  it('lets commit mode read Flux Kustomizations and GitRepositories in gitops.fluxNamespaces, get only', () => {
+  it('lets the service read Flux HelmReleases, Kustomizations and GitRepositories in gitops.fluxNamespaces, get only', () => {
     const rendered = render({ gitops: { fluxNamespaces: ['flux-system', 'flux-system'] } });
     expect((one(rendered, 'ClusterRole') as any).rules).toEqual([
+      { apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: ['get'] },
       { apiGroups: ['kustomize.toolkit.fluxcd.io'], resources: ['kustomizations'], verbs: ['get'] },
       { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['gitrepositories'], verbs: ['get'] },
     ]);
