@@ -62,21 +62,26 @@ describe('the service metrics', () => {
     expect(text).toContain('agent_manager_http_client_request_duration_seconds_count{peer="registry",method="GET",code="error"} 1');
   });
 
-  it('count writes by operation and outcome, and not reads', async () => {
+  it('count writes by operation and outcome (a dry run as dry_run), and not reads', async () => {
     const metrics = new Metrics({ processMetrics: false });
     const service = instrumentService({
       createAgent: async (..._args: unknown[]) => ({}),
+      updateAgent: async (..._args: unknown[]) => ({ dryRun: true }),
       deleteAgent: async (..._args: unknown[]) => {
         throw notFound('agent kagent/x');
       },
       listAgents: async (..._args: unknown[]) => ({ agents: [] }),
     }, [metrics.service.operationHook]);
     await service.createAgent();
+    await service.updateAgent();
     await expect(service.deleteAgent()).rejects.toThrow();
     await service.listAgents();
     const text = await body(metrics);
     expect(text).toContain('agent_manager_writes_total{operation="create_agent",outcome="ok"} 1');
     expect(text).toContain('agent_manager_writes_total{operation="delete_agent",outcome="not_found"} 1');
+    // A dry run stored nothing: it is not counted as an applied write.
+    expect(text).toContain('agent_manager_writes_total{operation="update_agent",outcome="dry_run"} 1');
+    expect(text).not.toContain('agent_manager_writes_total{operation="update_agent",outcome="ok"}');
     expect(text).not.toContain('operation="list_agents"');
   });
 

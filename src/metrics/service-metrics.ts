@@ -13,7 +13,8 @@
  *   the chart registry (`peer="registry"`), GitHub (`peer="github"`) and kagent's A2A endpoint (`peer="kagent"`); `code` is the HTTP
  *   status or `error` when none arrived;
  * - `agent_manager_writes_total{operation, outcome}`: create, update, delete (and any later
- *   write operation) by outcome, `ok` or the error code (`conflict`, `forbidden`, …);
+ *   write operation) by outcome, `ok` (applied or proposed), `dry_run` (nothing stored) or
+ *   the error code (`conflict`, `forbidden`, …);
  * - `agent_manager_read_cache_objects{resource}` and `agent_manager_read_cache_synced{resource}`,
  *   read from the state function a read cache registers (`readCacheState`), none until then.
  *
@@ -23,7 +24,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { kubeCallCode, type KubeCallHook } from '../kube/instrumented.js';
 import type { FetchHook } from '../net/instrumented-fetch.js';
-import { operationOutcome, type OperationHook } from '../service/instrumented-service.js';
+import { operationOutcome, writeOutcome, type OperationHook } from '../service/instrumented-service.js';
 
 /** Buckets for calls to dependencies: 5 ms to 10 s, as the server histograms. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
@@ -81,7 +82,7 @@ export class ServiceMetrics {
       labelNames: ['peer', 'method', 'code'], buckets: BUCKETS, registers,
     });
     this.writes = new Counter({
-      name: 'agent_manager_writes_total', help: 'Write operations by operation and outcome (ok or the error code).',
+      name: 'agent_manager_writes_total', help: 'Write operations by operation and outcome (ok, dry_run or the error code).',
       labelNames: ['operation', 'outcome'], registers,
     });
     this.pullRequests = new Counter({
@@ -149,7 +150,7 @@ export class ServiceMetrics {
     if (!call.write) return run();
     try {
       const result = await run();
-      this.write(call.name, operationOutcome());
+      this.write(call.name, writeOutcome(result));
       if (openedPullRequest(result)) this.pullRequests.inc({ operation: call.name });
       return result;
     } catch (error) {

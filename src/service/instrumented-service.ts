@@ -41,3 +41,11 @@ export function operationOutcome(error?: unknown): string {
   if (error === undefined) return 'ok';
   return error instanceof AppError ? error.code : 'internal';
 }
+
+/**
+ * The outcome of a write that succeeded: `dry_run` when its result says nothing was stored
+ * (`dryRun: true`), so dry runs are never counted as applied or proposed writes; else `ok`.
+ */
+export function writeOutcome(result: unknown): 'ok' | 'dry_run' {
+  return typeof result === 'object' && result !== null && (result as { dryRun?: unknown }).dryRun === true ? 'dry_run' : 'ok';
+}
