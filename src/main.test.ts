@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SANDBOX_FLAGS, SERVE_FLAGS } from './config/index.js';
 import { formatDefault } from './config/help.js';
 import { createLogger, silentLogger } from './log/logger.js';
-import { runCli } from './main.js';
+import { runCli } from './cli.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 

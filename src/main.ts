@@ -1,96 +1,52 @@
 #!/usr/bin/env node
 /**
- * The `agent-manager` command: parse the command line and environment, then print help
- * or the version, or hand the typed configuration to `serve` or `sandbox`. Exit codes:
- * 0 done, 2 configuration error (`Error: <message>` on stderr; a listen address that
- * cannot be bound counts as one), 1 runtime failure.
- * The sandbox is reached only through a dynamic import, when it is asked for.
+ * The entry of `agent-manager` (`node dist/main.js`, the package's bin, the image): checks
+ * the Node.js version before anything else is loaded, then runs the CLI (cli.ts). On an
+ * older Node the modules would fail to link with an error that names an export, not the
+ * cause (`does not provide an export named …`), so this file imports nothing statically
+ * and says in one line which Node it needs and how to run it with the project's own.
  */
-import { realpathSync } from 'node:fs';
-import { enableCompileCache } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { buildInfo, helpText, parseConfig } from './config/index.js';
-import { createLogger, type Logger } from './log/logger.js';
-import { loadSandboxCli, SandboxNotInstalledError } from './dev-cluster.js';
 
-/** Where the CLI writes; injected by tests. */
-export interface CliIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  /** Build the root logger; default: the pino root logger on stderr. */
-  readonly createLogger?: (verbose: boolean) => Logger;
+/** The oldest Node.js this runs on: package.json's `engines.node` (a test keeps them equal). */
+export const MIN_NODE = '24.11';
+
+/** The refusal for a Node older than MIN_NODE, or undefined when `version` (`24.11.0`) will do. */
+export function nodeVersionProblem(version: string, execPath: string): string | undefined {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  const [minMajor = 0, minMinor = 0] = MIN_NODE.split('.').map(Number);
+  if (major > minMajor || (major === minMajor && minor >= minMinor)) return undefined;
+  return `agent-manager needs Node.js ${MIN_NODE} or newer, but ${execPath} is Node.js ${version}; `
+    + 'run it with the project\'s Node: npm start, npx agent-manager, or node_modules/.bin/node dist/main.js';
 }
 
-// V8's code cache on disk (in the OS temp directory, or NODE_COMPILE_CACHE): every start
-// after the first skips compiling the modules `serve` loads (the Kubernetes client alone
-// is thousands of files), which roughly halves the time to a listening server. Where the
-// directory is not writable (a read-only root filesystem) Node carries on without it.
-enableCompileCache();
-
-const processIo: CliIo = {
-  stdout: (text) => void process.stdout.write(text),
-  stderr: (text) => void process.stderr.write(text),
-};
-
-/** Run the CLI with `argv` (without node and the script) and return the exit code. */
-export async function runCli(
-  argv: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
-  io: CliIo = processIo,
-): Promise<number> {
-  const parsed = parseConfig(argv, env);
-  switch (parsed.kind) {
-    case 'error':
-      io.stderr(`Error: ${parsed.message}\n`);
-      return 2;
-    case 'help':
-      io.stdout(helpText(parsed.topic));
-      return 0;
-    case 'version': {
-      const info = buildInfo(env);
-      io.stdout(parsed.format === 'line'
-        ? `agent-manager version ${info.version}\n`
-        : `agent-manager version ${info.version}\n  commit: ${info.commit}\n  built:  ${info.built}\n`);
-      return 0;
-    }
-    case 'serve':
-    case 'sandbox':
-      break;
-  }
-  const log = (io.createLogger ?? ((verbose) => createLogger({ verbose })))(parsed.config.verbose);
-  try {
-    if (parsed.kind === 'serve') {
-      await (await import('./serve.js')).runServe(parsed.config, log);
-    } else {
-      // A dynamic import: the sandbox is loaded only when it is asked for.
-      await (await loadSandboxCli()).runSandbox(parsed.config, log);
-    }
-    return 0;
-  } catch (err) {
-    if (err instanceof SandboxNotInstalledError) {
-      io.stderr(`Error: ${err.message}\n`);
-      return 2;
-    }
-    // Runtime failures: one line, no stack trace (it may carry request data). An error
-    // that carries `exitCode: 2` is a configuration problem (a listen address in use):
-    // its message already names the flag to change.
-    const message = err instanceof Error ? err.message : String(err);
-    log.error({ error: message }, `${parsed.kind} failed`);
-    io.stderr(`Error: ${message}\n`);
-    return (err as { exitCode?: unknown } | undefined)?.exitCode === 2 ? 2 : 1;
-  }
-}
-
-function isEntryPoint(): boolean {
+/** Runs the CLI when this file is what node was asked to run (not when a test imports it). */
+async function main(): Promise<void> {
+  const { realpathSync } = await import('node:fs');
+  const { fileURLToPath } = await import('node:url');
   const script = process.argv[1];
-  if (!script) return false;
+  let entry: boolean;
   try {
-    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+    entry = script !== undefined && realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
   } catch {
-    return false;
+    entry = false;
   }
-}
-
-if (isEntryPoint()) {
+  if (!entry) return;
+  // V8's code cache on disk (in the OS temp directory, or NODE_COMPILE_CACHE): every start
+  // after the first skips compiling the modules `serve` loads (the Kubernetes client alone
+  // is thousands of files), which roughly halves the time to a listening server. Where the
+  // directory is not writable (a read-only root filesystem) Node carries on without it.
+  (await import('node:module')).enableCompileCache();
+  const { runCli } = await import('./cli.js');
   process.exitCode = await runCli(process.argv.slice(2), process.env);
 }
+
+// No top-level await, so that even a Node too old to parse one gets here and reads the line.
+const problem = nodeVersionProblem(process.versions.node, process.execPath);
+if (problem !== undefined) {
+  process.stderr.write(`Error: ${problem}\n`);
+  process.exit(1);
+}
+main().catch((err: unknown) => {
+  process.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});
