@@ -30,7 +30,7 @@ export const SERVE_FLAGS = [
       + 'besides loopback origins and the --oauth-base-url origin; requests without an Origin header are not affected.' },
   { name: 'shutdown-delay', env: 'AGENT_MANAGER_SHUTDOWN_DELAY', default: '5s', type: 'duration', group: 'Server',
     help: 'On SIGTERM, how long /readyz answers 503 while the server keeps serving, so endpoints and load balancers stop '
-      + 'sending before it stops accepting; 0 stops accepting at once.' },
+      + 'sending before it stops accepting; 0 stops accepting at once (the default with --sandbox, which has no load balancer).' },
   { name: 'shutdown-timeout', env: 'AGENT_MANAGER_SHUTDOWN_TIMEOUT', default: '15s', type: 'duration', group: 'Server',
     help: 'Then how long in-flight requests and streams may take to finish; connections still open after it are closed.' },
   // Kubernetes

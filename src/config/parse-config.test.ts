@@ -194,6 +194,13 @@ describe('parseConfig: shutdown (--shutdown-delay, --shutdown-timeout)', () => {
       .toEqual({ delay: { text: '0', ms: 0 }, timeout: { text: '500ms', ms: 500 } });
   });
 
+  it('defaults the delay to 0 with --sandbox (no load balancer to wait for), unless one is given', () => {
+    expect(serve(['--sandbox']).shutdown.delay).toEqual({ text: '0s', ms: 0 });
+    expect(serve(['--sandbox', '--shutdown-delay=2s']).shutdown.delay).toEqual({ text: '2s', ms: 2_000 });
+    expect(serve(['--sandbox'], { AGENT_MANAGER_SHUTDOWN_DELAY: '3s' }).shutdown.delay).toEqual({ text: '3s', ms: 3_000 });
+    expect(serve([]).shutdown.delay).toEqual({ text: '5s', ms: 5_000 });
+  });
+
   it.each([
     [['--shutdown-delay=-1s'], '--shutdown-delay "-1s": must not be negative (0 stops accepting at once)'],
     [['--shutdown-timeout=0s'], '--shutdown-timeout "0s": must be positive: in-flight requests need time to finish'],

@@ -86,9 +86,13 @@ export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy' | 'otel'> 
   };
 }
 
-/** `--shutdown-delay` may be 0 (stop accepting at once); `--shutdown-timeout` must leave requests some time. */
+/**
+ * `--shutdown-delay` may be 0 (stop accepting at once); `--shutdown-timeout` must leave requests
+ * some time. With `--sandbox` the delay defaults to 0: it exists for endpoints and load
+ * balancers, and a local run has none, so Ctrl-C stops at once unless a delay is asked for.
+ */
 function shutdownConfig(v: V, s: S): AppConfig['shutdown'] {
-  const delay = v['shutdown-delay'];
+  const delay = v.sandbox && s['shutdown-delay'] === 'default' ? { text: '0s', ms: 0 } : v['shutdown-delay'];
   const timeout = v['shutdown-timeout'];
   if (delay.ms < 0) throw valueError(def('shutdown-delay'), s['shutdown-delay'], delay.text, 'must not be negative (0 stops accepting at once)');
   if (timeout.ms <= 0) {

@@ -44,3 +44,13 @@ export function callerName(caller: Caller | undefined): string | undefined {
 export function callerLogValue(caller: Caller | undefined): string {
   return callerName(caller) ?? 'service-account';
 }
+
+/**
+ * `{ caller }` for a line written through `ctx.log`, or nothing when that logger already
+ * binds it (the HTTP context does once the bearer guard named the caller): pino writes a
+ * key given twice twice, and a JSON line with a repeated key is read differently by
+ * different log pipelines.
+ */
+export function callerLogFields(ctx: { caller?: Caller; log: Logger }): { caller?: string } {
+  return Object.hasOwn(ctx.log.bindings(), 'caller') ? {} : { caller: callerLogValue(ctx.caller) };
+}

@@ -11,7 +11,7 @@ import { invalid } from '../core/errors.js';
 import { planCreate, planDelete, planUpdate, type UpdatePlan } from '../core/gitops-plan.js';
 import { applyUpdate } from '../core/update-merge.js';
 import type { AgentSpec, AgentUpdate, CommitOptions, CreateResult, DeleteResult, UpdateResult } from '../core/types.js';
-import { callerLogValue, callerName, type RequestContext } from '../identity/caller.js';
+import { callerLogFields, callerName, type RequestContext } from '../identity/caller.js';
 import { schemaRefusal } from './checks.js';
 import { commitChange } from './commit.js';
 import { liveReferences, sourceOfRelease } from './shared-source.js';
@@ -138,5 +138,5 @@ function withRequester<T extends { requestedBy?: string }>(result: T, ctx: Reque
 }
 
 function logCommit(ctx: RequestContext, operation: string, namespace: string, name: string, pullRequest: string | undefined) {
-  ctx.log.info({ caller: callerLogValue(ctx.caller), namespace, name, operation, pullRequest, dryRun: pullRequest === undefined }, 'agent change proposed');
+  ctx.log.info({ ...callerLogFields(ctx), namespace, agent: name, operation, pullRequest, dryRun: pullRequest === undefined }, 'agent change proposed');
 }

@@ -25,7 +25,7 @@ import { validateSkills } from '../core/skills.js';
 import { validateRemovedArguments, validateToolset } from '../core/toolset.js';
 import { toolsetNotes, validatePresets } from '../core/toolset-preflight.js';
 import type { AgentSpec, CreateRequest, CreateResult } from '../core/types.js';
-import { callerLogValue, callerName, type RequestContext } from '../identity/caller.js';
+import { callerLogFields, callerName, type RequestContext } from '../identity/caller.js';
 import { modelConfigViolation, schemaRefusal } from './checks.js';
 import type { KubeObject, KubePort } from './ports.js';
 import { agentFromRelease, withRelease } from './read-model.js';
@@ -105,7 +105,7 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
       ? await dryRunSource(kube, types, sourceTemplate)
       : await ensureSource(kube, types, sourceTemplate, { seen: source ?? null });
   } else if ((source.spec as { url?: unknown } | undefined)?.url !== compose.chartOciUrl) {
-    ctx.log.warn({ namespace, name: chartName, url: (source.spec as { url?: unknown }).url, want: compose.chartOciUrl },
+    ctx.log.warn({ namespace, ociRepository: chartName, url: (source.spec as { url?: unknown }).url, want: compose.chartOciUrl },
       'reusing an OCIRepository that points elsewhere');
   }
   let created: KubeObject;
@@ -123,7 +123,7 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
     if (isAppError(err, 'conflict')) throw releaseExistsConflict(namespace, name);
     throw err;
   }
-  const logged = { caller: callerLogValue(ctx.caller), namespace, name, modelConfig: spec.modelConfig };
+  const logged = { ...callerLogFields(ctx), namespace, agent: name, modelConfig: spec.modelConfig };
   const result: CreateResult = {
     agent: withRelease(agentFromRelease(created, name), created),
     manifests: composeManifests(namespace, name, values, compose),
@@ -187,7 +187,7 @@ async function removeUnusedSource(kube: KubePort, env: OperationEnv, ctx: Reques
   try {
     await removeSourceIfUnused(kube, env.types, { namespace, name: chartName });
   } catch (err) {
-    ctx.log.warn({ namespace, name: chartName, err: err instanceof Error ? err.message : String(err) },
+    ctx.log.warn({ namespace, ociRepository: chartName, err: err instanceof Error ? err.message : String(err) },
       'could not remove the OCIRepository created for a release that failed');
   }
 }

@@ -16,7 +16,7 @@
 import { conflict, invalid, isAppError } from '../core/errors.js';
 import { validateName } from '../core/names.js';
 import type { DeleteResult, WriteOptions } from '../core/types.js';
-import { callerLogValue, callerName, type RequestContext } from '../identity/caller.js';
+import { callerLogFields, callerName, type RequestContext } from '../identity/caller.js';
 import { lookupAgent, noAgentToWrite } from './lookup.js';
 import type { KubeObject, KubePort } from './ports.js';
 import type { OperationEnv } from './operation-env.js';
@@ -55,9 +55,9 @@ export async function deleteAgent(env: OperationEnv, ctx: RequestContext, reques
   const requestedBy = callerName(ctx.caller);
   if (requestedBy) result.requestedBy = requestedBy;
   if (dryRun) result.dryRun = true;
-  const caller = callerLogValue(ctx.caller);
+  const caller = callerLogFields(ctx);
   const done = (message: string, fields: Record<string, unknown> = {}) =>
-    ctx.log.info({ caller, namespace, name, ...fields }, dryRun ? `${message} (dry run)` : message);
+    ctx.log.info({ ...caller, namespace, agent: name, ...fields }, dryRun ? `${message} (dry run)` : message);
 
   if (!release) {
     // A proposal never writes to the cluster, and git holds no HelmRelease of a bare CR to remove.

@@ -23,7 +23,7 @@ import {
 } from '../core/revisions.js';
 import type { Logger } from 'pino';
 import { MAX_REVISION } from '../core/revision-schema.js';
-import { callerLogValue, type RequestContext } from '../identity/caller.js';
+import { callerLogFields, type RequestContext } from '../identity/caller.js';
 import type { OperationEnv } from './operation-env.js';
 import type { KubeObject, KubePort } from './ports.js';
 import type { ResourceTypes } from './resources.js';
@@ -101,7 +101,7 @@ function reportOnce(log: Logger, history: HistoryRead, stray: { name: string; ui
   if (reported.has(key)) return;
   if (reported.size >= REPORTED_MAX) reported.clear();
   reported.add(key);
-  log.warn({ namespace: history.namespace, name: history.agent, controllerRevision: stray.name, reason: stray.why },
+  log.warn({ namespace: history.namespace, agent: history.agent, controllerRevision: stray.name, reason: stray.why },
     'ControllerRevision with the agent label ignored: it is not part of the agent\'s history');
 }
 
@@ -143,7 +143,7 @@ export async function recordRevision(
   const where = `agent ${namespace}/${agent}`;
   const limit = revisionLimit(env);
   const notes: string[] = [];
-  const log = { caller: callerLogValue(ctx.caller), namespace, name: agent, revision };
+  const log = { ...callerLogFields(ctx), namespace, agent, revision };
   const owner = {
     apiVersion: release.apiVersion, kind: release.kind, name: release.metadata.name, namespace, uid: release.metadata.uid ?? '',
   };

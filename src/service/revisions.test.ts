@@ -90,7 +90,7 @@ describe('a revision that cannot be recorded', () => {
     expect(result.changed).toEqual(['agent.description']);
     expect(result.revision).toBeUndefined();
     expect(result.notes).toEqual([expect.stringMatching(/^revision 2 of agent kagent\/fragile was not recorded \(the change itself was applied\): .*etcdserver: request timed out/)]);
-    expect(lines.find((l) => l.msg === 'revision not recorded')).toMatchObject({ level: 'warn', name: 'fragile', revision: 2 });
+    expect(lines.find((l) => l.msg === 'revision not recorded')).toMatchObject({ level: 'warn', agent: 'fragile', revision: 2 });
     expect(stored('fragile')).toEqual([1]);
     // The live release is not what its newest revision recorded: the history says so, and the next write goes on at 3.
     const { revisions } = await f.service.listAgentRevisions(f.ctx(), { name: 'fragile' });

@@ -28,7 +28,7 @@ import { schemaErrorText } from '../core/values-schema.js';
 import { applyUpdate } from '../core/update-merge.js';
 import type { AgentUpdate, CommitOptions, RevisionOperation, UpdateResult } from '../core/types.js';
 import { toolsetRemovalViolation, type StoredRevision } from '../core/revisions.js';
-import { callerLogValue, callerName, type RequestContext } from '../identity/caller.js';
+import { callerLogFields, callerName, type RequestContext } from '../identity/caller.js';
 import { modelConfigViolation, schemaViolations } from './checks.js';
 import { lookupAgent, type AgentObjects } from './lookup.js';
 import type { KubeObject, KubePort, ResolvedSchema } from './ports.js';
@@ -201,7 +201,7 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
         throw err;
       }
       const verb = plan.operation === 'rollback' ? 'rolled back' : 'updated';
-      const logged = { caller: callerLogValue(ctx.caller), namespace, name: update.name, changed: merged.changed, attempt, revision };
+      const logged = { ...callerLogFields(ctx), namespace, agent: update.name, changed: merged.changed, attempt, revision };
       if (dryRun) {
         // A dry run stores nothing, so it records no revision either.
         ctx.log.info(logged, `agent ${plan.operation} dry run`);

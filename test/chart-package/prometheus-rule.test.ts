@@ -144,6 +144,8 @@ describe.skipIf(prometheus.mode === 'skip')('the chart PrometheusRule under prom
           input_series: [
             { series: `http_server_request_duration_seconds_count{${sel},method="GET",route="/api/v1/agents",code="200",status="200"}`, values: '0+10x40' },
             { series: `http_server_request_duration_seconds_count{${sel},method="GET",route="/api/v1/agents",code="503",status="503"}`, values: '0+0x40' },
+            // A drain: /readyz answers 503 so load balancers stop sending; no server error.
+            { series: `http_server_request_duration_seconds_count{${sel},method="GET",route="/readyz",code="503",status="503"}`, values: '0+30x40' },
             { series: `agent_manager_kube_request_duration_seconds_count{${sel},verb="list",resource="pods",code="200"}`, values: '0+10x40' },
             { series: `agent_manager_chart_schema_source{${sel},pod="p",source="registry"}`, values: '1x40' },
             { series: `up{${sel},instance="10.0.0.1:9464",pod="p"}`, values: '1x40' },

@@ -41,7 +41,7 @@ describe('REST with downstream OAuth (TestForwardedIDTokenBecomesTheCaller, Test
     expect(Object.keys(counters().snapshot().byUser)).toEqual(['alice@lab.local']);
     expect(counters().count({ user: SERVICE_ACCOUNT })).toBe(0);
     expect(stack.hrExists('alice-agent')).toBe(true);
-    expect(stack.logs.lines.find((l) => l.msg === 'agent created' && l.name === 'alice-agent')).toMatchObject({ caller: 'alice@lab.local' });
+    expect(stack.logs.lines.find((l) => l.msg === 'agent created' && l.agent === 'alice-agent')).toMatchObject({ caller: 'alice@lab.local' });
   });
 
   it('names alice on her update and delete too, each made as her', async () => {

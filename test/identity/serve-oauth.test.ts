@@ -103,7 +103,7 @@ describe('serve --enable-oauth (Dex over https with --dex-ca-file, downstream of
     });
     expect(res.status).toBe(201);
     expect(res.json?.requestedBy).toBe('alice@lab.local');
-    expect(logs.lines.find((l) => l.msg === 'agent created')).toMatchObject({ caller: 'alice@lab.local', name: 'oauth-serve' });
+    expect(logs.lines.find((l) => l.msg === 'agent created')).toMatchObject({ caller: 'alice@lab.local', agent: 'oauth-serve' });
     expect(logs.text()).not.toContain(token.split('.')[2]);
   });
 

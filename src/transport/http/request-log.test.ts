@@ -49,19 +49,22 @@ describe('requestLogger', () => {
     expect(JSON.stringify(out.lines())).not.toContain('secret-token');
   });
 
-  it('logs a 5xx at error, the probes at debug, and each request once even when the client leaves first', async () => {
+  it('logs a 5xx at error, the probes at debug (a draining /readyz 503 too), and each request once even when the client leaves first', async () => {
     const out = captureLogLines();
     const log = createLogger({ destination: out.stream, level: 'debug' });
     const app = express();
     app.use(requestContext(log));
     app.use(requestLogger(log));
     app.get('/healthz', (_req, res) => { res.send('ok'); });
+    // Draining: readiness answers 503 on purpose, which is no server failure.
+    app.get('/readyz', (_req, res) => { res.status(503).send('shutting down'); });
     app.get('/boom', (_req, res) => { res.status(503).json({ error: 'down' }); });
     let arrived: () => void = () => undefined;
     const arriving = new Promise<void>((resolve) => { arrived = resolve; });
     app.get('/slow', () => { arrived(); });
     const url = await serve(app);
     await fetch(`${url}/healthz`);
+    await fetch(`${url}/readyz`);
     await fetch(`${url}/boom`);
     const abort = new AbortController();
     const slow = fetch(`${url}/slow`, { signal: abort.signal }).catch(() => undefined);
@@ -76,6 +79,7 @@ describe('requestLogger', () => {
     await out.waitFor(() => probes() === 2, 'for the second probe');
     const byMsg = (msg: string) => out.lines().filter((l) => l.msg === msg);
     expect(byMsg('GET /healthz 200')).toMatchObject([{ level: 'debug' }, { level: 'debug' }]);
+    expect(byMsg('GET /readyz 503')).toMatchObject([{ level: 'debug', res: { statusCode: 503 } }]);
     expect(byMsg('GET /boom 503')).toMatchObject([{ level: 'error', res: { statusCode: 503 } }]);
     expect(byMsg('GET /slow 200')).toHaveLength(1);
   });

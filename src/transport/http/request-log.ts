@@ -5,8 +5,9 @@
  * (REDACT_PATHS) would remove it. The URL is logged as its path and its query keys with
  * every value replaced by `[redacted]`: clients put tokens in query strings
  * (`?access_token=…`, RFC 6750 §2.3, which the guard refuses), and a log line is no place
- * for one; a key that is not a short plain word is redacted too. Levels: 5xx at error,
- * the probes at debug (a kubelet calls them every few seconds), everything else at info.
+ * for one; a key that is not a short plain word is redacted too. Levels: the probes at debug
+ * whatever they answer (a kubelet calls them every few seconds, and /readyz answers 503 on
+ * purpose during a drain), other 5xx at error, everything else at info.
  *
  * The line is written when the response finishes, or when the connection closes before it
  * did, through one logger made once: a child of the root logger without its redaction
@@ -54,7 +55,8 @@ export function requestLogger(log: Logger): RequestHandler {
       res.off('close', done);
       const path = pathOf(req.originalUrl ?? req.url);
       const status = res.statusCode;
-      const level = status >= 500 ? 'error' : PROBES.has(path) ? 'debug' : 'info';
+      // A probe is debug whatever it answers: /readyz 503s on purpose while the pod drains.
+      const level = PROBES.has(path) ? 'debug' : status >= 500 ? 'error' : 'info';
       if (!accessLog.isLevelEnabled(level)) return;
       const caller = req.ctx?.caller;
       accessLog[level]({
