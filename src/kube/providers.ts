@@ -146,7 +146,8 @@ export class CallerProvider implements KubeProvider {
     if (this.expiredLogged.has(key)) return;
     if (this.expiredLogged.size >= this.maxEntries) this.expiredLogged.clear();
     this.expiredLogged.add(key);
-    ctx.log.warn({ requestId: ctx.requestId }, 'caller token expired; presenting it so the API server decides');
+    // The request's logger binds its id already (each key once per line); a bare context gets it here.
+    ctx.log.warn(Object.hasOwn(ctx.log.bindings(), 'requestId') ? {} : { requestId: ctx.requestId }, 'caller token expired; presenting it so the API server decides');
   }
 
   private build(token: string): Entry {

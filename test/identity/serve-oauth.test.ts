@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, type AppConfig } from '../../src/config/index.js';
 import { startFakeIssuer, type FakeIssuer } from '../../src/identity/testing/fake-issuer.js';
 import { runServe } from '../../src/serve.js';
+import { duplicateKey } from '../../src/transport/duplicate-keys.js';
 import { startServe, type RunningServe } from '../../src/testing/serve-harness.js';
 import { capturedLogger, challengeOf, deadPort, MCP_HEADERS, request, toolsCall } from './helpers.js';
 
@@ -105,6 +106,8 @@ describe('serve --enable-oauth (Dex over https with --dex-ca-file, downstream of
     expect(res.json?.requestedBy).toBe('alice@lab.local');
     expect(logs.lines.find((l) => l.msg === 'agent created')).toMatchObject({ caller: 'alice@lab.local', agent: 'oauth-serve' });
     expect(logs.text()).not.toContain(token.split('.')[2]);
+    // Every line carries each key once (the caller is bound to the request's logger already).
+    for (const line of logs.text().split('\n')) expect(duplicateKey(line), line).toBeUndefined();
   });
 
   it('answers a token for another audience with the audience named beside the trusted one', async () => {

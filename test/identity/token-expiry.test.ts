@@ -11,6 +11,7 @@
  * - A request that reaches the CallerProvider with no token at all (the guard configured
  *   to let tokenless requests through): 401 with the documented text, and nothing is sent.
  */
+import { duplicateKey } from '../../src/transport/duplicate-keys.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_CALLER_TOKEN } from '../../src/kube/providers.js';
 import { challengeOf, MCP_HEADERS, request, toolsCall } from './helpers.js';
@@ -50,6 +51,7 @@ describe('a token that expired after our check (within our leeway, beyond the AP
     const refusedLine = stack.logs.lines.find((l) => String(l.msg).startsWith('request refused') && String(l.reason).includes(API_REFUSED));
     expect(refusedLine).toMatchObject({ level: 'info', caller: 'alice@lab.local', path: '/api/v1/agents' });
     expect(stack.logs.text()).not.toContain(token.split('.')[2]);
+    for (const line of stack.logs.text().split('\n')) expect(duplicateKey(line), line).toBeUndefined();
   });
 
   it('fails an MCP tool call with an unauthenticated tool error naming the API server\'s refusal', async () => {
