@@ -183,3 +183,42 @@ describe('real REST responses against api/openapi.yaml', () => {
     expect(skills.skills.length).toBeGreaterThan(0);
   });
 });
+
+describe('degraded answers against api/openapi.yaml', () => {
+  beforeAll(() => {
+    const { sandbox } = fixture;
+    // An Agent whose labels name a release in a namespace where there is none, and a forged revision of verifier.
+    seedAgentCr(sandbox, { name: 'orphan', accepted: true, release: { name: 'orphan', namespace: 'tenant' } });
+    const release = sandbox.store.get('helmreleases', 'kagent', 'verifier') as { metadata: { uid: string } };
+    sandbox.store.create('controllerrevisions', {
+      apiVersion: 'apps/v1', kind: 'ControllerRevision',
+      metadata: {
+        name: 'verifier-7', namespace: 'kagent', labels: { 'agent-manager.giantswarm.io/agent': 'verifier' },
+        ownerReferences: [{ apiVersion: 'helm.toolkit.fluxcd.io/v2', kind: 'HelmRelease', name: 'verifier', uid: release.metadata.uid }],
+      },
+      revision: 7, data: { operation: 'update', spec: { modelConfig: 7 }, values: {} },
+    }, { fieldManager: 'forger' });
+  });
+
+  it('lists agents with an item error and warnings, and revisions with a malformed one, as documented', async () => {
+    const agents = await call('list_agents', '/agents');
+    expect(agents.status).toBe(200);
+    expectDocumented(agents);
+    expect(agents.json.agents.find((a: { name: string }) => a.name === 'orphan').error).toMatchObject({ code: 'not_found' });
+    expect(agents.json.warnings).toHaveLength(1);
+    const revisions = await call('list_agent_revisions', '/agents/kagent/verifier/revisions');
+    expect(revisions.status).toBe(200);
+    expectDocumented(revisions);
+    expect(revisions.json.revisions.find((r: { revision: number }) => r.revision === 7).error).toMatchObject({ code: 'invalid_request' });
+  });
+
+  it.each([
+    ['get_agent_revision', '/agents/kagent/verifier/revisions/7', undefined],
+    ['rollback_agent', '/agents/kagent/verifier/rollback', { revision: 7 }],
+  ])('%s refuses the malformed revision with a documented 422', async (tool, path, body) => {
+    const response = await call(tool, path, body);
+    expect(response.status, JSON.stringify(response.json)).toBe(422);
+    expectDocumented(response);
+    expect(response.json.error.message).toContain('data.spec.modelConfig: expected string, received number');
+  });
+});
