@@ -1,20 +1,33 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join, sep } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MIN_NODE, nodeVersionProblem } from './main.js';
 
 const engines = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { engines: { node: string } }).engines.node;
 
-/** The machine's own node (what `command -p node` runs), if it is not the one running the tests. */
+/**
+ * The machine's own node, as `command -p node` finds it: the first on PATH outside the
+ * project's node_modules (where the pinned Node lives), then on the system's default path;
+ * looked up once, without a shell. Undefined when it is the Node running the tests.
+ */
 function machineNode(): { path: string; version: string } | undefined {
-  const found = spawnSync('sh', ['-c', 'command -pv node'], { encoding: 'utf8' });
-  const path = found.status === 0 ? found.stdout.trim() : '';
-  if (path === '' || path === process.execPath) return undefined;
-  const version = execFileSync(path, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim();
-  return { path, version };
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/local/bin', '/usr/bin', '/bin']
+    .filter((dir) => dir !== '' && !dir.split(sep).includes('node_modules'));
+  for (const dir of dirs) {
+    const path = join(dir, 'node');
+    try {
+      accessSync(path, constants.X_OK);
+    } catch {
+      continue;
+    }
+    if (realpathSync(path) === realpathSync(process.execPath)) return undefined;
+    const version = execFileSync(path, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim();
+    return { path, version };
+  }
+  return undefined;
 }
 const machine = machineNode();
 const older = machine !== undefined && nodeVersionProblem(machine.version, machine.path) !== undefined;

@@ -186,7 +186,7 @@ describe('REST query, path and body binding', () => {
   });
 
   it.each([
-    ['/agents?namespce=tenant', '"namespce"; this route takes namespace'],
+    ['/agents?namespce=tenant', '"namespce"; this route takes namespace, details'],
     ['/agents/kagent/sre?_=1700000000', '"_"; this route takes none'],
     ['/agents/kagent/sre/status?timeout=5', '"timeout"; this route takes watch, timeoutSeconds'],
     ['/agents/kagent/sre/status?watch=true&since=1', '"since"; this route takes watch, timeoutSeconds'],
