@@ -30,6 +30,10 @@ describe('a list survives one object it cannot read', () => {
       error: { code: 'not_found', message: 'not found: the HelmRelease flux-system/gone the Agent\'s labels name does not exist' },
     });
     expect(warnings).toEqual(['agent kagent/orphan: not found: the HelmRelease flux-system/gone the Agent\'s labels name does not exist']);
+    // The summary rows of a list page say the same.
+    const summaries = await f.service.listAgents(f.ctx(), { details: false });
+    expect(byName(summaries.agents, 'orphan')).toMatchObject({ error: { code: 'not_found' } });
+    expect(summaries.warnings).toEqual(warnings);
   });
 
   it.each([
