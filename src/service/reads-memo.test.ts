@@ -69,3 +69,24 @@ describe('agents read from frozen objects (the read cache)', () => {
     expect(Object.isFrozen(first)).toBe(false);
   });
 });
+
+describe('a list over an answer of the wrong shape', () => {
+  it('degrades the item whose cross-namespace release came back malformed, and lists the rest', async () => {
+    const kube = fixture();
+    seedAgentCr(kube, { name: 'far', release: { name: 'far', namespace: 'flux-system' }, ready: true, accepted: true });
+    const odd: KubePort = {
+      create: (gvr, object, options) => kube.create(gvr, object, options),
+      replace: (gvr, object, options) => kube.replace(gvr, object, options),
+      remove: (gvr, ns, name, options) => kube.remove(gvr, ns, name, options),
+      list: (gvr, ns) => kube.list(gvr, ns),
+      // What a broken proxy or a foreign object might answer: JSON without metadata.
+      get: async (gvr, ns, name) => (ns === 'flux-system' ? ({ kind: 'HelmRelease' } as unknown as KubeObject) : kube.get(gvr, ns, name)),
+    };
+    const { agents, warnings } = await listAgents({ kube: odd, types, chartUrl: CHART_URL }, 'kagent');
+    expect(agents.map((a) => a.name)).toEqual(['a', 'b', 'far', 'pending']);
+    expect(agents.find((a) => a.name === 'far')).toMatchObject({
+      exists: true, ready: true, error: { code: 'backend_error', message: 'the HelmRelease flux-system/far the Agent\'s labels name is malformed: it has no metadata.name' },
+    });
+    expect(warnings).toHaveLength(1);
+  });
+});

@@ -101,8 +101,10 @@ export async function listAgents(rc: ReadContext, namespace: string): Promise<Li
   await Promise.all(pairs.filter((p) => p.foreign).map(async (p) => {
     const where = `${p.foreign!.namespace}/${p.foreign!.name}`;
     try {
-      p.release = await kube.get(types.helmRelease, p.foreign!.namespace, p.foreign!.name);
-      if (!p.release) p.error = notFound(`the HelmRelease ${where} the Agent's labels name does not exist`);
+      const release = await kube.get(types.helmRelease, p.foreign!.namespace, p.foreign!.name);
+      if (!release) p.error = notFound(`the HelmRelease ${where} the Agent's labels name does not exist`);
+      else if (!isNamedObject(release)) p.error = new AppError(ErrorCode.Backend, `the HelmRelease ${where} the Agent's labels name is malformed: it has no metadata.name`);
+      else p.release = release;
     } catch (err) {
       const cause = toAppError(err);
       p.error = new AppError(cause.code, `the HelmRelease ${where} the Agent's labels name could not be read: ${cause.detail}`);
@@ -120,6 +122,12 @@ export async function listAgents(rc: ReadContext, namespace: string): Promise<Li
   for (const agent of agents) if (agent.error) warnings.push(`agent ${agent.namespace}/${agent.name}: ${agent.error.message}`);
   agents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return warnings.length > 0 ? { agents, warnings } : { agents };
+}
+
+/** True for an object with the metadata every later step reads (an answer of any shape may come back). */
+function isNamedObject(object: KubeObject): boolean {
+  const meta = (object as { metadata?: unknown }).metadata;
+  return typeof meta === 'object' && meta !== null && typeof (meta as { name?: unknown }).name === 'string';
 }
 
 /** One list item: the agent, or as much of it as could be read with `error`; never throws. */
