@@ -16,6 +16,8 @@ const ROUTES: Record<string, { path: string; body?: Record<string, unknown> }> =
   delete_agent: { path: '/agents/kagent/sre' },
   rollback_agent: { path: '/agents/kagent/sre/rollback', body: { revision: 1 } },
   validate_agent: { path: '/agents/validate', body: { name: 'sre', modelConfig: 'default-model-config' } },
+  start_session: { path: '/agents/kagent/sre/sessions', body: { message: 'hello' } },
+  send_message: { path: '/agents/kagent/sre/sessions/s-1/messages', body: { message: 'hello' } },
 };
 
 /** Two different values of each query parameter type, as query text and as JSON. */
@@ -26,6 +28,7 @@ const VALUES: Record<string, [{ text: string; json: unknown }, { text: string; j
   path: [{ text: 'clusters/a', json: 'clusters/a' }, { text: 'clusters/b', json: 'clusters/b' }],
   dryRun: [{ text: 'true', json: true }, { text: 'false', json: false }],
   force: [{ text: 'false', json: false }, { text: 'true', json: true }],
+  timeoutSeconds: [{ text: '30', json: 30 }, { text: '60', json: 60 }],
 };
 
 const writes = OPERATIONS.filter((o) => o.rest.method !== 'get');
@@ -104,14 +107,14 @@ describe('a null Boolean or number in a REST body is refused, naming the field, 
   it.each(nullable)('%s: "%s": null is a 400 and nothing is called', async (_tool, field, o) => {
     const res = await call(o, '', { ...route(o).body, [field]: null });
     expect(res.status).toBe(400);
-    const kind = field === 'wait' || field === 'revision' ? 'a number' : 'a boolean';
+    const kind = ['wait', 'revision', 'timeoutSeconds'].includes(field) ? 'a number' : 'a boolean';
     expect((await errorOf(res)).message).toBe(`invalid request: invalid JSON: field "${field}" must be ${kind}, not null`);
     expect(service.calls).toEqual([]);
   });
 
   it.each(nullable.filter(([, field, o]) => Object.hasOwn(o.rest.query ?? {}, field)))(
     '%s: "%s": null is refused even beside the same flag in the query', async (_tool, field, o) => {
-      const res = await call(o, `?${field}=true`, { ...route(o).body, [field]: null });
+      const res = await call(o, `?${field}=${VALUES[field]?.[0].text ?? 'true'}`, { ...route(o).body, [field]: null });
       expect(res.status).toBe(400);
       expect(service.calls).toEqual([]);
     },
