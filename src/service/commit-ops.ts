@@ -9,6 +9,7 @@ import { buildHelmRelease, buildOciRepository, composeManifests, type Values } f
 import { changedPaths } from '../core/diff.js';
 import { invalid } from '../core/errors.js';
 import { planCreate, planDelete, planUpdate, type UpdatePlan } from '../core/gitops-plan.js';
+import { toolsetRemovalViolation } from '../core/revisions.js';
 import { applyUpdate } from '../core/update-merge.js';
 import type { AgentSpec, AgentUpdate, CommitOptions, CreateResult, DeleteResult, UpdateResult } from '../core/types.js';
 import { callerLogFields, callerName, type RequestContext } from '../identity/caller.js';
@@ -52,8 +53,6 @@ export interface ProposedUpdate {
   /** The request's commit options (`mode`, `repository`, `branch`, `path`, `dryRun`). */
   options: CommitOptions;
   operation: 'update' | 'rollback';
-  /** Top-level value keys the merge removes (a rollback's keys the revision did not have). */
-  drop?: readonly string[];
   /** For a rollback, the revision whose values are proposed. */
   rolledBackTo?: number;
 }
@@ -73,8 +72,8 @@ export async function updateInCommitMode(env: OperationEnv, ctx: RequestContext,
   const valuesFor = (base: Values | undefined): Values => {
     if (base === undefined) return merged.after;
     const after = applyUpdate(base, update);
-    for (const key of proposed.drop ?? []) delete after[key];
-    const problem = schemaRefusal(schema, after);
+    // As for an applied write: a proposal never takes the toolset git's release has away.
+    const problem = toolsetRemovalViolation(base, after) ?? schemaRefusal(schema, after);
     if (problem) throw invalid(problem);
     return after;
   };

@@ -175,7 +175,6 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
       // A proposal writes nothing to the cluster, so it records no revision; the toolset notes still apply.
       const proposed = await updateInCommitMode(env, ctx, kube, {
         objects, update, merged, schema, options: commitOptionsOf(plan.target), operation: plan.operation, rolledBackTo: resolved.rolledBackTo,
-        drop: resolved.drop,
       });
       const notes = [...toolsetNotes(update.toolset, env.settings.toolsetPresets ?? {}), ...(proposed.notes ?? [])];
       if (notes.length > 0) proposed.notes = notes;
