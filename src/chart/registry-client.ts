@@ -21,6 +21,8 @@ import { readCapped, describeFetchError, quotable } from './http-body.js';
 
 export const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
 export const DOCKER_MANIFEST = 'application/vnd.docker.distribution.manifest.v2+json';
+export const OCI_INDEX = 'application/vnd.oci.image.index.v1+json';
+export const DOCKER_MANIFEST_LIST = 'application/vnd.docker.distribution.manifest.list.v2+json';
 export const HELM_CHART_LAYER = 'application/vnd.cncf.helm.chart.content.v1.tar+gzip';
 export const HELM_CONFIG = 'application/vnd.cncf.helm.config.v1+json';
 
@@ -55,6 +57,15 @@ export interface RegistryClientOptions {
   tagPageSize?: number;
   /** The credentials to present; anonymous pulls when absent. */
   credentials?: CredentialSource;
+}
+
+/** A registry's refusal or failure, with the HTTP status it answered (none: it was not reached). */
+export class RegistryHttpError extends Error {
+  override readonly name = 'RegistryHttpError';
+
+  constructor(message: string, readonly status?: number) {
+    super(message);
+  }
 }
 
 /** Reads one repository of one registry. */
@@ -105,6 +116,24 @@ export class RegistryClient {
     return { mediaType: body.mediaType ?? res.headers.get('content-type') ?? undefined, config: body.config, layers };
   }
 
+  /**
+   * The digest a tag points at now: `HEAD /v2/<repo>/manifests/<tag>` accepting image
+   * indexes and manifest lists as well as image manifests (so a multi-platform image pins
+   * to its index, as a pull would), taking `Docker-Content-Digest`; a registry that sends
+   * no sha256 digest there gets a GET, and the digest is the sha256 of the manifest bytes
+   * as served (the OCI distribution spec's definition).
+   */
+  async manifestDigest(tag: string, signal?: AbortSignal): Promise<string> {
+    const url = `${this.ref.baseUrl}/v2/${this.ref.repository}/manifests/${encodeURIComponent(tag)}`;
+    const accept = [OCI_INDEX, DOCKER_MANIFEST_LIST, OCI_MANIFEST, DOCKER_MANIFEST].join(', ');
+    const head = await this.get(url, accept, signal, 'HEAD');
+    await head.body?.cancel();
+    const digest = head.headers.get('docker-content-digest')?.trim();
+    if (digest && /^sha256:[0-9a-f]{64}$/.test(digest)) return digest;
+    const bytes = await readCapped(await this.get(url, accept, signal), MAX_MANIFEST_BODY, `GET ${url}`);
+    return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+  }
+
   /** A blob's bytes, refused unless they hash to `digest` (sha256 only) and fit in `maxBytes`. */
   async blob(descriptor: Pick<Descriptor, 'digest'> & { size?: number }, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
     const { digest } = descriptor;
@@ -126,25 +155,25 @@ export class RegistryClient {
    * for them), answering one challenge; non-2xx becomes a registry error that names the URL and status, and a refusal
    * says whether anonymous access or the configured credentials were refused.
    */
-  private async get(url: string, accept: string, signal?: AbortSignal): Promise<Response> {
+  private async get(url: string, accept: string, signal?: AbortSignal, method: 'GET' | 'HEAD' = 'GET'): Promise<Response> {
     const creds = this.credentials?.();
     let authorization = this.authorization(creds);
-    let res = await this.send(url, accept, authorization, signal);
+    let res = await this.send(url, accept, authorization, signal, method);
     if (res.status === 401 && creds?.kind !== 'bearer') {
       const header = res.headers.get('www-authenticate') ?? '';
       await res.body?.cancel();
       authorization = await this.answerChallenge(header, creds, authorization, signal);
-      res = await this.send(url, accept, authorization, signal);
+      res = await this.send(url, accept, authorization, signal, method);
     }
     if (res.status === 401 || (res.status === 403 && creds)) {
       await res.body?.cancel();
-      throw new Error(creds
+      throw new RegistryHttpError(creds
         ? `registry ${this.ref.registry} refused the configured credentials (HTTP ${res.status})`
-        : `registry ${this.ref.registry} refused anonymous access (HTTP ${res.status}): ${CONFIGURE_CREDENTIALS}`);
+        : `registry ${this.ref.registry} refused anonymous access (HTTP ${res.status}): ${CONFIGURE_CREDENTIALS}`, res.status);
     }
     if (!res.ok) {
-      const body = (await readCapped(res, MAX_ERROR_BODY, `GET ${url}`, true)).toString('utf8').trim();
-      throw new Error(`GET ${url}: HTTP ${res.status}: ${quotable(body, 4096)}`);
+      const body = (await readCapped(res, MAX_ERROR_BODY, `${method} ${url}`, true)).toString('utf8').trim();
+      throw new RegistryHttpError(`${method} ${url}: HTTP ${res.status}: ${quotable(body, 4096)}`, res.status);
     }
     return res;
   }
@@ -177,14 +206,14 @@ export class RegistryClient {
     return `Bearer ${await this.tokens.fetch(challenge.realm, challenge.service, this.scope, refused, signal)}`;
   }
 
-  private async send(url: string, accept: string, authorization: string | undefined, signal?: AbortSignal): Promise<Response> {
+  private async send(url: string, accept: string, authorization: string | undefined, signal?: AbortSignal, method = 'GET'): Promise<Response> {
     const headers: Record<string, string> = { accept, 'user-agent': 'agent-manager' };
     if (authorization) headers.authorization = authorization;
     const timeout = AbortSignal.timeout(this.timeoutMs);
     try {
-      return await this.fetchFn(url, { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      return await this.fetchFn(url, { method, headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
     } catch (err) {
-      throw new Error(`GET ${url}: ${describeFetchError(err, this.timeoutMs)}`, { cause: err });
+      throw new Error(`${method} ${url}: ${describeFetchError(err, this.timeoutMs)}`, { cause: err });
     }
   }
 

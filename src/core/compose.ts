@@ -88,7 +88,9 @@ export function skillsValues(skills: SkillsSpec | undefined): Values | undefined
 function gitRefValues(ref: GitRef): Values {
   const out: Values = { url: ref.url };
   if (isSet(ref.path)) out.path = ref.path;
-  if (isSet(ref.ref)) out.ref = ref.ref;
+  // A commit given is the pin; skill-pins.ts has turned every other ref into one when it ran.
+  if (isSet(ref.commit)) out.ref = ref.commit;
+  else if (isSet(ref.ref)) out.ref = ref.ref;
   out.name = gitSkillName(ref);
   return out;
 }

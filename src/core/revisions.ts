@@ -28,6 +28,7 @@ import { isPlainObject } from './diff.js';
 import {
   copiedSpecSchema, isSpecFromValues, MAX_REVISION, revisionProblem, SPEC_FROM_VALUES, storedRevisionSchema,
 } from './revision-schema.js';
+import { parseSkillRefs, type SkillRefs } from './skill-pins.js';
 import type { AgentUpdate, GitRef, RevisionOperation, RevisionSpec, SkillsSpec } from './types.js';
 
 export { MAX_REVISION } from './revision-schema.js';
@@ -55,6 +56,8 @@ export interface StoredRevision {
    * it is listed with this, its spec and values are empty, and it cannot be shown or applied.
    */
   problem?: string;
+  /** What the pinned skills of `values` asked for (the release's skill-refs annotation then). */
+  skillRefs?: SkillRefs;
 }
 
 /** What a write records. */
@@ -64,6 +67,8 @@ export interface RevisionRecord {
   requestedBy?: string;
   changed: string[];
   values: Values;
+  /** What the pinned skills of `values` asked for. */
+  skillRefs?: SkillRefs;
 }
 
 /** The release a revision belongs to. */
@@ -207,6 +212,7 @@ export function buildRevision(agent: string, revision: number, owner: RevisionOw
   // Each value is stored once: the curated fields are read from `values` (specOfValues).
   data.spec = { ...SPEC_FROM_VALUES };
   data.values = record.values;
+  if (record.skillRefs && (record.skillRefs.gitRefs?.length || record.skillRefs.refs?.length)) data.skillRefs = record.skillRefs;
   return {
     apiVersion: 'apps/v1',
     kind: 'ControllerRevision',
@@ -258,6 +264,10 @@ export function parseRevision(object: Json): StoredRevision | undefined {
   const out: StoredRevision = { ...base, operation: data.operation, changed: data.changed ?? [], spec, values: data.values };
   if (str(data.requestedBy)) out.requestedBy = data.requestedBy;
   if (data.rolledBackTo !== undefined) out.rolledBackTo = data.rolledBackTo;
+  // Stored by us, but editable by anyone who may write revisions: parsed as untrusted.
+  const askedSkills = (data as { skillRefs?: unknown }).skillRefs;
+  const skillRefs = isPlainObject(askedSkills) ? parseSkillRefs(JSON.stringify(askedSkills)) : {};
+  if (skillRefs.gitRefs || skillRefs.refs) out.skillRefs = skillRefs;
   if (ownerUid) out.ownerUid = ownerUid;
   return out;
 }

@@ -12,6 +12,7 @@
  */
 import { invalid } from './errors.js';
 import { goQuote } from './go-quote.js';
+import { parseSkillOci } from './skill-oci.js';
 import type { GitRef, SkillsSpec } from './types.js';
 
 /** The longest skill name, in bytes of UTF-8 (Go's `len`). */
@@ -20,7 +21,8 @@ export const MAX_SKILL_NAME_BYTES = 63;
 const HTTP_URL = /^https?:\/\/\S+$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const SKILLS_FIELDS = new Set(['refs', 'gitRefs', 'gitAuthSecretName']);
-const GIT_REF_FIELDS = ['url', 'path', 'ref', 'name'] as const;
+const GIT_REF_FIELDS = ['url', 'path', 'ref', 'commit', 'name'] as const;
+const FULL_COMMIT = /^(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/;
 const utf8 = new TextEncoder();
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -74,19 +76,23 @@ function refsViolations(refs: unknown): string[] {
     if (typeof ref !== 'string' || !ref.trim()) out.push(`skills.refs[${i}] must be a non-empty OCI reference (e.g. registry.example.io/skills/runbooks:1.4.0)`);
     else if (CONTROL.test(ref)) out.push(controlText(`skills.refs[${i}]`, ref));
     else if (/\s/.test(ref)) out.push(`skills.refs[${i}] ${goQuote(ref)} contains whitespace`);
+    else {
+      const parsed = parseSkillOci(ref);
+      if ('error' in parsed) out.push(`skills.refs[${i}]: ${parsed.error}`);
+    }
   });
   return out;
 }
 
 function gitRefsViolations(gitRefs: unknown): string[] {
   if (gitRefs === undefined || gitRefs === null) return [];
-  if (!Array.isArray(gitRefs)) return ['skills.gitRefs must be a list of {url, path?, ref?, name?}'];
+  if (!Array.isArray(gitRefs)) return ['skills.gitRefs must be a list of {url, path?, ref? | commit?, name?}'];
   const out: string[] = [];
   const mounted = new Map<string, number>();
   gitRefs.forEach((ref: unknown, i) => {
     const at = `skills.gitRefs[${i}]`;
     if (!isObject(ref)) {
-      out.push(`${at} must be an object {url, path?, ref?, name?}`);
+      out.push(`${at} must be an object {url, path?, ref? | commit?, name?}`);
       return;
     }
     const problems = gitRefViolations(ref, at);
@@ -104,7 +110,7 @@ function gitRefsViolations(gitRefs: unknown): string[] {
 function gitRefViolations(ref: Record<string, unknown>, at: string): string[] {
   const out: string[] = [];
   for (const key of Object.keys(ref)) {
-    if (!(GIT_REF_FIELDS as readonly string[]).includes(key)) out.push(`${at}.${key} is not a git reference field (use url, path, ref or name)`);
+    if (!(GIT_REF_FIELDS as readonly string[]).includes(key)) out.push(`${at}.${key} is not a git reference field (use url, path, ref, commit or name)`);
   }
   for (const key of GIT_REF_FIELDS) {
     if (ref[key] !== undefined && ref[key] !== null && typeof ref[key] !== 'string') out.push(`${at}.${key} must be a string`);
@@ -115,7 +121,7 @@ function gitRefViolations(ref: Record<string, unknown>, at: string): string[] {
     if (typeof value === 'string' && CONTROL.test(value)) out.push(controlText(`${at}.${key}`, value));
   }
   if (out.length > 0) return out;
-  const { url, path, ref: gitRef, name } = ref as { url?: string; path?: string; ref?: string; name?: string };
+  const { url, path, ref: gitRef, commit, name } = ref as { url?: string; path?: string; ref?: string; commit?: string; name?: string };
   if (!url?.trim()) out.push(`${at}.url is required: the repository's http(s) URL, e.g. https://github.com/giantswarm/agent-skills`);
   else if (!HTTP_URL.test(url)) out.push(`${at}.url ${goQuote(url)} must be an http(s) URL`);
   if (path?.trim()) {
@@ -123,6 +129,11 @@ function gitRefViolations(ref: Record<string, unknown>, at: string): string[] {
     else if (path.split(/[/\\]/).some((segment) => segment.trim() === '..')) out.push(`${at}.path ${goQuote(path)} must not climb out of the repository ("..")`);
   }
   if (gitRef && /\s/.test(gitRef)) out.push(`${at}.ref ${goQuote(gitRef)} contains whitespace`);
+  if (commit?.trim() && !FULL_COMMIT.test(commit)) {
+    out.push(`${at}.commit ${goQuote(commit)} is not a full commit id (40 or 64 hex characters); give a branch or tag as ref to have it resolved`);
+  } else if (commit?.trim() && gitRef?.trim() && url) {
+    out.push(`${at} (${gitSkillName({ url, path, name })}) gives both ref ${goQuote(gitRef)} and commit ${goQuote(commit)}; give the commit to pin, or the ref to have it resolved`);
+  }
   if (out.length > 0 || !url) return out;
   const mount = gitSkillName({ url, path, name });
   const explicit = Boolean(name?.trim());

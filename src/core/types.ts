@@ -25,6 +25,8 @@ export type ErrorBody = Schemas['Error'];
 export type GitRef = Schemas['GitRef'];
 /** The skills block: OCI refs, git refs and the optional credential Secret. */
 export type SkillsSpec = Schemas['Skills'];
+/** The skills of an agent as reads report them: each pin beside what was asked for. */
+export type AgentSkills = Schemas['AgentSkills'];
 export type Runtime = NonNullable<Schemas['AgentFields']['runtime']>;
 
 /** Where a write goes: the cluster (`apply`, the default) or a pull request (`commit`). */
@@ -68,7 +70,7 @@ export type CreateRequest = AgentSpec;
  * only whitespace) removes the key so the chart default applies again; lists and maps
  * replace the whole value.
  */
-export type AgentUpdate = Partial<AgentSpec> & Pick<AgentSpec, 'name'> & Pick<Schemas['Update'], 'force' | 'resourceVersion' | 'version'>;
+export type AgentUpdate = Partial<AgentSpec> & Pick<AgentSpec, 'name'> & Pick<Schemas['Update'], 'force' | 'resourceVersion' | 'version' | 'refreshSkills'>;
 
 /** A Kubernetes condition as we report it. */
 export type Condition = Schemas['Condition'];

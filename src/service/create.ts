@@ -35,6 +35,8 @@ import type { OperationEnv } from './operation-env.js';
 import { nextNumber, readHistory, recordRevision, stampRevision } from './revision-store.js';
 import { checkCommitOptions } from './commit.js';
 import { ensureSource, isLive, removeSourceIfUnused } from './shared-source.js';
+import { SkillPinner, withSkillRefs } from './skill-pinning.js';
+import { skillRefsText } from '../core/skill-pins.js';
 
 /** The codes of API answers that prove a write was refused (the API server's 4xx). */
 const DEFINITE_REFUSALS = ['invalid_request', 'forbidden', 'conflict', 'not_found', 'unauthenticated'] as const;
@@ -76,6 +78,10 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
   const { types, compose } = env;
   const kube = env.kube(ctx);
   const chartName = chartNameOf(compose.chartOciUrl);
+  // The skills are pinned beside the read round; their answer is awaited after the 409s,
+  // so a name that is taken is reported as such whatever GitHub says.
+  const pinning = new SkillPinner(env.deps.skillResolver, ctx).pin(spec.skills);
+  pinning.catch(() => undefined);
   const [release, agent, modelConfigs, source, schema, history] = await Promise.all([
     kube.get(types.helmRelease, namespace, name),
     kube.get(types.agent, namespace, name),
@@ -88,7 +94,9 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
   if (agent) throw bareAgentExistsConflict(namespace, name);
   const modelConfigProblem = modelConfigViolation(namespace, spec.modelConfig, modelConfigs);
   if (modelConfigProblem) throw invalid(modelConfigProblem);
-  const values = buildValues(spec);
+  const pinned = await pinning;
+  const refsText = skillRefsText(pinned.refs);
+  const values = buildValues({ ...spec, skills: pinned.skills });
   const schemaProblem = schemaRefusal(schema, values);
   if (schemaProblem) throw invalid(schemaProblem);
   if (spec.mode === 'commit') {
@@ -110,6 +118,7 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
   }
   let created: KubeObject;
   const composed = buildHelmRelease(namespace, name, values, compose) as KubeObject;
+  if (refsText) withSkillRefs(composed, refsText);
   const revision = nextNumber(history, undefined);
   stampRevision(composed, revision);
   try {

@@ -171,6 +171,19 @@ export interface SkillCatalog {
   list(options: { repository?: string; ref?: string; refresh?: boolean }, signal?: AbortSignal): Promise<SkillsResult>;
 }
 
+/**
+ * What skills point at now, for pinning them at write time. Failures are AppErrors:
+ * `invalid_request` when the answer is no (the ref or tag does not exist, a private
+ * repository, a URL that cannot be resolved), `backend_error` when GitHub or the registry
+ * could not be asked. Messages name the repository and ref; the caller adds the skill index.
+ */
+export interface SkillResolver {
+  /** The head commit of `ref` (a branch, tag or commit; undefined: the default branch) of the repository at `url`. */
+  gitCommit(url: string, ref: string | undefined, signal?: AbortSignal): Promise<string>;
+  /** The manifest digest (`sha256:<hex>`) `tag` of `registry/repository` points at. */
+  ociDigest(reference: { registry: string; repository: string; tag: string }, signal?: AbortSignal): Promise<string>;
+}
+
 /** A GitHub repository by owner and name (`owner/name`). */
 export interface RepoRef {
   owner: string;

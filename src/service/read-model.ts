@@ -5,7 +5,9 @@
  */
 import { conditionStatus, findCondition, parseConditions } from '../core/conditions.js';
 import { parseToolsetHeader, readToolset, TOOLSET_HEADER } from '../core/toolset.js';
-import type { Agent, Condition, HelmReleaseRef, SkillsSpec } from '../core/types.js';
+import { agentSkills } from '../core/skill-reads.js';
+import { parseSkillRefs, SKILL_REFS_ANNOTATION } from '../core/skill-pins.js';
+import type { Agent, AgentSkills, Condition, HelmReleaseRef } from '../core/types.js';
 import { agentVersion } from './agent-version.js';
 import type { KubeObject } from './ports.js';
 
@@ -64,7 +66,7 @@ export function agentFromCr(cr: KubeObject): Agent {
     runtime: str(declarative.runtime),
     iconUrl: str(spec.iconUrl),
     systemMessage: str(declarative.systemMessage),
-    skills: skillsOf(spec.skills),
+    skills: agentSkills(spec.skills),
     toolNames: strings(obj(binding?.mcpServer).toolNames),
     ...crToolset(binding),
     ready: conditionStatus(conditions, 'Ready'),
@@ -75,19 +77,9 @@ export function agentFromCr(cr: KubeObject): Agent {
   return prune(agent);
 }
 
-function skillsOf(raw: unknown): SkillsSpec | undefined {
-  const skills = obj(raw);
-  const out: SkillsSpec = {};
-  const refs = strings(skills.refs);
-  if (refs && refs.length > 0) out.refs = refs;
-  if (Array.isArray(skills.gitRefs) && skills.gitRefs.length > 0) {
-    out.gitRefs = skills.gitRefs.map(obj).map((g) => prune({
-      url: String(g.url ?? ''), path: str(g.path), ref: str(g.ref), name: str(g.name),
-    }));
-  }
-  const secret = str(obj(skills.gitAuthSecretRef).name);
-  if (secret) out.gitAuthSecretName = secret;
-  return Object.keys(out).length > 0 ? out : undefined;
+/** The skills a release's values carry, each pin beside what its annotation says was asked. */
+function releaseSkills(release: KubeObject, values: Json): AgentSkills | undefined {
+  return agentSkills(values.skills, parseSkillRefs(release.metadata.annotations?.[SKILL_REFS_ANNOTATION]));
 }
 
 /** True when a Kustomization applied the release: its desired state lives in git. */
@@ -134,7 +126,7 @@ export function agentFromRelease(release: KubeObject, agentName?: string): Agent
     runtime: str(agentValues.runtime),
     iconUrl: str(agentValues.iconUrl),
     systemMessage: str(agentValues.systemMessage),
-    skills: skillsOf(values.skills),
+    skills: releaseSkills(release, values),
     ready: null,
     accepted: null,
     managed: 'helmrelease',
@@ -147,8 +139,11 @@ export function withRelease(agent: Agent, release: KubeObject | undefined): Agen
   const values = obj(obj(release.spec).values);
   // The release's values decide the toolset, not what kagent rendered on the Agent CR.
   const { toolset: _toolset, toolsetProblem: _problem, implicitFullAccess: _implicit, ...rest } = agent;
+  // The skills too: the values hold the pins that run, the annotation what was asked for.
+  const skills = values.skills !== undefined ? releaseSkills(release, values) : rest.skills;
   return prune({
     ...rest,
+    skills,
     managed: kustomizationOf(release) ? 'gitops' : 'helmrelease',
     helmRelease: helmReleaseRef(release),
     values,

@@ -23,6 +23,7 @@ import {
 } from '../core/revisions.js';
 import type { Logger } from 'pino';
 import { MAX_REVISION } from '../core/revision-schema.js';
+import { parseSkillRefs, SKILL_REFS_ANNOTATION } from '../core/skill-pins.js';
 import { callerLogFields, type RequestContext } from '../identity/caller.js';
 import type { OperationEnv } from './operation-env.js';
 import type { KubeObject, KubePort } from './ports.js';
@@ -152,7 +153,7 @@ export async function recordRevision(
     notes.push(`no revision of ${where} was recorded (the change itself was applied): every revision number up to ${MAX_REVISION} is taken`);
     ctx.log.warn(log, 'revision not recorded: no number left');
   } else if (limit > 0 && owner.uid !== '') {
-    object = buildRevision(agent, revision, owner, args.record) as KubeObject;
+    object = buildRevision(agent, revision, owner, withAskedSkills(args.record, release)) as KubeObject;
     const bytes = Buffer.byteLength(JSON.stringify(object));
     if (bytes > MAX_REVISION_BYTES) {
       object = undefined;
@@ -181,4 +182,11 @@ export async function recordRevision(
     ctx.log.warn({ ...log, err: history.error }, 'revision history not readable');
   }
   return create && created!.status === 'fulfilled' ? { revision, notes } : { notes };
+}
+
+/** The record with what the release's pinned skills asked for (its skill-refs annotation), so a revision keeps both. */
+function withAskedSkills(record: RevisionRecord, release: KubeObject): RevisionRecord {
+  if (record.skillRefs) return record;
+  const skillRefs = parseSkillRefs(release.metadata.annotations?.[SKILL_REFS_ANNOTATION]);
+  return skillRefs.gitRefs || skillRefs.refs ? { ...record, skillRefs } : record;
 }

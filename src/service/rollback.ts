@@ -40,14 +40,16 @@ export interface RollbackRequest extends CommitOptions {
   resourceVersion?: string;
   /** As update_agent's: the agent's `version` the rollback is based on. */
   version?: string;
+  /** Re-resolve the revision's skills to the head of what they asked for, instead of its pins. */
+  refreshSkills?: boolean;
 }
 
 export async function rollbackAgent(env: OperationEnv, ctx: RequestContext, request: RollbackRequest): Promise<RollbackResult> {
-  const { name, namespace, force, revision, dryRun, resourceVersion, version, mode, repository, branch, path } = request;
+  const { name, namespace, force, revision, dryRun, resourceVersion, version, mode, repository, branch, path, refreshSkills } = request;
   const resolvedNamespace = env.settings.namespaces.resolve(namespace);
   let applied: RevisionSpec = {};
   const result = await writeUpdate(env, ctx, {
-    target: { name, namespace, force, dryRun, resourceVersion, version, mode, repository, branch, path },
+    target: { name, namespace, force, dryRun, resourceVersion, version, mode, repository, branch, path, refreshSkills },
     operation: 'rollback',
     resolve: (revisions) => {
       const target = revisions.find((r) => r.revision === revision);
@@ -59,7 +61,8 @@ export async function rollbackAgent(env: OperationEnv, ctx: RequestContext, requ
       const [problem] = [...updateViolations(update), unknownPresetViolation(update.toolset, env.settings.toolsetPresets ?? {})].filter(Boolean);
       if (problem) throw invalid(`revision ${revision} cannot be applied again: ${problem}`);
       // The mode travels with the update: in commit mode the ownership guards do not apply.
-      return { update: { ...update, mode }, rolledBackTo: revision };
+      // The revision's pins come back as they ran; its record says what they asked for (and what refreshSkills follows).
+      return { update: { ...update, mode }, rolledBackTo: revision, skillRefs: target.skillRefs ?? {} };
     },
   });
   const out: RollbackResult = { ...result, rolledBackTo: revision };

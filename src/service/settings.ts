@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { ComposeConfig } from '../core/compose.js';
 import type { PresetPolicy } from '../core/toolset-preflight.js';
 import type { ManagedNamespaces } from './namespaces.js';
-import type { ChartSchemaSource, GitOpsHost, KubeProvider, ReadCacheReport, SkillCatalog } from './ports.js';
+import type { ChartSchemaSource, GitOpsHost, KubeProvider, ReadCacheReport, SkillCatalog, SkillResolver } from './ports.js';
 import type { ApiVersions } from './resources.js';
 import type { SessionsDeps } from './sessions/sessions.js';
 
@@ -15,6 +15,11 @@ export interface ServiceDeps {
   chart: ChartSchemaSource;
   /** Skill discovery; absent or with no repositories means the capability is off (501). */
   skills?: SkillCatalog;
+  /**
+   * Resolves skills to commits and digests, so every write pins them. Absent (tests and
+   * embeddings without network), skills are written as given.
+   */
+  skillResolver?: SkillResolver;
   /** The GitOps repository host of commit mode; absent means commit mode is off (501). */
   gitops?: GitOpsHost;
   /** The read cache's state for get_info; absent means the cache is off. */

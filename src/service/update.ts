@@ -44,6 +44,8 @@ import {
 } from './revision-store.js';
 import { updateInCommitMode } from './commit-ops.js';
 import { withCommitHint } from './gitops-hint.js';
+import { SkillPinner, withSkillRefs } from './skill-pinning.js';
+import { SKILL_REFS_ANNOTATION, type SkillRefs } from '../core/skill-pins.js';
 
 export const MODEL_CONFIG_CLEARED =
   'modelConfig cannot be cleared: name an existing ModelConfig of the namespace (list_model_configs)';
@@ -125,6 +127,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export interface Resolved {
   update: AgentUpdate;
   rolledBackTo?: number;
+  /** What the skills of `update` asked for when they were pinned (a rollback: the revision's record). */
+  skillRefs?: SkillRefs;
 }
 
 /**
@@ -150,6 +154,7 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
   const precondition = plan.target.resourceVersion;
   const wanted = { resourceVersion: precondition, version: plan.target.version };
   const attempts = hasPrecondition(wanted) ? 1 : Math.max(1, env.settings.updateAttempts ?? 60);
+  const pinner = new SkillPinner(env.deps.skillResolver, ctx);
   for (let attempt = 1; ; attempt++) {
     const read = await readForUpdate(env, kube, namespace, plan.target, { history: true, modelConfigs: plan.operation === 'rollback' });
     const { objects, modelConfigs, schema } = read;
@@ -165,7 +170,9 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
     checkPreconditions(namespace, plan.target.name, wanted, release);
     const history = await historyNear(kube, env.types, read.history as HistoryRead, release, plan.target.name);
     const resolved = plan.resolve(releaseRevisions(history, release, ctx.log));
-    const update = resolved.update;
+    // Skills are pinned before the schema sees them and before anything is written.
+    const pinned = await pinner.pinUpdate(resolved.update, release, { refresh: plan.target.refreshSkills === true, known: resolved.skillRefs });
+    const update = pinned.update;
     const merged = mergeUpdate(objects, update, modelConfigs, schema);
     if (merged.modelConfigProblem) throw invalid(merged.modelConfigProblem);
     if (merged.schemaViolations.length > 0) {
@@ -182,9 +189,12 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
     }
     let written = merged.release;
     let recorded: Recorded = { notes: [] };
-    if (merged.changed.length > 0) {
+    // What was asked can change without a pin changing (a tag at the branch's head): that is written too.
+    const refsChanged = pinned.annotation !== undefined && (pinned.annotation ?? undefined) !== merged.release.metadata.annotations?.[SKILL_REFS_ANNOTATION];
+    if (merged.changed.length > 0 || refsChanged) {
       const next = structuredClone(merged.release);
       (next.spec as Record<string, unknown>).values = merged.after;
+      if (pinned.annotation !== undefined) withSkillRefs(next, pinned.annotation);
       const revision = nextNumber(history, merged.release);
       stampRevision(next, revision);
       try {

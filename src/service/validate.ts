@@ -17,6 +17,10 @@ import { invalid } from '../core/errors.js';
 import { modelConfigViolation, schemaViolations } from './checks.js';
 import type { OperationEnv } from './operation-env.js';
 import { mergeUpdate, readForUpdate, updateViolations } from './update.js';
+import { SkillPinner, type Pinned } from './skill-pinning.js';
+import { isAppError } from '../core/errors.js';
+import { parseSkillRefs, SKILL_REFS_ANNOTATION, type SkillRefs } from '../core/skill-pins.js';
+import { agentSkills } from '../core/skill-reads.js';
 
 export async function validateCreate(env: OperationEnv, ctx: RequestContext, spec: AgentSpec): Promise<ValidateResult> {
   const removed = removedArgumentViolation(spec);
@@ -32,8 +36,13 @@ export async function validateCreate(env: OperationEnv, ctx: RequestContext, spe
   const presetProblem = grammar.length > 0 ? undefined : unknownPresetViolation(spec.toolset, policy);
   errors.push(...grammar, ...(presetProblem ? [presetProblem] : []));
   const toolsetProblem = grammar.length > 0 || presetProblem !== undefined;
-  if (spec.skills !== undefined) errors.push(...skillsViolations(spec.skills));
-  errors.push(...metadataMapsViolations(spec));
+  const skillProblems = spec.skills !== undefined ? skillsViolations(spec.skills) : [];
+  errors.push(...skillProblems, ...metadataMapsViolations(spec));
+  // The pins the create would write; a skill that does not resolve is one more error.
+  const pinning = skillProblems.length > 0
+    ? Promise.resolve<{ value: Pinned; refusal?: string }>({ value: { skills: spec.skills, refs: {} } })
+    : collect(new SkillPinner(env.deps.skillResolver, ctx).pin(spec.skills), { skills: spec.skills, refs: {} });
+  pinning.catch(() => undefined);
 
   const [release, agent, modelConfigs, schema] = await Promise.all([
     badName ? undefined : kube.get(types.helmRelease, namespace, spec.name),
@@ -45,10 +54,12 @@ export async function validateCreate(env: OperationEnv, ctx: RequestContext, spe
   if (modelConfigProblem) errors.push(modelConfigProblem);
   if (release) errors.push(`HelmRelease ${namespace}/${spec.name} already exists (use update_agent)`);
   if (agent) errors.push(`Agent ${namespace}/${spec.name} already exists`);
-  const values = buildValues(spec);
+  const { value: pinned, refusal } = await pinning;
+  if (refusal) errors.push(refusal);
+  const values = buildValues({ ...spec, skills: pinned.skills });
   errors.push(...schemaViolations(schema, values));
   return result('create', errors, schema, composeManifests(namespace, spec.name ?? '', values, env.compose),
-    toolsetProblem ? [] : toolsetNotes(spec.toolset, policy));
+    toolsetProblem ? [] : toolsetNotes(spec.toolset, policy), agentSkills(values.skills, pinned.refs));
 }
 
 export async function validateUpdate(env: OperationEnv, ctx: RequestContext, update: AgentUpdate): Promise<ValidateResult> {
@@ -67,19 +78,39 @@ export async function validateUpdate(env: OperationEnv, ctx: RequestContext, upd
     return result('update', errors, schema, composeManifests(namespace, update.name ?? '', {}, env.compose), notes);
   }
   const { objects, modelConfigs, schema } = await readForUpdate(env, env.kube(ctx), namespace, update);
-  const merged = mergeUpdate(objects, update, modelConfigs, schema);
+  const skillsBad = update.skills !== undefined && skillsViolations(update.skills).length > 0;
+  const release = objects.release;
+  const { value: pinned, refusal } = release && !skillsBad
+    ? await collect(new SkillPinner(env.deps.skillResolver, ctx).pinUpdate(update, release, { refresh: update.refreshSkills === true }), { update })
+    : { value: { update } };
+  if (refusal) errors.push(refusal);
+  const merged = mergeUpdate(objects, pinned.update, modelConfigs, schema);
   if (merged.modelConfigProblem) errors.push(merged.modelConfigProblem);
   errors.push(...merged.schemaViolations);
-  const { release } = merged;
+  const refs: SkillRefs = 'annotation' in pinned && pinned.annotation !== undefined
+    ? parseSkillRefs(pinned.annotation ?? undefined)
+    : parseSkillRefs(merged.release.metadata.annotations?.[SKILL_REFS_ANNOTATION]);
   return result('update', errors, schema,
-    composeManifests(release.metadata.namespace ?? namespace, release.metadata.name, merged.after, env.compose), notes);
+    composeManifests(merged.release.metadata.namespace ?? namespace, merged.release.metadata.name, merged.after, env.compose), notes,
+    agentSkills(merged.after.skills, refs));
+}
+
+/** The answer of a pinning, or `fallback` with the refusal to report (a backend error is thrown: 502). */
+async function collect<T>(pinning: Promise<T>, fallback: T): Promise<{ value: T; refusal?: string }> {
+  try {
+    return { value: await pinning };
+  } catch (err) {
+    if (!isAppError(err, 'invalid_request')) throw err;
+    return { value: fallback, refusal: err.detail };
+  }
 }
 
 function result(
   mode: 'create' | 'update', errors: string[], schema: { version: string; source: ValidateResult['schemaSource'] },
-  manifests: ValidateResult['manifests'], notes: string[],
+  manifests: ValidateResult['manifests'], notes: string[], skills?: ValidateResult['skills'],
 ): ValidateResult {
   const out: ValidateResult = { valid: errors.length === 0, mode, schemaVersion: schema.version, schemaSource: schema.source, manifests };
+  if (skills) out.skills = skills;
   if (errors.length > 0) out.errors = errors;
   if (notes.length > 0) out.notes = notes;
   return out;

@@ -52,7 +52,10 @@ export const TOOL_DESCRIPTIONS = {
     'of every tool). Validates before writing: the name, the toolset grammar, skills (gitRefs from list_skills), the modelConfig, ' +
     'and the composed values against the chart values schema; only set fields are emitted so chart defaults apply. A preset ' +
     'the installation does not know is refused when get_info says presetsChecked, else noted; notes also flag a selector ' +
-    'given twice and preset:none or preset:full beside other selectors. Refused ' +
+    'given twice and preset:none or preset:full beside other selectors. Every skill is pinned before it is written: a git ' +
+    'branch or tag (none: the default branch) to its head commit through the GitHub API, an OCI tag (none: latest) to its ' +
+    'manifest digest; reads show each pin beside the ref asked for. A ref that does not resolve is refused naming the skill; ' +
+    'GitHub or the registry unreachable is a backend error. Refused ' +
     'with a conflict when a HelmRelease or a bare Agent CR of that name exists. Nothing is written on a refusal. Returns the ' +
     'agent (with its version), generation, the composed manifests, what was created and the first status. With dryRun the ' +
     'API server checks both writes too (admission, the CRD schema, RBAC) and nothing is stored: the answer carries ' +
@@ -74,6 +77,8 @@ export const TOOL_DESCRIPTIONS = {
     'values before and after, the changed value paths and the composed manifests; nothing is written when nothing changed. ' +
     'With wait (seconds) it answers once the change has rolled out (ready for the generation written) or failed or the ' +
     'time is up, with the agent as read then, its status and timedOut. ' +
+    'Skills given are pinned again (a branch or tag to its head commit, an OCI tag to its digest); without skills the pins ' +
+    'stay, and refreshSkills re-pins every skill to the head of what it asked for. ' +
     COMMIT_MODE,
   delete_agent:
     'WRITES (destructive): deletes an agent by deleting its HelmRelease (Flux uninstalls the release and kagent removes the ' +
@@ -101,7 +106,9 @@ export const TOOL_DESCRIPTIONS = {
     'every values schema violation. Update mode merges the fields into the existing release the way update_agent would; the ' +
     'GitOps and suspended guards (unless force) and a missing agent are answered as errors. Returns valid, the mode, the errors, ' +
     'the schema version and source, the composed OCIRepository, HelmRelease and values, and notes on the toolset (an unknown ' +
-    'preset, a repeated selector, preset:none or preset:full beside others).',
+    'preset, a repeated selector, preset:none or preset:full beside others). Skills are resolved as the write would pin ' +
+    'them (refreshSkills as update_agent takes it), and skills reports each pin beside what was asked; a skill that does not ' +
+    'resolve is one of the errors.',
   list_model_configs:
     'Read-only. Lists the kagent ModelConfigs of a namespace, sorted by name, with provider, model, whether kagent accepted ' +
     'them (null when unknown) and who manages them. create_agent and update_agent take one of these names as modelConfig. ' +
@@ -109,7 +116,8 @@ export const TOOL_DESCRIPTIONS = {
   list_skills:
     'Read-only. Discovers the skills in the configured GitHub skill repositories (a directory with a SKILL.md; name and ' +
     'description from its frontmatter) and returns them per repository and flattened, each with repoUrl, path and ref; ' +
-    'create_agent takes one as the skills gitRef {url: repoUrl, path, ref} (repoUrl becomes url). Results are cached; refresh bypasses the cache. Unsupported when no skill ' +
+    'create_agent takes one as the skills gitRef {url: repoUrl, path, ref} (repoUrl becomes url). Each repository also ' +
+    'reports the commit its ref resolved to (the pin a create would write) and fetchedAt. Results are cached; refresh bypasses the cache. Unsupported when no skill ' +
     'repositories are configured. Reads GitHub, writes nothing.',
   list_agent_revisions:
     "Read-only. Lists an agent's recorded revisions, newest first: every create, update and rollback agent-manager applied " +
@@ -129,7 +137,8 @@ export const TOOL_DESCRIPTIONS = {
     'it refuses is refused with the violations) and the modelConfig against the namespace, and the same guards apply ' +
     '(GitOps-owned or suspended releases need force). Pass the version get_agent reported to refuse the rollback ' +
     '(conflict) when someone changed the agent since; dryRun checks everything, the API server included, and writes and ' +
-    'records nothing. The rollback is recorded as a new revision with rolledBackTo. Returns ' +
+    'records nothing. Skills come back pinned as the revision ran them (its commits and digests); refreshSkills ' +
+    're-resolves them to the head of what they asked for instead. The rollback is recorded as a new revision with rolledBackTo. Returns ' +
     'the update result plus revision (the new one) and rolledBackTo; with wait (seconds) it answers once the rollback has ' +
     'rolled out or failed or the time is up, as update_agent does; nothing is written when the agent already has that ' +
     "revision's values. In commit mode no revision is recorded (the cluster is not written; once Flux applies the merged " +
@@ -203,11 +212,17 @@ export const ARG = {
   iconUrl: 'URL of an icon for the portal',
   runtime: 'Agent runtime: go or python (chart default when unset)',
   skills: 'Skills to mount: OCI refs and git refs (list_skills), plus the Secret holding git credentials',
-  skillRefs: 'OCI references of skill artifacts, e.g. registry.example.io/skills/runbooks:1.4.0',
+  skillRefs:
+    'OCI references of skill artifacts with the registry host, e.g. registry.example.io/skills/runbooks:1.4.0; a tag (none: ' +
+    'latest) is resolved to its manifest digest and written as <host>/<repo>@sha256:<digest>',
   gitRefs: 'Git skill references; a skill list_skills reports becomes {url: repoUrl, path, ref}',
   gitRefUrl: 'Repository URL, e.g. https://github.com/giantswarm/agent-skills; from list_skills: {url: repoUrl, path, ref}',
   gitRefPath: 'Directory of the skill in the repository',
-  gitRefRef: 'Branch, tag or commit',
+  gitRefRef: "Branch, tag or full commit id (default: the repository's default branch); a branch or tag is resolved to its head commit and written pinned",
+  gitRefCommit: 'A full commit id (40 or 64 hex) to pin to; give either ref or commit',
+  refreshSkills:
+    'Re-pin every skill: git skills to the head of the ref they asked for (or the default branch), OCI tags to their ' +
+    'current digest. Without it the pins stay unless skills are given',
   gitRefName: 'Mount name; default: the last path segment, else the repository name',
   gitAuthSecretName: 'Secret in the namespace with credentials for private git skill repositories',
   toolsetCreate:

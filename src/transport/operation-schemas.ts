@@ -33,6 +33,7 @@ export const gitRefSchema = z
     url: z.string().describe(ARG.gitRefUrl),
     path: text(ARG.gitRefPath),
     ref: text(ARG.gitRefRef),
+    commit: text(ARG.gitRefCommit),
     name: text(ARG.gitRefName),
   })
   .strict();
@@ -113,6 +114,7 @@ export const updateAgentInput = z
     ...agentFields(ARG.toolsetUpdate, ARG.modelConfigUpdate),
     force: flag(ARG.forceUpdate),
     dryRun: flag(ARG.dryRunUpdate),
+    refreshSkills: flag(ARG.refreshSkills),
     resourceVersion,
     version,
     wait: waitSeconds,
@@ -131,6 +133,7 @@ export const validateAgentInput = z
     ...agentFields(ARG.toolsetValidate, ARG.modelConfig),
     update: flag(ARG.update),
     force: flag(ARG.forceValidate),
+    refreshSkills: flag(ARG.refreshSkills),
   })
   .strict();
 
@@ -147,6 +150,7 @@ export const rollbackAgentInput = z
     revision: revisionNumber(ARG.rollbackRevision),
     force: flag(ARG.forceRollback),
     dryRun: flag(ARG.dryRunRollback),
+    refreshSkills: flag(ARG.refreshSkills),
     resourceVersion,
     version,
     wait: waitSeconds,

@@ -1,0 +1,71 @@
+/**
+ * The OCI half of skill pinning: the digest a skill image's tag points at, through the
+ * project's registry client (chart/registry-client.ts: the bearer-token dance, timeouts,
+ * body caps), HTTPS always and plain HTTP only to a loopback registry.
+ *
+ * Trust boundary: the chart registry's credentials are presented only to that registry
+ * (the same host and port); every other registry is asked anonymously, so a skill
+ * reference can never make agent-manager send its credentials somewhere else. One client
+ * per repository is kept (a bounded map), so its cached tokens serve the next write.
+ *
+ * The registry saying no (404: no such repository or tag; 401/403: it refuses us) is the
+ * caller's to fix: `invalid_request`. The registry not answering or failing (5xx) is
+ * `backend_error`, nothing written.
+ */
+import { isLoopbackRegistry, type OciReference } from '../chart/oci-reference.js';
+import { RegistryClient, RegistryHttpError } from '../chart/registry-client.js';
+import type { CredentialSource } from '../chart/registry-credentials.js';
+import { backendError, invalid } from '../core/errors.js';
+import type { SkillResolver } from '../service/ports.js';
+
+const MAX_CLIENTS = 64;
+
+export interface OciDigestResolverOptions {
+  fetch?: typeof fetch;
+  /** The chart registry's credentials, presented only to `registry`. */
+  credentials?: { registry: string; source: CredentialSource };
+  requestTimeoutMs?: number;
+}
+
+export class OciDigestResolver implements Pick<SkillResolver, 'ociDigest'> {
+  private readonly clients = new Map<string, RegistryClient>();
+
+  constructor(private readonly options: OciDigestResolverOptions = {}) {}
+
+  async ociDigest(reference: { registry: string; repository: string; tag: string }, signal?: AbortSignal): Promise<string> {
+    const name = `${reference.registry}/${reference.repository}`;
+    try {
+      return await this.client(reference.registry, reference.repository).manifestDigest(reference.tag, signal);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const status = err instanceof RegistryHttpError ? err.status : undefined;
+      if (status === 404 || status === 401 || status === 403) {
+        const why = status === 404 ? `the registry has no tag ${reference.tag} there (HTTP 404)` : message;
+        throw invalid(`unresolvable skill reference: tag ${reference.tag} of ${name} could not be resolved: ${why}`, err);
+      }
+      throw backendError(`resolving tag ${reference.tag} of ${name}: ${message}`, err);
+    }
+  }
+
+  private client(registry: string, repository: string): RegistryClient {
+    const key = `${registry}/${repository}`;
+    let client = this.clients.get(key);
+    if (client) {
+      this.clients.delete(key);
+    } else {
+      const ref: OciReference = {
+        url: `oci://${key}`, registry, repository,
+        chartName: repository.slice(repository.lastIndexOf('/') + 1),
+        baseUrl: `${isLoopbackRegistry(registry) ? 'http' : 'https'}://${registry}`,
+      };
+      const credentials = this.options.credentials?.registry.toLowerCase() === registry.toLowerCase() ? this.options.credentials.source : undefined;
+      client = new RegistryClient(ref, { fetch: this.options.fetch, credentials, requestTimeoutMs: this.options.requestTimeoutMs });
+    }
+    this.clients.set(key, client);
+    for (const oldest of this.clients.keys()) {
+      if (this.clients.size <= MAX_CLIENTS) break;
+      this.clients.delete(oldest);
+    }
+    return client;
+  }
+}
