@@ -75,8 +75,8 @@ describe('GitHubSkillCatalog cache', () => {
     expect(b).toEqual(a);
     expect(c).toEqual(a);
     expect(a.skills).toHaveLength(20);
-    // One repository lookup, one tree, twenty files.
-    expect(double.count('/repos/giantswarm/many-skills') - before).toBe(22);
+    // One repository lookup, one commit, one tree, twenty files.
+    expect(double.count('/repos/giantswarm/many-skills') - before).toBe(23);
   });
 
   it('keeps at most the configured number of SKILL.md reads in flight', async () => {

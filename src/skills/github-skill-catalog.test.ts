@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../core/errors.js';
 import { createLogger } from '../log/logger.js';
 import { GitHubSkillCatalog, type GitHubSkillCatalogConfig } from './github-skill-catalog.js';
-import { sampleRepositories, startGitHubDouble, type GitHubDouble } from './testing/github-double.js';
+import { doubleCommit, sampleRepositories, startGitHubDouble, type GitHubDouble } from './testing/github-double.js';
 
 const T0 = Date.parse('2025-06-01T12:00:00Z');
 const AGENT_SKILLS = 'https://github.com/giantswarm/agent-skills';
@@ -28,7 +28,9 @@ describe('GitHubSkillCatalog discovery', () => {
     const skills = catalog({ repositories: [`${AGENT_SKILLS}.git`] });
     const res = await skills.list({});
     const repoUrl = AGENT_SKILLS;
-    expect(res.repositories).toEqual([{ repoUrl, ref: 'main', skills: res.skills, truncated: false, fetchedAt: '2025-06-01T12:00:00.000Z' }]);
+    expect(res.repositories).toEqual([{
+      repoUrl, ref: 'main', commit: doubleCommit('giantswarm/agent-skills', 'main'), skills: res.skills, truncated: false, fetchedAt: '2025-06-01T12:00:00.000Z',
+    }]);
     expect(res.skills).toEqual([
       { name: 'self-awareness', description: 'Knows what it is.', repoUrl, path: 'agent-self-awareness', ref: 'main' },
       { name: 'runbooks', description: 'Operates things.', repoUrl, path: 'nested/runbooks', ref: 'main' },
@@ -47,29 +49,39 @@ describe('GitHubSkillCatalog discovery', () => {
     expect(double.count()).toBeGreaterThan(before);
   });
 
-  it('reads an explicit ref without asking for the default branch', async () => {
+  it('reads an explicit ref without asking for the default branch, as one snapshot at the commit it points at', async () => {
     const before = double.count('/repos/giantswarm/agent-skills');
     const res = await catalog().list({ ref: 'feature' });
-    expect(res.repositories[0]).toMatchObject({ repoUrl: AGENT_SKILLS, ref: 'feature', skills: [], truncated: false });
+    const commit = doubleCommit('giantswarm/agent-skills', 'feature');
+    expect(res.repositories[0]).toMatchObject({ repoUrl: AGENT_SKILLS, ref: 'feature', commit, skills: [], truncated: false });
     expect(res.repositories[0]!.error).toBeUndefined();
     const made = double.requests.slice(before).map((r) => r.path);
-    expect(made).toEqual(['/repos/giantswarm/agent-skills/git/trees/feature?recursive=1']);
+    expect(made).toEqual(['/repos/giantswarm/agent-skills/commits/feature', `/repos/giantswarm/agent-skills/git/trees/${commit}?recursive=1`]);
+  });
+
+  it('reads the files at the commit the branch pointed at when the listing started', async () => {
+    const commit = doubleCommit('giantswarm/agent-skills', 'main');
+    const before = double.count();
+    await catalog().list({ refresh: true });
+    const files = double.requests.slice(before).filter((r) => r.path.includes('/contents/'));
+    expect(files.length).toBe(3);
+    for (const r of files) expect(r.path.endsWith(`?ref=${commit}`)).toBe(true);
   });
 
   it('sends the API version on every request, the token when configured and the raw media type for files', async () => {
     const before = double.count();
     await catalog().list({ refresh: true });
     const made = double.requests.slice(before);
-    expect(made.length).toBe(5);
+    expect(made.length).toBe(6);
     for (const r of made) {
       expect(r.headers['x-github-api-version']).toBe('2022-11-28');
       expect(r.headers.authorization).toBe('Bearer secret');
     }
     const files = made.filter((r) => r.path.includes('/contents/'));
     expect(files.map((r) => r.path).sort()).toEqual([
-      '/repos/giantswarm/agent-skills/contents/agent-self-awareness/SKILL.md?ref=main',
-      '/repos/giantswarm/agent-skills/contents/nested/runbooks/SKILL.md?ref=main',
-      '/repos/giantswarm/agent-skills/contents/noname/SKILL.md?ref=main',
+      `/repos/giantswarm/agent-skills/contents/agent-self-awareness/SKILL.md?ref=${doubleCommit('giantswarm/agent-skills', 'main')}`,
+      `/repos/giantswarm/agent-skills/contents/nested/runbooks/SKILL.md?ref=${doubleCommit('giantswarm/agent-skills', 'main')}`,
+      `/repos/giantswarm/agent-skills/contents/noname/SKILL.md?ref=${doubleCommit('giantswarm/agent-skills', 'main')}`,
     ]);
     for (const r of files) expect(r.headers.accept).toBe('application/vnd.github.raw+json');
   });
@@ -124,7 +136,7 @@ describe('GitHubSkillCatalog discovery', () => {
       expect(enterprise.url).toMatch(/\/api\/v3$/);
       const res = await catalog({ apiUrl: `${enterprise.url}/`, token: undefined }).list({});
       expect(res.skills).toHaveLength(3);
-      expect(enterprise.count('/repos/')).toBe(5);
+      expect(enterprise.count('/repos/')).toBe(6);
     } finally {
       await enterprise.close();
     }
@@ -188,7 +200,7 @@ describe('GitHubSkillCatalog refusals and unreadable repositories', () => {
   it('names the ref that does not exist', async () => {
     const res = await catalog().list({ ref: 'nope' });
     expect(res.repositories[0]).toMatchObject({ ref: 'nope', skills: [], truncated: false });
-    expect(res.repositories[0]!.error).toBe(`GitHub API ${double.url}/repos/giantswarm/agent-skills/git/trees/nope?recursive=1 returned 404: Not Found`);
+    expect(res.repositories[0]!.error).toBe(`GitHub API ${double.url}/repos/giantswarm/agent-skills/commits/nope returned 422: No commit found for SHA: nope`);
   });
 
   it('reports a token GitHub refuses, never the token itself', async () => {

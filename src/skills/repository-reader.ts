@@ -1,7 +1,8 @@
 /**
  * Reading one repository's skills the way the portal does: the
- * default branch when no ref is given, the recursive tree at the ref, and every
- * `SKILL.md` in it through the contents API. A skill is the directory holding a
+ * default branch when no ref is given, the commit the ref points at (the pin a create
+ * would write), the recursive tree at that commit, and every `SKILL.md` in it through the
+ * contents API at that commit, so one listing is one snapshot even while the branch moves. A skill is the directory holding a
  * `SKILL.md`; its frontmatter names and describes it.
  *
  * A `SKILL.md` that cannot be read is skipped (the listing says `truncated`), so one bad
@@ -43,7 +44,8 @@ export async function readSkillRepository(
 ): Promise<SkillRepository> {
   const base = `/repos/${encodeURIComponent(repository.owner)}/${encodeURIComponent(repository.repo)}`;
   const at = ref || (await defaultBranch(client, base));
-  const treeUrl = `${base}/git/trees/${encodeURIComponent(at)}?recursive=1`;
+  const commit = await headCommit(client, base, at);
+  const treeUrl = `${base}/git/trees/${commit}?recursive=1`;
   const tree = (await client.getJson(treeUrl)) as { tree?: unknown; truncated?: unknown } | null;
   if (!tree || !Array.isArray(tree.tree)) {
     throw new GitHubApiError(`GitHub API ${treeUrl} answered without a tree`, treeUrl);
@@ -59,7 +61,7 @@ export async function readSkillRepository(
   }
 
   const read = await mapBounded(files, options.concurrency, async (file): Promise<Skill | undefined> => {
-    const contentsUrl = `${base}/contents/${file.split('/').map(encodeURIComponent).join('/')}?ref=${encodeURIComponent(at)}`;
+    const contentsUrl = `${base}/contents/${file.split('/').map(encodeURIComponent).join('/')}?ref=${commit}`;
     try {
       return toSkill(repository, at, file, await client.getRaw(contentsUrl));
     } catch (err) {
@@ -71,7 +73,15 @@ export async function readSkillRepository(
   const skills = read.filter((s): s is Skill => s !== undefined);
   if (skills.length < read.length) truncated = true;
   skills.sort(byPathThenName);
-  return { repoUrl: repository.url, ref: at, skills, truncated, fetchedAt: options.fetchedAt };
+  return { repoUrl: repository.url, ref: at, commit, skills, truncated, fetchedAt: options.fetchedAt };
+}
+
+/** The commit `ref` (a branch, tag or commit) points at now. */
+async function headCommit(client: GitHubClient, base: string, ref: string): Promise<string> {
+  const url = `${base}/commits/${ref.split('/').map(encodeURIComponent).join('/')}`;
+  const sha = ((await client.getJson(url)) as { sha?: unknown } | null)?.sha;
+  if (typeof sha !== 'string' || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) throw new GitHubApiError(`GitHub API ${url} answered without a commit id`, url);
+  return sha;
 }
 
 async function defaultBranch(client: GitHubClient, base: string): Promise<string> {

@@ -1,14 +1,17 @@
 /**
  * A loopback double of the GitHub REST API reads skill discovery makes (tests only):
- * `GET /repos/{o}/{r}`, `GET /repos/{o}/{r}/git/trees/{ref}?recursive=1` and
- * `GET /repos/{o}/{r}/contents/{path}?ref=` (raw with `application/vnd.github.raw+json`,
- * GitHub's JSON file object otherwise). It listens on 127.0.0.1 only.
+ * `GET /repos/{o}/{r}`, `GET /repos/{o}/{r}/commits/{ref}` (the head commit of a branch or
+ * tag, or a commit by its id; 422 for anything else, as GitHub answers),
+ * `GET /repos/{o}/{r}/git/trees/{ref}?recursive=1` and `GET /repos/{o}/{r}/contents/{path}?ref=`
+ * (raw with `application/vnd.github.raw+json`, GitHub's JSON file object otherwise); every
+ * ref may be named by its commit too. It listens on 127.0.0.1 only.
  *
  * Knobs for the claims the catalog makes: private repositories (404 without the token),
  * a required token (401 for a wrong one), truncated trees, unreadable files, rate limits
  * (403 with `x-ratelimit-remaining: 0` and `x-ratelimit-reset`, or 429 with
  * `retry-after`), a gate that holds file reads to observe concurrency, and a request log.
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -20,6 +23,13 @@ export interface DoubleRef {
   files: Record<string, DoubleFile>;
   /** GitHub's `truncated` flag on the recursive tree. */
   truncated?: boolean;
+  /** The commit the ref points at; default `doubleCommit(<owner/repo>, <ref>)`. */
+  commit?: string;
+}
+
+/** The commit a ref of the double points at unless it says otherwise: 40 hex, stable per repository and ref. */
+export function doubleCommit(repository: string, ref: string): string {
+  return createHash('sha1').update(`${repository}@${ref}`).digest('hex');
 }
 
 export interface DoubleRepository {
@@ -62,6 +72,8 @@ export interface GitHubDouble {
   readonly requests: RecordedRequest[];
   /** Requests whose path starts with `prefix` (all when omitted). */
   count(prefix?: string): number;
+  /** Points `ref` of `repository` (`owner/repo`) at `commit`, as a push to a branch does. */
+  moveRef(repository: string, ref: string, commit: string): void;
   /** Rate-limit every following request (after `afterRequests`); undefined lifts the limit. */
   rateLimit(limit: RateLimit | undefined): void;
   /** Holds file reads until the returned function is called. */
@@ -101,17 +113,26 @@ export async function startGitHubDouble(options: GitHubDoubleOptions): Promise<G
     const authorized = options.token !== undefined && bearer === `Bearer ${options.token}`;
     if (!match || !repository || (repository.private && !authorized)) return notFound(res);
     const rest = match[3] ?? '';
+    const key = `${decodeURIComponent(match[1]!)}/${decodeURIComponent(match[2]!)}`;
+    const refAt = (name: string): DoubleRef | undefined =>
+      repository.refs[name] ?? Object.entries(repository.refs).find(([ref, r]) => (r.commit ?? doubleCommit(key, ref)) === name)?.[1];
     if (rest === '') {
       return json(res, 200, { full_name: `${match[1]}/${match[2]}`, private: Boolean(repository.private), ...(repository.defaultBranch ? { default_branch: repository.defaultBranch } : {}) });
     }
+    if (rest.startsWith('/commits/')) {
+      const name = decodeURIComponent(rest.slice('/commits/'.length));
+      const entry = Object.entries(repository.refs).find(([ref, r]) => ref === name || (r.commit ?? doubleCommit(key, ref)) === name);
+      if (!entry) return json(res, 422, { message: `No commit found for SHA: ${name}`, status: '422' });
+      return json(res, 200, { sha: entry[1].commit ?? doubleCommit(key, entry[0]), commit: { message: `head of ${entry[0]}` } });
+    }
     if (rest.startsWith('/git/trees/')) {
-      const ref = repository.refs[decodeURIComponent(rest.slice('/git/trees/'.length))];
+      const ref = refAt(decodeURIComponent(rest.slice('/git/trees/'.length)));
       if (!ref) return notFound(res);
       return json(res, 200, { sha: 'f'.repeat(40), tree: treeOf(ref), truncated: Boolean(ref.truncated) });
     }
     if (rest.startsWith('/contents/')) {
       const file = rest.slice('/contents/'.length).split('/').map(decodeURIComponent).join('/');
-      const content = repository.refs[url.searchParams.get('ref') ?? '']?.files[file];
+      const content = refAt(url.searchParams.get('ref') ?? '')?.files[file];
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
       void (gate ?? Promise.resolve()).then(() => {
@@ -132,6 +153,11 @@ export async function startGitHubDouble(options: GitHubDoubleOptions): Promise<G
     url: `http://127.0.0.1:${port}${basePath}`,
     requests,
     count: (prefix = '') => requests.filter((r) => r.path.startsWith(prefix)).length,
+    moveRef: (repository, ref, commit) => {
+      const target = options.repositories[repository]?.refs[ref];
+      if (!target) throw new Error(`the double has no ref ${ref} in ${repository}`);
+      target.commit = commit;
+    },
     rateLimit: (next) => {
       limit = next ? { ...next } : undefined;
     },
