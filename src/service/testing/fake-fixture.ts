@@ -8,7 +8,7 @@
 import { silentLogger, type Logger } from '../../log/logger.js';
 import type { RequestContext } from '../../identity/caller.js';
 import { AgentService } from '../agent-service.js';
-import type { ChartSchemaSource, SkillCatalog } from '../ports.js';
+import type { ChartSchemaSource, SkillCatalog, SkillResolver } from '../ports.js';
 import type { ServiceSettings } from '../settings.js';
 import { EmbeddedChartSource } from './embedded-chart.js';
 import { FakeKube } from './fake-kube.js';
@@ -19,6 +19,8 @@ export interface FakeFixtureOptions {
   settings?: Partial<ServiceSettings>;
   chart?: ChartSchemaSource;
   skills?: SkillCatalog;
+  /** Pins skills at write time; absent, skills are written as given. */
+  skillResolver?: SkillResolver;
   log?: Logger;
 }
 
@@ -42,7 +44,7 @@ export function startFakeServiceFixture(options: FakeFixtureOptions = {}): FakeS
   const log = options.log ?? silentLogger();
   const settings = fixtureSettings(options.settings);
   const service = new AgentService(
-    { kube: kube.provider(), chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills, log },
+    { kube: kube.provider(), chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills, skillResolver: options.skillResolver, log },
     settings,
   );
   let n = 0;

@@ -12,7 +12,7 @@ import { loadBaseKubeConfig } from '../../kube/kubeconfig.js';
 import { ServiceAccountProvider } from '../../kube/providers.js';
 import { AgentService } from '../agent-service.js';
 import { ManagedNamespaces } from '../namespaces.js';
-import type { ChartSchemaSource, GitOpsHost, KubeProvider, SkillCatalog } from '../ports.js';
+import type { ChartSchemaSource, GitOpsHost, KubeProvider, SkillCatalog, SkillResolver } from '../ports.js';
 import { DEFAULT_API_VERSIONS } from '../resources.js';
 import type { ServiceSettings } from '../settings.js';
 import { EmbeddedChartSource } from './embedded-chart.js';
@@ -31,6 +31,8 @@ export interface FixtureOptions {
   settings?: Partial<ServiceSettings>;
   chart?: ChartSchemaSource;
   skills?: SkillCatalog;
+  /** Pins skills at write time; absent, skills are written as given. */
+  skillResolver?: SkillResolver;
   gitops?: GitOpsHost;
   /** Build the provider from the sandbox (default: the ServiceAccount). */
   provider?: (sandbox: Sandbox) => KubeProvider & { close?(): void };
@@ -76,8 +78,8 @@ export async function startServiceFixture(options: FixtureOptions = {}): Promise
   const settings = fixtureSettings(options.settings);
   const service = new AgentService(
     {
-      kube: provider, chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills, gitops: options.gitops,
-      sessions: options.sessions?.(sandbox), shutdown: options.shutdown, log,
+      kube: provider, chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills, skillResolver: options.skillResolver,
+      gitops: options.gitops, sessions: options.sessions?.(sandbox), shutdown: options.shutdown, log,
     },
     settings,
   );
