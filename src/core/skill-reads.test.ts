@@ -22,8 +22,8 @@ describe('agentSkills', () => {
       refs: [{ ref: 'r.io/s/a:1.0', digest: D1 }, { ref: 'r.io/s/b:2' }],
       gitAuthSecretName: 'git',
     });
-    expect(agentSkills(values).gitRefs![0]).toEqual({ url: REPO, path: 'a', name: 'a', ref: C1, commit: C1 });
-    expect(agentSkills(values).refs![0]).toEqual({ ref: `r.io/s/a@${D1}`, digest: D1 });
+    expect(agentSkills(values)?.gitRefs?.[0]).toEqual({ url: REPO, path: 'a', name: 'a', ref: C1, commit: C1 });
+    expect(agentSkills(values)?.refs?.[0]).toEqual({ ref: `r.io/s/a@${D1}`, digest: D1 });
   });
 
   it('says nothing for no skills', () => {
