@@ -93,9 +93,9 @@ export const SERVE_FLAGS = [
   { name: 'skills-repositories', env: 'AGENT_MANAGER_SKILLS_REPOSITORIES', default: '', type: 'list', group: 'Skills',
     help: 'Comma-separated GitHub repository URLs (https://github.com/<owner>/<repo>) whose skills list_skills offers; empty turns skills off.' },
   { name: 'skills-github-api', env: 'AGENT_MANAGER_SKILLS_GITHUB_API', default: 'https://api.github.com', type: 'url', group: 'Skills',
-    help: 'GitHub REST API base URL used to discover skills.' },
+    help: 'GitHub REST API base URL used to discover skills and to pin git skills to commits.' },
   { name: 'skills-github-token', env: 'GITHUB_TOKEN', default: '', type: 'string', group: 'Skills', secret: true,
-    help: 'GitHub token for private skill repositories and a higher rate limit; set it through the environment.' },
+    help: 'GitHub token for private skill repositories (discovery and pinning) and a higher rate limit; set it through the environment.' },
   { name: 'skills-cache-ttl', env: 'AGENT_MANAGER_SKILLS_CACHE_TTL', default: '5m', type: 'duration', group: 'Skills',
     help: "How long a repository's discovered skills are reused." },
   // GitOps commit mode
