@@ -9,6 +9,7 @@
  * release agent-manager writes, so it has no revisions. A malformed revision is listed with
  * its `error` and refused by get (422) and rollback, never a 5xx.
  */
+import { agentSkills } from '../core/skill-reads.js';
 import { composeManifests } from '../core/compose.js';
 import { changedPaths } from '../core/diff.js';
 import { notFound, toAppError, Unprocessable } from '../core/errors.js';
@@ -100,5 +101,11 @@ export async function getAgentRevision(
     values: found.values,
     manifests: composeManifests(releaseNamespace, read.release.metadata.name, found.values, env.compose),
     diff: changedPaths(found.values, read.live.values),
+    // Each pin the revision ran beside what it asked for, as agent reads show skills.
+    ...withSkills(agentSkills(found.values.skills, found.skillRefs)),
   };
+}
+
+function withSkills(skills: RevisionDetail['skills']): Pick<RevisionDetail, 'skills'> {
+  return skills ? { skills } : {};
 }

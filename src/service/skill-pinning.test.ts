@@ -132,6 +132,12 @@ describe.skipIf(registryMode.mode === 'skip')('skills pinned at write time', () 
       });
       const detail = await f.service.getAgentRevision(f.ctx(), { name: 'mover', revision: 3 });
       expect(detail.diff).toEqual(['agent.description', 'skills.gitRefs', 'skills.refs']);
+      expect(detail.skills).toEqual({
+        gitRefs: [{ url: REPO, name: 'agent-skills', ref: 'main', commit: MOVED }], refs: [{ ref: `${skillImage}:1.4.0`, digest: newer }],
+      });
+      expect(revisionData('mover', 3).skillRefs).toEqual({
+        gitRefs: [{ name: 'agent-skills', url: REPO, ref: 'main', commit: MOVED }], refs: [{ ref: `${skillImage}:1.4.0`, digest: newer }],
+      });
 
       // With refreshSkills the rollback re-resolves what the revision asked for instead.
       await f.service.rollbackAgent(f.ctx(), { name: 'mover', revision: 1, refreshSkills: true });

@@ -129,7 +129,8 @@ export const TOOL_DESCRIPTIONS = {
   get_agent_revision:
     "Read-only. Reads one revision of an agent: the list entry's fields plus the spec it recorded (displayName, description, " +
     'systemMessage, modelConfig, toolset, skills, runtime, iconUrl, labels, annotations), the values written, the manifests ' +
-    'as create_agent returns them, and diff: the value paths where the live agent differs from it. Not found when the revision ' +
+    'as create_agent returns them, skills (each pin it ran beside the ref it asked for), and diff: the value paths where the ' +
+    'live agent differs from it (a changed pin shows as skills.gitRefs or skills.refs). Not found when the revision ' +
     'is not kept. Writes nothing.',
   rollback_agent:
     "WRITES: rolls an agent back to one of its revisions by applying that revision's spec as an update_agent would: fields " +
