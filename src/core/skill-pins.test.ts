@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyPins, lookupKey, lookupsOf, parseSkillRefs, planPins, skillRefsText, type PinLookup } from './skill-pins.js';
+import { applyPins, lookupKey, lookupsOf, MAX_PIN_LOOKUPS, parseSkillRefs, planPins, skillRefsText, tooManyLookups, type PinLookup } from './skill-pins.js';
 import type { SkillsSpec } from './types.js';
 
 const REPO = 'https://github.com/o/r';
@@ -55,6 +55,17 @@ describe('planPins', () => {
     const known = { gitRefs: [{ name: 'other', url: REPO, ref: 'main', commit: C1 }], refs: [{ ref: 'x.io/s/a:1.0', digest: D1 }] };
     const out = pin({ gitRefs: [{ url: REPO, ref: C1 }], refs: [`r.io/s/a@${D1}`] }, () => 'unused', { known });
     expect(out.refs).toEqual({ gitRefs: [{ name: 'r', url: REPO, ref: C1, commit: C1 }], refs: [{ ref: `r.io/s/a@${D1}`, digest: D1 }] });
+  });
+});
+
+describe('tooManyLookups', () => {
+  it('refuses a plan of more distinct lookups than one write makes, counting repeats once', () => {
+    const refs = (n: number) => Array.from({ length: n }, (_, i) => ({ url: REPO, path: `p${i}`, ref: `b${i}` }));
+    expect(tooManyLookups(planPins({ gitRefs: refs(MAX_PIN_LOOKUPS) }))).toBeUndefined();
+    expect(tooManyLookups(planPins({ gitRefs: [...refs(MAX_PIN_LOOKUPS), { url: REPO, path: 'again', ref: 'b0' }] }))).toBeUndefined();
+    expect(tooManyLookups(planPins({ gitRefs: refs(MAX_PIN_LOOKUPS + 1) }))).toBe(
+      'skills need 51 lookups to be pinned, more than the 50 one write makes; give some of them pinned (a commit, or an OCI reference with @sha256:<digest>)',
+    );
   });
 });
 

@@ -18,6 +18,13 @@ export const SKILL_REFS_ANNOTATION = 'agent-manager.giantswarm.io/skill-refs';
 
 const FULL_COMMIT = /^(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/;
 
+/**
+ * The most lookups one write makes. Each is a request to GitHub or a registry made on the
+ * caller's behalf with the installation's credentials, so a request naming thousands of
+ * floating refs must not turn into thousands of requests (and a spent rate limit).
+ */
+export const MAX_PIN_LOOKUPS = 50;
+
 /** True for a full commit id (SHA-1 or SHA-256 object name). */
 export const isFullCommit = (s: string | undefined): s is string => typeof s === 'string' && FULL_COMMIT.test(s);
 
@@ -93,6 +100,13 @@ export function planPins(skills: SkillsSpec | undefined, options: PinOptions = {
     return { at, asked: text, lookup: { kind: 'oci', reference: { ...parsed, tag: parsed.tag ?? 'latest' } } };
   });
   return { gitRefs, refs };
+}
+
+/** The refusal of a plan that needs more lookups than one write makes, if it does. */
+export function tooManyLookups(plan: PinPlan): string | undefined {
+  const n = lookupsOf(plan).length;
+  if (n <= MAX_PIN_LOOKUPS) return undefined;
+  return `skills need ${n} lookups to be pinned, more than the ${MAX_PIN_LOOKUPS} one write makes; give some of them pinned (a commit, or an OCI reference with @sha256:<digest>)`;
 }
 
 /** Every distinct lookup of a plan. */

@@ -10,8 +10,11 @@
  * so the retries of an update that lost a race pin to the same commits without asking
  * again, and no answer outlives the request (a branch moves; the next write sees it).
  */
-import { AppError, backendError } from '../core/errors.js';
-import { applyPins, lookupKey, lookupsOf, parseSkillRefs, planPins, SKILL_REFS_ANNOTATION, skillRefsText, type PinLookup, type PinOptions, type SkillRefs } from '../core/skill-pins.js';
+import { AppError, backendError, invalid } from '../core/errors.js';
+import {
+  applyPins, lookupKey, lookupsOf, parseSkillRefs, planPins, SKILL_REFS_ANNOTATION, skillRefsText, tooManyLookups,
+  type PinLookup, type PinOptions, type SkillRefs,
+} from '../core/skill-pins.js';
 import { askedSkills } from '../core/skill-reads.js';
 import type { AgentUpdate, SkillsSpec } from '../core/types.js';
 import type { RequestContext } from '../identity/caller.js';
@@ -40,6 +43,8 @@ export class SkillPinner {
   async pin(skills: SkillsSpec | undefined, options: PinOptions = {}): Promise<Pinned> {
     if (!this.resolver || !skills) return { skills, refs: {} };
     const plan = planPins(skills, options);
+    const tooMany = tooManyLookups(plan);
+    if (tooMany) throw invalid(tooMany);
     const lookups = lookupsOf(plan);
     const settled = new Map<string, PromiseSettledResult<string>>();
     for (let i = 0; i < lookups.length; i += CONCURRENCY) {
