@@ -19,7 +19,8 @@ export const MCP_INSTRUCTIONS = [
     'are on (skills, writes as the caller) and the identity the writes run as.',
   '2. Before create_agent, call list_model_configs: modelConfig must name an existing ModelConfig of the namespace.',
   '3. For skills, call list_skills; each skill it reports becomes the skills gitRef {url: repoUrl, path, ref} (its repoUrl ' +
-    'is the gitRef\'s url).',
+    'is the gitRef\'s url). Every skill is pinned when written (a branch or tag to its commit, an OCI tag to its digest); ' +
+    'an update without skills keeps the pins, refreshSkills: true moves them to the heads of what they asked for.',
   '4. The technical name is a DNS-1123 label (lowercase letters, digits and "-", at most 63 characters). The user chooses it ' +
     'and confirms it; never derive it from the display name yourself.',
   `5. Every agent declares a toolset: selectors bounding which of the gateway's tools it may use. Shipped presets: ${presets}. ` +
