@@ -185,7 +185,8 @@ export const createAgent = op<typeof createAgentInput, CreateResult>({
 export const updateAgent = op<typeof updateAgentInput, UpdateResult>({
   tool: 'update_agent', annotations: hints(false, true, false, true), input: updateAgentInput,
   rest: {
-    method: 'patch', path: '/agents/:namespace/:name', status: 200, body: true, query: { force: 'boolean', dryRun: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string' },
+    method: 'patch', path: '/agents/:namespace/:name', status: 200, body: true,
+    query: { force: 'boolean', dryRun: 'boolean', refreshSkills: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string' },
     ifMatch: true, githubToken: true, etag: versionAfter,
   },
   run: (service, ctx, input) => service.updateAgent(ctx, input),
@@ -248,7 +249,7 @@ export const rollbackAgent = op<typeof rollbackAgentInput, RollbackResult>({
   tool: 'rollback_agent', annotations: hints(false, true, false, true), input: rollbackAgentInput,
   rest: {
     method: 'post', path: '/agents/:namespace/:name/rollback', status: 200, body: true,
-    query: { force: 'boolean', dryRun: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string' },
+    query: { force: 'boolean', dryRun: 'boolean', refreshSkills: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string' },
     ifMatch: true, githubToken: true, etag: versionAfter,
   },
   run: (service, ctx, input) => service.rollbackAgent(ctx, input),

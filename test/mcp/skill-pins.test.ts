@@ -51,7 +51,7 @@ describe('skill pins over MCP and REST', () => {
     expect(read.json!.skills).toEqual({ gitRefs: [{ url: REPO, name: 'agent-skills', ref: 'main', commit: MAIN }] });
   });
 
-  it('takes refreshSkills on validate_agent and update_agent (MCP) and on the PATCH body and rollback (REST)', async () => {
+  it('takes refreshSkills on validate_agent and update_agent (MCP) and on the PATCH query and rollback (REST)', async () => {
     github.moveRef('giantswarm/agent-skills', 'main', MOVED);
     try {
       const kept = await tool('update_agent', { name: 'mcp-pinned', description: 'x' });
@@ -66,7 +66,7 @@ describe('skill pins over MCP and REST', () => {
       const back = await rest('POST', '/agents/kagent/mcp-pinned/rollback', { revision: 1 });
       expect(back.status).toBe(200);
       expect(stored('mcp-pinned')!.spec.values.skills.gitRefs[0]!.ref).toBe(MAIN);
-      const patched = await rest('PATCH', '/agents/kagent/mcp-pinned', { refreshSkills: true });
+      const patched = await rest('PATCH', '/agents/kagent/mcp-pinned?refreshSkills=true', {});
       expect(patched.status).toBe(200);
       expect(((await patched.json()) as { agent: { skills: unknown } }).agent.skills).toEqual({ gitRefs: [{ url: REPO, name: 'agent-skills', ref: 'main', commit: MOVED }] });
     } finally {
@@ -77,6 +77,7 @@ describe('skill pins over MCP and REST', () => {
   it('refuses a refreshSkills that is not a boolean on both transports', async () => {
     expect((await tool('update_agent', { name: 'mcp-pinned', refreshSkills: 'yes' })).isError).toBe(true);
     expect((await rest('PATCH', '/agents/kagent/mcp-pinned', { refreshSkills: 'yes' })).status).toBe(400);
+    expect((await rest('PATCH', '/agents/kagent/mcp-pinned?refreshSkills=maybe', {})).status).toBe(400);
   });
 });
 
