@@ -46,6 +46,12 @@ describe('planPins', () => {
     expect(refreshed.refs).toEqual({ gitRefs: [{ name: 'r', url: REPO, ref: 'main', commit: C2 }], refs: [{ ref: 'r.io/s/a:1.0', digest: D2 }] });
   });
 
+  it('keeps a default-branch skill recorded as one when it comes back pinned', () => {
+    const known = { gitRefs: [{ name: 'r', url: REPO, commit: C1 }] };
+    expect(pin({ gitRefs: [{ url: REPO, ref: C1 }] }, () => 'unused', { known }).refs).toEqual(known);
+    expect(lookupsOf(planPins({ gitRefs: [{ url: REPO, ref: C1 }] }, { known, refresh: true }))).toEqual([{ kind: 'git', url: REPO }]);
+  });
+
   it('refreshes a commit nothing explains to the default branch, and leaves a digest nothing explains alone', () => {
     const plan = planPins({ gitRefs: [{ url: REPO, ref: C1 }], refs: [`r.io/s/a@${D1}`] }, { refresh: true });
     expect(lookupsOf(plan)).toEqual([{ kind: 'git', url: REPO }]);

@@ -1,14 +1,11 @@
 /**
- * Skill pinning, the pure part: which skills need a lookup, what a pinned skills block
- * and its record of what was asked look like. A git skill is written as `ref: <commit>`
- * (a full 40- or 64-hex id) and an OCI skill as `<host>/<repo>@sha256:<digest>`, so an
- * agent runs exactly what its revision recorded, as the agent chart recommends for
- * long-lived installs (immutable refs). What the caller asked for (a branch, a tag) is
- * kept beside the values in the release annotation `agent-manager.giantswarm.io/skill-refs`
- * (JSON), so reads can show both and a refresh knows what to follow.
- *
- * The lookups themselves are the caller's (a resolver port); this module only plans and
- * folds their answers in. Pure: nothing is looked up, inputs are never mutated.
+ * Skill pinning, the pure part: which skills need a lookup, and the pinned block. A git skill
+ * is written as `ref: <commit>` (40 or 64 hex), an OCI skill as `<host>/<repo>@sha256:<digest>`,
+ * so an agent runs what its revision recorded (the agent chart recommends immutable refs for
+ * long-lived installs). What the caller asked for (a branch, a tag) is kept beside the values
+ * in the release annotation `agent-manager.giantswarm.io/skill-refs` (JSON), so reads show
+ * both and a refresh knows what to follow. The lookups are a resolver port's; nothing here
+ * does I/O, and inputs are never mutated.
  */
 import { gitSkillName } from './skills.js';
 import { parseSkillOci, pinnedOci, type SkillOciReference } from './skill-oci.js';
@@ -82,7 +79,8 @@ export function planPins(skills: SkillsSpec | undefined, options: PinOptions = {
   const gitRefs = (skills?.gitRefs ?? []).map((ref, i): PlannedPin => {
     const at = `skills.gitRefs[${i}]`;
     const given = ref.commit?.trim() || ref.ref?.trim() || undefined;
-    const asked = ref.commit?.trim() ? undefined : isFullCommit(given) ? knownGitRef(options.known, ref, given) ?? given : given;
+    const known = isFullCommit(given) ? knownGitRef(options.known, ref, given) : undefined;
+    const asked = ref.commit?.trim() ? undefined : known ? known.ref : given;
     if (!refresh && isFullCommit(given)) return { at, asked, pinned: given.toLowerCase() };
     const follow = asked !== undefined && !isFullCommit(asked) ? asked : undefined;
     return { at, asked: refresh ? follow : asked, lookup: { kind: 'git', url: ref.url.trim(), ...(follow ? { ref: follow } : {}) } };
@@ -155,11 +153,10 @@ function pinnedFromLookup(p: PlannedPin, answers: ReadonlyMap<string, string>): 
   return pinnedOci(lookup.reference, answers.get(lookupKey(lookup)) ?? '');
 }
 
-/** The ref an earlier write asked for, for a git skill written pinned to `commit`. */
-function knownGitRef(known: SkillRefs | undefined, ref: GitRef, commit: string): string | undefined {
+/** The record of an earlier write for a git skill written pinned to `commit` (its `ref` absent: the default branch). */
+function knownGitRef(known: SkillRefs | undefined, ref: GitRef, commit: string): { ref?: string } | undefined {
   const name = gitSkillName(ref);
-  const entry = known?.gitRefs?.find((g) => g.name === name && g.url === ref.url.trim() && g.commit.toLowerCase() === commit.toLowerCase());
-  return entry ? entry.ref : undefined;
+  return known?.gitRefs?.find((g) => g.name === name && g.url === ref.url.trim() && g.commit.toLowerCase() === commit.toLowerCase());
 }
 
 /** The reference an earlier write asked for, for an OCI skill written with `reference.digest`. */

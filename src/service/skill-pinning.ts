@@ -1,14 +1,11 @@
 /**
- * Skill pinning in the write pipeline: the one step create, update, rollback and validate
- * run before the chart schema sees the values and before anything is written. It plans
- * (core/skill-pins.ts), asks the SkillResolver port for what is not pinned yet (each
- * distinct lookup once, a few at a time), and folds the answers in. A lookup that fails
- * fails the write naming the skill (`skills.gitRefs[i]: …`): 400 when the answer is no,
- * 502 when GitHub or the registry could not be asked; nothing is written either way.
- *
- * One `SkillPinner` serves one operation: its answers are kept for that operation only,
- * so the retries of an update that lost a race pin to the same commits without asking
- * again, and no answer outlives the request (a branch moves; the next write sees it).
+ * Skill pinning in the write pipeline: the one step create, update, rollback and validate run
+ * before the chart schema sees the values and before anything is written. It plans
+ * (core/skill-pins.ts), asks the SkillResolver port for what is not pinned (each distinct
+ * lookup once, a few at a time), and folds the answers in. A failed lookup fails the write
+ * naming the skill (`skills.gitRefs[i]: …`): 400 when the answer is no, 502 when GitHub or the
+ * registry could not be asked. A `SkillPinner` serves one operation: the retries of an update
+ * that lost a race reuse its answers, and no answer outlives the request.
  */
 import { AppError, backendError, invalid } from '../core/errors.js';
 import {

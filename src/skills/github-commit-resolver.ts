@@ -1,13 +1,9 @@
 /**
- * The git half of skill pinning: the head commit of a branch or tag of a github.com
- * repository, through the GitHub REST API (`GET /repos/{o}/{r}` for the default branch
- * when no ref is given, then `GET /repos/{o}/{r}/commits/{ref}`), with the skills client's
- * token, retries and limits (github-client.ts).
- *
- * A no from GitHub (404, 422: the repository, ref or commit does not exist, or the
- * repository is private to the credential) is the caller's to fix: `invalid_request`.
- * GitHub not answering, failing (5xx), rate-limiting us or refusing our own token (401)
- * is not: `backend_error`, nothing written.
+ * The git half of skill pinning: the head commit of a branch or tag of a github.com repository
+ * through the GitHub REST API (`GET /repos/{o}/{r}` for the default branch when no ref is
+ * given, then `GET /repos/{o}/{r}/commits/{ref}`), with the skills client's token, retries and
+ * limits. GitHub's no (404, 422, a plain 403) is the caller's to fix: 400. GitHub not
+ * answering, failing (5xx), rate-limiting us or refusing our own token (401) is not: 502.
  */
 import { backendError, invalid, isAppError, type AppError } from '../core/errors.js';
 import type { SkillResolver } from '../service/ports.js';

@@ -1,16 +1,10 @@
 /**
  * The OCI half of skill pinning: the digest a skill image's tag points at, through the
- * project's registry client (chart/registry-client.ts: the bearer-token dance, timeouts,
- * body caps), HTTPS always and plain HTTP only to a loopback registry.
- *
- * Trust boundary: the chart registry's credentials are presented only to that registry
- * (the same host and port); every other registry is asked anonymously, so a skill
- * reference can never make agent-manager send its credentials somewhere else. One client
- * per repository is kept (a bounded map), so its cached tokens serve the next write.
- *
- * The registry saying no (404: no such repository or tag; 401/403: it refuses us) is the
- * caller's to fix: `invalid_request`. The registry not answering or failing (5xx) is
- * `backend_error`, nothing written.
+ * project's registry client (token dance, timeouts, body caps; plain HTTP only on loopback).
+ * The chart registry's credentials go to that registry (same host and port) only; any other
+ * is asked anonymously, so a skill reference can never send them elsewhere. One client per
+ * repository is kept (bounded), so its tokens serve the next write. The registry saying no
+ * (404, 401, 403) is the caller's to fix: 400; not answering or failing (5xx): 502.
  */
 import { isLoopbackRegistry, type OciReference } from '../chart/oci-reference.js';
 import { RegistryClient, RegistryHttpError } from '../chart/registry-client.js';
