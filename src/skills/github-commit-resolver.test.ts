@@ -43,7 +43,7 @@ describe('GitHubCommitResolver', () => {
   it('names the default branch when the repository cannot be read', async () => {
     await expect(resolver('secret').gitCommit('https://github.com/o/missing', undefined)).rejects.toMatchObject({
       code: 'invalid_request',
-      detail: 'unresolvable skill reference: the default branch of https://github.com/o/missing could not be resolved: GitHub answered 404 — the ref does not exist, or the repository does not or the configured token cannot read it',
+      detail: 'unresolvable skill reference: the default branch of https://github.com/o/missing could not be resolved: GitHub answered 404 — the repository does not exist or the configured token cannot read it (a private skill repository needs the skills GitHub App installed on it, or a GITHUB_TOKEN that can read it)',
     });
   });
 
