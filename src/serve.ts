@@ -65,8 +65,8 @@ import { AgentService } from './service/agent-service.js';
 import { ManagedNamespaces } from './service/namespaces.js';
 import type { ChartSchemaSource, KubeProvider } from './service/ports.js';
 import { resourceTypes, type ApiVersions } from './service/resources.js';
-import { DEFAULT_GITHUB_API_URL, GitHubSkillCatalog } from './skills/github-skill-catalog.js';
-import { openSkillResolver } from './skills/skill-resolver.js';
+import { GitHubSkillCatalog } from './skills/github-skill-catalog.js';
+import { skillResolverFor } from './skills/skill-resolver.js';
 import { openGitOpsHost } from './gitops/open-gitops.js';
 import { createApp, type AuthGuard } from './app.js';
 import { resourceServerGuards } from './transport/http/auth.js';
@@ -141,10 +141,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
       {
         kube, chart: openChartSource(config, log, cleanups, hooks, metrics), skills, gitops, readCache: readCache?.cache,
         sessions: openSessions(config, sandboxA2aUrl, hooks, log),
-        skillResolver: openSkillResolver({
-          github: { apiUrl: config.skills.githubApi || DEFAULT_GITHUB_API_URL, token: config.skills.githubToken, fetch: instrumentFetch(outboundFetch(config.proxy), 'github', hooks.fetch) },
-          registry: { fetch: instrumentFetch(outboundFetch(config.proxy), 'registry', hooks.fetch), credentials: skillRegistryCredentials(config) },
-        }),
+        skillResolver: skillResolverFor(config, (peer) => instrumentFetch(outboundFetch(config.proxy), peer, hooks.fetch)),
         shutdown: lifecycle.draining, log,
       },
       {
@@ -350,12 +347,6 @@ function chartCredentials(config: AppConfig): CredentialSource | undefined {
   } catch (err) {
     throw new Error(`--agent-chart-docker-config ${config.chart.auth.dockerConfig}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
-}
-
-/** The chart registry's credentials, for skills on that same registry (and only there). */
-function skillRegistryCredentials(config: AppConfig): { registry: string; source: CredentialSource } | undefined {
-  const source = chartCredentials(config);
-  return source ? { registry: parseOciReference(config.chart.ociUrl).registry, source } : undefined;
 }
 
 /** What composition writes, from the configuration and the discovered Flux versions. */
