@@ -28,6 +28,7 @@ const VALUES: Record<string, [{ text: string; json: unknown }, { text: string; j
   path: [{ text: 'clusters/a', json: 'clusters/a' }, { text: 'clusters/b', json: 'clusters/b' }],
   dryRun: [{ text: 'true', json: true }, { text: 'false', json: false }],
   force: [{ text: 'false', json: false }, { text: 'true', json: true }],
+  refreshSkills: [{ text: 'true', json: true }, { text: 'false', json: false }],
   timeoutSeconds: [{ text: '30', json: 30 }, { text: '60', json: 60 }],
 };
 
