@@ -149,13 +149,21 @@ describe('a write with a version precondition', () => {
     expect(releaseOf('ops').spec.values.agent.description).toBe('colleague');
   });
 
-  it('writes at the resourceVersion it checked: a change between the check and the write is a 409, never a lost update', async () => {
+  it('writes at the resourceVersion it checked: a colleague\'s change between the check and the write fails the re-check (412), never a lost update', async () => {
     const read = await f.service.getAgent(f.ctx(), { name: 'ops' });
     editBeforeNext('update', () => colleagueEdits('ops', 'slipped in'));
     await expect(f.service.updateAgent(f.ctx(), { name: 'ops', description: 'mine', version: read.version })).rejects.toMatchObject({
-      code: 'conflict', status: 409, message: expect.stringContaining('changed between the precondition check and the write'),
+      code: 'conflict', status: 412,
     });
     expect(releaseOf('ops').spec.values.agent.description).toBe('slipped in');
+  });
+
+  it('takes a controller\'s status write between the check and the write for what it is: the write goes through at the new resourceVersion', async () => {
+    const read = await f.service.getAgent(f.ctx(), { name: 'ops' });
+    editBeforeNext('update', () => statusWrite('ops'));
+    const updated = await f.service.updateAgent(f.ctx(), { name: 'ops', description: 'past a status write', version: read.version });
+    expect(updated.agent.description).toBe('past a status write');
+    expect(releaseOf('ops').spec.values.agent.description).toBe('past a status write');
   });
 
   it('deletes only at that version: a stale one is a 412 and the agent stays', async () => {

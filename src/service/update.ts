@@ -36,7 +36,7 @@ import type { OperationEnv } from './operation-env.js';
 import { checkCommitOptions } from './commit.js';
 import { writableRelease } from './ownership.js';
 import {
-  agentChanged, changedDuringWrite, checkPreconditions, hasPrecondition, resourceVersionViolation, versionViolation,
+  agentChanged, checkPreconditions, resourceVersionViolation, versionViolation,
 } from './preconditions.js';
 import { agentOf } from './read-model.js';
 import {
@@ -153,7 +153,10 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
   const dryRun = plan.target.dryRun === true;
   const precondition = plan.target.resourceVersion;
   const wanted = { resourceVersion: precondition, version: plan.target.version };
-  const attempts = hasPrecondition(wanted) ? 1 : Math.max(1, env.settings.updateAttempts ?? 60);
+  // A resourceVersion precondition is strict: one attempt. A `version` one is checked again on
+  // every fresh read, so a controller's status write between our read and our write (which
+  // moves resourceVersion, not version) is retried, while a person's change fails the re-check (412).
+  const attempts = precondition !== undefined ? 1 : Math.max(1, env.settings.updateAttempts ?? 60);
   const pinner = new SkillPinner(env.deps.skillResolver, ctx);
   for (let attempt = 1; ; attempt++) {
     const read = await readForUpdate(env, kube, namespace, plan.target, { history: true, modelConfigs: plan.operation === 'rollback' });
@@ -202,7 +205,6 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
       } catch (err) {
         if (!isAppError(err, 'conflict')) throw err;
         if (precondition !== undefined) throw await raceLost(env, kube, namespace, update.name, precondition, err);
-        if (wanted.version !== undefined) throw changedDuringWrite(namespace, update.name, err);
         if (attempt < attempts) {
           await sleep(Math.min(200, 5 * attempt) * Math.random());
           continue;
