@@ -93,7 +93,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         patterns: [
           { group: ['**/testing/*', '**/testing/**'], message: 'production code must not import test fakes' },
-          { group: ['@agent-manager/kube-sandbox', '@agent-manager/kube-sandbox/*', '**/packages/**'], message: 'reach the sandbox only through src/dev-cluster.ts (a dynamic import when it is asked for)' },
+          { group: ['@agent-manager/kube-sandbox', '@agent-manager/kube-sandbox/*', '**/packages/**'], message: 'reach the sandbox only through src/sandbox-cluster.ts (a dynamic import when it is asked for)' },
         ],
       }],
     },
@@ -151,6 +151,20 @@ export default tseslint.config(
         paths: ioModules.map((name) => ({ name, message: 'src/core is pure: no I/O modules (house style 4.1)' })),
         patterns: [
           { group: ['../*', '!../core/*'], message: 'src/core imports nothing from the adapters' },
+          { group: ['**/testing/*', '**/testing/**'], message: 'production code must not import test fakes' },
+        ],
+      }],
+    },
+  },
+  {
+    // The same rule one folder down (src/core/<feature>/): `..` is still src/core there.
+    files: ['src/core/*/**/*.ts'],
+    ignores: ['src/core/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: ioModules.map((name) => ({ name, message: 'src/core is pure: no I/O modules' })),
+        patterns: [
+          { group: ['../../*', '!../../core/*'], message: 'src/core imports nothing from the adapters' },
           { group: ['**/testing/*', '**/testing/**'], message: 'production code must not import test fakes' },
         ],
       }],

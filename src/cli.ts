@@ -8,7 +8,7 @@
  */
 import { buildInfo, helpText, parseConfig } from './config/index.js';
 import { createLogger, type Logger } from './log/logger.js';
-import { loadSandboxCli, SandboxNotInstalledError } from './dev-cluster.js';
+import { loadSandboxCli, SandboxNotInstalledError } from './sandbox-cluster.js';
 
 /** Where the CLI writes; injected by tests. */
 export interface CliIo {

@@ -73,7 +73,7 @@ import { resourceServerGuards } from './transport/http/auth.js';
 import { DEFAULT_SCOPES, oauthMetadataRouter } from './transport/http/oauth-metadata.js';
 import { Lifecycle } from './transport/http/lifecycle.js';
 import { hostPort, startHttpServer, type RunningServer } from './transport/http/server.js';
-import { loadSandbox } from './dev-cluster.js';
+import { loadSandbox } from './sandbox-cluster.js';
 import { KagentA2A } from './a2a/kagent-a2a.js';
 import type { SessionsDeps } from './service/sessions/sessions.js';
 import { nextSignal, shutdownDelay } from './serve-signals.js';

@@ -7,7 +7,7 @@
 import type { Duration } from './flag-types.js';
 import type { ProxySettings } from '../net/proxy-settings.js';
 import type { OtelSettings } from '../tracing/otel-settings.js';
-import type { ServeSandboxConfig } from './dev-cluster-config.js';
+import type { ServeSandboxConfig } from './sandbox-cluster-config.js';
 
 export type { Duration };
 

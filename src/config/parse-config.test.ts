@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AppConfig } from './app-config.js';
 import { parseConfig, type ParseResult } from './parse-config.js';
-import type { SandboxCommandConfig } from './dev-cluster-config.js';
+import type { SandboxCommandConfig } from './sandbox-cluster-config.js';
 
 type Env = Record<string, string | undefined>;
 

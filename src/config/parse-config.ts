@@ -9,8 +9,8 @@ import type { AppConfig } from './app-config.js';
 import { COMMANDS, RETIRED_SERVE_FLAGS, SANDBOX_FLAGS, SERVE_FLAGS, VERSION_FLAGS, type CommandName } from './flags.js';
 import type { HelpTopic } from './help.js';
 import { ConfigError, resolveFlags } from './resolve.js';
-import { buildSandboxConfig } from './dev-cluster-command.js';
-import type { SandboxCommandConfig } from './dev-cluster-config.js';
+import { buildSandboxConfig } from './sandbox-cluster-command.js';
+import type { SandboxCommandConfig } from './sandbox-cluster-config.js';
 import { buildServeConfig } from './serve-config.js';
 import { parseGoBool, ValueError } from './values.js';
 

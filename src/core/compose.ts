@@ -17,7 +17,7 @@
  * Pure: plain objects in, plain objects out; YAML only at the edge (composeManifests).
  */
 import type { AgentSpec, GitRef, Manifests, SkillsSpec } from './types.js';
-import { gitSkillName } from './skills.js';
+import { gitSkillName } from './skills/skill-input.js';
 import { toYaml } from './yaml.js';
 
 export { gitSkillName };

@@ -11,20 +11,20 @@ import type {
 import { summaryOf } from '../core/agent-summary.js';
 import { validateName } from '../core/names.js';
 import type { RequestContext } from '../identity/caller.js';
-import { createAgent } from './create.js';
-import { deleteAgent, type DeleteRequest } from './delete.js';
-import { getInfo, listModelConfigs, listSkills, type SkillsRequest } from './info.js';
+import { createAgent } from './writes/create.js';
+import { deleteAgent, type DeleteRequest } from './writes/delete.js';
+import { getInfo, listModelConfigs, listSkills, type SkillsRequest } from './reads/info.js';
 import type { OperationEnv } from './operation-env.js';
-import { getAgent, listAgents } from './reads.js';
+import { getAgent, listAgents } from './reads/reads.js';
 import { resourceTypes } from './resources.js';
-import { getAgentRevision, listAgentRevisions } from './revisions.js';
-import { rollbackAgent, type RollbackRequest } from './rollback.js';
+import { getAgentRevision, listAgentRevisions } from './revisions/revisions.js';
+import { rollbackAgent, type RollbackRequest } from './revisions/rollback.js';
 import type { ServiceDeps, ServiceSettings } from './settings.js';
-import { agentStatus } from './status.js';
-import { updateAgent } from './update.js';
-import { validateCreate, validateUpdate } from './validate.js';
-import { followAgentStatus, waitForAgent, withRollout, type FollowEnd, type WaitRequest } from './wait.js';
-import { writeWaitSeconds } from '../core/wait.js';
+import { agentStatus } from './reads/status.js';
+import { updateAgent } from './writes/update.js';
+import { validateCreate, validateUpdate } from './writes/validate.js';
+import { followAgentStatus, waitForAgent, withRollout, type FollowEnd, type WaitRequest } from './wait/wait.js';
+import { writeWaitSeconds } from '../core/wait-rules.js';
 import {
   getSession, listSessions, sendMessage, startSession, type SendMessageRequest, type SessionRef, type StartSessionRequest, type TurnListener,
 } from './sessions/sessions.js';

@@ -17,7 +17,7 @@
 import { z } from 'zod';
 import type { operations } from '../core/openapi.generated.js';
 import type { Schemas } from '../core/types.js';
-import { WAIT_DEFAULT_SECONDS, WAIT_MAX_SECONDS } from '../core/wait.js';
+import { WAIT_DEFAULT_SECONDS, WAIT_MAX_SECONDS } from '../core/wait-rules.js';
 import { ARG } from './descriptions.js';
 
 const namespace = z.string().describe(ARG.namespace).optional();

@@ -4,7 +4,7 @@
  * suites: the world's releases were applied by Flux, so they start with no history.
  */
 import type { Sandbox } from '@agent-manager/kube-sandbox';
-import { AGENT_LABEL, buildRevision } from '../../src/core/revisions.js';
+import { AGENT_LABEL, buildRevision } from '../../src/core/revisions/revision-record.js';
 
 export const NIGHT_SHIFT = {
   agent: { name: 'sre', displayName: 'Night shift' },

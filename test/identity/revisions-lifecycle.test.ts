@@ -9,7 +9,7 @@
  * that grant to the platform admins, as a cluster admin would.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REVISION_ANNOTATION } from '../../src/core/revisions.js';
+import { REVISION_ANNOTATION } from '../../src/core/revisions/revision-record.js';
 import { request } from './helpers.js';
 import { spec, startIdentityStack, type IdentityStack } from './stack.js';
 

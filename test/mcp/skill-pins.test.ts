@@ -6,7 +6,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SKILL_REFS_ANNOTATION } from '../../src/core/skill-pins.js';
+import { SKILL_REFS_ANNOTATION } from '../../src/core/skills/skill-pins.js';
 import { openSkillResolver } from '../../src/skills/skill-resolver.js';
 import { doubleCommit, startGitHubDouble, type GitHubDouble } from '../../src/skills/testing/github-double.js';
 import { serveMcp, type ServedMcp } from './served-mcp.js';

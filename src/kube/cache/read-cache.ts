@@ -16,7 +16,7 @@
  * metrics report.
  */
 import type { Logger } from 'pino';
-import { AGENT_LABEL } from '../../core/revisions.js';
+import { AGENT_LABEL } from '../../core/revisions/revision-record.js';
 import type { Gvr, KubeObject, ListOptions } from '../../service/ports.js';
 import type { ResourceTypes } from '../../service/resources.js';
 import { compareRv, Feed, type FeedCalls, type FeedState } from './feed.js';

@@ -15,7 +15,7 @@ import { validateName } from '../../core/names.js';
 import type { SessionDetail, SessionList, SessionTurn, Turn } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationEnv } from '../operation-env.js';
-import { agentStatus } from '../status.js';
+import { agentStatus } from '../reads/status.js';
 import { a2aIdentity } from './identity.js';
 import { checkMessage, checkOptional, checkSessionId, MAX_REQUEST_ID_CHARS, MAX_SESSION_NAME_CHARS, turnSeconds } from './limits.js';
 import type { A2AConversation, A2AJson, A2APort } from './port.js';

@@ -1,0 +1,60 @@
+/**
+ * Finding an agent's objects the way get_agent finds them: the kagent Agent CR of that
+ * name, then the HelmRelease its provenance labels name (which may sit in another
+ * namespace), else the release named after the agent. One round of concurrent reads;
+ * a second only when the labels point somewhere other than the same-name release, or
+ * when they name a release the first round did not see: the two concurrent reads may
+ * land on either side of a create (release missing, the Agent helm-controller rendered
+ * from it present), and reading the release again after the Agent tells a bare CR from
+ * a release that was just written.
+ * A name no Kubernetes object can have finds nothing, without a request.
+ */
+import { notFound } from '../../core/errors.js';
+import { isObjectName } from '../../core/names.js';
+import type { KubeObject, KubePort } from '../ports.js';
+import { provenanceOf } from './read-model.js';
+import type { ResourceTypes } from '../resources.js';
+
+export interface AgentObjects {
+  namespace: string;
+  name: string;
+  agent?: KubeObject;
+  release?: KubeObject;
+}
+
+/** The Agent CR and its release; either may be absent. */
+export async function lookupAgent(
+  kube: KubePort, types: ResourceTypes, namespace: string, name: string,
+): Promise<AgentObjects> {
+  if (!isObjectName(name)) return { namespace, name };
+  const [agent, sameName] = await Promise.all([
+    kube.get(types.agent, namespace, name),
+    kube.get(types.helmRelease, namespace, name),
+  ]);
+  const labelled = agent ? provenanceOf(agent) : undefined;
+  if (labelled && (labelled.name !== name || labelled.namespace !== namespace || !sameName)) {
+    const release = await kube.get(types.helmRelease, labelled.namespace, labelled.name);
+    return { namespace, name, agent, release: release ?? sameName };
+  }
+  return { namespace, name, agent, release: sameName };
+}
+
+/** The 404 of get_agent and get_agent_status for an agent that has neither an Agent CR nor a HelmRelease. */
+export function agentNotFound(namespace: string, name: string) {
+  return notFound(`agent ${namespace}/${name}: no Agent and no HelmRelease of that name`);
+}
+
+/**
+ * The 404 of the writes (update, delete, validate in update mode) for an agent with
+ * neither object: the Go service's write guard (`writableHelmRelease`) words it shorter
+ * than get does, and clients compare the texts.
+ */
+export function noAgentToWrite(namespace: string, name: string) {
+  return notFound(`agent ${namespace}/${name}`);
+}
+
+/** The objects, or the 404 when there are none. */
+export function requireAgent(objects: AgentObjects): AgentObjects {
+  if (!objects.agent && !objects.release) throw agentNotFound(objects.namespace, objects.name);
+  return objects;
+}

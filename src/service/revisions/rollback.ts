@@ -1,0 +1,88 @@
+/**
+ * rollback_agent: applies a recorded revision's spec as an update, through the update
+ * path (service/update.ts), so every rule of update_agent holds: the ownership guards
+ * (GitOps-owned and suspended releases need force), the ModelConfig check, the toolset
+ * rules with the installation's presets, the chart schema in use now (a revision today's
+ * schema refuses is refused with the violations), the retry on a lost race, and the
+ * recording of the write as a new revision with `operation: rollback` and `rolledBackTo`.
+ *
+ * The revision is found in the history the update path reads in its first round, so a
+ * rollback costs the same sequential requests as an update. Nothing is written when the
+ * live release already carries the revision's values. `dryRun` and `resourceVersion` are
+ * update's: a dry run stores nothing and records no revision; a precondition refuses a
+ * release that moved since it was read (412). A revision without a toolset keeps the
+ * current toolset (core/revisions.ts: a rollback never widens access), and the notes say so.
+ *
+ * With `mode: "commit"` the same checks run (the revision exists, ownership, the
+ * ModelConfig, the schema, the precondition) and the revision's values are proposed as a
+ * pull request in the GitOps repository, as update_agent's commit mode does; nothing is
+ * written to the cluster, so no revision is recorded (the release has not changed: when
+ * Flux applies the merged change, the history shows it as a change made outside
+ * agent-manager, as it does for any GitOps commit).
+ */
+import { invalid } from '../../core/errors.js';
+import { keptToolsetNote, rollbackUpdate } from '../../core/revisions/revision-record.js';
+import { unknownPresetViolation } from '../../core/toolset-preflight.js';
+import type { CommitOptions, RevisionSpec, RollbackResult } from '../../core/types.js';
+import type { RequestContext } from '../../identity/caller.js';
+import type { OperationEnv } from '../operation-env.js';
+import { malformedRevision, revisionNotFound } from './revisions.js';
+import { updateViolations, writeUpdate } from '../writes/update.js';
+
+export interface RollbackRequest extends CommitOptions {
+  namespace?: string;
+  name: string;
+  revision: number;
+  force?: boolean;
+  /** As update_agent's: check everything, store nothing, record no revision. */
+  dryRun?: boolean;
+  /** As update_agent's: the release version the rollback is based on (412 when it moved). */
+  resourceVersion?: string;
+  /** As update_agent's: the agent's `version` the rollback is based on. */
+  version?: string;
+  /** Re-resolve the revision's skills to the head of what they asked for, instead of its pins. */
+  refreshSkills?: boolean;
+}
+
+export async function rollbackAgent(env: OperationEnv, ctx: RequestContext, request: RollbackRequest): Promise<RollbackResult> {
+  const { name, namespace, force, revision, dryRun, resourceVersion, version, mode, repository, branch, path, refreshSkills } = request;
+  const resolvedNamespace = env.settings.namespaces.resolve(namespace);
+  let applied: RevisionSpec = {};
+  const result = await writeUpdate(env, ctx, {
+    target: { name, namespace, force, dryRun, resourceVersion, version, mode, repository, branch, path, refreshSkills },
+    operation: 'rollback',
+    resolve: (revisions) => {
+      const target = revisions.find((r) => r.revision === revision);
+      if (!target) throw revisionNotFound(resolvedNamespace, name, revision);
+      if (target.problem !== undefined) throw malformedRevision(resolvedNamespace, name, target);
+      applied = target.spec;
+      const update = rollbackUpdate(target.spec, { name, namespace, force });
+      // The revision's toolset meets today's rules, the installation's presets included (as update_agent's would).
+      const [problem] = [...updateViolations(update), unknownPresetViolation(update.toolset, env.settings.toolsetPresets ?? {})].filter(Boolean);
+      if (problem) throw invalid(`revision ${revision} cannot be applied again: ${problem}`);
+      // The mode travels with the update: in commit mode the ownership guards do not apply.
+      // The revision's pins come back as they ran; its record says what they asked for (and what refreshSkills follows).
+      return { update: { ...update, mode }, rolledBackTo: revision, skillRefs: target.skillRefs ?? {} };
+    },
+  });
+  const out: RollbackResult = { ...result, rolledBackTo: revision };
+  // In either mode `before` holds the toolset the merge kept (a rollback never removes one).
+  const notes = [keptToolsetNote(revision, applied, result.before), unchangedNote(result, revision)].filter((n) => n !== undefined);
+  if (notes.length > 0) out.notes = [...(result.notes ?? []), ...notes];
+  return out;
+}
+
+/**
+ * Why nothing was written or proposed. An applied rollback compares with the live
+ * release; a proposed one with git, which may already carry the revision's values
+ * (a merged change Flux has not applied yet) or differ from the live release.
+ */
+function unchangedNote(result: Omit<RollbackResult, 'rolledBackTo'>, revision: number): string | undefined {
+  if (result.mode === 'commit') {
+    const files = result.commit?.files ?? [];
+    if (files.some((f) => f.action !== 'unchanged')) return undefined;
+    return `nothing was proposed: the GitOps repository already carries the values of revision ${revision}`;
+  }
+  if (result.changed.length > 0) return undefined;
+  return `nothing was written: the live release already carries the values of revision ${revision}`;
+}

@@ -1,0 +1,115 @@
+/**
+ * The rollout waiter: follows one agent until its wait ends, on Kubernetes watches
+ * instead of polling. It lists, as the request's identity, the Agent, the HelmRelease,
+ * the Deployment (each by `metadata.name`), the agent's pods (`kagent=<name>`) and the
+ * namespace's Warning events, the same objects get_agent_status reads, then watches each
+ * from its list's resourceVersion (watch-feed.ts). On every change the objects are folded
+ * into a Status with get_agent_status's own fold, and a status that is news (another
+ * verdict or summary) is handed to `onStatus`. The wait ends when the core's `waitEnd`
+ * says so, when its time is up, or when `signal` aborts (the client left, the server is
+ * shutting down); every watch is stopped before the promise settles.
+ *
+ * Like get_agent_status, a failing Warning-event list means no events (the wait goes on
+ * without them), and an agent with neither an Agent nor a HelmRelease is a 404 when the
+ * wait is for it to be ready. A feed the identity may not watch fails the wait with the
+ * API server's 401 or 403.
+ */
+import { agentNotFound } from '../reads/lookup.js';
+import { elapsedSeconds, goneStatus, isNews, waitEnd, type WaitEnd, type WaitUntil } from '../../core/wait-rules.js';
+import type { AppError } from '../../core/errors.js';
+import type { Status } from '../../core/types.js';
+import type { KubeObject, WatchPort } from '../ports.js';
+import type { ResourceTypes } from '../resources.js';
+import { foldStatus, releaseLocation } from '../reads/status.js';
+import { openFeed, type Feed, type FeedHandlers } from './watch-feed.js';
+
+export interface RolloutWait {
+  namespace: string;
+  name: string;
+  until: WaitUntil;
+  timeoutMs: number;
+  /** Not ready before the HelmRelease has reached at least this generation (a write's). */
+  generation?: number;
+  /** Ends the wait early (`aborted`). */
+  signal?: AbortSignal;
+  /** Every status that is news, the first one included. */
+  onStatus?(status: Status): void;
+  now?: () => number;
+}
+
+export interface RolloutOutcome {
+  status: Status;
+  end: WaitEnd | 'aborted';
+  waitedSeconds: number;
+}
+
+const byName = (name: string) => ({ fieldSelector: `metadata.name=${name}` });
+const first = (feed: Feed | undefined): KubeObject | undefined => feed?.objects()[0];
+
+/** Follow the agent until the wait ends; rejects when the first reads fail, or a watch is refused. */
+export async function waitForRollout(watches: WatchPort, types: ResourceTypes, wait: RolloutWait): Promise<RolloutOutcome> {
+  const { namespace, name, until } = wait;
+  const now = wait.now ?? Date.now;
+  const started = now();
+  const stop = new AbortController();
+  const signal = wait.signal ? AbortSignal.any([wait.signal, stop.signal]) : stop.signal;
+  let settle!: (outcome: { end: WaitEnd | 'aborted' } | { error: AppError }) => void;
+  const settled = new Promise<{ end: WaitEnd | 'aborted' } | { error: AppError }>((resolve) => { settle = resolve; });
+  let ready = false;
+  let last: Status | undefined;
+  let feeds: { agent: Feed; sameName: Feed; located?: Feed; deployment: Feed; pods: Feed; events?: Feed } | undefined;
+  // Events from the feeds before all of them have their first list are folded in once they do.
+
+  const current = (): { status: Status; gone: boolean } => {
+    const f = feeds!;
+    const agent = first(f.agent);
+    const release = first(f.located) ?? first(f.sameName);
+    if (!agent && !release) return { status: goneStatus(namespace, name), gone: true };
+    const status = foldStatus(namespace, name, {
+      agent, release, deployment: first(f.deployment), pods: f.pods.objects(), events: f.events?.objects() ?? [],
+    }, { generation: wait.generation });
+    return { status, gone: false };
+  };
+  const onChange = (): void => {
+    if (!ready || signal.aborted) return;
+    const { status, gone } = current();
+    if (isNews(last, status)) {
+      last = status;
+      wait.onStatus?.(status);
+    }
+    const end = waitEnd(status, gone, until);
+    if (end) settle({ end });
+  };
+  const handlers: FeedHandlers = { onChange, onFail: (error) => settle({ error }) };
+  // Events only add detail to a summary: the wait goes on without them, as the status read does.
+  const eventHandlers: FeedHandlers = { onChange, onFail: () => undefined };
+
+  const timer = setTimeout(() => settle({ end: 'timeout' }), wait.timeoutMs);
+  const onAbort = (): void => settle({ end: 'aborted' });
+  wait.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const [agent, sameName, deployment, pods, events] = await Promise.all([
+      openFeed(watches, types.agent, namespace, byName(name), handlers, signal),
+      openFeed(watches, types.helmRelease, namespace, byName(name), handlers, signal),
+      openFeed(watches, types.deployment, namespace, byName(name), handlers, signal),
+      openFeed(watches, types.pod, namespace, { labelSelector: `kagent=${name}` }, handlers, signal),
+      openFeed(watches, types.event, namespace, { fieldSelector: 'type=Warning' }, eventHandlers, signal).catch(() => undefined),
+    ]);
+    const where = releaseLocation(first(agent), namespace, name);
+    const located = where.name !== name || where.namespace !== namespace
+      ? await openFeed(watches, types.helmRelease, where.namespace, byName(where.name), handlers, signal)
+      : undefined;
+    feeds = { agent, sameName, located, deployment, pods, events };
+    if (until === 'ready' && current().gone) throw agentNotFound(namespace, name);
+    ready = true;
+    if (wait.signal?.aborted) settle({ end: 'aborted' });
+    onChange();
+    const outcome = await settled;
+    if ('error' in outcome) throw outcome.error;
+    return { status: current().status, end: outcome.end, waitedSeconds: elapsedSeconds(started, now()) };
+  } finally {
+    clearTimeout(timer);
+    wait.signal?.removeEventListener('abort', onAbort);
+    stop.abort();
+  }
+}

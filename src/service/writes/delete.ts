@@ -1,0 +1,117 @@
+/**
+ * delete_agent. Deleting the HelmRelease makes helm-controller uninstall the
+ * Agent. Guards: a bare Agent CR is removed only with force; a GitOps-owned or
+ * suspended release only with force (a suspended release loses its finalizer without
+ * uninstalling, so force removes the Agent CR too). The namespace's shared
+ * OCIRepository goes with the last live release that renders from it (a release being
+ * deleted does not count, so overlapping deletes of the last two take it); a release
+ * written meanwhile makes the delete restore it (shared-source.ts); any uncertainty
+ * keeps it, and `ociRepositoryKept` says why.
+ *
+ * With `resourceVersion` (or `version`, preconditions.ts) only that version of the release
+ * is deleted: another one is a precondition failure (412 on REST), checked on our read and
+ * again by the API server (DeleteOptions preconditions at the resourceVersion read). A dry run sends every delete with `dryRun=All` and
+ * reports what would have been deleted and what kept; nothing is removed.
+ */
+import { conflict, invalid, isAppError } from '../../core/errors.js';
+import { validateName } from '../../core/names.js';
+import type { DeleteResult, WriteOptions } from '../../core/types.js';
+import { callerLogFields, callerName, type RequestContext } from '../../identity/caller.js';
+import { lookupAgent, noAgentToWrite } from '../reads/lookup.js';
+import type { KubeObject, KubePort } from '../ports.js';
+import type { OperationEnv } from '../operation-env.js';
+import { checkCommitOptions } from '../commit/propose.js';
+import { bareAgentConflict, releaseGuard } from './ownership.js';
+import {
+  agentChanged, changedDuringWrite, checkPreconditions, resourceVersionViolation, versionViolation,
+} from './preconditions.js';
+import { removeSourceIfUnused, sourceOfRelease } from './shared-source.js';
+import { deleteInCommitMode } from '../commit/commit-ops.js';
+import { withCommitHint } from '../commit/gitops-hint.js';
+import type { CommitOptions } from '../../core/types.js';
+
+export interface DeleteRequest extends WriteOptions, Pick<CommitOptions, 'mode' | 'repository' | 'branch' | 'path'> {
+  namespace?: string;
+  name: string;
+  force?: boolean;
+}
+
+export async function deleteAgent(env: OperationEnv, ctx: RequestContext, request: DeleteRequest): Promise<DeleteResult> {
+  checkCommitOptions(request);
+  const namespace = env.settings.namespaces.resolve(request.namespace);
+  validateName(request.name);
+  const versionProblem = resourceVersionViolation(request.resourceVersion) ?? versionViolation(request.version);
+  if (versionProblem) throw invalid(versionProblem);
+  const { name, resourceVersion: precondition } = request;
+  const wanted = { resourceVersion: precondition, version: request.version };
+  const force = request.force === true;
+  const dryRun = request.dryRun === true;
+  const kube = env.kube(ctx);
+  const { agent, release } = await lookupAgent(kube, env.types, namespace, name);
+  if (!agent && !release) throw noAgentToWrite(namespace, name);
+  const result: DeleteResult = {
+    name, namespace, helmReleaseDeleted: false, agentDeleted: false, ociRepositoryDeleted: false, mode: 'apply',
+  };
+  const requestedBy = callerName(ctx.caller);
+  if (requestedBy) result.requestedBy = requestedBy;
+  if (dryRun) result.dryRun = true;
+  const caller = callerLogFields(ctx);
+  const done = (message: string, fields: Record<string, unknown> = {}) =>
+    ctx.log.info({ ...caller, namespace, agent: name, ...fields }, dryRun ? `${message} (dry run)` : message);
+
+  if (!release) {
+    // A proposal never writes to the cluster, and git holds no HelmRelease of a bare CR to remove.
+    if (request.mode === 'commit') throw bareAgentNotInGit(namespace, name);
+    if (!force) throw bareAgentConflict(namespace, name);
+    checkPreconditions(namespace, name, wanted, release);
+    result.agentDeleted = await kube.remove(env.types.agent, namespace, name, { dryRun });
+    done('bare agent deleted');
+    return result;
+  }
+  if (request.mode === 'commit') {
+    checkPreconditions(namespace, name, wanted, release);
+    return deleteInCommitMode(env, ctx, kube, release, result, request);
+  }
+  const guard = releaseGuard(release, force);
+  if (guard) throw await withCommitHint(env, ctx, kube, release, guard);
+  // A precondition that holds deletes exactly the resourceVersion it was checked against.
+  const readAt = checkPreconditions(namespace, name, wanted, release);
+  if (release.metadata.resourceVersion) result.resourceVersion = release.metadata.resourceVersion;
+
+  const releaseNamespace = release.metadata.namespace ?? namespace;
+  try {
+    result.helmReleaseDeleted = await kube.remove(env.types.helmRelease, releaseNamespace, release.metadata.name, {
+      dryRun, resourceVersion: readAt,
+    });
+  } catch (err) {
+    // With a precondition, a 409 is the API server's own precondition check: the release changed after our read.
+    if (readAt === undefined || !isAppError(err, 'conflict')) throw err;
+    if (precondition === undefined) throw changedDuringWrite(namespace, name, err);
+    const now = await kube.get(env.types.helmRelease, releaseNamespace, release.metadata.name)
+      .then((r) => r?.metadata.resourceVersion, () => 'unknown');
+    throw agentChanged(namespace, name, precondition, now, err);
+  }
+  const suspended = (release.spec as { suspend?: unknown } | undefined)?.suspend === true;
+  if (suspended && force && agent) {
+    result.agentDeleted = await kube.remove(env.types.agent, namespace, name, { dryRun });
+  }
+  const kept = await cleanUpSource(kube, env, release, dryRun);
+  if (kept === true) result.ociRepositoryDeleted = true;
+  else result.ociRepositoryKept = kept;
+  done('agent deleted', { ociRepositoryDeleted: result.ociRepositoryDeleted });
+  return result;
+}
+
+/** The 409 of a commit-mode delete of a bare Agent CR: there is no release to remove in git. */
+function bareAgentNotInGit(namespace: string, name: string) {
+  return conflict(
+    `Agent ${namespace}/${name} is a bare CR with no HelmRelease behind it, so commit mode has no release to remove in git; delete it where it is defined, or with force in apply mode`,
+  );
+}
+
+/** Deletes the release's chart source when no other live release renders from it: true, or why it was kept. */
+async function cleanUpSource(kube: KubePort, env: OperationEnv, release: KubeObject, dryRun: boolean): Promise<true | string> {
+  const source = sourceOfRelease(release);
+  if (!source) return 'the HelmRelease does not render from an OCIRepository';
+  return removeSourceIfUnused(kube, env.types, source, release.metadata.uid, { dryRun });
+}

@@ -1,0 +1,88 @@
+/**
+ * Conflict-safe writes. A write may name what it was based on in two ways:
+ * - `version` (REST `If-Match`, the MCP argument `version`): the agent's version
+ *   (agent-version.ts), which changes when its HelmRelease's spec, labels or annotations
+ *   change and not when a controller writes status. The precondition a caller can chain
+ *   from one write to the next;
+ * - `resourceVersion` (the MCP argument and body field): the release's resourceVersion,
+ *   strictly; any write to the release since, a status write included, refuses it.
+ * Either one that no longer holds is refused (412 on REST) instead of merging over a
+ * colleague's edit. One that holds still writes at exactly the resourceVersion it read
+ * (PUT with it, or a DeleteOptions precondition), so a change that lands between our read
+ * and our write is refused by the API server: a 409 (or, for `resourceVersion`, the 412
+ * naming the version now), never a lost update.
+ *
+ * Without a precondition nothing changes: updates merge into the newest values and retry
+ * lost races, deletes delete whatever is there.
+ */
+import { conflict, PreconditionFailed } from '../../core/errors.js';
+import { agentVersion } from '../reads/agent-version.js';
+import type { KubeObject } from '../ports.js';
+
+/** What a write says it was based on. */
+export interface Preconditions {
+  resourceVersion?: string;
+  version?: string;
+}
+
+/** True when the write names something it was based on. */
+export const hasPrecondition = (p: Preconditions): boolean => p.resourceVersion !== undefined || p.version !== undefined;
+
+/** The error naming the version the caller read and the current one. */
+export function agentChanged(
+  namespace: string, name: string, read: string, now: string | undefined, cause?: unknown,
+): PreconditionFailed {
+  const current = now === undefined ? 'it has no HelmRelease now' : `now ${now}`;
+  // A caller's version may be any length (an If-Match header): the message quotes 200 characters of it.
+  const shown = read.length > 200 ? `${read.slice(0, 200)}…` : read;
+  return new PreconditionFailed(
+    `agent ${namespace}/${name} changed since version ${shown} was read (${current}); read it again`, { cause },
+  );
+}
+
+/** The 409 of a write whose precondition held on our read but whose release moved before the write landed. */
+export function changedDuringWrite(namespace: string, name: string, cause?: unknown) {
+  return conflict(
+    `agent ${namespace}/${name} changed between the precondition check and the write, which the API server refused; nothing was written: read it again and retry`,
+    cause,
+  );
+}
+
+/**
+ * Throws when `wanted` is set and the release is not at that version. `release` is the
+ * agent's HelmRelease as just read (undefined when the agent has none).
+ */
+export function checkPrecondition(
+  namespace: string, name: string, wanted: string | undefined, release: KubeObject | undefined,
+): void {
+  if (wanted === undefined) return;
+  const now = release?.metadata.resourceVersion;
+  if (now !== wanted) throw agentChanged(namespace, name, wanted, now);
+}
+
+/**
+ * Throws when a precondition does not hold on the release just read; when any is set,
+ * returns the resourceVersion the write is then sent at (the one read).
+ */
+export function checkPreconditions(
+  namespace: string, name: string, wanted: Preconditions, release: KubeObject | undefined,
+): string | undefined {
+  checkPrecondition(namespace, name, wanted.resourceVersion, release);
+  if (wanted.version !== undefined) {
+    const now = release ? agentVersion(release) : undefined;
+    if (now !== wanted.version) throw agentChanged(namespace, name, wanted.version, now);
+  }
+  return hasPrecondition(wanted) ? release?.metadata.resourceVersion : undefined;
+}
+
+/** A precondition that names no version is a mistake, refused before anything is read. */
+export function resourceVersionViolation(wanted: string | undefined): string | undefined {
+  if (wanted === undefined || wanted.trim() !== '') return undefined;
+  return 'resourceVersion is empty: pass the resourceVersion a read reported (get_agent), or leave it out';
+}
+
+/** As resourceVersionViolation, for `version`. */
+export function versionViolation(wanted: string | undefined): string | undefined {
+  if (wanted === undefined || wanted.trim() !== '') return undefined;
+  return 'version is empty: pass the version a read or a write reported (get_agent), or leave it out';
+}
