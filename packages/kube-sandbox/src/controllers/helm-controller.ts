@@ -14,27 +14,38 @@
  * suspended release, whose finalizer is dropped without uninstalling, as Flux does.
  * Generations as helm-controller writes them: an action is first recorded
  * (`lastAttemptedGeneration`, Reconciling True, Ready Unknown) and run one reconcile later;
- * `observedGeneration` moves only when a reconcile finished.
+ * `observedGeneration` moves only when a reconcile finished. `spec.kubeConfig` installs
+ * into another cluster (remote-cluster.ts), with Helm's records there (helm-storage.ts).
  */
 import { stringify } from 'yaml';
 import { isObject, nowTimestamp, type JsonObject } from '../api/json.js';
-import { StatusError } from '../api/status.js';
-import { FieldSet } from '../fields/field-set.js';
-import { readManagedFields } from '../fields/managed-fields.js';
-import { CHART_APP_VERSION, CHART_NAME, chartFailure, renderAgent, type ChartFailure } from './agent-chart.js';
-import { Controller, finalizersOf, labelsOf, metadata, type ControllerContext } from './controller.js';
+import type { SandboxStore } from '../ops/sandbox-store.js';
+import { CHART_APP_VERSION, CHART_NAME, chartFailure, renderAgent } from './agent-chart.js';
+import { Controller, finalizersOf, metadata, type ControllerContext } from './controller.js';
+import { applyAgent, deleteOwnedAgent, inventoryAgents, MANAGER, releaseNameOf } from './helm-apply.js';
+import { deleteRelease, storeRelease } from './helm-storage.js';
+import { releaseTarget, type ReleaseTarget } from './remote-cluster.js';
 import { FLUX_FINALIZER } from './source-controller.js';
 import {
   findCondition, recordEvent, removeConditions, setCondition, sha256Hex, subjectOf, writeStatus, type Condition,
 } from './status-helpers.js';
 
-const MANAGER = 'helm-controller';
 const HR = 'helmreleases';
-const NAME_LABEL = 'helm.toolkit.fluxcd.io/name';
-const NAMESPACE_LABEL = 'helm.toolkit.fluxcd.io/namespace';
+/** helm-controller retries a release it could not reach with back-off; the sandbox looks again after this (ms). */
+const UNREACHABLE_RETRY_MS = 2_000;
 
 const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** Where Helm keeps the release's records: `spec.storageNamespace`, else the release's own namespace. */
+function storageNamespaceOf(hr: JsonObject): string {
+  return str(obj(hr.spec).storageNamespace) || String(metadata(hr).namespace);
+}
+
+/** The target cluster of `hr`, probing its storage as Helm's first request does. */
+function targetOf(store: SandboxStore, hr: JsonObject): ReleaseTarget {
+  return releaseTarget(store, hr, { storageNamespace: storageNamespaceOf(hr), releaseName: releaseNameOf(hr) });
+}
 
 /** The chart the release's source offers, or why it cannot be had. */
 type SourceState = { version: string; digestHex: string } | { reason: string; message: string };
@@ -71,107 +82,35 @@ export function valuesDigest(values: JsonObject): string {
   return `sha256:${sha256Hex(text)}`;
 }
 
-/** The Helm release name: `spec.releaseName`, else `[targetNamespace-]name`. */
-function releaseNameOf(hr: JsonObject): string {
-  const spec = obj(hr.spec);
-  const name = String(metadata(hr).name);
-  return str(spec.releaseName) || (str(spec.targetNamespace) ? `${str(spec.targetNamespace)}-${name}` : name);
-}
-
-/** Agents recorded in the release's inventory (`<ns>_<name>_kagent.dev_Agent`). */
-function inventoryAgents(hr: JsonObject): Array<[string, string]> {
-  const entries = Array.isArray(obj(obj(hr.status).inventory).entries) ? obj(obj(hr.status).inventory).entries as unknown[] : [];
-  return entries.filter(isObject).map((e) => str(e.id).split('_')).filter((p) => p.length === 4 && p[3] === 'Agent').map((p) => [p[0]!, p[1]!]);
-}
-
-/** Helm's refusal to adopt an object another release (or nobody) owns. */
-function ownershipConflict(existing: JsonObject, releaseName: string, namespace: string, action: string): ChartFailure | undefined {
-  const annotations = obj(metadata(existing).annotations);
-  const problems: string[] = [];
-  if (labelsOf(existing)['app.kubernetes.io/managed-by'] !== 'Helm') problems.push('label validation error: missing key "app.kubernetes.io/managed-by": must be set to "Helm"');
-  for (const [key, want] of [['meta.helm.sh/release-name', releaseName], ['meta.helm.sh/release-namespace', namespace]] as const) {
-    const have = str(annotations[key]);
-    if (have === want) continue;
-    problems.push(have ? `annotation validation error: key ${JSON.stringify(key)} must equal ${JSON.stringify(want)}: current value is ${JSON.stringify(have)}`
-      : `annotation validation error: missing key ${JSON.stringify(key)}: must be set to ${JSON.stringify(want)}`);
-  }
-  if (problems.length === 0) return undefined;
-  return {
-    kind: 'render',
-    message: `rendered manifests contain a resource that already exists. Unable to continue with ${action}: Agent ${JSON.stringify(String(metadata(existing).name))} in namespace ${JSON.stringify(namespace)} exists and cannot be imported into the current release: invalid ownership metadata; ${problems.join('; ')}`,
-  };
-}
-
-/** The fields of an object this controller wrote (its managedFields entries). */
-function ownedByHelm(object: JsonObject): FieldSet {
-  return readManagedFields(object).filter((e) => e.manager === MANAGER).reduce((all, e) => all.union(e.set), new FieldSet());
-}
-
 /**
- * A label or annotation map after an upgrade, as Helm's three-way merge leaves it: what the
- * chart renders now, plus the live keys nobody rendered (added by hand or by another
- * controller). A key the previous release rendered (this controller wrote it) and the
- * new one does not is removed, so a display name taken out of the values goes away.
+ * Uninstall, then let the object go. A suspended release is let go without uninstalling, as
+ * Flux does; so is a release on another cluster that was never installed (no storage
+ * namespace in its status) or whose kubeconfig Secret is gone (there is no client to
+ * uninstall with). Any other failure to reach that cluster keeps the finalizer: Ready
+ * False `UninstallFailed`, and the uninstall is tried again.
  */
-function upgradedMap(live: JsonObject, rendered: JsonObject, owned: FieldSet, field: 'labels' | 'annotations'): JsonObject {
-  const kept = Object.entries(live).filter(([key]) => !(key in rendered) && !owned.has(['f:metadata', `f:${field}`, `f:${key}`]));
-  return { ...Object.fromEntries(kept), ...rendered };
-}
-
-/** Render and apply the Agent; returns a failure instead of throwing for what Helm would report. */
-function applyAgent(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject, values: JsonObject, chartVersion: string, action: string): ChartFailure | string {
-  const meta = metadata(hr);
-  const spec = obj(hr.spec);
-  const releaseName = releaseNameOf(hr);
-  const namespace = str(spec.targetNamespace) || String(meta.namespace);
-  const desired = renderAgent({ values, releaseName, namespace, chartVersion: chartVersion.split('+')[0]! });
-  const common = obj(spec.commonMetadata);
-  const dmeta = desired.metadata as JsonObject;
-  dmeta.labels = { ...obj(common.labels), ...obj(dmeta.labels), [NAME_LABEL]: String(meta.name), [NAMESPACE_LABEL]: String(meta.namespace) };
-  dmeta.annotations = { ...obj(common.annotations), ...obj(dmeta.annotations) };
-  const name = String(dmeta.name);
-  const existing = ctx.store.find('agents', namespace, name);
-  try {
-    if (existing) {
-      const conflict = ownershipConflict(existing, releaseName, namespace, action);
-      if (conflict) return conflict;
-      const emeta = metadata(existing);
-      const owned = ownedByHelm(existing);
-      ctx.store.update('agents', {
-        ...structuredClone(existing),
-        metadata: {
-          ...structuredClone(emeta),
-          labels: upgradedMap(obj(emeta.labels), obj(dmeta.labels), owned, 'labels'),
-          annotations: upgradedMap(obj(emeta.annotations), obj(dmeta.annotations), owned, 'annotations'),
-        },
-        spec: desired.spec,
-      }, { fieldManager: MANAGER });
-    } else {
-      ctx.store.create('agents', desired, { fieldManager: MANAGER });
-    }
-  } catch (err) {
-    if (err instanceof StatusError && err.code !== 409) return { kind: 'apply', message: `failed to create resource: ${err.message}` };
-    throw err;
-  }
-  // An Agent the previous revision rendered under another name is removed, as Helm deletes what left the manifest.
-  for (const [ns, old] of inventoryAgents(hr)) if (ns !== namespace || old !== name) deleteOwnedAgent(ctx, hr, ns, old);
-  return name;
-}
-
-function deleteOwnedAgent(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject, namespace: string, name: string): void {
-  const agent = ctx.store.find('agents', namespace, name);
-  const labels = agent ? labelsOf(agent) : {};
-  if (agent && labels[NAME_LABEL] === metadata(hr).name && labels[NAMESPACE_LABEL] === metadata(hr).namespace) {
-    ctx.store.delete('agents', namespace, name, { fieldManager: MANAGER });
-  }
-}
-
-function finalize(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject): void {
+function finalize(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject): number | void {
   if (!finalizersOf(hr).includes(FLUX_FINALIZER)) return;
-  // Flux skips the uninstall of a suspended release and only lets the object go.
-  if (obj(hr.spec).suspend !== true) {
-    for (const [ns, name] of inventoryAgents(hr)) deleteOwnedAgent(ctx, hr, ns, name);
-    if (inventoryAgents(hr).length > 0) {
+  const remote = isObject(obj(hr.spec).kubeConfig);
+  const installed = !remote || str(obj(hr.status).storageNamespace) !== '';
+  if (obj(hr.spec).suspend !== true && installed) {
+    const target = targetOf(ctx.store, hr);
+    if (!target.ok && !(target.phase === 'client' && target.secretMissing)) {
+      const message = target.phase === 'client' ? `failed to build REST client getter to uninstall release: ${target.message}`
+        : `Helm uninstall failed for release ${str(obj(hr.spec).targetNamespace) || String(metadata(hr).namespace)}/${releaseNameOf(hr)}: ${target.message}`;
+      const generation = Number(metadata(hr).generation ?? 1);
+      const conditions = setCondition(Array.isArray(obj(hr.status).conditions) ? obj(hr.status).conditions as Condition[] : [],
+        { type: 'Ready', status: 'False', reason: 'UninstallFailed', message, observedGeneration: generation });
+      writeStatus(ctx.store, HR, hr, { ...obj(hr.status), conditions }, MANAGER);
+      return UNREACHABLE_RETRY_MS;
+    }
+    if (target.ok) {
+      for (const [ns, name] of inventoryAgents(hr)) deleteOwnedAgent(target.store, hr, ns, name);
+      if (target.server) deleteRelease(target.store, str(obj(hr.status).storageNamespace) || storageNamespaceOf(hr), releaseNameOf(hr));
+    } else {
+      ctx.log?.info?.({ controller: MANAGER, helmRelease: `${String(metadata(hr).namespace)}/${String(metadata(hr).name)}`, reason: target.message }, 'helm-controller: skipping Helm release uninstallation');
+    }
+    if (target.ok && inventoryAgents(hr).length > 0) {
       ctx.log?.info?.({ controller: MANAGER, helmRelease: `${String(metadata(hr).namespace)}/${String(metadata(hr).name)}` }, 'helm-controller: uninstalled');
       recordEvent(ctx.store, subjectOf(hr), 'Normal', 'UninstallSucceeded', `Helm uninstall succeeded for release ${String(metadata(hr).namespace)}/${releaseNameOf(hr)}`, MANAGER);
     }
@@ -186,7 +125,7 @@ function forGeneration(conditions: readonly Condition[], generation: number): Co
 }
 
 /** One reconcile of a HelmRelease (exported for seeding installed releases synchronously). */
-export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log'>, namespace: string, name: string): void {
+export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log'>, namespace: string, name: string): number | void {
   const { store } = ctx;
   const hr = store.find(HR, namespace, name);
   if (!hr) return;
@@ -208,6 +147,18 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   if ('reason' in source) {
     conditions = setCondition(conditions, { type: 'Ready', status: 'False', reason: source.reason, message: source.message, observedGeneration: generation });
     return void writeStatus(store, HR, hr, { ...status, conditions }, MANAGER);
+  }
+  const target = targetOf(store, hr);
+  if (!target.ok) {
+    // As helm-controller reports it: no client is `RESTClientError`; a failed first request fails
+    // the lookup of the release's state. Either is tried again later (a Secret change sooner).
+    const [reason, message] = target.phase === 'client' ? ['RESTClientError', target.message]
+      : ['StateError', `Could not determine release state: failed to retrieve last release from storage: query: failed to query with labels: ${target.message}`];
+    conditions = setCondition(conditions, { type: 'Ready', status: 'False', reason, message, observedGeneration: generation });
+    // With a client built, helm-controller has recorded the storage namespace before it asks the cluster.
+    if (target.phase === 'request') status.storageNamespace = storageNamespaceOf(hr);
+    writeStatus(store, HR, hr, { ...status, conditions }, MANAGER);
+    return UNREACHABLE_RETRY_MS;
   }
   const chartVersion = `${source.version}+${source.digestHex.slice(0, 12)}`;
   const values = obj(spec.values);
@@ -244,7 +195,7 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
     const message = `Running '${action}' action with timeout of 5m0s`;
     Object.assign(status, {
       lastAttemptedGeneration: generation, lastAttemptedConfigDigest: configDigest, lastAttemptedRevision: chartVersion,
-      lastAttemptedRevisionDigest: `sha256:${source.digestHex}`, lastAttemptedReleaseAction: action, storageNamespace: namespace,
+      lastAttemptedRevisionDigest: `sha256:${source.digestHex}`, lastAttemptedReleaseAction: action, storageNamespace: storageNamespaceOf(hr),
     });
     conditions = setCondition(conditions, { type: 'Reconciling', status: 'True', reason: 'Progressing', message, observedGeneration: generation });
     conditions = setCondition(conditions, { type: 'Ready', status: 'Unknown', reason: 'Progressing', message, observedGeneration: generation });
@@ -252,10 +203,14 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   }
   Object.assign(status, {
     lastAttemptedGeneration: generation, lastAttemptedConfigDigest: configDigest, lastAttemptedRevision: chartVersion,
-    lastAttemptedRevisionDigest: `sha256:${source.digestHex}`, lastAttemptedReleaseAction: action, storageNamespace: namespace,
+    lastAttemptedRevisionDigest: `sha256:${source.digestHex}`, lastAttemptedReleaseAction: action, storageNamespace: storageNamespaceOf(hr),
   });
-  const failure = chartFailure(values);
-  const outcome = failure ?? applyAgent(ctx, hr, values, chartVersion, action);
+  const storageNamespace = storageNamespaceOf(hr);
+  // Helm on another cluster writes its release records there first; a missing namespace stops it.
+  const noStorage = target.server && !target.store.find('namespaces', '', storageNamespace)
+    ? { kind: 'render' as const, message: `create: failed to create: namespaces "${storageNamespace}" not found` } : undefined;
+  const failure = chartFailure(values) ?? noStorage;
+  const outcome = failure ?? applyAgent(target.store, hr, values, chartVersion, action);
   const version = history.reduce((max, h) => Math.max(max, Number(h.version ?? 0)), 0) + 1;
   const now = nowTimestamp();
   const entry = (state: string): JsonObject => ({
@@ -265,9 +220,17 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   });
   const maxHistory = typeof spec.maxHistory === 'number' ? spec.maxHistory : 5;
   const trim = (entries: JsonObject[]) => (maxHistory > 0 ? entries.slice(0, maxHistory) : entries);
+  // On a workload cluster Helm's release records are kept there, beside what the release installed.
+  const record = (state: 'deployed' | 'failed') => target.server && storeRelease(target.store, {
+    name: releaseName, namespace: targetNamespace, storageNamespace, version, status: state, action, chartVersion, values, maxHistory,
+    rendered: [renderAgent({ values, releaseName, namespace: targetNamespace, chartVersion: chartVersion.split('+')[0]! })],
+  });
   if (typeof outcome !== 'string') {
     // A release Helm recorded before the API server refused its objects stays in the history as failed.
-    if (outcome.kind === 'apply') status.history = trim([entry('failed'), ...history]);
+    if (outcome.kind === 'apply') {
+      status.history = trim([entry('failed'), ...history]);
+      record('failed');
+    }
     const message = `Helm ${action} failed for release ${targetNamespace}/${releaseName} with chart ${CHART_NAME}@${chartVersion}: ${outcome.message}`;
     conditions = removeConditions(conditions, 'Reconciling');
     for (const type of ['Ready', 'Released']) conditions = setCondition(conditions, { type, status: 'False', reason: `${Action}Failed`, message, observedGeneration: generation });
@@ -281,6 +244,7 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   }
   status.history = trim([entry('deployed'), ...history.map((h) => (h.status === 'deployed' ? { ...h, status: 'superseded' } : h))]);
   status.inventory = { entries: [{ id: `${targetNamespace}_${outcome}_kagent.dev_Agent`, v: 'v1alpha2' }] };
+  record('deployed');
   for (const key of ['failures', 'installFailures', 'upgradeFailures']) delete status[key];
   const message = `Helm ${action} succeeded for release ${targetNamespace}/${releaseName}.v${version} with chart ${CHART_NAME}@${chartVersion}`;
   conditions = removeConditions(conditions, 'Stalled', 'Reconciling');
@@ -299,6 +263,12 @@ export function startHelmController(ctx: ControllerContext): Controller {
       const ref = obj(obj(hr.spec).chartRef);
       return ref.kind === 'OCIRepository' && ref.name === source.name && (str(ref.namespace) || metadata(hr).namespace) === source.namespace;
     }).map((hr) => [String(metadata(hr).namespace), String(metadata(hr).name)] as const);
+  }).watch('secrets', (event) => {
+    // A release on another cluster is looked at again when its kubeconfig Secret changes.
+    const secret = metadata(event.object);
+    return ctx.store.list(HR, { namespace: String(secret.namespace) }).items
+      .filter((hr) => obj(obj(obj(hr.spec).kubeConfig).secretRef).name === secret.name)
+      .map((hr) => [String(metadata(hr).namespace), String(metadata(hr).name)] as const);
   });
   return controller.resync(HR);
 }
