@@ -23,13 +23,16 @@ import { startControllers, type RunningControllers } from './controllers/index.j
 import { FaultInjector } from './faults.js';
 import { RequestCounters } from './counters.js';
 import { HookChain } from './hooks.js';
-import { buildKubeconfig, writeKubeconfigFile, type KubeconfigUser } from './kubeconfig.js';
+import { buildKubeconfig, clusterAdminKubeconfig, writeKubeconfigFile, type KubeconfigUser } from './kubeconfig.js';
+import { checkOrganization, DEFAULT_ORGANIZATION, seedFleet, workloadClusterNames } from './fleet.js';
 import { SandboxStore } from './ops/sandbox-store.js';
 import type { UserInfo } from './ops/types.js';
 import { DEFAULT_SEED, KAGENT_NAMESPACE, seed, type SeedStep } from './seed.js';
 import { SAMPLE_SEED } from './seed-samples.js';
 import { createApiServer, type ApiServerConfig, type SandboxLogger } from './server/api-server.js';
-import { generateTls } from './tls.js';
+import { announce } from './server/loopback-network.js';
+import { generateTls, type SandboxTls } from './tls.js';
+import { startWorkloads } from './fleet-start.js';
 import { startA2AEndpoint, type A2AEndpoint, type A2ARequestRecord } from './a2a/a2a-server.js';
 
 // The seams later parts plug into (OIDC and RBAC, controllers, fault injection, seeds).
@@ -53,6 +56,9 @@ export { DEFAULT_RECONCILE_DELAY_MS, type RunningControllers } from './controlle
 export type { CrashLoopTarget, FailureRule, FaultInjector, FaultSnapshot } from './faults.js';
 export { A2A_PATH, DEFAULT_A2A_USER, type A2ARequestRecord } from './a2a/a2a-server.js';
 export { replyTo, WORKING_STEPS, type AgentFacts } from './a2a/responder.js';
+export {
+  CLUSTER_NAME_LABEL, CLUSTER_SECRET_TYPE, DEFAULT_ORGANIZATION, PLACED_CLUSTER_LABEL, SAMPLE_FLEET_AGENT, kubeconfigSecret, organizationNamespace, placedRelease,
+} from './fleet.js';
 
 /** How to start a sandbox. Everything is optional. */
 export interface SandboxOptions {
@@ -94,6 +100,15 @@ export interface SandboxOptions {
   watchTimeoutSeconds?: number;
   /** Interval of watch bookmarks when clients allow them (ms, default 60000). */
   bookmarkIntervalMs?: number;
+  /**
+   * Make this the management cluster of workload clusters: their names, or N for
+   * `cluster-1`..`cluster-N`. Each is a sandbox of its own (store, port, CA, tokens,
+   * authorizer) started with these options and the seed without sample agents; this one
+   * holds their kubeconfig Secrets in `org-<organization>`, as Cluster API writes them.
+   */
+  workloadClusters?: readonly string[] | number;
+  /** The organization of the workload clusters; default `acme` when there are any. */
+  organization?: string;
 }
 
 /** A running sandbox. */
@@ -130,7 +145,15 @@ export interface Sandbox {
   kubeconfigYaml(user?: KubeconfigUser): string;
   /** Write a kubeconfig (mode 0600) for `user` (default: the admin). */
   writeKubeconfig(path: string, user?: KubeconfigUser): Promise<void>;
-  /** Stop serving: controllers stop, open watches end, connections close. */
+  /** The workload clusters by name (empty when this is not a management cluster). */
+  readonly workloads: ReadonlyMap<string, Sandbox>;
+  /** The organization of the workload clusters, when there is one. */
+  readonly organization: string | undefined;
+  /**
+   * Stop serving: controllers stop, open watches end, connections close, and the server
+   * refuses connections (a way to make a workload cluster unreachable). Closes the
+   * workload clusters too; closing again does nothing.
+   */
   close(): Promise<void>;
 }
 
@@ -147,8 +170,29 @@ export function parseListen(listen: string): { host: string; port: number } {
 
 const newToken = (): string => randomBytes(24).toString('base64url');
 
-/** Start a sandbox API server. */
+/** Start a sandbox API server (and, with `workloadClusters`, the workload clusters it manages). */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const { host } = parseListen(options.listen ?? '127.0.0.1:0');
+  const names = workloadClusterNames(options.workloadClusters);
+  const organization = names.length > 0 || options.organization !== undefined
+    ? checkOrganization(options.organization ?? DEFAULT_ORGANIZATION) : undefined;
+  // The workload clusters start while this one generates its certificate.
+  const tlsPromise = generateTls();
+  const workloads = await startWorkloads(startSandbox, options, host, names).catch(async (err: unknown) => {
+    await tlsPromise.catch(() => undefined);
+    throw err;
+  });
+  try {
+    return await startServer(options, await tlsPromise, workloads, organization);
+  } catch (err) {
+    await Promise.all([...workloads.values()].map((w) => w.close()));
+    throw err;
+  }
+}
+
+async function startServer(
+  options: SandboxOptions, tls: SandboxTls, workloads: ReadonlyMap<string, Sandbox>, organization: string | undefined,
+): Promise<Sandbox> {
   const { host, port } = parseListen(options.listen ?? '127.0.0.1:0');
   const adminToken = options.adminToken ?? newToken();
   const serviceAccountToken = options.serviceAccountToken ?? newToken();
@@ -161,6 +205,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const store = new SandboxStore({ historyCapacity: options.historyCapacity });
   if (options.seed !== false) {
     seed(store, Array.isArray(options.seed) ? options.seed : options.seed === 'samples' ? SAMPLE_SEED : DEFAULT_SEED);
+  }
+  if (organization !== undefined) {
+    const entries = [...workloads].map(([name, w]) => ({ name, kubeconfigYaml: clusterAdminKubeconfig(w.url, w.caPem, name, w.adminToken) }));
+    seedFleet(store, organization, entries, options.seed === 'samples');
   }
   const rbac = (): Authorizer => {
     ensureBootstrapPolicy(store);
@@ -176,7 +224,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     counters: new RequestCounters(), hooks, faults, log: options.log, serverAddress: '',
     timing: { defaultTimeoutSeconds: options.watchTimeoutSeconds ?? 1800, bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000 },
   };
-  const tls = await generateTls();
   const server: Server = createApiServer(config, { key: tls.keyPem, cert: tls.certPem });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -189,6 +236,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const hostPart = address.family === 'IPv6' || host === '::1' ? `[${address.address}]` : address.address;
   const url = `https://${hostPart}:${address.port}`;
   config.serverAddress = `${hostPart}:${address.port}`;
+  const leaveNetwork = announce(config.serverAddress, { caPem: tls.caPem, store, authenticate: (token) => tokens.authenticate(token) });
   const admin: KubeconfigUser = { token: adminToken, name: 'sandbox-admin' };
   const controllers = options.controllers
     ? startControllers(store, { reconcileDelayMs: options.reconcileDelayMs, log: options.log })
@@ -197,6 +245,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ? await startA2AEndpoint(store, host, 0)
     : undefined;
 
+  let closing: Promise<void> | undefined;
   return {
     url, caPem: tls.caPem, adminToken, serviceAccountToken, store, counters: config.counters, hooks: config.hooks,
     tokens, authenticators, faults, controllers, a2aUrl: a2a?.url, a2aRequests: a2a?.requests ?? [],
@@ -211,12 +260,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     kubeconfigYaml: (user = admin) => buildKubeconfig(url, tls.caPem, user),
     writeKubeconfig: (path, user = admin) => writeKubeconfigFile(path, buildKubeconfig(url, tls.caPem, user)),
-    close: async () => {
-      controllers?.stop();
-      await Promise.all([a2a?.close(), new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      })]);
+    workloads, organization,
+    close: () => {
+      closing ??= (async () => {
+        // Off the loopback network first: from now on the address refuses connections.
+        leaveNetwork();
+        controllers?.stop();
+        await Promise.all([a2a?.close(), new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }), ...[...workloads.values()].map((w) => w.close())]);
+      })();
+      return closing;
     },
   };
 }

@@ -30,3 +30,22 @@ export function buildKubeconfig(server: string, caPem: string, user: KubeconfigU
 export async function writeKubeconfigFile(path: string, yaml: string): Promise<void> {
   await writeFile(path, yaml, { mode: 0o600 });
 }
+
+/**
+ * The admin kubeconfig Cluster API writes for a workload cluster: cluster `<cluster>`, user
+ * `<cluster>-admin`, context `<cluster>-admin@<cluster>` (a token stands in for the client
+ * certificate Cluster API issues).
+ */
+export function clusterAdminKubeconfig(server: string, caPem: string, cluster: string, token: string): string {
+  const user = `${cluster}-admin`;
+  const context = `${user}@${cluster}`;
+  return stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: cluster, cluster: { server, 'certificate-authority-data': Buffer.from(caPem, 'utf8').toString('base64') } }],
+    users: [{ name: user, user: { token } }],
+    contexts: [{ name: context, context: { cluster, user } }],
+    'current-context': context,
+    preferences: {},
+  });
+}

@@ -38,11 +38,11 @@ function release(name: string, values: JsonObject, labels: Record<string, string
   };
 }
 
-/** Install a release now, as helm-controller would have before the sandbox started. */
-function installNow(store: SandboxStore, name: string): void {
+/** Install a release of `namespace` (and its chart source `agent`) now, as helm-controller would have before the sandbox started. */
+export function installNow(store: SandboxStore, name: string, namespace = KAGENT_NAMESPACE): void {
   const ctx = { store };
-  for (let i = 0; i < 2; i++) reconcileOciRepository(ctx, KAGENT_NAMESPACE, 'agent'); // finalizer, then artifact
-  for (let i = 0; i < 3; i++) reconcileHelmRelease(ctx, KAGENT_NAMESPACE, name); // finalizer, the attempt, then install
+  for (let i = 0; i < 2; i++) reconcileOciRepository(ctx, namespace, 'agent'); // finalizer, then artifact
+  for (let i = 0; i < 3; i++) reconcileHelmRelease(ctx, namespace, name); // finalizer, the attempt, then install
 }
 
 export const seedGitOpsAgent: SeedStep = (store) => {
@@ -79,6 +79,17 @@ const platformRules = (fluxVerbs: string[]): JsonObject[] => [
   { apiGroups: [''], resources: ['pods', 'events', 'configmaps', 'serviceaccounts'], verbs: READ },
 ];
 
+/** Bind the people's groups to their ClusterRoles in `namespace` (a managed namespace, or an organization's). */
+export function bindPeople(store: SandboxStore, namespace: string): void {
+  const groups = (...names: string[]) => names.map((name) => ({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name }));
+  for (const [group, role] of [[ADMIN_GROUP, 'agent-platform-admin'], [VIEWER_GROUP, 'agent-platform-viewer']] as const) {
+    store.create('rolebindings', {
+      apiVersion: RBAC_V1, kind: 'RoleBinding', metadata: { name: group, namespace },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role }, subjects: groups(group),
+    }, opts);
+  }
+}
+
 export const seedPeopleRbac: SeedStep = (store) => {
   const clusterRole = (name: string, rules: JsonObject[]) => store.create('clusterroles', { apiVersion: RBAC_V1, kind: 'ClusterRole', metadata: { name }, rules }, opts);
   clusterRole('agent-platform-admin', platformRules(WRITE));
@@ -89,14 +100,7 @@ export const seedPeopleRbac: SeedStep = (store) => {
     apiVersion: RBAC_V1, kind: 'ClusterRoleBinding', metadata: { name: 'platform-namespace-readers' },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'namespace-reader' }, subjects: groups(ADMIN_GROUP, VIEWER_GROUP),
   }, opts);
-  for (const namespace of MANAGED_NAMESPACES) {
-    for (const [group, role] of [[ADMIN_GROUP, 'agent-platform-admin'], [VIEWER_GROUP, 'agent-platform-viewer']] as const) {
-      store.create('rolebindings', {
-        apiVersion: RBAC_V1, kind: 'RoleBinding', metadata: { name: group, namespace },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role }, subjects: groups(group),
-      }, opts);
-    }
-  }
+  for (const namespace of MANAGED_NAMESPACES) bindPeople(store, namespace);
 };
 
 /** The default seed plus the sample agents and the people's roles. */

@@ -72,28 +72,31 @@ const RBAC_V1 = 'rbac.authorization.k8s.io/v1';
  * the service works as its ServiceAccount when the sandbox enforces RBAC, with no more
  * than a cluster would grant it (test/chart-package/rbac.test.ts keeps the two equal).
  */
+/** The rules of the agent-manager Role in every managed namespace. */
+export const AGENT_MANAGER_RULES: readonly JsonObject[] = [
+  { apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'] },
+  { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['ocirepositories'], verbs: ['get', 'list', 'watch', 'create', 'delete'] },
+  { apiGroups: ['kagent.dev'], resources: ['agents'], verbs: ['get', 'list', 'watch', 'delete'] },
+  { apiGroups: ['kagent.dev'], resources: ['modelconfigs'], verbs: ['list', 'watch'] },
+  { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['list', 'watch', 'create', 'delete'] },
+  { apiGroups: [''], resources: ['pods', 'events'], verbs: ['list', 'watch'] },
+  { apiGroups: ['kustomize.toolkit.fluxcd.io'], resources: ['kustomizations'], verbs: ['get'] },
+  { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['gitrepositories'], verbs: ['get', 'list'] },
+];
+
+/** The agent-manager ServiceAccount's Role with `rules` in `namespace`, and its binding. */
+export function grantAgentManager(store: SandboxStore, namespace: string, rules: readonly JsonObject[]): void {
+  store.create('roles', { apiVersion: RBAC_V1, kind: 'Role', metadata: { name: 'agent-manager', namespace }, rules: structuredClone(rules) }, opts);
+  store.create('rolebindings', {
+    apiVersion: RBAC_V1, kind: 'RoleBinding', metadata: { name: 'agent-manager', namespace },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'agent-manager' },
+    subjects: [{ kind: 'ServiceAccount', name: 'agent-manager', namespace: KAGENT_NAMESPACE }],
+  }, opts);
+}
+
 export const seedAgentManagerRbac: SeedStep = (store) => {
-  for (const namespace of MANAGED_NAMESPACES) {
-    store.create('roles', {
-      apiVersion: RBAC_V1, kind: 'Role', metadata: { name: 'agent-manager', namespace },
-      rules: [
-        { apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'] },
-        { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['ocirepositories'], verbs: ['get', 'list', 'watch', 'create', 'delete'] },
-        { apiGroups: ['kagent.dev'], resources: ['agents'], verbs: ['get', 'list', 'watch', 'delete'] },
-        { apiGroups: ['kagent.dev'], resources: ['modelconfigs'], verbs: ['list', 'watch'] },
-        { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch'] },
-        { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['list', 'watch', 'create', 'delete'] },
-        { apiGroups: [''], resources: ['pods', 'events'], verbs: ['list', 'watch'] },
-        { apiGroups: ['kustomize.toolkit.fluxcd.io'], resources: ['kustomizations'], verbs: ['get'] },
-        { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['gitrepositories'], verbs: ['get', 'list'] },
-      ],
-    }, opts);
-    store.create('rolebindings', {
-      apiVersion: RBAC_V1, kind: 'RoleBinding', metadata: { name: 'agent-manager', namespace },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'agent-manager' },
-      subjects: [{ kind: 'ServiceAccount', name: 'agent-manager', namespace: KAGENT_NAMESPACE }],
-    }, opts);
-  }
+  for (const namespace of MANAGED_NAMESPACES) grantAgentManager(store, namespace, AGENT_MANAGER_RULES);
 };
 
 /** The default seed, in order. */
