@@ -1,7 +1,8 @@
 /**
  * `agent-manager sandbox` as a function: it serves until stopped, writes the kubeconfig
  * it was asked for, and that kubeconfig works with client-node; with its defaults it
- * seeds the sample platform, enforces RBAC and runs the controllers.
+ * seeds the sample platform, enforces RBAC and runs the controllers; with workload clusters
+ * it also starts them and places a sample agent on each.
  */
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -80,6 +81,38 @@ describe('runSandbox', () => {
       await expect(kc.makeApiClient(CoreV1Api).listNamespace()).rejects.toMatchObject({ code: 403 });
     } finally {
       await cmd.stop();
+    }
+  });
+
+  it('starts N workload clusters of the organization, prints and writes their kubeconfigs, and places a sample agent on each', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sandbox-cli-'));
+    const kubeconfigOut = join(dir, 'kubeconfig');
+    const cmd = await run({ ...base, kubeconfigOut, controllers: true, workloadClusters: 2, organization: 'initech' });
+    try {
+      const [one, two] = [cmd.sandbox.workloads.get('cluster-1')!, cmd.sandbox.workloads.get('cluster-2')!];
+      expect(cmd.output()).toContain('Workload clusters of organization initech (kubeconfig Secrets <cluster>-kubeconfig in org-initech):\n'
+        + `  cluster-1: ${one.url} (KUBECONFIG=${kubeconfigOut}-cluster-1)\n  cluster-2: ${two.url} (KUBECONFIG=${kubeconfigOut}-cluster-2)\n`);
+      const kc = new KubeConfig();
+      kc.loadFromString(await readFile(`${kubeconfigOut}-cluster-2`, 'utf8'));
+      expect(kc.getCurrentCluster()!.server).toBe(two.url);
+      const custom = kc.makeApiClient(CustomObjectsApi);
+      const agent: any = await vi.waitFor(async () => {
+        const a: any = await custom.getNamespacedCustomObject({ group: 'kagent.dev', version: 'v1alpha2', plural: 'agents', namespace: 'kagent', name: 'cluster-helper' });
+        if (!a.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True')) throw new Error('cluster-helper not Ready on cluster-2');
+        return a;
+      }, { timeout: 10_000, interval: 50 });
+      expect(agent.metadata.annotations['ui.giantswarm.io/display-name']).toBe('Cluster Helper (cluster-2)');
+      const management = new KubeConfig();
+      management.loadFromString(cmd.sandbox.kubeconfigYaml());
+      const release: any = await management.makeApiClient(CustomObjectsApi).getNamespacedCustomObject({
+        group: 'helm.toolkit.fluxcd.io', version: 'v2', plural: 'helmreleases', namespace: 'org-initech', name: 'cluster-2-cluster-helper',
+      });
+      expect(release.metadata.labels['agent-platform.giantswarm.io/cluster']).toBe('cluster-2');
+      expect(release.status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({ status: 'True', reason: 'InstallSucceeded' });
+      await cmd.stop();
+      await expect(kc.makeApiClient(CoreV1Api).listNamespace()).rejects.toThrow();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 

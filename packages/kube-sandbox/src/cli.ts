@@ -3,7 +3,8 @@
  * Prints where it listens and how to point kubectl at it, writes a kubeconfig when asked
  * (`--kubeconfig-out`), seeds the sample platform unless `--no-seed`, enforces RBAC
  * unless `--authorization always-allow`, trusts an OIDC issuer when `--oidc-issuer-url`
- * is set, and runs the simulated controllers unless `--no-controllers`.
+ * is set, and runs the simulated controllers unless `--no-controllers`. With
+ * `--workload-clusters N` it is a management cluster of N workload clusters of its own.
  */
 import { readFile } from 'node:fs/promises';
 import type { OidcAuthenticatorConfig } from './auth/oidc-authenticator.js';
@@ -39,6 +40,10 @@ export interface SandboxCommandConfig {
   readonly reconcileDelayMs: number;
   /** OIDC authentication, when an issuer is trusted. */
   readonly oidc: SandboxOidcFlags | undefined;
+  /** Workload clusters `cluster-1`..`cluster-N` to start beside this (management) one; default 0. */
+  readonly workloadClusters?: number;
+  /** Their organization (namespace `org-<organization>` holds their kubeconfig Secrets); default `acme`. */
+  readonly organization?: string;
 }
 
 /** The logger the command reports to (pino's, or anything with these methods). */
@@ -99,7 +104,19 @@ function banner(sandbox: Sandbox, config: SandboxCommandConfig): string {
   if (config.oidc) lines.push(`OIDC: id_tokens of ${config.oidc.issuerUrl} for client ${config.oidc.clientId}`);
   lines.push(`Controllers: ${config.controllers ? `running (${sandbox.controllers?.names.join(', ')})` : 'off'}`);
   if (sandbox.a2aUrl) lines.push(`kagent A2A for Ready agents: ${sandbox.a2aUrl}/<namespace>/<name>/ (serve --kagent-a2a-url=${sandbox.a2aUrl})`);
+  if (sandbox.workloads.size > 0) {
+    lines.push(`Workload clusters of organization ${sandbox.organization} (kubeconfig Secrets <cluster>-kubeconfig in org-${sandbox.organization}):`);
+    for (const [name, workload] of sandbox.workloads) {
+      const path = workloadKubeconfigPath(config, name);
+      lines.push(`  ${name}: ${workload.url}${path ? ` (KUBECONFIG=${path})` : ''}`);
+    }
+  }
   return `${lines.join('\n')}\n`;
+}
+
+/** Where a workload cluster's kubeconfig is written: beside the management one, suffixed with the cluster. */
+function workloadKubeconfigPath(config: SandboxCommandConfig, cluster: string): string {
+  return config.kubeconfigOut ? `${config.kubeconfigOut}-${cluster}` : '';
 }
 
 /** Run the sandbox until asked to stop. Resolves after it has closed. */
@@ -112,16 +129,21 @@ export async function runSandbox(config: SandboxCommandConfig, log: CommandLogge
     oidc: await oidcConfig(config),
     controllers: config.controllers,
     reconcileDelayMs: config.reconcileDelayMs,
+    ...(config.workloadClusters ? { workloadClusters: config.workloadClusters, organization: config.organization || undefined } : {}),
     log,
   }).catch((err: unknown) => {
     throw listenFailure(err, listen);
   });
   try {
     if (config.kubeconfigOut) await sandbox.writeKubeconfig(config.kubeconfigOut);
+    for (const [name, workload] of sandbox.workloads) {
+      if (config.kubeconfigOut) await workload.writeKubeconfig(workloadKubeconfigPath(config, name));
+    }
     log.info({
       // Not `authorization`: the logger redacts that key everywhere (it is the header's name).
       url: sandbox.url, kubeconfig: config.kubeconfigOut || undefined, seeded: config.seed, authorizationMode: config.authorization,
       oidcIssuer: config.oidc?.issuerUrl, controllers: config.controllers, a2aUrl: sandbox.a2aUrl,
+      organization: sandbox.organization, workloadClusters: Object.fromEntries([...sandbox.workloads].map(([name, w]) => [name, w.url])),
     }, 'sandbox Kubernetes API server listening');
     process.stdout.write(banner(sandbox, config));
     options.onReady?.(sandbox);
