@@ -182,6 +182,11 @@ export const SANDBOX_FLAGS = [
     help: 'Run the stand-in Flux and kagent controllers that move objects to Ready; --no-controllers leaves them as written.' },
   { name: 'reconcile-delay', env: 'SANDBOX_RECONCILE_DELAY', default: '100ms', type: 'duration', group: 'Contents',
     help: 'How long the stand-in controllers wait after a change before they act on it.' },
+  { name: 'workload-clusters', env: 'SANDBOX_WORKLOAD_CLUSTERS', default: '0', type: 'count', group: 'Contents',
+    help: 'Also run this many workload clusters (cluster-1..cluster-N), each an API server of its own; this one holds their '
+      + 'Cluster API kubeconfig Secrets in org-<organization>. At most 50.' },
+  { name: 'organization', env: 'SANDBOX_ORGANIZATION', default: 'acme', type: 'string', group: 'Contents',
+    help: 'Organization of the workload clusters of --workload-clusters (their kubeconfig Secrets are in namespace org-<organization>).' },
   { name: 'authorization', env: 'SANDBOX_AUTHORIZATION', default: 'rbac', type: 'enum', choices: ['rbac', 'always-allow'], group: 'Access',
     help: 'rbac enforces Roles and RoleBindings; always-allow lets every authenticated user do everything.' },
   { name: 'oidc-issuer-url', env: 'SANDBOX_OIDC_ISSUER_URL', default: '', type: 'url', group: 'Access',

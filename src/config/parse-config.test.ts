@@ -480,7 +480,13 @@ describe('parseConfig: sandbox command', () => {
   it('builds the documented defaults', () => {
     expect(sandbox([])).toEqual({
       listen: '127.0.0.1:0', kubeconfigOut: '', seed: true, authorization: 'rbac', controllers: true, reconcileDelayMs: 100, oidc: undefined, verbose: false,
+      workloadClusters: 0, organization: 'acme',
     });
+  });
+
+  it('reads the workload clusters of a fleet and their organization, from flags or env', () => {
+    expect(sandbox(['--workload-clusters', '3', '--organization=initech'])).toMatchObject({ workloadClusters: 3, organization: 'initech' });
+    expect(sandbox([], { SANDBOX_WORKLOAD_CLUSTERS: '2', SANDBOX_ORGANIZATION: 'globex' })).toMatchObject({ workloadClusters: 2, organization: 'globex' });
   });
 
   it('reads every flag, and --no-seed / --no-controllers', () => {
@@ -489,7 +495,7 @@ describe('parseConfig: sandbox command', () => {
       '--oidc-username-prefix=oidc:', '--oidc-ca-file=/ca.pem', '--reconcile-delay=1s', '-v'])).toEqual({
       listen: '127.0.0.1:6443', kubeconfigOut: '/tmp/kc', seed: false, authorization: 'always-allow', controllers: false, reconcileDelayMs: 1000,
       oidc: { issuerUrl: 'https://issuer.example', clientId: 'kube', usernameClaim: 'email', usernamePrefix: 'oidc:', groupsClaim: 'groups', caFile: '/ca.pem' },
-      verbose: true,
+      verbose: true, workloadClusters: 0, organization: 'acme',
     });
   });
 
@@ -512,6 +518,9 @@ describe('parseConfig: sandbox command', () => {
     [['--oidc-username-prefix=oidc:'], '--oidc-username-prefix needs --oidc-issuer-url'],
     [['--oidc-issuer-url=https://i', '--oidc-client-id=k', '--oidc-username-claim= '], '--oidc-username-claim must name a claim'],
     [['--downstream-oauth'], 'unknown flag: --downstream-oauth (see agent-manager sandbox --help)'],
+    [['--workload-clusters=-1'], '--workload-clusters "-1"'],
+    [['--workload-clusters=51'], '--workload-clusters 51: the sandbox runs at most 50 workload clusters'],
+    [['--organization=ACME'], '--organization "ACME" must be a DNS-1123 label'],
   ])('refuses %j with %j', (args, message) => {
     expect(error(['sandbox', ...args])).toContain(message);
   });

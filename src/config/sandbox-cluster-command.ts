@@ -20,6 +20,12 @@ export function buildSandboxConfig(v: FlagValues<SandboxFlags>): SandboxCommandC
   if (issuerUrl === '' && v['oidc-username-prefix'] !== '') {
     throw new ConfigError('--oidc-username-prefix needs --oidc-issuer-url: it only applies to OIDC user names');
   }
+  if (v['workload-clusters'] > 50) {
+    throw new ConfigError(`--workload-clusters ${v['workload-clusters']}: the sandbox runs at most 50 workload clusters`);
+  }
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(v.organization) || v.organization.length > 59) {
+    throw new ConfigError(`--organization "${v.organization}" must be a DNS-1123 label of at most 59 characters (it names namespace org-<organization>)`);
+  }
   if (v['oidc-username-claim'].trim() === '') {
     throw new ConfigError('--oidc-username-claim must name a claim, e.g. sub or email');
   }
@@ -30,6 +36,8 @@ export function buildSandboxConfig(v: FlagValues<SandboxFlags>): SandboxCommandC
     authorization: v.authorization as SandboxAuthorization,
     controllers: v.controllers,
     reconcileDelayMs: v['reconcile-delay'].ms,
+    workloadClusters: v['workload-clusters'],
+    organization: v.organization,
     oidc: issuerUrl === ''
       ? undefined
       : {

@@ -42,6 +42,10 @@ export interface SandboxCommandConfig {
   readonly reconcileDelayMs: number;
   /** OIDC authentication; undefined when `--oidc-issuer-url` is not set. */
   readonly oidc: SandboxOidcConfig | undefined;
+  /** Workload clusters `cluster-1`..`cluster-N` to run beside it (it is then their management cluster). Default 0. */
+  readonly workloadClusters: number;
+  /** Organization of the workload clusters (namespace `org-<organization>`). Default `acme`. */
+  readonly organization: string;
   /** Debug logging. */
   readonly verbose: boolean;
 }
