@@ -32,6 +32,8 @@ export interface RunningSandbox {
   readonly serviceAccountToken: string;
   /** kagent's A2A base URL the sandbox serves for its Ready agents, when it does. */
   readonly a2aUrl?: string;
+  /** The workload clusters it manages, by name. */
+  readonly workloads?: ReadonlyMap<string, { readonly url: string }>;
   kubeconfigYaml(user?: { token?: string; name?: string }): string;
   writeKubeconfig(path: string): Promise<unknown>;
   close(): Promise<void>;
@@ -41,8 +43,15 @@ export interface RunningSandbox {
 export interface SandboxModule {
   startSandbox(options: {
     listen?: string; seed?: 'samples' | false; authorization?: 'rbac' | 'always-allow'; controllers?: boolean; log?: SandboxLog;
+    workloadClusters?: readonly string[]; organization?: string;
   }): Promise<RunningSandbox>;
 }
+
+/**
+ * The fleet `serve --sandbox` runs: the sandbox is the management cluster of organization
+ * `acme` with workload clusters `alpha` and `beta`, each with a sample agent placed on it.
+ */
+export const SANDBOX_FLEET = { organization: 'acme', workloadClusters: ['alpha', 'beta'] } as const;
 
 /** The package's `cli` entry point (`agent-manager sandbox`). */
 export interface SandboxCliModule {

@@ -1,7 +1,8 @@
 /**
  * `agent-manager serve --sandbox`, what `npm start` runs, end to end in-process: the
  * composition root starts the embedded sandbox API server, discovers its API versions,
- * and serves REST, MCP and the metrics listener against it. Everything stays on
+ * and serves REST, MCP and the metrics listener against it; the sandbox is a management
+ * cluster with workload clusters alpha and beta. Everything stays on
  * loopback: the chart registry is pointed at a loopback port nothing listens on, so
  * the embedded schema answers.
  */
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CoreV1Api } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBaseKubeConfig } from '../../src/kube/kubeconfig.js';
 import { deadRegistryFlag, serveConfig, startServe } from '../../src/testing/serve-harness.js';
@@ -87,6 +88,27 @@ describe('serve --sandbox', () => {
     const core = loadBaseKubeConfig({ kubeconfig }).makeApiClient(CoreV1Api);
     const namespaces = await core.listNamespace();
     expect(namespaces.items.map((n) => n.metadata?.name)).toEqual(expect.arrayContaining(['kagent', 'tenant']));
+  });
+
+  it('runs a fleet: workload clusters alpha and beta of organization acme, each with a sample agent placed from org-acme', async () => {
+    const management = loadBaseKubeConfig({ kubeconfig });
+    const secrets = await management.makeApiClient(CoreV1Api).listNamespacedSecret({ namespace: 'org-acme', labelSelector: 'cluster.x-k8s.io/cluster-name' });
+    expect(secrets.items.map((s) => s.metadata?.name)).toEqual(['alpha-kubeconfig', 'beta-kubeconfig']);
+    const releases = (await management.makeApiClient(CustomObjectsApi).listNamespacedCustomObject({
+      group: 'helm.toolkit.fluxcd.io', version: 'v2', plural: 'helmreleases', namespace: 'org-acme',
+    })) as { items: Array<{ metadata: { name: string }; spec: { releaseName: string; kubeConfig: unknown } }> };
+    expect(releases.items.map((r) => [r.metadata.name, r.spec.releaseName, r.spec.kubeConfig])).toEqual([
+      ['alpha-cluster-helper', 'cluster-helper', { secretRef: { name: 'alpha-kubeconfig', key: 'value' } }],
+      ['beta-cluster-helper', 'cluster-helper', { secretRef: { name: 'beta-kubeconfig', key: 'value' } }],
+    ]);
+    for (const secret of secrets.items) {
+      const workload = loadBaseKubeConfig({ kubeconfigYaml: Buffer.from(secret.data!.value!, 'base64').toString('utf8') });
+      expect(workload.getCurrentCluster()?.server).not.toBe(management.getCurrentCluster()?.server);
+      const agent = await workload.makeApiClient(CustomObjectsApi).getNamespacedCustomObject({
+        group: 'kagent.dev', version: 'v1alpha2', plural: 'agents', namespace: 'kagent', name: 'cluster-helper',
+      });
+      expect(agent).toMatchObject({ metadata: { labels: { 'helm.toolkit.fluxcd.io/namespace': 'org-acme' } } });
+    }
   });
 
   it('counts the requests on the metrics listener', async () => {
