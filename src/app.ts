@@ -13,7 +13,7 @@
  *    check (origin-guard.ts), the optional bearer guard, then the REST router generated
  *    from the operation table;
  * 5. the MCP path: the browser-origin check, the optional bearer guard, then the
- *    stateless MCP endpoint;
+ *    stateless MCP endpoint (loaded on first use or by `warmUp`: lazy-handler.ts);
  * 6. a JSON 404, and one final error handler.
  *
  * Trust boundary: the `auth` option is the seam where OAuth plugs in. Whatever it is,
@@ -25,7 +25,8 @@ import express, { type ErrorRequestHandler, type Express, type Request, type Req
 import type { Logger } from 'pino';
 import { invalid, notFound, toAppError, toRestErrorBody, type AppError } from './core/errors.js';
 import type { Metrics } from './metrics/metrics.js';
-import { createMcpHandler, jsonRpcError } from './transport/mcp/handler.js';
+import { jsonRpcError } from './transport/mcp/json-rpc-error.js';
+import { lazyMcpHandler } from './transport/mcp/lazy-handler.js';
 import type { OperationService } from './transport/operations.js';
 import { createRestRouter, restCacheHeaders } from './transport/rest/router.js';
 import { bindCaller, requestContext } from './transport/http/context.js';
@@ -93,7 +94,9 @@ export function createApp(options: AppOptions): Express {
         res.status(403).json(jsonRpcError(-32000, `Forbidden: ${message}`));
       },
     });
-    app.all(mcpPath, mcpOrigin, ...guards.mcp, bindCaller(), createMcpHandler({ service, log, version, metrics }));
+    const mcp = lazyMcpHandler({ service, log, version, metrics });
+    warmUps.set(app, mcp.load);
+    app.all(mcpPath, mcpOrigin, ...guards.mcp, bindCaller(), mcp.handler);
   }
 
   app.use((req: Request, res: Response) => {
@@ -102,6 +105,16 @@ export function createApp(options: AppOptions): Express {
   });
   app.use(finalErrorHandler());
   return app;
+}
+
+const warmUps = new WeakMap<Express, () => Promise<unknown>>();
+
+/**
+ * Loads what the app defers until its first request (the MCP handler), so that request
+ * does not wait for it; `serve` calls it once the listeners are bound.
+ */
+export async function warmUp(app: Express): Promise<void> {
+  await warmUps.get(app)?.();
 }
 
 function splitGuard(auth: AuthGuard | undefined): { rest: RequestHandler[]; mcp: RequestHandler[] } {

@@ -58,7 +58,6 @@ import { asListenError } from './transport/http/listen-error.js';
 import { instrumentFetch } from './net/instrumented-fetch.js';
 import { outboundFetch } from './net/proxy.js';
 import { collectHooks, type ObservabilityHooks } from './observability/hooks.js';
-import { startTracing } from './tracing/tracing.js';
 import { routeOf } from './transport/http/http-metrics.js';
 import { instrumentService } from './service/instrumented-service.js';
 import { AgentService } from './service/agent-service.js';
@@ -68,7 +67,7 @@ import { resourceTypes, type ApiVersions } from './service/resources.js';
 import { GitHubSkillCatalog } from './skills/github-skill-catalog.js';
 import { skillResolverFor } from './skills/skill-resolver.js';
 import { openGitOpsHost } from './gitops/open-gitops.js';
-import { createApp, type AuthGuard } from './app.js';
+import { createApp, warmUp, type AuthGuard } from './app.js';
 import { resourceServerGuards } from './transport/http/auth.js';
 import { DEFAULT_SCOPES, oauthMetadataRouter } from './transport/http/oauth-metadata.js';
 import { Lifecycle } from './transport/http/lifecycle.js';
@@ -98,7 +97,9 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
   const lifecycle = new Lifecycle();
   try {
     const metrics = config.metrics.enabled ? new Metrics({ build: info }) : undefined;
-    const tracing = startTracing(config.otel, info);
+    // The OpenTelemetry SDK is loaded only when traces are on: it is not small, and most
+    // installations run without it.
+    const tracing = config.otel.enabled ? (await import('./tracing/tracing.js')).startTracing(config.otel, info) : undefined;
     // Pushed first, so it runs last: the spans of the whole shutdown are exported too.
     if (tracing) cleanups.push(() => tracing.shutdown());
     const hooks = collectHooks(tracing, metrics?.service);
@@ -186,6 +187,11 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     // Lifecycle lines are waited for (by people, probes, tests): out at once, not batched.
     log.flush();
     options.onListening?.(main.address, metricsServer?.address);
+    // What the app loads on first use (the MCP SDK) is loaded now, after listening, so the
+    // probes answer sooner and the first MCP request does not wait for it.
+    warmUp(app).catch((err: unknown) => {
+      log.warn({ err: err instanceof Error ? err.message : String(err) }, 'loading the MCP handler failed; the next MCP request retries');
+    });
 
     const reason = await (options.stop ?? nextSignal());
     lifecycle.stop();

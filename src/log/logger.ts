@@ -7,7 +7,6 @@
  * request's lines lead to its trace.
  */
 import { createRequire } from 'node:module';
-import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { pino, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger };
@@ -43,12 +42,21 @@ export interface LoggerConfig {
   level?: pino.LevelWithSilent;
 }
 
-/** The active span's ids, for every line (child loggers inherit the mixin); none outside a span. */
+/** A line's trace fields: the active span's ids, none outside a span. */
+export type TraceFields = () => { trace_id?: string; span_id?: string };
+
+// Set by the tracing module once traces are on (tracing.ts): without traces no span is
+// ever active, so neither the OpenTelemetry API is loaded nor a span looked up per line.
+let spanIds: TraceFields | undefined;
+
+/** Where every line's trace fields come from from now on (child loggers inherit the mixin). */
+export function setTraceFields(source: TraceFields | undefined): void {
+  spanIds = source;
+}
+
+/** The active span's ids, for every line; none outside a span or without traces. */
 export function traceFields(): { trace_id?: string; span_id?: string } {
-  const span = trace.getActiveSpan();
-  if (!span) return {};
-  const context = span.spanContext();
-  return isSpanContextValid(context) ? { trace_id: context.traceId, span_id: context.spanId } : {};
+  return spanIds?.() ?? {};
 }
 
 /** Build the root logger. */

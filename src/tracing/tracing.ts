@@ -15,7 +15,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import {
-  context, defaultTextMapGetter, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type Tracer,
+  context, defaultTextMapGetter, isSpanContextValid, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type Tracer,
 } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -27,6 +27,7 @@ import {
 import { kubeCallCode, type KubeCallHook } from '../kube/instrumented.js';
 import type { FetchHook } from '../net/instrumented-fetch.js';
 import { operationOutcome, type OperationHook } from '../service/instrumented-service.js';
+import { setTraceFields } from '../log/logger.js';
 import type { OtelSettings } from './otel-settings.js';
 
 const PROBES = new Set(['/healthz', '/readyz']);
@@ -44,12 +45,21 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
+function activeSpanIds(): { trace_id?: string; span_id?: string } {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const ids = span.spanContext();
+  return isSpanContextValid(ids) ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
+}
+
 /** The tracer for the settings, or undefined when tracing is off. */
 export function startTracing(settings: OtelSettings, build: { version: string }): Tracing | undefined {
   if (!settings.enabled) return undefined;
   if (!contextManagerSet) {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     contextManagerSet = true;
+    // Log lines carry the active span's ids (the OpenTelemetry log data model's names).
+    setTraceFields(activeSpanIds);
   }
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ ...settings.resourceAttributes, 'service.name': settings.serviceName, 'service.version': build.version }),

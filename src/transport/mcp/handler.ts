@@ -36,6 +36,7 @@ import type { AnyOperation, OperationService } from '../operations.js';
 import { asCancellation, InFlightCalls, singleToolCallId } from './in-flight.js';
 import { headersAcceptable, notJsonRpc } from './message-shape.js';
 import { invalidParams } from './request-params.js';
+import { jsonRpcError } from './json-rpc-error.js';
 import { asksForProgress, bufferBody, parseMessage } from './progress-body.js';
 import { buildMcpServer } from './server.js';
 import { ToolCatalog } from './tools.js';
@@ -55,10 +56,7 @@ export interface McpHandlerOptions {
   progressHeartbeatMs?: number;
 }
 
-/** A JSON-RPC error object without a request id (the transport level has none). */
-export function jsonRpcError(code: number, message: string): { jsonrpc: '2.0'; error: { code: number; message: string }; id: null } {
-  return { jsonrpc: '2.0', error: { code, message }, id: null };
-}
+export { jsonRpcError };
 
 const METHOD_NOT_ALLOWED = jsonRpcError(
   -32000,
