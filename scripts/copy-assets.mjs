@@ -1,8 +1,9 @@
 // Copies the non-TypeScript files under src/ (embedded chart schema, JSON and YAML
 // data) next to the compiled JavaScript in dist/ (or the directory given as the first
 // argument, e.g. the benchmarks' build), so runtime lookups relative to import.meta.url
-// work the same from src/ (tests) and dist/ (npm start, the image).
-import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+// work the same from src/ (tests) and dist/ (npm start, the image). A file whose copy
+// already has the same content is left alone, so a build of an unchanged tree writes nothing.
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,6 +22,7 @@ function walk(dir) {
     } else if (!entry.endsWith('.ts')) {
       const target = join(dist, relative(src, path));
       if (!existsSync(dirname(target))) mkdirSync(dirname(target), { recursive: true });
+      if (existsSync(target) && statSync(target).size === statSync(path).size && readFileSync(target).equals(readFileSync(path))) continue;
       cpSync(path, target);
     }
   }
