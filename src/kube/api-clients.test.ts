@@ -117,4 +117,51 @@ describe('makeKubeApis', () => {
     expect(connections).toBeLessThanOrEqual(2);
     expect(authorizations).toEqual(Array(20).fill('Bearer secret-token-value'));
   });
+
+  it('asks the kubeconfig for its headers on every read (a rotated token is sent) but builds a dispatcher only for the first', async () => {
+    const authorizations: (string | undefined)[] = [];
+    const impersonated: (string | string[] | undefined)[] = [];
+    // TLS, as the kept dispatcher exists only for https:// (http:// stays on fetch's own pool).
+    const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], { keyType: 'ec', algorithm: 'sha256' });
+    const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+      authorizations.push(req.headers.authorization);
+      impersonated.push(req.headers['impersonate-user']);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ kind: 'AgentList', items: [] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanup = () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+    const { port } = server.address() as net.AddressInfo;
+    let token = 'first-token';
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [{ name: 'c', server: `https://127.0.0.1:${port}`, skipTLSVerify: true }],
+      users: [{ name: 'u', impersonateUser: 'alice', authProvider: { name: 'rotating', config: {} } }],
+      contexts: [{ name: 'c', cluster: 'c', user: 'u' }],
+      currentContext: 'c',
+    });
+    kc.addAuthenticator({
+      isAuthProvider: (user) => user.authProvider?.name === 'rotating',
+      applyAuthentication: async (_user, opts) => {
+        opts.headers = { ...opts.headers, Authorization: `Bearer ${token}` };
+      },
+    });
+    // The library's full step (which builds a dispatcher) runs for the first read only.
+    let dispatchersBuilt = 0;
+    const full = kc.applySecurityAuthentication.bind(kc);
+    kc.applySecurityAuthentication = (context) => {
+      dispatchersBuilt += 1;
+      return full(context);
+    };
+    apis = makeKubeApis(kc);
+
+    await apis.listObjects(AGENTS, 'kagent');
+    await apis.readObject(AGENTS, 'kagent', 'sre');
+    token = 'second-token';
+    await apis.listObjects(AGENTS, 'kagent');
+
+    expect(authorizations).toEqual(['Bearer first-token', 'Bearer first-token', 'Bearer second-token']);
+    expect(impersonated).toEqual(['alice', 'alice', 'alice']);
+    expect(dispatchersBuilt).toBe(1);
+  });
 });
