@@ -74,7 +74,7 @@ import { Lifecycle } from './transport/http/lifecycle.js';
 import { hostPort, startHttpServer, type RunningServer } from './transport/http/server.js';
 import { loadSandbox, SANDBOX_FLEET } from './sandbox-cluster.js';
 import { KagentA2A } from './a2a/kagent-a2a.js';
-import type { SessionsDeps } from './service/sessions/sessions.js';
+import type { SessionsDeps } from './service/sessions/port.js';
 import { nextSignal, shutdownDelay } from './serve-signals.js';
 
 /** How long startup discovery may wait for the API server before using the defaults. */

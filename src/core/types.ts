@@ -53,6 +53,9 @@ export interface WriteOptions {
  */
 export type CommitOptions = Schemas['CommitFields'] & { dryRun?: boolean };
 
+/** The writes commit mode proposes as a pull request instead of applying them. */
+export type CommitOperation = 'create' | 'update' | 'delete' | 'rollback';
+
 /**
  * create_agent's arguments (also the validate body) as the service takes them: the
  * documented Spec, except that `toolset` may be absent (the service refuses that in its

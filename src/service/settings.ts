@@ -8,7 +8,7 @@ import type { PresetPolicy } from '../core/toolset-preflight.js';
 import type { ManagedNamespaces } from './namespaces.js';
 import type { ChartSchemaSource, GitOpsHost, KubeProvider, ReadCacheReport, SkillCatalog, SkillResolver } from './ports.js';
 import type { ApiVersions } from './resources.js';
-import type { SessionsDeps } from './sessions/sessions.js';
+import type { SessionsDeps } from './sessions/port.js';
 
 export interface ServiceDeps {
   kube: KubeProvider;

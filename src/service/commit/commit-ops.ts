@@ -20,7 +20,7 @@ import type { AgentObjects } from '../reads/lookup.js';
 import type { OperationEnv } from '../operation-env.js';
 import type { KubeObject, KubePort, ResolvedSchema } from '../ports.js';
 import { agentFromRelease, agentOf } from '../reads/read-model.js';
-import type { MergedUpdate } from '../writes/update.js';
+import type { MergedUpdate } from '../writes/merged-update.js';
 
 export async function createInCommitMode(
   env: OperationEnv, ctx: RequestContext, kube: KubePort, spec: AgentSpec, namespace: string, values: Values, schema: ResolvedSchema,

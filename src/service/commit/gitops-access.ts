@@ -9,7 +9,7 @@
  */
 import { forbidden, isAppError, unauthenticated } from '../../core/errors.js';
 import { callerName, type RequestContext } from '../../identity/caller.js';
-import type { CommitOperation } from './propose.js';
+import type { CommitOperation } from '../../core/types.js';
 import { repositoryOfUrl, repositoryText, type CommitTarget } from './gitops-target.js';
 import type { OperationEnv } from '../operation-env.js';
 import type { AccessAttributes, KubePort } from '../ports.js';

@@ -21,14 +21,12 @@ import { randomUUID } from 'node:crypto';
 import { conflict, invalid, unsupported } from '../../core/errors.js';
 import type { CommitPlan, PlanInput } from '../../core/gitops/gitops-plan.js';
 import { branchViolation, parseRepositoryName, pathViolation } from '../../core/gitops/gitops-refs.js';
-import type { CommitInfo, CommitOptions } from '../../core/types.js';
+import type { CommitInfo, CommitOperation, CommitOptions } from '../../core/types.js';
 import { callerName, type RequestContext } from '../../identity/caller.js';
 import { checkCallerMayChange, checkRepositoryAllowed } from './gitops-access.js';
 import { commitTarget, kustomizationRef, repositoryText, type CommitTarget } from './gitops-target.js';
 import type { OperationEnv } from '../operation-env.js';
 import type { GitOpsHost, KubeObject, KubePort, ResolvedSchema } from '../ports.js';
-
-export type CommitOperation = 'create' | 'update' | 'delete' | 'rollback';
 
 export interface CommitRequest {
   operation: CommitOperation;

@@ -60,3 +60,10 @@ export interface A2APort {
   /** Reads the agent card (502 naming the URL when the agent is not A2A-reachable). */
   open(namespace: string, name: string, identity: A2AIdentity, signal?: AbortSignal): Promise<A2AConversation>;
 }
+
+/** What the service needs to offer sessions; absent: the tools answer 501. */
+export interface SessionsDeps {
+  readonly a2a: A2APort;
+  /** True when requests carry the caller's verified id_token (OAuth), which is then presented to kagent. */
+  readonly oauth: boolean;
+}

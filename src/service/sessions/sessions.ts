@@ -18,16 +18,9 @@ import type { OperationEnv } from '../operation-env.js';
 import { agentStatus } from '../reads/status.js';
 import { a2aIdentity } from './identity.js';
 import { checkMessage, checkOptional, checkSessionId, MAX_REQUEST_ID_CHARS, MAX_SESSION_NAME_CHARS, turnSeconds } from './limits.js';
-import type { A2AConversation, A2AJson, A2APort } from './port.js';
+import type { A2AConversation, A2AJson } from './port.js';
 import { sessionContextId } from './session-id.js';
 import { oldestFirst, sessionOf, sessionsOf, turnOf } from './turns.js';
-
-/** What the service needs to offer sessions; absent: the tools answer 501. */
-export interface SessionsDeps {
-  readonly a2a: A2APort;
-  /** True when requests carry the caller's verified id_token (OAuth), which is then presented to kagent. */
-  readonly oauth: boolean;
-}
 
 export interface StartSessionRequest {
   name: string;

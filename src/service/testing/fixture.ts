@@ -17,7 +17,7 @@ import { DEFAULT_API_VERSIONS } from '../resources.js';
 import type { ServiceSettings } from '../settings.js';
 import { EmbeddedChartSource } from './embedded-chart.js';
 import { KagentA2A } from '../../a2a/kagent-a2a.js';
-import type { SessionsDeps } from '../sessions/sessions.js';
+import type { SessionsDeps } from '../sessions/port.js';
 
 /** Sessions over the sandbox's kagent A2A endpoint (start the sandbox with controllers), as the service wires them. */
 export function sandboxSessions(oauth = false): (sandbox: Sandbox) => SessionsDeps {

@@ -17,7 +17,6 @@
  * the release in the same request, so a retried write takes the next number.
  */
 import { composeManifests } from '../../core/compose.js';
-import { changedPaths } from '../../core/diff.js';
 import { invalid, isAppError } from '../../core/errors.js';
 import { metadataMapsViolations } from '../../core/labels.js';
 import { nameViolation } from '../../core/names.js';
@@ -25,16 +24,15 @@ import { skillsViolations } from '../../core/skills/skill-input.js';
 import { toolsetViolations, validateRemovedArguments } from '../../core/toolset.js';
 import { toolsetNotes, validatePresets } from '../../core/toolset-preflight.js';
 import { schemaErrorText } from '../../core/values-schema.js';
-import { applyUpdate } from '../../core/update-merge.js';
 import type { AgentUpdate, CommitOptions, RevisionOperation, UpdateResult } from '../../core/types.js';
-import { toolsetRemovalViolation, type StoredRevision } from '../../core/revisions/revision-record.js';
+import type { StoredRevision } from '../../core/revisions/revision-record.js';
 import { callerLogFields, callerName, type RequestContext } from '../../identity/caller.js';
-import { modelConfigViolation, schemaViolations } from './checks.js';
-import { lookupAgent, type AgentObjects } from '../reads/lookup.js';
-import type { KubeObject, KubePort, ResolvedSchema } from '../ports.js';
+import { lookupAgent } from '../reads/lookup.js';
+import type { KubeObject, KubePort } from '../ports.js';
 import type { OperationEnv } from '../operation-env.js';
 import { checkCommitOptions } from '../commit/propose.js';
 import { writableRelease } from './ownership.js';
+import { mergeUpdate } from './merged-update.js';
 import {
   agentChanged, checkPreconditions, resourceVersionViolation, versionViolation,
 } from './preconditions.js';
@@ -92,33 +90,6 @@ export async function readForUpdate(
     options.history ? readHistory(kube, env.types, namespace, update.name) : Promise.resolve(undefined),
   ]);
   return { objects, modelConfigs, schema, history };
-}
-
-export interface MergedUpdate {
-  release: KubeObject;
-  before: Record<string, unknown>;
-  after: Record<string, unknown>;
-  changed: string[];
-  /** Why the merged values may not be written: the modelConfig problem, then each schema violation. */
-  modelConfigProblem?: string;
-  schemaViolations: string[];
-}
-
-/** The merge of an update into the release it may write; ownership refusals (404/409) are thrown. */
-export function mergeUpdate(
-  objects: AgentObjects, update: AgentUpdate, modelConfigs: KubeObject[] | undefined, schema: ResolvedSchema,
-): MergedUpdate {
-  const release = writableRelease(objects, update.force === true, update.mode === 'commit');
-  const before = ((release.spec as { values?: Record<string, unknown> } | undefined)?.values ?? {});
-  const after = applyUpdate(before, update);
-  const removal = toolsetRemovalViolation(before, after);
-  if (removal) throw invalid(removal);
-  return {
-    release, before, after,
-    changed: changedPaths(before, after),
-    modelConfigProblem: modelConfigs ? modelConfigViolation(objects.namespace, update.modelConfig, modelConfigs) : undefined,
-    schemaViolations: schemaViolations(schema, after),
-  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
