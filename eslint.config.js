@@ -13,6 +13,7 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import js from '@eslint/js';
 import stylistic from '@stylistic/eslint-plugin';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 // `self-contained/no-leaving-package`: a relative import in packages/<name>/ must resolve
@@ -133,6 +134,20 @@ export default tseslint.config(
         patterns: [{ group: ['../rest/*', '../mcp/*', '../../app.js'], message: 'transport/http is what REST and MCP stand on: it imports neither (src/app.ts joins them)' }],
       }],
     },
+  },
+  {
+    // No import cycle between files, whatever the folders: a cycle makes load order decide
+    // which side sees the other half-initialised, and is how one feature ends up needing
+    // all of them. Type-only imports are left out (they vanish at run time), as the rule does.
+    files: ['src/**/*.ts', 'packages/*/src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      // Specifiers name the compiled `.js`; the file beside the importer is the `.ts`.
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'], extensionAlias: { '.js': ['.ts', '.js'] } })],
+    },
+    rules: { 'import-x/no-cycle': 'error' },
   },
   {
     files: ['src/kube/*.ts'],
