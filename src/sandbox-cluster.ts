@@ -5,7 +5,7 @@
  * imports it statically: `serve --sandbox` and `agent-manager sandbox` load it here,
  * when asked for, and a missing package is a configuration error (exit 2) whose one line
  * says so, not a stack trace. The interfaces below are the part of the package's API the
- * product calls; a type test (dev-cluster.test.ts) keeps them in step with the package.
+ * product calls; a type test (sandbox-cluster.test.ts) keeps them in step with the package.
  */
 
 /** The package's name, the specifier both entry points are imported by. */

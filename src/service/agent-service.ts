@@ -70,7 +70,7 @@ export class AgentService {
     return getAgent(this.readContext(ctx), namespace, request.name);
   }
 
-  /** With `wait`, answers once the new agent is ready or failed or the time is up (wait.ts). */
+  /** With `wait`, answers once the new agent is ready or failed or the time is up (wait/wait.ts). */
   async createAgent(ctx: RequestContext, request: CreateRequest): Promise<CreateResult> {
     const { wait: _wait, ...spec } = request;
     const seconds = writeWaitSeconds(request);
@@ -78,7 +78,7 @@ export class AgentService {
     return seconds > 0 ? withRollout(this.env, ctx, result, seconds) : result;
   }
 
-  /** With `wait`, answers once the agent is ready or failed or the time is up (wait.ts). */
+  /** With `wait`, answers once the agent is ready or failed or the time is up (wait/wait.ts). */
   async updateAgent(ctx: RequestContext, update: AgentUpdate): Promise<UpdateResult> {
     const { wait: _wait, ...change } = update;
     const seconds = writeWaitSeconds(update);
@@ -125,7 +125,7 @@ export class AgentService {
     return getAgentRevision(this.env, ctx, request);
   }
 
-  /** With `wait`, answers once the agent is ready or failed or the time is up (wait.ts). */
+  /** With `wait`, answers once the agent is ready or failed or the time is up (wait/wait.ts). */
   async rollbackAgent(ctx: RequestContext, request: RollbackRequest & { wait?: number }): Promise<RollbackResult> {
     const { wait: _wait, ...rollback } = request;
     const seconds = writeWaitSeconds(request);

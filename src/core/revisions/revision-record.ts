@@ -52,7 +52,7 @@ export interface StoredRevision {
   /** The uid of the release the revision belongs to. */
   ownerUid?: string;
   /**
-   * What is wrong with a revision that does not fit the schema (core/revision-schema.ts):
+   * What is wrong with a revision that does not fit the schema (core/revisions/revision-schema.ts):
    * it is listed with this, its spec and values are empty, and it cannot be shown or applied.
    */
   problem?: string;
@@ -231,7 +231,7 @@ export function buildRevision(agent: string, revision: number, owner: RevisionOw
 const OPERATIONS: readonly RevisionOperation[] = ['create', 'update', 'rollback'];
 
 /**
- * A ControllerRevision read back through the revision schema (core/revision-schema.ts), or
+ * A ControllerRevision read back through the revision schema (core/revisions/revision-schema.ts), or
  * undefined when it has no usable revision number (it cannot be listed or addressed). One
  * that does not fit otherwise comes back with `problem` set, its spec and values empty.
  * Both formats read: `spec` as the marker that refers to `values`, and `spec` as a copy

@@ -1,8 +1,8 @@
 /**
  * create, update, rollback and delete in commit mode, after every check their apply-mode twins run
  * (request rules, ownership, the modelConfig, the chart schema): the same composition
- * (core/compose.ts) planned into the GitOps repository (core/gitops-plan.ts) and proposed
- * as a pull request (commit.ts). Nothing is written to the cluster; the result is the
+ * (core/compose.ts) planned into the GitOps repository (core/gitops/gitops-plan.ts) and proposed
+ * as a pull request (propose.ts). Nothing is written to the cluster; the result is the
  * usual one plus `mode: "commit"` and `commit`.
  */
 import { buildHelmRelease, buildOciRepository, composeManifests, type Values } from '../../core/compose.js';

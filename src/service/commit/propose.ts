@@ -3,7 +3,7 @@
  * GitOps repository instead. Every check an apply runs has run before this is called;
  * here who may propose it is asked (gitops-access.ts), the target resolved, the
  * repository read, the change planned on git's document by the pure core
- * (core/gitops-plan.ts) and, unless it is a dry run, written as one commit on a new
+ * (core/gitops/gitops-plan.ts) and, unless it is a dry run, written as one commit on a new
  * branch with a pull request.
  *
  * Conventions: branch `agent-manager/<operation>-<namespace>-<name>-<short id>`; one

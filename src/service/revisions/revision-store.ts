@@ -1,5 +1,5 @@
 /**
- * An agent's revisions in the cluster (ControllerRevisions, see core/revisions.ts):
+ * An agent's revisions in the cluster (ControllerRevisions, see core/revisions/revision-record.ts):
  * read in the same round as everything else a write decides on, and recorded after the
  * release write succeeded.
  *

@@ -1,6 +1,6 @@
 /**
  * list_agent_revisions and get_agent_revision: an agent's recorded revisions read
- * against its live release (core/revision-history.ts decides which one is current,
+ * against its live release (core/revisions/revision-history.ts decides which one is current,
  * whether the release was changed outside agent-manager, and what Flux reports).
  * One concurrent round of reads (the agent's objects and its revisions); a second only
  * when the release lives in another namespace than the agent.

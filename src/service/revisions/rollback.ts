@@ -1,6 +1,6 @@
 /**
  * rollback_agent: applies a recorded revision's spec as an update, through the update
- * path (service/update.ts), so every rule of update_agent holds: the ownership guards
+ * path (service/writes/update.ts), so every rule of update_agent holds: the ownership guards
  * (GitOps-owned and suspended releases need force), the ModelConfig check, the toolset
  * rules with the installation's presets, the chart schema in use now (a revision today's
  * schema refuses is refused with the violations), the retry on a lost race, and the
@@ -11,7 +11,7 @@
  * live release already carries the revision's values. `dryRun` and `resourceVersion` are
  * update's: a dry run stores nothing and records no revision; a precondition refuses a
  * release that moved since it was read (412). A revision without a toolset keeps the
- * current toolset (core/revisions.ts: a rollback never widens access), and the notes say so.
+ * current toolset (core/revisions/revision-record.ts: a rollback never widens access), and the notes say so.
  *
  * With `mode: "commit"` the same checks run (the revision exists, ownership, the
  * ModelConfig, the schema, the precondition) and the revision's values are proposed as a

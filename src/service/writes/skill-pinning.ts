@@ -1,7 +1,7 @@
 /**
  * Skill pinning in the write pipeline: the one step create, update, rollback and validate run
  * before the chart schema sees the values and before anything is written. It plans
- * (core/skill-pins.ts), asks the SkillResolver port for what is not pinned (each distinct
+ * (core/skills/skill-pins.ts), asks the SkillResolver port for what is not pinned (each distinct
  * lookup once, a few at a time), and folds the answers in. A failed lookup fails the write
  * naming the skill (`skills.gitRefs[i]: …`): 400 when the answer is no, 502 when GitHub or the
  * registry could not be asked. A `SkillPinner` serves one operation: the retries of an update

@@ -12,7 +12,7 @@
  * write with `dryRun=All` (the API server checks it; nothing is stored).
  *
  * Every write through this path (update_agent, rollback_agent) is recorded as a
- * revision after the release write succeeded (service/revision-store.ts): the history
+ * revision after the release write succeeded (service/revisions/revision-store.ts): the history
  * is read in the same concurrent round as the release, and its number is written onto
  * the release in the same request, so a retried write takes the next number.
  */

@@ -1,6 +1,6 @@
 /**
  * The `If-Match` precondition of REST writes (RFC 9110 §13.1.1). An agent's entity tag is
- * its `version` as a strong ETag (`"3-9f86d081"`, service/agent-version.ts), which `GET`
+ * its `version` as a strong ETag (`"3-9f86d081"`, service/reads/agent-version.ts), which `GET`
  * and the write results send: it changes when the HelmRelease's spec, labels or
  * annotations change, not when a controller writes status, so a write's ETag still holds
  * for the next write. A write with `If-Match: "3-9f86d081"` is carried out only while the
