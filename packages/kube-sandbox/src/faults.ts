@@ -1,12 +1,8 @@
 /**
- * Fault injection for tests and benchmarks, built on the request hook chain: added
- * latency on every API request; the next N requests matching a verb and a resource fail
- * with a given HTTP status (a proper Status body) or a dropped connection; and a named
- * pod put in CrashLoopBackOff (its container waiting with that reason, restartCount up,
- * Ready False) with the kubelet's Warning `BackOff` event on the pod. Reachable
- * in-process (`sandbox.faults`) and over the admin endpoints (admin token only).
- *
- * In-process callers (the simulated controllers) are never affected by request faults.
+ * Fault injection for tests and benchmarks on the request hook chain: latency on every API request; the
+ * next N requests of a verb and resource failing with a status (a proper Status body) or a dropped
+ * connection; a pod put in CrashLoopBackOff with the kubelet's `BackOff` event. Reachable in-process
+ * (`sandbox.faults`) and over the admin endpoints; in-process controllers are never affected.
  */
 import { isObject, nowTimestamp, type JsonObject } from './api/json.js';
 import { statusForCode } from './api/status.js';

@@ -1,15 +1,9 @@
 /**
- * The embedded sandbox Kubernetes API server: an in-memory kube-apiserver look-alike on
- * loopback HTTPS that the real @kubernetes/client-node and kubectl work against
- * unchanged. `startSandbox` is what tests and `agent-manager serve --sandbox` use;
- * `agent-manager sandbox` runs it alone (cli.ts). Production code reaches this module only
- * through a dynamic import.
- *
- * Trust boundary: the sandbox listens on loopback only and accepts only the tokens it
- * generated, OIDC id_tokens of the issuer it was told to trust, and whatever
- * authenticators a test adds to its chain; tokens appear only in kubeconfigs the caller
- * asks for. With `authorization: 'rbac'` every request is checked against the stored
- * Roles and bindings, as kube-apiserver does.
+ * The embedded sandbox Kubernetes API server: an in-memory kube-apiserver look-alike on loopback HTTPS
+ * that the real @kubernetes/client-node and kubectl use unchanged (`startSandbox`; cli.ts runs it alone).
+ * Product code reaches it only through a dynamic import. Trust boundary: loopback only, accepting only
+ * the tokens it generated, id_tokens of the issuer it trusts and authenticators a test adds; tokens appear
+ * only in kubeconfigs the caller asks for; `authorization: 'rbac'` checks every request as the apiserver.
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';

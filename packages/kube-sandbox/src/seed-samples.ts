@@ -1,15 +1,8 @@
 /**
- * The sample platform of `agent-manager sandbox` and `serve --sandbox` (not of the
- * minimal test fixture): beside the default seed, three agents that show the ownership
- * cases agent-manager distinguishes, and the people's roles.
- *
- * - `incident-triage`: a release owned by GitOps (labelled
- *   `kustomize.toolkit.fluxcd.io/name: platform-agents`), installed by the controllers;
- * - `kubectl-helper`: a bare Agent CR that no release owns;
- * - `paused-reviewer`: a release that was installed and then suspended;
- * - group `platform-admins` may write HelmReleases and OCIRepositories and read the rest
- *   of the agent platform in the managed namespaces; group `platform-viewers` may read
- *   it; both may list namespaces.
+ * The sample platform of `agent-manager sandbox` and `serve --sandbox` (not the minimal test fixture):
+ * agents for each ownership case agent-manager tells apart (`incident-triage` owned by GitOps,
+ * `kubectl-helper` a bare Agent no release owns, `paused-reviewer` a suspended release) and the people's
+ * roles (`platform-admins` write releases and sources, `platform-viewers` read; both list namespaces).
  */
 import type { JsonObject } from './api/json.js';
 import { reconcileHelmRelease } from './controllers/helm-controller.js';

@@ -1,11 +1,8 @@
 /**
- * The objects a fresh sandbox starts with, so agent-manager finds the platform it
- * expects: namespaces `default`, `kube-system`, `kagent` and `tenant`; the
- * `agent-manager` service account with the Role of our Helm chart in both managed
- * namespaces; two accepted ModelConfigs in `kagent`; and the shared OCIRepository
- * `kagent/agent` of the agent chart. Seeding is a list of steps; the sample agents and
- * the people's roles of `agent-manager sandbox` and `serve --sandbox` are in
- * seed-samples.ts.
+ * The objects a fresh sandbox starts with, so agent-manager finds the platform it expects: namespaces
+ * `default`, `kube-system`, `kagent` and `tenant`; the `agent-manager` service account with our chart's
+ * Role in both managed namespaces; two ModelConfigs and the shared OCIRepository `kagent/agent`.
+ * The sample agents and people's roles are in seed-samples.ts.
  */
 import { nowTimestamp, type JsonObject } from './api/json.js';
 import type { SandboxStore } from './ops/sandbox-store.js';

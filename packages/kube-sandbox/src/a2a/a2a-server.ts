@@ -1,17 +1,10 @@
 /**
- * The kagent controller's A2A endpoint, as the sandbox serves it: for every Ready Agent,
- * `<url>/<namespace>/<name>/` speaks A2A (JSON-RPC, with streaming) and serves its agent
- * card at `<url>/<namespace>/<name>/.well-known/agent-card.json`, where `<url>` is
- * `http://<host>:<port>/api/a2a` (kagent's controller serves `/api/a2a/{namespace}/{name}`
- * on its HTTP port). An agent that does not exist or is not Ready is a plain-text 404
- * `Agent <namespace>/<name> not found`, as kagent answers for an agent it has no handler for.
- *
- * Built with the A2A SDK's own server side (DefaultRequestHandler, InMemoryTaskStore,
- * the express JSON-RPC and agent-card handlers); the conversation is the responder's.
- * Who is talking is the user kagent's unsecured authenticator takes: `?user_id=`, else
- * the `X-User-Id` header, else `admin@kagent.dev`; the task store keeps each user's tasks
- * apart; the message `hold` keeps its turn working until cancelled. Every request is recorded (method, path, Authorization and X-User-Id) so tests
- * can see what a client presented.
+ * kagent's A2A endpoint as the sandbox serves it: every Ready Agent speaks A2A (JSON-RPC, streaming) at
+ * `<url>/<namespace>/<name>/` with its card at `.well-known/agent-card.json` (`<url>` is `…/api/a2a`, as
+ * kagent's controller serves it); any other agent is kagent's plain-text 404 `Agent <ns>/<name> not found`.
+ * Built on the A2A SDK's server side; the caller is the user kagent's unsecured authenticator takes
+ * (`?user_id=`, else `X-User-Id`, else `admin@kagent.dev`), and each user's tasks stay apart.
+ * Every request is recorded (method, path, Authorization, X-User-Id) so tests see what a client sent.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,11 +1,8 @@
 /**
- * The deterministic stand-in for an agent's model behind the sandbox's A2A endpoint: it
- * answers from what the agent was built with, so a conversation can be tried and tested
- * without a model. The first turn of a conversation greets with the agent's display name;
- * "which tools" lists its toolset; the message `fail` fails the task; anything else is
- * echoed; `hold` keeps the task working until it is cancelled or the endpoint closes (a
- * turn that outlasts a client's wait). Every turn is published as A2A events in order (the task, `working` updates
- * in several steps, then the final status with the reply), as a streaming agent does.
+ * The deterministic stand-in for an agent's model: it answers from what the agent was built with, so a
+ * conversation is testable without a model (greeting with the display name, "which tools" lists the
+ * toolset, `fail` fails the task, `hold` keeps it working until cancelled, anything else is echoed).
+ * Every turn is published as A2A events in order (task, `working` steps, final status), as a streaming agent.
  */
 import { randomUUID } from 'node:crypto';
 import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';

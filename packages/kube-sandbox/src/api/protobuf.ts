@@ -1,14 +1,9 @@
 /**
- * Reading protobuf request bodies, the way kubectl sends built-in kinds: typed clients
- * (`kubectl create namespace|configmap|secret|role…`, `kubectl auth can-i`) post
- * `application/vnd.kubernetes.protobuf`, a 4-byte magic `k8s\0` followed by a
- * `runtime.Unknown` envelope whose `raw` bytes are the object in the kind's generated
- * proto2 message. This module is the wire format and the schema-driven decoder; the
- * schemas of the kinds the sandbox accepts are in protobuf-kinds.ts.
- *
- * Trust boundary: the bytes are the client's. Every read is bounds-checked, nesting is
- * limited, unknown fields are skipped by wire type (as proto2 does), and any malformed
- * input is a `ProtobufError` the server answers 400.
+ * The protobuf request bodies kubectl's typed clients post (`application/vnd.kubernetes.protobuf`: magic
+ * `k8s\0`, then a `runtime.Unknown` whose `raw` is the kind's proto2 message): the wire format and a
+ * schema-driven decoder; the kinds' schemas are in protobuf-kinds.ts.
+ * Trust boundary: the bytes are the client's, so every read is bounds-checked, nesting is limited, unknown
+ * fields are skipped by wire type (as proto2 does) and malformed input is a `ProtobufError` answered 400.
  */
 
 /** A malformed protobuf body. */

@@ -1,12 +1,8 @@
 /**
- * Authentication of sandbox API requests: a bearer token becomes a user (name and
- * groups), as kube-apiserver's authenticators do; a request no authenticator accepts is
- * 401 Unauthorized. This is the trust boundary of the sandbox: everything after it sees
- * only the UserInfo, never the token.
- *
- * Static tokens (an admin and the agent-manager service account, `--token-auth-file`
- * style) come first; OIDC id_tokens (oidc-authenticator.ts) are another Authenticator
- * added to the chain.
+ * Authentication of sandbox API requests, as kube-apiserver's authenticators chain: a bearer token
+ * becomes a user (name, groups); a request no authenticator accepts is 401. This is the trust boundary:
+ * everything after it sees only the UserInfo, never the token. Static tokens (admin, the agent-manager
+ * service account) come first; OIDC id_tokens (oidc-authenticator.ts) are another link of the chain.
  */
 import type { IncomingMessage } from 'node:http';
 import type { UserInfo } from '../ops/types.js';

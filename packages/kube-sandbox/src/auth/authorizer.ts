@@ -1,10 +1,7 @@
 /**
- * Authorization of sandbox API requests: given who is asking and what they ask for (the
- * attributes of kube-apiserver's authorizer), allow or deny. A denial becomes the real
- * Forbidden Status, word for word:
- * `helmreleases.helm.toolkit.fluxcd.io is forbidden: User "alice@lab.local" cannot create
- * resource "helmreleases" in API group "helm.toolkit.fluxcd.io" in the namespace "kagent"`.
- *
+ * Authorization of sandbox API requests: who asks and what for (kube-apiserver's authorizer attributes)
+ * gives allow or deny, and a denial is the real Forbidden Status word for word (`helmreleases.helm.…
+ * is forbidden: User "alice@lab.local" cannot create resource "helmreleases" in API group …`).
  * `alwaysAllow` is `--authorization always-allow`; RBAC (rbac-authorizer.ts) is the other.
  */
 import { groupResourceString, statusErrors, type StatusError } from '../api/status.js';

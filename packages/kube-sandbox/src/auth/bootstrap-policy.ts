@@ -1,11 +1,8 @@
 /**
- * The RBAC objects kube-apiserver creates for itself at start (its bootstrap policy),
- * reduced to what the sandbox serves: `cluster-admin`, and the discovery roles every
- * authenticated user holds (`system:discovery`, `system:basic-user`,
- * `system:public-info-viewer`), so `kubectl version` and `kubectl api-resources` work
- * for any signed-in user under `--authorization rbac`. Written through the store like
- * any object, so `kubectl get clusterroles` lists them; missing ones are recreated
- * whenever RBAC is switched on, as the apiserver reconciles them at start.
+ * kube-apiserver's bootstrap RBAC policy, reduced to what the sandbox serves: `cluster-admin` and the
+ * discovery roles every authenticated user holds, so `kubectl version` and `api-resources` work for any
+ * signed-in user under `--authorization rbac`. Written through the store like any object (so
+ * `kubectl get clusterroles` lists them) and recreated when RBAC is switched on, as the apiserver does.
  */
 import type { JsonObject } from '../api/json.js';
 import type { SandboxStore } from '../ops/sandbox-store.js';

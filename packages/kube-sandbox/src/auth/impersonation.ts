@@ -1,25 +1,10 @@
 /**
- * User impersonation, as kube-apiserver's impersonation filter applies it after
- * authentication: `Impersonate-User`, `Impersonate-Group`, `Impersonate-Uid` and
- * `Impersonate-Extra-<key>` headers (what `kubectl --as`, `--as-group` and `--as-uid`
- * send) make the request run as that user, once the authorizer lets the caller
- * `impersonate` each of them:
- *
- * - a user is resource `users` in the core group (a `system:serviceaccount:<ns>:<name>`
- *   username is resource `serviceaccounts` named `<name>` in namespace `<ns>`, and brings
- *   that account's groups unless groups are given);
- * - a group is `groups`, a UID `uids` and an extra value `userextras/<key>` (both in
- *   `authentication.k8s.io`).
- *
- * A request the caller may not impersonate is 403 in the real words
- * (`users "alice" is forbidden: User "bob" cannot impersonate resource "users" in API
- * group "" at the cluster scope`); groups, UID or extras without a user are refused as the
- * real server refuses them (500, since the headers cannot be honoured). The impersonated
- * user is in `system:authenticated` unless the headers name `system:unauthenticated`.
- *
- * Ignoring the headers would answer a request as the administrator that a real cluster
- * answers as someone else, so a test of RBAC through `--as` would pass for the wrong
- * reason.
+ * User impersonation as kube-apiserver's filter applies it after authentication: `Impersonate-User`,
+ * `-Group`, `-Uid` and `-Extra-<key>` (what `kubectl --as` sends) run the request as that user once the
+ * authorizer lets the caller `impersonate` each (resources `users`/`serviceaccounts`, `groups`, `uids`,
+ * `userextras/<key>`). A refusal is the real 403 text; groups, UID or extras without a user are the real
+ * 500. Ignoring the headers would answer as the administrator a request a real cluster answers as someone
+ * else, so an RBAC test through `--as` would pass for the wrong reason.
  */
 import type { IncomingMessage } from 'node:http';
 import { statusErrors } from '../api/status.js';

@@ -1,17 +1,9 @@
 /**
- * OIDC id_token authentication of the sandbox, with kube-apiserver's `--oidc-*`
- * semantics: a bearer whose (unverified) `iss` is the configured issuer is verified
- * against the issuer's discovery document and JWKS (trusting `--oidc-ca-file` besides
- * the public roots), must carry the client id in `aud` and an `exp` in the future, and
- * is signed with an allowed algorithm (RS256 unless configured otherwise, as
- * `--oidc-signing-algs` defaults). The user name is the `--oidc-username-claim` (default
- * `sub`); claims other than `email` are prefixed with `<issuer>#` unless
- * `--oidc-username-prefix` says otherwise (`-` turns prefixing off), and the `email`
- * claim is refused when `email_verified` is present and not true. Groups come from
- * `--oidc-groups-claim` (a string or a list of strings).
- *
- * Trust boundary: every refusal is "not authenticated" (the server answers 401
- * Unauthorized, never why); the reason goes to the debug log only, without the token.
+ * OIDC id_token authentication with kube-apiserver's `--oidc-*` semantics: a bearer whose `iss` is the
+ * configured issuer is verified against its discovery document and JWKS (trusting `--oidc-ca-file` too),
+ * must carry the client id in `aud`, a future `exp` and an allowed algorithm (RS256 by default); the
+ * username and groups claims, the `<issuer>#` prefix and the `email_verified` rule are the apiserver's.
+ * Trust boundary: every refusal is a bare 401, never why; the reason goes to the debug log, without the token.
  */
 import { createRemoteJWKSet, customFetch, decodeJwt, errors, jwtVerify, type JWTPayload, type JWTVerifyResult, type RemoteJWKSet } from 'jose';
 import type { UserInfo } from '../ops/types.js';

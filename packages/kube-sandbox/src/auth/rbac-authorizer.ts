@@ -1,18 +1,9 @@
 /**
- * RBAC authorization from the stored Roles, ClusterRoles, RoleBindings and
- * ClusterRoleBindings, evaluated on every request the way kube-apiserver's RBAC
- * authorizer does: ClusterRoleBindings first, then the RoleBindings of the request's
- * namespace; a binding applies when one of its subjects is the user (User), one of the
- * user's groups (Group) or the user as a service account (ServiceAccount, namespace
- * defaulting to the binding's); a rule allows when its verbs, API groups, resources
- * (with `*`, `resource/subresource` and `*\/subresource`) and resourceNames all match,
- * or, for non-resource paths, its nonResourceURLs (exact or `prefix*`). Members of
- * `system:masters` are always allowed, as the apiserver's privileged-group authorizer
- * does before RBAC is asked.
- *
- * A denial carries RBAC's reason only when a binding named a role that does not exist
- * (`RBAC: role.rbac.authorization.k8s.io "x" not found`), as the real authorizer does.
- * Aggregated ClusterRoles are not expanded (their `rules` are used as stored).
+ * RBAC from the stored Roles, ClusterRoles and bindings, evaluated on every request as kube-apiserver's
+ * RBAC authorizer does: ClusterRoleBindings, then the namespace's RoleBindings; a subject matches the
+ * user, a group or the service account; a rule matches verbs, groups, resources (`*`, subresources) and
+ * names, or nonResourceURLs. `system:masters` is always allowed (the privileged-group authorizer). A denial
+ * names RBAC's reason only for a binding to a missing role, as the real one; aggregation is not expanded.
  */
 import { isObject, type JsonObject } from '../api/json.js';
 import type { OpsEnv, UserInfo } from '../ops/types.js';

@@ -1,11 +1,9 @@
 /**
- * The agent chart as the simulated helm-controller installs it, rendering
- * `kagent.dev/v1alpha2` Agents. Values are checked like Helm does — first against the
- * chart's own values.schema.json (chart/values.schema.json, the 0.5.2 schema, which
- * predates the `toolset` value), then by the chart template's guard on `toolset` — and
- * then rendered into the one object the chart makes: an Agent with the chart's labels,
- * the display-name annotation and the curated spec, with `extraAgentSpec` deep-merged
- * over it. Nothing here comes from agent-manager: the sandbox judges values on its own.
+ * The agent chart as the simulated helm-controller installs it: values are checked as Helm does (the
+ * chart's own values.schema.json, the 0.5.2 one without `toolset`, then the template's `toolset` guard)
+ * and rendered into the chart's one object, a `kagent.dev/v1alpha2` Agent with the chart's labels, the
+ * display-name annotation and `extraAgentSpec` deep-merged over the curated spec.
+ * Nothing here comes from agent-manager: the sandbox judges values on its own.
  */
 import { isObject, type JsonObject } from '../api/json.js';
 import CHART_SCHEMA from './chart/values.schema.json' with { type: 'json' };

@@ -1,13 +1,9 @@
 /**
- * The loop every simulated controller runs: store events map to object keys, keys wait
- * in a delayed work queue (a burst of events for one object becomes one reconcile), and
- * each key is reconciled on its own, later, never inside the write that announced it.
- * A reconcile reads the current state and converges it, so a missed or repeated event
- * does no harm. A 409 (someone wrote in between) or any other failure requeues the key.
- *
- * Controllers write through the in-process store under their own field manager; they
- * are neither counted nor authorized, like a real cluster's controllers on the
- * loopback connection of their own service account.
+ * The loop every simulated controller runs: store events map to keys in a delayed work queue (a burst
+ * becomes one reconcile), and each key is reconciled later, never inside the write that announced it.
+ * A reconcile reads the current state and converges it, so a missed or repeated event does no harm; a 409
+ * or any failure requeues. Controllers write in-process under their own field manager, neither counted
+ * nor authorized, like a real cluster's controllers on their own service account.
  */
 import { isObject, type JsonObject } from '../api/json.js';
 import { StatusError } from '../api/status.js';

@@ -1,26 +1,10 @@
 /**
- * The garbage collector of kube-controller-manager, for every kind the sandbox serves:
- * an object whose `ownerReferences` all point at owners that are gone is deleted, in the
- * background, some moments after its last owner went.
- *
- * The rules of the real collector it keeps:
- * - An owner is looked up by the reference's kind (any served version of its group),
- *   its name and, for a namespaced kind, the dependent's namespace; it counts only when
- *   its uid is the reference's uid. A missing owner, or one of that name with another
- *   uid, is "dangling"; so is an owner referenced across namespaces (there are none).
- * - A dependent with no live owner left is deleted (propagation Background). One that
- *   still has a live owner keeps it, and its dangling references are removed.
- * - A reference whose kind the server does not serve cannot be verified and keeps the
- *   dependent; a cluster-scoped dependent naming a namespaced owner kind is invalid:
- *   it is kept and gets a Warning event `OwnerRefInvalidNamespace`.
- * - Objects created with a dangling reference are collected too (they are verified on
- *   creation and whenever their references change), not only dependents of an owner
- *   deleted later.
- * - Deletion with propagationPolicy Orphan leaves the owner with the `orphan` finalizer
- *   until the collector removed the references to it from its dependents; Foreground
- *   leaves it with `foregroundDeletion` until its dependents are gone.
- *
- * The collector writes through the in-process store as `generic-garbage-collector`.
+ * kube-controller-manager's garbage collector for every served kind: an object whose owners are all gone
+ * is deleted in the background. As the real one: an owner counts only with the reference's uid; a
+ * dependent keeps live owners and loses dangling references; an unserved owner kind keeps the dependent;
+ * a cluster-scoped dependent of a namespaced owner kind gets `OwnerRefInvalidNamespace`; objects created
+ * with dangling references are collected too; Orphan and Foreground deletion end by removing the
+ * `orphan`/`foregroundDeletion` finalizer. It writes in-process as `generic-garbage-collector`.
  */
 import { isObject, type JsonObject } from '../api/json.js';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../ops/delete.js';

@@ -1,21 +1,11 @@
 /**
- * A stand-in for Flux's helm-controller, for HelmReleases of the agent chart through a
- * `chartRef` to an OCIRepository. It adds the `finalizers.fluxcd.io` finalizer, waits
- * for the source's artifact (Ready False `ArtifactFailed` or `SourceNotReady` meanwhile),
- * installs or upgrades when the chart revision or the values changed — rendering the
- * Agent with the Flux provenance labels; an upgrade replaces what the chart rendered
- * before (a label or annotation it no longer renders goes) and keeps what others added —
- * and keeps `status.history` (newest first,
- * chart version `0.6.1+<12 hex of the OCI digest>`), `lastAttempted*`, the inventory and
- * the `Ready`/`Released` conditions. Values the chart refuses give `InstallFailed` /
- * `UpgradeFailed` with `Stalled` (no retries configured), and are not retried until the
- * values or the chart change. Nothing happens while `spec.suspend` is true. Deletion
- * uninstalls (deletes the rendered Agent) and then drops the finalizer — except for a
- * suspended release, whose finalizer is dropped without uninstalling, as Flux does.
- * Generations as helm-controller writes them: an action is first recorded
- * (`lastAttemptedGeneration`, Reconciling True, Ready Unknown) and run one reconcile later;
- * `observedGeneration` moves only when a reconcile finished. `spec.kubeConfig` installs
- * into another cluster (remote-cluster.ts), with Helm's records there (helm-storage.ts).
+ * A stand-in for Flux's helm-controller, for agent-chart HelmReleases with a `chartRef` to an
+ * OCIRepository: finalizer, wait for the artifact, install or upgrade when chart or values changed (an
+ * upgrade replaces what the chart rendered and keeps what others added), `status.history`, the inventory
+ * and `Ready`/`Released`; refused values are `InstallFailed`/`UpgradeFailed` + `Stalled` until they change;
+ * nothing while suspended; deletion uninstalls (not when suspended). Generations as Flux writes them: an
+ * action is recorded first and `observedGeneration` moves after. `spec.kubeConfig` installs into another
+ * cluster (remote-cluster.ts), with Helm's records there (helm-storage.ts).
  */
 import { stringify } from 'yaml';
 import { isObject, nowTimestamp, type JsonObject } from '../api/json.js';

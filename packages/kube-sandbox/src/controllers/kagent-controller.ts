@@ -1,14 +1,9 @@
 /**
- * A stand-in for kagent's controller (v0.10 line) for `kagent.dev/v1alpha2` Agents and
- * ModelConfigs. An Agent is compiled (a Declarative agent needs its ModelConfig in its
- * namespace) into a Deployment named after it, owned by it, selecting `app: kagent,
- * kagent: <name>` with a main container `kagent` (and `skills-init` when skills are
- * configured); `Accepted` is True `Reconciled` or False `ReconcileFailed` with the
- * error, and `Ready` follows the Deployment exactly as kagent computes it (True
- * `DeploymentReady` once availableReplicas reaches the replicas, False
- * `DeploymentNotReady` "Deployment is not ready, a/b pods are ready", Unknown
- * `DeploymentNotFound`). The Deployment and its pods go with the Agent through their
- * owner references (the garbage collector in workloads.ts). ModelConfigs are accepted.
+ * A stand-in for kagent's controller (v0.10) for `kagent.dev/v1alpha2` Agents and ModelConfigs: an
+ * Agent is compiled (Declarative needs its ModelConfig) into an owned Deployment selecting
+ * `app: kagent, kagent: <name>`; `Accepted` says whether that worked, and `Ready` follows the Deployment
+ * exactly as kagent computes it (`DeploymentReady`, `DeploymentNotReady` "a/b pods are ready",
+ * `DeploymentNotFound`). Dependents go with the Agent through owner references.
  */
 import { isObject, type JsonObject } from '../api/json.js';
 import { Controller, controllerOf, metadata, ownerReference, type ControllerContext } from './controller.js';

@@ -1,11 +1,8 @@
 /**
- * A stand-in for Flux's source-controller, for OCIRepositories of the agent chart. The
- * simulated registry holds a few versions of the chart under every URL; the reference
- * (`digest` > `semver` > `tag`, default `latest`) picks one, and the repository gets an
- * artifact whose revision reads like the real one (`0.6.1@sha256:<manifest digest>`)
- * with `Ready` and `ArtifactInStorage` True, or `Ready` False `ReadOperationFailed` when
- * no version matches the semver range. Adds and honours `finalizers.fluxcd.io`, does
- * nothing while `spec.suspend` is true.
+ * A stand-in for Flux's source-controller, for OCIRepositories of the agent chart: the simulated
+ * registry holds a few chart versions; the reference (`digest` > `semver` > `tag`, default `latest`)
+ * picks one and the artifact's revision reads like the real one (`0.6.1@sha256:…`), or `Ready` False
+ * `ReadOperationFailed` when nothing matches. Honours `finalizers.fluxcd.io` and `spec.suspend`.
  */
 import semver from 'semver';
 import { isObject, nowTimestamp, type JsonObject } from '../api/json.js';

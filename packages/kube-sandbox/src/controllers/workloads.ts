@@ -1,13 +1,9 @@
 /**
- * The parts of kube-controller-manager the agents' workloads need: the Deployment
- * controller (one ReplicaSet `<deployment>-<pod-template-hash>` per template, older ones
- * scaled to zero; a template seen before, as `kubectl rollout undo` restores it, takes its
- * ReplicaSet back under the next revision; the Deployment's
- * `deployment.kubernetes.io/revision` annotation; replica counts and the `Available` /
- * `Progressing` conditions), the
- * ReplicaSet controller (pods `<replicaset>-<5 random>` owned by it, counted by
- * readiness). Dependents go with their owners through the garbage collector
- * (garbage-collector.ts): Agent → Deployment → ReplicaSet → pods.
+ * The parts of kube-controller-manager agents' workloads need: the Deployment controller (a ReplicaSet
+ * per template hash, older ones scaled to zero, a template seen before takes its ReplicaSet back as
+ * `rollout undo` does, the revision annotation, replica counts, `Available`/`Progressing`) and the
+ * ReplicaSet controller (owned pods counted by readiness). Dependents go with their owners through the
+ * garbage collector: Agent → Deployment → ReplicaSet → pods.
  */
 import { randomInt } from 'node:crypto';
 import { deepEqual, isObject, type JsonObject } from '../api/json.js';

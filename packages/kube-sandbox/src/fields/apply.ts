@@ -1,11 +1,8 @@
 /**
- * Server-side apply (structured-merge-diff's Apply): merge an applied configuration into
- * the live object, remove fields this manager applied before and no longer applies
- * (unless someone else owns them), refuse to change fields another manager owns unless
- * `force` is set, and record the manager's `Apply` entry as exactly the applied fields.
- *
- * The conflict message and causes are the real ones:
- * `Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas`.
+ * Server-side apply (structured-merge-diff's Apply): merge the applied configuration into the live
+ * object, drop fields this manager no longer applies (unless another owns them), refuse to change fields
+ * another manager owns without `force`, and record the `Apply` entry as exactly the applied fields.
+ * Conflicts are the real texts (`Apply failed with 1 conflict: conflict with "…" using apps/v1: .spec.replicas`).
  */
 import { clone, deepEqual, isObject, nowTimestamp, type JsonObject } from '../api/json.js';
 import { statusErrors, type StatusError } from '../api/status.js';

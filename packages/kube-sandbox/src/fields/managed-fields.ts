@@ -1,13 +1,8 @@
 /**
- * `metadata.managedFields`: who owns which fields of an object. Every write records its
- * field manager, as kube-apiserver does: an `Update` entry takes the fields the write
- * added or changed (and takes them from other managers, without conflict); server-side
- * apply records an `Apply` entry with exactly the applied fields (see apply-merge.ts).
- *
- * Ownership is tracked on a view of the object without the fields the server manages
- * itself (apiVersion, kind, name, namespace, uid, resourceVersion…) and without the part
- * the other endpoint owns: status for the main resource when there is a status
- * subresource, everything but status for `/status`.
+ * `metadata.managedFields`, recorded on every write as kube-apiserver does: an `Update` entry takes the
+ * fields the write added or changed (from other managers, without conflict); apply records an `Apply`
+ * entry (apply-merge.ts). Ownership is tracked without the fields the server manages itself and without
+ * the other endpoint's part (status for the main resource, everything but status for `/status`).
  */
 import { isObject, nowTimestamp, type JsonObject } from '../api/json.js';
 import type { SchemaNode } from '../resources/schema.js';

@@ -1,12 +1,8 @@
 /**
- * Walking an object alongside its schema, the way structured-merge-diff does: which
- * children are declared struct fields and which are map entries, whether a list is
- * atomic, a set of scalars or a map keyed by some fields, and the path element of each
- * list item. On top of that: the set of fields an object sets (`appliedFieldSet`), the
- * comparison of two versions (`compareObjects`) and removal of one field path.
- *
- * A missing schema node means "unknown" (preserve-unknown-fields, or an open built-in
- * schema): maps are then granular and lists atomic, as for SMD's deduced types.
+ * Walking an object alongside its schema as structured-merge-diff does (struct fields or map entries,
+ * atomic lists, sets, keyed lists and their path elements), and on top: the fields an object sets
+ * (`appliedFieldSet`), the comparison of two versions and removal of a field path. A missing schema node
+ * is "unknown": maps granular and lists atomic, as for SMD's deduced types.
  */
 import { deepEqual, isObject, type JsonObject } from '../api/json.js';
 import type { SchemaNode } from '../resources/schema.js';

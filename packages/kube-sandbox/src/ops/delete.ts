@@ -1,17 +1,9 @@
 /**
- * Deleting objects: preconditions (uid, resourceVersion), finalizers (an object with
- * finalizers gets a deletionTimestamp and stays until they are removed; the last removal
- * deletes it), dry run, namespace termination and delete-collection. Propagation
- * follows the real server: Background (the default) removes the object at once and
- * leaves its dependents to the garbage collector; Orphan and Foreground add the
- * `orphan` or `foregroundDeletion` finalizer, which the collector removes once it has
- * orphaned, or deleted, the dependents.
- *
- * A pod on a node is deleted gracefully, as the pod registry does it: it gets a
- * deletionTimestamp its grace period ahead (the request's `gracePeriodSeconds`, else the
- * pod's `terminationGracePeriodSeconds`, 30 by default) and stays, Terminating, until
- * the kubelet deletes it with grace period 0. A pod no node runs, or one that has
- * finished, goes at once; a second delete may only shorten the grace period.
+ * Deleting objects as the real server does: preconditions (uid, resourceVersion), finalizers, dry run,
+ * namespace termination, delete-collection, and propagation (Background leaves dependents to the garbage
+ * collector; Orphan and Foreground add their finalizer). A pod on a node is deleted gracefully, as the pod
+ * registry does: Terminating for its grace period until the kubelet deletes it; a second delete may only
+ * shorten the grace period.
  */
 import { clone, isObject, metaOf, readMeta, nowTimestamp, type JsonObject } from '../api/json.js';
 import { statusErrors } from '../api/status.js';

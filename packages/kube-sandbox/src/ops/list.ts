@@ -1,14 +1,8 @@
 /**
- * Listing: selectors, then paging with `limit` and `continue`. The continue token has the
- * real server's shape (base64 of `{"v":"meta.k8s.io/v1","rv":…,"start":"<key>\u0000"}`);
- * a page continues after the last key returned. Unlike etcd, later pages show the current
- * state rather than a snapshot at the first page's resourceVersion. `remainingItemCount`
- * is reported only without selectors, as the real server does.
- *
- * resourceVersion semantics (ListOptions validation and the watch cache's answers): a
- * version newer than the store's is 504 `Too large resource version`; `Exact` is served
- * only when nothing of the resource changed since that version (the state is then the
- * same) and is otherwise 410 Expired, since the sandbox keeps no snapshots.
+ * Listing: selectors, then paging with `limit` and `continue` (the real server's token shape; unlike
+ * etcd, later pages show current state, not a snapshot; `remainingItemCount` only without selectors).
+ * resourceVersion as the watch cache answers: newer than the store is 504 `Too large resource version`;
+ * `Exact` is served only when nothing changed since, else 410 Expired (the sandbox keeps no snapshots).
  */
 import { Buffer } from 'node:buffer';
 import { isObject, type JsonObject } from '../api/json.js';

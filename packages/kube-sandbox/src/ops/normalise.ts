@@ -1,13 +1,8 @@
 /**
- * What the server does to every object it is about to store, after decoding: prune
- * unknown fields and fill defaults (structural schema), fold write-only fields (Secret
- * stringData), then validate (schema, ObjectMeta, kind rules). Unknown fields follow
- * `fieldValidation`: Strict refuses them (400), Warn drops them with a warning, Ignore
- * drops them silently.
- *
- * Error forms follow the real server: a custom resource's violations are one 422 Invalid
- * with every cause; a built-in kind's type mismatch is the 400 decoding error Go's JSON
- * decoder gives, and its semantic violations are 422 Invalid.
+ * What the server does to every object before storing it: prune unknown fields and fill defaults,
+ * fold write-only fields (Secret stringData), validate. Unknown fields follow `fieldValidation` (Strict
+ * 400, Warn drops with a warning, Ignore drops). Error forms are the real server's: a custom resource's
+ * violations are one 422 with every cause; a built-in kind's type mismatch is Go's 400 decoding error.
  */
 import type { FieldError } from '../api/field-errors.js';
 import { isObject, type JsonObject } from '../api/json.js';

@@ -1,11 +1,8 @@
 /**
- * The sandbox's objects as in-process code sees them: the same operations, with the same
- * semantics and the same StatusErrors, that the HTTP API serves — so tests can seed and
- * inspect state, and simulated controllers can watch and write, without HTTP.
- *
- * Returned objects are frozen snapshots of what is stored; copy them (`structuredClone`)
- * before changing them. Resources may be named by plural, `plural.group`, kind or short
- * name (`'hr'`, `'helmreleases.helm.toolkit.fluxcd.io'`, `'Pod'`).
+ * The sandbox's objects as in-process code sees them: the HTTP API's operations, semantics and
+ * StatusErrors without HTTP, so tests seed and inspect state and controllers watch and write.
+ * Returned objects are frozen snapshots (copy before changing); a resource may be named by plural,
+ * `plural.group`, kind or short name.
  */
 import { randomUUID } from 'node:crypto';
 import { crdObjectFor, customresourcedefinitions } from '../resources/crds.js';

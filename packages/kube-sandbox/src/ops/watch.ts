@@ -1,11 +1,8 @@
 /**
- * Watching a resource: the initial state (for resourceVersion absent, "" or "0", or with
- * `sendInitialEvents`), or the history after a resourceVersion, then every committed
- * change, filtered by namespace and selectors. A change that makes an object start or
- * stop matching a selector is delivered as ADDED or DELETED, as the real watch cache does.
- * A resourceVersion older than the kept history ends the watch with an ERROR event whose
- * Status is 410 Expired; one newer than the store is refused before the stream starts
- * with 504 Too large resource version, as the watch cache answers.
+ * Watching a resource: the initial state (resourceVersion absent, "" or "0", or `sendInitialEvents`) or
+ * the history after a version, then every change, filtered by namespace and selectors; an object that
+ * starts or stops matching is ADDED or DELETED, as the watch cache does. Too old a version ends with a 410
+ * Expired ERROR event; too new is refused before streaming with 504 Too large resource version.
  */
 import { isObject, type JsonObject } from '../api/json.js';
 import { statusErrors } from '../api/status.js';

@@ -1,11 +1,8 @@
 /**
- * apiextensions.k8s.io/v1 CustomResourceDefinitions, as a cluster with the sandbox's
- * custom kinds installed lists them: one CRD per served custom resource, named
- * `<plural>.<group>`, with its names, scope, the served and stored version, its schema,
- * status subresource and printer columns, and the `NamesAccepted` and `Established`
- * conditions that `kubectl wait --for=condition=Established` waits for. They are
- * read-only (get, list, watch): the kinds are compiled into the sandbox, so creating or
- * changing a CRD could not change what is served, and a write says so with 405.
+ * CustomResourceDefinitions as a cluster with the sandbox's custom kinds lists them: one per custom
+ * resource with names, scope, versions, schema, status subresource, printer columns and the
+ * `NamesAccepted`/`Established` conditions `kubectl wait` waits for. Read-only: the kinds are compiled
+ * in, so a CRD write could not change what is served, and it says so with 405.
  */
 import { isObject, nowTimestamp, type JsonObject } from '../api/json.js';
 import { column, nameColumn } from './columns.js';

@@ -1,12 +1,8 @@
 /**
- * Structural schemas as the sandbox describes resources: the OpenAPI v3 subset a CRD's
- * `openAPIV3Schema` uses (types, properties, required, enum, pattern, lengths, defaults)
- * plus the `x-kubernetes-*` extensions that drive pruning, server-side apply and
- * strategic merge patch (list types and map keys, patch strategies, preserved unknown
- * fields). One node type serves validation, pruning, field ownership and merging, so the
- * semantics of a list or map are stated once per field.
- *
- * The small constructors below keep the resource tables readable.
+ * Structural schemas: the OpenAPI v3 subset a CRD's `openAPIV3Schema` uses plus the `x-kubernetes-*`
+ * extensions that drive pruning, server-side apply and strategic merge patch. One node type serves
+ * validation, pruning, field ownership and merging, so a list's or map's semantics are stated once per
+ * field; the small constructors below keep the resource tables readable.
  */
 
 /** A node of a structural schema. Extension names are the real ones, so tests can compare. */

@@ -1,11 +1,8 @@
 /**
- * Validation of an object against a structural schema, the way the apiextensions server
- * treats a custom resource: unknown fields are pruned (and reported so the caller can warn
- * or, with `fieldValidation=Strict`, refuse), nulls of non-nullable fields are dropped,
- * defaults are filled in, and every violation becomes a field error with the real message
- * form (`spec.interval in body must be of type string: "integer"`).
- *
- * The walk mutates the value it is given; callers pass a copy they own.
+ * Validation against a structural schema as the apiextensions server treats a custom resource: unknown
+ * fields pruned (and reported, for Warn or Strict), nulls of non-nullable fields dropped, defaults filled,
+ * violations as field errors in the real form (`spec.interval in body must be of type string: "integer"`).
+ * The walk mutates its value; callers pass a copy they own.
  */
 import { fieldError, type FieldError } from '../api/field-errors.js';
 import { clone, isObject, jsonTypeName, type JsonObject } from '../api/json.js';

@@ -1,14 +1,9 @@
 /**
- * The defaults the API server fills into workloads when it decodes them (the apps/v1 and
- * core/v1 `SetDefaults_*` functions), so a Deployment read back looks as it does on a
- * cluster: `strategy` RollingUpdate with 25% maxUnavailable and maxSurge,
- * `revisionHistoryLimit` 10, `progressDeadlineSeconds` 600, `replicas` 1; in every pod
- * spec `restartPolicy` Always, `dnsPolicy` ClusterFirst, `terminationGracePeriodSeconds`
- * 30, `schedulerName` default-scheduler and an empty `securityContext`; in every
- * container `terminationMessagePath` /dev/termination-log, `terminationMessagePolicy`
- * File, `imagePullPolicy` (Always for `:latest` or no tag, IfNotPresent otherwise) and TCP
- * for ports. Admission plugins' additions (service account, tolerations, priority) are not
- * simulated. Only absent fields are filled; what a client set is kept.
+ * The defaults the API server fills into workloads on decode (apps/v1 and core/v1 `SetDefaults_*`), so
+ * a Deployment reads back as on a cluster: strategy, revisionHistoryLimit, progressDeadlineSeconds and
+ * replicas; the pod spec's restart, DNS, grace period, scheduler and securityContext; each container's
+ * termination message, imagePullPolicy (by tag) and port protocol. Only absent fields are filled;
+ * admission plugins' additions are not simulated.
  */
 import { child, isObject, type JsonObject } from '../api/json.js';
 

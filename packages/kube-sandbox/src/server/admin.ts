@@ -1,14 +1,7 @@
 /**
- * The sandbox's own admin endpoints, beside the Kubernetes API and for the sandbox
- * administrator only (group system:masters). Admin requests are not counted.
- *
- * - `GET /sandbox/counters`, `POST /sandbox/counters/reset`: the request counters;
- * - `GET /sandbox/faults`: what is armed; `DELETE /sandbox/faults`: disarm everything;
- * - `POST /sandbox/faults/latency` `{"ms": 200}`: delay every API request;
- * - `POST /sandbox/faults/fail` `{"verb", "resource", "count", "code" | "drop": true, …}`:
- *   fail the next matching requests (see FailureRule);
- * - `POST /sandbox/faults/crashloop` `{"namespace", "pod", "container"?}`: put a pod in
- *   CrashLoopBackOff.
+ * The sandbox's admin endpoints beside the Kubernetes API, for group system:masters only and never
+ * counted: `/sandbox/counters` (and `/reset`), and `/sandbox/faults` to list, disarm, add `latency`,
+ * `fail` the next matching requests (see FailureRule) or put a pod in `crashloop`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { forbiddenError } from '../auth/authorizer.js';

@@ -1,11 +1,7 @@
 /**
- * Content negotiation of responses: plain JSON, server-side tables
- * (`application/json;as=Table;v=v1;g=meta.k8s.io`, what `kubectl get` asks for) and
- * partial object metadata. Aggregated discovery (`as=APIGroupDiscoveryList`) is never
- * chosen: the sandbox answers discovery in the legacy form, which kubectl falls back to
- * when the response's Content-Type is plain `application/json`. `application/yaml` is the
- * same objects in YAML (not for watches, which stream JSON only). Only protobuf or other
- * formats → 406.
+ * Content negotiation of responses: JSON, server-side tables (what `kubectl get` asks for), partial
+ * object metadata and YAML (not for watches). Aggregated discovery is never chosen: legacy discovery is
+ * what kubectl falls back to on plain `application/json`. Protobuf or other formats → 406.
  */
 import { statusErrors } from '../api/status.js';
 

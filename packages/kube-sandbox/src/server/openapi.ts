@@ -1,14 +1,9 @@
 /**
- * A minimal OpenAPI v3 for kubectl. kubectl apply, create and replace validate fields on
- * the server (`fieldValidation=Strict`) only when the server's OpenAPI v3 says a kind's
- * PATCH operation takes that parameter; otherwise they fall back to downloading the
- * protobuf OpenAPI v2 for client-side validation, which the sandbox does not serve. So
- * each group version's document lists, per resource, the object path with a PATCH
- * operation carrying `x-kubernetes-group-version-kind` and the `fieldValidation`
- * parameter, plus each kind's schema under `components.schemas` (tagged with
- * `x-kubernetes-group-version-kind`), which `kubectl explain` reads. Without
- * request-body content types kubectl never uses those schemas for patches: it computes
- * strategic merge patches from its own compiled-in types, as it does without OpenAPI.
+ * A minimal OpenAPI v3 for kubectl: apply, create and replace validate on the server
+ * (`fieldValidation=Strict`) only when a kind's PATCH operation lists that parameter, else they download
+ * the protobuf v2 document the sandbox does not serve. So each group version lists a PATCH per resource
+ * with the parameter, and each kind's schema (read by `kubectl explain`). Without request-body content
+ * types kubectl still computes strategic merge patches from its compiled-in types.
  */
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '../api/json.js';

@@ -1,20 +1,8 @@
 /**
- * Answering the review resources (../resources/reviews.ts) the way kube-apiserver does:
- * a create whose response is the posted object with a `status` filled in, 201, nothing
- * stored.
- *
- * - SelfSubjectAccessReview: the same authorizer that guards every request is asked about
- *   the spec's resource or non-resource attributes for the calling user (`kubectl auth
- *   can-i create hr -n kagent` → yes/no);
- * - SelfSubjectRulesReview: the rules that apply to the user in `spec.namespace`
- *   (`kubectl auth can-i --list`);
- * - SelfSubjectReview: who the server thinks the caller is (`kubectl auth whoami`).
- *
- * - SubjectAccessReview: the same question about the user, groups and extra the spec
- *   names (a webhook or a service asking about someone else). Creating one needs RBAC's
- *   `create` on subjectaccessreviews, like any other create, so only a trusted reviewer
- *   may ask.
- *
+ * The review resources (../resources/reviews.ts) as kube-apiserver answers them: a 201 echoing the
+ * object with `status` filled, nothing stored. SelfSubjectAccessReview asks the request authorizer
+ * (`kubectl auth can-i`), SelfSubjectRulesReview lists the rules (`--list`), SelfSubjectReview says who
+ * the caller is (`whoami`); SubjectAccessReview asks about someone else and needs RBAC `create`.
  * Trust boundary: the Self reviews always ask about the authenticated caller.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -1,11 +1,8 @@
 /**
- * The in-memory object store: one sorted map per resource type, keyed `namespace/name`
- * (or `name` when cluster-scoped) like etcd's keys, and one global resourceVersion
- * counter shared by every write, as in a real cluster. Stored objects are deep-frozen:
- * readers get them without copying (cheap lists of thousands of objects) and writers
- * always build new objects. Every commit is published on the watch hub.
- *
- * This layer knows nothing of validation or HTTP; the operations in ../ops do.
+ * The in-memory object store: a sorted map per resource keyed `namespace/name` like etcd's keys, one
+ * resourceVersion counter for every write as in a real cluster, deep-frozen objects (readers need no
+ * copy, writers build new objects), every commit published on the watch hub. It knows nothing of
+ * validation or HTTP; ../ops does.
  */
 import { isObject, type JsonObject } from '../api/json.js';
 import { resourceKey, type ResourceDef } from '../resources/types.js';

@@ -1,11 +1,8 @@
 /**
- * The agent chart's template guard on the `toolset` value: the chart renders the list as
- * the `X-Muster-Toolset` header (selectors joined by `,`), and its template `fail`s the
- * render for a value muster could not read. The rules are the chart's published ones
- * (its values.schema.json describes them): a list of strings; not empty (`preset:none`
- * is how an agent says "no tools"); at most 32 inline selectors; each `preset:`,
- * `server:`, `workflow:` or `tool:` followed by a name without whitespace or commas;
- * `toolset:` is reserved and `label:` exists only inside presets.
+ * The agent chart's template guard on `toolset`: the chart renders it as the `X-Muster-Toolset` header
+ * and `fail`s a value muster could not read. The rules are the chart's published ones (values.schema.json):
+ * a non-empty list of at most 32 `preset:`/`server:`/`workflow:`/`tool:` selectors, names without
+ * whitespace or commas; `toolset:` is reserved and `label:` exists only inside presets.
  */
 
 /** The header the rendered muster binding carries the toolset in. */

@@ -1,13 +1,9 @@
 /**
- * Helm's check of release values against a chart's `values.schema.json`, done the way
- * Helm does it and worded the way Helm words it, with this package's own ajv: Helm
- * validates the merged values before it renders anything and refuses the whole install
- * or upgrade when any value breaks the schema, listing every violation under the chart's
- * name (`- at '<JSON pointer>': <reason>`, as Helm 3.18+ prints them).
- *
- * Helm ignores `format`, so format assertions are off here too; the dialect follows the
- * schema's `$schema` (2020-12, 2019-09, else draft-07). A schema that does not compile
- * refuses every install, as Helm does.
+ * Helm's check of release values against a chart's `values.schema.json`, done and worded as Helm does:
+ * the merged values are validated before rendering, and any violation refuses the whole install or
+ * upgrade, listed under the chart's name (`- at '<JSON pointer>': <reason>`, as Helm 3.18+ prints).
+ * Helm ignores `format`, so it is off here; the dialect follows `$schema`; a schema that does not compile
+ * refuses every install, as in Helm.
  */
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';

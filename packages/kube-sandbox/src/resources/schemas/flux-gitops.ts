@@ -1,11 +1,8 @@
 /**
- * Our structural schemas of the two Flux kinds that make an agent GitOps-owned:
- * `kustomize.toolkit.fluxcd.io/v1` Kustomization (kustomize-controller) and
- * `source.toolkit.fluxcd.io/v1` GitRepository (source-controller). agent-manager reads
- * them to find where a release is defined in git (the Kustomization's `spec.path`,
- * `spec.prune` and `sourceRef`, the GitRepository's `spec.url` and `spec.ref`), so those
- * are modelled field by field with the real CRDs' types, required fields, enums, patterns
- * and defaults; subtrees nobody here reads are summarised (kept as given).
+ * Structural schemas of the two Flux kinds that make an agent GitOps-owned: Kustomization
+ * (kustomize.toolkit.fluxcd.io/v1) and GitRepository (source.toolkit.fluxcd.io/v1). The fields
+ * agent-manager reads to find where a release lives in git are modelled with the real CRDs' types,
+ * required fields, enums, patterns and defaults; subtrees nobody reads are kept as given.
  */
 import { objectSchema } from '../builtin-schemas.js';
 import {
