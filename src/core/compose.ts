@@ -1,20 +1,10 @@
 /**
- * Composition: what an agent is on the cluster. An agent is a Flux HelmRelease of the
- * agent chart with inline values, rendering from the namespace's shared OCIRepository
- * of that chart (named after the chart, tracking it by a semver range). This mirrors
- * the portal's and the Go service's composition.
- *
- * Invariants:
- * - Only what the caller set is emitted, so the chart's defaults cover the rest; a
- *   whitespace-only string counts as unset.
- * - `agent.name` and `modelConfig.name` are always emitted: the name is pinned so the
- *   Agent's name does not depend on Flux's release-name derivation.
- * - The toolset is the top-level `toolset` value, exactly as given. `muster.toolNames`
- *   is never written: it only filters muster's meta-tools and narrows nothing.
- * - Both objects carry `app.kubernetes.io/managed-by: agent-manager` and nothing else
- *   in metadata beyond name and namespace.
- *
- * Pure: plain objects in, plain objects out; YAML only at the edge (composeManifests).
+ * Composition: an agent is a Flux HelmRelease of the agent chart with inline values, rendering from the
+ * namespace's shared OCIRepository of the chart (a semver range), as the portal composes it. Only what
+ * the caller set is emitted (blank strings are unset) so chart defaults cover the rest; `agent.name` and
+ * `modelConfig.name` are always pinned, so the Agent's name never depends on Flux's release naming; the
+ * toolset is the top-level `toolset` value as given; `muster.toolNames` is never written.
+ * Pure: plain objects in and out; YAML only at the edge (composeManifests).
  */
 import type { AgentSpec, GitRef, Manifests, SkillsSpec } from './types.js';
 import { gitSkillName } from './skills/skill-input.js';

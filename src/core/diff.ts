@@ -1,14 +1,8 @@
 /**
- * What an update changed: the dotted leaf paths whose values differ between the
- * release values before and after a merge. update_agent reports them as `changed`
- * and writes nothing when the list is empty.
- *
- * Rules: maps are walked key by key; a map that appears or disappears as a whole is
- * reported as its leaves; a list is one value, compared as a whole and reported at
- * its own path (`toolset`, `skills.gitRefs`); the result is sorted and de-duplicated.
- * An empty map that appears or disappears has no leaves and is no change (the Go
- * service's rule; the merge never writes empty maps). Lists are compared by deep JSON
- * equality, which, unlike Go's `fmt.Sprint`, never mistakes `["a b"]` for `["a", "b"]`.
+ * What an update changed: the sorted dotted leaf paths whose values differ before and after a merge;
+ * update_agent reports them as `changed` and writes nothing when there are none. Maps are walked key by
+ * key, a list is one value compared as a whole by deep equality (so `["a b"]` is never `["a", "b"]`),
+ * and an empty map that appears or disappears has no leaves, so it is no change.
  */
 
 /** True for a JSON object (not an array, not null). */

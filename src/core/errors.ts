@@ -1,12 +1,8 @@
 /**
- * The error vocabulary of agent-manager: nine stable codes, one `AppError`, and the
- * two renderings every transport uses (REST `{"error":{"code","message"}}` and the MCP
- * tool-error text `"<code>: <message>"`).
- *
- * Wire compatibility: messages keep the Go service's sentinel prefixes
- * (`invalid request: …`, `not found: …`, `conflict: …`) because portals and muster
- * configurations compare strings. `detail` is the message without that prefix, which
- * `validate_agent` reports in its `errors[]`.
+ * The error vocabulary: nine stable codes, one `AppError`, and the two renderings every transport uses
+ * (REST `{"error":{"code","message"}}`, MCP tool text `"<code>: <message>"`). Messages keep the sentinel
+ * prefixes (`invalid request: …`, `not found: …`, `conflict: …`) because portals and muster
+ * configurations compare strings; `detail` is the message without it, as `validate_agent` reports it.
  */
 import type { ErrorBody } from './types.js';
 

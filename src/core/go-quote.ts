@@ -1,20 +1,9 @@
 /**
- * Go's `%q` for strings (`strconv.Quote`), so that refusals quoting a caller's input read
- * byte for byte like the Go service's: clients and tests compare these texts.
- *
- * The rules, per rune: `"` and `\` are backslash-escaped; a printable rune (Go
- * `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space) stays
- * literal, non-ASCII included; `\a \b \f \n \r \t \v` use their short escapes; any other
- * rune below U+0020 and DEL become `\xNN`, the rest `\uNNNN` or `\UNNNNNNNN` (lower-case hex).
- * So NBSP (U+00A0), NEL (U+0085), BOM (U+FEFF), other spaces, format characters, private
- * use and unassigned code points are escaped.
- *
- * Printability comes from JavaScript's Unicode property escapes, which follow the Unicode
- * version of the Node.js runtime; Go's table may be a version apart for newly assigned code
- * points, which only ever changes whether such a rune is escaped.
- *
- * A lone UTF-16 surrogate cannot reach Go as such: its JSON decoder turns it into U+FFFD,
- * a printable symbol, so it is rendered as a literal U+FFFD here.
+ * Go's `%q` for strings (`strconv.Quote`), so refusals quoting a caller's input read byte for byte as
+ * clients already compare them: `"` and `\` escaped, printable runes (Go's `unicode.IsPrint`) literal,
+ * short escapes for `\a \b \f \n \r \t \v`, other controls `\xNN`, the rest `\uNNNN`/`\UNNNNNNNN`.
+ * Printability comes from Node's Unicode tables, which may be a version apart from Go's for new code
+ * points; a lone surrogate is shown as U+FFFD, which Go's JSON decoder would have made of it.
  */
 
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;

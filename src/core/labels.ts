@@ -1,11 +1,8 @@
 /**
- * Kubernetes syntax of the label and annotation maps an agent carries (the chart puts
- * `labels` and `annotations` on the rendered Agent). Checked before anything is written,
- * so a bad key is a 400 naming it instead of a HelmRelease that Flux fails to install.
- * Rules (apimachinery validation): a key is an optional DNS-1123 subdomain prefix (at most
- * 253 characters) and `/`, then a name of at most 63 characters of alphanumerics, `-`,
- * `_` and `.`, starting and ending alphanumeric; a label value is empty or such a name;
- * all annotations together hold at most 256 KiB.
+ * Kubernetes syntax of an agent's label and annotation maps (apimachinery validation: optional DNS-1123
+ * prefix and `/`, a name of at most 63 characters; label values empty or such a name; annotations at
+ * most 256 KiB together), checked before anything is written so a bad key is a 400 naming it instead of
+ * a HelmRelease Flux fails to install.
  */
 import { goQuote } from './go-quote.js';
 

@@ -1,13 +1,8 @@
 /**
- * Which stage of a rollout is behind, judged by generations as kstatus
- * (sigs.k8s.io/cli-utils/pkg/kstatus), `flux reconcile --wait` and `kubectl rollout
- * status` judge it. A controller records the generation it has finished reconciling in
- * `status.observedGeneration`; until that reaches `metadata.generation`, every other
- * status field (conditions, replica counts) still describes an older spec and says
- * nothing about the change just written. Pure: it reads the gathered facts only.
- *
- * A fact without a generation (an object whose controller never reports one) is not
- * judged here, as kstatus skips the check for a status without observedGeneration.
+ * Which stage of a rollout is behind, judged by generations as kstatus, `flux reconcile --wait` and
+ * `kubectl rollout status` judge it: until a controller's `status.observedGeneration` reaches
+ * `metadata.generation`, its other status fields describe an older spec. A fact without a generation is
+ * not judged, as kstatus skips a status without observedGeneration. Pure.
  */
 import { conditionText, findCondition } from './conditions.js';
 import type { Status } from './types.js';

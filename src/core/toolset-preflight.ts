@@ -1,14 +1,8 @@
 /**
- * The toolset preflight: what the grammar cannot tell about a toolset, checked before an
- * agent is broken by it. muster refuses every meta-tool call of an agent whose toolset
- * names a preset the gateway does not have, so an unknown preset is worth catching at
- * write time; a few other shapes are legal but almost certainly not what was meant, and
- * are reported as notes (the write goes ahead).
- *
- * Which presets the gateway has is the installation's knowledge (muster's
- * `toolsetPresets`), given to agent-manager with `--toolset-presets`. With it, a preset
- * outside the known names is refused in muster's own words; without it, it is accepted
- * with a note, since agent-manager cannot know.
+ * The toolset preflight: what the grammar cannot tell, checked before an agent is broken by it. muster
+ * refuses every meta-tool call of an agent naming a preset it lacks, so with `--toolset-presets` (the
+ * installation's known presets) an unknown one is refused in muster's words, and without it accepted
+ * with a note; other legal but unlikely shapes are notes too (docs/safe-change.md "Toolset preflight").
  */
 import { invalid } from './errors.js';
 import { SHIPPED_PRESETS } from './toolset.js';

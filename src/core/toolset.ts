@@ -1,16 +1,9 @@
 /**
- * Toolsets: the selector list an agent declares to say which of the gateway's (muster's)
- * tools it is composed with. It is stored verbatim as the agent chart's top-level `toolset`
- * value, and the chart sends it as the `X-Muster-Toolset` header on every MCP call.
- *
- * This module owns the inline grammar and its refusals, exactly as the Go service words
- * them (clients compare the texts), plus the removed `toolNames` argument and the read-back
- * helpers, and the bounds that keep a toolset sendable as that header (visible ASCII, a
- * selector no longer than a kind and an MCP tool name, the header within 4 KiB).
- * agent-manager validates the grammar only: it never resolves selectors, never
- * checks preset names (the gateway knows its presets) and never trims or de-duplicates.
- * A toolset is composition, not authorization: the caller's identity and the backends'
- * own authorization stay the boundary.
+ * Toolsets: the selector list naming which of muster's tools an agent is composed with, stored verbatim
+ * as the chart's `toolset` value and sent as the `X-Muster-Toolset` header. This module owns the inline
+ * grammar and its refusals (clients compare the texts), the refused `toolNames`, and the bounds that keep
+ * the header sendable (visible ASCII, at most 4 KiB). It validates grammar only: it never resolves,
+ * trims or de-duplicates selectors. A toolset is composition, not authorization.
  */
 import { invalid } from './errors.js';
 import { goQuote } from './go-quote.js';

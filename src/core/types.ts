@@ -1,17 +1,9 @@
 /**
- * The wire shapes of agent-manager: what create, update and validate take, and what every
- * read returns. REST bodies and MCP tool results are exactly these objects, so their field
- * names are frozen external names.
- *
- * api/openapi.yaml is their one source. openapi-typescript generates
- * core/openapi.generated.ts from it (scripts/generate-openapi-types.mjs, run by build and
- * lint; the file is not in git, so it cannot drift), and this module names its schemas for
- * the rest of the code. To add or change a field, edit the schema in api/openapi.yaml; the
- * types here follow. Only shapes that are not on the wire as such (the service's inputs, which
- * the transports parse with zod) are written here, and derived from the documented ones.
- *
- * Optional fields are omitted from JSON when unset; `ready`/`accepted` are always present
- * and `null` when unknown, as the Go service reports them.
+ * The wire shapes: what create, update and validate take and every read returns, frozen external names.
+ * api/openapi.yaml is their one source: openapi-typescript generates core/openapi.generated.ts from it
+ * (at build and lint, never in git) and this module names its schemas; edit the schema, not this file.
+ * Only the service's parsed inputs, not on the wire as such, are written here, derived from the
+ * documented ones. Unset optional fields are omitted; `ready`/`accepted` are `null` when unknown.
  */
 import type { components } from './openapi.generated.js';
 

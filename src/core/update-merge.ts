@@ -1,20 +1,9 @@
 /**
- * The update merge: how an update_agent request changes a release's existing values.
- *
- * Rules (the toolset takes the place of `muster.toolNames`):
- * - an absent field stays as it is;
- * - a string field of "" or only whitespace removes its key, so the chart default
- *   applies again;
- * - `modelConfig` sets `modelConfig.name` (the service refuses a blank one first);
- * - `skills` replaces the whole block, shaped as on create (git skill names derived);
- *   a block with no refs and no gitRefs removes `skills`;
- * - `toolset` replaces the whole list (the toolset grammar refuses `[]` elsewhere);
- * - `labels` and `annotations` replace the whole map, and `{}` removes it;
- * - `agent.name` is filled in when the release never pinned it.
- *
- * Keys the request does not speak about (chart keys set by hand or by GitOps, such as
- * `replicas` or `muster.*`) are carried over untouched. `toolNames` is refused before
- * a merge (core/toolset.ts) and never written. Pure: the input is never mutated.
+ * The update merge: how an update_agent request changes a release's values. An absent field stays; a
+ * blank string removes its key (the chart default applies again); `skills`, `toolset`, `labels` and
+ * `annotations` replace the whole block (an empty skills block or `{}` removes it); `modelConfig` sets
+ * `modelConfig.name`; `agent.name` is pinned when it never was. Keys the request does not speak about
+ * (`replicas`, `muster.*`, set by hand or GitOps) carry over untouched. Pure: the input is never mutated.
  */
 import { AGENT_STRING_FIELDS, isSet, skillsValues, type Values } from './compose.js';
 import { isPlainObject } from './diff.js';

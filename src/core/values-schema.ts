@@ -1,21 +1,9 @@
 /**
- * Values validation: judges composed chart values against the agent chart's
- * values.schema.json and reports every violation as one readable, sorted line
- * `"<instance path or (root)>: <message>"`.
- *
- * Invariants:
- * - The dialect follows the schema's `$schema` (2020-12, 2019-09, else draft-07).
- * - Format assertions are OFF, for parity with Helm: Helm validates values with a
- *   library that ignores `format`, so the same values must pass here and at install.
- * - Each schema object is compiled once and the validator reused (WeakMap keyed by
- *   the object: a chart source hands out the same object while its version holds).
- * - The toolset is agent-manager's own contract (core/toolset.ts). A schema that does
- *   not declare a top-level `toolset` would refuse it as an additional property, so
- *   the key is left out of what such a schema sees; a schema that declares it
- *   validates it too.
- *
- * Trust boundary: the schema may come from a registry; a schema that does not compile
- * is reported as one violation, never as "valid".
+ * Values validation against the agent chart's values.schema.json, each violation one sorted line
+ * `"<instance path or (root)>: <message>"`. The dialect follows `$schema`; format assertions are off,
+ * as Helm ignores `format`, so the same values pass here and at install; each schema object is compiled
+ * once. `toolset` is agent-manager's own contract, hidden from a schema that does not declare it.
+ * Trust boundary: the schema may come from a registry; one that does not compile is a violation, never "valid".
  */
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';

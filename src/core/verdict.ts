@@ -1,16 +1,9 @@
 /**
- * The status verdict: gathered facts (the Agent CR, the HelmRelease, the Deployment
- * kagent runs, its pods and recent Warning events) folded into ready / progressing /
- * failed / unknown and one sentence that says what is going on. A pure fold: the first
- * rule that matches decides, in the Go service's order and with its sentences.
- *
- * Where a sentence needs a value the facts do not carry, it says so in words
- * (`no reason reported`, `no condition reported`) instead of leaving a dangling colon.
- *
- * Ready means the change that was written has rolled out, judged by generations as
- * kstatus judges it (rollout-stage.ts): a condition of a controller that has not observed
- * the current generation speaks of an older spec, so it neither makes the agent ready
- * nor failed; the verdict is then `progressing`, naming the stage that is behind.
+ * The status verdict: the gathered facts (Agent, HelmRelease, Deployment, pods, Warning events) folded
+ * into ready / progressing / failed / unknown and one sentence; the first matching rule decides, and a
+ * missing value is said in words (`no reason reported`). Ready means the written change has rolled out,
+ * judged by generations as kstatus does (rollout-stage.ts): a controller that has not observed the
+ * current generation speaks of an older spec, so the verdict is `progressing`, naming the stage behind.
  */
 import { conditionText, findCondition } from './conditions.js';
 import { agentBehind, deploymentBehind, releaseBehind } from './rollout-stage.js';

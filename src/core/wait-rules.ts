@@ -1,14 +1,8 @@
 /**
- * Waiting for an agent's rollout, the pure part: how long a wait may be, when a status
- * ends it, and when a new status is worth telling the client.
- *
- * - A wait ends when the agent is where the caller asked (`until: ready` and the verdict
- *   is ready; `until: deleted` and neither the Agent nor its HelmRelease exists), early
- *   when it cannot get there on its own (a `failed` verdict while waiting for ready; the
- *   agent gone while waiting for ready), or when its time is up.
- * - A status is news when its verdict or its summary differs from the last one sent:
- *   the other facts (an event's count, a condition's timestamp) change without changing
- *   what the agent is doing, and a client is told about what it is doing.
+ * Waiting for a rollout, the pure part: a wait's bounds, when a status ends it (where the caller asked,
+ * or early when the agent cannot get there on its own, or at the deadline; docs/safe-change.md "Waiting
+ * for the rollout"), and when a status is news: only when its verdict or summary changed, since event
+ * counts and timestamps move without changing what the agent is doing.
  */
 import { invalid } from './errors.js';
 import { Verdict, type Status } from './types.js';

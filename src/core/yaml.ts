@@ -1,13 +1,7 @@
 /**
- * YAML rendering of composed objects, for people reading `manifests` and for
- * commit-mode files. Keys are sorted alphabetically, as sigs.k8s.io/yaml (the Go
- * service's renderer) sorts them, so the output is stable and diffs stay small.
- *
- * YAML 1.1 quoting rules are used on purpose: kubectl and Flux read manifests with a
- * YAML 1.1 parser, where an unquoted `on`, `yes` or `y` would turn a string label
- * into a boolean. YAML 1.2 readers (the `yaml` package, kustomize, kubectl's newer
- * paths) resolve a few plain words that 1.1 does not, so those are quoted as well: every
- * string we write reads back as the same string under both.
+ * YAML rendering of composed objects (`manifests`, commit-mode files), keys sorted as sigs.k8s.io/yaml
+ * sorts them so output is stable. Strings are quoted for YAML 1.1 (kubectl and Flux read `on`, `yes`
+ * as booleans) and for the plain words 1.2 readers resolve, so every string reads back the same in both.
  */
 import { Document, isScalar, Scalar, visit } from 'yaml';
 

@@ -1,18 +1,9 @@
 /**
- * Commit mode's decisions, as pure functions over the manifest files of a GitOps
- * repository: where a HelmRelease is defined, how its `spec.values` change in place,
- * where a new agent is laid out, and what a delete removes. The service reads the files
- * and writes the plan; nothing here does I/O.
- *
- * Layout of agents agent-manager adds (the release is not defined in the repository yet):
- *
- *   <directory>/kustomization.yaml           gains the entry `agent-manager`
- *   <directory>/agent-manager/kustomization.yaml   lists the files below
- *   <directory>/agent-manager/agent.yaml     the namespace's shared chart source
- *   <directory>/agent-manager/<name>.yaml    the HelmRelease
- *
- * The objects written are the ones apply mode composes (core/compose.ts), so
- * `kubectl kustomize <directory>` renders exactly what apply mode would have applied.
+ * Commit mode's decisions, pure functions over a GitOps repository's manifest files: where a
+ * HelmRelease is defined, how its `spec.values` change in place, where a new agent is laid out
+ * (`<directory>/agent-manager/`, docs/gitops.md "Where the change goes") and what a delete removes.
+ * The objects written are the ones apply mode composes (core/compose.ts), so `kubectl kustomize`
+ * renders exactly what apply mode would have applied. The service reads and writes; nothing here does I/O.
  */
 import type { ComposedObject } from '../compose.js';
 import { changedPaths } from '../diff.js';

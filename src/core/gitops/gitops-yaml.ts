@@ -1,11 +1,8 @@
 /**
- * Editing manifests in a GitOps repository without rewriting them: a file is parsed into
- * its YAML documents with the `yaml` Document API, one document is changed node by node,
- * and only that document's text is replaced; the other documents keep their bytes, and
- * inside the edited one comments, key order, quoting and untouched values survive.
- *
- * Files are read as YAML 1.1, the version kustomize and Flux read them with, so a value
- * agent-manager writes means in git what it means on the cluster (`on` stays a string).
+ * Editing manifests in a GitOps repository without rewriting them: one YAML document is changed node by
+ * node and only its text replaced, so other documents keep their bytes and comments, key order and
+ * quoting survive. Files are read as YAML 1.1, as kustomize and Flux read them, so a value means in git
+ * what it means on the cluster (`on` stays a string).
  */
 import { Document, isMap, isNode, isScalar, isSeq, parseAllDocuments, type Node, type ParsedNode } from 'yaml';
 

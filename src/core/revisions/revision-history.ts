@@ -1,22 +1,10 @@
 /**
- * Reading an agent's history against its live release: which revision the release
- * carries now, whether it was changed outside agent-manager since, and what Flux
- * reports for the values each revision wrote.
- *
- * Rules:
- * - The live release carries revision N when its revision annotation says N and its
- *   values equal N's (a release without the annotation: the newest revision whose
- *   values are equal). That entry is `current: true`.
- * - Otherwise someone changed the release outside agent-manager (a kubectl edit, a
- *   GitOps commit): the list starts with `{revision: null, current: true, changed}`,
- *   `changed` being the paths where the live values differ from the newest revision.
- * - A malformed revision (StoredRevision.problem) is listed with `error` and nothing Flux
- *   reports; it is never the current one.
- * - Flux's `status.history` keeps, per Helm release, the chart version, the status and
- *   `configDigest`, the digest of the values it deployed: `sha256:` over the values as
- *   sigs.k8s.io/yaml writes them (keys sorted). A revision's report is the oldest Helm
- *   release with its digest deployed at or after the revision was recorded, so a
- *   rollback to equal values does not borrow the older release's report.
+ * Reading an agent's history against its live release (docs/revisions.md "Reading the history"): the
+ * revision the release carries (annotation and equal values), a leading `{revision: null, changed}`
+ * entry when it was changed outside agent-manager since, malformed revisions listed with `error`, and
+ * Flux's report per revision: the oldest `status.history` entry with its `configDigest` (sha256 of the
+ * values as sigs.k8s.io/yaml writes them) deployed after it was recorded, so a rollback to equal values
+ * does not borrow an older release's report.
  */
 import { createHash } from 'node:crypto';
 import type { Values } from '../compose.js';

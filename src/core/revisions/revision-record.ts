@@ -1,27 +1,10 @@
 /**
- * Revisions: every create, update and rollback agent-manager applies is kept as one
- * immutable snapshot, an `apps/v1` ControllerRevision (the kind `kubectl rollout
- * history` reads for StatefulSets) in the release's namespace:
- *
- * - named `<agent>-<revision>`, which no other agent's revision can be: another agent's
- *   names are `<its name>-<digits>`, and an agent name that starts with `<agent>-`
- *   carries a further `-<digits>` after it;
- * - labelled with the agent's name (`agent-manager.giantswarm.io/agent`) and
- *   `app.kubernetes.io/managed-by: agent-manager`, so one list by label finds them;
- * - owned by the HelmRelease (an owner reference without `controller` and without
- *   `blockOwnerDeletion`, which would need the finalizers subresource of the owner),
- *   so deleting the agent lets the garbage collector remove its history;
- * - `revision` is the number, `data` holds what was recorded: `values` (what was written)
- *   and `spec` as `{"$ref": "values"}`, so each value is stored once (a revision of large
- *   values stays within the API server's object size). Revisions that carry a copy of the
- *   curated fields in `spec` are still read.
- *
- * Numbers are 1, 2, 3, … per agent and never reused: the number a write records is also
- * written onto the release (annotation `agent-manager.giantswarm.io/revision`) in the
- * same request, so two writes racing on the release's resourceVersion cannot take the
- * same number, and the next number is one past both the annotation and every revision of
- * the release, skipping names taken by other labelled objects. Only revisions owned by the
- * release (its uid) are its history; numbers are whole numbers up to MAX_REVISION. Pure.
+ * Revisions: each create, update and rollback is kept as an immutable `apps/v1` ControllerRevision
+ * `<agent>-<N>` in the release's namespace, labelled with the agent, owned by the HelmRelease (so the
+ * garbage collector removes the history with the agent) and holding the written `values` once. Numbers
+ * are per agent and never reused: the number is written onto the release in the same request, so two
+ * racing writes cannot take one. docs/revisions.md "Where revisions live" and "Rules" give the full
+ * naming, ownership and numbering rules this module keeps. Pure.
  */
 import { AGENT_STRING_FIELDS, isSet, MANAGED_BY_LABEL, MANAGED_BY_VALUE, type Values } from '../compose.js';
 import { isPlainObject } from '../diff.js';

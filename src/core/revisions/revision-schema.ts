@@ -1,13 +1,8 @@
 /**
- * The shape of a recorded revision (a ControllerRevision's `revision` and `data`), read
- * through a schema: anyone who may write ControllerRevisions in the namespace can label
- * one with an agent's name, so what is read back is untrusted input, not our own record.
- * A revision that does not fit is reported as malformed, naming the field, and never
- * reaches the code that renders or applies it (where a number for `spec.modelConfig`
- * would otherwise surface as a TypeError).
- *
- * Only the curated fields of `values` are typed (what a rollback applies again and the
- * history reports); every other chart key passes as it is. Pure: no I/O.
+ * The shape of a recorded revision (a ControllerRevision's `revision` and `data`), read through a
+ * schema: anyone who may write ControllerRevisions in the namespace can label one with an agent's name,
+ * so it is untrusted input. One that does not fit is reported malformed, naming the field, and never
+ * reaches the code that renders or applies it. Only the curated fields of `values` are typed. Pure.
  */
 import { z } from 'zod';
 import { AGENT_STRING_FIELDS } from '../compose.js';

@@ -1,14 +1,9 @@
 /**
- * The `skills` block of create, update and validate: OCI `refs`, `gitRefs` and the
- * optional `gitAuthSecretName` (composed as `skills.gitAuthSecretRef`). The block is
- * caller input; every rule here says what to change. Pure: nothing is looked up.
- *
- * kagent clones every git reference into a directory named after the skill, so the name a
- * reference mounts as (see `gitSkillName`) must be one directory name, at most 63
- * characters, and unique within the agent. Nothing that becomes a name or a path (the
- * OCI references, a git reference's url, path, ref and name) may hold a control character
- * (C0, DEL or C1): a NUL ends a path in every operating system call, and the others make
- * directory names and log lines that mean something else than they show.
+ * The `skills` block of create, update and validate (OCI `refs`, `gitRefs`, `gitAuthSecretName`),
+ * caller input whose every refusal says what to change. kagent clones each git reference into a
+ * directory named after the skill, so that name is one directory name of at most 63 characters, unique
+ * in the agent; nothing that becomes a name or path may hold a control character (a NUL ends a path in
+ * every system call, the others make names and log lines that mean something else). Pure.
  */
 import { invalid } from '../errors.js';
 import { goQuote } from '../go-quote.js';

@@ -1,11 +1,9 @@
 /**
- * Skill pinning, the pure part: which skills need a lookup, and the pinned block. A git skill
- * is written as `ref: <commit>` (40 or 64 hex), an OCI skill as `<host>/<repo>@sha256:<digest>`,
- * so an agent runs what its revision recorded (the agent chart recommends immutable refs for
- * long-lived installs). What the caller asked for (a branch, a tag) is kept beside the values
- * in the release annotation `agent-manager.giantswarm.io/skill-refs` (JSON), so reads show
- * both and a refresh knows what to follow. The lookups are a resolver port's; nothing here
- * does I/O, and inputs are never mutated.
+ * Skill pinning, the pure part: which skills need a lookup, and the pinned block (git `ref: <commit>`,
+ * OCI `<host>/<repo>@sha256:<digest>`), so an agent runs what its revision recorded, as the agent chart
+ * recommends for long-lived installs. What the caller asked for is kept in the release annotation
+ * `agent-manager.giantswarm.io/skill-refs` so reads show both and a refresh knows what to follow
+ * (docs/skills.md). Lookups are a resolver port's; inputs are never mutated.
  */
 import { gitSkillName } from './skill-input.js';
 import { parseSkillOci, pinnedOci, type SkillOciReference } from './skill-oci.js';
