@@ -1,13 +1,9 @@
 /**
- * The words models and portal developers read: every operation's description and every
- * argument's short phrase, kept as data so the operation table stays one screen per
- * operation. Both transports show these texts (MCP `tools/list`, and the OpenAPI
- * document repeats them), so they say what a call reads or writes, what it validates,
- * what it returns and which guards apply.
- *
- * Style (frozen by the Go service's clients): reads start with `Read-only.`, writes with
- * `WRITES:`, delete with `WRITES (destructive):`, and validate_agent with
- * `Read-only dry run of create_agent`.
+ * The words models and portal developers read: every operation's description and argument phrase, kept
+ * as data so the operation table stays one screen per operation. MCP `tools/list` and the OpenAPI
+ * document show them, so they say what a call reads or writes, validates and returns, and its guards.
+ * The prefixes are frozen because clients match them: reads `Read-only.`, writes `WRITES:`, delete
+ * `WRITES (destructive):`, validate_agent `Read-only dry run of create_agent`.
  */
 import { SHIPPED_PRESETS } from '../core/toolset.js';
 

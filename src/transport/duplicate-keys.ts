@@ -1,14 +1,9 @@
 /**
- * The first object key a JSON text gives twice, or undefined, for both transports' bodies
- * (a REST body, an MCP JSON-RPC message). RFC 8259 §4 leaves the
- * meaning of a repeated name open and JSON.parse keeps the last one, so
- * `{"dryRun": true, "dryRun": false}` would silently be a real write, and a proxy or a log
- * that keeps the first sees another request than we do. A body that repeats a name is
- * refused instead (I-JSON, RFC 7493 §2.3, says such a text MUST NOT be sent).
- *
- * `text` must already have been accepted by JSON.parse: this only walks its structure
- * (strings skipped by their escapes, keys decoded with JSON.parse so `"a"` and `"\u0061"`
- * are the same name). It is a linear scan with no recursion, so depth costs nothing.
+ * The first object key a JSON text gives twice, for both transports' bodies. RFC 8259 §4 leaves a
+ * repeated name's meaning open and JSON.parse keeps the last, so `{"dryRun": true, "dryRun": false}`
+ * would silently write and a proxy keeping the first sees another request; such a body is refused
+ * (I-JSON, RFC 7493 §2.3: it MUST NOT be sent). `text` must already parse; the scan is linear and
+ * iterative (keys decoded so `"a"` and `"\u0061"` are one name), so depth costs nothing.
  */
 import { fieldPath } from './field-path.js';
 

@@ -1,20 +1,9 @@
 /**
- * The shape checks every request input passes before its zod schema sees it, on both
- * transports (a REST body, MCP tool arguments). Trust boundary: the value is JSON a
- * client sent, parsed but not yet checked.
- *
- * Two things the schemas cannot be trusted with:
- * - Nesting depth. No input of ours nests deeper than four levels (a body, `skills`,
- *   `gitRefs`, one gitRef), but JSON.parse reads any depth, and recursive code after it
- *   (null stripping, error paths) would overflow the stack and answer 502. Anything
- *   deeper than `MAX_INPUT_DEPTH` is refused with the top-level field it sits under.
- * - `__proto__` keys below the top level. zod's record schema (labels, annotations)
- *   skips such a key without a word, so `{"labels":{"__proto__":{…}}}` would pass as
- *   `{}`; a write must never go ahead with part of the request silently dropped. At the
- *   top level the strict object schemas already refuse `__proto__` as an unknown field,
- *   so it is left to them and the refusal reads like any other unknown field.
- *
- * The walk is iterative, so it is itself safe at any depth.
+ * The shape checks every request input passes before its zod schema, on both transports. Trust
+ * boundary: parsed JSON a client sent. Nesting deeper than `MAX_INPUT_DEPTH` is refused (recursive code
+ * after it would overflow the stack and answer 502), and so are `__proto__` keys below the top level
+ * (zod's record schema skips them silently, and a write must never drop part of a request; at the top
+ * level the strict schemas refuse them as unknown fields). The walk is iterative, safe at any depth.
  */
 
 /** The deepest nesting of objects and lists accepted, the input object itself being level 1. */

@@ -1,18 +1,10 @@
 /**
- * The input schemas of the operations: ONE zod object per operation that both
- * transports use (MCP advertises it as the tool's inputSchema and validates tool
- * arguments with it; REST parses the merged path, query and body with it). Every object
- * is `.strict()`, so an unknown field is refused on both surfaces, as Go's
- * `DisallowUnknownFields` did for REST.
- *
- * The schemas check shapes only. Every rule with a text clients compare (the name
- * grammar, the toolset grammar and its "toolset is required" refusal, the removed
- * `toolNames`, skills, modelConfig existence, chart schema violations) is the service's,
- * so the same words come back whichever transport asked. That is why `toolset` is
- * optional here even on create (the operation's `serviceRequired` still lists it as
- * required in the MCP input schema), `toolNames` is still accepted, and `runtime` advertises
- * its values (go, python) without enforcing them: the chart schema is the authority and
- * validate_agent reports a bad runtime as a violation (`valid: false`), not a bad request.
+ * The input schemas: one strict zod object per operation that both transports use (MCP's inputSchema
+ * and argument check, REST's merged path, query and body), so an unknown field is refused on both.
+ * They check shapes only: every rule with a text clients compare (name and toolset grammar, `toolNames`,
+ * skills, chart violations) is the service's, so the words are the same on both transports. Hence
+ * `toolset` is optional here even on create, and `runtime` lists its values without enforcing them
+ * (the chart schema is the authority; validate_agent reports it as a violation).
  */
 import { z } from 'zod';
 import type { operations } from '../core/openapi.generated.js';

@@ -1,17 +1,9 @@
 /**
- * THE operation table: the operations of agent-manager, each with its MCP tool name,
- * title, description and four annotations, its REST method, path and success status,
- * ONE zod input schema both transports use, and `run`, which calls the AgentService.
- * REST routes (transport/rest) and MCP tools (transport/mcp) are generated from this
- * table and nothing else, so the two surfaces cannot drift: same operations, same input
- * rules, same service calls. api/openapi.yaml documents the REST half, and a parity test
- * walks this table against it both ways.
- *
- * The one place the transports differ on purpose is encoded here, not in the
- * transports: REST `POST /agents/validate` with `update: true` turns the Spec into an
- * Update the way the Go service's `SpecToUpdate` did (an empty string is "unset", so it
- * cannot clear), while MCP binds the arguments directly (so `""` clears). That is
- * `rest.adapt` of validate_agent.
+ * The operation table: each operation's MCP name, title, description and annotations, REST method,
+ * path and status, one zod input schema and `run`, which calls the AgentService. REST routes and MCP
+ * tools are generated from it alone, so the surfaces cannot drift; a parity test holds it and
+ * api/openapi.yaml equal. The one deliberate difference lives here: REST validate with `update: true`
+ * reads `""` as unset (it cannot clear), while MCP binds arguments as given (`rest.adapt`).
  */
 import type { z } from 'zod';
 import type { AgentService } from '../service/agent-service.js';

@@ -1,17 +1,9 @@
 /**
- * The bearer guard in front of `/api/v1/*` and `/mcp`: the edge where an HTTP request
- * becomes a verified caller, or a 401 that tells the client where to sign in.
- *
- * Trust boundary: nothing behind this middleware sees a request whose bearer was not
- * verified by the `TokenVerifier`. The caller and the raw token are attached to the
- * request (`req.caller`, `req.callerToken`) for the request context; the token is never
- * logged and never echoed.
- *
- * 401 form (RFC 6750 section 3, RFC 9728 section 5.1, MCP authorization):
- * - no credentials, or another scheme: `WWW-Authenticate: Bearer resource_metadata="…"`
- *   and no error parameter (RFC 6750 section 3.1 says not to give one);
- * - a bearer that fails: `Bearer resource_metadata="…", error="invalid_token", error_description="…"`.
- * The body is our error model: `{"error":{"code":"unauthenticated","message":"unauthenticated: …"}}`.
+ * The bearer guard in front of `/api/v1/*` and `/mcp`, where a request becomes a verified caller or a
+ * 401 saying where to sign in. Trust boundary: nothing behind it sees an unverified bearer; the caller
+ * and raw token go on the request for its context and are never logged or echoed. The 401 follows
+ * RFC 6750 §3 and RFC 9728 §5.1 (`WWW-Authenticate: Bearer resource_metadata="…"`, plus `invalid_token`
+ * for a bearer that fails; docs/security.md "How a refusal looks") with our error body.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';

@@ -1,17 +1,9 @@
 /**
- * Answers requests Node's HTTP parser refuses (a head over the size limit, malformed
- * HTTP, a request that did not arrive in time) with the service's error body, and closes
- * the connection so that the client can still read the answer.
- *
- * Why not Node's default: it writes a bare status line and destroys the socket at once.
- * A client still sending (a long URL, a body) then gets a TCP reset, often before it has
- * read the status, and sees ECONNRESET instead of a 431 telling it what to shorten. Here
- * the answer is written, our side of the connection is closed, and whatever the client
- * still sends is read and dropped until it closes too (at most `DRAIN_MS`).
- *
- * A request whose handler is already answering (a body that stopped arriving) gets the
- * answer through its own response when nothing has been sent yet; a connection whose
- * response had begun is destroyed, as Node does.
+ * Answers requests Node's HTTP parser refuses (an oversized head, malformed HTTP, a request too slow)
+ * with the service's error body, then closes our side and drains what the client still sends (at most
+ * `DRAIN_MS`). Node's default destroys the socket at once, so a client still sending gets a TCP reset
+ * before the status and sees ECONNRESET instead of a 431 telling it what to shorten. A request whose
+ * handler already answers gets it through its own response; one whose response had begun is destroyed.
  */
 import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';

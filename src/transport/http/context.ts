@@ -1,17 +1,9 @@
 /**
- * The request context every handler runs with: the edge where an HTTP request gets its
- * request id, its logger and (behind the bearer guard) its caller.
- *
- * - The request id is the incoming `X-Request-Id` when it is short and plain (so a
- *   proxy's id joins our log lines with its own), else a random UUID; either way it is
- *   echoed in the response's `X-Request-Id`.
- * - `ctx.log` is a child of the root logger bound to `{ requestId }`, plus `caller`
- *   once `bindCaller` has run behind the guard.
- * - `ctx.signal` aborts when the client goes away before the response is complete, so
- *   slow reads (GitHub, the API server) can stop early.
- *
- * Trust boundary: the caller and token on `req` come only from the bearer guard
- * (`auth.ts`); this module copies them into the context and never logs the token.
+ * The request context every handler runs with: the request id (the incoming `X-Request-Id` when short
+ * and plain, so a proxy's id joins our log lines, else a UUID; always echoed), `ctx.log` bound to it
+ * (and to the caller once `bindCaller` ran), and `ctx.signal`, aborted when the client goes away so slow
+ * reads stop early. Trust boundary: the caller and token come only from the bearer guard (auth.ts) and
+ * the token is never logged.
  */
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';

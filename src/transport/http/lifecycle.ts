@@ -1,16 +1,9 @@
 /**
- * Whether this process still wants new traffic. It turns once, on SIGTERM: from then on
- * `GET /readyz` answers 503, so every load balancer that probes readiness takes the pod
- * out, while the listeners keep serving for `--shutdown-delay` (the time Kubernetes
- * needs to remove the endpoint everywhere). Only then do they stop accepting and drain.
- *
- * Liveness (`/healthz`) does not change: a pod that is shutting down is not broken, and
- * restarting it would cut what it is still finishing.
- *
- * `draining` aborts when the listeners stop accepting: long waits (wait_for_agent, the
- * status stream, a write's `wait`) end then, with their watches, so the drain is not held
- * up by them; a client that asks again reaches another replica. Not at SIGTERM itself:
- * during the delay this pod may still get new waits, which should run, not end at once.
+ * Whether this process still wants traffic. It turns once, on SIGTERM: `/readyz` answers 503 so load
+ * balancers take the pod out while listeners serve on for `--shutdown-delay`, then they drain;
+ * `/healthz` stays 200, since restarting a pod that is finishing work would cut it. `draining` aborts
+ * when the listeners stop accepting, ending long waits and their watches so they do not hold the drain
+ * (a client asking again reaches another replica), not at SIGTERM, when new waits should still run.
  */
 export class Lifecycle {
   #stopping = false;

@@ -1,14 +1,8 @@
 /**
- * OAuth 2.0 Protected Resource Metadata (RFC 9728) for agent-manager as a resource
- * server: where MCP clients and muster learn which authorization server to sign in
- * with. We run no authorization server of our own, so the document names the identity
- * provider (Dex or Google) as the one authorization server.
- *
- * Two documents, always open (no token needed):
- * - `/.well-known/oauth-protected-resource` for the service itself (REST, `/api/v1`);
- * - `/.well-known/oauth-protected-resource<mcpPath>` for the MCP endpoint, by the
- *   RFC 9728 section 3.1 rule of inserting the well-known path before the resource's path.
- * Each document's `resource` is the identifier it was inserted into (section 3.3).
+ * OAuth 2.0 Protected Resource Metadata (RFC 9728), where MCP clients and muster learn whom to sign in
+ * with. We run no authorization server, so the identity provider is named as the one. Two open
+ * documents: `/.well-known/oauth-protected-resource` for `/api/v1`, and the same path followed by the
+ * MCP path for the MCP endpoint (RFC 9728 §3.1), each with the `resource` it was derived from (§3.3).
  */
 import { Router, type Response } from 'express';
 

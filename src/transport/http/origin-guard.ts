@@ -1,26 +1,10 @@
 /**
- * The browser-origin check in front of `/api/v1` and the MCP endpoint (MCP streamable
- * HTTP, Security Warning: servers must validate `Origin` and answer an invalid one
- * with 403).
- *
- * Trust boundary: a request that carries an `Origin` header was sent by a browser on
- * behalf of some web page. Without this check any page the user merely visits can POST
- * a body with no Content-Type (a typeless Blob: a "simple" request, no CORS preflight,
- * and REST reads such a body as JSON) to create an agent, and a page that DNS-rebinds its own host
- * name to the address agent-manager listens on can drive every endpoint same-origin.
- * Without OAuth the service acts with its own Kubernetes credentials, so either page
- * could change agents.
- *
- * Policy:
- * - no `Origin` (curl, muster, the MCP SDKs, kubectl-style clients): passes, this check
- *   is about browsers only;
- * - an origin on a loopback host (`localhost`, `*.localhost`, 127.0.0.0/8, `[::1]`, any
- *   port): passes; a rebinding page has its own host name, never these;
- * - an origin listed in `allowedOrigins` (e.g. the public base URL): passes;
- * - anything else, including the opaque `null`: 403, before the bearer guard, so a
- *   refused page learns nothing about sign-in either.
- * The `Host` header is not consulted: a rebinding attacker controls it and makes it agree
- * with `Origin`, and proxies in front of the service legitimately rewrite it.
+ * The browser-origin check in front of `/api/v1` and MCP (the MCP streamable HTTP transport asks servers
+ * to refuse an invalid `Origin` with 403). Trust boundary: without it any visited page could send a
+ * preflight-free write, and a DNS-rebinding page could drive every endpoint, with the service's own
+ * credentials when OAuth is off. No `Origin` (non-browser clients), a loopback origin or one in
+ * `allowedOrigins` passes; anything else, `null` included, is 403 before the bearer guard. `Host` is not
+ * consulted: a rebinding page controls it and proxies rewrite it (docs/security.md "Browser origins").
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isIP } from 'node:net';

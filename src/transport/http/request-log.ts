@@ -1,23 +1,9 @@
 /**
- * One log line per finished request: method, URL, status, duration and the request id,
- * and the caller once the OAuth guard has named one; nothing else. Headers are never
- * logged, so a bearer cannot reach the log even before the root logger's redaction
- * (REDACT_PATHS) would remove it. The URL is logged as its path and its query keys with
- * every value replaced by `[redacted]`: clients put tokens in query strings
- * (`?access_token=…`, RFC 6750 §2.3, which the guard refuses), and a log line is no place
- * for one; a key that is not a short plain word is redacted too. Levels: the probes at debug
- * whatever they answer (a kubelet calls them every few seconds, and /readyz answers 503 on
- * purpose during a drain), other 5xx at error, everything else at info.
- *
- * The line is written when the response finishes, or when the connection closes before it
- * did, through one logger made once: a child of the root logger without its redaction
- * pass. Every field of the line is built here from parts that hold no secret (the method,
- * the URL with its query values redacted, the status, the time, the request id the
- * context checked, the caller's name), so the pass, which walks every redaction path for
- * every line and was a tenth of the CPU of `GET /info`, has nothing to find. No child
- * logger per request is made for it either (pino-http made three). Its shape is
- * pino-http's: `requestId`, `req: { method, url }`, `res: { statusCode }`, `responseTime`
- * in ms, and `msg` `"<METHOD> <path> <status>"`.
+ * One log line per finished request, in pino-http's shape: method, path, status, duration, request id,
+ * caller. Headers are never logged and every query value is `[redacted]` (clients put tokens there, as
+ * RFC 6750 §2.3's `access_token`), so no secret can reach the line; probes log at debug, other 5xx at
+ * error, the rest at info. Because every field is built here from parts without secrets, the line goes
+ * through one logger without the root logger's redaction pass, which cost a tenth of `GET /info`'s CPU.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';

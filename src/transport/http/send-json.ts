@@ -1,14 +1,8 @@
 /**
- * How every REST response body is written: `application/json`, two-space indent and a
- * trailing newline, as Go's `json.Encoder` with `SetIndent("", "  ")` wrote it. Like
- * that encoder, `<`, `>`, `&`, U+2028 and U+2029 are escaped, so a body is safe to embed
- * in HTML and a JavaScript string; any JSON parser reads the same values back.
- *
- * A list answer (`{"agents": [...]}`) whose items are frozen objects reuses each item's
- * encoded text: a frozen object cannot change, and the read cache's agents are frozen
- * and handed out again while their cluster objects stay the same, so a warm list of
- * thousands of agents is joined from text encoded once instead of serialized again. The
- * bytes are exactly those of encoding the whole value at once.
+ * How every REST body is written: `application/json`, two-space indent and a trailing newline, with
+ * `<`, `>`, `&`, U+2028 and U+2029 escaped as Go's `json.Encoder` does, so a body is safe inside HTML and
+ * JavaScript. A list whose items are frozen objects (the read cache's agents) reuses each item's encoded
+ * text, so a warm list of thousands is joined instead of serialized again; the bytes are the same.
  */
 import type { Response } from 'express';
 import { isFrozenObject } from '../../core/frozen.js';

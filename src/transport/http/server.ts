@@ -1,25 +1,10 @@
 /**
- * The HTTP listeners' hygiene in one place, as the Go server sets it:
- * - request headers must arrive within 10 s (slow-loris); Node checks pending requests
- *   every second here instead of its default 30 s (more often for a request timeout under
- *   10 s: a tenth of it), so the limit means what it says;
- * - idle keep-alive connections are closed after 120 s;
- * - request headers may total 32 KiB (Node's default is 16 KiB): an id_token may be up
- *   to 16 KiB, and an Authorization header larger than that must reach the bearer guard
- *   and get its 401 with a challenge, not Node's bare 431;
- * - the whole request (headers and body) must arrive within 30 s, else Node answers 408
- *   and closes the connection: a client that trickles its body in cannot hold a connection
- *   (and a socket) forever. Bodies are at most 1 MiB, so 30 s is generous for a slow link;
- * - no response or write timeout: the request timeout stops once the request is in, so a
- *   long MCP response (an SSE stream) or a slow tool call is never cut off;
- * - a graceful close: stop accepting, let in-flight requests finish, answer every request
- *   that still arrives on an open connection with `Connection: close`, close connections
- *   as they go idle, and cut whatever is left after the grace period (`--shutdown-timeout`,
- *   15 s by default);
- * - before that, during `--shutdown-delay`, `stopKeepAlive()`: everything is still served,
- *   new connections included, but every answer says `Connection: close`, so clients and
- *   proxies holding pooled connections to this pod reconnect, and land on a pod that
- *   stays.
+ * The HTTP listeners' hygiene in one place: headers within 10 s (slow-loris, checked every second),
+ * idle keep-alive closed after 120 s, request headers up to 32 KiB (an id_token may be 16 KiB and an
+ * oversized Authorization must reach the bearer guard's 401), the whole request within 30 s (408), and
+ * no response timeout, so a long SSE stream or tool call is never cut. Shutdown: `stopKeepAlive()`
+ * during `--shutdown-delay` (answers say `Connection: close`, so pooled clients move), then a graceful
+ * close that cuts what is left after `--shutdown-timeout` (docs/operations.md "Listeners").
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

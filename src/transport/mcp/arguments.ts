@@ -1,11 +1,8 @@
 /**
- * Tool arguments checked against the operation's zod schema, with refusals a model can
- * act on. A schema violation (an unknown field, a wrong type, a missing required
- * argument) is an `invalid_request` AppError, so it reaches the caller as the tool
- * error `invalid_request: invalid request: <reason>` like every other bad input, and not
- * as the SDK's JSON-RPC "Input validation error". The reasons name the argument by its
- * path and say what was expected; an unknown field also lists the arguments the tool
- * takes. Inputs nested absurdly deep, or with a `__proto__` key inside a map, are
+ * Tool arguments checked against the operation's zod schema, with refusals a model can act on: a
+ * violation is an `invalid_request` AppError (the tool error `invalid_request: invalid request: <reason>`
+ * like every bad input, not the SDK's "Input validation error"), naming the argument, what was expected,
+ * and for an unknown field the arguments the tool takes. Absurd nesting and `__proto__` inside a map are
  * refused first (../input-guard.ts).
  */
 import type { z } from 'zod';

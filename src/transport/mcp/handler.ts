@@ -1,29 +1,10 @@
 /**
- * The MCP endpoint (`--mcp-path`, default `/mcp`): the streamable HTTP transport of the
- * MCP SDK in STATELESS mode.
- *
- * Every POST gets a fresh server and transport (no `sessionIdGenerator`, so no
- * `Mcp-Session-Id` is issued or checked), closed when the response closes. Why: muster
- * pools one connection per session and replays it for up to an hour; a session table in
- * our memory would be gone after a restart or on another replica, and the SDK answers an
- * unknown session with 404. Stateless, any request works on any instance at any time,
- * whatever session id or none it carries. Every protocol version the SDK knows is
- * accepted, 2024-11-05 (muster's) included. Responses are plain JSON
- * (`enableJsonResponse`), except for a request that carries a progress token: it is
- * answered with an SSE stream, so the tool's progress notifications travel on it before
- * the result (progress-body.ts). The stream belongs to that one request and ends with
- * its result, so stateless serving is unchanged.
- *
- * A `notifications/cancelled` arrives on a POST of its own, whose fresh server knows
- * nothing of the call it names; the handler finds that call among the ones in flight on
- * this process and hands the cancellation to the call's own server (in-flight.ts).
- *
- * GET and DELETE (and anything else but POST) are answered 405 with `Allow: POST` and a
- * JSON-RPC error body. The specification allows exactly this: a GET may be answered 405
- * when the server offers no SSE stream, and a DELETE 405 when clients cannot end sessions.
- * Clients handle it: mcp-go's continuous listening (muster's listening GET) stops on 405
- * ("server does not support listening") instead of retrying every second as it does on
- * any other status, and the TypeScript SDK client treats 405 as "no stream".
+ * The MCP endpoint (`--mcp-path`): the SDK's streamable HTTP transport in stateless mode, a fresh
+ * server and transport per POST, since muster replays pooled sessions for an hour and any replica must
+ * answer any request. Plain JSON responses, or SSE for a request with a progress token; a
+ * `notifications/cancelled` is handed to the call it names (in-flight.ts); other methods are 405 with
+ * `Allow: POST`, which the specification allows and clients read as "no stream".
+ * docs/architecture.md "The MCP endpoint" says why each choice was made.
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';

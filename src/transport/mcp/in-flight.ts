@@ -1,22 +1,9 @@
 /**
- * Tool calls in flight on this process, so that a `notifications/cancelled` reaches the
- * call it names although it arrives on a POST of its own.
- *
- * The endpoint is stateless: every POST gets its own MCP server, and a client that
- * cancels (the SDK's `AbortSignal`, a user pressing stop) sends the notification as a new
- * POST, whose fresh server has never heard of the request id. Without this table the
- * cancellation was dropped, and a `wait_for_agent` went on holding its watches until its
- * timeout and then answered the cancelled id. The MCP specification asks a receiver of a
- * cancellation to stop processing, free what the request holds and send no response.
- *
- * A call is found by its JSON-RPC id together with who sent it (the OAuth subject; one
- * key for everybody without OAuth, who all act as the ServiceAccount anyway), so nobody
- * cancels another person's call. Ids are numbered by each client from 0 and there are no
- * sessions to tell two clients apart, so when more than one call in flight has the same
- * key the cancellation is ignored, as the specification allows for a request the
- * receiver cannot identify. So is one for a call on another replica: that call still
- * ends when its client disconnects or its own timeout passes. Correctness never depends
- * on this table; it only frees resources sooner.
+ * Tool calls in flight on this process, so a `notifications/cancelled`, which arrives on a POST of its
+ * own with a fresh server, reaches the call it names and the call stops and frees its watches (as the
+ * MCP specification asks). A call is keyed by JSON-RPC id and sender (the OAuth subject), so nobody
+ * cancels another's call; an ambiguous key or a call on another replica is ignored, as the
+ * specification allows. Correctness never depends on this table; it only frees resources sooner.
  */
 import {
   CancelledNotificationSchema, isJSONRPCNotification, type CancelledNotification, type JSONRPCMessage, type RequestId,

@@ -1,13 +1,8 @@
 /**
- * A POST body that is JSON but not a JSON-RPC message is an Invalid Request (-32600),
- * as JSON-RPC 2.0 defines it; the SDK's transport answers every such body as a parse
- * error (-32700), which JSON-RPC keeps for text that is not JSON at all, and says only
- * "Invalid JSON-RPC message". This check runs first and names what is wrong. An empty
- * batch is an Invalid Request too (JSON-RPC: a batch holds at least one message), where
- * the transport answered it 202 as if it held only notifications.
- *
- * The messages are checked with the SDK's own schema, so what passes here is exactly
- * what the transport accepts; only the answer to what fails is ours.
+ * A POST body that is JSON but not a JSON-RPC message is an Invalid Request (-32600), as JSON-RPC 2.0
+ * defines it, with words naming what is wrong; an empty batch too. The SDK's transport calls both a
+ * parse error (-32700, meant for text that is not JSON) or answers an empty batch 202. Messages are
+ * checked with the SDK's own schema, so what passes is exactly what the transport accepts.
  */
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Request } from 'express';

@@ -1,19 +1,9 @@
 /**
- * The MCP POST body, read and parsed once before the SDK's transport sees it, for the
- * two decisions the handler makes on it: whether a key is given twice (refused), and
- * whether a request asks for progress (`params._meta.progressToken`), which is answered
- * with an SSE stream because progress notifications belong to their request's response
- * stream and a plain JSON answer has no room for them (the SDK drops them).
- *
- * `bufferBody` reads the body (never more than the limit plus one byte) and leaves it on
- * `req.rawBody`. `parseMessage` parses a body within the limit; the handler hands that
- * value to the transport (`handleRequest`'s `parsedBody`), so the text is parsed once.
- * A body it does not parse (none, over the limit, not JSON) goes to the transport as
- * `req.rawBody`, where its Node-to-Fetch bridge (@hono/node-server) reads it instead of
- * the spent stream, and the transport refuses it in its own words (413, -32700). A body
- * with a declared Content-Length over the limit is not read at all: the transport
- * refuses it from the header. Accept, Content-Type and the JSON-RPC shape stay the
- * transport's checks either way.
+ * The MCP POST body, read and parsed once before the SDK's transport sees it, for the handler's two
+ * decisions: a key given twice (refused) and a `params._meta.progressToken` (answered with SSE, since a
+ * JSON answer has no room for progress). A parsed body goes to the transport as `parsedBody`; one that
+ * does not parse (none, over the limit, not JSON) as `req.rawBody`, for the transport to refuse in its
+ * own words; a declared Content-Length over the limit is never read. The rest stays the transport's.
  */
 import type { Request } from 'express';
 

@@ -1,16 +1,9 @@
 /**
- * A tool's progress as MCP progress notifications, when the call asked for them with a
- * `_meta.progressToken`: each with the token, a `progress` that grows by one per
- * notification (the total is not known) and the tool's message. They go out on the
- * call's own response stream (the handler answers such a request with SSE).
- *
- * While a call that has reported progress runs on without news (a rollout that is stuck,
- * a wait for a deletion), its last message is sent again every `heartbeatMs`. MCP lets a
- * client reset its request timeout on each progress notification (lifecycle, timeouts);
- * without the repeat a 600-second wait on an agent that does not change sent nothing
- * after its first status, and a client with the common 60-second timeout gave up on it
- * even when it resets on progress. The repeat says the same thing, so `message` is still
- * the latest summary.
+ * A tool's progress as MCP progress notifications on the call's own response stream, when it asked with
+ * a `_meta.progressToken`: `progress` grows by one each (no total is known) with the tool's message.
+ * While a call runs on without news its last message is repeated every `heartbeatMs`: MCP lets a client
+ * reset its timeout on progress, and without the repeat a long wait on an unchanging agent outlived a
+ * client's 60-second timeout.
  */
 
 /** Sends one progress notification (the progress value and message). */

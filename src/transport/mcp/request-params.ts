@@ -1,13 +1,8 @@
 /**
- * The params of the requests this server answers, checked with the SDK's own request
- * schemas before its protocol layer sees them, so that params of the wrong shape are
- * JSON-RPC's -32602 Invalid params with words a client can act on. The SDK parses a
- * request with its method's schema and answers a failure as -32603 Internal error,
- * whose message is zod's issue list as pretty JSON (an `initialize` without
- * `protocolVersion`, a `tools/call` without params); only a `tools/call` with params
- * got -32602, and that with the same JSON dump.
- *
- * Only the check is ours: a request that passes is handed on unchanged.
+ * The params of the requests this server answers, checked with the SDK's own request schemas first,
+ * so params of the wrong shape are JSON-RPC -32602 Invalid params in words a client can act on; the SDK
+ * answers them -32603 Internal error with zod's issues as JSON. Only the check is ours: a request that
+ * passes is handed on unchanged.
  */
 import {
   CallToolRequestSchema, InitializeRequestSchema, isJSONRPCRequest, ListToolsRequestSchema, PingRequestSchema, type JSONRPCMessage,

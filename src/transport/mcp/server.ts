@@ -1,23 +1,10 @@
 /**
- * One MCP server per HTTP request, bound to that request's context (request id, logger,
- * caller and token), so a tool call runs as exactly the caller of the request that
- * carried it and no state outlives the request.
- *
- * Why the SDK's low-level `Server` and not `McpServer.registerTool`: McpServer answers a
- * schema-invalid argument with its own text ("MCP error -32602: Input validation error …")
- * and always advertises `tools.listChanged`. Our tool set is fixed (no listChanged, as the
- * original declared it), and a bad argument must read like every other refusal,
- * `invalid_request: invalid request: <reason>`, so the model can correct itself. The two
- * handlers below are the whole difference; definitions and dispatch come from the
- * operation table through `ToolCatalog`. An unknown tool name stays a JSON-RPC error
- * (-32602), as the MCP specification asks.
- *
- * A `tools/call` is registered with a lenient envelope schema (any `params`): malformed
- * params (arguments that are not an object, a name that is not a string) never get here,
- * the handler answers them -32602 first (request-params.ts). The envelope hands the
- * arguments over exactly as JSON.parse read them, so an argument named `__proto__`
- * reaches the strict input schema and is refused as an unknown field instead of being
- * dropped on the way, as the strict schema's parse would.
+ * One MCP server per HTTP request, bound to its context, so a tool call runs as exactly that request's
+ * caller and no state outlives it. The SDK's low-level `Server`, not `McpServer.registerTool`: a bad
+ * argument must read like every other refusal (`invalid_request: …`, so a model can correct itself) and
+ * the fixed tool set advertises no `listChanged`. Definitions come from the operation table; `tools/call`
+ * takes a lenient envelope (request-params.ts checks params first) that hands arguments over as parsed,
+ * so `__proto__` reaches the strict schema and is refused rather than dropped.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, ListToolsRequestSchema, type CallToolRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';

@@ -1,14 +1,9 @@
 /**
- * The MCP tools, generated from the operation table (transport/operations.ts) and
- * nothing else: per operation its tool name, title, description, all four annotations
- * and the JSON Schema of its one zod input schema; a call checks the arguments with that
- * same schema and runs the operation against the AgentService, as REST does.
- *
- * Every outcome of a known tool is a tool result, never a JSON-RPC error: a success is
- * the result as JSON, a refusal or failure is `isError` with `"<code>: <message>"` (see
- * results.ts). Each call is timed into `mcp_server_operation_duration_seconds`; a
- * `backend_error` is logged at error level as `request failed`, the caller's own mistakes
- * and a call cut short because its client cancelled it or went away (`cancelled`) at debug.
+ * The MCP tools, generated from the operation table alone: name, title, description, four annotations
+ * and the JSON Schema of the one zod input schema, which also checks a call's arguments before the
+ * operation runs, as on REST. Every outcome of a known tool is a tool result, never a JSON-RPC error
+ * (`isError` with `"<code>: <message>"`, results.ts); each call is timed, a `backend_error` logged at
+ * error, the caller's mistakes and cancelled calls at debug.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';

@@ -1,12 +1,8 @@
 /**
- * The one place a REST failure becomes a response: `{"error":{"code","message"}}` with
- * the status of its code (`HTTP_STATUS`, or an AppError's own override such as 413).
- * Anything that is not an AppError is a backend failure: 502 `backend_error` with the
- * thrown message only, never a stack trace. 5xx are logged at error as
- * `request failed` (with the error, stack included, in the log only); 4xx at debug.
- * A 401 behind the OAuth guard also carries the `WWW-Authenticate` challenge (RFC 6750)
- * and is logged at info with the caller. A path express cannot percent-decode is the
- * client's mistake: a 400 that names the segment, not a 502.
+ * The one place a REST failure becomes a response: `{"error":{"code","message"}}` with its code's status
+ * (or an AppError's own, such as 413); anything else is 502 `backend_error` with the message only, never
+ * a stack. 5xx log at error (stack in the log only), 4xx at debug; a 401 behind OAuth carries the
+ * RFC 6750 challenge; a path express cannot percent-decode is a 400 naming the segment.
  */
 import type { ErrorRequestHandler, Request } from 'express';
 import type { Logger } from 'pino';

@@ -1,24 +1,10 @@
 /**
- * The `If-Match` precondition of REST writes (RFC 9110 §13.1.1). An agent's entity tag is
- * its `version` as a strong ETag (`"3-9f86d081"`, service/reads/agent-version.ts), which `GET`
- * and the write results send: it changes when the HelmRelease's spec, labels or
- * annotations change, not when a controller writes status, so a write's ETag still holds
- * for the next write. A write with `If-Match: "3-9f86d081"` is carried out only while the
- * agent is at that version, and is a 412 otherwise. An entity tag quoted in a message is
- * cut at 200 characters (a header may be kilobytes long).
- *
- * The field is `*` or a comma-separated list of entity tags, each `"<opaque>"` or
- * `W/"<opaque>"`:
- * - `*` is true for any current representation. A write of a missing agent is a 404
- *   with or without it (RFC 9110 §13.2.1: a failure found before the write is answered
- *   instead of evaluating preconditions), so `*` sets no version;
- * - one strong tag is the version the write is sent with (the common case, no extra read);
- * - a list is true when the current version is one of its strong tags. Weak tags never
- *   match under the strong comparison If-Match uses, so a list of only weak tags is a
- *   412 (once the agent is known to exist). Both need the current version, read first;
- *   the write is then sent with exactly that version, so the API server still refuses a
- *   change that lands in between;
- * - anything else is a 400 that spells the form.
+ * The `If-Match` (RFC 9110 §13.1.1) and `If-None-Match` preconditions of REST. An agent's strong ETag
+ * is its `version` (service/reads/agent-version.ts), which changes with the release's spec, labels and
+ * annotations but not with status. `*` sets no version (a missing agent is 404 first, §13.2.1); one
+ * strong tag is the version the write is sent with; a list matches when it holds the current version,
+ * read first (weak tags never match); anything else is a 400 spelling the form.
+ * docs/safe-change.md "Conflict-safe edits" gives the full rules.
  */
 import { invalid, PreconditionFailed } from '../../core/errors.js';
 

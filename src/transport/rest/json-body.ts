@@ -1,25 +1,10 @@
 /**
- * Reading a REST request body: the edge where untrusted bytes become a JSON object.
- * It mirrors the Go service's decoder and its texts:
- * - at most 1 MiB is read; a larger body is a 413 with our error body;
- * - an empty or whitespace-only body is `invalid request: a JSON body is required`;
- * - malformed JSON is `invalid request: invalid JSON: <reason>`;
- * - an object that gives a key twice is refused, naming it (duplicate-keys.ts): JSON.parse
- *   would keep the last silently, so `"dryRun": true, "dryRun": false` would write;
- * - the body must be a JSON object (Go decoded it into a struct);
- * - a JSON `null` under an object key counts as absent, as Go's decoder leaves a nil
- *   pointer or map for it, except for the top-level fields the caller names (a Boolean or
- *   a number: a null safety switch is refused, not read as "false");
- * - nesting deeper than 64 levels and `__proto__` keys inside maps are refused
- *   (../input-guard.ts), before anything recursive runs over the body.
- * - the body must be what it says it is (RFC 9110 §8.3, §15.5.16): a Content-Type other than
- *   `application/json` (a charset other than UTF-8, which RFC 8259 requires of JSON) or a
- *   content coding the reader cannot undo is a 415 naming what to send instead, with
- *   `Accept-Patch` (RFC 5789 §2.2) or `Accept-Encoding` saying what is accepted. A body
- *   without a Content-Type is read as JSON (§8.3 lets a recipient examine the data). Reading
- *   `text/plain` or a form as JSON would also let any web page send a write without a CORS
- *   preflight.
- * Unknown fields and wrong types are the input schema's business (./rest-input.ts).
+ * Reading a REST body, where untrusted bytes become a JSON object, with the texts clients already
+ * compare: at most 1 MiB (413), a body required, valid JSON, no key given twice (duplicate-keys.ts), an
+ * object; `null` under a key is absent except for the safety switches, which refuse it; deep nesting
+ * and nested `__proto__` refused (../input-guard.ts). It must be JSON (RFC 9110 §8.3, §15.5.16): another
+ * Content-Type or coding is a 415 saying what to send, since reading text or forms as JSON would let any
+ * page write without a CORS preflight. Unknown fields and types are the schema's (./rest-input.ts).
  */
 import { MIMEType } from 'node:util';
 import zlib from 'node:zlib';

@@ -1,23 +1,10 @@
 /**
- * One REST request as an operation's input: the JSON body (when the operation reads
- * one), then its query parameters, then its path parameters, merged into one object and
- * parsed with the operation's zod schema, the same schema the MCP tool uses. A schema
- * failure becomes a 400 in the Go service's words where it had some:
- * - an unknown field: `invalid request: invalid JSON: json: unknown field "x"`;
- * - a value of the wrong JSON type: `invalid request: invalid JSON: field "skills.refs[0]" must be a string, not a number`
- *   (the MCP tools word it the same: ../type-errors.ts);
- * - a missing required field: `invalid request: name is required` (the service's text).
- *
- * An operation with an `If-Match` binding takes its `version` precondition from that
- * header (if-match.ts); a body `version` naming another one is refused as contradictory
- * (a body `resourceVersion` is the strict precondition beside it).
- * A header listing several tags (or weak ones) stands for the agent's current version when
- * it lists that one, so it is resolved after the input parsed, with `currentVersion`.
- * `If-None-Match` on those operations is evaluated next, against the current version
- * (if-match.ts). Create and the reads do not evaluate it: create refuses an agent that
- * exists (409) whatever the header says, and a read's ETag does not cover its readiness.
- * Create evaluates If-Match (RFC 9110 §13.1.1): with no agent of that name, no tag
- * matches, `*` included, so it is a 412 before anything is written.
+ * One REST request as an operation's input: body, then query, then path parameters merged and parsed
+ * with the operation's zod schema (the MCP tool's too); a failure is a 400 in the words clients compare
+ * (`invalid JSON: json: unknown field "x"`, `field "…" must be a string, not a number`, `name is
+ * required`). `If-Match` becomes the `version` precondition (a contradicting body `version` is
+ * refused), resolved against the current version when it lists several tags, then `If-None-Match`;
+ * create refuses any If-Match with 412 (RFC 9110 §13.1.1). docs/safe-change.md has the full rules.
  */
 import type { Request } from 'express';
 import type { z } from 'zod';

@@ -1,15 +1,9 @@
 /**
- * The REST API under /api/v1, generated from the operation table: one route per
- * operation (its method, path and success status), each parsing the request with the
- * operation's own input schema and calling the operation's `run`, so REST and MCP run
- * the same service calls with the same input rules. Plus `GET /openapi.yaml` (the
- * contract), a 405 with `Allow` for a known path and another method, a 404 for any
- * other path, and the one error middleware.
- *
- * Mounting: `app.use('/api/v1', createRestRouter(…))`, behind the request-context
- * middleware (which sets `req.ctx`) and, with OAuth, the bearer guard. The router
- * reads bodies itself (1 MiB, JSON or no Content-Type), so no app-level body parser may run
- * before it. Without a `req.ctx` (router tests) it builds a context of its own.
+ * The REST API under /api/v1, generated from the operation table: one route per operation parsing the
+ * request with its input schema and calling its `run`, so REST and MCP run the same calls with the same
+ * rules; plus `GET /openapi.yaml`, 405 with `Allow` for a known path, 404 otherwise, and the one error
+ * middleware. Mounted behind the request context (and the bearer guard with OAuth); it reads bodies
+ * itself, so no app-level body parser may run before it.
  */
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type RequestHandler, type Router } from 'express';

@@ -1,38 +1,10 @@
 /**
- * `GET /api/v1/agents/{namespace}/{name}/status?watch=true[&timeoutSeconds=N][&generation=G]`: the agent's
- * status as a server-sent event stream (`text/event-stream`, the WHATWG HTML format)
- * instead of one JSON body. Without `watch=true` (absent or `false`) the route is the plain
- * status read; another value is a 400, as for every flag.
- *
- * - `event: status` with the Status JSON at once, then on every change of verdict or summary;
- * - `event: end` with `{"reason": "ready" | "failed" | "deleted" | "timeout"}` once the wait
- *   for ready is over, then the response ends;
- * - a comment line (`: keep-alive`) every 15 s, so proxies and load balancers do not take a
- *   quiet stream for a dead one.
- *
- * The `end` event carries `id: end`. An EventSource reconnects whenever a stream closes,
- * so one whose page does not call `close()` on `end` would start the wait again every few
- * seconds, for ever; its reconnection sends `Last-Event-ID: end`, and that is answered
- * `204 No Content`, which per the WHATWG HTML spec tells it to stop reconnecting. A new
- * EventSource (no Last-Event-ID) follows afresh.
- *
- * Anything refused before the first status (a bad timeoutSeconds, an agent that does not
- * exist, a read the caller may not make) is the usual JSON error with its status; a
- * failure after it is an `event: error` with the error body, then the end. With
- * `generation` the stream does not end ready before the release has reached it. When the
- * server shuts down the stream ends with `event: end` and `{"reason": "shutdown"}` (no
- * `id`, so an EventSource reconnects, to another replica, as the listener no longer
- * accepts: the wait is not over); before the first status it is a 503 with Retry-After.
- * When the client goes away, its watches are stopped.
- *
- * `watch` and `timeoutSeconds` given twice must agree, as every flag (rest-input.ts). A
- * `HEAD` gets the headers the `GET` would (the stream's, or the JSON error) and ends after
- * the first status: it has no body (RFC 9110 §9.3.2), so following on would hold the
- * caller's watches on the API server open for the whole timeout with nothing to send.
- *
- * Headers: `Cache-Control: no-cache, private, no-transform` (no cache, and no proxy
- * compressing, which would buffer the events) and `X-Accel-Buffering: no` (nginx's
- * response buffering off for this response).
+ * `GET …/status?watch=true`: the agent's status as a server-sent event stream (WHATWG HTML) while it
+ * is waited for: `event: status` at once and on every change, `event: end` with the reason, keep-alive
+ * comments every 15 s. `end` carries `id: end` so a reconnecting EventSource is answered 204 and stops;
+ * a shutdown ends without an id so it reconnects elsewhere; refusals before the first status are plain
+ * JSON errors; `HEAD` ends after the first status (RFC 9110 §9.3.2). Headers keep proxies from caching,
+ * compressing or buffering. docs/safe-change.md "Waiting for the rollout" gives the protocol in full.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { shutdownUnavailable, toAppError, toRestErrorBody } from '../../core/errors.js';

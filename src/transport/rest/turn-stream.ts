@@ -1,16 +1,8 @@
 /**
- * `POST …/sessions` and `POST …/sessions/{sessionId}/messages` with `Accept:
- * text/event-stream`: the agent's turn as a server-sent event stream (the WHATWG HTML
- * format) instead of one JSON body, for a portal that shows the answer as it comes:
- *
- * - `event: update` with the Turn as it stands after each status update of a streaming agent;
- * - `event: turn` with the `{session, turn}` body the JSON answer would carry, then the end;
- * - `event: error` with the error body when the turn fails after the stream opened.
- *
- * A refusal before anything was sent (bad input, no endpoint, an agent that is not ready
- * or not reachable) is the usual JSON error with its status. A request that does not
- * accept text/event-stream passes on to the JSON route. Headers as the status stream's:
- * no cache, no transform, nginx buffering off.
+ * `POST …/sessions` and `…/messages` with `Accept: text/event-stream`: the agent's turn as server-sent
+ * events (`update` per status update, `turn` with the JSON answer's body, `error` when the turn fails
+ * after the stream opened), for a portal showing the answer as it comes. A refusal before anything was
+ * sent is the usual JSON error; a request not accepting the stream goes on to the JSON route.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { toAppError, toRestErrorBody } from '../../core/errors.js';
