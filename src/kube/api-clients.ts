@@ -1,22 +1,10 @@
 /**
- * Builds the @kubernetes/client-node API objects for one KubeConfig, with one
- * keep-alive connection pool per KubeConfig.
- *
- * Why: client-node 2.x builds a new undici dispatcher for every request while it applies
- * the kubeconfig's authentication (KubeConfig.applySecurityAuthentication), so every call
- * would pay a TCP and TLS handshake. A promise middleware, the library's own extension
- * point, runs after that step: it keeps the first dispatcher the library built for this
- * KubeConfig and hands the same one to every later request. The library still decides
- * what the dispatcher is (TLS material, `tls-server-name`, a kubeconfig's `proxy-url`),
- * and still applies the authentication headers on every request, so a rotated token is
- * picked up.
- *
- * Every request also carries a deadline (`requestTimeoutMs`, default 30 s) through the
- * same middleware. Why: client-node sets none, so an API server that accepts the
- * connection and never answers would hold the caller's request (and a pooled socket)
- * forever. The deadline covers connecting, the TLS handshake and reading the body;
- * kube-errors.ts turns the abort into a `backend_error` (502) naming the call.
-
+ * Builds @kubernetes/client-node's API objects for one KubeConfig with one keep-alive pool: client-node
+ * 2.x makes a new undici dispatcher per request while applying authentication, so every call paid a TCP
+ * and TLS handshake. A promise middleware (the library's extension point) keeps the first dispatcher and
+ * reuses it; the library still chooses it (TLS, `tls-server-name`, `proxy-url`) and applies auth per
+ * request, so rotated tokens are picked up. The same middleware sets a deadline (`requestTimeoutMs`,
+ * 30 s), since client-node sets none and a silent API server would hold a request forever.
  */
 import {
   ApiException, AuthorizationV1Api, CustomObjectsApi, HttpMethod, ServerConfiguration, createConfiguration,

@@ -1,12 +1,8 @@
 /**
- * Observability around every Kubernetes call, whatever the port behind it: a `KubeCallHook`
- * runs around each call of a KubePort (metrics count and time it, tracing puts a span
- * around it). The wrapper is a Proxy, so methods a port gains later (watch, patch) are
- * covered without touching this file: the verb is the method's Kubernetes name (`replace`
- * is `update`, `remove` is `delete`), the resource is the first argument's `resource`.
- *
- * `code` is the HTTP status as the API server's own metrics label it (`apiserver_request_total`):
- * 200, 201, 404 for an absent object, the refusal's status, or `error` when no answer arrived.
+ * Observability around every Kubernetes call: a `KubeCallHook` runs around each call of a KubePort
+ * (metrics, a span). A Proxy, so methods a port gains later are covered: the verb is the method's
+ * Kubernetes name, the resource the first argument's. `code` is labelled as the API server's own
+ * `apiserver_request_total` does (200, 201, 404, the refusal's status), or `error` without an answer.
  */
 import type { RequestContext } from '../identity/caller.js';
 import type { KubeProvider } from '../service/ports.js';

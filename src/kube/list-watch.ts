@@ -1,24 +1,10 @@
 /**
- * List and watch one resource type in one namespace, as the ServiceAccount: the two
- * calls a watch-fed cache is built from (what client-go's reflector does).
- *
- * - `list` answers the items and the list's resourceVersion, the point a watch resumes
- *   from without missing or repeating a change.
- * - `watch` streams the changes after a resourceVersion, with bookmarks allowed (so the
- *   resourceVersion keeps moving in a quiet namespace) and a server-side timeout (the
- *   API server ends the stream and the caller re-watches; client-go picks 5-10 minutes
- *   at random so replicas do not re-watch together). A stream that stays silent for
- *   longer than the timeout plus a margin is taken as dead and aborted: a half-open TCP
- *   connection would otherwise look like a quiet namespace forever.
- *
- * client-node's `Watch` also aborts a stream after 30 s without data (its
- * `requestTimeoutMs`). An API server sends bookmarks only about once a minute, so a quiet
- * namespace would see its watch torn down and restarted every 30 s. Our own silence
- * bound above is the one that decides; the library's is set beyond it.
- *
- * Objects are plain Kubernetes JSON. A 410 Gone (the resourceVersion is older than the
- * API server's watch history) reaches `onEnd` as an error whose `statusCode` is 410,
- * whether the API server answered the watch request with it or sent it as an ERROR event.
+ * List and watch one resource type in one namespace as the ServiceAccount, what client-go's reflector
+ * builds on: `list` gives items and the resourceVersion to resume from; `watch` streams changes with
+ * bookmarks and a randomized server-side timeout (5-10 minutes, so replicas do not re-watch together).
+ * A stream silent past that timeout plus a margin is aborted as dead (a half-open TCP connection looks
+ * quiet forever); client-node's own 30 s silence bound is set beyond ours, since bookmarks come about
+ * once a minute. A 410 Gone reaches `onEnd` as `statusCode` 410, whether answered or sent as an ERROR event.
  */
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
 import type { Gvr, KubeObject } from '../service/ports.js';

@@ -1,14 +1,9 @@
 /**
- * Which identity a request's Kubernetes calls run under.
- *
- * `ServiceAccountProvider`: one shared client for every request (no OAuth).
- * `CallerProvider`: a client per caller token, so the person's RBAC decides. Trust
- * model: there is NO fallback to the ServiceAccount. A request without a token is
- * refused (401); an expired token is still presented so the API server's 401 fails the
- * request, attributed to the caller. Clients are cached by sha256(token) until the
- * token's `exp` (read from the JWT payload without verification; the API server
- * verifies), at most 256 entries: when full, expired entries go first, else all. An
- * expired token keeps its cached client (no client per request while it is replayed).
+ * Which identity a request's Kubernetes calls run under: `ServiceAccountProvider`, one shared client;
+ * `CallerProvider`, a client per caller token so the person's RBAC decides. Trust model: no fallback to
+ * the ServiceAccount; no token is 401, an expired one is still presented so the API server's 401 fails
+ * the request as the caller's. Clients are cached by sha256(token) until its `exp` (read unverified; the
+ * API server verifies), at most 256, expired ones evicted first.
  */
 import { createHash } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';

@@ -1,11 +1,8 @@
 /**
- * The caller's read permissions, as the read cache asks about them: each answer of the
- * API server (a SelfSubjectAccessReview made with the caller's token) is reused for the
- * same caller, verb, resource and namespace for at most `ttlMs` (30 s by default), so a
- * busy caller costs one review per half minute, not one per read, and a revoked
- * permission stops being honoured within that time. A review that fails is not
- * remembered (the read then goes to the API server). Callers are keyed by sha256 of
- * their token, never by the token itself; at most `maxEntries` answers are kept.
+ * The caller's read permissions as the read cache asks them: each SelfSubjectAccessReview answer is
+ * reused per caller, verb, resource and namespace for `ttlMs` (30 s), so a busy caller costs one review
+ * per half minute and a revoked permission stops counting within it. Failed reviews are not kept;
+ * callers are keyed by sha256 of their token, never the token; at most `maxEntries` answers.
  */
 import { createHash } from 'node:crypto';
 import type { RequestContext } from '../../identity/caller.js';

@@ -1,16 +1,9 @@
 /**
- * The read cache behind the KubeProvider port, so the service code does not know it is
- * there: `forRequest` is the direct client (every write, and the reads writes depend on,
- * go to the API server) with its writes noted for read-your-writes; `forReads` answers
- * gets and lists from the cache when it may, and from the API server otherwise.
- *
- * With the caller's identity (downstream OAuth), the cache was filled as the
- * ServiceAccount, so it must not decide what a caller may see. Each cached read is first
- * authorized as the caller (`authorize`: a SelfSubjectAccessReview of the verb, resource
- * and namespace, its answer reused for a short while); allowed reads come from the
- * cache, anything else (denied, or the review failed) goes to the API server with the
- * caller's token, so the API server gives exactly the answer, or the 403, it would
- * have given without a cache.
+ * The read cache behind the KubeProvider port, invisible to the service: `forRequest` is the direct
+ * client (writes, and the reads writes depend on) noting writes for read-your-writes; `forReads` answers
+ * from the cache when it may. The cache is filled as the ServiceAccount, so with the caller's identity
+ * each cached read is first authorized as the caller (access-review.ts); anything not allowed goes to
+ * the API server with the caller's token, so the answer, or the 403, is the one it would give uncached.
  */
 import type { RequestContext } from '../../identity/caller.js';
 import type { Gvr, KubeObject, KubePort, KubeProvider, ListOptions, WatchPort, WriteCallOptions } from '../../service/ports.js';

@@ -1,20 +1,9 @@
 /**
- * One watch-fed store: the objects of one resource type in one namespace, kept current
- * by list+watch (client-go's reflector and store, in one small class).
- *
- * The loop: list (replace the store, remember the list's resourceVersion), then watch
- * from that resourceVersion, applying each event and moving the resourceVersion on with
- * every event and bookmark. When the watch ends normally (server timeout) it re-watches
- * from where it was; when it ends with 410 Gone the history it needs is gone, so it
- * re-lists; on any other failure it retries after a growing, jittered pause (0.2 s to
- * 10 s) so a sick API server is not hammered.
- *
- * Freshness: the store is served only once it has listed, and only while its watch is
- * open or has been down for at most `staleAfterMs`; past that a reader goes to the API
- * server. Cached objects are frozen (a reader that tried to change one would throw, not
- * corrupt the next answer) and stored without `metadata.managedFields`, which no reader
- * uses and which is often the larger half of an object. A store that would exceed
- * `maxObjects` stops serving (readers go direct) instead of growing without bound.
+ * One watch-fed store (client-go's reflector and store in one small class): list, then watch from the
+ * list's resourceVersion, re-watch after a normal end, re-list on 410 Gone, back off (0.2-10 s, jittered)
+ * on failures. Served only after its first list and while its watch is open or down for at most
+ * `staleAfterMs`; objects are frozen (a reader cannot corrupt the next answer) and kept without
+ * `managedFields`; a store past `maxObjects` stops serving rather than grow without bound.
  */
 import { deepFreeze } from '../../core/frozen.js';
 import type { KubeObject } from '../../service/ports.js';

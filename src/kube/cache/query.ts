@@ -1,16 +1,9 @@
 /**
- * Which cached store can answer a read, and how to narrow it. A store answers a list
- * only when it holds a superset of what the API server would return:
- *
- * - field selectors must be the store's own, character for character (the events store
- *   holds `type=Warning` only; a query for anything else goes to the API server);
- * - a label selector is served only when it is a plain `key=value` list (`==` too), and
- *   the store either holds every object or was listed with an existence selector on one
- *   of the query's keys (the pods store holds pods with a `kagent` label). Anything
- *   richer (`!=`, `in`, `notin`, `!key`) goes to the API server: we never guess a
- *   selector's meaning.
- *
- * A get is served only from a store without selectors: it holds every object by name.
+ * Which cached store can answer a read: a list only from a store holding a superset of what the API
+ * server would return (its own field selector exactly; a plain `key=value` label selector over a store
+ * of every object or one listed by the existence of one of the query's keys), a get only from a store
+ * without selectors. Anything richer (`!=`, `in`, `!key`) goes to the API server: we never guess a
+ * selector's meaning.
  */
 import type { KubeObject, ListOptions } from '../../service/ports.js';
 import type { FeedSpec } from './ports.js';

@@ -1,19 +1,9 @@
 /**
- * The watch-fed read cache of the managed namespaces: one store (Feed) per resource
- * type the reads use, per namespace, fed by list+watch as the ServiceAccount.
- *
- * Read-your-writes: a write this replica made is remembered (type, namespace, name and
- * the resourceVersion the API server answered, or "deleted") until the store has caught
- * up with it. A read of that type and namespace waits, at most `readYourWritesMs`, until
- * the store has passed the write (the object carries that resourceVersion, the store's
- * resourceVersion is at or beyond it, or a deleted object is gone or marked deleting);
- * if it has not by then, that read goes to the API server. Writes themselves always go
- * to the API server. Other replicas' writes reach this cache through the watch, like
- * everyone else's: the cache never holds state that is not on the API server.
- *
- * Correctness under watch loss is each Feed's (re-list on 410 Gone, no answers before
- * the first list or while stale); this class adds the summary `get_info` and the
- * metrics report.
+ * The watch-fed read cache of the managed namespaces: a Feed per resource type and namespace, as the
+ * ServiceAccount. Read-your-writes: this replica's writes are remembered until their store has passed
+ * them, and a read waits up to `readYourWritesMs` for that, else goes to the API server; other replicas'
+ * writes arrive through the watch, so the cache never holds state the API server does not. Correctness
+ * under watch loss is each Feed's; this class adds `get_info`'s summary and the metrics.
  */
 import type { Logger } from 'pino';
 import { AGENT_LABEL } from '../../core/revisions/revision-record.js';
