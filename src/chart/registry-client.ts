@@ -1,16 +1,10 @@
 /**
- * A minimal OCI distribution client: just enough to read a Helm chart's values schema from
- * a registry (tags, a manifest by tag, a blob by digest), anonymously or with credentials. Hand-written because
- * npm has no well-kept TypeScript OCI client, and the pull path is four requests.
- *
- * Owns: the bearer-token dance (`WWW-Authenticate: Bearer realm,service,scope`, tokens cached
- * per scope until 10 s before they expire), `Link` pagination, body size caps, a timeout on
- * every request, and the sha256 check of every blob. Trust boundary: everything the registry
- * and its token endpoint answer is untrusted; sizes are capped before parsing and a blob is
- * used only when its bytes hash to the digest the manifest names. Credentials, when
- * configured (registry-credentials.ts), go only to the chart's registry and to the token
- * endpoint it names (https, or plain http on loopback); Basic credentials are sent only after
- * the registry asked for them.
+ * A minimal OCI distribution client, enough to read a chart's values schema (tags, a manifest, a blob),
+ * hand-written because npm has no well-kept TypeScript OCI client and the pull is four requests. Owns
+ * the bearer-token dance (tokens cached per scope), `Link` pagination, size caps, timeouts and the
+ * sha256 check of every blob. Trust boundary: all the registry answers is untrusted; credentials go only
+ * to the chart's registry and the token endpoint it names (https, or http on loopback), Basic only
+ * after the registry asks.
  */
 import { createHash } from 'node:crypto';
 import { goQuote } from '../core/go-quote.js';

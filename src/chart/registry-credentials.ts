@@ -1,17 +1,9 @@
 /**
- * Credentials for the agent chart's registry, in the three forms an operator has at hand:
- *
- * - a Docker config JSON (`~/.docker/config.json`, or the `.dockerconfigjson` key of a
- *   `kubernetes.io/dockerconfigjson` Secret, the form Flux's OCIRepository `secretRef`
- *   takes), whose entry for the registry holds `auth` (base64 `user:password`),
- *   `username`/`password`, an `identitytoken` (an OAuth2 refresh token, as `az acr login`
- *   writes) or a `registrytoken` (a bearer token sent as it is);
- * - a user name and password (HTTP Basic, or exchanged at the registry's token endpoint);
- * - a bearer token presented to the registry as it is.
- *
- * The file is read again whenever it changes on disk, so a rotated Secret mounted into the
- * pod is picked up without a restart. Credentials are secrets: they never reach an error
- * message or a log line; errors name the file and the registry only.
+ * Credentials for the agent chart's registry in the forms an operator has: a Docker config JSON (the
+ * `.dockerconfigjson` Flux's OCIRepository `secretRef` takes: `auth`, `username`/`password`,
+ * `identitytoken`, `registrytoken`), a user name and password, or a bearer token. The file is re-read
+ * when it changes, so a rotated mounted Secret needs no restart. Credentials never reach an error or a
+ * log line; errors name the file and the registry only (docs/operations.md "Private chart registries").
  */
 import { readFileSync, statSync } from 'node:fs';
 

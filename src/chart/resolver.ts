@@ -1,14 +1,9 @@
 /**
- * The agent chart's values schema as Flux will install it: the newest version in the
- * configured range of the chart's OCI registry, read again every `refresh`, with the
- * embedded copy answering whenever the registry has not (yet) been read.
- *
- * Degrades explicitly (house style 4.9.9): `schema()` never rejects, so validation works
- * offline; `info()` says which source answered and the last registry error; a failing
- * registry is retried about once a minute, not per request, and its warning is logged
- * once per outage. One resolve runs at a time; callers arriving meanwhile get the current
- * schema at once. The schema object stays the same while the version does, so the
- * validator compiled for it is reused.
+ * The agent chart's values schema as Flux will install it: the newest version in the configured range
+ * of the chart's OCI registry, read again every `refresh`, with the embedded copy answering until the
+ * registry has been read. It degrades explicitly: `schema()` never rejects (validation works offline),
+ * `info()` names the source and the last error, a failing registry is retried about once a minute and
+ * warned about once per outage. One resolve at a time; the schema object stays the same per version.
  */
 import type { Logger } from 'pino';
 import type { ChartInfo } from '../core/types.js';

@@ -1,14 +1,9 @@
 /**
- * Chart version choice the way Flux's OCIRepository makes it: Masterminds/semver v3
- * constraints over strictly parsed tags. npm's `semver` ranges differ in ways that would
- * pick a different chart than helm-controller installs (wildcards, `^0.0`, pre-release
- * admission), so this module owns the constraint grammar and matching and uses the `semver`
- * package only to hold and order versions (SemVer 2.0 precedence, build metadata ignored).
- *
- * Pre-releases follow Masterminds v3.3+ (the line source-controller ships): a version with a
- * pre-release part satisfies an AND group only when some comparator of that group names a
- * pre-release (`>=1.2.0-0 <2.0.0` admits `1.5.0-rc.1`; `1.x` never admits `1.0.0-dev.1`).
- * A lone `>=1.2.0-0` admits pre-releases of any major.minor.patch, unlike npm.
+ * Chart version choice as Flux's OCIRepository makes it: Masterminds/semver v3 constraints over strictly
+ * parsed tags, since npm's ranges would pick another chart than helm-controller installs (wildcards,
+ * `^0.0`, pre-releases). The `semver` package only holds and orders versions. Pre-releases follow
+ * Masterminds v3.3+: admitted by an AND group only when one of its comparators names a pre-release
+ * (`>=1.2.0-0 <2.0.0` admits `1.5.0-rc.1`; `1.x` never admits `1.0.0-dev.1`).
  */
 import { SemVer, compare } from 'semver';
 

@@ -1,12 +1,8 @@
 /**
- * A real OCI registry for tests: Debian's `docker-registry` (CNCF distribution 2.8) started
- * on a free 127.0.0.1 port with its storage in a temp dir, optionally in `auth.token` mode
- * behind our loopback token server, or `auth.htpasswd` mode (a Basic challenge). It can be
- * stopped and started again on the same port and storage (an outage), and its blob files
- * can be reached for tampering (a registry serving bytes that do not match their digest).
- *
- * `registryTestMode()` says whether suites run: they skip (with the reason) when the binary
- * is absent on a developer machine, and fail in CI (`CI=true`), where it must be installed.
+ * A real OCI registry for tests: Debian's `docker-registry` (CNCF distribution 2.8) on a free loopback
+ * port with temp storage, optionally behind our token server or htpasswd; it can stop and start on the
+ * same port (an outage) and expose blobs for tampering. `registryTestMode()` skips suites (saying why)
+ * when the binary is absent locally and fails them in CI (`CI=true`), where it must be installed.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
