@@ -1,11 +1,8 @@
 /**
- * A2A failures as the service's errors. A JSON-RPC error the agent answered keeps the
- * agent's own words and maps by its A2A code (A2A specification, JSON-RPC error codes):
- * a task it does not know is 404; a request it cannot take (malformed, bad parameters,
- * a content type or protocol version it does not speak) is 400; an operation it does not
- * support or a task it cannot change now is 409; anything else is 502. A transport
- * failure (no connection, a timeout, an HTTP error page instead of JSON-RPC) is 502
- * naming the URL that was tried, so an operator can see which address is wrong.
+ * A2A failures as the service's errors. An agent's JSON-RPC error keeps its words and maps by A2A code
+ * (A2A specification): unknown task 404; a request it cannot take 400; unsupported or not now 409; else
+ * 502. A transport failure (no connection, timeout, an HTML page) is 502 naming the URL tried, so an
+ * operator sees which address is wrong.
  */
 import { A2A_ERROR_CODE, isJsonRpcError } from '@a2a-js/sdk/errors';
 import { AppError, backendError, conflict, invalid, notFound } from '../core/errors.js';

@@ -1,19 +1,10 @@
 /**
- * The one way agent-manager talks to the GitHub REST API: `@octokit/rest` with the
- * throttling and retry plugins, GitHub's house rules on every request
- * (`X-GitHub-Api-Version: 2022-11-28`, a user agent), a per-request timeout and a cap on
- * response bodies (they are untrusted). Skill discovery and commit mode both build their
- * clients here, so both get the same limits and the same error texts.
- *
- * - Retry: transient failures (5xx, a dropped connection) are retried with backoff;
- *   refusals (4xx) never are, and rate limits belong to the throttling plugin.
- * - Throttling: writes are spaced as GitHub asks integrators to (secondary rate limits);
- *   a rate-limited request is retried once only when the caller allows it and the reset
- *   is near, otherwise the refusal is returned with its reset time.
- * - A timeout or an oversized body fails the request at once without a retry.
- *
- * Trust boundary: a token goes only to the configured API base URL and is never put in
- * an error message or a log line.
+ * The one way agent-manager talks to GitHub's REST API, for skill discovery and commit mode alike:
+ * `@octokit/rest` with the retry and throttling plugins, GitHub's required headers
+ * (`X-GitHub-Api-Version: 2022-11-28`, a user agent), a timeout and a body cap. Transient failures are
+ * retried, 4xx never; writes are spaced as GitHub asks of integrators, and a rate-limited request is
+ * retried once only when allowed and the reset is near. Trust boundary: a token goes only to the
+ * configured API base URL and never into an error or a log line.
  */
 import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';

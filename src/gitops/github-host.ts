@@ -1,16 +1,9 @@
 /**
- * Commit mode's GitOps host over the GitHub REST API (git data endpoints and pulls),
- * through the shared Octokit (retries, throttling, timeouts, body caps).
- *
- * Reading: the branch's commit, its recursive tree, and the manifest blobs below the
- * directory (bounded in count and size). Writing: one tree on the base commit's tree,
- * one commit whose parent is the base commit, then, only if the base branch still points
- * at that commit, the branch ref and the pull request. A base that moved is reported to
- * the caller (which plans again) instead of opening a pull request on a stale base.
- *
- * As whom: the caller's GitHub token when the request carries one (`X-GitHub-Token`),
- * else the installation's GitHub App (installation looked up from the repository) or its
- * token. No credential is ever logged or put in an error text.
+ * Commit mode's GitOps host over the GitHub REST API, through the shared Octokit: reads the branch's
+ * commit, tree and the (bounded) manifest blobs; writes one tree and one commit on the base, then, only
+ * if the base branch still points there, the branch ref and pull request, so a moved base is reported
+ * for a new plan rather than proposed stale. As whom: the caller's `X-GitHub-Token`, else the GitHub App
+ * installation or its token (docs/gitops.md "As whom"); no credential is logged or put in an error.
  */
 import { createAppAuth } from '@octokit/auth-app';
 import { backendError, forbidden, notFound, unauthenticated } from '../core/errors.js';

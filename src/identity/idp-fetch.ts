@@ -1,20 +1,10 @@
 /**
- * The one way the identity code talks to the identity provider: a small GET-only
- * `fetch` over node:http/node:https. It exists because Node's global fetch cannot be
- * given a CA without reaching into undici's dispatchers, and an in-cluster Dex is served
- * with a cluster CA (`--dex-ca-file`).
- *
- * Trust boundary: everything this fetches (discovery document, key set) decides which
- * signatures are accepted, so it
- * - trusts the public roots plus the configured CA, nothing else;
- * - refuses private and loopback addresses (checked on the addresses the name actually
- *   resolves to, at connect time, so DNS rebinding cannot slip past) unless allowed;
- * - never follows redirects, caps the body (1 MiB) and honours the caller's abort signal.
- *
- * Behind a proxy (`HTTPS_PROXY`/`HTTP_PROXY`, unless `NO_PROXY` exempts the host) the request
- * goes through undici's proxy agent instead: the CA still applies to the provider's
- * certificate inside the tunnel, and as the proxy resolves the name, the private-address
- * check runs on our own resolution of it first.
+ * The one way identity code talks to the identity provider: a small GET-only `fetch` over node:https,
+ * because Node's global fetch cannot take a CA (an in-cluster Dex uses a cluster CA, `--dex-ca-file`).
+ * Trust boundary: what it fetches decides which signatures are accepted, so it trusts the public roots
+ * plus that CA only, refuses private and loopback addresses at connect time (no DNS rebinding) unless
+ * allowed, never follows redirects, caps bodies at 1 MiB and honours the abort signal. Behind a proxy
+ * (`HTTPS_PROXY`, `NO_PROXY`) it tunnels through undici's proxy agent after checking our own resolution.
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { readFileSync } from 'node:fs';

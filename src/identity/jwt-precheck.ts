@@ -1,13 +1,9 @@
 /**
- * What can be said about a bearer before any key is fetched: its size, that it is a
- * compact JWS, its algorithm and key id, and whether its (still unverified) audience
- * is one we trust. Nothing here accepts a token; it only refuses early, cheaply, and
- * with a description that names the problem (the token's `aud` beside the trusted
- * audiences, as muster shows it in its session hint). The signature and every claim
- * are verified afterwards in `token-verifier.ts`.
- *
- * Every text produced here may be shown to the caller: it repeats only values from
- * the caller's own token, clipped and reduced to printable ASCII.
+ * What can be said about a bearer before any key is fetched: its size, that it is a compact JWS, its
+ * algorithm and key id, and whether its unverified audience is trusted. It only refuses early and
+ * cheaply, naming the problem (the token's `aud` beside the trusted ones, as muster shows it); the
+ * signature and claims are verified in token-verifier.ts. Every text may be shown to the caller: it
+ * repeats only the caller's own token's values, clipped to printable ASCII.
  */
 import { decodeJwt, decodeProtectedHeader, type JWTPayload, type ProtectedHeaderParameters } from 'jose';
 import { unauthenticated } from '../core/errors.js';

@@ -1,18 +1,10 @@
 /**
- * The resource-server half of OAuth: turn a bearer id_token into the verified caller.
- * agent-manager runs no authorization server and nobody logs in to it; muster and the
- * portal forward the person's IdP id_token, and this module decides whether to believe it.
- *
- * Trust boundary: a token is accepted only when
- * - it is a compact JWS of at most 16 KiB with an RS/PS/ES algorithm and a key id;
- * - its signature verifies with a key from the issuer's JWKS (found through OIDC
- *   discovery of the configured issuer; cached, refetched on an unknown key id at most
- *   once per cooldown; all keys sharing a kid are tried);
- * - `iss` is exactly the configured issuer, `aud` contains a trusted audience, `exp`
- *   is present, and `exp`/`nbf`/`iat` hold with 30 s leeway.
- * Every refusal is `AppError('unauthenticated')` with a description safe to show; a
- * provider that cannot be reached is `backend_error` (502), because the caller cannot
- * fix that by signing in again.
+ * The resource-server half of OAuth: a forwarded IdP id_token becomes the verified caller (we run no
+ * authorization server). Trust boundary: accepted only as a compact JWS of at most 16 KiB with an
+ * RS/PS/ES algorithm and key id, signed by a key of the issuer's JWKS (found by OIDC discovery, refetched
+ * on an unknown kid at most once per cooldown), with `iss` exact, a trusted `aud`, and `exp`/`nbf`/`iat`
+ * within 30 s leeway. A refusal is `unauthenticated` with a safe description; an unreachable provider is
+ * `backend_error` (502), which signing in again cannot fix (docs/security.md "What is verified").
  */
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload, type JWTVerifyResult, type RemoteJWKSet } from 'jose';
 import { backendError, invalid, isAppError, unauthenticated, type AppError } from '../core/errors.js';

@@ -1,16 +1,9 @@
 /**
- * From the parsed `--enable-oauth` slice to what the token verifier is built with: the
- * one place that decides which issuer, CA and audiences the resource server trusts.
- *
- * - dex: the issuer is `--dex-issuer-url`, `--dex-ca-file` is trusted for its TLS;
- * - google: the issuer is `https://accounts.google.com` (public roots only);
- * - the trusted audiences are `--oauth-trusted-audiences`, or, when that list is empty,
- *   the provider's client id (the token a person gets when signing in through our own
- *   client);
- * - private or loopback addresses for the issuer and its key set are allowed when
- *   either `--allow-private-oauth-urls` (the issuer) or `--sso-allow-private-ips` (the
- *   key set) is set: our verifier fetches both through one guarded client, and an
- *   operator who trusts one of them inside the cluster trusts the provider there.
+ * From the `--enable-oauth` flags to what the token verifier trusts, decided in one place: the issuer
+ * (`--dex-issuer-url` with `--dex-ca-file`, or Google with public roots), the audiences
+ * (`--oauth-trusted-audiences`, else the provider's client id), and private addresses, allowed for both
+ * issuer and key set when either `--allow-private-oauth-urls` or `--sso-allow-private-ips` is set: one
+ * guarded client fetches both, and trusting one inside the cluster trusts the provider there.
  */
 import type { OAuthEnabledConfig } from '../config/index.js';
 import type { OAuthVerifierConfig } from './token-verifier.js';

@@ -1,24 +1,10 @@
 /**
- * The Prometheus metrics of agent-manager, on a registry of their own (never prom-client's
- * global default, so two apps in one process, as in tests, do not share or clash):
- *
- * - the Node process metrics (`process_*`, `nodejs_*`);
- * - `http_server_request_duration_seconds{method, route, code}` for every request of
- *   the main listener (`code`, the status code, is the label name of every metric here, as
- *   in the API server's and client-go's metrics; `status` repeats it for one minor version).
- *   `route` is the express route pattern (`/api/v1/agents/:namespace/:name`),
- *   never the raw URL, so agent names cannot blow up the series count; requests no route
- *   matched are `unmatched`;
- * - `mcp_server_operation_duration_seconds{tool, outcome}` for every MCP `tools/call`:
- *   `ok`, `tool_error` (an `isError` result the caller can act on: invalid input, not
- *   found, conflict, forbidden …), `error` (a `backend_error` result: we or a
- *   dependency failed) or `cancelled` (the client cancelled the call or went away before
- *   its answer). The name follows the OpenTelemetry histogram
- *   `mcp.server.operation.duration`.
- *
- * - the service's own metrics (`agent_manager_*`, service-metrics.ts).
- *
- * The histograms use the OTel HTTP duration buckets (5 ms … 10 s).
+ * The Prometheus metrics on a registry of their own (never prom-client's global, so two apps in one
+ * process do not clash): Node process metrics, `http_server_request_duration_seconds{method, route, code}`
+ * (the route pattern, never the raw URL, so names cannot blow up series),
+ * `mcp_server_operation_duration_seconds{tool, outcome}` (after OpenTelemetry's
+ * `mcp.server.operation.duration`) and the service's own (service-metrics.ts), on OTel's HTTP buckets.
+ * `code` is the label name, as in the API server's metrics. docs/operations.md "Metrics" lists them all.
  */
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { ServiceMetrics } from './service-metrics.js';

@@ -1,15 +1,8 @@
 /**
- * The read cache's metrics, read from the cache when Prometheus scrapes (nothing is
- * recorded on the request path beyond two integer increments in the cache itself):
- *
- * - `agent_manager_read_cache_feeds{state}`: stores by state (`syncing`, `synced`,
- *   `stale`, `overflow`); reads of a store that is not `synced` go to the API server;
- * - `agent_manager_read_cache_objects{resource}` and `agent_manager_read_cache_synced{resource}`
- *   are the service metrics' (service-metrics.ts), fed by `registerReadCacheMetrics` too;
- * - `agent_manager_read_cache_reads_total{source}`: reads answered from the `cache` or
- *   the `api` server (before the first sync, when stale, after an unfinished wait for
- *   this replica's own write, or when the caller may not read from it);
- * - `agent_manager_read_cache_relists_total`: lists after the first (410 Gone, failures).
+ * The read cache's metrics, read from the cache at scrape time (the request path only bumps two
+ * integers): stores by state, objects and sync per resource (service-metrics.ts, fed from here), reads by
+ * source (`cache` or `api`) and re-lists after the first. docs/operations.md "Metrics" and "Read cache"
+ * say what each value means.
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { ReadCache } from '../kube/cache/read-cache.js';

@@ -1,25 +1,9 @@
 /**
- * The metrics an SRE alerts on, beside the HTTP and MCP histograms of metrics.ts, all named
- * by the Prometheus conventions (`agent_manager_` prefix, base units, `_total` counters,
- * `_seconds` histograms, `_info` for constant metadata):
- *
- * - `agent_manager_build_info{version, commit, node_version}` 1;
- * - `agent_manager_chart_schema_source{source}`: 1 for the schema source in use (`registry`
- *   or `embedded`), 0 for the other; `agent_manager_chart_registry_errors_total`: failed
- *   reads of the chart registry (each retried about once a minute);
- * - `agent_manager_kube_request_duration_seconds{verb, resource, code}`: every Kubernetes API
- *   call, labelled as the API server's own `apiserver_request_total` is;
- * - `agent_manager_http_client_request_duration_seconds{peer, method, code}`: every request to
- *   the chart registry (`peer="registry"`), GitHub (`peer="github"`) and kagent's A2A endpoint (`peer="kagent"`); `code` is the HTTP
- *   status or `error` when none arrived;
- * - `agent_manager_writes_total{operation, outcome}`: create, update, delete (and any later
- *   write operation) by outcome, `ok` (applied or proposed), `dry_run` (nothing stored) or
- *   the error code (`conflict`, `forbidden`, …);
- * - `agent_manager_read_cache_objects{resource}` and `agent_manager_read_cache_synced{resource}`,
- *   read from the state function a read cache registers (`readCacheState`), none until then.
- *
- * Label values are bounded: verbs, resources, peers, methods, operations and error codes are
- * fixed sets; no name, namespace or URL becomes a label.
+ * The metrics an SRE alerts on, beside metrics.ts's histograms, named by the Prometheus conventions
+ * (`agent_manager_` prefix, base units, `_total`, `_seconds`, `_info`): build info, the chart schema's
+ * source and registry errors, Kubernetes calls (labelled as `apiserver_request_total`), outgoing HTTP by
+ * peer, writes by operation and outcome, and the read cache's objects and sync. Label values are fixed
+ * sets (no name, namespace or URL becomes a label). docs/operations.md "Metrics" lists them all.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { kubeCallCode, type KubeCallHook } from '../kube/instrumented.js';

@@ -1,12 +1,9 @@
 /**
- * The few GitHub REST API reads skill discovery makes, through the shared Octokit
- * (github/octokit.ts: API version header, retries of transient failures, throttling, a
- * body cap of 8 MiB and a timeout of 30 s), with a bearer token only when one is
- * configured. Every failure becomes a `GitHubApiError` whose message is ready to show in
- * a listing: `GitHub API <url> returned <code>: <first line>`.
- *
- * Trust boundary: the token goes only to the configured API base URL; it is never put in
- * an error message or a log line. Response bodies are untrusted and size-capped.
+ * The few GitHub REST reads skill discovery makes, through the shared Octokit (github/octokit.ts: API
+ * version, retries, throttling, an 8 MiB body cap, 30 s timeout), with a bearer only when configured.
+ * Every failure is a `GitHubApiError` ready to show: `GitHub API <url> returned <code>: <first line>`.
+ * Trust boundary: the token goes only to the configured API base URL, never into an error or a log;
+ * response bodies are untrusted and capped.
  */
 
 import { createOctokit, GitHubTransportError, isHttpError, type GitHubOctokit } from '../github/octokit.js';

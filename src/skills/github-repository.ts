@@ -1,16 +1,13 @@
 /**
- * Which repositories skill discovery can read: github.com repositories, named by an
- * `https://github.com/<owner>/<repo>` URL (a `.git` suffix and a trailing slash are
- * tolerated). Anything else is refused before a request is made.
- *
- * Trust boundary: `repository` on list_skills is caller input that ends up in GitHub API
- * paths sent with the service's token. Beyond the Go service's pattern, owner and
- * repository must be plain GitHub names (letters, digits, `-`, `_`, `.`; never `.` or `..`),
- * so no URL can smuggle a query, an encoded slash or a `..` segment into those paths.
+ * Which repositories skill discovery reads: github.com repositories named by a URL
+ * `https://github.com/<owner>/<repo>` (`.git` and a trailing slash tolerated); anything else is refused
+ * before a request. Trust boundary: `repository` is caller input that ends up in API paths sent with the
+ * service's token, so owner and repository must be plain GitHub names (never `.` or `..`), and no URL
+ * can smuggle a query, an encoded slash or a `..` segment into those paths.
  */
 import { goQuote } from '../core/go-quote.js';
 
-/** The URL form discovery accepts (the Go service's pattern). */
+/** The URL form discovery accepts (the pattern of the portal and giantswarm/agent-manager). */
 const GITHUB_REPOSITORY = /^https:\/\/github\.com\/([^/]+)\/([^/]+?)(?:\.git)?\/?$/;
 
 /** What GitHub allows in owner and repository names. */

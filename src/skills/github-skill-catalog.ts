@@ -1,19 +1,9 @@
 /**
- * `list_skills` over the GitHub REST API: the skills of the configured repositories (or
- * of one repository a caller names), each repository read in parallel and cached per
- * repository and ref.
- *
- * Invariants:
- * - One unreadable repository never fails the call: it is reported in its own entry with
- *   `error` and no skills.
- * - Concurrent requests for the same repository and ref share one read (single-flight),
- *   and that read is detached from any caller's cancellation, so a caller that gives up
- *   neither aborts the others nor leaves half a listing in the cache.
- * - Results, errors included, are cached for the TTL; `refresh` bypasses the cache (it
- *   joins a read already in flight, which is fresh by definition).
- * - When GitHub rate-limits a read and an earlier read succeeded, the last good skills
- *   are served with `error` saying the listing may be stale and when the limit resets; the
- *   entry is then kept until that reset, since no read can succeed before it.
+ * `list_skills` over the GitHub REST API: each configured (or named) repository read in parallel and
+ * cached per repository and ref. One unreadable repository is its own `error` entry, never a failed
+ * call; concurrent reads of one repository share a single flight detached from any caller's
+ * cancellation; results, errors included, are cached for the TTL (`refresh` bypasses); when GitHub
+ * rate-limits, the last good skills are served with an `error` saying they may be stale until the reset.
  */
 import type { Logger } from 'pino';
 import { invalid, unsupported } from '../core/errors.js';

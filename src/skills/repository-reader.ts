@@ -1,14 +1,9 @@
 /**
- * Reading one repository's skills the way the portal does: the
- * default branch when no ref is given, the commit the ref points at (the pin a create
- * would write), the recursive tree at that commit, and every `SKILL.md` in it through the
- * contents API at that commit, so one listing is one snapshot even while the branch moves. A skill is the directory holding a
- * `SKILL.md`; its frontmatter names and describes it.
- *
- * A `SKILL.md` that cannot be read is skipped (the listing says `truncated`), so one bad
- * file never hides the rest. A rate-limited read is different: it means the whole
- * listing is incomplete for a while, so it fails the repository read and the catalog
- * decides what to serve.
+ * Reading one repository's skills as the portal does: the ref (default branch when none) resolved to a
+ * commit (the pin a create would write), its recursive tree, and every `SKILL.md` at that commit, so a
+ * listing is one snapshot while the branch moves; a skill is a directory holding a `SKILL.md`. An
+ * unreadable file is skipped (`truncated`); a rate-limited read fails the repository read instead, since
+ * the whole listing is then incomplete, and the catalog decides what to serve.
  */
 import type { Logger } from 'pino';
 import type { Skill, SkillRepository } from '../core/types.js';

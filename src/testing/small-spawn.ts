@@ -1,12 +1,9 @@
 /**
- * `execFile` through a small helper process (tests only). Starting a child process forks
- * the parent first, and a fork costs time in proportion to the parent's resident memory:
- * a test worker that has run a hundred files holds ~500 MB, and each `git` then costs it
- * ~25 ms of its own CPU before git even starts (a fresh Node process: ~1 ms). Suites
- * that start hundreds of short processes (the bare repository behind the GitHub double)
- * ask this helper instead: one Node process per worker, started on first use, that runs
- * each command with the same arguments, environment and stdin and hands back the exit
- * code, stdout and stderr. It exits with the worker (its IPC channel closes).
+ * `execFile` through a small helper process (tests only). A fork costs in proportion to the parent's
+ * resident memory: a worker holding ~500 MB pays ~25 ms per `git` (a fresh Node ~1 ms). Suites that
+ * start hundreds of short processes ask this helper, one Node process per worker started on first use,
+ * which runs each command with the same arguments, environment and stdin and returns code and output;
+ * it exits with the worker.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

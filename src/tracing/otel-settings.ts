@@ -1,11 +1,9 @@
 /**
- * The standard OpenTelemetry SDK environment, read once at startup (pure, like the flags):
- * tracing is on only when `OTEL_EXPORTER_OTLP_ENDPOINT` or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`
- * is set and neither `OTEL_SDK_DISABLED=true` nor `OTEL_TRACES_EXPORTER=none` turns it off.
- * Spans go as OTLP/HTTP JSON (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`, which every collector's
- * OTLP/HTTP receiver accepts); `grpc` and `http/protobuf` are refused at startup rather than
- * silently sent in another encoding. The values of `OTEL_EXPORTER_OTLP_HEADERS` are
- * credentials (API keys): they are never logged.
+ * The standard OpenTelemetry SDK environment, read once at startup: tracing is on when an OTLP
+ * (traces) endpoint is set and neither `OTEL_SDK_DISABLED=true` nor `OTEL_TRACES_EXPORTER=none`.
+ * Spans go as OTLP/HTTP JSON, which every collector accepts; `grpc` and `http/protobuf` are refused at
+ * startup rather than sent in another encoding. `OTEL_EXPORTER_OTLP_HEADERS` values are credentials and
+ * never logged.
  */
 
 /** What tracing runs with; `enabled: false` means nothing is created at all. */

@@ -1,17 +1,9 @@
 /**
- * OpenTelemetry traces, built from the official SDK (`@opentelemetry/sdk-trace`, the OTLP/HTTP
- * exporter, the AsyncLocalStorage context manager) and created only when the OTEL_* environment
- * asks for them (otel-settings.ts). Spans:
- *
- * - one SERVER span per HTTP request of the main listener, continuing an incoming W3C
- *   `traceparent`, named `<method> <route pattern>` (never the raw path's names as the name);
- *   the probes are not traced;
- * - one span per service operation (`create_agent`, …), with `error.type` the error code;
- * - one CLIENT span per Kubernetes call (`kube <verb> <resource>`) and per request to the chart
- *   registry and GitHub (`<method>`, with `traceparent` sent on), through the observability hooks.
- *
- * The context manager is process-wide (the OTel API allows one); the tracer provider is this
- * instance's own, so two services in one process (tests) export separately.
+ * OpenTelemetry traces from the official SDK, created only when the OTEL_* environment asks: a SERVER
+ * span per main-listener request (continuing `traceparent`, named by route pattern; probes untraced), a
+ * span per service operation (`error.type` the code), and CLIENT spans for Kubernetes, registry and
+ * GitHub calls. The context manager is process-wide (the OTel API allows one); the tracer provider is per
+ * instance, so two services in one process export separately (docs/operations.md "Traces").
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import {

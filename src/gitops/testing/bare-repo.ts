@@ -1,13 +1,9 @@
 /**
- * A real bare git repository driven through git plumbing (tests only): the object store
- * behind the GitHub API double, and the place tests look at what was pushed (`git log`,
- * `git show`, a checkout for `kubectl kustomize`). Every call runs the installed `git`
- * with argument vectors (no shell) against `GIT_DIR`, with a fixed identity and no user
- * or system configuration, so results do not depend on the machine. Reads of objects by
- * id go through one long-running `git cat-file --batch` (ObjectReader), a checkout or a
- * commit of many files is a fixed number of git processes, not one per file, and those are
- * started by a small helper process (small-spawn.ts): a test makes hundreds of these calls,
- * and each process costs more than the work it does.
+ * A real bare git repository driven by git plumbing (tests only): the object store behind the GitHub
+ * double and what tests inspect (`git log`, `git show`, a checkout for `kubectl kustomize`). Argument
+ * vectors against `GIT_DIR` with a fixed identity and no user config, so results do not depend on the
+ * machine. Object reads share one `git cat-file --batch`, multi-file operations are a fixed number of
+ * processes started through small-spawn.ts: a test makes hundreds of calls, each costlier than its work.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,15 +1,9 @@
 /**
- * A loopback double of the GitHub REST API for commit mode (tests only), listening on
- * 127.0.0.1. Its git endpoints (refs, blobs, trees, commits, contents) operate on real
- * bare repositories through git plumbing, and pull requests are recorded beside them, so
- * a test asserts on what was pushed with `git log`, `git show` and `kubectl kustomize`,
- * never on the double's memory.
- *
- * Authentication as GitHub does it: `Authorization: Bearer|token <token>` for personal
- * and installation tokens (401 `Bad credentials` for an unknown one; a repository the
- * token cannot see is 404, one it may only read is 403 on writes), and a GitHub App's
- * RS256 JWT (verified with the app's public key) for `GET /repos/{o}/{r}/installation`
- * and `POST /app/installations/{id}/access_tokens`.
+ * A loopback double of the GitHub REST API for commit mode (tests only): its git endpoints work on real
+ * bare repositories and pull requests are recorded beside them, so tests assert on what was pushed,
+ * never on the double's memory. Authentication as GitHub does it: bearer or `token` personal and
+ * installation tokens (401 unknown, 404 unseen repository, 403 read-only writes) and a GitHub App's
+ * RS256 JWT for the installation lookup and access-token endpoints.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';

@@ -1,12 +1,8 @@
 /**
- * A loopback OpenID Connect issuer for tests: jose-generated RSA and EC keys, a
- * discovery document and a JWKS served on 127.0.0.1 (plain http, or https with a
- * self-signed CA whose PEM can be written to a file for `--dex-ca-file`), key rotation,
- * and the forged tokens of the attack table (alg none, HS256 keyed with the public
- * key, a signature by a key the issuer never published).
- *
- * It stands in for Dex in unit and integration tests (the sandbox apiserver's OIDC
- * support uses the same issuer). Tests only: production code never imports testing/.
+ * A loopback OpenID Connect issuer for tests, standing in for Dex (and for the sandbox apiserver's
+ * OIDC): RSA and EC keys, discovery and JWKS on 127.0.0.1 (http, or https with a self-signed CA for
+ * `--dex-ca-file`), key rotation, and the forged tokens of the attack table (alg none, HS256 keyed
+ * with the public key, an unpublished key). Tests only.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import http from 'node:http';

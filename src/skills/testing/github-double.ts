@@ -1,15 +1,9 @@
 /**
- * A loopback double of the GitHub REST API reads skill discovery makes (tests only):
- * `GET /repos/{o}/{r}`, `GET /repos/{o}/{r}/commits/{ref}` (the head commit of a branch or
- * tag, or a commit by its id; 422 for anything else, as GitHub answers),
- * `GET /repos/{o}/{r}/git/trees/{ref}?recursive=1` and `GET /repos/{o}/{r}/contents/{path}?ref=`
- * (raw with `application/vnd.github.raw+json`, GitHub's JSON file object otherwise); every
- * ref may be named by its commit too. It listens on 127.0.0.1 only.
- *
- * Knobs for the claims the catalog makes: private repositories (404 without the token),
- * a required token (401 for a wrong one), truncated trees, unreadable files, rate limits
- * (403 with `x-ratelimit-remaining: 0` and `x-ratelimit-reset`, or 429 with
- * `retry-after`), a gate that holds file reads to observe concurrency, and a request log.
+ * A loopback double of the GitHub REST reads skill discovery makes (tests only): repository, commit of
+ * a ref (422 otherwise, as GitHub), recursive tree and contents (raw or JSON), every ref nameable by its
+ * commit. Knobs for the catalog's claims: private repositories, a required token, truncated trees,
+ * unreadable files, rate limits (403 with `x-ratelimit-*`, or 429 `retry-after`), a gate holding file
+ * reads to observe concurrency, and a request log.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
