@@ -1,25 +1,10 @@
 /**
- * The express app of the main listener, in the order a request meets it:
- *
- * 1. the request context (request id, logger, abort signal), metrics and one access-log
- *    line per request;
- * 2. `GET /healthz` and `GET /readyz`: `200 ok`, except that `/readyz` answers
- *    `503 shutting down` once shutdown has begun (lifecycle.ts). They never look at the
- *    API server or the chart registry (a dependency outage must show up in the answers
- *    to real requests, where it can be explained, not as a restarted pod), and no guard
- *    ever covers them;
- * 3. open routes (`publicRoutes`, e.g. the RFC 9728 metadata documents);
- * 4. `/api/v1`: its Cache-Control (no-cache, private; refusals included), the browser-origin
- *    check (origin-guard.ts), the optional bearer guard, then the REST router generated
- *    from the operation table;
- * 5. the MCP path: the browser-origin check, the optional bearer guard, then the
- *    stateless MCP endpoint (loaded on first use or by `warmUp`: lazy-handler.ts);
- * 6. a JSON 404, and one final error handler.
- *
- * Trust boundary: the `auth` option is the seam where OAuth plugs in. Whatever it is,
- * it runs in front of `/api/v1` and the MCP path only; `bindCaller` then copies the
- * verified caller into the request context. Without it, no request has a caller and the
- * service acts as its ServiceAccount.
+ * The express app of the main listener, in the order a request meets it: context, metrics, access log;
+ * `/healthz` and `/readyz` (never guarded, never asking a dependency, so an outage shows in real answers,
+ * not as restarted pods; `/readyz` 503 once shutdown began); open routes (RFC 9728); `/api/v1` and the MCP
+ * path, each behind the origin check and the optional bearer guard (MCP loaded on first use or by
+ * `warmUp`); a JSON 404 and one error handler. Trust boundary: `auth` is where OAuth plugs in, before
+ * `/api/v1` and MCP only; without it no request has a caller and the service acts as its ServiceAccount.
  */
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';

@@ -7,7 +7,7 @@
  */
 import { goQuote } from '../core/go-quote.js';
 
-/** The URL form discovery accepts (the pattern of the portal and giantswarm/agent-manager). */
+/** The URL form discovery accepts (the pattern giantswarm/agent-manager accepts). */
 const GITHUB_REPOSITORY = /^https:\/\/github\.com\/([^/]+)\/([^/]+?)(?:\.git)?\/?$/;
 
 /** What GitHub allows in owner and repository names. */
