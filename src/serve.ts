@@ -1,38 +1,10 @@
 /**
- * `agent-manager serve`: the composition root. It turns the typed configuration into
- * running parts, in this order, and takes them down in reverse:
- *
- * 1. the cluster: an in-process sandbox API server (`--sandbox`: the kube-sandbox package,
- *    loaded through a dynamic import) or the kubeconfig / in-cluster ServiceAccount;
- * 2. the identity: the Kubernetes provider and, with OAuth, the token verifier (so a bad
- *    OAuth flag stops start-up before anything slow happens);
- * 3. API version discovery for kagent and the two Flux groups (pinned flags win; a
- *    failure falls back to the default API versions with a warning), the read cache of the
- *    managed namespaces (`--read-cache`, filled as the ServiceAccount), then the chart schema
- *    source (registry, embedded fallback) and the skill catalog (when repositories are
- *    configured);
- * 4. the AgentService, the express app (REST, MCP, probes) on `--listen` and the metrics
- *    listener on `--metrics-listen`. The app's browser-origin check accepts, besides
- *    loopback origins, `--allowed-origins` and, with OAuth, the origin of
- *    `--oauth-base-url` (this service's own public address).
- *
- * Identity (`openIdentity`): without `--enable-oauth` nothing is verified and every
- * request acts as the ServiceAccount (`ServiceAccountProvider`). With it, the bearer
- * guards (`resourceServerGuards`) stand in front of `/api/v1` and the MCP path, the RFC
- * 9728 metadata documents are served open beside the probes, and the verified caller
- * rides in every request's context. With `--downstream-oauth` the `CallerProvider`
- * hands each request a client that presents that request's own token, with no fallback
- * to the ServiceAccount, whose credentials then serve only startup API discovery.
- *
- * Lifecycle: log `agent-manager starting` (with the redacted configuration summary) and
- * `listening`. On SIGTERM or SIGINT (`shutting down`), `/readyz` answers 503 at once and
- * every listener keeps serving for `--shutdown-delay`, each answer with `Connection:
- * close`: Kubernetes removes a terminating pod's endpoint asynchronously, and proxies
- * and kube-proxy go on sending it traffic until they have seen that, so closing the
- * listener at once would refuse those connections. A second signal ends the delay early.
- * Then (`draining`) the listeners stop accepting, waits and status streams end (their
- * watches with them), other in-flight requests and streams get `--shutdown-timeout`, and
- * `server stopped` is logged.
+ * `agent-manager serve`, the composition root: turns the typed configuration into running parts in the
+ * order docs/architecture.md "Start-up and shutdown" gives (cluster or sandbox, identity, API discovery,
+ * read cache, chart schema, skills, AgentService, app and metrics listeners), down in reverse; a bad
+ * OAuth flag stops start-up before anything slow. Without `--enable-oauth` every request acts as the
+ * ServiceAccount; with `--downstream-oauth` each request's client presents its own token, never falling
+ * back. Shutdown serves through `--shutdown-delay`, then drains (docs/operations.md "Listeners").
  */
 import type { AddressInfo } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
