@@ -5,7 +5,7 @@
 //   (packages/kube-sandbox) only through a dynamic import when the sandbox is asked for;
 //   tests use the package through its entry points, never a file below packages/;
 // - a workspace package imports nothing from the product (its code stays inside it);
-// - files stay small (max-lines), as the house style asks;
+// - files stay small (max-lines): one reason to change per file, readable in one sitting;
 // - one formatting style (ESLint Stylistic), written to match the code as it stood, so
 //   `npm run lint` checks it and `npx eslint --fix .` applies it. Stylistic rather than
 //   prettier: it enforces the same spacing, quotes, semicolons and trailing commas while
@@ -163,7 +163,7 @@ export default tseslint.config(
     ignores: ['src/core/**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: ioModules.map((name) => ({ name, message: 'src/core is pure: no I/O modules (house style 4.1)' })),
+        paths: ioModules.map((name) => ({ name, message: 'src/core is pure: no I/O modules (docs/architecture.md)' })),
         patterns: [
           { group: ['../*', '!../core/*'], message: 'src/core imports nothing from the adapters' },
           { group: ['**/testing/*', '**/testing/**'], message: 'production code must not import test fakes' },

@@ -6,7 +6,7 @@ import { formatDefault, formatFlagName, helpText } from './help.js';
 import { parseValue } from './resolve.js';
 import { needsShared, sharedPath } from '../testing/shared-reference.js';
 
-const INVENTORY = sharedPath('reference/anchor-inventory.md');
+const GO_FLAGS = sharedPath('reference/anchor-inventory.md');
 
 const tables: Array<[string, readonly FlagDef[]]> = [
   ['serve', SERVE_FLAGS],
@@ -66,9 +66,10 @@ describe('the serve flag table', () => {
       .toEqual(['agent-chart-password', 'agent-chart-token', 'dex-client-secret', 'gitops-github-token', 'google-client-secret', 'skills-github-token']);
   });
 
-  // Reads the reference inventory at run time; the project does not ship a copy of it.
-  it.skipIf(!existsSync(INVENTORY))(needsShared('has every flag of the reference inventory\'s serve command with its env var and default, or retires it saying why', 'reference/anchor-inventory.md'), () => {
-    const text = readFileSync(INVENTORY, 'utf8');
+  // Reads the flag table of giantswarm/agent-manager's serve command from ../shared at run time;
+  // the project does not ship a copy of it.
+  it.skipIf(!existsSync(GO_FLAGS))(needsShared('has every flag of the Go serve command with its env var and default, or retires it saying why', 'reference/anchor-inventory.md'), () => {
+    const text = readFileSync(GO_FLAGS, 'utf8');
     const section = text.slice(text.indexOf('### 3.1'), text.indexOf('### 3.2'));
     const rows = [...section.matchAll(/^\| `--([a-z-]+)` \| ([A-Z_]+) \| ([^|]+) \|/gm)];
     expect(rows.length).toBeGreaterThan(30);

@@ -1,6 +1,6 @@
 /**
  * The platform's shared reference material (`../shared` beside the repository: real CRDs,
- * chart schemas, the reference inventory), found relative to the repository root and
+ * chart schemas, the Go service's flag table), found relative to the repository root and
  * never by an absolute path. Tests that read it say so in their titles ("needs
  * ../shared/…") and skip where it is absent; `.ci/run` refuses to run without it, so CI
  * never passes by skipping them.

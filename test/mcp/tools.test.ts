@@ -55,7 +55,7 @@ describe('MCP tools over streamable HTTP (TestMCPToolsMirrorREST)', () => {
     return { text, isError: false, json: JSON.parse(text) };
   }
 
-  it('lists exactly the eighteen tools, each described in house style with all four hints', async () => {
+  it('lists exactly the eighteen tools, each described with the read/write prefix and all four hints', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(HINTS).sort());
     for (const tool of tools) {

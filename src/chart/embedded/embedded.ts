@@ -1,7 +1,7 @@
 /**
  * The agent chart values schema compiled into agent-manager: the fallback that
  * validates when the chart registry cannot be read (chart 0.5.2, the
- * kagent.dev/v1alpha2 Agent era). The JSON sits next to this module in src/ and,
+ * chart line that renders kagent.dev/v1alpha2 Agents). The JSON sits next to this module in src/ and,
  * copied by scripts/copy-assets.mjs, next to the compiled module in dist/, so the
  * lookup relative to import.meta.url works from both.
  */

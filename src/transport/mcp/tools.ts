@@ -65,7 +65,7 @@ export class ToolCatalog {
   }
 }
 
-/** Arguments of an earlier era that are refused with the reason (core/toolset.ts), never advertised. */
+/** Arguments earlier versions of the tools took, refused with the reason (core/toolset.ts), never advertised. */
 const REMOVED_ARGUMENTS = ['toolNames'] as const;
 
 /** Drops the removed arguments from every `properties` of a JSON Schema (validate_agent nests the spec). */
