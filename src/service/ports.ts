@@ -1,11 +1,8 @@
 /**
- * What the agent service needs from the outside world, declared here by the service
- * (the consumer), kept to what it uses. Kubernetes, the chart registry and GitHub are
- * adapters behind these ports; tests fake them here or run real loopback servers.
- *
- * Every port method either answers or throws an `AppError` already translated at the
- * adapter boundary (`fromKube` for the Kubernetes API), so the service never sees a
- * library exception.
+ * What the agent service needs from the outside world, declared by the service (the consumer) and kept
+ * to what it uses: Kubernetes, the chart registry and GitHub are adapters behind these ports, which
+ * tests fake here or serve from real loopback servers. Every port method answers or throws an `AppError`
+ * already translated at the adapter (`fromKube`), so the service never sees a library exception.
  */
 import type { ChartInfo, ReadCacheInfo, SchemaSource, SkillsResult } from '../core/types.js';
 import type { AppError } from '../core/errors.js';

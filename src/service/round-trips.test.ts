@@ -4,8 +4,8 @@ import { meterRoundTrips, type RoundTripMeter } from './testing/round-trips.js';
 import { seedAgentCr, seedModelConfig, seedRelease, seedVerifier, seedWorkload } from './testing/seed-agents.js';
 
 // What a caller waits for is the number of SEQUENTIAL round trips to the API server.
-// These claims are the targets of the agent-service issue (the Go original makes about
-// three for list plus one per foreign release, and about eleven for create).
+// These claims are the targets we hold the service to (the Go service makes about three
+// for list plus one per foreign release, and about eleven for create).
 let f: ServiceFixture;
 let meter: RoundTripMeter;
 

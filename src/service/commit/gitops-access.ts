@@ -1,11 +1,9 @@
 /**
- * Who may have commit mode propose a change, asked before the repository is read. The
- * person: the caller must be allowed to make the change live (a SelfSubjectAccessReview as
- * them under downstream OAuth, a SubjectAccessReview about them with OAuth and the
- * ServiceAccount); a denial is a 403 in the API server's terms. The repository: the
- * installation's credential writes only where the platform points it (a repository a
- * GitRepository in the cluster names, `--gitops-repository`, `--gitops-repositories`);
- * anywhere else needs the caller's own `X-GitHub-Token`.
+ * Who may have commit mode propose a change, asked before the repository is read. The person must be
+ * allowed to make the change live (an access review as or about them), else a 403 in the API server's
+ * terms. The installation's credential writes only where the platform points it (a repository a
+ * GitRepository names, `--gitops-repository`, `--gitops-repositories`); anywhere else needs the caller's
+ * own `X-GitHub-Token`.
  */
 import { forbidden, isAppError, unauthenticated } from '../../core/errors.js';
 import { callerName, type RequestContext } from '../../identity/caller.js';

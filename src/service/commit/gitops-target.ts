@@ -1,12 +1,9 @@
 /**
- * Where a commit-mode write goes. A GitOps-owned release (labelled by the Flux
- * Kustomization that applied it, `kustomize.toolkit.fluxcd.io/name` and `…/namespace`)
- * is changed where it is defined: that Kustomization's `spec.path` in the repository of its
- * `sourceRef` GitRepository (`spec.url`, `spec.ref.branch`). A new agent goes where the
- * Kustomization applying its namespace's chart source reads, unless the request names
- * another place. Anything else (a release not applied from git) goes where the request
- * says (`repository`, `branch`, `path`), else where the installation's defaults say
- * (`--gitops-repository`, `--gitops-branch`, `--gitops-path`).
+ * Where a commit-mode write goes: a GitOps-owned release (labelled by its Flux Kustomization) is changed
+ * where it is defined, that Kustomization's `spec.path` in its GitRepository's `spec.url` and branch; a
+ * new agent goes where the Kustomization applying its namespace's chart source reads, unless the
+ * request names a place; anything else goes where the request says, else the installation's
+ * `--gitops-repository`, `--gitops-branch` and `--gitops-path`.
  */
 import { invalid } from '../../core/errors.js';
 import { normaliseDirectory } from '../../core/gitops/gitops-paths.js';

@@ -1,21 +1,10 @@
 /**
- * Commit mode's write: the change an apply would make, proposed as a pull request in the
- * GitOps repository instead. Every check an apply runs has run before this is called;
- * here who may propose it is asked (gitops-access.ts), the target resolved, the
- * repository read, the change planned on git's document by the pure core
- * (core/gitops/gitops-plan.ts) and, unless it is a dry run, written as one commit on a new
- * branch with a pull request.
- *
- * Conventions: branch `agent-manager/<operation>-<namespace>-<name>-<short id>`; one
- * commit with a `Requested-by:` trailer naming the caller; titles
- * `feat(agents): add agent <n> in <ns>`, `chore(agents): update agent <n> in <ns>`,
- * `chore(agents): roll back agent <n> in <ns> to revision <r>`,
- * `feat(agents): remove agent <n> in <ns>`; a body listing the changed paths, the
- * validation result and the chart version the schema came from.
- *
- * A base branch that moved between the read and the write is read and planned again
- * (three attempts), so the pull request never starts from a stale base; a base that keeps
- * moving is a 409.
+ * Commit mode's write: the change an apply would make, proposed as a pull request in the GitOps
+ * repository instead, after every apply check has run: who may propose (gitops-access.ts), the target,
+ * the repository read, the plan on git's document (core/gitops/gitops-plan.ts), then, unless a dry run, one
+ * commit with a `Requested-by:` trailer on a new `agent-manager/<operation>-<ns>-<name>-<id>` branch and
+ * a conventional-commit titled pull request (docs/gitops.md "The pull request"). A base that moved is
+ * planned again (three attempts), so no pull request starts from a stale base; one that keeps moving is 409.
  */
 import { randomUUID } from 'node:crypto';
 import { conflict, invalid, unsupported } from '../../core/errors.js';

@@ -1,13 +1,9 @@
 /**
- * An agent's `version`: what callers change, not what controllers write. A HelmRelease's
- * resourceVersion moves on every write, helm-controller's status writes included (several
- * per reconcile), so an entity tag built on it goes stale within a second of a write
- * although nobody changed the agent. `metadata.generation` moves only when the spec
- * changes (the API server keeps it so for every resource with a status subresource), and
- * labels and annotations are the rest a caller edits; the version is
- * `<generation>-<first 8 hex of sha256(uid, labels, annotations)>`. The uid makes a
- * release deleted and created again under the same name another version, even at the
- * same generation with the same labels.
+ * An agent's `version`: what callers change, not what controllers write. A release's resourceVersion
+ * moves on every write, helm-controller's several status writes per reconcile included, so a tag on it
+ * goes stale within a second; `metadata.generation` moves only with the spec, and labels and annotations
+ * are the rest a caller edits. So the version is `<generation>-<8 hex of sha256(uid, labels,
+ * annotations)>`; the uid makes a release deleted and created again under its name another version.
  */
 import { hash } from 'node:crypto';
 import type { KubeObject } from '../ports.js';

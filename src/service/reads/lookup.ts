@@ -1,13 +1,9 @@
 /**
- * Finding an agent's objects the way get_agent finds them: the kagent Agent CR of that
- * name, then the HelmRelease its provenance labels name (which may sit in another
- * namespace), else the release named after the agent. One round of concurrent reads;
- * a second only when the labels point somewhere other than the same-name release, or
- * when they name a release the first round did not see: the two concurrent reads may
- * land on either side of a create (release missing, the Agent helm-controller rendered
- * from it present), and reading the release again after the Agent tells a bare CR from
- * a release that was just written.
- * A name no Kubernetes object can have finds nothing, without a request.
+ * Finding an agent's objects as get_agent does: the kagent Agent CR, then the HelmRelease its
+ * provenance labels name (maybe in another namespace), else the release named after the agent. One
+ * round of concurrent reads; a second only when the labels point elsewhere or name a release the first
+ * round missed, since two concurrent reads may straddle a create and only reading the release again
+ * tells a bare CR from one just written. A name no Kubernetes object can have finds nothing, unasked.
  */
 import { notFound } from '../../core/errors.js';
 import { isObjectName } from '../../core/names.js';

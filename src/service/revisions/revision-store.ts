@@ -1,21 +1,10 @@
 /**
- * An agent's revisions in the cluster (ControllerRevisions, see core/revisions/revision-record.ts):
- * read in the same round as everything else a write decides on, and recorded after the
- * release write succeeded.
- *
- * Rules:
- * - Reading the history never fails a write: an unreadable history is reported as an
- *   error and the write goes on (numbered from the release's annotation).
- * - Recording never fails the write either: the release is already written, so a
- *   revision that could not be created, or older ones that could not be deleted, become
- *   a note in the result and a warning in the log.
- * - The revision is created and the ones beyond `--revision-history-limit` are deleted
- *   in one concurrent round, so recording costs one sequential request; when the create
- *   fails after a prune, the history holds one revision fewer than the limit.
- * - Only revisions owned by this release (its uid) are its history and count for the
- *   numbering; no new revision takes the name of any labelled object still there (a deleted
- *   release's leftovers, not yet collected, or a stray), so no create collides.
- * - A revision of more than 1 MiB is not recorded (the API server would refuse it).
+ * An agent's revisions in the cluster (ControllerRevisions, core/revisions/revision-record.ts): read in the same round
+ * as everything a write decides on, recorded after the release write succeeded. Neither reading nor
+ * recording ever fails the write (a failure is a note and a warning); the create and the prune beyond
+ * `--revision-history-limit` run in one concurrent round, so recording costs one sequential request;
+ * only revisions owned by the release count, and no new one takes a stray's name; over 1 MiB is not
+ * recorded. docs/revisions.md "Rules" gives each rule.
  */
 import {
   annotatedRevision, beyondLimit, buildRevision, nextRevision, parseRevision, REVISION_ANNOTATION, revisionSelector,

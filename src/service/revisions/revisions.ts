@@ -1,13 +1,8 @@
 /**
- * list_agent_revisions and get_agent_revision: an agent's recorded revisions read
- * against its live release (core/revisions/revision-history.ts decides which one is current,
- * whether the release was changed outside agent-manager, and what Flux reports).
- * One concurrent round of reads (the agent's objects and its revisions); a second only
- * when the release lives in another namespace than the agent.
- *
- * An agent with neither an Agent nor a HelmRelease is a 404; a bare Agent CR has no
- * release agent-manager writes, so it has no revisions. A malformed revision is listed with
- * its `error` and refused by get (422) and rollback, never a 5xx.
+ * list_agent_revisions and get_agent_revision: the recorded revisions read against the live release
+ * (core/revisions/revision-history.ts), in one concurrent round, a second only when the release lives in another
+ * namespace than the agent. No Agent and no HelmRelease is a 404; a bare Agent CR has no revisions; a
+ * malformed revision is listed with its `error` and refused by get (422) and rollback, never a 5xx.
  */
 import { agentSkills } from '../../core/skills/skill-reads.js';
 import { composeManifests } from '../../core/compose.js';

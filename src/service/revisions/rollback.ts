@@ -1,24 +1,10 @@
 /**
- * rollback_agent: applies a recorded revision's spec as an update, through the update
- * path (service/writes/update.ts), so every rule of update_agent holds: the ownership guards
- * (GitOps-owned and suspended releases need force), the ModelConfig check, the toolset
- * rules with the installation's presets, the chart schema in use now (a revision today's
- * schema refuses is refused with the violations), the retry on a lost race, and the
- * recording of the write as a new revision with `operation: rollback` and `rolledBackTo`.
- *
- * The revision is found in the history the update path reads in its first round, so a
- * rollback costs the same sequential requests as an update. Nothing is written when the
- * live release already carries the revision's values. `dryRun` and `resourceVersion` are
- * update's: a dry run stores nothing and records no revision; a precondition refuses a
- * release that moved since it was read (412). A revision without a toolset keeps the
- * current toolset (core/revisions/revision-record.ts: a rollback never widens access), and the notes say so.
- *
- * With `mode: "commit"` the same checks run (the revision exists, ownership, the
- * ModelConfig, the schema, the precondition) and the revision's values are proposed as a
- * pull request in the GitOps repository, as update_agent's commit mode does; nothing is
- * written to the cluster, so no revision is recorded (the release has not changed: when
- * Flux applies the merged change, the history shows it as a change made outside
- * agent-manager, as it does for any GitOps commit).
+ * rollback_agent: a recorded revision's spec applied through the update path (writes/update.ts), so every rule
+ * of update_agent holds (ownership guards, ModelConfig, toolset, today's chart schema, race retries,
+ * dry run and preconditions) and the write is recorded with `operation: rollback`. The revision comes
+ * from the history the update path reads anyway, so it costs what an update costs; a revision without a
+ * toolset keeps the current one (a rollback never widens access). In commit mode the same checks run
+ * and the values are proposed as a pull request; nothing is written or recorded in the cluster.
  */
 import { invalid } from '../../core/errors.js';
 import { keptToolsetNote, rollbackUpdate } from '../../core/revisions/revision-record.js';

@@ -1,14 +1,9 @@
 /**
- * The session operations: talk to a ready agent over A2A through the kagent controller,
- * as the caller. start_session opens a new A2A context and sends its first message;
- * send_message continues one; list_sessions and get_session read back the caller's
- * contexts from the tasks the agent reports. Nothing is kept in the process: a session
- * is its A2A context, a requestId maps to a context by a name-based id (session-id.ts),
- * and every read asks the agent, so any replica answers the same.
- *
- * Order of refusals: 501 when no A2A endpoint is configured, then the inputs (400),
- * then the agent (404 when it does not exist, 409 naming its verdict when it is not
- * ready), then the endpoint (502 naming the URL when it is unreachable).
+ * The session operations: talk to a ready agent over A2A through the kagent controller, as the caller.
+ * Nothing is kept in the process: a session is its A2A context, a requestId maps to one by a name-based
+ * id (session-id.ts), and every read asks the agent, so any replica answers the same. Refusals in order:
+ * 501 without an A2A endpoint, the inputs (400), the agent (404 missing, 409 not ready, naming its
+ * verdict), the endpoint (502 naming the URL).
  */
 import { conflict, notFound, unsupported } from '../../core/errors.js';
 import { validateName } from '../../core/names.js';

@@ -1,24 +1,10 @@
 /**
- * An in-memory KubePort for service unit tests that are about the service's decisions, not
- * about the wire: objects live in a map, and every call answers the way the API server
- * does at the port's level, with the same AppErrors the real adapter
- * (kube/client-node-kube.ts) produces:
- *
- * - get answers undefined for a missing object; remove answers false for one;
- * - list filters by namespace, by an equality label selector (`a=b,c!=d,e,!f`) and by
- *   an equality field selector over the object's fields (`involvedObject.name=x`), and
- *   returns objects in name order;
- * - create refuses an existing name with 409 AlreadyExists (AppError 'conflict'), fills
- *   `metadata.generateName` names, `uid`, `creationTimestamp` and a new `resourceVersion`;
- * - replace refuses a missing object (404, 'not_found') and a stale non-empty
- *   `resourceVersion` (409 Conflict); it keeps `uid` and `creationTimestamp`;
- * - remove honours a `resourceVersion` precondition (409 on a mismatch);
- * - `dryRun` answers as the write would and stores nothing;
- * - `failNext(verb, error)` makes the next matching call throw (fault injection), and
- *   `calls` records every call, so a test can count round trips.
- *
- * Stored and returned objects are copies: a caller can never change the store by mutating
- * what it got, as with a real API server.
+ * An in-memory KubePort for service tests about decisions, not the wire: it answers as the API server
+ * does at the port, with the real adapter's AppErrors: missing gets and removes, lists by namespace and
+ * equality label and field selectors in name order, 409 AlreadyExists, generateName, uid and
+ * resourceVersion, 404 and 409 on stale replaces and removes, dry runs that store nothing. `failNext`
+ * injects faults and `calls` counts round trips; stored and returned objects are copies, so mutating
+ * what a test got never changes the store.
  */
 import { randomUUID } from 'node:crypto';
 import { backendError, conflict, notFound } from '../../core/errors.js';

@@ -1,16 +1,9 @@
 /**
- * Measures how many SEQUENTIAL API round trips an operation makes, which is what a
- * caller waits for. A sandbox hook holds every arriving request and lets the held ones
- * through together once the client can send no further request without an answer: every
- * request the client has started towards the sandbox has arrived (the client's own
- * `undici:request:create` diagnostics event says which were started, so a request still
- * in a TLS handshake or queued for a connection is waited for, however slow the machine),
- * and the event loop has then turned a few times with nothing new starting. The start and
- * end of each request are recorded; a request that needs an earlier answer can only start
- * after that answer, so the longest chain of requests each starting after the previous one
- * ended is the operation's depth. This is a structural count, not a timing assertion:
- * the release waits on events and event-loop turns, which a loaded machine slows down
- * together with the client, never on a window of wall-clock time.
+ * Counts the SEQUENTIAL API round trips an operation makes, what a caller waits for: a sandbox hook
+ * holds arriving requests and releases them together once the client can send nothing more without an
+ * answer (every request it started, per undici's `undici:request:create` event, has arrived and the
+ * event loop turned a few times idle). The longest chain of requests each starting after the previous
+ * ended is the depth. A structural count, never a timing: it waits on events, not on wall-clock windows.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Sandbox } from '@agent-manager/kube-sandbox';

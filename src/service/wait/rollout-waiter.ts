@@ -1,18 +1,10 @@
 /**
- * The rollout waiter: follows one agent until its wait ends, on Kubernetes watches
- * instead of polling. It lists, as the request's identity, the Agent, the HelmRelease,
- * the Deployment (each by `metadata.name`), the agent's pods (`kagent=<name>`) and the
- * namespace's Warning events, the same objects get_agent_status reads, then watches each
- * from its list's resourceVersion (watch-feed.ts). On every change the objects are folded
- * into a Status with get_agent_status's own fold, and a status that is news (another
- * verdict or summary) is handed to `onStatus`. The wait ends when the core's `waitEnd`
- * says so, when its time is up, or when `signal` aborts (the client left, the server is
- * shutting down); every watch is stopped before the promise settles.
- *
- * Like get_agent_status, a failing Warning-event list means no events (the wait goes on
- * without them), and an agent with neither an Agent nor a HelmRelease is a 404 when the
- * wait is for it to be ready. A feed the identity may not watch fails the wait with the
- * API server's 401 or 403.
+ * The rollout waiter: follows one agent until its wait ends, on watches instead of polling. It lists and
+ * then watches, as the request's identity, what get_agent_status reads (Agent, HelmRelease, Deployment,
+ * pods, Warning events; watch-feed.ts), folds each change with that same fold and hands on statuses that
+ * are news. It ends when the core's `waitEnd` says, at its deadline or when `signal` aborts, with every
+ * watch stopped first. Failing event lists mean no events; a feed the identity may not watch fails the
+ * wait with the API server's 401 or 403.
  */
 import { agentNotFound } from '../reads/lookup.js';
 import { elapsedSeconds, goneStatus, isNews, waitEnd, type WaitEnd, type WaitUntil } from '../../core/wait-rules.js';

@@ -1,14 +1,9 @@
 /**
- * The waiting operations over the rollout waiter: wait_for_agent (the final Status with
- * `timedOut` and `waitedSeconds`, every verdict change reported as progress), the REST
- * status stream (every status that is news, then why it ended), and a write's `wait`.
- *
- * The wait runs as the request's identity (`forWatches`: the caller's token with
- * downstream OAuth) against the API server itself, never the read cache, so it is
- * exactly what the caller may see and correct whichever replica serves it. It ends early
- * when the client goes away (`ctx.signal`) or the server shuts down (`deps.shutdown`); a
- * wait cut short by a shutdown is a 503 (with Retry-After on REST) that says to call
- * again, since the agent has not got anywhere yet and another replica can go on waiting.
+ * The waiting operations over the rollout waiter: wait_for_agent (final Status with `timedOut` and
+ * `waitedSeconds`, changes as progress), the REST status stream and a write's `wait`. A wait runs as the
+ * request's identity against the API server, never the read cache, so it shows exactly what the caller
+ * may see on any replica. It ends early when the client goes away or the server shuts down; a shutdown
+ * is a 503 (Retry-After on REST) saying to call again, since another replica can go on waiting.
  */
 import { backendError, invalid, shutdownUnavailable, toAppError, unsupported } from '../../core/errors.js';
 import { validateName } from '../../core/names.js';

@@ -1,17 +1,9 @@
 /**
- * One collection (a type, a namespace, selectors) kept current for the rollout waiter by
- * list + watch, as the request's identity: list, then watch from the list's
- * resourceVersion, so no change between the two is missed; every event updates the
- * objects and calls `onChange`.
- *
- * A watch that ends (the server's timeout, a dropped connection, 410 Gone because the
- * version is older than the server's history) is resumed by reading again: a fresh list
- * gives the current objects and a new resourceVersion to watch from. That is the only
- * re-read, so nothing is polled. Only a watch that ended within a second of starting, or
- * a failed list, waits before the next try (250 ms, doubling to 10 s), so a server that
- * refuses every watch is not hammered. A 401 or 403 is not retried: the identity may not
- * list or watch this, and `onFail` says so. Aborting `signal` stops the watch and any
- * retry; nothing is called after that.
+ * One collection kept current for the rollout waiter by list + watch as the request's identity: list,
+ * then watch from its resourceVersion, so nothing between is missed. A watch that ends (timeout, drop,
+ * 410 Gone) is resumed by listing again, the only re-read, so nothing is polled; only a watch that died
+ * within a second, or a failed list, backs off (250 ms doubling to 10 s). A 401 or 403 is not retried
+ * (`onFail` says so); aborting `signal` stops the watch and any retry.
  */
 import { toAppError, type AppError } from '../../core/errors.js';
 import type { Gvr, KubeObject, WatchPort, WatchSelectors } from '../ports.js';

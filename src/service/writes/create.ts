@@ -1,20 +1,10 @@
 /**
- * create_agent. Checks first, writes last, so a refusal writes
- * nothing: removed arguments, namespace, name, toolset, skills; then one round of
- * concurrent reads (release and Agent of that name, the namespace's ModelConfigs, the
- * shared chart source, the chart schema) decides the 409s and 400s; then the shared
- * OCIRepository is created when missing and the HelmRelease after it, and the source is
- * ensured once more after the release is written (a concurrent delete, on any replica,
- * may have removed it in between: see shared-source.ts), so a release never exists
- * without its source. If the API server refuses the release, a source this call created
- * (and nothing else references) is removed again; when the outcome of the release write
- * is unknown (5xx, timeout, dropped connection) the source is kept. The status of the new
- * agent is embedded when it can be read, and the write is recorded as revision 1 (or one
- * past what a deleted release of that name left behind) in the same round.
- *
- * A dry run runs every check and sends both writes with `dryRun=All`, so the API server's
- * admission, the CRD schema and RBAC refuse what they would refuse; nothing is stored,
- * there is no source to clean up, no status to read and no revision to record.
+ * create_agent: checks first, writes last, so a refusal writes nothing. After the input checks, one
+ * round of concurrent reads decides the 409s and 400s; the shared OCIRepository is ensured before the
+ * HelmRelease and again after it (a concurrent delete on any replica may remove it: shared-source.ts),
+ * so no release is left without its source; a source this call created is removed again if the release
+ * is refused, kept if its outcome is unknown. The new agent's status is embedded and revision 1 recorded
+ * in the same round. A dry run sends both writes with `dryRun=All`, so admission, schema and RBAC judge it.
  */
 import { buildHelmRelease, buildOciRepository, buildValues, chartNameOf, composeManifests } from '../../core/compose.js';
 import { changedPaths } from '../../core/diff.js';

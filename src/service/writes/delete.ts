@@ -1,17 +1,10 @@
 /**
- * delete_agent. Deleting the HelmRelease makes helm-controller uninstall the
- * Agent. Guards: a bare Agent CR is removed only with force; a GitOps-owned or
- * suspended release only with force (a suspended release loses its finalizer without
- * uninstalling, so force removes the Agent CR too). The namespace's shared
- * OCIRepository goes with the last live release that renders from it (a release being
- * deleted does not count, so overlapping deletes of the last two take it); a release
- * written meanwhile makes the delete restore it (shared-source.ts); any uncertainty
- * keeps it, and `ociRepositoryKept` says why.
- *
- * With `resourceVersion` (or `version`, preconditions.ts) only that version of the release
- * is deleted: another one is a precondition failure (412 on REST), checked on our read and
- * again by the API server (DeleteOptions preconditions at the resourceVersion read). A dry run sends every delete with `dryRun=All` and
- * reports what would have been deleted and what kept; nothing is removed.
+ * delete_agent: deleting the HelmRelease makes helm-controller uninstall the Agent. A bare Agent CR, a
+ * GitOps-owned or a suspended release is removed only with force. The shared OCIRepository goes with
+ * the last live release that renders from it, is restored if a release was written meanwhile
+ * (shared-source.ts), and is kept on any doubt, `ociRepositoryKept` saying why. A `resourceVersion` or
+ * `version` precondition (preconditions.ts) is checked on our read and again by the API server; a dry
+ * run sends every delete with `dryRun=All` and reports what would go and what stay.
  */
 import { conflict, invalid, isAppError } from '../../core/errors.js';
 import { validateName } from '../../core/names.js';

@@ -1,19 +1,10 @@
 /**
- * Conflict-safe writes. A write may name what it was based on in two ways:
- * - `version` (REST `If-Match`, the MCP argument `version`): the agent's version
- *   (agent-version.ts), which changes when its HelmRelease's spec, labels or annotations
- *   change and not when a controller writes status. The precondition a caller can chain
- *   from one write to the next;
- * - `resourceVersion` (the MCP argument and body field): the release's resourceVersion,
- *   strictly; any write to the release since, a status write included, refuses it.
- * Either one that no longer holds is refused (412 on REST) instead of merging over a
- * colleague's edit. One that holds still writes at exactly the resourceVersion it read
- * (PUT with it, or a DeleteOptions precondition), so a change that lands between our read
- * and our write is refused by the API server: a 409 (or, for `resourceVersion`, the 412
- * naming the version now), never a lost update.
- *
- * Without a precondition nothing changes: updates merge into the newest values and retry
- * lost races, deletes delete whatever is there.
+ * Conflict-safe writes: `version` (REST `If-Match`; changes with spec, labels and annotations, not status,
+ * so a caller can chain it from write to write) or `resourceVersion` (strict: any write since refuses
+ * it). One that no longer holds is refused (412 on REST) rather than merged over a colleague's edit; one
+ * that holds still writes at exactly the resourceVersion read, so a change landing in between is refused
+ * by the API server, never lost. Without a precondition updates merge into the newest values and retry
+ * lost races. docs/safe-change.md "Conflict-safe edits" has the full rules.
  */
 import { conflict, PreconditionFailed } from '../../core/errors.js';
 import { agentVersion } from '../reads/agent-version.js';

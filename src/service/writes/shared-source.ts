@@ -1,20 +1,10 @@
 /**
- * The namespace's shared chart source (an OCIRepository every agent release renders
- * from), kept under one rule: once a create or a delete has answered, no live HelmRelease
- * is left without a live source. Several replicas of agent-manager (and people with
- * kubectl) write at the same time, so the rule rests on re-reading the API server after
- * each write, never on a lock in this process:
- *
- * - a create ensures the source before it writes the release and again after it (a
- *   delete may have removed the source in between);
- * - whoever removes the source lists the releases again afterwards, and restores the
- *   source when a live release references it (a create may have written its release
- *   after the first list and checked the source before the removal).
- *
- * Any removal of the source is followed by its remover's re-list, and any release write
- * by its creator's re-check, so whichever of the two comes last sees the other.
- * A release or a source being deleted (`deletionTimestamp` set, held by Flux's finalizer)
- * counts as gone: it neither keeps a source alive nor serves a release.
+ * The namespace's shared chart source (the OCIRepository every agent release renders from), under one
+ * rule: once a create or delete has answered, no live HelmRelease is left without a live source. Many
+ * replicas and kubectl users write at once, so the rule rests on re-reading after each write, never on a
+ * lock: a create ensures the source before and after its release write, and whoever removes the source
+ * lists the releases again and restores it if one references it, so whichever comes last sees the other.
+ * Objects being deleted (`deletionTimestamp`) count as gone.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backendError, isAppError } from '../../core/errors.js';

@@ -1,11 +1,9 @@
 /**
- * Skill pinning in the write pipeline: the one step create, update, rollback and validate run
- * before the chart schema sees the values and before anything is written. It plans
- * (core/skills/skill-pins.ts), asks the SkillResolver port for what is not pinned (each distinct
- * lookup once, a few at a time), and folds the answers in. A failed lookup fails the write
- * naming the skill (`skills.gitRefs[i]: …`): 400 when the answer is no, 502 when GitHub or the
- * registry could not be asked. A `SkillPinner` serves one operation: the retries of an update
- * that lost a race reuse its answers, and no answer outlives the request.
+ * Skill pinning in the write pipeline: the step create, update, rollback and validate run before the
+ * chart schema sees the values and before anything is written. It plans (core/skills/skill-pins.ts), asks the
+ * SkillResolver for what is not pinned (each lookup once, a few at a time) and folds the answers in; a
+ * failed lookup fails the write naming the skill (400 for a no, 502 when it could not ask). A pinner
+ * serves one operation: retries of an update reuse its answers, and none outlives the request.
  */
 import { AppError, backendError, invalid } from '../../core/errors.js';
 import {

@@ -1,20 +1,10 @@
 /**
- * update_agent: a read-merge-validate-write of the release's values with the
- * merge rules (core/update-merge.ts). Nothing is written when nothing changed, and a
- * refusal writes nothing. A write that lost a race (409 on the resourceVersion) is
- * retried from a fresh read, so concurrent updates of different fields all land; a
- * conflict that outlasts the attempts is surfaced as a 409.
- *
- * Two write options (any caller of this path may pass them, see preconditions.ts):
- * `resourceVersion` bases the update on the version the caller read: a release at another
- * version is refused (412 on REST), and so is a write that loses a race, without a retry,
- * since a retry would merge over the change the caller has not seen. `dryRun` sends the
- * write with `dryRun=All` (the API server checks it; nothing is stored).
- *
- * Every write through this path (update_agent, rollback_agent) is recorded as a
- * revision after the release write succeeded (service/revisions/revision-store.ts): the history
- * is read in the same concurrent round as the release, and its number is written onto
- * the release in the same request, so a retried write takes the next number.
+ * update_agent: read, merge (core/update-merge.ts), validate and write the release's values; nothing is
+ * written when nothing changed or on a refusal. A write that lost a race (409) is retried from a fresh
+ * read, so concurrent updates of different fields all land; with `resourceVersion` it is refused
+ * instead (412), since a retry would merge over a change the caller has not seen (preconditions.ts);
+ * `dryRun` writes with `dryRun=All`. Every write here (update, rollback) is recorded as a revision whose
+ * number goes onto the release in the same request, so a retried write takes the next number.
  */
 import { composeManifests } from '../../core/compose.js';
 import { invalid, isAppError } from '../../core/errors.js';
