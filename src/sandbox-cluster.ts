@@ -1,11 +1,9 @@
 /**
- * The embedded sandbox Kubernetes API server lives in its own package,
- * `@agent-manager/kube-sandbox` (packages/kube-sandbox), which a development checkout
- * installs as an npm workspace and the production image leaves out. The product never
- * imports it statically: `serve --sandbox` and `agent-manager sandbox` load it here,
- * when asked for, and a missing package is a configuration error (exit 2) whose one line
- * says so, not a stack trace. The interfaces below are the part of the package's API the
- * product calls; a type test (sandbox-cluster.test.ts) keeps them in step with the package.
+ * Loads the embedded sandbox Kubernetes API server (`@agent-manager/kube-sandbox`, an npm workspace the
+ * production image leaves out) for `serve --sandbox` and `agent-manager sandbox`. The product never
+ * imports it statically: a dynamic import here, and a missing package is a one-line configuration error
+ * (exit 2), not a stack trace. The interfaces below are the part of the package's API the product calls;
+ * a type test keeps them in step with the package.
  */
 
 /** The package's name, the specifier both entry points are imported by. */
