@@ -30,7 +30,7 @@ const production = ['src', ...packageSources].flatMap((dir) => filesUnder(dir, (
   name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.generated.ts')));
 
 /** Lines of the comment that opens a module (after a `#!` line), 0 when it opens with code. */
-export function headerLines(text: string): number {
+function headerLines(text: string): number {
   const lines = text.split('\n');
   let first = 0;
   while (first < lines.length && (lines[first]!.startsWith('#!') || lines[first]!.trim() === '')) first++;
