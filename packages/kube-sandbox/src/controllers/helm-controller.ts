@@ -3,9 +3,8 @@
  * OCIRepository: finalizer, wait for the artifact, install or upgrade when chart or values changed (an
  * upgrade replaces what the chart rendered and keeps what others added), `status.history`, the inventory
  * and `Ready`/`Released`; refused values are `InstallFailed`/`UpgradeFailed` + `Stalled` until they change;
- * nothing while suspended; deletion uninstalls (not when suspended). Generations as Flux writes them: an
- * action is recorded first and `observedGeneration` moves after. `spec.kubeConfig` installs into another
- * cluster (remote-cluster.ts), with Helm's records there (helm-storage.ts).
+ * nothing while suspended; deletion uninstalls (not when suspended). Generations as Flux writes them;
+ * `spec.kubeConfig` installs into another cluster (remote-cluster.ts) with Helm's records (helm-storage.ts).
  */
 import { stringify } from 'yaml';
 import { isObject, nowTimestamp, type JsonObject } from '../api/json.js';

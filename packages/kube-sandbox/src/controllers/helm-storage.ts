@@ -1,11 +1,9 @@
 /**
- * Helm's release storage as the simulated helm-controller keeps it in a workload cluster:
- * one Secret per release version, `sh.helm.release.v1.<release>.v<version>` of type
- * `helm.sh/release.v1` in the storage namespace, labelled `name`, `owner: helm`, `status`,
- * `version` and `modifiedAt`, holding the release (name, info, chart metadata, values,
- * manifest) as Helm's Secret driver encodes it: gzipped JSON, base64 (then base64 again as
- * every Secret value). A new version supersedes the deployed one, history beyond
- * `maxHistory` goes, and an uninstall deletes them all, as `helm uninstall` does.
+ * Helm's release storage as the simulated helm-controller keeps it in a workload cluster: one Secret
+ * `sh.helm.release.v1.<release>.v<version>` of type `helm.sh/release.v1` per release version, labelled
+ * `name`, `owner: helm`, `status`, `version` and `modifiedAt`, holding the release as Helm's Secret
+ * driver encodes it (gzipped JSON, base64, then base64 again as every Secret value). A new version
+ * supersedes the deployed one, history beyond `maxHistory` goes, and an uninstall deletes them all.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { stringify } from 'yaml';
