@@ -20,7 +20,9 @@ const base: SandboxCommandConfig = {
 };
 
 /** Run the command until the returned stop is called. */
-async function run(config: SandboxCommandConfig, log: CommandLogger = silentLogger()): Promise<{ sandbox: Sandbox; output: () => string; stop: () => Promise<void> }> {
+async function run(
+  config: SandboxCommandConfig, log: CommandLogger = silentLogger(),
+): Promise<{ sandbox: Sandbox; output: () => string; stop: () => Promise<void> }> {
   const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
   const abort = new AbortController();
   let ready!: (s: Sandbox) => void;

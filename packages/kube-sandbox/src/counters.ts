@@ -6,7 +6,8 @@
  * resource `(discovery)`. Readable in-process and at `GET /sandbox/counters`.
  */
 
-/** One counted request. `resource` is `plural[.group][/subresource]`, e.g. `helmreleases.helm.toolkit.fluxcd.io/status`. */
+/** One counted request. `resource` is `plural[.group][/subresource]`, e.g.
+ * `helmreleases.helm.toolkit.fluxcd.io/status`. */
 export interface RequestRecord {
   readonly verb: string;
   readonly resource: string;

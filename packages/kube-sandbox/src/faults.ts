@@ -65,8 +65,14 @@ export class FaultInjector {
     this.hook = async (ctx, next) => {
       if (this.latency > 0) await new Promise((resolve) => setTimeout(resolve, this.latency));
       const info = ctx.info;
-      const rule = this.rules.find((r) => r.count > 0 && (r.verb === '*' || r.verb === info.verb) && resourceMatches(r.resource, info)
-        && (r.namespace === undefined || r.namespace === info.namespace) && (r.name === undefined || r.name === info.name));
+      const rule = this.rules.find(
+        (r) =>
+          r.count > 0 &&
+          (r.verb === '*' || r.verb === info.verb) &&
+          resourceMatches(r.resource, info) &&
+          (r.namespace === undefined || r.namespace === info.namespace) &&
+          (r.name === undefined || r.name === info.name),
+      );
       if (!rule) return next();
       rule.count--;
       this.rules = this.rules.filter((r) => r.count > 0);
@@ -109,7 +115,10 @@ export class FaultInjector {
     const status = structuredClone(isObject(pod.status) ? pod.status : {});
     const now = nowTimestamp();
     const uid = String(metadata(pod).uid);
-    const old = (Array.isArray(status.containerStatuses) ? status.containerStatuses.filter(isObject) : []).find((s) => s.name === container) ?? {};
+    const old =
+      (Array.isArray(status.containerStatuses) ? status.containerStatuses.filter(isObject) : []).find(
+        (s) => s.name === container,
+      ) ?? {};
     const restarts = Number(old.restartCount ?? 0) + 1;
     const crashed: JsonObject = {
       ...old, name: container, ready: false, started: false, restartCount: restarts,
@@ -117,7 +126,9 @@ export class FaultInjector {
       state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off 10s restarting failed container=${container} pod=${target.pod}_${target.namespace}(${uid})` } },
       lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: now, finishedAt: now } },
     };
-    const others = (Array.isArray(status.containerStatuses) ? status.containerStatuses.filter(isObject) : []).filter((s) => s.name !== container);
+    const others = (Array.isArray(status.containerStatuses) ? status.containerStatuses.filter(isObject) : []).filter(
+      (s) => s.name !== container,
+    );
     status.containerStatuses = [...others, crashed];
     status.phase = 'Running';
     const why = `containers with unready status: [${container}]`;

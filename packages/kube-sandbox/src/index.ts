@@ -216,7 +216,10 @@ async function startServer(
     env: store, authenticator: authenticators,
     authorizer: options.authorizer ?? (options.authorization === 'rbac' ? rbac() : alwaysAllow),
     counters: new RequestCounters(), hooks, faults, log: options.log, serverAddress: '',
-    timing: { defaultTimeoutSeconds: options.watchTimeoutSeconds ?? 1800, bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000 },
+    timing: {
+      defaultTimeoutSeconds: options.watchTimeoutSeconds ?? 1800,
+      bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
+    },
   };
   const server: Server = createApiServer(config, { key: tls.keyPem, cert: tls.certPem });
   await new Promise<void>((resolve, reject) => {

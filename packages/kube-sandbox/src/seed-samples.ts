@@ -97,4 +97,6 @@ export const seedPeopleRbac: SeedStep = (store) => {
 };
 
 /** The default seed plus the sample agents and the people's roles. */
-export const SAMPLE_SEED: readonly SeedStep[] = [...DEFAULT_SEED, seedPeopleRbac, seedGitOpsAgent, seedBareAgent, seedSuspendedAgent];
+export const SAMPLE_SEED: readonly SeedStep[] = [
+  ...DEFAULT_SEED, seedPeopleRbac, seedGitOpsAgent, seedBareAgent, seedSuspendedAgent,
+];

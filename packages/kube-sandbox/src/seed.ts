@@ -97,7 +97,9 @@ export const seedAgentManagerRbac: SeedStep = (store) => {
 };
 
 /** The default seed, in order. */
-export const DEFAULT_SEED: readonly SeedStep[] = [seedNamespaces, seedServiceAccount, seedAgentManagerRbac, seedModelConfigs, seedChartRepository];
+export const DEFAULT_SEED: readonly SeedStep[] = [
+  seedNamespaces, seedServiceAccount, seedAgentManagerRbac, seedModelConfigs, seedChartRepository,
+];
 
 /** Run seed steps against a store. */
 export function seed(store: SandboxStore, steps: readonly SeedStep[] = DEFAULT_SEED): void {

@@ -26,7 +26,8 @@ async function readyAgent(name: string, values: Record<string, unknown>): Promis
 }
 
 const userMessage = (text: string, contextId = '', taskId = ''): Message => ({
-  messageId: randomUUID(), contextId, taskId, role: Role.ROLE_USER, metadata: undefined, extensions: [], referenceTaskIds: [],
+  messageId: randomUUID(), contextId, taskId, role: Role.ROLE_USER, metadata: undefined, extensions: [],
+  referenceTaskIds: [],
   parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
 });
 const send = (message: Message) => ({ tenant: '', message, configuration: undefined, metadata: undefined });

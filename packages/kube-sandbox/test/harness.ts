@@ -78,7 +78,10 @@ export interface RawResponse {
 }
 
 /** Send one request to the sandbox, trusting its CA; the admin token unless `token` is given ('' for none). */
-export function raw(sandbox: Sandbox, method: string, path: string, options: { body?: string | Buffer; headers?: Record<string, string>; token?: string } = {}): Promise<RawResponse> {
+export function raw(
+  sandbox: Sandbox, method: string, path: string,
+  options: { body?: string | Buffer; headers?: Record<string, string>; token?: string } = {},
+): Promise<RawResponse> {
   const token = options.token ?? sandbox.adminToken;
   const url = new URL(path, sandbox.url);
   return new Promise((resolve, reject) => {

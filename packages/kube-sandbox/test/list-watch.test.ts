@@ -204,7 +204,9 @@ describe('sandbox list resourceVersion semantics', () => {
 });
 
 /** Collect watch events until `count` arrived, then abort the watch. */
-function collect(path: string, query: Record<string, string | number | boolean | undefined>, count: number): { events: Promise<Array<[string, any]>>; started: Promise<AbortController> } {
+function collect(
+  path: string, query: Record<string, string | number | boolean | undefined>, count: number,
+): { events: Promise<Array<[string, any]>>; started: Promise<AbortController> } {
   const received: Array<[string, any]> = [];
   let resolveEvents!: (events: Array<[string, any]>) => void;
   let rejectEvents!: (err: unknown) => void;

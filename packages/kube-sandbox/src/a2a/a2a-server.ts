@@ -84,8 +84,15 @@ function agentRouter(store: SandboxStore, base: string, namespace: string, name:
     signatures: [],
   } as AgentCard;
   const tasks = new InMemoryTaskStore();
-  const firstTurn = async (context: { contextId: string; taskId: string; context: ServerCallContext }): Promise<boolean> => {
-    const listed = await tasks.list({ tenant: '', contextId: context.contextId, status: 0, pageToken: '', statusTimestampAfter: undefined }, context.context);
+  const firstTurn = async (context: {
+    contextId: string;
+    taskId: string;
+    context: ServerCallContext;
+  }): Promise<boolean> => {
+    const listed = await tasks.list(
+      { tenant: '', contextId: context.contextId, status: 0, pageToken: '', statusTimestampAfter: undefined },
+      context.context,
+    );
     return listed.tasks.every((t) => t.id === context.taskId);
   };
   const handler = new DefaultRequestHandler(card, tasks, responder(facts, firstTurn, held));

@@ -51,7 +51,8 @@ export class HeldTurns {
 export const WORKING_STEPS = ['reading the message', 'thinking', 'writing the answer'] as const;
 
 const agentMessage = (text: string, contextId: string, taskId: string): Message => ({
-  messageId: randomUUID(), contextId, taskId, role: Role.ROLE_AGENT, metadata: undefined, extensions: [], referenceTaskIds: [],
+  messageId: randomUUID(), contextId, taskId, role: Role.ROLE_AGENT, metadata: undefined, extensions: [],
+  referenceTaskIds: [],
   parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
 });
 
@@ -87,10 +88,14 @@ export function responder(
         return;
       }
       for (const step of WORKING_STEPS) {
-        bus.publish(AgentEvent.statusUpdate({
-          taskId, contextId, metadata: undefined,
-          status: { state: TaskState.TASK_STATE_WORKING, message: agentMessage(step, contextId, taskId), timestamp: now() },
-        }));
+        bus.publish(
+          AgentEvent.statusUpdate({
+            taskId, contextId, metadata: undefined,
+            status: {
+              state: TaskState.TASK_STATE_WORKING, message: agentMessage(step, contextId, taskId), timestamp: now(),
+            },
+          }),
+        );
       }
       const answer = agent
         ? replyTo(textOf(context.userMessage), agent, await isFirstTurn(context))

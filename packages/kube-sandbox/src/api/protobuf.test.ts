@@ -13,12 +13,17 @@ const varint = (n: bigint | number): number[] => {
   } while (v > 0n);
   return out;
 };
-const bytesField = (field: number, data: Uint8Array | number[]): number[] => [...varint((field << 3) | 2), ...varint(data.length), ...data];
+const bytesField = (field: number, data: Uint8Array | number[]): number[] => [
+  ...varint((field << 3) | 2), ...varint(data.length), ...data,
+];
 const strField = (field: number, value: string): number[] => bytesField(field, [...Buffer.from(value)]);
 const intField = (field: number, value: number | bigint): number[] => [...varint(field << 3), ...varint(value)];
-const mapEntry = (field: number, key: string, value: string): number[] => bytesField(field, [...strField(1, key), ...strField(2, value)]);
+const mapEntry = (field: number, key: string, value: string): number[] =>
+  bytesField(field, [...strField(1, key), ...strField(2, value)]);
 const envelope = (apiVersion: string, kind: string, raw: number[]): Uint8Array =>
-  Uint8Array.from([...KUBE_PROTOBUF_MAGIC, ...bytesField(1, [...strField(1, apiVersion), ...strField(2, kind)]), ...bytesField(2, raw)]);
+  Uint8Array.from([
+    ...KUBE_PROTOBUF_MAGIC, ...bytesField(1, [...strField(1, apiVersion), ...strField(2, kind)]), ...bytesField(2, raw),
+  ]);
 
 const SCHEMA: ProtoMessage = {
   fields: {
@@ -36,7 +41,8 @@ describe('decodeMessage', () => {
   it('reads strings, repeated fields, maps, integers, booleans, bytes and times', () => {
     const bytes = Uint8Array.from([
       ...strField(1, 'x'), ...strField(2, 'a'), ...strField(2, ''), ...mapEntry(3, 'k', 'v'), ...mapEntry(3, 'e', ''),
-      ...intField(4, -5), ...intField(5, 1), ...bytesField(6, intField(1, 1_700_000_000)), ...bytesField(7, [0xff, 0x00]),
+      ...intField(4, -5), ...intField(5, 1), ...bytesField(6, intField(1, 1_700_000_000)),
+      ...bytesField(7, [0xff, 0x00]),
     ]);
     expect(decodeMessage(bytes, SCHEMA)).toEqual({
       name: 'x', tags: ['a', ''], labels: { k: 'v', e: '' }, count: -5, on: true, when: '2023-11-14T22:13:20Z', blob: '/wA=',

@@ -94,7 +94,9 @@ export function statusForCode(code: number, message: string): StatusError {
   return new StatusError(code, REASON_BY_CODE[code] ?? 'Unknown', message);
 }
 
-const detailsFor = (gr: GroupResource, name: string): StatusDetails => ({ name, group: gr.group || undefined, kind: gr.resource });
+const detailsFor = (gr: GroupResource, name: string): StatusDetails => ({
+  name, group: gr.group || undefined, kind: gr.resource,
+});
 
 export const statusErrors = {
   notFound: (gr: GroupResource, name: string): StatusError =>

@@ -59,7 +59,9 @@ export class AuthenticatorChain implements Authenticator {
     for (const authenticator of this.chain) {
       const user = await authenticator.authenticate(token, req);
       if (!user) continue;
-      return user.groups.includes(AUTHENTICATED_GROUP) ? user : { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] };
+      return user.groups.includes(AUTHENTICATED_GROUP)
+        ? user
+        : { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] };
     }
     return undefined;
   }

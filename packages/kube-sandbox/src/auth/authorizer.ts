@@ -29,7 +29,12 @@ export interface Decision {
 
 /** What a user may do in a namespace (SubjectRulesReviewStatus), for SelfSubjectRulesReview. */
 export interface SubjectRules {
-  readonly resourceRules: Array<{ verbs: string[]; apiGroups: string[]; resources: string[]; resourceNames?: string[] }>;
+  readonly resourceRules: Array<{
+    verbs: string[];
+    apiGroups: string[];
+    resources: string[];
+    resourceNames?: string[];
+  }>;
   readonly nonResourceRules: Array<{ verbs: string[]; nonResourceURLs: string[] }>;
   readonly incomplete: boolean;
   readonly evaluationError?: string;

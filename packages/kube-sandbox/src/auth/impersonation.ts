@@ -71,7 +71,9 @@ function requestsOf(req: IncomingMessage): { requests: ImpersonationRequest[]; u
  * The user a request runs as: the authenticated caller, or whom its impersonation headers
  * name once the caller may impersonate them. Throws the Status to answer otherwise.
  */
-export async function impersonatedUser(req: IncomingMessage, caller: UserInfo, authorizer: Authorizer): Promise<UserInfo> {
+export async function impersonatedUser(
+  req: IncomingMessage, caller: UserInfo, authorizer: Authorizer,
+): Promise<UserInfo> {
   const { requests, user, groups } = requestsOf(req);
   if (requests.length === 0) return caller;
   if (!user) throw statusErrors.internal(`requested [${requests.map((r) => r.printed).join(' ')}] without impersonating a user`);

@@ -15,7 +15,9 @@ function attrs(overrides: Partial<AuthorizationAttributes> = {}): AuthorizationA
   };
 }
 
-const rule = (r: Partial<PolicyRule>): PolicyRule => ({ verbs: [], apiGroups: [], resources: [], resourceNames: [], nonResourceURLs: [], ...r });
+const rule = (r: Partial<PolicyRule>): PolicyRule => ({
+  verbs: [], apiGroups: [], resources: [], resourceNames: [], nonResourceURLs: [], ...r,
+});
 
 describe('ruleAllows', () => {
   const hr = rule({ verbs: ['get', 'list'], apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'] });
@@ -65,7 +67,9 @@ describe('RbacAuthorizer', () => {
     return store;
   }
   const role = (name: string, namespace: string, rules: unknown[]) => ['roles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name, namespace }, rules }] as [string, Record<string, unknown>];
-  const binding = (resource: string, name: string, namespace: string, roleRef: Record<string, string>, subjects: unknown[]) =>
+  const binding = (
+    resource: string, name: string, namespace: string, roleRef: Record<string, string>, subjects: unknown[],
+  ) =>
     [resource, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: resource === 'rolebindings' ? 'RoleBinding' : 'ClusterRoleBinding', metadata: { name, ...(namespace ? { namespace } : {}) }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', ...roleRef }, subjects }] as [string, Record<string, unknown>];
 
   it('lists the rules of the bindings that name the user, cluster-wide and in the namespace, for SelfSubjectRulesReview', () => {

@@ -111,13 +111,20 @@ export class RbacAuthorizer implements Authorizer {
     }
     if (namespace) {
       for (const [, binding] of this.env.objects.list(rolebindings, namespace)) {
-        if (subjectsInclude(binding, user, namespace)) rules.push(...(this.roleRules(binding, namespace, errors) ?? []));
+        if (subjectsInclude(binding, user, namespace)) {
+          rules.push(...(this.roleRules(binding, namespace, errors) ?? []));
+        }
       }
     }
-    const resourceRules = rules.filter((r) => r.resources.length > 0).map((r) => ({
-      verbs: r.verbs, apiGroups: r.apiGroups, resources: r.resources, ...(r.resourceNames.length > 0 ? { resourceNames: r.resourceNames } : {}),
-    }));
-    const nonResourceRules = rules.filter((r) => r.nonResourceURLs.length > 0).map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs }));
+    const resourceRules = rules
+      .filter((r) => r.resources.length > 0)
+      .map((r) => ({
+        verbs: r.verbs, apiGroups: r.apiGroups, resources: r.resources,
+        ...(r.resourceNames.length > 0 ? { resourceNames: r.resourceNames } : {}),
+      }));
+    const nonResourceRules = rules
+      .filter((r) => r.nonResourceURLs.length > 0)
+      .map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs }));
     return { resourceRules, nonResourceRules, incomplete: false, ...(errors.length > 0 ? { evaluationError: errors.join(', ') } : {}) };
   }
 

@@ -59,7 +59,8 @@ describe('renderAgent (the agent chart 0.6.x)', () => {
   });
 
   it('deep-merges extraAgentSpec over the curated spec', () => {
-    const spec = (render({ extraAgentSpec: { declarative: { stream: true, deployment: { replicas: 3 } } } }) as any).spec;
+    const spec = (render({ extraAgentSpec: { declarative: { stream: true, deployment: { replicas: 3 } } } }) as any)
+      .spec;
     expect(spec.declarative.stream).toBe(true);
     expect(spec.declarative.deployment.replicas).toBe(3);
     expect(spec.declarative.deployment.env).toEqual([{ name: 'KAGENT_PROPAGATE_TOKEN', value: 'true' }]);

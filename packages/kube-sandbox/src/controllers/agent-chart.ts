@@ -53,7 +53,9 @@ export function agentName(values: JsonObject, releaseName: string): string {
 /** `b` deep-merged over `a` (maps merge, everything else is replaced), as Helm's mergeOverwrite. */
 function deepMerge(a: JsonObject, b: JsonObject): JsonObject {
   const out: JsonObject = { ...a };
-  for (const [k, v] of Object.entries(b)) out[k] = isObject(v) && isObject(out[k]) ? deepMerge(out[k] as JsonObject, v) : v;
+  for (const [k, v] of Object.entries(b)) {
+    out[k] = isObject(v) && isObject(out[k]) ? deepMerge(out[k] as JsonObject, v) : v;
+  }
   return out;
 }
 
@@ -67,7 +69,9 @@ function musterTool(values: JsonObject): JsonObject | undefined {
   if (list(muster.allowedHeaders).length > 0) mcpServer.allowedHeaders = list(muster.allowedHeaders);
   if (list(muster.toolNames).length > 0) mcpServer.toolNames = list(muster.toolNames);
   const tool: JsonObject = { type: 'McpServer', mcpServer };
-  if (Array.isArray(toolset) && toolset.length > 0) tool.headersFrom = [{ name: TOOLSET_HEADER, value: toolsetHeader(toolset as string[]) }];
+  if (Array.isArray(toolset) && toolset.length > 0) {
+    tool.headersFrom = [{ name: TOOLSET_HEADER, value: toolsetHeader(toolset as string[]) }];
+  }
   return tool;
 }
 
@@ -78,7 +82,10 @@ function renderSpec(values: JsonObject): JsonObject {
   if (str(agent.iconUrl)) spec.iconUrl = agent.iconUrl;
   const skills = obj(values.skills);
   if (list(skills.refs).length > 0 || list(skills.gitRefs).length > 0) {
-    spec.skills = { refs: list(skills.refs), gitRefs: list(skills.gitRefs), gitAuthSecretRef: { name: str(obj(skills.gitAuthSecretRef).name) } };
+    spec.skills = {
+      refs: list(skills.refs), gitRefs: list(skills.gitRefs),
+      gitAuthSecretRef: { name: str(obj(skills.gitAuthSecretRef).name) },
+    };
   }
   const muster = deepMerge(DEFAULT_MUSTER as unknown as JsonObject, obj(values.muster));
   const tools = [musterTool(values), ...list(values.extraTools)].filter((t) => t !== undefined);

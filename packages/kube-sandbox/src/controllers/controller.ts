@@ -136,6 +136,7 @@ export function controllerOf(obj: JsonObject): { kind: string; name: string; uid
 export function ownerReference(owner: JsonObject): JsonObject {
   const meta = metadata(owner);
   return {
-    apiVersion: owner.apiVersion, kind: owner.kind, name: meta.name, uid: meta.uid, controller: true, blockOwnerDeletion: true,
+    apiVersion: owner.apiVersion, kind: owner.kind, name: meta.name, uid: meta.uid, controller: true,
+    blockOwnerDeletion: true,
   };
 }

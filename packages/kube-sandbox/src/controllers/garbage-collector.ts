@@ -24,7 +24,8 @@ const groupOf = (apiVersion: unknown): string => {
   return text.includes('/') ? text.slice(0, text.lastIndexOf('/')) : '';
 };
 
-/** A work item: the dependent `verify|<resource>|<name>`, owner finalizers `owner|<resource>|<name>`, or `gone|<uid>`. */
+/** A work item: the dependent `verify|<resource>|<name>`, owner finalizers `owner|<resource>|<name>`, or
+ * `gone|<uid>`. */
 const key = (kind: 'verify' | 'owner', def: ResourceDef, name: string): string => `${kind}|${resourceKey(def)}|${name}`;
 
 class Collector {
@@ -127,7 +128,9 @@ class Collector {
           this.store.delete(dDef, String(metadata(o).namespace ?? ''), String(metadata(o).name), { fieldManager: MANAGER, propagationPolicy: 'Foreground' });
         }
       }
-      const blocking = this.dependents(scope, uid).filter(([, o]) => refsOf(o).some((r) => r.uid === uid && r.blockOwnerDeletion === true));
+      const blocking = this.dependents(scope, uid).filter(([, o]) =>
+        refsOf(o).some((r) => r.uid === uid && r.blockOwnerDeletion === true),
+      );
       if (blocking.length > 0) return this.ctx.delayMs || 50; // look again once they are gone
       return this.removeFinalizer(def, owner, FOREGROUND_FINALIZER);
     }
@@ -160,7 +163,10 @@ export function startGarbageCollector(ctx: ControllerContext): Controller {
       gc.enqueue(event.namespace, key('verify', def, name), 0);
     }
     const finalizers = finalizersOf(event.object);
-    if (meta.deletionTimestamp && (finalizers.includes(ORPHAN_FINALIZER) || finalizers.includes(FOREGROUND_FINALIZER))) {
+    if (
+      meta.deletionTimestamp &&
+      (finalizers.includes(ORPHAN_FINALIZER) || finalizers.includes(FOREGROUND_FINALIZER))
+    ) {
       gc.enqueue(event.namespace, key('owner', def, name), 0);
     }
   });

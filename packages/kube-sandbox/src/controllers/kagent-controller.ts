@@ -48,7 +48,9 @@ export function agentDeployment(agent: JsonObject): JsonObject {
   };
   if (isObject(shared.resources)) container.resources = shared.resources;
   const skills = obj(spec.skills);
-  const withSkills = (Array.isArray(skills.refs) && skills.refs.length > 0) || (Array.isArray(skills.gitRefs) && skills.gitRefs.length > 0);
+  const withSkills =
+    (Array.isArray(skills.refs) && skills.refs.length > 0) ||
+    (Array.isArray(skills.gitRefs) && skills.gitRefs.length > 0);
   const podSpec: JsonObject = {
     serviceAccountName: str(shared.serviceAccountName) || name,
     containers: [container],

@@ -16,7 +16,8 @@ const MANAGER = 'kubelet';
 export const NODE_NAME = 'sandbox-node';
 const NODE_IP = '10.0.0.10';
 
-const containersOf = (spec: JsonObject, key: string): JsonObject[] => (Array.isArray(spec[key]) ? (spec[key] as unknown[]).filter(isObject) : []);
+const containersOf = (spec: JsonObject, key: string): JsonObject[] =>
+  Array.isArray(spec[key]) ? (spec[key] as unknown[]).filter(isObject) : [];
 
 const imageId = (image: string): string => `${image.split('@')[0]}@sha256:${randomBytes(32).toString('hex')}`;
 

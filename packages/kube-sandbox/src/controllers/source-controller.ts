@@ -46,14 +46,25 @@ export function reconcileOciRepository(ctx: Pick<ControllerContext, 'store'>, na
   const meta = metadata(repo);
   if (meta.deletionTimestamp) {
     if (finalizersOf(repo).includes(FLUX_FINALIZER)) {
-      store.update(RESOURCE, { ...structuredClone(repo), metadata: { ...meta, finalizers: finalizersOf(repo).filter((f) => f !== FLUX_FINALIZER) } }, { fieldManager: MANAGER });
+      store.update(
+        RESOURCE,
+        {
+          ...structuredClone(repo),
+          metadata: { ...meta, finalizers: finalizersOf(repo).filter((f) => f !== FLUX_FINALIZER) },
+        },
+        { fieldManager: MANAGER },
+      );
     }
     return;
   }
   const spec = isObject(repo.spec) ? repo.spec : {};
   if (spec.suspend === true) return;
   if (!finalizersOf(repo).includes(FLUX_FINALIZER)) {
-    store.update(RESOURCE, { ...structuredClone(repo), metadata: { ...meta, finalizers: [...finalizersOf(repo), FLUX_FINALIZER] } }, { fieldManager: MANAGER });
+    store.update(
+      RESOURCE,
+      { ...structuredClone(repo), metadata: { ...meta, finalizers: [...finalizersOf(repo), FLUX_FINALIZER] } },
+      { fieldManager: MANAGER },
+    );
     return;
   }
   const url = String(spec.url ?? '');
@@ -84,5 +95,7 @@ export function reconcileOciRepository(ctx: Pick<ControllerContext, 'store'>, na
 
 /** Start the source-controller over every OCIRepository. */
 export function startSourceController(ctx: ControllerContext): Controller {
-  return new Controller(MANAGER, ctx, (ns, name) => reconcileOciRepository(ctx, ns, name)).watch(RESOURCE).resync(RESOURCE);
+  return new Controller(MANAGER, ctx, (ns, name) => reconcileOciRepository(ctx, ns, name))
+    .watch(RESOURCE)
+    .resync(RESOURCE);
 }

@@ -34,7 +34,8 @@ export function findCondition(obj: JsonObject, type: string): Condition | undefi
 /** `conditions` with `next` set (its transition time kept when the status did not change). */
 export function setCondition(conditions: readonly Condition[], next: Condition): Condition[] {
   const old = conditions.find((c) => c.type === next.type);
-  const lastTransitionTime = old && old.status === next.status && old.lastTransitionTime ? old.lastTransitionTime : nowTimestamp();
+  const lastTransitionTime =
+    old && old.status === next.status && old.lastTransitionTime ? old.lastTransitionTime : nowTimestamp();
   const merged: Condition = { ...next, lastTransitionTime };
   return old ? conditions.map((c) => (c.type === next.type ? merged : c)) : [...conditions, merged];
 }
@@ -45,7 +46,9 @@ export function removeConditions(conditions: readonly Condition[], ...types: str
 }
 
 /** Replace the status when it differs from the stored one; returns the stored object. */
-export function writeStatus(store: SandboxStore, resource: ResourceRef, obj: JsonObject, status: JsonObject, manager: string): JsonObject {
+export function writeStatus(
+  store: SandboxStore, resource: ResourceRef, obj: JsonObject, status: JsonObject, manager: string,
+): JsonObject {
   if (deepEqual(obj.status, status)) return obj;
   return store.updateStatus(resource, { ...structuredClone(obj), status }, { fieldManager: manager });
 }
@@ -88,8 +91,15 @@ export function recordEvent(
   store: SandboxStore, subject: EventSubject, type: 'Normal' | 'Warning', reason: string, message: string, component: string,
 ): void {
   const now = nowTimestamp();
-  const repeat = store.list('events', { namespace: subject.namespace, fieldSelector: `involvedObject.name=${subject.name}` }).items
-    .find((e) => e.reason === reason && e.message === message && isObject(e.involvedObject) && e.involvedObject.uid === subject.uid);
+  const repeat = store
+    .list('events', { namespace: subject.namespace, fieldSelector: `involvedObject.name=${subject.name}` })
+    .items.find(
+      (e) =>
+        e.reason === reason &&
+        e.message === message &&
+        isObject(e.involvedObject) &&
+        e.involvedObject.uid === subject.uid,
+    );
   if (repeat) {
     store.update('events', { ...structuredClone(repeat), count: (typeof repeat.count === 'number' ? repeat.count : 1) + 1, lastTimestamp: now }, { fieldManager: component });
     return;

@@ -137,11 +137,20 @@ function reconcileReplicaSet(ctx: ControllerContext, namespace: string, name: st
     let podName: string;
     do podName = `${name}-${randomSuffix()}`;
     while (store.find('pods', namespace, podName));
-    pods.push(store.create('pods', {
-      apiVersion: 'v1', kind: 'Pod',
-      metadata: { name: podName, namespace, labels: obj(obj(template.metadata).labels), annotations: obj(obj(template.metadata).annotations), ownerReferences: [ownerReference(rs)] },
-      spec: { ...structuredClone(obj(template.spec)), nodeName: 'sandbox-node' },
-    }, { fieldManager: MANAGER }));
+    pods.push(
+      store.create(
+        'pods',
+        {
+          apiVersion: 'v1', kind: 'Pod',
+          metadata: {
+            name: podName, namespace, labels: obj(obj(template.metadata).labels),
+            annotations: obj(obj(template.metadata).annotations), ownerReferences: [ownerReference(rs)],
+          },
+          spec: { ...structuredClone(obj(template.spec)), nodeName: 'sandbox-node' },
+        },
+        { fieldManager: MANAGER },
+      ),
+    );
   }
   if (pods.length > desired) {
     const extra = pods.slice(desired);

@@ -96,7 +96,9 @@ const sameEntry = (e: ManagerEntry, id: WriteIdentity, op: ManagedOperation): bo
  * Record an `Update` write: the writer gains the added and modified fields, every other
  * manager loses them, and removed fields leave every set.
  */
-export function recordUpdate(entries: readonly ManagerEntry[], before: JsonObject, after: JsonObject, id: WriteIdentity): ManagerEntry[] {
+export function recordUpdate(
+  entries: readonly ManagerEntry[], before: JsonObject, after: JsonObject, id: WriteIdentity,
+): ManagerEntry[] {
   // metadata always exists on a real object, so it is never "added" as a whole.
   const view = (o: JsonObject): JsonObject => ({ metadata: {}, ...trackedView(o, id.scope, id.hasStatusSubresource) });
   const cmp = compareObjects(view(before), view(after), id.schema);

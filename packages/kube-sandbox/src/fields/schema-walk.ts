@@ -28,7 +28,9 @@ export function isAtomicMap(node: SchemaNode | undefined): boolean {
 }
 
 /** The schema of a child field, and whether it is a declared struct field (not a map entry). */
-export function childOf(node: SchemaNode | undefined, key: string): { node: SchemaNode | undefined; declared: boolean } {
+export function childOf(
+  node: SchemaNode | undefined, key: string,
+): { node: SchemaNode | undefined; declared: boolean } {
   const declared = node?.properties?.[key];
   if (declared) return { node: declared, declared: true };
   return { node: node?.additionalProperties, declared: false };
@@ -103,7 +105,9 @@ export function compareObjects(before: JsonObject, after: JsonObject, schema: Sc
     } else if (shape === 'list' && walkable(b, node) === 'list') {
       const index = (list: unknown[]) => new Map(list.map((item, i) => [itemElement(item, i, node), item]));
       const [ia, ib] = [index(a as unknown[]), index(b as unknown[])];
-      for (const element of new Set([...ia.keys(), ...ib.keys()])) visit(ia.get(element), ib.get(element), node?.items, [...path, element]);
+      for (const element of new Set([...ia.keys(), ...ib.keys()])) {
+        visit(ia.get(element), ib.get(element), node?.items, [...path, element]);
+      }
     } else if (!deepEqual(a, b)) {
       out.modified.add(path);
     }
@@ -129,7 +133,9 @@ function locate(obj: JsonObject, path: FieldPath): { parent: unknown; index: str
       else if (element.startsWith('v:')) position = list.findIndex((item) => deepEqual(item, JSON.parse(body)));
       else {
         const keys = JSON.parse(body) as JsonObject;
-        position = list.findIndex((item) => isObject(item) && Object.entries(keys).every(([k, v]) => deepEqual(item[k], v)));
+        position = list.findIndex(
+          (item) => isObject(item) && Object.entries(keys).every(([k, v]) => deepEqual(item[k], v)),
+        );
       }
       if (position < 0) return undefined;
     }

@@ -81,6 +81,8 @@ export function insertObject(
 }
 
 /** POST: create an object in `namespace` ('' for cluster-scoped or to take the body's). */
-export function createObject(env: OpsEnv, def: ResourceDef, namespace: string, body: unknown, opts: WriteOptions): JsonObject {
+export function createObject(
+  env: OpsEnv, def: ResourceDef, namespace: string, body: unknown, opts: WriteOptions,
+): JsonObject {
   return insertObject(env, def, decodeObject(def, body, namespace), opts);
 }

@@ -19,7 +19,8 @@ export const FOREGROUND_FINALIZER = 'foregroundDeletion';
 
 /** The object's finalizers once the propagation policy is applied. */
 function finalizersFor(old: JsonObject, policy: string | undefined): string[] {
-  const own = isObject(old.metadata) && Array.isArray(old.metadata.finalizers) ? old.metadata.finalizers.map(String) : [];
+  const own =
+    isObject(old.metadata) && Array.isArray(old.metadata.finalizers) ? old.metadata.finalizers.map(String) : [];
   const gc = policy === 'Orphan' ? ORPHAN_FINALIZER : policy === 'Foreground' ? FOREGROUND_FINALIZER : undefined;
   const rest = own.filter((f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER);
   if (policy === undefined) return own;
@@ -70,7 +71,9 @@ function deletePodGracefully(env: OpsEnv, old: JsonObject, grace: number, opts: 
 }
 
 /** DELETE one object. */
-export function deleteObject(env: OpsEnv, def: ResourceDef, namespace: string, name: string, opts: DeleteOptions = {}): DeleteResult {
+export function deleteObject(
+  env: OpsEnv, def: ResourceDef, namespace: string, name: string, opts: DeleteOptions = {},
+): DeleteResult {
   const old = env.objects.get(def, namespace, name);
   if (!old) throw statusErrors.notFound(groupResource(def), name);
   checkPreconditions(def, old, opts);
@@ -87,7 +90,9 @@ export function deleteObject(env: OpsEnv, def: ResourceDef, namespace: string, n
     // The kubelet's final delete of a pod its finalizers still hold: the grace period ends, the finalizers stay.
     if (typeof pending === 'number' && pending > 0 && finalizersFor(old, undefined).length > 0) return deletePodGracefully(env, old, 0, opts);
   }
-  const finalizers = readMeta(old).deletionTimestamp ? finalizersFor(old, undefined) : finalizersFor(old, opts.propagationPolicy);
+  const finalizers = readMeta(old).deletionTimestamp
+    ? finalizersFor(old, undefined)
+    : finalizersFor(old, opts.propagationPolicy);
   if (finalizers.length > 0) {
     if (readMeta(old).deletionTimestamp) return { object: old, removed: false };
     const next = clone(old);
@@ -106,9 +111,14 @@ export function deleteObject(env: OpsEnv, def: ResourceDef, namespace: string, n
 }
 
 /** DELETE on a collection: every object matching the selectors. Returns their last states. */
-export function deleteCollection(env: OpsEnv, def: ResourceDef, list: ListOptions, opts: DeleteOptions = {}): JsonObject[] {
+export function deleteCollection(
+  env: OpsEnv, def: ResourceDef, list: ListOptions, opts: DeleteOptions = {},
+): JsonObject[] {
   const select = combine(labelSelector(list.labelSelector), fieldSelector(list.fieldSelector, def));
-  const targets = env.objects.list(def, list.namespace ?? '').map(([, o]) => o).filter((o) => !select || select(o));
+  const targets = env.objects
+    .list(def, list.namespace ?? '')
+    .map(([, o]) => o)
+    .filter((o) => !select || select(o));
   return targets.map((o) => {
     const meta = readMeta(o);
     return deleteObject(env, def, String(meta.namespace ?? ''), String(meta.name), opts).object;

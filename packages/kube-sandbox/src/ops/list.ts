@@ -38,7 +38,9 @@ function listOptionsInvalid(errors: FieldError[]): Error {
  * `resourceVersionMatch=NotOlderThan`; a watch takes `resourceVersionMatch` only with
  * `sendInitialEvents`, only NotOlderThan, and never with `continue`.
  */
-export function validateWatchOptions(watch: boolean, opts: { sendInitialEvents?: string; resourceVersionMatch?: string; continue?: string }): void {
+export function validateWatchOptions(
+  watch: boolean, opts: { sendInitialEvents?: string; resourceVersionMatch?: string; continue?: string },
+): void {
   const errors: FieldError[] = [];
   const match = opts.resourceVersionMatch ?? '';
   if (!watch) {

@@ -64,11 +64,16 @@ function patched(def: ResourceDef, old: JsonObject, type: PatchType, body: unkno
 }
 
 /** PATCH one object (or its status) with any patch type. */
-export function patchObject(env: OpsEnv, def: ResourceDef, namespace: string, name: string, type: PatchType, body: unknown, opts: PatchOptions = {}): PatchResult {
+export function patchObject(
+  env: OpsEnv, def: ResourceDef, namespace: string, name: string, type: PatchType, body: unknown,
+  opts: PatchOptions = {},
+): PatchResult {
   validatePatchOptions(type, opts);
   if (type === 'apply') return applyObject(env, def, namespace, name, body, opts);
   if (type === 'strategic' && def.custom) {
-    throw statusErrors.unsupportedMediaType([PATCH_CONTENT_TYPES.json, PATCH_CONTENT_TYPES.merge, PATCH_CONTENT_TYPES.apply]);
+    throw statusErrors.unsupportedMediaType([
+      PATCH_CONTENT_TYPES.json, PATCH_CONTENT_TYPES.merge, PATCH_CONTENT_TYPES.apply,
+    ]);
   }
   const old = env.objects.get(def, namespace, name);
   if (!old) throw statusErrors.notFound(groupResource(def), name);
@@ -78,7 +83,9 @@ export function patchObject(env: OpsEnv, def: ResourceDef, namespace: string, na
 }
 
 /** Server-side apply of one object (or its status). */
-export function applyObject(env: OpsEnv, def: ResourceDef, namespace: string, name: string, body: unknown, opts: PatchOptions): PatchResult {
+export function applyObject(
+  env: OpsEnv, def: ResourceDef, namespace: string, name: string, body: unknown, opts: PatchOptions,
+): PatchResult {
   validatePatchOptions('apply', opts);
   const scope: WriteScope = opts.subresource === 'status' ? 'status' : 'main';
   const config = decodeObject(def, body, namespace, name);
@@ -86,7 +93,8 @@ export function applyObject(env: OpsEnv, def: ResourceDef, namespace: string, na
   for (const key of ['uid', 'creationTimestamp', 'generation', 'managedFields', 'selfLink']) delete meta[key];
   if (scope === 'main' && def.statusSubresource) delete config.status;
   const id: WriteIdentity = {
-    manager: opts.fieldManager!, apiVersion: apiVersionOf(def), scope, schema: def.schema, hasStatusSubresource: def.statusSubresource,
+    manager: opts.fieldManager!, apiVersion: apiVersionOf(def), scope, schema: def.schema,
+    hasStatusSubresource: def.statusSubresource,
   };
   const old = env.objects.get(def, namespace, name);
   if (!old) {
@@ -95,6 +103,8 @@ export function applyObject(env: OpsEnv, def: ResourceDef, namespace: string, na
     return { object: insertObject(env, def, clone(outcome.merged), opts, () => outcome.entries), created: true };
   }
   const outcome = serverSideApply(old, config, readManagedFields(old), id, Boolean(opts.force));
-  const object = commitUpdate(env, { def, old, candidate: clone(outcome.merged), scope, opts, managed: outcome.entries });
+  const object = commitUpdate(env, {
+    def, old, candidate: clone(outcome.merged), scope, opts, managed: outcome.entries,
+  });
   return { object, created: false };
 }

@@ -82,7 +82,9 @@ export class SandboxStore implements OpsEnv {
     return updateObject(this, def, namespaceOf(obj), nameOf(obj), obj, opts, 'status');
   }
 
-  patch(ref: ResourceRef, namespace: string, name: string, type: PatchType, body: unknown, opts: PatchOptions = {}): PatchResult {
+  patch(
+    ref: ResourceRef, namespace: string, name: string, type: PatchType, body: unknown, opts: PatchOptions = {},
+  ): PatchResult {
     return patchObject(this, this.resource(ref), namespace, name, type, body, opts);
   }
 

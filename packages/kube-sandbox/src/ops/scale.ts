@@ -37,9 +37,14 @@ export function scaleOf(obj: JsonObject): JsonObject {
   const status = isObject(obj.status) ? obj.status : {};
   return {
     kind: 'Scale', apiVersion: 'autoscaling/v1',
-    metadata: { name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion, creationTimestamp: meta.creationTimestamp },
+    metadata: {
+      name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion,
+      creationTimestamp: meta.creationTimestamp,
+    },
     spec: { replicas: typeof spec.replicas === 'number' ? spec.replicas : 0 },
-    status: { replicas: typeof status.replicas === 'number' ? status.replicas : 0, selector: selectorString(spec.selector) },
+    status: {
+      replicas: typeof status.replicas === 'number' ? status.replicas : 0, selector: selectorString(spec.selector),
+    },
   };
 }
 
@@ -55,12 +60,16 @@ export function readScale(env: OpsEnv, def: ResourceDef, namespace: string, name
 }
 
 /** PUT …/scale: the body is a Scale; only spec.replicas (and a resourceVersion precondition) count. */
-export function writeScale(env: OpsEnv, def: ResourceDef, namespace: string, name: string, body: unknown, opts: WriteOptions): JsonObject {
+export function writeScale(
+  env: OpsEnv, def: ResourceDef, namespace: string, name: string, body: unknown, opts: WriteOptions,
+): JsonObject {
   const old = stored(env, def, namespace, name);
   const scale = isObject(body) ? body : {};
   const replicas = isObject(scale.spec) ? scale.spec.replicas : undefined;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
-    throw statusErrors.invalid(SCALE_GK, name, [fieldError.invalid('spec.replicas', replicas ?? null, 'must be greater than or equal to 0')]);
+    throw statusErrors.invalid(SCALE_GK, name, [
+      fieldError.invalid('spec.replicas', replicas ?? null, 'must be greater than or equal to 0'),
+    ]);
   }
   const candidate = clone(old);
   candidate.spec = { ...(isObject(candidate.spec) ? candidate.spec : {}), replicas };

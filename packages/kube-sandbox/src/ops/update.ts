@@ -102,8 +102,12 @@ export function commitUpdate(env: OpsEnv, req: UpdateRequest): JsonObject {
   } else if (oldMeta.generation === undefined) delete meta.generation;
   else meta.generation = oldMeta.generation;
 
-  const sent = isObject(candidate.metadata) && Array.isArray(candidate.metadata.managedFields) ? candidate.metadata.managedFields : [];
-  const base = sent.length > 0 && !deepEqual(sent, oldMeta.managedFields) ? readManagedFields(candidate) : readManagedFields(old);
+  const sent =
+    isObject(candidate.metadata) && Array.isArray(candidate.metadata.managedFields)
+      ? candidate.metadata.managedFields
+      : [];
+  const base =
+    sent.length > 0 && !deepEqual(sent, oldMeta.managedFields) ? readManagedFields(candidate) : readManagedFields(old);
   const entries = req.managed ?? recordUpdate(base, old, next, {
     manager: opts.fieldManager || managerFromUserAgent(opts.userAgent), apiVersion: apiVersionOf(def),
     scope, schema: def.schema, hasStatusSubresource: def.statusSubresource,

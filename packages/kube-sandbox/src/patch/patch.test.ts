@@ -42,7 +42,9 @@ describe('applyJsonPatch', () => {
 
 describe('applyMergePatch', () => {
   it('merges objects, deletes nulls and replaces lists', () => {
-    expect(applyMergePatch({ a: { b: 1, c: 2 }, l: [1, 2] }, { a: { b: null, d: 3 }, l: [3] })).toEqual({ a: { c: 2, d: 3 }, l: [3] });
+    expect(applyMergePatch({ a: { b: 1, c: 2 }, l: [1, 2] }, { a: { b: null, d: 3 }, l: [3] })).toEqual({
+      a: { c: 2, d: 3 }, l: [3],
+    });
   });
 });
 

@@ -19,7 +19,11 @@ const isDirective = (key: string): boolean =>
 
 /** A copy of a patch value with every directive removed (for values inserted as they are). */
 function stripDirectives(value: unknown): unknown {
-  if (Array.isArray(value)) return value.filter((v) => !(isObject(v) && v.$patch !== undefined && Object.keys(v).length === 1)).map(stripDirectives);
+  if (Array.isArray(value)) {
+    return value
+      .filter((v) => !(isObject(v) && v.$patch !== undefined && Object.keys(v).length === 1))
+      .map(stripDirectives);
+  }
   if (!isObject(value)) return clone(value);
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(value)) if (!isDirective(k)) out[k] = stripDirectives(v);
@@ -78,7 +82,9 @@ export function strategicMerge(original: unknown, patch: unknown, node: SchemaNo
   for (const [key, value] of Object.entries(patch)) {
     if (key.startsWith(DELETE_FROM) && Array.isArray(value)) {
       const field = key.slice(DELETE_FROM.length);
-      if (Array.isArray(out[field])) out[field] = (out[field] as unknown[]).filter((item) => !value.some((v) => deepEqual(v, item)));
+      if (Array.isArray(out[field])) {
+        out[field] = (out[field] as unknown[]).filter((item) => !value.some((v) => deepEqual(v, item)));
+      }
     } else if (key.startsWith(ELEMENT_ORDER) && Array.isArray(value)) {
       const field = key.slice(ELEMENT_ORDER.length);
       const child = childOf(node, field).node;

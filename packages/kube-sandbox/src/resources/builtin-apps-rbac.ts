@@ -1,8 +1,8 @@
 /**
  * apps/v1 (deployments, replicasets, controllerrevisions) and rbac.authorization.k8s.io/v1
  * (roles, rolebindings, clusterroles, clusterrolebindings): table columns as kubectl prints
- * them, the workload defaults (workload-defaults.ts), the selector/template agreement the real server insists on, a ControllerRevision's
- * mandatory and immutable `data` and non-negative `revision`, and roleRef checks.
+ * them, the workload defaults (workload-defaults.ts), the selector/template agreement the real server insists on, a
+ * ControllerRevision's mandatory and immutable `data` and non-negative `revision`, and roleRef checks.
  */
 import { fieldError, type FieldError } from '../api/field-errors.js';
 import { deepEqual, isObject, type JsonObject } from '../api/json.js';
@@ -97,7 +97,10 @@ export const clusterrolebindings = rbac({
 
 /** The CONTROLLER column: `<kind>.<group>/<name>` of the controller owner reference, as kubectl prints it. */
 function controllerColumn(o: JsonObject): string {
-  const refs = isObject(o.metadata) && Array.isArray(o.metadata.ownerReferences) ? o.metadata.ownerReferences.filter(isObject) : [];
+  const refs =
+    isObject(o.metadata) && Array.isArray(o.metadata.ownerReferences)
+      ? o.metadata.ownerReferences.filter(isObject)
+      : [];
   const ref = refs.find((r) => r.controller === true);
   if (!ref) return '<none>';
   const apiVersion = String(ref.apiVersion ?? '');

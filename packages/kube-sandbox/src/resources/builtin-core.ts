@@ -29,7 +29,8 @@ function configKeyErrors(obj: JsonObject, fields: string[]): FieldError[] {
   return errors;
 }
 
-const count = (value: unknown): number => (isObject(value) ? Object.keys(value).length : Array.isArray(value) ? value.length : 0);
+const count = (value: unknown): number =>
+  isObject(value) ? Object.keys(value).length : Array.isArray(value) ? value.length : 0;
 const core = (def: Omit<ResourceDef, 'group' | 'version' | 'custom' | 'verbs' | 'categories'> & Partial<ResourceDef>): ResourceDef =>
   ({ group: '', version: 'v1', custom: false, verbs: STANDARD_VERBS, categories: [], ...def });
 
@@ -54,7 +55,8 @@ export const pods = core({
   columns: [
     nameColumn(), column('Ready', podReady), column('Status', podStatusReason),
     column('Restarts', (o) => {
-      const statuses = isObject(o.status) && Array.isArray(o.status.containerStatuses) ? o.status.containerStatuses : [];
+      const statuses =
+        isObject(o.status) && Array.isArray(o.status.containerStatuses) ? o.status.containerStatuses : [];
       return statuses.reduce((sum: number, s) => sum + (isObject(s) && typeof s.restartCount === 'number' ? s.restartCount : 0), 0);
     }, 'string'),
     ageColumn(),

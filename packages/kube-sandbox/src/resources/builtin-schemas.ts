@@ -117,12 +117,16 @@ export const serviceAccountSchema = objectSchema({
   automountServiceAccountToken: bool(),
 }, open);
 
-export const eventSchema = objectSchema({
-  involvedObject: obj({ kind: str(), namespace: str(), name: str(), uid: str(), apiVersion: str(), fieldPath: str() }, open),
-  reason: str(), message: str(), type: str(), count: int(),
-  source: obj({ component: str(), host: str() }, open),
-  firstTimestamp: str(), lastTimestamp: str(), eventTime: str(),
-}, open);
+export const eventSchema = objectSchema(
+  {
+    involvedObject: obj(
+      { kind: str(), namespace: str(), name: str(), uid: str(), apiVersion: str(), fieldPath: str() }, open,
+    ),
+    reason: str(), message: str(), type: str(), count: int(), source: obj({ component: str(), host: str() }, open),
+    firstTimestamp: str(), lastTimestamp: str(), eventTime: str(),
+  },
+  open,
+);
 
 const policyRule = obj({
   apiGroups: list(str()), resources: list(str()), resourceNames: list(str()), verbs: list(str()),

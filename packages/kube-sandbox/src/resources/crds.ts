@@ -24,7 +24,11 @@ const SANDBOX_ONLY = new Set(['x-sandbox-summarised', 'x-kubernetes-patch-strate
 function crdSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(crdSchema);
   if (!isObject(node)) return node;
-  return Object.fromEntries(Object.entries(node).filter(([key]) => !SANDBOX_ONLY.has(key)).map(([key, value]) => [key, crdSchema(value)]));
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key]) => !SANDBOX_ONLY.has(key))
+      .map(([key, value]) => [key, crdSchema(value)]),
+  );
 }
 
 /** The CustomResourceDefinition object of a served custom resource. */
@@ -35,9 +39,12 @@ export function crdObjectFor(def: ResourceDef, uid: string): JsonObject {
     ...(def.shortNames.length > 0 ? { shortNames: [...def.shortNames] } : {}),
     ...(def.categories.length > 0 ? { categories: [...def.categories] } : {}),
   };
-  const printerColumns = def.columns.filter((c) => c.jsonPath).map((c) => ({
-    name: c.name, type: c.type, jsonPath: c.jsonPath, ...(c.description ? { description: c.description } : {}), ...(c.priority ? { priority: c.priority } : {}),
-  }));
+  const printerColumns = def.columns
+    .filter((c) => c.jsonPath)
+    .map((c) => ({
+      name: c.name, type: c.type, jsonPath: c.jsonPath, ...(c.description ? { description: c.description } : {}),
+      ...(c.priority ? { priority: c.priority } : {}),
+    }));
   const condition = (type: string, reason: string, message: string) => ({ type, status: 'True', lastTransitionTime: now, reason, message });
   return {
     apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition',

@@ -80,4 +80,6 @@ export const modelconfigs = crd({
 });
 
 /** The custom resources, in discovery order. */
-export const CUSTOM_RESOURCES: readonly ResourceDef[] = [helmreleases, ocirepositories, kustomizations, gitrepositories, agents, modelconfigs];
+export const CUSTOM_RESOURCES: readonly ResourceDef[] = [
+  helmreleases, ocirepositories, kustomizations, gitrepositories, agents, modelconfigs,
+];

@@ -6,7 +6,9 @@
 import { isObject, type JsonObject } from '../api/json.js';
 
 const containerStatuses = (pod: JsonObject): JsonObject[] =>
-  (isObject(pod.status) && Array.isArray(pod.status.containerStatuses) ? pod.status.containerStatuses.filter(isObject) : []);
+  isObject(pod.status) && Array.isArray(pod.status.containerStatuses)
+    ? pod.status.containerStatuses.filter(isObject)
+    : [];
 
 /** `ready/total` containers. */
 export function podReady(pod: JsonObject): string {

@@ -13,7 +13,8 @@ import { apiVersionOf, resourceKey, type ResourceDef } from './types.js';
 
 /** Every resource the sandbox serves by default. */
 export const DEFAULT_RESOURCES: readonly ResourceDef[] = [
-  ...CORE_RESOURCES, ...APPS_RESOURCES, customresourcedefinitions, ...REVIEW_RESOURCES, ...RBAC_RESOURCES, ...CUSTOM_RESOURCES,
+  ...CORE_RESOURCES, ...APPS_RESOURCES, customresourcedefinitions, ...REVIEW_RESOURCES, ...RBAC_RESOURCES,
+  ...CUSTOM_RESOURCES,
 ];
 
 /** A served API group and its versions (the core group is not listed). */
@@ -31,7 +32,9 @@ export class ResourceRegistry {
     for (const def of defs) {
       this.byPath.set(`${def.group}/${def.version}/${def.resource}`, def);
       this.byKind.set(`${apiVersionOf(def)}/${def.kind}`, def);
-      for (const name of [resourceKey(def), def.resource, def.singular, def.kind, def.kind.toLowerCase(), ...def.shortNames]) {
+      for (const name of [
+        resourceKey(def), def.resource, def.singular, def.kind, def.kind.toLowerCase(), ...def.shortNames,
+      ]) {
         if (!this.byName.has(name)) this.byName.set(name, def);
       }
     }

@@ -23,7 +23,9 @@ export const selfsubjectreviews = review('authentication.k8s.io', 'selfsubjectre
 export const subjectaccessreviews = review('authorization.k8s.io', 'subjectaccessreviews', 'SubjectAccessReview');
 
 /** The review resources, in discovery order. */
-export const REVIEW_RESOURCES: readonly ResourceDef[] = [selfsubjectreviews, selfsubjectaccessreviews, selfsubjectrulesreviews, subjectaccessreviews];
+export const REVIEW_RESOURCES: readonly ResourceDef[] = [
+  selfsubjectreviews, selfsubjectaccessreviews, selfsubjectrulesreviews, subjectaccessreviews,
+];
 
 /** Whether a resource is one of the reviews (answered, never stored). */
 export const isReview = (def: ResourceDef): boolean => REVIEW_RESOURCES.includes(def);

@@ -54,7 +54,9 @@ function walk(node: SchemaNode, value: unknown, path: string, out: StructuralRes
 }
 
 function checkString(node: SchemaNode, value: string, path: string, out: StructuralResult): void {
-  if (node.maxLength !== undefined && value.length > node.maxLength) out.errors.push(fieldError.tooLong(path, node.maxLength));
+  if (node.maxLength !== undefined && value.length > node.maxLength) {
+    out.errors.push(fieldError.tooLong(path, node.maxLength));
+  }
   if (node.minLength !== undefined && value.length < node.minLength) {
     out.errors.push(fieldError.invalid(path, value, `${path} in body should be at least ${node.minLength} chars long`));
   }
@@ -75,7 +77,9 @@ function checkNumber(node: SchemaNode, value: number, path: string, out: Structu
 }
 
 function walkArray(node: SchemaNode, value: unknown[], path: string, out: StructuralResult): void {
-  if (node.maxItems !== undefined && value.length > node.maxItems) out.errors.push(fieldError.tooMany(path, value.length, node.maxItems));
+  if (node.maxItems !== undefined && value.length > node.maxItems) {
+    out.errors.push(fieldError.tooMany(path, value.length, node.maxItems));
+  }
   if (node.items) {
     for (let i = 0; i < value.length; i++) {
       if (value[i] === null && !node.items.nullable) continue;

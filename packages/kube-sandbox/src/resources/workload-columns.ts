@@ -11,7 +11,9 @@ import type { ColumnDef } from './types.js';
 
 const templateContainers = (o: JsonObject): JsonObject[] => {
   const template = isObject(o.spec) && isObject(o.spec.template) ? o.spec.template : {};
-  return isObject(template.spec) && Array.isArray(template.spec.containers) ? template.spec.containers.filter(isObject) : [];
+  return isObject(template.spec) && Array.isArray(template.spec.containers)
+    ? template.spec.containers.filter(isObject)
+    : [];
 };
 
 /** A LabelSelector as a selector string, `<none>` when it selects by nothing. */
@@ -48,9 +50,11 @@ export function podWideColumns(): ColumnDef[] {
     column('Nominated Node', (o) => (isObject(o.status) && typeof o.status.nominatedNodeName === 'string' && o.status.nominatedNodeName
       ? o.status.nominatedNodeName : '<none>'), 'string', 1),
     column('Readiness Gates', (o) => {
-      const gates = isObject(o.spec) && Array.isArray(o.spec.readinessGates) ? o.spec.readinessGates.filter(isObject) : [];
+      const gates =
+        isObject(o.spec) && Array.isArray(o.spec.readinessGates) ? o.spec.readinessGates.filter(isObject) : [];
       if (gates.length === 0) return '<none>';
-      const conditions = isObject(o.status) && Array.isArray(o.status.conditions) ? o.status.conditions.filter(isObject) : [];
+      const conditions =
+        isObject(o.status) && Array.isArray(o.status.conditions) ? o.status.conditions.filter(isObject) : [];
       const ready = gates.filter((g) => conditions.some((c) => c.type === g.conditionType && c.status === 'True')).length;
       return `${ready}/${gates.length}`;
     }, 'string', 1),

@@ -37,7 +37,9 @@ function guarded<T>(run: () => T): T {
   }
 }
 
-async function handleFaults(path: string, verb: string, req: IncomingMessage, res: ServerResponse, faults: FaultInjector): Promise<void> {
+async function handleFaults(
+  path: string, verb: string, req: IncomingMessage, res: ServerResponse, faults: FaultInjector,
+): Promise<void> {
   if (path === '/sandbox/faults') {
     if (verb === 'delete') faults.clear();
     else if (verb !== 'get') throw statusErrors.methodNotAllowed();
@@ -63,7 +65,9 @@ async function handleFaults(path: string, verb: string, req: IncomingMessage, re
 }
 
 /** Serve an admin request from an authenticated user. */
-export async function handleAdmin(path: string, req: IncomingMessage, res: ServerResponse, user: UserInfo, env: AdminEnv): Promise<void> {
+export async function handleAdmin(
+  path: string, req: IncomingMessage, res: ServerResponse, user: UserInfo, env: AdminEnv,
+): Promise<void> {
   const verb = (req.method ?? 'GET').toLowerCase();
   if (!user.groups.includes('system:masters')) {
     throw forbiddenError({

@@ -85,7 +85,9 @@ function attributesOf(info: RequestInfo, user: UserInfo): AuthorizationAttribute
   };
 }
 
-async function serve(config: ApiServerConfig, info: RequestInfo, user: UserInfo, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(
+  config: ApiServerConfig, info: RequestInfo, user: UserInfo, req: IncomingMessage, res: ServerResponse,
+): Promise<void> {
   const decision = await config.authorizer.authorize(attributesOf(info, user));
   if (!decision.allowed) throw forbiddenError(attributesOf(info, user), decision.reason);
   if (!info.isResourceRequest) return serveNonResource(config, info, req, res);

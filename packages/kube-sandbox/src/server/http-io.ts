@@ -80,7 +80,9 @@ function bareItemText(obj: Record<string, unknown>): string {
  * item texts. Items of built-in (typed) lists carry no apiVersion and kind, as the real
  * server serialises them; items of custom resource lists do.
  */
-export function listText(kind: string, apiVersion: string, metadata: unknown, items: readonly Record<string, unknown>[], typed: boolean): string {
+export function listText(
+  kind: string, apiVersion: string, metadata: unknown, items: readonly Record<string, unknown>[], typed: boolean,
+): string {
   const texts = items.map((item) => (typed ? bareItemText(item) : jsonText(item)));
   return `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[${texts.join(',')}]}`;
 }
@@ -104,7 +106,9 @@ export function sendJsonText(res: ServerResponse, code: number, text: string, wa
   sendText(res, code, 'application/json', text, warnings);
 }
 
-function sendText(res: ServerResponse, code: number, contentType: string, text: string, warnings: readonly string[]): void {
+function sendText(
+  res: ServerResponse, code: number, contentType: string, text: string, warnings: readonly string[],
+): void {
   const headers: Record<string, string | string[] | number> = {
     'Content-Type': contentType,
     'Cache-Control': 'no-cache, private',

@@ -19,7 +19,9 @@ function objectPath(def: ResourceDef): string {
 }
 
 /** The OpenAPI document of one group version, or undefined when it is not served. */
-export function openApiGroupVersion(registry: ResourceRegistry, group: string, version: string): JsonObject | undefined {
+export function openApiGroupVersion(
+  registry: ResourceRegistry, group: string, version: string,
+): JsonObject | undefined {
   const defs = registry.inGroupVersion(group, version);
   if (defs.length === 0) return undefined;
   const paths: JsonObject = {};

@@ -64,7 +64,9 @@ export function listOptions(query: URLSearchParams, namespace: string): ListOpti
 }
 
 /** Delete options from the query and an optional DeleteOptions body. */
-export function deleteOptions(query: URLSearchParams, body: unknown, req: IncomingMessage, verb: string): DeleteOptions {
+export function deleteOptions(
+  query: URLSearchParams, body: unknown, req: IncomingMessage, verb: string,
+): DeleteOptions {
   const opts: DeleteOptions = { warnings: [], userAgent: req.headers['user-agent'] };
   const fromBody = isObject(body) ? body : {};
   const dryRun = [...query.getAll('dryRun'), ...(Array.isArray(fromBody.dryRun) ? fromBody.dryRun : [])];

@@ -80,5 +80,7 @@ export function parseRequestInfo(method: string, rawUrl: string): RequestInfo {
     case 'DELETE': verb = name ? 'delete' : 'deletecollection'; break;
     default: verb = method.toLowerCase();
   }
-  return { path, query, isResourceRequest: true, verb, apiPrefix, group, version, namespace, resource, subresource, name };
+  return {
+    path, query, isResourceRequest: true, verb, apiPrefix, group, version, namespace, resource, subresource, name,
+  };
 }

@@ -31,7 +31,9 @@ export interface HandlerEnv {
   readonly timing: WatchTiming;
 }
 
-const PATCH_TYPES = new Map<string, PatchType>(Object.entries(PATCH_CONTENT_TYPES).map(([k, v]) => [v, k as PatchType]));
+const PATCH_TYPES = new Map<string, PatchType>(
+  Object.entries(PATCH_CONTENT_TYPES).map(([k, v]) => [v, k as PatchType]),
+);
 
 /**
  * Decode a create/update body: JSON, YAML, or the protobuf kubectl's typed clients send
@@ -104,7 +106,9 @@ function refuseContainerAccess(h: HandlerEnv, def: ResourceDef, info: RequestInf
 }
 
 /** `kubectl scale`: GET, PUT and PATCH of a deployment's or replica set's Scale. */
-async function serveScale(env: OpsEnv, def: ResourceDef, info: RequestInfo, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serveScale(
+  env: OpsEnv, def: ResourceDef, info: RequestInfo, req: IncomingMessage, res: ServerResponse,
+): Promise<void> {
   const { namespace, name, query } = info;
   if (info.verb === 'get') return sendJson(res, 200, readScale(env, def, namespace, name));
   if (info.verb === 'update') {
@@ -113,7 +117,11 @@ async function serveScale(env: OpsEnv, def: ResourceDef, info: RequestInfo, req:
   }
   if (info.verb === 'patch') {
     const type = PATCH_TYPES.get(mediaType(req.headers['content-type']));
-    if (!type) throw statusErrors.unsupportedMediaType([PATCH_CONTENT_TYPES.json, PATCH_CONTENT_TYPES.merge, PATCH_CONTENT_TYPES.strategic]);
+    if (!type) {
+      throw statusErrors.unsupportedMediaType([
+        PATCH_CONTENT_TYPES.json, PATCH_CONTENT_TYPES.merge, PATCH_CONTENT_TYPES.strategic,
+      ]);
+    }
     const opts = writeOptions(query, req, 'patch');
     const body = decodeBody(await readBody(req));
     if (body === undefined) throw statusErrors.badRequest('the body of the request was empty; send a patch document');
@@ -134,7 +142,9 @@ function checkGetVersion(env: OpsEnv, rv: string): void {
 }
 
 /** Serve one resource request already authenticated and authorized. */
-export async function handleResource(h: HandlerEnv, def: ResourceDef, info: RequestInfo, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleResource(
+  h: HandlerEnv, def: ResourceDef, info: RequestInfo, req: IncomingMessage, res: ServerResponse,
+): Promise<void> {
   if (def.resource === 'pods' && !def.group && info.name && CONTAINER_SUBRESOURCES.has(info.subresource)) refuseContainerAccess(h, def, info);
   if (info.subresource === 'scale' && def.scaleSubresource && info.name) return serveScale(h.env, def, info, req, res);
   if (info.subresource && (info.subresource !== 'status' || !def.statusSubresource)) throw statusErrors.pathNotFound();
@@ -198,7 +208,13 @@ export async function handleResource(h: HandlerEnv, def: ResourceDef, info: Requ
     }
     case 'patch': {
       const type = PATCH_TYPES.get(mediaType(req.headers['content-type']));
-      if (!type) throw statusErrors.unsupportedMediaType(def.custom ? [PATCH_CONTENT_TYPES.json, PATCH_CONTENT_TYPES.merge, PATCH_CONTENT_TYPES.apply] : Object.values(PATCH_CONTENT_TYPES));
+      if (!type) {
+        throw statusErrors.unsupportedMediaType(
+          def.custom
+            ? [PATCH_CONTENT_TYPES.json, PATCH_CONTENT_TYPES.merge, PATCH_CONTENT_TYPES.apply]
+            : Object.values(PATCH_CONTENT_TYPES),
+        );
+      }
       const opts = { ...writeOptions(query, req, 'patch'), subresource: scope === 'status' ? 'status' as const : undefined };
       const body = decodeBody(await readBody(req), type === 'apply');
       if (body === undefined) throw statusErrors.badRequest('the body of the request was empty; send a patch document');
@@ -208,7 +224,9 @@ export async function handleResource(h: HandlerEnv, def: ResourceDef, info: Requ
     case 'delete': {
       const opts = deleteOptions(query, decodeBody(await readBody(req)), req, 'delete');
       const result = deleteObject(env, def, namespace, name, opts);
-      if (!result.removed || returnsDeletedObject(def)) return sendJson(res, 200, render(def, result.object, rep(), query));
+      if (!result.removed || returnsDeletedObject(def)) {
+        return sendJson(res, 200, render(def, result.object, rep(), query));
+      }
       const uid = isObject(result.object.metadata) ? String(result.object.metadata.uid ?? '') : '';
       return sendJson(res, 200, successStatus(groupResource(def), name, uid));
     }

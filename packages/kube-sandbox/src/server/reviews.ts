@@ -29,8 +29,9 @@ function accessAttributes(def: ResourceDef, spec: JsonObject, user: UserInfo): A
   }
   if (resource) {
     return {
-      user, verb: str(resource.verb), isResourceRequest: true, path: '', apiGroup: str(resource.group), apiVersion: str(resource.version),
-      resource: str(resource.resource), subresource: str(resource.subresource), namespace: str(resource.namespace), name: str(resource.name),
+      user, verb: str(resource.verb), isResourceRequest: true, path: '', apiGroup: str(resource.group),
+      apiVersion: str(resource.version), resource: str(resource.resource), subresource: str(resource.subresource),
+      namespace: str(resource.namespace), name: str(resource.name),
     };
   }
   return {
@@ -39,7 +40,8 @@ function accessAttributes(def: ResourceDef, spec: JsonObject, user: UserInfo): A
   };
 }
 
-/** The user a SubjectAccessReview asks about, as its spec names them (user or groups required, as kube-apiserver checks). */
+/** The user a SubjectAccessReview asks about, as its spec names them (user or groups required, as kube-apiserver
+ * checks). */
 function subjectOf(def: ResourceDef, spec: JsonObject): UserInfo {
   const groups = Array.isArray(spec.groups) ? spec.groups.filter((g): g is string => typeof g === 'string') : [];
   const username = str(spec.user);
@@ -50,15 +52,21 @@ function subjectOf(def: ResourceDef, spec: JsonObject): UserInfo {
   return { username, groups, ...(str(spec.uid) ? { uid: str(spec.uid) } : {}), ...(extra ? { extra } : {}) };
 }
 
-async function statusFor(def: ResourceDef, spec: JsonObject, user: UserInfo, authorizer: Authorizer): Promise<JsonObject> {
+async function statusFor(
+  def: ResourceDef, spec: JsonObject, user: UserInfo, authorizer: Authorizer,
+): Promise<JsonObject> {
   if (def === subjectaccessreviews) {
     const decision = await authorizer.authorize(accessAttributes(def, spec, subjectOf(def, spec)));
-    return decision.allowed ? { allowed: true } : { allowed: false, ...(decision.reason ? { evaluationError: decision.reason } : {}) };
+    return decision.allowed
+      ? { allowed: true }
+      : { allowed: false, ...(decision.reason ? { evaluationError: decision.reason } : {}) };
   }
   if (def === selfsubjectaccessreviews) {
     const decision = await authorizer.authorize(accessAttributes(def, spec, user));
     // RBAC has no opinion rather than a denial; its missing-role notes are evaluation errors.
-    return decision.allowed ? { allowed: true } : { allowed: false, ...(decision.reason ? { evaluationError: decision.reason } : {}) };
+    return decision.allowed
+      ? { allowed: true }
+      : { allowed: false, ...(decision.reason ? { evaluationError: decision.reason } : {}) };
   }
   if (def === selfsubjectrulesreviews) {
     const namespace = str(spec.namespace);
@@ -69,14 +77,16 @@ async function statusFor(def: ResourceDef, spec: JsonObject, user: UserInfo, aut
   }
   return {
     userInfo: {
-      username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: [...user.groups], ...(user.extra ? { extra: user.extra } : {}),
+      username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: [...user.groups],
+      ...(user.extra ? { extra: user.extra } : {}),
     },
   };
 }
 
 /** Serve a request to a review resource (already authenticated and authorized). */
 export async function serveReview(
-  authorizer: Authorizer, def: ResourceDef, info: RequestInfo, user: UserInfo, req: IncomingMessage, res: ServerResponse,
+  authorizer: Authorizer, def: ResourceDef, info: RequestInfo, user: UserInfo, req: IncomingMessage,
+  res: ServerResponse,
 ): Promise<void> {
   if (info.namespace) throw statusErrors.pathNotFound();
   if (info.verb !== 'create' || info.name || info.subresource) throw statusErrors.methodNotAllowed(groupResource(def));
@@ -89,5 +99,8 @@ export async function serveReview(
   const status = await statusFor(def, spec, user, authorizer);
   const metadata = isObject(body.metadata) ? body.metadata : {};
   const specPart = def === selfsubjectreviews ? {} : { spec };
-  sendJson(res, 201, { kind: def.kind, apiVersion: apiVersionOf(def), metadata: { ...metadata, creationTimestamp: null }, ...specPart, status });
+  sendJson(res, 201, {
+    kind: def.kind, apiVersion: apiVersionOf(def), metadata: { ...metadata, creationTimestamp: null }, ...specPart,
+    status,
+  });
 }

@@ -23,7 +23,9 @@ export function partialObject(obj: JsonObject, version: string): JsonObject {
 }
 
 /** Render objects as a Table. */
-export function toTable(def: ResourceDef, items: readonly JsonObject[], meta: TableListMeta, include: IncludeObject, version: string): JsonObject {
+export function toTable(
+  def: ResourceDef, items: readonly JsonObject[], meta: TableListMeta, include: IncludeObject, version: string,
+): JsonObject {
   const now = Date.now();
   const metadata: JsonObject = { resourceVersion: meta.resourceVersion };
   if (meta.continue) metadata.continue = meta.continue;

@@ -27,7 +27,8 @@ const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 /** Serve a watch on `res`. Throws (before any byte is written) for invalid selectors. */
 export function serveWatch(
   env: OpsEnv, def: ResourceDef, opts: WatchOptions & { timeoutSeconds?: number; allowBookmarks: boolean },
-  representation: Representation, include: IncludeObject, req: IncomingMessage, res: ServerResponse, timing: WatchTiming,
+  representation: Representation, include: IncludeObject, req: IncomingMessage, res: ServerResponse,
+  timing: WatchTiming,
 ): void {
   const render = (type: string, object: JsonObject): JsonObject => {
     if (type === 'ERROR' || type === 'BOOKMARK') return object;

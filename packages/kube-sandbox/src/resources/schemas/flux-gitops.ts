@@ -53,7 +53,8 @@ export const kustomizationSchema: SchemaNode = objectSchema({
     conditions: list(condition()),
     history: summarised('array'),
     inventory: obj({ entries: list(obj({ id: str(), v: str() }, { required: ['id', 'v'] })) }, { required: ['entries'] }),
-    lastAppliedOriginRevision: str(), lastAppliedRevision: str(), lastAttemptedRevision: str(), lastHandledReconcileAt: str(),
+    lastAppliedOriginRevision: str(), lastAppliedRevision: str(), lastAttemptedRevision: str(),
+    lastHandledReconcileAt: str(),
     observedGeneration: int({ format: 'int64' }),
   }, { default: { observedGeneration: -1 } }),
 });

@@ -8,7 +8,8 @@
  */
 import { objectSchema } from '../builtin-schemas.js';
 import {
-  anyValue, bool, condition, duration, int, list, localRef, mapOf, obj, oneOf, str, stringMap, summarised, type SchemaNode,
+  anyValue, bool, condition, duration, int, list, localRef, mapOf, obj, oneOf, str, stringMap, summarised,
+  type SchemaNode,
 } from '../schema.js';
 
 const remediation = (withStrategy: boolean): SchemaNode => obj({
@@ -59,7 +60,8 @@ export const helmReleaseSchema: SchemaNode = objectSchema({
     healthCheckExprs: summarised('array'),
     install: obj({
       ...helmActionFlags, crds: oneOf(['Skip', 'Create', 'CreateReplace']), createNamespace: bool(),
-      remediation: remediation(false), replace: bool(), serverSideApply: bool(), skipCRDs: bool(), strategy: actionStrategy(),
+      remediation: remediation(false), replace: bool(), serverSideApply: bool(), skipCRDs: bool(),
+      strategy: actionStrategy(),
     }),
     interval: duration(),
     kubeConfig: summarised(),

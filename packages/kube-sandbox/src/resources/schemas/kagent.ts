@@ -44,7 +44,9 @@ const sharedDeployment = (extra: Record<string, SchemaNode>): SchemaNode => obj(
 export const agentSchema: SchemaNode = objectSchema({
   spec: obj({
     allowedNamespaces: summarised(),
-    byo: obj({ deployment: sharedDeployment({ args: list(str()), cmd: str(), image: str({ minLength: 1 }), workingDir: str() }) }),
+    byo: obj({
+      deployment: sharedDeployment({ args: list(str()), cmd: str(), image: str({ minLength: 1 }), workingDir: str() }),
+    }),
     declarative: obj({
       a2aConfig: obj({
         skills: list(obj({
