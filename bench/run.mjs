@@ -88,7 +88,9 @@ try {
     const { calls } = probes.get(c.id);
     log(`${c.label}: floor`);
     const floorServer = await startFloor(probes.get(c.id).response);
-    const floor = await runCase({ url: floorServer.url, seconds, connections, ...c, setupRequest: undefined, body: c.body ?? c.probeBody });
+    const floor = await runCase({
+      url: floorServer.url, seconds, connections, ...c, setupRequest: undefined, body: c.body ?? c.probeBody,
+    });
     await floorServer.close();
     if (c.sandbox) log(`${c.label}: sandbox ${c.sandbox.label}`);
     const raw = await measureSandbox(c);
@@ -108,7 +110,9 @@ try {
     const raw = await measureSandbox(c);
     checkRun(`${c.label} (ours, +${latencyMs} ms)`, app);
     checkRun(`${c.label} (sandbox, +${latencyMs} ms)`, raw);
-    delayed.push({ label: c.label, app, calls, depth: probes.get(c.id).depth, sandbox: raw, sandboxLabel: c.sandbox?.label });
+    delayed.push({
+      label: c.label, app, calls, depth: probes.get(c.id).depth, sandbox: raw, sandboxLabel: c.sandbox?.label,
+    });
   }
   sandbox.faults.setLatency(0);
 

@@ -117,7 +117,9 @@ try {
     rows.push({ op, n, med, cpu, calls, load: load1() });
     log(`${op.label}: direct ${med.direct.toFixed(2)} ms, cached ${med.cached.toFixed(2)} ms, minimal ${med.minimal.toFixed(2)} ms`);
   }
-  const rss = { direct: rssMiB(direct.child.pid), cached: rssMiB(cached.child.pid), minimal: rssMiB(minimal.child.pid) };
+  const rss = {
+    direct: rssMiB(direct.child.pid), cached: rssMiB(cached.child.pid), minimal: rssMiB(minimal.child.pid),
+  };
   const cacheInfo = JSON.parse((await request(cached.url, '/api/v1/info')).body).readCache;
   for (const p of [direct, cached, minimal]) p.child.kill('SIGTERM');
 

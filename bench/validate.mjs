@@ -45,7 +45,9 @@ if (mode === 'run') {
     ['0.5.2', testing.schemas.schemaWithoutToolset('0.5.2')],
     ['0.6.0', testing.schemas.schemaWithToolset('0.6.0')],
   ]) {
-    await testing.push.pushChart({ registryUrl: server.url, repository: REPO, tag: version, chart: { version, schema } });
+    await testing.push.pushChart({
+      registryUrl: server.url, repository: REPO, tag: version, chart: { version, schema },
+    });
   }
 } else {
   console.log(`docker-registry unavailable (${reason}); every row uses the embedded schema`);

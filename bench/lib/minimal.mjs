@@ -46,7 +46,9 @@ function merge(cr, release) {
     description: spec.description,
     modelConfig: spec.declarative?.modelConfig,
     conditions: cr?.status?.conditions,
-    helmRelease: release && { name: release.metadata.name, namespace: release.metadata.namespace, conditions: release.status?.conditions },
+    helmRelease: release && {
+      name: release.metadata.name, namespace: release.metadata.namespace, conditions: release.status?.conditions,
+    },
     values: release?.spec?.values,
   };
 }

@@ -170,7 +170,9 @@ async function seedOne(sandbox, ns, name) {
 
 export async function seedAgents(sandbox, ns, count, prefix) {
   const names = Array.from({ length: count }, (_, i) => `${prefix}-${String(i).padStart(4, '0')}`);
-  for (let i = 0; i < names.length; i += 16) await Promise.all(names.slice(i, i + 16).map((n) => seedOne(sandbox, ns, n)));
+  for (let i = 0; i < names.length; i += 16) {
+    await Promise.all(names.slice(i, i + 16).map((n) => seedOne(sandbox, ns, n)));
+  }
   return names;
 }
 
