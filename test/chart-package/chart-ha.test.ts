@@ -17,7 +17,9 @@ describe('replicas and revisions', () => {
   });
 
   it('takes replicaCount and revisionHistoryLimit from the values', () => {
-    expect(deployment({ replicaCount: 5, revisionHistoryLimit: 0 })).toMatchObject({ replicas: 5, revisionHistoryLimit: 0 });
+    expect(deployment({ replicaCount: 5, revisionHistoryLimit: 0 })).toMatchObject({
+      replicas: 5, revisionHistoryLimit: 0,
+    });
   });
 });
 
@@ -57,7 +59,12 @@ describe('the HorizontalPodAutoscaler', () => {
   });
 
   it('scales the Deployment on CPU utilisation (autoscaling/v2), and the Deployment leaves replicas to it', () => {
-    const rendered = render({ autoscaling: { enabled: true, minReplicas: 3, maxReplicas: 10, targetCPUUtilizationPercentage: 60, behavior: { scaleDown: { stabilizationWindowSeconds: 600 } } } });
+    const rendered = render({
+      autoscaling: {
+        enabled: true, minReplicas: 3, maxReplicas: 10, targetCPUUtilizationPercentage: 60,
+        behavior: { scaleDown: { stabilizationWindowSeconds: 600 } },
+      },
+    });
     const hpa = one(rendered, 'HorizontalPodAutoscaler') as any;
     expect(hpa.apiVersion).toBe('autoscaling/v2');
     expect(hpa.spec).toEqual({
@@ -98,7 +105,10 @@ describe('topology spread', () => {
 
   it('renders only the given constraints with topologySpread.enabled false, and none without any', () => {
     const extra = { topologyKey: 'kubernetes.io/hostname', maxSkew: 1, whenUnsatisfiable: 'DoNotSchedule' };
-    expect(podSpec(render({ topologySpread: { enabled: false }, topologySpreadConstraints: [extra] })).topologySpreadConstraints).toEqual([extra]);
+    expect(
+      podSpec(render({ topologySpread: { enabled: false }, topologySpreadConstraints: [extra] }))
+        .topologySpreadConstraints,
+    ).toEqual([extra]);
     expect(podSpec(render({ topologySpread: { enabled: false } }))).not.toHaveProperty('topologySpreadConstraints');
   });
 
@@ -121,7 +131,9 @@ describe('priority, grace period and shutdown', () => {
   });
 
   it('sleeps in a preStop hook when asked, and takes delay, drain and grace period from the values', () => {
-    const rendered = render({ shutdown: { delaySeconds: 10, drainSeconds: 40, preStopSleepSeconds: 5 }, terminationGracePeriodSeconds: 60 });
+    const rendered = render({
+      shutdown: { delaySeconds: 10, drainSeconds: 40, preStopSleepSeconds: 5 }, terminationGracePeriodSeconds: 60,
+    });
     expect(container(rendered).lifecycle).toEqual({ preStop: { exec: { command: ['sleep', '5'] } } });
     expect(podSpec(rendered).terminationGracePeriodSeconds).toBe(60);
     expect(parsedServe(rendered).shutdown).toEqual({ delay: { text: '10s', ms: 10_000 }, timeout: { text: '40s', ms: 40_000 } });

@@ -180,7 +180,10 @@ describe('OAuth', () => {
       { trustedAudiences: ['portal', 'platform'] }, ['platform', 'kubernetes', 'portal'], ['portal', 'platform', 'kubernetes']],
     ['only the platform client when nothing is required (a Google IdP)', {}, [], ['platform']],
   ])('trusts %s', (_name, oauth, required, trusted) => {
-    const rendered = render({ global: platformIdentity, oauth: { enabled: true, ...oauth }, muster: { mcpServer: { auth: { requiredAudiences: required } } } });
+    const rendered = render({
+      global: platformIdentity, oauth: { enabled: true, ...oauth },
+      muster: { mcpServer: { auth: { requiredAudiences: required } } },
+    });
     const config = parsedServe(rendered);
     expect(config.oauth.enabled && config.oauth.trustedAudiences).toEqual(trusted);
   });

@@ -1,6 +1,6 @@
 /**
- * Static checks of the chart's template text, which a render cannot make. Flags and environment variables must exist in the serve
- * flag table, and every `.Values` path must exist in values.yaml.
+ * Static checks of the chart's template text, which a render cannot make. Flags and environment variables must exist in
+ * the serve flag table, and every `.Values` path must exist in values.yaml.
  */
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -53,7 +53,8 @@ describe('the Deployment template', () => {
     const notInCluster = new Set(['kubeconfig', 'kube-context', 'sandbox', 'sandbox-listen', 'sandbox-kubeconfig', 'dex-client-secret', 'google-client-secret']);
     const flags = new Set(passedFlags());
     const env = new Set(passedEnv());
-    const uncovered = SERVE_FLAGS.filter((f) => !flags.has(f.name) && !env.has(f.env) && !notInCluster.has(f.name)).map((f) => f.name);
+    const uncovered = SERVE_FLAGS.filter((f) => !flags.has(f.name) && !env.has(f.env) && !notInCluster.has(f.name))
+      .map((f) => f.name);
     expect(uncovered).toEqual([]);
   });
 

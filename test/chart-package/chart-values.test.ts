@@ -60,7 +60,9 @@ describe('values.schema.json', () => {
   });
 
   it('describes every value of values.yaml', () => {
-    const undescribed = valueLeaves(defaultValues(), valuesSchema()).filter((leaf) => !leaf.node?.description).map((leaf) => leaf.path);
+    const undescribed = valueLeaves(defaultValues(), valuesSchema())
+      .filter((leaf) => !leaf.node?.description)
+      .map((leaf) => leaf.path);
     expect(undescribed).toEqual([]);
   });
 });

@@ -48,8 +48,12 @@ function helmBinary(): string {
 }
 
 /** Runs helm with `values` as the `-f -` file; its exit status and output. */
-export function runHelm(args: readonly string[], values: Record<string, unknown> = {}): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(helmBinary(), [...args, '-f', '-'], { input: stringify(values), encoding: 'utf8', timeout: 60_000, maxBuffer: 16 << 20 });
+export function runHelm(
+  args: readonly string[], values: Record<string, unknown> = {},
+): { status: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(helmBinary(), [...args, '-f', '-'], {
+    input: stringify(values), encoding: 'utf8', timeout: 60_000, maxBuffer: 16 << 20,
+  });
   if (run.error) throw run.error;
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
@@ -83,7 +87,8 @@ function renderOrRefusal(values: Record<string, unknown>, options: RenderOptions
   if (!result) {
     const template = (chart: string) => runHelm(['template', options.releaseName ?? 'agent-manager', chart, '-n', options.namespace ?? 'agent-platform'], values);
     const run = options.chartVersion ? withChartVersion(options.chartVersion, template) : template(CHART_DIR);
-    result = run.status === 0 ? { manifests: parseManifests(run.stdout) } : new HelmRefusal(run.stderr, reasonOf(run.stderr));
+    result =
+      run.status === 0 ? { manifests: parseManifests(run.stdout) } : new HelmRefusal(run.stderr, reasonOf(run.stderr));
     // Values helm renders must pass its linter too: --strict fails on what a render forgives.
     if (!(result instanceof HelmRefusal) && !options.chartVersion) {
       const lint = helmLint(values);

@@ -58,7 +58,8 @@ const API_GROUPS: Record<string, string> = {
   Events: 'events.k8s.io', Networking: 'networking.k8s.io', Policy: 'policy', Apiextensions: 'apiextensions.k8s.io',
 };
 
-/** Our plain-JSON reads over client-node's configuration (KubeApis), by method: the verb; the resource is the call's Gvr. */
+/** Our plain-JSON reads over client-node's configuration (KubeApis), by method: the verb; the resource is the call's
+ * Gvr. */
 const PLAIN_READS: Record<string, string> = { readObject: 'get', listObjects: 'list' };
 
 const VERB_PREFIXES: Array<[RegExp, string]> = [
@@ -86,7 +87,9 @@ function plural(kind: string): string {
  * every file it runs afterwards, and every child process a later test starts costs time
  * in proportion to that memory. Node runs this file as it is (type stripping).
  */
-export function deriveKubeAccessApart(root: string, resourceTypes: Record<string, { group: string; resource: string }>): Promise<Derived> {
+export function deriveKubeAccessApart(
+  root: string, resourceTypes: Record<string, { group: string; resource: string }>,
+): Promise<Derived> {
   const script = `import { deriveKubeAccess } from ${JSON.stringify(import.meta.url)};
 let input = '';
 for await (const chunk of process.stdin) input += chunk;
@@ -101,7 +104,9 @@ process.stdout.write(JSON.stringify(deriveKubeAccess(root, resourceTypes)));`;
   });
 }
 
-export function deriveKubeAccess(root: string, resourceTypes: Record<string, { group: string; resource: string }>): Derived {
+export function deriveKubeAccess(
+  root: string, resourceTypes: Record<string, { group: string; resource: string }>,
+): Derived {
   const srcDir = join(root, 'src');
   const isProduction = (file: string): boolean => {
     const rel = relative(srcDir, file);
@@ -188,9 +193,13 @@ export function deriveKubeAccess(root: string, resourceTypes: Record<string, { g
         if (found && found !== 'discovery') out.push(found);
         if (!found) {
           const target = symbolOf(ts.isCallExpression(node) ? calleeName(node) : node.expression)?.declarations?.[0];
-          const fnBody = target && (ts.isFunctionDeclaration(target) || ts.isMethodDeclaration(target) || ts.isFunctionExpression(target)
-            || ts.isArrowFunction(target)) ? target.body : target && ts.isVariableDeclaration(target) && target.initializer
-              && (ts.isArrowFunction(target.initializer) || ts.isFunctionExpression(target.initializer)) ? target.initializer.body : undefined;
+          const fnBody = target && (ts.isFunctionDeclaration(target) || ts.isMethodDeclaration(target)
+            || ts.isFunctionExpression(target) || ts.isArrowFunction(target))
+            ? target.body
+            : target && ts.isVariableDeclaration(target) && target.initializer
+              && (ts.isArrowFunction(target.initializer) || ts.isFunctionExpression(target.initializer))
+              ? target.initializer.body
+              : undefined;
           if (fnBody && isProduction(fnBody.getSourceFile().fileName)) out.push(...apiCallsOf(fnBody, seen));
         }
       }
@@ -206,14 +215,21 @@ export function deriveKubeAccess(root: string, resourceTypes: Record<string, { g
   for (const file of files) {
     for (const statement of file.statements) {
       if (!ts.isClassDeclaration(statement) || !statement.heritageClauses) continue;
-      for (const type of statement.heritageClauses.filter((h) => h.token === ts.SyntaxKind.ImplementsKeyword).flatMap((h) => h.types)) {
+      const implemented = statement.heritageClauses.filter((h) => h.token === ts.SyntaxKind.ImplementsKeyword);
+      for (const type of implemented.flatMap((h) => h.types)) {
         const port = symbolOf(type.expression);
         const portDecl = port?.declarations?.[0];
         if (!port || !portDecl || !/[\\/]ports\.ts$/.test(portDecl.getSourceFile().fileName) || !ts.isInterfaceDeclaration(portDecl)) continue;
         for (const member of portDecl.members) {
           const memberSymbol = member.name && symbolOf(member.name);
           const impl = statement.members.find((m) => m.name?.getText() === member.name?.getText());
-          const body = impl && (ts.isMethodDeclaration(impl) ? impl.body : ts.isPropertyDeclaration(impl) && impl.initializer && ts.isArrowFunction(impl.initializer) ? impl.initializer.body : undefined);
+          const body =
+            impl &&
+            (ts.isMethodDeclaration(impl)
+              ? impl.body
+              : ts.isPropertyDeclaration(impl) && impl.initializer && ts.isArrowFunction(impl.initializer)
+                ? impl.initializer.body
+                : undefined);
           if (!memberSymbol || !body) continue;
           const found = apiCallsOf(body);
           if (found.length === 0) continue;
@@ -234,7 +250,9 @@ export function deriveKubeAccess(root: string, resourceTypes: Record<string, { g
   };
   const resourceKeys = (expr: ts.Expression, depth = 0): string[] | string => {
     if (depth > 8) return 'the resource is passed through too many functions to follow';
-    while (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr) || ts.isNonNullExpression(expr)) expr = expr.expression;
+    while (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr) || ts.isNonNullExpression(expr)) {
+      expr = expr.expression;
+    }
     const symbol = symbolOf(ts.isPropertyAccessExpression(expr) ? expr.name : expr);
     const decl = symbol?.declarations?.[0];
     if (decl && ts.isPropertySignature(decl) && ts.isInterfaceDeclaration(decl.parent) && decl.parent.name.text === 'ResourceTypes') {
@@ -244,7 +262,11 @@ export function deriveKubeAccess(root: string, resourceTypes: Record<string, { g
     if (decl && ts.isParameter(decl) && ts.isFunctionLike(decl.parent)) {
       const index = decl.parent.parameters.indexOf(decl);
       const fn = decl.parent;
-      const fnSymbol = fn.name ? symbolOf(fn.name) : ts.isVariableDeclaration(fn.parent) ? symbolOf(fn.parent.name) : undefined;
+      const fnSymbol = fn.name
+        ? symbolOf(fn.name)
+        : ts.isVariableDeclaration(fn.parent)
+          ? symbolOf(fn.parent.name)
+          : undefined;
       const sites = calls.filter((c) => fnSymbol && symbolOf(calleeName(c)) === fnSymbol);
       if (sites.length === 0) return `its resource comes from a parameter of a function never called directly (${where(decl)})`;
       const keys: string[] = [];
@@ -264,7 +286,9 @@ export function deriveKubeAccess(root: string, resourceTypes: Record<string, { g
   const forwardsOwnGvr = (call: ts.CallExpression): boolean => {
     const arg = call.arguments[0];
     const decl = arg && ts.isIdentifier(arg) ? symbolOf(arg)?.declarations?.[0] : undefined;
-    if (!decl || !ts.isParameter(decl) || !ts.isMethodDeclaration(decl.parent) || decl.parent.parameters[0] !== decl) return false;
+    if (!decl || !ts.isParameter(decl) || !ts.isMethodDeclaration(decl.parent) || decl.parent.parameters[0] !== decl) {
+      return false;
+    }
     return decl.parent.name.getText() === calleeName(call).getText();
   };
   for (const call of calls) {

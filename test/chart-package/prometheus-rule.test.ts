@@ -20,9 +20,17 @@ if (prometheus.mode === 'skip') console.warn(`SKIPPED PrometheusRule promtool te
 
 const ALERTS = ['AgentManagerChartSchemaFallback', 'AgentManagerHighErrorRate', 'AgentManagerKubernetesAPIErrors', 'AgentManagerTargetDown', 'AgentManagerAbsent'];
 
-interface Rule { alert: string; expr: string; for: string; labels: Record<string, string>; annotations: Record<string, string> }
+interface Rule {
+  alert: string;
+  expr: string;
+  for: string;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+}
 
-function renderRule(values: Record<string, unknown> = {}): Manifest & { spec: { groups: { name: string; rules: Rule[] }[] } } {
+function renderRule(
+  values: Record<string, unknown> = {},
+): Manifest & { spec: { groups: { name: string; rules: Rule[] }[] } } {
   const rendered = render({ prometheusRule: { enabled: true, ...values } });
   const rule = rendered.manifests.find((m) => m.kind === 'PrometheusRule');
   if (!rule) throw new Error('no PrometheusRule rendered');
@@ -89,7 +97,9 @@ describe.skipIf(prometheus.mode === 'skip')('the chart PrometheusRule under prom
   it('fires each alert on the series that should, after its for, and not on healthy series (promtool test rules)', () => {
     const rules = writeRules();
     const byName = Object.fromEntries(rules.map((r) => [r.alert, r]));
-    const fired = (name: string, labels: Record<string, string>) => [{ exp_labels: { ...byName[name]!.labels, ...labels }, exp_annotations: byName[name]!.annotations }];
+    const fired = (name: string, labels: Record<string, string>) => [
+      { exp_labels: { ...byName[name]!.labels, ...labels }, exp_annotations: byName[name]!.annotations },
+    ];
     const tests = {
       rule_files: ['rules.yaml'],
       evaluation_interval: '1m',

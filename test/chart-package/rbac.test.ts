@@ -37,13 +37,19 @@ const key = (a: Access) => `${a.group}/${a.resource}:${a.verb}`;
 
 /** The Role's rules as one `group/resource:verb` entry per grant, duplicates kept. */
 function grants(rules: Array<{ apiGroups: string[]; resources: string[]; verbs: string[] }>): string[] {
-  return rules.flatMap((r) => r.apiGroups.flatMap((group) => r.resources.flatMap((resource) => r.verbs.map((verb) => key({ group, resource, verb })))));
+  return rules.flatMap((r) =>
+    r.apiGroups.flatMap((group) =>
+      r.resources.flatMap((resource) => r.verbs.map((verb) => key({ group, resource, verb }))),
+    ),
+  );
 }
 
 describe('the chart\'s Role and the code\'s Kubernetes calls', () => {
   let derived: Derived;
   beforeAll(async () => {
-    derived = await deriveKubeAccessApart(ROOT, resourceTypes(DEFAULT_API_VERSIONS) as unknown as Record<string, Access>);
+    derived = await deriveKubeAccessApart(
+      ROOT, resourceTypes(DEFAULT_API_VERSIONS) as unknown as Record<string, Access>,
+    );
   }, DERIVE_MS);
 
   it('can tell the access of every Kubernetes call the production code makes', () => {

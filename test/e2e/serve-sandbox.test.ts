@@ -42,7 +42,11 @@ describe('serve --sandbox', () => {
   it('describes the installation against the sandbox, as the ServiceAccount', async () => {
     const res = await fetch(`${base}/api/v1/info`);
     expect(res.status).toBe(200);
-    const info = (await res.json()) as { identity: string; apiVersions: Record<string, string>; namespaces: { default: string } };
+    const info = (await res.json()) as {
+      identity: string;
+      apiVersions: Record<string, string>;
+      namespaces: { default: string };
+    };
     expect(info.identity).toBe('serviceAccount');
     expect(info.namespaces.default).toBe('kagent');
     expect(info.apiVersions).toEqual({
@@ -67,7 +71,9 @@ describe('serve --sandbox', () => {
       body: JSON.stringify({ name: 'e2e-bot', modelConfig: 'default-model-config', toolset: ['preset:none'] }),
     });
     expect(created.status).toBe(201);
-    expect(((await created.json()) as { created: Record<string, boolean> }).created).toEqual({ ociRepository: false, helmRelease: true });
+    expect(((await created.json()) as { created: Record<string, boolean> }).created).toEqual({
+      ociRepository: false, helmRelease: true,
+    });
 
     const client = new Client({ name: 'e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));

@@ -12,9 +12,13 @@ afterEach(async () => {
   w = undefined;
 });
 
-async function refusal(choice: HostChoice, write: (world: CommitWorld) => Promise<unknown>): Promise<{ status?: number; message: string }> {
+async function refusal(
+  choice: HostChoice, write: (world: CommitWorld) => Promise<unknown>,
+): Promise<{ status?: number; message: string }> {
   w = await startCommitWorld(choice);
-  const err = await write(w).then(() => { throw new Error('expected a refusal'); }, (e: Error & { status?: number }) => e);
+  const err = await write(w).then(
+    () => { throw new Error('expected a refusal'); }, (e: Error & { status?: number }) => e,
+  );
   return { status: err.status, message: err.message };
 }
 

@@ -13,7 +13,9 @@ import type { Sandbox } from '@agent-manager/kube-sandbox';
 import { stringify } from 'yaml';
 import { KUBECTL } from './support.js';
 
-export async function fluxApplies(sandbox: Sandbox, objects: Array<Record<string, any>>, kustomization: string): Promise<void> {
+export async function fluxApplies(
+  sandbox: Sandbox, objects: Array<Record<string, any>>, kustomization: string,
+): Promise<void> {
   const labelled = objects.map((o) => ({
     ...o,
     metadata: {

@@ -24,7 +24,8 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 
 const rest = (on: Served, path: string, body: unknown, headers: Record<string, string> = {}) => on.rest('POST', path, body, headers);
-const mcpCall = (headers: Record<string, string>, name: string, args: Record<string, unknown>) => s.mcp(name, args, headers);
+const mcpCall = (headers: Record<string, string>, name: string, args: Record<string, unknown>) =>
+  s.mcp(name, args, headers);
 
 describe('rollback_agent in commit mode over MCP and REST', () => {
   it('MCP rollback_agent with mode commit opens the pull request as the person whose X-GitHub-Token the request carries', async () => {

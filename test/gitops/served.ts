@@ -15,8 +15,12 @@ import { startCommitWorld, type CommitWorld, type HostChoice } from './support.j
 export interface Served {
   w: CommitWorld;
   base: string;
-  mcp(tool: string, args: Record<string, unknown>, headers?: Record<string, string>): Promise<{ isError: boolean; text: string; json?: any }>;
-  rest(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; json: any }>;
+  mcp(
+    tool: string, args: Record<string, unknown>, headers?: Record<string, string>,
+  ): Promise<{ isError: boolean; text: string; json?: any }>;
+  rest(
+    method: string, path: string, body?: unknown, headers?: Record<string, string>,
+  ): Promise<{ status: number; json: any }>;
   close(): Promise<void>;
 }
 

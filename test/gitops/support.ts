@@ -42,11 +42,15 @@ export async function startCommitWorld(choice: HostChoice = 'app', options: { to
 }
 
 /** `kubectl kustomize <directory>` of `ref`, as parsed objects. */
-export async function kustomize(world: GitOpsWorld, ref: string, directory: string): Promise<Array<Record<string, any>>> {
+export async function kustomize(
+  world: GitOpsWorld, ref: string, directory: string,
+): Promise<Array<Record<string, any>>> {
   const dir = await world.repo.checkout(ref);
   try {
     const run = await smallSpawn(KUBECTL, ['kustomize', join(dir, directory)], { timeoutMs: 30_000 });
-    if (run.code !== 0) throw new Error(run.stderr.toString('utf8') || run.error || `kubectl kustomize: exit ${run.code}`);
+    if (run.code !== 0) {
+      throw new Error(run.stderr.toString('utf8') || run.error || `kubectl kustomize: exit ${run.code}`);
+    }
     return parseAllDocuments(run.stdout.toString('utf8')).map((d) => d.toJS() as Record<string, any>);
   } finally {
     await rm(dir, { recursive: true, force: true });

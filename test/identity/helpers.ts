@@ -30,7 +30,9 @@ export interface Answer {
 /** One HTTP request; `token` becomes `Authorization: Bearer <token>`, `authorization` is sent as is. */
 export async function request(
   url: string,
-  options: { method?: string; token?: string; authorization?: string; body?: unknown; headers?: Record<string, string> } = {},
+  options: {
+    method?: string; token?: string; authorization?: string; body?: unknown; headers?: Record<string, string>;
+  } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;

@@ -34,7 +34,9 @@ async function connect(token?: string): Promise<Client> {
   return client;
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
+async function call(
+  client: Client, name: string, args: Record<string, unknown> = {},
+): Promise<{ text: string; isError: boolean }> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   return { text: (result.content[0] as { text: string }).text, isError: result.isError === true };
 }

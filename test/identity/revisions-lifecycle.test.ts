@@ -137,7 +137,9 @@ describe('an agent\'s revisions, written as the callers', () => {
     const list = await request(`${base}/api/v1/agents/kagent/${agent}/revisions`, { token: alice });
     const revisions = list.json!.revisions as Array<Record<string, unknown>>;
     expect(revisions[0]).toMatchObject({ revision: null, current: true, changed: ['agent.description', 'replicas'] });
-    expect(revisions.slice(1).map((r) => [r.revision, r.current])).toEqual([[4, undefined], [3, undefined], [2, undefined], [1, undefined]]);
+    expect(revisions.slice(1).map((r) => [r.revision, r.current])).toEqual([
+      [4, undefined], [3, undefined], [2, undefined], [1, undefined],
+    ]);
   });
 
   it('leaves no ControllerRevision once the agent is deleted', async () => {

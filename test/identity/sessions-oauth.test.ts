@@ -35,7 +35,11 @@ describe('sessions as the caller', () => {
     const seen = stack.fixture.sandbox.a2aRequests.slice(before);
     expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(seen.every((r) => r.authorization === `Bearer ${alice}` && r.userId === 'alice@lab.local')).toBe(true);
-    expect(stack.fixture.sandbox.a2aRequests.some((r) => r.authorization?.includes(stack.fixture.sandbox.serviceAccountToken))).toBe(false);
+    expect(
+      stack.fixture.sandbox.a2aRequests.some((r) =>
+        r.authorization?.includes(stack.fixture.sandbox.serviceAccountToken),
+      ),
+    ).toBe(false);
   });
 
   it('does the same over MCP', async () => {

@@ -13,7 +13,8 @@ import { startServiceFixture, type ServiceFixture } from '../../src/service/test
 import { eventually } from '../../src/testing/eventually.js';
 
 /** Poll `probe` until it gives a value, naming what was awaited when the deadline passes. */
-const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> => eventually(probe, 10_000, what);
+const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> =>
+  eventually(probe, 10_000, what);
 
 let f: ServiceFixture;
 

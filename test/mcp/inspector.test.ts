@@ -30,7 +30,8 @@ function inspector(url: string, args: string[]): Promise<Run> {
       testTool('mcp-inspector') ?? 'mcp-inspector',
       ['--cli', url, '--transport', 'http', ...args],
       { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
-      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: unknown }).code ?? 1) || 1 : 0, stdout, stderr }),
+      (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: unknown }).code ?? 1) || 1 : 0, stdout, stderr }),
     );
   });
 }

@@ -30,16 +30,23 @@ afterAll(async () => {
   await github?.close();
 });
 
-async function tool(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; json?: Record<string, unknown> }> {
+async function tool(
+  name: string, args: Record<string, unknown>,
+): Promise<{ isError: boolean; text: string; json?: Record<string, unknown> }> {
   const result = (await served.client.callTool({ name, arguments: args })) as CallToolResult;
   const text = (result.content[0] as { text: string }).text;
-  return result.isError ? { isError: true, text } : { isError: false, text, json: JSON.parse(text) as Record<string, unknown> };
+  return result.isError
+    ? { isError: true, text }
+    : { isError: false, text, json: JSON.parse(text) as Record<string, unknown> };
 }
 
 const rest = (method: string, path: string, body?: unknown) =>
   fetch(`${api}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-const stored = (name: string) => served.fixture.sandbox.store.find('helmreleases', 'kagent', name) as
-  { metadata: { annotations?: Record<string, string> }; spec: { values: { skills: { gitRefs: Array<{ ref: string }> } } } } | undefined;
+type StoredRelease = {
+  metadata: { annotations?: Record<string, string> }; spec: { values: { skills: { gitRefs: Array<{ ref: string }> } } };
+};
+const stored = (name: string) =>
+  served.fixture.sandbox.store.find('helmreleases', 'kagent', name) as StoredRelease | undefined;
 
 describe('skill pins over MCP and REST', () => {
   it('create_agent pins the branch, and get_agent shows the ref beside the commit', async () => {

@@ -45,7 +45,9 @@ afterAll(async () => {
   await github?.close();
 });
 
-async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; json?: unknown }> {
+async function call(
+  name: string, args: Record<string, unknown>,
+): Promise<{ isError: boolean; text: string; json?: unknown }> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = (result.content[0] as { text: string }).text;
   return result.isError ? { isError: true, text } : { isError: false, text, json: JSON.parse(text) };

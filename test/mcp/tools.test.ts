@@ -46,7 +46,9 @@ describe('MCP tools over streamable HTTP (TestMCPToolsMirrorREST)', () => {
 
   afterAll(() => served?.close());
 
-  async function call(name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean; json?: unknown }> {
+  async function call(
+    name: string, args: Record<string, unknown> = {},
+  ): Promise<{ text: string; isError: boolean; json?: unknown }> {
     const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
     expect(result.content).toHaveLength(1);
     const text = (result.content[0] as { text: string }).text;
@@ -60,7 +62,9 @@ describe('MCP tools over streamable HTTP (TestMCPToolsMirrorREST)', () => {
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(HINTS).sort());
     for (const tool of tools) {
       const [readOnlyHint, destructiveHint, idempotentHint, openWorldHint] = HINTS[tool.name]!;
-      expect(tool.annotations, tool.name).toEqual({ title: tool.title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint });
+      expect(tool.annotations, tool.name).toEqual({
+        title: tool.title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint,
+      });
       if (tool.name === 'delete_agent') expect(tool.description).toMatch(/^WRITES \(destructive\): /);
       else if (WRITES.has(tool.name)) expect(tool.description).toMatch(/^WRITES: /);
       else if (tool.name === 'validate_agent') expect(tool.description).toMatch(/^Read-only dry run of create_agent/);
@@ -72,7 +76,8 @@ describe('MCP tools over streamable HTTP (TestMCPToolsMirrorREST)', () => {
 
   it('advertises every seconds argument as a whole number with its range and default, as the REST contract does', async () => {
     const { tools } = await client.listTools();
-    const property = (tool: string, name: string) => (tools.find((t) => t.name === tool)!.inputSchema.properties as Record<string, object>)[name];
+    const property = (tool: string, name: string) =>
+      (tools.find((t) => t.name === tool)!.inputSchema.properties as Record<string, object>)[name];
     expect(property('wait_for_agent', 'timeoutSeconds')).toMatchObject({ type: 'integer', minimum: 1, maximum: 600, default: 60 });
     for (const tool of ['create_agent', 'update_agent']) {
       expect(property(tool, 'wait'), tool).toMatchObject({ type: 'integer', minimum: 0, maximum: 600, default: 0 });
@@ -122,7 +127,10 @@ describe('MCP tools over streamable HTTP (TestMCPToolsMirrorREST)', () => {
         skills: { gitRefs: [{ url: 'https://github.com/giantswarm/agent-skills', path: 'skills/kubernetes', ref: 'main' }] },
       });
       expect(isError, text).toBe(false);
-      const result = json as { created: Record<string, boolean>; manifests: { values: { skills: { gitRefs: Array<Record<string, string>> } } } };
+      const result = json as {
+        created: Record<string, boolean>;
+        manifests: { values: { skills: { gitRefs: Array<Record<string, string>> } } };
+      };
       expect(result.created).toEqual({ ociRepository: false, helmRelease: true });
       expect(result.manifests.values.skills.gitRefs).toEqual([
         { url: 'https://github.com/giantswarm/agent-skills', path: 'skills/kubernetes', ref: 'main', name: 'kubernetes' },

@@ -23,7 +23,8 @@ beforeAll(async () => {
 
 afterAll(() => served?.close());
 
-const json = (result: CallToolResult) => JSON.parse((result.content[0] as { text: string }).text) as Record<string, unknown>;
+const json = (result: CallToolResult) =>
+  JSON.parse((result.content[0] as { text: string }).text) as Record<string, unknown>;
 
 describe('wait_for_agent over MCP', () => {
   it('sends progress notifications with each verdict change before the result, which is the ready Status', async () => {

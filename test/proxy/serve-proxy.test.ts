@@ -1,7 +1,7 @@
 // The service behind a proxy, end to end: HTTP_PROXY/HTTPS_PROXY carry the chart registry
 // (Debian's docker-registry, plain http on loopback, so forwarded in absolute form) and the
-// GitHub API (a loopback double) and kagent's A2A endpoint (the sandbox's, plain http) through a loopback proxy, and the kubeconfig's proxy-url
-// carries the Kubernetes API (the sandbox, https, so through CONNECT tunnels). NO_PROXY
+// GitHub API (a loopback double) and kagent's A2A endpoint (the sandbox's, plain http) through a loopback proxy, and
+// the kubeconfig's proxy-url carries the Kubernetes API (the sandbox, https, so through CONNECT tunnels). NO_PROXY
 // exempts hosts. The proxy counts what it carried.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';

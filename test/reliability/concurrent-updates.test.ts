@@ -19,7 +19,8 @@ const WRITERS = 50;
 type Values = Record<string, unknown>;
 type Change = Omit<AgentUpdate, 'name' | 'namespace'>;
 
-/** Writer i's change: field i mod 10, a value only that writer uses (runtime and modelConfig alternate between the two valid ones). */
+/** Writer i's change: field i mod 10, a value only that writer uses (runtime and modelConfig alternate between the two
+ * valid ones). */
 const FIELDS: Array<[string, (i: number) => Change]> = [
   ['displayName', (i) => ({ displayName: `Writer ${i}` })],
   ['description', (i) => ({ description: `description written by writer ${i}` })],
@@ -63,10 +64,14 @@ describe('fifty concurrent updates of one agent', () => {
     const responses = await Promise.all(Array.from({ length: WRITERS }, (_, i) =>
       client.send('PATCH', `/api/v1/agents/kagent/${NAME}`, { body: changeOf(i) })));
     for (const [i, res] of responses.entries()) {
-      expect({ writer: i, status: res.status, complete: res.complete }, res.text).toEqual({ writer: i, status: 200, complete: true });
+      expect({ writer: i, status: res.status, complete: res.complete }, res.text).toEqual({
+        writer: i, status: 200, complete: true,
+      });
     }
 
-    const results = responses.map((res, i) => ({ i, before: res.json.before as Values, after: res.json.after as Values, changed: res.json.changed as string[] }));
+    const results = responses.map((res, i) => ({
+      i, before: res.json.before as Values, after: res.json.after as Values, changed: res.json.changed as string[],
+    }));
     // Each answer is its own change applied to the state it read.
     for (const r of results) {
       expect(same(r.after, applyUpdate(r.before, { name: NAME, ...changeOf(r.i) })), `writer ${r.i}`).toBe(true);

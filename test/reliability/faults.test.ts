@@ -76,7 +76,8 @@ afterAll(async () => {
 });
 
 const store = () => served.fixture.sandbox.store;
-const find = (resource: string, ns: string, name: string) => store().find(resource, ns, name) as { metadata: { resourceVersion: string }; spec: Record<string, any> } | undefined;
+const find = (resource: string, ns: string, name: string) =>
+  store().find(resource, ns, name) as { metadata: { resourceVersion: string }; spec: Record<string, any> } | undefined;
 const releases = (ns: string) => store().list('helmreleases', { namespace: ns }).items as Array<{ metadata: { name: string }; spec: { chartRef?: { name?: string } } }>;
 
 /** Steps are recorded in one namespace and replayed in another: the namespace is not part of the key. */
@@ -267,10 +268,13 @@ interface Run {
  * created) is fixed and kept as a regression test below.
  */
 const KNOWN_DEFECTS: Array<{ fault: Fault; step: string }> = [];
-const isKnownDefect = (fault: Fault, step: Step) => KNOWN_DEFECTS.some((d) => d.fault === fault && d.step === describeStep(step));
+const isKnownDefect = (fault: Fault, step: Step) =>
+  KNOWN_DEFECTS.some((d) => d.fault === fault && d.step === describeStep(step));
 
 /** Run `op` with `fault` at `step` in a namespace from `prepare`; the answer once the API server is done with it. */
-async function runWithFault(prepare: () => Promise<string> | string, op: (ns: string) => Promise<HttpResponse>, step: Step, fault: Fault) {
+async function runWithFault(
+  prepare: () => Promise<string> | string, op: (ns: string) => Promise<HttpResponse>, step: Step, fault: Fault,
+) {
   const ns = await prepare();
   const armed = arm(ns, step, fault);
   try {
@@ -346,7 +350,9 @@ describe('faults at every API request', () => {
     const prepare = async () => {
       const ns = await withAgent();
       const release = find('helmreleases', ns, NAME)!;
-      before.set(ns, { resourceVersion: release.metadata.resourceVersion, values: structuredClone(release.spec.values) });
+      before.set(ns, {
+        resourceVersion: release.metadata.resourceVersion, values: structuredClone(release.spec.values),
+      });
       return ns;
     };
     const { cases, steps } = await everyFault(prepare, update, ({ ns, res, step, phase, fault }) => {

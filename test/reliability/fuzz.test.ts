@@ -86,7 +86,9 @@ function mcpProblem(res: HttpResponse, tool: string, noRequest = false): string 
 }
 
 /** Send, then check the answer, that nothing was written, and that the service still answers. */
-async function refused(send: () => Promise<HttpResponse>, problemOf: (res: HttpResponse) => string | undefined, what: string): Promise<void> {
+async function refused(
+  send: () => Promise<HttpResponse>, problemOf: (res: HttpResponse) => string | undefined, what: string,
+): Promise<void> {
   const writes = writeCount(served.fixture);
   const res = await send();
   const problem = problemOf(res);
@@ -94,11 +96,15 @@ async function refused(send: () => Promise<HttpResponse>, problemOf: (res: HttpR
   expect(writeCount(served.fixture) - writes, `${what} wrote to the API server`).toBe(0);
 }
 
-const REST_CASES: Array<{ op: string; method: string; path: string; shape: Shape; base: Json; pathFields?: string[] }> = [
-  { op: 'create', method: 'POST', path: '/api/v1/agents', shape: 'create', base: NEW_SPEC },
-  { op: 'update', method: 'PATCH', path: `/api/v1/agents/kagent/${TARGET}`, shape: 'update', base: { description: 'changed by the fuzzer' }, pathFields: ['name', 'namespace'] },
-  { op: 'validate', method: 'POST', path: '/api/v1/agents/validate', shape: 'validate', base: NEW_SPEC },
-];
+const REST_CASES: Array<{ op: string; method: string; path: string; shape: Shape; base: Json; pathFields?: string[] }> =
+  [
+    { op: 'create', method: 'POST', path: '/api/v1/agents', shape: 'create', base: NEW_SPEC },
+    {
+      op: 'update', method: 'PATCH', path: `/api/v1/agents/kagent/${TARGET}`, shape: 'update',
+      base: { description: 'changed by the fuzzer' }, pathFields: ['name', 'namespace'],
+    },
+    { op: 'validate', method: 'POST', path: '/api/v1/agents/validate', shape: 'validate', base: NEW_SPEC },
+  ];
 
 describe('malformed REST requests', () => {
   it.each(REST_CASES)('$method $path ($op): a 4xx with a message, no write, for every malformed body', async ({ op, method, path, shape, base, pathFields }) => {

@@ -2,8 +2,8 @@
  * Races on the namespace's shared OCIRepository, between replicas. Two AgentService
  * instances (two replicas: separate clients, no shared memory) talk to one sandbox whose
  * simulated Flux controllers run (so releases and sources carry Flux's finalizer and
- * linger while being deleted; the controllers act 150 ms after a change), with 40 ms of latency on every API request. Each race is
- * swept over the offset between its two requests, so every interleaving of their API
+ * linger while being deleted; the controllers act 150 ms after a change), with 40 ms of latency on every API request.
+ * Each race is swept over the offset between its two requests, so every interleaving of their API
  * calls is met. Claims, once both requests have answered:
  *
  * - a create racing the delete of the namespace's last agent never leaves a live
@@ -120,7 +120,9 @@ describe('two overlapping deletes of the last two agents, on two replicas', () =
       const results = await Promise.all([first, second]);
       setHold('c1', false);
       setHold('c2', false);
-      expect({ offset, deleted: results.some((r) => r.ociRepositoryDeleted) }, JSON.stringify(results)).toEqual({ offset, deleted: true });
+      expect({ offset, deleted: results.some((r) => r.ociRepositoryDeleted) }, JSON.stringify(results)).toEqual({
+        offset, deleted: true,
+      });
       const source = sandbox.store.find('ocirepositories', NS, SOURCE) as unknown as Obj | undefined;
       expect({ offset, liveSource: live(source) }).toEqual({ offset, liveSource: false });
     }

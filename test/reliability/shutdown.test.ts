@@ -98,7 +98,9 @@ describe('SIGTERM during writes', () => {
     expect(child.logs.map((l) => l.msg)).toEqual(expect.arrayContaining(['shutting down', 'server stopped']));
     const answered = outcomes.filter((o) => o.res);
     for (const { what, res } of answered) {
-      expect({ what, complete: res!.complete, json: res!.json !== undefined }, res!.text.slice(0, 200)).toEqual({ what, complete: true, json: true });
+      expect({ what, complete: res!.complete, json: res!.json !== undefined }, res!.text.slice(0, 200)).toEqual({
+        what, complete: true, json: true,
+      });
       expect([200, 201], `${what} → ${res!.status} ${res!.text.slice(0, 200)}`).toContain(res!.status);
     }
     // Whatever was not answered was refused or reset at the connection, never half-answered.
@@ -148,7 +150,9 @@ describe('SIGTERM during writes', () => {
     for (const release of held) release();
     const results = await Promise.all(answers);
     for (const [i, res] of results.entries()) {
-      expect({ name: names[i], status: res.status, complete: res.complete }, res.text.slice(0, 200)).toEqual({ name: names[i], status: 201, complete: true });
+      expect({ name: names[i], status: res.status, complete: res.complete }, res.text.slice(0, 200)).toEqual({
+        name: names[i], status: 201, complete: true,
+      });
       expect(sandbox.store.find('helmreleases', 'kagent', names[i]!), `HelmRelease ${names[i]}`).toBeDefined();
     }
     const exit = await within(child.exited, GRACE_MS, 'exit after SIGTERM');

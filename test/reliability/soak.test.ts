@@ -41,7 +41,9 @@ const RATE = 200;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
 const activeHandles = (): string[] =>
-  ((process as unknown as { _getActiveHandles(): object[] })._getActiveHandles()).map((h) => h.constructor?.name ?? typeof h);
+  (process as unknown as { _getActiveHandles(): object[] })
+    ._getActiveHandles()
+    .map((h) => h.constructor?.name ?? typeof h);
 
 interface Window {
   latencies: number[];
@@ -97,7 +99,9 @@ describe(`a ${Math.round(B.soakMeasureMs / 1000)} s soak at moderate load`, () =
     const last = windows.slice(windows.length - third);
     const summary = {
       windows: windows.length, requests: load.requests,
-      requestsPerSecond: Math.round(windows.reduce((n, w) => n + w.latencies.length, 0) / ((windows.length * B.soakWindowMs) / 1000)),
+      requestsPerSecond: Math.round(
+        windows.reduce((n, w) => n + w.latencies.length, 0) / ((windows.length * B.soakWindowMs) / 1000),
+      ),
       p99ms: { first: median(first.map((w) => w.p99)), last: median(last.map((w) => w.p99)) },
       windowP99ms: windows.map((w) => w.p99),
       rssMiB: { first: median(first.map((w) => w.rss)) / MiB, last: median(last.map((w) => w.rss)) / MiB },

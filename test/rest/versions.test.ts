@@ -49,7 +49,9 @@ describe('the version as the ETag, with Flux writing status', () => {
   });
   afterAll(() => stopWorld(w));
 
-  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> => {
+  const call = async (
+    method: string, path: string, body?: unknown, headers: Record<string, string> = {},
+  ): Promise<Answer> => {
     const res = await fetch(`${w.serve.base}/api/v1${path}`, {
       method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),

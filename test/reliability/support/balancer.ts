@@ -103,7 +103,10 @@ export async function startBalancer(probeMs = 50): Promise<Balancer> {
     backends,
     failures,
     add: (url) => {
-      const backend = { url, ready: false, answered: 0, transitions: [], agent: new Agent({ keepAlive: true, maxSockets: 16 }), probing: false };
+      const backend = {
+        url, ready: false, answered: 0, transitions: [], agent: new Agent({ keepAlive: true, maxSockets: 16 }),
+        probing: false,
+      };
       backends.push(backend);
       return backend;
     },

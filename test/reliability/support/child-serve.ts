@@ -37,7 +37,10 @@ export async function startServeChild(args: readonly string[]): Promise<ServeChi
     env, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Array<Record<string, unknown>> = [];
-  const waiters: Array<{ match: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }> = [];
+  const waiters: Array<{
+    match: (line: Record<string, unknown>) => boolean;
+    resolve: (line: Record<string, unknown>) => void;
+  }> = [];
   let buffered = '';
   const onData = (chunk: Buffer) => {
     buffered += chunk.toString('utf8');

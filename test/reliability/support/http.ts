@@ -44,7 +44,8 @@ export class HttpClient {
     const started = performance.now();
     return new Promise((resolve, reject) => {
       // The path goes out exactly as given (no URL normalisation of `.`, `%2E` or `//`).
-      const req = request({ host: this.url.hostname, port: this.url.port, path, method, headers, agent: this.agent }, (res) => {
+      const target = { host: this.url.hostname, port: this.url.port, path, method, headers, agent: this.agent };
+      const req = request(target, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         let done = false;
@@ -60,7 +61,9 @@ export class HttpClient {
               json = undefined;
             }
           }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json, complete, ms: performance.now() - started });
+          resolve({
+            status: res.statusCode ?? 0, headers: res.headers, text, json, complete, ms: performance.now() - started,
+          });
         };
         res.on('end', () => finish(res.complete));
         res.on('error', () => finish(false));

@@ -48,7 +48,8 @@ export function withKey(obj: Json, key: string, value: unknown): Json {
 /** A JSON value that is never null (null counts as absent, which may make a request valid). */
 const jsonish: fc.Arbitrary<unknown> = fc.oneof(
   fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.string({ maxLength: 40 }),
-  fc.array(fc.integer(), { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), { maxKeys: 3 }),
+  fc.array(fc.integer(), { maxLength: 4 }),
+  fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), { maxKeys: 3 }),
 );
 
 /** A string of `length` characters, cheaply (fast-check need not shrink megabytes). */
@@ -70,7 +71,10 @@ const unknownKey = (shape: Shape): fc.Arbitrary<string> => fc.oneof(
 
 /** A value of the wrong JSON type for `field` (never null, never the right type). */
 function wrongType(field: string): fc.Arbitrary<unknown> {
-  const notString = fc.oneof(fc.integer(), fc.boolean(), fc.array(fc.string(), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.string(), { maxKeys: 2 }));
+  const notString = fc.oneof(
+    fc.integer(), fc.boolean(), fc.array(fc.string(), { maxLength: 2 }),
+    fc.dictionary(fc.string({ maxLength: 5 }), fc.string(), { maxKeys: 2 }),
+  );
   switch (field) {
     case 'toolset':
     case 'toolNames':

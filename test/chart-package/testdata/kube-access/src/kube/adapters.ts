@@ -11,7 +11,8 @@ export class Kube implements KubePort {
   }
 
   async list(gvr: Gvr, namespace: string): Promise<unknown[]> {
-    return ((await this.custom.listNamespacedCustomObject({ ...this.ids(gvr), namespace })) as { items: unknown[] }).items;
+    return ((await this.custom.listNamespacedCustomObject({ ...this.ids(gvr), namespace })) as { items: unknown[] })
+      .items;
   }
 
   create(gvr: Gvr, body: object): Promise<unknown> {
@@ -35,14 +36,19 @@ export class Kube implements KubePort {
 
 /** A helper of the adapter: its call is the adapter's. */
 function deleteOne(custom: CustomObjectsApi, gvr: Gvr, namespace: string, name: string): Promise<unknown> {
-  return custom.deleteNamespacedCustomObject({ group: gvr.group, version: gvr.version, plural: gvr.resource, namespace, name });
+  return custom.deleteNamespacedCustomObject({
+    group: gvr.group, version: gvr.version, plural: gvr.resource, namespace, name,
+  });
 }
 
 export class Cache implements ReadCache {
   constructor(private readonly kc: KubeConfig, private readonly custom: CustomObjectsApi) {}
 
   async start(gvr: Gvr, namespace: string): Promise<void> {
-    const list = () => this.custom.listNamespacedCustomObject({ group: gvr.group, version: gvr.version, plural: gvr.resource, namespace }) as never;
+    const list = () =>
+      this.custom.listNamespacedCustomObject({
+        group: gvr.group, version: gvr.version, plural: gvr.resource, namespace,
+      }) as never;
     await makeInformer(this.kc, path(gvr, namespace), list).start();
   }
 }
@@ -51,7 +57,9 @@ export class Review implements AccessReview {
   constructor(private readonly authz: AuthorizationV1Api) {}
 
   async canI(verb: string, resource: string, namespace: string): Promise<boolean> {
-    const review = await this.authz.createSelfSubjectAccessReview({ body: { spec: { resourceAttributes: { verb, resource, namespace } } } });
+    const review = await this.authz.createSelfSubjectAccessReview({
+      body: { spec: { resourceAttributes: { verb, resource, namespace } } },
+    });
     return review.status?.allowed ?? false;
   }
 }

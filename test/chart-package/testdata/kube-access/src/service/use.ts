@@ -13,7 +13,9 @@ export async function revisions(kube: KubePort, types: ResourceTypes): Promise<v
   await purge(kube, types.controllerRevision, 'ns');
 }
 
-export async function gitops(kube: KubePort, types: ResourceTypes, cache: ReadCache, review: AccessReview): Promise<void> {
+export async function gitops(
+  kube: KubePort, types: ResourceTypes, cache: ReadCache, review: AccessReview,
+): Promise<void> {
   await kube.get(types.kustomization, 'ns', 'k');
   await kube.get(types.gitRepository, 'ns', 'g');
   await kube.watch(types.agent, 'ns', () => undefined);
