@@ -115,7 +115,10 @@ export const updateAgentInput = z
   .strict();
 
 export const deleteAgentInput = z
-  .object({ name: agentName, namespace, force: flag(ARG.forceDelete), dryRun: flag(ARG.dryRunDelete), resourceVersion, version, ...commitFields })
+  .object({
+    name: agentName, namespace, force: flag(ARG.forceDelete), dryRun: flag(ARG.dryRunDelete), resourceVersion, version,
+    ...commitFields,
+  })
   .strict();
 
 export const validateAgentInput = z
@@ -133,7 +136,9 @@ const revisionNumber = (description: string) => z.number().int().min(1).describe
 
 export const listAgentRevisionsInput = agentRefInput;
 
-export const getAgentRevisionInput = z.object({ name: agentName, namespace, revision: revisionNumber(ARG.revision) }).strict();
+export const getAgentRevisionInput = z
+  .object({ name: agentName, namespace, revision: revisionNumber(ARG.revision) })
+  .strict();
 
 export const rollbackAgentInput = z
   .object({
@@ -175,18 +180,24 @@ const turnTimeoutSeconds = seconds(ARG.turnTimeoutSeconds, 1, WAIT_DEFAULT_SECON
 
 export const startSessionInput = z
   .object({
-    name: agentName, namespace, message: sessionMessage, requestId: text(ARG.requestId), sessionName: text(ARG.sessionName),
+    name: agentName, namespace, message: sessionMessage, requestId: text(ARG.requestId),
+    sessionName: text(ARG.sessionName),
     timeoutSeconds: turnTimeoutSeconds,
   })
   .strict();
 
 export const sendMessageInput = z
-  .object({ name: agentName, namespace, sessionId: z.string().describe(ARG.sessionId), message: sessionMessage, timeoutSeconds: turnTimeoutSeconds })
+  .object({
+    name: agentName, namespace, sessionId: z.string().describe(ARG.sessionId), message: sessionMessage,
+    timeoutSeconds: turnTimeoutSeconds,
+  })
   .strict();
 
 export const listSessionsInput = agentRefInput;
 
-export const getSessionInput = z.object({ name: agentName, namespace, sessionId: z.string().describe(ARG.sessionId) }).strict();
+export const getSessionInput = z
+  .object({ name: agentName, namespace, sessionId: z.string().describe(ARG.sessionId) })
+  .strict();
 
 export type CreateAgentInput = z.output<typeof createAgentInput>;
 export type UpdateAgentInput = z.output<typeof updateAgentInput>;

@@ -9,7 +9,8 @@ import type { z } from 'zod';
 import type { AgentService } from '../service/agent-service.js';
 import type { RequestContext } from '../identity/caller.js';
 import type {
-  Agent, AgentList, CreateResult, DeleteResult, Info, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult, SessionDetail,
+  Agent, AgentList, CreateResult, DeleteResult, Info, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult,
+  SessionDetail,
   SessionList, SessionTurn, SkillsResult, Status, Turn, UpdateResult, ValidateResult, WaitResult,
 } from '../core/types.js';
 import type { operations } from '../core/openapi.generated.js';
@@ -33,7 +34,8 @@ export type OperationService = Pick<
 /** The MCP tool names (frozen external names; muster shows them as `x_agent-manager_<tool>`). */
 export type ToolName = keyof typeof TOOL_DESCRIPTIONS;
 
-/** The four MCP tool hints, always all set (MCP tool annotations: readOnlyHint, destructiveHint, idempotentHint, openWorldHint). */
+/** The four MCP tool hints, always all set (MCP tool annotations: readOnlyHint, destructiveHint, idempotentHint,
+ * openWorldHint). */
 export interface ToolHints {
   readOnlyHint: boolean;
   destructiveHint: boolean;
@@ -122,8 +124,9 @@ const versionAfter = (result: { agent?: Agent }): string | undefined => result.a
 const agentPath = (agent: Agent): string => `/api/v1/agents/${encodeURIComponent(agent.namespace)}/${encodeURIComponent(agent.name)}`;
 
 // The hints per tool: [readOnly, destructive, idempotent, openWorld].
-const hints = (readOnlyHint: boolean, destructiveHint: boolean, idempotentHint: boolean, openWorldHint: boolean): ToolHints =>
-  ({ readOnlyHint, destructiveHint, idempotentHint, openWorldHint });
+const hints = (
+  readOnlyHint: boolean, destructiveHint: boolean, idempotentHint: boolean, openWorldHint: boolean,
+): ToolHints => ({ readOnlyHint, destructiveHint, idempotentHint, openWorldHint });
 const CLOSED_READ = hints(true, false, false, false);
 const OPEN_READ = hints(true, false, false, true);
 
@@ -317,7 +320,9 @@ export function operationId(operation: AnyOperation): string {
 // status, checked by the compiler (the runtime half, real responses against the schemas,
 // is test/rest/contract.test.ts).
 type Assert<T extends true> = T;
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? ([keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false) : false) : false;
+type Same<A, B> = [A] extends [B]
+  ? ([B] extends [A] ? ([keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false) : false)
+  : false;
 type Documented<Id extends keyof operations, Status extends keyof operations[Id]['responses']> =
   operations[Id]['responses'][Status] extends { content: { 'application/json': infer Body } } ? Body : never;
 type Answers<O, Id extends keyof operations, Status extends keyof operations[Id]['responses']> =

@@ -51,7 +51,9 @@ export function bearerAuth(options: BearerAuthOptions): RequestHandler {
     const header = req.headers.authorization;
     if (header === undefined || header === '') {
       if (!requireToken) return next();
-      return refuse(req, res, { resourceMetadataUrl, log, error: noCredentials(resourceMetadataUrl), tokenSent: false });
+      return refuse(req, res, {
+        resourceMetadataUrl, log, error: noCredentials(resourceMetadataUrl), tokenSent: false,
+      });
     }
     // Why 401 and not 431: the client can fix this only by getting another token, and
     // MCP clients and muster act on a 401 with a challenge; a 431 carries none.
@@ -63,7 +65,9 @@ export function bearerAuth(options: BearerAuthOptions): RequestHandler {
     }
     const [scheme = '', ...rest] = header.trim().split(/ +/);
     if (scheme.toLowerCase() !== 'bearer') {
-      return refuse(req, res, { resourceMetadataUrl, log, error: noCredentials(resourceMetadataUrl, scheme), tokenSent: false });
+      return refuse(req, res, {
+        resourceMetadataUrl, log, error: noCredentials(resourceMetadataUrl, scheme), tokenSent: false,
+      });
     }
     if (rest.length !== 1) {
       const error = unauthenticated('the Authorization header must be the word Bearer followed by exactly one token');
@@ -117,7 +121,9 @@ export function bearerChallenge(resourceMetadataUrl: string, description?: strin
  * Answer 401 for an `unauthenticated` AppError raised anywhere in a request (the REST
  * and MCP error mappers use this too, e.g. for a request without a token to act with).
  */
-export function sendUnauthenticated(res: Response, error: AppError, resourceMetadataUrl: string, tokenSent = true): void {
+export function sendUnauthenticated(
+  res: Response, error: AppError, resourceMetadataUrl: string, tokenSent = true,
+): void {
   // Written as every REST answer is (application/json, indented, no body-hash ETag).
   res.setHeader('WWW-Authenticate', bearerChallenge(resourceMetadataUrl, tokenSent ? error.detail : undefined));
   sendJson(res, 401, toRestErrorBody(error));

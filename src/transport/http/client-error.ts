@@ -13,7 +13,9 @@ import { encodeJson } from './send-json.js';
 export const DRAIN_MS = 2_000;
 
 /** The answer for a parser error code: status and a message saying what to do. */
-export function clientErrorAnswer(code: string | undefined, maxHeaderBytes: number): { status: number; message: string } {
+export function clientErrorAnswer(
+  code: string | undefined, maxHeaderBytes: number,
+): { status: number; message: string } {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
       return {

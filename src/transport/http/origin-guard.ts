@@ -50,7 +50,9 @@ export function refuseOrigin(origin: string | undefined, allowed: ReadonlySet<st
 
 /** The guard. */
 export function originGuard(options: OriginGuardOptions = {}): RequestHandler {
-  const allowed = new Set((options.allowedOrigins ?? []).map(normaliseOrigin).filter((o): o is string => o !== undefined));
+  const allowed = new Set(
+    (options.allowedOrigins ?? []).map(normaliseOrigin).filter((o): o is string => o !== undefined),
+  );
   const respond = options.respond ?? ((res: Response, message: string) => {
     sendJson(res, 403, toRestErrorBody(forbidden(message)));
   });

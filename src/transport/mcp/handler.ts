@@ -46,7 +46,9 @@ const METHOD_NOT_ALLOWED = jsonRpcError(
 
 /** The express handler of the MCP path; it reads the request body itself (mount no body parser before it). */
 export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
-  const catalog = new ToolCatalog({ service: options.service, metrics: options.metrics, operations: options.operations });
+  const catalog = new ToolCatalog({
+    service: options.service, metrics: options.metrics, operations: options.operations,
+  });
   const { log, version } = options;
   const inFlight = new InFlightCalls();
 
@@ -80,7 +82,9 @@ export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
     });
     // What the transport hands this request's server (set once connected).
     let deliver: Transport['onmessage'];
-    const server = buildMcpServer({ catalog, ctx: req.ctx, version, trackCall: track, progressHeartbeatMs: options.progressHeartbeatMs });
+    const server = buildMcpServer({
+      catalog, ctx: req.ctx, version, trackCall: track, progressHeartbeatMs: options.progressHeartbeatMs,
+    });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: !stream,

@@ -5,7 +5,8 @@
  * passes is handed on unchanged.
  */
 import {
-  CallToolRequestSchema, InitializeRequestSchema, isJSONRPCRequest, ListToolsRequestSchema, PingRequestSchema, type JSONRPCMessage,
+  CallToolRequestSchema, InitializeRequestSchema, isJSONRPCRequest, ListToolsRequestSchema, PingRequestSchema,
+  type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 

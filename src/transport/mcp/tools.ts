@@ -84,7 +84,9 @@ function withoutRemoved(schema: unknown): void {
 export function toolDefinition(operation: AnyOperation): Tool {
   // draft-07 and input mode, as the SDK's own McpServer renders zod input schemas.
   const inputSchema = z.toJSONSchema(operation.input, { target: 'draft-7', io: 'input' }) as Tool['inputSchema'];
-  if (operation.serviceRequired?.length) inputSchema.required = [...(inputSchema.required ?? []), ...operation.serviceRequired];
+  if (operation.serviceRequired?.length) {
+    inputSchema.required = [...(inputSchema.required ?? []), ...operation.serviceRequired];
+  }
   // The removed arguments are still accepted, so the service refuses them in its own words,
   // but a client (or model) building arguments from the schema is never offered them.
   withoutRemoved(inputSchema);

@@ -12,12 +12,24 @@ const CREATE = JSON.stringify({ name: 'sre', modelConfig: 'default-model-config'
 
 /** A raw request (fetch would add `text/plain` to a body sent without a Content-Type). */
 function send(method: string, path: string, body: Buffer | string, headers: Record<string, string>) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; body: { error?: { code: string; message: string } } }>((resolve, reject) => {
-    const req = request(`${api.base}${path}`, { method, headers: { 'content-length': String(Buffer.byteLength(body)), ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString()) as never }));
-    });
+  return new Promise<{
+    status: number;
+    headers: Record<string, unknown>;
+    body: { error?: { code: string; message: string } };
+  }>((resolve, reject) => {
+    const req = request(
+      `${api.base}${path}`, { method, headers: { 'content-length': String(Buffer.byteLength(body)), ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0, headers: res.headers,
+            body: JSON.parse(Buffer.concat(chunks).toString()) as never,
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

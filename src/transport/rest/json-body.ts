@@ -149,7 +149,9 @@ export function parseJsonBody(raw: unknown, keepNull: ReadonlySet<string> = new 
   return withoutNulls(value as Record<string, unknown>, keepNull);
 }
 
-function withoutNulls(object: Record<string, unknown>, keepNull: ReadonlySet<string> = new Set()): Record<string, unknown> {
+function withoutNulls(
+  object: Record<string, unknown>, keepNull: ReadonlySet<string> = new Set(),
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(object)) {
     if (value === null && !keepNull.has(key)) continue;

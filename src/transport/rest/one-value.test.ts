@@ -98,7 +98,9 @@ describe('a write takes one value per parameter: query and body agree or the req
 });
 
 describe('a null Boolean or number in a REST body is refused, naming the field, as MCP refuses it', () => {
-  const nullable = writes.filter((o) => o.rest.body).flatMap((o) => [...scalarFields(o.input)].map((field) => [o.tool, field, o] as const));
+  const nullable = writes
+    .filter((o) => o.rest.body)
+    .flatMap((o) => [...scalarFields(o.input)].map((field) => [o.tool, field, o] as const));
 
   it('covers the hostile dryRun: null on create, update and rollback', () => {
     const pairs = nullable.map(([tool, field]) => `${tool}.${field}`);

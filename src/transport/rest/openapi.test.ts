@@ -76,7 +76,12 @@ describe('api/openapi.yaml against the operation table', () => {
   });
 
   it('documents only error statuses the REST layer produces, each with the Error body', () => {
-    const producible = new Set([...Object.values(HTTP_STATUS), 413, 415, PRECONDITION_FAILED_STATUS, SERVICE_UNAVAILABLE_STATUS, UNPROCESSABLE_STATUS].map(String));
+    const producible = new Set(
+      [
+        ...Object.values(HTTP_STATUS), 413, 415, PRECONDITION_FAILED_STATUS, SERVICE_UNAVAILABLE_STATUS,
+        UNPROCESSABLE_STATUS,
+      ].map(String),
+    );
     for (const op of documented.values()) {
       for (const [status, response] of Object.entries(op.responses)) {
         if (status.startsWith('2')) continue;

@@ -123,7 +123,9 @@ function readOnce(read: CurrentVersion): CurrentVersion {
 }
 
 /** Sets `input.version` from an If-Match list: a body version it lists, else the current one it lists. */
-async function resolveList(ifMatch: IfMatch & { any: false }, input: Record<string, unknown>, currentVersion?: CurrentVersion): Promise<void> {
+async function resolveList(
+  ifMatch: IfMatch & { any: false }, input: Record<string, unknown>, currentVersion?: CurrentVersion,
+): Promise<void> {
   const body = input.version;
   if (typeof body === 'string') {
     if (ifMatch.strong.includes(body)) return;
@@ -141,7 +143,9 @@ async function resolveList(ifMatch: IfMatch & { any: false }, input: Record<stri
  * When it exists the condition is evaluated as on a write, and a true one leaves the
  * create to answer its 409.
  */
-async function checkCreateIfMatch(header: string | undefined, input: Record<string, unknown>, currentVersion?: CurrentVersion): Promise<void> {
+async function checkCreateIfMatch(
+  header: string | undefined, input: Record<string, unknown>, currentVersion?: CurrentVersion,
+): Promise<void> {
   const ifMatch = parseIfMatch(header);
   if (!ifMatch) return;
   const namespace = typeof input.namespace === 'string' ? input.namespace : '';
@@ -159,8 +163,11 @@ async function checkCreateIfMatch(header: string | undefined, input: Record<stri
   if (!ifMatch.any) versionFromList(ifMatch, current, namespace, name);
 }
 
-/** Refuses the write when If-None-Match names the agent's current version (or any, with `*`); else bases it on that version. */
-async function resolveNoneMatch(ifNoneMatch: IfMatch, input: Record<string, unknown>, currentVersion?: CurrentVersion): Promise<void> {
+/** Refuses the write when If-None-Match names the agent's current version (or any, with `*`); else bases it on that
+ * version. */
+async function resolveNoneMatch(
+  ifNoneMatch: IfMatch, input: Record<string, unknown>, currentVersion?: CurrentVersion,
+): Promise<void> {
   const namespace = String(input.namespace ?? '');
   const name = String(input.name ?? '');
   const current = currentVersion ? await currentVersion(namespace, name) : undefined;
@@ -212,7 +219,9 @@ type Origin = 'query parameter' | 'path segment';
  * The first schema issue as the 400 a client can act on; unknown fields first, as Go's
  * decoder stops there. A value from the query or the path (`origins`) is named as such.
  */
-export function inputError(issues: readonly z.core.$ZodIssue[], raw: unknown, origins: ReadonlyMap<string, Origin> = new Map()): AppError {
+export function inputError(
+  issues: readonly z.core.$ZodIssue[], raw: unknown, origins: ReadonlyMap<string, Origin> = new Map(),
+): AppError {
   const unknown = issues.find((i) => i.code === 'unrecognized_keys');
   if (unknown && unknown.code === 'unrecognized_keys') {
     return invalid(`invalid JSON: json: unknown field ${JSON.stringify(unknown.keys[0])}`);

@@ -88,7 +88,9 @@ export function createRestRouter(options: RestRouterOptions): Router {
     if (operation.rest.turnStream) handlers.push(turnStream(operation, service, (req) => contextOf(req, log)));
     router[operation.rest.method](operation.rest.path, ...handlers, async (req, res) => {
       const ctx = contextOf(req, log);
-      const input = await restInput(operation, req, async (namespace, name) => (await service.getAgent(ctx, { namespace, name })).version);
+      const input = await restInput(
+        operation, req, async (namespace, name) => (await service.getAgent(ctx, { namespace, name })).version,
+      );
       const result = await operation.run(service, ctx, input);
       const etag = operation.rest.etag?.(result);
       // A read with an entity tag evaluates If-Match too (writes do, before writing).

@@ -94,7 +94,9 @@ describe('HEAD /agents/{ns}/{name}/status?watch=true', () => {
     const endless = new EndlessStream();
     const served = await serveRouter(endless);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const send = (method: string, path: string) => new Promise<{ status: number; type: string | undefined; body: string }>((resolve, reject) => {
+    const send = (
+      method: string, path: string,
+    ) => new Promise<{ status: number; type: string | undefined; body: string }>((resolve, reject) => {
       const req = request(`${served.base}${path}`, { method, agent }, (res) => {
         let body = '';
         res.on('data', (c: Buffer) => (body += c.toString()));

@@ -43,7 +43,10 @@ export function statusStream(
     const headDone = new AbortController();
     const requestCtx = contextOf(req);
     const ctx: RequestContext = head
-      ? { ...requestCtx, signal: requestCtx.signal ? AbortSignal.any([requestCtx.signal, headDone.signal]) : headDone.signal }
+      ? {
+          ...requestCtx,
+          signal: requestCtx.signal ? AbortSignal.any([requestCtx.signal, headDone.signal]) : headDone.signal,
+        }
       : requestCtx;
     let heartbeat: NodeJS.Timeout | undefined;
     const open = (): void => {
@@ -63,9 +66,14 @@ export function statusStream(
       else writeEvent(res, 'status', status);
     };
     try {
-      const end = await service.followAgentStatus(ctx, {
-        namespace: String(req.params.namespace), name: String(req.params.name), timeoutSeconds, ...(generation === undefined ? {} : { generation }),
-      }, onStatus);
+      const end = await service.followAgentStatus(
+        ctx,
+        {
+          namespace: String(req.params.namespace), name: String(req.params.name), timeoutSeconds,
+          ...(generation === undefined ? {} : { generation }),
+        },
+        onStatus,
+      );
       if (end === 'shutdown' && !res.headersSent) throw shutdownUnavailable(String(req.params.namespace), String(req.params.name));
       // A shutdown ends the stream without the `end` id: the wait is not over, so an EventSource reconnects.
       if (!head && end === 'shutdown') writeEvent(res, 'end', { reason: 'shutdown' });

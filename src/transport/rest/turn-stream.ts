@@ -20,7 +20,9 @@ function writeEvent(res: Response, event: string, data: unknown): void {
   res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
-export function turnStream(operation: AnyOperation, service: OperationService, contextOf: (req: Request) => RequestContext): RequestHandler {
+export function turnStream(
+  operation: AnyOperation, service: OperationService, contextOf: (req: Request) => RequestContext,
+): RequestHandler {
   const run = operation.rest.turnStream;
   return async (req, res, next) => {
     if (!run || !wantsEventStream(req)) return next();

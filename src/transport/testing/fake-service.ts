@@ -6,7 +6,8 @@
  * call throw. Behaviour tests of the operations themselves use the real service.
  */
 import type {
-  Agent, CreateResult, DeleteResult, Info, Manifests, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult, SkillsResult,
+  Agent, CreateResult, DeleteResult, Info, Manifests, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult,
+  SkillsResult,
   SessionDetail, SessionList, SessionTurn, Status, UpdateResult, ValidateResult, WaitResult,
 } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
@@ -56,7 +57,10 @@ export const SAMPLE_INFO: Info = {
   version: '0.1.0-test',
   chart: { ociUrl: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', semver: 'x.x.x', schemaVersion: '0.5.2', schemaSource: 'embedded', error: 'offline' },
   namespaces: { default: 'kagent', managed: ['kagent', 'tenant'] },
-  capabilities: { list: true, get: true, create: true, update: true, delete: true, status: true, validate: true, modelConfigs: true, skills: false, writesAsCaller: false, commit: false, sessions: false },
+  capabilities: {
+    list: true, get: true, create: true, update: true, delete: true, status: true, validate: true, modelConfigs: true,
+    skills: false, writesAsCaller: false, commit: false, sessions: false,
+  },
   identity: 'serviceAccount',
   apiVersions: { agent: 'kagent.dev/v1alpha2', modelConfig: 'kagent.dev/v1alpha2', helmRelease: 'helm.toolkit.fluxcd.io/v2', ociRepository: 'source.toolkit.fluxcd.io/v1' },
   flux: { helmReleaseInterval: '10m', ociRepositoryInterval: '30m' },
@@ -140,7 +144,9 @@ export class FakeService implements OperationService {
     });
   }
 
-  async listModelConfigs(ctx: RequestContext, request: { namespace?: string } = {}): Promise<{ modelConfigs: ModelConfig[] }> {
+  async listModelConfigs(
+    ctx: RequestContext, request: { namespace?: string } = {},
+  ): Promise<{ modelConfigs: ModelConfig[] }> {
     return this.answer('listModelConfigs', ctx, request, { modelConfigs });
   }
 
@@ -148,11 +154,15 @@ export class FakeService implements OperationService {
     return this.answer('listSkills', ctx, request, skills);
   }
 
-  async listAgentRevisions(ctx: RequestContext, request: { namespace?: string; name: string }): Promise<{ revisions: RevisionEntry[] }> {
+  async listAgentRevisions(
+    ctx: RequestContext, request: { namespace?: string; name: string },
+  ): Promise<{ revisions: RevisionEntry[] }> {
     return this.answer('listAgentRevisions', ctx, request, { revisions: SAMPLE_REVISIONS });
   }
 
-  async getAgentRevision(ctx: RequestContext, request: { namespace?: string; name: string; revision: number }): Promise<RevisionDetail> {
+  async getAgentRevision(
+    ctx: RequestContext, request: { namespace?: string; name: string; revision: number },
+  ): Promise<RevisionDetail> {
     return this.answer('getAgentRevision', ctx, request, {
       ...SAMPLE_REVISIONS[2]!, revision: 1, spec: { modelConfig: 'default-model-config', toolset: ['preset:read-only'] },
       values: manifests.values, manifests, diff: ['agent.description'],

@@ -37,7 +37,9 @@ export function loadOpenApi(path: string = DEFAULT_OPENAPI_PATH): { text: string
 }
 
 /** Every operation of the document as `METHOD path` → operation. */
-export function documentedOperations(doc: OpenApiDocument): Map<string, OpenApiOperation & { path: string; method: string }> {
+export function documentedOperations(
+  doc: OpenApiDocument,
+): Map<string, OpenApiOperation & { path: string; method: string }> {
   const out = new Map<string, OpenApiOperation & { path: string; method: string }>();
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of HTTP_METHODS) {

@@ -55,7 +55,9 @@ export async function serveRouter(service: OperationService, options: ServeOptio
  * after them, and the service's calls and the log lines cleared before each, so no test
  * sees another's. Read `base` and `logs` inside the tests (they exist once started).
  */
-export function serveRouterPerFile(service: OperationService & { calls: unknown[] }, options: ServeOptions = {}): ServedRouter {
+export function serveRouterPerFile(
+  service: OperationService & { calls: unknown[] }, options: ServeOptions = {},
+): ServedRouter {
   let served: ServedRouter | undefined;
   const started = (): ServedRouter => {
     if (!served) throw new Error('the router is served from beforeAll on; read it inside a test');
