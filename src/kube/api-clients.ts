@@ -16,7 +16,8 @@ import { sendRequest, undiciRequestLibrary } from './http-library.js';
 
 type Dispatcher = NonNullable<ReturnType<RequestContext['getDispatcher']>>;
 
-/** The collection path of a resource in a namespace, e.g. `/apis/helm.toolkit.fluxcd.io/v2/namespaces/kagent/helmreleases`. */
+/** The collection path of a resource in a namespace, e.g.
+ * `/apis/helm.toolkit.fluxcd.io/v2/namespaces/kagent/helmreleases`. */
 export function collectionPath(gvr: Gvr, namespace: string): string {
   const { group, version, resource } = gvr;
   const prefix = group ? `/apis/${group}/${version}` : `/api/${version}`;
@@ -45,7 +46,9 @@ export interface KubeApis {
    */
   readObject(gvr: Gvr, namespace: string, name: string): Promise<unknown>;
   /** See readObject. */
-  listObjects(gvr: Gvr, namespace: string, selectors?: { labelSelector?: string; fieldSelector?: string }): Promise<unknown>;
+  listObjects(
+    gvr: Gvr, namespace: string, selectors?: { labelSelector?: string; fieldSelector?: string },
+  ): Promise<unknown>;
   /** The deadline of each request, for error messages. */
   readonly requestTimeoutMs: number;
   /** Close idle pooled connections (shutdown, cache eviction). */

@@ -33,7 +33,9 @@ export class ClientNodeKube implements KubePort {
   async list(gvr: Gvr, namespace: string, options: ListOptions = {}): Promise<KubeObject[]> {
     const { labelSelector, fieldSelector } = options;
     try {
-      const list = (await this.apis.listObjects(gvr, namespace, { labelSelector, fieldSelector })) as { items?: KubeObject[] };
+      const list = (await this.apis.listObjects(gvr, namespace, { labelSelector, fieldSelector })) as {
+        items?: KubeObject[];
+      };
       return (list.items ?? []).map((item) => withKind(item, gvr));
     } catch (err) {
       throw this.failure(err, `list ${gvr.resource} in ${namespace}`);
@@ -70,7 +72,9 @@ export class ClientNodeKube implements KubePort {
   ): Promise<boolean> {
     try {
       const { group, version, resource: plural } = gvr;
-      const body = options.resourceVersion ? { preconditions: { resourceVersion: options.resourceVersion } } : undefined;
+      const body = options.resourceVersion
+        ? { preconditions: { resourceVersion: options.resourceVersion } }
+        : undefined;
       await this.apis.custom.deleteNamespacedCustomObject({
         group, version, namespace, plural, name, dryRun: dryRunOf(options), body,
       });

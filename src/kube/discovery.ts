@@ -59,7 +59,9 @@ async function resolveOne(
 }
 
 /** Resolve the four API versions from the flags, discovering where asked. */
-export async function resolveApiVersions(flags: ApiVersionFlags, discover: Discover, log: Logger): Promise<ApiVersions> {
+export async function resolveApiVersions(
+  flags: ApiVersionFlags, discover: Discover, log: Logger,
+): Promise<ApiVersions> {
   const kagentWarning = 'kagent API discovery failed, using default';
   const fluxWarning = 'Flux API discovery failed, using default';
   const [agent, helmRelease, ociRepository] = await Promise.all([

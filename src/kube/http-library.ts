@@ -30,7 +30,9 @@ export async function sendRequest(context: RequestContext): Promise<ResponseCont
     dispatcher: (context.getDispatcher() as Dispatcher | undefined) ?? undefined,
   });
   const bytes = Buffer.from(await response.body.arrayBuffer());
-  return new ResponseContext(response.statusCode, headerRecord(response.headers), new SelfDecodingBody(Promise.resolve(bytes)));
+  return new ResponseContext(
+    response.statusCode, headerRecord(response.headers), new SelfDecodingBody(Promise.resolve(bytes)),
+  );
 }
 
 /** The library to pass as `httpApi`. */

@@ -36,7 +36,8 @@ export function instrumentKube<T extends object>(port: T, hooks: readonly KubeCa
           resource: typeof first?.resource === 'string' ? first.resource : 'unknown',
           namespace: typeof args[1] === 'string' ? args[1] : undefined,
         };
-        const run = (): Promise<unknown> => Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args));
+        const run = (): Promise<unknown> =>
+          Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args));
         return hooks.reduceRight<() => Promise<unknown>>((inner, hook) => () => hook(call, inner), run)();
       };
     },

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadBaseKubeConfig } from './kubeconfig.js';
 
-const saved = { KUBECONFIG: process.env.KUBECONFIG, HOME: process.env.HOME, KUBERNETES_SERVICE_HOST: process.env.KUBERNETES_SERVICE_HOST };
+const saved = {
+  KUBECONFIG: process.env.KUBECONFIG, HOME: process.env.HOME,
+  KUBERNETES_SERVICE_HOST: process.env.KUBERNETES_SERVICE_HOST,
+};
 afterEach(() => {
   for (const [key, value] of Object.entries(saved)) {
     if (value === undefined) delete process.env[key];

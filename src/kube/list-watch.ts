@@ -45,10 +45,13 @@ export class ClientNodeListWatch implements ListWatchSource {
     // `requestTimeoutMs` is private in the library's typings and has no setter or
     // constructor option (2.0.x); it is a plain field at run time. list-watch.test.ts
     // fails if an upgrade stops honouring it.
-    (this.watcher as unknown as { requestTimeoutMs: number }).requestTimeoutMs = (this.timeoutRange[1] + SILENCE_MARGIN_S + 30) * 1000;
+    (this.watcher as unknown as { requestTimeoutMs: number }).requestTimeoutMs =
+      (this.timeoutRange[1] + SILENCE_MARGIN_S + 30) * 1000;
   }
 
-  async list(gvr: Gvr, namespace: string, selectors: Selectors): Promise<{ items: KubeObject[]; resourceVersion: string }> {
+  async list(
+    gvr: Gvr, namespace: string, selectors: Selectors,
+  ): Promise<{ items: KubeObject[]; resourceVersion: string }> {
     const { labelSelector, fieldSelector } = selectors;
     const { group, version, kind } = gvr;
     const list = (await this.apis.listObjects(gvr, namespace, { labelSelector, fieldSelector })) as {
@@ -64,7 +67,9 @@ export class ClientNodeListWatch implements ListWatchSource {
     return { items, resourceVersion: list.metadata?.resourceVersion ?? '' };
   }
 
-  async watch(gvr: Gvr, namespace: string, selectors: Selectors, resourceVersion: string, handlers: WatchHandlers): Promise<WatchHandle> {
+  async watch(
+    gvr: Gvr, namespace: string, selectors: Selectors, resourceVersion: string, handlers: WatchHandlers,
+  ): Promise<WatchHandle> {
     const [low, high] = this.timeoutRange;
     const timeoutSeconds = Math.round(low + Math.random() * Math.max(0, high - low));
     let ended = false;

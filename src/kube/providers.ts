@@ -148,7 +148,9 @@ export class CallerProvider implements KubeProvider {
   private build(token: string): Entry {
     const kc = kubeConfigForToken(this.base, token);
     const apis = makeKubeApis(kc);
-    return { apis, port: new ClientNodeKube(apis), watches: new ClientNodeWatches(kc, apis), expiresAt: tokenExpiry(token) };
+    return {
+      apis, port: new ClientNodeKube(apis), watches: new ClientNodeWatches(kc, apis), expiresAt: tokenExpiry(token),
+    };
   }
 
   private makeRoom(now: number): void {

@@ -29,7 +29,9 @@ export class ClientNodeWatches implements WatchPort {
     this.inner = new ClientNodeListWatch(kc, apis);
   }
 
-  async list(gvr: Gvr, namespace: string, selectors: WatchSelectors): Promise<{ items: KubeObject[]; resourceVersion: string }> {
+  async list(
+    gvr: Gvr, namespace: string, selectors: WatchSelectors,
+  ): Promise<{ items: KubeObject[]; resourceVersion: string }> {
     try {
       return await this.inner.list(gvr, namespace, selectors);
     } catch (err) {
@@ -37,7 +39,9 @@ export class ClientNodeWatches implements WatchPort {
     }
   }
 
-  async watch(gvr: Gvr, namespace: string, selectors: WatchSelectors, resourceVersion: string, handlers: WatchEventHandlers): Promise<{ stop(): void }> {
+  async watch(
+    gvr: Gvr, namespace: string, selectors: WatchSelectors, resourceVersion: string, handlers: WatchEventHandlers,
+  ): Promise<{ stop(): void }> {
     const what = `watch ${gvr.resource} in ${namespace}`;
     try {
       return await this.inner.watch(gvr, namespace, selectors, resourceVersion, {

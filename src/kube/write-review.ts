@@ -19,7 +19,8 @@ function decision(status: Status): AccessDecision {
 }
 
 const resourceAttributes = (a: AccessAttributes) => ({
-  verb: a.verb, group: a.group, version: a.version, resource: a.resource, namespace: a.namespace, ...(a.name ? { name: a.name } : {}),
+  verb: a.verb, group: a.group, version: a.version, resource: a.resource, namespace: a.namespace,
+  ...(a.name ? { name: a.name } : {}),
 });
 
 /** Asked with the caller's own client: may I? */
@@ -35,7 +36,9 @@ export async function selfReview(apis: KubeApis, attributes: AccessAttributes): 
 }
 
 /** Asked with the ServiceAccount's client: may this user (with these groups)? */
-export async function subjectReview(apis: KubeApis, user: string, groups: readonly string[], attributes: AccessAttributes): Promise<AccessDecision> {
+export async function subjectReview(
+  apis: KubeApis, user: string, groups: readonly string[], attributes: AccessAttributes,
+): Promise<AccessDecision> {
   try {
     const review = await apis.authorization.createSubjectAccessReview({
       body: {

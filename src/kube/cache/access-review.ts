@@ -15,7 +15,9 @@ export interface CachedAuthorizerOptions {
 }
 
 /** `review` (one SelfSubjectAccessReview) behind a short-lived answer cache. */
-export function cachedReadAuthorizer(review: ReadAuthorizer, options: CachedAuthorizerOptions = {}): ReadAuthorizer & { size(): number } {
+export function cachedReadAuthorizer(
+  review: ReadAuthorizer, options: CachedAuthorizerOptions = {},
+): ReadAuthorizer & { size(): number } {
   const ttlMs = Math.min(options.ttlMs ?? 30_000, 30_000);
   const maxEntries = options.maxEntries ?? 10_000;
   const now = options.now ?? Date.now;

@@ -34,7 +34,9 @@ class WriteNotingPort implements KubePort {
     return replaced;
   }
 
-  async remove(gvr: Gvr, namespace: string, name: string, options?: WriteCallOptions & { resourceVersion?: string }): Promise<boolean> {
+  async remove(
+    gvr: Gvr, namespace: string, name: string, options?: WriteCallOptions & { resourceVersion?: string },
+  ): Promise<boolean> {
     const removed = await this.inner.remove(gvr, namespace, name, options);
     if (!options?.dryRun) this.cache.noteWrite(gvr, namespace, name, undefined);
     return removed;
@@ -48,7 +50,9 @@ class WriteNotingPort implements KubePort {
 
 /** Reads from the cache when it may answer (and the caller may read), else through `inner`. */
 class CachedReadPort extends WriteNotingPort {
-  constructor(inner: KubePort, cache: ReadCache, private readonly allowed?: (attributes: ReadAttributes) => Promise<boolean>) {
+  constructor(
+    inner: KubePort, cache: ReadCache, private readonly allowed?: (attributes: ReadAttributes) => Promise<boolean>,
+  ) {
     super(inner, cache);
   }
 
@@ -100,7 +104,10 @@ export class CachedKubeProvider implements KubeProvider {
   readonly identity: KubeProvider['identity'];
   private shared?: { writes: KubePort; reads: KubePort };
 
-  constructor(private readonly inner: KubeProvider, private readonly cache: ReadCache, private readonly authorize?: ReadAuthorizer) {
+  constructor(
+    private readonly inner: KubeProvider, private readonly cache: ReadCache,
+    private readonly authorize?: ReadAuthorizer,
+  ) {
     this.identity = inner.identity;
   }
 

@@ -162,7 +162,9 @@ export class Feed {
           });
         }
         // An overflowing namespace is listed again only now and then: each try is a big LIST.
-        const pause = this.overflowed ? OVERFLOW_RETRY_MS : Math.min(MAX_BACKOFF_MS, MIN_BACKOFF_MS * 2 ** (failures - 1));
+        const pause = this.overflowed
+          ? OVERFLOW_RETRY_MS
+          : Math.min(MAX_BACKOFF_MS, MIN_BACKOFF_MS * 2 ** (failures - 1));
         await this.sleep(pause / 2 + Math.random() * (pause / 2));
       }
     }

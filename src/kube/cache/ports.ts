@@ -37,7 +37,9 @@ export interface WatchHandlers {
 /** The list and watch calls of the stores. */
 export interface ListWatchSource {
   list(gvr: Gvr, namespace: string, selectors: Selectors): Promise<{ items: KubeObject[]; resourceVersion: string }>;
-  watch(gvr: Gvr, namespace: string, selectors: Selectors, resourceVersion: string, handlers: WatchHandlers): Promise<WatchHandle>;
+  watch(
+    gvr: Gvr, namespace: string, selectors: Selectors, resourceVersion: string, handlers: WatchHandlers,
+  ): Promise<WatchHandle>;
 }
 
 /** The resource attributes of one read, as a SelfSubjectAccessReview asks about them. */

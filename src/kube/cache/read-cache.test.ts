@@ -44,7 +44,9 @@ function serviceAccountConfig(sandbox: Sandbox) {
 }
 
 /** A service whose reads go through a read cache of kagent and tenant (watches end every second). */
-async function cachedService(options: { sandbox?: SandboxOptions; cache?: Partial<ReadCacheOptions>; callers?: boolean } = {}) {
+async function cachedService(
+  options: { sandbox?: SandboxOptions; cache?: Partial<ReadCacheOptions>; callers?: boolean } = {},
+) {
   fixture = await startServiceFixture({
     sandbox: options.sandbox,
     provider: (sandbox) => {

@@ -48,8 +48,11 @@ export type ReadSource = 'cache' | 'api';
 const typeKey = (gvr: Gvr): string => `${gvr.group}/${gvr.resource}`;
 const PENDING_TTL_MS = 60_000;
 
-/** The calls of one store. The resource type is a parameter here, so each store's access can be read from its call below. */
-function feedOf(source: ListWatchSource, gvr: Gvr, namespace: string, selectors: Selectors = {}): { spec: FeedSpec; calls: FeedCalls } {
+/** The calls of one store. The resource type is a parameter here, so each store's access can be read from its call
+ * below. */
+function feedOf(
+  source: ListWatchSource, gvr: Gvr, namespace: string, selectors: Selectors = {},
+): { spec: FeedSpec; calls: FeedCalls } {
   return {
     spec: { gvr, namespace, ...selectors },
     calls: {
@@ -64,7 +67,9 @@ function feedOf(source: ListWatchSource, gvr: Gvr, namespace: string, selectors:
  * events only Warnings, ControllerRevisions only agent-manager's (those labelled with an
  * agent: Deployments and StatefulSets keep theirs in the same namespaces).
  */
-export function feedsOf(source: ListWatchSource, types: ResourceTypes, namespace: string): { spec: FeedSpec; calls: FeedCalls }[] {
+export function feedsOf(
+  source: ListWatchSource, types: ResourceTypes, namespace: string,
+): { spec: FeedSpec; calls: FeedCalls }[] {
   return [
     feedOf(source, types.agent, namespace),
     feedOf(source, types.helmRelease, namespace),
@@ -122,7 +127,9 @@ export class ReadCache {
   }
 
   /** The store and filter that answer a list, when they may answer now. */
-  async forList(gvr: Gvr, namespace: string, options?: ListOptions): Promise<{ feed: Feed; filter: ((o: KubeObject) => boolean) | null } | undefined> {
+  async forList(
+    gvr: Gvr, namespace: string, options?: ListOptions,
+  ): Promise<{ feed: Feed; filter: ((o: KubeObject) => boolean) | null } | undefined> {
     for (const feed of this.feedsOf(gvr, namespace)) {
       const filter = listFilter(feed.spec, options);
       if (filter === undefined) continue;
