@@ -80,15 +80,20 @@ export function createOctokit(settings: OctokitSettings): GitHubOctokit {
     ...(settings.authStrategy ? { authStrategy: settings.authStrategy } : {}),
     request: { fetch: cappedFetch(baseFetch, timeoutMs, maxBodyBytes), redirect: 'follow' },
     log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
-    retry: { retries: settings.retries ?? 2, retryAfterBaseValue: settings.retryBaseMs ?? 1000, doNotRetry: [400, 401, 403, 404, 409, 410, 422, 429, 451] },
+    retry: {
+      retries: settings.retries ?? 2, retryAfterBaseValue: settings.retryBaseMs ?? 1000,
+      doNotRetry: [400, 401, 403, 404, 409, 410, 422, 429, 451],
+    },
     throttle: {
       // Our own write and notification limiters per client: the plugin's defaults are
       // process-wide and fixed (1 s and 3 s), so one client's pull request would hold up
       // another's, and a test could not turn the spacing off.
       write: new Bottleneck.Group({ maxConcurrent: 1, minTime: spacing }),
       notifications: new Bottleneck.Group({ maxConcurrent: 1, minTime: settings.notificationSpacingMs ?? 3000 }),
-      onRateLimit: (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number) => retryWanted(retryAfter, retryCount),
-      onSecondaryRateLimit: (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number) => retryWanted(retryAfter, retryCount),
+      onRateLimit: (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number) =>
+        retryWanted(retryAfter, retryCount),
+      onSecondaryRateLimit: (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number) =>
+        retryWanted(retryAfter, retryCount),
     },
   });
   const token = typeof settings.auth === 'string' ? settings.auth : undefined;

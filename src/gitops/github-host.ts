@@ -41,7 +41,9 @@ export class GitHubGitOpsHost implements GitOpsHost {
   constructor(private readonly config: GitHubHostConfig) {
     if (config.app) {
       this.installation = 'app';
-      this.appClient = this.client({ authStrategy: createAppAuth, auth: { appId: config.app.appId, privateKey: config.app.privateKey } });
+      this.appClient = this.client({
+        authStrategy: createAppAuth, auth: { appId: config.app.appId, privateKey: config.app.privateKey },
+      });
     } else if (config.token) {
       this.installation = 'token';
       this.tokenClient = this.client({ auth: config.token });
@@ -119,7 +121,8 @@ export class GitHubGitOpsHost implements GitOpsHost {
     if (!this.appClient) throw unauthenticated('commit mode needs a GitHub credential: send X-GitHub-Token, or configure --github-app-id or --gitops-github-token');
     let id: number;
     try {
-      id = (await this.appClient.rest.apps.getRepoInstallation({ owner: repository.owner, repo: repository.name })).data.id;
+      const repo = { owner: repository.owner, repo: repository.name };
+      id = (await this.appClient.rest.apps.getRepoInstallation(repo)).data.id;
     } catch (err) {
       if (isHttpError(err) && err.status === 404) {
         if (await this.apiRootMissing()) {
@@ -134,14 +137,19 @@ export class GitHubGitOpsHost implements GitOpsHost {
     }
     let octokit = this.installations.get(id);
     if (!octokit) {
-      octokit = this.client({ authStrategy: createAppAuth, auth: { appId: this.config.app!.appId, privateKey: this.config.app!.privateKey, installationId: id } });
+      octokit = this.client({
+        authStrategy: createAppAuth,
+        auth: { appId: this.config.app!.appId, privateKey: this.config.app!.privateKey, installationId: id },
+      });
       this.installations.set(id, octokit);
     }
     return { kind: 'app', octokit };
   }
 
   /** Runs one GitHub call, translating its failure into the AppError that says what to do. */
-  private async call<T>(cred: Credential, repository: RepoRef, what: string, fn: () => Promise<T>, branch?: string): Promise<T> {
+  private async call<T>(
+    cred: Credential, repository: RepoRef, what: string, fn: () => Promise<T>, branch?: string,
+  ): Promise<T> {
     try {
       return await fn();
     } catch (err) {

@@ -28,7 +28,9 @@ export async function openGitOpsHost(config: GitOpsConfig, fetch?: typeof global
     }
     app = { appId: config.appId, privateKey };
   }
-  return new GitHubGitOpsHost({ apiUrl: config.githubApiUrl, app, token: config.githubToken || undefined, ...(fetch ? { client: { fetch } } : {}) });
+  return new GitHubGitOpsHost({
+    apiUrl: config.githubApiUrl, app, token: config.githubToken || undefined, ...(fetch ? { client: { fetch } } : {}),
+  });
 }
 
 function startupError(message: string): Error {

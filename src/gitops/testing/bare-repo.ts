@@ -39,7 +39,9 @@ export class BareRepo {
   }
 
   /** Runs git with GIT_DIR set (through the small spawn helper); resolves stdout, rejects with stderr's text. */
-  async git(args: string[], options: { input?: string | Buffer; env?: Record<string, string>; bare?: boolean } = {}): Promise<string> {
+  async git(
+    args: string[], options: { input?: string | Buffer; env?: Record<string, string>; bare?: boolean } = {},
+  ): Promise<string> {
     const env = this.env(options.bare !== false, options.env);
     const run = await smallSpawn('git', args, { env, input: options.input });
     if (run.code !== 0) throw new Error(`git ${args[0]}: ${run.stderr.toString('utf8').trim() || run.error || `exit ${run.code}`}`);
@@ -116,7 +118,9 @@ export class BareRepo {
    * A tree made from `base` (a tree id, or none) with `changes` applied: a path to a blob
    * id (with its mode) is added or replaced, a path to null is removed.
    */
-  async writeTree(base: string | undefined, changes: Array<{ path: string; mode: string; sha: string | null }>): Promise<string> {
+  async writeTree(
+    base: string | undefined, changes: Array<{ path: string; mode: string; sha: string | null }>,
+  ): Promise<string> {
     const scratch = await mkdtemp(join(tmpdir(), 'am-index-'));
     const env = { GIT_INDEX_FILE: join(scratch, 'index') };
     try {
@@ -161,7 +165,11 @@ export class BareRepo {
     const baseTree = parent ? (await this.git(['rev-parse', `${parent}^{tree}`])).trim() : undefined;
     const entries = Object.entries(files);
     const written = entries.filter(([, content]) => content !== null);
-    const ids = new Map(await this.writeBlobs(written.map(([, content]) => Buffer.from(content!))).then((shas) => shas.map((sha, i) => [written[i]![0], sha])));
+    const ids = new Map(
+      await this.writeBlobs(written.map(([, content]) => Buffer.from(content!))).then((shas) =>
+        shas.map((sha, i) => [written[i]![0], sha]),
+      ),
+    );
     const changes = entries.map(([path]) => ({ path, mode: '100644', sha: ids.get(path) ?? null }));
     const tree = await this.writeTree(baseTree, changes);
     const commit = await this.commitTree(tree, parent ? [parent] : [], message);

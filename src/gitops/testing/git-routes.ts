@@ -38,7 +38,9 @@ const FILE_MODES = new Set(['100644', '100755', '040000', '160000', '120000']);
 /** A ref or path as GitHub would accept it; nothing that git could read as an option. */
 const SAFE_NAME = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/@+-]+$/;
 
-export async function gitRoute(state: RepoState, method: string, rest: string, query: URLSearchParams, body: any, user: string, raw: boolean): Promise<Reply> {
+export async function gitRoute(
+  state: RepoState, method: string, rest: string, query: URLSearchParams, body: any, user: string, raw: boolean,
+): Promise<Reply> {
   const repo = state.repo;
   if (method === 'GET' && rest === '') {
     return { status: 200, body: { full_name: state.fullName, name: state.fullName.split('/')[1], private: true, default_branch: 'main', html_url: state.htmlUrl } };
@@ -145,8 +147,9 @@ async function createTree(repo: BareRepo, body: any): Promise<Reply> {
     if (typeof entry?.path !== 'string' || !SAFE_NAME.test(entry.path) || !FILE_MODES.has(entry.mode)) return unprocessable('tree.path or tree.mode is invalid');
     if (entry.sha === null) changes.push({ path: entry.path, mode: entry.mode, sha: null });
     else if (typeof entry.content === 'string') changes.push({ path: entry.path, mode: entry.mode, sha: null, content: entry.content });
-    else if (isSha(entry.sha) && (await repo.typeOf(entry.sha))) changes.push({ path: entry.path, mode: entry.mode, sha: entry.sha });
-    else return unprocessable(`tree.sha ${String(entry.sha)} is not a valid blob`);
+    else if (isSha(entry.sha) && (await repo.typeOf(entry.sha))) {
+      changes.push({ path: entry.path, mode: entry.mode, sha: entry.sha });
+    } else return unprocessable(`tree.sha ${String(entry.sha)} is not a valid blob`);
   }
   // Inline contents become blobs in one batch.
   const inline = changes.filter((c) => c.content !== undefined);
@@ -168,7 +171,9 @@ async function readCommit(repo: BareRepo, sha: string): Promise<Reply> {
     status: 200,
     body: {
       sha, tree: { sha: tree }, parents, message: message.join('\n\n').replace(/\n$/, ''),
-      author: author ? { name: author[1], email: author[2], date: new Date(Number(author[3]) * 1000).toISOString() } : undefined,
+      author: author
+        ? { name: author[1], email: author[2], date: new Date(Number(author[3]) * 1000).toISOString() }
+        : undefined,
     },
   };
 }
@@ -195,7 +200,9 @@ async function contents(repo: BareRepo, path: string, ref: string, raw: boolean)
     return { status: 200, body: { type: 'file', path, sha, size: content.length, encoding: 'base64', content: content.toString('base64') } };
   }
   if (type === 'tree') {
-    const listing = (await readTree(repo, sha, false)).body as { tree: Array<{ path: string; type: string; sha: string }> };
+    const listing = (await readTree(repo, sha, false)).body as {
+      tree: Array<{ path: string; type: string; sha: string }>;
+    };
     return { status: 200, body: listing.tree.map((e) => ({ name: e.path, path: path ? `${path}/${e.path}` : e.path, sha: e.sha, type: e.type === 'tree' ? 'dir' : 'file' })) };
   }
   return notFound();

@@ -53,7 +53,8 @@ export interface GitGitHubDouble {
   readonly calls: RecordedCall[];
   /** The pull requests opened on a repository. */
   pulls(fullName: string): PullRequest[];
-  /** Runs `action` once, just before the first later request matching method and path prefix is served (one hook per request). */
+  /** Runs `action` once, just before the first later request matching method and path prefix is served (one hook per
+   * request). */
   before(method: string, pathPrefix: string, action: () => Promise<void>): void;
   /** Installation tokens issued so far. */
   readonly issuedInstallationTokens: number;
@@ -133,7 +134,10 @@ export async function startGitGitHubDouble(options: GitGitHubDoubleOptions): Pro
     const grant = presented === undefined ? undefined : tokens.get(presented);
     if (presented !== undefined && !grant) return { status: 401, body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' } };
     call.login = grant?.login;
-    const access = grant && state ? Object.entries(grant.repositories).find(([r]) => r.toLowerCase() === fullName.toLowerCase())?.[1] : undefined;
+    const access =
+      grant && state
+        ? Object.entries(grant.repositories).find(([r]) => r.toLowerCase() === fullName.toLowerCase())?.[1]
+        : undefined;
     if (!state || !access) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
     if (method !== 'GET' && access !== 'write') {
       return { status: 403, body: { message: 'Resource not accessible by personal access token', documentation_url: 'https://docs.github.com/rest' } };
@@ -159,7 +163,11 @@ export async function startGitGitHubDouble(options: GitGitHubDoubleOptions): Pro
       }
       // One request at a time: GitHub serialises ref updates per repository, and the
       // scratch indexes and ref locks of the bare repositories stay simple.
-      queue = queue.then(() => handle(req, body).then((reply) => send(res, reply), (err: Error) => send(res, { status: 500, body: { message: err.message } })));
+      queue = queue.then(() =>
+        handle(req, body).then(
+          (reply) => send(res, reply), (err: Error) => send(res, { status: 500, body: { message: err.message } }),
+        ),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -108,7 +108,9 @@ function appKeys(): { publicKey: string; privateKey: string } {
  * The repository and the double; `appInstalledOn` lists the repositories the app is
  * installed on, `basePath` serves the API under a prefix as GitHub Enterprise does (`/api/v3`).
  */
-export async function startGitOpsWorld(options: { appInstalledOn?: string[]; basePath?: string } = {}): Promise<GitOpsWorld> {
+export async function startGitOpsWorld(
+  options: { appInstalledOn?: string[]; basePath?: string } = {},
+): Promise<GitOpsWorld> {
   const repo = await BareRepo.create();
   await repo.commitFiles('main', SEED_FILES, 'seed the fleet');
   const other = await BareRepo.create();

@@ -58,7 +58,8 @@ export class ObjectReader {
     return child;
   }
 
-  /** Answers the oldest reads whose whole reply has arrived: `<id> <type> <size>\n<content>\n` or `<name> missing\n`. */
+  /** Answers the oldest reads whose whole reply has arrived: `<id> <type> <size>\n<content>\n` or `<name>
+   * missing\n`. */
   private drain(): void {
     for (;;) {
       const eol = this.buffer.indexOf(0x0a);
