@@ -40,7 +40,9 @@ export async function readValuesSchema(
 }
 
 /** The UTF-8 text of the regular file at `path` inside a tar+gzip archive, or undefined. */
-export async function readArchiveFile(archive: Uint8Array, path: string, maxBytes = MAX_CHART_ARCHIVE_BYTES): Promise<string | undefined> {
+export async function readArchiveFile(
+  archive: Uint8Array, path: string, maxBytes = MAX_CHART_ARCHIVE_BYTES,
+): Promise<string | undefined> {
   if (archive.byteLength > maxBytes) throw new Error(`chart archive is larger than ${mib(maxBytes)}`);
   let tarBytes: Buffer;
   try {

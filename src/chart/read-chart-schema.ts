@@ -5,8 +5,11 @@
 import { MAX_CHART_ARCHIVE_BYTES, readValuesSchema } from './chart-archive.js';
 import { helmChartLayer, type RegistryClient } from './registry-client.js';
 
-/** The parsed values schema of the chart version `tag`; throws a text that names the chart version and what is missing. */
-export async function readChartSchema(client: RegistryClient, tag: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
+/** The parsed values schema of the chart version `tag`; throws a text that names the chart version and what is
+ * missing. */
+export async function readChartSchema(
+  client: RegistryClient, tag: string, signal?: AbortSignal,
+): Promise<Record<string, unknown>> {
   const manifest = await client.manifest(tag, signal);
   const layer = helmChartLayer(manifest, client.ref.repository, tag);
   const archive = await client.blob(layer, MAX_CHART_ARCHIVE_BYTES, signal);

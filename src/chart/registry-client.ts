@@ -83,7 +83,9 @@ export class RegistryClient {
     this.tagPageSize = options.tagPageSize ?? 1000;
     this.scope = `repository:${ref.repository}:pull`;
     this.credentials = options.credentials;
-    this.tokens = new TokenCache({ fetch: this.fetchFn, now: options.now ?? Date.now, timeoutMs: this.timeoutMs, credentials: options.credentials });
+    this.tokens = new TokenCache({
+      fetch: this.fetchFn, now: options.now ?? Date.now, timeoutMs: this.timeoutMs, credentials: options.credentials,
+    });
   }
 
   /** Every tag of the repository, following `Link: <…>; rel="next"` pages. */
@@ -181,7 +183,9 @@ export class RegistryClient {
   }
 
   /** The Authorization header that answers a 401's challenge (Basic with the credentials, or a fresh token). */
-  private async answerChallenge(header: string, creds: RegistryCredentials | undefined, sent: string | undefined, signal?: AbortSignal): Promise<string> {
+  private async answerChallenge(
+    header: string, creds: RegistryCredentials | undefined, sent: string | undefined, signal?: AbortSignal,
+  ): Promise<string> {
     if (/^\s*basic\b/i.test(header)) {
       if (creds?.kind !== 'basic') {
         throw new Error(creds
@@ -205,7 +209,9 @@ export class RegistryClient {
     if (authorization) headers.authorization = authorization;
     const timeout = AbortSignal.timeout(this.timeoutMs);
     try {
-      return await this.fetchFn(url, { method, headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      return await this.fetchFn(url, {
+        method, headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
     } catch (err) {
       throw new Error(`${method} ${url}: ${describeFetchError(err, this.timeoutMs)}`, { cause: err });
     }

@@ -68,7 +68,9 @@ export class TokenCache {
    * A fresh token from `GET <realm>?service=&scope=`; `refused` (a token the registry just
    * answered 401 to) is forgotten first. Errors: `token endpoint <realm>: HTTP <n>`.
    */
-  async fetch(realm: string, service: string | undefined, scope: string, refused?: string, signal?: AbortSignal): Promise<string> {
+  async fetch(
+    realm: string, service: string | undefined, scope: string, refused?: string, signal?: AbortSignal,
+  ): Promise<string> {
     const entry = this.entries.get(scope);
     if (entry && refused !== undefined && entry.token === refused) this.entries.delete(scope);
     const good = this.cached(scope);
@@ -81,12 +83,16 @@ export class TokenCache {
     return pending;
   }
 
-  private async request(realm: string, service: string | undefined, scope: string, signal?: AbortSignal): Promise<string> {
+  private async request(
+    realm: string, service: string | undefined, scope: string, signal?: AbortSignal,
+  ): Promise<string> {
     const creds = this.options.credentials?.();
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     let res: Response;
     try {
-      res = await this.options.fetch(...tokenRequest(realm, service, scope, creds, signal ? AbortSignal.any([signal, timeout]) : timeout));
+      res = await this.options.fetch(
+        ...tokenRequest(realm, service, scope, creds, signal ? AbortSignal.any([signal, timeout]) : timeout),
+      );
     } catch (err) {
       throw new Error(`token endpoint ${realm}: ${describeFetchError(err, this.options.timeoutMs)}`, { cause: err });
     }
@@ -112,11 +118,16 @@ export const CONFIGURE_CREDENTIALS =
   'configure credentials with --agent-chart-docker-config, --agent-chart-username and --agent-chart-password, or --agent-chart-token';
 
 /** The token request for one credential form: GET (anonymous or Basic) or the refresh-token POST. */
-function tokenRequest(realm: string, service: string | undefined, scope: string, creds: RegistryCredentials | undefined, signal: AbortSignal): [URL, RequestInit] {
+function tokenRequest(
+  realm: string, service: string | undefined, scope: string, creds: RegistryCredentials | undefined,
+  signal: AbortSignal,
+): [URL, RequestInit] {
   const url = new URL(realm);
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'agent-manager' };
   if (creds?.kind === 'identityToken') {
-    const form = new URLSearchParams({ grant_type: 'refresh_token', client_id: 'agent-manager', refresh_token: creds.refreshToken, scope });
+    const form = new URLSearchParams({
+      grant_type: 'refresh_token', client_id: 'agent-manager', refresh_token: creds.refreshToken, scope,
+    });
     if (service) form.set('service', service);
     headers['content-type'] = 'application/x-www-form-urlencoded';
     return [url, { method: 'POST', headers, body: form.toString(), signal }];

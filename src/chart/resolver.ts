@@ -68,8 +68,12 @@ export class RegistryChartSchemaSource implements ChartSchemaSource {
     if (!(options.refreshMs > 0)) throw new Error(`chart refresh must be positive, got ${options.refreshMs} ms`);
     this.constraint = parseSemverConstraint(options.semver);
     this.now = options.now ?? Date.now;
-    this.client = new RegistryClient(parseOciReference(options.ociUrl), { fetch: options.fetch, now: this.now, credentials: options.credentials });
-    const fallback = options.embedded ?? { version: EMBEDDED_SCHEMA_VERSION, schema: EMBEDDED_SCHEMA as Record<string, unknown> };
+    this.client = new RegistryClient(parseOciReference(options.ociUrl), {
+      fetch: options.fetch, now: this.now, credentials: options.credentials,
+    });
+    const fallback = options.embedded ?? {
+      version: EMBEDDED_SCHEMA_VERSION, schema: EMBEDDED_SCHEMA as Record<string, unknown>,
+    };
     this.embedded = { version: fallback.version, source: 'embedded', schema: fallback.schema };
   }
 
@@ -153,7 +157,10 @@ export class RegistryChartSchemaSource implements ChartSchemaSource {
       if (!this.inOutage) {
         this.inOutage = true;
         this.options.log.warn(
-          { ociUrl: this.options.ociUrl, semver: this.options.semver, error: this.error, schemaVersion: (this.cached ?? this.embedded).version },
+          {
+            ociUrl: this.options.ociUrl, semver: this.options.semver, error: this.error,
+            schemaVersion: (this.cached ?? this.embedded).version,
+          },
           this.cached ? REGISTRY_UNAVAILABLE_CACHED : REGISTRY_UNAVAILABLE_MESSAGE,
         );
       }

@@ -3,7 +3,9 @@
  * in input order. The first failure stops the pool from starting more calls and is
  * rethrown once the calls already in flight have settled.
  */
-export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapBounded<T, R>(
+  items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   let failed = false;

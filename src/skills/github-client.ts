@@ -49,8 +49,8 @@ export class GitHubClient {
   constructor(private readonly config: GitHubClientConfig) {
     this.now = config.now ?? Date.now;
     this.octokit = createOctokit({
-      apiUrl: config.apiUrl, auth: config.token || undefined, timeoutMs: config.timeoutMs, maxBodyBytes: config.maxBodyBytes,
-      fetch: config.fetch, retryBaseMs: config.retryBaseMs,
+      apiUrl: config.apiUrl, auth: config.token || undefined, timeoutMs: config.timeoutMs,
+      maxBodyBytes: config.maxBodyBytes, fetch: config.fetch, retryBaseMs: config.retryBaseMs,
     });
   }
 
@@ -134,7 +134,9 @@ function reasonOf(data: unknown): string {
  * GitHub's rate-limit refusals: 429, or 403 with `x-ratelimit-remaining: 0` (the primary
  * limit) or a `retry-after` (a secondary limit). A plain 403 is a permission problem.
  */
-function rateLimitOf(status: number, headers: Record<string, string | undefined>, now: number): { resetAt?: number } | undefined {
+function rateLimitOf(
+  status: number, headers: Record<string, string | undefined>, now: number,
+): { resetAt?: number } | undefined {
   const remaining = headers['x-ratelimit-remaining'];
   const retryAfter = headers['retry-after'];
   const limited = status === 429 || (status === 403 && (remaining === '0' || retryAfter !== undefined));

@@ -8,7 +8,8 @@ import { GitHubCommitResolver } from './github-commit-resolver.js';
 import { doubleCommit, startGitHubDouble, type GitHubDouble } from './testing/github-double.js';
 
 let double: GitHubDouble;
-const resolver = (token?: string) => new GitHubCommitResolver(new GitHubClient({ apiUrl: double.url, token, retryBaseMs: 1 }));
+const resolver = (token?: string) =>
+  new GitHubCommitResolver(new GitHubClient({ apiUrl: double.url, token, retryBaseMs: 1 }));
 
 beforeAll(async () => {
   double = await startGitHubDouble({

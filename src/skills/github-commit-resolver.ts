@@ -41,7 +41,9 @@ export class GitHubCommitResolver implements Pick<SkillResolver, 'gitCommit'> {
   }
 
   /** The AppError of a failed lookup, in words that say whose move it is. */
-  private refusal(err: unknown, repository: GitHubRepository, at: string | undefined, asked: string | undefined): AppError {
+  private refusal(
+    err: unknown, repository: GitHubRepository, at: string | undefined, asked: string | undefined,
+  ): AppError {
     if (isAppError(err)) return err;
     if (!(err instanceof GitHubApiError)) return backendError(`resolving ${describe(at, asked)} of ${repository.url}: ${err instanceof Error ? err.message : String(err)}`, err);
     const what = `${describe(at, asked)} of ${repository.url}`;

@@ -23,7 +23,9 @@ afterAll(() => double.close());
 
 function catalog(config: Partial<GitHubSkillCatalogConfig> = {}): GitHubSkillCatalog {
   now = T0;
-  return new GitHubSkillCatalog({ repositories: [AGENT_SKILLS], apiUrl: double.url, retryBaseMs: 1, cacheTtlMs: TTL, now: () => now, ...config });
+  return new GitHubSkillCatalog({
+    repositories: [AGENT_SKILLS], apiUrl: double.url, retryBaseMs: 1, cacheTtlMs: TTL, now: () => now, ...config,
+  });
 }
 
 const trees = (repo = 'agent-skills') => double.count(`/repos/giantswarm/${repo}/git/trees/`);

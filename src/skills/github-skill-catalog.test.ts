@@ -116,7 +116,9 @@ describe('GitHubSkillCatalog discovery', () => {
 
   it('skips an unreadable SKILL.md, logs it and reports the listing as truncated', async () => {
     const lines: Record<string, unknown>[] = [];
-    const log = createLogger({ destination: { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) } });
+    const log = createLogger({
+      destination: { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) },
+    });
     const res = await catalog({ log }).list({ repository: 'https://github.com/giantswarm/broken-skills' });
     expect(res.repositories[0]).toMatchObject({ truncated: true, skills: [{ name: 'good', path: 'good' }] });
     expect(res.repositories[0]!.error).toBeUndefined();

@@ -17,7 +17,8 @@ import { readSkillRepository } from './repository-reader.js';
 
 export const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
 export const DEFAULT_CACHE_TTL_MS = 5 * 60_000;
-/** SKILL.md reads in flight per repository (8 at a time: quick, yet far below GitHub's limit on concurrent requests). */
+/** SKILL.md reads in flight per repository (8 at a time: quick, yet far below GitHub's limit on concurrent
+ * requests). */
 export const DEFAULT_READ_CONCURRENCY = 8;
 /** Repository@ref entries kept; callers can name any repository and ref, so the cache is bounded. */
 export const DEFAULT_MAX_CACHE_ENTRIES = 256;
@@ -97,7 +98,9 @@ export class GitHubSkillCatalog implements SkillCatalog {
    * `ref`; never for a repository that cannot be read. The returned objects are shared
    * with the cache: callers must not mutate them.
    */
-  async list(options: { repository?: string; ref?: string; refresh?: boolean }, signal?: AbortSignal): Promise<SkillsResult> {
+  async list(
+    options: { repository?: string; ref?: string; refresh?: boolean }, signal?: AbortSignal,
+  ): Promise<SkillsResult> {
     if (this.repositories.length === 0) throw unsupported('no skill repositories are configured');
     let targets = this.configured;
     if (options.repository !== undefined && options.repository.trim() !== '') {
@@ -140,15 +143,22 @@ export class GitHubSkillCatalog implements SkillCatalog {
       return this.store(key, { result, expiresAt: this.now() + this.ttlMs, lastGood: result });
     } catch (err) {
       const failure = err instanceof GitHubApiError ? err : undefined;
-      const text = failure?.rateLimit ? this.rateLimitText(target, failure.rateLimit.resetAt) : this.errorText(target, err);
+      const text = failure?.rateLimit
+        ? this.rateLimitText(target, failure.rateLimit.resetAt)
+        : this.errorText(target, err);
       this.log.warn({ repoUrl: target.url, ref, reason: text }, 'skill repository unreadable');
       let expiresAt = this.now() + this.ttlMs;
       const resetAt = failure?.rateLimit?.resetAt;
-      if (resetAt !== undefined) expiresAt = Math.max(expiresAt, Math.min(resetAt, this.now() + MAX_RATE_LIMIT_HOLD_MS));
+      if (resetAt !== undefined) {
+        expiresAt = Math.max(expiresAt, Math.min(resetAt, this.now() + MAX_RATE_LIMIT_HOLD_MS));
+      }
       const result: SkillRepository =
         failure?.rateLimit && previous
           ? { ...previous, error: text }
-          : { repoUrl: target.url, ...(ref ? { ref } : {}), skills: [], truncated: false, error: text, fetchedAt: new Date(this.now()).toISOString() };
+          : {
+              repoUrl: target.url, ...(ref ? { ref } : {}), skills: [], truncated: false, error: text,
+              fetchedAt: new Date(this.now()).toISOString(),
+            };
       return this.store(key, { result, expiresAt, lastGood: previous });
     }
   }

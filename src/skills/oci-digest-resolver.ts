@@ -26,7 +26,9 @@ export class OciDigestResolver implements Pick<SkillResolver, 'ociDigest'> {
 
   constructor(private readonly options: OciDigestResolverOptions = {}) {}
 
-  async ociDigest(reference: { registry: string; repository: string; tag: string }, signal?: AbortSignal): Promise<string> {
+  async ociDigest(
+    reference: { registry: string; repository: string; tag: string }, signal?: AbortSignal,
+  ): Promise<string> {
     const name = `${reference.registry}/${reference.repository}`;
     try {
       return await this.client(reference.registry, reference.repository).manifestDigest(reference.tag, signal);
@@ -52,8 +54,13 @@ export class OciDigestResolver implements Pick<SkillResolver, 'ociDigest'> {
         chartName: repository.slice(repository.lastIndexOf('/') + 1),
         baseUrl: `${isLoopbackRegistry(registry) ? 'http' : 'https'}://${registry}`,
       };
-      const credentials = this.options.credentials?.registry.toLowerCase() === registry.toLowerCase() ? this.options.credentials.source : undefined;
-      client = new RegistryClient(ref, { fetch: this.options.fetch, credentials, requestTimeoutMs: this.options.requestTimeoutMs });
+      const credentials =
+        this.options.credentials?.registry.toLowerCase() === registry.toLowerCase()
+          ? this.options.credentials.source
+          : undefined;
+      client = new RegistryClient(ref, {
+        fetch: this.options.fetch, credentials, requestTimeoutMs: this.options.requestTimeoutMs,
+      });
     }
     this.clients.set(key, client);
     for (const oldest of this.clients.keys()) {

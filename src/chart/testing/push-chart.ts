@@ -128,7 +128,9 @@ class PushClient {
   }
 
   /** A request to `/v2/<repo><path>` (or an absolute URL), with one bearer challenge answered. */
-  async send(method: string, path: string, body: Buffer | undefined, contentType: string | undefined, expected: number): Promise<Response> {
+  async send(
+    method: string, path: string, body: Buffer | undefined, contentType: string | undefined, expected: number,
+  ): Promise<Response> {
     const url = path.startsWith('http') ? path : `${this.registryUrl}/v2/${this.repository}${path}`;
     const request = (): Promise<Response> => {
       const headers: Record<string, string> = {};

@@ -1,7 +1,7 @@
 /**
  * A small loopback token server for a registry in `auth.token` mode (the ghcr/ACR flow):
- * `GET /token?service=&scope=` (or a refresh-token grant POSTed as a form) answers `{token, access_token, expires_in}` with an RS256 JWT
- * whose header carries the signing certificate (`x5c`), which the registry checks against
+ * `GET /token?service=&scope=` (or a refresh-token grant POSTed as a form) answers `{token, access_token, expires_in}`
+ * with an RS256 JWT whose header carries the signing certificate (`x5c`), which the registry checks against
  * its `rootcertbundle`. Every request is recorded so tests can count token fetches. It
  * grants any scope: it exists only for tests.
  */

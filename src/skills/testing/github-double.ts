@@ -109,13 +109,16 @@ export async function startGitHubDouble(options: GitHubDoubleOptions): Promise<G
     const rest = match[3] ?? '';
     const key = `${decodeURIComponent(match[1]!)}/${decodeURIComponent(match[2]!)}`;
     const refAt = (name: string): DoubleRef | undefined =>
-      repository.refs[name] ?? Object.entries(repository.refs).find(([ref, r]) => (r.commit ?? doubleCommit(key, ref)) === name)?.[1];
+      repository.refs[name] ??
+      Object.entries(repository.refs).find(([ref, r]) => (r.commit ?? doubleCommit(key, ref)) === name)?.[1];
     if (rest === '') {
       return json(res, 200, { full_name: `${match[1]}/${match[2]}`, private: Boolean(repository.private), ...(repository.defaultBranch ? { default_branch: repository.defaultBranch } : {}) });
     }
     if (rest.startsWith('/commits/')) {
       const name = decodeURIComponent(rest.slice('/commits/'.length));
-      const entry = Object.entries(repository.refs).find(([ref, r]) => ref === name || (r.commit ?? doubleCommit(key, ref)) === name);
+      const entry = Object.entries(repository.refs).find(
+        ([ref, r]) => ref === name || (r.commit ?? doubleCommit(key, ref)) === name,
+      );
       if (!entry) return json(res, 422, { message: `No commit found for SHA: ${name}`, status: '422' });
       return json(res, 200, { sha: entry[1].commit ?? doubleCommit(key, entry[0]), commit: { message: `head of ${entry[0]}` } });
     }
