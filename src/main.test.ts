@@ -15,9 +15,14 @@ async function cli(
   let stdout = '';
   let stderr = '';
   const code = await runCli(argv, env, {
-    stdout: (t) => { stdout += t; },
-    stderr: (t) => { stderr += t; },
-    createLogger: () => (onLogLine ? createLogger({ destination: { write: (line: string) => onLogLine(line) } }) : silentLogger()),
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    createLogger: () =>
+      onLogLine ? createLogger({ destination: { write: (line: string) => onLogLine(line) } }) : silentLogger(),
   });
   return { code, stdout, stderr };
 }

@@ -93,7 +93,10 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     const readCache = config.kube.readCache
       ? openReadCache(instrumented, {
           cluster, namespaces: config.namespaces.managed, types: resourceTypes(apiVersions), log, hooks: hooks.kube,
-          review: identity.kube instanceof CallerProvider ? (ctx, attributes) => (identity.kube as CallerProvider).mayRead(ctx, attributes) : undefined,
+          review:
+            identity.kube instanceof CallerProvider
+              ? (ctx, attributes) => (identity.kube as CallerProvider).mayRead(ctx, attributes)
+              : undefined,
         })
       : undefined;
     if (readCache) cleanups.push(() => readCache.close());
@@ -112,9 +115,12 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     const gitops = await openGitOpsHost(config.gitops, instrumentFetch(outboundFetch(config.proxy), 'github', hooks.fetch));
     const service = instrumentService(new AgentService(
       {
-        kube, chart: openChartSource(config, log, cleanups, hooks, metrics), skills, gitops, readCache: readCache?.cache,
+        kube, chart: openChartSource(config, log, cleanups, hooks, metrics), skills, gitops,
+        readCache: readCache?.cache,
         sessions: openSessions(config, sandboxA2aUrl, hooks, log),
-        skillResolver: skillResolverFor(config, (peer) => instrumentFetch(outboundFetch(config.proxy), peer, hooks.fetch)),
+        skillResolver: skillResolverFor(
+          config, (peer) => instrumentFetch(outboundFetch(config.proxy), peer, hooks.fetch),
+        ),
         shutdown: lifecycle.draining, log,
       },
       {
@@ -125,14 +131,15 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
         revisionHistoryLimit: config.revisionHistoryLimit,
         toolsetPresets: { configured: config.toolsetPresets },
         gitops: {
-          repository: config.gitops.repository || undefined, repositories: config.gitops.repositories, branch: config.gitops.branch, path: config.gitops.path,
+          repository: config.gitops.repository || undefined, repositories: config.gitops.repositories,
+          branch: config.gitops.branch, path: config.gitops.path,
           reviewCallers: config.oauth.enabled && !config.oauth.downstream,
         },
       },
     ), hooks.operation);
     const app = createApp({
-      service, log, version: info.version, mcpPath: config.mcp.path, mcpEnabled: config.mcp.enabled, metrics, auth, publicRoutes,
-      allowedOrigins: allowedBrowserOrigins(config), lifecycle,
+      service, log, version: info.version, mcpPath: config.mcp.path, mcpEnabled: config.mcp.enabled, metrics, auth,
+      publicRoutes, allowedOrigins: allowedBrowserOrigins(config), lifecycle,
     });
 
     // Every listener is bound before anything says the service is ready: a port in use
@@ -197,7 +204,9 @@ type Cleanup = () => unknown;
  * The session tools' A2A client, off (undefined) when `--kagent-a2a-url` is empty. With
  * `--sandbox` and the URL left at its default, the sandbox's kagent endpoint is used.
  */
-function openSessions(config: AppConfig, sandboxA2aUrl: string | undefined, hooks: ObservabilityHooks, log: Logger): SessionsDeps | undefined {
+function openSessions(
+  config: AppConfig, sandboxA2aUrl: string | undefined, hooks: ObservabilityHooks, log: Logger,
+): SessionsDeps | undefined {
   const baseUrl = !config.sessions.a2aUrlSet && sandboxA2aUrl ? sandboxA2aUrl : config.sessions.a2aUrl;
   if (!baseUrl) return undefined;
   log.info({ url: baseUrl }, 'session tools talk to agents over A2A');
@@ -207,11 +216,16 @@ function openSessions(config: AppConfig, sandboxA2aUrl: string | undefined, hook
   };
 }
 
-/** The base cluster: the sandbox's when `--sandbox` is on, else the kubeconfig / in-cluster one; and the sandbox's A2A endpoint. */
-async function openCluster(config: AppConfig, log: Logger, cleanups: Cleanup[]): Promise<{ cluster: KubeConfig; sandboxA2aUrl?: string }> {
+/** The base cluster: the sandbox's when `--sandbox` is on, else the kubeconfig / in-cluster one; and the sandbox's A2A
+ * endpoint. */
+async function openCluster(
+  config: AppConfig, log: Logger, cleanups: Cleanup[],
+): Promise<{ cluster: KubeConfig; sandboxA2aUrl?: string }> {
   if (!config.sandbox.enabled) {
     return {
-      cluster: loadBaseKubeConfig({ kubeconfig: config.kube.kubeconfig, context: config.kube.context, inCluster: config.kube.inCluster }),
+      cluster: loadBaseKubeConfig({
+        kubeconfig: config.kube.kubeconfig, context: config.kube.context, inCluster: config.kube.inCluster,
+      }),
     };
   }
   // Only here, and only when asked for, is the sandbox loaded.
@@ -299,7 +313,9 @@ function allowedBrowserOrigins(config: AppConfig): string[] {
  * embedded one until (or whenever) the registry cannot be read. The first read starts
  * now, in the background, so the first request does not wait for the registry.
  */
-function openChartSource(config: AppConfig, log: Logger, cleanups: Cleanup[], hooks: ObservabilityHooks, metrics?: Metrics): ChartSchemaSource {
+function openChartSource(
+  config: AppConfig, log: Logger, cleanups: Cleanup[], hooks: ObservabilityHooks, metrics?: Metrics,
+): ChartSchemaSource {
   const source = new RegistryChartSchemaSource({
     ociUrl: config.chart.ociUrl,
     semver: config.chart.semver,

@@ -18,8 +18,8 @@ export const POLL_MS = 500;
 const PAGE_SIZE = 100;
 
 const SETTLED = new Set([
-  TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED,
-  TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED,
+  TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED, TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED,
 ]);
 const settled = (task: A2ATask): boolean => SETTLED.has(task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
 const json = (task: A2ATask): A2AJson => Task.toJSON(task) as A2AJson;
@@ -43,7 +43,9 @@ const aborted = (signal: AbortSignal): Promise<void> => new Promise((resolve) =>
 });
 
 export class SdkConversation implements A2AConversation {
-  constructor(readonly url: string, readonly card: CardFacts, private readonly client: Client, private readonly what: string) {}
+  constructor(
+    readonly url: string, readonly card: CardFacts, private readonly client: Client, private readonly what: string,
+  ) {}
 
   async send(message: OutboundMessage, options: SendOptions): Promise<SendOutcome> {
     try {

@@ -61,5 +61,7 @@ export class KagentA2A implements A2APort {
 /** `fetchFn` whose requests also end when `signal` aborts (the caller went away). */
 function withSignal(fetchFn: typeof fetch, signal: AbortSignal): typeof fetch {
   return ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-    fetchFn(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })) as typeof fetch;
+    fetchFn(input, {
+      ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal,
+    })) as typeof fetch;
 }

@@ -58,7 +58,9 @@ describe('the serve flag table', () => {
 
   it('retires only flags it no longer has', () => {
     expect(RETIRED_SERVE_FLAGS.map((r) => r.name)).toEqual(['allow-public-client-registration']);
-    for (const r of RETIRED_SERVE_FLAGS) expect((SERVE_FLAGS as readonly FlagDef[]).some((d) => d.name === r.name || d.env === r.env)).toBe(false);
+    for (const r of RETIRED_SERVE_FLAGS) {
+      expect((SERVE_FLAGS as readonly FlagDef[]).some((d) => d.name === r.name || d.env === r.env)).toBe(false);
+    }
   });
 
   it('marks the client secrets and the GitHub token secret', () => {

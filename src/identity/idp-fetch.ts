@@ -109,7 +109,8 @@ export function createIdpFetch(options: IdpFetchOptions): IdpFetch {
 
 /** The same GET through an undici dispatcher (the proxy agent), with the same rules. */
 async function viaDispatcher(
-  url: URL, headers: Record<string, string>, signal: AbortSignal, dispatcher: NonNullable<ReturnType<typeof proxyDispatcher>>, allowPrivate: boolean,
+  url: URL, headers: Record<string, string>, signal: AbortSignal,
+  dispatcher: NonNullable<ReturnType<typeof proxyDispatcher>>, allowPrivate: boolean,
 ): Promise<Response> {
   if (!allowPrivate) await refusePrivateName(url.hostname);
   let answer: Awaited<ReturnType<typeof undiciRequest>>;

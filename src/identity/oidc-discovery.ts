@@ -22,7 +22,9 @@ export function discoveryUrl(issuer: string): string {
  * Fetch and check the discovery document. Throws `IdpFetchError` (the provider's
  * problem or a configuration problem, never the caller's) with a text that says what to fix.
  */
-export async function discoverIssuer(issuer: string, fetchImpl: IdpFetch, allowPrivate: boolean): Promise<DiscoveredIssuer> {
+export async function discoverIssuer(
+  issuer: string, fetchImpl: IdpFetch, allowPrivate: boolean,
+): Promise<DiscoveredIssuer> {
   const url = discoveryUrl(issuer);
   const res = await fetchImpl(url);
   if (res.status !== 200) {

@@ -84,7 +84,8 @@ export class OidcTokenVerifier implements TokenVerifier {
   ) {
     this.issuer = issuerOf(config);
     this.acceptedIssuers = acceptedIssuers(config.provider, this.issuer);
-    const audiences = config.trustedAudiences.length > 0 ? config.trustedAudiences : config.clientId ? [config.clientId] : [];
+    const audiences =
+      config.trustedAudiences.length > 0 ? config.trustedAudiences : config.clientId ? [config.clientId] : [];
     if (audiences.length === 0) {
       throw invalid('oauth: no trusted audience: set --oauth-trusted-audiences (or the OAuth client id)');
     }

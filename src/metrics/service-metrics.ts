@@ -117,7 +117,9 @@ export class ServiceMetrics {
   readonly kubeHook: KubeCallHook = async (call, run) => {
     const started = process.hrtime.bigint();
     const done = (code: string): void => {
-      this.kube.observe({ verb: call.verb, resource: call.resource, code }, Number(process.hrtime.bigint() - started) / 1e9);
+      this.kube.observe(
+        { verb: call.verb, resource: call.resource, code }, Number(process.hrtime.bigint() - started) / 1e9,
+      );
     };
     try {
       const result = await run();
@@ -147,7 +149,9 @@ export class ServiceMetrics {
   readonly fetchHook: FetchHook = async (call, run) => {
     const started = process.hrtime.bigint();
     const done = (code: string): void => {
-      this.client.observe({ peer: call.peer, method: call.method, code }, Number(process.hrtime.bigint() - started) / 1e9);
+      this.client.observe(
+        { peer: call.peer, method: call.method, code }, Number(process.hrtime.bigint() - started) / 1e9,
+      );
     };
     try {
       const res = await run();

@@ -30,7 +30,9 @@ export function proxyDispatcher(settings: ProxySettings, options: DispatcherOpti
     httpProxy: settings.httpProxy,
     httpsProxy: settings.httpsProxy || settings.httpProxy,
     noProxy: settings.noProxy,
-    ...(options.ca || options.lookup ? { connect: { ...(options.ca && { ca: options.ca }), ...(options.lookup && { lookup: options.lookup }) } } : {}),
+    ...(options.ca || options.lookup
+      ? { connect: { ...(options.ca && { ca: options.ca }), ...(options.lookup && { lookup: options.lookup }) } }
+      : {}),
     ...(options.ca ? { requestTls: { ca: options.ca } } : {}),
   } as EnvHttpProxyAgent.Options);
 }

@@ -78,6 +78,8 @@ const HOP_BY_HOP = new Set(['proxy-connection', 'proxy-authorization', 'connecti
 
 function withoutHopHeaders(req: IncomingMessage): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+  }
   return headers;
 }

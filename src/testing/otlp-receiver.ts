@@ -51,7 +51,9 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         const resource = plain(rs.resource?.attributes);
         for (const ss of rs.scopeSpans ?? []) {
           for (const span of ss.spans ?? []) {
-            spans.push({ ...span, parentSpanId: span.parentSpanId || undefined, attributes: plain(span.attributes), resource });
+            spans.push({
+              ...span, parentSpanId: span.parentSpanId || undefined, attributes: plain(span.attributes), resource,
+            });
           }
         }
       }
@@ -73,7 +75,11 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
 function plain(attributes: OtlpAttribute[] | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const { key, value } of attributes ?? []) {
-    out[key] = value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : undefined) ?? value.boolValue ?? value.doubleValue;
+    out[key] =
+      value.stringValue ??
+      (value.intValue !== undefined ? Number(value.intValue) : undefined) ??
+      value.boolValue ??
+      value.doubleValue;
   }
   return out;
 }

@@ -40,7 +40,9 @@ export interface PrometheusOptions {
 }
 
 /** Starts Prometheus scraping `targets` (`host:port`, path /metrics), job `agent-manager`. */
-export async function startPrometheus(targets: readonly string[], options: PrometheusOptions = {}): Promise<RunningPrometheus> {
+export async function startPrometheus(
+  targets: readonly string[], options: PrometheusOptions = {},
+): Promise<RunningPrometheus> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-manager-prometheus-'));
   const port = await freePort();
   const config = join(dir, 'prometheus.yml');
@@ -91,7 +93,10 @@ export async function startPrometheus(targets: readonly string[], options: Prome
     close,
     async query(expr) {
       const res = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(expr)}`);
-      const body = (await res.json()) as { status: string; data?: { result?: { metric: Record<string, string>; value: [number, string] }[] } };
+      const body = (await res.json()) as {
+        status: string;
+        data?: { result?: { metric: Record<string, string>; value: [number, string] }[] };
+      };
       if (body.status !== 'success') throw new Error(`query ${expr}: ${JSON.stringify(body)}`);
       return body.data?.result ?? [];
     },

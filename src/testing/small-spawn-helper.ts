@@ -5,7 +5,14 @@
  */
 import { execFile } from 'node:child_process';
 
-interface Request { id: number; file: string; args: string[]; env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }
+interface Request {
+  id: number;
+  file: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  input?: string;
+  timeoutMs?: number;
+}
 
 process.on('message', (message) => {
   const { id, file, args, env, input, timeoutMs } = message as Request;

@@ -43,9 +43,11 @@ function start(): ChildProcess {
   return child;
 }
 
-/** Runs `file` with `args` like execFile (no shell), optionally writing `input` to its stdin; `timeoutMs` kills it as execFile's `timeout` does. */
+/** Runs `file` with `args` like execFile (no shell), optionally writing `input` to its stdin; `timeoutMs` kills it as
+ * execFile's `timeout` does. */
 export function smallSpawn(
-  file: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; input?: string | Buffer; timeoutMs?: number } = {},
+  file: string, args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; input?: string | Buffer; timeoutMs?: number } = {},
 ): Promise<SmallSpawnResult> {
   const child = start();
   const id = ++nextId;

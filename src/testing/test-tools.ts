@@ -38,7 +38,8 @@ export function findTool(name: string): string | undefined {
 
 /** Every test tool and where it is (null: absent), as the global set-up provides them. */
 export function locateTestTools(): Record<TestTool, string | null> {
-  return Object.fromEntries(TEST_TOOLS.map((name) => [name, findTool(name) ?? null])) as Record<TestTool, string | null>;
+  const found = TEST_TOOLS.map((name) => [name, findTool(name) ?? null]);
+  return Object.fromEntries(found) as Record<TestTool, string | null>;
 }
 
 /** The path of `name`: from the global set-up's answer when there is one, else a PATH scan. */

@@ -70,7 +70,10 @@ export function otelSettingsFrom(env: Env): OtelSettings {
 /** What may be logged: the endpoint, sampler and service, and only the header names. */
 export function describeOtel(settings: OtelSettings): Record<string, unknown> | undefined {
   if (!settings.enabled) return undefined;
-  return { tracesUrl: settings.tracesUrl, sampler: settings.sampler, serviceName: settings.serviceName, headers: Object.keys(settings.headers) };
+  return {
+    tracesUrl: settings.tracesUrl, sampler: settings.sampler, serviceName: settings.serviceName,
+    headers: Object.keys(settings.headers),
+  };
 }
 
 function checkUrl(name: string, text: string): void {

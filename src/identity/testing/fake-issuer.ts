@@ -93,7 +93,9 @@ export async function startFakeIssuer(options: FakeIssuerOptions = {}): Promise<
     }
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   };
-  const server = tlsMaterial ? https.createServer({ key: tlsMaterial.key, cert: tlsMaterial.cert }, handler) : http.createServer(handler);
+  const server = tlsMaterial
+    ? https.createServer({ key: tlsMaterial.key, cert: tlsMaterial.cert }, handler)
+    : http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `${tlsMaterial ? 'https' : 'http'}://127.0.0.1:${port}${basePath}`;
