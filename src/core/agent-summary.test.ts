@@ -32,7 +32,9 @@ describe('summaryOf', () => {
   });
 
   it('says implicit full access for an agent whose release declares no toolset', () => {
-    const open: Agent = { ...full, toolset: undefined, implicitFullAccess: true, exists: false, helmRelease: undefined };
+    const open: Agent = {
+      ...full, toolset: undefined, implicitFullAccess: true, exists: false, helmRelease: undefined,
+    };
     expect(summaryOf(open)).toEqual({
       name: 'sre', namespace: 'kagent', exists: false, displayName: 'SRE', description: 'On call', modelConfig: 'default',
       implicitFullAccess: true, ready: true, managed: 'helmrelease',

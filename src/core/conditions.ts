@@ -33,7 +33,8 @@ export function conditionText(c: Condition | undefined): string {
 /**
  * The conditions of a raw `status.conditions` list (plain JSON or client-node objects),
  * in their order. Entries that are not objects are skipped, empty fields are left out, and
- * `lastTransitionTime` is rendered to the second in UTC (kept as written when it is not a time). An absent list gives [].
+ * `lastTransitionTime` is rendered to the second in UTC (kept as written when it is not a time). An absent list
+ * gives [].
  */
 export function parseConditions(raw: unknown): Condition[] {
   if (!Array.isArray(raw)) return [];

@@ -18,7 +18,9 @@ export const MAX_EVENTS = 10;
  * whose name starts with `<agentName>-`. Its time is lastTimestamp, else eventTime, else
  * the event's creationTimestamp; `object` is `Kind/name`.
  */
-export function summarizeEvents(rawEvents: readonly unknown[], agentName: string, podNames: readonly string[]): EventSummary[] {
+export function summarizeEvents(
+  rawEvents: readonly unknown[], agentName: string, podNames: readonly string[],
+): EventSummary[] {
   const pods = new Set(podNames);
   const out: EventSummary[] = [];
   for (const raw of rawEvents) {
@@ -33,7 +35,8 @@ export function summarizeEvents(rawEvents: readonly unknown[], agentName: string
     const count = raw.count;
     if (typeof count === 'number' && count !== 0) ev.count = count;
     const metadata = isObj(raw.metadata) ? raw.metadata : {};
-    const last = formatKubeTime(raw.lastTimestamp) ?? formatKubeTime(raw.eventTime) ?? formatKubeTime(metadata.creationTimestamp);
+    const last =
+      formatKubeTime(raw.lastTimestamp) ?? formatKubeTime(raw.eventTime) ?? formatKubeTime(metadata.creationTimestamp);
     if (last !== undefined) ev.lastTimestamp = last;
     out.push(ev);
   }

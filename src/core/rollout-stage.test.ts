@@ -15,7 +15,9 @@ const deployment = (over: Partial<NonNullable<StatusFacts['deployment']>> = {}):
   exists: true, replicas: 1, readyReplicas: 1, availableReplicas: 1, updatedReplicas: 1, desiredReplicas: 1,
   generation: 2, observedGeneration: 2, ...over,
 });
-const facts = (over: Partial<StatusFacts> = {}): StatusFacts => ({ helmRelease: hr(), agent: agent(), deployment: deployment(), ...over });
+const facts = (over: Partial<StatusFacts> = {}): StatusFacts => ({
+  helmRelease: hr(), agent: agent(), deployment: deployment(), ...over,
+});
 
 describe('a verdict judged by generations', () => {
   it('is ready only when every controller observed its generation and the rollout is complete', () => {
@@ -36,7 +38,11 @@ describe('a verdict judged by generations', () => {
     ['the Ready condition speaks of an older generation', facts({ helmRelease: hr({ conditions: [ready(2)] }) }),
       'HelmRelease generation 3 not yet judged by helm-controller (Ready is for generation 2)'],
     ['a release helm-controller never reconciled (the CRD default -1)',
-      facts({ helmRelease: hr({ generation: 1, observedGeneration: -1, lastAttemptedGeneration: undefined, ready: null, conditions: [] }) }),
+      facts({
+        helmRelease: hr({
+          generation: 1, observedGeneration: -1, lastAttemptedGeneration: undefined, ready: null, conditions: [],
+        }),
+      }),
       'HelmRelease created; Flux has not reconciled it yet'],
     ['kagent has not observed the Agent', facts({ agent: agent({ generation: 3 }) }),
       'Agent generation 3 not yet observed by kagent (observed 2)'],
@@ -76,10 +82,16 @@ describe('a verdict judged by generations', () => {
   });
 
   it('skips the check for objects that report no generation, as kstatus does', () => {
-    expect(statusVerdict(facts({
-      helmRelease: hr({ generation: undefined, observedGeneration: undefined, lastAttemptedGeneration: undefined, conditions: [] }),
-      agent: agent({ observedGeneration: undefined }),
-      deployment: deployment({ generation: undefined, observedGeneration: undefined }),
-    })).verdict).toBe('ready');
+    expect(
+      statusVerdict(
+        facts({
+          helmRelease: hr({
+            generation: undefined, observedGeneration: undefined, lastAttemptedGeneration: undefined, conditions: [],
+          }),
+          agent: agent({ observedGeneration: undefined }),
+          deployment: deployment({ generation: undefined, observedGeneration: undefined }),
+        }),
+      ).verdict,
+    ).toBe('ready');
   });
 });

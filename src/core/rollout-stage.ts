@@ -30,7 +30,8 @@ export function releaseBehind(facts: Facts, wanted?: number): string | undefined
     if (hr.suspended) {
       return `HelmRelease is suspended: helm-controller will not reconcile generation ${generation} (observed ${hr.observedGeneration}) until it is resumed`;
     }
-    // What helm-controller says while it waits (the chart source not ready, a dependency), when it says it for this generation.
+    // What helm-controller says while it waits (the chart source not ready, a dependency), when it says it for this
+    // generation.
     const waiting = findCondition(hr.conditions, 'Ready');
     const why = waiting?.status === 'False' && waiting.observedGeneration === generation ? `: ${conditionText(waiting).split('\n')[0]}` : '';
     return `HelmRelease generation ${generation} not yet observed by helm-controller (observed ${hr.observedGeneration})${why}`;

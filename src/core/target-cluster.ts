@@ -89,7 +89,9 @@ interface Release {
  * namespace there (release storage too), through the cluster's kubeconfig Secret. A
  * ServiceAccount to impersonate would name one on the management cluster, so it is dropped.
  */
-export function placeOnCluster(release: Release, target: TargetCluster, agent: string, agentNamespace: string): Release {
+export function placeOnCluster(
+  release: Release, target: TargetCluster, agent: string, agentNamespace: string,
+): Release {
   const namespace = organizationNamespace(target.organization);
   const { serviceAccountName: _dropped, chartRef, ...spec } = release.spec;
   return {

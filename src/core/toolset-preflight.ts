@@ -34,7 +34,9 @@ const presetName = (selector: string): string | undefined =>
  * (`toolset [preset:foo] names unknown preset "foo"; known presets: read-only, none, full, …`),
  * else undefined. The selectors are grammatical already.
  */
-export function unknownPresetViolation(selectors: readonly string[] | undefined, policy: PresetPolicy): string | undefined {
+export function unknownPresetViolation(
+  selectors: readonly string[] | undefined, policy: PresetPolicy,
+): string | undefined {
   if (!selectors || policy.configured === undefined) return undefined;
   const known = new Set(knownPresets(policy));
   const unknown = selectors.map(presetName).find((name) => name !== undefined && !known.has(name));

@@ -37,7 +37,9 @@ describe('toYaml', () => {
     const text = toYaml({ displayName: word, labels: { c: word }, [key]: word });
     for (const version of ['1.1', '1.2'] as const) {
       const back = parse(text, { version });
-      expect({ version, displayName: back.displayName, label: back.labels.c }).toEqual({ version, displayName: word, label: word });
+      expect({ version, displayName: back.displayName, label: back.labels.c }).toEqual({
+        version, displayName: word, label: word,
+      });
       expect(back[key]).toBe(word);
     }
   });

@@ -41,7 +41,8 @@ const input = (files: Record<string, string>, extra: Partial<PlanInput> = {}): P
   files, directory: 'clusters/prod', namespace: 'kagent', name: 'sre', where: 'acme/fleet@main', prune: true, ...extra,
 });
 
-const content = (plan: { files: Array<{ path: string; content?: string }> }, path: string) => plan.files.find((f) => f.path === path)?.content;
+const content = (plan: { files: Array<{ path: string; content?: string }> }, path: string) =>
+  plan.files.find((f) => f.path === path)?.content;
 
 describe('commit-mode planning', () => {
   it('edits spec.values in place: comments, key order, quoting and the other documents survive', () => {

@@ -63,7 +63,12 @@ interface Hit {
   index: number;
 }
 
-type Obj = { kind?: unknown; apiVersion?: unknown; metadata?: { name?: unknown; namespace?: unknown }; spec?: Record<string, unknown> };
+type Obj = {
+  kind?: unknown;
+  apiVersion?: unknown;
+  metadata?: { name?: unknown; namespace?: unknown };
+  spec?: Record<string, unknown>;
+};
 
 /** Pending edits over the snapshot, and the files looked at without a change. */
 class ChangeSet {
@@ -128,7 +133,8 @@ function inNamespace(o: Obj, input: PlanInput): boolean {
 /** The documents under `directory` that define HelmRelease namespace/name. */
 export function locateRelease(input: PlanInput): Hit[] {
   return everyDocument(new ChangeSet(input.files))
-    .filter((d) => isUnder(d.path, input.directory) && isRelease(d.obj) && d.obj.metadata?.name === input.name && inNamespace(d.obj, input))
+    .filter((d) => isUnder(d.path, input.directory) && isRelease(d.obj) && d.obj.metadata?.name === input.name
+      && inNamespace(d.obj, input))
     .map(({ path, index }) => ({ path, index }));
 }
 
@@ -150,7 +156,8 @@ export function planCreate(input: PlanInput, release: ComposedObject, source: Co
 }
 
 /** The values to propose, given git's (undefined when git does not define the release). */
-export type ValuesFor = Record<string, unknown> | ((base: Record<string, unknown> | undefined) => Record<string, unknown>);
+export type ValuesFor =
+  Record<string, unknown> | ((base: Record<string, unknown> | undefined) => Record<string, unknown>);
 
 /** An update's plan, with the values it was based on and proposes. */
 export interface UpdatePlan extends CommitPlan {
@@ -224,7 +231,9 @@ export function planDelete(input: PlanInput, clusterUsers: string[]): CommitPlan
   if (ref?.kind === 'OCIRepository' && typeof ref.name === 'string') {
     const sourceNs = typeof ref.namespace === 'string' && ref.namespace ? ref.namespace : input.namespace;
     const docs = everyDocument(cs);
-    const gitUsers = docs.filter((d) => isRelease(d.obj) && refersTo(d.obj, ref.name as string, sourceNs, input)).map((d) => String(d.obj.metadata?.name));
+    const gitUsers = docs
+      .filter((d) => isRelease(d.obj) && refersTo(d.obj, ref.name as string, sourceNs, input))
+      .map((d) => String(d.obj.metadata?.name));
     const users = [...new Set([...gitUsers, ...clusterUsers])].filter((u) => u !== input.name).sort();
     if (users.length === 0) {
       const sources = docs.filter((d) => d.obj.kind === 'OCIRepository' && d.obj.metadata?.name === ref.name && inNamespaceOf(d.obj, sourceNs, input));
@@ -298,8 +307,9 @@ function addToLayout(cs: ChangeSet, input: PlanInput, release: ComposedObject, s
     entries.unshift(SOURCE_FILE);
   }
   const kustomization = kustomizationIn(cs, dir);
-  if (kustomization) cs.write(kustomization, entries.reduce((text, e) => addResource(text, e), cs.read(kustomization)!));
-  else cs.write(joinPath(dir, 'kustomization.yaml'), newKustomization(entries));
+  if (kustomization) {
+    cs.write(kustomization, entries.reduce((text, e) => addResource(text, e), cs.read(kustomization)!));
+  } else cs.write(joinPath(dir, 'kustomization.yaml'), newKustomization(entries));
   const parent = kustomizationIn(cs, input.directory);
   if (parent) {
     cs.write(parent, addResource(cs.read(parent)!, LAYOUT_DIRECTORY));

@@ -73,7 +73,8 @@ export function syncNode(doc: Document, node: unknown, value: unknown): unknown 
   if (isSeq(node) && Array.isArray(value)) {
     node.items.length = Math.min(node.items.length, value.length);
     value.forEach((item, i) => {
-      node.items[i] = i < node.items.length ? (syncNode(doc, node.items[i], item) as never) : (doc.createNode(item) as never);
+      node.items[i] =
+        i < node.items.length ? (syncNode(doc, node.items[i], item) as never) : (doc.createNode(item) as never);
     });
     return node;
   }

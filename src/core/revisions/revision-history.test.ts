@@ -43,7 +43,9 @@ describe('what Flux reports for a revision', () => {
 
 describe('the current revision', () => {
   const revisions = [revision(1, v1), revision(2, v2), revision(3, v1)];
-  const live = (values: Record<string, unknown>, annotated?: number): LiveRelease => ({ values, annotated, history: [] });
+  const live = (values: Record<string, unknown>, annotated?: number): LiveRelease => ({
+    values, annotated, history: [],
+  });
 
   it('is the annotated one when the live values are its values', () => {
     expect(currentRevision(revisions, live(v1, 1))?.revision).toBe(1);

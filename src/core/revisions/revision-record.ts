@@ -150,7 +150,9 @@ function skillsSpecOf(value: unknown): SkillsSpec | undefined {
  * tool the gateway exposes (`implicitFullAccess`). A rollback restores values; it never
  * grants access the agent does not have now. `keptToolsetNote` says so in the answer.
  */
-export function rollbackUpdate(spec: RevisionSpec, target: { name: string; namespace?: string; force?: boolean }): AgentUpdate {
+export function rollbackUpdate(
+  spec: RevisionSpec, target: { name: string; namespace?: string; force?: boolean },
+): AgentUpdate {
   const update: AgentUpdate = { name: target.name, modelConfig: spec.modelConfig ?? '' };
   if (target.namespace !== undefined) update.namespace = target.namespace;
   if (target.force !== undefined) update.force = target.force;
@@ -195,7 +197,9 @@ export function buildRevision(agent: string, revision: number, owner: RevisionOw
   // Each value is stored once: the curated fields are read from `values` (specOfValues).
   data.spec = { ...SPEC_FROM_VALUES };
   data.values = record.values;
-  if (record.skillRefs && (record.skillRefs.gitRefs?.length || record.skillRefs.refs?.length)) data.skillRefs = record.skillRefs;
+  if (record.skillRefs && (record.skillRefs.gitRefs?.length || record.skillRefs.refs?.length)) {
+    data.skillRefs = record.skillRefs;
+  }
   return {
     apiVersion: 'apps/v1',
     kind: 'ControllerRevision',
@@ -230,7 +234,8 @@ export function parseRevision(object: Json): StoredRevision | undefined {
   const ownerUid = str(owner?.uid);
   const operation = obj(object.data).operation;
   const malformed = (problem: string): StoredRevision => ({
-    ...base, ...(OPERATIONS.includes(operation as RevisionOperation) ? { operation: operation as RevisionOperation } : {}),
+    ...base,
+    ...(OPERATIONS.includes(operation as RevisionOperation) ? { operation: operation as RevisionOperation } : {}),
     changed: [], spec: {}, values: {}, problem, ...(ownerUid ? { ownerUid } : {}),
   });
   const parsed = storedRevisionSchema.safeParse(object);
@@ -244,7 +249,9 @@ export function parseRevision(object: Json): StoredRevision | undefined {
     if (!copied.success) return malformed(revisionProblem(copied.error.issues, ['data', 'spec']));
     spec = copied.data as RevisionSpec;
   }
-  const out: StoredRevision = { ...base, operation: data.operation, changed: data.changed ?? [], spec, values: data.values };
+  const out: StoredRevision = {
+    ...base, operation: data.operation, changed: data.changed ?? [], spec, values: data.values,
+  };
   if (str(data.requestedBy)) out.requestedBy = data.requestedBy;
   if (data.rolledBackTo !== undefined) out.rolledBackTo = data.rolledBackTo;
   // Stored by us, but editable by anyone who may write revisions: parsed as untrusted.

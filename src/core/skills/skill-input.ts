@@ -116,7 +116,9 @@ function gitRefViolations(ref: Record<string, unknown>, at: string): string[] {
     if (typeof value === 'string' && CONTROL.test(value)) out.push(controlText(`${at}.${key}`, value));
   }
   if (out.length > 0) return out;
-  const { url, path, ref: gitRef, commit, name } = ref as { url?: string; path?: string; ref?: string; commit?: string; name?: string };
+  const {
+    url, path, ref: gitRef, commit, name,
+  } = ref as { url?: string; path?: string; ref?: string; commit?: string; name?: string };
   if (!url?.trim()) out.push(`${at}.url is required: the repository's http(s) URL, e.g. https://github.com/giantswarm/agent-skills`);
   else if (!HTTP_URL.test(url)) out.push(`${at}.url ${goQuote(url)} must be an http(s) URL`);
   if (path?.trim()) {

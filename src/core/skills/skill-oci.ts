@@ -49,7 +49,10 @@ export function parseSkillOci(text: string): SkillOciReference | { error: string
   if (!path.split('/').every((c) => COMPONENT.test(c))) {
     return { error: `${quoted}: repository ${goQuote(path)} must be lowercase path components (letters, digits and single separators ".", "_", "-")` };
   }
-  return { registry: host, repository: path, ...(tag !== undefined ? { tag } : {}), ...(digest !== undefined ? { digest } : {}) };
+  return {
+    registry: host, repository: path, ...(tag !== undefined ? { tag } : {}),
+    ...(digest !== undefined ? { digest } : {}),
+  };
 }
 
 /** The digest-pinned form written to the values: `<host>/<repository>@<digest>`. */

@@ -25,7 +25,8 @@ export const isFullCommit = (s: string | undefined): s is string => typeof s ===
 
 /** The annotation's content: what was asked for each pinned skill, matched by what it pinned to. */
 export interface SkillRefs {
-  /** A git skill: its mount name and url, the ref asked for (absent: the default branch, or a commit given), the commit. */
+  /** A git skill: its mount name and url, the ref asked for (absent: the default branch, or a commit given), the
+   * commit. */
   gitRefs?: Array<{ name: string; url: string; ref?: string; commit: string }>;
   /** An OCI skill: the reference asked for and the digest it resolved to. */
   refs?: Array<{ ref: string; digest: string }>;
@@ -60,7 +61,8 @@ export interface PinPlan {
 }
 
 export interface PinOptions {
-  /** Re-resolve every skill: git skills to the head of the ref asked (or the default branch), OCI tags to their digest. */
+  /** Re-resolve every skill: git skills to the head of the ref asked (or the default branch), OCI tags to their
+   * digest. */
   refresh?: boolean;
   /** What earlier writes asked for (the release's or the revision's annotation): recovers a pinned entry's ref. */
   known?: SkillRefs;
@@ -130,7 +132,9 @@ export function applyPins(
     });
     refs.gitRefs = out.gitRefs.map((ref, i) => {
       const asked = plan.gitRefs[i]!.asked;
-      return { name: gitSkillName(ref), url: ref.url, ...(asked !== undefined ? { ref: asked } : {}), commit: ref.ref! };
+      return {
+        name: gitSkillName(ref), url: ref.url, ...(asked !== undefined ? { ref: asked } : {}), commit: ref.ref!,
+      };
     });
   }
   if (skills.refs) {
@@ -154,7 +158,9 @@ function pinnedFromLookup(p: PlannedPin, answers: ReadonlyMap<string, string>): 
 /** The record of an earlier write for a git skill written pinned to `commit` (its `ref` absent: the default branch). */
 function knownGitRef(known: SkillRefs | undefined, ref: GitRef, commit: string): { ref?: string } | undefined {
   const name = gitSkillName(ref);
-  return known?.gitRefs?.find((g) => g.name === name && g.url === ref.url.trim() && g.commit.toLowerCase() === commit.toLowerCase());
+  return known?.gitRefs?.find(
+    (g) => g.name === name && g.url === ref.url.trim() && g.commit.toLowerCase() === commit.toLowerCase(),
+  );
 }
 
 /** The reference an earlier write asked for, for an OCI skill written with `reference.digest`. */

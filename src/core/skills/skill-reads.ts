@@ -32,7 +32,9 @@ export function agentSkills(raw: unknown, known: SkillRefs = {}): AgentSkills | 
       if (str(g.path)) skill.path = String(g.path);
       if (name) skill.name = name;
       if (isFullCommit(ref)) {
-        const entry = known.gitRefs?.find((k) => k.name === name && k.url === url && k.commit.toLowerCase() === ref.toLowerCase());
+        const entry = known.gitRefs?.find(
+          (k) => k.name === name && k.url === url && k.commit.toLowerCase() === ref.toLowerCase(),
+        );
         const asked = entry ? entry.ref : ref;
         if (asked) skill.ref = asked;
         skill.commit = ref;
