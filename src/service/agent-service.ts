@@ -5,8 +5,9 @@
  * takes the request's context first: who is calling is explicit in every signature.
  */
 import type {
-  Agent, AgentList, AgentSpec, AgentSummary, AgentUpdate, CreateRequest, CreateResult, DeleteResult, Info, ModelConfig, RevisionDetail, RevisionEntry,
-  RollbackResult, SessionDetail, SessionList, SessionTurn, SkillsResult, Status, UpdateResult, ValidateResult, WaitResult,
+  Agent, AgentList, AgentSpec, AgentSummary, AgentUpdate, CreateRequest, CreateResult, DeleteResult, Info, ModelConfig,
+  RevisionDetail, RevisionEntry, RollbackResult, SessionDetail, SessionList, SessionTurn, SkillsResult, Status,
+  UpdateResult, ValidateResult, WaitResult,
 } from '../core/types.js';
 import { summaryOf } from '../core/agent-summary.js';
 import { validateName } from '../core/names.js';
@@ -26,7 +27,8 @@ import { validateCreate, validateUpdate } from './writes/validate.js';
 import { followAgentStatus, waitForAgent, withRollout, type FollowEnd, type WaitRequest } from './wait/wait.js';
 import { writeWaitSeconds } from '../core/wait-rules.js';
 import {
-  getSession, listSessions, sendMessage, startSession, type SendMessageRequest, type SessionRef, type StartSessionRequest, type TurnListener,
+  getSession, listSessions, sendMessage, startSession, type SendMessageRequest, type SessionRef,
+  type StartSessionRequest, type TurnListener,
 } from './sessions/sessions.js';
 
 export interface AgentRef {
@@ -53,8 +55,12 @@ export class AgentService {
   }
 
   /** With `details: false`, one summary row per agent (core/agent-summary.ts) from the same reads. */
-  async listAgents(ctx: RequestContext, request?: { namespace?: string; details?: true }): Promise<{ agents: Agent[]; warnings?: string[] }>;
-  async listAgents(ctx: RequestContext, request: { namespace?: string; details: false }): Promise<{ agents: AgentSummary[]; warnings?: string[] }>;
+  async listAgents(
+    ctx: RequestContext, request?: { namespace?: string; details?: true },
+  ): Promise<{ agents: Agent[]; warnings?: string[] }>;
+  async listAgents(
+    ctx: RequestContext, request: { namespace?: string; details: false },
+  ): Promise<{ agents: AgentSummary[]; warnings?: string[] }>;
   async listAgents(ctx: RequestContext, request: { namespace?: string; details?: boolean }): Promise<AgentList>;
   async listAgents(ctx: RequestContext, request: { namespace?: string; details?: boolean } = {}): Promise<AgentList> {
     const namespace = this.env.settings.namespaces.resolve(request.namespace);
@@ -103,7 +109,8 @@ export class AgentService {
 
   /** The status stream: `onStatus` at once and on every change, until the wait for ready ends. */
   async followAgentStatus(
-    ctx: RequestContext, request: AgentRef & { timeoutSeconds?: number; generation?: number }, onStatus: (status: Status) => void,
+    ctx: RequestContext, request: AgentRef & { timeoutSeconds?: number; generation?: number },
+    onStatus: (status: Status) => void,
   ): Promise<FollowEnd> {
     return followAgentStatus(this.env, ctx, request, onStatus);
   }
@@ -133,7 +140,9 @@ export class AgentService {
     return seconds > 0 ? withRollout(this.env, ctx, result, seconds) : result;
   }
 
-  async listModelConfigs(ctx: RequestContext, request: { namespace?: string } = {}): Promise<{ modelConfigs: ModelConfig[] }> {
+  async listModelConfigs(
+    ctx: RequestContext, request: { namespace?: string } = {},
+  ): Promise<{ modelConfigs: ModelConfig[] }> {
     return listModelConfigs(this.env, ctx, request.namespace);
   }
 

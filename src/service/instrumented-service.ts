@@ -29,7 +29,8 @@ export function instrumentService<S extends object>(service: S, hooks: readonly 
       if (typeof value !== 'function' || typeof property !== 'string' || property === 'constructor') return value;
       const call: OperationCall = { name: property.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), write: WRITE.test(property) };
       return (...args: unknown[]) => {
-        const run = (): Promise<unknown> => Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args));
+        const run = (): Promise<unknown> =>
+          Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args));
         return hooks.reduceRight<() => Promise<unknown>>((inner, hook) => () => hook(call, inner), run)();
       };
     },

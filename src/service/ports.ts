@@ -60,7 +60,9 @@ export interface KubePort {
    * With `resourceVersion` the API server deletes only that version (DeleteOptions
    * preconditions); another one is AppError('conflict').
    */
-  remove(gvr: Gvr, namespace: string, name: string, options?: WriteCallOptions & { resourceVersion?: string }): Promise<boolean>;
+  remove(
+    gvr: Gvr, namespace: string, name: string, options?: WriteCallOptions & { resourceVersion?: string },
+  ): Promise<boolean>;
 }
 
 /**
@@ -138,8 +140,12 @@ export interface WatchEventHandlers {
  * missed. List failures are AppErrors.
  */
 export interface WatchPort {
-  list(gvr: Gvr, namespace: string, selectors: WatchSelectors): Promise<{ items: KubeObject[]; resourceVersion: string }>;
-  watch(gvr: Gvr, namespace: string, selectors: WatchSelectors, resourceVersion: string, handlers: WatchEventHandlers): Promise<{ stop(): void }>;
+  list(
+    gvr: Gvr, namespace: string, selectors: WatchSelectors,
+  ): Promise<{ items: KubeObject[]; resourceVersion: string }>;
+  watch(
+    gvr: Gvr, namespace: string, selectors: WatchSelectors, resourceVersion: string, handlers: WatchEventHandlers,
+  ): Promise<{ stop(): void }>;
 }
 
 /** What get_info says about the read cache. */

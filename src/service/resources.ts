@@ -14,7 +14,8 @@ export interface ApiVersions {
   ociRepository: string;
 }
 
-/** The API versions used when discovery is off or fails: kagent.dev/v1alpha2, helm.toolkit.fluxcd.io/v2, source.toolkit.fluxcd.io/v1. */
+/** The API versions used when discovery is off or fails: kagent.dev/v1alpha2, helm.toolkit.fluxcd.io/v2,
+ * source.toolkit.fluxcd.io/v1. */
 export const DEFAULT_API_VERSIONS: ApiVersions = {
   agent: 'kagent.dev/v1alpha2',
   modelConfig: 'kagent.dev/v1alpha2',

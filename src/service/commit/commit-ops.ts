@@ -23,7 +23,8 @@ import { agentFromRelease, agentOf } from '../reads/read-model.js';
 import type { MergedUpdate } from '../writes/merged-update.js';
 
 export async function createInCommitMode(
-  env: OperationEnv, ctx: RequestContext, kube: KubePort, spec: AgentSpec, namespace: string, values: Values, schema: ResolvedSchema,
+  env: OperationEnv, ctx: RequestContext, kube: KubePort, spec: AgentSpec, namespace: string, values: Values,
+  schema: ResolvedSchema,
   source?: KubeObject,
 ): Promise<CreateResult> {
   const { name } = spec;
@@ -64,7 +65,9 @@ export interface ProposedUpdate {
  * change, and `drift` where the live release differs from git. A release git does not
  * define (and no Kustomization owns) is laid out with the live-based merge.
  */
-export async function updateInCommitMode(env: OperationEnv, ctx: RequestContext, kube: KubePort, proposed: ProposedUpdate): Promise<UpdateResult> {
+export async function updateInCommitMode(
+  env: OperationEnv, ctx: RequestContext, kube: KubePort, proposed: ProposedUpdate,
+): Promise<UpdateResult> {
   const { objects, update, merged, options, operation, schema } = proposed;
   const namespace = merged.release.metadata.namespace ?? objects.namespace;
   const name = merged.release.metadata.name;
@@ -80,7 +83,10 @@ export async function updateInCommitMode(env: OperationEnv, ctx: RequestContext,
   const commit = await commitChange(env, ctx, kube, {
     operation, namespace, name, release: merged.release, options, schema, rolledBackTo: proposed.rolledBackTo,
     plan: (input) => {
-      planned = planUpdate(input, valuesFor, (values) => buildHelmRelease(namespace, name, values, env.compose), buildOciRepository(namespace, env.compose), merged.before);
+      planned = planUpdate(
+        input, valuesFor, (values) => buildHelmRelease(namespace, name, values, env.compose),
+        buildOciRepository(namespace, env.compose), merged.before,
+      );
       return planned;
     },
   });
@@ -110,7 +116,8 @@ export function driftNote(drift: string[]): string {
 }
 
 export async function deleteInCommitMode(
-  env: OperationEnv, ctx: RequestContext, kube: KubePort, release: KubeObject, result: DeleteResult, options: CommitOptions,
+  env: OperationEnv, ctx: RequestContext, kube: KubePort, release: KubeObject, result: DeleteResult,
+  options: CommitOptions,
 ): Promise<DeleteResult> {
   const namespace = release.metadata.namespace ?? result.namespace;
   const name = release.metadata.name;
@@ -136,6 +143,11 @@ function withRequester<T extends { requestedBy?: string }>(result: T, ctx: Reque
   return result;
 }
 
-function logCommit(ctx: RequestContext, operation: string, namespace: string, name: string, pullRequest: string | undefined) {
-  ctx.log.info({ ...callerLogFields(ctx), namespace, agent: name, operation, pullRequest, dryRun: pullRequest === undefined }, 'agent change proposed');
+function logCommit(
+  ctx: RequestContext, operation: string, namespace: string, name: string, pullRequest: string | undefined,
+) {
+  ctx.log.info(
+    { ...callerLogFields(ctx), namespace, agent: name, operation, pullRequest, dryRun: pullRequest === undefined },
+    'agent change proposed',
+  );
 }

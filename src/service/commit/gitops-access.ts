@@ -15,7 +15,9 @@ import type { AccessAttributes, KubePort } from '../ports.js';
 const VERB: Record<CommitOperation, AccessAttributes['verb']> = { create: 'create', update: 'update', rollback: 'update', delete: 'delete' };
 
 /** The 403 when the caller may not make the change live; nothing when they may (or nobody is asking). */
-export async function checkCallerMayChange(env: OperationEnv, ctx: RequestContext, operation: CommitOperation, namespace: string, name: string): Promise<void> {
+export async function checkCallerMayChange(
+  env: OperationEnv, ctx: RequestContext, operation: CommitOperation, namespace: string, name: string,
+): Promise<void> {
   const provider = env.deps.kube;
   const asCaller = provider.identity === 'caller';
   // Without OAuth there is no person to ask about: the ServiceAccount's own RBAC is the rule.
@@ -38,7 +40,9 @@ export async function checkCallerMayChange(env: OperationEnv, ctx: RequestContex
 const key = (text: string) => text.toLowerCase();
 
 /** The 403 when the installation's credential may not write to the target's repository. */
-export async function checkRepositoryAllowed(env: OperationEnv, ctx: RequestContext, kube: KubePort, target: CommitTarget): Promise<void> {
+export async function checkRepositoryAllowed(
+  env: OperationEnv, ctx: RequestContext, kube: KubePort, target: CommitTarget,
+): Promise<void> {
   // The caller's own token writes only where GitHub lets the caller write.
   if (ctx.githubToken) return;
   // A followed Kustomization's GitRepository is a repository the cluster points at.
@@ -70,7 +74,9 @@ async function clusterRepositories(env: OperationEnv, kube: KubePort): Promise<s
   };
   let repos = await kube.list(env.types.gitRepository, '').catch(none);
   if (!repos) {
-    const lists = await Promise.all(env.settings.namespaces.managed.map((ns) => kube.list(env.types.gitRepository, ns).catch(none)));
+    const lists = await Promise.all(
+      env.settings.namespaces.managed.map((ns) => kube.list(env.types.gitRepository, ns).catch(none)),
+    );
     repos = lists.flatMap((l) => l ?? []);
   }
   return repos.flatMap((repo) => {

@@ -12,7 +12,9 @@ import { commitTarget, kustomizationRef, repositoryText } from './gitops-target.
 import type { OperationEnv } from '../operation-env.js';
 import type { KubeObject, KubePort } from '../ports.js';
 
-export async function withCommitHint(env: OperationEnv, ctx: RequestContext, kube: KubePort, release: KubeObject, refusal: AppError): Promise<AppError> {
+export async function withCommitHint(
+  env: OperationEnv, ctx: RequestContext, kube: KubePort, release: KubeObject, refusal: AppError,
+): Promise<AppError> {
   if (!kustomizationRef(release)) return refusal;
   const namespace = release.metadata.namespace ?? '';
   const name = release.metadata.name;

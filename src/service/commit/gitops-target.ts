@@ -101,7 +101,9 @@ function pinnedRef(ref: Record<string, unknown> | undefined): string | undefined
 }
 
 /** The target of a new agent whose namespace's chart source a Kustomization applies. */
-async function besideSource(env: OperationEnv, kube: KubePort, ref: { namespace: string; name: string }, options: CommitOptions): Promise<CommitTarget> {
+async function besideSource(
+  env: OperationEnv, kube: KubePort, ref: { namespace: string; name: string }, options: CommitOptions,
+): Promise<CommitTarget> {
   // A request that names the whole place needs nothing from the Kustomization (which may not be followable).
   if (str(options.repository) && str(options.branch) && options.path !== undefined) {
     const directory = normaliseDirectory(options.path);
@@ -113,7 +115,8 @@ async function besideSource(env: OperationEnv, kube: KubePort, ref: { namespace:
   const base = str(options.branch) ?? target.base;
   const directory = options.path === undefined ? target.directory : normaliseDirectory(options.path);
   if (directory === undefined) throw invalid(`path ${JSON.stringify(options.path)} leaves the repository; give a directory below its root`);
-  const same = repositoryText(repository).toLowerCase() === repositoryText(target.repository).toLowerCase() && base === target.base && directory === target.directory;
+  const same = repositoryText(repository).toLowerCase() === repositoryText(target.repository).toLowerCase()
+    && base === target.base && directory === target.directory;
   return same ? target : { repository, base, directory };
 }
 
@@ -123,7 +126,10 @@ async function fromKustomization(
   const ks = await kube.get(env.types.kustomization, ref.namespace, ref.name);
   const where = `Flux Kustomization ${ref.namespace}/${ref.name}`;
   if (!ks) throw invalid(`the release is applied by ${where}, which cannot be read (it does not exist, or agent-manager may not get kustomizations there)`);
-  const spec = (ks.spec ?? {}) as { path?: unknown; prune?: unknown; targetNamespace?: unknown; sourceRef?: { kind?: unknown; name?: unknown; namespace?: unknown } };
+  const spec = (ks.spec ?? {}) as {
+    path?: unknown; prune?: unknown; targetNamespace?: unknown;
+    sourceRef?: { kind?: unknown; name?: unknown; namespace?: unknown };
+  };
   const source = spec.sourceRef ?? {};
   if (source.kind !== 'GitRepository' || typeof source.name !== 'string') {
     const named = str(source.kind) ? `${String(source.kind)} ${str(source.name) ?? '(unnamed)'}` : 'a source of no kind';
@@ -148,12 +154,16 @@ async function fromKustomization(
   }
   const target: CommitTarget = {
     repository, base, directory,
-    kustomization: { ...ref, prune: spec.prune === true, ...(str(spec.targetNamespace) ? { targetNamespace: str(spec.targetNamespace) } : {}) },
+    kustomization: {
+      ...ref, prune: spec.prune === true,
+      ...(str(spec.targetNamespace) ? { targetNamespace: str(spec.targetNamespace) } : {}),
+    },
   };
   if (!strict) return target;
   // The release lives where Flux applies it from; a request that points elsewhere is a mistake.
   const given = { repository: str(options.repository), branch: str(options.branch), path: options.path };
-  if ((given.repository && given.repository !== repositoryText(repository)) || (given.branch && given.branch !== target.base)
+  if ((given.repository && given.repository !== repositoryText(repository))
+    || (given.branch && given.branch !== target.base)
     || (given.path !== undefined && normaliseDirectory(given.path) !== directory)) {
     throw invalid(`the release is applied by ${where} from ${repositoryText(repository)}@${target.base} path ${directory || '/'}; omit repository, branch and path, or give those`);
   }

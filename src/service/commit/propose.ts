@@ -81,7 +81,9 @@ export function gitopsHost(env: OperationEnv, ctx: RequestContext): GitOpsHost {
   return host;
 }
 
-export function commitTitle(operation: CommitOperation, namespace: string, name: string, rolledBackTo?: number): string {
+export function commitTitle(
+  operation: CommitOperation, namespace: string, name: string, rolledBackTo?: number,
+): string {
   switch (operation) {
     case 'create': return `feat(agents): add agent ${name} in ${namespace}`;
     case 'update': return `chore(agents): update agent ${name} in ${namespace}`;
@@ -101,7 +103,9 @@ function proposal(request: CommitRequest): string {
   }
 }
 
-export function planInput(target: CommitTarget, files: Record<string, string>, namespace: string, name: string, release?: KubeObject): PlanInput {
+export function planInput(
+  target: CommitTarget, files: Record<string, string>, namespace: string, name: string, release?: KubeObject,
+): PlanInput {
   const input: PlanInput = {
     files, directory: target.directory, namespace, name, where: `${repositoryText(target.repository)}@${target.base}`,
   };
@@ -115,7 +119,9 @@ export function planInput(target: CommitTarget, files: Record<string, string>, n
   return input;
 }
 
-export async function commitChange(env: OperationEnv, ctx: RequestContext, kube: KubePort, request: CommitRequest): Promise<CommitInfo> {
+export async function commitChange(
+  env: OperationEnv, ctx: RequestContext, kube: KubePort, request: CommitRequest,
+): Promise<CommitInfo> {
   const host = gitopsHost(env, ctx);
   const { operation, namespace, name } = request;
   // Who may propose, and where the installation's credential may write: asked before anything is read.
@@ -128,7 +134,9 @@ export async function commitChange(env: OperationEnv, ctx: RequestContext, kube:
     const plan = request.plan(planInput(target, snapshot.files, namespace, name, request.release));
     const info: CommitInfo = {
       repository: repositoryText(target.repository), base: target.base, branch, directory: target.directory,
-      files: plan.files.map((f) => (request.options.dryRun && f.content !== undefined ? f : { path: f.path, action: f.action })),
+      files: plan.files.map((f) =>
+        request.options.dryRun && f.content !== undefined ? f : { path: f.path, action: f.action },
+      ),
     };
     if (target.kustomization) info.kustomization = `${target.kustomization.namespace}/${target.kustomization.name}`;
     if (plan.liveSteps) info.liveSteps = plan.liveSteps;
@@ -150,7 +158,9 @@ export async function commitChange(env: OperationEnv, ctx: RequestContext, kube:
   throw conflict(`the base branch ${target.base} of ${repositoryText(target.repository)} moved ${ATTEMPTS} times while the change was being written; retry`);
 }
 
-function prBody(request: CommitRequest, info: CommitInfo, requestedBy: string, target: CommitTarget, drift?: string[]): string {
+function prBody(
+  request: CommitRequest, info: CommitInfo, requestedBy: string, target: CommitTarget, drift?: string[],
+): string {
   const lines = [
     `agent-manager proposes to ${proposal(request)}, requested by ${requestedBy}.`,
     '',

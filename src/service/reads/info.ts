@@ -44,7 +44,9 @@ export async function getInfo(env: OperationEnv): Promise<Info> {
   };
 }
 
-export async function listModelConfigs(env: OperationEnv, ctx: RequestContext, namespaceArg?: string): Promise<{ modelConfigs: ModelConfig[] }> {
+export async function listModelConfigs(
+  env: OperationEnv, ctx: RequestContext, namespaceArg?: string,
+): Promise<{ modelConfigs: ModelConfig[] }> {
   const namespace = env.settings.namespaces.resolve(namespaceArg);
   const items = await env.reads(ctx).list(env.types.modelConfig, namespace);
   const modelConfigs = items.map((item): ModelConfig => {
@@ -71,7 +73,9 @@ export interface SkillsRequest {
   refresh?: boolean;
 }
 
-export async function listSkills(env: OperationEnv, ctx: RequestContext, request: SkillsRequest): Promise<SkillsResult> {
+export async function listSkills(
+  env: OperationEnv, ctx: RequestContext, request: SkillsRequest,
+): Promise<SkillsResult> {
   const catalog = env.deps.skills;
   if (!catalog || catalog.repositories.length === 0) throw unsupported('no skill repositories are configured');
   return catalog.list(request, ctx.signal);

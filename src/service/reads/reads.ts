@@ -42,7 +42,8 @@ export function readAgent(cr: KubeObject | undefined, release: KubeObject | unde
   return memoized((cr ?? release)!, release, name, () => agentOf(cr, release, name));
 }
 
-/** The names of the namespace's sources of the agent chart: the chart name plus every OCIRepository of the chart URL. */
+/** The names of the namespace's sources of the agent chart: the chart name plus every OCIRepository of the chart
+ * URL. */
 export function agentChartSources(sources: readonly KubeObject[], chartUrl: string): Set<string> {
   const names = new Set([chartNameOf(chartUrl)]);
   for (const source of sources) {
@@ -53,7 +54,8 @@ export function agentChartSources(sources: readonly KubeObject[], chartUrl: stri
 
 /** True when the release renders the agent chart from one of `sources` in `namespace`. */
 export function isAgentRelease(release: KubeObject, sources: ReadonlySet<string>, namespace: string): boolean {
-  const chartRef = (release.spec as { chartRef?: { kind?: unknown; name?: unknown; namespace?: unknown } } | undefined)?.chartRef;
+  const chartRef = (release.spec as { chartRef?: { kind?: unknown; name?: unknown; namespace?: unknown } } | undefined)
+    ?.chartRef;
   if (!chartRef || chartRef.kind !== 'OCIRepository' || typeof chartRef.name !== 'string') return false;
   const refNamespace = typeof chartRef.namespace === 'string' ? chartRef.namespace : '';
   return sources.has(chartRef.name) && (refNamespace === '' || refNamespace === namespace);

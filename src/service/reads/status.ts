@@ -93,7 +93,9 @@ export interface StatusObjects {
  * Where an agent's HelmRelease is: the release the Agent's provenance labels name, else
  * the one of the agent's own name and namespace.
  */
-export function releaseLocation(agent: KubeObject | undefined, namespace: string, name: string): { namespace: string; name: string } {
+export function releaseLocation(
+  agent: KubeObject | undefined, namespace: string, name: string,
+): { namespace: string; name: string } {
   return (agent && provenanceOf(agent)) || { namespace, name };
 }
 
@@ -101,7 +103,9 @@ export function releaseLocation(agent: KubeObject | undefined, namespace: string
  * The status folded from what was read about the agent `namespace/name`; with
  * `generation`, not ready before the release has reached at least that generation.
  */
-export function foldStatus(namespace: string, name: string, objects: StatusObjects, options: VerdictOptions = {}): Status {
+export function foldStatus(
+  namespace: string, name: string, objects: StatusObjects, options: VerdictOptions = {},
+): Status {
   const { agent, release, deployment } = objects;
   const agentConditions = conditionsOf(agent);
   const podStatuses = summarizePods(objects.pods);
@@ -130,7 +134,9 @@ export function foldStatus(namespace: string, name: string, objects: StatusObjec
 }
 
 /** The status of one agent; 404 when neither its Agent nor its release exists. */
-export async function agentStatus(kube: KubePort, types: ResourceTypes, namespace: string, name: string): Promise<Status> {
+export async function agentStatus(
+  kube: KubePort, types: ResourceTypes, namespace: string, name: string,
+): Promise<Status> {
   const [agent, sameName, deployment, pods, events] = await Promise.all([
     kube.get(types.agent, namespace, name),
     kube.get(types.helmRelease, namespace, name),

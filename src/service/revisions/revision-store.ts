@@ -39,7 +39,9 @@ export interface HistoryRead {
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** Lists an agent's revisions; never rejects. */
-export async function readHistory(kube: KubePort, types: ResourceTypes, namespace: string, agent: string): Promise<HistoryRead> {
+export async function readHistory(
+  kube: KubePort, types: ResourceTypes, namespace: string, agent: string,
+): Promise<HistoryRead> {
   try {
     const objects = await kube.list(types.controllerRevision, namespace, { labelSelector: revisionSelector(agent) });
     const revisions: StoredRevision[] = [];
@@ -69,7 +71,9 @@ export async function historyNear(
  * someone hostile) is no part of the history and does not count for the numbering; with
  * `log`, each is reported once.
  */
-export function releaseRevisions(history: HistoryRead, release: KubeObject | undefined, log?: Logger): StoredRevision[] {
+export function releaseRevisions(
+  history: HistoryRead, release: KubeObject | undefined, log?: Logger,
+): StoredRevision[] {
   const uid = release?.metadata.uid;
   const owned = history.revisions.filter((r) => release !== undefined && (uid === undefined || r.ownerUid === uid));
   if (log) {
@@ -126,7 +130,9 @@ export const MAX_REVISION_BYTES = 1 << 20;
 /** Records revision `revision` of the written release and prunes the history; never rejects. */
 export async function recordRevision(
   env: OperationEnv, ctx: RequestContext, kube: KubePort,
-  args: { agent: string; release: KubeObject; revision: number | undefined; record: RevisionRecord; history: HistoryRead },
+  args: {
+    agent: string; release: KubeObject; revision: number | undefined; record: RevisionRecord; history: HistoryRead;
+  },
 ): Promise<Recorded> {
   const { agent, release, revision, history } = args;
   const namespace = release.metadata.namespace ?? history.namespace;

@@ -37,7 +37,9 @@ export function liveOf(release: KubeObject): LiveRelease {
   return { values, annotated: annotatedRevision(release.metadata.annotations), history: fluxHistory(release.status) };
 }
 
-async function readReleaseHistory(env: OperationEnv, ctx: RequestContext, request: RevisionsRequest): Promise<ReleaseHistory> {
+async function readReleaseHistory(
+  env: OperationEnv, ctx: RequestContext, request: RevisionsRequest,
+): Promise<ReleaseHistory> {
   const namespace = env.settings.namespaces.resolve(request.namespace);
   validateName(request.name);
   const { name } = request;
@@ -85,7 +87,9 @@ export async function getAgentRevision(
   const read = await readReleaseHistory(env, ctx, request);
   const found = read.revisions.find((r) => r.revision === request.revision);
   if (!found || !read.release) throw revisionNotFound(read.namespace, read.name, request.revision);
-  if (found.problem !== undefined) throw malformedRevision(read.release.metadata.namespace ?? read.namespace, read.name, found);
+  if (found.problem !== undefined) {
+    throw malformedRevision(read.release.metadata.namespace ?? read.namespace, read.name, found);
+  }
   const current = currentRevision(read.revisions, read.live) === found;
   const entry = revisionEntry(found, read.live, current);
   const releaseNamespace = read.release.metadata.namespace ?? read.namespace;

@@ -30,8 +30,12 @@ export interface RollbackRequest extends CommitOptions {
   refreshSkills?: boolean;
 }
 
-export async function rollbackAgent(env: OperationEnv, ctx: RequestContext, request: RollbackRequest): Promise<RollbackResult> {
-  const { name, namespace, force, revision, dryRun, resourceVersion, version, mode, repository, branch, path, refreshSkills } = request;
+export async function rollbackAgent(
+  env: OperationEnv, ctx: RequestContext, request: RollbackRequest,
+): Promise<RollbackResult> {
+  const {
+    name, namespace, force, revision, dryRun, resourceVersion, version, mode, repository, branch, path, refreshSkills,
+  } = request;
   const resolvedNamespace = env.settings.namespaces.resolve(namespace);
   let applied: RevisionSpec = {};
   const result = await writeUpdate(env, ctx, {
@@ -44,16 +48,20 @@ export async function rollbackAgent(env: OperationEnv, ctx: RequestContext, requ
       applied = target.spec;
       const update = rollbackUpdate(target.spec, { name, namespace, force });
       // The revision's toolset meets today's rules, the installation's presets included (as update_agent's would).
-      const [problem] = [...updateViolations(update), unknownPresetViolation(update.toolset, env.settings.toolsetPresets ?? {})].filter(Boolean);
+      const [problem] = [
+        ...updateViolations(update), unknownPresetViolation(update.toolset, env.settings.toolsetPresets ?? {}),
+      ].filter(Boolean);
       if (problem) throw invalid(`revision ${revision} cannot be applied again: ${problem}`);
       // The mode travels with the update: in commit mode the ownership guards do not apply.
-      // The revision's pins come back as they ran; its record says what they asked for (and what refreshSkills follows).
+      // The revision's pins come back as they ran; its record says what they asked for (and what refreshSkills
+      // follows).
       return { update: { ...update, mode }, rolledBackTo: revision, skillRefs: target.skillRefs ?? {} };
     },
   });
   const out: RollbackResult = { ...result, rolledBackTo: revision };
   // In either mode `before` holds the toolset the merge kept (a rollback never removes one).
-  const notes = [keptToolsetNote(revision, applied, result.before), unchangedNote(result, revision)].filter((n) => n !== undefined);
+  const notes = [keptToolsetNote(revision, applied, result.before), unchangedNote(result, revision)]
+    .filter((n) => n !== undefined);
   if (notes.length > 0) out.notes = [...(result.notes ?? []), ...notes];
   return out;
 }

@@ -6,7 +6,12 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 
-export function sessionContextId(parts: { user?: string; namespace: string; name: string; requestId?: string }): string {
+export function sessionContextId(parts: {
+  user?: string;
+  namespace: string;
+  name: string;
+  requestId?: string;
+}): string {
   if (parts.requestId === undefined) return randomUUID();
   const digest = createHash('sha256')
     .update(JSON.stringify(['agent-manager/session', parts.user ?? '', parts.namespace, parts.name, parts.requestId]))

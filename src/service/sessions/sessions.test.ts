@@ -22,7 +22,8 @@ const refusal = async (run: Promise<unknown>): Promise<{ code: string; status: n
 };
 
 const caller = (email: string): Caller => ({ subject: email.split('@')[0]!, email, groups: [], source: 'sso' });
-const as = (fx: ServiceFixture, email: string, token: string): RequestContext => fx.ctx({ caller: caller(email), token });
+const as = (fx: ServiceFixture, email: string, token: string): RequestContext =>
+  fx.ctx({ caller: caller(email), token });
 
 async function readyAgent(fx: ServiceFixture, name: string, displayName: string): Promise<void> {
   const created = await fx.service.createAgent(fx.ctx(), { name, modelConfig: 'default-model-config', displayName, toolset: ['preset:read-only'], wait: 30 });

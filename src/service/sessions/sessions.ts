@@ -54,7 +54,9 @@ interface Opened {
 }
 
 /** The agent, checked to exist and be ready, and its A2A endpoint opened as the caller. */
-async function openAgent(env: OperationEnv, ctx: RequestContext, request: { name: string; namespace?: string }, check?: () => void): Promise<Opened & { user?: string }> {
+async function openAgent(
+  env: OperationEnv, ctx: RequestContext, request: { name: string; namespace?: string }, check?: () => void,
+): Promise<Opened & { user?: string }> {
   const sessions = env.deps.sessions;
   if (!sessions) throw unsupported(NO_ENDPOINT);
   const namespace = env.settings.namespaces.resolve(request.namespace);
@@ -71,10 +73,13 @@ async function openAgent(env: OperationEnv, ctx: RequestContext, request: { name
 
 /** Sends one message and waits for the turn, at most `seconds`; updates go to MCP progress and `onUpdate`. */
 async function runTurn(
-  ctx: RequestContext, conversation: A2AConversation, message: { contextId: string; text: string; metadata?: Record<string, string> },
-  seconds: number, onUpdate?: TurnListener,
+  ctx: RequestContext, conversation: A2AConversation,
+  message: { contextId: string; text: string; metadata?: Record<string, string> }, seconds: number,
+  onUpdate?: TurnListener,
 ): Promise<{ task: A2AJson; turn: Turn }> {
-  const deadline = ctx.signal ? AbortSignal.any([ctx.signal, AbortSignal.timeout(seconds * 1000)]) : AbortSignal.timeout(seconds * 1000);
+  const deadline = ctx.signal
+    ? AbortSignal.any([ctx.signal, AbortSignal.timeout(seconds * 1000)])
+    : AbortSignal.timeout(seconds * 1000);
   let updates = 0;
   const outcome = await conversation.send(message, {
     deadline,
@@ -98,7 +103,9 @@ async function sessionTasks(opened: Opened, sessionId: string): Promise<A2AJson[
   return tasks;
 }
 
-export async function startSession(env: OperationEnv, ctx: RequestContext, request: StartSessionRequest, onUpdate?: TurnListener): Promise<SessionTurn> {
+export async function startSession(
+  env: OperationEnv, ctx: RequestContext, request: StartSessionRequest, onUpdate?: TurnListener,
+): Promise<SessionTurn> {
   let text = '';
   let requestId: string | undefined;
   let sessionName: string | undefined;
@@ -114,14 +121,22 @@ export async function startSession(env: OperationEnv, ctx: RequestContext, reque
   if (requestId !== undefined) {
     // A retry of a start that reached the agent: answer that session and its first turn.
     const existing = await conversation.listTasks(contextId, TASK_LIMIT);
-    if (existing.length > 0) return { session: sessionOf(agent, contextId, existing, sessionName), turn: turnOf(oldestFirst(existing)[0]!, 0) };
+    if (existing.length > 0) {
+      return {
+        session: sessionOf(agent, contextId, existing, sessionName), turn: turnOf(oldestFirst(existing)[0]!, 0),
+      };
+    }
   }
-  const { task, turn } = await runTurn(ctx, conversation, { contextId, text, ...(sessionName ? { metadata: { sessionName } } : {}) }, seconds, onUpdate);
+  const { task, turn } = await runTurn(
+    ctx, conversation, { contextId, text, ...(sessionName ? { metadata: { sessionName } } : {}) }, seconds, onUpdate,
+  );
   ctx.log.info({ agent: `${agent.namespace}/${agent.name}`, session: contextId, state: turn.state }, 'session started');
   return { session: sessionOf(agent, contextId, [task], sessionName), turn };
 }
 
-export async function sendMessage(env: OperationEnv, ctx: RequestContext, request: SendMessageRequest, onUpdate?: TurnListener): Promise<SessionTurn> {
+export async function sendMessage(
+  env: OperationEnv, ctx: RequestContext, request: SendMessageRequest, onUpdate?: TurnListener,
+): Promise<SessionTurn> {
   let text = '';
   let sessionId = '';
   let seconds = 0;
@@ -136,7 +151,9 @@ export async function sendMessage(env: OperationEnv, ctx: RequestContext, reques
   return { session: sessionOf(opened.agent, sessionId, [...others, task]), turn };
 }
 
-export async function listSessions(env: OperationEnv, ctx: RequestContext, request: { name: string; namespace?: string }): Promise<SessionList> {
+export async function listSessions(
+  env: OperationEnv, ctx: RequestContext, request: { name: string; namespace?: string },
+): Promise<SessionList> {
   const opened = await openAgent(env, ctx, request);
   const tasks = await opened.conversation.listTasks(undefined, TASK_LIMIT);
   return { agent: opened.agent, sessions: sessionsOf(opened.agent, tasks) };

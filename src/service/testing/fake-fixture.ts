@@ -31,7 +31,8 @@ export interface FakeServiceFixture {
   ctx(overrides?: Partial<RequestContext>): RequestContext;
 }
 
-/** A FakeKube holding what the sandbox's default seed gives the service: two accepted ModelConfigs and the shared source in kagent. */
+/** A FakeKube holding what the sandbox's default seed gives the service: two accepted ModelConfigs and the shared
+ * source in kagent. */
 export function startFakeServiceFixture(options: FakeFixtureOptions = {}): FakeServiceFixture {
   const kube = new FakeKube();
   seedModelConfig(kube, 'kagent', 'default-model-config', 'Anthropic', 'claude-sonnet-4-6');
@@ -44,7 +45,10 @@ export function startFakeServiceFixture(options: FakeFixtureOptions = {}): FakeS
   const log = options.log ?? silentLogger();
   const settings = fixtureSettings(options.settings);
   const service = new AgentService(
-    { kube: kube.provider(), chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills, skillResolver: options.skillResolver, log },
+    {
+      kube: kube.provider(), chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills,
+      skillResolver: options.skillResolver, log,
+    },
     settings,
   );
   let n = 0;

@@ -53,7 +53,8 @@ export class FakeKube implements KubePort {
   readonly store = {
     create: (resource: string, object: unknown): KubeObject => this.seed(gvrOf(resource), object as KubeObject),
     updateStatus: (resource: string, object: unknown): KubeObject => this.seed(gvrOf(resource), object as KubeObject),
-    find: (resource: string, namespace: string, name: string): Json | undefined => this.peek(gvrOf(resource), namespace, name) as Json | undefined,
+    find: (resource: string, namespace: string, name: string): Json | undefined =>
+      this.peek(gvrOf(resource), namespace, name) as Json | undefined,
     get: (resource: string, namespace: string, name: string): Json => {
       const found = this.peek(gvrOf(resource), namespace, name);
       if (!found) throw notFound(`${resource} ${namespace}/${name}`);
@@ -66,11 +67,13 @@ export class FakeKube implements KubePort {
     }),
   };
 
-  /** Calls counted by Kubernetes verb (`update` for replace, `delete` for remove), as the sandbox's counters count requests. */
+  /** Calls counted by Kubernetes verb (`update` for replace, `delete` for remove), as the sandbox's counters count
+   * requests. */
   readonly counters = {
     reset: (): void => void this.calls.splice(0),
     count: (filter: { verb?: string; resource?: string } = {}): number => this.calls.filter((c) =>
-      (!filter.verb || KUBE_VERB[c.verb] === filter.verb) && (!filter.resource || c.resource === filter.resource)).length,
+      (!filter.verb || KUBE_VERB[c.verb] === filter.verb)
+      && (!filter.resource || c.resource === filter.resource)).length,
   };
 
   /** A provider that hands this port to every request (the ServiceAccount mode). */
@@ -145,7 +148,9 @@ export class FakeKube implements KubePort {
     return copy(stored);
   }
 
-  async remove(gvr: Gvr, namespace: string, name: string, options: WriteCallOptions & { resourceVersion?: string } = {}): Promise<boolean> {
+  async remove(
+    gvr: Gvr, namespace: string, name: string, options: WriteCallOptions & { resourceVersion?: string } = {},
+  ): Promise<boolean> {
     this.record({ verb: 'remove', resource: gvr.resource, namespace, name, dryRun: options.dryRun });
     const current = this.objects.get(key(gvr.resource, namespace, name));
     if (!current) return false;

@@ -78,8 +78,9 @@ export async function startServiceFixture(options: FixtureOptions = {}): Promise
   const settings = fixtureSettings(options.settings);
   const service = new AgentService(
     {
-      kube: provider, chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills, skillResolver: options.skillResolver,
-      gitops: options.gitops, sessions: options.sessions?.(sandbox), shutdown: options.shutdown, log,
+      kube: provider, chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills,
+      skillResolver: options.skillResolver, gitops: options.gitops, sessions: options.sessions?.(sandbox),
+      shutdown: options.shutdown, log,
     },
     settings,
   );

@@ -60,7 +60,8 @@ export function meterRoundTrips(sandbox: Sandbox): RoundTripMeter {
     }, WATCHDOG_MS);
   };
 
-  const ours = (request: UndiciRequest) => request.origin !== undefined && new URL(String(request.origin)).origin === origin;
+  const ours = (request: UndiciRequest) =>
+    request.origin !== undefined && new URL(String(request.origin)).origin === origin;
   const onCreate = (message: unknown) => {
     const { request } = message as { request: UndiciRequest };
     if (!ours(request)) return;

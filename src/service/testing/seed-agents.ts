@@ -139,7 +139,9 @@ export function seedWorkload(sandbox: SeedTarget, seed: WorkloadSeed): void {
       selector: { matchLabels: { app: 'kagent', kagent: seed.name } },
       template: { metadata: { labels: { app: 'kagent', kagent: seed.name } }, spec: { containers: [{ name: 'kagent', image: 'kagent:test' }] } },
     },
-  }, { replicas, readyReplicas: available, availableReplicas: available, updatedReplicas: replicas, observedGeneration: 1 });
+  }, {
+    replicas, readyReplicas: available, availableReplicas: available, updatedReplicas: replicas, observedGeneration: 1,
+  });
   for (const pod of seed.pods ?? []) {
     withStatus(sandbox, 'pods', {
       apiVersion: 'v1', kind: 'Pod',
@@ -157,7 +159,9 @@ export function seedWorkload(sandbox: SeedTarget, seed: WorkloadSeed): void {
 }
 
 /** A Warning event about an object. */
-export function seedWarning(sandbox: SeedTarget, namespace: string, object: { kind: string; name: string }, reason: string, message: string): void {
+export function seedWarning(
+  sandbox: SeedTarget, namespace: string, object: { kind: string; name: string }, reason: string, message: string,
+): void {
   sandbox.store.create('events', {
     apiVersion: 'v1', kind: 'Event',
     metadata: { name: `${object.name}.${Math.random().toString(16).slice(2)}`, namespace },

@@ -39,7 +39,9 @@ const byName = (name: string) => ({ fieldSelector: `metadata.name=${name}` });
 const first = (feed: Feed | undefined): KubeObject | undefined => feed?.objects()[0];
 
 /** Follow the agent until the wait ends; rejects when the first reads fail, or a watch is refused. */
-export async function waitForRollout(watches: WatchPort, types: ResourceTypes, wait: RolloutWait): Promise<RolloutOutcome> {
+export async function waitForRollout(
+  watches: WatchPort, types: ResourceTypes, wait: RolloutWait,
+): Promise<RolloutOutcome> {
   const { namespace, name, until } = wait;
   const now = wait.now ?? Date.now;
   const started = now();

@@ -67,7 +67,9 @@ export async function waitForAgent(env: OperationEnv, ctx: RequestContext, reque
   const seconds = waitSeconds('timeoutSeconds', request.timeoutSeconds, 1, WAIT_DEFAULT_SECONDS);
   const until = request.until ?? 'ready';
   const generation = waitGeneration(request.generation);
-  const outcome = await follow(env, ctx, namespace, request.name, until, seconds, (status) => ctx.progress?.(status.summary), generation);
+  const outcome = await follow(
+    env, ctx, namespace, request.name, until, seconds, (status) => ctx.progress?.(status.summary), generation,
+  );
   if (outcome.end === 'aborted') throw cutShort(env, namespace, request.name);
   return { ...outcome.status, timedOut: outcome.end === 'timeout', waitedSeconds: outcome.waitedSeconds };
 }
@@ -78,7 +80,8 @@ export async function waitForAgent(env: OperationEnv, ctx: RequestContext, reque
  * status that is news, until the agent is ready, failed or deleted or the time is up.
  */
 export async function followAgentStatus(
-  env: OperationEnv, ctx: RequestContext, request: { namespace?: string; name: string; timeoutSeconds?: number; generation?: number },
+  env: OperationEnv, ctx: RequestContext,
+  request: { namespace?: string; name: string; timeoutSeconds?: number; generation?: number },
   onStatus: (status: Status) => void,
 ): Promise<FollowEnd> {
   const namespace = env.settings.namespaces.resolve(request.namespace);
@@ -107,7 +110,9 @@ interface WaitableResult {
  */
 async function agentAfter<A extends WaitableResult['agent']>(env: OperationEnv, ctx: RequestContext, agent: A): Promise<A | Agent> {
   try {
-    return await getAgent({ kube: env.kube(ctx), types: env.types, chartUrl: env.compose.chartOciUrl }, agent.namespace, agent.name);
+    return await getAgent(
+      { kube: env.kube(ctx), types: env.types, chartUrl: env.compose.chartOciUrl }, agent.namespace, agent.name,
+    );
   } catch {
     return agent;
   }
@@ -119,11 +124,14 @@ async function agentAfter<A extends WaitableResult['agent']>(env: OperationEnv, 
  * wait does, so a wait that cannot finish (the server shuts down, a watch is refused) is a
  * note on the result and `timedOut: true`, never a failed write.
  */
-export async function withRollout<R extends WaitableResult>(env: OperationEnv, ctx: RequestContext, result: R, seconds: number): Promise<R> {
+export async function withRollout<R extends WaitableResult>(
+  env: OperationEnv, ctx: RequestContext, result: R, seconds: number,
+): Promise<R> {
   const { namespace, name } = result.agent;
   const started = Date.now();
   const note = (text: string): R => ({
-    ...result, timedOut: true, waitedSeconds: elapsedSeconds(started, Date.now()), notes: [...(result.notes ?? []), text],
+    ...result, timedOut: true, waitedSeconds: elapsedSeconds(started, Date.now()),
+    notes: [...(result.notes ?? []), text],
   });
   let outcome: RolloutOutcome;
   try {

@@ -60,7 +60,9 @@ export function checkSpec(env: OperationEnv, spec: AgentSpec): string {
   return namespace;
 }
 
-export async function createAgent(env: OperationEnv, ctx: RequestContext, request: CreateRequest): Promise<CreateResult> {
+export async function createAgent(
+  env: OperationEnv, ctx: RequestContext, request: CreateRequest,
+): Promise<CreateResult> {
   const { dryRun: dryRunFlag, ...spec } = request;
   const dryRun = dryRunFlag === true;
   const namespace = checkSpec(env, spec);
@@ -80,7 +82,9 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
     env.deps.chart.schema(),
     readHistory(kube, types, namespace, name),
   ]);
-  if (release) throw isLive(release) ? releaseExistsConflict(namespace, name) : releaseTerminatingConflict(namespace, name);
+  if (release) {
+    throw isLive(release) ? releaseExistsConflict(namespace, name) : releaseTerminatingConflict(namespace, name);
+  }
   if (agent) throw bareAgentExistsConflict(namespace, name);
   const modelConfigProblem = modelConfigViolation(namespace, spec.modelConfig, modelConfigs);
   if (modelConfigProblem) throw invalid(modelConfigProblem);
@@ -103,8 +107,10 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
       ? await dryRunSource(kube, types, sourceTemplate)
       : await ensureSource(kube, types, sourceTemplate, { seen: source ?? null });
   } else if ((source.spec as { url?: unknown } | undefined)?.url !== compose.chartOciUrl) {
-    ctx.log.warn({ namespace, ociRepository: chartName, url: (source.spec as { url?: unknown }).url, want: compose.chartOciUrl },
-      'reusing an OCIRepository that points elsewhere');
+    ctx.log.warn(
+      { namespace, ociRepository: chartName, url: (source.spec as { url?: unknown }).url, want: compose.chartOciUrl },
+      'reusing an OCIRepository that points elsewhere',
+    );
   }
   let created: KubeObject;
   const composed = buildHelmRelease(namespace, name, values, compose) as KubeObject;
@@ -118,7 +124,9 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
     // 5xx, a timeout or a dropped connection leaves the outcome unknown: the release may
     // still land, so the source stays (an unused source is harmless; a release without one
     // is not).
-    if (sourceCreated && !dryRun && isAppError(err, ...DEFINITE_REFUSALS)) await removeUnusedSource(kube, env, ctx, namespace, chartName);
+    if (sourceCreated && !dryRun && isAppError(err, ...DEFINITE_REFUSALS)) {
+      await removeUnusedSource(kube, env, ctx, namespace, chartName);
+    }
     if (isAppError(err, 'conflict')) throw releaseExistsConflict(namespace, name);
     throw err;
   }
@@ -148,7 +156,9 @@ export async function createAgent(env: OperationEnv, ctx: RequestContext, reques
   // exists now, so a failed source check is tried once more before the call fails: a 502
   // here would send the caller into a retry that only finds the release.
   const [createdAfter, status, recorded] = await Promise.all([
-    ensureSource(kube, types, sourceTemplate).catch(() => ensureSource(kube, types, sourceTemplate)).catch((err: unknown) => {
+    ensureSource(
+      kube, types, sourceTemplate,
+    ).catch(() => ensureSource(kube, types, sourceTemplate)).catch((err: unknown) => {
       throw backendError(`HelmRelease ${namespace}/${name} was written, but its chart source could not be ensured after it: ${err instanceof Error ? err.message : String(err)}`, err);
     }),
     agentStatus(kube, types, namespace, name).catch(() => undefined),
@@ -182,11 +192,15 @@ async function dryRunSource(kube: KubePort, types: OperationEnv['types'], templa
 }
 
 /** Best effort: remove a source this call created when no release references it. */
-async function removeUnusedSource(kube: KubePort, env: OperationEnv, ctx: RequestContext, namespace: string, chartName: string) {
+async function removeUnusedSource(
+  kube: KubePort, env: OperationEnv, ctx: RequestContext, namespace: string, chartName: string,
+) {
   try {
     await removeSourceIfUnused(kube, env.types, { namespace, name: chartName });
   } catch (err) {
-    ctx.log.warn({ namespace, ociRepository: chartName, err: err instanceof Error ? err.message : String(err) },
-      'could not remove the OCIRepository created for a release that failed');
+    ctx.log.warn(
+      { namespace, ociRepository: chartName, err: err instanceof Error ? err.message : String(err) },
+      'could not remove the OCIRepository created for a release that failed',
+    );
   }
 }

@@ -29,7 +29,9 @@ export interface DeleteRequest extends WriteOptions, Pick<CommitOptions, 'mode' 
   force?: boolean;
 }
 
-export async function deleteAgent(env: OperationEnv, ctx: RequestContext, request: DeleteRequest): Promise<DeleteResult> {
+export async function deleteAgent(
+  env: OperationEnv, ctx: RequestContext, request: DeleteRequest,
+): Promise<DeleteResult> {
   checkCommitOptions(request);
   const namespace = env.settings.namespaces.resolve(request.namespace);
   validateName(request.name);
@@ -103,7 +105,9 @@ function bareAgentNotInGit(namespace: string, name: string) {
 }
 
 /** Deletes the release's chart source when no other live release renders from it: true, or why it was kept. */
-async function cleanUpSource(kube: KubePort, env: OperationEnv, release: KubeObject, dryRun: boolean): Promise<true | string> {
+async function cleanUpSource(
+  kube: KubePort, env: OperationEnv, release: KubeObject, dryRun: boolean,
+): Promise<true | string> {
   const source = sourceOfRelease(release);
   if (!source) return 'the HelmRelease does not render from an OCIRepository';
   return removeSourceIfUnused(kube, env.types, source, release.metadata.uid, { dryRun });

@@ -72,7 +72,10 @@ describe('a dry run', () => {
       expectNothingWritten(before, 2);
       expect(exists('ocirepositories', 'agent')).toBe(false);
     } finally {
-      const { metadata, spec } = source as { metadata: { name: string; namespace: string; labels?: Record<string, string> }; spec: unknown };
+      const { metadata, spec } = source as {
+        metadata: { name: string; namespace: string; labels?: Record<string, string> };
+        spec: unknown;
+      };
       f.sandbox.store.create('ocirepositories', { apiVersion: source.apiVersion, kind: source.kind, metadata: { name: metadata.name, namespace: metadata.namespace, labels: metadata.labels }, spec } as never);
     }
   });

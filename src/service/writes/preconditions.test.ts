@@ -123,7 +123,9 @@ describe('a write with a version precondition', () => {
   /** A controller's status write, as helm-controller makes several per reconcile. */
   const statusWrite = (name: string) => {
     const release = structuredClone(f.sandbox.store.get('helmreleases', 'kagent', name)) as Record<string, any>;
-    release.status = { ...release.status, observedGeneration: release.metadata.generation, lastHandledReconcileAt: String(Date.now()) };
+    release.status = {
+      ...release.status, observedGeneration: release.metadata.generation, lastHandledReconcileAt: String(Date.now()),
+    };
     f.sandbox.store.updateStatus('helmreleases', release as never);
   };
 

@@ -17,7 +17,8 @@ export interface Preconditions {
 }
 
 /** True when the write names something it was based on. */
-export const hasPrecondition = (p: Preconditions): boolean => p.resourceVersion !== undefined || p.version !== undefined;
+export const hasPrecondition = (p: Preconditions): boolean =>
+  p.resourceVersion !== undefined || p.version !== undefined;
 
 /** The error naming the version the caller read and the current one. */
 export function agentChanged(

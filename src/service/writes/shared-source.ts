@@ -36,7 +36,9 @@ export function sourceOfRelease(release: KubeObject): SourceRef | undefined {
 }
 
 /** Names of the live releases that render from the source, except the one with `exceptUid`. */
-export async function liveReferences(kube: KubePort, types: ResourceTypes, source: SourceRef, exceptUid?: string): Promise<string[]> {
+export async function liveReferences(
+  kube: KubePort, types: ResourceTypes, source: SourceRef, exceptUid?: string,
+): Promise<string[]> {
   const releases = await kube.list(types.helmRelease, source.namespace);
   return releases
     .filter((r) => isLive(r) && (exceptUid === undefined || r.metadata.uid !== exceptUid))
@@ -58,7 +60,9 @@ export interface EnsureOptions {
  * Makes the source live: nothing to do when it is, else it is created from `template`,
  * first waiting for a source being deleted to go. True when this call created it.
  */
-export async function ensureSource(kube: KubePort, types: ResourceTypes, template: KubeObject, options: EnsureOptions = {}): Promise<boolean> {
+export async function ensureSource(
+  kube: KubePort, types: ResourceTypes, template: KubeObject, options: EnsureOptions = {},
+): Promise<boolean> {
   const { namespace = '', name } = template.metadata;
   const waitMs = options.waitMs ?? TERMINATING_WAIT_MS;
   const deadline = Date.now() + waitMs;

@@ -24,9 +24,11 @@ let f: FakeServiceFixture;
 let digest: string;
 let skillImage: string;
 
-const release = (name: string) => f.kube.store.get('helmreleases', 'kagent', name) as {
-  metadata: { annotations?: Record<string, string> }; spec: { values: { skills?: { gitRefs?: Array<Record<string, string>>; refs?: string[] } } };
-};
+const release = (name: string) =>
+  f.kube.store.get('helmreleases', 'kagent', name) as {
+    metadata: { annotations?: Record<string, string> };
+    spec: { values: { skills?: { gitRefs?: Array<Record<string, string>>; refs?: string[] } } };
+  };
 const exists = (name: string) => f.kube.store.find('helmreleases', 'kagent', name) !== undefined;
 const revisionData = (name: string, n: number) => (f.kube.store.get('controllerrevisions', 'kagent', `${name}-${n}`) as { data: Record<string, unknown> }).data;
 
@@ -41,7 +43,9 @@ beforeAll(async () => {
   registry = await startRegistry();
   ({ manifestDigest: digest } = await pushChart({ registryUrl: registry.url, repository: 'skills/runbooks', tag: '1.4.0', chart: { version: '1.4.0' } }));
   skillImage = `${registry.host}/skills/runbooks`;
-  f = startFakeServiceFixture({ skillResolver: openSkillResolver({ github: { apiUrl: github.url, retryBaseMs: 1 }, registry: {} }) });
+  f = startFakeServiceFixture({
+    skillResolver: openSkillResolver({ github: { apiUrl: github.url, retryBaseMs: 1 }, registry: {} }),
+  });
 }, 60_000);
 afterAll(async () => {
   await github?.close();
@@ -209,7 +213,9 @@ describe.skipIf(registryMode.mode === 'skip')('a skill that cannot be pinned', (
     const goneHost = gone.host;
     await down.close();
     await gone.close();
-    const offline = startFakeServiceFixture({ skillResolver: openSkillResolver({ github: { apiUrl: downUrl, retryBaseMs: 1 }, registry: {} }) });
+    const offline = startFakeServiceFixture({
+      skillResolver: openSkillResolver({ github: { apiUrl: downUrl, retryBaseMs: 1 }, registry: {} }),
+    });
     for (const skills of [{ gitRefs: [{ url: REPO, ref: 'main' }] }, { refs: [`${goneHost}/skills/runbooks:1.4.0`] }]) {
       const err = await offline.service.createAgent(offline.ctx(), { ...BASE, name: 'offline', skills }).catch((e: unknown) => e);
       expect(err).toMatchObject({ code: 'backend_error', status: 502 });

@@ -52,7 +52,9 @@ export class SkillPinner {
       const result = planned.lookup ? settled.get(lookupKey(planned.lookup)) : undefined;
       if (result?.status === 'rejected') throw naming(planned.at, result.reason);
     }
-    const answers = new Map([...settled].map(([key, result]) => [key, (result as PromiseFulfilledResult<string>).value]));
+    const answers = new Map(
+      [...settled].map(([key, result]) => [key, (result as PromiseFulfilledResult<string>).value]),
+    );
     return applyPins(skills, plan, answers);
   }
 

@@ -63,7 +63,9 @@ export async function validateCreate(env: OperationEnv, ctx: RequestContext, spe
     toolsetProblem ? [] : toolsetNotes(spec.toolset, policy), agentSkills(values.skills, pinned.refs));
 }
 
-export async function validateUpdate(env: OperationEnv, ctx: RequestContext, update: AgentUpdate): Promise<ValidateResult> {
+export async function validateUpdate(
+  env: OperationEnv, ctx: RequestContext, update: AgentUpdate,
+): Promise<ValidateResult> {
   const removed = removedArgumentViolation(update);
   if (removed) throw invalid(removed);
   const namespace = env.settings.namespaces.resolve(update.namespace);
@@ -81,9 +83,15 @@ export async function validateUpdate(env: OperationEnv, ctx: RequestContext, upd
   const { objects, modelConfigs, schema } = await readForUpdate(env, env.kube(ctx), namespace, update);
   const skillsBad = update.skills !== undefined && skillsViolations(update.skills).length > 0;
   const release = objects.release;
-  const { value: pinned, refusal } = release && !skillsBad
-    ? await collect(new SkillPinner(env.deps.skillResolver, ctx).pinUpdate(update, release, { refresh: update.refreshSkills === true }), { update })
-    : { value: { update } };
+  const { value: pinned, refusal } =
+    release && !skillsBad
+      ? await collect(
+          new SkillPinner(env.deps.skillResolver, ctx).pinUpdate(update, release, {
+            refresh: update.refreshSkills === true,
+          }),
+          { update },
+        )
+      : { value: { update } };
   if (refusal) errors.push(refusal);
   const merged = mergeUpdate(objects, pinned.update, modelConfigs, schema);
   if (merged.modelConfigProblem) errors.push(merged.modelConfigProblem);
@@ -92,7 +100,10 @@ export async function validateUpdate(env: OperationEnv, ctx: RequestContext, upd
     ? parseSkillRefs(pinned.annotation ?? undefined)
     : parseSkillRefs(merged.release.metadata.annotations?.[SKILL_REFS_ANNOTATION]);
   return result('update', errors, schema,
-    composeManifests(merged.release.metadata.namespace ?? namespace, merged.release.metadata.name, merged.after, env.compose), notes,
+    composeManifests(
+      merged.release.metadata.namespace ?? namespace, merged.release.metadata.name, merged.after, env.compose,
+    ),
+    notes,
     agentSkills(merged.after.skills, refs));
 }
 
@@ -110,7 +121,9 @@ function result(
   mode: 'create' | 'update', errors: string[], schema: { version: string; source: ValidateResult['schemaSource'] },
   manifests: ValidateResult['manifests'], notes: string[], skills?: ValidateResult['skills'],
 ): ValidateResult {
-  const out: ValidateResult = { valid: errors.length === 0, mode, schemaVersion: schema.version, schemaSource: schema.source, manifests };
+  const out: ValidateResult = {
+    valid: errors.length === 0, mode, schemaVersion: schema.version, schemaSource: schema.source, manifests,
+  };
   if (skills) out.skills = skills;
   if (errors.length > 0) out.errors = errors;
   if (notes.length > 0) out.notes = notes;
