@@ -72,8 +72,8 @@ async function oidcConfig(config: SandboxCommandConfig): Promise<OidcAuthenticat
     if (!caPem.includes('-----BEGIN CERTIFICATE-----')) throw new Error(`--oidc-ca-file ${oidc.caFile}: no PEM certificate in it`);
   }
   return {
-    issuerUrl: oidc.issuerUrl, clientId: oidc.clientId, usernameClaim: oidc.usernameClaim, usernamePrefix: oidc.usernamePrefix,
-    groupsClaim: oidc.groupsClaim, caPem,
+    issuerUrl: oidc.issuerUrl, clientId: oidc.clientId, usernameClaim: oidc.usernameClaim,
+    usernamePrefix: oidc.usernamePrefix, groupsClaim: oidc.groupsClaim, caPem,
   };
 }
 
@@ -120,7 +120,9 @@ function workloadKubeconfigPath(config: SandboxCommandConfig, cluster: string): 
 }
 
 /** Run the sandbox until asked to stop. Resolves after it has closed. */
-export async function runSandbox(config: SandboxCommandConfig, log: CommandLogger, options: RunSandboxOptions = {}): Promise<void> {
+export async function runSandbox(
+  config: SandboxCommandConfig, log: CommandLogger, options: RunSandboxOptions = {},
+): Promise<void> {
   const listen = config.listen || '127.0.0.1:0';
   const sandbox = await startSandbox({
     listen,
@@ -129,7 +131,9 @@ export async function runSandbox(config: SandboxCommandConfig, log: CommandLogge
     oidc: await oidcConfig(config),
     controllers: config.controllers,
     reconcileDelayMs: config.reconcileDelayMs,
-    ...(config.workloadClusters ? { workloadClusters: config.workloadClusters, organization: config.organization || undefined } : {}),
+    ...(config.workloadClusters
+      ? { workloadClusters: config.workloadClusters, organization: config.organization || undefined }
+      : {}),
     log,
   }).catch((err: unknown) => {
     throw listenFailure(err, listen);
@@ -139,12 +143,17 @@ export async function runSandbox(config: SandboxCommandConfig, log: CommandLogge
     for (const [name, workload] of sandbox.workloads) {
       if (config.kubeconfigOut) await workload.writeKubeconfig(workloadKubeconfigPath(config, name));
     }
-    log.info({
-      // Not `authorization`: the logger redacts that key everywhere (it is the header's name).
-      url: sandbox.url, kubeconfig: config.kubeconfigOut || undefined, seeded: config.seed, authorizationMode: config.authorization,
-      oidcIssuer: config.oidc?.issuerUrl, controllers: config.controllers, a2aUrl: sandbox.a2aUrl,
-      organization: sandbox.organization, workloadClusters: Object.fromEntries([...sandbox.workloads].map(([name, w]) => [name, w.url])),
-    }, 'sandbox Kubernetes API server listening');
+    log.info(
+      {
+        // Not `authorization`: the logger redacts that key everywhere (it is the header's name).
+        url: sandbox.url,
+        kubeconfig: config.kubeconfigOut || undefined, seeded: config.seed, authorizationMode: config.authorization,
+        oidcIssuer: config.oidc?.issuerUrl, controllers: config.controllers, a2aUrl: sandbox.a2aUrl,
+        organization: sandbox.organization,
+        workloadClusters: Object.fromEntries([...sandbox.workloads].map(([name, w]) => [name, w.url])),
+      },
+      'sandbox Kubernetes API server listening',
+    );
     process.stdout.write(banner(sandbox, config));
     options.onReady?.(sandbox);
     const why = await stopRequested(options.signal);

@@ -92,7 +92,9 @@ export interface WorkloadEntry {
  * Seed the management side of a fleet: the organization's namespace, shared chart source
  * and kubeconfig Secrets; with `samples`, one installed agent per workload cluster.
  */
-export function seedFleet(store: SandboxStore, organization: string, workloads: readonly WorkloadEntry[], samples: boolean): void {
+export function seedFleet(
+  store: SandboxStore, organization: string, workloads: readonly WorkloadEntry[], samples: boolean,
+): void {
   const namespace = organizationNamespace(organization);
   store.create('namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }, opts);
   store.create('ocirepositories', {
@@ -101,7 +103,8 @@ export function seedFleet(store: SandboxStore, organization: string, workloads: 
     spec: { interval: '30m', url: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', ref: { semver: 'x.x.x' } },
   }, opts);
   for (const workload of workloads) store.create('secrets', kubeconfigSecret(organization, workload.name, workload.kubeconfigYaml), opts);
-  // agent-manager manages the organization's releases as those of a managed namespace, and reads its kubeconfig Secrets.
+  // agent-manager manages the organization's releases as those of a managed namespace, and reads its kubeconfig
+  // Secrets.
   grantAgentManager(store, namespace, [...AGENT_MANAGER_RULES, { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] }]);
   if (!samples) return;
   bindPeople(store, namespace);

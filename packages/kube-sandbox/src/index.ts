@@ -51,7 +51,8 @@ export type { CrashLoopTarget, FailureRule, FaultInjector, FaultSnapshot } from 
 export { A2A_PATH, DEFAULT_A2A_USER, type A2ARequestRecord } from './a2a/a2a-server.js';
 export { replyTo, WORKING_STEPS, type AgentFacts } from './a2a/responder.js';
 export {
-  CLUSTER_NAME_LABEL, CLUSTER_SECRET_TYPE, DEFAULT_ORGANIZATION, PLACED_CLUSTER_LABEL, SAMPLE_FLEET_AGENT, kubeconfigSecret, organizationNamespace, placedRelease,
+  CLUSTER_NAME_LABEL, CLUSTER_SECRET_TYPE, DEFAULT_ORGANIZATION, PLACED_CLUSTER_LABEL, SAMPLE_FLEET_AGENT,
+  kubeconfigSecret, organizationNamespace, placedRelease,
 } from './fleet.js';
 
 /** How to start a sandbox. Everything is optional. */
@@ -201,7 +202,9 @@ async function startServer(
     seed(store, Array.isArray(options.seed) ? options.seed : options.seed === 'samples' ? SAMPLE_SEED : DEFAULT_SEED);
   }
   if (organization !== undefined) {
-    const entries = [...workloads].map(([name, w]) => ({ name, kubeconfigYaml: clusterAdminKubeconfig(w.url, w.caPem, name, w.adminToken) }));
+    const entries = [...workloads].map(([name, w]) => ({
+      name, kubeconfigYaml: clusterAdminKubeconfig(w.url, w.caPem, name, w.adminToken),
+    }));
     seedFleet(store, organization, entries, options.seed === 'samples');
   }
   const rbac = (): Authorizer => {
@@ -233,7 +236,9 @@ async function startServer(
   const hostPart = address.family === 'IPv6' || host === '::1' ? `[${address.address}]` : address.address;
   const url = `https://${hostPart}:${address.port}`;
   config.serverAddress = `${hostPart}:${address.port}`;
-  const leaveNetwork = announce(config.serverAddress, { caPem: tls.caPem, store, authenticate: (token) => tokens.authenticate(token) });
+  const leaveNetwork = announce(config.serverAddress, {
+    caPem: tls.caPem, store, authenticate: (token) => tokens.authenticate(token),
+  });
   const admin: KubeconfigUser = { token: adminToken, name: 'sandbox-admin' };
   const controllers = options.controllers
     ? startControllers(store, { reconcileDelayMs: options.reconcileDelayMs, log: options.log })

@@ -31,7 +31,8 @@ function release(name: string, values: JsonObject, labels: Record<string, string
   };
 }
 
-/** Install a release of `namespace` (and its chart source `agent`) now, as helm-controller would have before the sandbox started. */
+/** Install a release of `namespace` (and its chart source `agent`) now, as helm-controller would have before the
+ * sandbox started. */
 export function installNow(store: SandboxStore, name: string, namespace = KAGENT_NAMESPACE): void {
   const ctx = { store };
   for (let i = 0; i < 2; i++) reconcileOciRepository(ctx, namespace, 'agent'); // finalizer, then artifact

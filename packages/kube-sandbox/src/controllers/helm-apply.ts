@@ -30,12 +30,16 @@ export function releaseNameOf(hr: JsonObject): string {
 
 /** Agents recorded in the release's inventory (`<ns>_<name>_kagent.dev_Agent`). */
 export function inventoryAgents(hr: JsonObject): Array<[string, string]> {
-  const entries = Array.isArray(obj(obj(hr.status).inventory).entries) ? obj(obj(hr.status).inventory).entries as unknown[] : [];
+  const entries = Array.isArray(obj(obj(hr.status).inventory).entries)
+    ? (obj(obj(hr.status).inventory).entries as unknown[])
+    : [];
   return entries.filter(isObject).map((e) => str(e.id).split('_')).filter((p) => p.length === 4 && p[3] === 'Agent').map((p) => [p[0]!, p[1]!]);
 }
 
 /** Helm's refusal to adopt an object another release (or nobody) owns. */
-function ownershipConflict(existing: JsonObject, releaseName: string, namespace: string, action: string): ChartFailure | undefined {
+function ownershipConflict(
+  existing: JsonObject, releaseName: string, namespace: string, action: string,
+): ChartFailure | undefined {
   const annotations = obj(metadata(existing).annotations);
   const problems: string[] = [];
   if (labelsOf(existing)['app.kubernetes.io/managed-by'] !== 'Helm') problems.push('label validation error: missing key "app.kubernetes.io/managed-by": must be set to "Helm"');
@@ -54,7 +58,9 @@ function ownershipConflict(existing: JsonObject, releaseName: string, namespace:
 
 /** The fields of an object this controller wrote (its managedFields entries). */
 function ownedByHelm(object: JsonObject): FieldSet {
-  return readManagedFields(object).filter((e) => e.manager === MANAGER).reduce((all, e) => all.union(e.set), new FieldSet());
+  return readManagedFields(object)
+    .filter((e) => e.manager === MANAGER)
+    .reduce((all, e) => all.union(e.set), new FieldSet());
 }
 
 /**
@@ -69,7 +75,9 @@ function upgradedMap(live: JsonObject, rendered: JsonObject, owned: FieldSet, fi
 }
 
 /** Render and apply the Agent; returns a failure instead of throwing for what Helm would report. */
-export function applyAgent(store: SandboxStore, hr: JsonObject, values: JsonObject, chartVersion: string, action: string): ChartFailure | string {
+export function applyAgent(
+  store: SandboxStore, hr: JsonObject, values: JsonObject, chartVersion: string, action: string,
+): ChartFailure | string {
   const meta = metadata(hr);
   const spec = obj(hr.spec);
   const releaseName = releaseNameOf(hr);
@@ -77,7 +85,10 @@ export function applyAgent(store: SandboxStore, hr: JsonObject, values: JsonObje
   const desired = renderAgent({ values, releaseName, namespace, chartVersion: chartVersion.split('+')[0]! });
   const common = obj(spec.commonMetadata);
   const dmeta = desired.metadata as JsonObject;
-  dmeta.labels = { ...obj(common.labels), ...obj(dmeta.labels), [NAME_LABEL]: String(meta.name), [NAMESPACE_LABEL]: String(meta.namespace) };
+  dmeta.labels = {
+    ...obj(common.labels), ...obj(dmeta.labels), [NAME_LABEL]: String(meta.name),
+    [NAMESPACE_LABEL]: String(meta.namespace),
+  };
   dmeta.annotations = { ...obj(common.annotations), ...obj(dmeta.annotations) };
   const name = String(dmeta.name);
   const existing = store.find('agents', namespace, name);
@@ -104,7 +115,9 @@ export function applyAgent(store: SandboxStore, hr: JsonObject, values: JsonObje
     throw err;
   }
   // An Agent the previous revision rendered under another name is removed, as Helm deletes what left the manifest.
-  for (const [ns, old] of inventoryAgents(hr)) if (ns !== namespace || old !== name) deleteOwnedAgent(store, hr, ns, old);
+  for (const [ns, old] of inventoryAgents(hr)) {
+    if (ns !== namespace || old !== name) deleteOwnedAgent(store, hr, ns, old);
+  }
   return name;
 }
 

@@ -88,14 +88,18 @@ function finalize(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject)
       const message = target.phase === 'client' ? `failed to build REST client getter to uninstall release: ${target.message}`
         : `Helm uninstall failed for release ${str(obj(hr.spec).targetNamespace) || String(metadata(hr).namespace)}/${releaseNameOf(hr)}: ${target.message}`;
       const generation = Number(metadata(hr).generation ?? 1);
-      const conditions = setCondition(Array.isArray(obj(hr.status).conditions) ? obj(hr.status).conditions as Condition[] : [],
-        { type: 'Ready', status: 'False', reason: 'UninstallFailed', message, observedGeneration: generation });
+      const conditions = setCondition(
+        Array.isArray(obj(hr.status).conditions) ? (obj(hr.status).conditions as Condition[]) : [],
+        { type: 'Ready', status: 'False', reason: 'UninstallFailed', message, observedGeneration: generation },
+      );
       writeStatus(ctx.store, HR, hr, { ...obj(hr.status), conditions }, MANAGER);
       return UNREACHABLE_RETRY_MS;
     }
     if (target.ok) {
       for (const [ns, name] of inventoryAgents(hr)) deleteOwnedAgent(target.store, hr, ns, name);
-      if (target.server) deleteRelease(target.store, str(obj(hr.status).storageNamespace) || storageNamespaceOf(hr), releaseNameOf(hr));
+      if (target.server) {
+        deleteRelease(target.store, str(obj(hr.status).storageNamespace) || storageNamespaceOf(hr), releaseNameOf(hr));
+      }
     } else {
       ctx.log?.info?.({ controller: MANAGER, helmRelease: `${String(metadata(hr).namespace)}/${String(metadata(hr).name)}`, reason: target.message }, 'helm-controller: skipping Helm release uninstallation');
     }
@@ -105,7 +109,14 @@ function finalize(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject)
     }
   }
   const meta = metadata(hr);
-  ctx.store.update(HR, { ...structuredClone(hr), metadata: { ...structuredClone(meta), finalizers: finalizersOf(hr).filter((f) => f !== FLUX_FINALIZER) } }, { fieldManager: MANAGER });
+  ctx.store.update(
+    HR,
+    {
+      ...structuredClone(hr),
+      metadata: { ...structuredClone(meta), finalizers: finalizersOf(hr).filter((f) => f !== FLUX_FINALIZER) },
+    },
+    { fieldManager: MANAGER },
+  );
 }
 
 /** Conditions judged again for `generation` (Flux's conditions.Set stamps the generation it reconciled). */
@@ -123,7 +134,14 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   if (meta.deletionTimestamp) return finalize(ctx, hr);
   if (spec.suspend === true) return;
   if (!finalizersOf(hr).includes(FLUX_FINALIZER)) {
-    store.update(HR, { ...structuredClone(hr), metadata: { ...structuredClone(meta), finalizers: [...finalizersOf(hr), FLUX_FINALIZER] } }, { fieldManager: MANAGER });
+    store.update(
+      HR,
+      {
+        ...structuredClone(hr),
+        metadata: { ...structuredClone(meta), finalizers: [...finalizersOf(hr), FLUX_FINALIZER] },
+      },
+      { fieldManager: MANAGER },
+    );
     return;
   }
   const generation = Number(meta.generation ?? 1);
@@ -168,11 +186,14 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
     return void writeStatus(store, HR, hr, { ...finished(), conditions }, MANAGER);
   }
   const ready = conditions.find((c) => c.type === 'Ready');
-  const sameAttempt = status.lastAttemptedConfigDigest === configDigest && status.lastAttemptedRevision === chartVersion;
+  const sameAttempt =
+    status.lastAttemptedConfigDigest === configDigest && status.lastAttemptedRevision === chartVersion;
   if (sameAttempt && ready?.status === 'False' && /^(Install|Upgrade)Failed$/.test(ready.reason)) {
     // Retries exhausted: wait for new values or a new chart; the failure is judged again for this generation.
     status.lastAttemptedGeneration = generation;
-    return void writeStatus(store, HR, hr, { ...finished(), conditions: forGeneration(conditions, generation) }, MANAGER);
+    return void writeStatus(
+      store, HR, hr, { ...finished(), conditions: forGeneration(conditions, generation) }, MANAGER,
+    );
   }
   const action = deployed ? 'upgrade' : 'install';
   const Action = action === 'install' ? 'Install' : 'Upgrade';
@@ -210,10 +231,15 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   const maxHistory = typeof spec.maxHistory === 'number' ? spec.maxHistory : 5;
   const trim = (entries: JsonObject[]) => (maxHistory > 0 ? entries.slice(0, maxHistory) : entries);
   // On a workload cluster Helm's release records are kept there, beside what the release installed.
-  const record = (state: 'deployed' | 'failed') => target.server && storeRelease(target.store, {
-    name: releaseName, namespace: targetNamespace, storageNamespace, version, status: state, action, chartVersion, values, maxHistory,
-    rendered: [renderAgent({ values, releaseName, namespace: targetNamespace, chartVersion: chartVersion.split('+')[0]! })],
-  });
+  const record = (state: 'deployed' | 'failed') =>
+    target.server &&
+    storeRelease(target.store, {
+      name: releaseName, namespace: targetNamespace, storageNamespace, version, status: state, action, chartVersion,
+      values, maxHistory,
+      rendered: [
+        renderAgent({ values, releaseName, namespace: targetNamespace, chartVersion: chartVersion.split('+')[0]! }),
+      ],
+    });
   if (typeof outcome !== 'string') {
     // A release Helm recorded before the API server refused its objects stays in the history as failed.
     if (outcome.kind === 'apply') {

@@ -58,10 +58,13 @@ function kubeconfigText(secret: JsonObject, secretName: string, key: string): st
  * key, or a kubeconfig that does not load, is a REST client error; a server that refuses the
  * connection, a CA that does not verify it, or a token it does not know fail the first
  * request. What the user may do there is not checked: Cluster API's kubeconfig is an admin's.
- * The key is `spec.kubeConfig.secretRef.key`, else `value`, else `value.yaml`. `probe` names the request helm-controller makes first (the
+ * The key is `spec.kubeConfig.secretRef.key`, else `value`, else `value.yaml`. `probe` names the request
+ * helm-controller makes first (the
  * release's records in its storage namespace), which is what a failing connection reports.
  */
-export function releaseTarget(local: SandboxStore, hr: JsonObject, probe: { storageNamespace: string; releaseName: string }): ReleaseTarget {
+export function releaseTarget(
+  local: SandboxStore, hr: JsonObject, probe: { storageNamespace: string; releaseName: string },
+): ReleaseTarget {
   const ref = obj(obj(obj(hr.spec).kubeConfig).secretRef);
   if (!isObject(obj(hr.spec).kubeConfig)) return { ok: true, store: local };
   const namespace = String(metadata(hr).namespace);
