@@ -22,7 +22,9 @@ function walk(dir) {
     } else if (!entry.endsWith('.ts')) {
       const target = join(dist, relative(src, path));
       if (!existsSync(dirname(target))) mkdirSync(dirname(target), { recursive: true });
-      if (existsSync(target) && statSync(target).size === statSync(path).size && readFileSync(target).equals(readFileSync(path))) continue;
+      const same = existsSync(target) && statSync(target).size === statSync(path).size
+        && readFileSync(target).equals(readFileSync(path));
+      if (same) continue;
       cpSync(path, target);
     }
   }

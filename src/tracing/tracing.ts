@@ -7,7 +7,8 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import {
-  context, defaultTextMapGetter, isSpanContextValid, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type Tracer,
+  context, defaultTextMapGetter, isSpanContextValid, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span,
+  type Tracer,
 } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
