@@ -34,9 +34,10 @@ export function mergeUpdate(
   const removal = toolsetRemovalViolation(before, after);
   if (removal) throw invalid(removal);
   return {
-    release, before, after,
-    changed: changedPaths(before, after),
-    modelConfigProblem: modelConfigs ? modelConfigViolation(objects.namespace, update.modelConfig, modelConfigs) : undefined,
+    release, before, after, changed: changedPaths(before, after),
+    modelConfigProblem: modelConfigs
+      ? modelConfigViolation(objects.namespace, update.modelConfig, modelConfigs)
+      : undefined,
     schemaViolations: schemaViolations(schema, after),
   };
 }

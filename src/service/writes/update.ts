@@ -28,7 +28,8 @@ import {
 } from './preconditions.js';
 import { agentOf } from '../reads/read-model.js';
 import {
-  historyNear, nextNumber, readHistory, recordRevision, releaseRevisions, stampRevision, type HistoryRead, type Recorded,
+  historyNear, nextNumber, readHistory, recordRevision, releaseRevisions, stampRevision, type HistoryRead,
+  type Recorded,
 } from '../revisions/revision-store.js';
 import { updateInCommitMode } from '../commit/commit-ops.js';
 import { withCommitHint } from '../commit/gitops-hint.js';
@@ -135,7 +136,9 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
     const history = await historyNear(kube, env.types, read.history as HistoryRead, release, plan.target.name);
     const resolved = plan.resolve(releaseRevisions(history, release, ctx.log));
     // Skills are pinned before the schema sees them and before anything is written.
-    const pinned = await pinner.pinUpdate(resolved.update, release, { refresh: plan.target.refreshSkills === true, known: resolved.skillRefs });
+    const pinned = await pinner.pinUpdate(resolved.update, release, {
+      refresh: plan.target.refreshSkills === true, known: resolved.skillRefs,
+    });
     const update = pinned.update;
     const merged = mergeUpdate(objects, update, modelConfigs, schema);
     if (merged.modelConfigProblem) throw invalid(merged.modelConfigProblem);
@@ -145,7 +148,8 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
     if (plan.target.mode === 'commit') {
       // A proposal writes nothing to the cluster, so it records no revision; the toolset notes still apply.
       const proposed = await updateInCommitMode(env, ctx, kube, {
-        objects, update, merged, schema, options: commitOptionsOf(plan.target), operation: plan.operation, rolledBackTo: resolved.rolledBackTo,
+        objects, update, merged, schema, options: commitOptionsOf(plan.target), operation: plan.operation,
+        rolledBackTo: resolved.rolledBackTo,
       });
       const notes = [...toolsetNotes(update.toolset, env.settings.toolsetPresets ?? {}), ...(proposed.notes ?? [])];
       if (notes.length > 0) proposed.notes = notes;
@@ -154,7 +158,9 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
     let written = merged.release;
     let recorded: Recorded = { notes: [] };
     // What was asked can change without a pin changing (a tag at the branch's head): that is written too.
-    const refsChanged = pinned.annotation !== undefined && (pinned.annotation ?? undefined) !== merged.release.metadata.annotations?.[SKILL_REFS_ANNOTATION];
+    const refsChanged =
+      pinned.annotation !== undefined &&
+      (pinned.annotation ?? undefined) !== merged.release.metadata.annotations?.[SKILL_REFS_ANNOTATION];
     if (merged.changed.length > 0 || refsChanged) {
       const next = structuredClone(merged.release);
       (next.spec as Record<string, unknown>).values = merged.after;
@@ -173,7 +179,9 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
         throw err;
       }
       const verb = plan.operation === 'rollback' ? 'rolled back' : 'updated';
-      const logged = { ...callerLogFields(ctx), namespace, agent: update.name, changed: merged.changed, attempt, revision };
+      const logged = {
+        ...callerLogFields(ctx), namespace, agent: update.name, changed: merged.changed, attempt, revision,
+      };
       if (dryRun) {
         // A dry run stores nothing, so it records no revision either.
         ctx.log.info(logged, `agent ${plan.operation} dry run`);
@@ -195,7 +203,9 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
       before: merged.before,
       after: merged.after,
       changed: merged.changed,
-      manifests: composeManifests(written.metadata.namespace ?? namespace, written.metadata.name, merged.after, env.compose),
+      manifests: composeManifests(
+        written.metadata.namespace ?? namespace, written.metadata.name, merged.after, env.compose,
+      ),
       mode: 'apply',
     };
     // The generation this write left: wait_for_agent with it waits for exactly this change.
@@ -228,5 +238,7 @@ async function raceLost(
 /** `release` at the resourceVersion and generation of `read` (a dry run changed neither). */
 function withVersion(release: KubeObject, read: KubeObject): KubeObject {
   const { resourceVersion, generation } = read.metadata as KubeObject['metadata'] & { generation?: number };
-  return { ...release, metadata: { ...release.metadata, resourceVersion, ...(generation === undefined ? {} : { generation }) } };
+  return {
+    ...release, metadata: { ...release.metadata, resourceVersion, ...(generation === undefined ? {} : { generation }) },
+  };
 }
