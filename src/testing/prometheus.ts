@@ -1,14 +1,13 @@
 /**
  * The real Prometheus for tests: Debian's `prometheus` package (server and `promtool`).
- * `promtool(args, stdin)` runs the checker; `startPrometheus(targets)` runs a server on a free
- * 127.0.0.1 port with its storage in a temp dir, scraping the targets (every second unless told), and
+ * `promtool(args, stdin)` runs the checker; `startPrometheus(targets)` runs a server on
+ * 127.0.0.1 port 0 (it logs the port it got, so no other process can take it first) with its storage in a temp dir, scraping the targets (every second unless told), and
  * `query` asks its HTTP API. `prometheusTestMode()` says whether suites run: they skip (with
  * the reason) when the binaries are absent on a developer machine, and fail in CI
  * (`CI=true`), where scripts/test-setup.mjs installs them.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testTool, toolTestMode } from './test-tools.js';
@@ -44,7 +43,6 @@ export async function startPrometheus(
   targets: readonly string[], options: PrometheusOptions = {},
 ): Promise<RunningPrometheus> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-manager-prometheus-'));
-  const port = await freePort();
   const config = join(dir, 'prometheus.yml');
   const interval = options.scrapeInterval ?? '1s';
   writeFileSync(config, JSON.stringify({
@@ -52,17 +50,20 @@ export async function startPrometheus(
     scrape_configs: [{ job_name: 'agent-manager', static_configs: [{ targets, labels: options.labels ?? {} }] }],
   }));
   const child: ChildProcess = spawn(testTool('prometheus') ?? 'prometheus', [
-    `--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error',
+    `--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'data')}`, '--web.listen-address=127.0.0.1:0', '--log.level=info',
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let output = '';
+  // Prometheus logs `msg="Listening on" address=127.0.0.1:<port>` once its listener is open.
+  let url = '';
   child.stderr?.on('data', (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-4096);
+    output = (output + chunk.toString('utf8')).slice(-8192);
+    const address = url === '' ? /msg="Listening on" address=(127\.0\.0\.1:\d+)/.exec(output)?.[1] : undefined;
+    if (address) url = `http://${address}`;
   });
   const killOnExit = (): void => {
     child.kill('SIGKILL');
   };
   process.once('exit', killOnExit);
-  const url = `http://127.0.0.1:${port}`;
   const close = async (): Promise<void> => {
     process.off('exit', killOnExit);
     if (child.exitCode === null && child.signalCode === null) {
@@ -80,7 +81,7 @@ export async function startPrometheus(
       await close();
       throw new Error(`prometheus exited (${child.exitCode}) before it was ready: ${output}`);
     }
-    const ready = await fetch(`${url}/-/ready`).then((r) => r.ok, () => false);
+    const ready = url !== '' && await fetch(`${url}/-/ready`).then((r) => r.ok, () => false);
     if (ready) break;
     if (Date.now() > deadline) {
       await close();
@@ -101,15 +102,4 @@ export async function startPrometheus(
       return body.data?.result ?? [];
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -7,7 +7,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testTool, toolTestMode } from '../../testing/test-tools.js';
@@ -49,18 +48,18 @@ export interface RegistryServerOptions {
 /** Starts `docker-registry serve` and waits until `/v2/` answers. */
 export async function startRegistry(options: RegistryServerOptions = {}): Promise<RegistryServer> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-manager-registry-'));
-  const port = await freePort();
-  const host = `127.0.0.1:${port}`;
+  // Port 0 until the first start reports the port it got; a restart reuses that port.
+  let host = '127.0.0.1:0';
   const tokens = options.auth === 'token' ? await startTokenServer() : undefined;
   if (options.auth === 'htpasswd' && options.users?.length) writeHtpasswd(join(dir, 'htpasswd'), options.users);
   const configPath = join(dir, 'config.yml');
-  writeFileSync(configPath, registryConfig(dir, host, options.auth ?? 'none', tokens));
 
   let child: ChildProcess | undefined;
   let output = '';
   const running = (): boolean => child !== undefined && child.exitCode === null && child.signalCode === null;
   const start = async (): Promise<void> => {
     if (running()) return;
+    writeFileSync(configPath, registryConfig(dir, host, options.auth ?? 'none', tokens));
     output = '';
     const proc = spawn(testTool(BINARY) ?? BINARY, ['serve', configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
@@ -75,6 +74,7 @@ export async function startRegistry(options: RegistryServerOptions = {}): Promis
     };
     proc.stdout?.on('data', keep);
     proc.stderr?.on('data', keep);
+    host = await listeningAddress(proc, () => output);
     await waitUntilReady(`http://${host}/v2/`, proc, () => output);
   };
   const stop = async (): Promise<void> => {
@@ -97,8 +97,12 @@ export async function startRegistry(options: RegistryServerOptions = {}): Promis
     throw err;
   }
   return {
-    host,
-    url: `http://${host}`,
+    get host() {
+      return host;
+    },
+    get url() {
+      return `http://${host}`;
+    },
     tokens,
     ociUrl: (repository) => `oci://${host}/${repository}`,
     blobDataPath: (digest) => {
@@ -119,7 +123,8 @@ function registryConfig(dir: string, host: string, auth: 'none' | 'token' | 'htp
   const lines = [
     'version: 0.1',
     'log:',
-    '  level: error',
+    // info: the line `listening on 127.0.0.1:<port>` says which port it got.
+    '  level: info',
     '  accesslog:',
     '    disabled: true',
     'storage:',
@@ -171,14 +176,32 @@ async function waitUntilReady(url: string, proc: ChildProcess, output: () => str
   throw new Error(`${BINARY} did not answer ${url} within 15s: ${output()}`);
 }
 
-/** A port nobody listens on right now. */
-function freePort(): Promise<number> {
+/** The `127.0.0.1:<port>` the registry logs once it listens (distribution's `listening on`). */
+function listeningAddress(proc: ChildProcess, output: () => string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    const done = (): void => {
+      clearTimeout(timer);
+      proc.stdout?.off('data', look);
+      proc.stderr?.off('data', look);
+      proc.off('exit', exited);
+    };
+    const look = (): void => {
+      const match = /listening on (127\.0\.0\.1:\d+)/.exec(output());
+      if (!match?.[1]) return;
+      done();
+      resolve(match[1]);
+    };
+    const exited = (): void => {
+      done();
+      reject(new Error(`${BINARY} exited (${proc.exitCode ?? proc.signalCode}) before it listened: ${output()}`));
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`${BINARY} did not say where it listens within 15s: ${output()}`));
+    }, 15_000);
+    proc.stdout?.on('data', look);
+    proc.stderr?.on('data', look);
+    proc.once('exit', exited);
+    look();
   });
 }
