@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REVISION_ANNOTATION } from '../../src/core/revisions/revision-record.js';
+import { eventually } from '../../src/testing/eventually.js';
 import { request } from './helpers.js';
 import { spec, startIdentityStack, type IdentityStack } from './stack.js';
 
@@ -36,15 +37,7 @@ afterAll(async () => {
 });
 
 /** Poll until `probe` answers something (10 s at most). */
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = <T>(probe: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> => eventually(probe, 10_000, what);
 
 const revisionsOf = (name: string) =>
   stack.fixture.sandbox.store.list('controllerrevisions', { namespace: 'kagent', labelSelector: `agent-manager.giantswarm.io/agent=${name}` }).items;

@@ -4,6 +4,7 @@
 // on loopback scrapes it and answers a query for agent_manager_build_info.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageVersion } from '../../src/config/index.js';
+import { eventually } from '../../src/testing/eventually.js';
 import { prometheusTestMode, promtool, startPrometheus } from '../../src/testing/prometheus.js';
 import { deadRegistryFlag, serveConfig, startServe, type RunningServe } from '../../src/testing/serve-harness.js';
 
@@ -77,14 +78,13 @@ describe.skipIf(prometheus.mode === 'skip')('the metrics of a running service', 
 
   it('is scraped by a real Prometheus, which answers a query for agent_manager_build_info', async () => {
     const target = new URL(running.metrics!).host;
-    const server = await startPrometheus([target]);
+    // A short scrape interval: the first scrape comes within one interval of the start.
+    const server = await startPrometheus([target], { scrapeInterval: '200ms' });
     try {
-      let result: Awaited<ReturnType<typeof server.query>> = [];
-      const deadline = Date.now() + 30_000;
-      while (result.length === 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        result = await server.query('agent_manager_build_info');
-      }
+      const result = await eventually(async () => {
+        const found = await server.query('agent_manager_build_info');
+        return found.length > 0 ? found : undefined;
+      }, 30_000, 'a scrape of agent_manager_build_info');
       expect(result).toHaveLength(1);
       expect(result[0]!.metric).toMatchObject({ __name__: 'agent_manager_build_info', job: 'agent-manager', instance: target, version: packageVersion() });
       expect(result[0]!.value[1]).toBe('1');

@@ -5,6 +5,7 @@ import { silentLogger } from '../../log/logger.js';
 import { WatchError } from '../list-watch.js';
 import type { FeedSpec, ListWatchSource, Selectors, WatchEventType, WatchHandlers } from './ports.js';
 import type { Gvr } from '../../service/ports.js';
+import { eventually } from '../../testing/eventually.js';
 import { compareRv, Feed } from './feed.js';
 import { ReadCache } from './read-cache.js';
 
@@ -53,8 +54,7 @@ const newFeed = (source: HandSource, options: ConstructorParameters<typeof Feed>
 }, options);
 
 const until = async (probe: () => boolean): Promise<void> => {
-  for (let i = 0; i < 400 && !probe(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(probe()).toBe(true);
+  await eventually(() => probe() || undefined, 2_000, 'the feed to catch up');
 };
 
 describe('a watch-fed store', () => {
@@ -158,7 +158,9 @@ describe('read-your-writes', () => {
       answered = true;
       return found;
     });
-    await new Promise((r) => setTimeout(r, 20));
+    // Nothing but the watch event can answer it before its 5 s bound: after a turn of the
+    // event loop (every pending I/O and timer callback due now) it is still waiting.
+    await new Promise((r) => setImmediate(r));
     expect(answered).toBe(false);
     source.toReleases('ADDED', release('new', '7'));
     const found = await read;

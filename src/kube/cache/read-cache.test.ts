@@ -16,6 +16,7 @@ import { ClientNodeListWatch } from '../list-watch.js';
 import { CallerProvider, ServiceAccountProvider } from '../providers.js';
 import { cachedReadAuthorizer } from './access-review.js';
 import { CachedKubeProvider } from './cached-provider.js';
+import { eventually } from '../../testing/eventually.js';
 import { ReadCache, type ReadCacheOptions } from './read-cache.js';
 
 const types = resourceTypes(DEFAULT_API_VERSIONS);
@@ -30,14 +31,7 @@ afterEach(async () => {
   cache = undefined;
 });
 
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
-  for (let i = 0; i < 400; i++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`${what} did not happen within 10 s`);
-}
+const until = <T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> => eventually(probe, 10_000, what);
 
 function serviceAccountConfig(sandbox: Sandbox) {
   return loadBaseKubeConfig({ kubeconfigYaml: sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken, name: 'agent-manager' }) });
