@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServiceFixture, type ServiceFixture } from '../testing/fixture.js';
+/**
+ * get_info, list_model_configs and list_skills without skill repositories: the service's
+ * own answers, on the in-memory KubePort (nothing here is about the wire).
+ */
+import { describe, expect, it } from 'vitest';
+import { startFakeServiceFixture } from '../testing/fake-fixture.js';
 
-let f: ServiceFixture;
-beforeAll(async () => {
-  f = await startServiceFixture();
-});
-afterAll(() => f.close());
+const f = startFakeServiceFixture();
 
 describe('listModelConfigs', () => {
   it('lists the namespace ModelConfigs sorted, with provider, model and acceptance', async () => {

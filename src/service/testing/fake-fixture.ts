@@ -12,7 +12,7 @@ import type { ChartSchemaSource, SkillCatalog, SkillResolver } from '../ports.js
 import type { ServiceSettings } from '../settings.js';
 import { EmbeddedChartSource } from './embedded-chart.js';
 import { FakeKube } from './fake-kube.js';
-import { CHART_URL, fixtureSettings } from './fixture.js';
+import { CHART_URL, fixtureSettings } from './fixture-settings.js';
 import { seedModelConfig } from './seed-agents.js';
 
 export interface FakeFixtureOptions {

@@ -11,20 +11,19 @@ import type { RequestContext } from '../../identity/caller.js';
 import { loadBaseKubeConfig } from '../../kube/kubeconfig.js';
 import { ServiceAccountProvider } from '../../kube/providers.js';
 import { AgentService } from '../agent-service.js';
-import { ManagedNamespaces } from '../namespaces.js';
 import type { ChartSchemaSource, GitOpsHost, KubeProvider, SkillCatalog, SkillResolver } from '../ports.js';
-import { DEFAULT_API_VERSIONS } from '../resources.js';
 import type { ServiceSettings } from '../settings.js';
+import { CHART_URL, fixtureSettings } from './fixture-settings.js';
 import { EmbeddedChartSource } from './embedded-chart.js';
 import { KagentA2A } from '../../a2a/kagent-a2a.js';
 import type { SessionsDeps } from '../sessions/port.js';
+
+export { CHART_URL, fixtureSettings } from './fixture-settings.js';
 
 /** Sessions over the sandbox's kagent A2A endpoint (start the sandbox with controllers), as the service wires them. */
 export function sandboxSessions(oauth = false): (sandbox: Sandbox) => SessionsDeps {
   return (sandbox) => ({ a2a: new KagentA2A({ baseUrl: sandbox.a2aUrl ?? '', fetch: globalThis.fetch }), oauth });
 }
-
-export const CHART_URL = 'oci://gsoci.azurecr.io/charts/giantswarm/agent';
 
 export interface FixtureOptions {
   sandbox?: SandboxOptions;
@@ -50,23 +49,6 @@ export interface ServiceFixture {
   /** A request context (no caller: the ServiceAccount mode). */
   ctx(overrides?: Partial<RequestContext>): RequestContext;
   close(): Promise<void>;
-}
-
-/** The settings of the Go tests' fixture. */
-export function fixtureSettings(overrides: Partial<ServiceSettings> = {}): ServiceSettings {
-  return {
-    version: 'test',
-    namespaces: new ManagedNamespaces('kagent', ['tenant']),
-    compose: {
-      chartOciUrl: CHART_URL,
-      chartSemver: 'x.x.x',
-      helmReleaseInterval: '10m',
-      ociRepositoryInterval: '30m',
-      apiVersions: { helmRelease: DEFAULT_API_VERSIONS.helmRelease, ociRepository: DEFAULT_API_VERSIONS.ociRepository },
-    },
-    apiVersions: DEFAULT_API_VERSIONS,
-    ...overrides,
-  };
 }
 
 export async function startServiceFixture(options: FixtureOptions = {}): Promise<ServiceFixture> {

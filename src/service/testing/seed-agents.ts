@@ -4,7 +4,7 @@
  * provenance labels), the Deployment and pods kagent runs. Written through the sandbox
  * store, so status subresources can be set as the controllers would.
  */
-import { CHART_URL } from './fixture.js';
+import { CHART_URL } from './fixture-settings.js';
 
 /** Where seeds go: the sandbox, or the in-memory FakeKube (both offer this store view). */
 export interface SeedTarget {

@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServiceFixture, type ServiceFixture } from '../testing/fixture.js';
+/**
+ * The toolset preflight (--toolset-presets): notes without a configured list, refusals
+ * with one. Decisions of the service, on the in-memory KubePort.
+ */
+import { describe, expect, it } from 'vitest';
+import { startFakeServiceFixture } from '../testing/fake-fixture.js';
 
-let open: ServiceFixture;
-let checked: ServiceFixture;
+const open = startFakeServiceFixture();
+const checked = startFakeServiceFixture({ settings: { toolsetPresets: { configured: ['safe-ops'] } } });
 const base = { modelConfig: 'default-model-config' };
-
-beforeAll(async () => {
-  [open, checked] = await Promise.all([
-    startServiceFixture(),
-    startServiceFixture({ settings: { toolsetPresets: { configured: ['safe-ops'] } } }),
-  ]);
-});
-afterAll(() => Promise.all([open?.close(), checked?.close()]));
 
 describe('without --toolset-presets', () => {
   it('creates an agent naming an unknown preset and says why that may break it', async () => {
@@ -47,10 +43,10 @@ describe('with --toolset-presets', () => {
   const refusal = 'toolset [tool:a,preset:foo] names unknown preset "foo"; known presets: read-only, none, full, agent-platform, infrastructure, safe-ops';
 
   it("refuses a create naming another preset in muster's words, and writes nothing", async () => {
-    const before = checked.sandbox.store.revision;
+    checked.kube.counters.reset();
     await expect(checked.service.createAgent(checked.ctx(), { ...base, name: 'foo', toolset: ['tool:a', 'preset:foo'] }))
       .rejects.toMatchObject({ code: 'invalid_request', message: `invalid request: ${refusal}` });
-    expect(checked.sandbox.store.revision).toBe(before);
+    expect(checked.kube.calls.filter((call) => !['get', 'list'].includes(call.verb))).toEqual([]);
   });
 
   it('accepts a configured preset without a note', async () => {
