@@ -17,7 +17,7 @@ export default defineConfig({
   resolve: { alias: sandboxSourceAlias },
   test: {
     // Finds the external programs the tests run once, for every worker.
-    globalSetup: ['test/global-setup/tools.ts'],
+    globalSetup: ['test/global-setup/tools.ts', 'test/global-setup/render-cache.ts'],
     maxWorkers: 2,
     reporters: ['default'],
     projects: [

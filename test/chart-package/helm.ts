@@ -3,15 +3,18 @@
  * .cache/test-tools/bin, HELM overrides it): `helm template` with the values on stdin, its
  * documents parsed, and helm's own message when it refuses them (a schema error or a
  * template's `fail`); values it renders must pass `helm lint --strict` too. Renders are
- * remembered by their inputs, so suites rendering the same values run helm once.
+ * remembered by their inputs for one test run (test/global-setup/render-cache.ts), so the
+ * suites rendering the same values, in whichever worker, run helm once.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments, parse as parseYaml, stringify } from 'yaml';
 import { testTool } from '../../src/testing/test-tools.js';
 import { CHART_DIR } from './chart-files.js';
+import { RENDER_CACHE_ENV } from '../global-setup/render-cache.js';
 
 /** A Kubernetes object as rendered. */
 export interface Manifest {
@@ -81,9 +84,41 @@ function reasonOf(stderr: string): string {
 
 const renders = new Map<string, Rendered | HelmRefusal>();
 
+/** What a render left on disk for the other workers of this run: the manifests or helm's refusal. */
+type Stored = { manifests: Manifest[] } | { refusal: string };
+
+/** The run's render store (set by the global set-up), or undefined outside vitest. */
+function storedPath(key: string): string | undefined {
+  const dir = process.env[RENDER_CACHE_ENV];
+  return dir ? join(dir, `${createHash('sha256').update(key).digest('hex')}.json`) : undefined;
+}
+
+function fromStore(key: string): Rendered | HelmRefusal | undefined {
+  const path = storedPath(key);
+  if (!path) return undefined;
+  let stored: Stored;
+  try {
+    stored = JSON.parse(readFileSync(path, 'utf8')) as Stored;
+  } catch {
+    return undefined;
+  }
+  return 'refusal' in stored ? new HelmRefusal(stored.refusal, reasonOf(stored.refusal)) : { manifests: stored.manifests };
+}
+
+function toStore(key: string, result: Rendered | HelmRefusal): void {
+  const path = storedPath(key);
+  if (!path) return;
+  const stored: Stored = result instanceof HelmRefusal ? { refusal: result.output } : { manifests: result.manifests };
+  // Written whole, then renamed: a worker reading at the same moment sees all of it or nothing.
+  const partial = `${path}.${process.pid}.tmp`;
+  writeFileSync(partial, JSON.stringify(stored));
+  renameSync(partial, path);
+}
+
 function renderOrRefusal(values: Record<string, unknown>, options: RenderOptions): Rendered | HelmRefusal {
   const key = JSON.stringify([values, options]);
-  let result = renders.get(key);
+  let result = renders.get(key) ?? fromStore(key);
+  if (result) renders.set(key, result);
   if (!result) {
     const template = (chart: string) => runHelm(['template', options.releaseName ?? 'agent-manager', chart, '-n', options.namespace ?? 'agent-platform'], values);
     const run = options.chartVersion ? withChartVersion(options.chartVersion, template) : template(CHART_DIR);
@@ -95,6 +130,7 @@ function renderOrRefusal(values: Record<string, unknown>, options: RenderOptions
       if (lint.status !== 0) throw new Error(`helm lint --strict refuses values helm template renders:\n${lint.output}`);
     }
     renders.set(key, result);
+    toStore(key, result);
   }
   return result;
 }
