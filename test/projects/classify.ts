@@ -17,6 +17,10 @@ export const STARTERS: readonly [RegExp, string][] = [
   [/\bstartServiceFixture\s*\(/, 'startServiceFixture'],
   [/\bstartHttpServer\s*\(/, 'startHttpServer'],
   [/\brunServe\s*\(/, 'runServe'],
+  [/\brunSandbox\s*\(/, 'runSandbox'],
+  [/\brunCli\s*\(/, 'runCli'],
+  [/\bstartA2AEndpoint\s*\(/, 'startA2AEndpoint'],
+  [/\bstartWorkloads\s*\(/, 'startWorkloads'],
   [/\.listen\s*\(/, 'listen'],
   [/\bcreateServer\s*\(/, 'createServer'],
 ];
