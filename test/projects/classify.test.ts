@@ -43,7 +43,7 @@ describe('the project of a test file', () => {
 
   it('in this repository, the sandbox-backed service tests and the helm renders are integration tests, core ones unit tests', () => {
     const { unit, integration } = classifyTests(REPO);
-    expect(integration).toEqual(expect.arrayContaining(['src/service/create.test.ts', 'test/chart-package/chart-render.test.ts']));
+    expect(integration).toEqual(expect.arrayContaining(['src/service/writes/create.test.ts', 'test/chart-package/chart-render.test.ts']));
     expect(unit).toContain('src/core/kube-time.test.ts');
     expect(unit).not.toContain('test/projects/classify.test.ts');
   });
