@@ -21,6 +21,7 @@ import { openReadCache } from './kube/cache/open.js';
 import { loadBaseKubeConfig } from './kube/kubeconfig.js';
 import { instrumentProvider } from './kube/instrumented.js';
 import { CallerProvider, ServiceAccountProvider } from './kube/providers.js';
+import { openWorkloadClusters } from './kube/workload-clusters.js';
 import type { Logger } from './log/logger.js';
 import { Metrics } from './metrics/metrics.js';
 import { registerReadCacheMetrics } from './metrics/read-cache-metrics.js';
@@ -102,6 +103,10 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     if (readCache) cleanups.push(() => readCache.close());
     if (metrics && readCache) registerReadCacheMetrics(metrics, readCache.cache);
     const kube = readCache?.kube ?? instrumented;
+    const workloads = openWorkloadClusters(cluster, {
+      identity: identity.kube.identity, organizations: config.fleet.organizations, hooks: hooks.kube, log,
+    });
+    cleanups.push(() => workloads.closeAll());
     const skills = config.skills.repositories.length > 0
       ? new GitHubSkillCatalog({
           repositories: config.skills.repositories,
@@ -118,10 +123,8 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
         kube, chart: openChartSource(config, log, cleanups, hooks, metrics), skills, gitops,
         readCache: readCache?.cache,
         sessions: openSessions(config, sandboxA2aUrl, hooks, log),
-        skillResolver: skillResolverFor(
-          config, (peer) => instrumentFetch(outboundFetch(config.proxy), peer, hooks.fetch),
-        ),
-        shutdown: lifecycle.draining, log,
+        skillResolver: skillResolverFor(config, (peer) => instrumentFetch(outboundFetch(config.proxy), peer, hooks.fetch)),
+        shutdown: lifecycle.draining, workloads, log,
       },
       {
         version: info.version,
@@ -129,6 +132,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
         compose: composeConfig(config, apiVersions),
         apiVersions,
         revisionHistoryLimit: config.revisionHistoryLimit,
+        targetMusterUrl: config.fleet.targetMusterUrl || undefined,
         toolsetPresets: { configured: config.toolsetPresets },
         gitops: {
           repository: config.gitops.repository || undefined, repositories: config.gitops.repositories,

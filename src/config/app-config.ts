@@ -198,8 +198,16 @@ export interface AppConfig {
    */
   readonly toolsetPresets?: readonly string[];
   readonly gitops: GitOpsConfig;
+  /** Agents on workload clusters: `--target-muster-url` and `--fleet-organizations`. */
+  readonly fleet: FleetConfig;
   readonly mcp: McpConfig;
   readonly oauth: OAuthConfig;
   readonly metrics: MetricsConfig;
   readonly sandbox: ServeSandboxConfig;
+}
+
+/** Agents on workload clusters. */
+export interface FleetConfig {
+  readonly targetMusterUrl: string;
+  readonly organizations: readonly string[];
 }

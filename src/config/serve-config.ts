@@ -79,6 +79,7 @@ export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy' | 'otel'> 
     sessions: { a2aUrl: a2aUrl(v, s), a2aUrlSet: s['kagent-a2a-url'] !== 'default' },
     toolsetPresets: toolsetPresets(v, s),
     gitops: gitopsConfig(v, s),
+    fleet: { targetMusterUrl: v['target-muster-url'], organizations: v['fleet-organizations'] },
     mcp: { enabled: v['mcp-enabled'], path: v['mcp-path'] },
     oauth,
     metrics: { enabled: v['metrics-listen'] !== '', listen: v['metrics-listen'] },

@@ -112,3 +112,22 @@ export function placeOnCluster(
     },
   };
 }
+
+/** True when the chart's values schema declares `muster.url` (a chart without it refuses the value). */
+export function schemaDeclaresMusterUrl(schema: Record<string, unknown>): boolean {
+  const properties = (o: unknown): Record<string, unknown> | undefined => {
+    const p = (o as { properties?: unknown } | undefined)?.properties;
+    return p && typeof p === 'object' ? (p as Record<string, unknown>) : undefined;
+  };
+  return properties(properties(schema)?.muster)?.url !== undefined;
+}
+
+/**
+ * The values of an agent on a workload cluster: it reaches muster at the installation's
+ * URL for workload clusters, written as `muster.url` only where the chart declares it.
+ */
+export function withTargetMuster(values: Record<string, unknown>, url: string, schema: Record<string, unknown>): Record<string, unknown> {
+  if (!schemaDeclaresMusterUrl(schema)) return values;
+  const muster = values.muster && typeof values.muster === 'object' ? (values.muster as Record<string, unknown>) : {};
+  return { ...values, muster: { ...muster, url } };
+}

@@ -26,6 +26,7 @@ import { updateAgent } from './writes/update.js';
 import { validateCreate, validateUpdate } from './writes/validate.js';
 import { followAgentStatus, waitForAgent, withRollout, type FollowEnd, type WaitRequest } from './wait/wait.js';
 import { writeWaitSeconds } from '../core/wait-rules.js';
+import { envFor, withoutTarget, type TargetInput } from './fleet/targeting.js';
 import {
   getSession, listSessions, sendMessage, startSession, type SendMessageRequest, type SessionRef,
   type StartSessionRequest, type TurnListener,
@@ -34,6 +35,20 @@ import {
 export interface AgentRef {
   namespace?: string;
   name: string;
+  /** The workload cluster the agent runs on (both or neither); absent: the management cluster. */
+  organization?: string;
+  cluster?: string;
+}
+
+/** A request that may name the workload cluster its agent runs on. */
+type Targeted<T> = T & { organization?: string; cluster?: string };
+
+/** A list's scope: a namespace, on the management cluster or on one workload cluster. */
+interface ListScope {
+  namespace?: string;
+  details?: boolean;
+  organization?: string;
+  cluster?: string;
 }
 
 export class AgentService {
@@ -55,16 +70,13 @@ export class AgentService {
   }
 
   /** With `details: false`, one summary row per agent (core/agent-summary.ts) from the same reads. */
-  async listAgents(
-    ctx: RequestContext, request?: { namespace?: string; details?: true },
-  ): Promise<{ agents: Agent[]; warnings?: string[] }>;
-  async listAgents(
-    ctx: RequestContext, request: { namespace?: string; details: false },
-  ): Promise<{ agents: AgentSummary[]; warnings?: string[] }>;
-  async listAgents(ctx: RequestContext, request: { namespace?: string; details?: boolean }): Promise<AgentList>;
-  async listAgents(ctx: RequestContext, request: { namespace?: string; details?: boolean } = {}): Promise<AgentList> {
+  async listAgents(ctx: RequestContext, request?: ListScope & { details?: true }): Promise<{ agents: Agent[]; warnings?: string[] }>;
+  async listAgents(ctx: RequestContext, request: ListScope & { details: false }): Promise<{ agents: AgentSummary[]; warnings?: string[] }>;
+  async listAgents(ctx: RequestContext, request: ListScope): Promise<AgentList>;
+  async listAgents(ctx: RequestContext, request: ListScope = {}): Promise<AgentList> {
     const namespace = this.env.settings.namespaces.resolve(request.namespace);
-    const { agents, warnings } = await listAgents(this.readContext(ctx), namespace);
+    const env = await envFor(this.env, ctx, request);
+    const { agents, warnings } = await listAgents(readContextOf(env, ctx), namespace);
     // One object that could not be read degraded its item; the list says so, and so does the log.
     if (warnings) ctx.log.warn({ namespace, warnings }, 'agent list degraded');
     const rows = request.details === false ? agents.map(summaryOf) : agents;
@@ -73,38 +85,42 @@ export class AgentService {
 
   async getAgent(ctx: RequestContext, request: AgentRef): Promise<Agent> {
     const namespace = this.env.settings.namespaces.resolve(request.namespace);
-    return getAgent(this.readContext(ctx), namespace, request.name);
+    const env = await envFor(this.env, ctx, request);
+    return getAgent(readContextOf(env, ctx), namespace, request.name);
   }
 
   /** With `wait`, answers once the new agent is ready or failed or the time is up (wait/wait.ts). */
   async createAgent(ctx: RequestContext, request: CreateRequest): Promise<CreateResult> {
-    const { wait: _wait, ...spec } = request;
+    const { wait: _wait, ...spec } = withoutTarget(request);
     const seconds = writeWaitSeconds(request);
-    const result = await createAgent(this.env, ctx, spec);
-    return seconds > 0 ? withRollout(this.env, ctx, result, seconds) : result;
+    const env = await envFor(this.env, ctx, request, { creates: true });
+    const result = await createAgent(env, ctx, spec);
+    return seconds > 0 ? withRollout(env, ctx, result, seconds) : result;
   }
 
   /** With `wait`, answers once the agent is ready or failed or the time is up (wait/wait.ts). */
   async updateAgent(ctx: RequestContext, update: AgentUpdate): Promise<UpdateResult> {
-    const { wait: _wait, ...change } = update;
+    const { wait: _wait, ...change } = withoutTarget(update);
     const seconds = writeWaitSeconds(update);
-    const result = await updateAgent(this.env, ctx, change);
-    return seconds > 0 ? withRollout(this.env, ctx, result, seconds) : result;
+    const env = await envFor(this.env, ctx, update);
+    const result = await updateAgent(env, ctx, change);
+    return seconds > 0 ? withRollout(env, ctx, result, seconds) : result;
   }
 
-  async deleteAgent(ctx: RequestContext, request: DeleteRequest): Promise<DeleteResult> {
-    return deleteAgent(this.env, ctx, request);
+  async deleteAgent(ctx: RequestContext, request: Targeted<DeleteRequest>): Promise<DeleteResult> {
+    return deleteAgent(await envFor(this.env, ctx, request), ctx, withoutTarget(request));
   }
 
   async getAgentStatus(ctx: RequestContext, request: AgentRef): Promise<Status> {
     const namespace = this.env.settings.namespaces.resolve(request.namespace);
     validateName(request.name);
-    return agentStatus(this.env.reads(ctx), this.env.types, namespace, request.name);
+    const env = await envFor(this.env, ctx, request);
+    return agentStatus(env.reads(ctx), env.types, namespace, request.name);
   }
 
   /** wait_for_agent: the final Status once the agent is ready (or failed) or deleted, or the time is up. */
-  async waitForAgent(ctx: RequestContext, request: WaitRequest): Promise<WaitResult> {
-    return waitForAgent(this.env, ctx, request);
+  async waitForAgent(ctx: RequestContext, request: Targeted<WaitRequest>): Promise<WaitResult> {
+    return waitForAgent(await envFor(this.env, ctx, request), ctx, withoutTarget(request));
   }
 
   /** The status stream: `onStatus` at once and on every change, until the wait for ready ends. */
@@ -112,38 +128,39 @@ export class AgentService {
     ctx: RequestContext, request: AgentRef & { timeoutSeconds?: number; generation?: number },
     onStatus: (status: Status) => void,
   ): Promise<FollowEnd> {
-    return followAgentStatus(this.env, ctx, request, onStatus);
+    return followAgentStatus(await envFor(this.env, ctx, request), ctx, withoutTarget(request), onStatus);
   }
 
   /** The dry run: create mode, or update mode with `update` set. */
   async validateAgent(
     ctx: RequestContext, request: { mode: 'create'; spec: AgentSpec } | { mode: 'update'; update: AgentUpdate },
   ): Promise<ValidateResult> {
-    return request.mode === 'create'
-      ? validateCreate(this.env, ctx, request.spec)
-      : validateUpdate(this.env, ctx, request.update);
+    if (request.mode === 'create') {
+      const env = await envFor(this.env, ctx, request.spec, { creates: true });
+      return validateCreate(env, ctx, withoutTarget(request.spec));
+    }
+    return validateUpdate(await envFor(this.env, ctx, request.update), ctx, withoutTarget(request.update));
   }
 
   async listAgentRevisions(ctx: RequestContext, request: AgentRef): Promise<{ revisions: RevisionEntry[] }> {
-    return listAgentRevisions(this.env, ctx, request);
+    return listAgentRevisions(await envFor(this.env, ctx, request), ctx, withoutTarget(request));
   }
 
   async getAgentRevision(ctx: RequestContext, request: AgentRef & { revision: number }): Promise<RevisionDetail> {
-    return getAgentRevision(this.env, ctx, request);
+    return getAgentRevision(await envFor(this.env, ctx, request), ctx, withoutTarget(request));
   }
 
   /** With `wait`, answers once the agent is ready or failed or the time is up (wait/wait.ts). */
-  async rollbackAgent(ctx: RequestContext, request: RollbackRequest & { wait?: number }): Promise<RollbackResult> {
-    const { wait: _wait, ...rollback } = request;
+  async rollbackAgent(ctx: RequestContext, request: Targeted<RollbackRequest & { wait?: number }>): Promise<RollbackResult> {
+    const { wait: _wait, ...rollback } = withoutTarget(request);
     const seconds = writeWaitSeconds(request);
-    const result = await rollbackAgent(this.env, ctx, rollback);
-    return seconds > 0 ? withRollout(this.env, ctx, result, seconds) : result;
+    const env = await envFor(this.env, ctx, request);
+    const result = await rollbackAgent(env, ctx, rollback);
+    return seconds > 0 ? withRollout(env, ctx, result, seconds) : result;
   }
 
-  async listModelConfigs(
-    ctx: RequestContext, request: { namespace?: string } = {},
-  ): Promise<{ modelConfigs: ModelConfig[] }> {
-    return listModelConfigs(this.env, ctx, request.namespace);
+  async listModelConfigs(ctx: RequestContext, request: TargetInput = {}): Promise<{ modelConfigs: ModelConfig[] }> {
+    return listModelConfigs(await envFor(this.env, ctx, request), ctx, request.namespace);
   }
 
   async listSkills(ctx: RequestContext, request: SkillsRequest = {}): Promise<SkillsResult> {
@@ -168,7 +185,9 @@ export class AgentService {
     return getSession(this.env, ctx, request);
   }
 
-  private readContext(ctx: RequestContext) {
-    return { kube: this.env.reads(ctx), types: this.env.types, chartUrl: this.env.compose.chartOciUrl };
-  }
+}
+
+/** The reads of list and get in an environment. */
+function readContextOf(env: OperationEnv, ctx: RequestContext) {
+  return { kube: env.reads(ctx), types: env.types, chartUrl: env.compose.chartOciUrl };
 }

@@ -3,6 +3,7 @@
  * types and a way to get the request's Kubernetes client. Built once by AgentService.
  */
 import type { ComposeConfig } from '../core/compose.js';
+import type { TargetCluster } from '../core/target-cluster.js';
 import type { RequestContext } from '../identity/caller.js';
 import type { KubePort } from './ports.js';
 import type { ResourceTypes } from './resources.js';
@@ -17,4 +18,6 @@ export interface OperationEnv {
   kube(ctx: RequestContext): KubePort;
   /** The client of the pure reads: the read cache when it is on, else `kube(ctx)`. */
   reads(ctx: RequestContext): KubePort;
+  /** Set when the request's agent runs on a workload cluster (targeting.ts). */
+  placement?: { target: TargetCluster; musterUrl: string };
 }

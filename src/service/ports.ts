@@ -7,6 +7,7 @@
 import type { ChartInfo, ReadCacheInfo, SchemaSource, SkillsResult } from '../core/types.js';
 import type { AppError } from '../core/errors.js';
 import type { RequestContext } from '../identity/caller.js';
+import type { TargetCluster } from '../core/target-cluster.js';
 
 /** A resource type: group ('' for core), version, plural resource and kind. */
 export interface Gvr {
@@ -113,6 +114,22 @@ export interface KubeProvider {
    * by the ServiceAccount). Absent: the provider cannot ask, and a caller's proposal is refused.
    */
   reviewAccess?(ctx: RequestContext, attributes: AccessAttributes): Promise<AccessDecision>;
+}
+
+/**
+ * The workload clusters of the fleet, as the management cluster's kubeconfig Secrets
+ * (`org-<organization>/<cluster>-kubeconfig`, written by Cluster API) name them.
+ */
+export interface WorkloadClusters {
+  /** The organizations this installation was granted (the chart's `fleet.organizations`). */
+  readonly organizations: readonly string[];
+  /**
+   * The client provider of one workload cluster, of the same identity mode as the management
+   * one. Refuses (400) a cluster without its Secret, or a Secret without `value`.
+   */
+  provider(target: TargetCluster): Promise<KubeProvider>;
+  /** The clusters of an organization: the names of its `*-kubeconfig` Secrets, sorted. */
+  clusters(organization: string): Promise<string[]>;
 }
 
 /** Which objects of a type and namespace a list or watch covers. */

@@ -6,7 +6,9 @@ import type { Logger } from 'pino';
 import type { ComposeConfig } from '../core/compose.js';
 import type { PresetPolicy } from '../core/toolset-preflight.js';
 import type { ManagedNamespaces } from './namespaces.js';
-import type { ChartSchemaSource, GitOpsHost, KubeProvider, ReadCacheReport, SkillCatalog, SkillResolver } from './ports.js';
+import type {
+  ChartSchemaSource, GitOpsHost, KubeProvider, ReadCacheReport, SkillCatalog, SkillResolver, WorkloadClusters,
+} from './ports.js';
 import type { ApiVersions } from './resources.js';
 import type { SessionsDeps } from './sessions/port.js';
 
@@ -28,6 +30,8 @@ export interface ServiceDeps {
   sessions?: SessionsDeps;
   /** Aborts when the server shuts down: every wait (and the watches behind it) ends. */
   shutdown?: AbortSignal;
+  /** The workload clusters agents can be placed on; absent: only the management cluster. */
+  workloads?: WorkloadClusters;
   log: Logger;
 }
 
@@ -44,6 +48,8 @@ export interface ServiceSettings {
   revisionHistoryLimit?: number;
   /** Where commit mode writes when neither the release's Kustomization nor the request says. */
   gitops?: GitOpsDefaults;
+  /** `--target-muster-url`: the muster agents on workload clusters reach; unset refuses their creates. */
+  targetMusterUrl?: string;
 }
 
 /** `--gitops-repository`, `--gitops-branch`, `--gitops-path`. */

@@ -9,6 +9,12 @@ import { SHIPPED_PRESETS } from '../core/toolset.js';
 
 const presets = SHIPPED_PRESETS.map((p) => `preset:${p}`).join(', ');
 
+/** The sentence of every agent tool that can address a workload cluster. */
+const TARGET =
+  ' With organization and cluster (both or neither) the agent is the one placed on that workload cluster: its HelmRelease ' +
+  '<cluster>-<name> lives in org-<organization> on the management cluster and installs through the cluster\'s kubeconfig Secret ' +
+  '<cluster>-kubeconfig; the Agent, its ModelConfigs, Deployment, pods and events are read on the workload cluster.';
+
 /** Long descriptions per MCP tool name. */
 /** The commit-mode sentence every write tool ends with. */
 const COMMIT_MODE =
@@ -32,13 +38,15 @@ export const TOOL_DESCRIPTIONS = {
     'no HelmRelease), its readiness (null when unknown), its model config, declared toolset (with toolsetProblem when the ' +
     'release declares one the chart refuses, such as []; implicitFullAccess: true for a release without one) and its release. ' +
     'An agent part of which could not be read carries error {code, message}, and warnings lists each such problem. ' +
-    'Returns {"agents": [Agent], "warnings"?: [string]}. Writes nothing.',
+    'Returns {"agents": [Agent], "warnings"?: [string]}. Writes nothing.' + TARGET +
+    ' With organization and no cluster: the agents of every cluster of the organization (each item names its ' +
+    'organization and cluster); a cluster that cannot be reached adds a line to warnings and the list still answers.',
   get_agent:
     'Read-only. Reads one agent by its technical name: the Agent CR, the HelmRelease that owns it (Flux provenance labels) and ' +
     'the release values, merged into one Agent with displayName, description, modelConfig, skills, toolset, readiness, conditions ' +
     'and managed (helmrelease, gitops or none), plus version (changes only when someone changes the agent, not when Flux ' +
     'writes status: the precondition to pass to the next write) and resourceVersion. Not found when neither an Agent nor ' +
-    'a HelmRelease has that name. Writes nothing.',
+    'a HelmRelease has that name. Writes nothing.' + TARGET,
   create_agent:
     'WRITES: creates an agent as a Flux HelmRelease of the agent chart in the namespace, plus the shared per-namespace ' +
     'OCIRepository of that chart when it does not exist yet (an existing one is reused). The caller chooses and confirms the ' +
@@ -58,7 +66,7 @@ export const TOOL_DESCRIPTIONS = {
     'dryRun: true and says what would be created. validate_agent checks without asking the API server. With wait (seconds) ' +
     'it answers once the agent is ready (rolled out at the generation written) or failed or the time is up, with the agent ' +
     'as read then and its status embedded with timedOut. ' +
-    COMMIT_MODE,
+    COMMIT_MODE + TARGET,
   update_agent:
     "WRITES: changes an existing agent by merging the given fields into its HelmRelease's values (Flux then upgrades the " +
     'release). An absent field stays as it is; an empty string removes the value so the chart default applies again; skills, ' +
@@ -75,7 +83,7 @@ export const TOOL_DESCRIPTIONS = {
     'time is up, with the agent as read then, its status and timedOut. ' +
     'Skills given are pinned again (a branch or tag to its head commit, an OCI tag to its digest); without skills the pins ' +
     'stay, and refreshSkills re-pins every skill to the head of what it asked for. ' +
-    COMMIT_MODE,
+    COMMIT_MODE + TARGET,
   delete_agent:
     'WRITES (destructive): deletes an agent by deleting its HelmRelease (Flux uninstalls the release and kagent removes the ' +
     "Agent and its Deployment), and the namespace's shared OCIRepository when no other HelmRelease renders from it (otherwise " +
@@ -84,7 +92,7 @@ export const TOOL_DESCRIPTIONS = {
     'HelmRelease is deleted only with force. Pass the version get_agent reported to delete only that version ' +
     '(conflict when it changed since). dryRun reports what would be deleted and kept, checked by the API server, and ' +
     'deletes nothing. Returns what was deleted. Cannot be undone. ' +
-    COMMIT_MODE,
+    COMMIT_MODE + TARGET,
   get_agent_status:
     "Read-only. Reports an agent's health as a verdict (ready, progressing, failed or unknown) with one actionable summary " +
     'sentence, from the facts it gathers: the Agent CR conditions, the HelmRelease conditions and its last releases, the ' +
@@ -94,7 +102,7 @@ export const TOOL_DESCRIPTIONS = {
     'observed the Agent\'s, and the Deployment\'s rollout is complete (no pod of an older template left); until then the ' +
     'verdict is progressing and the summary names the stage behind, and failed is only a failure of the current generation. ' +
     'The Status carries generation and observedGeneration (the release\'s). Not found when ' +
-    'neither an Agent nor a HelmRelease has that name. Writes nothing.',
+    'neither an Agent nor a HelmRelease has that name. Writes nothing.' + TARGET,
   validate_agent:
     'Read-only dry run of create_agent (or, with update: true, of update_agent): runs every check the write would run and ' +
     'composes the manifests without writing anything. Create mode collects every problem: the name, a missing or malformed ' +
@@ -104,11 +112,11 @@ export const TOOL_DESCRIPTIONS = {
     'the schema version and source, the composed OCIRepository, HelmRelease and values, and notes on the toolset (an unknown ' +
     'preset, a repeated selector, preset:none or preset:full beside others). Skills are resolved as the write would pin ' +
     'them (refreshSkills as update_agent takes it), and skills reports each pin beside what was asked; a skill that does not ' +
-    'resolve is one of the errors.',
+    'resolve is one of the errors.' + TARGET,
   list_model_configs:
     'Read-only. Lists the kagent ModelConfigs of a namespace, sorted by name, with provider, model, whether kagent accepted ' +
     'them (null when unknown) and who manages them. create_agent and update_agent take one of these names as modelConfig. ' +
-    'ModelConfigs are platform-admin owned: agent-manager only reads them. Writes nothing.',
+    'ModelConfigs are platform-admin owned: agent-manager only reads them. Writes nothing.' + TARGET,
   list_skills:
     'Read-only. Discovers the skills in the configured GitHub skill repositories (a directory with a SKILL.md; name and ' +
     'description from its frontmatter) and returns them per repository and flattened, each with repoUrl, path and ref; ' +
@@ -121,13 +129,13 @@ export const TOOL_DESCRIPTIONS = {
     'update or rollback, with rolledBackTo), the changed value paths, the chart version and Helm status Flux reports for its ' +
     'values, and current: true on the revision the live release carries. A release changed outside agent-manager since its ' +
     'newest revision (kubectl edit, a GitOps commit) shows a first entry with revision: null and the paths that differ. ' +
-    'Returns {"revisions": [...]}. Writes nothing.',
+    'Returns {"revisions": [...]}. Writes nothing.' + TARGET,
   get_agent_revision:
     "Read-only. Reads one revision of an agent: the list entry's fields plus the spec it recorded (displayName, description, " +
     'systemMessage, modelConfig, toolset, skills, runtime, iconUrl, labels, annotations), the values written, the manifests ' +
     'as create_agent returns them, skills (each pin it ran beside the ref it asked for), and diff: the value paths where the ' +
     'live agent differs from it (a changed pin shows as skills.gitRefs or skills.refs). Not found when the revision ' +
-    'is not kept. Writes nothing.',
+    'is not kept. Writes nothing.' + TARGET,
   rollback_agent:
     "WRITES: rolls an agent back to one of its revisions by applying that revision's spec as an update_agent would: fields " +
     'the revision did not have are cleared (but a revision without a toolset keeps the current one), the values are validated against the chart values schema in use now (a revision ' +
@@ -140,7 +148,7 @@ export const TOOL_DESCRIPTIONS = {
     'rolled out or failed or the time is up, as update_agent does; nothing is written when the agent already has that ' +
     "revision's values. In commit mode no revision is recorded (the cluster is not written; once Flux applies the merged " +
     'pull request, list_agent_revisions shows it as a change made outside agent-manager). ' +
-    COMMIT_MODE,
+    COMMIT_MODE + TARGET,
   wait_for_agent:
     'Read-only. Waits for an agent\'s rollout instead of polling get_agent_status: answers once the agent is ready ' +
     '(until: ready, the default: every controller has observed the current generation and the rollout is complete; a ' +
@@ -149,7 +157,7 @@ export const TOOL_DESCRIPTIONS = {
     'get_agent_status does, plus timedOut (true when the time ran out first) and waitedSeconds. With a progress token it ' +
     'sends a progress notification, the summary as its message, whenever the verdict or summary changes. Pass the generation ' +
     'a write answered to wait for that change: never ready before the HelmRelease has reached it. Follows the agent ' +
-    'on Kubernetes watches as the caller. Not found when neither the Agent nor its HelmRelease exists (until: ready). Writes nothing.',
+    'on Kubernetes watches as the caller. Not found when neither the Agent nor its HelmRelease exists (until: ready). Writes nothing.' + TARGET,
   start_session:
     'WRITES: try an agent: starts a new conversation (an A2A context) with a ready agent through the kagent controller, sends the ' +
     'first message (at most 32000 characters) and answers {session, turn}: turn is the agent\'s answer (its A2A task: state, ' +
@@ -194,6 +202,9 @@ export const TOOL_TITLES = {
 
 /** Short phrases for the arguments. */
 export const ARG = {
+  organization: 'Organization of the workload cluster the agent runs on (with cluster); absent: the management cluster',
+  cluster: "Workload cluster the agent runs on (with organization): org-<organization>/<cluster>-kubeconfig must exist",
+  organizationOfList: 'Organization whose workload clusters to list; with cluster: that one cluster, without: every cluster of it',
   namespace:
     "Namespace of the agent; default: the installation's kagent namespace (get_info reports the managed ones)",
   namespaceOfList: "Namespace to list; default: the installation's kagent namespace (get_info reports the managed ones)",

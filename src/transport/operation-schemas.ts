@@ -13,6 +13,8 @@ import { WAIT_DEFAULT_SECONDS, WAIT_MAX_SECONDS } from '../core/wait-rules.js';
 import { ARG } from './descriptions.js';
 
 const namespace = z.string().describe(ARG.namespace).optional();
+/** Where the agent runs (both or neither: the service refuses one without the other in its own words). */
+const target = { organization: z.string().describe(ARG.organization).optional(), cluster: z.string().describe(ARG.cluster).optional() };
 const agentName = z.string().describe(ARG.agentName);
 const technicalName = z.string().describe(ARG.technicalName);
 const text = (description: string) => z.string().describe(description).optional();
@@ -67,10 +69,13 @@ const commitFields = {
 export const getInfoInput = z.object({}).strict();
 
 export const listAgentsInput = z
-  .object({ namespace: z.string().describe(ARG.namespaceOfList).optional(), details: flag(ARG.detailsOfList) })
+  .object({
+    namespace: z.string().describe(ARG.namespaceOfList).optional(), details: flag(ARG.detailsOfList),
+    organization: z.string().describe(ARG.organizationOfList).optional(), cluster: target.cluster,
+  })
   .strict();
 
-export const agentRefInput = z.object({ name: agentName, namespace }).strict();
+export const agentRefInput = z.object({ name: agentName, namespace, ...target }).strict();
 
 /** The precondition of update and delete: REST sends it as `If-Match`, MCP as this argument. */
 const resourceVersion = text(ARG.resourceVersion);
@@ -91,6 +96,7 @@ export const createAgentInput = z
   .object({
     name: technicalName,
     namespace,
+    ...target,
     ...agentFields(ARG.toolsetCreate, ARG.modelConfig),
     modelConfig: z.string().describe(ARG.modelConfig),
     dryRun: flag(ARG.dryRunCreate),
@@ -103,6 +109,7 @@ export const updateAgentInput = z
   .object({
     name: agentName,
     namespace,
+    ...target,
     ...agentFields(ARG.toolsetUpdate, ARG.modelConfigUpdate),
     force: flag(ARG.forceUpdate),
     dryRun: flag(ARG.dryRunUpdate),
@@ -115,16 +122,14 @@ export const updateAgentInput = z
   .strict();
 
 export const deleteAgentInput = z
-  .object({
-    name: agentName, namespace, force: flag(ARG.forceDelete), dryRun: flag(ARG.dryRunDelete), resourceVersion, version,
-    ...commitFields,
-  })
+  .object({ name: agentName, namespace, ...target, force: flag(ARG.forceDelete), dryRun: flag(ARG.dryRunDelete), resourceVersion, version, ...commitFields })
   .strict();
 
 export const validateAgentInput = z
   .object({
     name: technicalName,
     namespace,
+    ...target,
     ...agentFields(ARG.toolsetValidate, ARG.modelConfig),
     update: flag(ARG.update),
     force: flag(ARG.forceValidate),
@@ -136,14 +141,13 @@ const revisionNumber = (description: string) => z.number().int().min(1).describe
 
 export const listAgentRevisionsInput = agentRefInput;
 
-export const getAgentRevisionInput = z
-  .object({ name: agentName, namespace, revision: revisionNumber(ARG.revision) })
-  .strict();
+export const getAgentRevisionInput = z.object({ name: agentName, namespace, ...target, revision: revisionNumber(ARG.revision) }).strict();
 
 export const rollbackAgentInput = z
   .object({
     name: agentName,
     namespace,
+    ...target,
     revision: revisionNumber(ARG.rollbackRevision),
     force: flag(ARG.forceRollback),
     dryRun: flag(ARG.dryRunRollback),
@@ -159,6 +163,7 @@ export const waitForAgentInput = z
   .object({
     name: agentName,
     namespace,
+    ...target,
     until: z.enum(['ready', 'deleted']).describe(ARG.until).optional(),
     timeoutSeconds,
     // The range is the service's to refuse in its own words; the JSON Schema states it.
@@ -167,7 +172,7 @@ export const waitForAgentInput = z
   .strict();
 
 export const listModelConfigsInput = z
-  .object({ namespace: z.string().describe(ARG.namespaceOfList).optional() })
+  .object({ namespace: z.string().describe(ARG.namespaceOfList).optional(), ...target })
   .strict();
 
 export const listSkillsInput = z

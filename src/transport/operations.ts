@@ -128,6 +128,8 @@ const hints = (
   readOnlyHint: boolean, destructiveHint: boolean, idempotentHint: boolean, openWorldHint: boolean,
 ): ToolHints => ({ readOnlyHint, destructiveHint, idempotentHint, openWorldHint });
 const CLOSED_READ = hints(true, false, false, false);
+/** The workload cluster of an agent, on every agent route (a query and a body that disagree are a 400). */
+const TARGET = { organization: 'string', cluster: 'string' } as const;
 const OPEN_READ = hints(true, false, false, true);
 
 function op<S extends z.ZodObject, R>(o: Omit<Operation<S, R>, 'title' | 'description'>): Operation<S, R> {
@@ -153,13 +155,13 @@ export const getInfo = op<typeof getInfoInput, Info>({
 
 export const listAgents = op<typeof listAgentsInput, AgentList>({
   tool: 'list_agents', annotations: CLOSED_READ, input: listAgentsInput,
-  rest: { method: 'get', path: '/agents', status: 200, query: { namespace: 'string', details: 'boolean' } },
+  rest: { method: 'get', path: '/agents', status: 200, query: { namespace: 'string', details: 'boolean', ...TARGET } },
   run: (service, ctx, input) => service.listAgents(ctx, input),
 });
 
 export const getAgent = op<typeof agentRefInput, Agent>({
   tool: 'get_agent', annotations: CLOSED_READ, input: agentRefInput,
-  rest: { method: 'get', path: '/agents/:namespace/:name', status: 200, etag: (agent) => agent.version },
+  rest: { method: 'get', path: '/agents/:namespace/:name', status: 200, query: TARGET, etag: (agent) => agent.version },
   run: (service, ctx, input) => service.getAgent(ctx, input),
 });
 
@@ -167,7 +169,7 @@ export const createAgent = op<typeof createAgentInput, CreateResult>({
   tool: 'create_agent', annotations: hints(false, false, false, true), input: createAgentInput, serviceRequired: ['toolset'],
   rest: {
     method: 'post', path: '/agents', status: 201, body: true,
-    query: { dryRun: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string' },
+    query: { dryRun: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string', ...TARGET },
     // A dry run or a commit-mode answer created nothing on the cluster.
     statusOf: (result) => (isDryRun(result) || isCommit(result) ? 200 : 201),
     etag: (result) => (isDryRun(result) || isCommit(result) ? undefined : versionAfter(result)),
@@ -181,7 +183,9 @@ export const updateAgent = op<typeof updateAgentInput, UpdateResult>({
   tool: 'update_agent', annotations: hints(false, true, false, true), input: updateAgentInput,
   rest: {
     method: 'patch', path: '/agents/:namespace/:name', status: 200, body: true,
-    query: { force: 'boolean', dryRun: 'boolean', refreshSkills: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string' },
+    query: {
+      force: 'boolean', dryRun: 'boolean', refreshSkills: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string', ...TARGET,
+    },
     ifMatch: true, githubToken: true, etag: versionAfter,
   },
   run: (service, ctx, input) => service.updateAgent(ctx, input),
@@ -190,7 +194,8 @@ export const updateAgent = op<typeof updateAgentInput, UpdateResult>({
 export const deleteAgent = op<typeof deleteAgentInput, DeleteResult>({
   tool: 'delete_agent', annotations: hints(false, true, false, false), input: deleteAgentInput,
   rest: {
-    method: 'delete', path: '/agents/:namespace/:name', status: 200, query: { force: 'boolean', dryRun: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string' },
+    method: 'delete', path: '/agents/:namespace/:name', status: 200,
+    query: { force: 'boolean', dryRun: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string', ...TARGET },
     ifMatch: true, githubToken: true,
   },
   run: (service, ctx, input) => service.deleteAgent(ctx, input),
@@ -198,7 +203,7 @@ export const deleteAgent = op<typeof deleteAgentInput, DeleteResult>({
 
 export const getAgentStatus = op<typeof agentRefInput, Status>({
   tool: 'get_agent_status', annotations: CLOSED_READ, input: agentRefInput,
-  rest: { method: 'get', path: '/agents/:namespace/:name/status', status: 200, watch: true },
+  rest: { method: 'get', path: '/agents/:namespace/:name/status', status: 200, watch: true, query: TARGET },
   run: (service, ctx, input) => service.getAgentStatus(ctx, input),
 });
 
@@ -215,7 +220,7 @@ export const validateAgent = op<typeof validateAgentInput, ValidateResult>({
 
 export const listModelConfigs = op<typeof listModelConfigsInput, { modelConfigs: ModelConfig[] }>({
   tool: 'list_model_configs', annotations: CLOSED_READ, input: listModelConfigsInput,
-  rest: { method: 'get', path: '/modelconfigs', status: 200, query: { namespace: 'string' } },
+  rest: { method: 'get', path: '/modelconfigs', status: 200, query: { namespace: 'string', ...TARGET } },
   run: (service, ctx, input) => service.listModelConfigs(ctx, input),
 });
 
@@ -229,13 +234,13 @@ export const listSkills = op<typeof listSkillsInput, SkillsResult>({
 
 export const listAgentRevisions = op<typeof listAgentRevisionsInput, { revisions: RevisionEntry[] }>({
   tool: 'list_agent_revisions', annotations: CLOSED_READ, input: listAgentRevisionsInput,
-  rest: { method: 'get', path: '/agents/:namespace/:name/revisions', status: 200 },
+  rest: { method: 'get', path: '/agents/:namespace/:name/revisions', status: 200, query: TARGET },
   run: (service, ctx, input) => service.listAgentRevisions(ctx, input),
 });
 
 export const getAgentRevision = op<typeof getAgentRevisionInput, RevisionDetail>({
   tool: 'get_agent_revision', annotations: CLOSED_READ, input: getAgentRevisionInput,
-  rest: { method: 'get', path: '/agents/:namespace/:name/revisions/:revision', status: 200, params: { revision: 'integer' } },
+  rest: { method: 'get', path: '/agents/:namespace/:name/revisions/:revision', status: 200, params: { revision: 'integer' }, query: TARGET },
   run: (service, ctx, input) => service.getAgentRevision(ctx, input),
 });
 
@@ -244,7 +249,9 @@ export const rollbackAgent = op<typeof rollbackAgentInput, RollbackResult>({
   tool: 'rollback_agent', annotations: hints(false, true, false, true), input: rollbackAgentInput,
   rest: {
     method: 'post', path: '/agents/:namespace/:name/rollback', status: 200, body: true,
-    query: { force: 'boolean', dryRun: 'boolean', refreshSkills: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string' },
+    query: {
+      force: 'boolean', dryRun: 'boolean', refreshSkills: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string', ...TARGET,
+    },
     ifMatch: true, githubToken: true, etag: versionAfter,
   },
   run: (service, ctx, input) => service.rollbackAgent(ctx, input),
@@ -253,7 +260,7 @@ export const rollbackAgent = op<typeof rollbackAgentInput, RollbackResult>({
 // Read-only: it watches and answers a Status; it may take up to timeoutSeconds.
 export const waitForAgent = op<typeof waitForAgentInput, WaitResult>({
   tool: 'wait_for_agent', annotations: CLOSED_READ, input: waitForAgentInput,
-  rest: { method: 'get', path: '/agents/:namespace/:name/wait', status: 200, query: { until: 'string', timeoutSeconds: 'integer', generation: 'integer' } },
+  rest: { method: 'get', path: '/agents/:namespace/:name/wait', status: 200, query: { until: 'string', timeoutSeconds: 'integer', generation: 'integer', ...TARGET } },
   run: (service, ctx, input) => service.waitForAgent(ctx, input),
 });
 

@@ -34,6 +34,7 @@ export async function getInfo(env: OperationEnv): Promise<Info> {
       // request that sends X-GitHub-Token, but the installation cannot promise it.
       commit: deps.gitops?.installation !== undefined,
       sessions: deps.sessions !== undefined,
+      targetCluster: deps.workloads !== undefined,
     },
     identity: deps.kube.identity,
     apiVersions: { ...settings.apiVersions },
@@ -41,6 +42,7 @@ export async function getInfo(env: OperationEnv): Promise<Info> {
     skillsRepositories: [...skillsRepositories],
     toolset: { presets: knownPresets(presets), presetsChecked: presets.configured !== undefined },
     readCache: deps.readCache?.status() ?? { enabled: false, state: 'off' },
+    ...(deps.workloads ? { organizations: [...deps.workloads.organizations] } : {}),
   };
 }
 

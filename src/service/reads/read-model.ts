@@ -10,6 +10,7 @@ import { parseSkillRefs, SKILL_REFS_ANNOTATION } from '../../core/skills/skill-p
 import type { Agent, AgentSkills, Condition, HelmReleaseRef } from '../../core/types.js';
 import { agentVersion } from './agent-version.js';
 import type { KubeObject } from '../ports.js';
+import { CLUSTER_LABEL } from '../../core/target-cluster.js';
 
 export const DISPLAY_NAME_ANNOTATION = 'ui.giantswarm.io/display-name';
 export const RELEASE_NAME_LABEL = 'helm.toolkit.fluxcd.io/name';
@@ -112,13 +113,27 @@ export function helmReleaseRef(release: KubeObject): HelmReleaseRef {
   });
 }
 
+/**
+ * The workload cluster a release installs into: Flux's `spec.kubeConfig` with the cluster
+ * label, in an organization's namespace (`org-<organization>`), placed as core/target-cluster.ts does.
+ */
+export function placementOf(release: KubeObject): { organization: string; cluster: string; namespace?: string } | undefined {
+  const spec = obj(release.spec);
+  const cluster = str(release.metadata.labels?.[CLUSTER_LABEL]);
+  const namespace = release.metadata.namespace ?? '';
+  if (!cluster || spec.kubeConfig === undefined || !namespace.startsWith('org-')) return undefined;
+  return { organization: namespace.slice('org-'.length), cluster, namespace: str(spec.targetNamespace) };
+}
+
 /** The agent as its release's values describe it, before kagent rendered anything. */
 export function agentFromRelease(release: KubeObject, agentName?: string): Agent {
   const values = obj(obj(release.spec).values);
   const agentValues = obj(values.agent);
+  // A release placed on a workload cluster installs the agent into its target namespace there.
+  const placed = placementOf(release);
   return prune({
     name: agentName ?? str(agentValues.name) ?? release.metadata.name,
-    namespace: release.metadata.namespace ?? '',
+    namespace: placed?.namespace ?? release.metadata.namespace ?? '',
     exists: false,
     displayName: str(agentValues.displayName),
     description: str(agentValues.description),
@@ -141,8 +156,10 @@ export function withRelease(agent: Agent, release: KubeObject | undefined): Agen
   const { toolset: _toolset, toolsetProblem: _problem, implicitFullAccess: _implicit, ...rest } = agent;
   // The skills too: the values hold the pins that run, the annotation what was asked for.
   const skills = values.skills !== undefined ? releaseSkills(release, values) : rest.skills;
+  const placed = placementOf(release);
   return prune({
     ...rest,
+    ...(placed ? { organization: placed.organization, cluster: placed.cluster } : {}),
     skills,
     managed: kustomizationOf(release) ? 'gitops' : 'helmrelease',
     helmRelease: helmReleaseRef(release),

@@ -16,6 +16,7 @@ import { validateRemovedArguments, validateToolset } from '../../core/toolset.js
 import { toolsetNotes, validatePresets } from '../../core/toolset-preflight.js';
 import type { AgentSpec, CreateRequest, CreateResult } from '../../core/types.js';
 import { callerLogFields, callerName, type RequestContext } from '../../identity/caller.js';
+import { placedValues } from '../fleet/targeting.js';
 import { modelConfigViolation, schemaRefusal } from './checks.js';
 import type { KubeObject, KubePort } from '../ports.js';
 import { agentFromRelease, withRelease } from '../reads/read-model.js';
@@ -90,7 +91,7 @@ export async function createAgent(
   if (modelConfigProblem) throw invalid(modelConfigProblem);
   const pinned = await pinning;
   const refsText = skillRefsText(pinned.refs);
-  const values = buildValues({ ...spec, skills: pinned.skills });
+  const values = placedValues(env, buildValues({ ...spec, skills: pinned.skills }), schema);
   const schemaProblem = schemaRefusal(schema, values);
   if (schemaProblem) throw invalid(schemaProblem);
   if (spec.mode === 'commit') {

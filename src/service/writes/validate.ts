@@ -14,6 +14,7 @@ import { toolsetNotes, unknownPresetViolation } from '../../core/toolset-preflig
 import type { AgentSpec, AgentUpdate, ValidateResult } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import { invalid } from '../../core/errors.js';
+import { placedValues } from '../fleet/targeting.js';
 import { modelConfigViolation, schemaViolations } from './checks.js';
 import type { OperationEnv } from '../operation-env.js';
 import { mergeUpdate } from './merged-update.js';
@@ -57,7 +58,7 @@ export async function validateCreate(env: OperationEnv, ctx: RequestContext, spe
   if (agent) errors.push(`Agent ${namespace}/${spec.name} already exists`);
   const { value: pinned, refusal } = await pinning;
   if (refusal) errors.push(refusal);
-  const values = buildValues({ ...spec, skills: pinned.skills });
+  const values = placedValues(env, buildValues({ ...spec, skills: pinned.skills }), schema);
   errors.push(...schemaViolations(schema, values));
   return result('create', errors, schema, composeManifests(namespace, spec.name ?? '', values, env.compose),
     toolsetProblem ? [] : toolsetNotes(spec.toolset, policy), agentSkills(values.skills, pinned.refs));

@@ -39,6 +39,9 @@ export function statusStream(
     const timeoutSeconds = timeText === undefined ? undefined : queryInteger('timeoutSeconds', timeText);
     const generationText = flagValue('generation', req.query.generation);
     const generation = generationText === undefined ? undefined : queryInteger('generation', generationText);
+    // The workload cluster, as on the plain route (the service refuses one without the other).
+    const organization = flagValue('organization', req.query.organization);
+    const cluster = flagValue('cluster', req.query.cluster);
     const head = req.method === 'HEAD';
     const headDone = new AbortController();
     const requestCtx = contextOf(req);
@@ -66,14 +69,10 @@ export function statusStream(
       else writeEvent(res, 'status', status);
     };
     try {
-      const end = await service.followAgentStatus(
-        ctx,
-        {
-          namespace: String(req.params.namespace), name: String(req.params.name), timeoutSeconds,
-          ...(generation === undefined ? {} : { generation }),
-        },
-        onStatus,
-      );
+      const end = await service.followAgentStatus(ctx, {
+        namespace: String(req.params.namespace), name: String(req.params.name), timeoutSeconds, ...(generation === undefined ? {} : { generation }),
+        ...(organization === undefined ? {} : { organization }), ...(cluster === undefined ? {} : { cluster }),
+      }, onStatus);
       if (end === 'shutdown' && !res.headersSent) throw shutdownUnavailable(String(req.params.namespace), String(req.params.name));
       // A shutdown ends the stream without the `end` id: the wait is not over, so an EventSource reconnects.
       if (!head && end === 'shutdown') writeEvent(res, 'end', { reason: 'shutdown' });

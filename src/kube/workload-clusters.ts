@@ -1,0 +1,103 @@
+/**
+ * The workload clusters' clients, built from the kubeconfig Secrets Cluster API writes on
+ * the management cluster (`org-<organization>/<cluster>-kubeconfig`, key `value`), which the
+ * ServiceAccount reads. With downstream OAuth only the Secret's server address and CA are
+ * used and every call presents the caller's token (CallerProvider); else the kubeconfig is
+ * used as it is. One provider per cluster, kept while the Secret's resourceVersion stays.
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { invalid } from '../core/errors.js';
+import {
+  emptyKubeconfigText, KUBECONFIG_KEY, kubeconfigSecretName, missingKubeconfigText, organizationNamespace, type TargetCluster,
+} from '../core/target-cluster.js';
+import type { Gvr, KubePort, KubeProvider, WorkloadClusters } from '../service/ports.js';
+import { makeKubeApis } from './api-clients.js';
+import { ClientNodeKube } from './client-node-kube.js';
+import { instrumentKube, instrumentProvider, type KubeCallHook } from './instrumented.js';
+import { CallerProvider, ServiceAccountProvider } from './providers.js';
+import { trustingIdentityProvider } from './workload-errors.js';
+
+const SECRET: Gvr = { group: '', version: 'v1', resource: 'secrets', kind: 'Secret' };
+const SUFFIX = '-kubeconfig';
+
+export interface WorkloadClustersOptions {
+  /** The management cluster as the ServiceAccount: it reads the kubeconfig Secrets. */
+  secrets: KubePort;
+  /** `caller`: present the caller's token to the workload API servers (downstream OAuth). */
+  identity: 'caller' | 'serviceAccount';
+  organizations?: readonly string[];
+  hooks?: readonly KubeCallHook[];
+  log: Logger;
+}
+
+interface Entry {
+  resourceVersion: string;
+  provider: KubeProvider & { close(): void };
+}
+
+export class SecretWorkloadClusters implements WorkloadClusters {
+  readonly organizations: readonly string[];
+  private readonly cache = new Map<string, Entry>();
+
+  constructor(private readonly options: WorkloadClustersOptions) {
+    this.organizations = options.organizations ?? [];
+  }
+
+  async provider(target: TargetCluster): Promise<KubeProvider> {
+    const secret = await this.options.secrets.get(SECRET, organizationNamespace(target.organization), kubeconfigSecretName(target.cluster));
+    if (!secret) throw invalid(missingKubeconfigText(target));
+    const encoded = (secret.data as Record<string, unknown> | undefined)?.[KUBECONFIG_KEY];
+    if (typeof encoded !== 'string' || encoded === '') throw invalid(emptyKubeconfigText(target));
+    const key = `${target.organization}/${target.cluster}`;
+    const resourceVersion = secret.metadata.resourceVersion ?? '';
+    const cached = this.cache.get(key);
+    if (cached && cached.resourceVersion === resourceVersion && resourceVersion !== '') return cached.provider;
+    // A changed Secret (a rotated credential, a moved API server) drops the old clients.
+    cached?.provider.close();
+    const provider = this.build(target, Buffer.from(encoded, 'base64').toString('utf8'));
+    this.cache.set(key, { resourceVersion, provider });
+    return provider;
+  }
+
+  async clusters(organization: string): Promise<string[]> {
+    const secrets = await this.options.secrets.list(SECRET, organizationNamespace(organization));
+    return secrets
+      .map((s) => s.metadata.name)
+      .filter((name) => name.endsWith(SUFFIX) && name.length > SUFFIX.length)
+      .map((name) => name.slice(0, -SUFFIX.length))
+      .sort();
+  }
+
+  private build(target: TargetCluster, kubeconfig: string): KubeProvider & { close(): void } {
+    const kc = new KubeConfig();
+    try {
+      kc.loadFromString(kubeconfig);
+      if (!kc.getCurrentCluster()?.server) throw new Error('it names no current cluster with a server address');
+    } catch (err) {
+      const secret = `${organizationNamespace(target.organization)}/${kubeconfigSecretName(target.cluster)}`;
+      throw invalid(`the kubeconfig Secret ${secret} holds no usable kubeconfig: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const hooks = this.options.hooks ?? [];
+    if (this.options.identity === 'serviceAccount') {
+      const own = new ServiceAccountProvider(kc);
+      return Object.assign(instrumentProvider(own, hooks), { close: () => own.close() });
+    }
+    const callers = new CallerProvider(kc, { log: this.options.log });
+    return Object.assign(instrumentProvider(trustingIdentityProvider(callers), hooks), { close: () => callers.close() });
+  }
+
+  close(): void {
+    for (const entry of this.cache.values()) entry.provider.close();
+    this.cache.clear();
+  }
+}
+
+/** The workload clusters of an installation whose ServiceAccount is `base` (it reads the Secrets). */
+export function openWorkloadClusters(
+  base: KubeConfig, options: Omit<WorkloadClustersOptions, 'secrets'>,
+): SecretWorkloadClusters & { closeAll(): void } {
+  const apis = makeKubeApis(base);
+  const clusters = new SecretWorkloadClusters({ ...options, secrets: instrumentKube(new ClientNodeKube(apis), options.hooks ?? []) });
+  return Object.assign(clusters, { closeAll: () => { clusters.close(); apis.close(); } });
+}

@@ -1,0 +1,150 @@
+/**
+ * An agent on a workload cluster seen as one cluster, so every operation reads and writes
+ * it as it does an agent of the management cluster. In the agent's namespace, the release
+ * side (HelmRelease, shared OCIRepository, revisions) lives on the management cluster in
+ * `org-<organization>` (the release as `<cluster>-<agent>`, placed as Flux's
+ * `spec.kubeConfig` wants it); the kagent side (Agent, ModelConfigs, Deployment, pods,
+ * events) is read on the workload cluster. Objects come back as stored, never renamed.
+ */
+import {
+  CLUSTER_LABEL, organizationNamespace, placeOnCluster, placedReleaseName, type TargetCluster,
+} from '../../core/target-cluster.js';
+import type { RequestContext } from '../../identity/caller.js';
+import type {
+  Gvr, KubeObject, KubePort, KubeProvider, ListOptions, WatchEventHandlers, WatchPort, WatchSelectors, WriteCallOptions,
+} from '../ports.js';
+import type { ResourceTypes } from '../resources.js';
+
+/** Where one placed agent's calls go. */
+export interface Placement {
+  target: TargetCluster;
+  /** The agent's namespace on the workload cluster (and the release's target and storage namespace). */
+  namespace: string;
+  types: ResourceTypes;
+}
+
+type Side = 'release' | 'revision' | 'source' | 'workload';
+
+function sideOf(p: Placement, gvr: Gvr): Side {
+  const { types } = p;
+  if (gvr.resource === types.helmRelease.resource && gvr.group === types.helmRelease.group) return 'release';
+  if (gvr.resource === types.controllerRevision.resource && gvr.group === types.controllerRevision.group) return 'revision';
+  if (gvr.resource === types.ociRepository.resource && gvr.group === types.ociRepository.group) return 'source';
+  return 'workload';
+}
+
+/** The management namespace of a release-side call made in `namespace`. */
+const managementNamespace = (p: Placement, namespace: string): string =>
+  (namespace === p.namespace ? organizationNamespace(p.target.organization) : namespace);
+
+/** A release named after the agent, in the agent's namespace, is its placed release. */
+const releaseName = (p: Placement, namespace: string, name: string): string =>
+  (namespace === p.namespace ? placedReleaseName(p.target, name) : name);
+
+/** Only this cluster's revisions: the organization's namespace holds every cluster's. */
+function clusterSelector(p: Placement, options: ListOptions = {}): ListOptions {
+  const own = `${CLUSTER_LABEL}=${p.target.cluster}`;
+  return { ...options, labelSelector: options.labelSelector ? `${options.labelSelector},${own}` : own };
+}
+
+/** A release of this cluster that installs into the agent's namespace. */
+const installsHere = (p: Placement, release: KubeObject): boolean =>
+  release.metadata.labels?.[CLUSTER_LABEL] === p.target.cluster
+  && (release.spec as { targetNamespace?: unknown } | undefined)?.targetNamespace === p.namespace;
+
+/** The kubernetes port of a placed agent: `management` for the release side, `workload` for the rest. */
+export function placedKube(p: Placement, management: KubePort, workload: KubePort): KubePort {
+  const org = organizationNamespace(p.target.organization);
+  return {
+    async get(gvr, namespace, name) {
+      const side = sideOf(p, gvr);
+      if (side === 'workload') return workload.get(gvr, namespace, name);
+      const where = managementNamespace(p, namespace);
+      return management.get(gvr, where, side === 'release' ? releaseName(p, namespace, name) : name);
+    },
+    async list(gvr, namespace, options) {
+      const side = sideOf(p, gvr);
+      if (side === 'workload') return workload.list(gvr, namespace, options);
+      if (side === 'revision') return management.list(gvr, managementNamespace(p, namespace), clusterSelector(p, options));
+      if (side === 'release' && namespace === p.namespace) {
+        // The agent namespace's releases: those of this cluster that install there.
+        const releases = await management.list(gvr, org, clusterSelector(p, options));
+        return releases.filter((r) => installsHere(p, r));
+      }
+      return management.list(gvr, managementNamespace(p, namespace), options);
+    },
+    async create(gvr, object, options?: WriteCallOptions) {
+      const side = sideOf(p, gvr);
+      if (side === 'workload') return workload.create(gvr, object, options);
+      return management.create(gvr, placedObject(p, side, object), options);
+    },
+    async replace(gvr, object, options) {
+      const side = sideOf(p, gvr);
+      return side === 'workload' ? workload.replace(gvr, object, options) : management.replace(gvr, object, options);
+    },
+    async remove(gvr, namespace, name, options) {
+      const side = sideOf(p, gvr);
+      if (side === 'workload') return workload.remove(gvr, namespace, name, options);
+      return management.remove(gvr, managementNamespace(p, namespace), side === 'release' ? releaseName(p, namespace, name) : name, options);
+    },
+  };
+}
+
+/** A new release-side object as it is stored on the management cluster. */
+function placedObject(p: Placement, side: Exclude<Side, 'workload'>, object: KubeObject): KubeObject {
+  const namespace = object.metadata.namespace ?? p.namespace;
+  if (side === 'release' && namespace === p.namespace) {
+    const release = object as unknown as Parameters<typeof placeOnCluster>[0];
+    return placeOnCluster(release, p.target, object.metadata.name, p.namespace) as unknown as KubeObject;
+  }
+  const metadata = { ...object.metadata, namespace: managementNamespace(p, namespace) };
+  if (side === 'revision') {
+    // Revisions of every cluster share the organization's namespace: the name and a label say whose.
+    metadata.name = `${p.target.cluster}-${object.metadata.name}`;
+    metadata.labels = { ...object.metadata.labels, [CLUSTER_LABEL]: p.target.cluster };
+  }
+  return { ...object, metadata };
+}
+
+/** `metadata.name=<agent>` in the agent's namespace names the placed release. */
+function releaseSelectors(p: Placement, namespace: string, selectors: WatchSelectors): WatchSelectors {
+  if (namespace !== p.namespace) return selectors;
+  const name = /^metadata\.name=(.+)$/.exec(selectors.fieldSelector ?? '')?.[1];
+  return name ? { ...selectors, fieldSelector: `metadata.name=${placedReleaseName(p.target, name)}` } : selectors;
+}
+
+/** The watches of a placed agent, routed as placedKube routes its calls. */
+export function placedWatches(p: Placement, management: WatchPort, workload: WatchPort): WatchPort {
+  const route = (gvr: Gvr, namespace: string, selectors: WatchSelectors) => {
+    const side = sideOf(p, gvr);
+    if (side === 'workload') return { port: workload, namespace, selectors };
+    const where = managementNamespace(p, namespace);
+    if (side === 'release') return { port: management, namespace: where, selectors: releaseSelectors(p, namespace, selectors) };
+    return { port: management, namespace: where, selectors };
+  };
+  return {
+    list(gvr, namespace, selectors) {
+      const r = route(gvr, namespace, selectors);
+      return r.port.list(gvr, r.namespace, r.selectors);
+    },
+    watch(gvr, namespace, selectors, resourceVersion, handlers: WatchEventHandlers) {
+      const r = route(gvr, namespace, selectors);
+      return r.port.watch(gvr, r.namespace, r.selectors, resourceVersion, handlers);
+    },
+  };
+}
+
+/**
+ * The provider of a placed agent's request: the management cluster's identity for the
+ * release side, the workload cluster's for the rest. No read cache and no access review:
+ * commit mode does not place agents.
+ */
+export function placedProvider(p: Placement, management: KubeProvider, workload: KubeProvider): KubeProvider {
+  return {
+    identity: management.identity,
+    forRequest: (ctx: RequestContext) => placedKube(p, management.forRequest(ctx), workload.forRequest(ctx)),
+    ...(management.forWatches && workload.forWatches
+      ? { forWatches: (ctx: RequestContext) => placedWatches(p, management.forWatches!(ctx), workload.forWatches!(ctx)) }
+      : {}),
+  };
+}
