@@ -106,7 +106,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     const workloads = openWorkloadClusters(cluster, {
       identity: identity.kube.identity, organizations: config.fleet.organizations, hooks: hooks.kube, log,
     });
-    cleanups.push(() => workloads.closeAll());
+    cleanups.push(() => workloads.close());
     const skills = config.skills.repositories.length > 0
       ? new GitHubSkillCatalog({
           repositories: config.skills.repositories,

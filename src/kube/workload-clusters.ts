@@ -33,7 +33,8 @@ export interface WorkloadClustersOptions {
 
 interface Entry {
   resourceVersion: string;
-  provider: KubeProvider & { close(): void };
+  provider: KubeProvider;
+  close(): void;
 }
 
 export class SecretWorkloadClusters implements WorkloadClusters {
@@ -54,10 +55,10 @@ export class SecretWorkloadClusters implements WorkloadClusters {
     const cached = this.cache.get(key);
     if (cached && cached.resourceVersion === resourceVersion && resourceVersion !== '') return cached.provider;
     // A changed Secret (a rotated credential, a moved API server) drops the old clients.
-    cached?.provider.close();
-    const provider = this.build(target, Buffer.from(encoded, 'base64').toString('utf8'));
-    this.cache.set(key, { resourceVersion, provider });
-    return provider;
+    cached?.close();
+    const built = this.build(target, Buffer.from(encoded, 'base64').toString('utf8'));
+    this.cache.set(key, { resourceVersion, ...built });
+    return built.provider;
   }
 
   async clusters(organization: string): Promise<string[]> {
@@ -69,7 +70,7 @@ export class SecretWorkloadClusters implements WorkloadClusters {
       .sort();
   }
 
-  private build(target: TargetCluster, kubeconfig: string): KubeProvider & { close(): void } {
+  private build(target: TargetCluster, kubeconfig: string): { provider: KubeProvider; close(): void } {
     const kc = new KubeConfig();
     try {
       kc.loadFromString(kubeconfig);
@@ -81,14 +82,14 @@ export class SecretWorkloadClusters implements WorkloadClusters {
     const hooks = this.options.hooks ?? [];
     if (this.options.identity === 'serviceAccount') {
       const own = new ServiceAccountProvider(kc);
-      return Object.assign(instrumentProvider(own, hooks), { close: () => own.close() });
+      return { provider: instrumentProvider(own, hooks), close: () => own.close() };
     }
     const callers = new CallerProvider(kc, { log: this.options.log });
-    return Object.assign(instrumentProvider(trustingIdentityProvider(callers), hooks), { close: () => callers.close() });
+    return { provider: instrumentProvider(trustingIdentityProvider(callers), hooks), close: () => callers.close() };
   }
 
   close(): void {
-    for (const entry of this.cache.values()) entry.provider.close();
+    for (const entry of this.cache.values()) entry.close();
     this.cache.clear();
   }
 }
@@ -96,8 +97,9 @@ export class SecretWorkloadClusters implements WorkloadClusters {
 /** The workload clusters of an installation whose ServiceAccount is `base` (it reads the Secrets). */
 export function openWorkloadClusters(
   base: KubeConfig, options: Omit<WorkloadClustersOptions, 'secrets'>,
-): SecretWorkloadClusters & { closeAll(): void } {
+): SecretWorkloadClusters {
   const apis = makeKubeApis(base);
   const clusters = new SecretWorkloadClusters({ ...options, secrets: instrumentKube(new ClientNodeKube(apis), options.hooks ?? []) });
-  return Object.assign(clusters, { closeAll: () => { clusters.close(); apis.close(); } });
+  const closeClients = clusters.close.bind(clusters);
+  return Object.assign(clusters, { close: () => { closeClients(); apis.close(); } });
 }

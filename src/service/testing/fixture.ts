@@ -11,7 +11,9 @@ import type { RequestContext } from '../../identity/caller.js';
 import { loadBaseKubeConfig } from '../../kube/kubeconfig.js';
 import { ServiceAccountProvider } from '../../kube/providers.js';
 import { AgentService } from '../agent-service.js';
-import type { ChartSchemaSource, GitOpsHost, KubeProvider, SkillCatalog, SkillResolver } from '../ports.js';
+import { ManagedNamespaces } from '../namespaces.js';
+import type { ChartSchemaSource, GitOpsHost, KubeProvider, SkillCatalog, SkillResolver, WorkloadClusters } from '../ports.js';
+import { DEFAULT_API_VERSIONS } from '../resources.js';
 import type { ServiceSettings } from '../settings.js';
 import { CHART_URL, fixtureSettings } from './fixture-settings.js';
 import { EmbeddedChartSource } from './embedded-chart.js';
@@ -39,6 +41,8 @@ export interface FixtureOptions {
   shutdown?: AbortSignal;
   /** The session tools' A2A client (e.g. over the sandbox's endpoint); default: off. */
   sessions?: (sandbox: Sandbox) => SessionsDeps | undefined;
+  /** The workload clusters agents can be placed on (built from the management sandbox); default: none. */
+  workloads?: (sandbox: Sandbox) => WorkloadClusters & { close?(): void };
   log?: Logger;
 }
 
@@ -58,11 +62,11 @@ export async function startServiceFixture(options: FixtureOptions = {}): Promise
   }));
   const log = options.log ?? silentLogger();
   const settings = fixtureSettings(options.settings);
+  const workloads = options.workloads?.(sandbox);
   const service = new AgentService(
     {
-      kube: provider, chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills,
-      skillResolver: options.skillResolver, gitops: options.gitops, sessions: options.sessions?.(sandbox),
-      shutdown: options.shutdown, log,
+      kube: provider, chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills, skillResolver: options.skillResolver,
+      gitops: options.gitops, sessions: options.sessions?.(sandbox), shutdown: options.shutdown, workloads, log,
     },
     settings,
   );
@@ -74,6 +78,7 @@ export async function startServiceFixture(options: FixtureOptions = {}): Promise
     ctx: (overrides = {}) => ({ requestId: `test-${++n}`, log, ...overrides }),
     async close() {
       (provider as { close?(): void }).close?.();
+      workloads?.close?.();
       await sandbox.close();
     },
   };
