@@ -101,6 +101,7 @@ describe('parseConfig: serve defaults', () => {
       skills: { repositories: [], githubApi: 'https://api.github.com', githubToken: '', cacheTtl: { text: '5m', ms: 300_000 } },
       sessions: { a2aUrl: 'http://kagent-controller.kagent:8083/api/a2a', a2aUrlSet: false },
       gitops: { repository: '', repositories: [], branch: 'main', path: '', githubApiUrl: 'https://api.github.com', appId: '', appPrivateKeyFile: '', githubToken: '' },
+      fleet: { targetMusterUrl: '', organizations: [] },
       mcp: { enabled: true, path: '/mcp' },
       oauth: { enabled: false },
       metrics: { enabled: true, listen: ':9464' },

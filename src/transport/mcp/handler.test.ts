@@ -121,7 +121,7 @@ describe('the MCP endpoint (stateless streamable HTTP)', () => {
   });
 
   it.each([
-    ['an unknown field', { name: 'sre', nmae: 'x' }, 'invalid_request: invalid request: unknown field "nmae" (get_agent takes: name, namespace)'],
+    ['an unknown field', { name: 'sre', nmae: 'x' }, 'invalid_request: invalid request: unknown field "nmae" (get_agent takes: name, namespace, organization, cluster)'],
     ['a wrong type', { name: 7 }, 'invalid_request: invalid request: invalid JSON: field "name" must be a string, not a number'],
     ['a missing name', {}, 'invalid_request: invalid request: name is required'],
   ])('answers %s with an isError result, not a protocol error', async (_case, args, message) => {
@@ -153,7 +153,7 @@ describe('the MCP endpoint (stateless streamable HTTP)', () => {
     });
     const body = (await res.json()) as { result: CallToolResult };
     expect(body.result.isError).toBe(true);
-    expect(text(body.result)).toBe('invalid_request: invalid request: unknown field "__proto__" (delete_agent takes: name, namespace, force, dryRun, resourceVersion, version, mode, repository, branch, path)');
+    expect(text(body.result)).toBe('invalid_request: invalid request: unknown field "__proto__" (delete_agent takes: name, namespace, organization, cluster, force, dryRun, resourceVersion, version, mode, repository, branch, path)');
     expect(service.calls.length).toBe(before);
   });
 

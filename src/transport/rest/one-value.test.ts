@@ -30,6 +30,8 @@ const VALUES: Record<string, [{ text: string; json: unknown }, { text: string; j
   force: [{ text: 'false', json: false }, { text: 'true', json: true }],
   refreshSkills: [{ text: 'true', json: true }, { text: 'false', json: false }],
   timeoutSeconds: [{ text: '30', json: 30 }, { text: '60', json: 60 }],
+  organization: [{ text: 'acme', json: 'acme' }, { text: 'globex', json: 'globex' }],
+  cluster: [{ text: 'alpha', json: 'alpha' }, { text: 'beta', json: 'beta' }],
 };
 
 const writes = OPERATIONS.filter((o) => o.rest.method !== 'get');

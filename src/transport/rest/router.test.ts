@@ -168,8 +168,8 @@ describe('REST query, path and body binding', () => {
   });
 
   it.each([
-    ['DELETE', '/agents/kagent/sre?dryrun=true', '"dryrun"; did you mean dryRun? this route takes force, dryRun, mode, repository, branch, path'],
-    ['POST', '/agents?dry-run=true', '"dry-run"; did you mean dryRun? this route takes dryRun, mode, repository, branch, path'],
+    ['DELETE', '/agents/kagent/sre?dryrun=true', '"dryrun"; did you mean dryRun? this route takes force, dryRun, mode, repository, branch, path, organization, cluster'],
+    ['POST', '/agents?dry-run=true', '"dry-run"; did you mean dryRun? this route takes dryRun, mode, repository, branch, path, organization, cluster'],
     ['POST', '/agents/validate?namespace=x', '"namespace"; this route takes none'],
   ])('refuses a write (%s %s) with a query parameter it does not take, so a misspelt dryRun never writes', async (method, path, text) => {
     const res = method === 'DELETE' ? await send(method, path) : await json(method, path, CREATE);
@@ -186,10 +186,10 @@ describe('REST query, path and body binding', () => {
   });
 
   it.each([
-    ['/agents?namespce=tenant', '"namespce"; this route takes namespace, details'],
-    ['/agents/kagent/sre?_=1700000000', '"_"; this route takes none'],
-    ['/agents/kagent/sre/status?timeout=5', '"timeout"; this route takes watch, timeoutSeconds'],
-    ['/agents/kagent/sre/status?watch=true&since=1', '"since"; this route takes watch, timeoutSeconds'],
+    ['/agents?namespce=tenant', '"namespce"; this route takes namespace, details, organization, cluster'],
+    ['/agents/kagent/sre?_=1700000000', '"_"; this route takes organization, cluster'],
+    ['/agents/kagent/sre/status?timeout=5', '"timeout"; this route takes organization, cluster, watch, timeoutSeconds'],
+    ['/agents/kagent/sre/status?watch=true&since=1', '"since"; this route takes organization, cluster, watch, timeoutSeconds'],
     ['/skills?Refresh=true', '"Refresh"; did you mean refresh? this route takes repository, ref, refresh'],
   ])('refuses a read (GET %s) with a query parameter it does not take, listing those it takes', async (path, text) => {
     const res = await send('GET', path);
