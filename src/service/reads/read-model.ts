@@ -125,6 +125,11 @@ export function placementOf(release: KubeObject): { organization: string; cluste
   return { organization: namespace.slice('org-'.length), cluster, namespace: str(spec.targetNamespace) };
 }
 
+/** The agent a release installs: `releaseName` for one placed on a workload cluster, else its own name. */
+export function releaseAgentName(release: KubeObject): string {
+  return (placementOf(release) && str(obj(release.spec).releaseName)) || release.metadata.name;
+}
+
 /** The agent as its release's values describe it, before kagent rendered anything. */
 export function agentFromRelease(release: KubeObject, agentName?: string): Agent {
   const values = obj(obj(release.spec).values);

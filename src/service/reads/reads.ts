@@ -11,7 +11,7 @@ import { AppError, ErrorCode, notFound, toAppError } from '../../core/errors.js'
 import type { Agent } from '../../core/types.js';
 import { lookupAgent, requireAgent } from './lookup.js';
 import type { KubeObject, KubePort } from '../ports.js';
-import { agentOf, provenanceOf } from './read-model.js';
+import { agentOf, provenanceOf, releaseAgentName } from './read-model.js';
 import type { ResourceTypes } from '../resources.js';
 
 const key = (ns: string, name: string): string => `${ns}/${name}`;
@@ -58,7 +58,9 @@ export function isAgentRelease(release: KubeObject, sources: ReadonlySet<string>
     ?.chartRef;
   if (!chartRef || chartRef.kind !== 'OCIRepository' || typeof chartRef.name !== 'string') return false;
   const refNamespace = typeof chartRef.namespace === 'string' ? chartRef.namespace : '';
-  return sources.has(chartRef.name) && (refNamespace === '' || refNamespace === namespace);
+  // A release placed on a workload cluster renders from its own namespace's source (org-<organization>).
+  const own = release.metadata.namespace ?? namespace;
+  return sources.has(chartRef.name) && (refNamespace === '' || refNamespace === namespace || refNamespace === own);
 }
 
 export interface ReadContext {
@@ -117,9 +119,9 @@ export async function listAgents(rc: ReadContext, namespace: string): Promise<Li
   const agents = pairs.map((p) => itemOf(p.cr, p.release, p.cr.metadata.name, p.error));
   const chartSources = agentChartSources(sources, rc.chartUrl);
   for (const release of releases) {
-    if (matched.has(key(namespace, release.metadata.name))) continue;
+    if (matched.has(key(release.metadata.namespace ?? namespace, release.metadata.name))) continue;
     if (!isAgentRelease(release, chartSources, namespace)) continue;
-    agents.push(itemOf(undefined, release, release.metadata.name));
+    agents.push(itemOf(undefined, release, releaseAgentName(release)));
   }
   for (const agent of agents) if (agent.error) warnings.push(`agent ${agent.namespace}/${agent.name}: ${agent.error.message}`);
   agents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
