@@ -36,11 +36,17 @@ export function parseTarget(input: { organization?: string; cluster?: string }):
   if (organization === '' || cluster === '') {
     throw invalid(`a target cluster needs both organization and cluster (got organization ${goQuote(organization)}, cluster ${goQuote(cluster)})`);
   }
+  parseOrganization(organization);
+  if (!DNS1123_LABEL.test(cluster) || cluster.length > 63) throw invalid(`cluster ${goQuote(cluster)} must be a DNS-1123 label`);
+  return { organization, cluster };
+}
+
+/** An organization whose `org-<organization>` is a namespace name, or the 400 that says it is not. */
+export function parseOrganization(organization: string): string {
   if (!DNS1123_LABEL.test(organization) || organization.length > MAX_ORGANIZATION) {
     throw invalid(`organization ${goQuote(organization)} must be a DNS-1123 label`);
   }
-  if (!DNS1123_LABEL.test(cluster) || cluster.length > 63) throw invalid(`cluster ${goQuote(cluster)} must be a DNS-1123 label`);
-  return { organization, cluster };
+  return organization;
 }
 
 /** The management-cluster namespace of an organization's releases and kubeconfig Secrets. */

@@ -27,6 +27,7 @@ import { validateCreate, validateUpdate } from './writes/validate.js';
 import { followAgentStatus, waitForAgent, withRollout, type FollowEnd, type WaitRequest } from './wait/wait.js';
 import { writeWaitSeconds } from '../core/wait-rules.js';
 import { envFor, withoutTarget, type TargetInput } from './fleet/targeting.js';
+import { listFleet } from './fleet/fleet-list.js';
 import {
   getSession, listSessions, sendMessage, startSession, type SendMessageRequest, type SessionRef,
   type StartSessionRequest, type TurnListener,
@@ -75,8 +76,11 @@ export class AgentService {
   async listAgents(ctx: RequestContext, request: ListScope): Promise<AgentList>;
   async listAgents(ctx: RequestContext, request: ListScope = {}): Promise<AgentList> {
     const namespace = this.env.settings.namespaces.resolve(request.namespace);
-    const env = await envFor(this.env, ctx, request);
-    const { agents, warnings } = await listAgents(readContextOf(env, ctx), namespace);
+    const listOne = (env: OperationEnv) => listAgents(readContextOf(env, ctx), namespace);
+    // An organization without a cluster: every cluster of it (fleet-list.ts).
+    const { agents, warnings } = request.organization && !request.cluster
+      ? await listFleet(this.env, ctx, request.organization, namespace, listOne)
+      : await listOne(await envFor(this.env, ctx, request));
     // One object that could not be read degraded its item; the list says so, and so does the log.
     if (warnings) ctx.log.warn({ namespace, warnings }, 'agent list degraded');
     const rows = request.details === false ? agents.map(summaryOf) : agents;
@@ -184,7 +188,6 @@ export class AgentService {
   async getSession(ctx: RequestContext, request: SessionRef): Promise<SessionDetail> {
     return getSession(this.env, ctx, request);
   }
-
 }
 
 /** The reads of list and get in an environment. */

@@ -203,7 +203,7 @@ export const TOOL_TITLES = {
 /** Short phrases for the arguments. */
 export const ARG = {
   organization: 'Organization of the workload cluster the agent runs on (with cluster); absent: the management cluster',
-  cluster: "Workload cluster the agent runs on (with organization): org-<organization>/<cluster>-kubeconfig must exist",
+  cluster: 'Workload cluster the agent runs on (with organization): org-<organization>/<cluster>-kubeconfig must exist',
   organizationOfList: 'Organization whose workload clusters to list; with cluster: that one cluster, without: every cluster of it',
   namespace:
     "Namespace of the agent; default: the installation's kagent namespace (get_info reports the managed ones)",
