@@ -20,9 +20,11 @@ class Secrets implements Partial<KubePort> {
       data: value === undefined ? {} : { value: Buffer.from(value).toString('base64') },
     });
   }
+
   async get(_gvr: Gvr, _ns: string, name: string) {
     return this.objects.get(name);
   }
+
   async list() {
     return [...this.objects.values()];
   }

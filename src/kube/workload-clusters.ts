@@ -9,16 +9,17 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { invalid } from '../core/errors.js';
 import {
-  emptyKubeconfigText, KUBECONFIG_KEY, kubeconfigSecretName, missingKubeconfigText, organizationNamespace, type TargetCluster,
+  emptyKubeconfigText, KUBECONFIG_KEY, kubeconfigSecretName, missingKubeconfigText, organizationNamespace,
+  type TargetCluster,
 } from '../core/target-cluster.js';
-import type { Gvr, KubePort, KubeProvider, WorkloadClusters } from '../service/ports.js';
+import type { KubePort, KubeProvider, WorkloadClusters } from '../service/ports.js';
+import { DEFAULT_API_VERSIONS, resourceTypes, type ResourceTypes } from '../service/resources.js';
 import { makeKubeApis } from './api-clients.js';
 import { ClientNodeKube } from './client-node-kube.js';
 import { instrumentKube, instrumentProvider, type KubeCallHook } from './instrumented.js';
 import { CallerProvider, ServiceAccountProvider } from './providers.js';
 import { trustingIdentityProvider } from './workload-errors.js';
 
-const SECRET: Gvr = { group: '', version: 'v1', resource: 'secrets', kind: 'Secret' };
 const SUFFIX = '-kubeconfig';
 
 export interface WorkloadClustersOptions {
@@ -40,13 +41,16 @@ interface Entry {
 export class SecretWorkloadClusters implements WorkloadClusters {
   readonly organizations: readonly string[];
   private readonly cache = new Map<string, Entry>();
+  /** Only the built-in Secret type is read here, whatever the discovered versions. */
+  private readonly types: ResourceTypes = resourceTypes(DEFAULT_API_VERSIONS);
 
   constructor(private readonly options: WorkloadClustersOptions) {
     this.organizations = options.organizations ?? [];
   }
 
   async provider(target: TargetCluster): Promise<KubeProvider> {
-    const secret = await this.options.secrets.get(SECRET, organizationNamespace(target.organization), kubeconfigSecretName(target.cluster));
+    const namespace = organizationNamespace(target.organization);
+    const secret = await this.options.secrets.get(this.types.secret, namespace, kubeconfigSecretName(target.cluster));
     if (!secret) throw invalid(missingKubeconfigText(target));
     const encoded = (secret.data as Record<string, unknown> | undefined)?.[KUBECONFIG_KEY];
     if (typeof encoded !== 'string' || encoded === '') throw invalid(emptyKubeconfigText(target));
@@ -62,7 +66,7 @@ export class SecretWorkloadClusters implements WorkloadClusters {
   }
 
   async clusters(organization: string): Promise<string[]> {
-    const secrets = await this.options.secrets.list(SECRET, organizationNamespace(organization));
+    const secrets = await this.options.secrets.list(this.types.secret, organizationNamespace(organization));
     return secrets
       .map((s) => s.metadata.name)
       .filter((name) => name.endsWith(SUFFIX) && name.length > SUFFIX.length)
@@ -77,7 +81,8 @@ export class SecretWorkloadClusters implements WorkloadClusters {
       if (!kc.getCurrentCluster()?.server) throw new Error('it names no current cluster with a server address');
     } catch (err) {
       const secret = `${organizationNamespace(target.organization)}/${kubeconfigSecretName(target.cluster)}`;
-      throw invalid(`the kubeconfig Secret ${secret} holds no usable kubeconfig: ${err instanceof Error ? err.message : String(err)}`);
+      const why = err instanceof Error ? err.message : String(err);
+      throw invalid(`the kubeconfig Secret ${secret} holds no usable kubeconfig: ${why}`);
     }
     const hooks = this.options.hooks ?? [];
     if (this.options.identity === 'serviceAccount') {
@@ -99,7 +104,8 @@ export function openWorkloadClusters(
   base: KubeConfig, options: Omit<WorkloadClustersOptions, 'secrets'>,
 ): SecretWorkloadClusters {
   const apis = makeKubeApis(base);
-  const clusters = new SecretWorkloadClusters({ ...options, secrets: instrumentKube(new ClientNodeKube(apis), options.hooks ?? []) });
+  const secrets = instrumentKube(new ClientNodeKube(apis), options.hooks ?? []);
+  const clusters = new SecretWorkloadClusters({ ...options, secrets });
   const closeClients = clusters.close.bind(clusters);
   return Object.assign(clusters, { close: () => { closeClients(); apis.close(); } });
 }

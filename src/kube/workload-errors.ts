@@ -52,6 +52,8 @@ export function trustingIdentityProvider(provider: KubeProvider): KubeProvider {
   return {
     identity: provider.identity,
     forRequest: (ctx: RequestContext): KubePort => translated(provider.forRequest(ctx)),
-    ...(provider.forWatches ? { forWatches: (ctx: RequestContext): WatchPort => translated(provider.forWatches!(ctx)) } : {}),
+    ...(provider.forWatches
+      ? { forWatches: (ctx: RequestContext): WatchPort => translated(provider.forWatches!(ctx)) }
+      : {}),
   };
 }

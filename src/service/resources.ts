@@ -36,6 +36,8 @@ export interface ResourceTypes {
   /** Flux's Kustomization and GitRepository (commit mode reads where a release is defined). */
   kustomization: Gvr;
   gitRepository: Gvr;
+  /** Cluster API's kubeconfig Secrets of workload clusters, read on the management cluster. */
+  secret: Gvr;
 }
 
 /** Split `group/version` (or a bare core `version`). */
@@ -68,5 +70,6 @@ export function resourceTypes(versions: ApiVersions): ResourceTypes {
     controllerRevision: gvr('apps/v1', 'controllerrevisions', 'ControllerRevision'),
     kustomization: gvr('kustomize.toolkit.fluxcd.io/v1', 'kustomizations', 'Kustomization'),
     gitRepository: gvr('source.toolkit.fluxcd.io/v1', 'gitrepositories', 'GitRepository'),
+    secret: gvr('v1', 'secrets', 'Secret'),
   };
 }

@@ -33,6 +33,12 @@ const EVERY_USER = new Set([
  */
 const CLUSTER_WIDE = new Set(['authorization.k8s.io/subjectaccessreviews:create']);
 
+/**
+ * Access granted by the fleet Role in `org-<organization>` (rbac-fleet.yaml), only for the
+ * organizations `fleet.organizations` lists: reading Cluster API's kubeconfig Secrets.
+ */
+const FLEET_ONLY = new Set(['/secrets:get', '/secrets:list']);
+
 const key = (a: Access) => `${a.group}/${a.resource}:${a.verb}`;
 
 /** The Role's rules as one `group/resource:verb` entry per grant, duplicates kept. */
@@ -58,7 +64,7 @@ describe('the chart\'s Role and the code\'s Kubernetes calls', () => {
   });
 
   it('grants exactly the verbs the code calls, on exactly the resources it calls them on, once each', () => {
-    const needed = derived.accesses.filter((a) => !EVERY_USER.has(key(a)) && !CLUSTER_WIDE.has(key(a)));
+    const needed = derived.accesses.filter((a) => !EVERY_USER.has(key(a)) && !CLUSTER_WIDE.has(key(a)) && !FLEET_ONLY.has(key(a)));
     const role = grants((one(render(), 'Role') as any).rules);
     const missing = needed.filter((a) => !role.includes(key(a))).map((a) => `${key(a)} (called at ${a.where})`);
     const unused = role.filter((g) => !needed.some((a) => key(a) === g));
@@ -82,6 +88,35 @@ describe('the chart\'s Role and the code\'s Kubernetes calls', () => {
     const roles = render({ kagent: { additionalNamespaces: ['team-a'] } }).manifests.filter((m) => m.kind === 'Role') as any[];
     expect(roles.map((r) => r.metadata.namespace)).toEqual(['kagent', 'team-a']);
     expect(roles[1].rules).toEqual(roles[0].rules);
+  });
+});
+
+describe('the fleet Role in org-<organization>', () => {
+  let derived: Derived;
+  beforeAll(async () => {
+    derived = await deriveKubeAccessApart(ROOT, resourceTypes(DEFAULT_API_VERSIONS) as unknown as Record<string, Access>);
+  }, DERIVE_MS);
+  const fleetRoles = (values: Record<string, unknown>) =>
+    render(values).manifests.filter((m) => m.kind === 'Role' && (m as any).metadata.namespace.startsWith('org-')) as any[];
+
+  it('is rendered only for the organizations fleet.organizations lists', () => {
+    expect(fleetRoles({})).toEqual([]);
+    expect(fleetRoles({ fleet: { organizations: ['acme', 'globex'] } }).map((r) => r.metadata.namespace)).toEqual(['org-acme', 'org-globex']);
+  });
+
+  it('grants the Secret reads the code makes, and release-side verbs the code calls, nothing else', () => {
+    const [role] = fleetRoles({ fleet: { organizations: ['acme'] } });
+    const granted = grants(role.rules);
+    const called = new Set(derived.accesses.map(key));
+    expect(granted.filter((g) => FLEET_ONLY.has(g)).sort()).toEqual([...FLEET_ONLY].filter((g) => called.has(g)).sort());
+    expect(granted.filter((g) => !called.has(g))).toEqual([]);
+    expect(granted).toEqual(expect.arrayContaining(['helm.toolkit.fluxcd.io/helmreleases:create', 'apps/controllerrevisions:create']));
+  });
+
+  it('keeps only the Secret reads with downstream OAuth, where the caller writes the releases', () => {
+    const oauth = { enabled: true, baseURL: 'https://am.example.com', dex: { issuerURL: 'https://dex.example.com', clientID: 'am' }, downstream: { enabled: true } };
+    const [role] = fleetRoles({ fleet: { organizations: ['acme'] }, oauth });
+    expect(grants(role.rules)).toEqual(['/secrets:get', '/secrets:list']);
   });
 });
 

@@ -52,14 +52,19 @@ async function listCluster(
     const warning = `cluster ${cluster} of organization ${organization} could not be listed: ${cause.message}`;
     ctx.log.warn({ organization, cluster, err: cause.message }, 'workload cluster not listed');
     const error = { code: cause.code, message: `the agents of cluster ${cluster} could not be read: ${cause.message}` };
-    return { agents: (await releasesOf(env, ctx, organization, cluster, namespace)).map((a) => ({ ...stamp(a), error })), warnings: [warning] };
+    const agents = (await releasesOf(env, ctx, organization, cluster, namespace)).map((a) => ({ ...stamp(a), error }));
+    return { agents, warnings: [warning] };
   }
 }
 
 /** The cluster's releases into `namespace`, as the management cluster has them (none when it cannot say). */
-async function releasesOf(env: OperationEnv, ctx: RequestContext, organization: string, cluster: string, namespace: string): Promise<Agent[]> {
+async function releasesOf(
+  env: OperationEnv, ctx: RequestContext, organization: string, cluster: string, namespace: string,
+): Promise<Agent[]> {
   try {
-    const releases = await env.kube(ctx).list(env.types.helmRelease, organizationNamespace(organization), { labelSelector: `${CLUSTER_LABEL}=${cluster}` });
+    const releases = await env.kube(ctx).list(
+      env.types.helmRelease, organizationNamespace(organization), { labelSelector: `${CLUSTER_LABEL}=${cluster}` },
+    );
     return releases
       .filter((r) => (r.spec as { targetNamespace?: unknown } | undefined)?.targetNamespace === namespace)
       .map((r) => readAgent(undefined, r, releaseAgentName(r)));

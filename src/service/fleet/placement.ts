@@ -27,9 +27,10 @@ type Side = 'release' | 'revision' | 'source' | 'workload';
 
 function sideOf(p: Placement, gvr: Gvr): Side {
   const { types } = p;
-  if (gvr.resource === types.helmRelease.resource && gvr.group === types.helmRelease.group) return 'release';
-  if (gvr.resource === types.controllerRevision.resource && gvr.group === types.controllerRevision.group) return 'revision';
-  if (gvr.resource === types.ociRepository.resource && gvr.group === types.ociRepository.group) return 'source';
+  const is = (t: Gvr) => gvr.resource === t.resource && gvr.group === t.group;
+  if (is(types.helmRelease)) return 'release';
+  if (is(types.controllerRevision)) return 'revision';
+  if (is(types.ociRepository)) return 'source';
   return 'workload';
 }
 
@@ -65,13 +66,14 @@ export function placedKube(p: Placement, management: KubePort, workload: KubePor
     async list(gvr, namespace, options) {
       const side = sideOf(p, gvr);
       if (side === 'workload') return workload.list(gvr, namespace, options);
-      if (side === 'revision') return management.list(gvr, managementNamespace(p, namespace), clusterSelector(p, options));
+      const where = managementNamespace(p, namespace);
+      if (side === 'revision') return management.list(gvr, where, clusterSelector(p, options));
       if (side === 'release' && namespace === p.namespace) {
         // The agent namespace's releases: those of this cluster that install there.
         const releases = await management.list(gvr, org, clusterSelector(p, options));
         return releases.filter((r) => installsHere(p, r));
       }
-      return management.list(gvr, managementNamespace(p, namespace), options);
+      return management.list(gvr, where, options);
     },
     async create(gvr, object, options?: WriteCallOptions) {
       const side = sideOf(p, gvr);
@@ -85,7 +87,8 @@ export function placedKube(p: Placement, management: KubePort, workload: KubePor
     async remove(gvr, namespace, name, options) {
       const side = sideOf(p, gvr);
       if (side === 'workload') return workload.remove(gvr, namespace, name, options);
-      return management.remove(gvr, managementNamespace(p, namespace), side === 'release' ? releaseName(p, namespace, name) : name, options);
+      const named = side === 'release' ? releaseName(p, namespace, name) : name;
+      return management.remove(gvr, managementNamespace(p, namespace), named, options);
     },
   };
 }
@@ -119,7 +122,9 @@ export function placedWatches(p: Placement, management: WatchPort, workload: Wat
     const side = sideOf(p, gvr);
     if (side === 'workload') return { port: workload, namespace, selectors };
     const where = managementNamespace(p, namespace);
-    if (side === 'release') return { port: management, namespace: where, selectors: releaseSelectors(p, namespace, selectors) };
+    if (side === 'release') {
+      return { port: management, namespace: where, selectors: releaseSelectors(p, namespace, selectors) };
+    }
     return { port: management, namespace: where, selectors };
   };
   return {
@@ -144,7 +149,9 @@ export function placedProvider(p: Placement, management: KubeProvider, workload:
     identity: management.identity,
     forRequest: (ctx: RequestContext) => placedKube(p, management.forRequest(ctx), workload.forRequest(ctx)),
     ...(management.forWatches && workload.forWatches
-      ? { forWatches: (ctx: RequestContext) => placedWatches(p, management.forWatches!(ctx), workload.forWatches!(ctx)) }
+      ? {
+        forWatches: (ctx: RequestContext) => placedWatches(p, management.forWatches!(ctx), workload.forWatches!(ctx)),
+      }
       : {}),
   };
 }

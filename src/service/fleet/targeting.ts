@@ -6,7 +6,9 @@
  * gets the environment it had.
  */
 import { invalid, unsupported } from '../../core/errors.js';
-import { missingTargetMusterText, parseTarget, withTargetMuster, type TargetCluster } from '../../core/target-cluster.js';
+import {
+  missingTargetMusterText, parseTarget, withTargetMuster, type TargetCluster,
+} from '../../core/target-cluster.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationEnv } from '../operation-env.js';
 import { placedProvider } from './placement.js';
@@ -26,13 +28,17 @@ export interface TargetOptions {
 }
 
 /** The request without its target fields, which no operation body reads. */
-export function withoutTarget<T extends { organization?: string; cluster?: string }>(request: T): Omit<T, 'organization' | 'cluster'> {
+export function withoutTarget<T extends { organization?: string; cluster?: string }>(
+  request: T,
+): Omit<T, 'organization' | 'cluster'> {
   const { organization: _o, cluster: _c, ...rest } = request;
   return rest;
 }
 
 /** The environment of the request's target (or `env` itself for the management cluster). */
-export async function envFor(env: OperationEnv, ctx: RequestContext, request: TargetInput, options: TargetOptions = {}): Promise<OperationEnv> {
+export async function envFor(
+  env: OperationEnv, ctx: RequestContext, request: TargetInput, options: TargetOptions = {},
+): Promise<OperationEnv> {
   const target = parseTarget(request);
   if (!target) return env;
   return placedEnv(env, ctx, target, request, options);
@@ -45,7 +51,8 @@ async function placedEnv(
   if (!workloads) throw unsupported('this installation does not place agents on workload clusters');
   const namespace = env.settings.namespaces.resolve(request.namespace);
   if (request.mode === 'commit') {
-    throw invalid('mode commit does not place agents on workload clusters; write them with mode apply, or commit the HelmRelease to git yourself');
+    throw invalid('mode commit does not place agents on workload clusters; write them with mode apply, '
+      + 'or commit the HelmRelease to git yourself');
   }
   const musterUrl = env.settings.targetMusterUrl ?? '';
   if (options.creates && musterUrl === '') throw invalid(missingTargetMusterText(target));
@@ -61,6 +68,9 @@ async function placedEnv(
 }
 
 /** The values a create writes: for an agent on a workload cluster, with its muster URL. */
-export function placedValues(env: OperationEnv, values: Record<string, unknown>, schema: ResolvedSchema): Record<string, unknown> {
-  return env.placement && env.placement.musterUrl !== '' ? withTargetMuster(values, env.placement.musterUrl, schema.schema) : values;
+export function placedValues(
+  env: OperationEnv, values: Record<string, unknown>, schema: ResolvedSchema,
+): Record<string, unknown> {
+  const url = env.placement?.musterUrl ?? '';
+  return url !== '' ? withTargetMuster(values, url, schema.schema) : values;
 }
