@@ -150,8 +150,8 @@ export function placedProvider(p: Placement, management: KubeProvider, workload:
     forRequest: (ctx: RequestContext) => placedKube(p, management.forRequest(ctx), workload.forRequest(ctx)),
     ...(management.forWatches && workload.forWatches
       ? {
-        forWatches: (ctx: RequestContext) => placedWatches(p, management.forWatches!(ctx), workload.forWatches!(ctx)),
-      }
+          forWatches: (ctx: RequestContext) => placedWatches(p, management.forWatches!(ctx), workload.forWatches!(ctx)),
+        }
       : {}),
   };
 }
