@@ -43,6 +43,12 @@ describe('a fleet-wide list of organization acme', () => {
       .rejects.toThrow('invalid request: organization "Acme" must be a DNS-1123 label');
   });
 
+  it('get_info says agents can be placed on workload clusters, and of which organizations', async () => {
+    const info = await fleet.f.service.getInfo(fleet.f.ctx());
+    expect(info.capabilities.targetCluster).toBe(true);
+    expect(info.organizations).toEqual(['acme']);
+  });
+
   it('an organization without clusters lists nothing', async () => {
     expect(await fleet.f.service.listAgents(fleet.f.ctx(), { organization: 'globex' })).toEqual({ agents: [] });
   });
