@@ -99,7 +99,7 @@ describe.skipIf(inspectorMode.mode === 'skip')(`the MCP Inspector CLI against /m
     const result = await run(MISTYPED, 5);
     const body = JSON.parse(result.stdout) as { content: Array<{ text: string }>; isError: boolean };
     expect(body.isError).toBe(true);
-    expect(body.content[0]!.text).toBe('invalid_request: invalid request: unknown field "nmae" (get_agent takes: name, namespace); name is required');
+    expect(body.content[0]!.text).toBe('invalid_request: invalid request: unknown field "nmae" (get_agent takes: name, namespace, organization, cluster); name is required');
     // The CLI exits 5 on an isError result and says why on stderr.
     expect(result.stderr).toContain('tool_is_error');
   });
