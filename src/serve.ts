@@ -123,7 +123,9 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
         kube, chart: openChartSource(config, log, cleanups, hooks, metrics), skills, gitops,
         readCache: readCache?.cache,
         sessions: openSessions(config, sandboxA2aUrl, hooks, log),
-        skillResolver: skillResolverFor(config, (peer) => instrumentFetch(outboundFetch(config.proxy), peer, hooks.fetch)),
+        skillResolver: skillResolverFor(
+          config, (peer) => instrumentFetch(outboundFetch(config.proxy), peer, hooks.fetch),
+        ),
         shutdown: lifecycle.draining, workloads, log,
       },
       {

@@ -132,7 +132,9 @@ export function schemaDeclaresMusterUrl(schema: Record<string, unknown>): boolea
  * The values of an agent on a workload cluster: it reaches muster at the installation's
  * URL for workload clusters, written as `muster.url` only where the chart declares it.
  */
-export function withTargetMuster(values: Record<string, unknown>, url: string, schema: Record<string, unknown>): Record<string, unknown> {
+export function withTargetMuster(
+  values: Record<string, unknown>, url: string, schema: Record<string, unknown>,
+): Record<string, unknown> {
   if (!schemaDeclaresMusterUrl(schema)) return values;
   const muster = values.muster && typeof values.muster === 'object' ? (values.muster as Record<string, unknown>) : {};
   return { ...values, muster: { ...muster, url } };

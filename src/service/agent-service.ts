@@ -71,8 +71,12 @@ export class AgentService {
   }
 
   /** With `details: false`, one summary row per agent (core/agent-summary.ts) from the same reads. */
-  async listAgents(ctx: RequestContext, request?: ListScope & { details?: true }): Promise<{ agents: Agent[]; warnings?: string[] }>;
-  async listAgents(ctx: RequestContext, request: ListScope & { details: false }): Promise<{ agents: AgentSummary[]; warnings?: string[] }>;
+  async listAgents(
+    ctx: RequestContext, request?: ListScope & { details?: true },
+  ): Promise<{ agents: Agent[]; warnings?: string[] }>;
+  async listAgents(
+    ctx: RequestContext, request: ListScope & { details: false },
+  ): Promise<{ agents: AgentSummary[]; warnings?: string[] }>;
   async listAgents(ctx: RequestContext, request: ListScope): Promise<AgentList>;
   async listAgents(ctx: RequestContext, request: ListScope = {}): Promise<AgentList> {
     const namespace = this.env.settings.namespaces.resolve(request.namespace);
@@ -155,7 +159,9 @@ export class AgentService {
   }
 
   /** With `wait`, answers once the agent is ready or failed or the time is up (wait/wait.ts). */
-  async rollbackAgent(ctx: RequestContext, request: Targeted<RollbackRequest & { wait?: number }>): Promise<RollbackResult> {
+  async rollbackAgent(
+    ctx: RequestContext, request: Targeted<RollbackRequest & { wait?: number }>,
+  ): Promise<RollbackResult> {
     const { wait: _wait, ...rollback } = withoutTarget(request);
     const seconds = writeWaitSeconds(request);
     const env = await envFor(this.env, ctx, request);

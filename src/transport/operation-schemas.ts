@@ -14,7 +14,9 @@ import { ARG } from './descriptions.js';
 
 const namespace = z.string().describe(ARG.namespace).optional();
 /** Where the agent runs (both or neither: the service refuses one without the other in its own words). */
-const target = { organization: z.string().describe(ARG.organization).optional(), cluster: z.string().describe(ARG.cluster).optional() };
+const target = {
+  organization: z.string().describe(ARG.organization).optional(), cluster: z.string().describe(ARG.cluster).optional(),
+};
 const agentName = z.string().describe(ARG.agentName);
 const technicalName = z.string().describe(ARG.technicalName);
 const text = (description: string) => z.string().describe(description).optional();
@@ -122,7 +124,10 @@ export const updateAgentInput = z
   .strict();
 
 export const deleteAgentInput = z
-  .object({ name: agentName, namespace, ...target, force: flag(ARG.forceDelete), dryRun: flag(ARG.dryRunDelete), resourceVersion, version, ...commitFields })
+  .object({
+    name: agentName, namespace, ...target, force: flag(ARG.forceDelete), dryRun: flag(ARG.dryRunDelete),
+    resourceVersion, version, ...commitFields,
+  })
   .strict();
 
 export const validateAgentInput = z
@@ -141,7 +146,9 @@ const revisionNumber = (description: string) => z.number().int().min(1).describe
 
 export const listAgentRevisionsInput = agentRefInput;
 
-export const getAgentRevisionInput = z.object({ name: agentName, namespace, ...target, revision: revisionNumber(ARG.revision) }).strict();
+export const getAgentRevisionInput = z
+  .object({ name: agentName, namespace, ...target, revision: revisionNumber(ARG.revision) })
+  .strict();
 
 export const rollbackAgentInput = z
   .object({

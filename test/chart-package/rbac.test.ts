@@ -64,7 +64,9 @@ describe('the chart\'s Role and the code\'s Kubernetes calls', () => {
   });
 
   it('grants exactly the verbs the code calls, on exactly the resources it calls them on, once each', () => {
-    const needed = derived.accesses.filter((a) => !EVERY_USER.has(key(a)) && !CLUSTER_WIDE.has(key(a)) && !FLEET_ONLY.has(key(a)));
+    const needed = derived.accesses.filter(
+      (a) => !EVERY_USER.has(key(a)) && !CLUSTER_WIDE.has(key(a)) && !FLEET_ONLY.has(key(a)),
+    );
     const role = grants((one(render(), 'Role') as any).rules);
     const missing = needed.filter((a) => !role.includes(key(a))).map((a) => `${key(a)} (called at ${a.where})`);
     const unused = role.filter((g) => !needed.some((a) => key(a) === g));
@@ -94,7 +96,9 @@ describe('the chart\'s Role and the code\'s Kubernetes calls', () => {
 describe('the fleet Role in org-<organization>', () => {
   let derived: Derived;
   beforeAll(async () => {
-    derived = await deriveKubeAccessApart(ROOT, resourceTypes(DEFAULT_API_VERSIONS) as unknown as Record<string, Access>);
+    derived = await deriveKubeAccessApart(
+      ROOT, resourceTypes(DEFAULT_API_VERSIONS) as unknown as Record<string, Access>,
+    );
   }, DERIVE_MS);
   const fleetRoles = (values: Record<string, unknown>) =>
     render(values).manifests.filter((m) => m.kind === 'Role' && (m as any).metadata.namespace.startsWith('org-')) as any[];
@@ -108,7 +112,9 @@ describe('the fleet Role in org-<organization>', () => {
     const [role] = fleetRoles({ fleet: { organizations: ['acme'] } });
     const granted = grants(role.rules);
     const called = new Set(derived.accesses.map(key));
-    expect(granted.filter((g) => FLEET_ONLY.has(g)).sort()).toEqual([...FLEET_ONLY].filter((g) => called.has(g)).sort());
+    expect(granted.filter((g) => FLEET_ONLY.has(g)).sort()).toEqual(
+      [...FLEET_ONLY].filter((g) => called.has(g)).sort(),
+    );
     expect(granted.filter((g) => !called.has(g))).toEqual([]);
     expect(granted).toEqual(expect.arrayContaining(['helm.toolkit.fluxcd.io/helmreleases:create', 'apps/controllerrevisions:create']));
   });

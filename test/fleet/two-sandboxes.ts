@@ -35,7 +35,8 @@ export async function startFleet(options: FixtureOptions & { identity?: 'caller'
     settings: { targetMusterUrl: 'https://muster.example.com/mcp', ...options.settings },
     workloads: (sandbox) => {
       sandbox.store.create('namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ORG_NS } });
-      // The workload cluster trusts its own ServiceAccount token: the Secret carries it, as Cluster API's does an admin credential.
+      // The workload cluster trusts its own ServiceAccount token: the Secret carries it, as Cluster API's does an admin
+      // credential.
       writeKubeconfigSecret(sandbox, 'alpha', alpha.kubeconfigYaml({ token: alpha.serviceAccountToken, name: 'alpha-admin' }));
       const base = loadBaseKubeConfig({ kubeconfigYaml: sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken, name: 'agent-manager' }) });
       return openWorkloadClusters(base, { identity: options.identity ?? 'serviceAccount', organizations: [ORG], log: silentLogger() });

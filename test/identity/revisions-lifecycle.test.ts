@@ -37,7 +37,8 @@ afterAll(async () => {
 });
 
 /** Poll until `probe` answers something (10 s at most). */
-const until = <T>(probe: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> => eventually(probe, 10_000, what);
+const until = <T>(probe: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> =>
+  eventually(probe, 10_000, what);
 
 const revisionsOf = (name: string) =>
   stack.fixture.sandbox.store.list('controllerrevisions', { namespace: 'kagent', labelSelector: `agent-manager.giantswarm.io/agent=${name}` }).items;

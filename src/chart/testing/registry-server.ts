@@ -1,7 +1,7 @@
 /**
  * A real OCI registry for tests: Debian's `docker-registry` (CNCF distribution 2.8) on loopback port 0
- * (it logs the port it got) with temp storage, optionally behind our token server or htpasswd; it can stop and start on the
- * same port (an outage) and expose blobs for tampering. `registryTestMode()` skips suites (saying why)
+ * (it logs the port it got) with temp storage, optionally behind our token server or htpasswd; it can stop and start on
+ * the same port (an outage) and expose blobs for tampering. `registryTestMode()` skips suites (saying why)
  * when the binary is absent locally and fails them in CI (`CI=true`), where it must be installed.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';

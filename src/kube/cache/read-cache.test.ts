@@ -31,7 +31,8 @@ afterEach(async () => {
   cache = undefined;
 });
 
-const until = <T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> => eventually(probe, 10_000, what);
+const until = <T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> =>
+  eventually(probe, 10_000, what);
 
 function serviceAccountConfig(sandbox: Sandbox) {
   return loadBaseKubeConfig({ kubeconfigYaml: sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken, name: 'agent-manager' }) });

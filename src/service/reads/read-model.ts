@@ -117,7 +117,9 @@ export function helmReleaseRef(release: KubeObject): HelmReleaseRef {
  * The workload cluster a release installs into: Flux's `spec.kubeConfig` with the cluster
  * label, in an organization's namespace (`org-<organization>`), placed as core/target-cluster.ts does.
  */
-export function placementOf(release: KubeObject): { organization: string; cluster: string; namespace?: string } | undefined {
+export function placementOf(
+  release: KubeObject,
+): { organization: string; cluster: string; namespace?: string } | undefined {
   const spec = obj(release.spec);
   const cluster = str(release.metadata.labels?.[CLUSTER_LABEL]);
   const namespace = release.metadata.namespace ?? '';

@@ -11,9 +11,7 @@ import type { RequestContext } from '../../identity/caller.js';
 import { loadBaseKubeConfig } from '../../kube/kubeconfig.js';
 import { ServiceAccountProvider } from '../../kube/providers.js';
 import { AgentService } from '../agent-service.js';
-import { ManagedNamespaces } from '../namespaces.js';
 import type { ChartSchemaSource, GitOpsHost, KubeProvider, SkillCatalog, SkillResolver, WorkloadClusters } from '../ports.js';
-import { DEFAULT_API_VERSIONS } from '../resources.js';
 import type { ServiceSettings } from '../settings.js';
 import { CHART_URL, fixtureSettings } from './fixture-settings.js';
 import { EmbeddedChartSource } from './embedded-chart.js';
@@ -65,8 +63,9 @@ export async function startServiceFixture(options: FixtureOptions = {}): Promise
   const workloads = options.workloads?.(sandbox);
   const service = new AgentService(
     {
-      kube: provider, chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills, skillResolver: options.skillResolver,
-      gitops: options.gitops, sessions: options.sessions?.(sandbox), shutdown: options.shutdown, workloads, log,
+      kube: provider, chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills,
+      skillResolver: options.skillResolver, gitops: options.gitops, sessions: options.sessions?.(sandbox),
+      shutdown: options.shutdown, workloads, log,
     },
     settings,
   );

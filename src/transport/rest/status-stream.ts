@@ -69,10 +69,15 @@ export function statusStream(
       else writeEvent(res, 'status', status);
     };
     try {
-      const end = await service.followAgentStatus(ctx, {
-        namespace: String(req.params.namespace), name: String(req.params.name), timeoutSeconds, ...(generation === undefined ? {} : { generation }),
-        ...(organization === undefined ? {} : { organization }), ...(cluster === undefined ? {} : { cluster }),
-      }, onStatus);
+      const end = await service.followAgentStatus(
+        ctx,
+        {
+          namespace: String(req.params.namespace), name: String(req.params.name), timeoutSeconds,
+          ...(generation === undefined ? {} : { generation }), ...(organization === undefined ? {} : { organization }),
+          ...(cluster === undefined ? {} : { cluster }),
+        },
+        onStatus,
+      );
       if (end === 'shutdown' && !res.headersSent) throw shutdownUnavailable(String(req.params.namespace), String(req.params.name));
       // A shutdown ends the stream without the `end` id: the wait is not over, so an EventSource reconnects.
       if (!head && end === 'shutdown') writeEvent(res, 'end', { reason: 'shutdown' });

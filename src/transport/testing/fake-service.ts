@@ -57,7 +57,10 @@ export const SAMPLE_INFO: Info = {
   version: '0.1.0-test',
   chart: { ociUrl: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', semver: 'x.x.x', schemaVersion: '0.5.2', schemaSource: 'embedded', error: 'offline' },
   namespaces: { default: 'kagent', managed: ['kagent', 'tenant'] },
-  capabilities: { list: true, get: true, create: true, update: true, delete: true, status: true, validate: true, modelConfigs: true, skills: false, writesAsCaller: false, commit: false, sessions: false, targetCluster: false },
+  capabilities: {
+    list: true, get: true, create: true, update: true, delete: true, status: true, validate: true, modelConfigs: true,
+    skills: false, writesAsCaller: false, commit: false, sessions: false, targetCluster: false,
+  },
   identity: 'serviceAccount',
   apiVersions: { agent: 'kagent.dev/v1alpha2', modelConfig: 'kagent.dev/v1alpha2', helmRelease: 'helm.toolkit.fluxcd.io/v2', ociRepository: 'source.toolkit.fluxcd.io/v1' },
   flux: { helmReleaseInterval: '10m', ociRepositoryInterval: '30m' },
