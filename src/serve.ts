@@ -17,6 +17,7 @@ import type { ComposeConfig } from './core/compose.js';
 import { createTokenVerifier } from './identity/token-verifier.js';
 import { verifierConfigFrom } from './identity/verifier-config.js';
 import { apiDiscovery, resolveApiVersions, type Discover } from './kube/discovery.js';
+import { clusterCacheOpener, clusterReadCaches } from './kube/cache/cluster-caches.js';
 import { openReadCache } from './kube/cache/open.js';
 import { loadBaseKubeConfig } from './kube/kubeconfig.js';
 import { instrumentProvider } from './kube/instrumented.js';
@@ -24,6 +25,7 @@ import { CallerProvider, ServiceAccountProvider } from './kube/providers.js';
 import { openWorkloadClusters } from './kube/workload-clusters.js';
 import type { Logger } from './log/logger.js';
 import { Metrics } from './metrics/metrics.js';
+import { registerClusterCacheMetrics } from './metrics/cluster-cache-metrics.js';
 import { registerReadCacheMetrics } from './metrics/read-cache-metrics.js';
 import { metricsRequestListener } from './metrics/metrics-server.js';
 import { isLoopbackAddress } from './net/loopback.js';
@@ -103,8 +105,17 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     if (readCache) cleanups.push(() => readCache.close());
     if (metrics && readCache) registerReadCacheMetrics(metrics, readCache.cache);
     const kube = readCache?.kube ?? instrumented;
+    const clusterCaches = clusterReadCaches({
+      readCache: config.kube.readCache, max: config.kube.readCacheClusters, identity: identity.kube.identity, log,
+    });
+    if (clusterCaches) cleanups.push(() => clusterCaches.close());
+    if (metrics && clusterCaches) registerClusterCacheMetrics(metrics, clusterCaches);
     const workloads = openWorkloadClusters(cluster, {
       identity: identity.kube.identity, organizations: config.fleet.organizations, hooks: hooks.kube, log,
+      readCache: clusterCaches && {
+        caches: clusterCaches,
+        open: clusterCacheOpener({ namespaces: config.namespaces.managed, types: resourceTypes(apiVersions), log, hooks: hooks.kube }),
+      },
     });
     cleanups.push(() => workloads.close());
     const skills = config.skills.repositories.length > 0

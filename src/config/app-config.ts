@@ -21,6 +21,8 @@ export interface KubeConfig {
   readonly inCluster: boolean;
   /** Answer the pure reads from a watch-fed cache of the managed namespaces. */
   readonly readCache: boolean;
+  /** `--read-cache-clusters`: most workload clusters the read cache covers at once (0: none). */
+  readonly readCacheClusters: number;
   /** A kagent.dev version such as `v1alpha2` (a `kagent.dev/` prefix is stripped), or `auto`. */
   readonly kagentApiVersion: string;
   /** `helm.toolkit.fluxcd.io/<version>`, or `auto`. */

@@ -48,6 +48,10 @@ export const SERVE_FLAGS = [
     help: 'Answer list, get, status, model-config and revision reads from a watch-fed cache of the managed namespaces, filled as the ServiceAccount '
       + '(it needs get, list and watch there); --read-cache=false reads from the API server every time. Writes always go to the API server. '
       + 'With --downstream-oauth it is on only when set explicitly, and each cached read is first authorized as the caller.' },
+  { name: 'read-cache-clusters', env: 'AGENT_MANAGER_READ_CACHE_CLUSTERS', default: '50', type: 'count', group: 'Kubernetes',
+    help: 'Most workload clusters the read cache covers at once: a cluster\'s stores start on its first read and stop after '
+      + '10 minutes without one, the least recently read stopped first; 0 reads workload clusters from their API servers. '
+      + 'Only with the read cache on and without --downstream-oauth (the service has no identity of its own there to fill it).' },
   { name: 'kagent-api-version', env: 'KAGENT_API_VERSION', default: 'auto', type: 'string', group: 'Kubernetes',
     help: 'kagent.dev API version of Agents and ModelConfigs; auto asks the API server and falls back to v1alpha2.' },
   // Flux

@@ -86,7 +86,7 @@ describe('parseConfig: serve defaults', () => {
       verbose: false,
       allowedOrigins: [],
       shutdown: { delay: { text: '5s', ms: 5_000 }, timeout: { text: '15s', ms: 15_000 } },
-      kube: { kubeconfig: '', context: '', inCluster: false, readCache: true, kagentApiVersion: 'auto', helmReleaseApiVersion: 'auto', ociRepositoryApiVersion: 'auto' },
+      kube: { kubeconfig: '', context: '', inCluster: false, readCache: true, readCacheClusters: 50, kagentApiVersion: 'auto', helmReleaseApiVersion: 'auto', ociRepositoryApiVersion: 'auto' },
       namespaces: { default: 'kagent', managed: ['kagent'] },
       revisionHistoryLimit: 10,
       chart: {

@@ -52,6 +52,7 @@ export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy' | 'otel'> 
       context: v['kube-context'],
       inCluster: v['in-cluster'],
       readCache: readCacheOn(v, s),
+      readCacheClusters: v['read-cache-clusters'],
       kagentApiVersion: kagentVersion(v['kagent-api-version']),
       helmReleaseApiVersion: fluxVersion('flux-helmrelease-api-version', 'helm.toolkit.fluxcd.io', v, s),
       ociRepositoryApiVersion: fluxVersion('flux-ocirepository-api-version', 'source.toolkit.fluxcd.io', v, s),

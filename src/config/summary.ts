@@ -31,6 +31,7 @@ export function redactedSummary(config: AppConfig): Record<string, unknown> {
     kubeContext: config.kube.context || undefined,
     inCluster: config.kube.inCluster,
     readCache: config.kube.readCache,
+    readCacheClusters: config.kube.readCacheClusters,
     kagentAPI: config.kube.kagentApiVersion,
     helmReleaseAPI: config.kube.helmReleaseApiVersion,
     ociRepositoryAPI: config.kube.ociRepositoryApiVersion,

@@ -4,6 +4,8 @@
  * ServiceAccount reads. With downstream OAuth only the Secret's server address and CA are
  * used and every call presents the caller's token (CallerProvider); else the kubeconfig is
  * used as it is. One provider per cluster, kept while the Secret's resourceVersion stays.
+ * With `readCache` (never for callers: a cache would be filled with the Secret's credential,
+ * which downstream OAuth never uses) a cluster's pure reads go through its lazily started cache.
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
@@ -15,6 +17,7 @@ import {
 import type { KubePort, KubeProvider, WorkloadClusters } from '../service/ports.js';
 import { DEFAULT_API_VERSIONS, resourceTypes, type ResourceTypes } from '../service/resources.js';
 import { makeKubeApis } from './api-clients.js';
+import type { ClusterCacheOpener, ClusterReadCaches } from './cache/cluster-caches.js';
 import { ClientNodeKube } from './client-node-kube.js';
 import { instrumentKube, instrumentProvider, type KubeCallHook } from './instrumented.js';
 import { CallerProvider, ServiceAccountProvider } from './providers.js';
@@ -30,12 +33,14 @@ export interface WorkloadClustersOptions {
   organizations?: readonly string[];
   hooks?: readonly KubeCallHook[];
   log: Logger;
+  /** The workload clusters' read caches and how one is opened (ServiceAccount identity only). */
+  readCache?: { caches: ClusterReadCaches; open: ClusterCacheOpener };
 }
 
 interface Entry {
   resourceVersion: string;
   provider: KubeProvider;
-  close(): void;
+  close(changed: boolean): void;
 }
 
 export class SecretWorkloadClusters implements WorkloadClusters {
@@ -59,8 +64,8 @@ export class SecretWorkloadClusters implements WorkloadClusters {
     const cached = this.cache.get(key);
     if (cached && cached.resourceVersion === resourceVersion && resourceVersion !== '') return cached.provider;
     // A changed Secret (a rotated credential, a moved API server) drops the old clients.
-    cached?.close();
-    const built = this.build(target, Buffer.from(encoded, 'base64').toString('utf8'));
+    cached?.close(true);
+    const built = this.build(key, target, Buffer.from(encoded, 'base64').toString('utf8'));
     this.cache.set(key, { resourceVersion, ...built });
     return built.provider;
   }
@@ -74,7 +79,7 @@ export class SecretWorkloadClusters implements WorkloadClusters {
       .sort();
   }
 
-  private build(target: TargetCluster, kubeconfig: string): { provider: KubeProvider; close(): void } {
+  private build(key: string, target: TargetCluster, kubeconfig: string): Omit<Entry, 'resourceVersion'> {
     const kc = new KubeConfig();
     try {
       kc.loadFromString(kubeconfig);
@@ -87,14 +92,32 @@ export class SecretWorkloadClusters implements WorkloadClusters {
     const hooks = this.options.hooks ?? [];
     if (this.options.identity === 'serviceAccount') {
       const own = new ServiceAccountProvider(kc);
-      return { provider: instrumentProvider(own, hooks), close: () => own.close() };
+      const provider = instrumentProvider(own, hooks);
+      const close = (changed: boolean) => {
+        this.options.readCache?.caches.drop(key, changed ? 'kubeconfig changed' : 'closed');
+        own.close();
+      };
+      return { provider: this.withReadCache(key, kc, provider), close };
     }
     const callers = new CallerProvider(kc, { log: this.options.log });
     return { provider: instrumentProvider(trustingIdentityProvider(callers), hooks), close: () => callers.close() };
   }
 
+  /** `provider` whose pure reads start and use the cluster's read cache (filled with the same credential). */
+  private withReadCache(key: string, kc: KubeConfig, provider: KubeProvider): KubeProvider {
+    const readCache = this.options.readCache;
+    if (!readCache) return provider;
+    const open = () => readCache.open(key, kc, provider);
+    return {
+      identity: provider.identity,
+      forRequest: (ctx) => provider.forRequest(ctx),
+      forReads: (ctx) => readCache.caches.use(key, open)?.kube.forReads(ctx) ?? provider.forRequest(ctx),
+      forWatches: (ctx) => provider.forWatches!(ctx),
+    };
+  }
+
   close(): void {
-    for (const entry of this.cache.values()) entry.close();
+    for (const entry of this.cache.values()) entry.close(false);
     this.cache.clear();
   }
 }

@@ -16,7 +16,7 @@ import { ClientNodeListWatch } from '../list-watch.js';
 import { cachedReadAuthorizer } from './access-review.js';
 import { CachedKubeProvider } from './cached-provider.js';
 import type { ReadAuthorizer } from './ports.js';
-import { ReadCache } from './read-cache.js';
+import { ReadCache, type ReadCacheOptions } from './read-cache.js';
 
 export interface OpenReadCacheOptions {
   /** The ServiceAccount's cluster access: the cache is filled with it. */
@@ -28,6 +28,8 @@ export interface OpenReadCacheOptions {
   review?: ReadAuthorizer;
   /** Run around each list and watch of the stores (metrics, tracing). */
   hooks?: readonly KubeCallHook[];
+  /** Only the stores of these types (default: every type the reads use). */
+  kinds?: ReadCacheOptions['kinds'];
 }
 
 export interface OpenedReadCache {
@@ -43,6 +45,7 @@ export function openReadCache(inner: KubeProvider, options: OpenReadCacheOptions
     types: options.types,
     source: instrumentKube(new ClientNodeListWatch(options.cluster, apis), options.hooks ?? []),
     log: options.log,
+    kinds: options.kinds,
   });
   cache.start();
   const authorize = options.review ? cachedReadAuthorizer(options.review) : undefined;

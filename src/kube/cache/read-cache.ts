@@ -24,6 +24,8 @@ export interface ReadCacheOptions {
   readYourWritesMs?: number;
   /** Most objects one store holds before it stops serving (default 20,000). */
   maxObjectsPerFeed?: number;
+  /** Only the stores of these types (a workload cluster holds no Flux or revision objects); default: every type. */
+  kinds?: readonly (keyof ResourceTypes)[];
 }
 
 /** What get_info reports about the cache. */
@@ -92,8 +94,10 @@ export class ReadCache {
 
   constructor(options: ReadCacheOptions) {
     this.readYourWritesMs = options.readYourWritesMs ?? 2_000;
+    const kinds = options.kinds?.map((k) => typeKey(options.types[k]));
     for (const namespace of options.namespaces) {
       for (const { spec, calls } of feedsOf(options.source, options.types, namespace)) {
+        if (kinds && !kinds.includes(typeKey(spec.gvr))) continue;
         const log = options.log.child({ component: 'read-cache', resource: spec.gvr.resource, namespace });
         const feed = new Feed(spec, calls, {
           staleAfterMs: options.staleAfterMs ?? 10_000,

@@ -141,13 +141,17 @@ export function placedWatches(p: Placement, management: WatchPort, workload: Wat
 
 /**
  * The provider of a placed agent's request: the management cluster's identity for the
- * release side, the workload cluster's for the rest. No read cache and no access review:
- * commit mode does not place agents.
+ * release side, the workload cluster's for the rest. Its pure reads (`forReads`) take the
+ * workload side from that cluster's read cache when it has one; the release side is read
+ * directly (the management cache covers the managed namespaces, not `org-<organization>`).
+ * No access review: commit mode does not place agents.
  */
 export function placedProvider(p: Placement, management: KubeProvider, workload: KubeProvider): KubeProvider {
   return {
     identity: management.identity,
     forRequest: (ctx: RequestContext) => placedKube(p, management.forRequest(ctx), workload.forRequest(ctx)),
+    forReads: (ctx: RequestContext) =>
+      placedKube(p, management.forRequest(ctx), workload.forReads?.(ctx) ?? workload.forRequest(ctx)),
     ...(management.forWatches && workload.forWatches
       ? {
           forWatches: (ctx: RequestContext) => placedWatches(p, management.forWatches!(ctx), workload.forWatches!(ctx)),

@@ -62,7 +62,7 @@ async function placedEnv(
     ...env,
     deps: { ...env.deps, kube },
     kube: (ctx) => kube.forRequest(ctx),
-    reads: (ctx) => kube.forRequest(ctx),
+    reads: (ctx) => kube.forReads?.(ctx) ?? kube.forRequest(ctx),
     placement: { target, musterUrl },
   };
 }
