@@ -3,9 +3,8 @@
  * the management cluster (`org-<organization>/<cluster>-kubeconfig`, key `value`), which the
  * ServiceAccount reads. With downstream OAuth only the Secret's server address and CA are
  * used and every call presents the caller's token (CallerProvider); else the kubeconfig is
- * used as it is. One provider per cluster, kept while the Secret's resourceVersion stays.
- * With `readCache` (never for callers: a cache would be filled with the Secret's credential,
- * which downstream OAuth never uses) a cluster's pure reads go through its lazily started cache.
+ * used as it is. One provider per cluster, kept while the Secret's resourceVersion stays;
+ * with `readCache` (ServiceAccount identity only) its pure reads use its lazily started cache.
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
