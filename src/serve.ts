@@ -114,7 +114,9 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
       identity: identity.kube.identity, organizations: config.fleet.organizations, hooks: hooks.kube, log,
       readCache: clusterCaches && {
         caches: clusterCaches,
-        open: clusterCacheOpener({ namespaces: config.namespaces.managed, types: resourceTypes(apiVersions), log, hooks: hooks.kube }),
+        open: clusterCacheOpener({
+          namespaces: config.namespaces.managed, types: resourceTypes(apiVersions), log, hooks: hooks.kube,
+        }),
       },
     });
     cleanups.push(() => workloads.close());

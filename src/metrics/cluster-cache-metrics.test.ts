@@ -5,7 +5,8 @@ import { silentLogger } from '../log/logger.js';
 import { registerClusterCacheMetrics } from './cluster-cache-metrics.js';
 import { Metrics } from './metrics.js';
 
-const opened = (reads: { cache: number; api: number }) => () => ({ kube: {}, cache: { reads }, close() {} }) as unknown as OpenedReadCache;
+const opened = (reads: { cache: number; api: number }) => () =>
+  ({ kube: {}, cache: { reads }, close() {} }) as unknown as OpenedReadCache;
 
 describe('the workload clusters\' read-cache metrics', () => {
   it('count the live clusters, starts, stops by reason and reads by source, stopped clusters\' reads included', async () => {

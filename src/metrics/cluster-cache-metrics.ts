@@ -1,10 +1,9 @@
 /**
  * The workload clusters' read caches' metrics, read from them when Prometheus scrapes:
- * - `agent_manager_read_cache_clusters`: workload clusters whose stores run now (at most
- *   `--read-cache-clusters`);
- * - `agent_manager_read_cache_cluster_reads_total{source}`: workload-cluster reads answered
- *   from the `cache` or the `api` server, as `agent_manager_read_cache_reads_total` counts them;
- * - `agent_manager_read_cache_cluster_starts_total`, `…_stops_total{reason}` (`quiet`, `evicted`, `kubeconfig changed`).
+ * `agent_manager_read_cache_clusters` (stores running now, at most `--read-cache-clusters`),
+ * `agent_manager_read_cache_cluster_reads_total{source}` (reads answered from the `cache` or the
+ * `api` server), `agent_manager_read_cache_cluster_starts_total` and `…_stops_total{reason}`
+ * (`quiet`, `evicted`, `kubeconfig changed`).
  */
 import { Counter, Gauge } from 'prom-client';
 import type { ClusterReadCaches } from '../kube/cache/cluster-caches.js';

@@ -1,11 +1,10 @@
 /**
  * The real Prometheus for tests: Debian's `prometheus` package (server and `promtool`).
- * `promtool(args, stdin)` runs the checker; `startPrometheus(targets)` runs a server on
- * 127.0.0.1 port 0 (it logs the port it got, so no other process can take it first) with its storage in a temp dir,
- * scraping the targets (every second unless told), and
- * `query` asks its HTTP API. `prometheusTestMode()` says whether suites run: they skip (with
- * the reason) when the binaries are absent on a developer machine, and fail in CI
- * (`CI=true`), where scripts/test-setup.mjs installs them.
+ * `promtool(args, stdin)` runs the checker; `startPrometheus(targets)` runs a server on 127.0.0.1
+ * port 0 (it logs the port it got, so no other process can take it first) with temp storage,
+ * scraping the targets, and `query` asks its HTTP API. `prometheusTestMode()` says whether suites
+ * run: they skip (with the reason) when the binaries are absent on a developer machine, and fail
+ * in CI (`CI=true`), where scripts/test-setup.mjs installs them.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
