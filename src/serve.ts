@@ -299,7 +299,8 @@ function openIdentity(config: AppConfig, cluster: KubeConfig, log: Logger, clean
     // The in-process sandbox trusts only its own tokens; say so now rather than with a 401 per request.
     log.warn({ issuer: verifier.issuer },
       'the in-process sandbox does not trust the identity provider, so it will refuse callers\' tokens (401); ' +
-      'run `agent-manager sandbox --oidc-issuer-url=<issuer> --oidc-client-id=<audience>` and point --kubeconfig at it instead');
+      'run `agent-manager sandbox --oidc-issuer-url=<issuer> --oidc-client-id=<audience>` and point --kubeconfig at ' +
+      'it instead');
   }
   // Warm the discovery document and key set now, so the first caller does not wait; an
   // identity provider that is down is not fatal: each request retries and says why.

@@ -115,7 +115,8 @@ export class TokenCache {
 
 /** What to tell an operator whose registry wants credentials. */
 export const CONFIGURE_CREDENTIALS =
-  'configure credentials with --agent-chart-docker-config, --agent-chart-username and --agent-chart-password, or --agent-chart-token';
+  'configure credentials with --agent-chart-docker-config, --agent-chart-username and --agent-chart-password, or ' +
+  '--agent-chart-token';
 
 /** The token request for one credential form: GET (anonymous or Basic) or the refresh-token POST. */
 function tokenRequest(

@@ -79,7 +79,8 @@ export function toolsetNotes(selectors: readonly string[] | undefined, policy: P
   const others = [...seen].filter((s) => s !== 'preset:none' && s !== 'preset:full');
   if (seen.has('preset:none') && seen.size > 1) {
     notes.push(
-      'preset:none selects nothing, so beside other selectors it changes nothing: the agent gets what the others select ' +
+      'preset:none selects nothing, so beside other selectors it changes nothing: the agent gets what the others ' +
+      'select ' +
       '(use ["preset:none"] alone for an agent without tools)',
     );
   }

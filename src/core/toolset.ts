@@ -53,12 +53,15 @@ const PRESET_ONLY_PREFIX = 'label:';
 const REQUIRED_TEXT =
   `toolset is required: declare which of the gateway's tools the agent can use, e.g. toolset: ["preset:read-only"]. ` +
   `Shipped presets: ${SHIPPED_PRESETS.map((p) => `preset:${p}`).join(', ')} — ` +
-  'preset:none for a chat-only agent without tools, preset:full for the deliberate choice of every tool the gateway exposes';
+  'preset:none for a chat-only agent without tools, preset:full for the deliberate choice of every tool the gateway ' +
+  'exposes';
 const EMPTY_TEXT =
-  'toolset is empty; use ["preset:none"] for an agent without tools (an empty list is refused so that "no tools" is never confused with implicit full access)';
+  'toolset is empty; use ["preset:none"] for an agent without tools (an empty list is refused so that "no tools" is ' +
+  'never confused with implicit full access)';
 // Go answers a non-list with a JSON binding error; ours says what the argument must look like.
 const NOT_A_LIST_TEXT =
-  'toolset must be a list of selector strings, e.g. toolset: ["preset:read-only"] (each preset:<name>, server:<name>, workflow:<name> or tool:<name>)';
+  'toolset must be a list of selector strings, e.g. toolset: ["preset:read-only"] (each preset:<name>, ' +
+  'server:<name>, workflow:<name> or tool:<name>)';
 
 /** Why `toolNames` is refused: it never narrowed muster's tools, a toolset does. */
 export const TOOL_NAMES_REFUSAL =

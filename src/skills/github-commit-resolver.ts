@@ -11,7 +11,8 @@ import { GitHubApiError, type GitHubClient } from './github-client.js';
 import { parseGitHubRepository, type GitHubRepository } from './github-repository.js';
 
 const PRIVATE_HINT =
-  'the repository is private or does not exist; a private skill repository needs the skills GitHub App installed on it (or a GITHUB_TOKEN that can read it)';
+  'the repository is private or does not exist; a private skill repository needs the skills GitHub App installed on ' +
+  'it (or a GITHUB_TOKEN that can read it)';
 
 export class GitHubCommitResolver implements Pick<SkillResolver, 'gitCommit'> {
   constructor(private readonly client: GitHubClient) {}

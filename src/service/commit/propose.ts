@@ -36,7 +36,8 @@ export interface CommitRequest {
 const ATTEMPTS = 3;
 
 export const NOT_CONFIGURED =
-  'commit mode is not configured: set --github-app-id with --github-app-private-key-file, or --gitops-github-token (GITOPS_GITHUB_TOKEN), or send the caller\'s GitHub token in X-GitHub-Token';
+  'commit mode is not configured: set --github-app-id with --github-app-private-key-file, or --gitops-github-token ' +
+  '(GITOPS_GITHUB_TOKEN), or send the caller\'s GitHub token in X-GitHub-Token';
 
 /**
  * The commit-only options are refused in apply mode instead of being ignored, so a caller

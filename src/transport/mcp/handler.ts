@@ -41,7 +41,8 @@ export { jsonRpcError };
 
 const METHOD_NOT_ALLOWED = jsonRpcError(
   -32000,
-  'Method not allowed: this MCP endpoint is stateless and offers no SSE stream and no sessions to end; send JSON-RPC messages with POST',
+  'Method not allowed: this MCP endpoint is stateless and offers no SSE stream and no sessions to end; send ' +
+  'JSON-RPC messages with POST',
 );
 
 /** The express handler of the MCP path; it reads the request body itself (mount no body parser before it). */

@@ -62,7 +62,8 @@ function protobufObject(body: Buffer): JsonObject {
   if ('object' in decoded) return decoded.object;
   throw statusErrors.unsupportedMediaType([
     `application/json, application/yaml (got ${PROTOBUF} for ${decoded.unsupported}); the sandbox API server reads protobuf ` +
-      'only for namespaces, configmaps, secrets, serviceaccounts, pods, deployments, RBAC objects and access reviews: ' +
+      'only for namespaces, configmaps, secrets, serviceaccounts, pods, deployments, RBAC objects and access ' +
+      'reviews: ' +
       'write the object as YAML and use `kubectl apply -f` or `kubectl create -f`',
   ]);
 }
