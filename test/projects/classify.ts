@@ -2,9 +2,8 @@
  * Which vitest project a test file runs in, decided from its source so the split cannot drift:
  * a file is `integration` when it, or a test helper it imports (any local module under test/,
  * a `testing/` folder or packages' test/), starts a server or a process (STARTERS below);
- * every other file is `unit`. Unit files share reused workers; integration files get fresh
- * ones, because a process forked from a grown worker costs tens of milliseconds more.
- * The unit project's guard (test/projects/unit-guard.ts) fails a file that starts one anyway.
+ * every other file is `unit`. Both share reused workers; each project's guard
+ * (test/projects/unit-guard.ts, integration-guard.ts) fails a file that breaks its rule.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
