@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicateKey } from '../transport/duplicate-keys.js';
 import { callerLogValue } from '../identity/caller.js';
 import { createLogger } from '../log/logger.js';
-import { startServiceFixture, type ServiceFixture } from './testing/fixture.js';
+import { startNamespacedFixture, type NamespacedFixture } from './testing/shared-fixture.js';
 
 const raw: string[] = [];
 const root = createLogger({
@@ -16,9 +16,9 @@ const root = createLogger({
   }),
 });
 
-let f: ServiceFixture;
+let f: NamespacedFixture;
 beforeAll(async () => {
-  f = await startServiceFixture({ log: root });
+  f = await startNamespacedFixture('svc-log-keys', { log: root });
 });
 afterAll(() => f.close());
 

@@ -6,6 +6,12 @@
 import { subscribe, tracingChannel } from 'node:diagnostics_channel';
 import type { Server } from 'node:net';
 
+/**
+ * The ports of servers a worker keeps for all its files (the shared sandbox of
+ * src/service/testing/shared-fixture.ts); a file that started one is not blamed for it.
+ */
+export const WORKER_SERVERS = Symbol.for('agent-manager.worker-servers');
+
 /** Forks one file may make itself: a worker grown to ~1 GB pays ~7 ms a fork, a fresh one ~2 ms. */
 export const DIRECT_FORK_LIMIT = 60;
 
@@ -18,7 +24,11 @@ export function startProblems(starts: FileStarts, limit = DIRECT_FORK_LIMIT): st
     problems.push(`this file forked ${starts.forks} child processes from a shared worker (limit ${limit}): `
       + 'run short-lived tools through src/testing/small-spawn.ts');
   }
-  const open = [...starts.servers].filter((server) => server.listening);
+  const kept = (globalThis as unknown as Record<symbol, Set<number> | undefined>)[WORKER_SERVERS] ?? new Set();
+  const open = [...starts.servers].filter((server) => {
+    const address = server.address();
+    return server.listening && !(typeof address === 'object' && address !== null && kept.has(address.port));
+  });
   if (open.length > 0) {
     const where = open.map((server) => JSON.stringify(server.address())).join(', ');
     problems.push(`this file left ${open.length} server(s) listening (${where}): close them in afterAll`);

@@ -4,24 +4,26 @@
  * API server through @kubernetes/client-node as the ServiceAccount. Every response is
  * also validated against the schema api/openapi.yaml documents for it.
  *
- * Adapted honestly to our seed: the shared OCIRepository kagent/agent exists before the
+ * Adapted honestly to our seed: the shared OCIRepository of the home namespace exists before the
  * create, so the create reuses it (`created.ociRepository: false`) and the delete of the
  * namespace's last release removes it (`ociRepositoryDeleted: true`). The sandbox runs no
  * helm-controller or kagent, so the new agent has no Agent CR (`exists: false`) and its
  * status is `progressing`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
+import { namespacesOf, startNamespacedFixture, type NamespacedFixture } from '../../src/service/testing/shared-fixture.js';
 import { DEFAULT_OPENAPI_PATH } from '../../src/transport/rest/openapi-document.js';
 import { loadOpenApi, SchemaValidator } from '../../src/transport/rest/testing/openapi-schemas.js';
 import { serveRouter, type ServedRouter } from '../../src/transport/rest/testing/serve-router.js';
 
-let fixture: ServiceFixture;
+// This file's own namespaces on the worker's shared sandbox.
+const { home, tenant } = namespacesOf('rest-lifecycle');
+let fixture: NamespacedFixture;
 let api: ServedRouter;
 const validator = new SchemaValidator(loadOpenApi(DEFAULT_OPENAPI_PATH).doc);
 
 beforeAll(async () => {
-  fixture = await startServiceFixture();
+  fixture = await startNamespacedFixture('rest-lifecycle');
   api = await serveRouter(fixture.service);
 });
 afterAll(async () => {
@@ -58,7 +60,7 @@ const SPEC = {
 describe('the REST lifecycle (TestRESTLifecycle)', () => {
   it('runs info → openapi → refusals → validate → create → 409 → list → get → PATCH → status → modelconfigs → skills → delete → 404', async () => {
     const info = documented('Info', await call('GET', '/info'));
-    expect(info).toMatchObject({ identity: 'serviceAccount', namespaces: { default: 'kagent', managed: ['kagent', 'tenant'] } });
+    expect(info).toMatchObject({ identity: 'serviceAccount', namespaces: { default: home, managed: [home, tenant] } });
     expect(info.capabilities).toMatchObject({ skills: false, writesAsCaller: false });
 
     const openapi = await call('GET', '/openapi.yaml');
@@ -69,7 +71,7 @@ describe('the REST lifecycle (TestRESTLifecycle)', () => {
     expect(badModel.status).toBe(400);
     expect(documented('Error', badModel).error).toEqual({
       code: 'invalid_request',
-      message: 'invalid request: modelConfig "nope" does not exist in namespace kagent; valid: default-model-config, qwen3-8-27b',
+      message: `invalid request: modelConfig "nope" does not exist in namespace ${home}; valid: default-model-config, qwen3-8-27b`,
     });
 
     const unknown = await call('POST', '/agents', { ...SPEC, x: 1 });
@@ -85,27 +87,27 @@ describe('the REST lifecycle (TestRESTLifecycle)', () => {
     expect(created.status).toBe(201);
     expect(documented('CreateResult', created)).toMatchObject({
       created: { ociRepository: false, helmRelease: true },
-      agent: { name: 'sre', namespace: 'kagent', managed: 'helmrelease' },
+      agent: { name: 'sre', namespace: home, managed: 'helmrelease' },
       status: { verdict: 'progressing' },
     });
 
     const again = await call('POST', '/agents', SPEC);
     expect(again.status).toBe(409);
     expect(documented('Error', again).error).toEqual({
-      code: 'conflict', message: 'conflict: HelmRelease kagent/sre already exists; use update_agent to change it',
+      code: 'conflict', message: `conflict: HelmRelease ${home}/sre already exists; use update_agent to change it`,
     });
 
-    const list = documented('AgentList', await call('GET', '/agents?namespace=kagent'));
+    const list = documented('AgentList', await call('GET', `/agents?namespace=${home}`));
     expect(list.agents.map((a: { name: string }) => a.name)).toEqual(['sre']);
 
-    const agent = documented('Agent', await call('GET', '/agents/kagent/sre'));
+    const agent = documented('Agent', await call('GET', `/agents/${home}/sre`));
     expect(agent).toMatchObject({ displayName: 'SRE Assistant', managed: 'helmrelease', exists: false, toolset: ['preset:read-only'] });
 
-    const patched = await call('PATCH', '/agents/kagent/sre', { description: 'Keeps the lights on, politely', toolset: ['preset:none'] });
+    const patched = await call('PATCH', `/agents/${home}/sre`, { description: 'Keeps the lights on, politely', toolset: ['preset:none'] });
     expect(patched.status).toBe(200);
     expect(documented('UpdateResult', patched).changed).toEqual(['agent.description', 'toolset']);
 
-    const status = await call('GET', '/agents/kagent/sre/status');
+    const status = await call('GET', `/agents/${home}/sre/status`);
     expect(documented('Status', status).verdict).toBe('progressing');
 
     const models = documented('ModelConfigList', await call('GET', '/modelconfigs'));
@@ -115,13 +117,13 @@ describe('the REST lifecycle (TestRESTLifecycle)', () => {
     expect(skills.status).toBe(501);
     expect(documented('Error', skills).error).toEqual({ code: 'unsupported', message: 'unsupported: no skill repositories are configured' });
 
-    const deleted = await call('DELETE', '/agents/kagent/sre');
+    const deleted = await call('DELETE', `/agents/${home}/sre`);
     expect(deleted.status).toBe(200);
     expect(documented('DeleteResult', deleted)).toEqual({
-      name: 'sre', namespace: 'kagent', helmReleaseDeleted: true, agentDeleted: false, ociRepositoryDeleted: true, resourceVersion: expect.any(String), mode: 'apply',
+      name: 'sre', namespace: home, helmReleaseDeleted: true, agentDeleted: false, ociRepositoryDeleted: true, resourceVersion: expect.any(String), mode: 'apply',
     });
 
-    const gone = await call('GET', '/agents/kagent/sre');
+    const gone = await call('GET', `/agents/${home}/sre`);
     expect(gone.status).toBe(404);
     expect(documented('Error', gone).error.code).toBe('not_found');
   });

@@ -42,7 +42,7 @@ export { SandboxStore } from './ops/sandbox-store.js';
 export { StatusError, statusErrors, statusForCode } from './api/status.js';
 export { alwaysAllow, forbiddenError } from './auth/authorizer.js';
 export { ADMIN_USER, serviceAccountUser } from './auth/authenticator.js';
-export { DEFAULT_SEED, KAGENT_NAMESPACE, MANAGED_NAMESPACES, SEED_MANAGER, seedChartRepository, type SeedStep } from './seed.js';
+export { DEFAULT_SEED, KAGENT_NAMESPACE, MANAGED_NAMESPACES, SEED_MANAGER, seedChartRepository, seedNamespacePair, type SeedStep } from './seed.js';
 export { ADMIN_GROUP, SAMPLE_SEED, VIEWER_GROUP } from './seed-samples.js';
 export { OidcAuthenticator, type OidcAuthenticatorConfig } from './auth/oidc-authenticator.js';
 export { RbacAuthorizer } from './auth/rbac-authorizer.js';

@@ -30,10 +30,12 @@ export const seedServiceAccount: SeedStep = (store) => {
   }, opts);
 };
 
-function acceptedModelConfig(store: SandboxStore, name: string, provider: string, model: string): void {
+function acceptedModelConfig(
+  store: SandboxStore, name: string, provider: string, model: string, namespace = KAGENT_NAMESPACE,
+): void {
   const created = store.create('modelconfigs', {
     apiVersion: 'kagent.dev/v1alpha2', kind: 'ModelConfig',
-    metadata: { name, namespace: KAGENT_NAMESPACE },
+    metadata: { name, namespace },
     spec: { provider, model },
   }, opts);
   const status: JsonObject = {
@@ -46,18 +48,22 @@ function acceptedModelConfig(store: SandboxStore, name: string, provider: string
   store.updateStatus('modelconfigs', { ...structuredClone(created), status }, opts);
 }
 
-export const seedModelConfigs: SeedStep = (store) => {
-  acceptedModelConfig(store, 'default-model-config', 'Anthropic', 'claude-sonnet-4-6');
-  acceptedModelConfig(store, 'qwen3-8-27b', 'OpenAI', 'qwen3-8-27b');
-};
+function modelConfigsIn(store: SandboxStore, namespace: string): void {
+  acceptedModelConfig(store, 'default-model-config', 'Anthropic', 'claude-sonnet-4-6', namespace);
+  acceptedModelConfig(store, 'qwen3-8-27b', 'OpenAI', 'qwen3-8-27b', namespace);
+}
 
-export const seedChartRepository: SeedStep = (store) => {
+export const seedModelConfigs: SeedStep = (store) => modelConfigsIn(store, KAGENT_NAMESPACE);
+
+function chartRepositoryIn(store: SandboxStore, namespace: string): void {
   store.create('ocirepositories', {
     apiVersion: 'source.toolkit.fluxcd.io/v1', kind: 'OCIRepository',
-    metadata: { name: 'agent', namespace: KAGENT_NAMESPACE, labels: { 'app.kubernetes.io/managed-by': 'agent-manager' } },
+    metadata: { name: 'agent', namespace, labels: { 'app.kubernetes.io/managed-by': 'agent-manager' } },
     spec: { interval: '30m', url: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', ref: { semver: 'x.x.x' } },
   }, opts);
-};
+}
+
+export const seedChartRepository: SeedStep = (store) => chartRepositoryIn(store, KAGENT_NAMESPACE);
 
 /** The namespaces agent-manager manages in the sandbox (the service fixture's). */
 export const MANAGED_NAMESPACES: readonly string[] = [KAGENT_NAMESPACE, 'tenant'];
@@ -100,6 +106,20 @@ export const seedAgentManagerRbac: SeedStep = (store) => {
 export const DEFAULT_SEED: readonly SeedStep[] = [
   seedNamespaces, seedServiceAccount, seedAgentManagerRbac, seedModelConfigs, seedChartRepository,
 ];
+
+/**
+ * The default seed's managed namespaces again under other names, in a running sandbox: `home`
+ * as `kagent` (the two ModelConfigs, the shared OCIRepository) and `tenant`, both with the
+ * agent-manager Role, so suites sharing one sandbox each work in namespaces of their own.
+ */
+export function seedNamespacePair(store: SandboxStore, home: string, tenant: string): void {
+  for (const name of [home, tenant]) {
+    store.create('namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, opts);
+    grantAgentManager(store, name, AGENT_MANAGER_RULES);
+  }
+  modelConfigsIn(store, home);
+  chartRepositoryIn(store, home);
+}
 
 /** Run seed steps against a store. */
 export function seed(store: SandboxStore, steps: readonly SeedStep[] = DEFAULT_SEED): void {

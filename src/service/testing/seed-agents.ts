@@ -107,13 +107,13 @@ export function seedAgentCr(sandbox: SeedTarget, seed: AgentSeed): Json {
 }
 
 /** The Go fixture's `verifier`: a Ready release (chart 0.5.2+abc) and its rendered Agent CR. */
-export function seedVerifier(sandbox: SeedTarget): void {
+export function seedVerifier(sandbox: SeedTarget, namespace = 'kagent'): void {
   seedRelease(sandbox, {
-    name: 'verifier', ready: true, chartVersion: '0.5.2+abc',
+    namespace, name: 'verifier', ready: true, chartVersion: '0.5.2+abc',
     values: { agent: { name: 'verifier', displayName: 'Verifier' }, modelConfig: { name: 'default-model-config' } },
   });
   seedAgentCr(sandbox, {
-    name: 'verifier', release: { name: 'verifier', namespace: 'kagent' }, displayName: 'Display verifier',
+    namespace, name: 'verifier', release: { name: 'verifier', namespace }, displayName: 'Display verifier',
     ready: true, accepted: true, toolNames: ['x_a_b'], gitRefs: [{ url: 'https://github.com/o/r', path: 'a', name: 'a' }],
   });
 }

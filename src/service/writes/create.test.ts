@@ -1,19 +1,21 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentSpec } from '../../core/types.js';
-import { startServiceFixture, type ServiceFixture } from '../testing/fixture.js';
+import { namespacesOf, startNamespacedFixture, type NamespacedFixture } from '../testing/shared-fixture.js';
 import { seedAgentCr, seedModelConfig, seedVerifier } from '../testing/seed-agents.js';
 
-let f: ServiceFixture;
+// This file's own namespaces on the worker's shared sandbox.
+const { home, tenant } = namespacesOf('svc-create');
+let f: NamespacedFixture;
 const writes = () => f.sandbox.counters.count({ verb: 'create' }) + f.sandbox.counters.count({ verb: 'update' });
 const spec = (overrides: Partial<AgentSpec> = {}): AgentSpec => ({
   name: 'sre', modelConfig: 'default-model-config', toolset: ['preset:read-only'], ...overrides,
 });
 
 beforeAll(async () => {
-  f = await startServiceFixture();
-  seedVerifier(f.sandbox);
-  seedAgentCr(f.sandbox, { name: 'bare', ready: true });
-  seedModelConfig(f.sandbox, 'tenant', 'default-model-config', 'Anthropic', 'claude-sonnet-4-6');
+  f = await startNamespacedFixture('svc-create');
+  seedVerifier(f.sandbox, home);
+  seedAgentCr(f.sandbox, { namespace: home, name: 'bare', ready: true });
+  seedModelConfig(f.sandbox, tenant, 'default-model-config', 'Anthropic', 'claude-sonnet-4-6');
 });
 afterAll(() => f.close());
 beforeEach(() => f.sandbox.counters.reset());
@@ -25,15 +27,16 @@ describe('createAgent refuses bad requests and writes nothing', () => {
     ['an empty toolset', spec({ toolset: [] }), 'invalid_request', 'toolset is empty; use ["preset:none"]'],
     ['toolNames', spec({ toolNames: ['x'] }), 'invalid_request', 'toolNames never narrowed anything against muster'],
     ['an unknown modelConfig', spec({ modelConfig: 'nope' }), 'invalid_request',
-      'modelConfig "nope" does not exist in namespace kagent; valid: default-model-config, qwen3-8-27b'],
+      `modelConfig "nope" does not exist in namespace ${home}; valid: default-model-config, qwen3-8-27b`],
     ['a missing modelConfig', spec({ modelConfig: ' ' }), 'invalid_request', 'modelConfig is required'],
     ['a 64-character displayName', spec({ displayName: 'x'.repeat(64) }), 'invalid_request',
       'values do not satisfy the agent chart schema 0.5.2 (embedded): /agent/displayName'],
     ['a runtime outside go|python', spec({ runtime: 'rust' }), 'invalid_request', '/agent/runtime'],
     ['an existing release', spec({ name: 'verifier' }), 'conflict',
-      'conflict: HelmRelease kagent/verifier already exists; use update_agent to change it'],
+      `conflict: HelmRelease ${home}/verifier already exists; use update_agent to change it`],
     ['an existing bare Agent', spec({ name: 'bare' }), 'conflict',
-      'conflict: Agent kagent/bare already exists without a HelmRelease (a bare CR); delete it first (delete_agent with force) or pick another name'],
+      `conflict: Agent ${home}/bare already exists without a HelmRelease (a bare CR); delete it first (delete_agent with force) `
+        + 'or pick another name'],
     ['an unmanaged namespace', spec({ namespace: 'default' }), 'invalid_request', 'namespace "default" is not managed'],
     ['a label key Kubernetes refuses', spec({ labels: { 'a b': 'x' } }), 'invalid_request', 'labels key "a b" is not a valid Kubernetes label key'],
     ['a label value over 63 characters', spec({ labels: { team: 'v'.repeat(64) } }), 'invalid_request', 'labels["team"] is longer than 63 characters'],
@@ -56,7 +59,7 @@ describe('createAgent writes the source and the release', () => {
     expect(result.status?.verdict).toBe('progressing');
     expect(result.status?.summary).toBe('HelmRelease created; Flux has not reconciled it yet');
     expect(result).not.toHaveProperty('requestedBy');
-    const written = f.sandbox.store.get('helmreleases', 'kagent', 'sre') as { metadata: { labels: Record<string, string> }; spec: Record<string, unknown> };
+    const written = f.sandbox.store.get('helmreleases', home, 'sre') as { metadata: { labels: Record<string, string> }; spec: Record<string, unknown> };
     expect(written.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'agent-manager' });
     expect(written.spec.values).toEqual({
       agent: { name: 'sre', displayName: 'SRE Assistant' },
@@ -64,7 +67,7 @@ describe('createAgent writes the source and the release', () => {
       skills: { gitRefs: [{ url: 'https://github.com/giantswarm/agent-skills', path: 'runbooks', ref: 'main', name: 'runbooks' }] },
       toolset: ['preset:read-only', 'workflow:incident-triage'],
     });
-    expect(written.spec.chartRef).toEqual({ kind: 'OCIRepository', name: 'agent', namespace: 'kagent' });
+    expect(written.spec.chartRef).toEqual({ kind: 'OCIRepository', name: 'agent', namespace: home });
     expect(result.agent).toMatchObject({ name: 'sre', exists: false, managed: 'helmrelease', toolset: ['preset:read-only', 'workflow:incident-triage'] });
     expect(result.manifests.helmRelease).toContain('kind: HelmRelease');
     expect(f.sandbox.counters.count({ verb: 'create', resource: 'helmreleases.helm.toolkit.fluxcd.io' })).toBe(1);
@@ -73,9 +76,9 @@ describe('createAgent writes the source and the release', () => {
   });
 
   it('creates the OCIRepository with the chart URL in a namespace that has none', async () => {
-    const result = await f.service.createAgent(f.ctx(), spec({ namespace: 'tenant', name: 'helper' }));
+    const result = await f.service.createAgent(f.ctx(), spec({ namespace: tenant, name: 'helper' }));
     expect(result.created).toEqual({ ociRepository: true, helmRelease: true });
-    const source = f.sandbox.store.get('ocirepositories', 'tenant', 'agent') as { spec: unknown; metadata: { labels: unknown } };
+    const source = f.sandbox.store.get('ocirepositories', tenant, 'agent') as { spec: unknown; metadata: { labels: unknown } };
     expect(source.spec).toMatchObject({ interval: '30m', url: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', ref: { semver: 'x.x.x' } });
     expect(source.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'agent-manager' });
   });
@@ -106,14 +109,14 @@ describe('createAgent writes the source and the release', () => {
       await next();
     });
     try {
-      if (f.sandbox.store.find('helmreleases', 'tenant', 'helper')) f.sandbox.store.delete('helmreleases', 'tenant', 'helper');
-      if (f.sandbox.store.find('ocirepositories', 'tenant', 'agent')) f.sandbox.store.delete('ocirepositories', 'tenant', 'agent');
-      const err = await f.service.createAgent(f.ctx(), spec({ namespace: 'tenant', name: 'doomed' })).catch((e: unknown) => e);
+      if (f.sandbox.store.find('helmreleases', tenant, 'helper')) f.sandbox.store.delete('helmreleases', tenant, 'helper');
+      if (f.sandbox.store.find('ocirepositories', tenant, 'agent')) f.sandbox.store.delete('ocirepositories', tenant, 'agent');
+      const err = await f.service.createAgent(f.ctx(), spec({ namespace: tenant, name: 'doomed' })).catch((e: unknown) => e);
       expect(err).toMatchObject({ code });
       // A refusal proves nothing was written, so the new source goes again; after a 5xx the
       // release may still land, so the source stays rather than risk a release without one.
-      expect(f.sandbox.store.find('ocirepositories', 'tenant', 'agent') !== undefined).toBe(kept);
-      expect(f.sandbox.store.find('helmreleases', 'tenant', 'doomed')).toBeUndefined();
+      expect(f.sandbox.store.find('ocirepositories', tenant, 'agent') !== undefined).toBe(kept);
+      expect(f.sandbox.store.find('helmreleases', tenant, 'doomed')).toBeUndefined();
     } finally {
       remove();
     }

@@ -1,15 +1,17 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { alwaysAllow, type Authorizer } from '@agent-manager/kube-sandbox';
-import { startServiceFixture, type ServiceFixture } from '../testing/fixture.js';
+import { namespacesOf, startNamespacedFixture, type NamespacedFixture } from '../testing/shared-fixture.js';
 import { seedRelease, seedVerifier } from '../testing/seed-agents.js';
 
-let f: ServiceFixture;
+// This file's own namespaces on the worker's shared sandbox.
+const { home } = namespacesOf('svc-dry-run');
+let f: NamespacedFixture;
 /** The dryRun query of every write request the sandbox received. */
 let writes: Array<{ verb: string; resource: string; dryRun: string | null }>;
 let stopRecording: () => void;
 
 const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
-const exists = (resource: string, name: string, ns = 'kagent') => f.sandbox.store.find(resource, ns, name) !== undefined;
+const exists = (resource: string, name: string, ns = home) => f.sandbox.store.find(resource, ns, name) !== undefined;
 
 /** An authorizer that denies one verb on helmreleases and allows everything else. */
 const denying = (verb: string): Authorizer => ({
@@ -17,9 +19,9 @@ const denying = (verb: string): Authorizer => ({
 });
 
 beforeAll(async () => {
-  f = await startServiceFixture();
-  seedVerifier(f.sandbox);
-  seedRelease(f.sandbox, { name: 'paused', suspend: true, ready: true });
+  f = await startNamespacedFixture('svc-dry-run');
+  seedVerifier(f.sandbox, home);
+  seedRelease(f.sandbox, { namespace: home, name: 'paused', suspend: true, ready: true });
   await f.service.createAgent(f.ctx(), { name: 'sre', modelConfig: 'default-model-config', toolset: ['preset:none'] });
 });
 afterAll(() => f.close());
@@ -53,7 +55,7 @@ describe('a dry run', () => {
     const result = await f.service.createAgent(f.ctx(), {
       name: 'draft', modelConfig: 'default-model-config', toolset: ['preset:read-only'], dryRun: true,
     });
-    expect(result).toMatchObject({ dryRun: true, created: { ociRepository: false, helmRelease: true }, agent: { name: 'draft', namespace: 'kagent' } });
+    expect(result).toMatchObject({ dryRun: true, created: { ociRepository: false, helmRelease: true }, agent: { name: 'draft', namespace: home } });
     expect(result.status).toBeUndefined();
     expect(result.manifests.helmRelease).toContain('name: draft');
     expectNothingWritten(before, 1);
@@ -61,8 +63,8 @@ describe('a dry run', () => {
   });
 
   it('of a create in a namespace without the shared source would create it too', async () => {
-    const source = f.sandbox.store.get('ocirepositories', 'kagent', 'agent');
-    f.sandbox.store.delete('ocirepositories', 'kagent', 'agent');
+    const source = f.sandbox.store.get('ocirepositories', home, 'agent');
+    f.sandbox.store.delete('ocirepositories', home, 'agent');
     try {
       const before = f.sandbox.store.revision;
       const result = await f.service.createAgent(f.ctx(), {

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServiceFixture, type ServiceFixture } from '../testing/fixture.js';
+import { namespacesOf, startNamespacedFixture, type NamespacedFixture } from '../testing/shared-fixture.js';
 import { seedVerifier } from '../testing/seed-agents.js';
 
-let f: ServiceFixture;
-const releaseOf = (name: string) => f.sandbox.store.get('helmreleases', 'kagent', name) as {
+// This file's own namespaces on the worker's shared sandbox.
+const { home } = namespacesOf('svc-preconditions');
+let f: NamespacedFixture;
+const releaseOf = (name: string) => f.sandbox.store.get('helmreleases', home, name) as {
   metadata: { resourceVersion: string }; spec: { values: { agent: Record<string, unknown> } };
 };
 /** A colleague's edit straight through the API (here: the store), bumping the release's resourceVersion. */
@@ -24,8 +26,8 @@ function editBeforeNext(verb: string, edit: () => void): void {
 }
 
 beforeAll(async () => {
-  f = await startServiceFixture();
-  seedVerifier(f.sandbox);
+  f = await startNamespacedFixture('svc-preconditions');
+  seedVerifier(f.sandbox, home);
   for (const name of ['sre', 'ops', 'gone', 'racer', 'versioned-delete']) {
     await f.service.createAgent(f.ctx(), { name, modelConfig: 'default-model-config', toolset: ['preset:none'] });
   }
@@ -51,7 +53,7 @@ describe('an update with a precondition', () => {
     const err = await f.service.updateAgent(f.ctx(), { name: 'sre', description: 'mine', resourceVersion: read }).catch((e: unknown) => e);
     expect(err).toMatchObject({
       code: 'conflict', status: 412,
-      message: `conflict: agent kagent/sre changed since version ${read} was read (now ${now}); read it again`,
+      message: `conflict: agent ${home}/sre changed since version ${read} was read (now ${now}); read it again`,
     });
     expect(releaseOf('sre').spec.values.agent.description).toBe('colleague');
   });
@@ -70,7 +72,7 @@ describe('an update with a precondition', () => {
       now = colleagueEdits('racer', 'colleague');
     });
     const err = await f.service.updateAgent(f.ctx(), { name: 'racer', description: 'mine', resourceVersion: read }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ status: 412, message: `conflict: agent kagent/racer changed since version ${read} was read (now ${now}); read it again` });
+    expect(err).toMatchObject({ status: 412, message: `conflict: agent ${home}/racer changed since version ${read} was read (now ${now}); read it again` });
     expect(releaseOf('racer').spec.values.agent.description).toBe('colleague');
   });
 
@@ -93,9 +95,9 @@ describe('a delete with a precondition', () => {
     const read = (await f.service.getAgent(f.ctx(), { name: 'ops' })).resourceVersion!;
     const now = colleagueEdits('ops', 'colleague');
     await expect(f.service.deleteAgent(f.ctx(), { name: 'ops', resourceVersion: read })).rejects.toMatchObject({
-      status: 412, message: `conflict: agent kagent/ops changed since version ${read} was read (now ${now}); read it again`,
+      status: 412, message: `conflict: agent ${home}/ops changed since version ${read} was read (now ${now}); read it again`,
     });
-    expect(f.sandbox.store.find('helmreleases', 'kagent', 'ops')).toBeDefined();
+    expect(f.sandbox.store.find('helmreleases', home, 'ops')).toBeDefined();
   });
 
   it('is refused by the API server itself when a change lands after our read', async () => {
@@ -106,23 +108,23 @@ describe('a delete with a precondition', () => {
     });
     const err = await f.service.deleteAgent(f.ctx(), { name: 'ops', resourceVersion: read }).catch((e: unknown) => e);
     expect(err).toMatchObject({
-      status: 412, message: `conflict: agent kagent/ops changed since version ${read} was read (now ${now}); read it again`,
+      status: 412, message: `conflict: agent ${home}/ops changed since version ${read} was read (now ${now}); read it again`,
     });
-    expect(f.sandbox.store.find('helmreleases', 'kagent', 'ops')).toBeDefined();
+    expect(f.sandbox.store.find('helmreleases', home, 'ops')).toBeDefined();
   });
 
   it('deletes that version, and reports it', async () => {
     const read = (await f.service.getAgent(f.ctx(), { name: 'gone' })).resourceVersion!;
     const result = await f.service.deleteAgent(f.ctx(), { name: 'gone', resourceVersion: read });
     expect(result).toMatchObject({ helmReleaseDeleted: true, resourceVersion: read });
-    expect(f.sandbox.store.find('helmreleases', 'kagent', 'gone')).toBeUndefined();
+    expect(f.sandbox.store.find('helmreleases', home, 'gone')).toBeUndefined();
   });
 });
 
 describe('a write with a version precondition', () => {
   /** A controller's status write, as helm-controller makes several per reconcile. */
   const statusWrite = (name: string) => {
-    const release = structuredClone(f.sandbox.store.get('helmreleases', 'kagent', name)) as Record<string, any>;
+    const release = structuredClone(f.sandbox.store.get('helmreleases', home, name)) as Record<string, any>;
     release.status = {
       ...release.status, observedGeneration: release.metadata.generation, lastHandledReconcileAt: String(Date.now()),
     };
