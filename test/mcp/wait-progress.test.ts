@@ -16,8 +16,8 @@ let url: string;
 let client: Client;
 
 beforeAll(async () => {
-  // Each controller step waits 200 ms, so the rollout is still under way when the wait starts.
-  served = await serveMcp('wait-test', { sandbox: { controllers: true, reconcileDelayMs: 200, authorization: 'rbac' } });
+  // Each controller step waits 50 ms (several make a rollout), so the rollout is still under way when the wait starts.
+  served = await serveMcp('wait-test', { sandbox: { controllers: true, reconcileDelayMs: 50, authorization: 'rbac' } });
   ({ url, client } = served);
 });
 

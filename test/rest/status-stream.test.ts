@@ -25,8 +25,8 @@ interface World {
 }
 
 async function startWorld(controllers: boolean): Promise<World> {
-  // Each controller step waits 200 ms, so a rollout is still under way when a stream starts.
-  const sandbox = await startSandbox({ seed: true, authorization: 'rbac', controllers, reconcileDelayMs: 200 });
+  // Each controller step waits 50 ms (several make a rollout), so a rollout is still under way when a stream starts.
+  const sandbox = await startSandbox({ seed: true, authorization: 'rbac', controllers, reconcileDelayMs: 50 });
   const dir = mkdtempSync(join(tmpdir(), 'status-stream-'));
   const kubeconfig = join(dir, 'kubeconfig');
   await sandbox.writeKubeconfig(kubeconfig, { token: sandbox.serviceAccountToken, name: 'agent-manager' });

@@ -23,7 +23,7 @@ interface World {
 }
 
 async function startWorld(controllers: boolean): Promise<World> {
-  const sandbox = await startSandbox({ seed: true, authorization: 'rbac', controllers, reconcileDelayMs: 200 });
+  const sandbox = await startSandbox({ seed: true, authorization: 'rbac', controllers, reconcileDelayMs: 50 });
   const dir = mkdtempSync(join(tmpdir(), 'versions-'));
   const kubeconfig = join(dir, 'kubeconfig');
   await sandbox.writeKubeconfig(kubeconfig, { token: sandbox.serviceAccountToken, name: 'agent-manager' });

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServiceFixture, type ServiceFixture } from '../testing/fixture.js';
 
-const DELAY_MS = 300;
+const DELAY_MS = 100;
 
 /**
  * The release's observed generation as the sandbox holds it at this moment. A claim about what

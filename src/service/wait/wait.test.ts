@@ -16,8 +16,8 @@ const SA = 'system:serviceaccount:kagent:agent-manager';
 describe('wait_for_agent with the controllers running', () => {
   let f: ServiceFixture;
   beforeAll(async () => {
-    // Each controller step waits 200 ms, so the rollout is still under way when the wait starts.
-    f = await startServiceFixture({ sandbox: { controllers: true, reconcileDelayMs: 200, authorization: 'rbac' } });
+    // Each controller step waits 50 ms (several make a rollout), so the rollout is still under way when the wait starts.
+    f = await startServiceFixture({ sandbox: { controllers: true, reconcileDelayMs: 50, authorization: 'rbac' } });
   });
   afterAll(async () => {
     await f?.close();
@@ -32,7 +32,7 @@ describe('wait_for_agent with the controllers running', () => {
     const elapsedSeconds = (Date.now() - started) / 1000;
     expect(result).toMatchObject({ name: 'waited', namespace: 'kagent', verdict: 'ready', timedOut: false });
     expect(result.summary).toBe('Agent is Ready; 1/1 pods available');
-    // The rollout takes several 200 ms controller steps, so the wait took time, and no more
+    // The rollout takes several 50 ms controller steps, so the wait took time, and no more
     // than the call did (waitedSeconds is rounded to a tenth).
     expect(result.waitedSeconds).toBeGreaterThan(0);
     expect(result.waitedSeconds).toBeLessThanOrEqual(elapsedSeconds + 0.05);
