@@ -41,7 +41,7 @@ import type { ChartSchemaSource, KubeProvider } from './service/ports.js';
 import { resourceTypes, type ApiVersions } from './service/resources.js';
 import { GitHubSkillCatalog } from './skills/github-skill-catalog.js';
 import { skillResolverFor } from './skills/skill-resolver.js';
-import { openGitOpsHost } from './gitops/open-gitops.js';
+import { openGitOpsHost, type GitHubPacing } from './gitops/open-gitops.js';
 import { createApp, warmUp, type AuthGuard } from './app.js';
 import { resourceServerGuards } from './transport/http/auth.js';
 import { DEFAULT_SCOPES, oauthMetadataRouter } from './transport/http/oauth-metadata.js';
@@ -61,6 +61,8 @@ export interface ServeOptions {
   readonly stop?: Promise<unknown>;
   /** Called with the main listener's bound address once it listens. */
   readonly onListening?: (address: AddressInfo, metrics?: AddressInfo) => void;
+  /** Commit mode's GitHub pacing (write spacing, retry backoff); default GitHub's guidance. */
+  readonly githubPacing?: GitHubPacing;
 }
 
 /** Serve until SIGTERM/SIGINT (or `options.stop`), then stop as the header says. */
@@ -130,7 +132,9 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
           log,
         })
       : undefined;
-    const gitops = await openGitOpsHost(config.gitops, instrumentFetch(outboundFetch(config.proxy), 'github', hooks.fetch));
+    const gitops = await openGitOpsHost(
+      config.gitops, instrumentFetch(outboundFetch(config.proxy), 'github', hooks.fetch), options.githubPacing,
+    );
     const service = instrumentService(new AgentService(
       {
         kube, chart: openChartSource(config, log, cleanups, hooks, metrics), skills, gitops,

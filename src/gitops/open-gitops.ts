@@ -7,14 +7,20 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { GitOpsConfig } from '../config/app-config.js';
+import type { OctokitSettings } from '../github/octokit.js';
 import { GitHubGitOpsHost } from './github-host.js';
+
+/** How far apart writes go and how long a retry waits (tests turn both down; the defaults are GitHub's). */
+export type GitHubPacing = Pick<OctokitSettings, 'writeSpacingMs' | 'notificationSpacingMs' | 'retryBaseMs'>;
 
 /**
  * `fetch` is how the host reaches GitHub: the service passes its outbound fetch (the proxy
  * settings, the outbound metrics with `peer="github"`, client spans), as for every other
  * outbound client.
  */
-export async function openGitOpsHost(config: GitOpsConfig, fetch?: typeof globalThis.fetch): Promise<GitHubGitOpsHost> {
+export async function openGitOpsHost(
+  config: GitOpsConfig, fetch?: typeof globalThis.fetch, pacing: GitHubPacing = {},
+): Promise<GitHubGitOpsHost> {
   let app: { appId: string; privateKey: string } | undefined;
   if (config.appId) {
     let privateKey: string;
@@ -29,7 +35,7 @@ export async function openGitOpsHost(config: GitOpsConfig, fetch?: typeof global
     app = { appId: config.appId, privateKey };
   }
   return new GitHubGitOpsHost({
-    apiUrl: config.githubApiUrl, app, token: config.githubToken || undefined, ...(fetch ? { client: { fetch } } : {}),
+    apiUrl: config.githubApiUrl, app, token: config.githubToken || undefined, client: { ...pacing, ...(fetch ? { fetch } : {}) },
   });
 }
 

@@ -6,7 +6,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { parseConfig, type AppConfig } from '../config/index.js';
 import { silentLogger, type Logger } from '../log/logger.js';
-import { runServe } from '../serve.js';
+import { runServe, type ServeOptions } from '../serve.js';
 
 /** A port nothing listens on: bound once, then released. */
 export async function deadPort(): Promise<number> {
@@ -44,13 +44,19 @@ export interface RunningServe {
   close(): Promise<void>;
 }
 
-/** Start `runServe(config)` and resolve once it listens (reject when start-up fails). */
-export async function startServe(config: AppConfig, log: Logger = silentLogger()): Promise<RunningServe> {
+/**
+ * Start `runServe(config)` and resolve once it listens (reject when start-up fails); `githubPacing`
+ * as runServe takes it.
+ */
+export async function startServe(
+  config: AppConfig, log: Logger = silentLogger(), options: Pick<ServeOptions, 'githubPacing'> = {},
+): Promise<RunningServe> {
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => { stop = resolve; });
   let running!: Promise<void>;
   const addresses = await new Promise<{ base: string; metrics?: string }>((resolve, reject) => {
     running = runServe(config, log, {
+      ...options,
       stop: stopped,
       onListening: (main, metrics) => resolve({
         base: `http://127.0.0.1:${main.port}`,

@@ -17,6 +17,8 @@ import { startOtlpReceiver, type OtlpReceiver } from '../../src/testing/otlp-rec
 import { deadRegistryFlag, serveConfig, startServe } from '../../src/testing/serve-harness.js';
 
 const CLIENT = 3;
+/** No spacing between writes and 1 ms retry backoff: the double is no GitHub to be kind to. */
+const PACING = { writeSpacingMs: 0, notificationSpacingMs: 0, retryBaseMs: 1 };
 
 describe('commit mode\'s GitHub requests, observable like every outbound client', () => {
   let sandbox: Sandbox;
@@ -48,7 +50,7 @@ describe('commit mode\'s GitHub requests, observable like every outbound client'
     return startServe(serveConfig([
       '--listen=127.0.0.1:0', '--metrics-listen=127.0.0.1:0', `--kubeconfig=${kubeconfig}`, await deadRegistryFlag(),
       `--github-api-url=${world.github.url}`,
-    ], { GITOPS_GITHUB_TOKEN: WRITER_TOKEN, ...env }));
+    ], { GITOPS_GITHUB_TOKEN: WRITER_TOKEN, ...env }), undefined, { githubPacing: PACING });
   }
 
   it('proposes through HTTP_PROXY, with peer="github" metrics and client spans under the operation', async () => {
