@@ -35,7 +35,8 @@ export async function openGitOpsHost(
     app = { appId: config.appId, privateKey };
   }
   return new GitHubGitOpsHost({
-    apiUrl: config.githubApiUrl, app, token: config.githubToken || undefined, client: { ...pacing, ...(fetch ? { fetch } : {}) },
+    apiUrl: config.githubApiUrl, app, token: config.githubToken || undefined,
+    client: { ...pacing, ...(fetch ? { fetch } : {}) },
   });
 }
 

@@ -50,12 +50,21 @@ function grants(rules: Array<{ apiGroups: string[]; resources: string[]; verbs: 
   );
 }
 
+/** Started at once, each in its own process, so the derivations run beside each other and the renders. */
+function started(derivation: Promise<Derived>): Promise<Derived> {
+  derivation.catch(() => undefined); // awaited by the suites' beforeAll, which report the failure
+  return derivation;
+}
+
+/** The code's access, derived once for the two suites that read it. */
+const codeAccess = started(deriveKubeAccessApart(
+  ROOT, resourceTypes(DEFAULT_API_VERSIONS) as unknown as Record<string, Access>,
+));
+
 describe('the chart\'s Role and the code\'s Kubernetes calls', () => {
   let derived: Derived;
   beforeAll(async () => {
-    derived = await deriveKubeAccessApart(
-      ROOT, resourceTypes(DEFAULT_API_VERSIONS) as unknown as Record<string, Access>,
-    );
+    derived = await codeAccess;
   }, DERIVE_MS);
 
   it('can tell the access of every Kubernetes call the production code makes', () => {
@@ -96,9 +105,7 @@ describe('the chart\'s Role and the code\'s Kubernetes calls', () => {
 describe('the fleet Role in org-<organization>', () => {
   let derived: Derived;
   beforeAll(async () => {
-    derived = await deriveKubeAccessApart(
-      ROOT, resourceTypes(DEFAULT_API_VERSIONS) as unknown as Record<string, Access>,
-    );
+    derived = await codeAccess;
   }, DERIVE_MS);
   const fleetRoles = (values: Record<string, unknown>) =>
     render(values).manifests.filter((m) => m.kind === 'Role' && (m as any).metadata.namespace.startsWith('org-')) as any[];
@@ -144,17 +151,18 @@ describe('the cluster-wide grants of commit mode', () => {
   });
 });
 
+// A project in miniature with the calls later features add (testdata/kube-access).
+const miniatureAccess = started(deriveKubeAccessApart(join(ROOT, 'test', 'chart-package', 'testdata', 'kube-access'), {
+  agent: { group: 'kagent.dev', resource: 'agents' },
+  controllerRevision: { group: 'apps', resource: 'controllerrevisions' },
+  kustomization: { group: 'kustomize.toolkit.fluxcd.io', resource: 'kustomizations' },
+  gitRepository: { group: 'source.toolkit.fluxcd.io', resource: 'gitrepositories' },
+}));
+
 describe('the derivation', () => {
-  // A project in miniature with the calls later features add (testdata/kube-access).
-  const types = {
-    agent: { group: 'kagent.dev', resource: 'agents' },
-    controllerRevision: { group: 'apps', resource: 'controllerrevisions' },
-    kustomization: { group: 'kustomize.toolkit.fluxcd.io', resource: 'kustomizations' },
-    gitRepository: { group: 'source.toolkit.fluxcd.io', resource: 'gitrepositories' },
-  };
   let derived: Derived;
   beforeAll(async () => {
-    derived = await deriveKubeAccessApart(join(ROOT, 'test', 'chart-package', 'testdata', 'kube-access'), types);
+    derived = await miniatureAccess;
   }, DERIVE_MS);
 
   it('picks up a watch, ControllerRevision writes through a helper, Flux source reads, a list/watch cache and an access review', () => {
