@@ -2,12 +2,12 @@
  * The real Prometheus for tests: Debian's `prometheus` package (server and `promtool`).
  * `promtool(args, stdin)` runs the checker; `startPrometheus(targets)` runs a server on 127.0.0.1
  * port 0 (it logs the port it got, so no other process can take it first) with temp storage,
- * scraping the targets, and `query` asks its HTTP API. `prometheusTestMode()` says whether suites
- * run: they skip (with the reason) when the binaries are absent on a developer machine, and fail
- * in CI (`CI=true`), where scripts/test-setup.mjs installs them.
+ * scraping the targets (named at start or later), and `query` asks its HTTP API.
+ * `prometheusTestMode()` says whether suites run: they skip (with the reason) when the binaries
+ * are absent on a developer machine, and fail in CI (`CI=true`), where test-setup installs them.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testTool, toolTestMode } from './test-tools.js';
@@ -28,6 +28,8 @@ export interface RunningPrometheus {
   readonly url: string;
   /** The result vector of an instant query. */
   query(expr: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]>;
+  /** Scrape these targets from now on, instead of the ones named before. */
+  scrape(targets: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -38,16 +40,29 @@ export interface PrometheusOptions {
   labels?: Record<string, string>;
 }
 
-/** Starts Prometheus scraping `targets` (`host:port`, path /metrics), job `agent-manager`. */
+/**
+ * Starts Prometheus scraping `targets` (`host:port`, path /metrics), job `agent-manager`. Its
+ * discovery hands targets to the scrapers on a fixed 5 s tick from the start, so the first
+ * scrape comes about 5 s after this call whatever the interval: a suite starts it beside
+ * what it will scrape, with no targets yet, and names them with `scrape` once they listen
+ * (file-based discovery, which Prometheus reads when the file changes).
+ */
 export async function startPrometheus(
   targets: readonly string[], options: PrometheusOptions = {},
 ): Promise<RunningPrometheus> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-manager-prometheus-'));
   const config = join(dir, 'prometheus.yml');
+  const targetsFile = join(dir, 'targets.json');
   const interval = options.scrapeInterval ?? '1s';
+  const scrape = (list: readonly string[]): void => {
+    // Written whole, then renamed, so Prometheus never reads half a file.
+    writeFileSync(`${targetsFile}.tmp`, JSON.stringify([{ targets: list, labels: options.labels ?? {} }]));
+    renameSync(`${targetsFile}.tmp`, targetsFile);
+  };
+  scrape(targets);
   writeFileSync(config, JSON.stringify({
     global: { scrape_interval: interval, scrape_timeout: interval, evaluation_interval: interval },
-    scrape_configs: [{ job_name: 'agent-manager', static_configs: [{ targets, labels: options.labels ?? {} }] }],
+    scrape_configs: [{ job_name: 'agent-manager', file_sd_configs: [{ files: [targetsFile] }] }],
   }));
   const child: ChildProcess = spawn(testTool('prometheus') ?? 'prometheus', [
     `--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'data')}`, '--web.listen-address=127.0.0.1:0', '--log.level=info',
@@ -92,6 +107,7 @@ export async function startPrometheus(
   return {
     url,
     close,
+    scrape,
     async query(expr) {
       const res = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(expr)}`);
       const body = (await res.json()) as {

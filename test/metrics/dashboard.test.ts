@@ -51,8 +51,13 @@ describe.skipIf(prometheus.mode === 'skip')('every dashboard query against a rea
 
   beforeAll(async () => {
     if (prometheus.mode === 'fail') throw new Error(`CI needs Prometheus: ${prometheus.reason}`);
-    running = await startServe(serveConfig(['--listen=127.0.0.1:0', '--metrics-listen=127.0.0.1:0', '--sandbox', await deadRegistryFlag()]));
-    server = await startPrometheus([new URL(running.metrics!).host], { scrapeInterval: '250ms', labels: { namespace: NAMESPACE } });
+    // Both at once: Prometheus's first scrape comes seconds after its start, the service's start overlaps them.
+    const flags = ['--listen=127.0.0.1:0', '--metrics-listen=127.0.0.1:0', '--sandbox', await deadRegistryFlag()];
+    await Promise.all([
+      startServe(serveConfig(flags)).then((r) => { running = r; }),
+      startPrometheus([], { scrapeInterval: '250ms', labels: { namespace: NAMESPACE } }).then((p) => { server = p; }),
+    ]);
+    server.scrape([new URL(running.metrics!).host]);
     const api = `${running.base}/api/v1/agents`;
     const created = await fetch(api, {
       method: 'POST', headers: { 'content-type': 'application/json' },

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageVersion } from '../../src/config/index.js';
 import { eventually } from '../../src/testing/eventually.js';
-import { prometheusTestMode, promtool, startPrometheus } from '../../src/testing/prometheus.js';
+import { prometheusTestMode, promtool, startPrometheus, type RunningPrometheus } from '../../src/testing/prometheus.js';
 import { deadRegistryFlag, serveConfig, startServe, type RunningServe } from '../../src/testing/serve-harness.js';
 
 const prometheus = prometheusTestMode();
@@ -13,11 +13,18 @@ if (prometheus.mode === 'skip') console.warn(`SKIPPED serve-metrics suite: ${pro
 
 describe.skipIf(prometheus.mode === 'skip')('the metrics of a running service', () => {
   let running: RunningServe;
+  let server: RunningPrometheus;
   let exposition: string;
 
   beforeAll(async () => {
     if (prometheus.mode === 'fail') throw new Error(`CI needs Prometheus: ${prometheus.reason}`);
-    running = await startServe(serveConfig(['--listen=127.0.0.1:0', '--metrics-listen=127.0.0.1:0', '--sandbox', await deadRegistryFlag()]));
+    // Prometheus first, beside the service: its first scrape comes seconds after its start.
+    const flags = ['--listen=127.0.0.1:0', '--metrics-listen=127.0.0.1:0', '--sandbox', await deadRegistryFlag()];
+    await Promise.all([
+      startServe(serveConfig(flags)).then((r) => { running = r; }),
+      startPrometheus([], { scrapeInterval: '200ms' }).then((p) => { server = p; }),
+    ]);
+    server.scrape([new URL(running.metrics!).host]);
     const post = (body: unknown): Promise<Response> => fetch(`${running.base}/api/v1/agents`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
     });
@@ -36,6 +43,7 @@ describe.skipIf(prometheus.mode === 'skip')('the metrics of a running service', 
     exposition = await (await fetch(`${running.metrics}/metrics`)).text();
   });
   afterAll(async () => {
+    await server?.close();
     await running?.close();
   });
 
@@ -78,19 +86,13 @@ describe.skipIf(prometheus.mode === 'skip')('the metrics of a running service', 
 
   it('is scraped by a real Prometheus, which answers a query for agent_manager_build_info', async () => {
     const target = new URL(running.metrics!).host;
-    // A short scrape interval: the first scrape comes within one interval of the start.
-    const server = await startPrometheus([target], { scrapeInterval: '200ms' });
-    try {
-      const result = await eventually(async () => {
-        const found = await server.query('agent_manager_build_info');
-        return found.length > 0 ? found : undefined;
-      }, 30_000, 'a scrape of agent_manager_build_info');
-      expect(result).toHaveLength(1);
-      expect(result[0]!.metric).toMatchObject({ __name__: 'agent_manager_build_info', job: 'agent-manager', instance: target, version: packageVersion() });
-      expect(result[0]!.value[1]).toBe('1');
-      expect(await server.query('up{job="agent-manager"}')).toMatchObject([{ value: [expect.any(Number), '1'] }]);
-    } finally {
-      await server.close();
-    }
+    const result = await eventually(async () => {
+      const found = await server.query('agent_manager_build_info');
+      return found.length > 0 ? found : undefined;
+    }, 30_000, 'a scrape of agent_manager_build_info');
+    expect(result).toHaveLength(1);
+    expect(result[0]!.metric).toMatchObject({ __name__: 'agent_manager_build_info', job: 'agent-manager', instance: target, version: packageVersion() });
+    expect(result[0]!.value[1]).toBe('1');
+    expect(await server.query('up{job="agent-manager"}')).toMatchObject([{ value: [expect.any(Number), '1'] }]);
   });
 });
