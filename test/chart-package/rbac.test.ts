@@ -50,9 +50,12 @@ function grants(rules: Array<{ apiGroups: string[]; resources: string[]; verbs: 
   );
 }
 
-/** Started at once, each in its own process, so the derivations run beside each other and the renders. */
+/**
+ * Started at once, each in its own process, so the derivations run beside each other and the
+ * renders: the suites reading one are concurrent, and only their tests that read it wait for it.
+ */
 function started(derivation: Promise<Derived>): Promise<Derived> {
-  derivation.catch(() => undefined); // awaited by the suites' beforeAll, which report the failure
+  derivation.catch(() => undefined); // awaited by the tests, which report the failure
   return derivation;
 }
 
@@ -61,18 +64,15 @@ const codeAccess = started(deriveKubeAccessApart(
   ROOT, resourceTypes(DEFAULT_API_VERSIONS) as unknown as Record<string, Access>,
 ));
 
-describe('the chart\'s Role and the code\'s Kubernetes calls', () => {
-  let derived: Derived;
-  beforeAll(async () => {
-    derived = await codeAccess;
-  }, DERIVE_MS);
-
-  it('can tell the access of every Kubernetes call the production code makes', () => {
+describe.concurrent('the chart\'s Role and the code\'s Kubernetes calls', () => {
+  it('can tell the access of every Kubernetes call the production code makes', async ({ expect }) => {
+    const derived = await codeAccess;
     expect(derived.problems).toEqual([]);
     expect(derived.portMethods.length).toBeGreaterThanOrEqual(5);
-  });
+  }, DERIVE_MS);
 
-  it('grants exactly the verbs the code calls, on exactly the resources it calls them on, once each', () => {
+  it('grants exactly the verbs the code calls, on exactly the resources it calls them on, once each', async ({ expect }) => {
+    const derived = await codeAccess;
     const needed = derived.accesses.filter(
       (a) => !EVERY_USER.has(key(a)) && !CLUSTER_WIDE.has(key(a)) && !FLEET_ONLY.has(key(a)),
     );
@@ -81,9 +81,9 @@ describe('the chart\'s Role and the code\'s Kubernetes calls', () => {
     const unused = role.filter((g) => !needed.some((a) => key(a) === g));
     expect({ missing, unused }).toEqual({ missing: [], unused: [] });
     expect(new Set(role).size).toBe(role.length);
-  });
+  }, DERIVE_MS);
 
-  it('is the Role the sandbox seeds for the service, so every suite on the sandbox runs with exactly these grants', async () => {
+  it('is the Role the sandbox seeds for the service, so every suite on the sandbox runs with exactly these grants', async ({ expect }) => {
     const sandbox = await startSandbox({ seed: true });
     try {
       for (const namespace of MANAGED_NAMESPACES) {
@@ -95,27 +95,24 @@ describe('the chart\'s Role and the code\'s Kubernetes calls', () => {
     }
   });
 
-  it('grants the same rules in every managed namespace', () => {
+  it('grants the same rules in every managed namespace', ({ expect }) => {
     const roles = render({ kagent: { additionalNamespaces: ['team-a'] } }).manifests.filter((m) => m.kind === 'Role') as any[];
     expect(roles.map((r) => r.metadata.namespace)).toEqual(['kagent', 'team-a']);
     expect(roles[1].rules).toEqual(roles[0].rules);
   });
 });
 
-describe('the fleet Role in org-<organization>', () => {
-  let derived: Derived;
-  beforeAll(async () => {
-    derived = await codeAccess;
-  }, DERIVE_MS);
+describe.concurrent('the fleet Role in org-<organization>', () => {
   const fleetRoles = (values: Record<string, unknown>) =>
     render(values).manifests.filter((m) => m.kind === 'Role' && (m as any).metadata.namespace.startsWith('org-')) as any[];
 
-  it('is rendered only for the organizations fleet.organizations lists', () => {
+  it('is rendered only for the organizations fleet.organizations lists', ({ expect }) => {
     expect(fleetRoles({})).toEqual([]);
     expect(fleetRoles({ fleet: { organizations: ['acme', 'globex'] } }).map((r) => r.metadata.namespace)).toEqual(['org-acme', 'org-globex']);
   });
 
-  it('grants the Secret reads the code makes, and release-side verbs the code calls, nothing else', () => {
+  it('grants the Secret reads the code makes, and release-side verbs the code calls, nothing else', async ({ expect }) => {
+    const derived = await codeAccess;
     const [role] = fleetRoles({ fleet: { organizations: ['acme'] } });
     const granted = grants(role.rules);
     const called = new Set(derived.accesses.map(key));
@@ -124,9 +121,9 @@ describe('the fleet Role in org-<organization>', () => {
     );
     expect(granted.filter((g) => !called.has(g))).toEqual([]);
     expect(granted).toEqual(expect.arrayContaining(['helm.toolkit.fluxcd.io/helmreleases:create', 'apps/controllerrevisions:create']));
-  });
+  }, DERIVE_MS);
 
-  it('keeps only the Secret reads with downstream OAuth, where the caller writes the releases', () => {
+  it('keeps only the Secret reads with downstream OAuth, where the caller writes the releases', ({ expect }) => {
     const oauth = { enabled: true, baseURL: 'https://am.example.com', dex: { issuerURL: 'https://dex.example.com', clientID: 'am' }, downstream: { enabled: true } };
     const [role] = fleetRoles({ fleet: { organizations: ['acme'] }, oauth });
     expect(grants(role.rules)).toEqual(['/secrets:get', '/secrets:list']);
