@@ -2,10 +2,12 @@
 // the sandbox, takes REST, MCP and wait traffic, and Prometheus scrapes it every 250 ms with
 // the labels a ServiceMonitor gives (job, namespace). Every panel's PromQL, as the chart's
 // ConfigMap carries it with the dashboard variables filled in, must return data, so a
-// misspelt metric or label shows here rather than as an empty panel.
+// misspelt metric or label shows here rather than as an empty panel. Its first query is the
+// service's agent_manager_build_info, with the job and instance of the target it scraped.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageVersion } from '../../src/config/index.js';
 import { eventually } from '../../src/testing/eventually.js';
 import { prometheusTestMode, startPrometheus, type RunningPrometheus } from '../../src/testing/prometheus.js';
 import { deadRegistryFlag, serveConfig, startServe, type RunningServe } from '../../src/testing/serve-harness.js';
@@ -76,6 +78,18 @@ describe.skipIf(prometheus.mode === 'skip')('every dashboard query against a rea
     await client?.close();
     await server?.close();
     await running?.close();
+  });
+
+  it('answers agent_manager_build_info of the service it scrapes, with its job, instance and version, and up 1', async () => {
+    const target = new URL(running.metrics!).host;
+    const result = await eventually(async () => {
+      const found = await server.query('agent_manager_build_info');
+      return found.length > 0 ? found : undefined;
+    }, 30_000, 'a scrape of agent_manager_build_info');
+    expect(result).toHaveLength(1);
+    expect(result[0]!.metric).toMatchObject({ __name__: 'agent_manager_build_info', job: 'agent-manager', instance: target, version: packageVersion() });
+    expect(result[0]!.value[1]).toBe('1');
+    expect(await server.query('up{job="agent-manager"}')).toMatchObject([{ value: [expect.any(Number), '1'] }]);
   });
 
   it('finds no data for a misspelt metric, so an empty panel query fails here', async () => {

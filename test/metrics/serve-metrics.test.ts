@@ -1,11 +1,10 @@
 // The service's /metrics, end to end against the sandbox: after a create, a read and a
 // failing write, the exposition passes `promtool check metrics` (Prometheus's own lint of
-// names, types, units and help), carries the series an SRE alerts on, and a real Prometheus
-// on loopback scrapes it and answers a query for agent_manager_build_info.
+// names, types, units and help) and carries the series an SRE alerts on. That a real
+// Prometheus scrapes it is dashboard.test.ts's, which runs one against the same service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageVersion } from '../../src/config/index.js';
-import { eventually } from '../../src/testing/eventually.js';
-import { prometheusTestMode, promtool, startPrometheus, type RunningPrometheus } from '../../src/testing/prometheus.js';
+import { prometheusTestMode, promtool } from '../../src/testing/prometheus.js';
 import { deadRegistryFlag, serveConfig, startServe, type RunningServe } from '../../src/testing/serve-harness.js';
 
 const prometheus = prometheusTestMode();
@@ -13,18 +12,11 @@ if (prometheus.mode === 'skip') console.warn(`SKIPPED serve-metrics suite: ${pro
 
 describe.skipIf(prometheus.mode === 'skip')('the metrics of a running service', () => {
   let running: RunningServe;
-  let server: RunningPrometheus;
   let exposition: string;
 
   beforeAll(async () => {
     if (prometheus.mode === 'fail') throw new Error(`CI needs Prometheus: ${prometheus.reason}`);
-    // Prometheus first, beside the service: its first scrape comes seconds after its start.
-    const flags = ['--listen=127.0.0.1:0', '--metrics-listen=127.0.0.1:0', '--sandbox', await deadRegistryFlag()];
-    await Promise.all([
-      startServe(serveConfig(flags)).then((r) => { running = r; }),
-      startPrometheus([], { scrapeInterval: '200ms' }).then((p) => { server = p; }),
-    ]);
-    server.scrape([new URL(running.metrics!).host]);
+    running = await startServe(serveConfig(['--listen=127.0.0.1:0', '--metrics-listen=127.0.0.1:0', '--sandbox', await deadRegistryFlag()]));
     const post = (body: unknown): Promise<Response> => fetch(`${running.base}/api/v1/agents`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
     });
@@ -43,7 +35,6 @@ describe.skipIf(prometheus.mode === 'skip')('the metrics of a running service', 
     exposition = await (await fetch(`${running.metrics}/metrics`)).text();
   });
   afterAll(async () => {
-    await server?.close();
     await running?.close();
   });
 
@@ -82,17 +73,5 @@ describe.skipIf(prometheus.mode === 'skip')('the metrics of a running service', 
     expect(exposition).toMatch(route('GET', '/api/v1/agents/:namespace/:name/revisions/:revision', 404));
     expect(exposition).toMatch(route('POST', '/api/v1/agents/:namespace/:name/rollback', 200));
     expect(exposition).toMatch(/^agent_manager_kube_request_duration_seconds_count\{verb="create",resource="controllerrevisions",code="201"\} 3$/m);
-  });
-
-  it('is scraped by a real Prometheus, which answers a query for agent_manager_build_info', async () => {
-    const target = new URL(running.metrics!).host;
-    const result = await eventually(async () => {
-      const found = await server.query('agent_manager_build_info');
-      return found.length > 0 ? found : undefined;
-    }, 30_000, 'a scrape of agent_manager_build_info');
-    expect(result).toHaveLength(1);
-    expect(result[0]!.metric).toMatchObject({ __name__: 'agent_manager_build_info', job: 'agent-manager', instance: target, version: packageVersion() });
-    expect(result[0]!.value[1]).toBe('1');
-    expect(await server.query('up{job="agent-manager"}')).toMatchObject([{ value: [expect.any(Number), '1'] }]);
   });
 });
