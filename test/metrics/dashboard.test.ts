@@ -14,11 +14,15 @@ import { deadRegistryFlag, serveConfig, startServe, type RunningServe } from '..
 import { one } from '../chart-package/helm.js';
 import { render } from '../chart-package/render-values.js';
 
+const NAMESPACE = 'agent-platform';
 const prometheus = prometheusTestMode();
 if (prometheus.mode === 'skip') console.warn(`SKIPPED dashboard suite: ${prometheus.reason}`);
+// Started at import, before the render and the service: its first scrape comes 5 s after its start.
+const starting = prometheus.mode === 'run'
+  ? startPrometheus([], { scrapeInterval: '250ms', labels: { namespace: NAMESPACE } }) : undefined;
+starting?.catch(() => undefined); // awaited, and reported, by the suite's beforeAll
 
 interface Panel { type: string; title: string; targets?: { expr: string }[] }
-const NAMESPACE = 'agent-platform';
 
 /** The dashboard as the chart's ConfigMap carries it. */
 function dashboard(): { panels: Panel[]; templating: { list: { name: string }[] } } {
@@ -53,11 +57,11 @@ describe.skipIf(prometheus.mode === 'skip')('every dashboard query against a rea
 
   beforeAll(async () => {
     if (prometheus.mode === 'fail') throw new Error(`CI needs Prometheus: ${prometheus.reason}`);
-    // Both at once: Prometheus's first scrape comes seconds after its start, the service's start overlaps them.
+    // The service starts while Prometheus does; it scrapes the service once that listens.
     const flags = ['--listen=127.0.0.1:0', '--metrics-listen=127.0.0.1:0', '--sandbox', await deadRegistryFlag()];
     await Promise.all([
       startServe(serveConfig(flags)).then((r) => { running = r; }),
-      startPrometheus([], { scrapeInterval: '250ms', labels: { namespace: NAMESPACE } }).then((p) => { server = p; }),
+      starting!.then((p) => { server = p; }),
     ]);
     server.scrape([new URL(running.metrics!).host]);
     const api = `${running.base}/api/v1/agents`;
