@@ -97,26 +97,33 @@ function storedPath(key: string): string | undefined {
   return dir ? join(dir, `${createHash('sha256').update(key).digest('hex')}.json`) : undefined;
 }
 
-function fromStore(key: string): Rendered | HelmRefusal | undefined {
+function readStored<T>(key: string): T | undefined {
   const path = storedPath(key);
   if (!path) return undefined;
-  let stored: Stored;
   try {
-    stored = JSON.parse(readFileSync(path, 'utf8')) as Stored;
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
   } catch {
     return undefined;
   }
-  return 'refusal' in stored ? new HelmRefusal(stored.refusal, reasonOf(stored.refusal)) : { manifests: stored.manifests };
 }
 
-function toStore(key: string, result: Rendered | HelmRefusal): void {
+function writeStored(key: string, stored: unknown): void {
   const path = storedPath(key);
   if (!path) return;
-  const stored: Stored = result instanceof HelmRefusal ? { refusal: result.output } : { manifests: result.manifests };
   // Written whole, then renamed: a worker reading at the same moment sees all of it or nothing.
   const partial = `${path}.${process.pid}.tmp`;
   writeFileSync(partial, JSON.stringify(stored));
   renameSync(partial, path);
+}
+
+function fromStore(key: string): Rendered | HelmRefusal | undefined {
+  const stored = readStored<Stored>(key);
+  if (!stored) return undefined;
+  return 'refusal' in stored ? new HelmRefusal(stored.refusal, reasonOf(stored.refusal)) : { manifests: stored.manifests };
+}
+
+function toStore(key: string, result: Rendered | HelmRefusal): void {
+  writeStored(key, result instanceof HelmRefusal ? { refusal: result.output } : { manifests: result.manifests });
 }
 
 function renderOrRefusal(values: Record<string, unknown>, options: RenderOptions): Rendered | HelmRefusal {
@@ -163,10 +170,23 @@ export function helmRefusal(values: Record<string, unknown>, options: RenderOpti
   throw new Error(`helm rendered the chart with ${JSON.stringify(values)}, but it must refuse`);
 }
 
-/** `helm lint --strict` of the chart with `values`: its status and output. */
-export function helmLint(values: Record<string, unknown> = {}): { status: number | null; output: string } {
-  const run = runHelm(['lint', '--strict', CHART_DIR], values);
-  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+type Lint = { status: number | null; output: string };
+const lints = new Map<string, Lint>();
+
+/**
+ * `helm lint --strict` of the chart with `values`: its status and output. Remembered like the
+ * renders, so values a suite lints and renders (or that two suites render) are linted once a run.
+ */
+export function helmLint(values: Record<string, unknown> = {}): Lint {
+  const key = JSON.stringify(['lint', values]);
+  let lint = lints.get(key) ?? readStored<Lint>(key);
+  if (!lint) {
+    const run = runHelm(['lint', '--strict', CHART_DIR], values);
+    lint = { status: run.status, output: `${run.stdout}${run.stderr}` };
+    writeStored(key, lint);
+  }
+  lints.set(key, lint);
+  return lint;
 }
 
 /** The one manifest of `kind` (and `name`, when given); throws when there is not exactly one. */
