@@ -2,16 +2,19 @@
  * The chart rendered by the real helm (v4; scripts/test-setup.mjs installs it into
  * .cache/test-tools/bin, HELM overrides it): `helm template` with the values on stdin, its
  * documents parsed, and helm's own message when it refuses them (a schema error or a
- * template's `fail`); values it renders must pass `helm lint --strict` too. Renders are
- * remembered by their inputs for one test run (test/global-setup/render-cache.ts), so the
- * suites rendering the same values, in whichever worker, run helm once.
+ * template's `fail`); values it renders must pass `helm lint --strict` too, linted beside the
+ * tests that go on (the file fails when its tests are done if one does not). Renders and
+ * lints are remembered by their inputs for one test run (test/global-setup/render-cache.ts),
+ * so the suites rendering the same values, in whichever worker, run helm once.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { parseAllDocuments, parse as parseYaml, stringify } from 'yaml';
+import { smallSpawn } from '../../src/testing/small-spawn.js';
 import { testTool } from '../../src/testing/test-tools.js';
 import { CHART_DIR } from './chart-files.js';
 import { RENDER_CACHE_ENV } from '../global-setup/render-cache.js';
@@ -136,10 +139,7 @@ function renderOrRefusal(values: Record<string, unknown>, options: RenderOptions
     result =
       run.status === 0 ? { manifests: parseManifests(run.stdout) } : new HelmRefusal(run.stderr, reasonOf(run.stderr));
     // Values helm renders must pass its linter too: --strict fails on what a render forgives.
-    if (!(result instanceof HelmRefusal) && !options.chartVersion) {
-      const lint = helmLint(values);
-      if (lint.status !== 0) throw new Error(`helm lint --strict refuses values helm template renders:\n${lint.output}`);
-    }
+    if (!(result instanceof HelmRefusal) && !options.chartVersion) lintBeside(values);
     renders.set(key, result);
     toStore(key, result);
   }
@@ -173,20 +173,48 @@ export function helmRefusal(values: Record<string, unknown>, options: RenderOpti
 type Lint = { status: number | null; output: string };
 const lints = new Map<string, Lint>();
 
+const lintKey = (values: Record<string, unknown>) => JSON.stringify(['lint', values]);
+function remembered(values: Record<string, unknown>): Lint | undefined {
+  const lint = lints.get(lintKey(values)) ?? readStored<Lint>(lintKey(values));
+  if (lint) lints.set(lintKey(values), lint);
+  return lint;
+}
+function remember(values: Record<string, unknown>, lint: Lint): Lint {
+  lints.set(lintKey(values), lint);
+  writeStored(lintKey(values), lint);
+  return lint;
+}
+
 /**
  * `helm lint --strict` of the chart with `values`: its status and output. Remembered like the
  * renders, so values a suite lints and renders (or that two suites render) are linted once a run.
  */
 export function helmLint(values: Record<string, unknown> = {}): Lint {
-  const key = JSON.stringify(['lint', values]);
-  let lint = lints.get(key) ?? readStored<Lint>(key);
-  if (!lint) {
-    const run = runHelm(['lint', '--strict', CHART_DIR], values);
-    lint = { status: run.status, output: `${run.stdout}${run.stderr}` };
-    writeStored(key, lint);
+  const known = remembered(values);
+  if (known) return known;
+  const run = runHelm(['lint', '--strict', CHART_DIR], values);
+  return remember(values, { status: run.status, output: `${run.stdout}${run.stderr}` });
+}
+
+/** Lints of rendered values still running; the file's tests go on meanwhile. */
+const linting = new Map<string, Promise<{ values: Record<string, unknown>; lint: Lint }>>();
+afterAll(async () => {
+  const refused = (await Promise.all(linting.values())).filter(({ lint }) => lint.status !== 0);
+  if (refused.length > 0) {
+    throw new Error(`helm lint --strict refuses values helm template renders:\n${
+      refused.map(({ values, lint }) => `${JSON.stringify(values)}\n${lint.output}`).join('\n')}`);
   }
-  lints.set(key, lint);
-  return lint;
+}, 120_000);
+
+/** `helm lint --strict` of rendered `values`, in a process beside the tests, checked when they are done. */
+function lintBeside(values: Record<string, unknown>): void {
+  if (remembered(values) || linting.has(lintKey(values))) return;
+  const run = smallSpawn(helmBinary(), ['lint', '--strict', CHART_DIR, '-f', '-'], {
+    input: stringify(values), timeoutMs: 60_000, env: { ...process.env, GOGC: 'off' },
+  });
+  linting.set(lintKey(values), run.then((r) => ({
+    values, lint: remember(values, { status: r.code, output: `${r.stdout.toString('utf8')}${r.stderr.toString('utf8')}${r.error ?? ''}` }),
+  })));
 }
 
 /** The one manifest of `kind` (and `name`, when given); throws when there is not exactly one. */
