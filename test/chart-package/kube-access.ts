@@ -29,7 +29,6 @@
  * Whatever cannot be derived is reported as a problem naming file and line, never
  * guessed: the test fails until the code says what it touches.
  */
-import { execFile } from 'node:child_process';
 import { join, relative, sep } from 'node:path';
 import ts from 'typescript';
 
@@ -85,29 +84,6 @@ function plural(kind: string): string {
   if (/(s|x|ch|sh)$/.test(lower)) return `${lower}es`;
   if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
   return `${lower}s`;
-}
-
-/**
- * deriveKubeAccess in a Node process of its own. The compiler's program of `src` and its
- * dependencies takes about a gigabyte, which a test worker keeps (as resident memory) for
- * every file it runs afterwards, and every child process a later test starts costs time
- * in proportion to that memory. Node runs this file as it is (type stripping).
- */
-export function deriveKubeAccessApart(
-  root: string, resourceTypes: Record<string, { group: string; resource: string }>,
-): Promise<Derived> {
-  const script = `import { deriveKubeAccess } from ${JSON.stringify(import.meta.url)};
-let input = '';
-for await (const chunk of process.stdin) input += chunk;
-const { root, resourceTypes } = JSON.parse(input);
-process.stdout.write(JSON.stringify(deriveKubeAccess(root, resourceTypes)));`;
-  return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, ['--input-type=module', '--no-warnings', '-e', script], { maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`deriving the access failed: ${stderr || err.message}`));
-      else resolve(JSON.parse(stdout) as Derived);
-    });
-    child.stdin!.end(JSON.stringify({ root, resourceTypes }));
-  });
 }
 
 export function deriveKubeAccess(

@@ -14,7 +14,8 @@ import { MANAGED_NAMESPACES, startSandbox } from '@agent-manager/kube-sandbox';
 import { DEFAULT_API_VERSIONS, resourceTypes } from '../../src/service/resources.js';
 import { ROOT } from './chart-files.js';
 import { one } from './helm.js';
-import { deriveKubeAccessApart, type Access, type Derived } from './kube-access.js';
+import type { Access, Derived } from './kube-access.js';
+import { deriveKubeAccessApart } from './kube-access-apart.js';
 import { render } from './render-values.js';
 
 /** Reading the code with the compiler takes seconds, more on a busy machine. */
