@@ -4,33 +4,25 @@
  * double over a real bare repository. Every claim about what was pushed is checked with
  * git itself (`git log`, `git show`) and with `kubectl kustomize` on the pushed branch.
  */
-import { describe, it as base } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { PROD_AGENTS, SEED_FILES, SRE_VALUES } from '../../src/gitops/testing/gitops-world.js';
 import { byKind, kubectlPresent, kustomize, startCommitWorld, type CommitWorld } from './support.js';
 
+let w: CommitWorld;
 const alice = { caller: { subject: 'u-1', email: 'alice@example.com', groups: [], source: 'sso' as const } };
 
-/**
- * Each test has a world of its own (a fresh repository, double and sandbox: tens of
- * milliseconds), so none sees another's branches, pull requests or GitHub calls, and the
- * tests run concurrently: they mostly wait on git.
- */
-const it = base.extend<{ w: CommitWorld }>({
-  // eslint-disable-next-line no-empty-pattern
-  w: async ({}, use) => {
-    const w = await startCommitWorld('app');
-    await use(w);
-    await w.close();
-  },
+beforeAll(async () => {
+  w = await startCommitWorld('app');
 });
+afterAll(() => w.close());
 
 async function failure(promise: Promise<unknown>): Promise<Error & { code?: string; status?: number }> {
   return promise.then(() => { throw new Error('expected a refusal'); }, (e: Error) => e);
 }
 
-describe.skipIf(!kubectlPresent)('commit mode against real git', { concurrent: true }, () => {
-  it('changes the toolset of a GitOps-owned agent in place: one commit, comments kept, kustomize renders what apply would write', async ({ w, expect }) => {
+describe.skipIf(!kubectlPresent)('commit mode against real git', () => {
+  it('changes the toolset of a GitOps-owned agent in place: one commit, comments kept, kustomize renders what apply would write', async () => {
     const mainBefore = await w.world.repo.branch('main');
     const update = { name: 'sre', toolset: ['preset:kubernetes-read', 'server:prometheus'] };
     const result = await w.f.service.updateAgent(w.f.ctx(alice), { ...update, mode: 'commit' });
@@ -69,7 +61,7 @@ describe.skipIf(!kubectlPresent)('commit mode against real git', { concurrent: t
     expect((await w.f.service.getAgent(w.f.ctx(), { name: 'sre' })).toolset).toEqual(SRE_VALUES.toolset);
   });
 
-  it('lays a new agent out under <path>/agent-manager/ and lists it in the parent kustomization', async ({ w, expect }) => {
+  it('lays a new agent out under <path>/agent-manager/ and lists it in the parent kustomization', async () => {
     const spec = { name: 'scout', modelConfig: 'default-model-config', toolset: ['preset:kubernetes-read'], displayName: 'Scout' };
     const result = await w.f.service.createAgent(w.f.ctx(alice), { ...spec, mode: 'commit', repository: 'acme/fleet', branch: 'main', path: './clusters/new' });
     expect(result.created).toEqual({ ociRepository: false, helmRelease: false });
@@ -87,7 +79,7 @@ describe.skipIf(!kubectlPresent)('commit mode against real git', { concurrent: t
     expect(await w.f.service.listAgents(w.f.ctx()).then((r) => r.agents.map((a) => a.name))).not.toContain('scout');
   });
 
-  it('deletes with prune: the document goes, the rest of the file stays, nothing to do by hand', async ({ w, expect }) => {
+  it('deletes with prune: the document goes, the rest of the file stays, nothing to do by hand', async () => {
     const result = await w.f.service.deleteAgent(w.f.ctx(), { name: 'sre', mode: 'commit' });
     expect(result).toMatchObject({ mode: 'commit', helmReleaseDeleted: false });
     const commit = result.commit!;
@@ -99,7 +91,7 @@ describe.skipIf(!kubectlPresent)('commit mode against real git', { concurrent: t
     expect(await w.world.repo.git(['log', '-1', '--format=%s', commit.branch])).toBe('feat(agents): remove agent sre in kagent\n');
   });
 
-  it('deletes without prune: the file goes with its kustomization entry, and liveSteps says what to delete by hand', async ({ w, expect }) => {
+  it('deletes without prune: the file goes with its kustomization entry, and liveSteps says what to delete by hand', async () => {
     const result = await w.f.service.deleteAgent(w.f.ctx(), { name: 'ops', mode: 'commit' });
     const commit = result.commit!;
     expect(commit.kustomization).toBe('flux-system/staging');
@@ -111,14 +103,14 @@ describe.skipIf(!kubectlPresent)('commit mode against real git', { concurrent: t
     expect(pull.body).toContain('kubectl delete helmreleases.helm.toolkit.fluxcd.io ops -n kagent');
   });
 
-  it('refuses a release defined twice in the repository, naming both files, and writes nothing', async ({ w, expect }) => {
+  it('refuses a release defined twice in the repository, naming both files, and writes nothing', async () => {
     const branches = await w.world.repo.branches();
     const err = await failure(w.f.service.updateAgent(w.f.ctx(), { name: 'twin', toolset: ['preset:none'], mode: 'commit' }));
     expect(err.message).toBe('conflict: HelmRelease kagent/twin is defined more than once in acme/fleet@main: clusters/dup/a.yaml and clusters/dup/old/b.yaml; keep one definition, then retry');
     expect(await w.world.repo.branches()).toEqual(branches);
   });
 
-  it('plans again when the base branch moved between the read and the write', async ({ w, expect }) => {
+  it('plans again when the base branch moved between the read and the write', async () => {
     let moved = '';
     w.world.github.before('POST', '/repos/acme/fleet/git/trees', async () => {
       moved = await w.world.repo.commitFiles('main', { 'clusters/prod/apps.yaml': `${SEED_FILES['clusters/prod/apps.yaml']}# touched\n` }, 'someone else');
@@ -129,7 +121,7 @@ describe.skipIf(!kubectlPresent)('commit mode against real git', { concurrent: t
     expect(await w.world.repo.show(branch, 'clusters/prod/apps.yaml')).toContain('# touched');
   });
 
-  it('answers 409 when the base branch keeps moving, and opens no pull request', async ({ w, expect }) => {
+  it('answers 409 when the base branch keeps moving, and opens no pull request', async () => {
     const pulls = w.world.github.pulls('acme/fleet').length;
     for (let i = 0; i < 3; i++) {
       w.world.github.before('POST', '/repos/acme/fleet/git/trees', async () => {
@@ -141,7 +133,7 @@ describe.skipIf(!kubectlPresent)('commit mode against real git', { concurrent: t
     expect(w.world.github.pulls('acme/fleet')).toHaveLength(pulls);
   });
 
-  it('with dryRun writes nothing and gives every file its content', async ({ w, expect }) => {
+  it('with dryRun writes nothing and gives every file its content', async () => {
     const branches = await w.world.repo.branches();
     const calls = w.world.github.calls.length;
     const result = await w.f.service.updateAgent(w.f.ctx(), { name: 'sre', toolset: ['preset:none'], mode: 'commit', dryRun: true });
@@ -151,20 +143,17 @@ describe.skipIf(!kubectlPresent)('commit mode against real git', { concurrent: t
     expect(file!.content).toContain('# The on-call agent.');
     expect(result.commit!.pullRequest).toBeUndefined();
     expect(await w.world.repo.branches()).toEqual(branches);
-    // Its first request exchanges the app's JWT for an installation token (POST /app/…); the repository is only read.
-    const repositoryCalls = w.world.github.calls.slice(calls).filter((c) => !c.path.startsWith('/app/'));
-    expect(repositoryCalls.length).toBeGreaterThan(0);
-    expect(repositoryCalls.every((c) => c.method === 'GET')).toBe(true);
+    expect(w.world.github.calls.slice(calls).every((c) => c.method === 'GET')).toBe(true);
   });
 
-  it('still runs every apply check first: a bad toolset is a 400 and nothing reaches GitHub', async ({ w, expect }) => {
+  it('still runs every apply check first: a bad toolset is a 400 and nothing reaches GitHub', async () => {
     const calls = w.world.github.calls.length;
     const err = await failure(w.f.service.updateAgent(w.f.ctx(), { name: 'sre', toolset: ['kubernetes'], mode: 'commit' }));
     expect(err.message).toMatch(/^invalid request: /);
     expect(w.world.github.calls.length).toBe(calls);
   });
 
-  it('keeps the apply-mode 409 text and adds the repository, branch and file commit mode would change', async ({ w, expect }) => {
+  it('keeps the apply-mode 409 text and adds the repository, branch and file commit mode would change', async () => {
     const err = await failure(w.f.service.updateAgent(w.f.ctx(), { name: 'sre', toolset: ['preset:none'] }));
     expect(err.message).toBe(
       'conflict: HelmRelease kagent/sre is applied by Flux Kustomization "prod": its desired state lives in git, a live write would be undone. '
@@ -173,12 +162,12 @@ describe.skipIf(!kubectlPresent)('commit mode against real git', { concurrent: t
     );
   });
 
-  it('refuses a repository, branch or path that differs from where the Kustomization reads the release', async ({ w, expect }) => {
+  it('refuses a repository, branch or path that differs from where the Kustomization reads the release', async () => {
     const err = await failure(w.f.service.updateAgent(w.f.ctx(), { name: 'sre', toolset: ['preset:none'], mode: 'commit', branch: 'develop' }));
     expect(err.message).toBe('invalid request: the release is applied by Flux Kustomization flux-system/prod from acme/fleet@main path clusters/prod; omit repository, branch and path, or give those');
   });
 
-  it('reports commit mode in get_info', async ({ w, expect }) => {
+  it('reports commit mode in get_info', async () => {
     expect((await w.f.service.getInfo(w.f.ctx())).capabilities.commit).toBe(true);
   });
 });

@@ -7,26 +7,22 @@
  * line, commit or pull request. Every claim about what was pushed is read back with git.
  */
 import { Writable } from 'node:stream';
-import { describe, it as base } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROD_AGENTS, READER_TOKEN, SEED_FILES, WRITER_TOKEN } from '../../src/gitops/testing/gitops-world.js';
 import { createLogger } from '../../src/log/logger.js';
 import { serveCommitWorld, type Served } from './served.js';
 
-/** A served world of its own for each test that asks for one, so the tests run concurrently. */
-const it = base.extend<{ s: Served }>({
-  // eslint-disable-next-line no-empty-pattern
-  s: async ({}, use) => {
-    const s = await serveCommitWorld('app');
-    await use(s);
-    await s.close();
-  },
+let s: Served;
+beforeAll(async () => {
+  s = await serveCommitWorld('app');
 });
+afterAll(() => s?.close());
 
 const NEW_AGENT = { modelConfig: 'default-model-config', toolset: ['preset:none'], mode: 'commit', repository: 'acme/fleet', path: 'clusters/new' };
 const actions = (files: Array<{ path: string; action: string }>) => files.map((f) => `${f.action} ${f.path}`);
 
-describe('commit mode through MCP', { concurrent: true }, () => {
-  it('update_agent edits the release in place, keeping comments and the rest of the file', async ({ s, expect }) => {
+describe('commit mode through MCP', () => {
+  it('update_agent edits the release in place, keeping comments and the rest of the file', async () => {
     const { isError, json } = await s.mcp('update_agent', { name: 'sre', toolset: ['preset:kubernetes-read', 'server:prometheus'], mode: 'commit' });
     expect(isError).toBe(false);
     expect(actions(json.commit.files)).toEqual(['update clusters/prod/agents.yaml']);
@@ -34,7 +30,7 @@ describe('commit mode through MCP', { concurrent: true }, () => {
       .toBe(PROD_AGENTS.replace('      - preset:kubernetes-read # read-only to start with\n', '      - preset:kubernetes-read # read-only to start with\n      - server:prometheus\n'));
   });
 
-  it('create_agent lays a new agent out under <path>/agent-manager/', async ({ s, expect }) => {
+  it('create_agent lays a new agent out under <path>/agent-manager/', async () => {
     const { json } = await s.mcp('create_agent', { name: 'courier', ...NEW_AGENT });
     expect(actions(json.commit.files)).toEqual([
       'add clusters/new/agent-manager/agent.yaml', 'add clusters/new/agent-manager/courier.yaml',
@@ -43,7 +39,7 @@ describe('commit mode through MCP', { concurrent: true }, () => {
     expect(await s.w.world.repo.git(['log', '-1', '--format=%s', json.commit.branch])).toBe('feat(agents): add agent courier in kagent\n');
   });
 
-  it('delete_agent with prune removes the document and has nothing to do by hand', async ({ s, expect }) => {
+  it('delete_agent with prune removes the document and has nothing to do by hand', async () => {
     const { json } = await s.mcp('delete_agent', { name: 'sre', mode: 'commit' });
     expect(json).toMatchObject({ mode: 'commit', helmReleaseDeleted: false });
     expect(actions(json.commit.files)).toEqual(['update clusters/prod/agents.yaml']);
@@ -51,14 +47,14 @@ describe('commit mode through MCP', { concurrent: true }, () => {
     expect(await s.w.world.repo.show(json.commit.branch, 'clusters/prod/agents.yaml')).not.toContain('name: sre');
   });
 
-  it('delete_agent without prune removes the file and its entry, and liveSteps says what to delete by hand', async ({ s, expect }) => {
+  it('delete_agent without prune removes the file and its entry, and liveSteps says what to delete by hand', async () => {
     const { json } = await s.mcp('delete_agent', { name: 'ops', mode: 'commit' });
     expect(actions(json.commit.files)).toEqual(['update clusters/staging/kustomization.yaml', 'remove clusters/staging/ops.yaml']);
     expect(json.commit.liveSteps).toEqual(['kubectl delete helmreleases.helm.toolkit.fluxcd.io ops -n kagent']);
     expect(await s.w.world.repo.show(json.commit.branch, 'clusters/staging/ops.yaml')).toBeUndefined();
   });
 
-  it('a release defined twice is a conflict naming both files, and no branch is pushed', async ({ s, expect }) => {
+  it('a release defined twice is a conflict naming both files, and no branch is pushed', async () => {
     const branches = await s.w.world.repo.branches();
     const { isError, text } = await s.mcp('update_agent', { name: 'twin', toolset: ['preset:none'], mode: 'commit' });
     expect(isError).toBe(true);
@@ -66,7 +62,7 @@ describe('commit mode through MCP', { concurrent: true }, () => {
     expect(await s.w.world.repo.branches()).toEqual(branches);
   });
 
-  it('a base branch that moved between read and write is planned again on the new head', async ({ s, expect }) => {
+  it('a base branch that moved between read and write is planned again on the new head', async () => {
     let moved = '';
     s.w.world.github.before('POST', '/repos/acme/fleet/git/trees', async () => {
       moved = await s.w.world.repo.commitFiles('main', { 'clusters/prod/apps.yaml': `${SEED_FILES['clusters/prod/apps.yaml']}# moved\n` }, 'someone else');
@@ -76,7 +72,7 @@ describe('commit mode through MCP', { concurrent: true }, () => {
     expect(await s.w.world.repo.show(json.commit.branch, 'clusters/prod/apps.yaml')).toContain('# moved');
   });
 
-  it('dryRun pushes nothing and returns each file with its content', async ({ s, expect }) => {
+  it('dryRun pushes nothing and returns each file with its content', async () => {
     const branches = await s.w.world.repo.branches();
     const { json } = await s.mcp('create_agent', { name: 'drafter', ...NEW_AGENT, dryRun: true });
     expect(json.dryRun).toBe(true);
@@ -85,7 +81,7 @@ describe('commit mode through MCP', { concurrent: true }, () => {
     expect(await s.w.world.repo.branches()).toEqual(branches);
   });
 
-  it('answers unauthenticated for a GitHub token GitHub refuses and forbidden for one that may not write', async ({ s, expect }) => {
+  it('answers unauthenticated for a GitHub token GitHub refuses and forbidden for one that may not write', async () => {
     const wrong = await s.mcp('update_agent', { name: 'sre', toolset: ['preset:none'], mode: 'commit' }, { 'X-GitHub-Token': 'ghp_wrong' });
     expect(wrong).toMatchObject({ isError: true, text: 'unauthenticated: unauthenticated: GitHub refused the caller\'s GitHub token (X-GitHub-Token): Bad credentials' });
     const reader = await s.mcp('update_agent', { name: 'sre', toolset: ['preset:none'], mode: 'commit' }, { 'X-GitHub-Token': READER_TOKEN });
@@ -94,7 +90,7 @@ describe('commit mode through MCP', { concurrent: true }, () => {
     expect(JSON.stringify([wrong, reader])).not.toContain(READER_TOKEN);
   });
 
-  it('answers unsupported naming the flags when commit mode is not configured, and works with the caller\'s token alone', async ({ expect }) => {
+  it('answers unsupported naming the flags when commit mode is not configured, and works with the caller\'s token alone', async () => {
     const off = await serveCommitWorld('none');
     try {
       const refused = await off.mcp('update_agent', { name: 'sre', toolset: ['preset:none'], mode: 'commit' });
@@ -110,7 +106,7 @@ describe('commit mode through MCP', { concurrent: true }, () => {
 });
 
 describe('the caller\'s GitHub token', () => {
-  it('is never logged nor stored: no log line, commit or pull request carries it, on success or refusal, over MCP and REST', async ({ expect }) => {
+  it('is never logged nor stored: no log line, commit or pull request carries it, on success or refusal, over MCP and REST', async () => {
     const lines: string[] = [];
     const log = createLogger({
       level: 'debug', pretty: false,

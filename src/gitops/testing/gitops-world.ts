@@ -97,13 +97,6 @@ export interface GitOpsWorld {
   close(): Promise<void>;
 }
 
-/**
- * Installation ids differ between the worlds of a process: @octokit/auth-app shares an
- * installation token request in flight across clients by the installation id alone, so two
- * worlds started at once with the same id would get each other's tokens.
- */
-let worlds = 0;
-
 let keyPair: { publicKey: string; privateKey: string } | undefined;
 /** The app's RSA key pair: made once per process, since a 2048-bit key takes a noticeable while. */
 function appKeys(): { publicKey: string; privateKey: string } {
@@ -123,7 +116,6 @@ export async function startGitOpsWorld(
   const other = await BareRepo.create();
   await other.commitFiles('main', { 'README.md': 'x\n' });
   const keys = appKeys();
-  const firstInstallation = 100 + 100 * worlds++;
   const github = await startGitGitHubDouble({
     repositories: { 'acme/fleet': repo, 'acme/other': other },
     tokens: {
@@ -132,7 +124,7 @@ export async function startGitOpsWorld(
     },
     app: {
       id: Number(APP_ID), slug: 'agent-manager', publicKeyPem: keys.publicKey,
-      installations: Object.fromEntries((options.appInstalledOn ?? ['acme/fleet']).map((r, i) => [r, firstInstallation + i])),
+      installations: Object.fromEntries((options.appInstalledOn ?? ['acme/fleet']).map((r, i) => [r, 100 + i])),
     },
     ...(options.basePath ? { basePath: options.basePath } : {}),
   });
