@@ -62,7 +62,8 @@ export function runHelm(
   args: readonly string[], values: Record<string, unknown> = {},
 ): { status: number | null; stdout: string; stderr: string } {
   const run = spawnSync(helmBinary(), [...args, '-f', '-'], {
-    input: stringify(values), encoding: 'utf8', timeout: 60_000, maxBuffer: 16 << 20, env: { ...process.env, GOGC: 'off' },
+    input: stringify(values), encoding: 'utf8', timeout: 60_000, maxBuffer: 16 << 20,
+    env: { ...process.env, GOGC: 'off' },
   });
   if (run.error) throw run.error;
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
@@ -212,9 +213,10 @@ function lintBeside(values: Record<string, unknown>): void {
   const run = smallSpawn(helmBinary(), ['lint', '--strict', CHART_DIR, '-f', '-'], {
     input: stringify(values), timeoutMs: 60_000, env: { ...process.env, GOGC: 'off' },
   });
-  linting.set(lintKey(values), run.then((r) => ({
-    values, lint: remember(values, { status: r.code, output: `${r.stdout.toString('utf8')}${r.stderr.toString('utf8')}${r.error ?? ''}` }),
-  })));
+  linting.set(lintKey(values), run.then((r) => {
+    const output = `${r.stdout.toString('utf8')}${r.stderr.toString('utf8')}${r.error ?? ''}`;
+    return { values, lint: remember(values, { status: r.code, output }) };
+  }));
 }
 
 /** The one manifest of `kind` (and `name`, when given); throws when there is not exactly one. */

@@ -42,7 +42,8 @@ export interface KubectlRun { code: number; stdout: string; stderr: string }
  */
 export function runKubectl(args: readonly string[], env: NodeJS.ProcessEnv): Promise<KubectlRun> {
   return new Promise((resolve) => {
-    execFile(KUBECTL ?? 'kubectl', [...args], { env: { GOGC: 'off', ...env }, timeout: 20_000 }, (err, stdout, stderr) => {
+    const options = { env: { GOGC: 'off', ...env }, timeout: 20_000 };
+    execFile(KUBECTL ?? 'kubectl', [...args], options, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
