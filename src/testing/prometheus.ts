@@ -17,9 +17,11 @@ export function prometheusTestMode(): { mode: 'run' | 'skip' | 'fail'; reason: s
   return toolTestMode(['prometheus', 'promtool'], 'apt-get install -y prometheus');
 }
 
-/** promtool's exit status and output. */
+/** promtool's exit status and output; run without Go's garbage collector, as it lives a moment. */
 export function promtool(args: readonly string[], stdin?: string): { status: number | null; output: string } {
-  const run = spawnSync(testTool('promtool') ?? 'promtool', [...args], { input: stdin, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(testTool('promtool') ?? 'promtool', [...args], {
+    input: stdin, encoding: 'utf8', timeout: 60_000, env: { ...process.env, GOGC: 'off' },
+  });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
