@@ -29,7 +29,8 @@ export async function fluxApplies(
     await new Promise<void>((resolve, reject) => {
       const child = execFile(KUBECTL, [
         '--kubeconfig', join(dir, 'kubeconfig'), 'apply', '--server-side', '--field-manager=kustomize-controller', '--force-conflicts', '-f', '-',
-      ], { timeout: 30_000 }, (err, _stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve()));
+      ], { timeout: 30_000, env: { ...process.env, GOGC: 'off' } }, // a moment's run: no garbage collector
+      (err, _stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve()));
       child.stdin!.end(labelled.map((o) => stringify(o)).join('---\n'));
     });
   } finally {

@@ -47,7 +47,10 @@ export async function kustomize(
 ): Promise<Array<Record<string, any>>> {
   const dir = await world.repo.checkout(ref);
   try {
-    const run = await smallSpawn(KUBECTL, ['kustomize', join(dir, directory)], { timeoutMs: 30_000 });
+    // Without Go's garbage collector (GOGC=off): the run lives a moment, as helm's do.
+    const run = await smallSpawn(KUBECTL, ['kustomize', join(dir, directory)], {
+      timeoutMs: 30_000, env: { ...process.env, GOGC: 'off' },
+    });
     if (run.code !== 0) {
       throw new Error(run.stderr.toString('utf8') || run.error || `kubectl kustomize: exit ${run.code}`);
     }
