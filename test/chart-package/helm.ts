@@ -213,10 +213,12 @@ function lintBeside(values: Record<string, unknown>): void {
   const run = smallSpawn(helmBinary(), ['lint', '--strict', CHART_DIR, '-f', '-'], {
     input: stringify(values), timeoutMs: 60_000, env: { ...process.env, GOGC: 'off' },
   });
-  linting.set(lintKey(values), run.then((r) => {
+  const linted = run.then((r) => {
     const output = `${r.stdout.toString('utf8')}${r.stderr.toString('utf8')}${r.error ?? ''}`;
     return { values, lint: remember(values, { status: r.code, output }) };
-  }));
+  });
+  linted.catch(() => undefined); // awaited, and reported, by the afterAll above
+  linting.set(lintKey(values), linted);
 }
 
 /** The one manifest of `kind` (and `name`, when given); throws when there is not exactly one. */
