@@ -100,12 +100,14 @@ function banner(sandbox: Sandbox, config: SandboxCommandConfig): string {
   const lines = [`Sandbox Kubernetes API server: ${sandbox.url}`];
   if (config.kubeconfigOut) lines.push(`Use it with: KUBECONFIG=${config.kubeconfigOut} kubectl get helmreleases,agents -A`);
   else lines.push('Write a kubeconfig for kubectl with --kubeconfig-out PATH');
-  lines.push(`Authorization: ${config.authorization === 'rbac' ? 'RBAC (the kubeconfig user is in system:masters)' : 'everything allowed'}`);
+  lines.push(`Authorization: ` +
+    `${config.authorization === 'rbac' ? 'RBAC (the kubeconfig user is in system:masters)' : 'everything allowed'}`);
   if (config.oidc) lines.push(`OIDC: id_tokens of ${config.oidc.issuerUrl} for client ${config.oidc.clientId}`);
   lines.push(`Controllers: ${config.controllers ? `running (${sandbox.controllers?.names.join(', ')})` : 'off'}`);
   if (sandbox.a2aUrl) lines.push(`kagent A2A for Ready agents: ${sandbox.a2aUrl}/<namespace>/<name>/ (serve --kagent-a2a-url=${sandbox.a2aUrl})`);
   if (sandbox.workloads.size > 0) {
-    lines.push(`Workload clusters of organization ${sandbox.organization} (kubeconfig Secrets <cluster>-kubeconfig in org-${sandbox.organization}):`);
+    lines.push(`Workload clusters of organization ${sandbox.organization} (kubeconfig Secrets <cluster>-kubeconfig ` +
+      `in org-${sandbox.organization}):`);
     for (const [name, workload] of sandbox.workloads) {
       const path = workloadKubeconfigPath(config, name);
       lines.push(`  ${name}: ${workload.url}${path ? ` (KUBECONFIG=${path})` : ''}`);

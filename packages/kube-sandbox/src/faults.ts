@@ -110,7 +110,8 @@ export class FaultInjector {
     const containers = Array.isArray(spec.containers) ? spec.containers.filter(isObject) : [];
     const container = target.container ?? String(containers[0]?.name ?? '');
     if (!containers.some((c) => c.name === container)) {
-      throw new Error(`pod ${target.namespace}/${target.pod} has no container "${container}" (it has ${containers.map((c) => String(c.name)).join(', ')})`);
+      throw new Error(`pod ${target.namespace}/${target.pod} has no container "${container}" (it has ` +
+        `${containers.map((c) => String(c.name)).join(', ')})`);
     }
     const status = structuredClone(isObject(pod.status) ? pod.status : {});
     const now = nowTimestamp();

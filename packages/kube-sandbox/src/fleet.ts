@@ -38,7 +38,8 @@ export function workloadClusterNames(option: readonly string[] | number | undefi
   for (const name of option) {
     // `<cluster>-kubeconfig` must stay a valid name, and the cluster a DNS-1123 label as Cluster API requires.
     if (!DNS1123_LABEL.test(name) || name.length > 52) {
-      throw new Error(`workload cluster "${name}" must be a DNS-1123 label of at most 52 characters (lowercase letters, digits, '-')`);
+      throw new Error(`workload cluster "${name}" must be a DNS-1123 label of at most 52 characters (lowercase ` +
+        `letters, digits, '-')`);
     }
     if (seen.has(name)) throw new Error(`workload cluster "${name}" is named twice`);
     seen.add(name);
@@ -49,7 +50,8 @@ export function workloadClusterNames(option: readonly string[] | number | undefi
 /** The organization, checked: `org-<organization>` must be a namespace name. */
 export function checkOrganization(organization: string): string {
   if (!DNS1123_LABEL.test(organization) || organization.length > 59) {
-    throw new Error(`organization "${organization}" must be a DNS-1123 label of at most 59 characters (namespace org-<organization>)`);
+    throw new Error(`organization "${organization}" must be a DNS-1123 label of at most 59 characters (namespace ` +
+      `org-<organization>)`);
   }
   return organization;
 }

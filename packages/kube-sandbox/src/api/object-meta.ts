@@ -16,10 +16,18 @@ const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const QUALIFIED_NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 
-const SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-const LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const LABEL_VALUE_MSG = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
-const NAME_PART_MSG = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or " +
+  "'.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is " +
+  "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must " +
+  "start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is " +
+  "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const LABEL_VALUE_MSG = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or " +
+  "'.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex " +
+  "used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+const NAME_PART_MSG = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end " +
+  "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is " +
+  "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
 /** Problems with a name under a rule, as message fragments (empty when valid). */
 export function nameProblems(name: string, rule: NameRule): string[] {
@@ -38,7 +46,10 @@ export function nameProblems(name: string, rule: NameRule): string[] {
 export function qualifiedNameProblems(key: string): string[] {
   const parts = key.split('/');
   if (parts.length > 2) {
-    return ["a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"];
+    return ["a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with " +
+      "an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is " +
+      "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. " +
+      "'example.com/MyName')"];
   }
   const [prefix, name] = parts.length === 2 ? [parts[0]!, parts[1]!] : ['', parts[0]!];
   const problems: string[] = [];
@@ -71,7 +82,8 @@ function ownerReferenceErrors(refs: unknown[]): FieldError[] {
     if (ref.controller === true) {
       const current = `${str(ref.kind)}/${str(ref.name)}`;
       if (firstController) {
-        errors.push(fieldError.invalid(path, refs, `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`));
+        errors.push(fieldError.invalid(path, refs, `Only one reference can have Controller set to true. Found "true" ` +
+          `in references for ${firstController} and ${current}`));
       } else {
         firstController = current;
       }

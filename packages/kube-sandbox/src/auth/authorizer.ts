@@ -65,7 +65,8 @@ export function forbiddenError(a: AuthorizationAttributes, reason = ''): StatusE
   } else {
     const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
     const where = a.namespace ? `in the namespace ${JSON.stringify(a.namespace)}` : 'at the cluster scope';
-    message = `User ${JSON.stringify(user)} cannot ${a.verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(a.apiGroup)} ${where}`;
+    message = `User ${JSON.stringify(user)} cannot ${a.verb} resource ${JSON.stringify(resource)} in API group ` +
+      `${JSON.stringify(a.apiGroup)} ${where}`;
   }
   if (reason) message = `${message}: ${reason}`;
   if (!a.isResourceRequest) return statusErrors.forbidden('', message);

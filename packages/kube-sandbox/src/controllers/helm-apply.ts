@@ -46,13 +46,16 @@ function ownershipConflict(
   for (const [key, want] of [['meta.helm.sh/release-name', releaseName], ['meta.helm.sh/release-namespace', namespace]] as const) {
     const have = str(annotations[key]);
     if (have === want) continue;
-    problems.push(have ? `annotation validation error: key ${JSON.stringify(key)} must equal ${JSON.stringify(want)}: current value is ${JSON.stringify(have)}`
+    problems.push(have ? `annotation validation error: key ${JSON.stringify(key)} must equal ` +
+      `${JSON.stringify(want)}: current value is ${JSON.stringify(have)}`
       : `annotation validation error: missing key ${JSON.stringify(key)}: must be set to ${JSON.stringify(want)}`);
   }
   if (problems.length === 0) return undefined;
   return {
     kind: 'render',
-    message: `rendered manifests contain a resource that already exists. Unable to continue with ${action}: Agent ${JSON.stringify(String(metadata(existing).name))} in namespace ${JSON.stringify(namespace)} exists and cannot be imported into the current release: invalid ownership metadata; ${problems.join('; ')}`,
+    message: `rendered manifests contain a resource that already exists. Unable to continue with ${action}: Agent ` +
+      `${JSON.stringify(String(metadata(existing).name))} in namespace ${JSON.stringify(namespace)} exists and ` +
+      `cannot be imported into the current release: invalid ownership metadata; ${problems.join('; ')}`,
   };
 }
 

@@ -43,12 +43,14 @@ function sourceOf(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject)
   const meta = metadata(hr);
   const ref = obj(obj(hr.spec).chartRef);
   if (ref.kind !== 'OCIRepository') {
-    return { reason: 'ArtifactFailed', message: `could not get Source object: the sandbox simulates chartRef kind OCIRepository only, not ${JSON.stringify(ref.kind ?? '')}` };
+    return { reason: 'ArtifactFailed', message: `could not get Source object: the sandbox simulates chartRef kind ` +
+      `OCIRepository only, not ${JSON.stringify(ref.kind ?? '')}` };
   }
   const namespace = str(ref.namespace) || String(meta.namespace);
   const source = ctx.store.find('ocirepositories', namespace, str(ref.name));
   if (!source) {
-    return { reason: 'ArtifactFailed', message: `could not get Source object: ocirepositories.source.toolkit.fluxcd.io ${JSON.stringify(str(ref.name))} not found` };
+    return { reason: 'ArtifactFailed', message: `could not get Source object: ` +
+      `ocirepositories.source.toolkit.fluxcd.io ${JSON.stringify(str(ref.name))} not found` };
   }
   const artifact = obj(obj(source.status).artifact);
   const ready = findCondition(source, 'Ready');
@@ -86,7 +88,8 @@ function finalize(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject)
     const target = targetOf(ctx.store, hr);
     if (!target.ok && !(target.phase === 'client' && target.secretMissing)) {
       const message = target.phase === 'client' ? `failed to build REST client getter to uninstall release: ${target.message}`
-        : `Helm uninstall failed for release ${str(obj(hr.spec).targetNamespace) || String(metadata(hr).namespace)}/${releaseNameOf(hr)}: ${target.message}`;
+        : `Helm uninstall failed for release ${str(obj(hr.spec).targetNamespace) || String(metadata(hr).namespace)}/` +
+          `${releaseNameOf(hr)}: ${target.message}`;
       const generation = Number(metadata(hr).generation ?? 1);
       const conditions = setCondition(
         Array.isArray(obj(hr.status).conditions) ? (obj(hr.status).conditions as Condition[]) : [],
@@ -160,7 +163,8 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
     // As helm-controller reports it: no client is `RESTClientError`; a failed first request fails
     // the lookup of the release's state. Either is tried again later (a Secret change sooner).
     const [reason, message] = target.phase === 'client' ? ['RESTClientError', target.message]
-      : ['StateError', `Could not determine release state: failed to retrieve last release from storage: query: failed to query with labels: ${target.message}`];
+      : ['StateError', `Could not determine release state: failed to retrieve last release from storage: query: ` +
+        `failed to query with labels: ${target.message}`];
     conditions = setCondition(conditions, { type: 'Ready', status: 'False', reason, message, observedGeneration: generation });
     // With a client built, helm-controller has recorded the storage namespace before it asks the cluster.
     if (target.phase === 'request') status.storageNamespace = storageNamespaceOf(hr);
@@ -180,7 +184,8 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
     conditions = forGeneration(removeConditions(conditions, 'Stalled', 'Reconciling'), generation);
     if (conditions.find((c) => c.type === 'Ready')?.status !== 'True') {
       const Done = deployed.action === 'upgrade' ? 'Upgrade' : 'Install';
-      const message = `Helm ${Done.toLowerCase()} succeeded for release ${targetNamespace}/${releaseName}.v${String(deployed.version)} with chart ${CHART_NAME}@${chartVersion}`;
+      const message = `Helm ${Done.toLowerCase()} succeeded for release ` +
+        `${targetNamespace}/${releaseName}.v${String(deployed.version)} with chart ${CHART_NAME}@${chartVersion}`;
       for (const type of ['Ready', 'Released']) conditions = setCondition(conditions, { type, status: 'True', reason: `${Done}Succeeded`, message, observedGeneration: generation });
     }
     return void writeStatus(store, HR, hr, { ...finished(), conditions }, MANAGER);
@@ -246,7 +251,8 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
       status.history = trim([entry('failed'), ...history]);
       record('failed');
     }
-    const message = `Helm ${action} failed for release ${targetNamespace}/${releaseName} with chart ${CHART_NAME}@${chartVersion}: ${outcome.message}`;
+    const message = `Helm ${action} failed for release ${targetNamespace}/${releaseName} with chart ` +
+      `${CHART_NAME}@${chartVersion}: ${outcome.message}`;
     conditions = removeConditions(conditions, 'Reconciling');
     for (const type of ['Ready', 'Released']) conditions = setCondition(conditions, { type, status: 'False', reason: `${Action}Failed`, message, observedGeneration: generation });
     conditions = setCondition(conditions, { type: 'Stalled', status: 'True', reason: 'RetriesExceeded', message: `Failed to ${action} after 1 attempt(s)`, observedGeneration: generation });
@@ -261,7 +267,8 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   status.inventory = { entries: [{ id: `${targetNamespace}_${outcome}_kagent.dev_Agent`, v: 'v1alpha2' }] };
   record('deployed');
   for (const key of ['failures', 'installFailures', 'upgradeFailures']) delete status[key];
-  const message = `Helm ${action} succeeded for release ${targetNamespace}/${releaseName}.v${version} with chart ${CHART_NAME}@${chartVersion}`;
+  const message = `Helm ${action} succeeded for release ${targetNamespace}/${releaseName}.v${version} with chart ` +
+    `${CHART_NAME}@${chartVersion}`;
   conditions = removeConditions(conditions, 'Stalled', 'Reconciling');
   for (const type of ['Ready', 'Released']) conditions = setCondition(conditions, { type, status: 'True', reason: `${Action}Succeeded`, message, observedGeneration: generation });
   writeStatus(store, HR, hr, { ...finished(), conditions }, MANAGER);

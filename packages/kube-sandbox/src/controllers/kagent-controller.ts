@@ -26,7 +26,8 @@ function compileError(ctx: ControllerContext, agent: JsonObject): string | undef
   const modelConfig = str(obj(spec.declarative).modelConfig);
   if (!modelConfig) return `failed to compile agent ${where}: no model config specified`;
   if (!ctx.store.find('modelconfigs', String(meta.namespace), modelConfig)) {
-    return `failed to compile agent ${where}: failed to get model config ${String(meta.namespace)}/${modelConfig}: modelconfigs.kagent.dev "${modelConfig}" not found`;
+    return `failed to compile agent ${where}: failed to get model config ${String(meta.namespace)}/${modelConfig}: ` +
+      `modelconfigs.kagent.dev "${modelConfig}" not found`;
   }
   return undefined;
 }

@@ -84,7 +84,8 @@ export function releaseTarget(
     return { ok: false, phase: 'client', secretMissing: false, message: `failed to load KubeConfig from secret '${secretName}': ${(err as Error).message}` };
   }
   const address = url.port ? url.host : `${url.host}:443`;
-  const get = `Get "${config.server.replace(/\/+$/, '')}/api/v1/namespaces/${probe.storageNamespace}/secrets?labelSelector=name%3D${probe.releaseName}%2Cowner%3Dhelm"`;
+  const get = `Get "${config.server.replace(/\/+$/, '')}/api/v1/namespaces/${probe.storageNamespace}` +
+    `/secrets?labelSelector=name%3D${probe.releaseName}%2Cowner%3Dhelm"`;
   const server = dial(address);
   if (!server) return { ok: false, phase: 'request', message: `${get}: dial tcp ${address}: connect: connection refused` };
   if (!config.insecure && config.caPem.trim() !== server.caPem.trim()) {

@@ -37,7 +37,8 @@ export function checkNamespace(env: OpsEnv, def: ResourceDef, obj: JsonObject): 
   if (metaOf(ns).deletionTimestamp) {
     const name = String(meta.name ?? '');
     throw statusErrors.forbidden(`${groupResourceString(groupResource(def))} "${name}"`,
-      `unable to create new content in namespace ${namespace} because it is being terminated`, groupResource(def), name);
+      `unable to create new content in namespace ${namespace} because it is ` +
+      `being terminated`, groupResource(def), name);
   }
 }
 

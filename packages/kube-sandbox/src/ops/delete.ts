@@ -42,7 +42,8 @@ function checkPreconditions(def: ResourceDef, old: JsonObject, opts: DeleteOptio
   }
   if (resourceVersion && resourceVersion !== meta.resourceVersion) {
     throw statusErrors.conflict(groupResource(def), name,
-      `Precondition failed: ResourceVersion in precondition: ${resourceVersion}, ResourceVersion in object meta: ${String(meta.resourceVersion)}`);
+      `Precondition failed: ResourceVersion in precondition: ${resourceVersion}, ResourceVersion in object meta: ` +
+      `${String(meta.resourceVersion)}`);
   }
 }
 

@@ -32,7 +32,8 @@ export function normalise(def: ResourceDef, obj: JsonObject, opts: WriteOptions)
   if (!def.custom && typeErrors.length > 0) {
     const first = typeErrors[0]!;
     const expected = /must be of type ([a-z,]+)/.exec(first.detail ?? '')?.[1] ?? 'string';
-    throw cannotHandle(def, `json: cannot unmarshal ${String(first.value)} into Go struct field ${def.kind}.${first.field} of type ${GO_TYPES[expected] ?? expected}`);
+    throw cannotHandle(def, `json: cannot unmarshal ${String(first.value)} into Go struct field ` +
+      `${def.kind}.${first.field} of type ${GO_TYPES[expected] ?? expected}`);
   }
   def.prepare?.(obj);
   const errors: FieldError[] = [

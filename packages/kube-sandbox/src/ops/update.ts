@@ -92,7 +92,8 @@ export function commitUpdate(env: OpsEnv, req: UpdateRequest): JsonObject {
     const added = finalizers(next).filter((f) => !finalizers(old).includes(f));
     if (added.length > 0) {
       throw statusErrors.invalid(groupKind(def), name, [fieldError.forbidden('metadata.finalizers',
-        `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`)]);
+        `no new finalizers can be added if the object is being deleted, found new finalizers ` +
+        `[]string{${added.map((f) => JSON.stringify(f)).join(', ')}}`)]);
     }
   }
   // A client cannot set generation; only kinds that track it bump it, on a change of the desired state.

@@ -17,7 +17,8 @@ import { podWideColumns } from './workload-columns.js';
 import { defaultPod } from './workload-defaults.js';
 
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
-const CONFIG_KEY_MSG = "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
+const CONFIG_KEY_MSG = "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. " +
+  "'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
 
 function configKeyErrors(obj: JsonObject, fields: string[]): FieldError[] {
   const errors: FieldError[] = [];

@@ -35,7 +35,8 @@ export function ageOf(timestamp: unknown, now: number): string {
 /** The NAME column most tables start with. */
 export const nameColumn = (): ColumnDef => ({
   name: 'Name', type: 'string', format: 'name',
-  description: 'Name must be unique within a namespace. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
+  description: 'Name must be unique within a namespace. More info: ' +
+    'https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
   cell: (obj) => (isObject(obj.metadata) ? obj.metadata.name : ''),
 });
 

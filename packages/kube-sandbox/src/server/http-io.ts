@@ -84,7 +84,8 @@ export function listText(
   kind: string, apiVersion: string, metadata: unknown, items: readonly Record<string, unknown>[], typed: boolean,
 ): string {
   const texts = items.map((item) => (typed ? bareItemText(item) : jsonText(item)));
-  return `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[${texts.join(',')}]}`;
+  return `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":` +
+    `${JSON.stringify(metadata)},"items":[${texts.join(',')}]}`;
 }
 
 /** Write a JSON response with optional `Warning: 299` headers. */

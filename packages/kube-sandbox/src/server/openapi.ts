@@ -56,7 +56,8 @@ export function schemaName(def: ResourceDef): string {
 function kindSchema(def: ResourceDef): JsonObject {
   return {
     ...(def.schema as JsonObject),
-    description: `${def.kind} as the sandbox API server models it: field types, enums and required fields, without field documentation.`,
+    description: `${def.kind} as the sandbox API server models it: field types, enums and required fields, without ` +
+      `field documentation.`,
     'x-kubernetes-group-version-kind': [{ group: def.group, version: def.version, kind: def.kind }],
   };
 }

@@ -61,7 +61,8 @@ function protobufObject(body: Buffer): JsonObject {
   }
   if ('object' in decoded) return decoded.object;
   throw statusErrors.unsupportedMediaType([
-    `application/json, application/yaml (got ${PROTOBUF} for ${decoded.unsupported}); the sandbox API server reads protobuf ` +
+    `application/json, application/yaml (got ${PROTOBUF} for ${decoded.unsupported}); the sandbox API ` +
+      `server reads protobuf ` +
       'only for namespaces, configmaps, secrets, serviceaccounts, pods, deployments, RBAC objects and access ' +
       'reviews: ' +
       'write the object as YAML and use `kubectl apply -f` or `kubectl create -f`',
@@ -102,7 +103,8 @@ function refuseContainerAccess(h: HandlerEnv, def: ResourceDef, info: RequestInf
   const what = info.subresource === 'log' ? 'has no logs' : `cannot be reached (${info.subresource})`;
   throw statusErrors.badRequest(
     `pod "${info.name}" ${what}: the sandbox simulates pods and runs no containers; ` +
-      `kubectl describe pod ${info.name} -n ${info.namespace} and kubectl get events -n ${info.namespace} show what the simulated kubelet did`,
+      `kubectl describe pod ${info.name} -n ${info.namespace} and kubectl get events -n ${info.namespace} show what ` +
+      `the simulated kubelet did`,
   );
 }
 

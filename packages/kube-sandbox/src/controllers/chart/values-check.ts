@@ -38,7 +38,8 @@ export function helmSchemaError(chartName: string, schema: object, values: unkno
     if (validate(values)) return undefined;
     lines = [...new Set(leaves(validate.errors ?? []).map((e) => `- at '${e.instancePath}': ${reason(e)}`))].sort();
   }
-  return `values don't meet the specifications of the schema(s) in the following chart(s):\n${chartName}:\n${lines.join('\n')}`;
+  return `values don't meet the specifications of the schema(s) in the following ` +
+    `chart(s):\n${chartName}:\n${lines.join('\n')}`;
 }
 
 // Combinators report their branches' errors too; Helm lists the branches' reasons.
