@@ -12,7 +12,8 @@ export const SANDBOX_PACKAGE = '@agent-manager/kube-sandbox';
 /** The sandbox cannot be loaded because its package is not installed. */
 export class SandboxNotInstalledError extends Error {
   constructor(specifier: string) {
-    super(`the sandbox is not installed (package ${specifier} is missing; it ships with a development checkout, not with the production image)`);
+    super(`the sandbox is not installed (package ${specifier} is missing; it ships with a development checkout, not ` +
+      `with the production image)`);
     this.name = 'SandboxNotInstalledError';
   }
 }

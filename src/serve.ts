@@ -182,8 +182,8 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     }, 'listening');
     if (!config.oauth.enabled && !isLoopbackAddress(main.address.address)) {
       // Without OAuth no identity is checked: whoever reaches the port acts as this server.
-      log.warn({ address: hostPort(main.address) }, 'OAuth is off (--enable-oauth) and the server listens beyond loopback: '
-        + 'every caller that reaches it can create, change and delete agents as its Kubernetes identity; '
+      log.warn({ address: hostPort(main.address) }, 'OAuth is off (--enable-oauth) and the server listens beyond '
+        + 'loopback: every caller that reaches it can create, change and delete agents as its Kubernetes identity; '
         + 'turn on OAuth, or let only a trusted proxy reach it (a NetworkPolicy)');
     }
     // Lifecycle lines are waited for (by people, probes, tests): out at once, not batched.
@@ -366,7 +366,8 @@ function chartCredentials(config: AppConfig): CredentialSource | undefined {
   try {
     return credentialSource(config.chart.auth, parseOciReference(config.chart.ociUrl).registry);
   } catch (err) {
-    throw new Error(`--agent-chart-docker-config ${config.chart.auth.dockerConfig}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new Error(`--agent-chart-docker-config ${config.chart.auth.dockerConfig}: ` +
+      `${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
 }
 

@@ -189,8 +189,10 @@ export class RegistryClient {
     if (/^\s*basic\b/i.test(header)) {
       if (creds?.kind !== 'basic') {
         throw new Error(creds
-          ? `registry ${this.ref.registry} asks for a user name and password (HTTP Basic); the configured credentials have none`
-          : `registry ${this.ref.registry} refused anonymous access (HTTP 401, Basic challenge): ${CONFIGURE_CREDENTIALS}`);
+          ? `registry ${this.ref.registry} asks for a user name and password (HTTP Basic); the configured ` +
+            `credentials have none`
+          : `registry ${this.ref.registry} refused anonymous access (HTTP 401, Basic challenge): ` +
+            `${CONFIGURE_CREDENTIALS}`);
       }
       this.basicAuth = true;
       return basicAuthorization(creds);

@@ -102,7 +102,8 @@ export function dockerConfigCredentials(text: string, registry: string, where = 
   const keys = Object.keys(auths);
   const key = keys.find((k) => normaliseHost(k) === want);
   if (key === undefined) {
-    throw new Error(`${where} has no entry for registry ${registry} (it has ${keys.length > 0 ? keys.map(normaliseHost).join(', ') : 'none'})`);
+    throw new Error(`${where} has no entry for registry ${registry} (it has ` +
+      `${keys.length > 0 ? keys.map(normaliseHost).join(', ') : 'none'})`);
   }
   const entry = (auths as Record<string, unknown>)[key] as Record<string, unknown> | null;
   const str = (name: string): string => (typeof entry?.[name] === 'string' ? (entry[name] as string) : '');

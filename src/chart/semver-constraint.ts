@@ -77,7 +77,8 @@ export function parseStrictVersion(tag: string): SemVer | undefined {
 export function parseSemverConstraint(range: string): SemverConstraint {
   const fail = (reason: string): never => {
     throw new Error(
-      `semver range "${range}" is not valid: ${reason} (examples: x.x.x, 0.x, ~1.2, ^1.2.3, >=1.2.0 <2.0.0, 1.0.0 - 1.4.0)`,
+      `semver range "${range}" is not valid: ${reason} (examples: x.x.x, 0.x, ~1.2, ^1.2.3, >=1.2.0 ` +
+      `<2.0.0, 1.0.0 - 1.4.0)`,
     );
   };
   if (range.length > MAX_RANGE_LENGTH) fail(`longer than ${MAX_RANGE_LENGTH} characters`);

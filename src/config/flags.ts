@@ -26,16 +26,19 @@ export const SERVE_FLAGS = [
   { name: 'verbose', short: 'v', env: 'AGENT_MANAGER_VERBOSE', default: false, type: 'bool', group: 'Server',
     help: 'Log at debug level.' },
   { name: 'allowed-origins', env: 'AGENT_MANAGER_ALLOWED_ORIGINS', default: '', type: 'list', group: 'Server',
-    help: 'Comma-separated browser origins (https://host[:port], no path) allowed to call /api/v1 and the MCP endpoint, '
-      + 'besides loopback origins and the --oauth-base-url origin; requests without an Origin header are not affected.' },
+    help: 'Comma-separated browser origins (https://host[:port], no path) allowed to call /api/v1 and the MCP '
+      + 'endpoint, besides loopback origins and the --oauth-base-url origin; requests without an Origin header '
+      + 'are not affected.' },
   { name: 'shutdown-delay', env: 'AGENT_MANAGER_SHUTDOWN_DELAY', default: '5s', type: 'duration', group: 'Server',
-    help: 'On SIGTERM, how long /readyz answers 503 while the server keeps serving, so endpoints and load balancers stop '
-      + 'sending before it stops accepting; 0 stops accepting at once (the default with --sandbox, which has no load balancer).' },
+    help: 'On SIGTERM, how long /readyz answers 503 while the server keeps serving, so endpoints and load balancers '
+      + 'stop sending before it stops accepting; 0 stops accepting at once (the default with --sandbox, which has '
+      + 'no load balancer).' },
   { name: 'shutdown-timeout', env: 'AGENT_MANAGER_SHUTDOWN_TIMEOUT', default: '15s', type: 'duration', group: 'Server',
     help: 'Then how long in-flight requests and streams may take to finish; connections still open after it are closed.' },
   // Kubernetes
   { name: 'kubeconfig', env: 'KUBECONFIG', default: '', type: 'string', group: 'Kubernetes',
-    help: 'Kubeconfig file; empty uses the default loading rules, or in-cluster access when KUBERNETES_SERVICE_HOST is set.' },
+    help: 'Kubeconfig file; empty uses the default loading rules, or in-cluster access when '
+      + 'KUBERNETES_SERVICE_HOST is set.' },
   { name: 'kube-context', env: 'KUBE_CONTEXT', default: '', type: 'string', group: 'Kubernetes',
     help: 'Kubeconfig context to use instead of the current one.' },
   { name: 'in-cluster', env: 'KUBERNETES_IN_CLUSTER', default: false, type: 'bool', group: 'Kubernetes',
@@ -45,20 +48,24 @@ export const SERVE_FLAGS = [
   { name: 'managed-namespaces', env: 'AGENT_MANAGER_MANAGED_NAMESPACES', default: '', type: 'list', group: 'Kubernetes',
     help: 'Comma-separated further namespaces agents may live in (the service needs RBAC there).' },
   { name: 'read-cache', env: 'AGENT_MANAGER_READ_CACHE', default: true, type: 'bool', group: 'Kubernetes',
-    help: 'Answer list, get, status, model-config and revision reads from a watch-fed cache of the managed namespaces, filled as the ServiceAccount '
-      + '(it needs get, list and watch there); --read-cache=false reads from the API server every time. Writes always go to the API server. '
-      + 'With --downstream-oauth it is on only when set explicitly, and each cached read is first authorized as the caller.' },
+    help: 'Answer list, get, status, model-config and revision reads from a watch-fed cache of the managed namespaces, '
+      + 'filled as the ServiceAccount (it needs get, list and watch there); --read-cache=false reads from the API '
+      + 'server every time. Writes always go to the API server. With --downstream-oauth it is on only when set '
+      + 'explicitly, and each cached read is first authorized as the caller.' },
   { name: 'read-cache-clusters', env: 'AGENT_MANAGER_READ_CACHE_CLUSTERS', default: '50', type: 'count', group: 'Kubernetes',
-    help: 'Most workload clusters the read cache covers at once: a cluster\'s stores start on its first read and stop after '
-      + '10 minutes without one, the least recently read stopped first; 0 reads workload clusters from their API servers. '
-      + 'Only with the read cache on and without --downstream-oauth (the service has no identity of its own there to fill it).' },
+    help: 'Most workload clusters the read cache covers at once: a cluster\'s stores start on its first read and stop '
+      + 'after 10 minutes without one, the least recently read stopped first; 0 reads workload clusters from their API '
+      + 'servers. Only with the read cache on and without --downstream-oauth (the service has no identity of its own '
+      + 'there to fill it).' },
   { name: 'kagent-api-version', env: 'KAGENT_API_VERSION', default: 'auto', type: 'string', group: 'Kubernetes',
     help: 'kagent.dev API version of Agents and ModelConfigs; auto asks the API server and falls back to v1alpha2.' },
   // Flux
   { name: 'flux-helmrelease-api-version', env: 'FLUX_HELMRELEASE_API_VERSION', default: 'auto', type: 'string', group: 'Flux',
-    help: 'helm.toolkit.fluxcd.io version of composed HelmReleases (v2 or helm.toolkit.fluxcd.io/v2); auto asks the API server.' },
+    help: 'helm.toolkit.fluxcd.io version of composed HelmReleases (v2 or helm.toolkit.fluxcd.io/v2); auto '
+      + 'asks the API server.' },
   { name: 'flux-ocirepository-api-version', env: 'FLUX_OCIREPOSITORY_API_VERSION', default: 'auto', type: 'string', group: 'Flux',
-    help: 'source.toolkit.fluxcd.io version of the OCIRepository (v1 or source.toolkit.fluxcd.io/v1); auto asks the API server.' },
+    help: 'source.toolkit.fluxcd.io version of the OCIRepository (v1 or source.toolkit.fluxcd.io/v1); auto '
+      + 'asks the API server.' },
   { name: 'helmrelease-interval', env: 'HELMRELEASE_INTERVAL', default: '10m', type: 'duration', group: 'Flux',
     help: 'spec.interval of every composed HelmRelease.' },
   { name: 'ocirepository-interval', env: 'OCIREPOSITORY_INTERVAL', default: '30m', type: 'duration', group: 'Flux',
@@ -75,7 +82,8 @@ export const SERVE_FLAGS = [
   { name: 'agent-chart-refresh', env: 'AGENT_CHART_REFRESH', default: DEFAULT_CHART_REFRESH, type: 'duration', group: 'Agent chart',
     help: 'How often the chart registry is read again for the newest version and its values schema; 0 or less means 10m.' },
   { name: 'agent-chart-docker-config', env: 'AGENT_CHART_DOCKER_CONFIG', default: '', type: 'string', group: 'Agent chart',
-    help: "Docker config JSON file (a kubernetes.io/dockerconfigjson Secret's .dockerconfigjson, as Flux reads it) whose entry for the chart's registry authenticates the schema reads; re-read when it changes." },
+    help: "Docker config JSON file (a kubernetes.io/dockerconfigjson Secret's .dockerconfigjson, as Flux reads it) "
+      + "whose entry for the chart's registry authenticates the schema reads; re-read when it changes." },
   { name: 'agent-chart-username', env: 'AGENT_CHART_USERNAME', default: '', type: 'string', group: 'Agent chart',
     help: 'User name for the chart registry (HTTP Basic, or at its token endpoint); needs --agent-chart-password.' },
   { name: 'agent-chart-password', env: 'AGENT_CHART_PASSWORD', default: '', type: 'string', group: 'Agent chart', secret: true,
@@ -83,48 +91,59 @@ export const SERVE_FLAGS = [
   { name: 'agent-chart-token', env: 'AGENT_CHART_TOKEN', default: '', type: 'string', group: 'Agent chart', secret: true,
     help: 'Bearer token presented to the chart registry as it is; set it through the environment.' },
   { name: 'agent-chart-secret-ref', env: 'AGENT_CHART_SECRET_REF', default: '', type: 'string', group: 'Agent chart',
-    help: 'Name of a kubernetes.io/dockerconfigjson Secret in each agent namespace, written into the composed OCIRepository as spec.secretRef so Flux pulls the chart with it; empty writes none.' },
+    help: 'Name of a kubernetes.io/dockerconfigjson Secret in each agent namespace, written into the composed '
+      + 'OCIRepository as spec.secretRef so Flux pulls the chart with it; empty writes none.' },
   { name: 'agent-chart-provider', env: 'AGENT_CHART_PROVIDER', default: 'generic', type: 'enum', choices: ['generic', 'aws', 'azure', 'gcp'], group: 'Agent chart',
-    help: "spec.provider of the composed OCIRepository: aws, azure or gcp let Flux's source-controller log in with its cloud identity; generic writes none." },
+    help: "spec.provider of the composed OCIRepository: aws, azure or gcp let Flux's source-controller log in with its "
+      + 'cloud identity; generic writes none.' },
   { name: 'toolset-presets', env: 'AGENT_MANAGER_TOOLSET_PRESETS', default: '', type: 'list', group: 'Agent chart',
     help: "Comma-separated names of the gateway's toolset presets beyond read-only, none, full, infrastructure and "
-      + 'agent-platform (muster toolsetPresets); when set, a toolset naming any other preset is refused, else it is accepted with a note.' },
+      + 'agent-platform (muster toolsetPresets); when set, a toolset naming any other preset is refused, else it is '
+      + 'accepted with a note.' },
   // Sessions
   { name: 'target-muster-url', env: 'AGENT_MANAGER_TARGET_MUSTER_URL', default: '', type: 'string', group: 'Agent chart',
     help: 'The muster URL agents on workload clusters reach (written as muster.url where the chart declares it); '
       + 'empty refuses creating agents on workload clusters.' },
   { name: 'fleet-organizations', env: 'AGENT_MANAGER_FLEET_ORGANIZATIONS', default: '', type: 'list', group: 'Agent chart',
-    help: 'Comma-separated organizations whose workload clusters this installation was granted (the chart\'s fleet.organizations); '
-      + 'get_info lists them.' },
+    help: 'Comma-separated organizations whose workload clusters this installation was granted (the chart\'s '
+      + 'fleet.organizations); get_info lists them.' },
   { name: 'kagent-a2a-url', env: 'KAGENT_A2A_URL', default: DEFAULT_KAGENT_A2A_URL, type: 'url', group: 'Sessions',
     help: "The kagent controller's A2A base URL; the session tools talk to <url>/<namespace>/<name>/ as the caller. "
       + 'Empty turns the session tools off (501). With --sandbox and the default, the sandbox\'s endpoint is used.' },
   // Skills
   { name: 'skills-repositories', env: 'AGENT_MANAGER_SKILLS_REPOSITORIES', default: '', type: 'list', group: 'Skills',
-    help: 'Comma-separated GitHub repository URLs (https://github.com/<owner>/<repo>) whose skills list_skills offers; empty turns skills off.' },
+    help: 'Comma-separated GitHub repository URLs (https://github.com/<owner>/<repo>) whose skills list_skills offers; '
+      + 'empty turns skills off.' },
   { name: 'skills-github-api', env: 'AGENT_MANAGER_SKILLS_GITHUB_API', default: 'https://api.github.com', type: 'url', group: 'Skills',
     help: 'GitHub REST API base URL used to discover skills and to pin git skills to commits.' },
   { name: 'skills-github-token', env: 'GITHUB_TOKEN', default: '', type: 'string', group: 'Skills', secret: true,
-    help: 'GitHub token for private skill repositories (discovery and pinning) and a higher rate limit; set it through the environment.' },
+    help: 'GitHub token for private skill repositories (discovery and pinning) and a higher rate limit; set it through '
+      + 'the environment.' },
   { name: 'skills-cache-ttl', env: 'AGENT_MANAGER_SKILLS_CACHE_TTL', default: '5m', type: 'duration', group: 'Skills',
     help: "How long a repository's discovered skills are reused." },
   // GitOps commit mode
   { name: 'gitops-repository', env: 'AGENT_MANAGER_GITOPS_REPOSITORY', default: '', type: 'string', group: 'GitOps',
-    help: 'Commit mode: the GitOps repository (owner/name) new agents are proposed to when a request names none; a GitOps-owned release always uses its Kustomization\'s.' },
+    help: 'Commit mode: the GitOps repository (owner/name) new agents are proposed to when a request names none; a '
+      + 'GitOps-owned release always uses its Kustomization\'s.' },
   { name: 'gitops-repositories', env: 'AGENT_MANAGER_GITOPS_REPOSITORIES', default: '', type: 'list', group: 'GitOps',
-    help: 'Commit mode: comma-separated repositories (owner/name) the installation\'s GitHub App or token may open pull requests in, besides --gitops-repository and those a GitRepository in the cluster names; any other needs the caller\'s X-GitHub-Token.' },
+    help: 'Commit mode: comma-separated repositories (owner/name) the installation\'s GitHub App or token may open '
+      + 'pull requests in, besides --gitops-repository and those a GitRepository in the cluster names; any other needs '
+      + 'the caller\'s X-GitHub-Token.' },
   { name: 'gitops-branch', env: 'AGENT_MANAGER_GITOPS_BRANCH', default: 'main', type: 'string', group: 'GitOps',
     help: 'Commit mode: the base branch of pull requests when a request names none.' },
   { name: 'gitops-path', env: 'AGENT_MANAGER_GITOPS_PATH', default: '', type: 'string', group: 'GitOps',
-    help: 'Commit mode: the directory (a Kustomization\'s path) new agents are laid out below, in <path>/agent-manager/; empty is the repository root.' },
+    help: 'Commit mode: the directory (a Kustomization\'s path) new agents are laid out below, in '
+      + '<path>/agent-manager/; empty is the repository root.' },
   { name: 'github-api-url', env: 'AGENT_MANAGER_GITHUB_API_URL', default: 'https://api.github.com', type: 'url', group: 'GitOps',
     help: 'GitHub REST API base URL of commit mode; GitHub Enterprise uses https://<host>/api/v3.' },
   { name: 'github-app-id', env: 'AGENT_MANAGER_GITHUB_APP_ID', default: '', type: 'string', group: 'GitOps',
-    help: 'Commit mode: the GitHub App whose installation on each repository opens the pull requests (with --github-app-private-key-file).' },
+    help: 'Commit mode: the GitHub App whose installation on each repository opens the pull requests (with '
+      + '--github-app-private-key-file).' },
   { name: 'github-app-private-key-file', env: 'AGENT_MANAGER_GITHUB_APP_PRIVATE_KEY_FILE', default: '', type: 'string', group: 'GitOps',
     help: 'Commit mode: the GitHub App\'s private key (PEM), read at startup; mount it from a Secret.' },
   { name: 'gitops-github-token', env: 'GITOPS_GITHUB_TOKEN', default: '', type: 'string', group: 'GitOps', secret: true,
-    help: 'Commit mode: a GitHub token that may push branches and open pull requests, used when no GitHub App is configured; set it through the environment.' },
+    help: 'Commit mode: a GitHub token that may push branches and open pull requests, used when no GitHub App is '
+      + 'configured; set it through the environment.' },
   // MCP
   { name: 'mcp-enabled', env: 'AGENT_MANAGER_MCP_ENABLED', default: true, type: 'bool', group: 'MCP',
     help: 'Serve the MCP streamable-HTTP endpoint.' },
@@ -140,7 +159,8 @@ export const SERVE_FLAGS = [
   { name: 'dex-issuer-url', env: 'DEX_ISSUER_URL', default: '', type: 'url', group: 'OAuth',
     help: 'Dex issuer URL; bearer tokens are checked against its keys.' },
   { name: 'dex-client-id', env: 'DEX_CLIENT_ID', default: '', type: 'string', group: 'OAuth',
-    help: 'OAuth client ID of this server at Dex: the audience bearer tokens must carry when --oauth-trusted-audiences is empty.' },
+    help: 'OAuth client ID of this server at Dex: the audience bearer tokens must carry when '
+      + '--oauth-trusted-audiences is empty.' },
   { name: 'dex-client-secret', env: 'DEX_CLIENT_SECRET', default: '', type: 'string', group: 'OAuth', secret: true,
     help: 'Not used and not required: agent-manager only verifies bearer tokens and never calls the token endpoint; '
       + 'accepted so deployments that set it keep starting.' },
@@ -149,7 +169,8 @@ export const SERVE_FLAGS = [
   { name: 'allow-private-oauth-urls', env: 'AGENT_MANAGER_OAUTH_ALLOW_PRIVATE_URLS', default: false, type: 'bool', group: 'OAuth',
     help: 'Let the Dex issuer resolve to a private or loopback address (an in-cluster Dex).' },
   { name: 'google-client-id', env: 'GOOGLE_CLIENT_ID', default: '', type: 'string', group: 'OAuth',
-    help: 'OAuth client ID of this server at Google: the audience bearer tokens must carry when --oauth-trusted-audiences is empty.' },
+    help: 'OAuth client ID of this server at Google: the audience bearer tokens must carry when '
+      + '--oauth-trusted-audiences is empty.' },
   { name: 'google-client-secret', env: 'GOOGLE_CLIENT_SECRET', default: '', type: 'string', group: 'OAuth', secret: true,
     help: 'Not used and not required: agent-manager only verifies bearer tokens and never calls the token endpoint; '
       + 'accepted so deployments that set it keep starting.' },
@@ -189,24 +210,28 @@ export const SANDBOX_FLAGS = [
   { name: 'seed', env: 'SANDBOX_SEED', default: true, type: 'bool', group: 'Contents',
     help: 'Create the namespaces, CRDs and sample objects agent-manager expects; --no-seed starts empty.' },
   { name: 'controllers', env: 'SANDBOX_CONTROLLERS', default: true, type: 'bool', group: 'Contents',
-    help: 'Run the stand-in Flux and kagent controllers that move objects to Ready; --no-controllers leaves them as written.' },
+    help: 'Run the stand-in Flux and kagent controllers that move objects to Ready; --no-controllers leaves '
+      + 'them as written.' },
   { name: 'reconcile-delay', env: 'SANDBOX_RECONCILE_DELAY', default: '100ms', type: 'duration', group: 'Contents',
     help: 'How long the stand-in controllers wait after a change before they act on it.' },
   { name: 'workload-clusters', env: 'SANDBOX_WORKLOAD_CLUSTERS', default: '0', type: 'count', group: 'Contents',
-    help: 'Also run this many workload clusters (cluster-1..cluster-N), each an API server of its own; this one holds their '
-      + 'Cluster API kubeconfig Secrets in org-<organization>. At most 50.' },
+    help: 'Also run this many workload clusters (cluster-1..cluster-N), each an API server of its own; this one holds '
+      + 'their Cluster API kubeconfig Secrets in org-<organization>. At most 50.' },
   { name: 'organization', env: 'SANDBOX_ORGANIZATION', default: 'acme', type: 'string', group: 'Contents',
-    help: 'Organization of the workload clusters of --workload-clusters (their kubeconfig Secrets are in namespace org-<organization>).' },
+    help: 'Organization of the workload clusters of --workload-clusters (their kubeconfig Secrets are in namespace '
+      + 'org-<organization>).' },
   { name: 'authorization', env: 'SANDBOX_AUTHORIZATION', default: 'rbac', type: 'enum', choices: ['rbac', 'always-allow'], group: 'Access',
     help: 'rbac enforces Roles and RoleBindings; always-allow lets every authenticated user do everything.' },
   { name: 'oidc-issuer-url', env: 'SANDBOX_OIDC_ISSUER_URL', default: '', type: 'url', group: 'Access',
-    help: 'Accept OIDC id_tokens from this issuer as bearer tokens (like kube-apiserver --oidc-issuer-url); needs --oidc-client-id.' },
+    help: 'Accept OIDC id_tokens from this issuer as bearer tokens (like kube-apiserver --oidc-issuer-url); needs '
+      + '--oidc-client-id.' },
   { name: 'oidc-client-id', env: 'SANDBOX_OIDC_CLIENT_ID', default: '', type: 'string', group: 'Access',
     help: 'Audience an accepted id_token must carry.' },
   { name: 'oidc-username-claim', env: 'SANDBOX_OIDC_USERNAME_CLAIM', default: 'sub', type: 'string', group: 'Access',
     help: 'id_token claim used as the user name.' },
   { name: 'oidc-username-prefix', env: 'SANDBOX_OIDC_USERNAME_PREFIX', default: '', type: 'string', group: 'Access',
-    help: 'Prefix of OIDC user names; empty prefixes every claim but email with the issuer URL and "#", "-" turns prefixing off.' },
+    help: 'Prefix of OIDC user names; empty prefixes every claim but email with the issuer URL and "#", "-" '
+      + 'turns prefixing off.' },
   { name: 'oidc-groups-claim', env: 'SANDBOX_OIDC_GROUPS_CLAIM', default: '', type: 'string', group: 'Access',
     help: "id_token claim listing the user's groups; empty reads no groups." },
   { name: 'oidc-ca-file', env: 'SANDBOX_OIDC_CA_FILE', default: '', type: 'string', group: 'Access',

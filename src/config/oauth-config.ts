@@ -30,7 +30,8 @@ const AUDIENCE_HINT = 'when --oauth-trusted-audiences is empty: it is the audien
 /** Check the OAuth rules and build the slice. Throws ConfigError. */
 export function buildOAuthConfig(input: OAuthInput): OAuthConfig {
   if (input.downstream && !input.enabled) {
-    throw new ConfigError('--downstream-oauth needs --enable-oauth: without OAuth there is no caller token to present to the Kubernetes API');
+    throw new ConfigError('--downstream-oauth needs --enable-oauth: without OAuth there is no caller token to ' +
+      'present to the Kubernetes API');
   }
   if (!input.enabled) return { enabled: false };
   if (input.baseUrl === '') throw new ConfigError('oauth: base URL is required');

@@ -24,7 +24,8 @@ export function buildSandboxConfig(v: FlagValues<SandboxFlags>): SandboxCommandC
     throw new ConfigError(`--workload-clusters ${v['workload-clusters']}: the sandbox runs at most 50 workload clusters`);
   }
   if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(v.organization) || v.organization.length > 59) {
-    throw new ConfigError(`--organization "${v.organization}" must be a DNS-1123 label of at most 59 characters (it names namespace org-<organization>)`);
+    throw new ConfigError(`--organization "${v.organization}" must be a DNS-1123 label of at most 59 characters (it ` +
+      `names namespace org-<organization>)`);
   }
   if (v['oidc-username-claim'].trim() === '') {
     throw new ConfigError('--oidc-username-claim must name a claim, e.g. sub or email');

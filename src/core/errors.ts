@@ -122,7 +122,8 @@ export class ServiceUnavailable extends AppError {
 /** A wait for an agent cut short by the server's shutdown: call again. */
 export const shutdownUnavailable = (namespace: string, name: string): ServiceUnavailable =>
   new ServiceUnavailable(
-    `the server is shutting down and stopped waiting for agent ${namespace}/${name}; call again (another replica answers)`,
+    `the server is shutting down and stopped waiting for agent ${namespace}/${name}; call again (another ` +
+    `replica answers)`,
   );
 
 /** The HTTP status of a request that names something the service cannot act on as it is stored (RFC 9110 §15.5.21). */

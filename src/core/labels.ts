@@ -41,7 +41,8 @@ export function labelsViolations(labels: unknown): string[] {
     if (typeof value !== 'string') continue;
     if (value.length > 63) out.push(`labels[${goQuote(key)}] is longer than 63 characters (a label value has at most 63)`);
     else if (value !== '' && !NAME.test(value)) {
-      out.push(`labels[${goQuote(key)}] value ${goQuote(value)} must be empty or alphanumerics, "-", "_" or ".", starting and ending alphanumeric`);
+      out.push(`labels[${goQuote(key)}] value ${goQuote(value)} must be empty or alphanumerics, "-", "_" or ".", ` +
+        `starting and ending alphanumeric`);
     }
   }
   return out;

@@ -28,7 +28,8 @@ export function nameViolation(name: string | undefined | null): string | undefin
     return `name ${goQuote(name)} is longer than ${MAX_NAME_BYTES} characters`;
   }
   if (!DNS1123_LABEL.test(name)) {
-    return `name ${goQuote(name)} must be a DNS-1123 label: lowercase letters, digits and '-', starting and ending alphanumeric`;
+    return `name ${goQuote(name)} must be a DNS-1123 label: lowercase letters, digits and '-', starting and ` +
+      `ending alphanumeric`;
   }
   return undefined;
 }

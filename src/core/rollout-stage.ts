@@ -28,20 +28,24 @@ export function releaseBehind(facts: Facts, wanted?: number): string | undefined
   if (known(hr.observedGeneration) && hr.observedGeneration < 1) return 'HelmRelease created; Flux has not reconciled it yet';
   if (known(hr.observedGeneration) && hr.observedGeneration < generation) {
     if (hr.suspended) {
-      return `HelmRelease is suspended: helm-controller will not reconcile generation ${generation} (observed ${hr.observedGeneration}) until it is resumed`;
+      return `HelmRelease is suspended: helm-controller will not reconcile generation ${generation} (observed ` +
+        `${hr.observedGeneration}) until it is resumed`;
     }
     // What helm-controller says while it waits (the chart source not ready, a dependency), when it says it for this
     // generation.
     const waiting = findCondition(hr.conditions, 'Ready');
     const why = waiting?.status === 'False' && waiting.observedGeneration === generation ? `: ${conditionText(waiting).split('\n')[0]}` : '';
-    return `HelmRelease generation ${generation} not yet observed by helm-controller (observed ${hr.observedGeneration})${why}`;
+    return `HelmRelease generation ${generation} not yet observed by helm-controller (observed ` +
+      `${hr.observedGeneration})${why}`;
   }
   if (known(hr.lastAttemptedGeneration) && hr.lastAttemptedGeneration < generation) {
-    return `HelmRelease generation ${generation} not yet attempted by helm-controller (last attempted ${hr.lastAttemptedGeneration})`;
+    return `HelmRelease generation ${generation} not yet attempted by helm-controller (last attempted ` +
+      `${hr.lastAttemptedGeneration})`;
   }
   const ready = findCondition(hr.conditions, 'Ready');
   if (known(ready?.observedGeneration) && ready.observedGeneration < generation) {
-    return `HelmRelease generation ${generation} not yet judged by helm-controller (Ready is for generation ${ready.observedGeneration})`;
+    return `HelmRelease generation ${generation} not yet judged by helm-controller (Ready is for generation ` +
+      `${ready.observedGeneration})`;
   }
   return undefined;
 }
@@ -63,7 +67,8 @@ export function deploymentBehind(facts: Facts): string | undefined {
   const d = facts.deployment;
   if (!d?.exists) return undefined;
   if (known(d.generation) && known(d.observedGeneration) && d.observedGeneration < d.generation) {
-    return `Deployment generation ${d.generation} not yet observed by the Deployment controller (observed ${d.observedGeneration})`;
+    return `Deployment generation ${d.generation} not yet observed by the Deployment controller (observed ` +
+      `${d.observedGeneration})`;
   }
   if (!known(d.updatedReplicas)) return undefined;
   const desired = d.desiredReplicas ?? d.replicas;

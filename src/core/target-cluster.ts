@@ -34,7 +34,8 @@ export function parseTarget(input: { organization?: string; cluster?: string }):
   const cluster = input.cluster ?? '';
   if (organization === '' && cluster === '') return undefined;
   if (organization === '' || cluster === '') {
-    throw invalid(`a target cluster needs both organization and cluster (got organization ${goQuote(organization)}, cluster ${goQuote(cluster)})`);
+    throw invalid(`a target cluster needs both organization and cluster (got organization ${goQuote(organization)}, ` +
+      `cluster ${goQuote(cluster)})`);
   }
   parseOrganization(organization);
   if (!DNS1123_LABEL.test(cluster) || cluster.length > 63) throw invalid(`cluster ${goQuote(cluster)} must be a DNS-1123 label`);
@@ -67,7 +68,8 @@ export function placedReleaseName(target: TargetCluster, agent: string): string 
 /** The refusal when a cluster has no kubeconfig Secret (the cluster does not exist, or not yet). */
 export function missingKubeconfigText(target: TargetCluster): string {
   const secret = `${organizationNamespace(target.organization)}/${kubeconfigSecretName(target.cluster)}`;
-  return `cluster ${target.cluster} of organization ${target.organization} has no kubeconfig Secret ${secret} (Cluster API writes it when the cluster is created)`;
+  return `cluster ${target.cluster} of organization ${target.organization} has no kubeconfig Secret ${secret} ` +
+    `(Cluster API writes it when the cluster is created)`;
 }
 
 /** The refusal when the kubeconfig Secret holds no `value`. */
@@ -78,7 +80,8 @@ export function emptyKubeconfigText(target: TargetCluster): string {
 
 /** The refusal when an agent on a workload cluster would have no muster to reach. */
 export function missingTargetMusterText(target: TargetCluster): string {
-  return `this installation has no muster URL for agents on workload clusters (agent-manager's targetMusterURL); an agent on cluster ${target.cluster} could not reach muster`;
+  return `this installation has no muster URL for agents on workload clusters (agent-manager's targetMusterURL); an ` +
+    `agent on cluster ${target.cluster} could not reach muster`;
 }
 
 interface Release {

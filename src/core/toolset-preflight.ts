@@ -41,7 +41,8 @@ export function unknownPresetViolation(
   const known = new Set(knownPresets(policy));
   const unknown = selectors.map(presetName).find((name) => name !== undefined && !known.has(name));
   if (unknown === undefined) return undefined;
-  return `toolset [${selectors.join(',')}] names unknown preset ${JSON.stringify(unknown)}; known presets: ${knownPresets(policy).join(', ')}`;
+  return `toolset [${selectors.join(',')}] names unknown preset ${JSON.stringify(unknown)}; known presets: ` +
+    `${knownPresets(policy).join(', ')}`;
 }
 
 /** Throws `invalid_request` with muster's text for an unknown preset (see unknownPresetViolation). */
@@ -65,8 +66,9 @@ export function toolsetNotes(selectors: readonly string[] | undefined, policy: P
     const name = presetName(selector);
     if (name !== undefined && policy.configured === undefined && !known.has(name) && !reported.has(selector)) {
       notes.push(
-        `${selector} is not one of the presets every installation has (${knownPresets(policy).join(', ')}); muster refuses every ` +
-        `tool call of this agent unless the gateway defines a preset "${name}" (run agent-manager with --toolset-presets to check)`,
+        `${selector} is not one of the presets every installation has (${knownPresets(policy).join(', ')}); muster ` +
+        `refuses every tool call of this agent unless the gateway defines a preset "${name}" (run agent-manager with ` +
+        `--toolset-presets to check)`,
       );
       reported.add(selector);
     }

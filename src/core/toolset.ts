@@ -65,7 +65,8 @@ const NOT_A_LIST_TEXT =
 
 /** Why `toolNames` is refused: it never narrowed muster's tools, a toolset does. */
 export const TOOL_NAMES_REFUSAL =
-  `toolNames never narrowed anything against muster (kagent filters muster's meta-tools only); declare a toolset instead, e.g. toolset: ["preset:read-only"]`;
+  `toolNames never narrowed anything against muster (kagent filters muster's meta-tools only); declare a toolset ` +
+  `instead, e.g. toolset: ["preset:read-only"]`;
 
 /**
  * What is wrong with a declared toolset (the message without the `invalid request: `
@@ -90,7 +91,8 @@ export function toolsetViolations(selectors: unknown, opts: { required: boolean 
   if (selectors.length === 0) return [EMPTY_TEXT];
   const out: string[] = [];
   if (selectors.length > MAX_TOOLSET_SELECTORS) {
-    out.push(`toolset has ${selectors.length} selectors, more than the inline cap of ${MAX_TOOLSET_SELECTORS}: define a preset (muster toolsetPresets) and reference it as preset:<name>`);
+    out.push(`toolset has ${selectors.length} selectors, more than the inline cap of ${MAX_TOOLSET_SELECTORS}: ` +
+      `define a preset (muster toolsetPresets) and reference it as preset:<name>`);
   }
   for (const selector of selectors) {
     const violation = selectorViolation(selector);
@@ -98,7 +100,9 @@ export function toolsetViolations(selectors: unknown, opts: { required: boolean 
   }
   const headerBytes = joinToolsetHeader(selectors).length;
   if (out.length === 0 && headerBytes > MAX_TOOLSET_HEADER_BYTES) {
-    out.push(`toolset would make an ${TOOLSET_HEADER} header of ${headerBytes} bytes, more than ${MAX_TOOLSET_HEADER_BYTES} (HTTP servers commonly cap all request headers together at 8 KiB, and the caller's token travels beside it): define a preset (muster toolsetPresets) and reference it as preset:<name>`);
+    out.push(`toolset would make an ${TOOLSET_HEADER} header of ${headerBytes} bytes, more than ` +
+      `${MAX_TOOLSET_HEADER_BYTES} (HTTP servers commonly cap all request headers together at 8 KiB, and the ` +
+      `caller's token travels beside it): define a preset (muster toolsetPresets) and reference it as preset:<name>`);
   }
   return out;
 }
@@ -112,19 +116,25 @@ export function validateToolset(selectors: unknown, opts: { required: boolean })
 /** What is wrong with one selector, or undefined when it is grammatical and can travel in the header. */
 export function selectorViolation(selector: string): string | undefined {
   if (selector.length > MAX_SELECTOR_LENGTH) {
-    return `toolset selector ${goQuote(selector.slice(0, QUOTED_PREFIX))}… is ${selector.length} characters long, more than ${MAX_SELECTOR_LENGTH} (a kind such as workflow: and a name of at most 128 characters, the longest MCP tool name)`;
+    return `toolset selector ${goQuote(selector.slice(0, QUOTED_PREFIX))}… is ${selector.length} characters long, ` +
+      `more than ${MAX_SELECTOR_LENGTH} (a kind such as workflow: and a name of at most 128 characters, the ` +
+      `longest MCP tool name)`;
   }
   if (!HEADER_SAFE.test(selector)) {
-    return `toolset selector ${goQuote(selector)} has a character the ${TOOLSET_HEADER} header cannot carry: only visible ASCII (no control characters, no letters beyond ASCII)`;
+    return `toolset selector ${goQuote(selector)} has a character the ${TOOLSET_HEADER} header cannot carry: only ` +
+      `visible ASCII (no control characters, no letters beyond ASCII)`;
   }
   if (selector.startsWith(RESERVED_PREFIX)) {
-    return `toolset selector ${goQuote(selector)}: the toolset: prefix is reserved for shared toolsets; reference a preset as preset:<name>`;
+    return `toolset selector ${goQuote(selector)}: the toolset: prefix is reserved for shared toolsets; reference a ` +
+      `preset as preset:<name>`;
   }
   if (selector.startsWith(PRESET_ONLY_PREFIX)) {
-    return `toolset selector ${goQuote(selector)}: label: selectors are allowed inside presets only; use a preset that selects by label (preset:infrastructure, preset:agent-platform)`;
+    return `toolset selector ${goQuote(selector)}: label: selectors are allowed inside presets only; use a preset ` +
+      `that selects by label (preset:infrastructure, preset:agent-platform)`;
   }
   if (!SELECTOR_PATTERN.test(selector)) {
-    return `toolset selector ${goQuote(selector)} is not preset:<name>, server:<name>, workflow:<name> or tool:<name> (exact names, no whitespace or commas)`;
+    return `toolset selector ${goQuote(selector)} is not preset:<name>, server:<name>, workflow:<name> or ` +
+      `tool:<name> (exact names, no whitespace or commas)`;
   }
   return undefined;
 }

@@ -44,8 +44,8 @@ export function writeWaitSeconds(request: { wait?: unknown; dryRun?: boolean; mo
     throw invalid('wait cannot be combined with dryRun: a dry run stores nothing, so there is no rollout to wait for');
   }
   if (request.mode === 'commit') {
-    throw invalid('wait needs mode apply: in commit mode nothing reaches the cluster until the pull request is merged; ' +
-      'call wait_for_agent once Flux applies it');
+    throw invalid('wait needs mode apply: in commit mode nothing reaches the cluster until the pull request is ' +
+      'merged; call wait_for_agent once Flux applies it');
   }
   return seconds;
 }

@@ -56,12 +56,15 @@ export class GitHubGitOpsHost implements GitOpsHost {
     const commit = await this.call(cred, repository, `read branch ${branch}`, () => cred.octokit.rest.git.getRef({ ...repo, ref: `heads/${branch}` }), branch);
     const sha = commit.data.object.sha;
     const tree = await this.call(cred, repository, 'read the tree', () => cred.octokit.rest.git.getTree({ ...repo, tree_sha: sha, recursive: 'true' }));
-    if (tree.data.truncated) throw backendError(`the tree of ${full(repository)}@${branch} is too large for GitHub to list; point the Kustomization (or path) at a smaller directory`);
+    if (tree.data.truncated) throw backendError(`the tree of ${full(repository)}@${branch} is too large for GitHub ` +
+      `to list; point the Kustomization (or path) at a smaller directory`);
     const prefix = directory === '' ? '' : `${directory}/`;
     const blobs = tree.data.tree.filter((e) => e.type === 'blob' && typeof e.path === 'string' && e.path.startsWith(prefix) && isManifestPath(e.path));
-    if (blobs.length > MAX_FILES) throw backendError(`${full(repository)}@${branch} has ${blobs.length} manifests under ${directory || '/'}; at most ${MAX_FILES} are read`);
+    if (blobs.length > MAX_FILES) throw backendError(`${full(repository)}@${branch} has ${blobs.length} manifests ` +
+      `under ${directory || '/'}; at most ${MAX_FILES} are read`);
     const big = blobs.find((b) => (b.size ?? 0) > MAX_FILE_BYTES);
-    if (big) throw backendError(`${big.path} in ${full(repository)}@${branch} is larger than ${MAX_FILE_BYTES} bytes; agent-manager does not edit it`);
+    if (big) throw backendError(`${big.path} in ${full(repository)}@${branch} is larger than ${MAX_FILE_BYTES} ` +
+      `bytes; agent-manager does not edit it`);
     const files: Record<string, string> = {};
     for (let i = 0; i < blobs.length; i += READ_CONCURRENCY) {
       await Promise.all(blobs.slice(i, i + READ_CONCURRENCY).map(async (b) => {
@@ -118,7 +121,8 @@ export class GitHubGitOpsHost implements GitOpsHost {
   private async credential(ctx: RequestContext, repository: RepoRef): Promise<Credential> {
     if (ctx.githubToken) return { kind: 'caller', octokit: this.client({ auth: ctx.githubToken }) };
     if (this.tokenClient) return { kind: 'token', octokit: this.tokenClient };
-    if (!this.appClient) throw unauthenticated('commit mode needs a GitHub credential: send X-GitHub-Token, or configure --github-app-id or --gitops-github-token');
+    if (!this.appClient) throw unauthenticated('commit mode needs a GitHub credential: send X-GitHub-Token, or ' +
+      'configure --github-app-id or --gitops-github-token');
     let id: number;
     try {
       const repo = { owner: repository.owner, repo: repository.name };
@@ -126,14 +130,18 @@ export class GitHubGitOpsHost implements GitOpsHost {
     } catch (err) {
       if (isHttpError(err) && err.status === 404) {
         if (await this.apiRootMissing()) {
-          throw backendError(`GitHub API: ${this.config.apiUrl} answers 404 at its root, so it is not the base of GitHub's REST API; set --github-api-url to it (https://<host>/api/v3 on GitHub Enterprise Server)`);
+          throw backendError(`GitHub API: ${this.config.apiUrl} answers 404 at its root, so it is not the base of ` +
+            `GitHub's REST API; set --github-api-url to it (https://<host>/api/v3 on GitHub Enterprise Server)`);
         }
-        throw forbidden(`the GitHub App (--github-app-id ${this.config.app!.appId}) is not installed on ${full(repository)}; install it there with contents and pull-request write access, or send X-GitHub-Token`);
+        throw forbidden(`the GitHub App (--github-app-id ${this.config.app!.appId}) is not installed on ` +
+          `${full(repository)}; install it there with contents and pull-request write access, or send X-GitHub-Token`);
       }
       if (isHttpError(err) && err.status === 401) {
-        throw unauthenticated(`GitHub refused the GitHub App's credentials (--github-app-id ${this.config.app!.appId}, --github-app-private-key-file): ${reason(err)}`);
+        throw unauthenticated(`GitHub refused the GitHub App's credentials (--github-app-id ` +
+          `${this.config.app!.appId}, --github-app-private-key-file): ${reason(err)}`);
       }
-      throw backendError(`GitHub API: finding the GitHub App's installation on ${full(repository)} failed: ${err instanceof Error ? err.message : String(err)}`);
+      throw backendError(`GitHub API: finding the GitHub App's installation on ${full(repository)} failed: ` +
+        `${err instanceof Error ? err.message : String(err)}`);
     }
     let octokit = this.installations.get(id);
     if (!octokit) {

@@ -27,10 +27,12 @@ export async function openGitOpsHost(
     try {
       privateKey = await readFile(config.appPrivateKeyFile, 'utf8');
     } catch (err) {
-      throw startupError(`--github-app-private-key-file ${config.appPrivateKeyFile}: cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw startupError(`--github-app-private-key-file ${config.appPrivateKeyFile}: cannot be read ` +
+        `(${(err as NodeJS.ErrnoException).code ?? 'error'})`);
     }
     if (!/-----BEGIN (RSA )?PRIVATE KEY-----/.test(privateKey)) {
-      throw startupError(`--github-app-private-key-file ${config.appPrivateKeyFile}: not a PEM private key (download the key from the GitHub App's settings)`);
+      throw startupError(`--github-app-private-key-file ${config.appPrivateKeyFile}: not a PEM private key (download ` +
+        `the key from the GitHub App's settings)`);
     }
     app = { appId: config.appId, privateKey };
   }

@@ -67,7 +67,8 @@ export function refuseUrl(url: URL, allowPrivate: boolean): string | undefined {
   }
   if (url.username || url.password) return `${url.origin} must not carry credentials in the URL`;
   if (!allowPrivate && (isLoopbackHost(url.hostname) || isPrivateAddress(url.hostname))) {
-    return `${url.href} points at a private or loopback address; set --allow-private-oauth-urls for an identity provider inside the cluster`;
+    return `${url.href} points at a private or loopback address; set --allow-private-oauth-urls for an identity ` +
+      `provider inside the cluster`;
   }
   return undefined;
 }

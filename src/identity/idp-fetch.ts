@@ -172,7 +172,8 @@ export function guardedLookup(allowPrivate: boolean) {
         const bad = addresses.find((a) => isPrivateAddress(a.address));
         if (bad) {
           const refusal = new Error(
-            `${hostname} resolves to the private address ${bad.address}; set --allow-private-oauth-urls for an identity provider inside the cluster`,
+            `${hostname} resolves to the private address ${bad.address}; set --allow-private-oauth-urls for an `
+            + `identity provider inside the cluster`,
           ) as NodeJS.ErrnoException;
           refusal.code = 'EPRIVATEADDRESS';
           return callback(refusal, []);

@@ -83,7 +83,8 @@ function checkAudience(aud: unknown, trusted: readonly string[]): void {
 
 /** The refusal text for a token whose audience is not trusted. */
 export function audienceMismatch(audiences: readonly string[], trusted: readonly string[]): string {
-  return `token audience ${listSafe(audiences)} matches none of the trusted audiences ${listSafe(trusted)} (--oauth-trusted-audiences)`;
+  return `token audience ${listSafe(audiences)} matches none of the trusted audiences ${listSafe(trusted)} ` +
+    `(--oauth-trusted-audiences)`;
 }
 
 const MAX_SHOWN_VALUES = 10;

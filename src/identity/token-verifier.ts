@@ -149,7 +149,8 @@ export class OidcTokenVerifier implements TokenVerifier {
     const nowSeconds = Math.floor(this.now() / 1000);
     if (typeof payload.iat === 'number' && payload.iat > nowSeconds + CLOCK_TOLERANCE_SECONDS) {
       throw unauthenticated(
-        `token was issued in the future (iat ${isoTime(payload.iat)}); check the clocks of the identity provider and of this server`,
+        `token was issued in the future (iat ${isoTime(payload.iat)}); check the clocks of the identity provider ` +
+        `and of this server`,
       );
     }
   }

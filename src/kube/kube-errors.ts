@@ -53,7 +53,8 @@ function notFoundText(what: string, message: string): string {
   if (missing) return `${what}: namespace ${missing} does not exist; create it, or ${WHERE_KAGENT_RUNS}`;
   const listed = /^list \S+ in (\S+)$/.exec(what)?.[1];
   if (listed) {
-    return `${what}: the API server answered 404: check that namespace ${listed} exists (create it, or ${WHERE_KAGENT_RUNS}) and that the resource's API (its CRD) is installed`;
+    return `${what}: the API server answered 404: check that namespace ${listed} exists (create it, or ` +
+      `${WHERE_KAGENT_RUNS}) and that the resource's API (its CRD) is installed`;
   }
   return what;
 }
@@ -83,7 +84,8 @@ export function fromKube(err: unknown, what: string, timeoutMs?: number): AppErr
       case 401:
         // client-node drops the body of a 401, so there is often nothing to add.
         return unauthenticated(
-          `${what}: the API server refused the caller's token (401)${message === 'HTTP 401' ? '' : `: ${message}`}`, err);
+          `${what}: the API server refused the caller's token ` +
+          `(401)${message === 'HTTP 401' ? '' : `: ${message}`}`, err);
       default:
         return backendError(`${what}: ${message}`, err);
     }

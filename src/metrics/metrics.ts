@@ -44,7 +44,8 @@ export class Metrics {
     this.service = new ServiceMetrics(this.registry, options.build ?? { version: 'unknown', commit: 'unknown' });
     this.httpDuration = new Histogram({
       name: 'http_server_request_duration_seconds',
-      help: 'Duration of HTTP server requests, by method, route pattern and status code (code; status is its deprecated alias).',
+      help: 'Duration of HTTP server requests, by method, route pattern and status code (code; status is its ' +
+        'deprecated alias).',
       labelNames: ['method', 'route', 'code', 'status'],
       buckets: DURATION_BUCKETS,
       registers: [this.registry],
@@ -58,7 +59,8 @@ export class Metrics {
     });
     this.inFlight = new Gauge({
       name: 'agent_manager_requests_in_flight',
-      help: 'Requests of the main listener being answered, by kind: wait, status_stream (watch=true), mcp (SSE streams included), other.',
+      help: 'Requests of the main listener being answered, by kind: wait, status_stream (watch=true), mcp (SSE ' +
+        'streams included), other.',
       labelNames: ['kind'],
       registers: [this.registry],
     });

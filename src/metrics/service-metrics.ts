@@ -62,7 +62,8 @@ export class ServiceMetrics {
     });
     this.client = new Histogram({
       name: 'agent_manager_http_client_request_duration_seconds',
-      help: 'Requests to the chart registry, GitHub and the kagent A2A endpoint by peer, method and HTTP status (error: no answer).',
+      help: 'Requests to the chart registry, GitHub and the kagent A2A endpoint by peer, method and HTTP status ' +
+        '(error: no answer).',
       labelNames: ['peer', 'method', 'code'], buckets: BUCKETS, registers,
     });
     this.writes = new Counter({

@@ -98,7 +98,8 @@ export function toGitHubApiError(err: unknown, url: string, now: number): GitHub
     const status = err.status;
     const headers = err.response.headers as Record<string, string | undefined>;
     return new GitHubApiError(
-      `GitHub API ${url} returned ${status}: ${reasonOf(err.response.data) || err.message}`, url, status, rateLimitOf(status, headers, now),
+      `GitHub API ${url} returned ${status}: ` +
+      `${reasonOf(err.response.data) || err.message}`, url, status, rateLimitOf(status, headers, now),
     );
   }
   const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : undefined;

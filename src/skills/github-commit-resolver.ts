@@ -55,7 +55,8 @@ export class GitHubCommitResolver implements Pick<SkillResolver, 'gitCommit'> {
     if (err.status === 404 || err.status === 422) {
       const why = err.status === 404
         ? this.client.hasToken
-          ? 'GitHub answered 404 — the repository does not exist or the configured token cannot read it (a private skill repository needs the skills GitHub App installed on it, or a GITHUB_TOKEN that can read it)'
+          ? 'GitHub answered 404 — the repository does not exist or the configured token cannot read it (a private ' +
+            'skill repository needs the skills GitHub App installed on it, or a GITHUB_TOKEN that can read it)'
           : `GitHub answered 404 without a token — ${PRIVATE_HINT}`
         : `GitHub answered 422 — ${at ?? 'the ref'} is not a branch, tag or commit of the repository`;
       return invalid(`unresolvable skill reference: ${what} could not be resolved: ${why}`, err);

@@ -183,7 +183,8 @@ export class GitHubSkillCatalog implements SkillCatalog {
   private errorText(target: GitHubRepository, err: unknown): string {
     if (!(err instanceof GitHubApiError)) return `reading ${target.url} failed: ${err instanceof Error ? err.message : String(err)}`;
     if (err.status === 404 && !this.client.hasToken) {
-      return `${err.message} (the repository, ref or path does not exist, or the repository is private; a private repository needs a GitHub token that can read it)`;
+      return `${err.message} (the repository, ref or path does not exist, or the repository is private; a private ` +
+        `repository needs a GitHub token that can read it)`;
     }
     return err.message;
   }

@@ -42,7 +42,8 @@ export function otelSettingsFrom(env: Env): OtelSettings {
   if (endpoint === '' && tracesEndpoint === '') return { enabled: false };
   const protocol = get('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') || get('OTEL_EXPORTER_OTLP_PROTOCOL') || 'http/json';
   if (protocol !== 'http/json') {
-    throw new OtelSettingsError(`OTEL_EXPORTER_OTLP_PROTOCOL ${JSON.stringify(protocol)}: agent-manager exports OTLP/HTTP JSON; set http/json (a collector's OTLP/HTTP receiver on :4318 accepts it)`);
+    throw new OtelSettingsError(`OTEL_EXPORTER_OTLP_PROTOCOL ${JSON.stringify(protocol)}: agent-manager exports ` +
+      `OTLP/HTTP JSON; set http/json (a collector's OTLP/HTTP receiver on :4318 accepts it)`);
   }
   const tracesUrl = tracesEndpoint || `${endpoint.replace(/\/+$/, '')}/v1/traces`;
   checkUrl(tracesEndpoint ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT', tracesUrl);

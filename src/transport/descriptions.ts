@@ -73,8 +73,9 @@ export const TOOL_DESCRIPTIONS = {
     'confirms the ' +
     'technical name (a DNS-1123 label; never derive it from the display name). Requires modelConfig (an existing ' +
     'ModelConfig of ' +
-    `the namespace, see list_model_configs) and toolset: the selectors that bound which of the gateway's tools the agent can ` +
-    `use. Shipped presets: ${presets} (preset:none for a chat-only agent without tools, preset:full for the deliberate choice ` +
+    `the namespace, see list_model_configs) and toolset: the selectors that bound which of the gateway's tools the ` +
+    `agent can use. Shipped presets: ${presets} (preset:none for a chat-only agent without tools, preset:full for ` +
+    `the deliberate choice ` +
     'of every tool). Validates before writing: the name, the toolset grammar, skills (gitRefs from list_skills), ' +
     'the modelConfig, ' +
     'and the composed values against the chart values schema; only set fields are emitted so chart defaults apply. ' +
@@ -100,8 +101,8 @@ export const TOOL_DESCRIPTIONS = {
     'as read then and its status embedded with timedOut. ' +
     COMMIT_MODE + TARGET,
   update_agent:
-    "WRITES: changes an existing agent by merging the given fields into its HelmRelease's values (Flux then upgrades the " +
-    'release). An absent field stays as it is; an empty string removes the value so the chart default applies ' +
+    "WRITES: changes an existing agent by merging the given fields into its HelmRelease's values (Flux then upgrades " +
+    'the release). An absent field stays as it is; an empty string removes the value so the chart default applies ' +
     'again; skills, ' +
     'toolset, labels and annotations replace the whole value. The result is validated against the chart values ' +
     'schema and ' +
@@ -127,9 +128,9 @@ export const TOOL_DESCRIPTIONS = {
   delete_agent:
     'WRITES (destructive): deletes an agent by deleting its HelmRelease (Flux uninstalls the release and kagent ' +
     'removes the ' +
-    "Agent and its Deployment), and the namespace's shared OCIRepository when no other HelmRelease renders from it (otherwise " +
-    'it is kept and the result says why). Guards: a GitOps-owned or suspended release is refused with a conflict ' +
-    'unless force ' +
+    "Agent and its Deployment), and the namespace's shared OCIRepository when no other HelmRelease renders from it " +
+    '(otherwise it is kept and the result says why). Guards: a GitOps-owned or suspended release is refused with a ' +
+    'conflict unless force ' +
     '(a forced delete of a suspended release deletes the Agent too, since Flux would leave it behind); a bare Agent ' +
     'CR without a ' +
     'HelmRelease is deleted only with force. Pass the version get_agent reported to delete only that version ' +
@@ -137,8 +138,8 @@ export const TOOL_DESCRIPTIONS = {
     'deletes nothing. Returns what was deleted. Cannot be undone. ' +
     COMMIT_MODE + TARGET,
   get_agent_status:
-    "Read-only. Reports an agent's health as a verdict (ready, progressing, failed or unknown) with one actionable summary " +
-    'sentence, from the facts it gathers: the Agent CR conditions, the HelmRelease conditions and its last ' +
+    "Read-only. Reports an agent's health as a verdict (ready, progressing, failed or unknown) with one actionable " +
+    'summary sentence, from the facts it gathers: the Agent CR conditions, the HelmRelease conditions and its last ' +
     'releases, the ' +
     'Deployment kagent runs, its pods and containers (waiting reasons, restarts) and recent Warning events. ready ' +
     'means the ' +
@@ -187,9 +188,9 @@ export const TOOL_DESCRIPTIONS = {
     'refresh bypasses the cache. Unsupported when no skill ' +
     'repositories are configured. Reads GitHub, writes nothing.',
   list_agent_revisions:
-    "Read-only. Lists an agent's recorded revisions, newest first: every create, update and rollback agent-manager applied " +
-    'keeps one (the newest --revision-history-limit are kept). Each has its number, time, requestedBy, operation ' +
-    '(create, ' +
+    "Read-only. Lists an agent's recorded revisions, newest first: every create, update and rollback agent-manager " +
+    'applied keeps one (the newest --revision-history-limit are kept). Each has its number, time, requestedBy, ' +
+    'operation (create, ' +
     'update or rollback, with rolledBackTo), the changed value paths, the chart version and Helm status Flux ' +
     'reports for its ' +
     'values, and current: true on the revision the live release carries. A release changed outside agent-manager ' +
@@ -198,17 +199,17 @@ export const TOOL_DESCRIPTIONS = {
     'differ. ' +
     'Returns {"revisions": [...]}. Writes nothing.' + TARGET,
   get_agent_revision:
-    "Read-only. Reads one revision of an agent: the list entry's fields plus the spec it recorded (displayName, description, " +
-    'systemMessage, modelConfig, toolset, skills, runtime, iconUrl, labels, annotations), the values written, the ' +
-    'manifests ' +
+    "Read-only. Reads one revision of an agent: the list entry's fields plus the spec it recorded (displayName, " +
+    'description, systemMessage, modelConfig, toolset, skills, runtime, iconUrl, labels, annotations), the values ' +
+    'written, the manifests ' +
     'as create_agent returns them, skills (each pin it ran beside the ref it asked for), and diff: the value paths ' +
     'where the ' +
     'live agent differs from it (a changed pin shows as skills.gitRefs or skills.refs). Not found when the revision ' +
     'is not kept. Writes nothing.' + TARGET,
   rollback_agent:
-    "WRITES: rolls an agent back to one of its revisions by applying that revision's spec as an update_agent would: fields " +
-    'the revision did not have are cleared (but a revision without a toolset keeps the current one), the values are ' +
-    'validated against the chart values schema in use now (a revision ' +
+    "WRITES: rolls an agent back to one of its revisions by applying that revision's spec as an update_agent would: " +
+    'fields the revision did not have are cleared (but a revision without a toolset keeps the current one), the ' +
+    'values are validated against the chart values schema in use now (a revision ' +
     'it refuses is refused with the violations) and the modelConfig against the namespace, and the same guards apply ' +
     '(GitOps-owned or suspended releases need force). Pass the version get_agent reported to refuse the rollback ' +
     '(conflict) when someone changed the agent since; dryRun checks everything, the API server included, and writes ' +
@@ -220,8 +221,8 @@ export const TOOL_DESCRIPTIONS = {
     'rollback has ' +
     'rolled out or failed or the time is up, as update_agent does; nothing is written when the agent already has ' +
     'that ' +
-    "revision's values. In commit mode no revision is recorded (the cluster is not written; once Flux applies the merged " +
-    'pull request, list_agent_revisions shows it as a change made outside agent-manager). ' +
+    "revision's values. In commit mode no revision is recorded (the cluster is not written; once Flux applies the " +
+    'merged pull request, list_agent_revisions shows it as a change made outside agent-manager). ' +
     COMMIT_MODE + TARGET,
   wait_for_agent:
     'Read-only. Waits for an agent\'s rollout instead of polling get_agent_status: answers once the agent is ready ' +
@@ -235,7 +236,8 @@ export const TOOL_DESCRIPTIONS = {
     'sends a progress notification, the summary as its message, whenever the verdict or summary changes. Pass the ' +
     'generation ' +
     'a write answered to wait for that change: never ready before the HelmRelease has reached it. Follows the agent ' +
-    'on Kubernetes watches as the caller. Not found when neither the Agent nor its HelmRelease exists (until: ready). Writes nothing.' + TARGET,
+    'on Kubernetes watches as the caller. Not found when neither the Agent nor its HelmRelease exists (until: ' +
+    'ready). Writes nothing.' + TARGET,
   start_session:
     'WRITES: try an agent: starts a new conversation (an A2A context) with a ready agent through the kagent ' +
     'controller, sends the ' +
@@ -296,7 +298,8 @@ export const ARG = {
   namespace:
     "Namespace of the agent; default: the installation's kagent namespace (get_info reports the managed ones)",
   namespaceOfList: "Namespace to list; default: the installation's kagent namespace (get_info reports the managed ones)",
-  detailsOfList: 'true (default): every agent in full; false: one summary row per agent (names, model, toolset, readiness; no values, system message or conditions), for list pages',
+  detailsOfList: 'true (default): every agent in full; false: one summary row per agent (names, model, toolset, ' +
+    'readiness; no values, system message or conditions), for list pages',
   agentName: 'Agent name',
   technicalName: 'DNS-1123 technical name (max 63 chars): the HelmRelease and Agent name',
   modelConfig: 'Name of an existing kagent ModelConfig in the namespace (list_model_configs)',
@@ -315,7 +318,8 @@ export const ARG = {
   gitRefs: 'Git skill references; a skill list_skills reports becomes {url: repoUrl, path, ref}',
   gitRefUrl: 'Repository URL, e.g. https://github.com/giantswarm/agent-skills; from list_skills: {url: repoUrl, path, ref}',
   gitRefPath: 'Directory of the skill in the repository',
-  gitRefRef: "Branch, tag or full commit id (default: the repository's default branch); a branch or tag is resolved to its head commit and written pinned",
+  gitRefRef: "Branch, tag or full commit id (default: the repository's default branch); a branch or tag is resolved " +
+    'to its head commit and written pinned',
   gitRefCommit: 'A full commit id (40 or 64 hex) to pin to; give either ref or commit',
   refreshSkills:
     'Re-pin every skill: git skills to the head of the ref they asked for (or the default branch), OCI tags to their ' +
@@ -324,7 +328,8 @@ export const ARG = {
   gitAuthSecretName: 'Secret in the namespace with credentials for private git skill repositories',
   toolsetCreate:
     `REQUIRED. Selectors bounding which of the gateway's tools the agent can use: preset:<name>, server:<name>, ` +
-    `workflow:<name>, tool:<name> (at most 32, each visible ASCII of at most 137 characters). Shipped presets: ${presets}; ["preset:none"] for an agent without tools`,
+    `workflow:<name>, tool:<name> (at most 32, each visible ASCII of at most 137 characters). Shipped presets: ` +
+    `${presets}; ["preset:none"] for an agent without tools`,
   toolsetUpdate:
     `Replaces the agent's whole toolset (an empty list is refused: use ["preset:none"] for an agent without tools). ` +
     `Selectors: preset:<name>, server:<name>, workflow:<name>, tool:<name>; shipped presets: ${presets}`,

@@ -267,7 +267,8 @@ export const waitForAgent = op<typeof waitForAgentInput, WaitResult>({
 // The session tools: the turns spend the agent's model tokens (a write, open-world: the
 // agent may act through its tools); the reads ask the agent, and change nothing.
 const sessionPath = (result: SessionTurn): string =>
-  `/api/v1/agents/${encodeURIComponent(result.session.agent.namespace)}/${encodeURIComponent(result.session.agent.name)}/sessions/${encodeURIComponent(result.session.id)}`;
+  `/api/v1/agents/${encodeURIComponent(result.session.agent.namespace)}/` +
+  `${encodeURIComponent(result.session.agent.name)}/sessions/${encodeURIComponent(result.session.id)}`;
 
 export const startSession = op<typeof startSessionInput, SessionTurn>({
   tool: 'start_session', annotations: hints(false, false, false, true), input: startSessionInput, serviceRequired: ['message'],

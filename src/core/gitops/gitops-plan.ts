@@ -141,7 +141,8 @@ export function locateRelease(input: PlanInput): Hit[] {
 function theRelease(input: PlanInput): Hit | undefined {
   const hits = locateRelease(input);
   if (hits.length > 1) {
-    throw conflict(`HelmRelease ${input.namespace}/${input.name} is defined more than once in ${input.where}: ${hits.map((h) => h.path).join(' and ')}; keep one definition, then retry`);
+    throw conflict(`HelmRelease ${input.namespace}/${input.name} is defined more than once in ${input.where}: `
+      + `${hits.map((h) => h.path).join(' and ')}; keep one definition, then retry`);
   }
   return hits[0];
 }
@@ -149,7 +150,8 @@ function theRelease(input: PlanInput): Hit | undefined {
 /** create_agent in commit mode: the new agent in the layout. */
 export function planCreate(input: PlanInput, release: ComposedObject, source: ComposedObject): CommitPlan {
   const hit = theRelease(input);
-  if (hit) throw conflict(`HelmRelease ${input.namespace}/${input.name} is already defined in ${input.where}: ${hit.path}; use update_agent to change it`);
+  if (hit) throw conflict(`HelmRelease ${input.namespace}/${input.name} is already defined in ${input.where}: `
+    + `${hit.path}; use update_agent to change it`);
   const cs = new ChangeSet(input.files);
   const releasePath = addToLayout(cs, input, release, source);
   return { files: cs.changes(), releasePath };
@@ -208,8 +210,10 @@ function valuesOf(o: Obj): Record<string, unknown> {
 /** The 409 of a GitOps-owned release no file below its Kustomization's path defines. */
 function notInGit(input: PlanInput) {
   return conflict(
-    `HelmRelease ${input.namespace}/${input.name} is applied by Flux Kustomization ${input.ownedBy}, but no file below path ${input.directory || '/'} of ${input.where} defines it; `
-    + 'nothing was proposed, since a new file would be a second definition beside what Flux applies: find where the release is defined (another Kustomization, a generated manifest) and change it there',
+    `HelmRelease ${input.namespace}/${input.name} is applied by Flux Kustomization ${input.ownedBy}, but no file below `
+    + `path ${input.directory || '/'} of ${input.where} defines it; `
+    + 'nothing was proposed, since a new file would be a second definition beside what Flux applies: find where the '
+    + 'release is defined (another Kustomization, a generated manifest) and change it there',
   );
 }
 
@@ -294,7 +298,8 @@ function addToLayout(cs: ChangeSet, input: PlanInput, release: ComposedObject, s
   const releaseFile = `${input.name}.yaml` === SOURCE_FILE ? `${input.name}-helmrelease.yaml` : `${input.name}.yaml`;
   const releasePath = joinPath(dir, releaseFile);
   if (cs.read(releasePath) !== undefined) {
-    throw conflict(`${releasePath} already exists in ${input.where} and does not define HelmRelease ${input.namespace}/${input.name}; rename or remove it, then retry`);
+    throw conflict(`${releasePath} already exists in ${input.where} and does not define HelmRelease `
+      + `${input.namespace}/${input.name}; rename or remove it, then retry`);
   }
   cs.write(releasePath, toYaml(release));
   const entries = [releaseFile];

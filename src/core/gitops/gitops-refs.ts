@@ -22,7 +22,8 @@ export interface RepositoryName {
  */
 export function parseRepositoryName(value: string): RepositoryName | string {
   const parts = value.split('/');
-  const rule = 'a repository is owner/name: the owner of letters, digits and single inner hyphens (at most 39), the name of letters, digits, ".", "-" and "_" (at most 100), not "." or ".."';
+  const rule = 'a repository is owner/name: the owner of letters, digits and single inner hyphens (at most 39), the ' +
+    'name of letters, digits, ".", "-" and "_" (at most 100), not "." or ".."';
   if (parts.length !== 2) return rule;
   const [owner, raw] = parts as [string, string];
   const name = raw.endsWith('.git') ? raw.slice(0, -4) : raw;

@@ -167,7 +167,8 @@ export function rollbackUpdate(
 /** The note of a rollback to a revision without a toolset that kept the current one (`before`'s), if it had one. */
 export function keptToolsetNote(revision: number, spec: RevisionSpec, before: Values): string | undefined {
   if (spec.toolset !== undefined || !Array.isArray(before.toolset)) return undefined;
-  return `revision ${revision} has no toolset; the current toolset [${before.toolset.map(String).join(',')}] is kept (a toolset is never removed)`;
+  return `revision ${revision} has no toolset; the current toolset [${before.toolset.map(String).join(',')}] is kept ` +
+    `(a toolset is never removed)`;
 }
 
 /**
@@ -177,7 +178,8 @@ export function keptToolsetNote(revision: number, spec: RevisionSpec, before: Va
  */
 export function toolsetRemovalViolation(before: Values, after: Values): string | undefined {
   if (!Array.isArray(before.toolset) || Array.isArray(after.toolset)) return undefined;
-  return 'the write would remove the agent\'s toolset, which grants it every tool the gateway exposes; a toolset is never removed (set another one instead)';
+  return 'the write would remove the agent\'s toolset, which grants it every tool the gateway exposes; a toolset is ' +
+    'never removed (set another one instead)';
 }
 
 /** A short CHANGE-CAUSE line: the operation, who, and what changed. */

@@ -50,7 +50,8 @@ export function skillsViolations(skills: unknown): string[] {
   if (secret !== undefined && secret !== null) {
     if (typeof secret !== 'string') out.push('skills.gitAuthSecretName must be a string');
     else if (secret.trim() && !(secret.length <= 253 && DNS1123_SUBDOMAIN.test(secret))) {
-      out.push(`skills.gitAuthSecretName ${goQuote(secret)} must be a Secret name: lowercase letters, digits, "-" and ".", at most 253 characters`);
+      out.push(`skills.gitAuthSecretName ${goQuote(secret)} must be a Secret name: lowercase letters, digits, "-" ` +
+        `and ".", at most 253 characters`);
     }
   }
   return out;
@@ -127,9 +128,11 @@ function gitRefViolations(ref: Record<string, unknown>, at: string): string[] {
   }
   if (gitRef && /\s/.test(gitRef)) out.push(`${at}.ref ${goQuote(gitRef)} contains whitespace`);
   if (commit?.trim() && !FULL_COMMIT.test(commit)) {
-    out.push(`${at}.commit ${goQuote(commit)} is not a full commit id (40 or 64 hex characters); give a branch or tag as ref to have it resolved`);
+    out.push(`${at}.commit ${goQuote(commit)} is not a full commit id (40 or 64 hex characters); give a branch or ` +
+      `tag as ref to have it resolved`);
   } else if (commit?.trim() && gitRef?.trim() && url) {
-    out.push(`${at} (${gitSkillName({ url, path, name })}) gives both ref ${goQuote(gitRef)} and commit ${goQuote(commit)}; give the commit to pin, or the ref to have it resolved`);
+    out.push(`${at} (${gitSkillName({ url, path, name })}) gives both ref ${goQuote(gitRef)} and commit ` +
+      `${goQuote(commit)}; give the commit to pin, or the ref to have it resolved`);
   }
   if (out.length > 0 || !url) return out;
   const mount = gitSkillName({ url, path, name });

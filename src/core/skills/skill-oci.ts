@@ -43,11 +43,13 @@ export function parseSkillOci(text: string): SkillOciReference | { error: string
   if (colon !== -1) {
     tag = path.slice(colon + 1);
     path = path.slice(0, colon);
-    if (!TAG.test(tag)) return { error: `${quoted}: tag ${goQuote(tag)} must be letters, digits, "_", "." and "-" (at most 128, not starting with "." or "-")` };
+    if (!TAG.test(tag)) return { error: `${quoted}: tag ${goQuote(tag)} must be letters, digits, "_", "." and "-" ` +
+      `(at most 128, not starting with "." or "-")` };
   }
   if (path === '') return { error: `${quoted} has no repository` };
   if (!path.split('/').every((c) => COMPONENT.test(c))) {
-    return { error: `${quoted}: repository ${goQuote(path)} must be lowercase path components (letters, digits and single separators ".", "_", "-")` };
+    return { error: `${quoted}: repository ${goQuote(path)} must be lowercase path components (letters, digits and ` +
+      `single separators ".", "_", "-")` };
   }
   return {
     registry: host, repository: path, ...(tag !== undefined ? { tag } : {}),

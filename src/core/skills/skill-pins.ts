@@ -104,7 +104,8 @@ export function planPins(skills: SkillsSpec | undefined, options: PinOptions = {
 export function tooManyLookups(plan: PinPlan): string | undefined {
   const n = lookupsOf(plan).length;
   if (n <= MAX_PIN_LOOKUPS) return undefined;
-  return `skills need ${n} lookups to be pinned, more than the ${MAX_PIN_LOOKUPS} one write makes; give some of them pinned (a commit, or an OCI reference with @sha256:<digest>)`;
+  return `skills need ${n} lookups to be pinned, more than the ${MAX_PIN_LOOKUPS} one write makes; give some of them ` +
+    `pinned (a commit, or an OCI reference with @sha256:<digest>)`;
 }
 
 /** Every distinct lookup of a plan. */

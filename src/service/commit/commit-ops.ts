@@ -112,7 +112,8 @@ export async function updateInCommitMode(
 
 /** What a drift means for the proposal, for the result's notes. */
 export function driftNote(drift: string[]): string {
-  return `the live release differs from git at ${drift.join(', ')}; the change is based on git's values and does not copy the live ones into git (a merge makes Flux apply git's)`;
+  return `the live release differs from git at ${drift.join(', ')}; the change is based on git's values and does not ` +
+    `copy the live ones into git (a merge makes Flux apply git's)`;
 }
 
 export async function deleteInCommitMode(

@@ -32,8 +32,9 @@ export async function checkCallerMayChange(
   const subject = who ? `User "${who}"` : 'the caller';
   const target = operation === 'create' ? `${resource}.${group}` : `${resource}.${group} "${name}"`;
   throw forbidden(
-    `${target} is forbidden: ${subject} cannot ${attributes.verb} resource "${resource}" in API group "${group}" in the namespace "${namespace}"`
-    + `${answer.reason ? `: ${answer.reason}` : ''}; commit mode proposes only a change the caller may make live, and nothing was pushed`,
+    `${target} is forbidden: ${subject} cannot ${attributes.verb} resource "${resource}" in API group "${group}" in `
+    + `the namespace "${namespace}"${answer.reason ? `: ${answer.reason}` : ''}; commit mode proposes only a change `
+    + `the caller may make live, and nothing was pushed`,
   );
 }
 
@@ -57,8 +58,9 @@ export async function checkRepositoryAllowed(
   if (allowed.has(wanted)) return;
   const listed = [...allowed.values()].sort();
   throw forbidden(
-    `the installation's GitHub credential opens pull requests only in the repositories the platform chose (${listed.length > 0 ? listed.join(', ') : 'none'}), `
-    + `and ${repositoryText(target.repository)} is not one of them; send your own GitHub token in X-GitHub-Token to propose there, or have it listed in --gitops-repositories`,
+    `the installation's GitHub credential opens pull requests only in the repositories the platform chose `
+    + `(${listed.length > 0 ? listed.join(', ') : 'none'}), and ${repositoryText(target.repository)} is not one of `
+    + `them; send your own GitHub token in X-GitHub-Token to propose there, or have it listed in --gitops-repositories`,
   );
 }
 

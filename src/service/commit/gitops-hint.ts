@@ -30,7 +30,8 @@ export async function withCommitHint(
       if (hits.length > 0) file = hits.map((h) => h.path).join(' and ');
       hint = ` With mode "commit", agent-manager would open a pull request against ${where} changing ${file}.`;
     } else {
-      hint = ` With mode "commit" (not configured here: --github-app-id or --gitops-github-token), agent-manager would open a pull request against ${where} changing ${file}.`;
+      hint = ` With mode "commit" (not configured here: --github-app-id or --gitops-github-token), agent-manager ` +
+        `would open a pull request against ${where} changing ${file}.`;
     }
   } catch {
     return refusal;

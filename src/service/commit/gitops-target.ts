@@ -76,7 +76,8 @@ export async function commitTarget(
   const defaults = env.settings.gitops;
   const repository = str(options.repository) ?? defaults?.repository;
   if (!repository) {
-    throw invalid('commit mode needs a GitOps repository: pass repository (owner/name), branch and path, or configure --gitops-repository');
+    throw invalid('commit mode needs a GitOps repository: pass repository (owner/name), branch and path, or ' +
+      'configure --gitops-repository');
   }
   const directory = normaliseDirectory(options.path ?? defaults?.path);
   if (directory === undefined) throw invalid(`path ${JSON.stringify(options.path)} leaves the repository; give a directory below its root`);
@@ -125,7 +126,8 @@ async function fromKustomization(
 ): Promise<CommitTarget> {
   const ks = await kube.get(env.types.kustomization, ref.namespace, ref.name);
   const where = `Flux Kustomization ${ref.namespace}/${ref.name}`;
-  if (!ks) throw invalid(`the release is applied by ${where}, which cannot be read (it does not exist, or agent-manager may not get kustomizations there)`);
+  if (!ks) throw invalid(`the release is applied by ${where}, which cannot be read (it does not exist, or ` +
+    `agent-manager may not get kustomizations there)`);
   const spec = (ks.spec ?? {}) as {
     path?: unknown; prune?: unknown; targetNamespace?: unknown;
     sourceRef?: { kind?: unknown; name?: unknown; namespace?: unknown };
@@ -140,7 +142,8 @@ async function fromKustomization(
   if (!repo) throw invalid(`${where} applies from GitRepository ${sourceNs}/${source.name}, which cannot be read`);
   const repoSpec = (repo.spec ?? {}) as { url?: unknown; ref?: Record<string, unknown> };
   const repository = typeof repoSpec.url === 'string' ? repositoryOfUrl(repoSpec.url) : undefined;
-  if (!repository) throw invalid(`GitRepository ${sourceNs}/${source.name} has URL ${JSON.stringify(repoSpec.url)}, which names no GitHub repository`);
+  if (!repository) throw invalid(`GitRepository ${sourceNs}/${source.name} has URL ${JSON.stringify(repoSpec.url)}, ` +
+    `which names no GitHub repository`);
   const directory = normaliseDirectory(str(spec.path)) ?? '';
   const pinned = pinnedRef(repoSpec.ref);
   let base = str(repoSpec.ref?.branch) ?? FLUX_DEFAULT_BRANCH;
@@ -148,7 +151,9 @@ async function fromKustomization(
     // Flux follows the pinned reference, not a branch: a pull request's base is the caller's to name.
     const branch = str(options.branch);
     if (!branch) {
-      throw invalid(`${where} applies from GitRepository ${sourceNs}/${source.name}, which follows ${pinned} rather than a branch, so a merged change is applied only once that reference moves; pass branch to name the branch to propose the change to`);
+      throw invalid(`${where} applies from GitRepository ${sourceNs}/${source.name}, which follows ${pinned} rather ` +
+        `than a branch, so a merged change is applied only once that reference moves; pass branch to name the branch ` +
+        `to propose the change to`);
     }
     base = branch;
   }
@@ -165,7 +170,8 @@ async function fromKustomization(
   if ((given.repository && given.repository !== repositoryText(repository))
     || (given.branch && given.branch !== target.base)
     || (given.path !== undefined && normaliseDirectory(given.path) !== directory)) {
-    throw invalid(`the release is applied by ${where} from ${repositoryText(repository)}@${target.base} path ${directory || '/'}; omit repository, branch and path, or give those`);
+    throw invalid(`the release is applied by ${where} from ${repositoryText(repository)}@${target.base} path ` +
+      `${directory || '/'}; omit repository, branch and path, or give those`);
   }
   return target;
 }

@@ -50,7 +50,8 @@ export function checkCommitOptions(options: CommitOptions): void {
   }
   const given = (['repository', 'branch', 'path'] as const).filter((k) => options[k] !== undefined);
   if (given.length > 0) {
-    throw invalid(`${given.join(', ')} ${given.length > 1 ? 'apply' : 'applies'} only with mode "commit"; pass mode "commit" to open a pull request`);
+    throw invalid(`${given.join(', ')} ${given.length > 1 ? 'apply' : 'applies'} only with mode "commit"; pass mode ` +
+      `"commit" to open a pull request`);
   }
 }
 
@@ -89,7 +90,8 @@ export function commitTitle(
     case 'create': return `feat(agents): add agent ${name} in ${namespace}`;
     case 'update': return `chore(agents): update agent ${name} in ${namespace}`;
     case 'delete': return `feat(agents): remove agent ${name} in ${namespace}`;
-    case 'rollback': return `chore(agents): roll back agent ${name} in ${namespace}${rolledBackTo === undefined ? '' : ` to revision ${rolledBackTo}`}`;
+    case 'rollback': return `chore(agents): roll back agent ${name} in ` +
+      `${namespace}${rolledBackTo === undefined ? '' : ` to revision ${rolledBackTo}`}`;
   }
 }
 
@@ -147,7 +149,9 @@ export async function commitChange(
     const requestedBy = callerName(ctx.caller) ?? 'agent-manager service account';
     const outcome = await host.propose(ctx, {
       repository: target.repository, base: target.base, baseCommit: snapshot.commit, branch, title,
-      message: `${title}\n\n${plan.files.filter((f) => f.action !== 'unchanged').map((f) => `${f.action} ${f.path}`).join('\n')}\n\nRequested-by: ${requestedBy}\n`,
+      message: `${title}\n\n` +
+        `${plan.files.filter((f) => f.action !== 'unchanged').map((f) => `${f.action} ${f.path}`).join('\n')}` +
+        `\n\nRequested-by: ${requestedBy}\n`,
       body: prBody(request, info, requestedBy, target, plan.drift), changes,
     });
     if (outcome.moved) {
@@ -156,7 +160,8 @@ export async function commitChange(
     }
     return { ...info, pullRequest: outcome.pullRequest, number: outcome.number, commit: outcome.commit };
   }
-  throw conflict(`the base branch ${target.base} of ${repositoryText(target.repository)} moved ${ATTEMPTS} times while the change was being written; retry`);
+  throw conflict(`the base branch ${target.base} of ${repositoryText(target.repository)} moved ${ATTEMPTS} times ` +
+    `while the change was being written; retry`);
 }
 
 function prBody(
@@ -170,14 +175,17 @@ function prBody(
     '',
     '### Validation',
     request.schema
-      ? `The values pass the agent chart's values.schema.json of chart version ${request.schema.version} (schema from the ${request.schema.source} source).`
+      ? `The values pass the agent chart's values.schema.json of chart version ${request.schema.version} (schema ` +
+        `from the ${request.schema.source} source).`
       : 'Nothing to validate: the change removes the agent.',
   ];
   if (target.kustomization) {
     lines.push('', `Applied by Flux Kustomization \`${info.kustomization}\` (prune: ${target.kustomization.prune}).`);
   }
   if (drift && drift.length > 0) {
-    lines.push('', '### Drift', 'The live release differs from this repository at these value paths; the change is based on the repository\'s values, and merging it makes Flux apply them:', '', ...drift.map((p) => `- \`${p}\``));
+    lines.push('', '### Drift', 'The live release differs from this repository at these value paths; the change is ' +
+      'based on the repository\'s values, and merging it makes ' +
+      'Flux apply them:', '', ...drift.map((p) => `- \`${p}\``));
   }
   if (info.liveSteps) {
     lines.push('', '### After the merge', 'Flux will not delete these from the cluster; run by hand:', '', '```sh', ...info.liveSteps, '```');

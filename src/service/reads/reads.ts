@@ -90,8 +90,8 @@ export async function listAgents(rc: ReadContext, namespace: string): Promise<Li
     kube.list(types.agent, namespace),
     kube.list(types.helmRelease, namespace),
     kube.list(types.ociRepository, namespace).catch((err: unknown) => {
-      warnings.push(`the OCIRepositories of namespace ${namespace} could not be listed, so HelmReleases not rendered yet are `
-        + `recognised by the chart's source name only: ${toAppError(err).message}`);
+      warnings.push(`the OCIRepositories of namespace ${namespace} could not be listed, so HelmReleases not rendered `
+        + `yet are recognised by the chart's source name only: ${toAppError(err).message}`);
       return [] as KubeObject[];
     }),
   ]);

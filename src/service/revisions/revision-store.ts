@@ -145,14 +145,16 @@ export async function recordRevision(
   };
   let object: KubeObject | undefined;
   if (revision === undefined) {
-    notes.push(`no revision of ${where} was recorded (the change itself was applied): every revision number up to ${MAX_REVISION} is taken`);
+    notes.push(`no revision of ${where} was recorded (the change itself was applied): every revision number up to ` +
+      `${MAX_REVISION} is taken`);
     ctx.log.warn(log, 'revision not recorded: no number left');
   } else if (limit > 0 && owner.uid !== '') {
     object = buildRevision(agent, revision, owner, withAskedSkills(args.record, release)) as KubeObject;
     const bytes = Buffer.byteLength(JSON.stringify(object));
     if (bytes > MAX_REVISION_BYTES) {
       object = undefined;
-      notes.push(`revision ${revision} of ${where} was not recorded (the change itself was applied): it would be ${bytes} bytes, more than the 1 MiB a revision may hold`);
+      notes.push(`revision ${revision} of ${where} was not recorded (the change itself was applied): it would be ` +
+        `${bytes} bytes, more than the 1 MiB a revision may hold`);
       ctx.log.warn({ ...log, bytes }, 'revision not recorded: too large');
     }
   }
@@ -169,7 +171,8 @@ export async function recordRevision(
   }
   const failed = removed.filter((r) => r.status === 'rejected').map((r) => messageOf((r as PromiseRejectedResult).reason));
   if (failed.length > 0) {
-    notes.push(`${failed.length} revision(s) of ${where} beyond the history limit of ${limit} could not be deleted: ${failed[0]}`);
+    notes.push(`${failed.length} revision(s) of ${where} beyond the history limit of ${limit} could not be ` +
+      `deleted: ${failed[0]}`);
     ctx.log.warn({ ...log, err: failed[0], failed: failed.length }, 'old revisions not deleted');
   }
   if (history.error) {

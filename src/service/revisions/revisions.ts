@@ -69,15 +69,17 @@ export async function listAgentRevisions(
 /** The 404 of a revision the agent does not have (any more). */
 export function revisionNotFound(namespace: string, name: string, revision: number) {
   return notFound(
-    `revision ${revision} of agent ${namespace}/${name}: no such revision is kept (list_agent_revisions lists the ones there are)`,
+    `revision ${revision} of agent ${namespace}/${name}: no such revision is kept (list_agent_revisions lists `
+    + `the ones there are)`,
   );
 }
 
 /** The 422 of a revision that does not fit the revision schema: it names what is wrong and the object to delete. */
 export function malformedRevision(namespace: string, name: string, revision: StoredRevision): Unprocessable {
   return new Unprocessable(
-    `revision ${revision.revision} of agent ${namespace}/${name} is malformed (${revision.problem ?? 'unreadable'}), so it cannot be `
-    + `shown or applied again; pick another revision (list_agent_revisions), or delete ControllerRevision ${namespace}/${revision.name}`,
+    `revision ${revision.revision} of agent ${namespace}/${name} is malformed (${revision.problem ?? 'unreadable'}), `
+    + `so it cannot be shown or applied again; pick another revision (list_agent_revisions), or delete `
+    + `ControllerRevision ${namespace}/${revision.name}`,
   );
 }
 

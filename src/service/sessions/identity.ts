@@ -12,7 +12,8 @@ import type { A2AIdentity } from './port.js';
 export function a2aIdentity(ctx: RequestContext, oauth: boolean): A2AIdentity {
   if (!oauth) return {};
   if (!ctx.token) {
-    throw new AppError(ErrorCode.Unauthenticated, 'the session tools act as the caller towards kagent and the request carries no identity token (send your id_token as Authorization: Bearer)');
+    throw new AppError(ErrorCode.Unauthenticated, 'the session tools act as the caller towards kagent and the ' +
+      'request carries no identity token (send your id_token as Authorization: Bearer)');
   }
   return { token: ctx.token, user: callerName(ctx.caller) };
 }

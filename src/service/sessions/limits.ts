@@ -20,7 +20,8 @@ export function checkMessage(message: string | undefined): string {
   if (message === undefined || message.trim() === '') throw invalid('message is required: say what to ask the agent');
   const chars = length(message);
   if (chars > MAX_MESSAGE_CHARS) {
-    throw invalid(`message is ${chars} characters; at most ${MAX_MESSAGE_CHARS} are accepted (send long material in several messages)`);
+    throw invalid(`message is ${chars} characters; at most ${MAX_MESSAGE_CHARS} are accepted (send long material in ` +
+      `several messages)`);
   }
   return message;
 }
@@ -41,7 +42,8 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 export function checkSessionId(sessionId: string | undefined): string {
   if (sessionId === undefined || sessionId === '') throw invalid('sessionId is required: use the session.id start_session or list_sessions answered');
   if (length(sessionId) > MAX_SESSION_ID_CHARS || CONTROL.test(sessionId)) {
-    throw invalid(`sessionId is not a session id (printable, at most ${MAX_SESSION_ID_CHARS} characters): use the session.id start_session or list_sessions answered`);
+    throw invalid(`sessionId is not a session id (printable, at most ${MAX_SESSION_ID_CHARS} characters): use the ` +
+      `session.id start_session or list_sessions answered`);
   }
   return sessionId;
 }

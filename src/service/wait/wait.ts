@@ -139,7 +139,8 @@ export async function withRollout<R extends WaitableResult>(
     // Not ready before the release reached the generation this write left.
     outcome = await follow(env, ctx, namespace, name, 'ready', seconds, (status) => ctx.progress?.(status.summary), result.generation);
   } catch (err) {
-    return note(`the write was applied, but waiting for the rollout failed: ${toAppError(err).message}; follow it with wait_for_agent`);
+    return note(`the write was applied, but waiting for the rollout failed: ${toAppError(err).message}; follow it ` +
+      `with wait_for_agent`);
   }
   const waited = {
     ...result, agent: await agentAfter(env, ctx, result.agent), status: outcome.status,

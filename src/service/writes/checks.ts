@@ -16,7 +16,8 @@ export function modelConfigViolation(
   const names = configs.map((c) => c.metadata.name).sort();
   if (names.includes(name)) return undefined;
   if (names.length === 0) {
-    return `modelConfig ${goQuote(name)} does not exist in namespace ${namespace}: there is no ModelConfig in namespace ${namespace}; ` +
+    return `modelConfig ${goQuote(name)} does not exist in namespace ${namespace}: there is no ModelConfig in ` +
+      `namespace ${namespace}; ` +
       'if the namespace does not exist, create it or point --kagent-namespace or --managed-namespaces at the ' +
       'namespace kagent runs in, ' +
       'otherwise ask a platform admin to provision ModelConfigs there';

@@ -43,7 +43,8 @@ export function releaseTerminatingConflict(namespace: string, name: string) {
 
 export function bareAgentExistsConflict(namespace: string, name: string) {
   return conflict(
-    `Agent ${namespace}/${name} already exists without a HelmRelease (a bare CR); delete it first (delete_agent with force) or pick another name`,
+    `Agent ${namespace}/${name} already exists without a HelmRelease (a bare CR); delete it first (delete_agent with ` +
+    `force) or pick another name`,
   );
 }
 
@@ -160,7 +161,8 @@ export async function createAgent(
     ensureSource(
       kube, types, sourceTemplate,
     ).catch(() => ensureSource(kube, types, sourceTemplate)).catch((err: unknown) => {
-      throw backendError(`HelmRelease ${namespace}/${name} was written, but its chart source could not be ensured after it: ${err instanceof Error ? err.message : String(err)}`, err);
+      throw backendError(`HelmRelease ${namespace}/${name} was written, but its chart source could not be ensured ` +
+        `after it: ${err instanceof Error ? err.message : String(err)}`, err);
     }),
     agentStatus(kube, types, namespace, name).catch(() => undefined),
     recordRevision(env, ctx, kube, {

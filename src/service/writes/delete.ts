@@ -100,7 +100,8 @@ export async function deleteAgent(
 /** The 409 of a commit-mode delete of a bare Agent CR: there is no release to remove in git. */
 function bareAgentNotInGit(namespace: string, name: string) {
   return conflict(
-    `Agent ${namespace}/${name} is a bare CR with no HelmRelease behind it, so commit mode has no release to remove in git; delete it where it is defined, or with force in apply mode`,
+    `Agent ${namespace}/${name} is a bare CR with no HelmRelease behind it, so commit mode has no release to remove ` +
+    `in git; delete it where it is defined, or with force in apply mode`,
   );
 }
 

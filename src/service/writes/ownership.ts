@@ -14,7 +14,8 @@ const ref = (o: KubeObject): string => `${o.metadata.namespace}/${o.metadata.nam
 
 export function bareAgentConflict(namespace: string, name: string) {
   return conflict(
-    `Agent ${namespace}/${name} is a bare CR with no HelmRelease behind it; agent-manager only writes HelmRelease values (recreate it with create_agent, or delete it with force)`,
+    `Agent ${namespace}/${name} is a bare CR with no HelmRelease behind it; agent-manager only writes HelmRelease ` +
+    `values (recreate it with create_agent, or delete it with force)`,
   );
 }
 
@@ -27,7 +28,8 @@ export function releaseGuard(release: KubeObject, force: boolean, commit = false
   const kustomization = kustomizationOf(release);
   if (kustomization) {
     return conflict(
-      `HelmRelease ${ref(release)} is applied by Flux Kustomization "${kustomization}": its desired state lives in git, a live write would be undone. Change it in the GitOps repository, or pass force to write anyway`,
+      `HelmRelease ${ref(release)} is applied by Flux Kustomization "${kustomization}": its desired state lives in ` +
+      `git, a live write would be undone. Change it in the GitOps repository, or pass force to write anyway`,
     );
   }
   if ((release.spec as { suspend?: unknown } | undefined)?.suspend === true) {

@@ -35,7 +35,8 @@ export function agentChanged(
 /** The 409 of a write whose precondition held on our read but whose release moved before the write landed. */
 export function changedDuringWrite(namespace: string, name: string, cause?: unknown) {
   return conflict(
-    `agent ${namespace}/${name} changed between the precondition check and the write, which the API server refused; nothing was written: read it again and retry`,
+    `agent ${namespace}/${name} changed between the precondition check and the write, which the API server refused; ` +
+    `nothing was written: read it again and retry`,
     cause,
   );
 }

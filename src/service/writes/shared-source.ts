@@ -81,7 +81,9 @@ export async function ensureSource(
       }
     }
     if (Date.now() >= deadline) {
-      throw backendError(`OCIRepository ${namespace}/${name} is being deleted and was still there after ${Math.round(waitMs / 1000)} s, so it could not be created again; check its finalizers (source-controller removes them) and retry`);
+      throw backendError(`OCIRepository ${namespace}/${name} is being deleted and was still there after ` +
+        `${Math.round(waitMs / 1000)} s, so it could not be created again; check its finalizers (source-controller ` +
+        `removes them) and retry`);
     }
     await sleep(pause);
   }

@@ -59,7 +59,8 @@ export function bearerAuth(options: BearerAuthOptions): RequestHandler {
     // MCP clients and muster act on a 401 with a challenge; a 431 carries none.
     if (header.length > MAX_AUTHORIZATION_HEADER_BYTES) {
       const error = unauthenticated(
-        `the Authorization header is too large (${header.length} bytes; the limit is ${MAX_AUTHORIZATION_HEADER_BYTES})`,
+        `the Authorization header is too large (${header.length} bytes; the limit is ` +
+        `${MAX_AUTHORIZATION_HEADER_BYTES})`,
       );
       return refuse(req, res, { resourceMetadataUrl, log, error, tokenSent: true });
     }
@@ -151,8 +152,8 @@ export function headerSafe(text: string): string {
 function noCredentials(resourceMetadataUrl: string, scheme?: string): AppError {
   const got = scheme ? ` (got the ${headerSafe(scheme.slice(0, 20))} scheme)` : '';
   return unauthenticated(
-    `this endpoint acts as the caller: send the identity provider's id_token as "Authorization: Bearer <token>"${got}; ` +
-      `where to sign in: ${resourceMetadataUrl}`,
+    `this endpoint acts as the caller: send the identity provider's id_token as "Authorization: Bearer ` +
+      `<token>"${got}; where to sign in: ${resourceMetadataUrl}`,
   );
 }
 

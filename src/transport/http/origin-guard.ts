@@ -41,7 +41,8 @@ export function refuseOrigin(origin: string | undefined, allowed: ReadonlySet<st
   if (normalised && (isLoopbackOriginHost(new URL(normalised).hostname) || allowed.has(normalised))) return undefined;
   const shown = origin.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
   return (
-    `requests from the browser origin "${shown}" are refused (protection against cross-site requests and DNS rebinding): ` +
+    `requests from the browser origin "${shown}" are refused (protection against cross-site requests and ` +
+    `DNS rebinding): ` +
     'browsers may call agent-manager only from a loopback origin, its own public URL (--oauth-base-url) or an ' +
     'origin listed in ' +
     '--allowed-origins (AGENT_MANAGER_ALLOWED_ORIGINS); add this origin there, or call agent-manager from a ' +

@@ -29,7 +29,8 @@ export const MCP_INSTRUCTIONS = [
   '4. The technical name is a DNS-1123 label (lowercase letters, digits and "-", at most 63 characters). The user ' +
   'chooses it ' +
     'and confirms it; never derive it from the display name yourself.',
-  `5. Every agent declares a toolset: selectors bounding which of the gateway's tools it may use. Shipped presets: ${presets}. ` +
+  `5. Every agent declares a toolset: selectors bounding which of the gateway's tools it may use. Shipped ` +
+    `presets: ${presets}. ` +
     'Use ["preset:none"] for an agent without tools; preset:full is the deliberate choice of every tool.',
   '6. validate_agent is the dry run of create_agent (or of update_agent with update: true): it reports every ' +
   'problem and the ' +

@@ -37,7 +37,8 @@ function problem(m: unknown): string | undefined {
   if (!('method' in message) && !('result' in message) && !('error' in message)) {
     return 'a message needs a method (a request or a notification) or a result or an error (a response)';
   }
-  return 'it is none of a request {jsonrpc, id, method, params?}, a notification {jsonrpc, method, params?} or a response {jsonrpc, id, result or error}';
+  return 'it is none of a request {jsonrpc, id, method, params?}, a notification {jsonrpc, method, params?} or a ' +
+    'response {jsonrpc, id, result or error}';
 }
 
 function kind(v: unknown): string {

@@ -37,7 +37,8 @@ export function fromRouting(err: unknown): unknown {
   if (!(err instanceof URIError) || (err as { status?: unknown }).status !== 400) return err;
   const segment = /'(.*)'$/s.exec(err.message)?.[1] ?? '';
   return invalid(
-    `the path segment ${JSON.stringify(segment)} is not valid percent-encoding; encode the namespace and name as URL path segments`,
+    `the path segment ${JSON.stringify(segment)} is not valid percent-encoding; encode the namespace and name as ` +
+    `URL path segments`,
     err,
   );
 }

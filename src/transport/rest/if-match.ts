@@ -26,7 +26,8 @@ export function parseIfMatch(header: string | undefined, field = 'If-Match'): If
     const match = TAG.exec(element);
     if (!match) {
       throw invalid(
-        `${field} must be * or entity tags in double quotes separated by commas, as GET sends them in ETag (e.g. ${field}: "3-9f86d081"); got ${JSON.stringify(shownTag(value))}`,
+        `${field} must be * or entity tags in double quotes separated by commas, as GET sends them in ETag (e.g. ` +
+        `${field}: "3-9f86d081"); got ${JSON.stringify(shownTag(value))}`,
       );
     }
     (match[1] ? weak : strong).push(match[2] ?? '');
@@ -68,7 +69,8 @@ export function versionUnlessNoneMatch(
   const agent = `agent ${namespace}/${name}`;
   if (ifNoneMatch.any) return failed(`${agent} exists, and If-None-Match: * asks for a write only when it does not; leave the header out`);
   if (current !== undefined && [...ifNoneMatch.strong, ...ifNoneMatch.weak].includes(current)) {
-    return failed(`${agent} is at version ${shownTag(current)}, which If-None-Match names; read it again, or leave the header out`);
+    return failed(`${agent} is at version ${shownTag(current)}, which If-None-Match names; read it again, or ` +
+      `leave the header out`);
   }
   return current;
 }

@@ -66,7 +66,8 @@ export function contentTypeProblem(header: string | undefined): string | undefin
   }
   const charset = type.params.get('charset')?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8') {
-    return `a JSON body is UTF-8 (RFC 8259); send Content-Type: ${JSON_MEDIA_TYPE} without a charset or with charset=utf-8, not ${shown}`;
+    return `a JSON body is UTF-8 (RFC 8259); send Content-Type: ${JSON_MEDIA_TYPE} without a charset or with ` +
+      `charset=utf-8, not ${shown}`;
   }
   return undefined;
 }
@@ -97,7 +98,8 @@ export const refuseBody: RequestHandler = (req, res, next) => {
     const text = Buffer.isBuffer(req.body) ? req.body.toString() : '';
     req.body = undefined;
     if (text.trim() === '') return next();
-    return next(invalid(`${req.method} takes no body; send its options as query parameters (e.g. ?dryRun=true or ?force=true); nothing was done`));
+    return next(invalid(`${req.method} takes no body; send its options as query parameters (e.g. ?dryRun=true or ` +
+      `?force=true); nothing was done`));
   });
 };
 

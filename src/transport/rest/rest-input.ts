@@ -54,7 +54,8 @@ export async function restInput(
   const version = ifMatch && singleVersion(ifMatch);
   if (version !== undefined) {
     if (raw.version !== undefined && raw.version !== version) {
-      throw invalid(`If-Match names version ${shownTag(version)} and the body version ${JSON.stringify(shownTag(String(raw.version)))}: send one of them`);
+      throw invalid(`If-Match names version ${shownTag(version)} and the body version ` +
+        `${JSON.stringify(shownTag(String(raw.version)))}: send one of them`);
     }
     raw.version = version;
   }
@@ -157,7 +158,8 @@ async function checkCreateIfMatch(
   const agent = namespace ? `${namespace}/${name}` : `${name} (in the default namespace)`;
   if (current === undefined) {
     throw new PreconditionFailed(
-      `agent ${agent} does not exist yet, so If-Match ${shownTag(header!.trim())} cannot match (RFC 9110 §13.1.1); leave If-Match out to create it; nothing was written`,
+      `agent ${agent} does not exist yet, so If-Match ${shownTag(header!.trim())} cannot match (RFC 9110 §13.1.1); ` +
+      `leave If-Match out to create it; nothing was written`,
     );
   }
   if (!ifMatch.any) versionFromList(ifMatch, current, namespace, name);
