@@ -69,7 +69,9 @@ async function oidcConfig(config: SandboxCommandConfig): Promise<OidcAuthenticat
     } catch (err) {
       throw new Error(`--oidc-ca-file ${oidc.caFile}: cannot read it: ${(err as Error).message}`, { cause: err });
     }
-    if (!caPem.includes('-----BEGIN CERTIFICATE-----')) throw new Error(`--oidc-ca-file ${oidc.caFile}: no PEM certificate in it`);
+    if (!caPem.includes('-----BEGIN CERTIFICATE-----')) {
+      throw new Error(`--oidc-ca-file ${oidc.caFile}: no PEM certificate in it`);
+    }
   }
   return {
     issuerUrl: oidc.issuerUrl, clientId: oidc.clientId, usernameClaim: oidc.usernameClaim,
@@ -98,13 +100,17 @@ function stopRequested(signal: AbortSignal | undefined): Promise<string> {
 /** The lines printed at start: where, how to use it, and what runs. */
 function banner(sandbox: Sandbox, config: SandboxCommandConfig): string {
   const lines = [`Sandbox Kubernetes API server: ${sandbox.url}`];
-  if (config.kubeconfigOut) lines.push(`Use it with: KUBECONFIG=${config.kubeconfigOut} kubectl get helmreleases,agents -A`);
+  if (config.kubeconfigOut) lines.push(`Use it with: KUBECONFIG=${config.kubeconfigOut} kubectl get ` +
+    `helmreleases,agents -A`);
   else lines.push('Write a kubeconfig for kubectl with --kubeconfig-out PATH');
   lines.push(`Authorization: ` +
     `${config.authorization === 'rbac' ? 'RBAC (the kubeconfig user is in system:masters)' : 'everything allowed'}`);
   if (config.oidc) lines.push(`OIDC: id_tokens of ${config.oidc.issuerUrl} for client ${config.oidc.clientId}`);
   lines.push(`Controllers: ${config.controllers ? `running (${sandbox.controllers?.names.join(', ')})` : 'off'}`);
-  if (sandbox.a2aUrl) lines.push(`kagent A2A for Ready agents: ${sandbox.a2aUrl}/<namespace>/<name>/ (serve --kagent-a2a-url=${sandbox.a2aUrl})`);
+  if (sandbox.a2aUrl) {
+    lines.push(`kagent A2A for Ready agents: ${sandbox.a2aUrl}/<namespace>/<name>/ (serve ` +
+      `--kagent-a2a-url=${sandbox.a2aUrl})`);
+  }
   if (sandbox.workloads.size > 0) {
     lines.push(`Workload clusters of organization ${sandbox.organization} (kubeconfig Secrets <cluster>-kubeconfig ` +
       `in org-${sandbox.organization}):`);
@@ -172,7 +178,8 @@ export async function runSandbox(
 function listenFailure(err: unknown, listen: string): unknown {
   if ((err as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return err;
   return Object.assign(
-    new Error(`--listen ${listen}: the address is already in use; stop what holds it or choose another address with --listen`, { cause: err }),
+    new Error(`--listen ${listen}: the address is already in use; stop what holds it or choose another ` +
+      `address with --listen`, { cause: err }),
     { exitCode: 2 },
   );
 }

@@ -77,7 +77,9 @@ export class FaultInjector {
       rule.count--;
       this.rules = this.rules.filter((r) => r.count > 0);
       if (rule.drop) return ctx.drop();
-      const what = info.isResourceRequest ? `${info.verb} ${info.resource}${info.subresource ? `/${info.subresource}` : ''}` : `${info.verb} ${info.path}`;
+      const what = info.isResourceRequest
+        ? `${info.verb} ${info.resource}${info.subresource ? `/${info.subresource}` : ''}`
+        : `${info.verb} ${info.path}`;
       ctx.fail(statusForCode(rule.code ?? 500, rule.message ?? `injected fault: ${what}`));
     };
   }
@@ -89,14 +91,18 @@ export class FaultInjector {
 
   /** Delay every API request by `ms` (0 turns it off). */
   setLatency(ms: number): void {
-    if (!Number.isFinite(ms) || ms < 0) throw new Error(`latency must be a number of milliseconds >= 0, got ${String(ms)}`);
+    if (!Number.isFinite(ms) || ms < 0) {
+      throw new Error(`latency must be a number of milliseconds >= 0, got ${String(ms)}`);
+    }
     this.latency = ms;
   }
 
   /** Fail the next `count` requests matching the rule. */
   failNext(rule: FailureRule): void {
     const count = rule.count ?? 1;
-    if (!Number.isInteger(count) || count < 1) throw new Error(`count must be a whole number >= 1, got ${String(rule.count)}`);
+    if (!Number.isInteger(count) || count < 1) {
+      throw new Error(`count must be a whole number >= 1, got ${String(rule.count)}`);
+    }
     if (rule.code !== undefined && (!Number.isInteger(rule.code) || rule.code < 400 || rule.code > 599)) {
       throw new Error(`code must be an HTTP error status (400-599), got ${String(rule.code)}`);
     }
@@ -124,7 +130,9 @@ export class FaultInjector {
     const crashed: JsonObject = {
       ...old, name: container, ready: false, started: false, restartCount: restarts,
       image: old.image ?? containers.find((c) => c.name === container)?.image,
-      state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off 10s restarting failed container=${container} pod=${target.pod}_${target.namespace}(${uid})` } },
+      state: { waiting: { reason: 'CrashLoopBackOff',
+        message: `back-off 10s restarting failed container=${container} ` +
+          `pod=${target.pod}_${target.namespace}(${uid})` } },
       lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: now, finishedAt: now } },
     };
     const others = (Array.isArray(status.containerStatuses) ? status.containerStatuses.filter(isObject) : []).filter(
@@ -134,7 +142,9 @@ export class FaultInjector {
     status.phase = 'Running';
     const why = `containers with unready status: [${container}]`;
     let conditions = (Array.isArray(status.conditions) ? status.conditions : []) as Condition[];
-    for (const type of ['Ready', 'ContainersReady']) conditions = setCondition(conditions, { type, status: 'False', reason: 'ContainersNotReady', message: why });
+    for (const type of ['Ready', 'ContainersReady']) {
+      conditions = setCondition(conditions, { type, status: 'False', reason: 'ContainersNotReady', message: why });
+    }
     status.conditions = conditions;
     const updated = this.store.updateStatus('pods', { ...structuredClone(pod), status }, { fieldManager: 'kubelet' });
     recordEvent(this.store, subjectOf(pod, `spec.containers{${container}}`), 'Warning', 'BackOff',

@@ -9,7 +9,8 @@
 import type { JsonObject } from './api/json.js';
 import type { SandboxStore } from './ops/sandbox-store.js';
 import type { SandboxLogger } from './server/api-server.js';
-import { AGENT_MANAGER_RULES, DEFAULT_SEED, grantAgentManager, KAGENT_NAMESPACE, SEED_MANAGER, type SeedStep } from './seed.js';
+import { AGENT_MANAGER_RULES, DEFAULT_SEED, grantAgentManager, KAGENT_NAMESPACE, SEED_MANAGER,
+  type SeedStep } from './seed.js';
 import { bindPeople, installNow, seedPeopleRbac } from './seed-samples.js';
 
 /** The organization of a fleet when none is named. */
@@ -63,7 +64,8 @@ export const organizationNamespace = (organization: string): string => `org-${or
 export function kubeconfigSecret(organization: string, cluster: string, kubeconfigYaml: string): JsonObject {
   return {
     apiVersion: 'v1', kind: 'Secret', type: CLUSTER_SECRET_TYPE,
-    metadata: { name: `${cluster}-kubeconfig`, namespace: organizationNamespace(organization), labels: { [CLUSTER_NAME_LABEL]: cluster } },
+    metadata: { name: `${cluster}-kubeconfig`, namespace: organizationNamespace(organization),
+      labels: { [CLUSTER_NAME_LABEL]: cluster } },
     data: { value: Buffer.from(kubeconfigYaml, 'utf8').toString('base64') },
   };
 }
@@ -73,7 +75,8 @@ export function placedRelease(organization: string, cluster: string, agent: stri
   const namespace = organizationNamespace(organization);
   return {
     apiVersion: 'helm.toolkit.fluxcd.io/v2', kind: 'HelmRelease',
-    metadata: { name: `${cluster}-${agent}`, namespace, labels: { 'app.kubernetes.io/managed-by': 'agent-manager', [PLACED_CLUSTER_LABEL]: cluster } },
+    metadata: { name: `${cluster}-${agent}`, namespace,
+      labels: { 'app.kubernetes.io/managed-by': 'agent-manager', [PLACED_CLUSTER_LABEL]: cluster } },
     spec: {
       interval: '10m', releaseName: agent, targetNamespace: KAGENT_NAMESPACE, storageNamespace: KAGENT_NAMESPACE,
       chartRef: { kind: 'OCIRepository', name: 'agent', namespace },
@@ -104,15 +107,19 @@ export function seedFleet(
     metadata: { name: 'agent', namespace, labels: { 'app.kubernetes.io/managed-by': 'agent-manager' } },
     spec: { interval: '30m', url: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', ref: { semver: 'x.x.x' } },
   }, opts);
-  for (const workload of workloads) store.create('secrets', kubeconfigSecret(organization, workload.name, workload.kubeconfigYaml), opts);
+  for (const workload of workloads) {
+    store.create('secrets', kubeconfigSecret(organization, workload.name, workload.kubeconfigYaml), opts);
+  }
   // agent-manager manages the organization's releases as those of a managed namespace, and reads its kubeconfig
   // Secrets.
-  grantAgentManager(store, namespace, [...AGENT_MANAGER_RULES, { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] }]);
+  grantAgentManager(store, namespace, [...AGENT_MANAGER_RULES,
+    { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] }]);
   if (!samples) return;
   bindPeople(store, namespace);
   for (const workload of workloads) {
     const release = placedRelease(organization, workload.name, SAMPLE_FLEET_AGENT, {
-      displayName: `Cluster Helper (${workload.name})`, description: `Answers questions about workload cluster ${workload.name}.`,
+      displayName: `Cluster Helper (${workload.name})`,
+      description: `Answers questions about workload cluster ${workload.name}.`,
     });
     store.create('helmreleases', release, opts);
     installNow(store, String((release.metadata as JsonObject).name), namespace);
@@ -120,7 +127,8 @@ export function seedFleet(
 }
 
 /** What a workload cluster is seeded with: the management's seed, but `samples` without the sample agents. */
-export function workloadSeed(seed: boolean | 'samples' | readonly SeedStep[] | undefined): boolean | readonly SeedStep[] {
+export function workloadSeed(seed: boolean | 'samples' | readonly SeedStep[] | undefined): boolean
+  | readonly SeedStep[] {
   if (seed === 'samples') return [...DEFAULT_SEED, seedPeopleRbac];
   return seed ?? true;
 }

@@ -8,7 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:https';
-import { ADMIN_USER, AuthenticatorChain, serviceAccountUser, StaticTokenAuthenticator, type Authenticator } from './auth/authenticator.js';
+import { ADMIN_USER, AuthenticatorChain, serviceAccountUser, StaticTokenAuthenticator,
+  type Authenticator } from './auth/authenticator.js';
 import { alwaysAllow, type Authorizer } from './auth/authorizer.js';
 import { ensureBootstrapPolicy } from './auth/bootstrap-policy.js';
 import { OidcAuthenticator, type OidcAuthenticatorConfig } from './auth/oidc-authenticator.js';
@@ -42,7 +43,8 @@ export { SandboxStore } from './ops/sandbox-store.js';
 export { StatusError, statusErrors, statusForCode } from './api/status.js';
 export { alwaysAllow, forbiddenError } from './auth/authorizer.js';
 export { ADMIN_USER, serviceAccountUser } from './auth/authenticator.js';
-export { DEFAULT_SEED, KAGENT_NAMESPACE, MANAGED_NAMESPACES, SEED_MANAGER, seedChartRepository, seedNamespacePair, type SeedStep } from './seed.js';
+export { DEFAULT_SEED, KAGENT_NAMESPACE, MANAGED_NAMESPACES, SEED_MANAGER, seedChartRepository, seedNamespacePair,
+  type SeedStep } from './seed.js';
 export { ADMIN_GROUP, SAMPLE_SEED, VIEWER_GROUP } from './seed-samples.js';
 export { OidcAuthenticator, type OidcAuthenticatorConfig } from './auth/oidc-authenticator.js';
 export { RbacAuthorizer } from './auth/rbac-authorizer.js';

@@ -18,7 +18,8 @@ export function buildKubeconfig(server: string, caPem: string, user: KubeconfigU
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: 'sandbox', cluster: { server, 'certificate-authority-data': Buffer.from(caPem, 'utf8').toString('base64') } }],
+    clusters: [{ name: 'sandbox', cluster: { server,
+      'certificate-authority-data': Buffer.from(caPem, 'utf8').toString('base64') } }],
     users: [{ name: userName, user: { token: user.token } }],
     contexts: [{ name: 'sandbox', context: { cluster: 'sandbox', user: userName, namespace } }],
     'current-context': 'sandbox',
@@ -42,7 +43,8 @@ export function clusterAdminKubeconfig(server: string, caPem: string, cluster: s
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: cluster, cluster: { server, 'certificate-authority-data': Buffer.from(caPem, 'utf8').toString('base64') } }],
+    clusters: [{ name: cluster, cluster: { server,
+      'certificate-authority-data': Buffer.from(caPem, 'utf8').toString('base64') } }],
     users: [{ name: user, user: { token } }],
     contexts: [{ name: context, context: { cluster, user } }],
     'current-context': context,

@@ -22,7 +22,8 @@ export const VIEWER_GROUP = 'platform-viewers';
 function release(name: string, values: JsonObject, labels: Record<string, string> = {}): JsonObject {
   return {
     apiVersion: 'helm.toolkit.fluxcd.io/v2', kind: 'HelmRelease',
-    metadata: { name, namespace: KAGENT_NAMESPACE, labels: { 'app.kubernetes.io/managed-by': 'agent-manager', ...labels } },
+    metadata: { name, namespace: KAGENT_NAMESPACE,
+      labels: { 'app.kubernetes.io/managed-by': 'agent-manager', ...labels } },
     spec: {
       interval: '10m',
       chartRef: { kind: 'OCIRepository', name: 'agent', namespace: KAGENT_NAMESPACE },
@@ -42,7 +43,8 @@ export function installNow(store: SandboxStore, name: string, namespace = KAGENT
 export const seedGitOpsAgent: SeedStep = (store) => {
   store.create('helmreleases', release('incident-triage', {
     displayName: 'Incident Triage', description: 'Triage alerts and summarise incidents (managed in Git).',
-  }, { 'app.kubernetes.io/managed-by': 'Helm', 'kustomize.toolkit.fluxcd.io/name': 'platform-agents', 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' }), opts);
+  }, { 'app.kubernetes.io/managed-by': 'Helm', 'kustomize.toolkit.fluxcd.io/name': 'platform-agents',
+    'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' }), opts);
 };
 
 export const seedBareAgent: SeedStep = (store) => {
@@ -57,10 +59,12 @@ export const seedBareAgent: SeedStep = (store) => {
 };
 
 export const seedSuspendedAgent: SeedStep = (store) => {
-  store.create('helmreleases', release('paused-reviewer', { displayName: 'Paused Reviewer', description: 'Installed, then suspended.' }), opts);
+  store.create('helmreleases', release('paused-reviewer',
+    { displayName: 'Paused Reviewer', description: 'Installed, then suspended.' }), opts);
   installNow(store, 'paused-reviewer');
   const hr = store.get('helmreleases', KAGENT_NAMESPACE, 'paused-reviewer');
-  store.update('helmreleases', { ...structuredClone(hr), spec: { ...structuredClone(hr.spec as JsonObject), suspend: true } }, opts);
+  store.update('helmreleases', { ...structuredClone(hr),
+    spec: { ...structuredClone(hr.spec as JsonObject), suspend: true } }, opts);
 };
 
 const platformRules = (fluxVerbs: string[]): JsonObject[] => [
@@ -69,14 +73,17 @@ const platformRules = (fluxVerbs: string[]): JsonObject[] => [
   { apiGroups: ['kagent.dev'], resources: ['agents', 'modelconfigs'], verbs: READ },
   { apiGroups: ['apps'], resources: ['deployments', 'replicasets'], verbs: READ },
   // An agent's revisions: whoever writes agents records them (create) and prunes them (delete).
-  { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: fluxVerbs === READ ? READ : [...READ, 'create', 'delete'] },
+  { apiGroups: ['apps'], resources: ['controllerrevisions'],
+    verbs: fluxVerbs === READ ? READ : [...READ, 'create', 'delete'] },
   { apiGroups: [''], resources: ['pods', 'events', 'configmaps', 'serviceaccounts'], verbs: READ },
 ];
 
 /** Bind the people's groups to their ClusterRoles in `namespace` (a managed namespace, or an organization's). */
 export function bindPeople(store: SandboxStore, namespace: string): void {
-  const groups = (...names: string[]) => names.map((name) => ({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name }));
-  for (const [group, role] of [[ADMIN_GROUP, 'agent-platform-admin'], [VIEWER_GROUP, 'agent-platform-viewer']] as const) {
+  const groups = (...names: string[]) =>
+    names.map((name) => ({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name }));
+  for (const [group, role] of [[ADMIN_GROUP, 'agent-platform-admin'],
+    [VIEWER_GROUP, 'agent-platform-viewer']] as const) {
     store.create('rolebindings', {
       apiVersion: RBAC_V1, kind: 'RoleBinding', metadata: { name: group, namespace },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role }, subjects: groups(group),
@@ -85,14 +92,17 @@ export function bindPeople(store: SandboxStore, namespace: string): void {
 }
 
 export const seedPeopleRbac: SeedStep = (store) => {
-  const clusterRole = (name: string, rules: JsonObject[]) => store.create('clusterroles', { apiVersion: RBAC_V1, kind: 'ClusterRole', metadata: { name }, rules }, opts);
+  const clusterRole = (name: string, rules: JsonObject[]) =>
+    store.create('clusterroles', { apiVersion: RBAC_V1, kind: 'ClusterRole', metadata: { name }, rules }, opts);
   clusterRole('agent-platform-admin', platformRules(WRITE));
   clusterRole('agent-platform-viewer', platformRules(READ));
   clusterRole('namespace-reader', [{ apiGroups: [''], resources: ['namespaces'], verbs: READ }]);
-  const groups = (...names: string[]) => names.map((name) => ({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name }));
+  const groups = (...names: string[]) =>
+    names.map((name) => ({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name }));
   store.create('clusterrolebindings', {
     apiVersion: RBAC_V1, kind: 'ClusterRoleBinding', metadata: { name: 'platform-namespace-readers' },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'namespace-reader' }, subjects: groups(ADMIN_GROUP, VIEWER_GROUP),
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'namespace-reader' },
+    subjects: groups(ADMIN_GROUP, VIEWER_GROUP),
   }, opts);
   for (const namespace of MANAGED_NAMESPACES) bindPeople(store, namespace);
 };

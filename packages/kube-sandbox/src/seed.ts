@@ -77,8 +77,10 @@ const RBAC_V1 = 'rbac.authorization.k8s.io/v1';
  */
 /** The rules of the agent-manager Role in every managed namespace. */
 export const AGENT_MANAGER_RULES: readonly JsonObject[] = [
-  { apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'] },
-  { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['ocirepositories'], verbs: ['get', 'list', 'watch', 'create', 'delete'] },
+  { apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'],
+    verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'] },
+  { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['ocirepositories'],
+    verbs: ['get', 'list', 'watch', 'create', 'delete'] },
   { apiGroups: ['kagent.dev'], resources: ['agents'], verbs: ['get', 'list', 'watch', 'delete'] },
   { apiGroups: ['kagent.dev'], resources: ['modelconfigs'], verbs: ['list', 'watch'] },
   { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch'] },
@@ -90,7 +92,8 @@ export const AGENT_MANAGER_RULES: readonly JsonObject[] = [
 
 /** The agent-manager ServiceAccount's Role with `rules` in `namespace`, and its binding. */
 export function grantAgentManager(store: SandboxStore, namespace: string, rules: readonly JsonObject[]): void {
-  store.create('roles', { apiVersion: RBAC_V1, kind: 'Role', metadata: { name: 'agent-manager', namespace }, rules: structuredClone(rules) }, opts);
+  store.create('roles', { apiVersion: RBAC_V1, kind: 'Role', metadata: { name: 'agent-manager', namespace },
+    rules: structuredClone(rules) }, opts);
   store.create('rolebindings', {
     apiVersion: RBAC_V1, kind: 'RoleBinding', metadata: { name: 'agent-manager', namespace },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'agent-manager' },

@@ -30,7 +30,8 @@ export async function generateTls(): Promise<SandboxTls> {
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' },
+        { type: 7, ip: '::1' }] },
     ],
   });
   return { caPem: ca.cert, certPem: server.cert, keyPem: server.private };

@@ -79,8 +79,11 @@ function agentRouter(store: SandboxStore, base: string, namespace: string, name:
     supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }],
     provider: undefined, documentationUrl: undefined, iconUrl: undefined,
     capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-    securitySchemes: {}, securityRequirements: [], defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'converse', name: 'Converse', description: 'Answers messages from the agent\'s configuration', tags: ['sandbox'], examples: ['which tools do you have?'], inputModes: [], outputModes: [], securityRequirements: [] }],
+    securitySchemes: {}, securityRequirements: [], defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [{ id: 'converse', name: 'Converse', description: 'Answers messages from the agent\'s configuration',
+      tags: ['sandbox'], examples: ['which tools do you have?'], inputModes: [], outputModes: [],
+      securityRequirements: [] }],
     signatures: [],
   } as AgentCard;
   const tasks = new InMemoryTaskStore();
@@ -98,7 +101,8 @@ function agentRouter(store: SandboxStore, base: string, namespace: string, name:
   const handler = new DefaultRequestHandler(card, tasks, responder(facts, firstTurn, held));
   const router = express.Router();
   // The card names the agent as it is now (a display name can change while the uid stays).
-  router.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: async () => ({ ...card, name: facts()?.displayName ?? name }) }));
+  router.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: async () =>
+    ({ ...card, name: facts()?.displayName ?? name }) }));
   router.use(jsonRpcHandler({ requestHandler: handler, userBuilder: async (req) => new NamedUser(userOf(req)) }));
   return router;
 }
@@ -111,7 +115,8 @@ export async function startA2AEndpoint(store: SandboxStore, host: string, port: 
   const app = express();
   let base = '';
   app.use((req, _res, next) => {
-    requests.push({ method: req.method, path: req.path, authorization: req.get('authorization'), userId: req.get('x-user-id') });
+    requests.push({ method: req.method, path: req.path, authorization: req.get('authorization'),
+      userId: req.get('x-user-id') });
     if (requests.length > MAX_RECORDS) requests.shift();
     next();
   });

@@ -20,11 +20,13 @@ export function agentFacts(store: SandboxStore, agent: JsonObject): AgentFacts {
   const name = String(meta.name);
   const annotations = obj(meta.annotations);
   const labels = obj(meta.labels);
-  const displayName = typeof annotations['ui.giantswarm.io/display-name'] === 'string' ? annotations['ui.giantswarm.io/display-name'] : name;
+  const displayName = typeof annotations['ui.giantswarm.io/display-name'] === 'string'
+    ? annotations['ui.giantswarm.io/display-name'] : name;
   const releaseName = labels['helm.toolkit.fluxcd.io/name'];
   const releaseNamespace = labels['helm.toolkit.fluxcd.io/namespace'];
   const release = typeof releaseName === 'string' && typeof releaseNamespace === 'string'
     ? store.find('helmreleases', releaseNamespace, releaseName) : undefined;
   const toolset = obj(obj(release?.spec).values).toolset;
-  return { name, displayName, toolset: Array.isArray(toolset) ? toolset.filter((t): t is string => typeof t === 'string') : [] };
+  return { name, displayName, toolset: Array.isArray(toolset)
+    ? toolset.filter((t): t is string => typeof t === 'string') : [] };
 }

@@ -18,12 +18,17 @@ export interface AgentFacts {
 /** The reply to one message of a conversation (`first`: the conversation's first turn). */
 export function replyTo(text: string, facts: AgentFacts, first: boolean): { state: TaskState; reply: string } {
   const said = text.trim();
-  if (said.toLowerCase() === 'fail') return { state: TaskState.TASK_STATE_FAILED, reply: `${facts.displayName} could not answer: the message asked it to fail` };
+  if (said.toLowerCase() === 'fail') {
+    return { state: TaskState.TASK_STATE_FAILED,
+      reply: `${facts.displayName} could not answer: the message asked it to fail` };
+  }
   if (/which tools/i.test(said)) {
     const tools = facts.toolset.length > 0 ? facts.toolset.join(', ') : 'no tools';
     return { state: TaskState.TASK_STATE_COMPLETED, reply: `My toolset: ${tools}` };
   }
-  if (first) return { state: TaskState.TASK_STATE_COMPLETED, reply: `Hello, I am ${facts.displayName}. You said: ${said}` };
+  if (first) {
+    return { state: TaskState.TASK_STATE_COMPLETED, reply: `Hello, I am ${facts.displayName}. You said: ${said}` };
+  }
   return { state: TaskState.TASK_STATE_COMPLETED, reply: `You said: ${said}` };
 }
 
@@ -77,12 +82,14 @@ export function responder(
       if (textOf(context.userMessage).trim().toLowerCase() === 'hold') {
         bus.publish(AgentEvent.statusUpdate({
           taskId, contextId, metadata: undefined,
-          status: { state: TaskState.TASK_STATE_WORKING, message: agentMessage('holding until cancelled', contextId, taskId), timestamp: now() },
+          status: { state: TaskState.TASK_STATE_WORKING,
+            message: agentMessage('holding until cancelled', contextId, taskId), timestamp: now() },
         }));
         await held.hold(taskId);
         bus.publish(AgentEvent.statusUpdate({
           taskId, contextId, metadata: undefined,
-          status: { state: TaskState.TASK_STATE_CANCELED, message: agentMessage('cancelled', contextId, taskId), timestamp: now() },
+          status: { state: TaskState.TASK_STATE_CANCELED, message: agentMessage('cancelled', contextId, taskId),
+            timestamp: now() },
         }));
         bus.finished();
         return;

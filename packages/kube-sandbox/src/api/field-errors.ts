@@ -76,11 +76,16 @@ export function aggregate(errors: readonly FieldError[]): string {
 /** Shorthands for the common error types. */
 export const fieldError = {
   required: (field: string, detail?: string): FieldError => ({ type: 'FieldValueRequired', field, detail }),
-  invalid: (field: string, value: unknown, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, value, detail }),
-  typeInvalid: (field: string, value: unknown, detail: string): FieldError => ({ type: 'FieldValueTypeInvalid', field, value, detail }),
-  notSupported: (field: string, value: unknown, supported: readonly unknown[]): FieldError => ({ type: 'FieldValueNotSupported', field, value, supported }),
+  invalid: (field: string, value: unknown, detail: string): FieldError =>
+    ({ type: 'FieldValueInvalid', field, value, detail }),
+  typeInvalid: (field: string, value: unknown, detail: string): FieldError =>
+    ({ type: 'FieldValueTypeInvalid', field, value, detail }),
+  notSupported: (field: string, value: unknown, supported: readonly unknown[]): FieldError =>
+    ({ type: 'FieldValueNotSupported', field, value, supported }),
   forbidden: (field: string, detail: string): FieldError => ({ type: 'FieldValueForbidden', field, detail }),
   duplicate: (field: string, value: unknown): FieldError => ({ type: 'FieldValueDuplicate', field, value }),
-  tooLong: (field: string, max: number): FieldError => ({ type: 'FieldValueTooLong', field, detail: `may not be more than ${max} bytes` }),
-  tooMany: (field: string, actual: number, max: number): FieldError => ({ type: 'FieldValueTooMany', field, detail: `${actual}: must have at most ${max} items` }),
+  tooLong: (field: string, max: number): FieldError =>
+    ({ type: 'FieldValueTooLong', field, detail: `may not be more than ${max} bytes` }),
+  tooMany: (field: string, actual: number, max: number): FieldError =>
+    ({ type: 'FieldValueTooMany', field, detail: `${actual}: must have at most ${max} items` }),
 };

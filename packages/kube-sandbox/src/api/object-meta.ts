@@ -78,7 +78,9 @@ function ownerReferenceErrors(refs: unknown[]): FieldError[] {
     if (!str(ref.kind)) errors.push(fieldError.invalid(`${path}.kind`, str(ref.kind), 'must not be empty'));
     if (!str(ref.name)) errors.push(fieldError.invalid(`${path}.name`, str(ref.name), 'must not be empty'));
     if (!str(ref.uid)) errors.push(fieldError.invalid(`${path}.uid`, str(ref.uid), 'must not be empty'));
-    if (apiVersion === 'v1' && ref.kind === 'Event') errors.push(fieldError.invalid(path, ref, '/v1, Kind=Event is disallowed from being an owner'));
+    if (apiVersion === 'v1' && ref.kind === 'Event') {
+      errors.push(fieldError.invalid(path, ref, '/v1, Kind=Event is disallowed from being an owner'));
+    }
     if (ref.controller === true) {
       const current = `${str(ref.kind)}/${str(ref.name)}`;
       if (firstController) {
@@ -100,16 +102,21 @@ export function validateObjectMeta(meta: JsonObject, rule: NameRule): FieldError
   else for (const problem of nameProblems(name, rule)) errors.push(fieldError.invalid('metadata.name', name, problem));
   if (isObject(meta.labels)) {
     for (const [key, value] of Object.entries(meta.labels)) {
-      for (const problem of qualifiedNameProblems(key)) errors.push(fieldError.invalid('metadata.labels', key, problem));
+      for (const problem of qualifiedNameProblems(key)) {
+        errors.push(fieldError.invalid('metadata.labels', key, problem));
+      }
       const text = String(value);
-      if (text.length > 63) errors.push(fieldError.invalid('metadata.labels', text, 'must be no more than 63 characters'));
+      if (text.length > 63) errors.push(fieldError.invalid('metadata.labels', text,
+        'must be no more than 63 characters'));
       else if (!LABEL_VALUE.test(text)) errors.push(fieldError.invalid('metadata.labels', text, LABEL_VALUE_MSG));
     }
   }
   if (isObject(meta.annotations)) {
     let size = 0;
     for (const [key, value] of Object.entries(meta.annotations)) {
-      for (const problem of qualifiedNameProblems(key)) errors.push(fieldError.invalid('metadata.annotations', key, problem));
+      for (const problem of qualifiedNameProblems(key)) {
+        errors.push(fieldError.invalid('metadata.annotations', key, problem));
+      }
       size += key.length + String(value).length;
     }
     if (size > 256 * 1024) errors.push(fieldError.tooLong('metadata.annotations', 256 * 1024));

@@ -12,7 +12,8 @@ export class ProtobufError extends Error {
 }
 
 /** How a field is decoded. `time` is metav1.Time (seconds, nanos) → RFC 3339. */
-export type ProtoType = 'string' | 'bytes' | 'bool' | 'int' | 'time' | ProtoMessage | { readonly map: 'string' | 'bytes' };
+export type ProtoType = 'string' | 'bytes' | 'bool' | 'int' | 'time' | ProtoMessage
+  | { readonly map: 'string' | 'bytes' };
 
 export interface ProtoField {
   readonly name: string;
@@ -51,7 +52,9 @@ class Reader {
 
   bytes(): Uint8Array {
     const length = Number(this.varint());
-    if (length < 0 || this.pos + length > this.end) throw new ProtobufError('length-delimited field runs past the end of its message');
+    if (length < 0 || this.pos + length > this.end) {
+      throw new ProtobufError('length-delimited field runs past the end of its message');
+    }
     const out = this.buf.subarray(this.pos, this.pos + length);
     this.pos += length;
     return out;
@@ -79,7 +82,8 @@ function text(bytes: Uint8Array): string {
 }
 
 function time(bytes: Uint8Array): string | undefined {
-  const value = decodeMessage(bytes, { fields: { 1: { name: 'seconds', type: 'int' }, 2: { name: 'nanos', type: 'int' } } }, 0);
+  const value = decodeMessage(bytes, { fields: { 1: { name: 'seconds', type: 'int' },
+    2: { name: 'nanos', type: 'int' } } }, 0);
   const seconds = typeof value.seconds === 'number' ? value.seconds : 0;
   // Go's zero time is marshalled as an empty message; anything before 1970 is treated the same.
   if (seconds <= 0) return undefined;
@@ -87,7 +91,8 @@ function time(bytes: Uint8Array): string | undefined {
 }
 
 function mapEntry(bytes: Uint8Array, valueType: 'string' | 'bytes'): [string, string] {
-  const entry = decodeMessage(bytes, { fields: { 1: { name: 'key', type: 'string' }, 2: { name: 'value', type: valueType } } }, 0);
+  const entry = decodeMessage(bytes, { fields: { 1: { name: 'key', type: 'string' },
+    2: { name: 'value', type: valueType } } }, 0);
   return [String(entry.key ?? ''), String(entry.value ?? '')];
 }
 
@@ -143,7 +148,8 @@ export const KUBE_PROTOBUF_MAGIC = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
 
 const UNKNOWN: ProtoMessage = {
   fields: {
-    1: { name: 'typeMeta', type: { fields: { 1: { name: 'apiVersion', type: 'string' }, 2: { name: 'kind', type: 'string' } } } },
+    1: { name: 'typeMeta', type: { fields: { 1: { name: 'apiVersion', type: 'string' },
+      2: { name: 'kind', type: 'string' } } } },
     2: { name: 'raw', type: 'bytes' },
     3: { name: 'contentEncoding', type: 'string' },
   },
@@ -162,7 +168,9 @@ export function openEnvelope(body: Uint8Array): KubeEnvelope {
     throw new ProtobufError('the body does not start with the Kubernetes protobuf prefix "k8s\\0"');
   }
   const unknown = decodeMessage(body.subarray(4), UNKNOWN);
-  if (unknown.contentEncoding) throw new ProtobufError(`content encoding ${JSON.stringify(unknown.contentEncoding)} is not supported`);
+  if (unknown.contentEncoding) {
+    throw new ProtobufError(`content encoding ${JSON.stringify(unknown.contentEncoding)} is not supported`);
+  }
   const typeMeta = (unknown.typeMeta ?? {}) as { apiVersion?: string; kind?: string };
   const raw = Buffer.from(typeof unknown.raw === 'string' ? unknown.raw : '', 'base64');
   return { apiVersion: typeMeta.apiVersion ?? '', kind: typeMeta.kind ?? '', raw };

@@ -106,7 +106,8 @@ export const statusErrors = {
     new StatusError(409, 'AlreadyExists', `${groupResourceString(gr)} "${name}" already exists`, detailsFor(gr, name)),
 
   conflict: (gr: GroupResource, name: string, why: string = OPTIMISTIC_LOCK_MESSAGE): StatusError =>
-    new StatusError(409, 'Conflict', `Operation cannot be fulfilled on ${groupResourceString(gr)} "${name}": ${why}`, detailsFor(gr, name)),
+    new StatusError(409, 'Conflict', `Operation cannot be fulfilled on ${groupResourceString(gr)} "${name}": ${why}`,
+      detailsFor(gr, name)),
 
   invalid: (gk: GroupKind, name: string, errors: readonly FieldError[]): StatusError =>
     new StatusError(422, 'Invalid', `${groupKindString(gk)} "${name}" is invalid: ${aggregate(errors)}`, {

@@ -15,7 +15,8 @@ const bootstrapLabels = { 'kubernetes.io/bootstrapping': 'rbac-defaults' };
 const autoupdate = { 'rbac.authorization.kubernetes.io/autoupdate': 'true' };
 
 function clusterRole(name: string, rules: JsonObject[]): JsonObject {
-  return { apiVersion: RBAC_V1, kind: 'ClusterRole', metadata: { name, labels: bootstrapLabels, annotations: autoupdate }, rules };
+  return { apiVersion: RBAC_V1, kind: 'ClusterRole',
+    metadata: { name, labels: bootstrapLabels, annotations: autoupdate }, rules };
 }
 
 function clusterRoleBinding(name: string, groups: string[]): JsonObject {
@@ -27,7 +28,8 @@ function clusterRoleBinding(name: string, groups: string[]): JsonObject {
   };
 }
 
-const DISCOVERY_URLS = ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'];
+const DISCOVERY_URLS = ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz',
+  '/version', '/version/'];
 
 /** The bootstrap ClusterRoles, then their bindings. */
 export const BOOTSTRAP_POLICY: readonly (readonly [string, JsonObject])[] = [
@@ -37,7 +39,8 @@ export const BOOTSTRAP_POLICY: readonly (readonly [string, JsonObject])[] = [
   ])],
   ['clusterroles', clusterRole('system:discovery', [{ nonResourceURLs: DISCOVERY_URLS, verbs: ['get'] }])],
   ['clusterroles', clusterRole('system:basic-user', [
-    { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], verbs: ['create'] },
+    { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
+      verbs: ['create'] },
     { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
   ])],
   ['clusterroles', clusterRole('system:public-info-viewer', [
@@ -46,13 +49,16 @@ export const BOOTSTRAP_POLICY: readonly (readonly [string, JsonObject])[] = [
   ['clusterrolebindings', clusterRoleBinding('cluster-admin', ['system:masters'])],
   ['clusterrolebindings', clusterRoleBinding('system:discovery', ['system:authenticated'])],
   ['clusterrolebindings', clusterRoleBinding('system:basic-user', ['system:authenticated'])],
-  ['clusterrolebindings', clusterRoleBinding('system:public-info-viewer', ['system:authenticated', 'system:unauthenticated'])],
+  ['clusterrolebindings', clusterRoleBinding('system:public-info-viewer',
+    ['system:authenticated', 'system:unauthenticated'])],
 ];
 
 /** Create every bootstrap object that does not exist yet (existing ones are left as they are). */
 export function ensureBootstrapPolicy(store: SandboxStore): void {
   for (const [resource, obj] of BOOTSTRAP_POLICY) {
     const name = String((obj.metadata as JsonObject).name);
-    if (!store.find(resource, '', name)) store.create(resource, structuredClone(obj), { fieldManager: BOOTSTRAP_MANAGER });
+    if (!store.find(resource, '', name)) {
+      store.create(resource, structuredClone(obj), { fieldManager: BOOTSTRAP_MANAGER });
+    }
   }
 }

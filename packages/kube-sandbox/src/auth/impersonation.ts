@@ -43,12 +43,15 @@ function requestsOf(req: IncomingMessage): { requests: ImpersonationRequest[]; u
   if (user) {
     const sa = SERVICE_ACCOUNT.exec(user);
     requests.push(sa
-      ? { apiGroup: '', resource: 'serviceaccounts', subresource: '', namespace: sa[1]!, name: sa[2]!, printed: printed('ServiceAccount', sa[1]!, sa[2]!) }
-      : { apiGroup: '', resource: 'users', subresource: '', namespace: '', name: user, printed: printed('User', '', user) });
+      ? { apiGroup: '', resource: 'serviceaccounts', subresource: '', namespace: sa[1]!, name: sa[2]!,
+          printed: printed('ServiceAccount', sa[1]!, sa[2]!) }
+      : { apiGroup: '', resource: 'users', subresource: '', namespace: '', name: user,
+          printed: printed('User', '', user) });
   }
   const groups = headerValues(req, 'impersonate-group');
   for (const group of groups) {
-    requests.push({ apiGroup: '', resource: 'groups', subresource: '', namespace: '', name: group, printed: printed('Group', '', group) });
+    requests.push({ apiGroup: '', resource: 'groups', subresource: '', namespace: '', name: group,
+      printed: printed('Group', '', group) });
   }
   for (const header of Object.keys(req.headersDistinct)) {
     if (!header.startsWith(EXTRA_PREFIX)) continue;
@@ -62,7 +65,8 @@ function requestsOf(req: IncomingMessage): { requests: ImpersonationRequest[]; u
   }
   const uid = headerValues(req, 'impersonate-uid')[0] ?? '';
   if (uid) {
-    requests.push({ apiGroup: AUTHENTICATION_GROUP, resource: 'uids', subresource: '', namespace: '', name: uid, printed: printed('UID', '', uid, `${AUTHENTICATION_GROUP}/v1`) });
+    requests.push({ apiGroup: AUTHENTICATION_GROUP, resource: 'uids', subresource: '', namespace: '', name: uid,
+      printed: printed('UID', '', uid, `${AUTHENTICATION_GROUP}/v1`) });
   }
   return { requests, user, groups };
 }
@@ -76,11 +80,14 @@ export async function impersonatedUser(
 ): Promise<UserInfo> {
   const { requests, user, groups } = requestsOf(req);
   if (requests.length === 0) return caller;
-  if (!user) throw statusErrors.internal(`requested [${requests.map((r) => r.printed).join(' ')}] without impersonating a user`);
+  if (!user) {
+    throw statusErrors.internal(`requested [${requests.map((r) => r.printed).join(' ')}] without impersonating a user`);
+  }
 
   for (const request of requests) {
     const attributes: AuthorizationAttributes = {
-      user: caller, verb: 'impersonate', isResourceRequest: true, path: req.url ?? '', apiGroup: request.apiGroup, apiVersion: '',
+      user: caller, verb: 'impersonate', isResourceRequest: true, path: req.url ?? '', apiGroup: request.apiGroup,
+      apiVersion: '',
       resource: request.resource, subresource: request.subresource, namespace: request.namespace, name: request.name,
     };
     const decision = await authorizer.authorize(attributes);
@@ -95,7 +102,9 @@ export async function impersonatedUser(
     names.push(AUTHENTICATED_GROUP);
   }
   const extra: Record<string, string[]> = {};
-  for (const request of requests) if (request.resource === 'userextras') (extra[request.subresource] ??= []).push(request.name);
+  for (const request of requests) {
+    if (request.resource === 'userextras') (extra[request.subresource] ??= []).push(request.name);
+  }
   const uid = requests.find((r) => r.resource === 'uids')?.name;
   return {
     username: user, groups: names,

@@ -43,7 +43,8 @@ export function issuerFetch(caPem?: string): IssuerFetch {
         res.on('error', (err) => reject(new Error(`${url.href}: ${err.message}`)));
         res.on('end', () => {
           const type = res.headers['content-type'];
-          resolve(new Response(Buffer.concat(chunks), { status: status || 502, headers: type ? { 'content-type': type } : {} }));
+          resolve(new Response(Buffer.concat(chunks),
+            { status: status || 502, headers: type ? { 'content-type': type } : {} }));
         });
       });
       req.on('error', (err) => reject(new Error(`${url.href}: ${signal.aborted ? 'no answer in time' : err.message}`)));
@@ -59,7 +60,12 @@ export async function discoverJwksUri(issuer: string, fetchImpl: IssuerFetch): P
   if (res.status !== 200) throw new Error(`OIDC discovery at ${url} answered HTTP ${res.status}`);
   const doc = (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined;
   if (typeof doc !== 'object' || doc === null) throw new Error(`OIDC discovery at ${url} did not answer a JSON object`);
-  if (doc.issuer !== issuer) throw new Error(`OIDC discovery at ${url} names the issuer ${JSON.stringify(doc.issuer)}, not ${JSON.stringify(issuer)}`);
-  if (typeof doc.jwks_uri !== 'string' || !URL.canParse(doc.jwks_uri)) throw new Error(`OIDC discovery at ${url} has no valid jwks_uri`);
+  if (doc.issuer !== issuer) {
+    throw new Error(`OIDC discovery at ${url} names the issuer ${JSON.stringify(doc.issuer)}, not ` +
+      `${JSON.stringify(issuer)}`);
+  }
+  if (typeof doc.jwks_uri !== 'string' || !URL.canParse(doc.jwks_uri)) {
+    throw new Error(`OIDC discovery at ${url} has no valid jwks_uri`);
+  }
   return new URL(doc.jwks_uri);
 }

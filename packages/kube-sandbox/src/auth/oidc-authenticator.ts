@@ -5,7 +5,8 @@
  * username and groups claims, the `<issuer>#` prefix and the `email_verified` rule are the apiserver's.
  * Trust boundary: every refusal is a bare 401, never why; the reason goes to the debug log, without the token.
  */
-import { createRemoteJWKSet, customFetch, decodeJwt, errors, jwtVerify, type JWTPayload, type JWTVerifyResult, type RemoteJWKSet } from 'jose';
+import { createRemoteJWKSet, customFetch, decodeJwt, errors, jwtVerify, type JWTPayload, type JWTVerifyResult,
+  type RemoteJWKSet } from 'jose';
 import type { UserInfo } from '../ops/types.js';
 import type { Authenticator } from './authenticator.js';
 import { discoverJwksUri, issuerFetch, type IssuerFetch } from './issuer-fetch.js';
@@ -56,7 +57,9 @@ export function usernamePrefixFor(config: OidcAuthenticatorConfig): string {
 export function userFromClaims(config: OidcAuthenticatorConfig, claims: JWTPayload): UserInfo {
   const claim = config.usernameClaim || 'sub';
   const name = claims[claim];
-  if (typeof name !== 'string' || name === '') throw new OidcRefusal(`claim ${JSON.stringify(claim)} is not a non-empty string`);
+  if (typeof name !== 'string' || name === '') {
+    throw new OidcRefusal(`claim ${JSON.stringify(claim)} is not a non-empty string`);
+  }
   if (claim === 'email' && 'email_verified' in claims && claims.email_verified !== true) {
     throw new OidcRefusal('email not verified');
   }
@@ -65,7 +68,8 @@ export function userFromClaims(config: OidcAuthenticatorConfig, claims: JWTPaylo
     const value = claims[config.groupsClaim];
     if (typeof value === 'string') groups = [value];
     else if (Array.isArray(value) && value.every((g) => typeof g === 'string')) groups = value as string[];
-    else throw new OidcRefusal(`groups claim ${JSON.stringify(config.groupsClaim)} is not a string or a list of strings`);
+    else throw new OidcRefusal(`groups claim ${JSON.stringify(config.groupsClaim)} is not a string or ` +
+      `a list of strings`);
   }
   const groupsPrefix = config.groupsPrefix ?? '';
   return { username: `${usernamePrefixFor(config)}${name}`, groups: groups.map((g) => `${groupsPrefix}${g}`) };
@@ -95,7 +99,8 @@ export class OidcAuthenticator implements Authenticator {
       const { payload } = await this.verify(token);
       return userFromClaims(this.config, payload);
     } catch (err) {
-      this.deps.log?.debug({ issuer: this.config.issuerUrl, reason: err instanceof Error ? err.message : String(err) }, 'sandbox: OIDC token refused');
+      this.deps.log?.debug({ issuer: this.config.issuerUrl, reason: err instanceof Error ? err.message : String(err) },
+        'sandbox: OIDC token refused');
       return undefined;
     }
   }

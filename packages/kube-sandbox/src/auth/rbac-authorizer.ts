@@ -8,7 +8,8 @@
 import { isObject, type JsonObject } from '../api/json.js';
 import type { OpsEnv, UserInfo } from '../ops/types.js';
 import { clusterrolebindings, clusterroles, rolebindings, roles } from '../resources/builtin-apps-rbac.js';
-import { ALL_RULES, type AuthorizationAttributes, type Authorizer, type Decision, type SubjectRules } from './authorizer.js';
+import { ALL_RULES, type AuthorizationAttributes, type Authorizer, type Decision,
+  type SubjectRules } from './authorizer.js';
 
 /** The group whose members bypass RBAC (cluster-admin by membership). */
 export const PRIVILEGED_GROUP = 'system:masters';
@@ -24,7 +25,8 @@ export interface PolicyRule {
   nonResourceURLs: string[];
 }
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+const strings = (value: unknown): string[] =>
+  (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
 /** The rules of a stored Role or ClusterRole. */
 export function rulesOf(role: JsonObject): PolicyRule[] {
@@ -45,7 +47,8 @@ function resourceMatches(rule: PolicyRule, resource: string, subresource: string
 
 /** rbac/v1 NonResourceURLMatches: `*`, the exact path, or a `prefix*` rule. */
 function nonResourceMatches(rule: PolicyRule, path: string): boolean {
-  return rule.nonResourceURLs.some((u) => u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.slice(0, -1))));
+  return rule.nonResourceURLs.some((u) =>
+    u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.slice(0, -1))));
 }
 
 /** Whether one rule allows the request. */
@@ -125,7 +128,8 @@ export class RbacAuthorizer implements Authorizer {
     const nonResourceRules = rules
       .filter((r) => r.nonResourceURLs.length > 0)
       .map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs }));
-    return { resourceRules, nonResourceRules, incomplete: false, ...(errors.length > 0 ? { evaluationError: errors.join(', ') } : {}) };
+    return { resourceRules, nonResourceRules, incomplete: false,
+      ...(errors.length > 0 ? { evaluationError: errors.join(', ') } : {}) };
   }
 
   /** Resolve the binding's roleRef and test its rules; a missing role is remembered as an error. */
@@ -139,7 +143,8 @@ export class RbacAuthorizer implements Authorizer {
     const name = typeof ref.name === 'string' ? ref.name : '';
     const clusterRole = ref.kind === 'ClusterRole';
     if (!clusterRole && (ref.kind !== 'Role' || !namespace)) return undefined;
-    const role = clusterRole ? this.env.objects.get(clusterroles, '', name) : this.env.objects.get(roles, namespace, name);
+    const role = clusterRole ? this.env.objects.get(clusterroles, '', name)
+      : this.env.objects.get(roles, namespace, name);
     if (!role) {
       const message = `${clusterRole ? 'clusterrole' : 'role'}.${RBAC_GROUP} ${JSON.stringify(name)} not found`;
       if (!errors.includes(message)) errors.push(message);

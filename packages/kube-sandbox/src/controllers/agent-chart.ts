@@ -41,7 +41,9 @@ export function chartFailure(values: JsonObject): ChartFailure | undefined {
   const schemaError = helmSchemaError(CHART_NAME, CHART_SCHEMA, rest);
   if (schemaError) return { kind: 'schema', message: schemaError };
   const violation = toolsetRenderFailure(toolset);
-  if (violation) return { kind: 'render', message: `execution error at (${CHART_NAME}/templates/agent.yaml:1:1): ${violation}` };
+  if (violation) {
+    return { kind: 'render', message: `execution error at (${CHART_NAME}/templates/agent.yaml:1:1): ${violation}` };
+  }
   return undefined;
 }
 

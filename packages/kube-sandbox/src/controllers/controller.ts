@@ -66,7 +66,9 @@ export class Controller {
 
   /** Enqueue every existing object of a resource (the initial list of an informer). */
   resync(resource: ResourceRef): this {
-    for (const obj of this.ctx.store.list(resource).items) this.enqueue(String(metadata(obj).namespace ?? ''), String(metadata(obj).name ?? ''));
+    for (const obj of this.ctx.store.list(resource).items) {
+      this.enqueue(String(metadata(obj).namespace ?? ''), String(metadata(obj).name ?? ''));
+    }
     return this;
   }
 

@@ -68,7 +68,9 @@ class Collector {
   }
 
   private ownerGone(namespace: string, uid: string): void {
-    for (const [def, o] of this.dependents(namespace, uid)) this.verify(def, String(metadata(o).namespace ?? ''), String(metadata(o).name));
+    for (const [def, o] of this.dependents(namespace, uid)) {
+      this.verify(def, String(metadata(o).namespace ?? ''), String(metadata(o).name));
+    }
   }
 
   /** Delete the dependent when no owner is left, or drop its dangling references. */
@@ -125,7 +127,8 @@ class Collector {
       const left = this.dependents(scope, uid);
       for (const [dDef, o] of left) {
         if (!metadata(o).deletionTimestamp) {
-          this.store.delete(dDef, String(metadata(o).namespace ?? ''), String(metadata(o).name), { fieldManager: MANAGER, propagationPolicy: 'Foreground' });
+          this.store.delete(dDef, String(metadata(o).namespace ?? ''), String(metadata(o).name),
+            { fieldManager: MANAGER, propagationPolicy: 'Foreground' });
         }
       }
       const blocking = this.dependents(scope, uid).filter(([, o]) =>
@@ -159,7 +162,8 @@ export function startGarbageCollector(ctx: ControllerContext): Controller {
     }
     const def = resourceDef(event);
     if (!def) return;
-    if (refsOf(event.object).length > 0 && (event.type === 'ADDED' || refUids(event.previous) !== refUids(event.object))) {
+    if (refsOf(event.object).length > 0 &&
+      (event.type === 'ADDED' || refUids(event.previous) !== refUids(event.object))) {
       gc.enqueue(event.namespace, key('verify', def, name), 0);
     }
     const finalizers = finalizersOf(event.object);

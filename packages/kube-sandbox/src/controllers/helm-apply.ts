@@ -33,7 +33,8 @@ export function inventoryAgents(hr: JsonObject): Array<[string, string]> {
   const entries = Array.isArray(obj(obj(hr.status).inventory).entries)
     ? (obj(obj(hr.status).inventory).entries as unknown[])
     : [];
-  return entries.filter(isObject).map((e) => str(e.id).split('_')).filter((p) => p.length === 4 && p[3] === 'Agent').map((p) => [p[0]!, p[1]!]);
+  return entries.filter(isObject).map((e) => str(e.id).split('_')).filter((p) => p.length === 4 && p[3] === 'Agent')
+    .map((p) => [p[0]!, p[1]!]);
 }
 
 /** Helm's refusal to adopt an object another release (or nobody) owns. */
@@ -42,8 +43,11 @@ function ownershipConflict(
 ): ChartFailure | undefined {
   const annotations = obj(metadata(existing).annotations);
   const problems: string[] = [];
-  if (labelsOf(existing)['app.kubernetes.io/managed-by'] !== 'Helm') problems.push('label validation error: missing key "app.kubernetes.io/managed-by": must be set to "Helm"');
-  for (const [key, want] of [['meta.helm.sh/release-name', releaseName], ['meta.helm.sh/release-namespace', namespace]] as const) {
+  if (labelsOf(existing)['app.kubernetes.io/managed-by'] !== 'Helm') {
+    problems.push('label validation error: missing key "app.kubernetes.io/managed-by": must be set to "Helm"');
+  }
+  for (const [key, want] of [['meta.helm.sh/release-name', releaseName],
+    ['meta.helm.sh/release-namespace', namespace]] as const) {
     const have = str(annotations[key]);
     if (have === want) continue;
     problems.push(have ? `annotation validation error: key ${JSON.stringify(key)} must equal ` +
@@ -72,8 +76,10 @@ function ownedByHelm(object: JsonObject): FieldSet {
  * controller). A key the previous release rendered (this controller wrote it) and the
  * new one does not is removed, so a display name taken out of the values goes away.
  */
-function upgradedMap(live: JsonObject, rendered: JsonObject, owned: FieldSet, field: 'labels' | 'annotations'): JsonObject {
-  const kept = Object.entries(live).filter(([key]) => !(key in rendered) && !owned.has(['f:metadata', `f:${field}`, `f:${key}`]));
+function upgradedMap(live: JsonObject, rendered: JsonObject, owned: FieldSet,
+  field: 'labels' | 'annotations'): JsonObject {
+  const kept = Object.entries(live).filter(([key]) =>
+    !(key in rendered) && !owned.has(['f:metadata', `f:${field}`, `f:${key}`]));
   return { ...Object.fromEntries(kept), ...rendered };
 }
 
@@ -114,7 +120,9 @@ export function applyAgent(
       store.create('agents', desired, { fieldManager: MANAGER });
     }
   } catch (err) {
-    if (err instanceof StatusError && err.code !== 409) return { kind: 'apply', message: `failed to create resource: ${err.message}` };
+    if (err instanceof StatusError && err.code !== 409) {
+      return { kind: 'apply', message: `failed to create resource: ${err.message}` };
+    }
     throw err;
   }
   // An Agent the previous revision rendered under another name is removed, as Helm deletes what left the manifest.

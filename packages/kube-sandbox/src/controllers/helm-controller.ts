@@ -55,7 +55,9 @@ function sourceOf(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject)
   const artifact = obj(obj(source.status).artifact);
   const ready = findCondition(source, 'Ready');
   if (ready?.status !== 'True' || !artifact.revision) {
-    return { reason: 'SourceNotReady', message: `OCIRepository '${namespace}/${str(ref.name)}' is not ready${ready?.message ? `: ${ready.message}` : ''}` };
+    return { reason: 'SourceNotReady',
+      message: `OCIRepository '${namespace}/${str(ref.name)}' is not ` +
+        `ready${ready?.message ? `: ${ready.message}` : ''}` };
   }
   const revision = str(artifact.revision);
   const version = str(obj(artifact.metadata)['org.opencontainers.image.version']) || revision.split('@')[0]!;
@@ -69,7 +71,9 @@ function sourceOf(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject)
  * rather than `{}`), so a client can match a history entry to the values it wrote.
  */
 export function valuesDigest(values: JsonObject): string {
-  const text = Object.keys(values).length === 0 ? '' : stringify(values, { version: '1.1', sortMapEntries: true, indentSeq: false, lineWidth: 0, aliasDuplicateObjects: false });
+  const text = Object.keys(values).length === 0 ? ''
+    : stringify(values, { version: '1.1', sortMapEntries: true, indentSeq: false, lineWidth: 0,
+        aliasDuplicateObjects: false });
   return `sha256:${sha256Hex(text)}`;
 }
 
@@ -87,7 +91,8 @@ function finalize(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject)
   if (obj(hr.spec).suspend !== true && installed) {
     const target = targetOf(ctx.store, hr);
     if (!target.ok && !(target.phase === 'client' && target.secretMissing)) {
-      const message = target.phase === 'client' ? `failed to build REST client getter to uninstall release: ${target.message}`
+      const message = target.phase === 'client'
+        ? `failed to build REST client getter to uninstall release: ${target.message}`
         : `Helm uninstall failed for release ${str(obj(hr.spec).targetNamespace) || String(metadata(hr).namespace)}/` +
           `${releaseNameOf(hr)}: ${target.message}`;
       const generation = Number(metadata(hr).generation ?? 1);
@@ -104,11 +109,16 @@ function finalize(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject)
         deleteRelease(target.store, str(obj(hr.status).storageNamespace) || storageNamespaceOf(hr), releaseNameOf(hr));
       }
     } else {
-      ctx.log?.info?.({ controller: MANAGER, helmRelease: `${String(metadata(hr).namespace)}/${String(metadata(hr).name)}`, reason: target.message }, 'helm-controller: skipping Helm release uninstallation');
+      ctx.log?.info?.({ controller: MANAGER,
+        helmRelease: `${String(metadata(hr).namespace)}/${String(metadata(hr).name)}`, reason: target.message },
+      'helm-controller: skipping Helm release uninstallation');
     }
     if (target.ok && inventoryAgents(hr).length > 0) {
-      ctx.log?.info?.({ controller: MANAGER, helmRelease: `${String(metadata(hr).namespace)}/${String(metadata(hr).name)}` }, 'helm-controller: uninstalled');
-      recordEvent(ctx.store, subjectOf(hr), 'Normal', 'UninstallSucceeded', `Helm uninstall succeeded for release ${String(metadata(hr).namespace)}/${releaseNameOf(hr)}`, MANAGER);
+      ctx.log?.info?.({ controller: MANAGER,
+        helmRelease: `${String(metadata(hr).namespace)}/${String(metadata(hr).name)}` },
+      'helm-controller: uninstalled');
+      recordEvent(ctx.store, subjectOf(hr), 'Normal', 'UninstallSucceeded',
+        `Helm uninstall succeeded for release ${String(metadata(hr).namespace)}/${releaseNameOf(hr)}`, MANAGER);
     }
   }
   const meta = metadata(hr);
@@ -128,7 +138,8 @@ function forGeneration(conditions: readonly Condition[], generation: number): Co
 }
 
 /** One reconcile of a HelmRelease (exported for seeding installed releases synchronously). */
-export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log'>, namespace: string, name: string): number | void {
+export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log'>, namespace: string,
+  name: string): number | void {
   const { store } = ctx;
   const hr = store.find(HR, namespace, name);
   if (!hr) return;
@@ -155,7 +166,9 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   let conditions = (Array.isArray(status.conditions) ? status.conditions : []) as Condition[];
   const source = sourceOf(ctx, hr);
   if ('reason' in source) {
-    conditions = setCondition(conditions, { type: 'Ready', status: 'False', reason: source.reason, message: source.message, observedGeneration: generation });
+    conditions = setCondition(conditions,
+      { type: 'Ready', status: 'False', reason: source.reason, message: source.message,
+        observedGeneration: generation });
     return void writeStatus(store, HR, hr, { ...status, conditions }, MANAGER);
   }
   const target = targetOf(store, hr);
@@ -165,7 +178,8 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
     const [reason, message] = target.phase === 'client' ? ['RESTClientError', target.message]
       : ['StateError', `Could not determine release state: failed to retrieve last release from storage: query: ` +
         `failed to query with labels: ${target.message}`];
-    conditions = setCondition(conditions, { type: 'Ready', status: 'False', reason, message, observedGeneration: generation });
+    conditions = setCondition(conditions,
+      { type: 'Ready', status: 'False', reason, message, observedGeneration: generation });
     // With a client built, helm-controller has recorded the storage namespace before it asks the cluster.
     if (target.phase === 'request') status.storageNamespace = storageNamespaceOf(hr);
     writeStatus(store, HR, hr, { ...status, conditions }, MANAGER);
@@ -186,7 +200,10 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
       const Done = deployed.action === 'upgrade' ? 'Upgrade' : 'Install';
       const message = `Helm ${Done.toLowerCase()} succeeded for release ` +
         `${targetNamespace}/${releaseName}.v${String(deployed.version)} with chart ${CHART_NAME}@${chartVersion}`;
-      for (const type of ['Ready', 'Released']) conditions = setCondition(conditions, { type, status: 'True', reason: `${Done}Succeeded`, message, observedGeneration: generation });
+      for (const type of ['Ready', 'Released']) {
+        conditions = setCondition(conditions,
+          { type, status: 'True', reason: `${Done}Succeeded`, message, observedGeneration: generation });
+      }
     }
     return void writeStatus(store, HR, hr, { ...finished(), conditions }, MANAGER);
   }
@@ -203,35 +220,43 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   const action = deployed ? 'upgrade' : 'install';
   const Action = action === 'install' ? 'Install' : 'Upgrade';
   const reconciling = conditions.find((c) => c.type === 'Reconciling');
-  if (!(sameAttempt && status.lastAttemptedGeneration === generation && reconciling?.status === 'True' && reconciling.observedGeneration === generation)) {
+  if (!(sameAttempt && status.lastAttemptedGeneration === generation && reconciling?.status === 'True' &&
+    reconciling.observedGeneration === generation)) {
     // As helm-controller patches the release before it runs a Helm action: the attempt is
     // recorded (lastAttempted*) and Reconciling/Ready say it runs; the action itself follows
     // in the next reconcile, so the generation stays unobserved for a reconcile delay more.
     const message = `Running '${action}' action with timeout of 5m0s`;
     Object.assign(status, {
       lastAttemptedGeneration: generation, lastAttemptedConfigDigest: configDigest, lastAttemptedRevision: chartVersion,
-      lastAttemptedRevisionDigest: `sha256:${source.digestHex}`, lastAttemptedReleaseAction: action, storageNamespace: storageNamespaceOf(hr),
+      lastAttemptedRevisionDigest: `sha256:${source.digestHex}`, lastAttemptedReleaseAction: action,
+      storageNamespace: storageNamespaceOf(hr),
     });
-    conditions = setCondition(conditions, { type: 'Reconciling', status: 'True', reason: 'Progressing', message, observedGeneration: generation });
-    conditions = setCondition(conditions, { type: 'Ready', status: 'Unknown', reason: 'Progressing', message, observedGeneration: generation });
+    conditions = setCondition(conditions,
+      { type: 'Reconciling', status: 'True', reason: 'Progressing', message, observedGeneration: generation });
+    conditions = setCondition(conditions,
+      { type: 'Ready', status: 'Unknown', reason: 'Progressing', message, observedGeneration: generation });
     return void writeStatus(store, HR, hr, { ...status, conditions }, MANAGER);
   }
   Object.assign(status, {
     lastAttemptedGeneration: generation, lastAttemptedConfigDigest: configDigest, lastAttemptedRevision: chartVersion,
-    lastAttemptedRevisionDigest: `sha256:${source.digestHex}`, lastAttemptedReleaseAction: action, storageNamespace: storageNamespaceOf(hr),
+    lastAttemptedRevisionDigest: `sha256:${source.digestHex}`, lastAttemptedReleaseAction: action,
+    storageNamespace: storageNamespaceOf(hr),
   });
   const storageNamespace = storageNamespaceOf(hr);
   // Helm on another cluster writes its release records there first; a missing namespace stops it.
   const noStorage = target.server && !target.store.find('namespaces', '', storageNamespace)
-    ? { kind: 'render' as const, message: `create: failed to create: namespaces "${storageNamespace}" not found` } : undefined;
+    ? { kind: 'render' as const, message: `create: failed to create: namespaces "${storageNamespace}" not found` }
+    : undefined;
   const failure = chartFailure(values) ?? noStorage;
   const outcome = failure ?? applyAgent(target.store, hr, values, chartVersion, action);
   const version = history.reduce((max, h) => Math.max(max, Number(h.version ?? 0)), 0) + 1;
   const now = nowTimestamp();
   const entry = (state: string): JsonObject => ({
     name: releaseName, namespace: targetNamespace, version, status: state, chartName: CHART_NAME, chartVersion,
-    appVersion: CHART_APP_VERSION, configDigest, digest: `sha256:${sha256Hex(`${releaseName}.v${version}:${configDigest}:${chartVersion}`)}`,
-    firstDeployed: str(history.at(-1)?.firstDeployed) || now, lastDeployed: now, ociDigest: `sha256:${source.digestHex}`, action,
+    appVersion: CHART_APP_VERSION, configDigest,
+    digest: `sha256:${sha256Hex(`${releaseName}.v${version}:${configDigest}:${chartVersion}`)}`,
+    firstDeployed: str(history.at(-1)?.firstDeployed) || now, lastDeployed: now,
+    ociDigest: `sha256:${source.digestHex}`, action,
   });
   const maxHistory = typeof spec.maxHistory === 'number' ? spec.maxHistory : 5;
   const trim = (entries: JsonObject[]) => (maxHistory > 0 ? entries.slice(0, maxHistory) : entries);
@@ -254,26 +279,37 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
     const message = `Helm ${action} failed for release ${targetNamespace}/${releaseName} with chart ` +
       `${CHART_NAME}@${chartVersion}: ${outcome.message}`;
     conditions = removeConditions(conditions, 'Reconciling');
-    for (const type of ['Ready', 'Released']) conditions = setCondition(conditions, { type, status: 'False', reason: `${Action}Failed`, message, observedGeneration: generation });
-    conditions = setCondition(conditions, { type: 'Stalled', status: 'True', reason: 'RetriesExceeded', message: `Failed to ${action} after 1 attempt(s)`, observedGeneration: generation });
+    for (const type of ['Ready', 'Released']) {
+      conditions = setCondition(conditions,
+        { type, status: 'False', reason: `${Action}Failed`, message, observedGeneration: generation });
+    }
+    conditions = setCondition(conditions,
+      { type: 'Stalled', status: 'True', reason: 'RetriesExceeded', message: `Failed to ${action} after 1 attempt(s)`,
+        observedGeneration: generation });
     status.failures = Number(status.failures ?? 0) + 1;
     status[`${action}Failures`] = Number(status[`${action}Failures`] ?? 0) + 1;
     writeStatus(store, HR, hr, { ...finished(), conditions }, MANAGER);
     recordEvent(store, subjectOf(hr), 'Warning', `${Action}Failed`, message, MANAGER);
-    ctx.log?.info?.({ controller: MANAGER, helmRelease: `${namespace}/${name}`, reason: `${Action}Failed` }, `helm-controller: ${action} of ${namespace}/${name} failed`);
+    ctx.log?.info?.({ controller: MANAGER, helmRelease: `${namespace}/${name}`, reason: `${Action}Failed` },
+      `helm-controller: ${action} of ${namespace}/${name} failed`);
     return;
   }
-  status.history = trim([entry('deployed'), ...history.map((h) => (h.status === 'deployed' ? { ...h, status: 'superseded' } : h))]);
+  status.history = trim([entry('deployed'),
+    ...history.map((h) => (h.status === 'deployed' ? { ...h, status: 'superseded' } : h))]);
   status.inventory = { entries: [{ id: `${targetNamespace}_${outcome}_kagent.dev_Agent`, v: 'v1alpha2' }] };
   record('deployed');
   for (const key of ['failures', 'installFailures', 'upgradeFailures']) delete status[key];
   const message = `Helm ${action} succeeded for release ${targetNamespace}/${releaseName}.v${version} with chart ` +
     `${CHART_NAME}@${chartVersion}`;
   conditions = removeConditions(conditions, 'Stalled', 'Reconciling');
-  for (const type of ['Ready', 'Released']) conditions = setCondition(conditions, { type, status: 'True', reason: `${Action}Succeeded`, message, observedGeneration: generation });
+  for (const type of ['Ready', 'Released']) {
+    conditions = setCondition(conditions,
+      { type, status: 'True', reason: `${Action}Succeeded`, message, observedGeneration: generation });
+  }
   writeStatus(store, HR, hr, { ...finished(), conditions }, MANAGER);
   recordEvent(store, subjectOf(hr), 'Normal', `${Action}Succeeded`, message, MANAGER);
-  ctx.log?.info?.({ controller: MANAGER, helmRelease: `${namespace}/${name}`, chartVersion, revision: version }, `helm-controller: ${action} of ${namespace}/${name} succeeded`);
+  ctx.log?.info?.({ controller: MANAGER, helmRelease: `${namespace}/${name}`, chartVersion, revision: version },
+    `helm-controller: ${action} of ${namespace}/${name} succeeded`);
 }
 
 /** Start the helm-controller: HelmReleases, and the releases of an OCIRepository when it changes. */
@@ -283,7 +319,8 @@ export function startHelmController(ctx: ControllerContext): Controller {
     const source = metadata(event.object);
     return ctx.store.list(HR).items.filter((hr) => {
       const ref = obj(obj(hr.spec).chartRef);
-      return ref.kind === 'OCIRepository' && ref.name === source.name && (str(ref.namespace) || metadata(hr).namespace) === source.namespace;
+      return ref.kind === 'OCIRepository' && ref.name === source.name &&
+        (str(ref.namespace) || metadata(hr).namespace) === source.namespace;
     }).map((hr) => [String(metadata(hr).namespace), String(metadata(hr).name)] as const);
   }).watch('secrets', (event) => {
     // A release on another cluster is looked at again when its kubeconfig Secret changes.

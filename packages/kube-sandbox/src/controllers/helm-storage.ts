@@ -36,7 +36,8 @@ function encode(release: JsonObject): string {
 }
 
 function decode(data: string): JsonObject {
-  return JSON.parse(gunzipSync(Buffer.from(Buffer.from(data, 'base64').toString('utf8'), 'base64')).toString('utf8')) as JsonObject;
+  return JSON.parse(gunzipSync(Buffer.from(Buffer.from(data, 'base64').toString('utf8'), 'base64'))
+    .toString('utf8')) as JsonObject;
 }
 
 /** The release's Secrets in its storage namespace, oldest version first. */
@@ -55,7 +56,8 @@ export function storeRelease(store: SandboxStore, r: StoredRelease): void {
     release.info = { ...(isObject(release.info) ? release.info : {}), status: 'superseded' };
     store.update('secrets', {
       ...structuredClone(secret),
-      metadata: { ...structuredClone(metadata(secret)), labels: { ...labelsOf(secret), status: 'superseded', modifiedAt: String(Math.floor(now.getTime() / 1000)) } },
+      metadata: { ...structuredClone(metadata(secret)),
+        labels: { ...labelsOf(secret), status: 'superseded', modifiedAt: String(Math.floor(now.getTime() / 1000)) } },
       data: { release: encode(release) },
     }, opts);
   }
@@ -63,24 +65,30 @@ export function storeRelease(store: SandboxStore, r: StoredRelease): void {
   const release: JsonObject = {
     name: r.name, namespace: r.namespace, version: r.version, config: r.values, manifest,
     info: { first_deployed: now.toISOString(), last_deployed: now.toISOString(), deleted: '', status: r.status,
-      description: r.status === 'failed' ? `${r.action === 'install' ? 'Install' : 'Upgrade'} failed` : `${r.action === 'install' ? 'Install' : 'Upgrade'} complete` },
+      description: r.status === 'failed' ? `${r.action === 'install' ? 'Install' : 'Upgrade'} failed`
+        : `${r.action === 'install' ? 'Install' : 'Upgrade'} complete` },
     chart: { metadata: { apiVersion: 'v2', name: CHART_NAME, version: r.chartVersion, appVersion: CHART_APP_VERSION } },
   };
   store.create('secrets', {
     apiVersion: 'v1', kind: 'Secret', type: 'helm.sh/release.v1',
     metadata: {
       name: `sh.helm.release.v1.${r.name}.v${r.version}`, namespace: r.storageNamespace,
-      labels: { name: r.name, owner: 'helm', status: r.status, version: String(r.version), modifiedAt: String(Math.floor(now.getTime() / 1000)) },
+      labels: { name: r.name, owner: 'helm', status: r.status, version: String(r.version),
+        modifiedAt: String(Math.floor(now.getTime() / 1000)) },
     },
     data: { release: encode(release) },
   }, opts);
   const all = [...existing, undefined];
   if (r.maxHistory > 0 && all.length > r.maxHistory) {
-    for (const old of existing.slice(0, all.length - r.maxHistory)) store.delete('secrets', r.storageNamespace, String(metadata(old).name), opts);
+    for (const old of existing.slice(0, all.length - r.maxHistory)) {
+      store.delete('secrets', r.storageNamespace, String(metadata(old).name), opts);
+    }
   }
 }
 
 /** Delete every stored version of a release (`helm uninstall` without `--keep-history`). */
 export function deleteRelease(store: SandboxStore, storageNamespace: string, name: string): void {
-  for (const secret of releaseSecrets(store, storageNamespace, name)) store.delete('secrets', storageNamespace, String(metadata(secret).name), opts);
+  for (const secret of releaseSecrets(store, storageNamespace, name)) {
+    store.delete('secrets', storageNamespace, String(metadata(secret).name), opts);
+  }
 }

@@ -21,7 +21,8 @@ function compileError(ctx: ControllerContext, agent: JsonObject): string | undef
   const where = `${String(meta.namespace)}/${String(meta.name)}`;
   const spec = obj(agent.spec);
   if ((spec.type ?? 'Declarative') === 'BYO') {
-    return str(obj(obj(spec.byo).deployment).image) ? undefined : `failed to compile agent ${where}: BYO agent has no deployment image`;
+    return str(obj(obj(spec.byo).deployment).image) ? undefined
+      : `failed to compile agent ${where}: BYO agent has no deployment image`;
   }
   const modelConfig = str(obj(spec.declarative).modelConfig);
   if (!modelConfig) return `failed to compile agent ${where}: no model config specified`;
@@ -40,12 +41,14 @@ export function agentDeployment(agent: JsonObject): JsonObject {
   const byo = (spec.type ?? 'Declarative') === 'BYO';
   const shared = obj(byo ? obj(spec.byo).deployment : obj(spec.declarative).deployment);
   const runtime = str(obj(spec.declarative).runtime) || 'go';
-  const image = byo ? str(shared.image) : `cr.kagent.dev/kagent-dev/kagent/${runtime === 'python' ? 'app' : 'golang-adk'}:${KAGENT_VERSION}`;
+  const image = byo ? str(shared.image)
+    : `cr.kagent.dev/kagent-dev/kagent/${runtime === 'python' ? 'app' : 'golang-adk'}:${KAGENT_VERSION}`;
   const selector = { app: 'kagent', kagent: name };
   const container: JsonObject = {
     name: 'kagent', image, imagePullPolicy: str(shared.imagePullPolicy) || 'IfNotPresent',
     ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
-    env: [...(Array.isArray(shared.env) ? shared.env : []), { name: 'KAGENT_NAME', value: name }, { name: 'KAGENT_NAMESPACE', value: String(meta.namespace) }],
+    env: [...(Array.isArray(shared.env) ? shared.env : []), { name: 'KAGENT_NAME', value: name },
+      { name: 'KAGENT_NAMESPACE', value: String(meta.namespace) }],
   };
   if (isObject(shared.resources)) container.resources = shared.resources;
   const skills = obj(spec.skills);
@@ -55,7 +58,8 @@ export function agentDeployment(agent: JsonObject): JsonObject {
   const podSpec: JsonObject = {
     serviceAccountName: str(shared.serviceAccountName) || name,
     containers: [container],
-    ...(withSkills ? { initContainers: [{ name: 'skills-init', image: `cr.kagent.dev/kagent-dev/kagent/skills-init:${KAGENT_VERSION}` }] } : {}),
+    ...(withSkills ? { initContainers: [{ name: 'skills-init',
+      image: `cr.kagent.dev/kagent-dev/kagent/skills-init:${KAGENT_VERSION}` }] } : {}),
     ...(isObject(shared.nodeSelector) ? { nodeSelector: shared.nodeSelector } : {}),
     ...(Array.isArray(shared.tolerations) ? { tolerations: shared.tolerations } : {}),
   };
@@ -63,7 +67,8 @@ export function agentDeployment(agent: JsonObject): JsonObject {
     apiVersion: 'apps/v1', kind: 'Deployment',
     metadata: {
       name, namespace: meta.namespace, ownerReferences: [ownerReference(agent)],
-      labels: { ...selector, 'app.kubernetes.io/managed-by': 'kagent', 'app.kubernetes.io/name': name, 'app.kubernetes.io/part-of': 'kagent' },
+      labels: { ...selector, 'app.kubernetes.io/managed-by': 'kagent', 'app.kubernetes.io/name': name,
+        'app.kubernetes.io/part-of': 'kagent' },
       ...(isObject(shared.deploymentAnnotations) ? { annotations: shared.deploymentAnnotations } : {}),
     },
     spec: {
@@ -73,7 +78,8 @@ export function agentDeployment(agent: JsonObject): JsonObject {
         metadata: {
           labels: { ...obj(shared.labels), ...selector },
           // The config hash rolls the pods when the Agent's spec changes, as kagent's does.
-          annotations: { ...obj(shared.annotations), 'kagent.dev/config-hash': sha256Hex(canonicalJson(spec)).slice(0, 16) },
+          annotations: { ...obj(shared.annotations),
+            'kagent.dev/config-hash': sha256Hex(canonicalJson(spec)).slice(0, 16) },
         },
         spec: podSpec,
       },
@@ -94,7 +100,8 @@ function ensureDeployment(ctx: ControllerContext, agent: JsonObject): void {
   const want = obj(desired.spec);
   const have = obj(existing.spec);
   if (canonicalJson([want.replicas, want.template]) === canonicalJson([have.replicas, have.template])) return;
-  ctx.store.update('deployments', { ...structuredClone(existing), spec: { ...structuredClone(have), replicas: want.replicas, template: want.template } }, { fieldManager: MANAGER });
+  ctx.store.update('deployments', { ...structuredClone(existing),
+    spec: { ...structuredClone(have), replicas: want.replicas, template: want.template } }, { fieldManager: MANAGER });
 }
 
 function reconcileAgent(ctx: ControllerContext, namespace: string, name: string): void {
@@ -105,29 +112,39 @@ function reconcileAgent(ctx: ControllerContext, namespace: string, name: string)
   if (!error) ensureDeployment(ctx, agent);
   let conditions = setCondition(conditionsOf(agent), error
     ? { type: 'Accepted', status: 'False', reason: 'ReconcileFailed', message: error, observedGeneration: generation }
-    : { type: 'Accepted', status: 'True', reason: 'Reconciled', message: 'Agent configuration accepted', observedGeneration: generation });
+    : { type: 'Accepted', status: 'True', reason: 'Reconciled', message: 'Agent configuration accepted',
+        observedGeneration: generation });
   const deployment = ctx.store.find('deployments', namespace, name);
   if (!deployment) {
-    conditions = setCondition(conditions, { type: 'Ready', status: 'Unknown', reason: 'DeploymentNotFound', message: `deployments.apps "${name}" not found`, observedGeneration: generation });
+    conditions = setCondition(conditions,
+      { type: 'Ready', status: 'Unknown', reason: 'DeploymentNotFound', message: `deployments.apps "${name}" not found`,
+        observedGeneration: generation });
   } else {
     const replicas = typeof obj(deployment.spec).replicas === 'number' ? obj(deployment.spec).replicas as number : 1;
     const available = Number(obj(deployment.status).availableReplicas ?? 0);
     conditions = setCondition(conditions, available >= replicas
-      ? { type: 'Ready', status: 'True', reason: 'DeploymentReady', message: 'Deployment is ready', observedGeneration: generation }
-      : { type: 'Ready', status: 'False', reason: 'DeploymentNotReady', message: `Deployment is not ready, ${available}/${replicas} pods are ready`, observedGeneration: generation });
+      ? { type: 'Ready', status: 'True', reason: 'DeploymentReady', message: 'Deployment is ready',
+          observedGeneration: generation }
+      : { type: 'Ready', status: 'False', reason: 'DeploymentNotReady',
+          message: `Deployment is not ready, ${available}/` +
+            `${replicas} pods are ready`, observedGeneration: generation });
   }
   const readyNow = conditions.find((c) => c.type === 'Ready');
   if (readyNow && readyNow.status !== conditionsOf(agent).find((c) => c.type === 'Ready')?.status) {
-    ctx.log?.info?.({ controller: MANAGER, agent: `${namespace}/${name}`, ready: readyNow.status, reason: readyNow.reason }, `kagent: Agent ${namespace}/${name} Ready=${readyNow.status} (${readyNow.reason})`);
+    ctx.log?.info?.({ controller: MANAGER, agent: `${namespace}/${name}`, ready: readyNow.status,
+      reason: readyNow.reason }, `kagent: Agent ${namespace}/${name} Ready=${readyNow.status} (${readyNow.reason})`);
   }
-  writeStatus(ctx.store, 'agents', agent, { ...obj(agent.status), observedGeneration: generation, conditions }, MANAGER);
+  writeStatus(ctx.store, 'agents', agent, { ...obj(agent.status), observedGeneration: generation, conditions },
+    MANAGER);
 }
 
 function reconcileModelConfig(ctx: ControllerContext, namespace: string, name: string): void {
   const mc = ctx.store.find('modelconfigs', namespace, name);
   if (!mc || metadata(mc).deletionTimestamp) return;
-  const conditions = setCondition(conditionsOf(mc), { type: 'Accepted', status: 'True', reason: 'ModelConfigReconciled', message: 'Model configuration accepted' });
-  writeStatus(ctx.store, 'modelconfigs', mc, { ...obj(mc.status), observedGeneration: Number(metadata(mc).generation ?? 1), conditions }, MANAGER);
+  const conditions = setCondition(conditionsOf(mc),
+    { type: 'Accepted', status: 'True', reason: 'ModelConfigReconciled', message: 'Model configuration accepted' });
+  writeStatus(ctx.store, 'modelconfigs', mc,
+    { ...obj(mc.status), observedGeneration: Number(metadata(mc).generation ?? 1), conditions }, MANAGER);
 }
 
 /** Start kagent's controller: Agents (and their Deployments and ModelConfigs), ModelConfigs. */

@@ -27,14 +27,18 @@ export function runningPodStatus(pod: JsonObject): JsonObject {
   const now = nowTimestamp();
   const podIP = `10.244.${randomInt(1, 255)}.${randomInt(2, 255)}`;
   const running = (c: JsonObject) => ({
-    name: c.name, image: c.image, imageID: imageId(String(c.image ?? '')), containerID: `containerd://${randomBytes(32).toString('hex')}`,
+    name: c.name, image: c.image, imageID: imageId(String(c.image ?? '')),
+    containerID: `containerd://${randomBytes(32).toString('hex')}`,
     ready: true, started: true, restartCount: 0, state: { running: { startedAt: now } },
   });
   const completed = (c: JsonObject) => ({
-    name: c.name, image: c.image, imageID: imageId(String(c.image ?? '')), containerID: `containerd://${randomBytes(32).toString('hex')}`,
-    ready: true, started: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now } },
+    name: c.name, image: c.image, imageID: imageId(String(c.image ?? '')),
+    containerID: `containerd://${randomBytes(32).toString('hex')}`,
+    ready: true, started: false, restartCount: 0,
+    state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now } },
   });
-  const requests = containersOf(spec, 'containers').some((c) => isObject(c.resources) && Object.keys(c.resources).length > 0);
+  const requests = containersOf(spec, 'containers').some((c) =>
+    isObject(c.resources) && Object.keys(c.resources).length > 0);
   const init = containersOf(spec, 'initContainers');
   return {
     phase: 'Running',

@@ -38,7 +38,8 @@ function loadKubeconfig(text: string): { server: string; caPem: string; insecure
   const server = str(cluster.server);
   if (!server) throw new Error(`invalid configuration: context "${contextName}" has no cluster with a server`);
   const caData = str(cluster['certificate-authority-data']);
-  return { server, caPem: caData ? Buffer.from(caData, 'base64').toString('utf8') : '', insecure: cluster['insecure-skip-tls-verify'] === true, token: str(user.token) };
+  return { server, caPem: caData ? Buffer.from(caData, 'base64').toString('utf8') : '',
+    insecure: cluster['insecure-skip-tls-verify'] === true, token: str(user.token) };
 }
 
 /** The kubeconfig in a Secret, by helm-controller's key rules, or its error message. */
@@ -71,7 +72,8 @@ export function releaseTarget(
   const secretName = `${namespace}/${str(ref.name)}`;
   const secret = local.find('secrets', namespace, str(ref.name));
   if (!secret) {
-    return { ok: false, phase: 'client', secretMissing: true, message: `could not get KubeConfig secret '${secretName}': secrets "${str(ref.name)}" not found` };
+    return { ok: false, phase: 'client', secretMissing: true,
+      message: `could not get KubeConfig secret '${secretName}': secrets "${str(ref.name)}" not found` };
   }
   const text = kubeconfigText(secret, secretName, str(ref.key));
   if (typeof text !== 'string') return { ok: false, phase: 'client', secretMissing: false, message: text.error };
@@ -81,16 +83,22 @@ export function releaseTarget(
     config = loadKubeconfig(text);
     url = new URL(config.server);
   } catch (err) {
-    return { ok: false, phase: 'client', secretMissing: false, message: `failed to load KubeConfig from secret '${secretName}': ${(err as Error).message}` };
+    return { ok: false, phase: 'client', secretMissing: false,
+      message: `failed to load KubeConfig from secret '${secretName}': ${(err as Error).message}` };
   }
   const address = url.port ? url.host : `${url.host}:443`;
   const get = `Get "${config.server.replace(/\/+$/, '')}/api/v1/namespaces/${probe.storageNamespace}` +
     `/secrets?labelSelector=name%3D${probe.releaseName}%2Cowner%3Dhelm"`;
   const server = dial(address);
-  if (!server) return { ok: false, phase: 'request', message: `${get}: dial tcp ${address}: connect: connection refused` };
-  if (!config.insecure && config.caPem.trim() !== server.caPem.trim()) {
-    return { ok: false, phase: 'request', message: `${get}: tls: failed to verify certificate: x509: certificate signed by unknown authority` };
+  if (!server) {
+    return { ok: false, phase: 'request', message: `${get}: dial tcp ${address}: connect: connection refused` };
   }
-  if (!config.token || !server.authenticate(config.token)) return { ok: false, phase: 'request', message: 'Unauthorized' };
+  if (!config.insecure && config.caPem.trim() !== server.caPem.trim()) {
+    return { ok: false, phase: 'request',
+      message: `${get}: tls: failed to verify certificate: x509: certificate signed by unknown authority` };
+  }
+  if (!config.token || !server.authenticate(config.token)) {
+    return { ok: false, phase: 'request', message: 'Unauthorized' };
+  }
   return { ok: true, store: server.store, server: config.server };
 }

@@ -25,12 +25,16 @@ export function manifestDigest(url: string, version: string): string {
 
 /** The version a reference selects, or an error message in Flux's words. */
 function resolve(url: string, ref: JsonObject): { version: string; revision: string } | { error: string } {
-  if (typeof ref.digest === 'string' && ref.digest) return { version: SIMULATED_CHART_VERSIONS.at(-1)!, revision: ref.digest };
+  if (typeof ref.digest === 'string' && ref.digest) {
+    return { version: SIMULATED_CHART_VERSIONS.at(-1)!, revision: ref.digest };
+  }
   if (typeof ref.semver === 'string' && ref.semver) {
     const range = semver.validRange(ref.semver, { loose: true });
     const matching = range ? SIMULATED_CHART_VERSIONS.filter((v) => semver.satisfies(v, range)) : [];
     const version = matching.at(-1);
-    if (!version) return { error: `failed to determine the artifact tag for '${url}': no match found for semver: ${ref.semver}` };
+    if (!version) {
+      return { error: `failed to determine the artifact tag for '${url}': no match found for semver: ${ref.semver}` };
+    }
     return { version, revision: `${version}@sha256:${manifestDigest(url, version)}` };
   }
   const tag = typeof ref.tag === 'string' && ref.tag ? ref.tag : 'latest';
@@ -74,8 +78,12 @@ export function reconcileOciRepository(ctx: Pick<ControllerContext, 'store'>, na
   let conditions: Condition[] = conditionsOf(repo);
   const status: JsonObject = { ...old, observedGeneration: generation };
   if ('error' in picked) {
-    conditions = setCondition(conditions, { type: 'FetchFailed', status: 'True', reason: 'ReadOperationFailed', message: picked.error, observedGeneration: generation });
-    conditions = setCondition(conditions, { type: 'Ready', status: 'False', reason: 'ReadOperationFailed', message: picked.error, observedGeneration: generation });
+    conditions = setCondition(conditions,
+      { type: 'FetchFailed', status: 'True', reason: 'ReadOperationFailed', message: picked.error,
+        observedGeneration: generation });
+    conditions = setCondition(conditions,
+      { type: 'Ready', status: 'False', reason: 'ReadOperationFailed', message: picked.error,
+        observedGeneration: generation });
     return void writeStatus(store, RESOURCE, repo, { ...status, conditions }, MANAGER);
   }
   const oldArtifact = isObject(old.artifact) ? old.artifact : undefined;
@@ -84,12 +92,15 @@ export function reconcileOciRepository(ctx: Pick<ControllerContext, 'store'>, na
   const artifact: JsonObject = oldArtifact && oldArtifact.revision === picked.revision ? oldArtifact : {
     digest: `sha256:${tarball}`, lastUpdateTime: nowTimestamp(), path, revision: picked.revision, size: 4096,
     url: `http://source-controller.flux-system.svc.cluster.local./${path}`,
-    metadata: { 'org.opencontainers.image.version': picked.version, 'org.opencontainers.image.source': url.replace(/^oci:\/\//, 'https://') },
+    metadata: { 'org.opencontainers.image.version': picked.version,
+      'org.opencontainers.image.source': url.replace(/^oci:\/\//, 'https://') },
   };
   const message = `stored artifact for digest '${picked.revision}'`;
   conditions = conditions.filter((c) => c.type !== 'FetchFailed' && c.type !== 'Reconciling');
-  conditions = setCondition(conditions, { type: 'Ready', status: 'True', reason: 'Succeeded', message, observedGeneration: generation });
-  conditions = setCondition(conditions, { type: 'ArtifactInStorage', status: 'True', reason: 'Succeeded', message, observedGeneration: generation });
+  conditions = setCondition(conditions, { type: 'Ready', status: 'True', reason: 'Succeeded', message,
+    observedGeneration: generation });
+  conditions = setCondition(conditions, { type: 'ArtifactInStorage', status: 'True', reason: 'Succeeded', message,
+    observedGeneration: generation });
   writeStatus(store, RESOURCE, repo, { ...status, artifact, url: artifact.url, conditions }, MANAGER);
 }
 

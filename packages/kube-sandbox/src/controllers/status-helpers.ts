@@ -88,7 +88,8 @@ export function subjectOf(obj: JsonObject, fieldPath?: string): EventSubject {
 
 /** Record an Event as a controller's event recorder does; a repeat of the same event is counted. */
 export function recordEvent(
-  store: SandboxStore, subject: EventSubject, type: 'Normal' | 'Warning', reason: string, message: string, component: string,
+  store: SandboxStore, subject: EventSubject, type: 'Normal' | 'Warning', reason: string, message: string,
+  component: string,
 ): void {
   const now = nowTimestamp();
   const repeat = store
@@ -101,7 +102,9 @@ export function recordEvent(
         e.involvedObject.uid === subject.uid,
     );
   if (repeat) {
-    store.update('events', { ...structuredClone(repeat), count: (typeof repeat.count === 'number' ? repeat.count : 1) + 1, lastTimestamp: now }, { fieldManager: component });
+    store.update('events', { ...structuredClone(repeat),
+      count: (typeof repeat.count === 'number' ? repeat.count : 1) + 1, lastTimestamp: now },
+    { fieldManager: component });
     return;
   }
   store.create('events', {

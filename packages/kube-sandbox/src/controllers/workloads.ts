@@ -8,7 +8,8 @@
 import { randomInt } from 'node:crypto';
 import { deepEqual, isObject, type JsonObject } from '../api/json.js';
 import { Controller, controllerOf, labelsOf, metadata, ownerReference, type ControllerContext } from './controller.js';
-import { canonicalJson, findCondition, setCondition, sha256Hex, writeStatus, type Condition } from './status-helpers.js';
+import { canonicalJson, findCondition, setCondition, sha256Hex, writeStatus,
+  type Condition } from './status-helpers.js';
 
 const MANAGER = 'kube-controller-manager';
 const SAFE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -69,7 +70,9 @@ function reconcileDeployment(ctx: ControllerContext, namespace: string, name: st
   if (current && revisionOf(current) < newest) {
     // An older template back in use becomes the newest revision again.
     const annotations = { ...obj(metadata(current).annotations), [REVISION]: String(newest + 1) };
-    current = store.update('replicasets', { ...structuredClone(current), metadata: { ...structuredClone(metadata(current)), annotations } }, { fieldManager: MANAGER });
+    current = store.update('replicasets',
+      { ...structuredClone(current), metadata: { ...structuredClone(metadata(current)), annotations } },
+      { fieldManager: MANAGER });
   }
   if (!current) {
     const labels = { ...obj(obj(template.metadata).labels), 'pod-template-hash': hash };
@@ -78,7 +81,8 @@ function reconcileDeployment(ctx: ControllerContext, namespace: string, name: st
       apiVersion: 'apps/v1', kind: 'ReplicaSet',
       metadata: {
         name: `${name}-${hash}`, namespace, labels, ownerReferences: [ownerReference(dep)],
-        annotations: { 'deployment.kubernetes.io/desired-replicas': String(replicas), 'deployment.kubernetes.io/revision': String(revision) },
+        annotations: { 'deployment.kubernetes.io/desired-replicas': String(replicas),
+          'deployment.kubernetes.io/revision': String(revision) },
       },
       spec: {
         replicas,
@@ -87,11 +91,14 @@ function reconcileDeployment(ctx: ControllerContext, namespace: string, name: st
       },
     }, { fieldManager: MANAGER });
   } else if (num(obj(current.spec).replicas) !== replicas) {
-    current = store.update('replicasets', { ...structuredClone(current), spec: { ...structuredClone(obj(current.spec)), replicas } }, { fieldManager: MANAGER });
+    current = store.update('replicasets',
+      { ...structuredClone(current), spec: { ...structuredClone(obj(current.spec)), replicas } },
+      { fieldManager: MANAGER });
   }
   for (const old of owned) {
     if (old !== current && num(obj(old.spec).replicas) !== 0) {
-      store.update('replicasets', { ...structuredClone(old), spec: { ...structuredClone(obj(old.spec)), replicas: 0 } }, { fieldManager: MANAGER });
+      store.update('replicasets', { ...structuredClone(old), spec: { ...structuredClone(obj(old.spec)), replicas: 0 } },
+        { fieldManager: MANAGER });
     }
   }
   const all = store.list('replicasets', { namespace }).items.filter(ownedBy(dep));
@@ -104,24 +111,32 @@ function reconcileDeployment(ctx: ControllerContext, namespace: string, name: st
   let deployment = dep;
   if (obj(metadata(dep).annotations)[REVISION] !== revision) {
     const annotations = { ...obj(metadata(dep).annotations), [REVISION]: revision };
-    deployment = store.update('deployments', { ...structuredClone(dep), metadata: { ...structuredClone(metadata(dep)), annotations } }, { fieldManager: MANAGER });
+    deployment = store.update('deployments',
+      { ...structuredClone(dep), metadata: { ...structuredClone(metadata(dep)), annotations } },
+      { fieldManager: MANAGER });
   }
   let conditions = (Array.isArray(obj(dep.status).conditions) ? obj(dep.status).conditions : []) as Condition[];
   // maxUnavailable 25% (rounded down) of the default RollingUpdate strategy.
   const minimum = replicas - Math.floor(replicas * 0.25);
   conditions = setCondition(conditions, available >= minimum
-    ? { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' }
-    : { type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' });
+    ? { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable',
+        message: 'Deployment has minimum availability.' }
+    : { type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable',
+        message: 'Deployment does not have minimum availability.' });
   const complete = updated === replicas && total === replicas && available >= replicas;
   conditions = setCondition(conditions, complete
-    ? { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${rsName}" has successfully progressed.` }
-    : { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: `ReplicaSet "${rsName}" is progressing.` });
+    ? { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable',
+        message: `ReplicaSet "${rsName}" has successfully progressed.` }
+    : { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated',
+        message: `ReplicaSet "${rsName}" is progressing.` });
   const status: JsonObject = {
     observedGeneration: num(metadata(dep).generation, 1), replicas: total, updatedReplicas: updated,
     readyReplicas: sum('readyReplicas'), availableReplicas: available, conditions,
   };
   if (total - available > 0) status.unavailableReplicas = total - available;
-  for (const key of ['readyReplicas', 'availableReplicas', 'updatedReplicas']) if (status[key] === 0) delete status[key];
+  for (const key of ['readyReplicas', 'availableReplicas', 'updatedReplicas']) {
+    if (status[key] === 0) delete status[key];
+  }
   writeStatus(store, 'deployments', deployment, status, MANAGER);
 }
 

@@ -9,7 +9,8 @@ import { statusErrors, type StatusError } from '../api/status.js';
 import type { SchemaNode } from '../resources/schema.js';
 import { FieldSet, pathString, type FieldPath } from './field-set.js';
 import { trackedView, type ManagerEntry, type WriteIdentity } from './managed-fields.js';
-import { appliedFieldSet, childOf, compareObjects, isAtomicMap, itemElement, listKind, removeFieldPath } from './schema-walk.js';
+import { appliedFieldSet, childOf, compareObjects, isAtomicMap, itemElement, listKind,
+  removeFieldPath } from './schema-walk.js';
 
 /** The merged object (before the server's own normalisation) and the new managedFields entries. */
 export interface ApplyOutcome {
@@ -58,7 +59,8 @@ function conflictError(conflicts: Array<{ entry: ManagerEntry; paths: FieldPath[
   })));
   if (total === 1) {
     const only = conflicts[0]!;
-    return statusErrors.applyConflict(`Apply failed with 1 conflict: conflict with ${describe(only.entry)}: ${pathString(only.paths[0]!)}`, causes);
+    return statusErrors.applyConflict(`Apply failed with 1 conflict: conflict with ${describe(only.entry)}: ` +
+      `${pathString(only.paths[0]!)}`, causes);
   }
   const lines = [...conflicts]
     .sort((a, b) => (a.entry.manager < b.entry.manager ? -1 : a.entry.manager > b.entry.manager ? 1 : 0))
@@ -78,7 +80,8 @@ export function serverSideApply(
   const view = (o: JsonObject) => trackedView(o, id.scope, id.hasStatusSubresource);
   const applied = appliedFieldSet(view(config), id.schema);
   const subresource = id.scope === 'status' ? 'status' : '';
-  const isMine = (e: ManagerEntry) => e.manager === id.manager && e.operation === 'Apply' && e.subresource === subresource;
+  const isMine = (e: ManagerEntry) => e.manager === id.manager && e.operation === 'Apply' &&
+    e.subresource === subresource;
   const previous = entries.find(isMine)?.set ?? new FieldSet();
   const others = entries.filter((e) => !isMine(e));
   const othersUnion = others.reduce((u, e) => u.union(e.set), new FieldSet());
@@ -86,7 +89,9 @@ export function serverSideApply(
   let merged: JsonObject;
   if (id.scope === 'status') {
     merged = { ...base };
-    if (config.status !== undefined) merged.status = merge(base.status, config.status, childOf(id.schema, 'status').node);
+    if (config.status !== undefined) {
+      merged.status = merge(base.status, config.status, childOf(id.schema, 'status').node);
+    }
   } else {
     merged = merge(base, config, id.schema) as JsonObject;
   }
@@ -109,6 +114,7 @@ export function serverSideApply(
     const set = e.set.difference(changed).difference(cmp.removed);
     return set.equals(e.set) ? e : { ...e, set };
   });
-  next.push({ manager: id.manager, operation: 'Apply', apiVersion: id.apiVersion, subresource, time: nowTimestamp(), set: applied });
+  next.push({ manager: id.manager, operation: 'Apply', apiVersion: id.apiVersion, subresource, time: nowTimestamp(),
+    set: applied });
   return { merged, entries: next };
 }

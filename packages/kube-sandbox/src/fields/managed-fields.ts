@@ -117,7 +117,8 @@ export function recordUpdate(
   const set = (mine?.set ?? new FieldSet()).difference(cmp.removed).union(taken);
   const changed = !mine || !set.equals(mine.set);
   result.push({
-    manager: id.manager, operation: 'Update', apiVersion: id.apiVersion, subresource: id.scope === 'status' ? 'status' : '',
+    manager: id.manager, operation: 'Update', apiVersion: id.apiVersion,
+    subresource: id.scope === 'status' ? 'status' : '',
     time: changed || !mine ? now : mine.time, set,
   });
   return result;

@@ -19,7 +19,8 @@ export function listKind(node: SchemaNode | undefined): ListKind {
 
 /** The key fields of a map-type list. */
 export function listKeys(node: SchemaNode | undefined): string[] {
-  return node?.['x-kubernetes-list-map-keys'] ?? (node?.['x-kubernetes-patch-merge-key'] ? [node['x-kubernetes-patch-merge-key']] : []);
+  return node?.['x-kubernetes-list-map-keys'] ??
+    (node?.['x-kubernetes-patch-merge-key'] ? [node['x-kubernetes-patch-merge-key']] : []);
 }
 
 /** True when a map or struct is replaced and owned as a whole. */
@@ -91,8 +92,12 @@ export function compareObjects(before: JsonObject, after: JsonObject, schema: Sc
   const whole = (value: unknown, node: SchemaNode | undefined, path: FieldPath, into: FieldSet): void => {
     into.add(path);
     const shape = walkable(value, node);
-    if (shape === 'map') for (const [k, v] of Object.entries(value as JsonObject)) whole(v, childOf(node, k).node, [...path, `f:${k}`], into);
-    else if (shape === 'list') (value as unknown[]).forEach((item, i) => whole(item, node?.items, [...path, itemElement(item, i, node)], into));
+    if (shape === 'map') for (const [k, v] of Object.entries(value as JsonObject)) {
+      whole(v, childOf(node, k).node, [...path, `f:${k}`], into);
+    }
+    else if (shape === 'list') {
+      (value as unknown[]).forEach((item, i) => whole(item, node?.items, [...path, itemElement(item, i, node)], into));
+    }
   };
   const visit = (a: unknown, b: unknown, node: SchemaNode | undefined, path: FieldPath): void => {
     if (a === undefined && b === undefined) return;
@@ -101,7 +106,9 @@ export function compareObjects(before: JsonObject, after: JsonObject, schema: Sc
     const shape = walkable(a, node);
     if (shape === 'map' && walkable(b, node) === 'map') {
       const keys = new Set([...Object.keys(a as JsonObject), ...Object.keys(b as JsonObject)]);
-      for (const k of keys) visit((a as JsonObject)[k], (b as JsonObject)[k], childOf(node, k).node, [...path, `f:${k}`]);
+      for (const k of keys) {
+        visit((a as JsonObject)[k], (b as JsonObject)[k], childOf(node, k).node, [...path, `f:${k}`]);
+      }
     } else if (shape === 'list' && walkable(b, node) === 'list') {
       const index = (list: unknown[]) => new Map(list.map((item, i) => [itemElement(item, i, node), item]));
       const [ia, ib] = [index(a as unknown[]), index(b as unknown[])];

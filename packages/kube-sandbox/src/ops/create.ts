@@ -9,7 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { metaOf, nowTimestamp, type JsonObject } from '../api/json.js';
 import { groupResourceString, statusErrors } from '../api/status.js';
-import { encodeManagedFields, recordUpdate, managerFromUserAgent, type ManagerEntry } from '../fields/managed-fields.js';
+import { encodeManagedFields, recordUpdate, managerFromUserAgent,
+  type ManagerEntry } from '../fields/managed-fields.js';
 import { namespaces } from '../resources/builtin-core.js';
 import { apiVersionOf, groupResource, tracksGeneration, type ResourceDef } from '../resources/types.js';
 import { decodeObject } from './decode.js';
@@ -31,7 +32,9 @@ export function checkNamespace(env: OpsEnv, def: ResourceDef, obj: JsonObject): 
   if (!def.namespaced) return;
   const meta = metaOf(obj);
   const namespace = String(meta.namespace ?? '');
-  if (!namespace) throw statusErrors.badRequest('the namespace of a namespaced object is required; set metadata.namespace');
+  if (!namespace) {
+    throw statusErrors.badRequest('the namespace of a namespaced object is required; set metadata.namespace');
+  }
   const ns = env.objects.get(namespaces, '', namespace);
   if (!ns) throw statusErrors.notFound(groupResource(namespaces), namespace);
   if (metaOf(ns).deletionTimestamp) {
@@ -64,7 +67,9 @@ export function insertObject(
   checkNamespace(env, def, obj);
   normalise(def, obj, opts);
   const name = String(meta.name);
-  if (env.objects.get(def, String(meta.namespace ?? ''), name)) throw statusErrors.alreadyExists(groupResource(def), name);
+  if (env.objects.get(def, String(meta.namespace ?? ''), name)) {
+    throw statusErrors.alreadyExists(groupResource(def), name);
+  }
 
   meta.uid = randomUUID();
   meta.creationTimestamp = nowTimestamp();

@@ -38,7 +38,8 @@ function checkPreconditions(def: ResourceDef, old: JsonObject, opts: DeleteOptio
   const name = String(meta.name);
   const { uid, resourceVersion } = opts.preconditions ?? {};
   if (uid && uid !== meta.uid) {
-    throw statusErrors.conflict(groupResource(def), name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${String(meta.uid)}`);
+    throw statusErrors.conflict(groupResource(def), name,
+      `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${String(meta.uid)}`);
   }
   if (resourceVersion && resourceVersion !== meta.resourceVersion) {
     throw statusErrors.conflict(groupResource(def), name,
@@ -89,7 +90,9 @@ export function deleteObject(
     const pending = readMeta(old).deletionGracePeriodSeconds;
     if (grace > 0) return deletePodGracefully(env, old, grace, opts);
     // The kubelet's final delete of a pod its finalizers still hold: the grace period ends, the finalizers stay.
-    if (typeof pending === 'number' && pending > 0 && finalizersFor(old, undefined).length > 0) return deletePodGracefully(env, old, 0, opts);
+    if (typeof pending === 'number' && pending > 0 && finalizersFor(old, undefined).length > 0) {
+      return deletePodGracefully(env, old, 0, opts);
+    }
   }
   const finalizers = readMeta(old).deletionTimestamp
     ? finalizersFor(old, undefined)

@@ -15,17 +15,20 @@ import type { ListOptions, ListResult, OpsEnv } from './types.js';
 function decodeContinue(token: string): string {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (isObject(parsed) && parsed.v === 'meta.k8s.io/v1' && typeof parsed.start === 'string' && parsed.start.endsWith('\u0000')) {
+    if (isObject(parsed) && parsed.v === 'meta.k8s.io/v1' && typeof parsed.start === 'string' &&
+      parsed.start.endsWith('\u0000')) {
       return parsed.start.slice(0, -1);
     }
   } catch {
     // fall through to the refusal below
   }
-  throw statusErrors.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  throw statusErrors.badRequest('continue key is not valid: incorrect encoded start resourceVersion ' +
+    '(version meta.k8s.io/v1)');
 }
 
 function encodeContinue(rv: number, lastKey: string): string {
-  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start: `${lastKey}\u0000` }), 'utf8').toString('base64url');
+  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start: `${lastKey}\u0000` }), 'utf8')
+    .toString('base64url');
 }
 
 function listOptionsInvalid(errors: FieldError[]): Error {
@@ -44,15 +47,26 @@ export function validateWatchOptions(
   const errors: FieldError[] = [];
   const match = opts.resourceVersionMatch ?? '';
   if (!watch) {
-    if (opts.sendInitialEvents !== undefined) errors.push(fieldError.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+    if (opts.sendInitialEvents !== undefined) {
+      errors.push(fieldError.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+    }
   } else {
     if (opts.sendInitialEvents !== undefined && match !== 'NotOlderThan') {
-      errors.push(fieldError.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+      errors.push(fieldError.forbidden('resourceVersionMatch',
+        'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
     }
     if (match) {
-      if (opts.sendInitialEvents === undefined) errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
-      if (match !== 'NotOlderThan') errors.push(fieldError.notSupported('resourceVersionMatch', match, ['NotOlderThan']));
-      if (opts.continue) errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+      if (opts.sendInitialEvents === undefined) {
+        errors.push(fieldError.forbidden('resourceVersionMatch',
+          'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+      }
+      if (match !== 'NotOlderThan') {
+        errors.push(fieldError.notSupported('resourceVersionMatch', match, ['NotOlderThan']));
+      }
+      if (opts.continue) {
+        errors.push(fieldError.forbidden('resourceVersionMatch',
+          'resourceVersionMatch is forbidden when continue is provided'));
+      }
     }
   }
   if (errors.length > 0) throw listOptionsInvalid(errors);
@@ -67,10 +81,21 @@ function listVersion(env: OpsEnv, def: ResourceDef, opts: ListOptions): string |
   const match = opts.resourceVersionMatch ?? '';
   const errors: FieldError[] = [];
   if (match) {
-    if (!rv) errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
-    if (opts.continue) errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
-    if (match === 'Exact' && rv === '0') errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
-    if (match !== 'Exact' && match !== 'NotOlderThan') errors.push(fieldError.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+    if (!rv) {
+      errors.push(fieldError.forbidden('resourceVersionMatch',
+        'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    }
+    if (opts.continue) {
+      errors.push(fieldError.forbidden('resourceVersionMatch',
+        'resourceVersionMatch is forbidden when continue is provided'));
+    }
+    if (match === 'Exact' && rv === '0') {
+      errors.push(fieldError.forbidden('resourceVersionMatch',
+        'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    }
+    if (match !== 'Exact' && match !== 'NotOlderThan') {
+      errors.push(fieldError.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+    }
   }
   if (errors.length > 0) throw listOptionsInvalid(errors);
   if (rv === '' || rv === '0' || opts.continue) return undefined;
@@ -80,7 +105,9 @@ function listVersion(env: OpsEnv, def: ResourceDef, opts: ListOptions): string |
   if (wanted > current) throw statusErrors.tooLargeResourceVersion(wanted, current);
   if (match !== 'Exact' || wanted === current) return match === 'Exact' ? rv : undefined;
   const changes = env.objects.hub.replay(resourceKey(def), wanted);
-  if (changes === 'expired' || changes.length > 0) throw statusErrors.expired('The resourceVersion for the provided list is too old.');
+  if (changes === 'expired' || changes.length > 0) {
+    throw statusErrors.expired('The resourceVersion for the provided list is too old.');
+  }
   return rv;
 }
 

@@ -12,7 +12,9 @@ import { applyStructuralSchema } from '../resources/structural.js';
 import { groupKind, type ResourceDef } from '../resources/types.js';
 import type { WriteOptions } from './types.js';
 
-const GO_TYPES: Record<string, string> = { string: 'string', integer: 'int64', number: 'float64', boolean: 'bool', object: 'map[string]interface {}', array: '[]interface {}' };
+const GO_TYPES: Record<string, string> =
+  { string: 'string', integer: 'int64', number: 'float64', boolean: 'bool', object: 'map[string]interface {}',
+    array: '[]interface {}' };
 
 function cannotHandle(def: ResourceDef, why: string): Error {
   return statusErrors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${why}`);

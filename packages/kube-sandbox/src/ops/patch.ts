@@ -42,8 +42,12 @@ function goJsonType(value: unknown): string {
 /** Validate the patch options as the real server does (422 on PatchOptions.meta.k8s.io). */
 export function validatePatchOptions(type: PatchType, opts: PatchOptions): void {
   const errors: FieldError[] = [];
-  if (type !== 'apply' && opts.force !== undefined) errors.push(fieldError.forbidden('force', 'may not be specified for non-apply patch'));
-  if (type === 'apply' && !opts.fieldManager) errors.push(fieldError.required('fieldManager', 'is required for apply patch'));
+  if (type !== 'apply' && opts.force !== undefined) {
+    errors.push(fieldError.forbidden('force', 'may not be specified for non-apply patch'));
+  }
+  if (type === 'apply' && !opts.fieldManager) {
+    errors.push(fieldError.required('fieldManager', 'is required for apply patch'));
+  }
   if (opts.fieldManager && opts.fieldManager.length > 128) errors.push(fieldError.tooLong('fieldManager', 128));
   if (errors.length > 0) throw statusErrors.invalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', errors);
 }
@@ -51,9 +55,14 @@ export function validatePatchOptions(type: PatchType, opts: PatchOptions): void 
 function patched(def: ResourceDef, old: JsonObject, type: PatchType, body: unknown): unknown {
   try {
     // A JSON patch that is not a list of operations cannot be decoded: 400, as a malformed body is.
-    if (type === 'json' && !Array.isArray(body)) throw statusErrors.badRequest(`json: cannot unmarshal ${goJsonType(body)} into Go value of type jsonpatch.Patch`);
+    if (type === 'json' && !Array.isArray(body)) {
+      throw statusErrors.badRequest(`json: cannot unmarshal ${goJsonType(body)} into Go value of type jsonpatch.Patch`);
+    }
     if (type === 'json') return applyJsonPatch(old, body);
-    if (!isObject(body)) throw statusErrors.badRequest(`json: cannot unmarshal ${goJsonType(body)} into Go value of type map[string]interface {}`);
+    if (!isObject(body)) {
+      throw statusErrors.badRequest(`json: cannot unmarshal ${goJsonType(body)} into Go value of type ` +
+        `map[string]interface {}`);
+    }
     if (type === 'merge') return applyMergePatch(old, body);
     return strategicMerge(old, body, def.schema);
   } catch (err) {
@@ -78,7 +87,8 @@ export function patchObject(
   const old = env.objects.get(def, namespace, name);
   if (!old) throw statusErrors.notFound(groupResource(def), name);
   const candidate = decodeObject(def, patched(def, old, type, body), namespace, name);
-  const object = commitUpdate(env, { def, old, candidate, scope: opts.subresource === 'status' ? 'status' : 'main', opts });
+  const object = commitUpdate(env, { def, old, candidate, scope: opts.subresource === 'status' ? 'status' : 'main',
+    opts });
   return { object, created: false };
 }
 

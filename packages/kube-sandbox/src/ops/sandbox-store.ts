@@ -35,7 +35,11 @@ export class SandboxStore implements OpsEnv {
     this.objects = new ObjectStore(options.historyCapacity);
     // The CRDs of the custom kinds served, as a cluster that has them installed lists them.
     const crds = this.registry.all().find((d) => d === customresourcedefinitions);
-    if (crds) for (const def of this.registry.all()) if (def.custom) this.objects.put(crds, crdObjectFor(def, randomUUID()), 'ADDED');
+    if (crds) {
+      for (const def of this.registry.all()) {
+        if (def.custom) this.objects.put(crds, crdObjectFor(def, randomUUID()), 'ADDED');
+      }
+    }
   }
 
   /** The definition of a resource; throws for names the sandbox does not serve. */

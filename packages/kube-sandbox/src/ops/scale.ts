@@ -19,7 +19,8 @@ const SCALE_GK = { group: 'autoscaling', kind: 'Scale' };
 /** A label selector as its string form (`app=web,tier in (a,b)`). */
 export function selectorString(selector: unknown): string {
   if (!isObject(selector)) return '';
-  const parts = Object.entries(isObject(selector.matchLabels) ? selector.matchLabels : {}).map(([k, v]) => `${k}=${String(v)}`);
+  const parts = Object.entries(isObject(selector.matchLabels) ? selector.matchLabels : {}).map(([k, v]) =>
+    `${k}=${String(v)}`);
   for (const e of Array.isArray(selector.matchExpressions) ? selector.matchExpressions.filter(isObject) : []) {
     const values = Array.isArray(e.values) ? e.values.map(String).join(',') : '';
     const op = String(e.operator ?? '');
@@ -82,7 +83,10 @@ export function writeScale(
 export function patchScale(
   env: OpsEnv, def: ResourceDef, namespace: string, name: string, type: PatchType, body: unknown, opts: WriteOptions,
 ): JsonObject {
-  if (type === 'apply') throw statusErrors.unsupportedMediaType([PATCH_CONTENT_TYPES.json, PATCH_CONTENT_TYPES.merge, PATCH_CONTENT_TYPES.strategic]);
+  if (type === 'apply') {
+    throw statusErrors.unsupportedMediaType([PATCH_CONTENT_TYPES.json, PATCH_CONTENT_TYPES.merge,
+      PATCH_CONTENT_TYPES.strategic]);
+  }
   const current = readScale(env, def, namespace, name);
   let next: unknown;
   try {

@@ -30,7 +30,8 @@ export interface UpdateRequest {
   managed?: ManagerEntry[];
 }
 
-const IMMUTABLE_META = ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'];
+const IMMUTABLE_META = ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp',
+  'deletionGracePeriodSeconds', 'selfLink'];
 
 /** The part of an object whose change bumps metadata.generation. */
 function generationView(obj: JsonObject, def: ResourceDef): JsonObject {
@@ -142,7 +143,8 @@ export function commitUpdate(env: OpsEnv, req: UpdateRequest): JsonObject {
  * replace.
  */
 export function updateObject(
-  env: OpsEnv, def: ResourceDef, namespace: string, name: string, body: unknown, opts: WriteOptions, scope: WriteScope = 'main',
+  env: OpsEnv, def: ResourceDef, namespace: string, name: string, body: unknown, opts: WriteOptions,
+  scope: WriteScope = 'main',
 ): JsonObject {
   const candidate = decodeObject(def, body, namespace, name);
   const old = env.objects.get(def, namespace, name);

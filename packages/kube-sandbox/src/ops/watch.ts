@@ -57,7 +57,8 @@ export function startWatch(env: OpsEnv, def: ResourceDef, opts: WatchOptions, em
     const replay = env.objects.hub.replay(key, Number(rv));
     if (replay === 'expired') {
       const oldest = env.objects.hub.oldestResumableRv;
-      emit('ERROR', statusErrors.expired(`too old resource version: ${rv} (${oldest + 1})`).status as unknown as JsonObject);
+      emit('ERROR', statusErrors.expired(`too old resource version: ${rv} (${oldest + 1})`)
+        .status as unknown as JsonObject);
       return { stop: () => undefined, ended: true };
     }
     backlog = replay;
@@ -66,7 +67,8 @@ export function startWatch(env: OpsEnv, def: ResourceDef, opts: WatchOptions, em
     if (opts.sendInitialEvents) {
       emit('BOOKMARK', {
         kind: def.kind, apiVersion: apiVersionOf(def),
-        metadata: { resourceVersion: String(env.objects.revision), annotations: { 'k8s.io/initial-events-end': 'true' } },
+        metadata: { resourceVersion: String(env.objects.revision),
+          annotations: { 'k8s.io/initial-events-end': 'true' } },
       });
     }
   }

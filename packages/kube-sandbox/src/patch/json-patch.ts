@@ -25,9 +25,13 @@ function resolveParent(doc: unknown, tokens: string[], pointer: string): [Contai
     if (Array.isArray(current)) current = current[Number(token)];
     else if (isObject(current)) current = current[token];
     else current = undefined;
-    if (current === undefined) throw new PatchApplyError(`doc is missing path: ${JSON.stringify(pointer)}: missing value`);
+    if (current === undefined) {
+      throw new PatchApplyError(`doc is missing path: ${JSON.stringify(pointer)}: missing value`);
+    }
   }
-  if (!Array.isArray(current) && !isObject(current)) throw new PatchApplyError(`doc is missing path: ${JSON.stringify(pointer)}: missing value`);
+  if (!Array.isArray(current) && !isObject(current)) {
+    throw new PatchApplyError(`doc is missing path: ${JSON.stringify(pointer)}: missing value`);
+  }
   return [current, tokens[tokens.length - 1]!];
 }
 
@@ -35,7 +39,9 @@ function arrayIndex(list: unknown[], token: string, pointer: string, forInsert: 
   if (forInsert && token === '-') return list.length;
   const index = /^(0|[1-9][0-9]*)$/.test(token) ? Number(token) : NaN;
   const max = forInsert ? list.length : list.length - 1;
-  if (Number.isNaN(index) || index > max) throw new PatchApplyError(`unable to access invalid index: ${token} in ${JSON.stringify(pointer)}`);
+  if (Number.isNaN(index) || index > max) {
+    throw new PatchApplyError(`unable to access invalid index: ${token} in ${JSON.stringify(pointer)}`);
+  }
   return index;
 }
 
@@ -63,7 +69,8 @@ function remove(doc: unknown, pointer: string, op: string): unknown {
   const [parent, last] = resolveParent(doc, tokens, pointer);
   if (Array.isArray(parent)) parent.splice(arrayIndex(parent, last, pointer, false), 1);
   else if (Object.prototype.hasOwnProperty.call(parent, last)) delete parent[last];
-  else throw new PatchApplyError(`${op} operation does not apply: doc is missing path: ${JSON.stringify(pointer)}: missing value`);
+  else throw new PatchApplyError(`${op} operation does not apply: doc is missing path: ` +
+    `${JSON.stringify(pointer)}: missing value`);
   return doc;
 }
 
@@ -91,7 +98,9 @@ export function applyJsonPatch(target: unknown, patch: unknown): unknown {
       }
       case 'copy': doc = add(doc, path, clone(read(doc, from))); break;
       case 'test':
-        if (!deepEqual(read(doc, path), raw.value)) throw new PatchApplyError(`testing value ${path} failed: test failed`);
+        if (!deepEqual(read(doc, path), raw.value)) {
+          throw new PatchApplyError(`testing value ${path} failed: test failed`);
+        }
         break;
       default: throw new PatchApplyError(`Unexpected kind: ${op}`);
     }

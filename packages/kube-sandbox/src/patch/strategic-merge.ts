@@ -30,7 +30,8 @@ function stripDirectives(value: unknown): unknown {
   return out;
 }
 
-const mergeStrategy = (node: SchemaNode | undefined): boolean => (node?.['x-kubernetes-patch-strategy'] ?? '').split(',').includes('merge');
+const mergeStrategy = (node: SchemaNode | undefined): boolean =>
+  (node?.['x-kubernetes-patch-strategy'] ?? '').split(',').includes('merge');
 
 function orderBy(list: unknown[], order: unknown[], key: string | undefined): unknown[] {
   const identity = (item: unknown) => (key && isObject(item) ? item[key] : item);
@@ -49,7 +50,9 @@ function mergeList(original: unknown, patch: unknown[], node: SchemaNode | undef
     return out;
   }
   for (const item of patch) {
-    if (!isObject(item) || item[key] === undefined) throw new PatchApplyError(`map: ${JSON.stringify(item)} does not contain declared merge key: ${key}`);
+    if (!isObject(item) || item[key] === undefined) {
+      throw new PatchApplyError(`map: ${JSON.stringify(item)} does not contain declared merge key: ${key}`);
+    }
     const at = out.findIndex((existing) => isObject(existing) && deepEqual(existing[key], item[key]));
     if (item.$patch === 'delete') {
       if (at >= 0) out.splice(at, 1);
@@ -66,7 +69,9 @@ function mergeList(original: unknown, patch: unknown[], node: SchemaNode | undef
 export function strategicMerge(original: unknown, patch: unknown, node: SchemaNode | undefined): unknown {
   if (!isObject(patch)) return clone(patch);
   if (patch.$patch === 'delete') return undefined;
-  if (patch.$patch === 'replace' || !isObject(original) || node?.['x-kubernetes-map-type'] === 'atomic') return stripDirectives(patch);
+  if (patch.$patch === 'replace' || !isObject(original) || node?.['x-kubernetes-map-type'] === 'atomic') {
+    return stripDirectives(patch);
+  }
   const out: JsonObject = { ...original };
   for (const [key, value] of Object.entries(patch)) {
     if (isDirective(key)) continue;
@@ -88,7 +93,9 @@ export function strategicMerge(original: unknown, patch: unknown, node: SchemaNo
     } else if (key.startsWith(ELEMENT_ORDER) && Array.isArray(value)) {
       const field = key.slice(ELEMENT_ORDER.length);
       const child = childOf(node, field).node;
-      if (Array.isArray(out[field])) out[field] = orderBy(out[field] as unknown[], value, child?.['x-kubernetes-patch-merge-key']);
+      if (Array.isArray(out[field])) {
+        out[field] = orderBy(out[field] as unknown[], value, child?.['x-kubernetes-patch-merge-key']);
+      }
     }
   }
   if (Array.isArray(patch.$retainKeys)) {

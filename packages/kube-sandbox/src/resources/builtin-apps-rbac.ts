@@ -14,8 +14,10 @@ import { STANDARD_VERBS, type ResourceDef } from './types.js';
 import { bindingWideColumns, workloadWideColumns } from './workload-columns.js';
 import { defaultDeployment, defaultReplicaSet } from './workload-defaults.js';
 
-const status = (o: JsonObject, key: string): number => (isObject(o.status) && typeof o.status[key] === 'number' ? o.status[key] as number : 0);
-const specReplicas = (o: JsonObject): number => (isObject(o.spec) && typeof o.spec.replicas === 'number' ? o.spec.replicas : 0);
+const status = (o: JsonObject, key: string): number =>
+  (isObject(o.status) && typeof o.status[key] === 'number' ? o.status[key] as number : 0);
+const specReplicas = (o: JsonObject): number =>
+  (isObject(o.spec) && typeof o.spec.replicas === 'number' ? o.spec.replicas : 0);
 
 /** Selector required, and the template's labels must satisfy its matchLabels. */
 function validateWorkload(o: JsonObject): FieldError[] {
@@ -29,16 +31,20 @@ function validateWorkload(o: JsonObject): FieldError[] {
     errors.push(fieldError.invalid('spec.selector', spec.selector, 'empty selector is invalid for deployment'));
   }
   if (Object.entries(wanted).some(([k, v]) => labels[k] !== v)) {
-    errors.push(fieldError.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
+    errors.push(fieldError.invalid('spec.template.metadata.labels', labels,
+      '`selector` does not match template `labels`'));
   }
   return errors;
 }
 
-const apps = (def: Omit<ResourceDef, 'group' | 'version' | 'custom' | 'verbs' | 'namespaced' | 'statusSubresource' | 'nameRule'> & { statusSubresource?: boolean }): ResourceDef =>
-  ({ group: 'apps', version: 'v1', custom: false, verbs: STANDARD_VERBS, namespaced: true, statusSubresource: true, scaleSubresource: true, nameRule: 'subdomain', ...def });
+const apps = (def: Omit<ResourceDef, 'group' | 'version' | 'custom' | 'verbs' | 'namespaced' | 'statusSubresource'
+  | 'nameRule'> & { statusSubresource?: boolean }): ResourceDef =>
+  ({ group: 'apps', version: 'v1', custom: false, verbs: STANDARD_VERBS, namespaced: true, statusSubresource: true,
+    scaleSubresource: true, nameRule: 'subdomain', ...def });
 
 export const deployments = apps({
-  resource: 'deployments', kind: 'Deployment', singular: 'deployment', shortNames: ['deploy'], categories: ['all'], generation: true,
+  resource: 'deployments', kind: 'Deployment', singular: 'deployment', shortNames: ['deploy'], categories: ['all'],
+  generation: true,
   schema: deploymentSchema,
   columns: [
     nameColumn(),
@@ -52,7 +58,8 @@ export const deployments = apps({
 });
 
 export const replicasets = apps({
-  resource: 'replicasets', kind: 'ReplicaSet', singular: 'replicaset', shortNames: ['rs'], categories: ['all'], generation: true,
+  resource: 'replicasets', kind: 'ReplicaSet', singular: 'replicaset', shortNames: ['rs'], categories: ['all'],
+  generation: true,
   schema: replicaSetSchema,
   columns: [
     nameColumn(),
@@ -67,13 +74,16 @@ export const replicasets = apps({
 });
 
 const createdAt = column('Created At', (o) => (isObject(o.metadata) ? o.metadata.creationTimestamp : ''), 'date');
-const roleRef = (o: JsonObject): string => (isObject(o.roleRef) ? `${String(o.roleRef.kind)}/${String(o.roleRef.name)}` : '');
+const roleRef = (o: JsonObject): string =>
+  (isObject(o.roleRef) ? `${String(o.roleRef.kind)}/${String(o.roleRef.name)}` : '');
 
 function validateBinding(clusterScoped: boolean) {
   return (o: JsonObject): FieldError[] => {
     const ref = isObject(o.roleRef) ? o.roleRef : {};
     const allowed = clusterScoped ? ['ClusterRole'] : ['Role', 'ClusterRole'];
-    if (typeof ref.kind === 'string' && !allowed.includes(ref.kind)) return [fieldError.notSupported('roleRef.kind', ref.kind, allowed)];
+    if (typeof ref.kind === 'string' && !allowed.includes(ref.kind)) {
+      return [fieldError.notSupported('roleRef.kind', ref.kind, allowed)];
+    }
     if (ref.apiGroup !== undefined && ref.apiGroup !== 'rbac.authorization.k8s.io') {
       return [fieldError.notSupported('roleRef.apiGroup', ref.apiGroup, ['rbac.authorization.k8s.io'])];
     }
@@ -81,18 +91,25 @@ function validateBinding(clusterScoped: boolean) {
   };
 }
 
-const rbac = (def: Omit<ResourceDef, 'group' | 'version' | 'custom' | 'verbs' | 'statusSubresource' | 'nameRule' | 'categories' | 'shortNames'>): ResourceDef =>
-  ({ group: 'rbac.authorization.k8s.io', version: 'v1', custom: false, verbs: STANDARD_VERBS, statusSubresource: false, nameRule: 'path-segment', categories: [], shortNames: [], ...def });
+const rbac = (def: Omit<ResourceDef, 'group' | 'version' | 'custom' | 'verbs' | 'statusSubresource' | 'nameRule'
+  | 'categories' | 'shortNames'>): ResourceDef =>
+  ({ group: 'rbac.authorization.k8s.io', version: 'v1', custom: false, verbs: STANDARD_VERBS, statusSubresource: false,
+    nameRule: 'path-segment', categories: [], shortNames: [], ...def });
 
-export const roles = rbac({ resource: 'roles', kind: 'Role', singular: 'role', namespaced: true, schema: roleSchema, columns: [nameColumn(), createdAt] });
-export const clusterroles = rbac({ resource: 'clusterroles', kind: 'ClusterRole', singular: 'clusterrole', namespaced: false, schema: clusterRoleSchema, columns: [nameColumn(), createdAt] });
+export const roles = rbac({ resource: 'roles', kind: 'Role', singular: 'role', namespaced: true, schema: roleSchema,
+  columns: [nameColumn(), createdAt] });
+export const clusterroles = rbac({ resource: 'clusterroles', kind: 'ClusterRole', singular: 'clusterrole',
+  namespaced: false, schema: clusterRoleSchema, columns: [nameColumn(), createdAt] });
 export const rolebindings = rbac({
   resource: 'rolebindings', kind: 'RoleBinding', singular: 'rolebinding', namespaced: true, schema: bindingSchema,
-  columns: [nameColumn(), column('Role', roleRef), ageColumn(), ...bindingWideColumns()], validate: validateBinding(false),
+  columns: [nameColumn(), column('Role', roleRef), ageColumn(), ...bindingWideColumns()],
+  validate: validateBinding(false),
 });
 export const clusterrolebindings = rbac({
-  resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', singular: 'clusterrolebinding', namespaced: false, schema: bindingSchema,
-  columns: [nameColumn(), column('Role', roleRef), ageColumn(), ...bindingWideColumns()], validate: validateBinding(true),
+  resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', singular: 'clusterrolebinding', namespaced: false,
+  schema: bindingSchema,
+  columns: [nameColumn(), column('Role', roleRef), ageColumn(), ...bindingWideColumns()],
+  validate: validateBinding(true),
 });
 
 /** The CONTROLLER column: `<kind>.<group>/<name>` of the controller owner reference, as kubectl prints it. */
@@ -109,17 +126,22 @@ function controllerColumn(o: JsonObject): string {
 }
 
 export const controllerrevisions = apps({
-  resource: 'controllerrevisions', kind: 'ControllerRevision', singular: 'controllerrevision', shortNames: [], categories: [],
+  resource: 'controllerrevisions', kind: 'ControllerRevision', singular: 'controllerrevision', shortNames: [],
+  categories: [],
   statusSubresource: false, scaleSubresource: false,
   schema: controllerRevisionSchema,
-  columns: [nameColumn(), column('Controller', controllerColumn), column('Revision', (o) => (typeof o.revision === 'number' ? o.revision : 0), 'integer'), ageColumn()],
+  columns: [nameColumn(), column('Controller', controllerColumn),
+    column('Revision', (o) => (typeof o.revision === 'number' ? o.revision : 0), 'integer'), ageColumn()],
   validate: (o) => {
     const errors: FieldError[] = [];
     if (o.data === undefined || o.data === null) errors.push(fieldError.required('data', 'data is mandatory'));
-    if (typeof o.revision === 'number' && o.revision < 0) errors.push(fieldError.invalid('revision', o.revision, 'must be greater than or equal to 0'));
+    if (typeof o.revision === 'number' && o.revision < 0) {
+      errors.push(fieldError.invalid('revision', o.revision, 'must be greater than or equal to 0'));
+    }
     return errors;
   },
-  validateUpdate: (next, old) => (deepEqual(next.data, old.data) ? [] : [fieldError.invalid('data', next.data, 'field is immutable')]),
+  validateUpdate: (next, old) => (deepEqual(next.data, old.data) ? []
+    : [fieldError.invalid('data', next.data, 'field is immutable')]),
 });
 
 export const APPS_RESOURCES: readonly ResourceDef[] = [deployments, replicasets, controllerrevisions];

@@ -25,14 +25,17 @@ function configKeyErrors(obj: JsonObject, fields: string[]): FieldError[] {
   for (const field of fields) {
     const map = obj[field];
     if (!isObject(map)) continue;
-    for (const key of Object.keys(map)) if (!CONFIG_KEY.test(key)) errors.push(fieldError.invalid(`${field}[${key}]`, key, CONFIG_KEY_MSG));
+    for (const key of Object.keys(map)) {
+      if (!CONFIG_KEY.test(key)) errors.push(fieldError.invalid(`${field}[${key}]`, key, CONFIG_KEY_MSG));
+    }
   }
   return errors;
 }
 
 const count = (value: unknown): number =>
   isObject(value) ? Object.keys(value).length : Array.isArray(value) ? value.length : 0;
-const core = (def: Omit<ResourceDef, 'group' | 'version' | 'custom' | 'verbs' | 'categories'> & Partial<ResourceDef>): ResourceDef =>
+const core = (def: Omit<ResourceDef, 'group' | 'version' | 'custom' | 'verbs'
+  | 'categories'> & Partial<ResourceDef>): ResourceDef =>
   ({ group: '', version: 'v1', custom: false, verbs: STANDARD_VERBS, categories: [], ...def });
 
 export const namespaces = core({
@@ -58,7 +61,8 @@ export const pods = core({
     column('Restarts', (o) => {
       const statuses =
         isObject(o.status) && Array.isArray(o.status.containerStatuses) ? o.status.containerStatuses : [];
-      return statuses.reduce((sum: number, s) => sum + (isObject(s) && typeof s.restartCount === 'number' ? s.restartCount : 0), 0);
+      return statuses.reduce((sum: number, s) =>
+        sum + (isObject(s) && typeof s.restartCount === 'number' ? s.restartCount : 0), 0);
     }, 'string'),
     ageColumn(),
     column('IP', (o) => (isObject(o.status) ? o.status.podIP ?? '<none>' : '<none>'), 'string', 1),
@@ -100,7 +104,8 @@ export const events = core({
   resource: 'events', kind: 'Event', singular: 'event', namespaced: true, shortNames: ['ev'],
   statusSubresource: false, nameRule: 'subdomain', schema: eventSchema,
   columns: [
-    column('Last Seen', (o, now) => ageOf(o.lastTimestamp ?? o.eventTime ?? (isObject(o.metadata) ? o.metadata.creationTimestamp : undefined), now)),
+    column('Last Seen', (o, now) => ageOf(o.lastTimestamp ?? o.eventTime ??
+      (isObject(o.metadata) ? o.metadata.creationTimestamp : undefined), now)),
     column('Type', (o) => o.type ?? ''),
     column('Reason', (o) => o.reason ?? ''),
     column('Object', (o) => `${String(involved('kind')(o)).toLowerCase()}/${String(involved('name')(o))}`),
@@ -123,7 +128,8 @@ export const events = core({
 export const secrets = core({
   resource: 'secrets', kind: 'Secret', singular: 'secret', namespaced: true, shortNames: [],
   statusSubresource: false, nameRule: 'subdomain', schema: secretSchema,
-  columns: [nameColumn(), column('Type', (o) => o.type ?? ''), column('Data', (o) => count(o.data), 'integer'), ageColumn()],
+  columns: [nameColumn(), column('Type', (o) => o.type ?? ''), column('Data', (o) => count(o.data), 'integer'),
+    ageColumn()],
   fieldLabels: { type: (o) => o.type ?? '' },
   // stringData is write-only: the real server folds it into base64 `data` and drops it.
   prepare: (o) => {

@@ -90,7 +90,8 @@ const workloadStatus = (): SchemaNode => obj({
 
 export const deploymentSchema = objectSchema({
   spec: workloadSpec({
-    strategy: obj({ type: str(), rollingUpdate: obj({}, open) }, { ...open, 'x-kubernetes-patch-strategy': 'retainKeys' }),
+    strategy: obj({ type: str(), rollingUpdate: obj({}, open) },
+      { ...open, 'x-kubernetes-patch-strategy': 'retainKeys' }),
     revisionHistoryLimit: int(), progressDeadlineSeconds: int(), paused: bool(),
   }),
   status: workloadStatus(),
@@ -141,6 +142,7 @@ export const clusterRoleSchema = objectSchema({
 }, open);
 
 export const bindingSchema = objectSchema({
-  subjects: list(obj({ kind: str(), apiGroup: str(), name: str(), namespace: str() }, { ...open, required: ['kind', 'name'] })),
+  subjects: list(obj({ kind: str(), apiGroup: str(), name: str(), namespace: str() },
+    { ...open, required: ['kind', 'name'] })),
   roleRef: obj({ apiGroup: str(), kind: str(), name: str() }, { ...open, required: ['apiGroup', 'kind', 'name'] }),
 }, open);

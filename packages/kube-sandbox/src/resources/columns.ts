@@ -82,6 +82,7 @@ export function jsonPathColumn(name: string, type: ColumnDef['type'], jsonPath: 
 }
 
 /** A column computed by a function (built-in kinds). */
-export function column(name: string, cell: ColumnDef['cell'], type: ColumnDef['type'] = 'string', priority = 0): ColumnDef {
+export function column(name: string, cell: ColumnDef['cell'], type: ColumnDef['type'] = 'string',
+  priority = 0): ColumnDef {
   return { name, type, format: '', description: '', priority, cell };
 }

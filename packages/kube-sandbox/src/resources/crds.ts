@@ -15,7 +15,8 @@ export const customresourcedefinitions: ResourceDef = {
   singular: 'customresourcedefinition', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'],
   verbs: ['get', 'list', 'watch'], statusSubresource: false, custom: false, nameRule: 'subdomain',
   schema: objectSchema({ spec: obj({}, { open: true }), status: obj({}, { open: true }) }, { open: true }),
-  columns: [nameColumn(), column('Created At', (o) => (isObject(o.metadata) ? o.metadata.creationTimestamp : ''), 'date')],
+  columns: [nameColumn(), column('Created At', (o) => (isObject(o.metadata) ? o.metadata.creationTimestamp : ''),
+    'date')],
 };
 
 /** Keys of the sandbox's schemas that a CRD's structural schema does not carry. */
@@ -45,7 +46,8 @@ export function crdObjectFor(def: ResourceDef, uid: string): JsonObject {
       name: c.name, type: c.type, jsonPath: c.jsonPath, ...(c.description ? { description: c.description } : {}),
       ...(c.priority ? { priority: c.priority } : {}),
     }));
-  const condition = (type: string, reason: string, message: string) => ({ type, status: 'True', lastTransitionTime: now, reason, message });
+  const condition = (type: string, reason: string, message: string) =>
+    ({ type, status: 'True', lastTransitionTime: now, reason, message });
   return {
     apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition',
     metadata: { name: `${def.resource}.${def.group}`, uid, creationTimestamp: now, generation: 1 },

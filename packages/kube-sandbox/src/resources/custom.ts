@@ -12,11 +12,13 @@ import { STANDARD_VERBS, type ResourceDef } from './types.js';
 
 const ready = (q: string) => `.status.conditions[?(@.type==${q}Ready${q})]`;
 
-const crd = (def: Omit<ResourceDef, 'custom' | 'verbs' | 'namespaced' | 'statusSubresource' | 'nameRule'>): ResourceDef =>
+const crd = (def: Omit<ResourceDef, 'custom' | 'verbs' | 'namespaced' | 'statusSubresource'
+  | 'nameRule'>): ResourceDef =>
   ({ custom: true, verbs: STANDARD_VERBS, namespaced: true, statusSubresource: true, nameRule: 'subdomain', ...def });
 
 export const helmreleases = crd({
-  group: 'helm.toolkit.fluxcd.io', version: 'v2', resource: 'helmreleases', kind: 'HelmRelease', singular: 'helmrelease',
+  group: 'helm.toolkit.fluxcd.io', version: 'v2', resource: 'helmreleases', kind: 'HelmRelease',
+  singular: 'helmrelease',
   shortNames: ['hr'], categories: ['all', 'fluxcd', 'fluxcd-appliers'], schema: helmReleaseSchema,
   columns: [
     nameColumn(),
@@ -27,7 +29,8 @@ export const helmreleases = crd({
 });
 
 export const ocirepositories = crd({
-  group: 'source.toolkit.fluxcd.io', version: 'v1', resource: 'ocirepositories', kind: 'OCIRepository', singular: 'ocirepository',
+  group: 'source.toolkit.fluxcd.io', version: 'v1', resource: 'ocirepositories', kind: 'OCIRepository',
+  singular: 'ocirepository',
   shortNames: ['ocirepo'], categories: ['all', 'fluxcd', 'fluxcd-sources'], schema: ociRepositorySchema,
   columns: [
     nameColumn(),
@@ -39,7 +42,8 @@ export const ocirepositories = crd({
 });
 
 export const kustomizations = crd({
-  group: 'kustomize.toolkit.fluxcd.io', version: 'v1', resource: 'kustomizations', kind: 'Kustomization', singular: 'kustomization',
+  group: 'kustomize.toolkit.fluxcd.io', version: 'v1', resource: 'kustomizations', kind: 'Kustomization',
+  singular: 'kustomization',
   shortNames: ['ks'], categories: ['all', 'fluxcd', 'fluxcd-appliers'], schema: kustomizationSchema,
   columns: [
     nameColumn(),
@@ -50,7 +54,8 @@ export const kustomizations = crd({
 });
 
 export const gitrepositories = crd({
-  group: 'source.toolkit.fluxcd.io', version: 'v1', resource: 'gitrepositories', kind: 'GitRepository', singular: 'gitrepository',
+  group: 'source.toolkit.fluxcd.io', version: 'v1', resource: 'gitrepositories', kind: 'GitRepository',
+  singular: 'gitrepository',
   shortNames: ['gitrepo'], categories: ['all', 'fluxcd', 'fluxcd-sources'], schema: gitRepositorySchema,
   columns: [
     nameColumn(),
@@ -67,16 +72,20 @@ export const agents = crd({
   columns: [
     nameColumn(),
     jsonPathColumn('Type', 'string', '.spec.type', 'The type of the agent.'),
-    jsonPathColumn('Runtime', 'string', '.spec.declarative.runtime', 'The runtime implementation for declarative agents.'),
-    jsonPathColumn('Ready', 'string', ".status.conditions[?(@.type=='Ready')].status", 'Whether or not the agent is ready to serve requests.'),
-    jsonPathColumn('Accepted', 'string', ".status.conditions[?(@.type=='Accepted')].status", 'Whether or not the agent has been accepted by the system.'),
+    jsonPathColumn('Runtime', 'string', '.spec.declarative.runtime',
+      'The runtime implementation for declarative agents.'),
+    jsonPathColumn('Ready', 'string', ".status.conditions[?(@.type=='Ready')].status",
+      'Whether or not the agent is ready to serve requests.'),
+    jsonPathColumn('Accepted', 'string', ".status.conditions[?(@.type=='Accepted')].status",
+      'Whether or not the agent has been accepted by the system.'),
   ],
 });
 
 export const modelconfigs = crd({
   group: 'kagent.dev', version: 'v1alpha2', resource: 'modelconfigs', kind: 'ModelConfig', singular: 'modelconfig',
   shortNames: ['mc'], categories: ['kagent'], schema: modelConfigSchema,
-  columns: [nameColumn(), jsonPathColumn('Provider', 'string', '.spec.provider'), jsonPathColumn('Model', 'string', '.spec.model')],
+  columns: [nameColumn(), jsonPathColumn('Provider', 'string', '.spec.provider'),
+    jsonPathColumn('Model', 'string', '.spec.model')],
 });
 
 /** The custom resources, in discovery order. */

@@ -23,8 +23,11 @@ export function podStatusReason(pod: JsonObject): string {
   let reason = typeof status.reason === 'string' ? status.reason : typeof status.phase === 'string' ? status.phase : '';
   for (const cs of containerStatuses(pod)) {
     const state = isObject(cs.state) ? cs.state : {};
-    if (isObject(state.waiting) && typeof state.waiting.reason === 'string' && state.waiting.reason) reason = state.waiting.reason;
-    else if (isObject(state.terminated) && typeof state.terminated.reason === 'string' && state.terminated.reason) reason = state.terminated.reason;
+    if (isObject(state.waiting) && typeof state.waiting.reason === 'string' &&
+      state.waiting.reason) reason = state.waiting.reason;
+    else if (isObject(state.terminated) && typeof state.terminated.reason === 'string' && state.terminated.reason) {
+      reason = state.terminated.reason;
+    }
   }
   if (isObject(pod.metadata) && pod.metadata.deletionTimestamp) reason = 'Terminating';
   return reason;

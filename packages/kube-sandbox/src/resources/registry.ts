@@ -64,7 +64,10 @@ export class ResourceRegistry {
   require(name: string | ResourceDef): ResourceDef {
     if (typeof name !== 'string') return name;
     const def = this.resolve(name);
-    if (!def) throw new Error(`the sandbox serves no resource named "${name}"; known: ${this.defs.map(resourceKey).join(', ')}`);
+    if (!def) {
+      throw new Error(`the sandbox serves no resource named "${name}"; known: ` +
+        `${this.defs.map(resourceKey).join(', ')}`);
+    }
     return def;
   }
 

@@ -17,8 +17,10 @@ const review = (group: string, resource: string, kind: string): ResourceDef => (
   schema: objectSchema({ spec: anyValue(), status: anyValue() }), columns: [nameColumn()],
 });
 
-export const selfsubjectaccessreviews = review('authorization.k8s.io', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview');
-export const selfsubjectrulesreviews = review('authorization.k8s.io', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview');
+export const selfsubjectaccessreviews = review('authorization.k8s.io', 'selfsubjectaccessreviews',
+  'SelfSubjectAccessReview');
+export const selfsubjectrulesreviews = review('authorization.k8s.io', 'selfsubjectrulesreviews',
+  'SelfSubjectRulesReview');
 export const selfsubjectreviews = review('authentication.k8s.io', 'selfsubjectreviews', 'SelfSubjectReview');
 export const subjectaccessreviews = review('authorization.k8s.io', 'subjectaccessreviews', 'SubjectAccessReview');
 

@@ -43,7 +43,8 @@ type Extras = Partial<SchemaNode>;
 /** A string, optionally constrained. */
 export const str = (extras: Extras = {}): SchemaNode => ({ type: 'string', ...extras });
 /** A string restricted to the listed values. */
-export const oneOf = (values: string[], extras: Extras = {}): SchemaNode => ({ type: 'string', enum: values, ...extras });
+export const oneOf = (values: string[], extras: Extras = {}): SchemaNode =>
+  ({ type: 'string', enum: values, ...extras });
 export const int = (extras: Extras = {}): SchemaNode => ({ type: 'integer', ...extras });
 export const num = (extras: Extras = {}): SchemaNode => ({ type: 'number', ...extras });
 export const bool = (extras: Extras = {}): SchemaNode => ({ type: 'boolean', ...extras });
@@ -57,7 +58,8 @@ export function obj(properties: Record<string, SchemaNode>, extras: Extras & { o
 }
 
 /** A map with arbitrary keys and values of one schema. */
-export const mapOf = (values: SchemaNode, extras: Extras = {}): SchemaNode => ({ type: 'object', additionalProperties: values, ...extras });
+export const mapOf = (values: SchemaNode, extras: Extras = {}): SchemaNode =>
+  ({ type: 'object', additionalProperties: values, ...extras });
 /** A map of strings (labels, annotations, ConfigMap data). */
 export const stringMap = (extras: Extras = {}): SchemaNode => mapOf(str(), extras);
 
@@ -80,7 +82,8 @@ export const setList = (items: SchemaNode, extras: Extras = {}): SchemaNode =>
   ({ type: 'array', items, 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge', ...extras });
 
 /** Anything at all, kept as given (HelmRelease `spec.values`). */
-export const anyValue = (extras: Extras = {}): SchemaNode => ({ 'x-kubernetes-preserve-unknown-fields': true, ...extras });
+export const anyValue = (extras: Extras = {}): SchemaNode =>
+  ({ 'x-kubernetes-preserve-unknown-fields': true, ...extras });
 
 /** An object whose detailed real schema we do not model; kept as given. */
 export const summarised = (type: 'object' | 'array' = 'object', extras: Extras = {}): SchemaNode =>
@@ -90,7 +93,8 @@ export const summarised = (type: 'object' | 'array' = 'object', extras: Extras =
 export const intOrString = (): SchemaNode => ({ 'x-kubernetes-int-or-string': true });
 
 /** A Go duration as Flux validates it (`10m`, `1h30m`). */
-export const duration = (extras: Extras = {}): SchemaNode => str({ pattern: '^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$', ...extras });
+export const duration = (extras: Extras = {}): SchemaNode =>
+  str({ pattern: '^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$', ...extras });
 
 /** A `{name}` reference to an object in the same namespace. */
 export const localRef = (): SchemaNode => obj({ name: str() }, { required: ['name'] });
@@ -103,7 +107,8 @@ export const condition = (): SchemaNode =>
     observedGeneration: int({ format: 'int64', minimum: 0 }),
     reason: str({ maxLength: 1024, minLength: 1, pattern: '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$' }),
     status: oneOf(['True', 'False', 'Unknown']),
-    type: str({ maxLength: 316, pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$' }),
+    type: str({ maxLength: 316,
+      pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$' }),
   }, { required: ['lastTransitionTime', 'message', 'reason', 'status', 'type'] });
 
 /** True when unknown fields below this node are kept (never pruned, never reported). */

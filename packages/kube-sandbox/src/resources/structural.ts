@@ -66,13 +66,16 @@ function checkString(node: SchemaNode, value: string, path: string, out: Structu
       re = new RegExp(node.pattern, 'u');
       compiledPatterns.set(node.pattern, re);
     }
-    if (!re.test(value)) out.errors.push(fieldError.invalid(path, value, `${path} in body should match '${node.pattern}'`));
+    if (!re.test(value)) {
+      out.errors.push(fieldError.invalid(path, value, `${path} in body should match '${node.pattern}'`));
+    }
   }
 }
 
 function checkNumber(node: SchemaNode, value: number, path: string, out: StructuralResult): void {
   if (node.minimum !== undefined && value < node.minimum) {
-    out.errors.push(fieldError.invalid(path, value, `${path} in body should be greater than or equal to ${node.minimum}`));
+    out.errors.push(fieldError.invalid(path, value,
+      `${path} in body should be greater than or equal to ${node.minimum}`));
   }
 }
 

@@ -65,7 +65,8 @@ export interface ResourceDef {
 }
 
 /** The standard verbs of a namespaced or cluster-scoped collection. */
-export const STANDARD_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
+export const STANDARD_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update',
+  'watch'] as const;
 
 /** Whether objects of a resource carry metadata.generation (custom resources always do). */
 export function tracksGeneration(def: ResourceDef): boolean {

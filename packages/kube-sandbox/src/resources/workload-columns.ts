@@ -47,7 +47,8 @@ export function workloadWideColumns(): ColumnDef[] {
 /** NOMINATED NODE and READINESS GATES of a pod (`ready/total` gates whose condition is True). */
 export function podWideColumns(): ColumnDef[] {
   return [
-    column('Nominated Node', (o) => (isObject(o.status) && typeof o.status.nominatedNodeName === 'string' && o.status.nominatedNodeName
+    column('Nominated Node', (o) => (isObject(o.status) && typeof o.status.nominatedNodeName === 'string' &&
+      o.status.nominatedNodeName
       ? o.status.nominatedNodeName : '<none>'), 'string', 1),
     column('Readiness Gates', (o) => {
       const gates =
@@ -55,7 +56,8 @@ export function podWideColumns(): ColumnDef[] {
       if (gates.length === 0) return '<none>';
       const conditions =
         isObject(o.status) && Array.isArray(o.status.conditions) ? o.status.conditions.filter(isObject) : [];
-      const ready = gates.filter((g) => conditions.some((c) => c.type === g.conditionType && c.status === 'True')).length;
+      const ready = gates.filter((g) => conditions.some((c) => c.type === g.conditionType && c.status === 'True'))
+        .length;
       return `${ready}/${gates.length}`;
     }, 'string', 1),
   ];
@@ -69,6 +71,7 @@ export function bindingWideColumns(): ColumnDef[] {
   return [
     column('Users', (o) => subjects(o, 'User').map((s) => String(s.name ?? '')).join(', '), 'string', 1),
     column('Groups', (o) => subjects(o, 'Group').map((s) => String(s.name ?? '')).join(', '), 'string', 1),
-    column('ServiceAccounts', (o) => subjects(o, 'ServiceAccount').map((s) => `${String(s.namespace ?? '')}/${String(s.name ?? '')}`).join(', '), 'string', 1),
+    column('ServiceAccounts', (o) => subjects(o, 'ServiceAccount').map((s) =>
+      `${String(s.namespace ?? '')}/${String(s.name ?? '')}`).join(', '), 'string', 1),
   ];
 }

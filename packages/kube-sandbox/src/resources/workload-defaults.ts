@@ -26,8 +26,12 @@ function defaultContainers(list: unknown): void {
     if (!isObject(container)) continue;
     fill(container, 'terminationMessagePath', '/dev/termination-log');
     fill(container, 'terminationMessagePolicy', 'File');
-    if (typeof container.image === 'string' && container.image) fill(container, 'imagePullPolicy', defaultPullPolicy(container.image));
-    if (Array.isArray(container.ports)) for (const port of container.ports) if (isObject(port)) fill(port, 'protocol', 'TCP');
+    if (typeof container.image === 'string' && container.image) {
+      fill(container, 'imagePullPolicy', defaultPullPolicy(container.image));
+    }
+    if (Array.isArray(container.ports)) {
+      for (const port of container.ports) if (isObject(port)) fill(port, 'protocol', 'TCP');
+    }
   }
 }
 

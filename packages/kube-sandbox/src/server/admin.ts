@@ -57,8 +57,11 @@ async function handleFaults(
   }
   if (path === '/sandbox/faults/crashloop') {
     const { namespace, pod, container } = body;
-    if (typeof namespace !== 'string' || typeof pod !== 'string') throw statusErrors.badRequest('crashloop needs "namespace" and "pod" (strings)');
-    const updated = guarded(() => faults.crashLoop({ namespace, pod, container: typeof container === 'string' ? container : undefined }));
+    if (typeof namespace !== 'string' || typeof pod !== 'string') {
+      throw statusErrors.badRequest('crashloop needs "namespace" and "pod" (strings)');
+    }
+    const updated = guarded(() => faults.crashLoop({ namespace, pod,
+      container: typeof container === 'string' ? container : undefined }));
     return sendJson(res, 200, updated);
   }
   throw statusErrors.pathNotFound();
@@ -71,7 +74,8 @@ export async function handleAdmin(
   const verb = (req.method ?? 'GET').toLowerCase();
   if (!user.groups.includes('system:masters')) {
     throw forbiddenError({
-      user, verb, path, isResourceRequest: false, apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '',
+      user, verb, path, isResourceRequest: false, apiGroup: '', apiVersion: '', resource: '', subresource: '',
+      namespace: '', name: '',
     });
   }
   if (path === '/sandbox/counters') {
@@ -83,6 +87,8 @@ export async function handleAdmin(
     env.counters.reset();
     return sendJson(res, 200, env.counters.snapshot());
   }
-  if (env.faults && (path === '/sandbox/faults' || path.startsWith('/sandbox/faults/'))) return handleFaults(path, verb, req, res, env.faults);
+  if (env.faults && (path === '/sandbox/faults' || path.startsWith('/sandbox/faults/'))) {
+    return handleFaults(path, verb, req, res, env.faults);
+  }
   throw statusErrors.pathNotFound();
 }

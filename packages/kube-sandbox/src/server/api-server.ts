@@ -65,8 +65,11 @@ function serveNonResource(config: ApiServerConfig, info: RequestInfo, req: Incom
   else if (parts[0] === 'apis' && parts.length === 2) body = apiGroup(registry, parts[1]!);
   else if (parts[0] === 'apis' && parts.length === 3) body = apiResourceList(registry, parts[1]!, parts[2]!);
   else if (info.path === '/openapi/v3') body = openApiRoot(registry);
-  else if (parts[0] === 'openapi' && parts[1] === 'v3' && parts[2] === 'api' && parts.length === 4) body = openApiGroupVersion(registry, '', parts[3]!);
-  else if (parts[0] === 'openapi' && parts[1] === 'v3' && parts[2] === 'apis' && parts.length === 5) body = openApiGroupVersion(registry, parts[3]!, parts[4]!);
+  else if (parts[0] === 'openapi' && parts[1] === 'v3' && parts[2] === 'api' &&
+    parts.length === 4) body = openApiGroupVersion(registry, '', parts[3]!);
+  else if (parts[0] === 'openapi' && parts[1] === 'v3' && parts[2] === 'apis' && parts.length === 5) {
+    body = openApiGroupVersion(registry, parts[3]!, parts[4]!);
+  }
   // Unknown paths (including /openapi/v2, which kubectl wants as protobuf) are 404 before any negotiation.
   if (body === undefined) throw statusErrors.pathNotFound();
   const chosen = negotiate(req.headers.accept, false);
@@ -127,11 +130,14 @@ export function createApiServer(config: ApiServerConfig, tls: { key: string; cer
     handle(config, req, res)
       .catch((err: unknown) => {
         const error = toStatusError(err);
-        if (error.code >= 500) config.log?.error({ err, method: req.method, path: req.url }, 'sandbox API request failed');
+        if (error.code >= 500) {
+          config.log?.error({ err, method: req.method, path: req.url }, 'sandbox API request failed');
+        }
         sendStatus(res, error.status);
       })
       .finally(() => {
-        config.log?.debug({ method: req.method, path: req.url, code: res.statusCode, ms: Date.now() - started }, 'sandbox API request');
+        config.log?.debug({ method: req.method, path: req.url, code: res.statusCode, ms: Date.now() - started },
+          'sandbox API request');
       });
   });
 }

@@ -16,12 +16,14 @@ export function versionInfo(): JsonObject {
   return {
     ...SANDBOX_VERSION,
     gitCommit: '0000000000000000000000000000000000000000', gitTreeState: 'clean', buildDate: '2025-01-01T00:00:00Z',
-    goVersion: 'go1.23.4', compiler: 'gc', platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
+    goVersion: 'go1.23.4', compiler: 'gc',
+    platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
   };
 }
 
 function storageVersionHash(def: ResourceDef): string {
-  return createHash('sha256').update(`${def.group}/${def.version}/${def.kind}`).digest().subarray(0, 8).toString('base64');
+  return createHash('sha256').update(`${def.group}/${def.version}/${def.kind}`).digest().subarray(0, 8)
+    .toString('base64');
 }
 
 function resourceEntries(def: ResourceDef): JsonObject[] {
@@ -33,11 +35,13 @@ function resourceEntries(def: ResourceDef): JsonObject[] {
   main.storageVersionHash = storageVersionHash(def);
   const entries = [main];
   if (def.statusSubresource) {
-    entries.push({ name: `${def.resource}/status`, singularName: '', namespaced: def.namespaced, kind: def.kind, verbs: ['get', 'patch', 'update'] });
+    entries.push({ name: `${def.resource}/status`, singularName: '', namespaced: def.namespaced, kind: def.kind,
+      verbs: ['get', 'patch', 'update'] });
   }
   if (def.scaleSubresource) {
     entries.push({
-      name: `${def.resource}/scale`, singularName: '', namespaced: def.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale',
+      name: `${def.resource}/scale`, singularName: '', namespaced: def.namespaced, group: 'autoscaling', version: 'v1',
+      kind: 'Scale',
       verbs: ['get', 'patch', 'update'],
     });
   }
@@ -46,7 +50,8 @@ function resourceEntries(def: ResourceDef): JsonObject[] {
 
 /** /api */
 export function apiVersions(serverAddress: string): JsonObject {
-  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+  return { kind: 'APIVersions', versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
 }
 
 function groupEntry(name: string, versions: readonly string[]): JsonObject {
@@ -56,7 +61,8 @@ function groupEntry(name: string, versions: readonly string[]): JsonObject {
 
 /** /apis */
 export function apiGroupList(registry: ResourceRegistry): JsonObject {
-  return { kind: 'APIGroupList', apiVersion: 'v1', groups: registry.groups().map((g) => groupEntry(g.name, g.versions)) };
+  return { kind: 'APIGroupList', apiVersion: 'v1',
+    groups: registry.groups().map((g) => groupEntry(g.name, g.versions)) };
 }
 
 /** /apis/<group>, or undefined when the group is not served. */

@@ -23,7 +23,9 @@ export async function readBodyBytes(req: IncomingMessage): Promise<Buffer> {
   for await (const chunk of req) {
     const buf = chunk as Buffer;
     size += buf.length;
-    if (size > MAX_BODY_BYTES) throw new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_BODY_BYTES}`);
+    if (size > MAX_BODY_BYTES) {
+      throw new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_BODY_BYTES}`);
+    }
     chunks.push(buf);
   }
   return Buffer.concat(chunks);
@@ -41,7 +43,8 @@ export function decodeBody(text: string, yaml = false): unknown {
     return yaml ? parseYaml(text) : JSON.parse(text);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    throw statusErrors.badRequest(yaml ? `error decoding YAML: ${why}` : `couldn't get version/kind; json parse error: ${why}`);
+    throw statusErrors.badRequest(yaml ? `error decoding YAML: ${why}`
+      : `couldn't get version/kind; json parse error: ${why}`);
   }
 }
 
@@ -103,7 +106,9 @@ export function answerInYaml(res: ServerResponse): void {
 
 /** Write already-serialised JSON. */
 export function sendJsonText(res: ServerResponse, code: number, text: string, warnings: readonly string[] = []): void {
-  if (YAML_RESPONSES.has(res)) return sendText(res, code, 'application/yaml', stringifyYaml(JSON.parse(text)), warnings);
+  if (YAML_RESPONSES.has(res)) {
+    return sendText(res, code, 'application/yaml', stringifyYaml(JSON.parse(text)), warnings);
+  }
   sendText(res, code, 'application/json', text, warnings);
 }
 

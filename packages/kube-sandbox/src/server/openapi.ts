@@ -43,12 +43,15 @@ export function openApiGroupVersion(
   }
   const schemas: JsonObject = {};
   for (const def of defs) schemas[schemaName(def)] = kindSchema(def);
-  return { openapi: '3.0.0', info: { title: 'Kubernetes (sandbox)', version: apiVersionOf(defs[0]!) }, paths, components: { schemas } };
+  return { openapi: '3.0.0', info: { title: 'Kubernetes (sandbox)', version: apiVersionOf(defs[0]!) }, paths,
+    components: { schemas } };
 }
 
 /** The component name the real server uses: `io.k8s.api.core.v1.Pod`, `io.fluxcd.toolkit.helm.v2.HelmRelease`. */
 export function schemaName(def: ResourceDef): string {
-  const builtin: Record<string, string> = { '': 'core', apps: 'apps', 'rbac.authorization.k8s.io': 'rbac', 'authorization.k8s.io': 'authorization', 'authentication.k8s.io': 'authentication' };
+  const builtin: Record<string, string> =
+    { '': 'core', apps: 'apps', 'rbac.authorization.k8s.io': 'rbac', 'authorization.k8s.io': 'authorization',
+      'authentication.k8s.io': 'authentication' };
   const prefix = def.group in builtin ? `io.k8s.api.${builtin[def.group]}` : def.group.split('.').reverse().join('.');
   return `${prefix}.${def.version}.${def.kind}`;
 }

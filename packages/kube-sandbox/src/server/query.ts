@@ -12,7 +12,9 @@ import type { DeleteOptions, FieldValidation, ListOptions, WriteOptions } from '
 import type { PatchOptions } from '../ops/patch.js';
 import { isTrue } from './request-info.js';
 
-const OPTIONS_KIND: Record<string, string> = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions' };
+const OPTIONS_KIND: Record<string, string> =
+  { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions',
+    deletecollection: 'DeleteOptions' };
 
 function invalidOptions(verb: string, errors: FieldError[]): Error {
   return statusErrors.invalid({ group: 'meta.k8s.io', kind: OPTIONS_KIND[verb] ?? 'ListOptions' }, '', errors);
@@ -33,7 +35,8 @@ export function writeOptions(query: URLSearchParams, req: IncomingMessage, verb:
   const validation = query.get('fieldValidation');
   if (validation) {
     if (!['Ignore', 'Warn', 'Strict'].includes(validation)) {
-      throw invalidOptions(verb, [fieldError.notSupported('fieldValidation', validation, ['Ignore', 'Warn', 'Strict'])]);
+      throw invalidOptions(verb, [fieldError.notSupported('fieldValidation', validation,
+        ['Ignore', 'Warn', 'Strict'])]);
     }
     opts.fieldValidation = validation as FieldValidation;
   }
@@ -45,7 +48,9 @@ export function writeOptions(query: URLSearchParams, req: IncomingMessage, verb:
 function nonNegativeInt(query: URLSearchParams, name: string): number | undefined {
   const raw = query.get(name);
   if (raw === null || raw === '') return undefined;
-  if (!/^\d+$/.test(raw)) throw statusErrors.badRequest(`invalid value for ${name}: ${JSON.stringify(raw)}: must be a non-negative integer`);
+  if (!/^\d+$/.test(raw)) {
+    throw statusErrors.badRequest(`invalid value for ${name}: ${JSON.stringify(raw)}: must be a non-negative integer`);
+  }
   return Number(raw);
 }
 
@@ -71,16 +76,20 @@ export function deleteOptions(
   const fromBody = isObject(body) ? body : {};
   const dryRun = [...query.getAll('dryRun'), ...(Array.isArray(fromBody.dryRun) ? fromBody.dryRun : [])];
   opts.dryRun = dryRunValues(dryRun, verb);
-  const policy = query.get('propagationPolicy') ?? (typeof fromBody.propagationPolicy === 'string' ? fromBody.propagationPolicy : undefined);
+  const policy = query.get('propagationPolicy') ??
+    (typeof fromBody.propagationPolicy === 'string' ? fromBody.propagationPolicy : undefined);
   // orphanDependents is the deprecated form of propagationPolicy (true: Orphan); a request may not give both.
   const orphanQuery = query.get('orphanDependents');
-  const orphan = orphanQuery !== null ? orphanQuery === 'true' : typeof fromBody.orphanDependents === 'boolean' ? fromBody.orphanDependents : undefined;
+  const orphan = orphanQuery !== null ? orphanQuery === 'true'
+    : typeof fromBody.orphanDependents === 'boolean' ? fromBody.orphanDependents : undefined;
   if (policy !== undefined && orphan !== undefined) {
-    throw invalidOptions(verb, [fieldError.invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set')]);
+    throw invalidOptions(verb, [fieldError.invalid('propagationPolicy', policy,
+      'orphanDependents and deletionPropagation cannot be both set')]);
   }
   if (policy !== undefined) {
     if (!['Orphan', 'Background', 'Foreground'].includes(policy)) {
-      throw invalidOptions(verb, [fieldError.notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan', 'nil'])]);
+      throw invalidOptions(verb, [fieldError.notSupported('propagationPolicy', policy,
+        ['Foreground', 'Background', 'Orphan', 'nil'])]);
     }
     opts.propagationPolicy = policy;
   }
@@ -92,7 +101,8 @@ export function deleteOptions(
       resourceVersion: typeof resourceVersion === 'string' ? resourceVersion : undefined,
     };
   }
-  const grace = nonNegativeInt(query, 'gracePeriodSeconds') ?? (typeof fromBody.gracePeriodSeconds === 'number' ? fromBody.gracePeriodSeconds : undefined);
+  const grace = nonNegativeInt(query, 'gracePeriodSeconds') ??
+    (typeof fromBody.gracePeriodSeconds === 'number' ? fromBody.gracePeriodSeconds : undefined);
   if (grace !== undefined) opts.gracePeriodSeconds = grace;
   return opts;
 }

@@ -33,7 +33,8 @@ export function parseRequestInfo(method: string, rawUrl: string): RequestInfo {
   const url = new URL(rawUrl, 'https://sandbox.invalid');
   const path = url.pathname;
   const query = url.searchParams;
-  const base = { path, query, apiPrefix: '' as const, group: '', version: '', namespace: '', resource: '', subresource: '', name: '' };
+  const base = { path, query, apiPrefix: '' as const, group: '', version: '', namespace: '', resource: '',
+    subresource: '', name: '' };
   const nonResource = { ...base, isResourceRequest: false, verb: method.toLowerCase() };
   const parts = path.split('/').filter((p) => p.length > 0).map(decodeURIComponent);
   let rest: string[];
@@ -65,7 +66,9 @@ export function parseRequestInfo(method: string, rawUrl: string): RequestInfo {
     if (rest.length > 2 && !NAMESPACE_SUBRESOURCES.has(rest[2]!)) rest = rest.slice(2);
   }
   const [resource = '', name = '', subresource = ''] = rest;
-  if (rest.length > 3 || resource === '') return { ...nonResource, isResourceRequest: true, verb: 'unknown', apiPrefix, group, version };
+  if (rest.length > 3 || resource === '') {
+    return { ...nonResource, isResourceRequest: true, verb: 'unknown', apiPrefix, group, version };
+  }
   // `/api/v1/namespaces/<name>` names the namespace itself, not a namespace scope.
   if (resource === 'namespaces') namespace = '';
 

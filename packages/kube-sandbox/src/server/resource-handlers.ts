@@ -18,7 +18,8 @@ import { PATCH_CONTENT_TYPES, type OpsEnv, type PatchType } from '../ops/types.j
 import { patchScale, readScale, writeScale } from '../ops/scale.js';
 import { updateObject } from '../ops/update.js';
 import { apiVersionOf, groupResource, type ResourceDef } from '../resources/types.js';
-import { answerInYaml, decodeBody, listText, mediaType, readBody, readBodyBytes, sendJson, sendJsonText } from './http-io.js';
+import { answerInYaml, decodeBody, listText, mediaType, readBody, readBodyBytes, sendJson,
+  sendJsonText } from './http-io.js';
 import { negotiate, type Representation } from './negotiate.js';
 import { deleteOptions, listOptions, writeOptions } from './query.js';
 import { isTrue, type RequestInfo } from './request-info.js';
@@ -70,7 +71,8 @@ function protobufObject(body: Buffer): JsonObject {
 }
 
 /** Deletes of these answer with the object; others with a Success Status, as the real registries do. */
-const returnsDeletedObject = (def: ResourceDef): boolean => def.custom || def.resource === 'pods' || def.resource === 'namespaces';
+const returnsDeletedObject = (def: ResourceDef): boolean =>
+  def.custom || def.resource === 'pods' || def.resource === 'namespaces';
 
 function includeObject(query: URLSearchParams): IncludeObject {
   const value = query.get('includeObject');
@@ -78,7 +80,10 @@ function includeObject(query: URLSearchParams): IncludeObject {
 }
 
 function render(def: ResourceDef, obj: JsonObject, rep: Representation, query: URLSearchParams): unknown {
-  if (rep.kind === 'table') return toTable(def, [obj], { resourceVersion: String(isObject(obj.metadata) ? obj.metadata.resourceVersion ?? '' : '') }, includeObject(query), rep.version);
+  if (rep.kind === 'table') {
+    return toTable(def, [obj], { resourceVersion: String(isObject(obj.metadata) ? obj.metadata.resourceVersion ?? ''
+      : '') }, includeObject(query), rep.version);
+  }
   if (rep.kind === 'partial') return partialObject(obj, rep.version);
   return obj;
 }
@@ -148,7 +153,9 @@ function checkGetVersion(env: OpsEnv, rv: string): void {
 export async function handleResource(
   h: HandlerEnv, def: ResourceDef, info: RequestInfo, req: IncomingMessage, res: ServerResponse,
 ): Promise<void> {
-  if (def.resource === 'pods' && !def.group && info.name && CONTAINER_SUBRESOURCES.has(info.subresource)) refuseContainerAccess(h, def, info);
+  if (def.resource === 'pods' && !def.group && info.name && CONTAINER_SUBRESOURCES.has(info.subresource)) {
+    refuseContainerAccess(h, def, info);
+  }
   if (info.subresource === 'scale' && def.scaleSubresource && info.name) return serveScale(h.env, def, info, req, res);
   if (info.subresource && (info.subresource !== 'status' || !def.statusSubresource)) throw statusErrors.pathNotFound();
   if (!routeAllows(def, info)) throw statusErrors.methodNotAllowed(groupResource(def));
@@ -159,7 +166,9 @@ export async function handleResource(
     const chosen = negotiate(req.headers.accept, true);
     if (chosen.kind === 'json' && chosen.yaml) {
       // A watch streams JSON only, as the real server's watch encoders do.
-      if (info.verb === 'watch') throw statusErrors.notAcceptable(['application/json', 'application/json;stream=watch']);
+      if (info.verb === 'watch') {
+        throw statusErrors.notAcceptable(['application/json', 'application/json;stream=watch']);
+      }
       answerInYaml(res);
     }
     return chosen;
@@ -179,21 +188,27 @@ export async function handleResource(
       const metadata: JsonObject = { resourceVersion: page.resourceVersion };
       if (page.continue) metadata.continue = page.continue;
       if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
-      if (representation.kind === 'table') return sendJson(res, 200, toTable(def, page.items, page, includeObject(query), representation.version));
+      if (representation.kind === 'table') {
+        return sendJson(res, 200, toTable(def, page.items, page, includeObject(query), representation.version));
+      }
       if (representation.kind === 'partial') {
-        return sendJson(res, 200, { kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${representation.version}`, metadata, items: page.items.map((o) => partialObject(o, representation.version)) });
+        return sendJson(res, 200, { kind: 'PartialObjectMetadataList',
+          apiVersion: `meta.k8s.io/${representation.version}`, metadata,
+          items: page.items.map((o) => partialObject(o, representation.version)) });
       }
       return sendJsonText(res, 200, listText(`${def.kind}List`, apiVersionOf(def), metadata, page.items, !def.custom));
     }
     case 'watch': {
       const opts = listOptions(query, namespace);
       validateWatchOptions(true, {
-        sendInitialEvents: query.get('sendInitialEvents') ?? undefined, resourceVersionMatch: query.get('resourceVersionMatch') ?? undefined,
+        sendInitialEvents: query.get('sendInitialEvents') ?? undefined,
+        resourceVersionMatch: query.get('resourceVersionMatch') ?? undefined,
         continue: query.get('continue') ?? undefined,
       });
       if (name) opts.fieldSelector = [opts.fieldSelector, `metadata.name=${name}`].filter(Boolean).join(',');
       return serveWatch(env, def, {
-        ...opts, resourceVersion: query.get('resourceVersion') ?? undefined, sendInitialEvents: isTrue(query.get('sendInitialEvents')),
+        ...opts, resourceVersion: query.get('resourceVersion') ?? undefined,
+        sendInitialEvents: isTrue(query.get('sendInitialEvents')),
         allowBookmarks: isTrue(query.get('allowWatchBookmarks')),
       }, rep(), includeObject(query), req, res, h.timing);
     }
@@ -218,7 +233,8 @@ export async function handleResource(
             : Object.values(PATCH_CONTENT_TYPES),
         );
       }
-      const opts = { ...writeOptions(query, req, 'patch'), subresource: scope === 'status' ? 'status' as const : undefined };
+      const opts = { ...writeOptions(query, req, 'patch'),
+        subresource: scope === 'status' ? 'status' as const : undefined };
       const body = decodeBody(await readBody(req), type === 'apply');
       if (body === undefined) throw statusErrors.badRequest('the body of the request was empty; send a patch document');
       const result = patchObject(env, def, namespace, name, type, body, opts);
@@ -236,7 +252,8 @@ export async function handleResource(
     case 'deletecollection': {
       const opts = deleteOptions(query, decodeBody(await readBody(req)), req, 'deletecollection');
       const items = deleteCollection(env, def, listOptions(query, namespace), opts);
-      return sendJson(res, 200, { kind: `${def.kind}List`, apiVersion: apiVersionOf(def), metadata: { resourceVersion: String(env.objects.revision) }, items });
+      return sendJson(res, 200, { kind: `${def.kind}List`, apiVersion: apiVersionOf(def),
+        metadata: { resourceVersion: String(env.objects.revision) }, items });
     }
     default:
       throw statusErrors.methodNotAllowed(groupResource(def));

@@ -11,7 +11,8 @@ import { isObject, type JsonObject } from '../api/json.js';
 import { statusErrors } from '../api/status.js';
 import type { AuthorizationAttributes, Authorizer } from '../auth/authorizer.js';
 import type { UserInfo } from '../ops/types.js';
-import { selfsubjectaccessreviews, selfsubjectreviews, selfsubjectrulesreviews, subjectaccessreviews } from '../resources/reviews.js';
+import { selfsubjectaccessreviews, selfsubjectreviews, selfsubjectrulesreviews,
+  subjectaccessreviews } from '../resources/reviews.js';
 import { apiVersionOf, groupKind, groupResource, type ResourceDef } from '../resources/types.js';
 import { sendJson } from './http-io.js';
 import type { RequestInfo } from './request-info.js';
@@ -24,7 +25,8 @@ function accessAttributes(def: ResourceDef, spec: JsonObject, user: UserInfo): A
   const nonResource = isObject(spec.nonResourceAttributes) ? spec.nonResourceAttributes : undefined;
   if (!resource === !nonResource) {
     throw statusErrors.invalid(groupKind(def), '', [
-      fieldError.invalid('spec.resourceAttributes', resource ?? null, 'exactly one of nonResourceAttributes or resourceAttributes must be specified'),
+      fieldError.invalid('spec.resourceAttributes', resource ?? null,
+        'exactly one of nonResourceAttributes or resourceAttributes must be specified'),
     ]);
   }
   if (resource) {
@@ -46,7 +48,8 @@ function subjectOf(def: ResourceDef, spec: JsonObject): UserInfo {
   const groups = Array.isArray(spec.groups) ? spec.groups.filter((g): g is string => typeof g === 'string') : [];
   const username = str(spec.user);
   if (!username && groups.length === 0) {
-    throw statusErrors.invalid(groupKind(def), '', [fieldError.invalid('spec.user', '', 'at least one of user or group must be specified')]);
+    throw statusErrors.invalid(groupKind(def), '',
+      [fieldError.invalid('spec.user', '', 'at least one of user or group must be specified')]);
   }
   const extra = isObject(spec.extra) ? spec.extra as UserInfo['extra'] : undefined;
   return { username, groups, ...(str(spec.uid) ? { uid: str(spec.uid) } : {}), ...(extra ? { extra } : {}) };
@@ -72,7 +75,10 @@ async function statusFor(
     const namespace = str(spec.namespace);
     if (!namespace) throw statusErrors.badRequest('no namespace on request');
     const rules = authorizer.rulesFor?.(user, namespace);
-    if (!rules) return { resourceRules: [], nonResourceRules: [], incomplete: true, evaluationError: 'the authorizer cannot list rules' };
+    if (!rules) {
+      return { resourceRules: [], nonResourceRules: [], incomplete: true,
+        evaluationError: 'the authorizer cannot list rules' };
+    }
     return { ...rules };
   }
   return {

@@ -19,7 +19,8 @@ export interface TableListMeta {
 
 /** An object reduced to its metadata (PartialObjectMetadata). */
 export function partialObject(obj: JsonObject, version: string): JsonObject {
-  return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${version}`, metadata: isObject(obj.metadata) ? obj.metadata : {} };
+  return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${version}`,
+    metadata: isObject(obj.metadata) ? obj.metadata : {} };
 }
 
 /** Render objects as a Table. */

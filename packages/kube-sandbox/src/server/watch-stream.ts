@@ -32,7 +32,9 @@ export function serveWatch(
 ): void {
   const render = (type: string, object: JsonObject): JsonObject => {
     if (type === 'ERROR' || type === 'BOOKMARK') return object;
-    if (representation.kind === 'table') return toTable(def, [object], { resourceVersion: '' }, include, representation.version);
+    if (representation.kind === 'table') {
+      return toTable(def, [object], { resourceVersion: '' }, include, representation.version);
+    }
     if (representation.kind === 'partial') return partialObject(object, representation.version);
     return object;
   };
@@ -61,7 +63,8 @@ export function serveWatch(
 
   handle = startWatch(env, def, opts, write);
   const started = handle;
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private',
+    'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
   open = true;
   for (const line of pending) res.write(line);
@@ -73,7 +76,8 @@ export function serveWatch(
   timers.push(setTimeout(finish, timeout));
   if (opts.allowBookmarks) {
     timers.push(setInterval(() => {
-      write('BOOKMARK', { kind: def.kind, apiVersion: apiVersionOf(def), metadata: { resourceVersion: String(env.objects.revision) } });
+      write('BOOKMARK', { kind: def.kind, apiVersion: apiVersionOf(def),
+        metadata: { resourceVersion: String(env.objects.revision) } });
     }, timing.bookmarkIntervalMs));
   }
   req.on('close', finish);

@@ -23,7 +23,9 @@ function tokenize(text: string): string[] {
   TOKEN.lastIndex = 0;
   let match: RegExpExecArray | null;
   while (TOKEN.lastIndex < text.length && (match = TOKEN.exec(text))) tokens.push(match[1]!);
-  if (text.slice(TOKEN.lastIndex).trim()) throw statusErrors.badRequest(`unable to parse requirement: invalid selector: '${text}'`);
+  if (text.slice(TOKEN.lastIndex).trim()) {
+    throw statusErrors.badRequest(`unable to parse requirement: invalid selector: '${text}'`);
+  }
   return tokens;
 }
 

@@ -21,13 +21,24 @@ export function toolsetHeader(selectors: readonly string[]): string {
 /** Why the chart's template fails on this toolset value, or undefined (unset renders no header). */
 export function toolsetRenderFailure(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value) || !value.every((s) => typeof s === 'string')) return 'toolset must be a list of selector strings';
+  if (!Array.isArray(value) || !value.every((s) => typeof s === 'string')) {
+    return 'toolset must be a list of selector strings';
+  }
   if (value.length === 0) return 'toolset is empty; say ["preset:none"] for an agent without tools';
-  if (value.length > MAX_INLINE_SELECTORS) return `toolset has ${value.length} selectors, more than ${MAX_INLINE_SELECTORS} inline; define a preset`;
+  if (value.length > MAX_INLINE_SELECTORS) {
+    return `toolset has ${value.length} selectors, more than ${MAX_INLINE_SELECTORS} inline; define a preset`;
+  }
   for (const selector of value as string[]) {
-    if (selector.startsWith('toolset:')) return `toolset selector ${JSON.stringify(selector)}: the toolset: prefix is reserved`;
-    if (selector.startsWith('label:')) return `toolset selector ${JSON.stringify(selector)}: label: selectors exist only inside presets`;
-    if (!SELECTOR.test(selector)) return `toolset selector ${JSON.stringify(selector)} is not preset:, server:, workflow: or tool: followed by a name`;
+    if (selector.startsWith('toolset:')) {
+      return `toolset selector ${JSON.stringify(selector)}: the toolset: prefix is reserved`;
+    }
+    if (selector.startsWith('label:')) {
+      return `toolset selector ${JSON.stringify(selector)}: label: selectors exist only inside presets`;
+    }
+    if (!SELECTOR.test(selector)) {
+      return `toolset selector ${JSON.stringify(selector)} is not preset:, server:, workflow: or tool: ` +
+        `followed by a name`;
+    }
   }
   return undefined;
 }

@@ -17,7 +17,8 @@ function validatorFor(schema: object): ValidateFunction | Error {
   let entry = compiled.get(schema);
   if (!entry) {
     const dialect = String((schema as Record<string, unknown>).$schema ?? '');
-    const ajv = dialect.includes('2020-12') ? new Ajv2020(OPTIONS) : dialect.includes('2019-09') ? new Ajv2019(OPTIONS) : new Ajv(OPTIONS);
+    const ajv = dialect.includes('2020-12') ? new Ajv2020(OPTIONS)
+      : dialect.includes('2019-09') ? new Ajv2019(OPTIONS) : new Ajv(OPTIONS);
     try {
       entry = ajv.compile(schema);
     } catch (err) {

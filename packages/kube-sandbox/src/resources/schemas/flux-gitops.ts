@@ -15,7 +15,8 @@ const artifact = (): SchemaNode => obj({
   size: int({ format: 'int64' }), url: str(),
 }, { required: ['digest', 'lastUpdateTime', 'path', 'revision', 'url'] });
 
-const include = (): SchemaNode => obj({ fromPath: str(), repository: localRef(), toPath: str() }, { required: ['repository'] });
+const include = (): SchemaNode => obj({ fromPath: str(), repository: localRef(), toPath: str() },
+  { required: ['repository'] });
 
 export const kustomizationSchema: SchemaNode = objectSchema({
   spec: obj({
@@ -42,7 +43,8 @@ export const kustomizationSchema: SchemaNode = objectSchema({
     retryInterval: duration(),
     serviceAccountName: str(),
     sourceRef: obj({
-      apiVersion: str(), kind: oneOf(['OCIRepository', 'GitRepository', 'Bucket', 'ExternalArtifact']), name: str(), namespace: str(),
+      apiVersion: str(), kind: oneOf(['OCIRepository', 'GitRepository', 'Bucket', 'ExternalArtifact']), name: str(),
+      namespace: str(),
     }, { required: ['kind', 'name'] }),
     suspend: bool(),
     targetNamespace: str({ minLength: 1, maxLength: 63 }),
@@ -52,7 +54,8 @@ export const kustomizationSchema: SchemaNode = objectSchema({
   status: obj({
     conditions: list(condition()),
     history: summarised('array'),
-    inventory: obj({ entries: list(obj({ id: str(), v: str() }, { required: ['id', 'v'] })) }, { required: ['entries'] }),
+    inventory: obj({ entries: list(obj({ id: str(), v: str() }, { required: ['id', 'v'] })) },
+      { required: ['entries'] }),
     lastAppliedOriginRevision: str(), lastAppliedRevision: str(), lastAttemptedRevision: str(),
     lastHandledReconcileAt: str(),
     observedGeneration: int({ format: 'int64' }),
@@ -74,7 +77,8 @@ export const gitRepositorySchema: SchemaNode = objectSchema({
     suspend: bool(),
     timeout: str({ default: '60s', pattern: '^([0-9]+(\\.[0-9]+)?(ms|s|m))+$' }),
     url: str({ pattern: '^(http|https|ssh)://.*$' }),
-    verify: obj({ mode: oneOf(['head', 'HEAD', 'Tag', 'TagAndHEAD'], { default: 'HEAD' }), secretRef: localRef() }, { required: ['secretRef'] }),
+    verify: obj({ mode: oneOf(['head', 'HEAD', 'Tag', 'TagAndHEAD'], { default: 'HEAD' }), secretRef: localRef() },
+      { required: ['secretRef'] }),
   }, { required: ['interval', 'url'] }),
   status: obj({
     artifact: artifact(),

@@ -17,7 +17,8 @@ const remediation = (withStrategy: boolean): SchemaNode => obj({
   ...(withStrategy ? { strategy: oneOf(['rollback', 'uninstall']) } : {}),
 });
 
-const actionStrategy = (): SchemaNode => obj({ name: oneOf(['RemediateOnFailure', 'RetryOnFailure']), retryInterval: duration() }, { required: ['name'] });
+const actionStrategy = (): SchemaNode =>
+  obj({ name: oneOf(['RemediateOnFailure', 'RetryOnFailure']), retryInterval: duration() }, { required: ['name'] });
 
 const helmActionFlags = {
   disableHooks: bool(), disableOpenAPIValidation: bool(), disableSchemaValidation: bool(), disableTakeOwnership: bool(),
@@ -28,9 +29,11 @@ const historyEntry = obj({
   action: str(), apiVersion: str(), appVersion: str(), chartName: str(), chartVersion: str(), configDigest: str(),
   deleted: str({ format: 'date-time' }), digest: str(), firstDeployed: str({ format: 'date-time' }),
   lastDeployed: str({ format: 'date-time' }), name: str(), namespace: str(), ociDigest: str(), status: str(),
-  testHooks: mapOf(obj({ lastCompleted: str({ format: 'date-time' }), lastStarted: str({ format: 'date-time' }), phase: str() })),
+  testHooks: mapOf(obj({ lastCompleted: str({ format: 'date-time' }), lastStarted: str({ format: 'date-time' }),
+    phase: str() })),
   version: int(),
-}, { required: ['chartName', 'chartVersion', 'configDigest', 'digest', 'firstDeployed', 'lastDeployed', 'name', 'namespace', 'status', 'version'] });
+}, { required: ['chartName', 'chartVersion', 'configDigest', 'digest', 'firstDeployed', 'lastDeployed', 'name',
+  'namespace', 'status', 'version'] });
 
 export const helmReleaseSchema: SchemaNode = objectSchema({
   spec: obj({
@@ -87,12 +90,15 @@ export const helmReleaseSchema: SchemaNode = objectSchema({
     upgrade: obj({
       ...helmActionFlags, chartNameChangeStrategy: oneOf(['InPlaceUpdate', 'Reinstall']), cleanupOnFail: bool(),
       crds: oneOf(['Skip', 'Create', 'CreateReplace']), force: bool(), preserveValues: bool(),
-      remediation: remediation(true), serverSideApply: oneOf(['enabled', 'disabled', 'auto']), strategy: actionStrategy(),
+      remediation: remediation(true), serverSideApply: oneOf(['enabled', 'disabled', 'auto']),
+      strategy: actionStrategy(),
     }),
     values: anyValue(),
     valuesFrom: list(obj({
-      kind: oneOf(['Secret', 'ConfigMap']), literal: bool(), name: str({ minLength: 1, maxLength: 253 }), optional: bool(),
-      targetPath: str({ maxLength: 250, pattern: '^([a-zA-Z0-9_\\-.\\\\\\/]|\\[[0-9]{1,5}\\])+$' }), valuesKey: str({ maxLength: 253, pattern: '^[\\-._a-zA-Z0-9]+$' }),
+      kind: oneOf(['Secret', 'ConfigMap']), literal: bool(), name: str({ minLength: 1, maxLength: 253 }),
+      optional: bool(),
+      targetPath: str({ maxLength: 250, pattern: '^([a-zA-Z0-9_\\-.\\\\\\/]|\\[[0-9]{1,5}\\])+$' }),
+      valuesKey: str({ maxLength: 253, pattern: '^[\\-._a-zA-Z0-9]+$' }),
     }, { required: ['kind', 'name'] })),
     waitStrategy: obj({ name: oneOf(['poller', 'legacy']) }, { required: ['name'] }),
   }, { required: ['interval'] }),
@@ -100,12 +106,14 @@ export const helmReleaseSchema: SchemaNode = objectSchema({
     conditions: list(condition()),
     failures: int({ format: 'int64' }), helmChart: str(), history: list(historyEntry),
     installFailures: int({ format: 'int64' }),
-    inventory: obj({ entries: list(obj({ id: str(), v: str() }, { required: ['id', 'v'] })) }, { required: ['entries'] }),
+    inventory: obj({ entries: list(obj({ id: str(), v: str() }, { required: ['id', 'v'] })) },
+      { required: ['entries'] }),
     lastAttemptedConfigDigest: str(), lastAttemptedGeneration: int({ format: 'int64' }),
     lastAttemptedReleaseAction: oneOf(['install', 'upgrade']), lastAttemptedReleaseActionDuration: str(),
     lastAttemptedRevision: str(), lastAttemptedRevisionDigest: str(), lastAttemptedValuesChecksum: str(),
     lastHandledForceAt: str(), lastHandledReconcileAt: str(), lastHandledResetAt: str(), lastReleaseRevision: int(),
-    observedCommonMetadataDigest: str(), observedGeneration: int({ format: 'int64' }), observedPostRenderersDigest: str(),
+    observedCommonMetadataDigest: str(), observedGeneration: int({ format: 'int64' }),
+    observedPostRenderersDigest: str(),
     storageNamespace: str({ minLength: 1, maxLength: 63 }), upgradeFailures: int({ format: 'int64' }),
   }, { default: { observedGeneration: -1 } }),
 });

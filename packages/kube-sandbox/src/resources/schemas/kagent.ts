@@ -12,7 +12,8 @@ import {
 
 const valueRef = obj({
   name: str(), value: str(),
-  valueFrom: obj({ key: str({ maxLength: 253 }), name: str({ maxLength: 253 }), type: oneOf(['ConfigMap', 'Secret']) }, { required: ['key', 'name', 'type'] }),
+  valueFrom: obj({ key: str({ maxLength: 253 }), name: str({ maxLength: 253 }), type: oneOf(['ConfigMap', 'Secret']) },
+    { required: ['key', 'name', 'type'] }),
 }, { required: ['name'] });
 
 const typedRef = obj({ apiGroup: str(), kind: str(), name: str(), namespace: str() }, { required: ['name'] });
@@ -34,7 +35,8 @@ const sharedDeployment = (extra: Record<string, SchemaNode>): SchemaNode => obj(
   affinity: summarised(), annotations: stringMap(), deploymentAnnotations: stringMap(),
   env: list(envVar),
   envFrom: summarised('array'), extraContainers: summarised('array'), imagePullPolicy: str(),
-  imagePullSecrets: summarised('array'), labels: stringMap(), nodeSelector: stringMap(), podSecurityContext: summarised(),
+  imagePullSecrets: summarised('array'), labels: stringMap(), nodeSelector: stringMap(),
+  podSecurityContext: summarised(),
   replicas: int({ format: 'int32' }), resources: summarised(), securityContext: summarised(),
   serviceAccountConfig: obj({ annotations: stringMap(), labels: stringMap() }), serviceAccountName: str(),
   tolerations: summarised('array'), topologySpreadConstraints: summarised('array'), volumeMounts: summarised('array'),
@@ -59,7 +61,8 @@ export const agentSchema: SchemaNode = objectSchema({
       memory: obj({ modelConfig: str(), ttlDays: int({ minimum: 1 }) }, { required: ['modelConfig'] }),
       modelConfig: str(),
       promptTemplate: obj({
-        dataSources: list(obj({ alias: str(), apiGroup: str(), kind: str(), name: str() }, { required: ['name'] }), { maxItems: 20 }),
+        dataSources: list(obj({ alias: str(), apiGroup: str(), kind: str(), name: str() }, { required: ['name'] }),
+          { maxItems: 20 }),
       }),
       runtime: oneOf(['python', 'go'], { default: 'go' }),
       shareTools: bool(),
@@ -73,16 +76,20 @@ export const agentSchema: SchemaNode = objectSchema({
     description: str(),
     documentationUrl: str({ format: 'uri' }),
     iconUrl: str({ format: 'uri' }),
-    provider: obj({ organization: str({ minLength: 1 }), url: str({ format: 'uri' }) }, { required: ['organization', 'url'] }),
+    provider: obj({ organization: str({ minLength: 1 }), url: str({ format: 'uri' }) },
+      { required: ['organization', 'url'] }),
     sandbox: obj({ network: obj({ allowedDomains: list(str()) }) }),
     skills: obj({
       gitAuthSecretRef: obj({ name: str({ default: '' }) }, { 'x-kubernetes-map-type': 'atomic' }),
-      gitRefs: list(obj({ name: str(), path: str(), ref: str({ default: 'main' }), url: str() }, { required: ['url'] }), { maxItems: 20 }),
-      imagePullSecrets: list(obj({ name: str({ default: '' }) }, { 'x-kubernetes-map-type': 'atomic' }), { maxItems: 20 }),
+      gitRefs: list(obj({ name: str(), path: str(), ref: str({ default: 'main' }), url: str() }, { required: ['url'] }),
+        { maxItems: 20 }),
+      imagePullSecrets: list(obj({ name: str({ default: '' }) }, { 'x-kubernetes-map-type': 'atomic' }),
+        { maxItems: 20 }),
       initContainer: obj({ env: list(envVar), resources: summarised() }),
       insecureSkipVerify: bool(),
       refs: list(str(), { maxItems: 20 }),
-      s3Refs: list(obj({ name: str(), region: str(), uri: str({ minLength: 1, pattern: '^s3://.+' }) }, { required: ['uri'] }), { maxItems: 20 }),
+      s3Refs: list(obj({ name: str(), region: str(), uri: str({ minLength: 1, pattern: '^s3://.+' }) },
+        { required: ['uri'] }), { maxItems: 20 }),
     }),
     type: oneOf(['Declarative', 'BYO'], { default: 'Declarative' }),
     version: str(),
@@ -90,7 +97,8 @@ export const agentSchema: SchemaNode = objectSchema({
   status: obj({ conditions: list(condition()), observedGeneration: int({ format: 'int64' }) }),
 });
 
-const PROVIDERS = ['Anthropic', 'OpenAI', 'AzureOpenAI', 'Ollama', 'Gemini', 'GeminiVertexAI', 'AnthropicVertexAI', 'Bedrock', 'SAPAICore', 'Foundry'];
+const PROVIDERS = ['Anthropic', 'OpenAI', 'AzureOpenAI', 'Ollama', 'Gemini', 'GeminiVertexAI', 'AnthropicVertexAI',
+  'Bedrock', 'SAPAICore', 'Foundry'];
 
 export const modelConfigSchema: SchemaNode = objectSchema({
   spec: obj({
