@@ -6,7 +6,8 @@
  * `warmUp`); a JSON 404 and one error handler. Trust boundary: `auth` is where OAuth plugs in, before
  * `/api/v1` and MCP only; without it no request has a caller and the service acts as its ServiceAccount.
  */
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler,
+  type Response } from 'express';
 import type { Logger } from 'pino';
 import { invalid, notFound, toAppError, toRestErrorBody, type AppError } from './core/errors.js';
 import type { Metrics } from './metrics/metrics.js';
@@ -71,7 +72,8 @@ export function createApp(options: AppOptions): Express {
   if (options.publicRoutes) app.use(options.publicRoutes);
 
   const allowedOrigins = options.allowedOrigins;
-  app.use('/api/v1', restCacheHeaders, originGuard({ allowedOrigins }), ...guards.rest, bindCaller(), createRestRouter({ service, log }));
+  app.use('/api/v1', restCacheHeaders, originGuard({ allowedOrigins }), ...guards.rest, bindCaller(),
+    createRestRouter({ service, log }));
   if (options.mcpEnabled ?? true) {
     const mcpOrigin = originGuard({
       allowedOrigins,

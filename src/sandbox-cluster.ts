@@ -41,7 +41,8 @@ export interface RunningSandbox {
 /** The package's main entry point, as the product calls it. */
 export interface SandboxModule {
   startSandbox(options: {
-    listen?: string; seed?: 'samples' | false; authorization?: 'rbac' | 'always-allow'; controllers?: boolean; log?: SandboxLog;
+    listen?: string; seed?: 'samples' | false; authorization?: 'rbac'
+      | 'always-allow'; controllers?: boolean; log?: SandboxLog;
     workloadClusters?: readonly string[]; organization?: string;
   }): Promise<RunningSandbox>;
 }
@@ -64,7 +65,8 @@ export async function importSandbox<T>(specifier: string): Promise<T> {
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     const packageName = specifier.split('/').slice(0, 2).join('/');
-    if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String((err as Error).message).includes(packageName)) {
+    if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+      String((err as Error).message).includes(packageName)) {
       throw new SandboxNotInstalledError(packageName);
     }
     throw err;

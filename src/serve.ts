@@ -76,7 +76,8 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     const metrics = config.metrics.enabled ? new Metrics({ build: info }) : undefined;
     // The OpenTelemetry SDK is loaded only when traces are on: it is not small, and most
     // installations run without it.
-    const tracing = config.otel.enabled ? (await import('./tracing/tracing.js')).startTracing(config.otel, info) : undefined;
+    const tracing = config.otel.enabled ? (await import('./tracing/tracing.js')).startTracing(config.otel, info)
+      : undefined;
     // Pushed first, so it runs last: the spans of the whole shutdown are exported too.
     if (tracing) cleanups.push(() => tracing.shutdown());
     const hooks = collectHooks(tracing, metrics?.service);
@@ -94,7 +95,8 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
       log,
     );
     // The versions in use (the start-up line carries the flags, which say `auto` when discovering).
-    log.info({ kagentAPI: apiVersions.agent, helmReleaseAPI: apiVersions.helmRelease, ociRepositoryAPI: apiVersions.ociRepository }, 'Kubernetes API versions');
+    log.info({ kagentAPI: apiVersions.agent, helmReleaseAPI: apiVersions.helmRelease,
+      ociRepositoryAPI: apiVersions.ociRepository }, 'Kubernetes API versions');
     const readCache = config.kube.readCache
       ? openReadCache(instrumented, {
           cluster, namespaces: config.namespaces.managed, types: resourceTypes(apiVersions), log, hooks: hooks.kube,
@@ -167,11 +169,13 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
 
     // Every listener is bound before anything says the service is ready: a port in use
     // stops startup (exit 2, naming the flag) instead of failing after 'listening'.
-    const main = await startHttpServer(tracing ? tracing.httpListener(app, routeOf as never) : app, config.listen, '--listen');
+    const main = await startHttpServer(tracing ? tracing.httpListener(app, routeOf as never) : app, config.listen,
+      '--listen');
     listeners.push(main);
     let metricsServer: RunningServer | undefined;
     if (metrics) {
-      metricsServer = await startHttpServer(metricsRequestListener(metrics, log), config.metrics.listen, '--metrics-listen');
+      metricsServer = await startHttpServer(metricsRequestListener(metrics, log), config.metrics.listen,
+        '--metrics-listen');
       listeners.push(metricsServer);
     }
     log.info({
@@ -192,13 +196,15 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     // What the app loads on first use (the MCP SDK) is loaded now, after listening, so the
     // probes answer sooner and the first MCP request does not wait for it.
     warmUp(app).catch((err: unknown) => {
-      log.warn({ err: err instanceof Error ? err.message : String(err) }, 'loading the MCP handler failed; the next MCP request retries');
+      log.warn({ err: err instanceof Error ? err.message : String(err) },
+        'loading the MCP handler failed; the next MCP request retries');
     });
 
     const reason = await (options.stop ?? nextSignal());
     lifecycle.stop();
     for (const listener of listeners) listener.stopKeepAlive();
-    log.info({ ...(typeof reason === 'string' ? { signal: reason } : {}), delay: config.shutdown.delay.text }, 'shutting down');
+    log.info({ ...(typeof reason === 'string' ? { signal: reason } : {}), delay: config.shutdown.delay.text },
+      'shutting down');
     log.flush();
     await shutdownDelay(config.shutdown.delay.ms, options.stop === undefined);
   } finally {
@@ -254,7 +260,8 @@ async function openCluster(
   // Only here, and only when asked for, is the sandbox loaded.
   const { startSandbox } = await loadSandbox();
   const sandbox = await startSandbox({
-    listen: config.sandbox.listen, seed: 'samples', authorization: 'rbac', controllers: true, ...SANDBOX_FLEET, log: log.child({ component: 'sandbox' }),
+    listen: config.sandbox.listen, seed: 'samples', authorization: 'rbac', controllers: true, ...SANDBOX_FLEET,
+    log: log.child({ component: 'sandbox' }),
   })
     .catch((err: unknown) => {
       throw asListenError(err, '--sandbox-listen', config.sandbox.listen);
@@ -263,9 +270,11 @@ async function openCluster(
   // kubectl gets the administrator; agent-manager itself acts as its ServiceAccount, as in a cluster.
   if (config.sandbox.kubeconfigOut) await sandbox.writeKubeconfig(config.sandbox.kubeconfigOut);
   const workloadClusters = Object.fromEntries([...sandbox.workloads ?? []].map(([name, w]) => [name, w.url]));
-  log.info({ url: sandbox.url, a2aUrl: sandbox.a2aUrl, kubeconfig: config.sandbox.kubeconfigOut || undefined, workloadClusters }, 'sandbox API server started');
+  log.info({ url: sandbox.url, a2aUrl: sandbox.a2aUrl, kubeconfig: config.sandbox.kubeconfigOut || undefined,
+    workloadClusters }, 'sandbox API server started');
   return {
-    cluster: loadBaseKubeConfig({ kubeconfigYaml: sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken, name: 'agent-manager' }) }),
+    cluster: loadBaseKubeConfig({ kubeconfigYaml: sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken,
+      name: 'agent-manager' }) }),
     sandboxA2aUrl: sandbox.a2aUrl,
   };
 }
@@ -341,9 +350,7 @@ function openChartSource(
   config: AppConfig, log: Logger, cleanups: Cleanup[], hooks: ObservabilityHooks, metrics?: Metrics,
 ): ChartSchemaSource {
   const source = new RegistryChartSchemaSource({
-    ociUrl: config.chart.ociUrl,
-    semver: config.chart.semver,
-    refreshMs: config.chart.refresh.ms,
+    ociUrl: config.chart.ociUrl, semver: config.chart.semver, refreshMs: config.chart.refresh.ms,
     credentials: chartCredentials(config),
     fetch: instrumentFetch(outboundFetch(config.proxy), 'registry', hooks.fetch),
     onResolve: metrics && (({ ok, source: used }) => {
@@ -374,8 +381,7 @@ function chartCredentials(config: AppConfig): CredentialSource | undefined {
 /** What composition writes, from the configuration and the discovered Flux versions. */
 function composeConfig(config: AppConfig, apiVersions: ApiVersions): ComposeConfig {
   return {
-    chartOciUrl: config.chart.ociUrl,
-    chartSemver: config.chart.semver,
+    chartOciUrl: config.chart.ociUrl, chartSemver: config.chart.semver,
     helmReleaseInterval: config.compose.helmReleaseInterval.text,
     ociRepositoryInterval: config.compose.ociRepositoryInterval.text,
     helmReleaseServiceAccount: config.compose.helmReleaseServiceAccount || undefined,

@@ -21,7 +21,9 @@ const CONFLICT = new Set<number>([
 function reason(err: unknown): string {
   const cause = (err as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
   if (cause && typeof cause.code === 'string') return cause.code;
-  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return 'the request timed out';
+  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
+    return 'the request timed out';
+  }
   const message = err instanceof Error ? err.message : String(err);
   // An SDK message can quote a whole HTML error page: one line, bounded.
   return message.replace(/\s+/g, ' ').slice(0, 300);

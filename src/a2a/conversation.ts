@@ -9,7 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { Message, Task, TaskState, type Message as A2AMessage, type Task as A2ATask } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import type { A2AConversation, A2AJson, CardFacts, OutboundMessage, SendOptions, SendOutcome } from '../service/sessions/port.js';
+import type { A2AConversation, A2AJson, CardFacts, OutboundMessage, SendOptions,
+  SendOutcome } from '../service/sessions/port.js';
 import { a2aError } from './a2a-errors.js';
 
 /** How often a task of a non-streaming agent is read back while it runs. */
@@ -32,7 +33,8 @@ const messageTask = (message: A2AMessage): A2ATask => ({
 
 function userMessage(message: OutboundMessage): A2AMessage {
   return Message.fromJSON({
-    messageId: randomUUID(), contextId: message.contextId, role: 'ROLE_USER', parts: [{ text: message.text, mediaType: 'text/plain' }],
+    messageId: randomUUID(), contextId: message.contextId, role: 'ROLE_USER',
+    parts: [{ text: message.text, mediaType: 'text/plain' }],
     ...(message.metadata ? { metadata: message.metadata } : {}),
   });
 }
@@ -61,7 +63,8 @@ export class SdkConversation implements A2AConversation {
     try {
       do {
         const page = await this.client.listTasks({
-          tenant: '', contextId: contextId ?? '', status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: PAGE_SIZE, pageToken,
+          tenant: '', contextId: contextId ?? '', status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: PAGE_SIZE,
+          pageToken,
           statusTimestampAfter: undefined, includeArtifacts: true,
         });
         tasks.push(...page.tasks.map(json));
@@ -86,7 +89,10 @@ export class SdkConversation implements A2AConversation {
           task = { ...task, status: payload.value.status };
           updates += 1;
           onUpdate?.(json(task));
-        } else if (payload?.$case === 'artifactUpdate' && task) task = { ...task, artifacts: [...task.artifacts, ...(payload.value.artifact ? [payload.value.artifact] : [])] };
+        } else if (payload?.$case === 'artifactUpdate' && task) {
+          task = { ...task, artifacts: [...task.artifacts,
+            ...(payload.value.artifact ? [payload.value.artifact] : [])] };
+        }
       }
     } catch (err) {
       // The deadline ended the wait, not the turn: answer what arrived.

@@ -48,7 +48,8 @@ export class KagentA2A implements A2APort {
     const jsonRpc = card.supportedInterfaces.find((i) => i.protocolBinding === 'JSONRPC');
     const pinned: AgentCard = {
       ...card,
-      supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', tenant: jsonRpc?.tenant ?? '', protocolVersion: jsonRpc?.protocolVersion || '1.0' }],
+      supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', tenant: jsonRpc?.tenant ?? '',
+        protocolVersion: jsonRpc?.protocolVersion || '1.0' }],
     };
     const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl: callerFetch })] });
     const client = await factory.createFromAgentCard(pinned).catch((err: unknown) => {

@@ -31,7 +31,8 @@ export async function readValuesSchema(
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${wanted} in the chart archive is not valid JSON: ${quotable((err as Error).message)}`, { cause: err });
+    throw new Error(`${wanted} in the chart archive is not valid JSON: ${quotable((err as Error).message)}`,
+      { cause: err });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new Error(`${wanted} in the chart archive is not a JSON object`);

@@ -54,6 +54,7 @@ export function describeFetchError(err: unknown, timeoutMs?: number): string {
  * most `max` characters are kept.
  */
 export function quotable(text: string, max = 200): string {
-  const clean = text.replace(/[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/gu, (c) => (/\s/.test(c) ? ' ' : '?')).replace(/ {2,}/g, ' ').trim();
+  const clean = text.replace(/[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/gu, (c) => (/\s/.test(c) ? ' ' : '?')).replace(/ {2,}/g,
+    ' ').trim();
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }

@@ -131,7 +131,8 @@ export class RegistryClient {
   }
 
   /** A blob's bytes, refused unless they hash to `digest` (sha256 only) and fit in `maxBytes`. */
-  async blob(descriptor: Pick<Descriptor, 'digest'> & { size?: number }, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
+  async blob(descriptor: Pick<Descriptor, 'digest'> & { size?: number }, maxBytes: number,
+    signal?: AbortSignal): Promise<Buffer> {
     const { digest } = descriptor;
     const m = /^sha256:([0-9a-f]{64})$/.exec(digest);
     if (!m) throw new Error(`blob digest ${goQuote(digest)} is not sha256:<64 hex digits>`);
@@ -151,7 +152,8 @@ export class RegistryClient {
    * for them), answering one challenge; non-2xx becomes a registry error that names the URL and status, and a refusal
    * says whether anonymous access or the configured credentials were refused.
    */
-  private async get(url: string, accept: string, signal?: AbortSignal, method: 'GET' | 'HEAD' = 'GET'): Promise<Response> {
+  private async get(url: string, accept: string, signal?: AbortSignal,
+    method: 'GET' | 'HEAD' = 'GET'): Promise<Response> {
     const creds = this.credentials?.();
     let authorization = this.authorization(creds);
     let res = await this.send(url, accept, authorization, signal, method);
@@ -165,7 +167,8 @@ export class RegistryClient {
       await res.body?.cancel();
       throw new RegistryHttpError(creds
         ? `registry ${this.ref.registry} refused the configured credentials (HTTP ${res.status})`
-        : `registry ${this.ref.registry} refused anonymous access (HTTP ${res.status}): ${CONFIGURE_CREDENTIALS}`, res.status);
+        : `registry ${this.ref.registry} refused anonymous access (HTTP ${res.status}): ${CONFIGURE_CREDENTIALS}`,
+      res.status);
     }
     if (!res.ok) {
       const body = (await readCapped(res, MAX_ERROR_BODY, `${method} ${url}`, true)).toString('utf8').trim();
@@ -206,7 +209,8 @@ export class RegistryClient {
     return `Bearer ${await this.tokens.fetch(challenge.realm, challenge.service, this.scope, refused, signal)}`;
   }
 
-  private async send(url: string, accept: string, authorization: string | undefined, signal?: AbortSignal, method = 'GET'): Promise<Response> {
+  private async send(url: string, accept: string, authorization: string | undefined, signal?: AbortSignal,
+    method = 'GET'): Promise<Response> {
     const headers: Record<string, string> = { accept, 'user-agent': 'agent-manager' };
     if (authorization) headers.authorization = authorization;
     const timeout = AbortSignal.timeout(this.timeoutMs);

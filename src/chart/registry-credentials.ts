@@ -76,7 +76,8 @@ function readEntry(path: string, registry: string): RegistryCredentials {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new Error(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { cause: err });
+    throw new Error(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      { cause: err });
   }
   return dockerConfigCredentials(text, registry, path);
 }
@@ -87,12 +88,14 @@ function readEntry(path: string, registry: string): RegistryCredentials {
  * and Docker Hub's `https://index.docker.io/v1/` also stands for `registry-1.docker.io`.
  * Throws a message naming `where` and the registry, never a credential.
  */
-export function dockerConfigCredentials(text: string, registry: string, where = 'the Docker config'): RegistryCredentials {
+export function dockerConfigCredentials(text: string, registry: string,
+  where = 'the Docker config'): RegistryCredentials {
   let doc: { auths?: unknown };
   try {
     doc = JSON.parse(text) as { auths?: unknown };
   } catch {
-    throw new Error(`${where} is not JSON (want a Docker config: {"auths": {"<registry>": {"auth": "<base64 user:password>"}}})`);
+    throw new Error(`${where} is not JSON (want a Docker config: {"auths": {"<registry>": {"auth": "<base64 ` +
+      `user:password>"}}})`);
   }
   const auths = doc?.auths;
   if (typeof auths !== 'object' || auths === null || Array.isArray(auths)) {
@@ -109,14 +112,17 @@ export function dockerConfigCredentials(text: string, registry: string, where = 
   const str = (name: string): string => (typeof entry?.[name] === 'string' ? (entry[name] as string) : '');
   if (str('registrytoken') !== '') return { kind: 'bearer', token: str('registrytoken') };
   if (str('identitytoken') !== '') return { kind: 'identityToken', refreshToken: str('identitytoken') };
-  if (str('username') !== '' || str('password') !== '') return { kind: 'basic', username: str('username'), password: str('password') };
+  if (str('username') !== '' || str('password') !== '') {
+    return { kind: 'basic', username: str('username'), password: str('password') };
+  }
   if (str('auth') !== '') {
     const decoded = Buffer.from(str('auth'), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon <= 0) throw new Error(`${where}: the "auth" of registry ${registry} is not base64 of user:password`);
     return { kind: 'basic', username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
   }
-  throw new Error(`${where}: the entry for registry ${registry} has no auth, username/password, identitytoken or registrytoken`);
+  throw new Error(`${where}: the entry for registry ${registry} has no auth, username/password, identitytoken ` +
+    `or registrytoken`);
 }
 
 const DOCKER_HUB = new Set(['index.docker.io', 'registry-1.docker.io', 'docker.io']);

@@ -146,10 +146,12 @@ export class RegistryChartSchemaSource implements ChartSchemaSource {
       this.inOutage = false;
       this.options.onResolve?.({ ok: true, source: 'registry' });
       if (previous !== latest || recovered) {
-        this.options.log.info({ ociUrl: this.options.ociUrl, semver: this.options.semver, version: latest, previous }, 'agent chart resolved');
+        this.options.log.info({ ociUrl: this.options.ociUrl, semver: this.options.semver, version: latest, previous },
+          'agent chart resolved');
       }
     } catch (err) {
-      this.error = signal.aborted && !this.closed.signal.aborted ? `resolving the agent chart took longer than ${timeoutMs / 1000}s` : errorText(err);
+      this.error = signal.aborted && !this.closed.signal.aborted
+        ? `resolving the agent chart took longer than ${timeoutMs / 1000}s` : errorText(err);
       this.latest = undefined;
       // Retry in about a minute rather than after a whole refresh period.
       this.fetched = started - this.options.refreshMs + RETRY_AFTER_FAILURE_MS;

@@ -4,7 +4,8 @@
  */
 export type * from './app-config.js';
 export type { FlagDef, FlagSource, FlagType } from './flag-types.js';
-export type { SandboxAuthorization, SandboxCommandConfig, SandboxOidcConfig, ServeSandboxConfig } from './sandbox-cluster-config.js';
+export type { SandboxAuthorization, SandboxCommandConfig, SandboxOidcConfig,
+  ServeSandboxConfig } from './sandbox-cluster-config.js';
 export { COMMANDS, SANDBOX_FLAGS, SERVE_FLAGS, VERSION_FLAGS, type CommandName } from './flags.js';
 export { formatDefault, formatFlagName, helpText, type HelpTopic } from './help.js';
 export { parseConfig, type ParseResult } from './parse-config.js';

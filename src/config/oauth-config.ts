@@ -46,13 +46,17 @@ export function buildOAuthConfig(input: OAuthInput): OAuthConfig {
   let provider: Extract<OAuthConfig, { enabled: true }>['provider'];
   if (providerName === 'dex') {
     if (input.dexIssuerUrl === '') throw new ConfigError('oauth: dex issuer URL is required');
-    if (audienceFromClient && input.dexClientId === '') throw new ConfigError(`oauth: dex client ID is required ${AUDIENCE_HINT}`);
+    if (audienceFromClient && input.dexClientId === '') {
+      throw new ConfigError(`oauth: dex client ID is required ${AUDIENCE_HINT}`);
+    }
     provider = {
       name: 'dex', issuerUrl: input.dexIssuerUrl, clientId: input.dexClientId,
       caFile: input.dexCaFile, allowPrivateUrls: input.allowPrivateOAuthUrls,
     };
   } else if (providerName === 'google') {
-    if (audienceFromClient && input.googleClientId === '') throw new ConfigError(`oauth: google client ID is required ${AUDIENCE_HINT}`);
+    if (audienceFromClient && input.googleClientId === '') {
+      throw new ConfigError(`oauth: google client ID is required ${AUDIENCE_HINT}`);
+    }
     provider = { name: 'google', clientId: input.googleClientId };
   } else {
     throw new ConfigError(`oauth: provider ${JSON.stringify(input.provider)}: want dex or google`);

@@ -61,11 +61,14 @@ function parse(argv: readonly string[], env: Env): ParseResult {
   if (command === 'help') {
     const topic = rest[0];
     if (topic === undefined) return { kind: 'help', topic: 'root' };
-    if (!isCommand(topic)) throw new ConfigError(`unknown help topic ${JSON.stringify(topic)}: want ${Object.keys(COMMANDS).join(', ')}`);
+    if (!isCommand(topic)) {
+      throw new ConfigError(`unknown help topic ${JSON.stringify(topic)}: want ${Object.keys(COMMANDS).join(', ')}`);
+    }
     return { kind: 'help', topic };
   }
   if (!isCommand(command)) {
-    throw new ConfigError(`unknown command ${JSON.stringify(command)} for "agent-manager" (want ${Object.keys(COMMANDS).join(', ')})`);
+    throw new ConfigError(`unknown command ${JSON.stringify(command)} for "agent-manager" (want ` +
+      `${Object.keys(COMMANDS).join(', ')})`);
   }
   if (help) return { kind: 'help', topic: command };
   // The root -v goes first so a later --verbose=false on the command still wins.
@@ -74,7 +77,9 @@ function parse(argv: readonly string[], env: Env): ParseResult {
   switch (command) {
     case 'serve': {
       const r = resolveFlags(SERVE_FLAGS, args, env, path, RETIRED_SERVE_FLAGS);
-      return r.help ? { kind: 'help', topic: 'serve' } : { kind: 'serve', config: { ...buildServeConfig(r.values, r.sources), proxy: proxyConfig(env), otel: otelConfig(env) } };
+      return r.help ? { kind: 'help', topic: 'serve' }
+        : { kind: 'serve', config: { ...buildServeConfig(r.values, r.sources), proxy: proxyConfig(env),
+            otel: otelConfig(env) } };
     }
     case 'sandbox': {
       const r = resolveFlags(SANDBOX_FLAGS, args, env, path);

@@ -7,7 +7,8 @@
  */
 import { parseArgs } from 'node:util';
 import type { Duration, FlagDef, FlagSource, FlagSources, FlagValueOf, FlagValues, RetiredFlag } from './flag-types.js';
-import { checkHttpUrl, checkOciUrl, parseCount, parseGoBool, parseGoDuration, parseListenAddress, splitList, ValueError } from './values.js';
+import { checkHttpUrl, checkOciUrl, parseCount, parseGoBool, parseGoDuration, parseListenAddress, splitList,
+  ValueError } from './values.js';
 import { parseSemverConstraint } from '../chart/semver-constraint.js';
 
 /** A configuration error: printed as `Error: <message>`, exit code 2. */
@@ -48,7 +49,9 @@ export function resolveFlags<T extends readonly FlagDef[]>(
   for (const r of retired) {
     // An environment that turns a retired switch off asks for nothing that is gone.
     const text = env[r.env];
-    if (text !== undefined && text !== '' && !isFalse(text)) throw new ConfigError(`--${r.name} (from ${r.env}) was removed: ${r.reason}`);
+    if (text !== undefined && text !== '' && !isFalse(text)) {
+      throw new ConfigError(`--${r.name} (from ${r.env}) was removed: ${r.reason}`);
+    }
   }
   if (given === 'help') return { help: true };
   const values: Record<string, unknown> = {};
@@ -56,7 +59,8 @@ export function resolveFlags<T extends readonly FlagDef[]>(
   for (const def of table) {
     const envText = env[def.env];
     const chosen: Given = given.get(def.name)
-      ?? (envText !== undefined && envText !== '' ? { text: envText, source: 'env' } : { text: String(def.default), source: 'default' });
+      ?? (envText !== undefined && envText !== '' ? { text: envText, source: 'env' }
+        : { text: String(def.default), source: 'default' });
     values[def.name] = parseValue(def, chosen);
     sources[def.name] = chosen.source;
   }
@@ -106,10 +110,14 @@ function checkSemverRange(text: string): string {
 }
 
 /** The flags given on the command line, by long name; or 'help' for -h/--help. */
-function readArgs(table: readonly FlagDef[], args: readonly string[], commandPath: string, retired: readonly RetiredFlag[]): Map<string, Given> | 'help' {
+function readArgs(table: readonly FlagDef[], args: readonly string[], commandPath: string,
+  retired: readonly RetiredFlag[]): Map<string, Given> | 'help' {
   const byName = new Map(table.map((d) => [d.name, d]));
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
-  for (const d of table) options[d.name] = { type: d.type === 'bool' ? 'boolean' : 'string', ...(d.short ? { short: d.short } : {}) };
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> =
+    { help: { type: 'boolean', short: 'h' } };
+  for (const d of table) {
+    options[d.name] = { type: d.type === 'bool' ? 'boolean' : 'string', ...(d.short ? { short: d.short } : {}) };
+  }
   // strict: false keeps parseArgs from throwing its own texts; tokens let us apply Go's rules
   // (--bool=false, --no-bool, a missing value) and word every error ourselves.
   const { tokens } = parseArgs({ args: [...args], options, strict: false, allowPositionals: true, tokens: true });
@@ -118,7 +126,8 @@ function readArgs(table: readonly FlagDef[], args: readonly string[], commandPat
   for (const token of tokens) {
     if (token.kind === 'option-terminator') continue;
     if (token.kind === 'positional') {
-      throw new ConfigError(`${commandPath} takes no arguments, got ${JSON.stringify(token.value)}; flags start with --`);
+      throw new ConfigError(`${commandPath} takes no arguments, got ${JSON.stringify(token.value)}; ` +
+        `flags start with --`);
     }
     const { name, rawName, value } = token;
     if (name === 'help') {

@@ -12,7 +12,8 @@ export function buildSandboxConfig(v: FlagValues<SandboxFlags>): SandboxCommandC
   const issuerUrl = v['oidc-issuer-url'];
   const clientId = v['oidc-client-id'];
   if ((issuerUrl === '') !== (clientId === '')) {
-    throw new ConfigError('--oidc-issuer-url and --oidc-client-id go together: set both to accept OIDC id_tokens, or neither');
+    throw new ConfigError('--oidc-issuer-url and --oidc-client-id go together: set both to accept OIDC ' +
+      'id_tokens, or neither');
   }
   if (issuerUrl === '' && v['oidc-ca-file'] !== '') {
     throw new ConfigError('--oidc-ca-file needs --oidc-issuer-url: the CA bundle is only used to reach an OIDC issuer');
@@ -21,7 +22,8 @@ export function buildSandboxConfig(v: FlagValues<SandboxFlags>): SandboxCommandC
     throw new ConfigError('--oidc-username-prefix needs --oidc-issuer-url: it only applies to OIDC user names');
   }
   if (v['workload-clusters'] > 50) {
-    throw new ConfigError(`--workload-clusters ${v['workload-clusters']}: the sandbox runs at most 50 workload clusters`);
+    throw new ConfigError(`--workload-clusters ${v['workload-clusters']}: the sandbox runs at most 50 ` +
+      `workload clusters`);
   }
   if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(v.organization) || v.organization.length > 59) {
     throw new ConfigError(`--organization "${v.organization}" must be a DNS-1123 label of at most 59 characters (it ` +

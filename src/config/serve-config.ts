@@ -26,8 +26,12 @@ function def(name: ServeFlags[number]['name']): FlagDef {
 /** Build and check the serve configuration. Throws ConfigError. */
 export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy' | 'otel'> {
   const defaultNs = v['kagent-namespace'];
-  if (defaultNs.trim() === '') throw valueError(def('kagent-namespace'), s['kagent-namespace'], defaultNs, 'must name a namespace');
-  if (!v['mcp-path'].startsWith('/')) throw valueError(def('mcp-path'), s['mcp-path'], v['mcp-path'], 'must start with /');
+  if (defaultNs.trim() === '') {
+    throw valueError(def('kagent-namespace'), s['kagent-namespace'], defaultNs, 'must name a namespace');
+  }
+  if (!v['mcp-path'].startsWith('/')) {
+    throw valueError(def('mcp-path'), s['mcp-path'], v['mcp-path'], 'must start with /');
+  }
   for (const repo of v['skills-repositories']) checkListUrl('skills-repositories', s, repo);
   const oauth = buildOAuthConfig({
     enabled: v['enable-oauth'],
@@ -96,9 +100,13 @@ export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy' | 'otel'> 
 function shutdownConfig(v: V, s: S): AppConfig['shutdown'] {
   const delay = v.sandbox && s['shutdown-delay'] === 'default' ? { text: '0s', ms: 0 } : v['shutdown-delay'];
   const timeout = v['shutdown-timeout'];
-  if (delay.ms < 0) throw valueError(def('shutdown-delay'), s['shutdown-delay'], delay.text, 'must not be negative (0 stops accepting at once)');
+  if (delay.ms < 0) {
+    throw valueError(def('shutdown-delay'), s['shutdown-delay'], delay.text,
+      'must not be negative (0 stops accepting at once)');
+  }
   if (timeout.ms <= 0) {
-    throw valueError(def('shutdown-timeout'), s['shutdown-timeout'], timeout.text, 'must be positive: in-flight requests need time to finish');
+    throw valueError(def('shutdown-timeout'), s['shutdown-timeout'], timeout.text,
+      'must be positive: in-flight requests need time to finish');
   }
   return { delay, timeout };
 }
@@ -119,11 +127,15 @@ function chartCredentials(v: V, s: S): Pick<AppConfig['chart'], 'auth' | 'secret
     (auth.username !== '' || auth.password !== '') && '--agent-chart-username/--agent-chart-password',
     auth.token !== '' && '--agent-chart-token',
   ].filter((f): f is string => typeof f === 'string');
-  if (forms.length > 1) throw new ConfigError(`${forms.join(' and ')} are each a way to log in to the chart registry: set only one`);
+  if (forms.length > 1) {
+    throw new ConfigError(`${forms.join(' and ')} are each a way to log in to the chart registry: set only one`);
+  }
   if (auth.username !== '' && auth.password === '') {
     throw new ConfigError('--agent-chart-username needs --agent-chart-password (set AGENT_CHART_PASSWORD)');
   }
-  if (auth.password !== '' && auth.username === '') throw new ConfigError('--agent-chart-password needs --agent-chart-username');
+  if (auth.password !== '' && auth.username === '') {
+    throw new ConfigError('--agent-chart-password needs --agent-chart-username');
+  }
   const secretRef = v['agent-chart-secret-ref'];
   if (secretRef !== '' && (secretRef.length > 253 || !SECRET_NAME.test(secretRef))) {
     throw valueError(def('agent-chart-secret-ref'), s['agent-chart-secret-ref'], secretRef,
@@ -136,11 +148,17 @@ function chartCredentials(v: V, s: S): Pick<AppConfig['chart'], 'auth' | 'secret
 function gitopsConfig(v: V, s: S): AppConfig['gitops'] {
   const repository = v['gitops-repository'].trim();
   const repositoryRule = repository === '' ? undefined : parseRepositoryName(repository);
-  if (typeof repositoryRule === 'string') throw valueError(def('gitops-repository'), s['gitops-repository'], repository, `want a GitHub repository as owner/name: ${repositoryRule}`);
+  if (typeof repositoryRule === 'string') {
+    throw valueError(def('gitops-repository'), s['gitops-repository'], repository,
+      `want a GitHub repository as owner/name: ${repositoryRule}`);
+  }
   const repositories = v['gitops-repositories'].map((r) => r.trim()).filter((r) => r !== '');
   for (const listed of repositories) {
     const rule = parseRepositoryName(listed);
-    if (typeof rule === 'string') throw valueError(def('gitops-repositories'), s['gitops-repositories'], listed, `want GitHub repositories as owner/name: ${rule}`);
+    if (typeof rule === 'string') {
+      throw valueError(def('gitops-repositories'), s['gitops-repositories'], listed,
+        `want GitHub repositories as owner/name: ${rule}`);
+    }
   }
   const branch = v['gitops-branch'].trim() || 'main';
   const branchRule = branchViolation(branch);
@@ -149,7 +167,9 @@ function gitopsConfig(v: V, s: S): AppConfig['gitops'] {
   if (pathRule) throw valueError(def('gitops-path'), s['gitops-path'], v['gitops-path'], pathRule);
   const appId = v['github-app-id'].trim();
   const keyFile = v['github-app-private-key-file'].trim();
-  if (appId !== '' && !/^[0-9]+$/.test(appId)) throw valueError(def('github-app-id'), s['github-app-id'], appId, 'a GitHub App id is a number');
+  if (appId !== '' && !/^[0-9]+$/.test(appId)) {
+    throw valueError(def('github-app-id'), s['github-app-id'], appId, 'a GitHub App id is a number');
+  }
   if ((appId === '') !== (keyFile === '')) {
     const missing = appId === '' ? 'github-app-id' : 'github-app-private-key-file';
     const given = appId === '' ? 'github-app-private-key-file' : 'github-app-id';
@@ -179,7 +199,8 @@ function readCacheOn(v: V, s: S): boolean {
 function a2aUrl(v: V, s: S): string {
   const url = v['kagent-a2a-url'];
   if (url !== '' && (new URL(url).username !== '' || new URL(url).password !== '')) {
-    throw valueError(def('kagent-a2a-url'), s['kagent-a2a-url'], url.replace(/\/\/[^@/]*@/, '//***@'), 'must not carry credentials: the session tools present the caller\'s own token');
+    throw valueError(def('kagent-a2a-url'), s['kagent-a2a-url'], url.replace(/\/\/[^@/]*@/, '//***@'),
+      'must not carry credentials: the session tools present the caller\'s own token');
   }
   return url;
 }
@@ -191,7 +212,8 @@ function kagentVersion(text: string): string {
 }
 
 /** `auto`, or `<group>/<version>`; a bare version gets the group prefixed. */
-function fluxVersion(name: 'flux-helmrelease-api-version' | 'flux-ocirepository-api-version', group: string, v: V, s: S): string {
+function fluxVersion(name: 'flux-helmrelease-api-version' | 'flux-ocirepository-api-version', group: string, v: V,
+  s: S): string {
   const text = v[name];
   if (text === '' || text === 'auto') return 'auto';
   const version = text.startsWith(`${group}/`) ? text.slice(group.length + 1) : text;
@@ -204,7 +226,8 @@ function fluxVersion(name: 'flux-helmrelease-api-version' | 'flux-ocirepository-
 function fluxInterval(name: 'helmrelease-interval' | 'ocirepository-interval', v: V, s: S): Duration {
   const d = v[name];
   if (!FLUX_INTERVAL.test(d.text) || d.ms <= 0) {
-    throw valueError(def(name), s[name], d.text, 'Flux needs a positive interval such as 10m or 1h30m (units ms, s, m, h)');
+    throw valueError(def(name), s[name], d.text,
+      'Flux needs a positive interval such as 10m or 1h30m (units ms, s, m, h)');
   }
   return d;
 }
@@ -213,7 +236,9 @@ function checkListUrl(name: 'skills-repositories', s: S, item: string): void {
   try {
     checkHttpUrl(item);
   } catch (err) {
-    if (err instanceof ValueError) throw valueError(def(name), s[name], item, `${err.message}; want https://github.com/<owner>/<repo>`);
+    if (err instanceof ValueError) {
+      throw valueError(def(name), s[name], item, `${err.message}; want https://github.com/<owner>/<repo>`);
+    }
     throw err;
   }
 }

@@ -111,7 +111,9 @@ export function parseBrowserOrigin(text: string): string {
   const want = 'want http(s)://host[:port] such as https://portal.example.com';
   if (!URL.canParse(text)) throw new ValueError(`not an origin (${want})`);
   const url = new URL(text);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ValueError(`not an http or https origin (${want})`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ValueError(`not an http or https origin (${want})`);
+  }
   if (url.hostname === '') throw new ValueError(`origin has no host (${want})`);
   // The WHATWG parser accepts `*` in a host name; a browser never sends one, so a
   // wildcard here would silently match nothing.

@@ -48,7 +48,9 @@ export function parseConditions(raw: unknown): Condition[] {
     // A time that does not parse is kept as written rather than lost.
     const at = formatKubeTime(m.lastTransitionTime) ?? (str(m.lastTransitionTime) || undefined);
     if (at !== undefined) c.lastTransitionTime = at;
-    if (typeof m.observedGeneration === 'number' && Number.isInteger(m.observedGeneration)) c.observedGeneration = m.observedGeneration;
+    if (typeof m.observedGeneration === 'number' && Number.isInteger(m.observedGeneration)) {
+      c.observedGeneration = m.observedGeneration;
+    }
     out.push(c);
   }
   return out;

@@ -29,9 +29,11 @@ export function summarizeEvents(
     const kind = str(involved.kind);
     const name = str(involved.name);
     const owned =
-      name === agentName || pods.has(name) || ((kind === 'ReplicaSet' || kind === 'Pod') && name.startsWith(`${agentName}-`));
+      name === agentName || pods.has(name) ||
+        ((kind === 'ReplicaSet' || kind === 'Pod') && name.startsWith(`${agentName}-`));
     if (!owned) continue;
-    const ev: EventSummary = { type: 'Warning', reason: str(raw.reason), message: str(raw.message), object: `${kind}/${name}` };
+    const ev: EventSummary = { type: 'Warning', reason: str(raw.reason), message: str(raw.message),
+      object: `${kind}/${name}` };
     const count = raw.count;
     if (typeof count === 'number' && count !== 0) ev.count = count;
     const metadata = isObj(raw.metadata) ? raw.metadata : {};

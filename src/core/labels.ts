@@ -39,7 +39,8 @@ export function labelsViolations(labels: unknown): string[] {
     const bad = keyProblem(key);
     if (bad) out.push(`labels key ${goQuote(key)} is not a valid Kubernetes label key: ${bad}`);
     if (typeof value !== 'string') continue;
-    if (value.length > 63) out.push(`labels[${goQuote(key)}] is longer than 63 characters (a label value has at most 63)`);
+    if (value.length > 63) out.push(`labels[${goQuote(key)}] is longer than 63 characters (a label ` +
+      `value has at most 63)`);
     else if (value !== '' && !NAME.test(value)) {
       out.push(`labels[${goQuote(key)}] value ${goQuote(value)} must be empty or alphanumerics, "-", "_" or ".", ` +
         `starting and ending alphanumeric`);
@@ -62,6 +63,8 @@ export function annotationsViolations(annotations: unknown): string[] {
     if (bad) out.push(`annotations key ${goQuote(key)} is not a valid Kubernetes annotation key: ${bad}`);
     bytes += byteLength(key) + (typeof value === 'string' ? byteLength(value) : 0);
   }
-  if (bytes > MAX_ANNOTATIONS_BYTES) out.push(`annotations hold ${bytes} bytes; Kubernetes accepts at most 262144 in all`);
+  if (bytes > MAX_ANNOTATIONS_BYTES) {
+    out.push(`annotations hold ${bytes} bytes; Kubernetes accepts at most 262144 in all`);
+  }
   return out;
 }

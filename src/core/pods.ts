@@ -52,7 +52,8 @@ function containerEntry(cs: Obj, init: boolean): ContainerStatus | undefined {
   return undefined;
 }
 
-function entry(name: string, state: ContainerStatus['state'], reason: string, message: string, init: boolean): ContainerStatus {
+function entry(name: string, state: ContainerStatus['state'], reason: string, message: string,
+  init: boolean): ContainerStatus {
   const c: ContainerStatus = { name, state };
   if (reason) c.reason = reason;
   if (message) c.message = message;

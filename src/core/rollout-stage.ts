@@ -25,7 +25,9 @@ export function releaseBehind(facts: Facts, wanted?: number): string | undefined
     return `HelmRelease generation ${wanted} not yet written (the release is at generation ${generation})`;
   }
   // Flux's CRD defaults observedGeneration to -1: a release helm-controller never reconciled.
-  if (known(hr.observedGeneration) && hr.observedGeneration < 1) return 'HelmRelease created; Flux has not reconciled it yet';
+  if (known(hr.observedGeneration) && hr.observedGeneration < 1) {
+    return 'HelmRelease created; Flux has not reconciled it yet';
+  }
   if (known(hr.observedGeneration) && hr.observedGeneration < generation) {
     if (hr.suspended) {
       return `HelmRelease is suspended: helm-controller will not reconcile generation ${generation} (observed ` +
@@ -34,7 +36,8 @@ export function releaseBehind(facts: Facts, wanted?: number): string | undefined
     // What helm-controller says while it waits (the chart source not ready, a dependency), when it says it for this
     // generation.
     const waiting = findCondition(hr.conditions, 'Ready');
-    const why = waiting?.status === 'False' && waiting.observedGeneration === generation ? `: ${conditionText(waiting).split('\n')[0]}` : '';
+    const why = waiting?.status === 'False' && waiting.observedGeneration === generation
+      ? `: ${conditionText(waiting).split('\n')[0]}` : '';
     return `HelmRelease generation ${generation} not yet observed by helm-controller (observed ` +
       `${hr.observedGeneration})${why}`;
   }
@@ -72,8 +75,14 @@ export function deploymentBehind(facts: Facts): string | undefined {
   }
   if (!known(d.updatedReplicas)) return undefined;
   const desired = d.desiredReplicas ?? d.replicas;
-  if (d.updatedReplicas < desired) return `Deployment rollout: ${d.updatedReplicas} of ${desired} pods run the new template`;
-  if (d.replicas > d.updatedReplicas) return `Deployment rollout: ${d.replicas - d.updatedReplicas} old pods pending termination`;
-  if (d.availableReplicas < d.updatedReplicas) return `Deployment rollout: ${d.availableReplicas} of ${d.updatedReplicas} new pods available`;
+  if (d.updatedReplicas < desired) {
+    return `Deployment rollout: ${d.updatedReplicas} of ${desired} pods run the new template`;
+  }
+  if (d.replicas > d.updatedReplicas) {
+    return `Deployment rollout: ${d.replicas - d.updatedReplicas} old pods pending termination`;
+  }
+  if (d.availableReplicas < d.updatedReplicas) {
+    return `Deployment rollout: ${d.availableReplicas} of ${d.updatedReplicas} new pods available`;
+  }
   return undefined;
 }

@@ -38,7 +38,9 @@ export function parseTarget(input: { organization?: string; cluster?: string }):
       `cluster ${goQuote(cluster)})`);
   }
   parseOrganization(organization);
-  if (!DNS1123_LABEL.test(cluster) || cluster.length > 63) throw invalid(`cluster ${goQuote(cluster)} must be a DNS-1123 label`);
+  if (!DNS1123_LABEL.test(cluster) || cluster.length > 63) {
+    throw invalid(`cluster ${goQuote(cluster)} must be a DNS-1123 label`);
+  }
   return { organization, cluster };
 }
 
@@ -60,7 +62,8 @@ export const kubeconfigSecretName = (cluster: string): string => `${cluster}-kub
 export function placedReleaseName(target: TargetCluster, agent: string): string {
   const name = `${target.cluster}-${agent}`;
   if (name.length > 63) {
-    throw invalid(`the HelmRelease name ${goQuote(name)} (cluster-agent) is longer than 63 characters; pick a shorter agent name`);
+    throw invalid(`the HelmRelease name ${goQuote(name)} (cluster-agent) is longer than 63 characters; pick a ` +
+      `shorter agent name`);
   }
   return name;
 }

@@ -187,7 +187,8 @@ export type ReadToolset =
  * every tool the gateway gives its caller.
  */
 export function readToolset(values: unknown): ReadToolset {
-  const toolset = typeof values === 'object' && values !== null ? (values as Record<string, unknown>)[TOOLSET_VALUES_KEY] : undefined;
+  const toolset = typeof values === 'object' && values !== null
+    ? (values as Record<string, unknown>)[TOOLSET_VALUES_KEY] : undefined;
   if (toolset === undefined || toolset === null) return { implicitFullAccess: true };
   const problem = toolsetViolation(toolset, { required: false });
   if (!isStringList(toolset)) return { toolsetProblem: problem ?? NOT_A_LIST_TEXT };

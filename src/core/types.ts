@@ -65,7 +65,8 @@ export type CreateRequest = AgentSpec;
  * only whitespace) removes the key so the chart default applies again; lists and maps
  * replace the whole value.
  */
-export type AgentUpdate = Partial<AgentSpec> & Pick<AgentSpec, 'name'> & Pick<Schemas['Update'], 'force' | 'resourceVersion' | 'version' | 'refreshSkills'>;
+export type AgentUpdate = Partial<AgentSpec> & Pick<AgentSpec, 'name'> & Pick<Schemas['Update'],
+  'force' | 'resourceVersion' | 'version' | 'refreshSkills'>;
 
 /** A Kubernetes condition as we report it. */
 export type Condition = Schemas['Condition'];

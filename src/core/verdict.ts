@@ -13,7 +13,8 @@ import type { EventSummary, PodStatus, Status } from './types.js';
 export { conditionStatus, conditionText, findCondition, parseConditions } from './conditions.js';
 
 /** What get_agent_status gathered; the verdict and summary are folded from it. */
-export type StatusFacts = Omit<Status, 'name' | 'namespace' | 'verdict' | 'summary' | 'generation' | 'observedGeneration'>;
+export type StatusFacts = Omit<Status, 'name' | 'namespace' | 'verdict' | 'summary' | 'generation'
+  | 'observedGeneration'>;
 
 /** What the caller waits for beside readiness: the release at least at `generation` (a write's). */
 export interface VerdictOptions {
@@ -50,7 +51,8 @@ export function statusVerdict(facts: StatusFacts, options: VerdictOptions = {}):
   // 2. Flux says the release failed.
   if (hrExists && hr.ready === false) {
     const c = findCondition(hr.conditions, 'Ready');
-    return failed(`HelmRelease is not ready (${c?.reason || 'no reason reported'}): ${c?.message || 'no message reported'}`);
+    return failed(`HelmRelease is not ready (${c?.reason || 'no reason reported'}): ` +
+      `${c?.message || 'no message reported'}`);
   }
   // 2a. kagent has not observed the Agent's generation: its conditions speak of an older spec.
   const agentStage = agentBehind(facts);
@@ -63,7 +65,8 @@ export function statusVerdict(facts: StatusFacts, options: VerdictOptions = {}):
   }
   // 4. kagent refused the Agent's configuration.
   if (agentExists && agent.accepted === false) {
-    return failed(`kagent rejected the Agent configuration: ${conditionText(findCondition(agent.conditions, 'Accepted'))}`);
+    return failed(`kagent rejected the Agent configuration: ` +
+      `${conditionText(findCondition(agent.conditions, 'Accepted'))}`);
   }
   // 5. Ready, the Deployment's rollout (if any) complete, and a pod to serve or scaled to zero.
   if (agentExists && agent.ready === true) {
@@ -78,7 +81,8 @@ export function statusVerdict(facts: StatusFacts, options: VerdictOptions = {}):
   // 6. A warning that names the trouble, newest first.
   const warning = telltaleWarning(facts.events);
   if (warning) {
-    return progressing(`not ready yet; last warning on ${warning.object}: ${warning.reason}${withDetail(firstLine(warning.message))}`);
+    return progressing(`not ready yet; last warning on ${warning.object}: ` +
+      `${warning.reason}${withDetail(firstLine(warning.message))}`);
   }
   // 7.–11. Still on its way.
   if (hrExists && hr.ready === null) return progressing('HelmRelease created; Flux has not reconciled it yet');

@@ -23,7 +23,9 @@ export function toYaml(obj: unknown): string {
   });
   visit(doc, {
     Scalar(_key, node) {
-      if (isScalar(node) && typeof node.value === 'string' && NOT_A_STRING_IN_1_2.test(node.value)) node.type = Scalar.QUOTE_DOUBLE;
+      if (isScalar(node) && typeof node.value === 'string' && NOT_A_STRING_IN_1_2.test(node.value)) {
+        node.type = Scalar.QUOTE_DOUBLE;
+      }
     },
   });
   return doc.toString({

@@ -62,7 +62,8 @@ export interface HttpError extends Error {
 
 export function isHttpError(err: unknown): err is HttpError {
   const e = err as Partial<HttpError> | undefined;
-  return err instanceof Error && err.name === 'HttpError' && typeof e?.status === 'number' && typeof e.response === 'object' && e.response !== null;
+  return err instanceof Error && err.name === 'HttpError' && typeof e?.status === 'number' &&
+    typeof e.response === 'object' && e.response !== null;
 }
 
 export function createOctokit(settings: OctokitSettings): GitHubOctokit {
@@ -114,10 +115,13 @@ function cappedFetch(base: typeof fetch, timeoutMs: number, max: number): typeof
     try {
       res = await base(input, { ...init, signal });
     } catch (err) {
-      if (timeout.aborted) throw new GitHubTransportError(`GitHub API ${url} did not answer within ${timeoutMs / 1000}s`, url);
+      if (timeout.aborted) {
+        throw new GitHubTransportError(`GitHub API ${url} did not answer within ${timeoutMs / 1000}s`, url);
+      }
       throw err;
     }
-    const tooLarge = () => new GitHubTransportError(`GitHub API ${url} answered with more than ${max} bytes`, url, res.status);
+    const tooLarge = () => new GitHubTransportError(`GitHub API ${url} answered with more than ${max} bytes`, url,
+      res.status);
     try {
       if (Number(res.headers.get('content-length') ?? 0) > max) {
         await res.body?.cancel().catch(() => undefined);
@@ -144,7 +148,9 @@ function cappedFetch(base: typeof fetch, timeoutMs: number, max: number): typeof
       return copy;
     } catch (err) {
       if (err instanceof GitHubTransportError) throw err;
-      if (timeout.aborted) throw new GitHubTransportError(`GitHub API ${url} did not answer within ${timeoutMs / 1000}s`, url);
+      if (timeout.aborted) {
+        throw new GitHubTransportError(`GitHub API ${url} did not answer within ${timeoutMs / 1000}s`, url);
+      }
       throw err;
     }
   };

@@ -28,7 +28,8 @@ export interface GitHubHostConfig {
 
 type Credential = { kind: 'caller' | 'app' | 'token'; octokit: GitHubOctokit };
 
-const isManifestPath = (path: string) => /\.ya?ml$/i.test(path) || path.endsWith('/Kustomization') || path === 'Kustomization';
+const isManifestPath = (path: string) =>
+  /\.ya?ml$/i.test(path) || path.endsWith('/Kustomization') || path === 'Kustomization';
 
 export class GitHubGitOpsHost implements GitOpsHost {
   readonly installation?: 'app' | 'token';
@@ -53,13 +54,16 @@ export class GitHubGitOpsHost implements GitOpsHost {
   async read(ctx: RequestContext, repository: RepoRef, branch: string, directory: string): Promise<GitSnapshot> {
     const cred = await this.credential(ctx, repository);
     const repo = { owner: repository.owner, repo: repository.name };
-    const commit = await this.call(cred, repository, `read branch ${branch}`, () => cred.octokit.rest.git.getRef({ ...repo, ref: `heads/${branch}` }), branch);
+    const commit = await this.call(cred, repository, `read branch ${branch}`,
+      () => cred.octokit.rest.git.getRef({ ...repo, ref: `heads/${branch}` }), branch);
     const sha = commit.data.object.sha;
-    const tree = await this.call(cred, repository, 'read the tree', () => cred.octokit.rest.git.getTree({ ...repo, tree_sha: sha, recursive: 'true' }));
+    const tree = await this.call(cred, repository, 'read the tree',
+      () => cred.octokit.rest.git.getTree({ ...repo, tree_sha: sha, recursive: 'true' }));
     if (tree.data.truncated) throw backendError(`the tree of ${full(repository)}@${branch} is too large for GitHub ` +
       `to list; point the Kustomization (or path) at a smaller directory`);
     const prefix = directory === '' ? '' : `${directory}/`;
-    const blobs = tree.data.tree.filter((e) => e.type === 'blob' && typeof e.path === 'string' && e.path.startsWith(prefix) && isManifestPath(e.path));
+    const blobs = tree.data.tree.filter((e) =>
+      e.type === 'blob' && typeof e.path === 'string' && e.path.startsWith(prefix) && isManifestPath(e.path));
     if (blobs.length > MAX_FILES) throw backendError(`${full(repository)}@${branch} has ${blobs.length} manifests ` +
       `under ${directory || '/'}; at most ${MAX_FILES} are read`);
     const big = blobs.find((b) => (b.size ?? 0) > MAX_FILE_BYTES);
@@ -68,7 +72,8 @@ export class GitHubGitOpsHost implements GitOpsHost {
     const files: Record<string, string> = {};
     for (let i = 0; i < blobs.length; i += READ_CONCURRENCY) {
       await Promise.all(blobs.slice(i, i + READ_CONCURRENCY).map(async (b) => {
-        const blob = await this.call(cred, repository, `read ${b.path}`, () => cred.octokit.rest.git.getBlob({ ...repo, file_sha: b.sha! }));
+        const blob = await this.call(cred, repository, `read ${b.path}`,
+          () => cred.octokit.rest.git.getBlob({ ...repo, file_sha: b.sha! }));
         files[b.path!] = Buffer.from(blob.data.content, 'base64').toString('utf8');
       }));
     }
@@ -78,7 +83,8 @@ export class GitHubGitOpsHost implements GitOpsHost {
   async propose(ctx: RequestContext, p: Proposal): Promise<ProposalOutcome> {
     const cred = await this.credential(ctx, p.repository);
     const repo = { owner: p.repository.owner, repo: p.repository.name };
-    const base = await this.call(cred, p.repository, 'read the base commit', () => cred.octokit.rest.git.getCommit({ ...repo, commit_sha: p.baseCommit }));
+    const base = await this.call(cred, p.repository, 'read the base commit',
+      () => cred.octokit.rest.git.getCommit({ ...repo, commit_sha: p.baseCommit }));
     const tree = await this.call(cred, p.repository, 'write the tree', () => cred.octokit.rest.git.createTree({
       ...repo, base_tree: base.data.tree.sha,
       tree: p.changes.map((c) => (c.content === null
@@ -88,13 +94,16 @@ export class GitHubGitOpsHost implements GitOpsHost {
     const commit = await this.call(cred, p.repository, 'write the commit', () => cred.octokit.rest.git.createCommit({
       ...repo, message: p.message, tree: tree.data.sha, parents: [p.baseCommit],
     }));
-    const head = await this.call(cred, p.repository, `read branch ${p.base}`, () => cred.octokit.rest.git.getRef({ ...repo, ref: `heads/${p.base}` }), p.base);
+    const head = await this.call(cred, p.repository, `read branch ${p.base}`,
+      () => cred.octokit.rest.git.getRef({ ...repo, ref: `heads/${p.base}` }), p.base);
     if (head.data.object.sha !== p.baseCommit) return { moved: true, head: head.data.object.sha };
-    await this.call(cred, p.repository, `create branch ${p.branch}`, () => cred.octokit.rest.git.createRef({ ...repo, ref: `refs/heads/${p.branch}`, sha: commit.data.sha }));
+    await this.call(cred, p.repository, `create branch ${p.branch}`,
+      () => cred.octokit.rest.git.createRef({ ...repo, ref: `refs/heads/${p.branch}`, sha: commit.data.sha }));
     const pull = await this.call(cred, p.repository, 'open the pull request', () => cred.octokit.rest.pulls.create({
       ...repo, title: p.title, body: p.body, head: p.branch, base: p.base,
     }));
-    ctx.log.info({ repository: full(p.repository), branch: p.branch, commit: commit.data.sha, pullRequest: pull.data.html_url, as: cred.kind }, 'pull request opened');
+    ctx.log.info({ repository: full(p.repository), branch: p.branch, commit: commit.data.sha,
+      pullRequest: pull.data.html_url, as: cred.kind }, 'pull request opened');
     return { moved: false, commit: commit.data.sha, pullRequest: pull.data.html_url, number: pull.data.number };
   }
 
@@ -162,11 +171,15 @@ export class GitHubGitOpsHost implements GitOpsHost {
       return await fn();
     } catch (err) {
       const who = WHO[cred.kind];
-      if (!isHttpError(err)) throw backendError(`GitHub API: ${what} in ${full(repository)} failed: ${err instanceof Error ? err.message : String(err)}`);
+      if (!isHttpError(err)) {
+        throw backendError(`GitHub API: ${what} in ${full(repository)} failed: ` +
+          `${err instanceof Error ? err.message : String(err)}`);
+      }
       if (err.status === 401) throw unauthenticated(`GitHub refused ${who}: ${reason(err)}`);
       if (err.status === 403) throw forbidden(`${who} may not ${what} in ${full(repository)}: ${reason(err)}`);
       if (err.status === 404 && branch !== undefined) {
-        throw notFound(`branch ${branch} of ${full(repository)} does not exist, or ${who} cannot see ${full(repository)}`);
+        throw notFound(`branch ${branch} of ${full(repository)} does not exist, or ${who} cannot see ` +
+          `${full(repository)}`);
       }
       if (err.status === 404) throw forbidden(`${full(repository)} does not exist or ${who} cannot see it (${what})`);
       throw backendError(`GitHub API: ${what} in ${full(repository)} answered ${err.status}: ${reason(err)}`);

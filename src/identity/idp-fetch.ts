@@ -156,7 +156,8 @@ async function refusePrivateName(hostname: string): Promise<void> {
   }
   const bad = addresses.find((a) => isPrivateAddress(a.address));
   if (bad) {
-    throw new IdpFetchError(`refusing to fetch via the proxy: ${hostname} resolves to the private address ${bad.address}; `
+    throw new IdpFetchError(`refusing to fetch via the proxy: ${hostname} resolves to the private address `
+      + `${bad.address}; `
       + 'set --allow-private-oauth-urls for an identity provider inside the cluster');
   }
 }

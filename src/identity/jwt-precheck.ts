@@ -9,7 +9,8 @@ import { decodeJwt, decodeProtectedHeader, type JWTPayload, type ProtectedHeader
 import { unauthenticated } from '../core/errors.js';
 
 /** Signature algorithms an id_token may use: asymmetric only (no HS*, no `none`). */
-export const ALLOWED_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'] as const;
+export const ALLOWED_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384',
+  'ES512'] as const;
 
 /** The largest bearer accepted, in bytes. Dex tokens with many groups reach a few KiB. */
 export const MAX_TOKEN_BYTES = 16 * 1024;

@@ -6,7 +6,8 @@
  * within 30 s leeway. A refusal is `unauthenticated` with a safe description; an unreachable provider is
  * `backend_error` (502), which signing in again cannot fix (docs/security.md "What is verified").
  */
-import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload, type JWTVerifyResult, type RemoteJWKSet } from 'jose';
+import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload, type JWTVerifyResult,
+  type RemoteJWKSet } from 'jose';
 import { backendError, invalid, isAppError, unauthenticated, type AppError } from '../core/errors.js';
 import type { Caller } from './caller.js';
 import { callerFromClaims } from './claims.js';
@@ -204,15 +205,21 @@ function toVerifierError(err: unknown, token: PrecheckedToken | undefined, verif
   const kid = token ? safeText(token.header.kid) : '';
   if (err instanceof errors.JWTExpired) {
     const exp = err.payload.exp;
-    return unauthenticated(`token expired${typeof exp === 'number' ? ` at ${isoTime(exp)}` : ''}; sign in again for a fresh token`);
+    return unauthenticated(`token expired${typeof exp === 'number' ? ` at ${isoTime(exp)}` : ''}; sign in again ` +
+      `for a fresh token`);
   }
   if (err instanceof errors.JWTClaimValidationFailed) return claimError(err, verifier);
   if (err instanceof errors.JWSSignatureVerificationFailed) return unauthenticated('token signature is invalid');
   if (err instanceof errors.JWKSNoMatchingKey) {
-    return unauthenticated(`token key id "${kid}" is not in the identity provider's key set (JWKS), even after refetching it`);
+    return unauthenticated(`token key id "${kid}" is not in the identity provider's key set (JWKS), even ` +
+      `after refetching it`);
   }
-  if (err instanceof errors.JOSEAlgNotAllowed) return unauthenticated(`token algorithm is not allowed (want one of ${ALLOWED_ALGORITHMS.join(', ')})`);
-  if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) return unauthenticated(`token is not a valid JWT: ${err.message}`);
+  if (err instanceof errors.JOSEAlgNotAllowed) {
+    return unauthenticated(`token algorithm is not allowed (want one of ${ALLOWED_ALGORITHMS.join(', ')})`);
+  }
+  if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) {
+    return unauthenticated(`token is not a valid JWT: ${err.message}`);
+  }
   if (err instanceof errors.JOSENotSupported || err instanceof errors.JWKInvalid) {
     return unauthenticated(`token cannot be verified with the identity provider's key "${kid}": ${err.message}`);
   }

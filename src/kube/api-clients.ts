@@ -99,7 +99,9 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
   async function applyHeaders(context: RequestContext): Promise<void> {
     const options: RequestOptions = {};
     await kc.applyToHTTPSOptions(options);
-    if (typeof options.auth === 'string') context.setHeaderParam('Authorization', `Basic ${Buffer.from(options.auth).toString('base64')}`);
+    if (typeof options.auth === 'string') {
+      context.setHeaderParam('Authorization', `Basic ${Buffer.from(options.auth).toString('base64')}`);
+    }
     for (const [name, value] of Object.entries(options.headers ?? {})) context.setHeaderParam(name, String(value));
   }
   /** GET `path` with `query`, the answer parsed. */
@@ -115,7 +117,8 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
     const status = response.httpStatusCode;
     if (status >= 200 && status <= 299) return JSON.parse(await response.body.text()) as unknown;
     const body = status === 401 ? undefined : await response.body.text();
-    throw new ApiException(status, status === 401 ? 'Unauthorized' : 'Unknown API Status Code!', body, response.headers);
+    throw new ApiException(status, status === 401 ? 'Unauthorized' : 'Unknown API Status Code!', body,
+      response.headers);
   }
   return {
     readObject: (gvr, namespace, name) => getJson(`${collectionPath(gvr, namespace)}/${encodeURIComponent(name)}`),

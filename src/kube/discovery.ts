@@ -66,8 +66,10 @@ export async function resolveApiVersions(
   const fluxWarning = 'Flux API discovery failed, using default';
   const [agent, helmRelease, ociRepository] = await Promise.all([
     resolveOne(flags.kagent, 'kagent.dev', 'agents', DEFAULT_API_VERSIONS.agent, discover, log, kagentWarning),
-    resolveOne(flags.helmRelease, 'helm.toolkit.fluxcd.io', 'helmreleases', DEFAULT_API_VERSIONS.helmRelease, discover, log, fluxWarning),
-    resolveOne(flags.ociRepository, 'source.toolkit.fluxcd.io', 'ocirepositories', DEFAULT_API_VERSIONS.ociRepository, discover, log, fluxWarning),
+    resolveOne(flags.helmRelease, 'helm.toolkit.fluxcd.io', 'helmreleases', DEFAULT_API_VERSIONS.helmRelease, discover,
+      log, fluxWarning),
+    resolveOne(flags.ociRepository, 'source.toolkit.fluxcd.io', 'ocirepositories', DEFAULT_API_VERSIONS.ociRepository,
+      discover, log, fluxWarning),
   ]);
   // ModelConfigs live in the kagent group at the Agent's version.
   return { agent, modelConfig: agent, helmRelease, ociRepository };

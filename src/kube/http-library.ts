@@ -5,7 +5,8 @@
  * still builds URL, headers, auth, dispatcher and abort signal and parses answers into `ApiException`s.
  * Bodies are read whole, so a connection returns to the pool; redirects are not followed.
  */
-import { ResponseContext, SelfDecodingBody, wrapHttpLibrary, type HttpLibrary, type RequestContext } from '@kubernetes/client-node';
+import { ResponseContext, SelfDecodingBody, wrapHttpLibrary, type HttpLibrary,
+  type RequestContext } from '@kubernetes/client-node';
 import { request, type Dispatcher } from 'undici';
 
 type Method = Dispatcher.HttpMethod;

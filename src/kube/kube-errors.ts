@@ -67,7 +67,8 @@ export function fromKube(err: unknown, what: string, timeoutMs?: number): AppErr
   if (err instanceof AppError) return err;
   if (isDeadlineAbort(err)) {
     const limit = timeoutMs === undefined ? '' : ` within ${timeoutMs / 1000}s`;
-    return backendError(`${what}: the Kubernetes API server did not answer${limit}; check that it is reachable and healthy, then retry`, err);
+    return backendError(`${what}: the Kubernetes API server did not answer${limit}; check that it is reachable and ` +
+      `healthy, then retry`, err);
   }
   if (err instanceof ApiException) {
     const message = apiMessage(err);

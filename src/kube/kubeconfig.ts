@@ -31,12 +31,14 @@ export function loadBaseKubeConfig(source: KubeSource): KubeConfig {
     // With no kubeconfig and no in-cluster environment, client-node invents a cluster at
     // http://localhost:8080, which may well be this service's own port. Refuse it instead.
     if (!source.kubeconfig && !source.inCluster && !source.kubeconfigYaml && isInventedDefault(kc)) {
-      throw new Error('no kubeconfig found: pass --kubeconfig, set KUBECONFIG, run in a cluster (--in-cluster), or use --sandbox');
+      throw new Error('no kubeconfig found: pass --kubeconfig, set KUBECONFIG, run in a cluster (--in-cluster), ' +
+        'or use --sandbox');
     }
     if (!cluster) throw new Error(source.context ? `context "${source.context}" has no cluster` : 'no current cluster');
     if (!cluster.server) throw new Error(`cluster "${cluster.name}" has no server address`);
   } catch (err) {
-    throw new Error(`agent-manager needs Kubernetes access: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new Error(`agent-manager needs Kubernetes access: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err });
   }
   return kc;
 }

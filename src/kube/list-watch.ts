@@ -87,8 +87,9 @@ export class ClientNodeListWatch implements ListWatchSource {
     // own timeout plus a margin means the connection is dead.
     const alive = (): void => {
       clearTimeout(silence);
-      silence = setTimeout(() => end(new WatchError(`watch ${gvr.resource}: no data for ${timeoutSeconds + SILENCE_MARGIN_S}s`, undefined)),
-        (timeoutSeconds + SILENCE_MARGIN_S) * 1000);
+      silence = setTimeout(() =>
+        end(new WatchError(`watch ${gvr.resource}: no data for ${timeoutSeconds + SILENCE_MARGIN_S}s`, undefined)),
+      (timeoutSeconds + SILENCE_MARGIN_S) * 1000);
       silence.unref();
     };
     alive();

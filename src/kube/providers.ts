@@ -142,7 +142,8 @@ export class CallerProvider implements KubeProvider {
     if (this.expiredLogged.size >= this.maxEntries) this.expiredLogged.clear();
     this.expiredLogged.add(key);
     // The request's logger binds its id already (each key once per line); a bare context gets it here.
-    ctx.log.warn(Object.hasOwn(ctx.log.bindings(), 'requestId') ? {} : { requestId: ctx.requestId }, 'caller token expired; presenting it so the API server decides');
+    ctx.log.warn(Object.hasOwn(ctx.log.bindings(), 'requestId') ? {} : { requestId: ctx.requestId },
+      'caller token expired; presenting it so the API server decides');
   }
 
   private build(token: string): Entry {

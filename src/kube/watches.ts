@@ -17,8 +17,13 @@ import { backendError, forbidden, unauthenticated } from '../core/errors.js';
 export function watchFailure(err: unknown, what: string): WatchFailure {
   const status = watchStatus(err);
   const message = err instanceof Error ? err.message : String(err);
-  if (status === 401) return { status, error: unauthenticated(`${what}: the API server refused the caller's token (401)`, err) };
-  if (status === 403) return { status, error: forbidden(`${what}: the identity may not watch this resource (403); grant the watch verb on it`, err) };
+  if (status === 401) {
+    return { status, error: unauthenticated(`${what}: the API server refused the caller's token (401)`, err) };
+  }
+  if (status === 403) {
+    return { status,
+      error: forbidden(`${what}: the identity may not watch this resource (403); grant the watch verb on it`, err) };
+  }
   return { status, error: backendError(`${what}: ${message}`, err) };
 }
 

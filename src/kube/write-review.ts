@@ -27,7 +27,8 @@ const resourceAttributes = (a: AccessAttributes) => ({
 export async function selfReview(apis: KubeApis, attributes: AccessAttributes): Promise<AccessDecision> {
   try {
     const review = await apis.authorization.createSelfSubjectAccessReview({
-      body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: resourceAttributes(attributes) } },
+      body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview',
+        spec: { resourceAttributes: resourceAttributes(attributes) } },
     });
     return decision(review.status as Status);
   } catch (err) {

@@ -76,7 +76,8 @@ export function createLogger(config: LoggerConfig = {}): Logger {
   if (pretty) {
     return pino({
       ...options,
-      transport: { target: 'pino-pretty', options: { destination: 2, colorize: true, translateTime: 'SYS:HH:MM:ss.l' } },
+      transport: { target: 'pino-pretty',
+        options: { destination: 2, colorize: true, translateTime: 'SYS:HH:MM:ss.l' } },
     });
   }
   return pino(options, batchedDestination(2));

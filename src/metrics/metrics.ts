@@ -13,7 +13,8 @@ import { ServiceMetrics } from './service-metrics.js';
 export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
 /** Default process metrics whose names break the Prometheus naming rules. */
-const LINT_FAILING_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+const LINT_FAILING_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total',
+  'nodejs_active_resources_total'];
 
 /** How a tool call ended. */
 export type ToolOutcome = 'ok' | 'tool_error' | 'error' | 'cancelled';

@@ -67,7 +67,8 @@ export class ServiceMetrics {
       labelNames: ['peer', 'method', 'code'], buckets: BUCKETS, registers,
     });
     this.writes = new Counter({
-      name: 'agent_manager_writes_total', help: 'Write operations by operation and outcome (ok, dry_run or the error code).',
+      name: 'agent_manager_writes_total',
+      help: 'Write operations by operation and outcome (ok, dry_run or the error code).',
       labelNames: ['operation', 'outcome'], registers,
     });
     this.pullRequests = new Counter({
@@ -78,14 +79,16 @@ export class ServiceMetrics {
     for (const operation of COMMIT_OPERATIONS) this.pullRequests.inc({ operation }, 0);
     const state = (): readonly ReadCacheState[] => this.readCache?.() ?? [];
     new Gauge({
-      name: 'agent_manager_read_cache_objects', help: 'Objects the read cache holds, by resource.', labelNames: ['resource'], registers,
+      name: 'agent_manager_read_cache_objects', help: 'Objects the read cache holds, by resource.',
+      labelNames: ['resource'], registers,
       collect() {
         this.reset();
         for (const s of state()) this.set({ resource: s.resource }, s.objects);
       },
     });
     new Gauge({
-      name: 'agent_manager_read_cache_synced', help: 'Whether the read cache of a resource is synced (1) or not (0).', labelNames: ['resource'], registers,
+      name: 'agent_manager_read_cache_synced', help: 'Whether the read cache of a resource is synced (1) or not (0).',
+      labelNames: ['resource'], registers,
       collect() {
         this.reset();
         for (const s of state()) this.set({ resource: s.resource }, s.synced ? 1 : 0);

@@ -24,7 +24,8 @@ export function instrumentFetch(fetchFn: typeof fetch, peer: string, hooks: read
   const instrumented = (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
-    const call: FetchCall = { peer, method: (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase(), url, headers };
+    const call: FetchCall = { peer, method: (init?.method ??
+      (input instanceof Request ? input.method : 'GET')).toUpperCase(), url, headers };
     const run = (): Promise<Response> => fetchFn(input, { ...init, headers: call.headers });
     return hooks.reduceRight<() => Promise<Response>>((inner, hook) => () => hook(call, inner), run)();
   };

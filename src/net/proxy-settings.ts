@@ -33,7 +33,9 @@ export function proxyUrlProblem(text: string): string | undefined {
   if (text === '') return undefined;
   if (!URL.canParse(text)) return 'not a URL (want http://host:port)';
   const url = new URL(text);
-  if (!['http:', 'https:', 'socks5:', 'socks:'].includes(url.protocol)) return `unsupported scheme ${url.protocol} (want http, https or socks5)`;
+  if (!['http:', 'https:', 'socks5:', 'socks:'].includes(url.protocol)) {
+    return `unsupported scheme ${url.protocol} (want http, https or socks5)`;
+  }
   if (url.hostname === '') return 'no host';
   return undefined;
 }

@@ -27,7 +27,8 @@ export function instrumentService<S extends object>(service: S, hooks: readonly 
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;
       if (typeof value !== 'function' || typeof property !== 'string' || property === 'constructor') return value;
-      const call: OperationCall = { name: property.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), write: WRITE.test(property) };
+      const call: OperationCall = { name: property.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+        write: WRITE.test(property) };
       return (...args: unknown[]) => {
         const run = (): Promise<unknown> =>
           Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args));
@@ -48,5 +49,6 @@ export function operationOutcome(error?: unknown): string {
  * (`dryRun: true`), so dry runs are never counted as applied or proposed writes; else `ok`.
  */
 export function writeOutcome(result: unknown): 'ok' | 'dry_run' {
-  return typeof result === 'object' && result !== null && (result as { dryRun?: unknown }).dryRun === true ? 'dry_run' : 'ok';
+  return typeof result === 'object' && result !== null && (result as { dryRun?: unknown }).dryRun === true ? 'dry_run'
+    : 'ok';
 }

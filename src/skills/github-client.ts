@@ -63,7 +63,8 @@ export class GitHubClient {
   async getJson(path: string): Promise<unknown> {
     const data = await this.get(path, 'application/vnd.github+json');
     if (typeof data === 'string' || data instanceof ArrayBuffer) {
-      throw new GitHubApiError(`GitHub API ${this.urlOf(path)} answered with something that is not JSON`, this.urlOf(path));
+      throw new GitHubApiError(`GitHub API ${this.urlOf(path)} answered with something that is not JSON`,
+        this.urlOf(path));
     }
     return data;
   }

@@ -19,15 +19,20 @@ export class GitHubCommitResolver implements Pick<SkillResolver, 'gitCommit'> {
 
   async gitCommit(url: string, ref: string | undefined, _signal?: AbortSignal): Promise<string> {
     const repository = parseGitHubRepository(url.trim());
-    if (!repository) throw invalid(`not a github.com repository URL: ${url} (expected https://github.com/<owner>/<repo>)`);
+    if (!repository) {
+      throw invalid(`not a github.com repository URL: ${url} (expected https://github.com/<owner>/<repo>)`);
+    }
     const base = `/repos/${encodeURIComponent(repository.owner)}/${encodeURIComponent(repository.repo)}`;
     let at = ref;
     try {
       at ??= await this.defaultBranch(base);
-      const commit = (await this.client.getJson(`${base}/commits/${at.split('/').map(encodeURIComponent).join('/')}`)) as { sha?: unknown } | null;
+      const commit =
+        (await this.client.getJson(`${base}/commits/` +
+          `${at.split('/').map(encodeURIComponent).join('/')}`)) as { sha?: unknown } | null;
       const sha = commit?.sha;
       if (typeof sha !== 'string' || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) {
-        throw backendError(`GitHub answered the commit of ${describe(at, ref)} of ${repository.url} without a commit id`);
+        throw backendError(`GitHub answered the commit of ${describe(at, ref)} of ${repository.url} ` +
+          `without a commit id`);
       }
       return sha;
     } catch (err) {
@@ -46,10 +51,14 @@ export class GitHubCommitResolver implements Pick<SkillResolver, 'gitCommit'> {
     err: unknown, repository: GitHubRepository, at: string | undefined, asked: string | undefined,
   ): AppError {
     if (isAppError(err)) return err;
-    if (!(err instanceof GitHubApiError)) return backendError(`resolving ${describe(at, asked)} of ${repository.url}: ${err instanceof Error ? err.message : String(err)}`, err);
+    if (!(err instanceof GitHubApiError)) {
+      return backendError(`resolving ${describe(at, asked)} of ${repository.url}: ` +
+        `${err instanceof Error ? err.message : String(err)}`, err);
+    }
     const what = `${describe(at, asked)} of ${repository.url}`;
     if (err.rateLimit) {
-      const when = err.rateLimit.resetAt !== undefined ? `; it resets at ${new Date(err.rateLimit.resetAt).toISOString()}` : '';
+      const when = err.rateLimit.resetAt !== undefined
+        ? `; it resets at ${new Date(err.rateLimit.resetAt).toISOString()}` : '';
       return backendError(`GitHub rate-limited resolving ${what}${when}`, err);
     }
     if (err.status === 404 || err.status === 422) {
@@ -61,7 +70,9 @@ export class GitHubCommitResolver implements Pick<SkillResolver, 'gitCommit'> {
         : `GitHub answered 422 — ${at ?? 'the ref'} is not a branch, tag or commit of the repository`;
       return invalid(`unresolvable skill reference: ${what} could not be resolved: ${why}`, err);
     }
-    if (err.status === 403) return invalid(`unresolvable skill reference: ${what} could not be resolved: GitHub refused the read (403)`, err);
+    if (err.status === 403) {
+      return invalid(`unresolvable skill reference: ${what} could not be resolved: GitHub refused the read (403)`, err);
+    }
     return backendError(`resolving ${what}: ${err.message}`, err);
   }
 }

@@ -109,7 +109,9 @@ export class GitHubSkillCatalog implements SkillCatalog {
       targets = [repository];
     }
     const ref = options.ref?.trim() || undefined;
-    if (ref !== undefined && /\s/.test(ref)) throw invalid(`ref ${goQuote(ref)} contains whitespace; give a branch, tag or commit`);
+    if (ref !== undefined && /\s/.test(ref)) {
+      throw invalid(`ref ${goQuote(ref)} contains whitespace; give a branch, tag or commit`);
+    }
     const repositories = await abortable(
       Promise.all(targets.map((target) => this.repositoryAt(target, ref, options.refresh === true))),
       signal,
@@ -181,7 +183,9 @@ export class GitHubSkillCatalog implements SkillCatalog {
   }
 
   private errorText(target: GitHubRepository, err: unknown): string {
-    if (!(err instanceof GitHubApiError)) return `reading ${target.url} failed: ${err instanceof Error ? err.message : String(err)}`;
+    if (!(err instanceof GitHubApiError)) {
+      return `reading ${target.url} failed: ${err instanceof Error ? err.message : String(err)}`;
+    }
     if (err.status === 404 && !this.client.hasToken) {
       return `${err.message} (the repository, ref or path does not exist, or the repository is private; a private ` +
         `repository needs a GitHub token that can read it)`;

@@ -37,7 +37,8 @@ export class OciDigestResolver implements Pick<SkillResolver, 'ociDigest'> {
       const status = err instanceof RegistryHttpError ? err.status : undefined;
       if (status === 404 || status === 401 || status === 403) {
         const why = status === 404 ? `the registry has no tag ${reference.tag} there (HTTP 404)` : message;
-        throw invalid(`unresolvable skill reference: tag ${reference.tag} of ${name} could not be resolved: ${why}`, err);
+        throw invalid(`unresolvable skill reference: tag ${reference.tag} of ${name} could not be resolved: ${why}`,
+          err);
       }
       throw backendError(`resolving tag ${reference.tag} of ${name}: ${message}`, err);
     }

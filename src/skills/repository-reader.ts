@@ -46,11 +46,13 @@ export async function readSkillRepository(
     throw new GitHubApiError(`GitHub API ${treeUrl} answered without a tree`, treeUrl);
   }
   const files = (tree.tree as TreeEntry[])
-    .filter((e) => e.type === 'blob' && typeof e.path === 'string' && (e.path === 'SKILL.md' || e.path.endsWith('/SKILL.md')))
+    .filter((e) => e.type === 'blob' && typeof e.path === 'string' &&
+      (e.path === 'SKILL.md' || e.path.endsWith('/SKILL.md')))
     .map((e) => e.path as string);
   let truncated = tree.truncated === true;
   if (files.length > options.maxSkills) {
-    options.log.warn({ repoUrl: repository.url, found: files.length, read: options.maxSkills }, 'reading only the first SKILL.md files');
+    options.log.warn({ repoUrl: repository.url, found: files.length, read: options.maxSkills },
+      'reading only the first SKILL.md files');
     files.length = options.maxSkills;
     truncated = true;
   }
@@ -61,7 +63,8 @@ export async function readSkillRepository(
       return toSkill(repository, at, file, await client.getRaw(contentsUrl));
     } catch (err) {
       if (err instanceof GitHubApiError && err.rateLimit) throw err;
-      options.log.warn({ repoUrl: repository.url, path: file, ref: at, reason: (err as Error).message }, 'skipping unreadable SKILL.md');
+      options.log.warn({ repoUrl: repository.url, path: file, ref: at, reason: (err as Error).message },
+        'skipping unreadable SKILL.md');
       return undefined;
     }
   });
@@ -75,7 +78,9 @@ export async function readSkillRepository(
 async function headCommit(client: GitHubClient, base: string, ref: string): Promise<string> {
   const url = `${base}/commits/${ref.split('/').map(encodeURIComponent).join('/')}`;
   const sha = ((await client.getJson(url)) as { sha?: unknown } | null)?.sha;
-  if (typeof sha !== 'string' || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) throw new GitHubApiError(`GitHub API ${url} answered without a commit id`, url);
+  if (typeof sha !== 'string' || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) {
+    throw new GitHubApiError(`GitHub API ${url} answered without a commit id`, url);
+  }
   return sha;
 }
 

@@ -32,11 +32,13 @@ export function openSkillResolver(config: SkillResolverConfig): SkillResolver {
  * registry's credentials for skills on that registry (a broken credential configuration has
  * already stopped start-up with the flag named, when the chart source opened).
  */
-export function skillResolverFor(config: AppConfig, fetchFor: (peer: 'github' | 'registry') => typeof fetch): SkillResolver {
+export function skillResolverFor(config: AppConfig,
+  fetchFor: (peer: 'github' | 'registry') => typeof fetch): SkillResolver {
   const registry = parseOciReference(config.chart.ociUrl).registry;
   const source = credentialSource(config.chart.auth, registry);
   return openSkillResolver({
-    github: { apiUrl: config.skills.githubApi || DEFAULT_GITHUB_API_URL, token: config.skills.githubToken, fetch: fetchFor('github') },
+    github: { apiUrl: config.skills.githubApi || DEFAULT_GITHUB_API_URL, token: config.skills.githubToken,
+      fetch: fetchFor('github') },
     registry: { fetch: fetchFor('registry'), credentials: source ? { registry, source } : undefined },
   });
 }

@@ -26,7 +26,8 @@ export type OtelSettings =
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'];
+const SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off',
+  'parentbased_traceidratio'];
 
 /** Thrown for a variable that cannot be used; the message names it. */
 export class OtelSettingsError extends Error {
@@ -38,7 +39,9 @@ export function otelSettingsFrom(env: Env): OtelSettings {
   const get = (name: string): string => (env[name] ?? '').trim();
   const endpoint = get('OTEL_EXPORTER_OTLP_ENDPOINT');
   const tracesEndpoint = get('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
-  if (get('OTEL_SDK_DISABLED').toLowerCase() === 'true' || get('OTEL_TRACES_EXPORTER') === 'none') return { enabled: false };
+  if (get('OTEL_SDK_DISABLED').toLowerCase() === 'true' || get('OTEL_TRACES_EXPORTER') === 'none') {
+    return { enabled: false };
+  }
   if (endpoint === '' && tracesEndpoint === '') return { enabled: false };
   const protocol = get('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') || get('OTEL_EXPORTER_OTLP_PROTOCOL') || 'http/json';
   if (protocol !== 'http/json') {
@@ -48,18 +51,25 @@ export function otelSettingsFrom(env: Env): OtelSettings {
   const tracesUrl = tracesEndpoint || `${endpoint.replace(/\/+$/, '')}/v1/traces`;
   checkUrl(tracesEndpoint ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT', tracesUrl);
   const sampler = get('OTEL_TRACES_SAMPLER') || 'parentbased_always_on';
-  if (!SAMPLERS.includes(sampler)) throw new OtelSettingsError(`OTEL_TRACES_SAMPLER ${JSON.stringify(sampler)}: want one of ${SAMPLERS.join(', ')}`);
+  if (!SAMPLERS.includes(sampler)) {
+    throw new OtelSettingsError(`OTEL_TRACES_SAMPLER ${JSON.stringify(sampler)}: want one of ${SAMPLERS.join(', ')}`);
+  }
   const ratioText = get('OTEL_TRACES_SAMPLER_ARG');
   const samplerRatio = ratioText === '' ? 1 : Number(ratioText);
-  if (!(samplerRatio >= 0 && samplerRatio <= 1)) throw new OtelSettingsError(`OTEL_TRACES_SAMPLER_ARG ${JSON.stringify(ratioText)}: want a ratio from 0 to 1`);
+  if (!(samplerRatio >= 0 && samplerRatio <= 1)) {
+    throw new OtelSettingsError(`OTEL_TRACES_SAMPLER_ARG ${JSON.stringify(ratioText)}: want a ratio from 0 to 1`);
+  }
   const delayText = get('OTEL_BSP_SCHEDULE_DELAY');
   const batchDelayMs = delayText === '' ? 5000 : Number(delayText);
-  if (!(Number.isInteger(batchDelayMs) && batchDelayMs >= 0)) throw new OtelSettingsError(`OTEL_BSP_SCHEDULE_DELAY ${JSON.stringify(delayText)}: want milliseconds`);
+  if (!(Number.isInteger(batchDelayMs) && batchDelayMs >= 0)) {
+    throw new OtelSettingsError(`OTEL_BSP_SCHEDULE_DELAY ${JSON.stringify(delayText)}: want milliseconds`);
+  }
   const resourceAttributes = keyValues('OTEL_RESOURCE_ATTRIBUTES', get('OTEL_RESOURCE_ATTRIBUTES'));
   return {
     enabled: true,
     tracesUrl,
-    headers: { ...keyValues('OTEL_EXPORTER_OTLP_HEADERS', get('OTEL_EXPORTER_OTLP_HEADERS')), ...keyValues('OTEL_EXPORTER_OTLP_TRACES_HEADERS', get('OTEL_EXPORTER_OTLP_TRACES_HEADERS')) },
+    headers: { ...keyValues('OTEL_EXPORTER_OTLP_HEADERS', get('OTEL_EXPORTER_OTLP_HEADERS')),
+      ...keyValues('OTEL_EXPORTER_OTLP_TRACES_HEADERS', get('OTEL_EXPORTER_OTLP_TRACES_HEADERS')) },
     serviceName: get('OTEL_SERVICE_NAME') || resourceAttributes['service.name'] || 'agent-manager',
     resourceAttributes,
     sampler,
@@ -79,7 +89,8 @@ export function describeOtel(settings: OtelSettings): Record<string, unknown> | 
 
 function checkUrl(name: string, text: string): void {
   if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) {
-    throw new OtelSettingsError(`${name} ${JSON.stringify(text)}: want an http(s) URL such as http://otel-collector:4318`);
+    throw new OtelSettingsError(`${name} ${JSON.stringify(text)}: want an http(s) URL such as ` +
+      `http://otel-collector:4318`);
   }
 }
 
@@ -89,7 +100,10 @@ function keyValues(name: string, text: string): Record<string, string> {
   for (const item of text.split(',')) {
     if (item.trim() === '') continue;
     const eq = item.indexOf('=');
-    if (eq <= 0) throw new OtelSettingsError(`${name}: ${JSON.stringify(item.trim().split('=')[0])} has no value (want key=value,key=value)`);
+    if (eq <= 0) {
+      throw new OtelSettingsError(`${name}: ${JSON.stringify(item.trim().split('=')[0])} has no value (want ` +
+        `key=value,key=value)`);
+    }
     try {
       out[decodeURIComponent(item.slice(0, eq).trim())] = decodeURIComponent(item.slice(eq + 1).trim());
     } catch {

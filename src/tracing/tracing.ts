@@ -56,7 +56,8 @@ export function startTracing(settings: OtelSettings, build: { version: string })
     setTraceFields(activeSpanIds);
   }
   const provider = new TracerProvider({
-    resource: resourceFromAttributes({ ...settings.resourceAttributes, 'service.name': settings.serviceName, 'service.version': build.version }),
+    resource: resourceFromAttributes({ ...settings.resourceAttributes, 'service.name': settings.serviceName,
+      'service.version': build.version }),
     sampler: samplerOf(settings.sampler, settings.samplerRatio),
     spanProcessors: [new BatchSpanProcessor({
       exporter: new OTLPTraceExporter({ url: settings.tracesUrl, headers: { ...settings.headers } }),
@@ -66,11 +67,14 @@ export function startTracing(settings: OtelSettings, build: { version: string })
   const tracer = provider.getTracer('agent-manager', build.version);
   return {
     kubeHook: (call, run) => around(tracer, `kube ${call.verb} ${call.resource}`, SpanKind.CLIENT, {
-      'k8s.resource': call.resource, 'agent_manager.kube.verb': call.verb, ...(call.namespace && { 'k8s.namespace.name': call.namespace }),
+      'k8s.resource': call.resource, 'agent_manager.kube.verb': call.verb,
+      ...(call.namespace && { 'k8s.namespace.name': call.namespace }),
     }, run, (span, outcome) => {
       const code = kubeCallCode(call, outcome);
       if (code !== 'error') span.setAttribute('http.response.status_code', Number(code));
-      if ('error' in outcome && (code === 'error' || Number(code) >= 500)) span.setStatus({ code: SpanStatusCode.ERROR });
+      if ('error' in outcome && (code === 'error' || Number(code) >= 500)) {
+        span.setStatus({ code: SpanStatusCode.ERROR });
+      }
     }),
     fetchHook: (call, run) => around(tracer, call.method, SpanKind.CLIENT, {
       'http.request.method': call.method, 'server.address': call.url.hostname, 'agent_manager.peer': call.peer,
@@ -87,13 +91,14 @@ export function startTracing(settings: OtelSettings, build: { version: string })
         span.setStatus({ code: SpanStatusCode.ERROR });
       }
     }),
-    operationHook: (call, run) => around(tracer, call.name, SpanKind.INTERNAL, { 'agent_manager.operation': call.name }, run, (span, outcome) => {
-      if ('error' in outcome) {
-        const code = operationOutcome(outcome.error);
-        span.setAttribute('error.type', code);
-        if (code === 'backend_error' || code === 'internal') span.setStatus({ code: SpanStatusCode.ERROR });
-      }
-    }),
+    operationHook: (call, run) => around(tracer, call.name, SpanKind.INTERNAL, { 'agent_manager.operation': call.name },
+      run, (span, outcome) => {
+        if ('error' in outcome) {
+          const code = operationOutcome(outcome.error);
+          span.setAttribute('error.type', code);
+          if (code === 'backend_error' || code === 'internal') span.setStatus({ code: SpanStatusCode.ERROR });
+        }
+      }),
     httpListener: (listener, routeOf) => (req: IncomingMessage, res: ServerResponse) => {
       const path = (req.url ?? '/').split('?')[0]!;
       if (PROBES.has(path)) return listener(req, res);
@@ -101,7 +106,8 @@ export function startTracing(settings: OtelSettings, build: { version: string })
       const method = req.method ?? 'GET';
       const span = tracer.startSpan(method, {
         kind: SpanKind.SERVER,
-        attributes: { 'http.request.method': method, 'url.path': path, 'url.scheme': 'http', 'user_agent.original': req.headers['user-agent'] ?? '' },
+        attributes: { 'http.request.method': method, 'url.path': path, 'url.scheme': 'http',
+          'user_agent.original': req.headers['user-agent'] ?? '' },
       }, parent);
       let ended = false;
       const end = (): void => {

@@ -294,10 +294,12 @@ export const TOOL_TITLES = {
 export const ARG = {
   organization: 'Organization of the workload cluster the agent runs on (with cluster); absent: the management cluster',
   cluster: 'Workload cluster the agent runs on (with organization): org-<organization>/<cluster>-kubeconfig must exist',
-  organizationOfList: 'Organization whose workload clusters to list; with cluster: that one cluster, without: every cluster of it',
+  organizationOfList: 'Organization whose workload clusters to list; with cluster: that one cluster, without: ' +
+    'every cluster of it',
   namespace:
     "Namespace of the agent; default: the installation's kagent namespace (get_info reports the managed ones)",
-  namespaceOfList: "Namespace to list; default: the installation's kagent namespace (get_info reports the managed ones)",
+  namespaceOfList: "Namespace to list; default: the installation's kagent namespace (get_info reports " +
+    'the managed ones)',
   detailsOfList: 'true (default): every agent in full; false: one summary row per agent (names, model, toolset, ' +
     'readiness; no values, system message or conditions), for list pages',
   agentName: 'Agent name',
@@ -316,7 +318,8 @@ export const ARG = {
     'tag (none: ' +
     'latest) is resolved to its manifest digest and written as <host>/<repo>@sha256:<digest>',
   gitRefs: 'Git skill references; a skill list_skills reports becomes {url: repoUrl, path, ref}',
-  gitRefUrl: 'Repository URL, e.g. https://github.com/giantswarm/agent-skills; from list_skills: {url: repoUrl, path, ref}',
+  gitRefUrl: 'Repository URL, e.g. https://github.com/giantswarm/agent-skills; from list_skills: {url: ' +
+    'repoUrl, path, ref}',
   gitRefPath: 'Directory of the skill in the repository',
   gitRefRef: "Branch, tag or full commit id (default: the repository's default branch); a branch or tag is resolved " +
     'to its head commit and written pinned',
@@ -376,10 +379,12 @@ export const ARG = {
     'The generation a write answered: not ready before the HelmRelease has reached at least it and helm-controller ' +
     'has ' +
     'observed it, so a wait cannot end on the state before the change',
-  dryRunRollback: 'Run every check and have the API server check the write (dryRun=All) without storing it or recording a revision',
+  dryRunRollback: 'Run every check and have the API server check the write (dryRun=All) without storing it or ' +
+    'recording a revision',
   sessionMessage: 'What to say to the agent; at most 32000 characters',
   requestId: 'Idempotency key (at most 128 characters): the same requestId answers the same session',
   sessionName: 'A name for the session (at most 200 characters)',
   sessionId: 'The session.id start_session or list_sessions answered',
-  turnTimeoutSeconds: 'How long to wait for the turn, in whole seconds from 1 to 600; default 60 (then complete: false)',
+  turnTimeoutSeconds: 'How long to wait for the turn, in whole seconds from 1 to 600; default 60 (then ' +
+    'complete: false)',
 } as const;

@@ -37,7 +37,9 @@ export function inputShapeProblem(input: unknown): InputShapeProblem | undefined
     } else {
       for (const key of Object.keys(value)) {
         const childPath = path === '' ? key : `${path}.${key}`;
-        if (key === '__proto__' && depth > 1) return { field: childPath, reason: ': "__proto__" is not accepted as a key' };
+        if (key === '__proto__' && depth > 1) {
+          return { field: childPath, reason: ': "__proto__" is not accepted as a key' };
+        }
         const child = (value as Record<string, unknown>)[key];
         children.push({ value: child, depth: depth + 1, path: childPath, top: top || key });
       }

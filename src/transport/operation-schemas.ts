@@ -90,7 +90,8 @@ const version = text(ARG.version);
  * arguments from the tool's inputSchema sees it.
  */
 const seconds = (description: string, minimum: number, fallback: number) =>
-  z.number().describe(description).meta({ type: 'integer', minimum, maximum: WAIT_MAX_SECONDS, default: fallback }).optional();
+  z.number().describe(description).meta({ type: 'integer', minimum, maximum: WAIT_MAX_SECONDS, default: fallback })
+    .optional();
 const waitSeconds = seconds(ARG.wait, 0, 0);
 const timeoutSeconds = seconds(ARG.timeoutSeconds, 1, WAIT_DEFAULT_SECONDS);
 
@@ -249,6 +250,8 @@ export type InputsMatchDocumentedBodies = [
   Assert<SameKeys<z.input<typeof rollbackAgentInput>, Schemas['RollbackRequest']>>,
   Assert<Assignable<Schemas['StartSessionRequest'] & PathParams, z.input<typeof startSessionInput>>>,
   Assert<SameKeys<Omit<z.input<typeof startSessionInput>, keyof PathParams>, Schemas['StartSessionRequest']>>,
-  Assert<Assignable<Schemas['SendMessageRequest'] & PathParams & { sessionId: string }, z.input<typeof sendMessageInput>>>,
-  Assert<SameKeys<Omit<z.input<typeof sendMessageInput>, keyof PathParams | 'sessionId'>, Schemas['SendMessageRequest']>>,
+  Assert<Assignable<Schemas['SendMessageRequest'] & PathParams & { sessionId: string },
+    z.input<typeof sendMessageInput>>>,
+  Assert<SameKeys<Omit<z.input<typeof sendMessageInput>, keyof PathParams | 'sessionId'>,
+    Schemas['SendMessageRequest']>>,
 ];

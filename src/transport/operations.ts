@@ -121,7 +121,8 @@ const isDryRun = (result: { dryRun?: boolean }): boolean => result.dryRun === tr
 const isCommit = (result: { mode?: string }): boolean => result.mode === 'commit';
 /** The agent's version after a write, the ETag of its answer (RFC 9110 §8.8.3: the tag of the resulting state). */
 const versionAfter = (result: { agent?: Agent }): string | undefined => result.agent?.version;
-const agentPath = (agent: Agent): string => `/api/v1/agents/${encodeURIComponent(agent.namespace)}/${encodeURIComponent(agent.name)}`;
+const agentPath = (agent: Agent): string =>
+  `/api/v1/agents/${encodeURIComponent(agent.namespace)}/${encodeURIComponent(agent.name)}`;
 
 // The hints per tool: [readOnly, destructive, idempotent, openWorld].
 const hints = (
@@ -166,7 +167,8 @@ export const getAgent = op<typeof agentRefInput, Agent>({
 });
 
 export const createAgent = op<typeof createAgentInput, CreateResult>({
-  tool: 'create_agent', annotations: hints(false, false, false, true), input: createAgentInput, serviceRequired: ['toolset'],
+  tool: 'create_agent', annotations: hints(false, false, false, true), input: createAgentInput,
+  serviceRequired: ['toolset'],
   rest: {
     method: 'post', path: '/agents', status: 201, body: true,
     query: { dryRun: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string', ...TARGET },
@@ -184,7 +186,8 @@ export const updateAgent = op<typeof updateAgentInput, UpdateResult>({
   rest: {
     method: 'patch', path: '/agents/:namespace/:name', status: 200, body: true,
     query: {
-      force: 'boolean', dryRun: 'boolean', refreshSkills: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string', ...TARGET,
+      force: 'boolean', dryRun: 'boolean', refreshSkills: 'boolean', mode: 'string', repository: 'string',
+      branch: 'string', path: 'string', ...TARGET,
     },
     ifMatch: true, githubToken: true, etag: versionAfter,
   },
@@ -195,7 +198,8 @@ export const deleteAgent = op<typeof deleteAgentInput, DeleteResult>({
   tool: 'delete_agent', annotations: hints(false, true, false, false), input: deleteAgentInput,
   rest: {
     method: 'delete', path: '/agents/:namespace/:name', status: 200,
-    query: { force: 'boolean', dryRun: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string', ...TARGET },
+    query: { force: 'boolean', dryRun: 'boolean', mode: 'string', repository: 'string', branch: 'string',
+      path: 'string', ...TARGET },
     ifMatch: true, githubToken: true,
   },
   run: (service, ctx, input) => service.deleteAgent(ctx, input),
@@ -240,7 +244,8 @@ export const listAgentRevisions = op<typeof listAgentRevisionsInput, { revisions
 
 export const getAgentRevision = op<typeof getAgentRevisionInput, RevisionDetail>({
   tool: 'get_agent_revision', annotations: CLOSED_READ, input: getAgentRevisionInput,
-  rest: { method: 'get', path: '/agents/:namespace/:name/revisions/:revision', status: 200, params: { revision: 'integer' }, query: TARGET },
+  rest: { method: 'get', path: '/agents/:namespace/:name/revisions/:revision', status: 200,
+    params: { revision: 'integer' }, query: TARGET },
   run: (service, ctx, input) => service.getAgentRevision(ctx, input),
 });
 
@@ -250,7 +255,8 @@ export const rollbackAgent = op<typeof rollbackAgentInput, RollbackResult>({
   rest: {
     method: 'post', path: '/agents/:namespace/:name/rollback', status: 200, body: true,
     query: {
-      force: 'boolean', dryRun: 'boolean', refreshSkills: 'boolean', mode: 'string', repository: 'string', branch: 'string', path: 'string', ...TARGET,
+      force: 'boolean', dryRun: 'boolean', refreshSkills: 'boolean', mode: 'string', repository: 'string',
+      branch: 'string', path: 'string', ...TARGET,
     },
     ifMatch: true, githubToken: true, etag: versionAfter,
   },
@@ -260,7 +266,8 @@ export const rollbackAgent = op<typeof rollbackAgentInput, RollbackResult>({
 // Read-only: it watches and answers a Status; it may take up to timeoutSeconds.
 export const waitForAgent = op<typeof waitForAgentInput, WaitResult>({
   tool: 'wait_for_agent', annotations: CLOSED_READ, input: waitForAgentInput,
-  rest: { method: 'get', path: '/agents/:namespace/:name/wait', status: 200, query: { until: 'string', timeoutSeconds: 'integer', generation: 'integer', ...TARGET } },
+  rest: { method: 'get', path: '/agents/:namespace/:name/wait', status: 200,
+    query: { until: 'string', timeoutSeconds: 'integer', generation: 'integer', ...TARGET } },
   run: (service, ctx, input) => service.waitForAgent(ctx, input),
 });
 
@@ -271,17 +278,21 @@ const sessionPath = (result: SessionTurn): string =>
   `${encodeURIComponent(result.session.agent.name)}/sessions/${encodeURIComponent(result.session.id)}`;
 
 export const startSession = op<typeof startSessionInput, SessionTurn>({
-  tool: 'start_session', annotations: hints(false, false, false, true), input: startSessionInput, serviceRequired: ['message'],
+  tool: 'start_session', annotations: hints(false, false, false, true), input: startSessionInput,
+  serviceRequired: ['message'],
   rest: {
-    method: 'post', path: '/agents/:namespace/:name/sessions', status: 201, body: true, query: { timeoutSeconds: 'integer' },
+    method: 'post', path: '/agents/:namespace/:name/sessions', status: 201, body: true,
+    query: { timeoutSeconds: 'integer' },
     location: sessionPath, turnStream: (service, ctx, input, onUpdate) => service.startSession(ctx, input, onUpdate),
   },
   run: (service, ctx, input) => service.startSession(ctx, input),
 });
 
 export const sendMessage = op<typeof sendMessageInput, SessionTurn>({
-  tool: 'send_message', annotations: hints(false, false, false, true), input: sendMessageInput, serviceRequired: ['message'],
-  rest: { method: 'post', path: '/agents/:namespace/:name/sessions/:sessionId/messages', status: 200, body: true, query: { timeoutSeconds: 'integer' },
+  tool: 'send_message', annotations: hints(false, false, false, true), input: sendMessageInput,
+  serviceRequired: ['message'],
+  rest: { method: 'post', path: '/agents/:namespace/:name/sessions/:sessionId/messages', status: 200, body: true,
+    query: { timeoutSeconds: 'integer' },
     turnStream: (service, ctx, input, onUpdate) => service.sendMessage(ctx, input, onUpdate),
   },
   run: (service, ctx, input) => service.sendMessage(ctx, input),

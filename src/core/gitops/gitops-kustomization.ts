@@ -34,7 +34,9 @@ export function addResource(text: string, entry: string): string {
     const doc = file.docs[0]!;
     const list = doc.get('resources', true);
     if (isSeq(list)) {
-      if (list.items.some((item) => isScalar(item) && typeof item.value === 'string' && sameEntry(item.value, entry))) return false;
+      if (list.items.some((item) => isScalar(item) && typeof item.value === 'string' && sameEntry(item.value, entry))) {
+        return false;
+      }
       list.items.push(doc.createNode(entry) as never);
     } else {
       doc.set('resources', doc.createNode([entry]));
@@ -48,7 +50,8 @@ export function removeResource(text: string, entry: string): string {
   return edit(text, (file) => {
     const list = file.docs[0]!.get('resources', true);
     if (!isSeq(list)) return false;
-    const index = list.items.findIndex((item) => isScalar(item) && typeof item.value === 'string' && sameEntry(item.value, entry));
+    const index = list.items.findIndex((item) =>
+      isScalar(item) && typeof item.value === 'string' && sameEntry(item.value, entry));
     if (index < 0) return false;
     list.items.splice(index, 1);
     return true;

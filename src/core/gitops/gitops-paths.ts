@@ -20,7 +20,8 @@ export const dirOf = (path: string): string => (posix.dirname(path) === '.' ? ''
 export const baseOf = (path: string): string => posix.basename(path);
 
 /** True for a file below `directory` (any depth). */
-export const isUnder = (path: string, directory: string): boolean => directory === '' || path.startsWith(`${directory}/`);
+export const isUnder = (path: string, directory: string): boolean =>
+  directory === '' || path.startsWith(`${directory}/`);
 
 /** True for a manifest file name kustomize and Flux read. */
 export const isManifest = (path: string): boolean => /\.ya?ml$/i.test(path);

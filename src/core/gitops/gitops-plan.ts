@@ -123,7 +123,8 @@ function everyDocument(cs: ChangeSet): Array<Hit & { obj: Obj }> {
   return out;
 }
 
-const isRelease = (o: Obj) => o.kind === 'HelmRelease' && typeof o.apiVersion === 'string' && o.apiVersion.startsWith('helm.toolkit.fluxcd.io/');
+const isRelease = (o: Obj) => o.kind === 'HelmRelease' && typeof o.apiVersion === 'string' &&
+  o.apiVersion.startsWith('helm.toolkit.fluxcd.io/');
 
 function inNamespace(o: Obj, input: PlanInput): boolean {
   const ns = input.targetNamespace ?? (typeof o.metadata?.namespace === 'string' ? o.metadata.namespace : undefined);
@@ -204,7 +205,8 @@ export function planUpdate(
 
 function valuesOf(o: Obj): Record<string, unknown> {
   const values = o.spec?.values;
-  return values && typeof values === 'object' && !Array.isArray(values) ? structuredClone(values as Record<string, unknown>) : {};
+  return values && typeof values === 'object' && !Array.isArray(values)
+    ? structuredClone(values as Record<string, unknown>) : {};
 }
 
 /** The 409 of a GitOps-owned release no file below its Kustomization's path defines. */
@@ -225,7 +227,10 @@ function notInGit(input: PlanInput) {
 export function planDelete(input: PlanInput, clusterUsers: string[]): CommitPlan {
   const hit = theRelease(input);
   if (!hit && input.ownedBy) throw notInGit(input);
-  if (!hit) throw notFound(`HelmRelease ${input.namespace}/${input.name} is not defined in ${input.where} under ${input.directory || '/'}`);
+  if (!hit) {
+    throw notFound(`HelmRelease ${input.namespace}/${input.name} is not defined in ${input.where} under `
+      + `${input.directory || '/'}`);
+  }
   const cs = new ChangeSet(input.files);
   const removed = plain(documents(cs, hit.path)!.docs[hit.index]!) as Obj;
   removeDocument(cs, hit);
@@ -240,9 +245,12 @@ export function planDelete(input: PlanInput, clusterUsers: string[]): CommitPlan
       .map((d) => String(d.obj.metadata?.name));
     const users = [...new Set([...gitUsers, ...clusterUsers])].filter((u) => u !== input.name).sort();
     if (users.length === 0) {
-      const sources = docs.filter((d) => d.obj.kind === 'OCIRepository' && d.obj.metadata?.name === ref.name && inNamespaceOf(d.obj, sourceNs, input));
+      const sources = docs.filter((d) =>
+        d.obj.kind === 'OCIRepository' && d.obj.metadata?.name === ref.name && inNamespaceOf(d.obj, sourceNs, input));
       for (const source of sources.reverse()) removeDocument(cs, source);
-      if (sources.length > 0) live.push(`kubectl delete ocirepositories.source.toolkit.fluxcd.io ${ref.name} -n ${sourceNs}`);
+      if (sources.length > 0) {
+        live.push(`kubectl delete ocirepositories.source.toolkit.fluxcd.io ${ref.name} -n ${sourceNs}`);
+      }
     } else {
       sourceKept = `still referenced by ${users.length} other HelmRelease(s): ${users.join(', ')}`;
     }
@@ -257,12 +265,14 @@ export function planDelete(input: PlanInput, clusterUsers: string[]): CommitPlan
 
 function refersTo(o: Obj, name: string, namespace: string, input: PlanInput): boolean {
   const ref = o.spec?.chartRef as { kind?: unknown; name?: unknown; namespace?: unknown } | undefined;
-  const ns = typeof ref?.namespace === 'string' && ref.namespace ? ref.namespace : (input.targetNamespace ?? o.metadata?.namespace ?? input.namespace);
+  const ns = typeof ref?.namespace === 'string' && ref.namespace ? ref.namespace
+    : (input.targetNamespace ?? o.metadata?.namespace ?? input.namespace);
   return ref?.kind === 'OCIRepository' && ref.name === name && ns === namespace;
 }
 
 const inNamespaceOf = (o: Obj, namespace: string, input: PlanInput) =>
-  (input.targetNamespace ?? (typeof o.metadata?.namespace === 'string' ? o.metadata.namespace : namespace)) === namespace;
+  (input.targetNamespace ?? (typeof o.metadata?.namespace === 'string' ? o.metadata.namespace
+    : namespace)) === namespace;
 
 /** Removes one document; an emptied file goes, with its entry in the directory's kustomization. */
 function removeDocument(cs: ChangeSet, hit: Hit): void {
@@ -304,11 +314,14 @@ function addToLayout(cs: ChangeSet, input: PlanInput, release: ComposedObject, s
   cs.write(releasePath, toYaml(release));
   const entries = [releaseFile];
   const sourceName = source.metadata.name;
-  const haveSource = everyDocument(cs).some((d) => d.obj.kind === 'OCIRepository' && d.obj.metadata?.name === sourceName && inNamespaceOf(d.obj, input.namespace, input));
+  const haveSource = everyDocument(cs).some((d) =>
+    d.obj.kind === 'OCIRepository' && d.obj.metadata?.name === sourceName &&
+      inNamespaceOf(d.obj, input.namespace, input));
   if (!haveSource) {
     const sourcePath = joinPath(dir, SOURCE_FILE);
     const existing = cs.read(sourcePath);
-    cs.write(sourcePath, existing === undefined ? toYaml(source) : `${existing.replace(/\n*$/, '\n')}---\n${toYaml(source)}`);
+    cs.write(sourcePath, existing === undefined ? toYaml(source)
+      : `${existing.replace(/\n*$/, '\n')}---\n${toYaml(source)}`);
     entries.unshift(SOURCE_FILE);
   }
   const kustomization = kustomizationIn(cs, dir);

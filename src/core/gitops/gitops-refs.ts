@@ -36,9 +36,13 @@ export function branchViolation(branch: string): string | undefined {
   const rule = (what: string) => `a branch name ${what} (git check-ref-format --branch)`;
   if (branch === '') return rule('is not empty');
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(branch)) return rule('has no control characters, spaces or any of ~ ^ : ? * [ \\');
+  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(branch)) {
+    return rule('has no control characters, spaces or any of ~ ^ : ? * [ \\');
+  }
   if (branch.startsWith('-')) return rule('does not start with "-"');
-  if (branch.startsWith('/') || branch.endsWith('/') || branch.includes('//')) return rule('does not start or end with "/" or contain "//"');
+  if (branch.startsWith('/') || branch.endsWith('/') || branch.includes('//')) {
+    return rule('does not start or end with "/" or contain "//"');
+  }
   if (branch.includes('..')) return rule('does not contain ".."');
   if (branch.includes('@{') || branch === '@') return rule('does not contain "@{" and is not "@"');
   if (branch.endsWith('.')) return rule('does not end with "."');
@@ -63,6 +67,8 @@ export function pathViolation(path: string): string | undefined {
   }
   const segments = path.split('/');
   if (segments.includes('..')) return 'a path has no ".." segment: it stays below the repository root';
-  if (segments.some((s) => s.toLowerCase() === '.git')) return 'a path has no ".git" segment: git\'s own files are not manifests';
+  if (segments.some((s) => s.toLowerCase() === '.git')) {
+    return 'a path has no ".git" segment: git\'s own files are not manifests';
+  }
   return undefined;
 }

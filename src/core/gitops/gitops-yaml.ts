@@ -48,7 +48,8 @@ export function isEmptyStream(text: string): boolean {
   return !Array.isArray(docs) || docs.every((d) => d.contents === null || plain(d) === null);
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Makes `node` hold `value`, changing as little as possible: map entries are kept,

@@ -56,7 +56,8 @@ export function fluxHistory(status: unknown): FluxSnapshot[] {
 const seconds = (time: string | undefined): number => Math.floor(Date.parse(time ?? '') / 1000);
 
 /** What Flux reports for values recorded at `since` (undefined: not deployed yet, or no digest to match). */
-export function fluxReport(values: Values, since: string | undefined, history: readonly FluxSnapshot[]): Pick<RevisionEntry, 'chartVersion' | 'status'> {
+export function fluxReport(values: Values, since: string | undefined,
+  history: readonly FluxSnapshot[]): Pick<RevisionEntry, 'chartVersion' | 'status'> {
   const digests = valuesDigests(values);
   const from = seconds(since);
   const matching = history.filter((h) => h.configDigest !== undefined && digests.includes(h.configDigest));
@@ -89,7 +90,8 @@ export function revisionEntry(revision: StoredRevision, live: LiveRelease, curre
     changed: [...revision.changed],
   };
   if (revision.problem !== undefined) {
-    entry.error = { code: 'invalid_request', message: `invalid request: the revision is malformed: ${revision.problem}` };
+    entry.error = { code: 'invalid_request',
+      message: `invalid request: the revision is malformed: ${revision.problem}` };
     return entry;
   }
   Object.assign(entry, fluxReport(revision.values, revision.createdAt, live.history));

@@ -229,7 +229,9 @@ const OPERATIONS: readonly RevisionOperation[] = ['create', 'update', 'rollback'
 export function parseRevision(object: Json): StoredRevision | undefined {
   const meta = obj(object.metadata);
   const revision = object.revision;
-  if (typeof revision !== 'number' || !Number.isInteger(revision) || revision < 1 || revision > MAX_REVISION) return undefined;
+  if (typeof revision !== 'number' || !Number.isInteger(revision) || revision < 1 || revision > MAX_REVISION) {
+    return undefined;
+  }
   const owners = Array.isArray(meta.ownerReferences) ? meta.ownerReferences.map(obj) : [];
   const owner = owners.find((o) => o.kind === 'HelmRelease');
   const base = { revision, name: String(meta.name ?? ''), createdAt: String(meta.creationTimestamp ?? '') };

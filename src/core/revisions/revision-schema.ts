@@ -79,7 +79,8 @@ export function isSpecFromValues(spec: unknown): boolean {
 export function revisionProblem(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): string {
   const [issue] = issues;
   if (!issue) return 'not a revision';
-  const path = [...prefix, ...issue.path].map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+  const path = [...prefix, ...issue.path].map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')
+    .replace(/^\./, '');
   const message = issue.message.replace(/^Invalid input: /, '');
   return path ? `${path}: ${message}` : message;
 }

@@ -21,7 +21,8 @@ const FULL_COMMIT = /^(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/;
 const utf8 = new TextEncoder();
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-const controlText = (at: string, value: string) => `${at} ${goQuote(value)} contains a control character; use printable characters only`;
+const controlText = (at: string, value: string) =>
+  `${at} ${goQuote(value)} contains a control character; use printable characters only`;
 
 /**
  * The directory a git skill mounts as: the explicit `name`; else the last segment of
@@ -43,7 +44,9 @@ export function skillsViolations(skills: unknown): string[] {
   if (!isObject(skills)) return ['skills must be an object {refs?, gitRefs?, gitAuthSecretName?}'];
   const out: string[] = [];
   for (const key of Object.keys(skills)) {
-    if (!SKILLS_FIELDS.has(key)) out.push(`skills.${key} is not a skills field (use refs, gitRefs or gitAuthSecretName)`);
+    if (!SKILLS_FIELDS.has(key)) {
+      out.push(`skills.${key} is not a skills field (use refs, gitRefs or gitAuthSecretName)`);
+    }
   }
   out.push(...refsViolations(skills.refs), ...gitRefsViolations(skills.gitRefs));
   const secret = skills.gitAuthSecretName;
@@ -66,10 +69,14 @@ export function validateSkills(skills: unknown): SkillsSpec | undefined {
 
 function refsViolations(refs: unknown): string[] {
   if (refs === undefined || refs === null) return [];
-  if (!Array.isArray(refs)) return ['skills.refs must be a list of OCI references (e.g. ["registry.example.io/skills/runbooks:1.4.0"])'];
+  if (!Array.isArray(refs)) {
+    return ['skills.refs must be a list of OCI references (e.g. ["registry.example.io/skills/runbooks:1.4.0"])'];
+  }
   const out: string[] = [];
   refs.forEach((ref: unknown, i) => {
-    if (typeof ref !== 'string' || !ref.trim()) out.push(`skills.refs[${i}] must be a non-empty OCI reference (e.g. registry.example.io/skills/runbooks:1.4.0)`);
+    if (typeof ref !== 'string' ||
+      !ref.trim()) out.push(`skills.refs[${i}] must be a non-empty OCI reference (e.g. ` +
+        `registry.example.io/skills/runbooks:1.4.0)`);
     else if (CONTROL.test(ref)) out.push(controlText(`skills.refs[${i}]`, ref));
     else if (/\s/.test(ref)) out.push(`skills.refs[${i}] ${goQuote(ref)} contains whitespace`);
     else {
@@ -96,7 +103,8 @@ function gitRefsViolations(gitRefs: unknown): string[] {
     if (problems.length > 0) return;
     const name = gitSkillName(ref as unknown as GitRef);
     const first = mounted.get(name);
-    if (first !== undefined) out.push(`skills.gitRefs[${first}] and ${at} both mount as ${goQuote(name)}; give one of them another name`);
+    if (first !== undefined) out.push(`skills.gitRefs[${first}] and ${at} both mount as ${goQuote(name)}; give one ` +
+      `of them another name`);
     else mounted.set(name, i);
   });
   return out;
@@ -106,10 +114,14 @@ function gitRefsViolations(gitRefs: unknown): string[] {
 function gitRefViolations(ref: Record<string, unknown>, at: string): string[] {
   const out: string[] = [];
   for (const key of Object.keys(ref)) {
-    if (!(GIT_REF_FIELDS as readonly string[]).includes(key)) out.push(`${at}.${key} is not a git reference field (use url, path, ref, commit or name)`);
+    if (!(GIT_REF_FIELDS as readonly string[]).includes(key)) {
+      out.push(`${at}.${key} is not a git reference field (use url, path, ref, commit or name)`);
+    }
   }
   for (const key of GIT_REF_FIELDS) {
-    if (ref[key] !== undefined && ref[key] !== null && typeof ref[key] !== 'string') out.push(`${at}.${key} must be a string`);
+    if (ref[key] !== undefined && ref[key] !== null && typeof ref[key] !== 'string') {
+      out.push(`${at}.${key} must be a string`);
+    }
   }
   if (out.length > 0) return out;
   for (const key of GIT_REF_FIELDS) {
@@ -120,11 +132,15 @@ function gitRefViolations(ref: Record<string, unknown>, at: string): string[] {
   const {
     url, path, ref: gitRef, commit, name,
   } = ref as { url?: string; path?: string; ref?: string; commit?: string; name?: string };
-  if (!url?.trim()) out.push(`${at}.url is required: the repository's http(s) URL, e.g. https://github.com/giantswarm/agent-skills`);
+  if (!url?.trim()) out.push(`${at}.url is required: the repository's http(s) URL, e.g. ` +
+    `https://github.com/giantswarm/agent-skills`);
   else if (!HTTP_URL.test(url)) out.push(`${at}.url ${goQuote(url)} must be an http(s) URL`);
   if (path?.trim()) {
-    if (/^[/\\]/.test(path) || /^[A-Za-z]:/.test(path)) out.push(`${at}.path ${goQuote(path)} must be relative to the repository root`);
-    else if (path.split(/[/\\]/).some((segment) => segment.trim() === '..')) out.push(`${at}.path ${goQuote(path)} must not climb out of the repository ("..")`);
+    if (/^[/\\]/.test(path) ||
+      /^[A-Za-z]:/.test(path)) out.push(`${at}.path ${goQuote(path)} must be relative to the repository root`);
+    else if (path.split(/[/\\]/).some((segment) => segment.trim() === '..')) {
+      out.push(`${at}.path ${goQuote(path)} must not climb out of the repository ("..")`);
+    }
   }
   if (gitRef && /\s/.test(gitRef)) out.push(`${at}.ref ${goQuote(gitRef)} contains whitespace`);
   if (commit?.trim() && !FULL_COMMIT.test(commit)) {

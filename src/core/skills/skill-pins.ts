@@ -83,7 +83,8 @@ export function planPins(skills: SkillsSpec | undefined, options: PinOptions = {
     const asked = ref.commit?.trim() ? undefined : known ? known.ref : given;
     if (!refresh && isFullCommit(given)) return { at, asked, pinned: given.toLowerCase() };
     const follow = asked !== undefined && !isFullCommit(asked) ? asked : undefined;
-    return { at, asked: refresh ? follow : asked, lookup: { kind: 'git', url: ref.url.trim(), ...(follow ? { ref: follow } : {}) } };
+    return { at, asked: refresh ? follow : asked,
+      lookup: { kind: 'git', url: ref.url.trim(), ...(follow ? { ref: follow } : {}) } };
   });
   const refs = (skills?.refs ?? []).map((text, i): PlannedPin => {
     const at = `skills.refs[${i}]`;
@@ -92,7 +93,9 @@ export function planPins(skills: SkillsSpec | undefined, options: PinOptions = {
     if (parsed.digest) {
       const asked = knownOciRef(options.known, parsed) ?? text;
       const again = refresh ? parseSkillOci(asked) : undefined;
-      if (again && !('error' in again) && !again.digest) return { at, asked, lookup: { kind: 'oci', reference: { ...again, tag: again.tag ?? 'latest' } } };
+      if (again && !('error' in again) && !again.digest) {
+        return { at, asked, lookup: { kind: 'oci', reference: { ...again, tag: again.tag ?? 'latest' } } };
+      }
       return { at, asked, pinned: pinnedOci(parsed, parsed.digest) };
     }
     return { at, asked: text, lookup: { kind: 'oci', reference: { ...parsed, tag: parsed.tag ?? 'latest' } } };
@@ -169,7 +172,9 @@ function knownOciRef(known: SkillRefs | undefined, reference: SkillOciReference)
   for (const entry of known?.refs ?? []) {
     if (entry.digest !== reference.digest) continue;
     const asked = parseSkillOci(entry.ref);
-    if (!('error' in asked) && asked.registry === reference.registry && asked.repository === reference.repository) return entry.ref;
+    if (!('error' in asked) && asked.registry === reference.registry && asked.repository === reference.repository) {
+      return entry.ref;
+    }
   }
   return undefined;
 }
@@ -208,7 +213,8 @@ export function parseSkillRefs(text: string | undefined): SkillRefs {
   if (Array.isArray(refs)) {
     const entries = refs.flatMap((r: unknown) => {
       const e = (typeof r === 'object' && r !== null ? r : {}) as Record<string, unknown>;
-      return str(e.ref) && typeof e.digest === 'string' && /^sha256:[0-9a-f]{64}$/.test(e.digest) ? [{ ref: e.ref, digest: e.digest }] : [];
+      return str(e.ref) && typeof e.digest === 'string' && /^sha256:[0-9a-f]{64}$/.test(e.digest)
+        ? [{ ref: e.ref, digest: e.digest }] : [];
     });
     if (entries.length > 0) out.refs = entries;
   }

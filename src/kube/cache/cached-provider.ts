@@ -6,7 +6,8 @@
  * the API server with the caller's token, so the answer, or the 403, is the one it would give uncached.
  */
 import type { RequestContext } from '../../identity/caller.js';
-import type { Gvr, KubeObject, KubePort, KubeProvider, ListOptions, WatchPort, WriteCallOptions } from '../../service/ports.js';
+import type { Gvr, KubeObject, KubePort, KubeProvider, ListOptions, WatchPort,
+  WriteCallOptions } from '../../service/ports.js';
 import type { ReadAttributes, ReadAuthorizer } from './ports.js';
 import type { ReadCache } from './read-cache.js';
 

@@ -112,7 +112,8 @@ export class ClusterReadCaches {
     this.pastReads.api += entry.opened.cache.reads.api;
     this.stops[reason]++;
     const log = this.options.log;
-    (reason === 'closed' ? log.debug.bind(log) : log.info.bind(log))({ cluster: key, reason }, 'workload read cache stopped');
+    (reason === 'closed' ? log.debug.bind(log) : log.info.bind(log))({ cluster: key, reason },
+      'workload read cache stopped');
     if (this.live.size === 0 && this.timer) {
       clearInterval(this.timer);
       this.timer = undefined;

@@ -174,7 +174,9 @@ export class Feed {
     const { items, resourceVersion } = await this.source.list();
     if (this.stopped) return;
     if (items.length > this.options.maxObjects) {
-      if (!this.overflowed) this.options.onChange?.('too many objects to cache; reading directly', { objects: items.length });
+      if (!this.overflowed) {
+        this.options.onChange?.('too many objects to cache; reading directly', { objects: items.length });
+      }
       this.overflowed = true;
       this.objects.clear();
       this.sorted = undefined;

@@ -120,7 +120,8 @@ export class ReadCache {
 
   /** Resolves once every store has listed, or after `timeoutMs` (startup warm-up; reads go direct meanwhile). */
   async synced(timeoutMs: number): Promise<boolean> {
-    const results = await Promise.all(this.allFeeds().map((feed) => feed.waitFor(() => feed.state() !== 'syncing', timeoutMs)));
+    const results = await Promise.all(this.allFeeds().map((feed) =>
+      feed.waitFor(() => feed.state() !== 'syncing', timeoutMs)));
     return results.every(Boolean);
   }
 

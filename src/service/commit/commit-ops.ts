@@ -11,7 +11,8 @@ import { invalid } from '../../core/errors.js';
 import { planCreate, planDelete, planUpdate, type UpdatePlan } from '../../core/gitops/gitops-plan.js';
 import { toolsetRemovalViolation } from '../../core/revisions/revision-record.js';
 import { applyUpdate } from '../../core/update-merge.js';
-import type { AgentSpec, AgentUpdate, CommitOptions, CreateResult, DeleteResult, UpdateResult } from '../../core/types.js';
+import type { AgentSpec, AgentUpdate, CommitOptions, CreateResult, DeleteResult,
+  UpdateResult } from '../../core/types.js';
 import { callerLogFields, callerName, type RequestContext } from '../../identity/caller.js';
 import { schemaRefusal } from '../writes/checks.js';
 import { commitChange } from './propose.js';

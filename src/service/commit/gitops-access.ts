@@ -12,7 +12,8 @@ import { repositoryOfUrl, repositoryText, type CommitTarget } from './gitops-tar
 import type { OperationEnv } from '../operation-env.js';
 import type { AccessAttributes, KubePort } from '../ports.js';
 
-const VERB: Record<CommitOperation, AccessAttributes['verb']> = { create: 'create', update: 'update', rollback: 'update', delete: 'delete' };
+const VERB: Record<CommitOperation, AccessAttributes['verb']> =
+  { create: 'create', update: 'update', rollback: 'update', delete: 'delete' };
 
 /** The 403 when the caller may not make the change live; nothing when they may (or nobody is asking). */
 export async function checkCallerMayChange(
@@ -22,10 +23,17 @@ export async function checkCallerMayChange(
   const asCaller = provider.identity === 'caller';
   // Without OAuth there is no person to ask about: the ServiceAccount's own RBAC is the rule.
   if (!asCaller && !env.settings.gitops?.reviewCallers) return;
-  if (!provider.reviewAccess) throw forbidden('commit mode cannot ask Kubernetes whether the caller may make this change, so it proposes nothing');
-  if (!asCaller && !ctx.caller) throw unauthenticated('commit mode needs the caller\'s identity to ask Kubernetes whether they may make this change');
+  if (!provider.reviewAccess) {
+    throw forbidden('commit mode cannot ask Kubernetes whether the caller may make this change, so it '
+      + 'proposes nothing');
+  }
+  if (!asCaller && !ctx.caller) {
+    throw unauthenticated('commit mode needs the caller\'s identity to ask Kubernetes whether they may '
+      + 'make this change');
+  }
   const { group, version, resource } = env.types.helmRelease;
-  const attributes: AccessAttributes = { verb: VERB[operation], group, version, resource, namespace, ...(operation === 'create' ? {} : { name }) };
+  const attributes: AccessAttributes = { verb: VERB[operation], group, version, resource, namespace,
+    ...(operation === 'create' ? {} : { name }) };
   const answer = await provider.reviewAccess(ctx, attributes);
   if (answer.allowed) return;
   const who = callerName(ctx.caller);

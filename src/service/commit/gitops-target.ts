@@ -30,7 +30,9 @@ export const repositoryText = (r: RepoRef) => `${r.owner}/${r.name}`;
 /** `owner/name` as given by a person, or the 400 that shows the form. */
 export function parseRepository(value: string, from: string): RepoRef {
   const parsed = parseRepositoryName(value.trim());
-  if (typeof parsed === 'string') throw invalid(`${from} ${JSON.stringify(value)} is not a GitHub repository: ${parsed}`);
+  if (typeof parsed === 'string') {
+    throw invalid(`${from} ${JSON.stringify(value)} is not a GitHub repository: ${parsed}`);
+  }
   return parsed;
 }
 
@@ -80,7 +82,9 @@ export async function commitTarget(
       'configure --gitops-repository');
   }
   const directory = normaliseDirectory(options.path ?? defaults?.path);
-  if (directory === undefined) throw invalid(`path ${JSON.stringify(options.path)} leaves the repository; give a directory below its root`);
+  if (directory === undefined) {
+    throw invalid(`path ${JSON.stringify(options.path)} leaves the repository; give a directory below its root`);
+  }
   return {
     repository: parseRepository(repository, options.repository ? 'repository' : '--gitops-repository'),
     base: str(options.branch) ?? defaults?.branch ?? 'main',
@@ -108,14 +112,18 @@ async function besideSource(
   // A request that names the whole place needs nothing from the Kustomization (which may not be followable).
   if (str(options.repository) && str(options.branch) && options.path !== undefined) {
     const directory = normaliseDirectory(options.path);
-    if (directory === undefined) throw invalid(`path ${JSON.stringify(options.path)} leaves the repository; give a directory below its root`);
+    if (directory === undefined) {
+      throw invalid(`path ${JSON.stringify(options.path)} leaves the repository; give a directory below its root`);
+    }
     return { repository: parseRepository(options.repository!, 'repository'), base: options.branch!, directory };
   }
   const target = await fromKustomization(env, kube, ref, options, false);
   const repository = str(options.repository) ? parseRepository(options.repository!, 'repository') : target.repository;
   const base = str(options.branch) ?? target.base;
   const directory = options.path === undefined ? target.directory : normaliseDirectory(options.path);
-  if (directory === undefined) throw invalid(`path ${JSON.stringify(options.path)} leaves the repository; give a directory below its root`);
+  if (directory === undefined) {
+    throw invalid(`path ${JSON.stringify(options.path)} leaves the repository; give a directory below its root`);
+  }
   const same = repositoryText(repository).toLowerCase() === repositoryText(target.repository).toLowerCase()
     && base === target.base && directory === target.directory;
   return same ? target : { repository, base, directory };
@@ -134,7 +142,8 @@ async function fromKustomization(
   };
   const source = spec.sourceRef ?? {};
   if (source.kind !== 'GitRepository' || typeof source.name !== 'string') {
-    const named = str(source.kind) ? `${String(source.kind)} ${str(source.name) ?? '(unnamed)'}` : 'a source of no kind';
+    const named = str(source.kind) ? `${String(source.kind)} ${str(source.name) ?? '(unnamed)'}`
+      : 'a source of no kind';
     throw invalid(`${where} applies from ${named}, not a GitRepository; commit mode writes only to git`);
   }
   const sourceNs = str(source.namespace) ?? ref.namespace;

@@ -143,7 +143,8 @@ export async function commitChange(
     };
     if (target.kustomization) info.kustomization = `${target.kustomization.namespace}/${target.kustomization.name}`;
     if (plan.liveSteps) info.liveSteps = plan.liveSteps;
-    const changes = plan.files.filter((f) => f.action !== 'unchanged').map((f) => ({ path: f.path, content: f.action === 'remove' ? null : f.content! }));
+    const changes = plan.files.filter((f) => f.action !== 'unchanged').map((f) =>
+      ({ path: f.path, content: f.action === 'remove' ? null : f.content! }));
     if (request.options.dryRun || changes.length === 0) return info;
     const title = commitTitle(operation, namespace, name, request.rolledBackTo);
     const requestedBy = callerName(ctx.caller) ?? 'agent-manager service account';
@@ -155,7 +156,8 @@ export async function commitChange(
       body: prBody(request, info, requestedBy, target, plan.drift), changes,
     });
     if (outcome.moved) {
-      ctx.log.info({ repository: info.repository, base: target.base, attempt }, 'the base branch moved while writing; planning again');
+      ctx.log.info({ repository: info.repository, base: target.base, attempt },
+        'the base branch moved while writing; planning again');
       continue;
     }
     return { ...info, pullRequest: outcome.pullRequest, number: outcome.number, commit: outcome.commit };
@@ -188,7 +190,8 @@ function prBody(
       'Flux apply them:', '', ...drift.map((p) => `- \`${p}\``));
   }
   if (info.liveSteps) {
-    lines.push('', '### After the merge', 'Flux will not delete these from the cluster; run by hand:', '', '```sh', ...info.liveSteps, '```');
+    lines.push('', '### After the merge', 'Flux will not delete these from the cluster; run by hand:', '', '```sh',
+      ...info.liveSteps, '```');
   }
   return `${lines.join('\n')}\n`;
 }

@@ -107,15 +107,18 @@ export async function listAgents(rc: ReadContext, namespace: string): Promise<Li
     try {
       const release = await kube.get(types.helmRelease, p.foreign!.namespace, p.foreign!.name);
       if (!release) p.error = notFound(`the HelmRelease ${where} the Agent's labels name does not exist`);
-      else if (!isNamedObject(release)) p.error = new AppError(ErrorCode.Backend, `the HelmRelease ${where} the Agent's labels name is malformed: it has no metadata.name`);
+      else if (!isNamedObject(release)) p.error = new AppError(ErrorCode.Backend,
+        `the HelmRelease ${where} the Agent's labels name is malformed: it has no metadata.name`);
       else p.release = release;
     } catch (err) {
       const cause = toAppError(err);
-      p.error = new AppError(cause.code, `the HelmRelease ${where} the Agent's labels name could not be read: ${cause.detail}`);
+      p.error = new AppError(cause.code,
+        `the HelmRelease ${where} the Agent's labels name could not be read: ${cause.detail}`);
     }
   }));
 
-  const matched = new Set(pairs.flatMap((p) => (p.release ? [key(p.release.metadata.namespace ?? '', p.release.metadata.name)] : [])));
+  const matched = new Set(pairs.flatMap((p) =>
+    (p.release ? [key(p.release.metadata.namespace ?? '', p.release.metadata.name)] : [])));
   const agents = pairs.map((p) => itemOf(p.cr, p.release, p.cr.metadata.name, p.error));
   const chartSources = agentChartSources(sources, rc.chartUrl);
   for (const release of releases) {
@@ -123,7 +126,9 @@ export async function listAgents(rc: ReadContext, namespace: string): Promise<Li
     if (!isAgentRelease(release, chartSources, namespace)) continue;
     agents.push(itemOf(undefined, release, releaseAgentName(release)));
   }
-  for (const agent of agents) if (agent.error) warnings.push(`agent ${agent.namespace}/${agent.name}: ${agent.error.message}`);
+  for (const agent of agents) {
+    if (agent.error) warnings.push(`agent ${agent.namespace}/${agent.name}: ${agent.error.message}`);
+  }
   agents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return warnings.length > 0 ? { agents, warnings } : { agents };
 }
@@ -143,9 +148,11 @@ function itemOf(cr: KubeObject | undefined, release: KubeObject | undefined, nam
   } catch (err) {
     // An object of a shape the read model cannot take: the item names it, the rest of the list stands.
     const from = cr ?? release!;
-    const problem = new AppError(ErrorCode.Invalid, `the ${from.kind ?? 'object'} ${from.metadata.namespace ?? ''}/${name} is malformed: ${toAppError(err).detail}`);
+    const problem = new AppError(ErrorCode.Invalid,
+      `the ${from.kind ?? 'object'} ${from.metadata.namespace ?? ''}/${name} is malformed: ${toAppError(err).detail}`);
     return {
-      name, namespace: from.metadata.namespace ?? '', exists: cr !== undefined, ready: null, accepted: null, managed: release ? 'helmrelease' : 'none',
+      name, namespace: from.metadata.namespace ?? '', exists: cr !== undefined, ready: null, accepted: null,
+      managed: release ? 'helmrelease' : 'none',
       error: itemError(error ?? problem),
     };
   }

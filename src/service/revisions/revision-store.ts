@@ -78,8 +78,10 @@ export function releaseRevisions(
   const owned = history.revisions.filter((r) => release !== undefined && (uid === undefined || r.ownerUid === uid));
   if (log) {
     const strays = [
-      ...history.revisions.filter((r) => !owned.includes(r)).map((r) => ({ name: r.name, uid: r.ownerUid, why: 'not owned by the release' })),
-      ...history.unnumbered.map((u) => ({ name: u.name, uid: u.uid, why: `no revision number from 1 to ${MAX_REVISION}` })),
+      ...history.revisions.filter((r) => !owned.includes(r)).map((r) =>
+        ({ name: r.name, uid: r.ownerUid, why: 'not owned by the release' })),
+      ...history.unnumbered.map((u) => ({ name: u.name, uid: u.uid,
+        why: `no revision number from 1 to ${MAX_REVISION}` })),
     ];
     for (const stray of strays) reportOnce(log, history, stray);
   }
@@ -141,7 +143,8 @@ export async function recordRevision(
   const notes: string[] = [];
   const log = { ...callerLogFields(ctx), namespace, agent, revision };
   const owner = {
-    apiVersion: release.apiVersion, kind: release.kind, name: release.metadata.name, namespace, uid: release.metadata.uid ?? '',
+    apiVersion: release.apiVersion, kind: release.kind, name: release.metadata.name, namespace,
+    uid: release.metadata.uid ?? '',
   };
   let object: KubeObject | undefined;
   if (revision === undefined) {
@@ -169,14 +172,16 @@ export async function recordRevision(
     notes.push(`revision ${String(revision)} of ${where} was not recorded (the change itself was applied): ${why}`);
     ctx.log.warn({ ...log, err: why }, 'revision not recorded');
   }
-  const failed = removed.filter((r) => r.status === 'rejected').map((r) => messageOf((r as PromiseRejectedResult).reason));
+  const failed = removed.filter((r) => r.status === 'rejected').map((r) =>
+    messageOf((r as PromiseRejectedResult).reason));
   if (failed.length > 0) {
     notes.push(`${failed.length} revision(s) of ${where} beyond the history limit of ${limit} could not be ` +
       `deleted: ${failed[0]}`);
     ctx.log.warn({ ...log, err: failed[0], failed: failed.length }, 'old revisions not deleted');
   }
   if (history.error) {
-    notes.push(`the revision history of ${where} could not be read, so older revisions were not pruned: ${history.error}`);
+    notes.push(`the revision history of ${where} could not be read, so older revisions were not pruned: ` +
+      `${history.error}`);
     ctx.log.warn({ ...log, err: history.error }, 'revision history not readable');
   }
   return create && created!.status === 'fulfilled' ? { revision, notes } : { notes };

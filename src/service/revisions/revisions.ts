@@ -9,7 +9,8 @@ import { composeManifests } from '../../core/compose.js';
 import { changedPaths } from '../../core/diff.js';
 import { notFound, toAppError, Unprocessable } from '../../core/errors.js';
 import { validateName } from '../../core/names.js';
-import { currentRevision, fluxHistory, revisionEntries, revisionEntry, type LiveRelease } from '../../core/revisions/revision-history.js';
+import { currentRevision, fluxHistory, revisionEntries, revisionEntry,
+  type LiveRelease } from '../../core/revisions/revision-history.js';
 import { annotatedRevision, type StoredRevision } from '../../core/revisions/revision-record.js';
 import type { RevisionDetail, RevisionEntry } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';

@@ -27,7 +27,8 @@ export function checkMessage(message: string | undefined): string {
 }
 
 /** An optional text of at most `max` characters. */
-export function checkOptional(field: 'requestId' | 'sessionName', value: string | undefined, max: number): string | undefined {
+export function checkOptional(field: 'requestId' | 'sessionName', value: string | undefined,
+  max: number): string | undefined {
   if (value === undefined) return undefined;
   if (value.trim() === '') throw invalid(`${field} is empty: leave it out or give a value`);
   const chars = length(value);
@@ -40,7 +41,9 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** A session id as start_session answered it. */
 export function checkSessionId(sessionId: string | undefined): string {
-  if (sessionId === undefined || sessionId === '') throw invalid('sessionId is required: use the session.id start_session or list_sessions answered');
+  if (sessionId === undefined || sessionId === '') {
+    throw invalid('sessionId is required: use the session.id start_session or list_sessions answered');
+  }
   if (length(sessionId) > MAX_SESSION_ID_CHARS || CONTROL.test(sessionId)) {
     throw invalid(`sessionId is not a session id (printable, at most ${MAX_SESSION_ID_CHARS} characters): use the ` +
       `session.id start_session or list_sessions answered`);

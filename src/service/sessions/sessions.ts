@@ -12,7 +12,8 @@ import type { RequestContext } from '../../identity/caller.js';
 import type { OperationEnv } from '../operation-env.js';
 import { agentStatus } from '../reads/status.js';
 import { a2aIdentity } from './identity.js';
-import { checkMessage, checkOptional, checkSessionId, MAX_REQUEST_ID_CHARS, MAX_SESSION_NAME_CHARS, turnSeconds } from './limits.js';
+import { checkMessage, checkOptional, checkSessionId, MAX_REQUEST_ID_CHARS, MAX_SESSION_NAME_CHARS,
+  turnSeconds } from './limits.js';
 import type { A2AConversation, A2AJson } from './port.js';
 import { sessionContextId } from './session-id.js';
 import { oldestFirst, sessionOf, sessionsOf, turnOf } from './turns.js';
@@ -46,7 +47,8 @@ export type TurnListener = (turn: Turn) => void;
 /** The most tasks one read asks the agent for. */
 const TASK_LIMIT = 1_000;
 
-const NO_ENDPOINT = 'this installation has no kagent A2A endpoint (--kagent-a2a-url is empty), so the session tools are not offered';
+const NO_ENDPOINT =
+  'this installation has no kagent A2A endpoint (--kagent-a2a-url is empty), so the session tools are not offered';
 
 interface Opened {
   readonly agent: { namespace: string; name: string };
@@ -99,7 +101,8 @@ async function sessionTasks(opened: Opened, sessionId: string): Promise<A2AJson[
   const tasks = await opened.conversation.listTasks(sessionId, TASK_LIMIT);
   if (tasks.length === 0) {
     const { namespace, name } = opened.agent;
-    throw notFound(`session ${sessionId} of agent ${namespace}/${name} not found (list_sessions shows the sessions you started)`);
+    throw notFound(`session ${sessionId} of agent ${namespace}/${name} not found (list_sessions shows the ` +
+      `sessions you started)`);
   }
   return tasks;
 }

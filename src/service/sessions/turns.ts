@@ -14,7 +14,8 @@ const SETTLED = new Set([
   'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED',
 ]);
 
-const obj = (value: unknown): A2AJson => (typeof value === 'object' && value !== null && !Array.isArray(value) ? value as A2AJson : {});
+const obj = (value: unknown): A2AJson =>
+  (typeof value === 'object' && value !== null && !Array.isArray(value) ? value as A2AJson : {});
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 export const taskState = (task: A2AJson): string => str(obj(task.status).state) ?? 'TASK_STATE_UNSPECIFIED';
@@ -49,12 +50,14 @@ function nameOf(task: A2AJson): string | undefined {
 }
 
 /** The session of one context from its tasks (any order); `fallbackName` when they name none. */
-export function sessionOf(agent: Session['agent'], contextId: string, tasks: readonly A2AJson[], fallbackName?: string): Session {
+export function sessionOf(agent: Session['agent'], contextId: string, tasks: readonly A2AJson[],
+  fallbackName?: string): Session {
   const ordered = oldestFirst(tasks);
   const first = ordered[0];
   const last = ordered.at(-1);
   const name = ordered.map(nameOf).find((n) => n !== undefined) ?? fallbackName;
-  const session: Session = { id: contextId, agent, state: last ? taskState(last) : 'TASK_STATE_UNSPECIFIED', turns: ordered.length };
+  const session: Session = { id: contextId, agent, state: last ? taskState(last) : 'TASK_STATE_UNSPECIFIED',
+    turns: ordered.length };
   if (name !== undefined) session.name = name;
   const createdAt = first && taskTime(first);
   const updatedAt = last && taskTime(last);

@@ -87,7 +87,8 @@ export async function waitForRollout(
       openFeed(watches, types.helmRelease, namespace, byName(name), handlers, signal),
       openFeed(watches, types.deployment, namespace, byName(name), handlers, signal),
       openFeed(watches, types.pod, namespace, { labelSelector: `kagent=${name}` }, handlers, signal),
-      openFeed(watches, types.event, namespace, { fieldSelector: 'type=Warning' }, eventHandlers, signal).catch(() => undefined),
+      openFeed(watches, types.event, namespace, { fieldSelector: 'type=Warning' }, eventHandlers, signal).catch(() =>
+        undefined),
     ]);
     const where = releaseLocation(first(agent), namespace, name);
     const located = where.name !== name || where.namespace !== namespace

@@ -8,7 +8,8 @@
 import { backendError, invalid, shutdownUnavailable, toAppError, unsupported } from '../../core/errors.js';
 import { validateName } from '../../core/names.js';
 import type { Agent, Status, WaitResult } from '../../core/types.js';
-import { elapsedSeconds, WAIT_DEFAULT_SECONDS, waitSeconds, type WaitEnd, type WaitUntil } from '../../core/wait-rules.js';
+import { elapsedSeconds, WAIT_DEFAULT_SECONDS, waitSeconds, type WaitEnd,
+  type WaitUntil } from '../../core/wait-rules.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationEnv } from '../operation-env.js';
 import type { WatchPort } from '../ports.js';
@@ -108,7 +109,8 @@ interface WaitableResult {
  * says what the wait saw (the Agent rendered, its conditions) and not the state the write
  * left; the write's own agent when it cannot be read (the wait's status still says why).
  */
-async function agentAfter<A extends WaitableResult['agent']>(env: OperationEnv, ctx: RequestContext, agent: A): Promise<A | Agent> {
+async function agentAfter<A extends WaitableResult['agent']>(env: OperationEnv, ctx: RequestContext,
+  agent: A): Promise<A | Agent> {
   try {
     return await getAgent(
       { kube: env.kube(ctx), types: env.types, chartUrl: env.compose.chartOciUrl }, agent.namespace, agent.name,
@@ -137,7 +139,8 @@ export async function withRollout<R extends WaitableResult>(
   try {
     // As wait_for_agent, every verdict change is the call's progress (MCP, with a progress token).
     // Not ready before the release reached the generation this write left.
-    outcome = await follow(env, ctx, namespace, name, 'ready', seconds, (status) => ctx.progress?.(status.summary), result.generation);
+    outcome = await follow(env, ctx, namespace, name, 'ready', seconds, (status) => ctx.progress?.(status.summary),
+      result.generation);
   } catch (err) {
     return note(`the write was applied, but waiting for the rollout failed: ${toAppError(err).message}; follow it ` +
       `with wait_for_agent`);
@@ -147,7 +150,8 @@ export async function withRollout<R extends WaitableResult>(
     timedOut: outcome.end !== 'ready' && outcome.end !== 'failed', waitedSeconds: outcome.waitedSeconds,
   };
   if (outcome.end === 'aborted' && env.deps.shutdown?.aborted) {
-    return { ...waited, notes: [...(result.notes ?? []), 'the server shut down before the rollout ended; follow it with wait_for_agent'] };
+    return { ...waited, notes: [...(result.notes ?? []),
+      'the server shut down before the rollout ended; follow it with wait_for_agent'] };
   }
   return waited;
 }

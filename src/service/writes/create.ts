@@ -6,7 +6,8 @@
  * is refused, kept if its outcome is unknown. The new agent's status is embedded and revision 1 recorded
  * in the same round. A dry run sends both writes with `dryRun=All`, so admission, schema and RBAC judge it.
  */
-import { buildHelmRelease, buildOciRepository, buildValues, chartNameOf, composeManifests } from '../../core/compose.js';
+import { buildHelmRelease, buildOciRepository, buildValues, chartNameOf,
+  composeManifests } from '../../core/compose.js';
 import { changedPaths } from '../../core/diff.js';
 import { backendError, conflict, invalid, isAppError } from '../../core/errors.js';
 import { metadataMapsViolations } from '../../core/labels.js';

@@ -33,7 +33,8 @@ export function releaseGuard(release: KubeObject, force: boolean, commit = false
     );
   }
   if ((release.spec as { suspend?: unknown } | undefined)?.suspend === true) {
-    return conflict(`HelmRelease ${ref(release)} is suspended: Flux will not act on a change. Resume it first, or pass force`);
+    return conflict(`HelmRelease ${ref(release)} is suspended: Flux will not act on a change. Resume it ` +
+      `first, or pass force`);
   }
   return undefined;
 }

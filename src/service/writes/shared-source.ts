@@ -31,7 +31,8 @@ type ChartRef = { kind?: unknown; name?: unknown; namespace?: unknown };
 export function sourceOfRelease(release: KubeObject): SourceRef | undefined {
   const ref = (release.spec as { chartRef?: ChartRef } | undefined)?.chartRef ?? {};
   if (ref.kind !== 'OCIRepository' || typeof ref.name !== 'string') return undefined;
-  const namespace = typeof ref.namespace === 'string' && ref.namespace !== '' ? ref.namespace : release.metadata.namespace ?? '';
+  const namespace = typeof ref.namespace === 'string' && ref.namespace !== '' ? ref.namespace
+    : release.metadata.namespace ?? '';
   return { namespace, name: ref.name };
 }
 
@@ -111,14 +112,18 @@ export async function removeSourceIfUnused(
   let current: KubeObject | undefined;
   try {
     const referencing = await liveReferences(kube, types, source, exceptUid);
-    if (referencing.length > 0) return `still referenced by ${referencing.length} other HelmRelease(s): ${referencing.join(', ')}`;
+    if (referencing.length > 0) {
+      return `still referenced by ${referencing.length} other HelmRelease(s): ${referencing.join(', ')}`;
+    }
     current = await kube.get(types.ociRepository, source.namespace, source.name);
   } catch (err) {
     return `could not list the other HelmReleases of the namespace: ${errText(err)}`;
   }
   if (!current) return 'no OCIRepository to delete';
   try {
-    if (!(await kube.remove(types.ociRepository, source.namespace, source.name, options))) return 'no OCIRepository to delete';
+    if (!(await kube.remove(types.ociRepository, source.namespace, source.name, options))) {
+      return 'no OCIRepository to delete';
+    }
   } catch (err) {
     return `delete refused: ${errText(err)}`;
   }

@@ -121,14 +121,17 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
   const attempts = precondition !== undefined ? 1 : Math.max(1, env.settings.updateAttempts ?? 60);
   const pinner = new SkillPinner(env.deps.skillResolver, ctx);
   for (let attempt = 1; ; attempt++) {
-    const read = await readForUpdate(env, kube, namespace, plan.target, { history: true, modelConfigs: plan.operation === 'rollback' });
+    const read = await readForUpdate(env, kube, namespace, plan.target,
+      { history: true, modelConfigs: plan.operation === 'rollback' });
     const { objects, modelConfigs, schema } = read;
     let release: KubeObject;
     try {
       release = writableRelease(objects, plan.target.force === true, plan.target.mode === 'commit');
     } catch (err) {
       // A GitOps-owned release refused in apply mode: the 409 says how to propose the change instead.
-      if (objects.release && isAppError(err, 'conflict')) throw await withCommitHint(env, ctx, kube, objects.release, err);
+      if (objects.release && isAppError(err, 'conflict')) {
+        throw await withCommitHint(env, ctx, kube, objects.release, err);
+      }
       throw err;
     }
     // A precondition that holds writes at the resourceVersion just read (the release is written as read).

@@ -80,7 +80,9 @@ export function bearerAuth(options: BearerAuthOptions): RequestHandler {
       caller = await verifier.verify(token);
     } catch (err) {
       const error = toAppError(err);
-      if (error.code === 'unauthenticated') return refuse(req, res, { resourceMetadataUrl, log, error, tokenSent: true });
+      if (error.code === 'unauthenticated') {
+        return refuse(req, res, { resourceMetadataUrl, log, error, tokenSent: true });
+      }
       // The identity provider failed, not the caller: no challenge, the error's own status.
       log.warn({ method: req.method, path: pathOf(req), err: error.message }, `token not verified: ${error.message}`);
       sendJson(res, error.status, toRestErrorBody(error));
@@ -140,7 +142,8 @@ export function sendUnauthenticated(
 export function challengeAfterGuard(req: Request, res: Response, error: AppError): void {
   if (error.code !== 'unauthenticated' || !req.resourceMetadataUrl) return;
   res.setHeader('WWW-Authenticate', bearerChallenge(req.resourceMetadataUrl, error.detail));
-  req.ctx?.log.info({ method: req.method, path: pathOf(req), reason: error.detail }, `request refused: ${error.detail}`);
+  req.ctx?.log.info({ method: req.method, path: pathOf(req), reason: error.detail },
+    `request refused: ${error.detail}`);
 }
 
 /** Text allowed in a quoted header parameter: printable ASCII without `"` and `\` (RFC 6750 section 3). */

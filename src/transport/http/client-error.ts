@@ -20,14 +20,18 @@ export function clientErrorAnswer(
     case 'HPE_HEADER_OVERFLOW':
       return {
         status: 431,
-        message: `the request line and headers are larger than ${maxHeaderBytes / 1024} KiB; shorten the URL or the headers`,
+        message: `the request line and headers are larger than ${maxHeaderBytes / 1024} KiB; shorten the `
+          + `URL or the headers`,
       };
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return { status: 413, message: 'the chunk extensions of the request body are too large; send the body without them' };
+      return { status: 413,
+        message: 'the chunk extensions of the request body are too large; send the body without them' };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, message: 'the request did not arrive in time; send the whole request again without pausing' };
+      return { status: 408,
+        message: 'the request did not arrive in time; send the whole request again without pausing' };
     default:
-      return { status: 400, message: 'the request is not valid HTTP/1.1; check the request line, the headers and the body framing' };
+      return { status: 400,
+        message: 'the request is not valid HTTP/1.1; check the request line, the headers and the body framing' };
   }
 }
 
@@ -51,7 +55,8 @@ export function answerClientErrors(server: Server, maxHeaderBytes: number): void
     const body = encodeJson({ error: { code: 'invalid_request', message } });
     if (res) {
       res.shouldKeepAlive = false;
-      res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+      res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body),
+        Connection: 'close' });
       res.end(body);
     } else {
       socket.end(

@@ -75,7 +75,8 @@ export function oauthMetadataRouter(options: OAuthMetadataOptions): Router {
     const body = protectedResourceMetadata(options, resourcePath);
     router.options(path, (_req, res) => {
       allowAnyOrigin(res);
-      res.set('Access-Control-Allow-Methods', 'GET, OPTIONS').set('Access-Control-Allow-Headers', '*').status(204).end();
+      res.set('Access-Control-Allow-Methods', 'GET, OPTIONS').set('Access-Control-Allow-Headers', '*').status(204)
+        .end();
     });
     router.get(path, (_req, res) => {
       // Browser-based MCP clients read this document cross-origin.

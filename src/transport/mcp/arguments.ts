@@ -43,12 +43,14 @@ function reason(issue: Issue, tool: string, schema: z.ZodObject, args: unknown):
       const what = `unknown ${issue.keys.length === 1 ? 'field' : 'fields'} ${names}`;
       if (at) return `${at}: ${what}`;
       const known = Object.keys(schema.shape);
-      return known.length === 0 ? `${what} (${tool} takes no arguments)` : `${what} (${tool} takes: ${known.join(', ')})`;
+      return known.length === 0 ? `${what} (${tool} takes no arguments)`
+        : `${what} (${tool} takes: ${known.join(', ')})`;
     }
     case 'invalid_type': {
       if (issue.path.length > 0 && valueAt(args, issue.path) === undefined) return `${at} is required`;
       // The REST words for the same mistake (one wording on both surfaces).
-      return at ? wrongTypeText(at, issue.expected, valueAt(args, issue.path)) : `arguments: ${stripPrefix(issue.message)}`;
+      return at ? wrongTypeText(at, issue.expected, valueAt(args, issue.path))
+        : `arguments: ${stripPrefix(issue.message)}`;
     }
     default:
       return `${at || 'arguments'}: ${stripPrefix(issue.message)}`;

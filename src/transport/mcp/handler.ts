@@ -62,7 +62,8 @@ export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
     // JSON.parse keeps the last of a repeated key, so `"dryRun": true, "dryRun": false` would write.
     const repeated = message && duplicateKey(message.text);
     if (repeated !== undefined) {
-      res.status(400).json(jsonRpcError(-32600, `Invalid Request: field "${repeated}" is given twice; send each field once`));
+      res.status(400).json(jsonRpcError(-32600,
+        `Invalid Request: field "${repeated}" is given twice; send each field once`));
       return;
     }
     const shape = message && headersAcceptable(req) ? notJsonRpc(message.value) : undefined;
@@ -79,7 +80,9 @@ export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
       // not begun yet, becomes an empty event stream (a JSON body would have to carry one).
       deliver?.({ ...cancellation, jsonrpc: '2.0' });
       if (stream) transport.closeSSEStream(id);
-      else if (!res.headersSent) res.status(200).set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' }).end();
+      else if (!res.headersSent) {
+        res.status(200).set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' }).end();
+      }
     });
     // What the transport hands this request's server (set once connected).
     let deliver: Transport['onmessage'];
@@ -106,7 +109,8 @@ export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
       transport.onmessage = (received, extra) => {
         const problem = invalidParams(received);
         if (problem !== undefined && isJSONRPCRequest(received)) {
-          void transport.send({ jsonrpc: '2.0', id: received.id, error: { code: ErrorCode.InvalidParams, message: problem } }).catch(() => undefined);
+          void transport.send({ jsonrpc: '2.0', id: received.id,
+            error: { code: ErrorCode.InvalidParams, message: problem } }).catch(() => undefined);
           return;
         }
         const cancellation = asCancellation(received);

@@ -27,13 +27,18 @@ function problem(m: unknown): string | undefined {
   if ('id' in message && typeof message.id !== 'string' && !Number.isSafeInteger(message.id)) {
     return 'id must be a string or a whole number (MCP allows no null id)';
   }
-  if ('params' in message && (typeof message.params !== 'object' || message.params === null || Array.isArray(message.params))) {
+  if ('params' in message && (typeof message.params !== 'object' || message.params === null ||
+    Array.isArray(message.params))) {
     return 'params must be an object (MCP passes parameters by name)';
   }
   const meta = (message.params as Record<string, unknown> | undefined)?._meta;
-  if (meta !== undefined && (typeof meta !== 'object' || meta === null || Array.isArray(meta))) return 'params._meta must be an object';
+  if (meta !== undefined && (typeof meta !== 'object' || meta === null || Array.isArray(meta))) {
+    return 'params._meta must be an object';
+  }
   const token = (meta as Record<string, unknown> | undefined)?.progressToken;
-  if (token !== undefined && typeof token !== 'string' && typeof token !== 'number') return 'params._meta.progressToken must be a string or a number';
+  if (token !== undefined && typeof token !== 'string' && typeof token !== 'number') {
+    return 'params._meta.progressToken must be a string or a number';
+  }
   if (!('method' in message) && !('result' in message) && !('error' in message)) {
     return 'a message needs a method (a request or a notification) or a result or an error (a response)';
   }
@@ -54,5 +59,6 @@ function kind(v: unknown): string {
  */
 export function headersAcceptable(req: Request): boolean {
   const accept = req.headers.accept ?? '';
-  return accept.includes('application/json') && accept.includes('text/event-stream') && req.is('application/json') === 'application/json';
+  return accept.includes('application/json') && accept.includes('text/event-stream') &&
+    req.is('application/json') === 'application/json';
 }

@@ -30,6 +30,7 @@ export function invalidParams(message: JSONRPCMessage): string | undefined {
 
 function words(issue: z.core.$ZodIssue): string {
   // "expected nonoptional, received undefined" is zod's way of saying a required value is missing.
-  if (issue.code === 'invalid_type' && (issue.expected === 'nonoptional' || issue.message.endsWith('received undefined'))) return 'required';
+  if (issue.code === 'invalid_type' && (issue.expected === 'nonoptional' ||
+    issue.message.endsWith('received undefined'))) return 'required';
   return issue.message.replace(/^Invalid input: /, '').replace('expected record', 'expected object');
 }

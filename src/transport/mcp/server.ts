@@ -7,7 +7,8 @@
  * so `__proto__` reaches the strict schema and is refused rather than dropped.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, ListToolsRequestSchema, type CallToolRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListToolsRequestSchema, type CallToolRequest,
+  type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { RequestContext } from '../../identity/caller.js';
 import { MCP_INSTRUCTIONS } from './instructions.js';
@@ -21,11 +22,13 @@ export const MCP_SERVER_NAME = 'agent-manager';
 const ToolCallEnvelope = z.object({ method: z.literal('tools/call'), params: z.unknown() });
 
 /** The call's progress notifications, when it carries a progress token (progress.ts). */
-function progressOf(params: CallToolRequest['params'], extra: ToolCallExtra, heartbeatMs: number): ProgressReporter | undefined {
+function progressOf(params: CallToolRequest['params'], extra: ToolCallExtra,
+  heartbeatMs: number): ProgressReporter | undefined {
   const progressToken = params._meta?.progressToken;
   if (progressToken === undefined) return undefined;
   return new ProgressReporter((progress, message) => {
-    extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message } }).catch(() => undefined);
+    extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message } })
+      .catch(() => undefined);
   }, heartbeatMs);
 }
 
@@ -66,7 +69,8 @@ export function buildMcpServer(options: McpServerOptions): Server {
     // The whole list is one page and never has a nextCursor, so any cursor is one we did
     // not issue: MCP pagination asks for -32602 on an invalid cursor, not a silent first page.
     if (request.params?.cursor !== undefined) {
-      throw invalidParams('invalid cursor: tools/list answers every tool on one page and issues no cursors; call it without one');
+      throw invalidParams('invalid cursor: tools/list answers every tool on one page and issues no cursors; ' +
+        'call it without one');
     }
     return { tools: [...catalog.tools] };
   });

@@ -32,7 +32,10 @@ export function parseIfMatch(header: string | undefined, field = 'If-Match'): If
     }
     (match[1] ? weak : strong).push(match[2] ?? '');
   }
-  if (elements.length === 0) throw invalid(`${field} is empty: send the ETag GET answered (e.g. ${field}: "3-9f86d081"), or leave the header out`);
+  if (elements.length === 0) {
+    throw invalid(`${field} is empty: send the ETag GET answered (e.g. ${field}: "3-9f86d081"), or ` +
+      `leave the header out`);
+  }
   return { any: false, strong, weak };
 }
 
@@ -67,7 +70,9 @@ export function versionUnlessNoneMatch(
   ifNoneMatch: IfMatch, current: string | undefined, namespace: string, name: string,
 ): string | undefined {
   const agent = `agent ${namespace}/${name}`;
-  if (ifNoneMatch.any) return failed(`${agent} exists, and If-None-Match: * asks for a write only when it does not; leave the header out`);
+  if (ifNoneMatch.any) {
+    return failed(`${agent} exists, and If-None-Match: * asks for a write only when it does not; leave the header out`);
+  }
   if (current !== undefined && [...ifNoneMatch.strong, ...ifNoneMatch.weak].includes(current)) {
     return failed(`${agent} is at version ${shownTag(current)}, which If-None-Match names; read it again, or ` +
       `leave the header out`);

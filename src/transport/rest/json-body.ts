@@ -81,7 +81,8 @@ const rawParser = express.raw({ type: () => true, limit: MAX_BODY_BYTES });
 export const readRawBody: RequestHandler = (req, res, next) => {
   const problem = contentTypeProblem(req.headers['content-type']);
   if (problem !== undefined) {
-    return next(refuse(res, new UnsupportedMediaTypeError(problem, req.method === 'PATCH' ? { 'Accept-Patch': JSON_MEDIA_TYPE } : {})));
+    return next(refuse(res, new UnsupportedMediaTypeError(problem,
+      req.method === 'PATCH' ? { 'Accept-Patch': JSON_MEDIA_TYPE } : {})));
   }
   readBytes(req, res, next);
 };
@@ -111,7 +112,8 @@ function readBytes(req: express.Request, res: express.Response, next: express.Ne
     if (type === 'entity.too.large') return next(new BodyTooLargeError(err));
     if (type === 'encoding.unsupported') {
       const coding = JSON.stringify(String((err as { encoding?: unknown }).encoding ?? '').slice(0, 64));
-      const detail = `the content coding ${coding} is not supported; send the body uncompressed or as ${CODINGS.join(', ')}`;
+      const detail =
+        `the content coding ${coding} is not supported; send the body uncompressed or as ${CODINGS.join(', ')}`;
       return next(refuse(res, new UnsupportedMediaTypeError(detail, { 'Accept-Encoding': CODINGS.join(', ') }, err)));
     }
     const message = err instanceof Error ? err.message : String(err);
@@ -141,7 +143,9 @@ export function parseJsonBody(raw: unknown, keepNull: ReadonlySet<string> = new 
       throw invalid(`invalid JSON: ${err instanceof Error ? err.message : String(err)}`, err);
     }
     const repeated = duplicateKey(text);
-    if (repeated !== undefined) throw invalid(`invalid JSON: field ${JSON.stringify(repeated)} is given twice; send each field once`);
+    if (repeated !== undefined) {
+      throw invalid(`invalid JSON: field ${JSON.stringify(repeated)} is given twice; send each field once`);
+    }
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw invalid(`invalid JSON: the body must be a JSON object, not ${jsonKind(value)}`);

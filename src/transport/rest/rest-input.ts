@@ -12,7 +12,8 @@ import { invalid, isAppError, PreconditionFailed, type AppError } from '../../co
 import type { AnyOperation } from '../operations.js';
 import { fieldPath, valueAt } from '../field-path.js';
 import { wrongTypeText } from '../type-errors.js';
-import { parseIfMatch, shownTag, singleVersion, versionFromList, versionUnlessNoneMatch, type IfMatch } from './if-match.js';
+import { parseIfMatch, shownTag, singleVersion, versionFromList, versionUnlessNoneMatch,
+  type IfMatch } from './if-match.js';
 import { parseJsonBody } from './json-body.js';
 
 /** Reads the agent's current `version`; a missing agent throws its 404. */
@@ -31,7 +32,8 @@ export async function restInput(
   for (const [name, type] of Object.entries(rest.query ?? {})) {
     // As Go's `Query().Get` a read takes the first value; a write takes it once
     // (`?mode=commit&mode=apply` would otherwise apply): values given twice must agree.
-    const text = rest.method === 'get' && type === 'string' ? firstQueryValue(req.query[name]) : flagValue(name, req.query[name]);
+    const text = rest.method === 'get' && type === 'string' ? firstQueryValue(req.query[name])
+      : flagValue(name, req.query[name]);
     if (text === undefined) continue;
     const given = type === 'string' ? text : type === 'integer' ? queryInteger(name, text) : queryFlag(name, text);
     const body = raw[name];
@@ -41,7 +43,8 @@ export async function restInput(
       raw[name] = given;
       origins.set(name, 'query parameter');
     } else if (typeof body === typeof given && body !== given) {
-      throw invalid(`the query ${name}=${text.slice(0, 64)} and the body "${name}": ${shown(body)} disagree: send one of them`);
+      throw invalid(`the query ${name}=${text.slice(0, 64)} and the body "${name}": ${shown(body)} disagree: ` +
+        `send one of them`);
     }
   }
   for (const [name, value] of Object.entries(req.params ?? {})) {
@@ -206,7 +209,9 @@ export function queryFlag(name: string, value: string): boolean {
 /** A flag's query value; given more than once, the values must agree (`?dryRun=true&dryRun=false` says nothing). */
 export function flagValue(name: string, value: unknown): string | undefined {
   const values = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
-  if (values.some((v) => v !== values[0])) throw invalid(`the query parameter ${name} is given more than once with different values; send it once`);
+  if (values.some((v) => v !== values[0])) {
+    throw invalid(`the query parameter ${name} is given more than once with different values; send it once`);
+  }
   return values[0];
 }
 

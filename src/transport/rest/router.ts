@@ -75,7 +75,8 @@ export function createRestRouter(options: RestRouterOptions): Router {
   });
   for (const operation of operations) {
     // A write without a body binding (DELETE) refuses one rather than ignore what it says.
-    const handlers: RequestHandler[] = operation.rest.body ? [readRawBody] : operation.rest.method === 'get' ? [] : [refuseBody];
+    const handlers: RequestHandler[] = operation.rest.body ? [readRawBody]
+      : operation.rest.method === 'get' ? [] : [refuseBody];
     // `?watch=true` on the status route: a server-sent event stream (status-stream.ts).
     // The stream answers before restInput runs, so it refuses an unknown query parameter first.
     if (operation.rest.watch) {

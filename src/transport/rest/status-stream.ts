@@ -78,7 +78,9 @@ export function statusStream(
         },
         onStatus,
       );
-      if (end === 'shutdown' && !res.headersSent) throw shutdownUnavailable(String(req.params.namespace), String(req.params.name));
+      if (end === 'shutdown' && !res.headersSent) {
+        throw shutdownUnavailable(String(req.params.namespace), String(req.params.name));
+      }
       // A shutdown ends the stream without the `end` id: the wait is not over, so an EventSource reconnects.
       if (!head && end === 'shutdown') writeEvent(res, 'end', { reason: 'shutdown' });
       else if (!head && end !== 'disconnected') writeEvent(res, 'end', { reason: end }, END_EVENT_ID);

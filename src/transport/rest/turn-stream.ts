@@ -13,7 +13,8 @@ import { restInput } from './rest-input.js';
 
 /** True when the request asks for an event stream (and not JSON first). */
 export function wantsEventStream(req: Request): boolean {
-  return req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream' && /text\/event-stream/i.test(req.get('accept') ?? '');
+  return req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream' &&
+    /text\/event-stream/i.test(req.get('accept') ?? '');
 }
 
 function writeEvent(res: Response, event: string, data: unknown): void {
