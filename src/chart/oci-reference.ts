@@ -25,7 +25,8 @@ export interface OciReference {
 // Registry host (a name, IPv4, or a bracketed IPv6) with an optional port, then a
 // repository of lowercase path components as the distribution spec names them.
 const HOST =
-  String.raw`(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?`;
+  String.raw`(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*` +
+  String.raw`|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?`;
 const COMPONENT = String.raw`[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*`;
 const OCI_URL_RE = new RegExp(String.raw`^oci://(${HOST})/(${COMPONENT}(?:/${COMPONENT})*)$`);
 

@@ -26,9 +26,8 @@ export class GitHubCommitResolver implements Pick<SkillResolver, 'gitCommit'> {
     let at = ref;
     try {
       at ??= await this.defaultBranch(base);
-      const commit =
-        (await this.client.getJson(`${base}/commits/` +
-          `${at.split('/').map(encodeURIComponent).join('/')}`)) as { sha?: unknown } | null;
+      const path = `${base}/commits/${at.split('/').map(encodeURIComponent).join('/')}`;
+      const commit = (await this.client.getJson(path)) as { sha?: unknown } | null;
       const sha = commit?.sha;
       if (typeof sha !== 'string' || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) {
         throw backendError(`GitHub answered the commit of ${describe(at, ref)} of ${repository.url} ` +

@@ -148,11 +148,10 @@ export async function commitChange(
     if (request.options.dryRun || changes.length === 0) return info;
     const title = commitTitle(operation, namespace, name, request.rolledBackTo);
     const requestedBy = callerName(ctx.caller) ?? 'agent-manager service account';
+    const listed = plan.files.filter((f) => f.action !== 'unchanged').map((f) => `${f.action} ${f.path}`).join('\n');
     const outcome = await host.propose(ctx, {
       repository: target.repository, base: target.base, baseCommit: snapshot.commit, branch, title,
-      message: `${title}\n\n` +
-        `${plan.files.filter((f) => f.action !== 'unchanged').map((f) => `${f.action} ${f.path}`).join('\n')}` +
-        `\n\nRequested-by: ${requestedBy}\n`,
+      message: `${title}\n\n${listed}\n\nRequested-by: ${requestedBy}\n`,
       body: prBody(request, info, requestedBy, target, plan.drift), changes,
     });
     if (outcome.moved) {

@@ -108,7 +108,8 @@ export const condition = (): SchemaNode =>
     reason: str({ maxLength: 1024, minLength: 1, pattern: '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$' }),
     status: oneOf(['True', 'False', 'Unknown']),
     type: str({ maxLength: 316,
-      pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$' }),
+      pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?' +
+        '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$' }),
   }, { required: ['lastTransitionTime', 'message', 'reason', 'status', 'type'] });
 
 /** True when unknown fields below this node are kept (never pruned, never reported). */
