@@ -124,19 +124,14 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
       },
     });
     cleanups.push(() => workloads.close());
+    const githubFetch = instrumentFetch(outboundFetch(config.proxy), 'github', hooks.fetch);
     const skills = config.skills.repositories.length > 0
       ? new GitHubSkillCatalog({
-          repositories: config.skills.repositories,
-          apiUrl: config.skills.githubApi,
-          token: config.skills.githubToken || undefined,
-          cacheTtlMs: config.skills.cacheTtl.ms,
-          fetch: instrumentFetch(outboundFetch(config.proxy), 'github', hooks.fetch),
-          log,
+          repositories: config.skills.repositories, apiUrl: config.skills.githubApi,
+          token: config.skills.githubToken || undefined, cacheTtlMs: config.skills.cacheTtl.ms, fetch: githubFetch, log,
         })
       : undefined;
-    const gitops = await openGitOpsHost(
-      config.gitops, instrumentFetch(outboundFetch(config.proxy), 'github', hooks.fetch), options.githubPacing,
-    );
+    const gitops = await openGitOpsHost(config.gitops, githubFetch, options.githubPacing);
     const service = instrumentService(new AgentService(
       {
         kube, chart: openChartSource(config, log, cleanups, hooks, metrics), skills, gitops,
