@@ -198,7 +198,9 @@ describe('REST ≡ MCP on the same fixture', () => {
   it('every step answers the same JSON through both transports', async () => {
     for (const [index, [tool, args]] of SCRIPT.entries()) {
       // Each transport has a fixture of its own, so a step runs on both at once (the waits run out together).
-      const [viaRestOutcome, viaMcpOutcome] = await Promise.all([viaRest(rest!.base, tool, args), viaMcp(client, tool, args)]);
+      const [viaRestOutcome, viaMcpOutcome] = await Promise.all([
+        viaRest(rest!.base, tool, args), viaMcp(client, tool, args),
+      ]);
       expect(normalize(viaMcpOutcome), `step ${index + 1}: ${tool} ${JSON.stringify(args)}`).toEqual(normalize(viaRestOutcome));
     }
   });

@@ -16,7 +16,8 @@ const SA = 'system:serviceaccount:kagent:agent-manager';
 describe('wait_for_agent with the controllers running', () => {
   let f: ServiceFixture;
   beforeAll(async () => {
-    // Each controller step waits 50 ms (several make a rollout), so the rollout is still under way when the wait starts.
+    // Each controller step waits 50 ms (several make a rollout), so the rollout is still under way
+    // when the wait starts.
     f = await startServiceFixture({ sandbox: { controllers: true, reconcileDelayMs: 50, authorization: 'rbac' } });
   });
   afterAll(async () => {
