@@ -155,6 +155,8 @@ export default tseslint.config(
     // No import cycle between files, whatever the folders: a cycle makes load order decide
     // which side sees the other half-initialised, and is how one feature ends up needing
     // all of them. Type-only imports are left out (they vanish at run time), as the rule does.
+    // Packages are not followed: none imports our files back, so no cycle passes through one
+    // (following them into node_modules was 70 % of the lint's time, 28.5 s of 41 s).
     files: ['src/**/*.ts', 'packages/*/src/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: {
@@ -163,7 +165,7 @@ export default tseslint.config(
       // Specifiers name the compiled `.js`; the file beside the importer is the `.ts`.
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'], extensionAlias: { '.js': ['.ts', '.js'] } })],
     },
-    rules: { 'import-x/no-cycle': 'error' },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: ['src/kube/*.ts'],
