@@ -16,7 +16,8 @@
  * left without its OCIRepository, a failed create leaves no source of its own behind
  * (unless the source's own write landed late), an update is applied whole or not at all
  * (a lost resourceVersion race is retried), and a delete leaves the release either there
- * untouched or gone with its source deleted or kept for a stated reason.
+ * untouched or gone with its source deleted or kept for a stated reason. The `ci` budget puts
+ * the timeouts at a seeded sample of each operation's requests (always its first and last).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HookContext } from '@agent-manager/kube-sandbox';
@@ -25,6 +26,7 @@ import { ManagedNamespaces } from '../../src/service/namespaces.js';
 import { fixtureSettings } from '../../src/service/testing/fixture.js';
 import { CHART_URL, seedModelConfig, seedRelease } from '../../src/service/testing/seed-agents.js';
 import type { HttpResponse } from './support/http.js';
+import { budget, rerun, sample } from './support/budget.js';
 import { deadlineProvider } from './support/deadline-provider.js';
 import { startServedApp, type ServedApp } from './support/service-app.js';
 
@@ -59,6 +61,11 @@ const DEADLINE_MS = 750;
 const HOLD_MS = 1_100;
 /** A late write only differs from an unanswered one for writes: reads get just the first. */
 const appliesTo = (fault: Fault, step: Step) => fault !== 'timeout, applied late' || WRITE_VERBS.has(step.verb);
+/** The budget: the timeouts (a second or more each) at every request, or at a seeded sample of them. */
+const B = budget();
+const isTimeout = (fault: Fault) => fault.startsWith('timeout');
+/** At least the quick faults at every request and one timeout at each sampled one: the sweep did run. */
+const minimumCases = (steps: number, timed: number) => steps * FAULTS.filter((f) => !isTimeout(f)).length + timed;
 
 let served: ServedApp;
 beforeAll(async () => {
@@ -292,31 +299,35 @@ async function everyFault(
   prepare: () => Promise<string> | string,
   op: (ns: string) => Promise<HttpResponse>,
   check: (run: Run) => void,
-): Promise<{ cases: number; steps: string[] }> {
+): Promise<{ cases: number; steps: string[]; timed: number }> {
   const recordIn = await prepare();
   const steps = await recordSteps(recordIn, () => op(recordIn));
+  const timed = new Set(sample(steps, B.timeoutSteps, B.seed, steps.map(describeStep).join()));
   let cases = 0;
   for (const [index, step] of steps.entries()) {
-    for (const fault of FAULTS.filter((f) => appliesTo(f, step) && !isKnownDefect(f, step))) {
+    const runs = (f: Fault) => appliesTo(f, step) && !isKnownDefect(f, step) && (!isTimeout(f) || timed.has(step));
+    const faults = FAULTS.filter(runs);
+    for (const fault of faults) {
       const { ns, res } = await runWithFault(prepare, op, step, fault);
       const phase = phaseOf(steps, index);
       try {
         check({ ns, res, step, phase, fault });
         checkNoReleaseWithoutSource(ns);
       } catch (err) {
-        const context = `${fault} at ${describeStep(step)} (${phase}) → ${res.status} ${res.text.slice(0, 300)}`;
+        const context = `${fault} at ${describeStep(step)} (${phase}) → ${res.status} ${res.text.slice(0, 300)} [${rerun(B)}]`;
         throw new Error(`${context}\n${err instanceof Error ? err.message : String(err)}`, { cause: err });
       }
       cases++;
     }
   }
-  console.log(`${cases} faulted runs over ${steps.length} API requests: ${steps.map(describeStep).join(', ')}`);
-  return { cases, steps: steps.map(describeStep) };
+  console.log(`${cases} faulted runs over ${steps.length} API requests (timeouts at ${timed.size}; ${rerun(B)}): `
+    + steps.map(describeStep).join(', '));
+  return { cases, steps: steps.map(describeStep), timed: timed.size };
 }
 
 describe('faults at every API request', () => {
   it('create: 502 or 409 before the write, 201 after it, never a release without its source, and no orphaned source after a refusal', async () => {
-    const { cases, steps } = await everyFault(freshNamespace, create, ({ ns, res, step, phase, fault }) => {
+    const { cases, steps, timed } = await everyFault(freshNamespace, create, ({ ns, res, step, phase, fault }) => {
       const concurrent = fault === '409' && step.verb === 'create';
       if (concurrent && step.resource === 'ocirepositories') {
         // Someone else created the shared source first: it is reused.
@@ -342,7 +353,7 @@ describe('faults at every API request', () => {
       }
     });
     expect(steps).toEqual(expect.arrayContaining(['create ocirepositories (collection)', 'create helmreleases (collection)']));
-    expect(cases).toBeGreaterThanOrEqual(steps.length * (FAULTS.length - 1));
+    expect(cases).toBeGreaterThanOrEqual(minimumCases(steps.length, timed));
   });
 
   it('update: 502 or 409 and nothing written, or 200 with the whole change (a lost race is retried)', async () => {
@@ -355,7 +366,7 @@ describe('faults at every API request', () => {
       });
       return ns;
     };
-    const { cases, steps } = await everyFault(prepare, update, ({ ns, res, step, phase, fault }) => {
+    const { cases, steps, timed } = await everyFault(prepare, update, ({ ns, res, step, phase, fault }) => {
       if (fault === '409' && step.verb === 'update') expect(res.status, 'a 409 on the write is retried').toBe(200);
       checkAnswer(res, phase, fault, 200, step);
       const release = find('helmreleases', ns, NAME)!;
@@ -372,7 +383,7 @@ describe('faults at every API request', () => {
       }
     });
     expect(steps).toContain('update helmreleases faulty');
-    expect(cases).toBeGreaterThanOrEqual(steps.length * (FAULTS.length - 1));
+    expect(cases).toBeGreaterThanOrEqual(minimumCases(steps.length, timed));
   });
 
   it('delete: 502 or 409 with everything in place, or 200 with the release gone and its source deleted or kept for a reason', async () => {
@@ -382,7 +393,7 @@ describe('faults at every API request', () => {
       versions.set(ns, find('helmreleases', ns, NAME)!.metadata.resourceVersion);
       return ns;
     };
-    const { cases, steps } = await everyFault(prepare, remove, ({ ns, res, step, phase, fault }) => {
+    const { cases, steps, timed } = await everyFault(prepare, remove, ({ ns, res, step, phase, fault }) => {
       checkAnswer(res, phase, fault, 200, step);
       if (fault === 'timeout, applied late' && step.verb === 'delete' && step.resource === 'helmreleases') {
         // The release went after the 502; the source stays (nothing cleaned up): consistent.
@@ -398,7 +409,7 @@ describe('faults at every API request', () => {
       }
     });
     expect(steps).toEqual(expect.arrayContaining(['delete helmreleases faulty', 'delete ocirepositories agent']));
-    expect(cases).toBeGreaterThanOrEqual(steps.length * (FAULTS.length - 1));
+    expect(cases).toBeGreaterThanOrEqual(minimumCases(steps.length, timed));
   });
 
   it('create: a HelmRelease create that times out and lands late keeps its source', async () => {

@@ -13,22 +13,25 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { budget } from './support/budget.js';
+import { budget, rerun } from './support/budget.js';
 import type { HttpResponse } from './support/http.js';
 import { badName, deepJson, poisoned, withKey, type Body, type Json, type Poisoned, type Shape } from './support/malformed.js';
 import { startServedApp, writeCount, type ServedApp } from './support/service-app.js';
 
 const B = budget();
-const SEED = 20_261_130;
 const TARGET = 'fuzz-target';
 const NEW_SPEC: Json = { name: 'fuzz-new', modelConfig: 'default-model-config', toolset: ['preset:none'], displayName: 'Fuzzed' };
 /** Deepest nesting generated (the service refuses anything deeper than 64 levels). */
 const MAX_DEPTH = 12_000;
 
+/** fast-check's failure message names the seed and the path; the log line says how to rerun the whole file. */
+const FC = { seed: B.seed };
+
 let served: ServedApp;
 let targetVersion: string;
 
 beforeAll(async () => {
+  console.log(`fuzz: ${B.fuzzRuns} runs per stream; to repeat: ${rerun(B)}`);
   served = await startServedApp();
   const created = await served.client.send('POST', '/api/v1/agents', {
     body: { name: TARGET, modelConfig: 'default-model-config', toolset: ['preset:read-only'], labels: { team: 'fuzz' } },
@@ -115,7 +118,7 @@ describe('malformed REST requests', () => {
         (res) => restProblem(res, op === 'validate'),
         `${op} with ${p.kind}`,
       );
-    }), { seed: SEED, numRuns: B.fuzzRuns });
+    }), { ...FC, numRuns: B.fuzzRuns });
     expect(resourceVersion()).toBe(targetVersion);
   });
 
@@ -135,7 +138,7 @@ describe('malformed REST requests', () => {
         (res) => restProblem(res, false),
         `${call} of ${JSON.stringify(name.slice(0, 80))}`,
       );
-    }), { seed: SEED, numRuns: B.fuzzRuns });
+    }), { ...FC, numRuns: B.fuzzRuns });
     expect(resourceVersion()).toBe(targetVersion);
   });
 
@@ -169,7 +172,7 @@ describe('malformed MCP tool arguments', () => {
         (res) => mcpProblem(res, tool),
         `${tool} with ${p.kind}`,
       );
-    }), { seed: SEED, numRuns: B.fuzzRuns });
+    }), { ...FC, numRuns: B.fuzzRuns });
     expect(resourceVersion()).toBe(targetVersion);
   });
 
@@ -190,7 +193,7 @@ describe('malformed MCP tool arguments', () => {
         (res) => mcpProblem(res, '', what.startsWith('JSON-RPC text')),
         what,
       );
-    }), { seed: SEED, numRuns: Math.ceil(B.fuzzRuns / 2) });
+    }), { ...FC, numRuns: Math.ceil(B.fuzzRuns / 2) });
     expect(resourceVersion()).toBe(targetVersion);
   });
 });

@@ -2,12 +2,13 @@
  * Makes sure dist/ is built from the current sources before the reliability suite runs:
  * the shutdown suite starts `node dist/main.js serve` as a child process. Builds when
  * dist/main.js is missing or any source file is newer than it; a failed build is fatal
- * only when there is no dist/ to fall back on.
+ * only when there is no dist/ to fall back on. Picks the run's seed once, for every file.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { budget, rerun } from './support/budget.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -22,6 +23,10 @@ function newestSource(dir: string): number {
 }
 
 export default function setup(): void {
+  // The workers inherit the environment: all files of this run then share one seed.
+  const b = budget();
+  process.env.RELIABILITY_SEED = String(b.seed);
+  console.log(`reliability: budget ${b.name}, seed ${b.seed} (to repeat: ${rerun(b)})`);
   const entry = join(root, 'dist', 'main.js');
   const stale = !existsSync(entry) || newestSource(join(root, 'src')) > statSync(entry).mtimeMs;
   if (!stale) return;

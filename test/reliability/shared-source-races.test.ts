@@ -4,7 +4,8 @@
  * simulated Flux controllers run (so releases and sources carry Flux's finalizer and
  * linger while being deleted; the controllers act 150 ms after a change), with 40 ms of latency on every API request.
  * Each race is swept over the offset between its two requests, so every interleaving of their API
- * calls is met. Claims, once both requests have answered:
+ * calls is met (the `ci` budget runs a seeded sample of each sweep, always its first and last
+ * offset). Claims, once both requests have answered:
  *
  * - a create racing the delete of the namespace's last agent never leaves a live
  *   HelmRelease without a live source (whether the create takes a new name or the same);
@@ -22,12 +23,18 @@ import { EmbeddedChartSource } from '../../src/service/testing/embedded-chart.js
 import type { RequestContext } from '../../src/identity/caller.js';
 import { startSandbox, type Sandbox } from '@agent-manager/kube-sandbox';
 import { eventually } from '../../src/testing/eventually.js';
+import { budget, rerun, sample } from './support/budget.js';
 
 const NS = 'kagent';
 const SOURCE = 'agent';
 const LATENCY_MS = 40;
 /** Offsets of the second request after the first (ms): from together to well after the first has answered. */
 const OFFSETS = [0, 20, 40, 60, 80, 100, 120, 160, 200, 260];
+/** Each sweep's offsets in this budget: all, or the first, the last and a seeded sample between. */
+const B = budget();
+const sweep = (offsets: number[], salt: string) => sample(offsets, B.raceOffsets, B.seed, salt);
+const steps = (from: number, to: number, by: number) =>
+  Array.from({ length: (to - from) / by + 1 }, (_, i) => from + i * by);
 
 let sandbox: Sandbox;
 let replicas: AgentService[];
@@ -79,14 +86,14 @@ describe('a create racing the delete of the namespace\'s last agent, on two repl
   for (const reuse of [false, true]) {
     it(`never leaves a release without its source (${reuse ? 'the create reuses the name' : 'a new name'})`, async () => {
       const seen: string[] = [];
-      for (const offset of OFFSETS) {
+      for (const offset of sweep(OFFSETS, `create ${reuse}`)) {
         await reset();
         await replicas[0]!.createAgent(ctx(), spec('x'));
         const deleting = replicas[0]!.deleteAgent(ctx(), { namespace: NS, name: 'x' });
         await sleep(offset);
         const creating = replicas[1]!.createAgent(ctx(), spec(reuse ? 'x' : 'y'));
         const [deleted, created] = await Promise.allSettled([deleting, creating]);
-        expect(deleted.status, `offset ${offset}: ${String((deleted as PromiseRejectedResult).reason)}`).toBe('fulfilled');
+        expect(deleted.status, `offset ${offset} [${rerun(B)}]: ${String((deleted as PromiseRejectedResult).reason)}`).toBe('fulfilled');
         // Reusing the name of a release still being deleted is refused with a 409; nothing else may fail.
         if (created.status === 'rejected') expect({ offset, code: (created.reason as { code?: string }).code }).toEqual({ offset, code: reuse ? 'conflict' : 'none' });
         seen.push(created.status);
@@ -108,7 +115,7 @@ function setHold(name: string, hold: boolean): void {
 
 describe('two overlapping deletes of the last two agents, on two replicas', () => {
   it('take the shared source with them, whatever the offset', async () => {
-    for (let offset = 0; offset <= 200; offset += 20) {
+    for (const offset of sweep(steps(0, 200, 20), 'deletes')) {
       await reset();
       await replicas[0]!.createAgent(ctx(), spec('c1'));
       await replicas[0]!.createAgent(ctx(), spec('c2'));
@@ -142,7 +149,7 @@ describe('a delete racing a create of the same name, on two replicas', () => {
       return next();
     });
     try {
-      for (let offset = 0; offset <= 300; offset += 30) {
+      for (const offset of sweep(steps(0, 300, 30), 'bare CR')) {
         await reset();
         const creating = replicas[0]!.createAgent(ctx(), spec('z'));
         await sleep(offset);
@@ -150,7 +157,7 @@ describe('a delete racing a create of the same name, on two replicas', () => {
         const answer = await replicas[1]!.deleteAgent(ctx(), { namespace: NS, name: 'z' }).then(
           (r) => `deleted: release ${String(r.helmReleaseDeleted)}`, (err: { code?: string; message?: string }) => `${err.code}: ${err.message}`);
         await creating.catch(() => undefined);
-        expect(answer, `offset ${offset}`).not.toContain('bare CR');
+        expect(answer, `offset ${offset} [${rerun(B)}]`).not.toContain('bare CR');
       }
     } finally {
       removeHook();

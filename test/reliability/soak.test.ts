@@ -1,7 +1,7 @@
 /**
  * A soak at moderate load (200 requests/s from 4 paced clients of the mixed workload:
  * reads, status, validate, MCP, and a create/update/delete cycle each) for 5 minutes with
- * RELIABILITY_BUDGET=full, 30 s with short, after a warm-up. The run is cut into windows;
+ * RELIABILITY_BUDGET=full, 30 s with short, 6 s with ci, after a warm-up. The run is cut into windows;
  * each window yields its latencies and, at a pause of the clients after a forced
  * collection (when the test runs with --expose-gc, as its config asks), the RSS.
  *
@@ -21,7 +21,7 @@
  * Why the p99 claim does not flake: with no trend the windows are alike, and the last
  * third's median exceeds every window of the first third only when the top n+1-ceil(n/2) of
  * the 2n windows of both thirds all fall in the last one: with n = 13 (the short budget's
- * 40 windows) that is C(13,7)/C(26,7) = 0.26 %, before the 10 % allowance. A degradation
+ * and the ci budget's 40 windows) that is C(13,7)/C(26,7) = 0.26 %, before the 10 % allowance. A degradation
  * such as the fixture growth above ends the run with every window above the first third's.
  */
 import { afterAll, describe, expect, it } from 'vitest';
