@@ -161,4 +161,24 @@ describe('requestContext and bindCaller', () => {
     expect(copied?.signal).toBeInstanceOf(AbortSignal);
     expect(lines.find((l) => l.msg === 'from the copy')?.requestId).toBe(copied?.requestId);
   });
+
+  it('gives every context the same two accessors, own and enumerable (no closures per request)', async () => {
+    const seen: RequestContext[] = [];
+    const app = express();
+    app.use(requestContext(capture().log));
+    app.get('/x', (req, res) => {
+      seen.push(req.ctx);
+      res.send('ok');
+    });
+    const base = await start(app);
+    await fetch(`${base}/x`);
+    await fetch(`${base}/x`);
+    const [a, b] = seen.map((ctx) => ({
+      log: Object.getOwnPropertyDescriptor(ctx, 'log'), signal: Object.getOwnPropertyDescriptor(ctx, 'signal'),
+    }));
+    expect(a?.log).toMatchObject({ enumerable: true, get: expect.any(Function) });
+    expect(a?.log?.get).toBe(b?.log?.get);
+    expect(a?.signal?.get).toBe(b?.signal?.get);
+    expect(seen[0]!.requestId).not.toBe(seen[1]!.requestId);
+  });
 });
