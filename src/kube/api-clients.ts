@@ -3,8 +3,8 @@
  * 2.x makes a new undici dispatcher per request while applying authentication, so every call paid a TCP
  * and TLS handshake. A promise middleware (the library's extension point) keeps the first dispatcher and
  * reuses it; the library still chooses it (TLS, `tls-server-name`, `proxy-url`) and applies auth per
- * request, so rotated tokens are picked up. The same middleware sets a deadline (`requestTimeoutMs`,
- * 30 s), since client-node sets none and a silent API server would hold a request forever.
+ * request, so rotated tokens are picked up. The HTTP library gives every request a deadline
+ * (`requestTimeoutMs`, 30 s), since client-node sets none and a silent API server would hold one forever.
  */
 import {
   ApiException, AuthorizationV1Api, CustomObjectsApi, HttpMethod, ServerConfiguration, createConfiguration,
@@ -72,9 +72,6 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
     async pre(context: RequestContext): Promise<RequestContext> {
       dispatcher ??= context.getDispatcher();
       if (dispatcher) context.setDispatcher(dispatcher);
-      const deadline = AbortSignal.timeout(requestTimeoutMs);
-      const own = context.getSignal();
-      context.setSignal(own ? AbortSignal.any([own, deadline]) : deadline);
       return context;
     },
     async post(response) {
@@ -85,7 +82,7 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
     baseServer: new ServerConfiguration(cluster.server, {}),
     authMethods: { default: kc },
     promiseMiddleware: [keepAlive],
-    httpApi: undiciRequestLibrary,
+    httpApi: undiciRequestLibrary(requestTimeoutMs),
   });
   /**
    * The kubeconfig's authentication headers for a read on the kept dispatcher, as
@@ -113,7 +110,7 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
     context.setHeaderParam('Accept', 'application/json');
     if (dispatcher) await applyHeaders(context);
     else await kc.applySecurityAuthentication(context);
-    const response = await sendRequest(await keepAlive.pre(context));
+    const response = await sendRequest(await keepAlive.pre(context), requestTimeoutMs);
     const status = response.httpStatusCode;
     if (status >= 200 && status <= 299) return JSON.parse(await response.body.text()) as unknown;
     const body = status === 401 ? undefined : await response.body.text();
