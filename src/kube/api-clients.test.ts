@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { generate } from 'selfsigned';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -163,5 +166,42 @@ describe('makeKubeApis', () => {
     expect(authorizations).toEqual(['Bearer first-token', 'Bearer first-token', 'Bearer second-token']);
     expect(impersonated).toEqual(['alice', 'alice', 'alice']);
     expect(dispatchersBuilt).toBe(1);
+  });
+
+  it('reads a CA file for the dispatcher only, not on every read, and sends a username as Basic', async () => {
+    const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+      keyType: 'ec', algorithm: 'sha256',
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    });
+    const authorizations: (string | undefined)[] = [];
+    const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+      authorizations.push(req.headers.authorization);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ kind: 'AgentList', items: [] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const dir = mkdtempSync(join(tmpdir(), 'am-ca-'));
+    cleanup = () => new Promise((resolve) => {
+      rmSync(dir, { recursive: true, force: true });
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+    const caFile = join(dir, 'ca.crt');
+    writeFileSync(caFile, pems.cert);
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [{ name: 'c', server: `https://127.0.0.1:${(server.address() as net.AddressInfo).port}`, caFile }],
+      users: [{ name: 'u', username: 'admin', password: 'pa55' }],
+      contexts: [{ name: 'c', cluster: 'c', user: 'u' }],
+      currentContext: 'c',
+    });
+    apis = makeKubeApis(kc);
+
+    await apis.listObjects(AGENTS, 'kagent');
+    // Gone after the first read: a read that still loaded the TLS material would fail here.
+    rmSync(caFile);
+    await apis.listObjects(AGENTS, 'kagent');
+
+    expect(authorizations).toEqual(Array(2).fill(`Basic ${Buffer.from('admin:pa55').toString('base64')}`));
   });
 });

@@ -26,6 +26,11 @@ export function collectionPath(gvr: Gvr, namespace: string): string {
   return `${prefix}/namespaces/${encodeURIComponent(namespace)}/${resource}`;
 }
 
+/** KubeConfig's (private) step that puts the user's credentials into request options' headers. */
+interface AuthorizationHeaders {
+  applyAuthorizationHeader?(options: RequestOptions): Promise<void>;
+}
+
 /** How long one Kubernetes request may take, from connecting to the last body byte. */
 export const KUBE_REQUEST_TIMEOUT_MS = 30_000;
 
@@ -86,19 +91,25 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
   });
   /**
    * The kubeconfig's authentication headers for a read on the kept dispatcher, as
-   * applySecurityAuthentication sets them (Basic for a username, then the authenticators',
-   * the token's and impersonation's headers), through `applyToHTTPSOptions`, which yields
-   * them without building a dispatcher (decoding the TLS material into it) only for the
-   * pool to throw it away: that was the largest part of a read's own CPU after the request
-   * itself. Still per request, so an exec plugin's, an OIDC provider's or a token file's
-   * fresh token is sent.
+   * applySecurityAuthentication sets them: impersonation's, then the authenticators' and the
+   * token's, then Basic for a username. The library's own step builds a dispatcher only for the
+   * pool to throw it away, and `applyToHTTPSOptions` still decodes (or, in a pod, reads from disk)
+   * the CA, certificate and key on every call; `applyAuthorizationHeader`, the part of both that
+   * makes the headers, is called alone when the library has it. Still per request, so an exec
+   * plugin's, an OIDC provider's or a token file's fresh token is sent.
    */
+  const authorize = (kc as unknown as AuthorizationHeaders).applyAuthorizationHeader?.bind(kc);
   async function applyHeaders(context: RequestContext): Promise<void> {
-    const options: RequestOptions = {};
-    await kc.applyToHTTPSOptions(options);
-    if (typeof options.auth === 'string') {
-      context.setHeaderParam('Authorization', `Basic ${Buffer.from(options.auth).toString('base64')}`);
+    const options: RequestOptions & { headers: Record<string, unknown> } = { headers: {} };
+    const user = kc.getCurrentUser();
+    if (authorize) {
+      if (user?.impersonateUser != null) options.headers['Impersonate-User'] = user.impersonateUser;
+      await authorize(options);
+      if (user?.username) options.auth = `${user.username}:${user.password}`;
+    } else {
+      await kc.applyToHTTPSOptions(options);
     }
+    if (typeof options.auth === 'string') context.setHeaderParam('Authorization', `Basic ${Buffer.from(options.auth).toString('base64')}`);
     for (const [name, value] of Object.entries(options.headers ?? {})) context.setHeaderParam(name, String(value));
   }
   /** GET `path` with `query`, the answer parsed. */
@@ -114,8 +125,7 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
     const status = response.httpStatusCode;
     if (status >= 200 && status <= 299) return JSON.parse(await response.body.text()) as unknown;
     const body = status === 401 ? undefined : await response.body.text();
-    throw new ApiException(status, status === 401 ? 'Unauthorized' : 'Unknown API Status Code!', body,
-      response.headers);
+    throw new ApiException(status, status === 401 ? 'Unauthorized' : 'Unknown API Status Code!', body, response.headers);
   }
   return {
     readObject: (gvr, namespace, name) => getJson(`${collectionPath(gvr, namespace)}/${encodeURIComponent(name)}`),
