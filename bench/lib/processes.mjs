@@ -50,11 +50,16 @@ export async function startSandbox(kubeconfigPath) {
   return { child, url: `https://127.0.0.1:${port}`, ca, token: kc.users[0].user.token };
 }
 
-/** `serve --kubeconfig` as production runs it: info logging and the metrics listener on. */
-export async function startServe(kubeconfigPath, { readCache, namespaces, defaultNamespace, nodeArgs = [] }) {
+/**
+ * `serve --kubeconfig` as production runs it: info logging and the metrics listener on. `entry`: another
+ * build's main.js (bench/cpu.mjs compares two), by default this one's.
+ */
+export async function startServe(kubeconfigPath, {
+  readCache, namespaces, defaultNamespace, nodeArgs = [], entry = main,
+}) {
   const port = await freePort();
   const metricsPort = await freePort();
-  const args = [...nodeArgs, main, 'serve', `--kubeconfig=${kubeconfigPath}`, `--listen=127.0.0.1:${port}`, `--metrics-listen=127.0.0.1:${metricsPort}`,
+  const args = [...nodeArgs, entry, 'serve', `--kubeconfig=${kubeconfigPath}`, `--listen=127.0.0.1:${port}`, `--metrics-listen=127.0.0.1:${metricsPort}`,
     `--managed-namespaces=${namespaces.join(',')}`, `--read-cache=${readCache}`, '--shutdown-delay=0s',
     ...(defaultNamespace ? [`--kagent-namespace=${defaultNamespace}`] : []),
     '--agent-chart-oci-url=oci://127.0.0.1:9/charts/agent'];
