@@ -109,7 +109,9 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
     } else {
       await kc.applyToHTTPSOptions(options);
     }
-    if (typeof options.auth === 'string') context.setHeaderParam('Authorization', `Basic ${Buffer.from(options.auth).toString('base64')}`);
+    if (typeof options.auth === 'string') {
+      context.setHeaderParam('Authorization', `Basic ${Buffer.from(options.auth).toString('base64')}`);
+    }
     for (const [name, value] of Object.entries(options.headers ?? {})) context.setHeaderParam(name, String(value));
   }
   /** GET `path` with `query`, the answer parsed. */
@@ -125,7 +127,8 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
     const status = response.httpStatusCode;
     if (status >= 200 && status <= 299) return JSON.parse(await response.body.text()) as unknown;
     const body = status === 401 ? undefined : await response.body.text();
-    throw new ApiException(status, status === 401 ? 'Unauthorized' : 'Unknown API Status Code!', body, response.headers);
+    throw new ApiException(status, status === 401 ? 'Unauthorized' : 'Unknown API Status Code!', body,
+      response.headers);
   }
   return {
     readObject: (gvr, namespace, name) => getJson(`${collectionPath(gvr, namespace)}/${encodeURIComponent(name)}`),

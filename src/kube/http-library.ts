@@ -6,7 +6,8 @@
  * documented extension point: the library still builds URL, headers, auth and dispatcher and parses
  * answers into `ApiException`s. Bodies are read whole; redirects are not followed.
  */
-import { ResponseContext, SelfDecodingBody, wrapHttpLibrary, type HttpLibrary, type RequestContext } from '@kubernetes/client-node';
+import { ResponseContext, SelfDecodingBody, wrapHttpLibrary, type HttpLibrary,
+  type RequestContext } from '@kubernetes/client-node';
 import { errors, getGlobalDispatcher, type Dispatcher } from 'undici';
 
 type RawHeaders = Record<string, string | string[] | undefined>;
