@@ -48,7 +48,7 @@ export { DEFAULT_SEED, KAGENT_NAMESPACE, MANAGED_NAMESPACES, SEED_MANAGER, seedC
 export { ADMIN_GROUP, SAMPLE_SEED, VIEWER_GROUP } from './seed-samples.js';
 export { OidcAuthenticator, type OidcAuthenticatorConfig } from './auth/oidc-authenticator.js';
 export { RbacAuthorizer } from './auth/rbac-authorizer.js';
-export { DEFAULT_RECONCILE_DELAY_MS, type RunningControllers } from './controllers/index.js';
+export { DEFAULT_RECONCILE_DELAY_MS, type HoldScope, type RunningControllers } from './controllers/index.js';
 export type { CrashLoopTarget, FailureRule, FaultInjector, FaultSnapshot } from './faults.js';
 export { A2A_PATH, DEFAULT_A2A_USER, type A2ARequestRecord } from './a2a/a2a-server.js';
 export { replyTo, WORKING_STEPS, type AgentFacts } from './a2a/responder.js';

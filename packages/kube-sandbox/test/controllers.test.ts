@@ -4,11 +4,11 @@
  * name), kagent runs its Deployment and pods until the Agent is Ready; upgrades keep
  * the history; suspension stops reconciliation; deletion uninstalls (but not for a
  * suspended release); values the chart refuses give InstallFailed / UpgradeFailed; an
- * Agent whose ModelConfig is missing is not accepted. Every wait is a poll with a
- * deadline, never a timing assertion.
+ * Agent whose ModelConfig is missing is not accepted; a hold keeps a release unreconciled. The
+ * tests run at once, each on objects of its own; every wait is a poll with a deadline.
  */
 import { Watch } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { eventually, HR, helmRelease, rejection, startHarness, type Harness } from './harness.js';
 
 const AGENT = { group: 'kagent.dev', version: 'v1alpha2', plural: 'agents' } as const;
@@ -48,8 +48,8 @@ async function readyAgent(name: string, namespace = 'kagent') {
   }, 10_000, `Agent ${namespace}/${name} Ready`);
 }
 
-describe('source-controller', () => {
-  it('marks the shared OCIRepository Ready with an artifact revision', async () => {
+describe.concurrent('source-controller', () => {
+  it('marks the shared OCIRepository Ready with an artifact revision', async ({ expect }) => {
     const repo: any = await eventually(async () => {
       const r: any = await h.custom.getNamespacedCustomObject({ ...OCI, namespace: 'kagent', name: 'agent' });
       return cond(r, 'Ready')?.status === 'True' ? r : undefined;
@@ -61,8 +61,8 @@ describe('source-controller', () => {
   });
 });
 
-describe('helm-controller and kagent', () => {
-  it('turns a HelmRelease into an Agent whose Deployment becomes available', async () => {
+describe.concurrent('helm-controller and kagent', () => {
+  it('turns a HelmRelease into an Agent whose Deployment becomes available', async ({ expect }) => {
     await create('sre', { agent: { name: 'sre', displayName: 'SRE Assistant', description: 'Helps', iconUrl: 'https://x/icon.png' }, toolset: ['preset:read-only', 'workflow:incident-triage'] });
     const hr = await readyRelease('sre');
     expect(hr.metadata.finalizers).toEqual(['finalizers.fluxcd.io']);
@@ -104,18 +104,38 @@ describe('helm-controller and kagent', () => {
     expect(pods.items[0]!.status!.containerStatuses![0]).toMatchObject({ name: 'kagent', ready: true, restartCount: 0 });
   });
 
-  it('upgrades on new values and keeps the history newest first', async () => {
-    await mergePatch('sre', { spec: { values: { agent: { description: 'Helps more' } } } });
+  it('upgrades on new values and keeps the history newest first', async ({ expect }) => {
+    await create('upgraded', {});
+    await readyRelease('upgraded');
+    await mergePatch('upgraded', { spec: { values: { agent: { description: 'Helps more' } } } });
     const hr = await eventually(async () => {
-      const r = await getHr('sre');
+      const r = await getHr('upgraded');
       return r.status.history?.length === 2 && cond(r, 'Ready')?.reason === 'UpgradeSucceeded' ? r : undefined;
     });
     expect(hr.status.history.map((e: any) => [e.version, e.status])).toEqual([[2, 'deployed'], [1, 'superseded']]);
     expect(hr.status.lastAttemptedReleaseAction).toBe('upgrade');
-    expect((await getAgent('sre')).spec.description).toBe('Helps more');
+    expect((await getAgent('upgraded')).spec.description).toBe('Helps more');
   });
 
-  it('stamps generations as helm-controller does: the attempt first, observedGeneration only once the upgrade finished', async () => {
+  it('holds back the reconciles of the release a hold names, and only those, until it is released', async ({ expect }) => {
+    expect(() => h.sandbox.controllers!.hold({ controllers: ['nope'] })).toThrow(/^no controller named nope \(running: .*helm-controller/);
+    const release = h.sandbox.controllers!.hold({ controllers: ['helm-controller'], name: 'held' });
+    try {
+      await create('held', {});
+      await create('unheld', {});
+      // The other release written after it was installed: helm-controller ran, yet not for this one.
+      await readyRelease('unheld');
+      const held = await getHr('held');
+      expect(held.metadata.finalizers).toBeUndefined();
+      expect(held.status?.conditions ?? []).toEqual([]);
+      expect(held.status?.lastAttemptedGeneration).toBeUndefined();
+    } finally {
+      release();
+    }
+    expect((await readyRelease('held')).status.observedGeneration).toBe(1);
+  });
+
+  it('stamps generations as helm-controller does: the attempt first, observedGeneration only once the upgrade finished', async ({ expect }) => {
     await create('gens', {});
     const before = await readyRelease('gens');
     expect(before.status).toMatchObject({ observedGeneration: 1, lastAttemptedGeneration: 1 });
@@ -145,7 +165,7 @@ describe('helm-controller and kagent', () => {
     expect(agent.status.observedGeneration).toBe(agent.metadata.generation);
   });
 
-  it('an upgrade replaces the labels and annotations the chart rendered, and keeps what others added', async () => {
+  it('an upgrade replaces the labels and annotations the chart rendered, and keeps what others added', async ({ expect }) => {
     await create('named', { agent: { name: 'named', displayName: 'Old name' }, labels: { team: 'a', tier: 'x' }, annotations: { 'example.com/a': '1' } });
     const first = await eventually(async () => (await getAgent('named').catch(() => undefined))?.metadata.annotations?.['ui.giantswarm.io/display-name'] ? getAgent('named') : undefined);
     expect(first.metadata.labels).toMatchObject({ team: 'a', tier: 'x' });
@@ -168,13 +188,13 @@ describe('helm-controller and kagent', () => {
     expect(upgraded.metadata.labels['helm.toolkit.fluxcd.io/name']).toBe('named');
   });
 
-  it('renders no muster tool for exactly ["preset:none"]', async () => {
+  it('renders no muster tool for exactly ["preset:none"]', async ({ expect }) => {
     await create('chatty', { toolset: ['preset:none'] });
     const agent = await eventually(() => getAgent('chatty').catch(() => undefined));
     expect(agent.spec.declarative.tools).toBeUndefined();
   });
 
-  it('reports InstallFailed for values the chart schema refuses, and installs nothing', async () => {
+  it('reports InstallFailed for values the chart schema refuses, and installs nothing', async ({ expect }) => {
     await create('broken', { agent: { name: 'broken', runtime: 'rust' } });
     const hr = await eventually(async () => {
       const r = await getHr('broken');
@@ -190,7 +210,7 @@ describe('helm-controller and kagent', () => {
     expect((await rejection(getAgent('broken'))).code).toBe(404);
   });
 
-  it('reports a toolset the chart template refuses as InstallFailed', async () => {
+  it('reports a toolset the chart template refuses as InstallFailed', async ({ expect }) => {
     await create('badtools', { toolset: ['preset:read-only', 'bogus'] });
     const hr = await eventually(async () => {
       const r = await getHr('badtools');
@@ -200,7 +220,7 @@ describe('helm-controller and kagent', () => {
     expect(cond(hr, 'Ready').message).toContain('toolset selector "bogus"');
   });
 
-  it('records a failed release when the API server refuses the rendered Agent', async () => {
+  it('records a failed release when the API server refuses the rendered Agent', async ({ expect }) => {
     await create('refused', { extraAgentSpec: { declarative: { runtime: 'rust' } } });
     const hr = await eventually(async () => {
       const r = await getHr('refused');
@@ -211,7 +231,7 @@ describe('helm-controller and kagent', () => {
     expect(hr.status.history.map((e: any) => [e.version, e.status])).toEqual([[1, 'failed']]);
   });
 
-  it('reports UpgradeFailed and leaves the running Agent as it was', async () => {
+  it('reports UpgradeFailed and leaves the running Agent as it was', async ({ expect }) => {
     await create('steady', {});
     await readyRelease('steady');
     await mergePatch('steady', { spec: { values: { agent: { runtime: 'rust' } } } });
@@ -224,7 +244,7 @@ describe('helm-controller and kagent', () => {
     expect((await getAgent('steady')).spec.declarative.runtime).toBe('go');
   });
 
-  it('does nothing for a suspended release', async () => {
+  it('does nothing for a suspended release', async ({ expect }) => {
     await create('frozen', {});
     await readyRelease('frozen');
     await mergePatch('frozen', { spec: { suspend: true } });
@@ -250,7 +270,7 @@ describe('helm-controller and kagent', () => {
     await eventually(async () => ((await h.core.listNamespacedPod({ namespace: 'kagent', labelSelector: 'kagent=doomed' })).items.length === 0 ? true : undefined));
   });
 
-  it('drops the finalizer of a suspended release without uninstalling', async () => {
+  it('drops the finalizer of a suspended release without uninstalling', async ({ expect }) => {
     await create('kept', {});
     await readyAgent('kept');
     await mergePatch('kept', { spec: { suspend: true } });
@@ -259,7 +279,7 @@ describe('helm-controller and kagent', () => {
     expect((await getAgent('kept')).metadata.name).toBe('kept');
   });
 
-  it('does not accept an Agent whose ModelConfig is missing, and runs nothing for it', async () => {
+  it('does not accept an Agent whose ModelConfig is missing, and runs nothing for it', async ({ expect }) => {
     await h.custom.createNamespacedCustomObject({
       ...OCI, namespace: 'tenant',
       body: { apiVersion: 'source.toolkit.fluxcd.io/v1', kind: 'OCIRepository', metadata: { name: 'agent', namespace: 'tenant' }, spec: { interval: '30m', url: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', ref: { semver: 'x.x.x' } } },
@@ -275,7 +295,7 @@ describe('helm-controller and kagent', () => {
     expect((await rejection(h.apps.readNamespacedDeployment({ namespace: 'tenant', name: 'lonely' }))).code).toBe(404);
   });
 
-  it('gives a bare Agent CR a Deployment and makes it Ready', async () => {
+  it('gives a bare Agent CR a Deployment and makes it Ready', async ({ expect }) => {
     await h.custom.createNamespacedCustomObject({
       ...AGENT, namespace: 'kagent',
       body: { apiVersion: 'kagent.dev/v1alpha2', kind: 'Agent', metadata: { name: 'bare' }, spec: { type: 'Declarative', declarative: { modelConfig: 'qwen3-8-27b', systemMessage: 'hi' } } },
@@ -285,12 +305,12 @@ describe('helm-controller and kagent', () => {
   });
 });
 
-describe('deployment-controller', () => {
+describe.concurrent('deployment-controller', () => {
   const rsOf = async (deployment: string) => (await h.apps.listNamespacedReplicaSet({ namespace: 'tenant' })).items
     .filter((rs) => rs.metadata?.ownerReferences?.some((o) => o.name === deployment));
   const revision = (o: { metadata?: { annotations?: Record<string, string> } }) => o.metadata?.annotations?.['deployment.kubernetes.io/revision'];
 
-  it('takes an earlier ReplicaSet back under the next revision when its template returns, as kubectl rollout undo does', async () => {
+  it('takes an earlier ReplicaSet back under the next revision when its template returns, as kubectl rollout undo does', async ({ expect }) => {
     // Go clients write a null creationTimestamp into templates; the controller compares templates as typed objects.
     const template = (image: string) => ({
       metadata: { creationTimestamp: null, labels: { app: 'undo' } },
@@ -322,8 +342,8 @@ describe('deployment-controller', () => {
   });
 });
 
-describe('kubelet', () => {
-  it('stops a deleted pod and removes it, while its ReplicaSet starts a replacement', async () => {
+describe.concurrent('kubelet', () => {
+  it('stops a deleted pod and removes it, while its ReplicaSet starts a replacement', async ({ expect }) => {
     const body = {
       metadata: { name: 'terminating' },
       spec: { replicas: 1, selector: { matchLabels: { app: 'terminating' } }, template: { metadata: { labels: { app: 'terminating' } }, spec: { containers: [{ name: 'c', image: 'nginx:1' }] } } },

@@ -40,10 +40,16 @@ export const sameObject: EventMapper = (event) => {
   return [[String(meta.namespace ?? ''), String(meta.name ?? '')]];
 };
 
+/** Which of a controller's reconciles a hold keeps back: these objects only, or every one. */
+export type HeldObjects = (namespace: string, name: string) => boolean;
+
 /** One controller's queue and subscriptions. */
 export class Controller {
   private readonly due = new Map<string, { at: number; timer: NodeJS.Timeout }>();
   private readonly unsubscribers: Array<() => void> = [];
+  private readonly holds = new Set<HeldObjects>();
+  /** Reconciles that came due while held, run when no hold keeps them back any more. */
+  private readonly heldKeys = new Map<string, readonly [string, string]>();
   private stopped = false;
 
   constructor(readonly name: string, private readonly ctx: ControllerContext, private readonly reconcile: Reconcile) {}
@@ -85,17 +91,44 @@ export class Controller {
     this.due.set(key, { at, timer });
   }
 
+  /**
+   * Hold back the reconciles of the objects `held` selects (default every one): events are still
+   * taken, and what came due meanwhile runs at once when the returned function releases the hold.
+   */
+  hold(held: HeldObjects = () => true): () => void {
+    const hold: HeldObjects = (namespace, name) => held(namespace, name);
+    this.holds.add(hold);
+    return () => {
+      if (!this.holds.delete(hold)) return;
+      for (const [key, [namespace, name]] of this.heldKeys) {
+        if (this.isHeld(namespace, name)) continue;
+        this.heldKeys.delete(key);
+        this.enqueue(namespace, name, 0);
+      }
+    };
+  }
+
   /** Stop: no more events are taken and pending work is dropped. */
   stop(): void {
     this.stopped = true;
     for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
     for (const { timer } of this.due.values()) clearTimeout(timer);
     this.due.clear();
+    this.heldKeys.clear();
+  }
+
+  private isHeld(namespace: string, name: string): boolean {
+    for (const hold of this.holds) if (hold(namespace, name)) return true;
+    return false;
   }
 
   private run(key: string, namespace: string, name: string): void {
     this.due.delete(key);
     if (this.stopped) return;
+    if (this.isHeld(namespace, name)) {
+      this.heldKeys.set(key, [namespace, name]);
+      return;
+    }
     try {
       const again = this.reconcile(namespace, name);
       if (typeof again === 'number') this.enqueue(namespace, name, again);

@@ -23,9 +23,22 @@ export interface ControllerOptions {
   log?: ControllerLog;
 }
 
+/** What a hold keeps back: the named controllers' reconciles (default every controller's), of one object or all. */
+export interface HoldScope {
+  controllers?: readonly string[];
+  namespace?: string;
+  /** The reconciled object's name (a HelmRelease's, an Agent's, a pod's). */
+  name?: string;
+}
+
 /** Running controllers. */
 export interface RunningControllers {
   readonly names: readonly string[];
+  /**
+   * Hold reconciles back until the returned function is called: a test's "not reconciled yet"
+   * window that lasts as long as the test needs, without waiting out a reconcile delay.
+   */
+  hold(scope?: HoldScope): () => void;
   stop(): void;
 }
 
@@ -40,8 +53,20 @@ export function startControllers(store: SandboxStore, options: ControllerOptions
     startGarbageCollector(ctx),
     startKubelet(ctx),
   ];
+  const names = controllers.map((c) => c.name);
   return {
-    names: controllers.map((c) => c.name),
+    names,
+    hold: ({ controllers: held = [], namespace, name } = {}) => {
+      const unknown = held.filter((n) => !names.includes(n));
+      if (unknown.length > 0) throw new Error(`no controller named ${unknown.join(', ')} (running: ${names.join(', ')})`);
+      const selects = (ns: string, n: string): boolean =>
+        (namespace === undefined || ns === namespace) && (name === undefined || n === name);
+      const releases = controllers.filter((c) => held.length === 0 || held.includes(c.name))
+        .map((c) => c.hold(selects));
+      return () => {
+        for (const release of releases) release();
+      };
+    },
     stop: () => {
       for (const controller of controllers) controller.stop();
     },
