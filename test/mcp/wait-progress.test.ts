@@ -4,7 +4,7 @@
  * its controllers running: a call with a progress token (the client's `onprogress`)
  * receives progress notifications, each carrying the summary of a verdict change, on
  * the call's own response stream before its result; a call without one is still
- * answered with one plain JSON body.
+ * answered with one plain JSON body. The tests run at once, each on an agent of its own.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
@@ -15,10 +15,16 @@ let served: ServedMcp;
 let url: string;
 let client: Client;
 
+const SPEC = { modelConfig: 'default-model-config', toolset: ['preset:none'] };
+
 beforeAll(async () => {
-  // Each controller step waits 50 ms (several make a rollout), so the rollout is still under way when the wait starts.
-  served = await serveMcp('wait-test', { sandbox: { controllers: true, reconcileDelayMs: 50, authorization: 'rbac' } });
+  served = await serveMcp('wait-test', { sandbox: { controllers: true, reconcileDelayMs: 10, authorization: 'rbac' } });
   ({ url, client } = served);
+  // Ready agents for the tests that start from one.
+  await Promise.all(['mcp-ready', 'mcp-chained'].map(async (name) => {
+    const created = await client.callTool({ name: 'create_agent', arguments: { name, ...SPEC, wait: 60 } }, undefined, { timeout: 70_000 });
+    expect(JSON.parse((created.content as Array<{ text: string }>)[0]!.text)).toMatchObject({ status: { verdict: 'ready' } });
+  }));
 });
 
 afterAll(() => served?.close());
@@ -26,48 +32,54 @@ afterAll(() => served?.close());
 const json = (result: CallToolResult) =>
   JSON.parse((result.content[0] as { text: string }).text) as Record<string, unknown>;
 
-describe('wait_for_agent over MCP', () => {
-  it('sends progress notifications with each verdict change before the result, which is the ready Status', async () => {
-    const created = await client.callTool({
-      name: 'create_agent', arguments: { name: 'mcp-waited', modelConfig: 'default-model-config', toolset: ['preset:none'] },
-    }) as CallToolResult;
-    expect(created.isError).toBeFalsy();
+describe.concurrent('wait_for_agent over MCP', () => {
+  it('sends progress notifications with each verdict change before the result, which is the ready Status', async ({ expect }) => {
+    // The controllers wait for the first notification, so the wait sees the rollout under way.
+    const resume = served.fixture.sandbox.controllers!.hold({ name: 'mcp-waited' });
     const progress: Progress[] = [];
     let resultArrived = false;
-    const result = await client.callTool(
-      { name: 'wait_for_agent', arguments: { name: 'mcp-waited', timeoutSeconds: 60 } },
-      undefined,
-      { onprogress: (p) => { expect(resultArrived).toBe(false); progress.push(p); }, timeout: 70_000 },
-    ) as CallToolResult;
+    let result: CallToolResult;
+    try {
+      const created = await client.callTool({ name: 'create_agent', arguments: { name: 'mcp-waited', ...SPEC } }) as CallToolResult;
+      expect(created.isError).toBeFalsy();
+      result = await client.callTool(
+        { name: 'wait_for_agent', arguments: { name: 'mcp-waited', timeoutSeconds: 60 } },
+        undefined,
+        { onprogress: (p) => { expect(resultArrived).toBe(false); progress.push(p); resume(); }, timeout: 70_000 },
+      ) as CallToolResult;
+    } finally {
+      resume();
+    }
     resultArrived = true;
     expect(result.isError).toBeFalsy();
     const answer = json(result);
     expect(answer).toMatchObject({ name: 'mcp-waited', verdict: 'ready', timedOut: false });
     expect(result.structuredContent).toEqual(answer);
-    expect(progress.length).toBeGreaterThanOrEqual(1);
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress[0]!.message).not.toBe(answer.summary);
     expect(progress.at(-1)!.message).toBe(answer.summary);
     // progress grows with every notification, as the specification asks.
     expect(progress.every((p, i) => i === 0 || p.progress > progress[i - 1]!.progress)).toBe(true);
   });
 
-  it('answers a call without a progress token with one JSON body, as every other call', async () => {
+  it('answers a call without a progress token with one JSON body, as every other call', async ({ expect }) => {
     const res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wait_for_agent', arguments: { name: 'mcp-waited', timeoutSeconds: 5 } } }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wait_for_agent', arguments: { name: 'mcp-ready', timeoutSeconds: 5 } } }),
     });
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const body = await res.json() as { result: CallToolResult };
     expect(JSON.parse((body.result.content[0] as { text: string }).text)).toMatchObject({ verdict: 'ready', timedOut: false });
   });
 
-  it('answers a call with a progress token as an SSE stream ending with the result', async () => {
+  it('answers a call with a progress token as an SSE stream ending with the result', async ({ expect }) => {
     const res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
       body: JSON.stringify({
         jsonrpc: '2.0', id: 2, method: 'tools/call',
-        params: { name: 'wait_for_agent', arguments: { name: 'mcp-waited', timeoutSeconds: 5 }, _meta: { progressToken: 'p-1' } },
+        params: { name: 'wait_for_agent', arguments: { name: 'mcp-ready', timeoutSeconds: 5 }, _meta: { progressToken: 'p-1' } },
       }),
     });
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -77,7 +89,7 @@ describe('wait_for_agent over MCP', () => {
     expect(messages.at(-1)).toMatchObject({ id: 2, result: { structuredContent: { verdict: 'ready', timedOut: false } } });
   });
 
-  it('create_agent with wait answers once the agent is ready, with its Status, timedOut and waitedSeconds, reporting each verdict change as progress', async () => {
+  it('create_agent with wait answers once the agent is ready, with its Status, timedOut and waitedSeconds, reporting each verdict change as progress', async ({ expect }) => {
     const progress: Progress[] = [];
     const result = await client.callTool({
       name: 'create_agent', arguments: { name: 'mcp-created', modelConfig: 'default-model-config', toolset: ['preset:none'], wait: 60 },
@@ -87,27 +99,27 @@ describe('wait_for_agent over MCP', () => {
     expect(progress.at(-1)?.message).toBe((json(result).status as { summary: string }).summary);
   });
 
-  it('chains a write\'s generation into wait_for_agent and its version into the next write', async () => {
-    const updated = json(await client.callTool({ name: 'update_agent', arguments: { name: 'mcp-waited', description: 'chained' } }) as CallToolResult);
+  it('chains a write\'s generation into wait_for_agent and its version into the next write', async ({ expect }) => {
+    const updated = json(await client.callTool({ name: 'update_agent', arguments: { name: 'mcp-chained', description: 'chained' } }) as CallToolResult);
     const generation = updated.generation as number;
     const version = (updated.agent as { version: string }).version;
     const waited = await client.callTool(
-      { name: 'wait_for_agent', arguments: { name: 'mcp-waited', generation, timeoutSeconds: 60 } }, undefined, { timeout: 70_000 },
+      { name: 'wait_for_agent', arguments: { name: 'mcp-chained', generation, timeoutSeconds: 60 } }, undefined, { timeout: 70_000 },
     ) as CallToolResult;
     expect(json(waited)).toMatchObject({ verdict: 'ready', timedOut: false, generation, observedGeneration: generation });
     // Flux's status writes since the update moved the resourceVersion, not the version.
-    const next = await client.callTool({ name: 'update_agent', arguments: { name: 'mcp-waited', description: 'next', version } }) as CallToolResult;
+    const next = await client.callTool({ name: 'update_agent', arguments: { name: 'mcp-chained', description: 'next', version } }) as CallToolResult;
     expect(next.isError).toBeFalsy();
-    const stale = await client.callTool({ name: 'update_agent', arguments: { name: 'mcp-waited', description: 'stale', version } }) as CallToolResult;
+    const stale = await client.callTool({ name: 'update_agent', arguments: { name: 'mcp-chained', description: 'stale', version } }) as CallToolResult;
     expect(stale.isError).toBe(true);
-    expect((stale.content[0] as { text: string }).text).toMatch(/^conflict: conflict: agent kagent\/mcp-waited changed since version /);
-    const bad = await client.callTool({ name: 'wait_for_agent', arguments: { name: 'mcp-waited', generation: 1.5 } }) as CallToolResult;
+    expect((stale.content[0] as { text: string }).text).toMatch(/^conflict: conflict: agent kagent\/mcp-chained changed since version /);
+    const bad = await client.callTool({ name: 'wait_for_agent', arguments: { name: 'mcp-chained', generation: 1.5 } }) as CallToolResult;
     expect((bad.content[0] as { text: string }).text).toBe(
       'invalid_request: invalid request: generation must be a whole number of at least 1 (a write\'s generation), got 1.5');
   });
 
-  it('refuses a timeout outside 1..600 seconds as invalid input, naming the range', async () => {
-    const result = await client.callTool({ name: 'wait_for_agent', arguments: { name: 'mcp-waited', timeoutSeconds: 601 } }) as CallToolResult;
+  it('refuses a timeout outside 1..600 seconds as invalid input, naming the range', async ({ expect }) => {
+    const result = await client.callTool({ name: 'wait_for_agent', arguments: { name: 'mcp-ready', timeoutSeconds: 601 } }) as CallToolResult;
     expect(result.isError).toBe(true);
     expect((result.content[0] as { text: string }).text).toBe(
       'invalid_request: invalid request: timeoutSeconds must be a whole number of seconds from 1 to 600, got 601');
