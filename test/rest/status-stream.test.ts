@@ -5,13 +5,14 @@
  * the only watches. With the controllers running, a new agent is followed from
  * progressing to ready, and one whose pod crash-loops to failed; on a still sandbox, a
  * client that leaves mid-stream and a server shutdown mid-stream leave no watch open.
+ * The two worlds run at once, and so do the first one's tests (each on an agent of its own).
  * Waits for the sandbox use deadlines; nothing asserts a duration.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '@agent-manager/kube-sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import type { Status } from '../../src/core/types.js';
 import { seedAgentCr, seedRelease, seedWorkload } from '../../src/service/testing/seed-agents.js';
 import { eventually } from '../../src/testing/eventually.js';
@@ -25,8 +26,7 @@ interface World {
 }
 
 async function startWorld(controllers: boolean): Promise<World> {
-  // Each controller step waits 50 ms (several make a rollout), so a rollout is still under way when a stream starts.
-  const sandbox = await startSandbox({ seed: true, authorization: 'rbac', controllers, reconcileDelayMs: 50 });
+  const sandbox = await startSandbox({ seed: true, authorization: 'rbac', controllers, reconcileDelayMs: 10 });
   const dir = mkdtempSync(join(tmpdir(), 'status-stream-'));
   const kubeconfig = join(dir, 'kubeconfig');
   await sandbox.writeKubeconfig(kubeconfig, { token: sandbox.serviceAccountToken, name: 'agent-manager' });
@@ -45,14 +45,14 @@ async function stopWorld(world: World | undefined): Promise<void> {
 
 const statuses = (events: ServerEvent[]) => events.filter((e) => e.event === 'status').map((e) => e.data as Status);
 
-describe('the status stream with the controllers running', () => {
+describe.concurrent('the status stream with the controllers running', () => {
   let w: World;
   beforeAll(async () => {
     w = await startWorld(true);
   });
   afterAll(() => stopWorld(w));
 
-  const create = async (name: string) => {
+  const create = async (name: string, expect: ExpectStatic) => {
     const res = await fetch(`${w.serve.base}/api/v1/agents`, {
       method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name, modelConfig: 'default-model-config', toolset: ['preset:none'] }),
@@ -60,12 +60,19 @@ describe('the status stream with the controllers running', () => {
     expect(res.status).toBe(201);
   };
 
-  it('follows a new agent from progressing to ready, then ends with reason ready', async () => {
-    await create('streamed');
-    const res = await fetch(`${w.serve.base}/api/v1/agents/kagent/streamed/status?watch=true&timeoutSeconds=60`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('text/event-stream');
-    const events = await readEvents(res);
+  it('follows a new agent from progressing to ready, then ends with reason ready', async ({ expect }) => {
+    // The controllers wait for the stream's first event, so the stream starts with the rollout under way.
+    const resume = w.sandbox.controllers!.hold({ name: 'streamed' });
+    let events: ServerEvent[];
+    try {
+      await create('streamed', expect);
+      const res = await fetch(`${w.serve.base}/api/v1/agents/kagent/streamed/status?watch=true&timeoutSeconds=60`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/event-stream');
+      events = await readEvents(res, () => resume());
+    } finally {
+      resume();
+    }
     const seen = statuses(events);
     expect(seen[0]!.verdict).toBe('progressing');
     expect(seen.at(-1)).toMatchObject({ name: 'streamed', verdict: 'ready', summary: 'Agent is Ready; 1/1 pods available' });
@@ -75,7 +82,7 @@ describe('the status stream with the controllers running', () => {
     expect(events.at(-1)).toEqual({ event: 'end', data: { reason: 'ready' } });
   });
 
-  it('ends with reason failed when the pod crash-loops, the last status naming it', async () => {
+  it('ends with reason failed when the pod crash-loops, the last status naming it', async ({ expect }) => {
     // The pod goes into CrashLoopBackOff as soon as its ReplicaSet creates it, before the kubelet starts it.
     const unsubscribe = w.sandbox.store.subscribe((event) => {
       const meta = event.object.metadata as { name: string; labels?: Record<string, string> };
@@ -84,7 +91,7 @@ describe('the status stream with the controllers running', () => {
       }
     });
     try {
-      await create('crashing');
+      await create('crashing', expect);
       const res = await fetch(`${w.serve.base}/api/v1/agents/kagent/crashing/status?watch=true&timeoutSeconds=60`);
       const events = await readEvents(res);
       expect(statuses(events).at(-1)!.summary).toMatch(/^pod crashing-\S+ container kagent is CrashLoopBackOff/);
@@ -94,7 +101,7 @@ describe('the status stream with the controllers running', () => {
     }
   });
 
-  it('POST /agents with wait answers 201 once the agent is ready, the Status embedded', async () => {
+  it('POST /agents with wait answers 201 once the agent is ready, the Status embedded', async ({ expect }) => {
     const res = await fetch(`${w.serve.base}/api/v1/agents`, {
       method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'waited-create', modelConfig: 'default-model-config', toolset: ['preset:none'], wait: 60 }),
@@ -103,7 +110,7 @@ describe('the status stream with the controllers running', () => {
     expect(await res.json()).toMatchObject({ timedOut: false, status: { name: 'waited-create', verdict: 'ready' } });
   });
 
-  it('refuses a timeout outside 1..600 seconds with a 400 that says the range', async () => {
+  it('refuses a timeout outside 1..600 seconds with a 400 that says the range', async ({ expect }) => {
     const res = await fetch(`${w.serve.base}/api/v1/agents/kagent/streamed/status?watch=true&timeoutSeconds=900`);
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: {
@@ -112,7 +119,8 @@ describe('the status stream with the controllers running', () => {
   });
 });
 
-describe('the status stream of an agent that is not getting anywhere', () => {
+// Its tests run one after the other: they count every watch of their sandbox.
+describe.concurrent('the status stream of an agent that is not getting anywhere', () => {
   let w: World | undefined;
   beforeAll(async () => {
     w = await startWorld(false);
@@ -126,7 +134,7 @@ describe('the status stream of an agent that is not getting anywhere', () => {
   const watches = () => w!.sandbox.store.objects.hub.subscriberCount;
   const noWatchOpen = () => eventually(() => (watches() === 0 ? true : undefined), 5000, 'every watch closed');
 
-  it('leaves no watch open when the client goes away mid-stream', async () => {
+  it('leaves no watch open when the client goes away mid-stream', { concurrent: false }, async ({ expect }) => {
     await noWatchOpen();
     const client = new AbortController();
     const res = await fetch(`${w!.serve.base}/api/v1/agents/kagent/stuck/status?watch=true&timeoutSeconds=600`, { signal: client.signal });
@@ -137,7 +145,7 @@ describe('the status stream of an agent that is not getting anywhere', () => {
     await noWatchOpen();
   });
 
-  it('ends the stream with an end event of reason shutdown (without the id that stops a reconnect) when the server shuts down, leaving no watch open', async () => {
+  it('ends the stream with an end event of reason shutdown (without the id that stops a reconnect) when the server shuts down, leaving no watch open', { concurrent: false }, async ({ expect }) => {
     await noWatchOpen();
     const res = await fetch(`${w!.serve.base}/api/v1/agents/kagent/stuck/status?watch=true&timeoutSeconds=600`);
     let closing: Promise<void> | undefined;
