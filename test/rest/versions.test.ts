@@ -5,13 +5,14 @@
  * moved the release's resourceVersion, and refused after a colleague's change of the
  * spec or the labels; If-Match on a create is evaluated (nothing exists yet: 412, nothing
  * written); an entity tag quoted in an error is cut at 200 characters; a wait cut by a
- * shutdown is a 503 with Retry-After. Waits are on the service's own wait, never sleeps.
+ * shutdown is a 503 with Retry-After. Waits are on the service's own wait, never sleeps; the
+ * tests run at once, each on agents of its own.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '@agent-manager/kube-sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { seedAgentCr, seedRelease, seedWorkload } from '../../src/service/testing/seed-agents.js';
 import { eventually } from '../../src/testing/eventually.js';
 import { deadRegistryFlag, serveConfig, startServe, type RunningServe } from '../../src/testing/serve-harness.js';
@@ -23,7 +24,7 @@ interface World {
 }
 
 async function startWorld(controllers: boolean): Promise<World> {
-  const sandbox = await startSandbox({ seed: true, authorization: 'rbac', controllers, reconcileDelayMs: 50 });
+  const sandbox = await startSandbox({ seed: true, authorization: 'rbac', controllers, reconcileDelayMs: 10 });
   const dir = mkdtempSync(join(tmpdir(), 'versions-'));
   const kubeconfig = join(dir, 'kubeconfig');
   await sandbox.writeKubeconfig(kubeconfig, { token: sandbox.serviceAccountToken, name: 'agent-manager' });
@@ -42,7 +43,7 @@ async function stopWorld(world: World | undefined): Promise<void> {
 
 type Answer = { status: number; headers: Headers; json: Record<string, any> };
 
-describe('the version as the ETag, with Flux writing status', () => {
+describe.concurrent('the version as the ETag, with Flux writing status', () => {
   let w: World;
   beforeAll(async () => {
     w = await startWorld(true);
@@ -60,7 +61,7 @@ describe('the version as the ETag, with Flux writing status', () => {
   };
   const SPEC = { modelConfig: 'default-model-config', toolset: ['preset:none'] };
 
-  it('accepts the ETag of a write after Flux reconciled it, and refuses it after a colleague changed the spec or the labels', async () => {
+  it('accepts the ETag of a write after Flux reconciled it, and refuses it after a colleague changed the spec or the labels', async ({ expect }) => {
     expect((await call('POST', '/agents', { name: 'chained', ...SPEC, wait: 60 })).status).toBe(201);
     const written = await call('PATCH', '/agents/kagent/chained', { description: 'v2' });
     expect(written.status).toBe(200);
@@ -92,7 +93,7 @@ describe('the version as the ETag, with Flux writing status', () => {
     expect((await call('PATCH', '/agents/kagent/chained', { description: 'mine' }, { 'if-match': current })).status).toBe(412);
   });
 
-  it.each(['"1"', '*', '"1", "2"', 'W/"1"'])('refuses a create with If-Match %s: nothing exists yet (412), nothing written', async (header) => {
+  it.for(['"1"', '*', '"1", "2"', 'W/"1"'])('refuses a create with If-Match %s: nothing exists yet (412), nothing written', async (header, { expect }) => {
     const res = await call('POST', '/agents', { name: 'never', ...SPEC }, { 'if-match': header });
     expect(res.status).toBe(412);
     expect(res.json.error.code).toBe('conflict');
@@ -102,27 +103,28 @@ describe('the version as the ETag, with Flux writing status', () => {
     expect(w.sandbox.store.find('ocirepositories', 'kagent', 'agent')).toBeDefined();
   });
 
-  it('creates without If-Match, and answers an existing agent with If-Match * with its 409', async () => {
+  it('creates without If-Match, and answers an existing agent with If-Match * with its 409', async ({ expect }) => {
     expect((await call('POST', '/agents', { name: 'plain', ...SPEC })).status).toBe(201);
     const again = await call('POST', '/agents', { name: 'plain', ...SPEC }, { 'if-match': '*' });
     expect(again.status).toBe(409);
   });
 
-  it('cuts an entity tag quoted in an error at 200 characters', async () => {
+  it('cuts an entity tag quoted in an error at 200 characters', async ({ expect }) => {
+    expect((await call('POST', '/agents', { name: 'tagged', ...SPEC })).status).toBe(201);
     const huge = `"${'x'.repeat(20_000)}"`;
-    for (const [method, path, body] of [['POST', '/agents', { name: 'huge', ...SPEC }], ['PATCH', '/agents/kagent/plain', { description: 'x' }]] as const) {
+    for (const [method, path, body] of [['POST', '/agents', { name: 'huge', ...SPEC }], ['PATCH', '/agents/kagent/tagged', { description: 'x' }]] as const) {
       const res = await call(method, path, body, { 'if-match': huge });
       expect(res.status).toBe(412);
       expect(res.json.error.message.length).toBeLessThan(500);
       expect(res.json.error.message).toContain(`${'x'.repeat(150)}`);
     }
-    const listed = await call('PATCH', '/agents/kagent/plain', { description: 'x' }, { 'if-match': `"1", ${huge}` });
+    const listed = await call('PATCH', '/agents/kagent/tagged', { description: 'x' }, { 'if-match': `"1", ${huge}` });
     expect(listed.status).toBe(412);
     expect(listed.json.error.message.length).toBeLessThan(500);
   });
 });
 
-describe('a wait cut by a shutdown', () => {
+describe.concurrent('a wait cut by a shutdown', () => {
   let w: World | undefined;
   beforeAll(async () => {
     w = await startWorld(false);
@@ -132,7 +134,7 @@ describe('a wait cut by a shutdown', () => {
   });
   afterAll(() => stopWorld(w));
 
-  it('answers 503 with Retry-After and says to call again', async () => {
+  it('answers 503 with Retry-After and says to call again', async ({ expect }) => {
     const watches = () => w!.sandbox.store.objects.hub.subscriberCount;
     const answer = fetch(`${w!.serve.base}/api/v1/agents/kagent/stuck/wait?timeoutSeconds=600`);
     await eventually(() => (watches() > 0 ? true : undefined), 10_000, 'the wait watching');
