@@ -5,7 +5,8 @@
  * structuredContent; an error body `{"error":{"code","message"}}` equals the tool error
  * `"<code>: <message>"`. The REST request of a step is built from the operation table
  * (method, path parameters, query parameters, body), so the test also checks the table's
- * REST bindings against its tools.
+ * REST bindings against its tools. The two transports take each step at once (on their own
+ * fixtures); the refusals run beside the script, the one test that creates an agent after it.
  *
  * Where the two transports differ on purpose, the difference is asserted as such:
  * - a schema-invalid argument is `invalid_request` on both, worded for each audience
@@ -175,7 +176,7 @@ function normalize(value: unknown): unknown {
   }) as unknown;
 }
 
-describe('REST ≡ MCP on the same fixture', () => {
+describe.concurrent('REST ≡ MCP on the same fixture', () => {
   let rest: Side | undefined;
   let mcp: Side | undefined;
   let client: Client;
@@ -191,21 +192,20 @@ describe('REST ≡ MCP on the same fixture', () => {
     await Promise.all([stopSide(rest), stopSide(mcp)]);
   });
 
-  it('the script calls every tool of the table', () => {
+  it('the script calls every tool of the table', ({ expect }) => {
     expect(new Set(SCRIPT.map(([tool]) => tool))).toEqual(new Set(OPERATIONS.map((o) => o.tool)));
   });
 
-  it('every step answers the same JSON through both transports', async () => {
+  // The refusals beside it write nothing, so its list steps see the agents it made and no others.
+  it('every step answers the same JSON through both transports', async ({ expect }) => {
     for (const [index, [tool, args]] of SCRIPT.entries()) {
-      // Each transport has a fixture of its own, so a step runs on both at once (the waits run out together).
-      const [viaRestOutcome, viaMcpOutcome] = await Promise.all([
-        viaRest(rest!.base, tool, args), viaMcp(client, tool, args),
-      ]);
+      const [viaRestOutcome, viaMcpOutcome] =
+        await Promise.all([viaRest(rest!.base, tool, args), viaMcp(client, tool, args)]);
       expect(normalize(viaMcpOutcome), `step ${index + 1}: ${tool} ${JSON.stringify(args)}`).toEqual(normalize(viaRestOutcome));
     }
   });
 
-  it('a schema-invalid argument is invalid_request on both, worded for each audience', async () => {
+  it('a schema-invalid argument is invalid_request on both, worded for each audience', async ({ expect }) => {
     const args = { name: 'parity', namespace: 'kagent', colour: 'red' };
     const restOutcome = await viaRest(rest!.base, 'update_agent', args);
     const mcpOutcome = await viaMcp(client, 'update_agent', args);
@@ -214,23 +214,12 @@ describe('REST ≡ MCP on the same fixture', () => {
     expect((mcpOutcome as { message: string }).message).toMatch(/^invalid request: unknown field "colour" \(update_agent takes: name, namespace, /);
   });
 
-  it('REST validate in update mode reads "" as not given, the MCP tool as clear', async () => {
-    const create = { ...SPEC, name: 'blank', displayName: 'Blank' };
-    await viaRest(rest!.base, 'create_agent', create);
-    await viaMcp(client, 'create_agent', create);
-    const args = { name: 'blank', namespace: 'kagent', update: true, displayName: '' };
-    const restOutcome = (await viaRest(rest!.base, 'validate_agent', args)) as { ok: true; value: { manifests: { values: { agent: Record<string, unknown> } } } };
-    const mcpOutcome = (await viaMcp(client, 'validate_agent', args)) as { ok: true; value: { manifests: { values: { agent: Record<string, unknown> } } } };
-    expect(restOutcome.value.manifests.values.agent.displayName).toBe('Blank');
-    expect(mcpOutcome.value.manifests.values.agent.displayName).toBeUndefined();
-  });
-
-  it.each<[string, Args]>([
+  it.for<[string, Args]>([
     ['a NUL in a selector', { toolset: ['tool:a\u0000b'] }],
     ['an ESC in a selector', { toolset: ['preset:none', 'tool:a\u001b[31m'] }],
     ['a selector of 100,000 characters', { toolset: [`tool:${'x'.repeat(99_995)}`] }],
     ['32 selectors of 30,000 characters', { toolset: Array.from({ length: 32 }, (_, i) => `tool:${i}${'y'.repeat(29_990)}`) }],
-  ])('refuses %s on both surfaces, in the same words, and writes nothing', async (_name, bad) => {
+  ])('refuses %s on both surfaces, in the same words, and writes nothing', async ([_name, bad], { expect }) => {
     const args = { ...SPEC, name: 'unsendable', ...bad };
     const restCreate = await viaRest(rest!.base, 'create_agent', args);
     expect(restCreate).toMatchObject({ ok: false, code: 'invalid_request', message: expect.stringMatching(/^invalid request: toolset selector /) });
@@ -242,7 +231,7 @@ describe('REST ≡ MCP on the same fixture', () => {
     expect(mcp!.fixture.sandbox.store.find('helmreleases', 'kagent', 'unsendable')).toBeUndefined();
   });
 
-  it('refuses a git skill name with a NUL on both surfaces, in the same words, and writes nothing', async () => {
+  it('refuses a git skill name with a NUL on both surfaces, in the same words, and writes nothing', async ({ expect }) => {
     const args = { ...SPEC, name: 'nul-skill', skills: { gitRefs: [{ url: 'https://github.com/giantswarm/agent-skills', name: 'run\u0000books' }] } };
     const restOutcome = await viaRest(rest!.base, 'create_agent', args);
     expect(restOutcome).toEqual({
@@ -253,14 +242,26 @@ describe('REST ≡ MCP on the same fixture', () => {
     expect(rest!.fixture.sandbox.store.find('helmreleases', 'kagent', 'nul-skill')).toBeUndefined();
   });
 
-  it.each<[string, Args, string]>([
+  it.for<[string, Args, string]>([
     ['a string for the toolset', { toolset: 'preset:none' }, 'field "toolset" must be a list, not a string'],
     ['a number in a label map', { labels: { team: 1 } }, 'field "labels.team" must be a string, not a number'],
     ['an object for a skill ref', { skills: { refs: [{}] } }, 'field "skills.refs[0]" must be a string, not an object'],
-  ])('words a wrong type the same on both surfaces: %s', async (_name, bad, text) => {
+  ])('words a wrong type the same on both surfaces: %s', async ([_name, bad, text], { expect }) => {
     const args = { ...SPEC, name: 'typed', ...bad };
     const restOutcome = await viaRest(rest!.base, 'create_agent', args);
     expect(restOutcome).toEqual({ ok: false, code: 'invalid_request', message: `invalid request: invalid JSON: ${text}` });
     expect(await viaMcp(client, 'create_agent', args)).toEqual(restOutcome);
+  });
+
+  // After the script: the agents it creates would show in the script's list steps.
+  it('REST validate in update mode reads "" as not given, the MCP tool as clear', { concurrent: false }, async ({ expect }) => {
+    const create = { ...SPEC, name: 'blank', displayName: 'Blank' };
+    await viaRest(rest!.base, 'create_agent', create);
+    await viaMcp(client, 'create_agent', create);
+    const args = { name: 'blank', namespace: 'kagent', update: true, displayName: '' };
+    const restOutcome = (await viaRest(rest!.base, 'validate_agent', args)) as { ok: true; value: { manifests: { values: { agent: Record<string, unknown> } } } };
+    const mcpOutcome = (await viaMcp(client, 'validate_agent', args)) as { ok: true; value: { manifests: { values: { agent: Record<string, unknown> } } } };
+    expect(restOutcome.value.manifests.values.agent.displayName).toBe('Blank');
+    expect(mcpOutcome.value.manifests.values.agent.displayName).toBeUndefined();
   });
 });
