@@ -2,9 +2,10 @@
  * The read cache against the sandbox API server, through the real @kubernetes/client-node:
  * warm reads cost the API server nothing, writes are read back at once, a lost watch
  * history (410 Gone) re-lists, a watch that stays down sends reads to the API server,
- * and under the caller's identity the caller's RBAC still decides.
+ * and under the caller's identity the caller's RBAC still decides. Each test has a sandbox
+ * and cache of its own, so they run at once.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, it, type OnTestFinishedHandler } from 'vitest';
 import { silentLogger } from '../../log/logger.js';
 import type { Sandbox, SandboxOptions } from '@agent-manager/kube-sandbox';
 import { startServiceFixture, type ServiceFixture } from '../../service/testing/fixture.js';
@@ -21,15 +22,6 @@ import { ReadCache, type ReadCacheOptions } from './read-cache.js';
 
 const types = resourceTypes(DEFAULT_API_VERSIONS);
 const SA = 'system:serviceaccount:kagent:agent-manager';
-let fixture: ServiceFixture | undefined;
-let cache: ReadCache | undefined;
-
-afterEach(async () => {
-  cache?.stop();
-  await fixture?.close();
-  fixture = undefined;
-  cache = undefined;
-});
 
 const until = <T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> =>
   eventually(probe, 10_000, what);
@@ -38,11 +30,16 @@ function serviceAccountConfig(sandbox: Sandbox) {
   return loadBaseKubeConfig({ kubeconfigYaml: sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken, name: 'agent-manager' }) });
 }
 
-/** A service whose reads go through a read cache of kagent and tenant (watches end every second). */
+/**
+ * A service whose reads go through a read cache of kagent and tenant (watches end every second),
+ * synced, stopped and closed when the test ends.
+ */
 async function cachedService(
+  onTestFinished: (fn: OnTestFinishedHandler) => void,
   options: { sandbox?: SandboxOptions; cache?: Partial<ReadCacheOptions>; callers?: boolean } = {},
-) {
-  fixture = await startServiceFixture({
+): Promise<{ f: ServiceFixture; cache: ReadCache }> {
+  let cache: ReadCache | undefined;
+  const fixture = await startServiceFixture({
     sandbox: options.sandbox,
     provider: (sandbox) => {
       const kc = serviceAccountConfig(sandbox);
@@ -62,8 +59,13 @@ async function cachedService(
       return Object.assign(provider, { close: () => { inner.close(); apis.close(); } });
     },
   });
-  expect(await cache!.synced(10_000)).toBe(true);
-  return fixture;
+  onTestFinished(async () => {
+    cache?.stop();
+    await fixture.close();
+  });
+  const started = cache!;
+  if (!(await started.synced(10_000))) throw new Error('the read cache did not sync within 10 s');
+  return { f: fixture, cache: started };
 }
 
 function seedAgent(sandbox: Sandbox, name: string, namespace = 'kagent'): void {
@@ -71,9 +73,9 @@ function seedAgent(sandbox: Sandbox, name: string, namespace = 'kagent'): void {
   seedAgentCr(sandbox, { name, namespace, release: { name, namespace }, ready: true, accepted: true });
 }
 
-describe('the read cache', () => {
-  it('answers warm list, get, status and model-config reads with zero API requests', async () => {
-    const f = await cachedService();
+describe.concurrent('the read cache', () => {
+  it('answers warm list, get, status and model-config reads with zero API requests', async ({ expect, onTestFinished }) => {
+    const { f } = await cachedService(onTestFinished);
     seedAgent(f.sandbox, 'warm');
     seedWorkload(f.sandbox, { name: 'warm', pods: [{ name: 'warm-0', ready: true }] });
     seedWarning(f.sandbox, 'kagent', { kind: 'Pod', name: 'warm-0' }, 'BackOff', 'restarting');
@@ -98,8 +100,8 @@ describe('the read cache', () => {
     direct.close();
   });
 
-  it('answers warm revision reads with zero API requests, and sees a revision this replica just recorded', async () => {
-    const f = await cachedService();
+  it('answers warm revision reads with zero API requests, and sees a revision this replica just recorded', async ({ expect, onTestFinished }) => {
+    const { f } = await cachedService(onTestFinished);
     await f.service.createAgent(f.ctx(), { name: 'versioned', modelConfig: 'default-model-config', toolset: ['preset:none'] });
     await f.service.updateAgent(f.ctx(), { name: 'versioned', description: 'second' });
     // Read at once after the write: the cache waits for the watch to pass it.
@@ -121,48 +123,48 @@ describe('the read cache', () => {
     direct.close();
   });
 
-  it('reads its own writes: an agent just created is listed and got at once, and gone at once after delete', async () => {
-    const f = await cachedService();
+  it('reads its own writes: an agent just created is listed and got at once, and gone at once after delete', async ({ expect, onTestFinished }) => {
+    const { f, cache } = await cachedService(onTestFinished);
     await f.service.createAgent(f.ctx(), { name: 'fresh', modelConfig: 'default-model-config', toolset: ['preset:none'] });
     expect((await f.service.getAgent(f.ctx(), { name: 'fresh' })).name).toBe('fresh');
     expect((await f.service.listAgents(f.ctx())).agents.map((a) => a.name)).toContain('fresh');
     await f.service.deleteAgent(f.ctx(), { name: 'fresh' });
     expect((await f.service.listAgents(f.ctx())).agents.map((a) => a.name)).not.toContain('fresh');
-    expect(cache!.reads.cache).toBeGreaterThan(0);
+    expect(cache.reads.cache).toBeGreaterThan(0);
   });
 
-  it('reads an agent another replica just created from the API server while the watch has not brought it (a miss is never a 404 from the cache)', async () => {
-    const f = await cachedService();
+  it('reads an agent another replica just created from the API server while the watch has not brought it (a miss is never a 404 from the cache)', async ({ expect, onTestFinished }) => {
+    const { f, cache } = await cachedService(onTestFinished);
     // Hold this replica's watches of releases and agents down (within the stale bound, so
     // the cache still serves): another replica's create then reaches the API server only.
     f.sandbox.faults.failNext({ verb: 'watch', resource: 'helmreleases', code: 500, count: 1_000 });
     f.sandbox.faults.failNext({ verb: 'watch', resource: 'agents', code: 500, count: 1_000 });
     await until(() => (f.sandbox.faults.snapshot().failures.every((rule) => rule.count < 1_000) ? true : undefined), 'both watches failing');
-    expect(cache!.status().state).toBe('ready');
+    expect(cache.status().state).toBe('ready');
     seedAgent(f.sandbox, 'elsewhere');
 
-    const apiReads = cache!.reads.api;
+    const apiReads = cache.reads.api;
     const agent = await f.service.getAgent(f.ctx(), { name: 'elsewhere' });
     expect(agent.name).toBe('elsewhere');
-    expect(cache!.reads.api).toBeGreaterThan(apiReads);
+    expect(cache.reads.api).toBeGreaterThan(apiReads);
     f.sandbox.faults.clear();
   });
 
-  it('re-lists when the watch history it needs is gone (410 Gone) and then holds what changed meanwhile', async () => {
-    const f = await cachedService({ sandbox: { historyCapacity: 5 } });
+  it('re-lists when the watch history it needs is gone (410 Gone) and then holds what changed meanwhile', async ({ expect, onTestFinished }) => {
+    const { f, cache } = await cachedService(onTestFinished, { sandbox: { historyCapacity: 5 } });
     const listsBefore = f.sandbox.counters.count({ verb: 'list', resource: 'helmreleases.helm.toolkit.fluxcd.io', user: SA });
-    const relistsBefore = cache!.status().relists;
+    const relistsBefore = cache.status().relists;
     // Changes elsewhere push the releases watch's resourceVersion out of the history.
     for (let i = 0; i < 10; i++) f.sandbox.store.create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `noise-${i}`, namespace: 'kagent' } } as never, { fieldManager: 'test' });
-    await until(() => (cache!.status().relists > relistsBefore ? true : undefined), 'a re-list');
+    await until(() => (cache.status().relists > relistsBefore ? true : undefined), 'a re-list');
     expect(f.sandbox.counters.count({ verb: 'list', resource: 'helmreleases.helm.toolkit.fluxcd.io', user: SA })).toBeGreaterThan(listsBefore);
     seedAgent(f.sandbox, 'after-gap');
     await until(async () => ((await f.service.listAgents(f.ctx())).agents.some((a) => a.name === 'after-gap') ? true : undefined), 'the new agent');
-    expect(cache!.status().state).toBe('ready');
+    expect(cache.status().state).toBe('ready');
   });
 
-  it('reads from the API server while its watch stays down beyond the bound, and from the cache once it is back', async () => {
-    const f = await cachedService({ cache: { staleAfterMs: 500 } });
+  it('reads from the API server while its watch stays down beyond the bound, and from the cache once it is back', async ({ expect, onTestFinished }) => {
+    const { f, cache } = await cachedService(onTestFinished, { cache: { staleAfterMs: 500 } });
     f.sandbox.faults.failNext({ verb: 'watch', resource: 'helmreleases', code: 500, count: 1_000 });
     const releaseListsOfOneRead = async (): Promise<number> => {
       f.sandbox.counters.reset();
@@ -171,14 +173,14 @@ describe('the read cache', () => {
     };
     // Once the releases watch ends (every second here) and cannot come back, reads of releases go direct.
     await until(async () => ((await releaseListsOfOneRead()) === 1 ? true : undefined), 'a direct read');
-    expect(cache!.status().state).toBe('degraded');
-    expect(cache!.status().feeds.stale).toBeGreaterThan(0);
+    expect(cache.status().state).toBe('degraded');
+    expect(cache.status().feeds.stale).toBeGreaterThan(0);
     f.sandbox.faults.clear();
     await until(async () => ((await releaseListsOfOneRead()) === 0 ? true : undefined), 'reads from the cache again');
   });
 });
 
-describe('the read cache under the caller identity', () => {
+describe.concurrent('the read cache under the caller identity', () => {
   const BOB = 'bob-token';
   const grantBob = (sandbox: Sandbox) => {
     sandbox.tokens.set(BOB, { username: 'bob', groups: ['system:authenticated'] });
@@ -197,12 +199,12 @@ describe('the read cache under the caller identity', () => {
     } as never, { fieldManager: 'test' });
   };
 
-  it('never serves a caller what the API server refuses them, and serves what it allows from the cache', async () => {
-    const f = await cachedService({ sandbox: { authorization: 'rbac' }, callers: true });
+  it('never serves a caller what the API server refuses them, and serves what it allows from the cache', async ({ expect, onTestFinished }) => {
+    const { f, cache } = await cachedService(onTestFinished, { sandbox: { authorization: 'rbac' }, callers: true });
     grantBob(f.sandbox);
     seedAgent(f.sandbox, 'theirs', 'tenant');
     seedAgent(f.sandbox, 'ours', 'kagent');
-    await until(() => (cache!.status().objects >= 4 ? true : undefined), 'the agents reaching the cache');
+    await until(() => (cache.status().objects >= 4 ? true : undefined), 'the agents reaching the cache');
     const bob = f.ctx({ token: BOB });
 
     // tenant: the cache holds its agents, but bob may not list them, so the API server's 403 is the answer.
