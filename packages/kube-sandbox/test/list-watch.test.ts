@@ -4,7 +4,8 @@
  * resourceVersionMatch of lists (504 too large, 410 for a stale exact version), and
  * watches from a resourceVersion
  * (client-node's Watch class), including the 410 Expired of a resourceVersion older than
- * the kept history.
+ * the kept history. The tests that expect exact lists of the shared configmaps run in order;
+ * the watches that end on their own, and the refusals, run at once.
  */
 import { Watch } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -243,11 +244,6 @@ describe('sandbox watch through client-node', () => {
     expect([...rvs].sort((a, b) => a - b)).toEqual(rvs);
   });
 
-  it('starts with the current state as ADDED events when no resourceVersion is given', async () => {
-    const { events } = collect('/apis/kagent.dev/v1alpha2/namespaces/kagent/modelconfigs', {}, 2);
-    expect((await events).map(([t, o]) => `${t} ${o.metadata.name}`)).toEqual(['ADDED default-model-config', 'ADDED qwen3-8-27b']);
-  });
-
   it('turns label changes into ADDED and DELETED for a selector watch', async () => {
     const { events, started } = collect('/api/v1/namespaces/tenant/configmaps', { labelSelector: 'watched=yes', resourceVersion: String(h.sandbox.store.revision) }, 2);
     await started;
@@ -257,7 +253,13 @@ describe('sandbox watch through client-node', () => {
     expect((await events).map(([t]) => t)).toEqual(['ADDED', 'DELETED']);
   });
 
-  it('ends a watch from a resourceVersion older than the history with 410 Expired', async () => {
+  // From here on at once: none of these reads what another one writes.
+  it.concurrent('starts with the current state as ADDED events when no resourceVersion is given', async ({ expect }) => {
+    const { events } = collect('/apis/kagent.dev/v1alpha2/namespaces/kagent/modelconfigs', {}, 2);
+    expect((await events).map(([t, o]) => `${t} ${o.metadata.name}`)).toEqual(['ADDED default-model-config', 'ADDED qwen3-8-27b']);
+  });
+
+  it.concurrent('ends a watch from a resourceVersion older than the history with 410 Expired', async ({ expect }) => {
     for (let i = 0; i < 60; i++) await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: `bulk-${i}` } } });
     const { events } = collect('/api/v1/namespaces/tenant/configmaps', { resourceVersion: '1' }, 1);
     const [[type, status]] = (await events) as [[string, any]];
@@ -266,27 +268,27 @@ describe('sandbox watch through client-node', () => {
     expect(status.message).toMatch(/^too old resource version: 1 \(\d+\)$/);
   });
 
-  it('honours timeoutSeconds and flushes headers at once', async () => {
+  it.concurrent('honours timeoutSeconds and flushes headers at once', async ({ expect }) => {
     const res = await raw(h.sandbox, 'GET', '/api/v1/namespaces/kagent/serviceaccounts?watch=1&timeoutSeconds=1');
     expect(res.code).toBe(200);
     expect(res.headers['content-type']).toBe('application/json');
     expect(JSON.parse(res.text.trim().split('\n')[0]!)).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'agent-manager' } } });
   });
 
-  it('sends initial events and an end bookmark with sendInitialEvents', async () => {
+  it.concurrent('sends initial events and an end bookmark with sendInitialEvents', async ({ expect }) => {
     const res = await raw(h.sandbox, 'GET', '/api/v1/namespaces?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1');
     const lines = res.text.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.slice(0, 4).map((l) => l.type)).toEqual(['ADDED', 'ADDED', 'ADDED', 'ADDED']);
     expect(lines[4]).toMatchObject({ type: 'BOOKMARK', object: { metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } } } });
   });
 
-  it.each([
+  it.concurrent.for([
     ['sendInitialEvents on a list', '/api/v1/namespaces?sendInitialEvents=true', 'sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list'],
     ['sendInitialEvents without NotOlderThan', '/api/v1/namespaces?watch=true&sendInitialEvents=true',
       'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'],
     ['resourceVersionMatch on a plain watch', '/api/v1/namespaces?watch=true&resourceVersion=1&resourceVersionMatch=NotOlderThan',
       'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'],
-  ])('refuses %s with 422 on ListOptions, before any event', async (_what, path, message) => {
+  ])('refuses %s with 422 on ListOptions, before any event', async ([_what, path, message], { expect }) => {
     const res = await raw(h.sandbox, 'GET', path);
     expect(res.code).toBe(422);
     expect(res.json).toMatchObject({ reason: 'Invalid', message: `ListOptions.meta.k8s.io "" is invalid: ${message}`, details: { kind: 'ListOptions', group: 'meta.k8s.io' } });
