@@ -47,6 +47,7 @@ describe('REST body decoding', () => {
   it.each([
     ['an unknown field 10,000 objects deep', 'zz', `{"a":`.repeat(10_000) + '1' + '}'.repeat(10_000)],
     ['labels 65 lists deep', 'labels', `{"a":${'['.repeat(64)}1${']'.repeat(64)}}`],
+    ['an unknown field 170,000 objects deep, almost the 1 MiB a body may be', 'zz', `{"a":`.repeat(170_000) + '1' + '}'.repeat(170_000)],
   ])('refuses a body nested deeper than 64 levels (%s) with a 400 naming the field, not a 502', async (_case, field, nested) => {
     const body = `${JSON.stringify(CREATE).slice(0, -1)},"${field}":${nested}}`;
     const res = await send('POST', '/agents', body);
