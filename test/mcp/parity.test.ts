@@ -6,7 +6,8 @@
  * `"<code>: <message>"`. The REST request of a step is built from the operation table
  * (method, path parameters, query parameters, body), so the test also checks the table's
  * REST bindings against its tools. The two transports take each step at once (on their own
- * fixtures); the refusals run beside the script, the one test that creates an agent after it.
+ * fixtures); the timed-out waits and the refusals run beside the script, the one test that
+ * creates an agent in kagent after it.
  *
  * Where the two transports differ on purpose, the difference is asserted as such:
  * - a schema-invalid argument is `invalid_request` on both, worded for each audience
@@ -19,9 +20,10 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import { silentLogger } from '../../src/log/logger.js';
 import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
+import { seedModelConfig } from '../../src/service/testing/seed-agents.js';
 import { createApp } from '../../src/app.js';
 import { OPERATIONS, operationByTool } from '../../src/transport/operations.js';
 
@@ -69,9 +71,6 @@ const SCRIPT: Array<[tool: string, args: Args]> = [
   ['delete_agent', { name: 'parity', namespace: 'kagent', dryRun: true }],
   ['validate_agent', { name: 'parity', namespace: 'kagent', update: true, runtime: 'rust' }],
   ['get_agent_status', { name: 'parity', namespace: 'kagent' }],
-  // Without controllers the agent stays progressing: the wait runs out of time.
-  ['wait_for_agent', { name: 'parity', namespace: 'kagent', timeoutSeconds: 1 }],
-  ['update_agent', { name: 'parity', namespace: 'kagent', description: 'waited', wait: 1 }],
   ['update_agent', { name: 'parity', namespace: 'kagent', description: 'waited', wait: 5, dryRun: true }],
   ['create_agent', { ...SPEC, name: 'parity-waited', wait: 601 }],
   ['wait_for_agent', { name: 'parity', namespace: 'kagent', timeoutSeconds: 601 }],
@@ -90,8 +89,23 @@ const SCRIPT: Array<[tool: string, args: Args]> = [
   ['get_session', { name: 'parity', namespace: 'kagent', sessionId: 's-1' }],
 ];
 
+/**
+ * The waits that run out of time (a second each, the least they take), each on an agent of its
+ * own in tenant, beside each other and the script (whose list steps read kagent). Without
+ * controllers an agent stays progressing.
+ */
+const timed = (name: string, wait: [tool: string, args: Args]): Array<[tool: string, args: Args]> => [
+  ['create_agent', { ...SPEC, name, namespace: 'tenant' }],
+  wait,
+  ['delete_agent', { name, namespace: 'tenant' }],
+];
+const TIMED_WAIT = timed('parity-timed-out', ['wait_for_agent', { name: 'parity-timed-out', namespace: 'tenant', timeoutSeconds: 1 }]);
+const TIMED_WRITE = timed('parity-written', ['update_agent', { name: 'parity-written', namespace: 'tenant', description: 'waited', wait: 1 }]);
+
 async function startSide(): Promise<Side> {
   const fixture = await startServiceFixture();
+  // For the timed script's agent in tenant (which the script's list_model_configs then lists).
+  seedModelConfig(fixture.sandbox, 'tenant', 'default-model-config');
   const app = createApp({ service: fixture.service, log: silentLogger(), version: 'test' });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -193,16 +207,35 @@ describe.concurrent('REST ≡ MCP on the same fixture', () => {
   });
 
   it('the script calls every tool of the table', ({ expect }) => {
-    expect(new Set(SCRIPT.map(([tool]) => tool))).toEqual(new Set(OPERATIONS.map((o) => o.tool)));
+    const tools = [...SCRIPT, ...TIMED_WAIT, ...TIMED_WRITE].map(([tool]) => tool);
+    expect(new Set(tools)).toEqual(new Set(OPERATIONS.map((o) => o.tool)));
   });
 
-  // The refusals beside it write nothing, so its list steps see the agents it made and no others.
-  it('every step answers the same JSON through both transports', async ({ expect }) => {
-    for (const [index, [tool, args]] of SCRIPT.entries()) {
+  /** Runs a script through both transports; what each step answered (the same on both). */
+  const runScript = async (script: typeof SCRIPT, expect: ExpectStatic): Promise<Outcome[]> => {
+    const outcomes: Outcome[] = [];
+    for (const [index, [tool, args]] of script.entries()) {
       const [viaRestOutcome, viaMcpOutcome] =
         await Promise.all([viaRest(rest!.base, tool, args), viaMcp(client, tool, args)]);
       expect(normalize(viaMcpOutcome), `step ${index + 1}: ${tool} ${JSON.stringify(args)}`).toEqual(normalize(viaRestOutcome));
+      outcomes.push(viaRestOutcome);
     }
+    return outcomes;
+  };
+
+  // The refusals beside it write nothing, so its list steps see the agents it made and no others.
+  it('every step answers the same JSON through both transports', async ({ expect }) => {
+    await runScript(SCRIPT, expect);
+  });
+
+  it('a wait that runs out of time answers the same JSON through both transports', async ({ expect }) => {
+    const [waitSteps, writeSteps] = await Promise.all([runScript(TIMED_WAIT, expect), runScript(TIMED_WRITE, expect)]);
+    expect(waitSteps).toMatchObject([
+      { ok: true }, { ok: true, value: { verdict: 'progressing', timedOut: true } }, { ok: true },
+    ]);
+    expect(writeSteps).toMatchObject([
+      { ok: true }, { ok: true, value: { changed: ['agent.description'], timedOut: true } }, { ok: true },
+    ]);
   });
 
   it('a schema-invalid argument is invalid_request on both, worded for each audience', async ({ expect }) => {
