@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServiceFixture, type ServiceFixture } from '../testing/fixture.js';
 
 /** The wait between a change and its reconcile: an upgrade's second helm-controller reconcile waits it out. */
-const DELAY_MS = 100;
+const DELAY_MS = 50;
 const BEHIND = /^HelmRelease generation \d+ not yet (observed|attempted|judged) by helm-controller/;
 const SPEC = { modelConfig: 'default-model-config', toolset: ['preset:none'] };
 /** One agent per test, so the tests run at once. */
