@@ -58,7 +58,9 @@ export function startControllers(store: SandboxStore, options: ControllerOptions
     names,
     hold: ({ controllers: held = [], namespace, name } = {}) => {
       const unknown = held.filter((n) => !names.includes(n));
-      if (unknown.length > 0) throw new Error(`no controller named ${unknown.join(', ')} (running: ${names.join(', ')})`);
+      if (unknown.length > 0) {
+        throw new Error(`no controller named ${unknown.join(', ')} (running: ${names.join(', ')})`);
+      }
       const selects = (ns: string, n: string): boolean =>
         (namespace === undefined || ns === namespace) && (name === undefined || n === name);
       const releases = controllers.filter((c) => held.length === 0 || held.includes(c.name))
