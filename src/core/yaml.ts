@@ -10,8 +10,13 @@ import { Document, isScalar, Scalar, visit } from 'yaml';
  * The 1.1 quoting rules already cover most of them; `0o17` (a 1.2 octal) is what they
  * miss, and the rest cost nothing to list.
  */
-const NOT_A_STRING_IN_1_2 =
-  /^(?:|null|Null|NULL|~|true|True|TRUE|false|False|FALSE|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const NOT_A_STRING_IN_1_2 = new RegExp(`^(?:${[
+  /|null|Null|NULL|~/, // tag:yaml.org,2002:null
+  /true|True|TRUE|false|False|FALSE/, // bool
+  /[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+/, // int: decimal, octal, hexadecimal
+  /[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?/, // float
+  /[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN/, // infinity and not-a-number
+].map((tag) => tag.source).join('|')})$`);
 
 /** Renders a plain JSON-like object as block YAML with sorted keys. */
 export function toYaml(obj: unknown): string {
