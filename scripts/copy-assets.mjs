@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
-const dist = join(root, process.argv[2] ?? 'dist');
+// The target is the first argument that is not a flag (build.mjs passes its own flags on).
+const target = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+const dist = join(root, target ?? 'dist');
 
 function walk(dir) {
   for (const entry of readdirSync(dir)) {
@@ -17,15 +19,15 @@ function walk(dir) {
     if (statSync(path).isDirectory()) {
       if (entry === 'testdata') continue;
       // dist/ ships without the test-support folders; the benchmarks' build keeps them.
-      if (entry === 'testing' && !process.argv[2]) continue;
+      if (entry === 'testing' && !target) continue;
       walk(path);
     } else if (!entry.endsWith('.ts')) {
-      const target = join(dist, relative(src, path));
-      if (!existsSync(dirname(target))) mkdirSync(dirname(target), { recursive: true });
-      const same = existsSync(target) && statSync(target).size === statSync(path).size
-        && readFileSync(target).equals(readFileSync(path));
+      const copy = join(dist, relative(src, path));
+      if (!existsSync(dirname(copy))) mkdirSync(dirname(copy), { recursive: true });
+      const same = existsSync(copy) && statSync(copy).size === statSync(path).size
+        && readFileSync(copy).equals(readFileSync(path));
       if (same) continue;
-      cpSync(path, target);
+      cpSync(path, copy);
     }
   }
 }

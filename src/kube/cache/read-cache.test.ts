@@ -23,6 +23,14 @@ import { ReadCache, type ReadCacheOptions } from './read-cache.js';
 const types = resourceTypes(DEFAULT_API_VERSIONS);
 const SA = 'system:serviceaccount:kagent:agent-manager';
 
+/**
+ * The service account's requests other than watches. The cache here re-opens its watches
+ * every second (watchTimeoutSeconds [1, 1]) in the background; a read answered from the
+ * cache makes no request, but on a loaded machine a re-opened watch can fall within it.
+ */
+const readsBySA = (sandbox: Sandbox): number =>
+  sandbox.counters.count({ user: SA }) - sandbox.counters.count({ user: SA, verb: 'watch' });
+
 const until = <T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> =>
   eventually(probe, 10_000, what);
 
@@ -90,7 +98,7 @@ describe.concurrent('the read cache', () => {
     const agent = await f.service.getAgent(f.ctx(), { name: 'warm' });
     const status = await f.service.getAgentStatus(f.ctx(), { name: 'warm' });
     const models = await f.service.listModelConfigs(f.ctx());
-    expect(f.sandbox.counters.count({ user: SA })).toBe(0);
+    expect(readsBySA(f.sandbox)).toBe(0);
 
     // The same answers the API server gives.
     expect(list).toEqual(await direct.listAgents());
@@ -116,7 +124,7 @@ describe.concurrent('the read cache', () => {
     f.sandbox.counters.reset();
     const list = await f.service.listAgentRevisions(f.ctx(), { name: 'versioned' });
     const detail = await f.service.getAgentRevision(f.ctx(), { name: 'versioned', revision: 1 });
-    expect(f.sandbox.counters.count({ user: SA })).toBe(0);
+    expect(readsBySA(f.sandbox)).toBe(0);
 
     expect(list).toEqual(await direct.listAgentRevisions('versioned'));
     expect(detail).toEqual(await direct.getAgentRevision('versioned', 1));
