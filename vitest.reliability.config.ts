@@ -20,7 +20,8 @@ export default defineConfig({
     fileParallelism: false,
     // One worker for all files instead of a fresh one per file: each file evaluated the service,
     // the Kubernetes client and the sandbox again (about a second each). The files close what
-    // they start, and the soak, which compares memory, runs apart in CI (.ci/run).
+    // they start, and the soak compares its own first and last windows, so what an earlier
+    // file left in the heap is in both.
     isolate: false,
     // The soak forces a collection before each memory sample when it can.
     execArgv: ['--expose-gc'],
