@@ -1,0 +1,128 @@
+/**
+ * Registry tokens (the distribution token flow): parsing the `WWW-Authenticate: Bearer …`
+ * challenge and a cache of the tokens its realm hands out, one per scope, kept until 10 s
+ * before they expire (`expires_in`, 60 s when absent). A token is asked for anonymously, with
+ * the configured user and password as HTTP Basic (what `docker login` does), or, for an
+ * identity token, by the OAuth2 refresh-token grant (`POST`, as Azure Container Registry
+ * wants). Tokens and credentials are secrets: they never reach an error message or a log line.
+ */
+import { describeFetchError, readCapped } from './http-body.js';
+import { basicAuthorization } from './registry-credentials.js';
+const DEFAULT_EXPIRES_IN_S = 60;
+const EXPIRY_MARGIN_MS = 10_000;
+const MAX_TOKEN_BODY = 1024 * 1024;
+/** The challenge's realm, service and scope; undefined unless it is `Bearer` with a realm. */
+export function bearerChallenge(header) {
+    const m = /^\s*bearer\s+(.*)$/is.exec(header);
+    if (!m)
+        return undefined;
+    const params = {};
+    const re = /([A-Za-z_][A-Za-z0-9_-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^,\s]*))/g;
+    for (let p = re.exec(m[1]); p; p = re.exec(m[1])) {
+        params[p[1].toLowerCase()] = p[2] !== undefined ? p[2].replace(/\\(.)/g, '$1') : p[3];
+    }
+    if (!params.realm)
+        return undefined;
+    return { realm: params.realm, service: params.service || undefined, scope: params.scope || undefined };
+}
+/** Tokens per scope, each fetched once and reused until shortly before it expires. */
+export class TokenCache {
+    options;
+    entries = new Map();
+    /** One token request per scope at a time. */
+    pending = new Map();
+    constructor(options) {
+        this.options = options;
+    }
+    /** A token for `scope` that is still good, if one is cached. */
+    cached(scope) {
+        const entry = this.entries.get(scope);
+        if (!entry)
+            return undefined;
+        if (this.options.now() < entry.until)
+            return entry.token;
+        this.entries.delete(scope);
+        return undefined;
+    }
+    /**
+     * A fresh token from `GET <realm>?service=&scope=`; `refused` (a token the registry just
+     * answered 401 to) is forgotten first. Errors: `token endpoint <realm>: HTTP <n>`.
+     */
+    async fetch(realm, service, scope, refused, signal) {
+        const entry = this.entries.get(scope);
+        if (entry && refused !== undefined && entry.token === refused)
+            this.entries.delete(scope);
+        const good = this.cached(scope);
+        if (good !== undefined && good !== refused)
+            return good;
+        let pending = this.pending.get(scope);
+        if (!pending) {
+            pending = this.request(realm, service, scope, signal).finally(() => this.pending.delete(scope));
+            this.pending.set(scope, pending);
+        }
+        return pending;
+    }
+    async request(realm, service, scope, signal) {
+        const creds = this.options.credentials?.();
+        const timeout = AbortSignal.timeout(this.options.timeoutMs);
+        let res;
+        try {
+            res = await this.options.fetch(...tokenRequest(realm, service, scope, creds, signal ? AbortSignal.any([signal, timeout]) : timeout));
+        }
+        catch (err) {
+            throw new Error(`token endpoint ${realm}: ${describeFetchError(err, this.options.timeoutMs)}`, { cause: err });
+        }
+        if (!res.ok) {
+            await res.body?.cancel();
+            if (res.status === 401 || res.status === 403) {
+                throw new Error(creds
+                    ? `token endpoint ${realm} refused the configured credentials (HTTP ${res.status})`
+                    : `token endpoint ${realm} refused anonymous access (HTTP ${res.status}): ${CONFIGURE_CREDENTIALS}`);
+            }
+            throw new Error(`token endpoint ${realm}: HTTP ${res.status}`);
+        }
+        const body = parseTokenBody((await readCapped(res, MAX_TOKEN_BODY, `token endpoint ${realm}`)).toString('utf8'));
+        if (!body)
+            throw new Error(`token endpoint ${realm}: the answer carries no token`);
+        const expiresIn = body.expiresIn > 0 ? body.expiresIn : DEFAULT_EXPIRES_IN_S;
+        this.entries.set(scope, { token: body.token, until: this.options.now() + expiresIn * 1000 - EXPIRY_MARGIN_MS });
+        return body.token;
+    }
+}
+/** What to tell an operator whose registry wants credentials. */
+export const CONFIGURE_CREDENTIALS = 'configure credentials with --agent-chart-docker-config, --agent-chart-username and --agent-chart-password, or ' +
+    '--agent-chart-token';
+/** The token request for one credential form: GET (anonymous or Basic) or the refresh-token POST. */
+function tokenRequest(realm, service, scope, creds, signal) {
+    const url = new URL(realm);
+    const headers = { accept: 'application/json', 'user-agent': 'agent-manager' };
+    if (creds?.kind === 'identityToken') {
+        const form = new URLSearchParams({
+            grant_type: 'refresh_token', client_id: 'agent-manager', refresh_token: creds.refreshToken, scope,
+        });
+        if (service)
+            form.set('service', service);
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+        return [url, { method: 'POST', headers, body: form.toString(), signal }];
+    }
+    if (service)
+        url.searchParams.set('service', service);
+    url.searchParams.set('scope', scope);
+    if (creds?.kind === 'basic')
+        headers.authorization = basicAuthorization(creds);
+    return [url, { headers, signal }];
+}
+function parseTokenBody(text) {
+    let body;
+    try {
+        body = JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+    const token = typeof body?.token === 'string' && body.token ? body.token : body?.access_token;
+    if (typeof token !== 'string' || !token)
+        return undefined;
+    return { token, expiresIn: typeof body.expires_in === 'number' ? body.expires_in : 0 };
+}
+//# sourceMappingURL=registry-token.js.map

@@ -1,0 +1,62 @@
+/**
+ * The `agent-manager` command: parse the command line and environment, then print help
+ * or the version, or hand the typed configuration to `serve` or `sandbox`. Exit codes:
+ * 0 done, 2 configuration error (`Error: <message>` on stderr; a listen address that
+ * cannot be bound counts as one), 1 runtime failure.
+ * main.ts checks the Node version and then loads this module; the sandbox is reached
+ * only through a dynamic import, when it is asked for.
+ */
+import { buildInfo, helpText, parseConfig } from './config/index.js';
+import { createLogger } from './log/logger.js';
+import { loadSandboxCli, SandboxNotInstalledError } from './sandbox-cluster.js';
+const processIo = {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+};
+/** Run the CLI with `argv` (without node and the script) and return the exit code. */
+export async function runCli(argv, env, io = processIo) {
+    const parsed = parseConfig(argv, env);
+    switch (parsed.kind) {
+        case 'error':
+            io.stderr(`Error: ${parsed.message}\n`);
+            return 2;
+        case 'help':
+            io.stdout(helpText(parsed.topic));
+            return 0;
+        case 'version': {
+            const info = buildInfo(env);
+            io.stdout(parsed.format === 'line'
+                ? `agent-manager version ${info.version}\n`
+                : `agent-manager version ${info.version}\n  commit: ${info.commit}\n  built:  ${info.built}\n`);
+            return 0;
+        }
+        case 'serve':
+        case 'sandbox':
+            break;
+    }
+    const log = (io.createLogger ?? ((verbose) => createLogger({ verbose })))(parsed.config.verbose);
+    try {
+        if (parsed.kind === 'serve') {
+            await (await import('./serve.js')).runServe(parsed.config, log);
+        }
+        else {
+            // A dynamic import: the sandbox is loaded only when it is asked for.
+            await (await loadSandboxCli()).runSandbox(parsed.config, log);
+        }
+        return 0;
+    }
+    catch (err) {
+        if (err instanceof SandboxNotInstalledError) {
+            io.stderr(`Error: ${err.message}\n`);
+            return 2;
+        }
+        // Runtime failures: one line, no stack trace (it may carry request data). An error
+        // that carries `exitCode: 2` is a configuration problem (a listen address in use):
+        // its message already names the flag to change.
+        const message = err instanceof Error ? err.message : String(err);
+        log.error({ error: message }, `${parsed.kind} failed`);
+        io.stderr(`Error: ${message}\n`);
+        return err?.exitCode === 2 ? 2 : 1;
+    }
+}
+//# sourceMappingURL=cli.js.map

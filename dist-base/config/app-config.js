@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=app-config.js.map

@@ -1,0 +1,64 @@
+/**
+ * Kubernetes conditions: reading them from raw objects and asking them questions. The
+ * polarity rule is in one place: `True` is true, `False` is false, and an absent condition
+ * or one with status `Unknown` is not known (null), which the verdict treats as "not yet".
+ */
+import { formatKubeTime } from './kube-time.js';
+/** The first condition of `type`, or undefined. */
+export function findCondition(conditions, type) {
+    return conditions?.find((c) => c.type === type);
+}
+/** A condition's status as a boolean: True → true, False → false, absent or Unknown → null. */
+export function conditionStatus(conditions, type) {
+    const status = findCondition(conditions, type)?.status;
+    if (status === 'True')
+        return true;
+    if (status === 'False')
+        return false;
+    return null;
+}
+/**
+ * A condition in one phrase for summaries: `<reason>: <message>`, the reason alone when
+ * there is no message, the message alone when there is no reason, `no reason reported`
+ * when the condition carries neither, and `no condition reported` when it is absent.
+ */
+export function conditionText(c) {
+    if (c === undefined)
+        return 'no condition reported';
+    const parts = [c.reason, c.message].filter((p) => typeof p === 'string' && p !== '');
+    return parts.length > 0 ? parts.join(': ') : 'no reason reported';
+}
+/**
+ * The conditions of a raw `status.conditions` list (plain JSON or client-node objects),
+ * in their order. Entries that are not objects are skipped, empty fields are left out, and
+ * `lastTransitionTime` is rendered to the second in UTC (kept as written when it is not a time). An absent list
+ * gives [].
+ */
+export function parseConditions(raw) {
+    if (!Array.isArray(raw))
+        return [];
+    const out = [];
+    for (const item of raw) {
+        if (typeof item !== 'object' || item === null)
+            continue;
+        const m = item;
+        const c = { type: str(m.type), status: str(m.status) };
+        if (str(m.reason))
+            c.reason = str(m.reason);
+        if (str(m.message))
+            c.message = str(m.message);
+        // A time that does not parse is kept as written rather than lost.
+        const at = formatKubeTime(m.lastTransitionTime) ?? (str(m.lastTransitionTime) || undefined);
+        if (at !== undefined)
+            c.lastTransitionTime = at;
+        if (typeof m.observedGeneration === 'number' && Number.isInteger(m.observedGeneration)) {
+            c.observedGeneration = m.observedGeneration;
+        }
+        out.push(c);
+    }
+    return out;
+}
+function str(v) {
+    return typeof v === 'string' ? v : '';
+}
+//# sourceMappingURL=conditions.js.map

@@ -1,0 +1,123 @@
+/**
+ * Editing manifests in a GitOps repository without rewriting them: one YAML document is changed node by
+ * node and only its text replaced, so other documents keep their bytes and comments, key order and
+ * quoting survive. Files are read as YAML 1.1, as kustomize and Flux read them, so a value means in git
+ * what it means on the cluster (`on` stays a string).
+ */
+import { Document, isMap, isNode, isScalar, isSeq, parseAllDocuments } from 'yaml';
+/** A manifest file's documents; a document with errors makes the whole file unreadable. */
+export function parseFile(path, text) {
+    const docs = parseAllDocuments(text, { version: '1.1', prettyErrors: false });
+    if (!Array.isArray(docs))
+        return { path, error: 'not a YAML stream' };
+    const bad = docs.find((d) => d.errors.length > 0);
+    if (bad)
+        return { path, error: bad.errors[0].message.split('\n')[0] };
+    return { path, text, docs };
+}
+/** A plain object of a document (null for an empty one). */
+export function plain(doc) {
+    return doc.toJS({ maxAliasCount: 100 });
+}
+/** The file with document `index` replaced by its edited form, or removed (`undefined`). */
+export function replaceDocument(file, index, edited) {
+    const start = index === 0 ? 0 : file.docs[index - 1].range[2];
+    const end = file.docs[index].range[2];
+    let middle = edited ? String(edited) : '';
+    if (edited && index > 0 && !middle.startsWith('---'))
+        middle = `---\n${middle}`;
+    if (!edited && index === 0 && file.docs.length > 1) {
+        // The next document's separator now starts the file; drop it so no empty document remains.
+        const rest = file.text.slice(end).replace(/^---[ \t]*\n/, '');
+        return rest;
+    }
+    return file.text.slice(0, start) + middle + file.text.slice(end);
+}
+/** True when no document of the text has content (only comments or nothing). */
+export function isEmptyStream(text) {
+    const docs = parseAllDocuments(text, { version: '1.1' });
+    return !Array.isArray(docs) || docs.every((d) => d.contents === null || plain(d) === null);
+}
+const isPlainObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+/**
+ * Makes `node` hold `value`, changing as little as possible: map entries are kept,
+ * updated in place, removed or appended (new keys after the existing ones); sequence
+ * items are synced by position; a scalar keeps its node (comment and quoting) when it
+ * already holds the value or gets one of the same type, and a replaced node hands its
+ * comments to the new one. Returns the node to store (itself when kept).
+ */
+export function syncNode(doc, node, value) {
+    if (isMap(node) && isPlainObject(value)) {
+        for (const pair of [...node.items]) {
+            const key = isScalar(pair.key) ? pair.key.value : pair.key;
+            if (typeof key !== 'string' || !(key in value))
+                node.items.splice(node.items.indexOf(pair), 1);
+        }
+        for (const [key, next] of Object.entries(value)) {
+            const pair = node.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === key);
+            if (pair)
+                pair.value = syncNode(doc, pair.value, next);
+            else
+                node.items.push(doc.createPair(key, next));
+        }
+        return node;
+    }
+    if (isSeq(node) && Array.isArray(value)) {
+        node.items.length = Math.min(node.items.length, value.length);
+        value.forEach((item, i) => {
+            node.items[i] =
+                i < node.items.length ? syncNode(doc, node.items[i], item) : doc.createNode(item);
+        });
+        return node;
+    }
+    if (isScalar(node) && (value === null || typeof value !== 'object')) {
+        if (node.value === value)
+            return node;
+        // A replaced value of the same type keeps its line's comment and quoting style.
+        if (typeof node.value === typeof value && node.value !== null) {
+            node.value = value;
+            return node;
+        }
+    }
+    const created = doc.createNode(value);
+    if (isNode(node) && isNode(created)) {
+        // A value of another shape still keeps the comments of the line it replaces.
+        if (node.comment)
+            created.comment = node.comment;
+        if (node.commentBefore)
+            created.commentBefore = node.commentBefore;
+    }
+    return created;
+}
+/**
+ * The file with `spec.values` of document `index` set to `values`. When the values are a
+ * block map already, only that map's text is replaced (re-rendered at its indentation),
+ * so everything else in the file keeps its bytes; otherwise the document is re-rendered.
+ */
+export function withReleaseValues(file, index, values) {
+    const doc = file.docs[index];
+    const spec = doc.getIn(['spec'], true);
+    const current = isMap(spec) ? spec.get('values', true) : undefined;
+    if (isMap(current) && !current.flow && current.range && current.items.length > 0) {
+        const [start, end] = current.range;
+        syncNode(doc, current, values);
+        if (current.items.length > 0) {
+            const column = start - (file.text.lastIndexOf('\n', start - 1) + 1);
+            const comment = current.commentBefore;
+            current.commentBefore = undefined;
+            let text = new Document(current, { version: '1.1' }).toString({ lineWidth: 0 });
+            current.commentBefore = comment;
+            const pad = ' '.repeat(column);
+            text = text.replace(/\n(?=.)/g, `\n${pad}`);
+            if (!file.text.slice(start, end).endsWith('\n'))
+                text = text.replace(/\n$/, '');
+            return file.text.slice(0, start) + text + file.text.slice(end);
+        }
+    }
+    if (isMap(spec))
+        spec.set('values', current === undefined ? doc.createNode(values) : syncNode(doc, current, values));
+    else
+        doc.setIn(['spec', 'values'], values);
+    return replaceDocument(file, index, doc);
+}
+//# sourceMappingURL=gitops-yaml.js.map

@@ -1,0 +1,177 @@
+/**
+ * The one way identity code talks to the identity provider: a small GET-only `fetch` over node:https,
+ * because Node's global fetch cannot take a CA (an in-cluster Dex uses a cluster CA, `--dex-ca-file`).
+ * Trust boundary: what it fetches decides which signatures are accepted, so it trusts the public roots
+ * plus that CA only, refuses private and loopback addresses at connect time (no DNS rebinding) unless
+ * allowed, never follows redirects, caps bodies at 1 MiB and honours the abort signal. Behind a proxy
+ * (`HTTPS_PROXY`, `NO_PROXY`) it tunnels through undici's proxy agent after checking our own resolution.
+ */
+import { lookup as dnsLookup } from 'node:dns';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import { rootCertificates } from 'node:tls';
+import { lookup as dnsLookupAll } from 'node:dns/promises';
+import { request as undiciRequest } from 'undici';
+import { invalid } from '../core/errors.js';
+import { proxyDispatcher } from '../net/proxy.js';
+import { isPrivateAddress, refuseUrl } from './address-guard.js';
+/** The largest document the identity provider may answer with. */
+export const MAX_IDP_RESPONSE_BYTES = 1024 * 1024;
+/** A fetch failure that is the identity provider's (or the network's), never the caller's. */
+export class IdpFetchError extends Error {
+    name = 'IdpFetchError';
+}
+/** Read the CA file named by `--dex-ca-file`, with an error that says which flag to fix. */
+export function readCaFile(path) {
+    let pem;
+    try {
+        pem = readFileSync(path, 'utf8');
+    }
+    catch (err) {
+        throw invalid(`--dex-ca-file ${path}: cannot read it: ${err.message}`);
+    }
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+        throw invalid(`--dex-ca-file ${path}: no PEM certificate in it`);
+    }
+    return pem;
+}
+/** Build the guarded fetch. */
+export function createIdpFetch(options) {
+    // The extra CA is added to the public roots, so a CA file never breaks a provider
+    // whose certificate is publicly trusted.
+    const ca = options.caPem ? [...rootCertificates, options.caPem] : undefined;
+    const lookup = guardedLookup(options.allowPrivate);
+    const timeoutMs = options.timeoutMs ?? 5_000;
+    const proxied = options.proxy ? proxyDispatcher(options.proxy, { ca, lookup: lookup }) : undefined;
+    return (href, init) => {
+        const url = new URL(href);
+        const refused = refuseUrl(url, options.allowPrivate);
+        if (refused)
+            return Promise.reject(new IdpFetchError(`refusing to fetch ${refused}`));
+        const signal = init?.signal ?? AbortSignal.timeout(timeoutMs);
+        const headers = { accept: 'application/json', 'user-agent': 'agent-manager' };
+        init?.headers?.forEach((value, key) => (headers[key] = value));
+        if (proxied)
+            return viaDispatcher(url, headers, signal, proxied, options.allowPrivate);
+        const client = url.protocol === 'https:' ? https : http;
+        return new Promise((resolve, reject) => {
+            const req = client.request(url, { method: 'GET', headers, signal, lookup, ...(ca ? { ca } : {}) }, (res) => {
+                const status = res.statusCode ?? 0;
+                if (status >= 300 && status < 400) {
+                    res.resume();
+                    reject(new IdpFetchError(`${url.href} answered a redirect (${status}); redirects are not followed`));
+                    return;
+                }
+                const chunks = [];
+                let size = 0;
+                res.on('data', (chunk) => {
+                    size += chunk.length;
+                    if (size > MAX_IDP_RESPONSE_BYTES) {
+                        res.destroy();
+                        reject(new IdpFetchError(`${url.href} answered more than ${MAX_IDP_RESPONSE_BYTES} bytes`));
+                        return;
+                    }
+                    chunks.push(chunk);
+                });
+                res.on('error', (err) => reject(new IdpFetchError(`${url.href}: ${err.message}`)));
+                res.on('end', () => {
+                    const responseHeaders = new Headers();
+                    const contentType = res.headers['content-type'];
+                    if (contentType)
+                        responseHeaders.set('content-type', contentType);
+                    resolve(new Response(Buffer.concat(chunks), { status: status || 502, headers: responseHeaders }));
+                });
+            });
+            req.on('error', (err) => {
+                if (signal.aborted)
+                    reject(new IdpFetchError(`${url.href}: no answer in time (request aborted)`));
+                else
+                    reject(new IdpFetchError(`${url.href}: ${err.message}`));
+            });
+            req.end();
+        });
+    };
+}
+/** The same GET through an undici dispatcher (the proxy agent), with the same rules. */
+async function viaDispatcher(url, headers, signal, dispatcher, allowPrivate) {
+    if (!allowPrivate)
+        await refusePrivateName(url.hostname);
+    let answer;
+    try {
+        answer = await undiciRequest(url, { method: 'GET', headers, signal, dispatcher });
+    }
+    catch (err) {
+        if (signal.aborted)
+            throw new IdpFetchError(`${url.href}: no answer in time (request aborted)`);
+        throw new IdpFetchError(`${url.href}: ${err.message}`);
+    }
+    const { statusCode: status, body } = answer;
+    if (status >= 300 && status < 400) {
+        await body.dump();
+        throw new IdpFetchError(`${url.href} answered a redirect (${status}); redirects are not followed`);
+    }
+    const chunks = [];
+    let size = 0;
+    try {
+        for await (const chunk of body) {
+            size += chunk.length;
+            if (size > MAX_IDP_RESPONSE_BYTES) {
+                body.destroy();
+                throw new IdpFetchError(`${url.href} answered more than ${MAX_IDP_RESPONSE_BYTES} bytes`);
+            }
+            chunks.push(chunk);
+        }
+    }
+    catch (err) {
+        if (err instanceof IdpFetchError)
+            throw err;
+        throw new IdpFetchError(`${url.href}: ${err.message}`);
+    }
+    const responseHeaders = new Headers();
+    const contentType = answer.headers['content-type'];
+    if (typeof contentType === 'string')
+        responseHeaders.set('content-type', contentType);
+    return new Response(Buffer.concat(chunks), { status: status || 502, headers: responseHeaders });
+}
+/** Refuses a host name that resolves to a private address (the proxy will resolve it again). */
+async function refusePrivateName(hostname) {
+    let addresses;
+    try {
+        addresses = await dnsLookupAll(hostname.replace(/^\[|\]$/g, ''), { all: true });
+    }
+    catch {
+        return; // The proxy may resolve names we cannot; its answer decides.
+    }
+    const bad = addresses.find((a) => isPrivateAddress(a.address));
+    if (bad) {
+        throw new IdpFetchError(`refusing to fetch via the proxy: ${hostname} resolves to the private address `
+            + `${bad.address}; `
+            + 'set --allow-private-oauth-urls for an identity provider inside the cluster');
+    }
+}
+/** A dns.lookup that refuses private addresses unless they are allowed (exported for tests). */
+export function guardedLookup(allowPrivate) {
+    return (hostname, options, callback) => {
+        dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+            if (err)
+                return callback(err, []);
+            if (!allowPrivate) {
+                const bad = addresses.find((a) => isPrivateAddress(a.address));
+                if (bad) {
+                    const refusal = new Error(`${hostname} resolves to the private address ${bad.address}; set --allow-private-oauth-urls for an `
+                        + `identity provider inside the cluster`);
+                    refusal.code = 'EPRIVATEADDRESS';
+                    return callback(refusal, []);
+                }
+            }
+            if (options.all)
+                return callback(null, addresses);
+            const first = addresses[0];
+            if (!first)
+                return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
+            callback(null, first.address, first.family);
+        });
+    };
+}
+//# sourceMappingURL=idp-fetch.js.map

@@ -1,0 +1,108 @@
+/**
+ * Builds @kubernetes/client-node's API objects for one KubeConfig with one keep-alive pool: client-node
+ * 2.x makes a new undici dispatcher per request while applying authentication, so every call paid a TCP
+ * and TLS handshake. A promise middleware (the library's extension point) keeps the first dispatcher and
+ * reuses it; the library still chooses it (TLS, `tls-server-name`, `proxy-url`) and applies auth per
+ * request, so rotated tokens are picked up. The HTTP library gives every request a deadline
+ * (`requestTimeoutMs`, 30 s), since client-node sets none and a silent API server would hold one forever.
+ */
+import { ApiException, AuthorizationV1Api, CustomObjectsApi, HttpMethod, ServerConfiguration, createConfiguration, } from '@kubernetes/client-node';
+import { sendRequest, undiciRequestLibrary } from './http-library.js';
+/** The collection path of a resource in a namespace, e.g.
+ * `/apis/helm.toolkit.fluxcd.io/v2/namespaces/kagent/helmreleases`. */
+export function collectionPath(gvr, namespace) {
+    const { group, version, resource } = gvr;
+    const prefix = group ? `/apis/${group}/${version}` : `/api/${version}`;
+    // No namespace: the collection across every namespace (GET /apis/<group>/<version>/<resource>).
+    if (namespace === '')
+        return `${prefix}/${resource}`;
+    return `${prefix}/namespaces/${encodeURIComponent(namespace)}/${resource}`;
+}
+/** How long one Kubernetes request may take, from connecting to the last body byte. */
+export const KUBE_REQUEST_TIMEOUT_MS = 30_000;
+/** API objects for `kc` sharing one keep-alive agent, each request with a deadline. */
+export function makeKubeApis(kc, options = {}) {
+    const cluster = kc.getCurrentCluster();
+    if (!cluster)
+        throw new Error('the kubeconfig has no current cluster');
+    const requestTimeoutMs = options.requestTimeoutMs ?? KUBE_REQUEST_TIMEOUT_MS;
+    // The dispatcher the library built for the first request; undefined for a plain
+    // http:// server, where the library leaves fetch's own keep-alive pool in place.
+    let dispatcher;
+    const keepAlive = {
+        async pre(context) {
+            dispatcher ??= context.getDispatcher();
+            if (dispatcher)
+                context.setDispatcher(dispatcher);
+            return context;
+        },
+        async post(response) {
+            return response;
+        },
+    };
+    const configuration = createConfiguration({
+        baseServer: new ServerConfiguration(cluster.server, {}),
+        authMethods: { default: kc },
+        promiseMiddleware: [keepAlive],
+        httpApi: undiciRequestLibrary(requestTimeoutMs),
+    });
+    /**
+     * The kubeconfig's authentication headers for a read on the kept dispatcher, as
+     * applySecurityAuthentication sets them: impersonation's, then the authenticators' and the
+     * token's, then Basic for a username. The library's own step builds a dispatcher only for the
+     * pool to throw it away, and `applyToHTTPSOptions` still decodes (or, in a pod, reads from disk)
+     * the CA, certificate and key on every call; `applyAuthorizationHeader`, the part of both that
+     * makes the headers, is called alone when the library has it. Still per request, so an exec
+     * plugin's, an OIDC provider's or a token file's fresh token is sent.
+     */
+    const authorize = kc.applyAuthorizationHeader?.bind(kc);
+    async function applyHeaders(context) {
+        const options = { headers: {} };
+        const user = kc.getCurrentUser();
+        if (authorize) {
+            if (user?.impersonateUser != null)
+                options.headers['Impersonate-User'] = user.impersonateUser;
+            await authorize(options);
+            if (user?.username)
+                options.auth = `${user.username}:${user.password}`;
+        }
+        else {
+            await kc.applyToHTTPSOptions(options);
+        }
+        if (typeof options.auth === 'string') {
+            context.setHeaderParam('Authorization', `Basic ${Buffer.from(options.auth).toString('base64')}`);
+        }
+        for (const [name, value] of Object.entries(options.headers ?? {}))
+            context.setHeaderParam(name, String(value));
+    }
+    /** GET `path` with `query`, the answer parsed. */
+    async function getJson(path, query = {}) {
+        const context = configuration.baseServer.makeRequestContext(path, HttpMethod.GET);
+        for (const [key, value] of Object.entries(query)) {
+            if (value !== undefined)
+                context.setQueryParam(key, value);
+        }
+        context.setHeaderParam('Accept', 'application/json');
+        if (dispatcher)
+            await applyHeaders(context);
+        else
+            await kc.applySecurityAuthentication(context);
+        const response = await sendRequest(await keepAlive.pre(context), requestTimeoutMs);
+        const status = response.httpStatusCode;
+        if (status >= 200 && status <= 299)
+            return JSON.parse(await response.body.text());
+        const body = status === 401 ? undefined : await response.body.text();
+        throw new ApiException(status, status === 401 ? 'Unauthorized' : 'Unknown API Status Code!', body, response.headers);
+    }
+    return {
+        readObject: (gvr, namespace, name) => getJson(`${collectionPath(gvr, namespace)}/${encodeURIComponent(name)}`),
+        listObjects: (gvr, namespace, selectors = {}) => getJson(collectionPath(gvr, namespace), selectors),
+        custom: new CustomObjectsApi(configuration),
+        authorization: new AuthorizationV1Api(configuration),
+        requestTimeoutMs,
+        close() {
+            void dispatcher?.close().catch(() => undefined);
+        },
+    };
+}
+//# sourceMappingURL=api-clients.js.map

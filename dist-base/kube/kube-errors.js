@@ -1,0 +1,92 @@
+/**
+ * Translates Kubernetes API failures into the error model, once, at the port boundary
+ * (the Go service's `wrapKube`). `what` names the call in a fixed form
+ * (`get helmrelease kagent/sre`, `list agents in kagent`). The underlying failure stays
+ * as the cause, so a read-modify-write retry can still see a 409.
+ */
+import { ApiException } from '@kubernetes/client-node';
+import { AppError, backendError, conflict, forbidden, invalid, notFound, unauthenticated } from '../core/errors.js';
+/** The `Status` message of an API error body, if it has one. */
+export function apiMessage(err) {
+    const body = err.body;
+    const parsed = typeof body === 'string' ? safeParse(body) : body;
+    if (parsed && typeof parsed === 'object' && typeof parsed.message === 'string') {
+        return parsed.message;
+    }
+    return `HTTP ${err.code}`;
+}
+function safeParse(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return text.slice(0, 512);
+    }
+}
+/** The HTTP status of an API failure, or undefined for transport failures. */
+export function kubeStatus(err) {
+    return err instanceof ApiException ? err.code : undefined;
+}
+/**
+ * Whether a failure is the request's deadline running out. node-fetch (under client-node)
+ * rejects with its own `AbortError`, without the signal's reason; a bare
+ * `TimeoutError` comes from code that reads the signal's reason.
+ */
+export function isDeadlineAbort(err) {
+    const name = err?.name;
+    return name === 'AbortError' || name === 'TimeoutError';
+}
+const WHERE_KAGENT_RUNS = 'point --kagent-namespace or --managed-namespaces at the namespace kagent runs in';
+/**
+ * A 404 in words that say what is missing. A get's 404 is an answer (no such object) and
+ * stays short; a write into a namespace that does not exist names it; a list's 404 means
+ * the namespace or the resource's API is not there (real API servers answer an empty list
+ * for a missing namespace, but a proxy or a narrowed RBAC view may not), so both are named.
+ */
+function notFoundText(what, message) {
+    const missing = /^namespaces "([^"]+)" not found$/.exec(message)?.[1];
+    if (missing)
+        return `${what}: namespace ${missing} does not exist; create it, or ${WHERE_KAGENT_RUNS}`;
+    const listed = /^list \S+ in (\S+)$/.exec(what)?.[1];
+    if (listed) {
+        return `${what}: the API server answered 404: check that namespace ${listed} exists (create it, or ` +
+            `${WHERE_KAGENT_RUNS}) and that the resource's API (its CRD) is installed`;
+    }
+    return what;
+}
+/**
+ * Any failure of a Kubernetes call as an AppError. `timeoutMs` is the request deadline
+ * the call ran with, named when it ran out.
+ */
+export function fromKube(err, what, timeoutMs) {
+    if (err instanceof AppError)
+        return err;
+    if (isDeadlineAbort(err)) {
+        const limit = timeoutMs === undefined ? '' : ` within ${timeoutMs / 1000}s`;
+        return backendError(`${what}: the Kubernetes API server did not answer${limit}; check that it is reachable and ` +
+            `healthy, then retry`, err);
+    }
+    if (err instanceof ApiException) {
+        const message = apiMessage(err);
+        switch (err.code) {
+            case 404:
+                return notFound(notFoundText(what, message), err);
+            case 403:
+                return forbidden(`${what}: ${message}`, err);
+            case 409:
+                return conflict(`${what}: ${message}`, err);
+            case 400:
+            case 422:
+                return invalid(`${what}: ${message}`, err);
+            case 401:
+                // client-node drops the body of a 401, so there is often nothing to add.
+                return unauthenticated(`${what}: the API server refused the caller's token ` +
+                    `(401)${message === 'HTTP 401' ? '' : `: ${message}`}`, err);
+            default:
+                return backendError(`${what}: ${message}`, err);
+        }
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    return backendError(`${what}: ${message}`, err);
+}
+//# sourceMappingURL=kube-errors.js.map

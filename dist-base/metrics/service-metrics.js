@@ -1,0 +1,152 @@
+/**
+ * The metrics an SRE alerts on, beside metrics.ts's histograms, named by the Prometheus conventions
+ * (`agent_manager_` prefix, base units, `_total`, `_seconds`, `_info`): build info, the chart schema's
+ * source and registry errors, Kubernetes calls (labelled as `apiserver_request_total`), outgoing HTTP by
+ * peer, writes by operation and outcome, and the read cache's objects and sync. Label values are fixed
+ * sets (no name, namespace or URL becomes a label). docs/operations.md "Metrics" lists them all.
+ */
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { kubeCallCode } from '../kube/instrumented.js';
+import { operationOutcome, writeOutcome } from '../service/instrumented-service.js';
+/** Buckets for calls to dependencies: 5 ms to 10 s, as the server histograms. */
+const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+/** The writes commit mode can propose as a pull request. */
+const COMMIT_OPERATIONS = ['create_agent', 'update_agent', 'delete_agent', 'rollback_agent'];
+/** A commit-mode answer that names the pull request it opened (a dry run opens none). */
+function openedPullRequest(result) {
+    const r = result;
+    return r?.mode === 'commit' && typeof r.commit?.pullRequest === 'string';
+}
+export class ServiceMetrics {
+    schemaSource;
+    registryErrors;
+    kube;
+    client;
+    writes;
+    pullRequests;
+    readCache;
+    constructor(registry, build) {
+        const registers = [registry];
+        new Gauge({
+            name: 'agent_manager_build_info', help: 'Build of the running agent-manager; always 1.',
+            labelNames: ['version', 'commit', 'node_version'], registers,
+        }).set({ version: build.version, commit: build.commit, node_version: process.version }, 1);
+        this.schemaSource = new Gauge({
+            name: 'agent_manager_chart_schema_source',
+            help: 'The agent chart values schema source in use: 1 for registry or embedded, 0 for the other.',
+            labelNames: ['source'], registers,
+        });
+        this.chartSchemaSource('embedded');
+        this.registryErrors = new Counter({
+            name: 'agent_manager_chart_registry_errors_total', help: 'Failed reads of the agent chart registry.', registers,
+        });
+        this.kube = new Histogram({
+            name: 'agent_manager_kube_request_duration_seconds',
+            help: 'Kubernetes API calls by verb, resource and HTTP status (error: no answer).',
+            labelNames: ['verb', 'resource', 'code'], buckets: BUCKETS, registers,
+        });
+        this.client = new Histogram({
+            name: 'agent_manager_http_client_request_duration_seconds',
+            help: 'Requests to the chart registry, GitHub and the kagent A2A endpoint by peer, method and HTTP status ' +
+                '(error: no answer).',
+            labelNames: ['peer', 'method', 'code'], buckets: BUCKETS, registers,
+        });
+        this.writes = new Counter({
+            name: 'agent_manager_writes_total',
+            help: 'Write operations by operation and outcome (ok, dry_run or the error code).',
+            labelNames: ['operation', 'outcome'], registers,
+        });
+        this.pullRequests = new Counter({
+            name: 'agent_manager_pull_requests_total', help: 'Pull requests opened by commit-mode writes, by operation.',
+            labelNames: ['operation'], registers,
+        });
+        // Every series from the start, so a dashboard shows 0 rather than no data.
+        for (const operation of COMMIT_OPERATIONS)
+            this.pullRequests.inc({ operation }, 0);
+        const state = () => this.readCache?.() ?? [];
+        new Gauge({
+            name: 'agent_manager_read_cache_objects', help: 'Objects the read cache holds, by resource.',
+            labelNames: ['resource'], registers,
+            collect() {
+                this.reset();
+                for (const s of state())
+                    this.set({ resource: s.resource }, s.objects);
+            },
+        });
+        new Gauge({
+            name: 'agent_manager_read_cache_synced', help: 'Whether the read cache of a resource is synced (1) or not (0).',
+            labelNames: ['resource'], registers,
+            collect() {
+                this.reset();
+                for (const s of state())
+                    this.set({ resource: s.resource }, s.synced ? 1 : 0);
+            },
+        });
+    }
+    /** The source the chart schema now comes from. */
+    chartSchemaSource(source) {
+        this.schemaSource.set({ source: 'registry' }, source === 'registry' ? 1 : 0);
+        this.schemaSource.set({ source: 'embedded' }, source === 'embedded' ? 1 : 0);
+    }
+    /** One failed read of the chart registry. */
+    chartRegistryError() {
+        this.registryErrors.inc();
+    }
+    /** One finished write operation. */
+    write(operation, outcome) {
+        this.writes.inc({ operation, outcome });
+    }
+    /** Where the read cache's state is read at every scrape; a later call replaces the earlier. */
+    readCacheState(state) {
+        this.readCache = state;
+    }
+    /** Times and counts every Kubernetes call (instrumentKube). */
+    kubeHook = async (call, run) => {
+        const started = process.hrtime.bigint();
+        const done = (code) => {
+            this.kube.observe({ verb: call.verb, resource: call.resource, code }, Number(process.hrtime.bigint() - started) / 1e9);
+        };
+        try {
+            const result = await run();
+            done(kubeCallCode(call, { result }));
+            return result;
+        }
+        catch (error) {
+            done(kubeCallCode(call, { error }));
+            throw error;
+        }
+    };
+    /** Counts every write operation by outcome (instrumentService). */
+    operationHook = async (call, run) => {
+        if (!call.write)
+            return run();
+        try {
+            const result = await run();
+            this.write(call.name, writeOutcome(result));
+            if (openedPullRequest(result))
+                this.pullRequests.inc({ operation: call.name });
+            return result;
+        }
+        catch (error) {
+            this.write(call.name, operationOutcome(error));
+            throw error;
+        }
+    };
+    /** Times and counts every request to the registry and GitHub (instrumentFetch). */
+    fetchHook = async (call, run) => {
+        const started = process.hrtime.bigint();
+        const done = (code) => {
+            this.client.observe({ peer: call.peer, method: call.method, code }, Number(process.hrtime.bigint() - started) / 1e9);
+        };
+        try {
+            const res = await run();
+            done(String(res.status));
+            return res;
+        }
+        catch (error) {
+            done('error');
+            throw error;
+        }
+    };
+}
+//# sourceMappingURL=service-metrics.js.map

@@ -1,0 +1,342 @@
+import { parseOciReference } from './chart/oci-reference.js';
+import { credentialSource } from './chart/registry-credentials.js';
+import { RegistryChartSchemaSource } from './chart/resolver.js';
+import { buildInfo, redactedSummary } from './config/index.js';
+import { createTokenVerifier } from './identity/token-verifier.js';
+import { verifierConfigFrom } from './identity/verifier-config.js';
+import { apiDiscovery, resolveApiVersions } from './kube/discovery.js';
+import { clusterCacheOpener, clusterReadCaches } from './kube/cache/cluster-caches.js';
+import { openReadCache } from './kube/cache/open.js';
+import { loadBaseKubeConfig } from './kube/kubeconfig.js';
+import { instrumentProvider } from './kube/instrumented.js';
+import { CallerProvider, ServiceAccountProvider } from './kube/providers.js';
+import { openWorkloadClusters } from './kube/workload-clusters.js';
+import { Metrics } from './metrics/metrics.js';
+import { registerClusterCacheMetrics } from './metrics/cluster-cache-metrics.js';
+import { registerReadCacheMetrics } from './metrics/read-cache-metrics.js';
+import { metricsRequestListener } from './metrics/metrics-server.js';
+import { isLoopbackAddress } from './net/loopback.js';
+import { asListenError } from './transport/http/listen-error.js';
+import { instrumentFetch } from './net/instrumented-fetch.js';
+import { outboundFetch } from './net/proxy.js';
+import { collectHooks } from './observability/hooks.js';
+import { routeOf } from './transport/http/http-metrics.js';
+import { instrumentService } from './service/instrumented-service.js';
+import { AgentService } from './service/agent-service.js';
+import { ManagedNamespaces } from './service/namespaces.js';
+import { resourceTypes } from './service/resources.js';
+import { GitHubSkillCatalog } from './skills/github-skill-catalog.js';
+import { skillResolverFor } from './skills/skill-resolver.js';
+import { openGitOpsHost } from './gitops/open-gitops.js';
+import { createApp, warmUp } from './app.js';
+import { resourceServerGuards } from './transport/http/auth.js';
+import { DEFAULT_SCOPES, oauthMetadataRouter } from './transport/http/oauth-metadata.js';
+import { Lifecycle } from './transport/http/lifecycle.js';
+import { hostPort, startHttpServer } from './transport/http/server.js';
+import { loadSandbox, SANDBOX_FLEET } from './sandbox-cluster.js';
+import { KagentA2A } from './a2a/kagent-a2a.js';
+import { nextSignal, shutdownDelay } from './serve-signals.js';
+/** How long startup discovery may wait for the API server before using the defaults. */
+const DISCOVERY_TIMEOUT_MS = 10_000;
+/** Serve until SIGTERM/SIGINT (or `options.stop`), then stop as the header says. */
+export async function runServe(config, log, options = {}) {
+    const info = buildInfo(process.env);
+    log.info({ version: info.version, commit: info.commit, ...redactedSummary(config) }, 'agent-manager starting');
+    const cleanups = [];
+    const listeners = [];
+    const lifecycle = new Lifecycle();
+    try {
+        const metrics = config.metrics.enabled ? new Metrics({ build: info }) : undefined;
+        // The OpenTelemetry SDK is loaded only when traces are on: it is not small, and most
+        // installations run without it.
+        const tracing = config.otel.enabled ? (await import('./tracing/tracing.js')).startTracing(config.otel, info)
+            : undefined;
+        // Pushed first, so it runs last: the spans of the whole shutdown are exported too.
+        if (tracing)
+            cleanups.push(() => tracing.shutdown());
+        const hooks = collectHooks(tracing, metrics?.service);
+        const { cluster, sandboxA2aUrl } = await openCluster(config, log, cleanups);
+        const identity = openIdentity(config, cluster, log, cleanups);
+        const { auth, publicRoutes } = identity;
+        const instrumented = instrumentProvider(identity.kube, hooks.kube);
+        const apiVersions = await resolveApiVersions({
+            kagent: config.kube.kagentApiVersion,
+            helmRelease: config.kube.helmReleaseApiVersion,
+            ociRepository: config.kube.ociRepositoryApiVersion,
+        }, withTimeout(apiDiscovery(cluster), DISCOVERY_TIMEOUT_MS), log);
+        // The versions in use (the start-up line carries the flags, which say `auto` when discovering).
+        log.info({ kagentAPI: apiVersions.agent, helmReleaseAPI: apiVersions.helmRelease,
+            ociRepositoryAPI: apiVersions.ociRepository }, 'Kubernetes API versions');
+        const readCache = config.kube.readCache
+            ? openReadCache(instrumented, {
+                cluster, namespaces: config.namespaces.managed, types: resourceTypes(apiVersions), log, hooks: hooks.kube,
+                review: identity.kube instanceof CallerProvider
+                    ? (ctx, attributes) => identity.kube.mayRead(ctx, attributes)
+                    : undefined,
+            })
+            : undefined;
+        if (readCache)
+            cleanups.push(() => readCache.close());
+        if (metrics && readCache)
+            registerReadCacheMetrics(metrics, readCache.cache);
+        const kube = readCache?.kube ?? instrumented;
+        const clusterCaches = clusterReadCaches({
+            readCache: config.kube.readCache, max: config.kube.readCacheClusters, identity: identity.kube.identity, log,
+        });
+        if (clusterCaches)
+            cleanups.push(() => clusterCaches.close());
+        if (metrics && clusterCaches)
+            registerClusterCacheMetrics(metrics, clusterCaches);
+        const workloads = openWorkloadClusters(cluster, {
+            identity: identity.kube.identity, organizations: config.fleet.organizations, hooks: hooks.kube, log,
+            readCache: clusterCaches && {
+                caches: clusterCaches,
+                open: clusterCacheOpener({
+                    namespaces: config.namespaces.managed, types: resourceTypes(apiVersions), log, hooks: hooks.kube,
+                }),
+            },
+        });
+        cleanups.push(() => workloads.close());
+        const githubFetch = instrumentFetch(outboundFetch(config.proxy), 'github', hooks.fetch);
+        const skills = config.skills.repositories.length > 0
+            ? new GitHubSkillCatalog({
+                repositories: config.skills.repositories, apiUrl: config.skills.githubApi,
+                token: config.skills.githubToken || undefined, cacheTtlMs: config.skills.cacheTtl.ms, fetch: githubFetch, log,
+            })
+            : undefined;
+        const gitops = await openGitOpsHost(config.gitops, githubFetch, options.githubPacing);
+        const service = instrumentService(new AgentService({
+            kube, chart: openChartSource(config, log, cleanups, hooks, metrics), skills, gitops,
+            readCache: readCache?.cache,
+            sessions: openSessions(config, sandboxA2aUrl, hooks, log),
+            skillResolver: skillResolverFor(config, (peer) => instrumentFetch(outboundFetch(config.proxy), peer, hooks.fetch)),
+            shutdown: lifecycle.draining, workloads, log,
+        }, {
+            version: info.version,
+            namespaces: new ManagedNamespaces(config.namespaces.default, config.namespaces.managed),
+            compose: composeConfig(config, apiVersions),
+            apiVersions,
+            revisionHistoryLimit: config.revisionHistoryLimit,
+            targetMusterUrl: config.fleet.targetMusterUrl || undefined,
+            toolsetPresets: { configured: config.toolsetPresets },
+            gitops: {
+                repository: config.gitops.repository || undefined, repositories: config.gitops.repositories,
+                branch: config.gitops.branch, path: config.gitops.path,
+                reviewCallers: config.oauth.enabled && !config.oauth.downstream,
+            },
+        }), hooks.operation);
+        const app = createApp({
+            service, log, version: info.version, mcpPath: config.mcp.path, mcpEnabled: config.mcp.enabled, metrics, auth,
+            publicRoutes, allowedOrigins: allowedBrowserOrigins(config), lifecycle,
+        });
+        // Every listener is bound before anything says the service is ready: a port in use
+        // stops startup (exit 2, naming the flag) instead of failing after 'listening'.
+        const main = await startHttpServer(tracing ? tracing.httpListener(app, routeOf) : app, config.listen, '--listen');
+        listeners.push(main);
+        let metricsServer;
+        if (metrics) {
+            metricsServer = await startHttpServer(metricsRequestListener(metrics, log), config.metrics.listen, '--metrics-listen');
+            listeners.push(metricsServer);
+        }
+        log.info({
+            address: hostPort(main.address), url: main.url,
+            metricsAddress: metricsServer ? hostPort(metricsServer.address) : undefined,
+            // Milliseconds since the process started (performance.timeOrigin), module loading included.
+            startupMs: Math.round(performance.now()),
+        }, 'listening');
+        if (!config.oauth.enabled && !isLoopbackAddress(main.address.address)) {
+            // Without OAuth no identity is checked: whoever reaches the port acts as this server.
+            log.warn({ address: hostPort(main.address) }, 'OAuth is off (--enable-oauth) and the server listens beyond '
+                + 'loopback: every caller that reaches it can create, change and delete agents as its Kubernetes identity; '
+                + 'turn on OAuth, or let only a trusted proxy reach it (a NetworkPolicy)');
+        }
+        // Lifecycle lines are waited for (by people, probes, tests): out at once, not batched.
+        log.flush();
+        options.onListening?.(main.address, metricsServer?.address);
+        // What the app loads on first use (the MCP SDK) is loaded now, after listening, so the
+        // probes answer sooner and the first MCP request does not wait for it.
+        warmUp(app).catch((err) => {
+            log.warn({ err: err instanceof Error ? err.message : String(err) }, 'loading the MCP handler failed; the next MCP request retries');
+        });
+        const reason = await (options.stop ?? nextSignal());
+        lifecycle.stop();
+        for (const listener of listeners)
+            listener.stopKeepAlive();
+        log.info({ ...(typeof reason === 'string' ? { signal: reason } : {}), delay: config.shutdown.delay.text }, 'shutting down');
+        log.flush();
+        await shutdownDelay(config.shutdown.delay.ms, options.stop === undefined);
+    }
+    finally {
+        // The listeners first, together, so in-flight requests share the one drain period;
+        // then the clients and the sandbox, in reverse order of creation.
+        if (listeners.length > 0)
+            log.info({ timeout: config.shutdown.timeout.text }, 'draining');
+        log.flush();
+        // Waits and status streams end now, with their watches, instead of holding the drain.
+        lifecycle.drain();
+        await Promise.all(listeners.map((l) => l.close(config.shutdown.timeout.ms)));
+        for (const cleanup of cleanups.reverse()) {
+            try {
+                await cleanup();
+            }
+            catch (err) {
+                log.warn({ err: err instanceof Error ? err.message : String(err) }, 'shutdown step failed');
+            }
+        }
+    }
+    log.info('server stopped');
+}
+/**
+ * The session tools' A2A client, off (undefined) when `--kagent-a2a-url` is empty. With
+ * `--sandbox` and the URL left at its default, the sandbox's kagent endpoint is used.
+ */
+function openSessions(config, sandboxA2aUrl, hooks, log) {
+    const baseUrl = !config.sessions.a2aUrlSet && sandboxA2aUrl ? sandboxA2aUrl : config.sessions.a2aUrl;
+    if (!baseUrl)
+        return undefined;
+    log.info({ url: baseUrl }, 'session tools talk to agents over A2A');
+    return {
+        a2a: new KagentA2A({ baseUrl, fetch: instrumentFetch(outboundFetch(config.proxy), 'kagent', hooks.fetch) }),
+        oauth: config.oauth.enabled,
+    };
+}
+/** The base cluster: the sandbox's when `--sandbox` is on, else the kubeconfig / in-cluster one; and the sandbox's A2A
+ * endpoint. */
+async function openCluster(config, log, cleanups) {
+    if (!config.sandbox.enabled) {
+        return {
+            cluster: loadBaseKubeConfig({
+                kubeconfig: config.kube.kubeconfig, context: config.kube.context, inCluster: config.kube.inCluster,
+            }),
+        };
+    }
+    // Only here, and only when asked for, is the sandbox loaded.
+    const { startSandbox } = await loadSandbox();
+    const sandbox = await startSandbox({
+        listen: config.sandbox.listen, seed: 'samples', authorization: 'rbac', controllers: true, ...SANDBOX_FLEET,
+        log: log.child({ component: 'sandbox' }),
+    })
+        .catch((err) => {
+        throw asListenError(err, '--sandbox-listen', config.sandbox.listen);
+    });
+    cleanups.push(() => sandbox.close());
+    // kubectl gets the administrator; agent-manager itself acts as its ServiceAccount, as in a cluster.
+    if (config.sandbox.kubeconfigOut)
+        await sandbox.writeKubeconfig(config.sandbox.kubeconfigOut);
+    const workloadClusters = Object.fromEntries([...sandbox.workloads ?? []].map(([name, w]) => [name, w.url]));
+    log.info({ url: sandbox.url, a2aUrl: sandbox.a2aUrl, kubeconfig: config.sandbox.kubeconfigOut || undefined,
+        workloadClusters }, 'sandbox API server started');
+    return {
+        cluster: loadBaseKubeConfig({ kubeconfigYaml: sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken,
+                name: 'agent-manager' }) }),
+        sandboxA2aUrl: sandbox.a2aUrl,
+    };
+}
+/**
+ * The identity wiring. Trust model: with OAuth, a request reaches the service only with
+ * an id_token of the configured issuer for a trusted audience; with downstream OAuth,
+ * every Kubernetes call of that request presents exactly that token, and a request
+ * without one is refused (401), never served as the ServiceAccount.
+ */
+function openIdentity(config, cluster, log, cleanups) {
+    const { oauth } = config;
+    const downstream = oauth.enabled && oauth.downstream;
+    const kube = downstream ? new CallerProvider(cluster, { log }) : new ServiceAccountProvider(cluster);
+    cleanups.push(() => kube.close());
+    if (!oauth.enabled)
+        return { kube };
+    // An unreadable CA file or an unusable issuer URL stops startup here, with its flag named.
+    const verifier = createTokenVerifier(verifierConfigFrom(oauth), { proxy: config.proxy });
+    const mcpPath = config.mcp.path;
+    log.info({
+        provider: oauth.provider.name, issuer: verifier.issuer, trustedAudiences: verifier.trustedAudiences,
+        baseUrl: oauth.baseUrl, identity: kube.identity,
+    }, 'OAuth resource server enabled');
+    if (downstream && config.sandbox.enabled) {
+        // The in-process sandbox trusts only its own tokens; say so now rather than with a 401 per request.
+        log.warn({ issuer: verifier.issuer }, 'the in-process sandbox does not trust the identity provider, so it will refuse callers\' tokens (401); ' +
+            'run `agent-manager sandbox --oidc-issuer-url=<issuer> --oidc-client-id=<audience>` and point --kubeconfig at ' +
+            'it instead');
+    }
+    // Warm the discovery document and key set now, so the first caller does not wait; an
+    // identity provider that is down is not fatal: each request retries and says why.
+    verifier.discover().catch((err) => {
+        log.warn({ err: err instanceof Error ? err.message : String(err), issuer: verifier.issuer }, 'identity provider not reachable yet; bearer tokens cannot be verified until it is');
+    });
+    return {
+        kube,
+        auth: resourceServerGuards({ verifier, log, baseUrl: oauth.baseUrl, mcpPath }),
+        publicRoutes: oauthMetadataRouter({
+            baseUrl: oauth.baseUrl, issuer: verifier.issuer, mcpPath, scopesSupported: DEFAULT_SCOPES[oauth.provider.name],
+        }),
+    };
+}
+/**
+ * The browser origins accepted besides loopback ones: the operator's list, plus, with
+ * OAuth, the public base URL's origin, so a page served from this service's own public
+ * address is never refused. parseConfig has normalised the list and checked the base URL.
+ */
+function allowedBrowserOrigins(config) {
+    const origins = [...config.allowedOrigins];
+    if (config.oauth.enabled)
+        origins.push(new URL(config.oauth.baseUrl).origin);
+    return [...new Set(origins)];
+}
+/**
+ * The chart schema source: the registry's newest schema in the configured range, the
+ * embedded one until (or whenever) the registry cannot be read. The first read starts
+ * now, in the background, so the first request does not wait for the registry.
+ */
+function openChartSource(config, log, cleanups, hooks, metrics) {
+    const source = new RegistryChartSchemaSource({
+        ociUrl: config.chart.ociUrl, semver: config.chart.semver, refreshMs: config.chart.refresh.ms,
+        credentials: chartCredentials(config),
+        fetch: instrumentFetch(outboundFetch(config.proxy), 'registry', hooks.fetch),
+        onResolve: metrics && (({ ok, source: used }) => {
+            if (!ok)
+                metrics.service.chartRegistryError();
+            metrics.service.chartSchemaSource(used);
+        }),
+        log,
+    });
+    cleanups.push(() => source.close());
+    void source.schema();
+    return source;
+}
+/**
+ * The chart registry credentials. A Docker config that cannot be read, or has no entry for
+ * the chart's registry, stops startup naming the flag: validating against the embedded schema
+ * for want of a typo'd path would be the silent fallback the flag exists to prevent.
+ */
+function chartCredentials(config) {
+    try {
+        return credentialSource(config.chart.auth, parseOciReference(config.chart.ociUrl).registry);
+    }
+    catch (err) {
+        throw new Error(`--agent-chart-docker-config ${config.chart.auth.dockerConfig}: ` +
+            `${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+}
+/** What composition writes, from the configuration and the discovered Flux versions. */
+function composeConfig(config, apiVersions) {
+    return {
+        chartOciUrl: config.chart.ociUrl, chartSemver: config.chart.semver,
+        helmReleaseInterval: config.compose.helmReleaseInterval.text,
+        ociRepositoryInterval: config.compose.ociRepositoryInterval.text,
+        helmReleaseServiceAccount: config.compose.helmReleaseServiceAccount || undefined,
+        chartSecretRef: config.chart.secretRef || undefined,
+        chartProvider: config.chart.provider,
+        apiVersions: { helmRelease: apiVersions.helmRelease, ociRepository: apiVersions.ociRepository },
+    };
+}
+/** Discovery that gives up after `ms` (an unreachable API server must not hold up startup). */
+function withTimeout(discover, ms) {
+    return (group, resource) => {
+        let timer;
+        const timeout = new Promise((_resolve, reject) => {
+            timer = setTimeout(() => reject(new Error(`no answer from the API server within ${ms / 1000}s`)), ms);
+        });
+        return Promise.race([discover(group, resource), timeout]).finally(() => clearTimeout(timer));
+    };
+}
+//# sourceMappingURL=serve.js.map

@@ -1,0 +1,192 @@
+/**
+ * How an agent is read back from cluster objects: the kagent `Agent` CR, the
+ * HelmRelease that owns it (Flux provenance labels, else the release of the same name)
+ * and that release's values. Pure functions over plain Kubernetes JSON.
+ */
+import { conditionStatus, findCondition, parseConditions } from '../../core/conditions.js';
+import { parseToolsetHeader, readToolset, TOOLSET_HEADER } from '../../core/toolset.js';
+import { agentSkills } from '../../core/skills/skill-reads.js';
+import { parseSkillRefs, SKILL_REFS_ANNOTATION } from '../../core/skills/skill-pins.js';
+import { agentVersion } from './agent-version.js';
+import { CLUSTER_LABEL } from '../../core/target-cluster.js';
+export const DISPLAY_NAME_ANNOTATION = 'ui.giantswarm.io/display-name';
+export const RELEASE_NAME_LABEL = 'helm.toolkit.fluxcd.io/name';
+export const RELEASE_NAMESPACE_LABEL = 'helm.toolkit.fluxcd.io/namespace';
+export const KUSTOMIZATION_LABEL = 'kustomize.toolkit.fluxcd.io/name';
+const obj = (v) => (v && typeof v === 'object' && !Array.isArray(v) ? v : {});
+const str = (v) => (typeof v === 'string' && v !== '' ? v : undefined);
+const strings = (v) => Array.isArray(v) ? v.filter((s) => typeof s === 'string') : undefined;
+/** The release an Agent names through its provenance labels, if any. */
+export function provenanceOf(agent) {
+    const labels = agent.metadata.labels ?? {};
+    const name = labels[RELEASE_NAME_LABEL];
+    if (!name)
+        return undefined;
+    return { name, namespace: labels[RELEASE_NAMESPACE_LABEL] || agent.metadata.namespace || '' };
+}
+/** The object's conditions as we report them. */
+export function conditionsOf(object) {
+    return parseConditions(obj(object?.status).conditions);
+}
+function musterBinding(tools) {
+    if (!Array.isArray(tools))
+        return undefined;
+    return tools.map(obj).find((t) => t.type === 'McpServer' || t.mcpServer !== undefined);
+}
+/** The toolset the chart rendered on the Agent's muster tool entry (0.6+ charts). */
+function crToolset(binding) {
+    if (!binding)
+        return {};
+    const header = (Array.isArray(binding.headersFrom) ? binding.headersFrom : [])
+        .map(obj)
+        .find((h) => h.name === TOOLSET_HEADER);
+    const selectors = header && typeof header.value === 'string' ? parseToolsetHeader(header.value) : [];
+    return selectors.length > 0 ? { toolset: selectors } : { implicitFullAccess: true };
+}
+/** The identity fields of an agent read from its kagent Agent CR. */
+export function agentFromCr(cr) {
+    const spec = obj(cr.spec);
+    const declarative = obj(spec.declarative);
+    const binding = musterBinding(declarative.tools);
+    const conditions = conditionsOf(cr);
+    const agent = {
+        name: cr.metadata.name,
+        namespace: cr.metadata.namespace ?? '',
+        exists: true,
+        displayName: str(cr.metadata.annotations?.[DISPLAY_NAME_ANNOTATION]),
+        description: str(spec.description),
+        modelConfig: str(declarative.modelConfig),
+        runtime: str(declarative.runtime),
+        iconUrl: str(spec.iconUrl),
+        systemMessage: str(declarative.systemMessage),
+        skills: agentSkills(spec.skills),
+        toolNames: strings(obj(binding?.mcpServer).toolNames),
+        ...crToolset(binding),
+        ready: conditionStatus(conditions, 'Ready'),
+        accepted: conditionStatus(conditions, 'Accepted'),
+        conditions: conditions.length > 0 ? conditions : undefined,
+        managed: 'none',
+    };
+    return prune(agent);
+}
+/** The skills a release's values carry, each pin beside what its annotation says was asked. */
+function releaseSkills(release, values) {
+    return agentSkills(values.skills, parseSkillRefs(release.metadata.annotations?.[SKILL_REFS_ANNOTATION]));
+}
+/** True when a Kustomization applied the release: its desired state lives in git. */
+export function kustomizationOf(release) {
+    return release.metadata.labels?.[KUSTOMIZATION_LABEL] || undefined;
+}
+/** The release reference reported on an agent. */
+export function helmReleaseRef(release) {
+    const spec = obj(release.spec);
+    const status = obj(release.status);
+    const conditions = conditionsOf(release);
+    const ready = findCondition(conditions, 'Ready');
+    const history = Array.isArray(status.history) ? status.history.map(obj) : [];
+    const chartRef = obj(spec.chartRef);
+    return prune({
+        name: release.metadata.name,
+        namespace: release.metadata.namespace ?? '',
+        ready: conditionStatus(conditions, 'Ready'),
+        reason: str(ready?.reason),
+        message: str(ready?.message),
+        chartVersion: str(history[0]?.chartVersion) ?? str(status.lastAttemptedRevision),
+        lastAttemptedRevision: str(status.lastAttemptedRevision),
+        suspended: spec.suspend === true,
+        gitOpsOwned: kustomizationOf(release) !== undefined,
+        deleting: Boolean(release.metadata.deletionTimestamp),
+        chartRef: str(chartRef.kind)
+            ? prune({ kind: String(chartRef.kind), name: String(chartRef.name ?? ''), namespace: str(chartRef.namespace) })
+            : undefined,
+    });
+}
+/**
+ * The workload cluster a release installs into: Flux's `spec.kubeConfig` with the cluster
+ * label, in an organization's namespace (`org-<organization>`), placed as core/target-cluster.ts does.
+ */
+export function placementOf(release) {
+    const spec = obj(release.spec);
+    const cluster = str(release.metadata.labels?.[CLUSTER_LABEL]);
+    const namespace = release.metadata.namespace ?? '';
+    if (!cluster || spec.kubeConfig === undefined || !namespace.startsWith('org-'))
+        return undefined;
+    return { organization: namespace.slice('org-'.length), cluster, namespace: str(spec.targetNamespace) };
+}
+/** The agent a release installs: `releaseName` for one placed on a workload cluster, else its own name. */
+export function releaseAgentName(release) {
+    return (placementOf(release) && str(obj(release.spec).releaseName)) || release.metadata.name;
+}
+/** The agent as its release's values describe it, before kagent rendered anything. */
+export function agentFromRelease(release, agentName) {
+    const values = obj(obj(release.spec).values);
+    const agentValues = obj(values.agent);
+    // A release placed on a workload cluster installs the agent into its target namespace there.
+    const placed = placementOf(release);
+    return prune({
+        name: agentName ?? str(agentValues.name) ?? release.metadata.name,
+        namespace: placed?.namespace ?? release.metadata.namespace ?? '',
+        exists: false,
+        displayName: str(agentValues.displayName),
+        description: str(agentValues.description),
+        modelConfig: str(obj(values.modelConfig).name),
+        runtime: str(agentValues.runtime),
+        iconUrl: str(agentValues.iconUrl),
+        systemMessage: str(agentValues.systemMessage),
+        skills: releaseSkills(release, values),
+        ready: null,
+        accepted: null,
+        managed: 'helmrelease',
+    });
+}
+/** An agent with its release folded in: ownership, the release reference, values and toolset. */
+export function withRelease(agent, release) {
+    if (!release)
+        return agent;
+    const values = obj(obj(release.spec).values);
+    // The release's values decide the toolset, not what kagent rendered on the Agent CR.
+    const { toolset: _toolset, toolsetProblem: _problem, implicitFullAccess: _implicit, ...rest } = agent;
+    // The skills too: the values hold the pins that run, the annotation what was asked for.
+    const skills = values.skills !== undefined ? releaseSkills(release, values) : rest.skills;
+    const placed = placementOf(release);
+    return prune({
+        ...rest,
+        ...(placed ? { organization: placed.organization, cluster: placed.cluster } : {}),
+        skills,
+        managed: kustomizationOf(release) ? 'gitops' : 'helmrelease',
+        helmRelease: helmReleaseRef(release),
+        values,
+        resourceVersion: release.metadata.resourceVersion || undefined,
+        version: agentVersion(release),
+        ...readToolset(values),
+    });
+}
+/** The read model of an agent from whatever objects exist (at least one of them). */
+export function agentOf(cr, release, name) {
+    const base = cr ? agentFromCr(cr) : agentFromRelease(release, name);
+    return withRelease(base, release);
+}
+/**
+ * `value` without its undefined fields, so JSON omits them. A new object when there is
+ * one to drop (deleting keys would leave V8 a slow dictionary object, and every agent of
+ * a list is serialized), else `value` itself.
+ */
+export function prune(value) {
+    const record = value;
+    let clean = true;
+    for (const key in record) {
+        if (record[key] === undefined) {
+            clean = false;
+            break;
+        }
+    }
+    if (clean)
+        return value;
+    const out = {};
+    for (const key of Object.keys(record)) {
+        if (record[key] !== undefined)
+            out[key] = record[key];
+    }
+    return out;
+}
+//# sourceMappingURL=read-model.js.map

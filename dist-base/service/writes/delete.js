@@ -1,0 +1,106 @@
+/**
+ * delete_agent: deleting the HelmRelease makes helm-controller uninstall the Agent. A bare Agent CR, a
+ * GitOps-owned or a suspended release is removed only with force. The shared OCIRepository goes with
+ * the last live release that renders from it, is restored if a release was written meanwhile
+ * (shared-source.ts), and is kept on any doubt, `ociRepositoryKept` saying why. A `resourceVersion` or
+ * `version` precondition (preconditions.ts) is checked on our read and again by the API server; a dry
+ * run sends every delete with `dryRun=All` and reports what would go and what stay.
+ */
+import { conflict, invalid, isAppError } from '../../core/errors.js';
+import { validateName } from '../../core/names.js';
+import { callerLogFields, callerName } from '../../identity/caller.js';
+import { lookupAgent, noAgentToWrite } from '../reads/lookup.js';
+import { checkCommitOptions } from '../commit/propose.js';
+import { bareAgentConflict, releaseGuard } from './ownership.js';
+import { agentChanged, changedDuringWrite, checkPreconditions, resourceVersionViolation, versionViolation, } from './preconditions.js';
+import { removeSourceIfUnused, sourceOfRelease } from './shared-source.js';
+import { deleteInCommitMode } from '../commit/commit-ops.js';
+import { withCommitHint } from '../commit/gitops-hint.js';
+export async function deleteAgent(env, ctx, request) {
+    checkCommitOptions(request);
+    const namespace = env.settings.namespaces.resolve(request.namespace);
+    validateName(request.name);
+    const versionProblem = resourceVersionViolation(request.resourceVersion) ?? versionViolation(request.version);
+    if (versionProblem)
+        throw invalid(versionProblem);
+    const { name, resourceVersion: precondition } = request;
+    const wanted = { resourceVersion: precondition, version: request.version };
+    const force = request.force === true;
+    const dryRun = request.dryRun === true;
+    const kube = env.kube(ctx);
+    const { agent, release } = await lookupAgent(kube, env.types, namespace, name);
+    if (!agent && !release)
+        throw noAgentToWrite(namespace, name);
+    const result = {
+        name, namespace, helmReleaseDeleted: false, agentDeleted: false, ociRepositoryDeleted: false, mode: 'apply',
+    };
+    const requestedBy = callerName(ctx.caller);
+    if (requestedBy)
+        result.requestedBy = requestedBy;
+    if (dryRun)
+        result.dryRun = true;
+    const caller = callerLogFields(ctx);
+    const done = (message, fields = {}) => ctx.log.info({ ...caller, namespace, agent: name, ...fields }, dryRun ? `${message} (dry run)` : message);
+    if (!release) {
+        // A proposal never writes to the cluster, and git holds no HelmRelease of a bare CR to remove.
+        if (request.mode === 'commit')
+            throw bareAgentNotInGit(namespace, name);
+        if (!force)
+            throw bareAgentConflict(namespace, name);
+        checkPreconditions(namespace, name, wanted, release);
+        result.agentDeleted = await kube.remove(env.types.agent, namespace, name, { dryRun });
+        done('bare agent deleted');
+        return result;
+    }
+    if (request.mode === 'commit') {
+        checkPreconditions(namespace, name, wanted, release);
+        return deleteInCommitMode(env, ctx, kube, release, result, request);
+    }
+    const guard = releaseGuard(release, force);
+    if (guard)
+        throw await withCommitHint(env, ctx, kube, release, guard);
+    // A precondition that holds deletes exactly the resourceVersion it was checked against.
+    const readAt = checkPreconditions(namespace, name, wanted, release);
+    if (release.metadata.resourceVersion)
+        result.resourceVersion = release.metadata.resourceVersion;
+    const releaseNamespace = release.metadata.namespace ?? namespace;
+    try {
+        result.helmReleaseDeleted = await kube.remove(env.types.helmRelease, releaseNamespace, release.metadata.name, {
+            dryRun, resourceVersion: readAt,
+        });
+    }
+    catch (err) {
+        // With a precondition, a 409 is the API server's own precondition check: the release changed after our read.
+        if (readAt === undefined || !isAppError(err, 'conflict'))
+            throw err;
+        if (precondition === undefined)
+            throw changedDuringWrite(namespace, name, err);
+        const now = await kube.get(env.types.helmRelease, releaseNamespace, release.metadata.name)
+            .then((r) => r?.metadata.resourceVersion, () => 'unknown');
+        throw agentChanged(namespace, name, precondition, now, err);
+    }
+    const suspended = release.spec?.suspend === true;
+    if (suspended && force && agent) {
+        result.agentDeleted = await kube.remove(env.types.agent, namespace, name, { dryRun });
+    }
+    const kept = await cleanUpSource(kube, env, release, dryRun);
+    if (kept === true)
+        result.ociRepositoryDeleted = true;
+    else
+        result.ociRepositoryKept = kept;
+    done('agent deleted', { ociRepositoryDeleted: result.ociRepositoryDeleted });
+    return result;
+}
+/** The 409 of a commit-mode delete of a bare Agent CR: there is no release to remove in git. */
+function bareAgentNotInGit(namespace, name) {
+    return conflict(`Agent ${namespace}/${name} is a bare CR with no HelmRelease behind it, so commit mode has no release to remove ` +
+        `in git; delete it where it is defined, or with force in apply mode`);
+}
+/** Deletes the release's chart source when no other live release renders from it: true, or why it was kept. */
+async function cleanUpSource(kube, env, release, dryRun) {
+    const source = sourceOfRelease(release);
+    if (!source)
+        return 'the HelmRelease does not render from an OCIRepository';
+    return removeSourceIfUnused(kube, env.types, source, release.metadata.uid, { dryRun });
+}
+//# sourceMappingURL=delete.js.map

@@ -1,0 +1,218 @@
+/**
+ * update_agent: read, merge (core/update-merge.ts), validate and write the release's values; nothing is
+ * written when nothing changed or on a refusal. A write that lost a race (409) is retried from a fresh
+ * read, so concurrent updates of different fields all land; with `resourceVersion` it is refused
+ * instead (412), since a retry would merge over a change the caller has not seen (preconditions.ts);
+ * `dryRun` writes with `dryRun=All`. Every write here (update, rollback) is recorded as a revision whose
+ * number goes onto the release in the same request, so a retried write takes the next number.
+ */
+import { composeManifests } from '../../core/compose.js';
+import { invalid, isAppError } from '../../core/errors.js';
+import { metadataMapsViolations } from '../../core/labels.js';
+import { nameViolation } from '../../core/names.js';
+import { skillsViolations } from '../../core/skills/skill-input.js';
+import { toolsetViolations, validateRemovedArguments } from '../../core/toolset.js';
+import { toolsetNotes, validatePresets } from '../../core/toolset-preflight.js';
+import { schemaErrorText } from '../../core/values-schema.js';
+import { callerLogFields, callerName } from '../../identity/caller.js';
+import { lookupAgent } from '../reads/lookup.js';
+import { checkCommitOptions } from '../commit/propose.js';
+import { writableRelease } from './ownership.js';
+import { mergeUpdate } from './merged-update.js';
+import { agentChanged, checkPreconditions, resourceVersionViolation, versionViolation, } from './preconditions.js';
+import { agentOf } from '../reads/read-model.js';
+import { historyNear, nextNumber, readHistory, recordRevision, releaseRevisions, stampRevision, } from '../revisions/revision-store.js';
+import { updateInCommitMode } from '../commit/commit-ops.js';
+import { withCommitHint } from '../commit/gitops-hint.js';
+import { SkillPinner, withSkillRefs } from './skill-pinning.js';
+import { SKILL_REFS_ANNOTATION } from '../../core/skills/skill-pins.js';
+export const MODEL_CONFIG_CLEARED = 'modelConfig cannot be cleared: name an existing ModelConfig of the namespace (list_model_configs)';
+/** The request-only problems of an update (no cluster needed), in check order. */
+export function updateViolations(update) {
+    const problems = [];
+    const badName = nameViolation(update.name);
+    if (badName)
+        problems.push(badName);
+    problems.push(...toolsetViolations(update.toolset, { required: false }));
+    if (update.skills !== undefined)
+        problems.push(...skillsViolations(update.skills));
+    problems.push(...metadataMapsViolations(update));
+    if (update.modelConfig !== undefined && update.modelConfig.trim() === '')
+        problems.push(MODEL_CONFIG_CLEARED);
+    const versionProblem = resourceVersionViolation(update.resourceVersion) ?? versionViolation(update.version);
+    if (versionProblem)
+        problems.push(versionProblem);
+    return problems;
+}
+/** The request-only checks of an update: the namespace it acts in, or the first problem as a 400. */
+export function checkUpdate(env, update) {
+    validateRemovedArguments(update);
+    checkCommitOptions(update);
+    const namespace = env.settings.namespaces.resolve(update.namespace);
+    const [problem] = updateViolations(update);
+    if (problem)
+        throw invalid(problem);
+    validatePresets(update.toolset, env.settings.toolsetPresets ?? {});
+    return namespace;
+}
+/**
+ * One consistent read of everything an update decides on; with `history`, the agent's
+ * revisions too (a write records one), and with `modelConfigs` the namespace's
+ * ModelConfigs even when the update does not name one (a rollback always does).
+ */
+export async function readForUpdate(env, kube, namespace, update, options = {}) {
+    const [objects, modelConfigs, schema, history] = await Promise.all([
+        lookupAgent(kube, env.types, namespace, update.name),
+        update.modelConfig !== undefined || options.modelConfigs
+            ? kube.list(env.types.modelConfig, namespace) : Promise.resolve(undefined),
+        env.deps.chart.schema(),
+        options.history ? readHistory(kube, env.types, namespace, update.name) : Promise.resolve(undefined),
+    ]);
+    return { objects, modelConfigs, schema, history };
+}
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export async function updateAgent(env, ctx, update) {
+    return writeUpdate(env, ctx, { target: update, operation: 'update', resolve: () => ({ update }) });
+}
+export async function writeUpdate(env, ctx, plan) {
+    const namespace = checkUpdate(env, plan.target);
+    const kube = env.kube(ctx);
+    const dryRun = plan.target.dryRun === true;
+    const precondition = plan.target.resourceVersion;
+    const wanted = { resourceVersion: precondition, version: plan.target.version };
+    // A resourceVersion precondition is strict: one attempt. A `version` one is checked again on
+    // every fresh read, so a controller's status write between our read and our write (which
+    // moves resourceVersion, not version) is retried, while a person's change fails the re-check (412).
+    const attempts = precondition !== undefined ? 1 : Math.max(1, env.settings.updateAttempts ?? 60);
+    const pinner = new SkillPinner(env.deps.skillResolver, ctx);
+    for (let attempt = 1;; attempt++) {
+        const read = await readForUpdate(env, kube, namespace, plan.target, { history: true, modelConfigs: plan.operation === 'rollback' });
+        const { objects, modelConfigs, schema } = read;
+        let release;
+        try {
+            release = writableRelease(objects, plan.target.force === true, plan.target.mode === 'commit');
+        }
+        catch (err) {
+            // A GitOps-owned release refused in apply mode: the 409 says how to propose the change instead.
+            if (objects.release && isAppError(err, 'conflict')) {
+                throw await withCommitHint(env, ctx, kube, objects.release, err);
+            }
+            throw err;
+        }
+        // A precondition that holds writes at the resourceVersion just read (the release is written as read).
+        checkPreconditions(namespace, plan.target.name, wanted, release);
+        const history = await historyNear(kube, env.types, read.history, release, plan.target.name);
+        const resolved = plan.resolve(releaseRevisions(history, release, ctx.log));
+        // Skills are pinned before the schema sees them and before anything is written.
+        const pinned = await pinner.pinUpdate(resolved.update, release, {
+            refresh: plan.target.refreshSkills === true, known: resolved.skillRefs,
+        });
+        const update = pinned.update;
+        const merged = mergeUpdate(objects, update, modelConfigs, schema);
+        if (merged.modelConfigProblem)
+            throw invalid(merged.modelConfigProblem);
+        if (merged.schemaViolations.length > 0) {
+            throw invalid(schemaErrorText(schema.version, schema.source, merged.schemaViolations));
+        }
+        if (plan.target.mode === 'commit') {
+            // A proposal writes nothing to the cluster, so it records no revision; the toolset notes still apply.
+            const proposed = await updateInCommitMode(env, ctx, kube, {
+                objects, update, merged, schema, options: commitOptionsOf(plan.target), operation: plan.operation,
+                rolledBackTo: resolved.rolledBackTo,
+            });
+            const notes = [...toolsetNotes(update.toolset, env.settings.toolsetPresets ?? {}), ...(proposed.notes ?? [])];
+            if (notes.length > 0)
+                proposed.notes = notes;
+            return proposed;
+        }
+        let written = merged.release;
+        let recorded = { notes: [] };
+        // What was asked can change without a pin changing (a tag at the branch's head): that is written too.
+        const refsChanged = pinned.annotation !== undefined &&
+            (pinned.annotation ?? undefined) !== merged.release.metadata.annotations?.[SKILL_REFS_ANNOTATION];
+        if (merged.changed.length > 0 || refsChanged) {
+            const next = structuredClone(merged.release);
+            next.spec.values = merged.after;
+            if (pinned.annotation !== undefined)
+                withSkillRefs(next, pinned.annotation);
+            const revision = nextNumber(history, merged.release);
+            stampRevision(next, revision);
+            try {
+                written = await kube.replace(env.types.helmRelease, next, { dryRun });
+            }
+            catch (err) {
+                if (!isAppError(err, 'conflict'))
+                    throw err;
+                if (precondition !== undefined)
+                    throw await raceLost(env, kube, namespace, update.name, precondition, err);
+                if (attempt < attempts) {
+                    await sleep(Math.min(200, 5 * attempt) * Math.random());
+                    continue;
+                }
+                throw err;
+            }
+            const verb = plan.operation === 'rollback' ? 'rolled back' : 'updated';
+            const logged = {
+                ...callerLogFields(ctx), namespace, agent: update.name, changed: merged.changed, attempt, revision,
+            };
+            if (dryRun) {
+                // A dry run stores nothing, so it records no revision either.
+                ctx.log.info(logged, `agent ${plan.operation} dry run`);
+            }
+            else {
+                ctx.log.info(logged, `agent ${verb}`);
+                recorded = await recordRevision(env, ctx, kube, {
+                    agent: update.name, release: written, revision, history,
+                    record: {
+                        operation: plan.operation, rolledBackTo: resolved.rolledBackTo, requestedBy: callerName(ctx.caller),
+                        changed: merged.changed, values: merged.after,
+                    },
+                });
+            }
+        }
+        // A dry run answers the release as the API server would have stored it, at the version it was read.
+        if (dryRun)
+            written = withVersion(written, merged.release);
+        const result = {
+            agent: agentOf(objects.agent, written, update.name),
+            before: merged.before,
+            after: merged.after,
+            changed: merged.changed,
+            manifests: composeManifests(written.metadata.namespace ?? namespace, written.metadata.name, merged.after, env.compose),
+            mode: 'apply',
+        };
+        // The generation this write left: wait_for_agent with it waits for exactly this change.
+        if (typeof written.metadata.generation === 'number')
+            result.generation = written.metadata.generation;
+        const requestedBy = callerName(ctx.caller);
+        if (requestedBy)
+            result.requestedBy = requestedBy;
+        if (dryRun)
+            result.dryRun = true;
+        if (recorded.revision !== undefined)
+            result.revision = recorded.revision;
+        const notes = [...toolsetNotes(update.toolset, env.settings.toolsetPresets ?? {}), ...recorded.notes];
+        if (notes.length > 0)
+            result.notes = notes;
+        return result;
+    }
+}
+/** The commit-mode options of the request (a rollback's update is built from a revision, without them). */
+function commitOptionsOf(target) {
+    const { mode, repository, branch, path, dryRun } = target;
+    return { mode, repository, branch, path, dryRun };
+}
+/** The 412 of a precondition whose write lost a race: names the version the release is at now. */
+async function raceLost(env, kube, namespace, name, read, cause) {
+    const now = await lookupAgent(kube, env.types, namespace, name)
+        .then((objects) => objects.release?.metadata.resourceVersion, () => 'unknown');
+    return agentChanged(namespace, name, read, now, cause);
+}
+/** `release` at the resourceVersion and generation of `read` (a dry run changed neither). */
+function withVersion(release, read) {
+    const { resourceVersion, generation } = read.metadata;
+    return {
+        ...release, metadata: { ...release.metadata, resourceVersion, ...(generation === undefined ? {} : { generation }) },
+    };
+}
+//# sourceMappingURL=update.js.map

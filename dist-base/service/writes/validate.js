@@ -1,0 +1,125 @@
+/**
+ * validate_agent: the dry run of create_agent (or, with `update`, of update_agent).
+ * Create mode collects every problem instead of failing fast (name, toolset, skills,
+ * modelConfig, an existing release or Agent, schema violations), always composes the
+ * manifests and writes nothing. Update mode answers ownership and not-found problems as
+ * errors (404/409) and collects the modelConfig and schema problems.
+ */
+import { buildValues, composeManifests } from '../../core/compose.js';
+import { metadataMapsViolations } from '../../core/labels.js';
+import { nameViolation } from '../../core/names.js';
+import { skillsViolations } from '../../core/skills/skill-input.js';
+import { removedArgumentViolation, toolsetViolations } from '../../core/toolset.js';
+import { toolsetNotes, unknownPresetViolation } from '../../core/toolset-preflight.js';
+import { invalid } from '../../core/errors.js';
+import { placedValues } from '../fleet/targeting.js';
+import { modelConfigViolation, schemaViolations } from './checks.js';
+import { mergeUpdate } from './merged-update.js';
+import { readForUpdate, updateViolations } from './update.js';
+import { SkillPinner } from './skill-pinning.js';
+import { isAppError } from '../../core/errors.js';
+import { parseSkillRefs, SKILL_REFS_ANNOTATION } from '../../core/skills/skill-pins.js';
+import { agentSkills } from '../../core/skills/skill-reads.js';
+export async function validateCreate(env, ctx, spec) {
+    const removed = removedArgumentViolation(spec);
+    if (removed)
+        throw invalid(removed);
+    const namespace = env.settings.namespaces.resolve(spec.namespace);
+    const { types } = env;
+    const kube = env.kube(ctx);
+    const errors = [];
+    const badName = nameViolation(spec.name);
+    if (badName)
+        errors.push(badName);
+    const policy = env.settings.toolsetPresets ?? {};
+    const grammar = toolsetViolations(spec.toolset, { required: true });
+    const presetProblem = grammar.length > 0 ? undefined : unknownPresetViolation(spec.toolset, policy);
+    errors.push(...grammar, ...(presetProblem ? [presetProblem] : []));
+    const toolsetProblem = grammar.length > 0 || presetProblem !== undefined;
+    const skillProblems = spec.skills !== undefined ? skillsViolations(spec.skills) : [];
+    errors.push(...skillProblems, ...metadataMapsViolations(spec));
+    // The pins the create would write; a skill that does not resolve is one more error.
+    const pinning = skillProblems.length > 0
+        ? Promise.resolve({ value: { skills: spec.skills, refs: {} } })
+        : collect(new SkillPinner(env.deps.skillResolver, ctx).pin(spec.skills), { skills: spec.skills, refs: {} });
+    pinning.catch(() => undefined);
+    const [release, agent, modelConfigs, schema] = await Promise.all([
+        badName ? undefined : kube.get(types.helmRelease, namespace, spec.name),
+        badName ? undefined : kube.get(types.agent, namespace, spec.name),
+        kube.list(types.modelConfig, namespace),
+        env.deps.chart.schema(),
+    ]);
+    const modelConfigProblem = modelConfigViolation(namespace, spec.modelConfig, modelConfigs);
+    if (modelConfigProblem)
+        errors.push(modelConfigProblem);
+    if (release)
+        errors.push(`HelmRelease ${namespace}/${spec.name} already exists (use update_agent)`);
+    if (agent)
+        errors.push(`Agent ${namespace}/${spec.name} already exists`);
+    const { value: pinned, refusal } = await pinning;
+    if (refusal)
+        errors.push(refusal);
+    const values = placedValues(env, buildValues({ ...spec, skills: pinned.skills }), schema);
+    errors.push(...schemaViolations(schema, values));
+    return result('create', errors, schema, composeManifests(namespace, spec.name ?? '', values, env.compose), toolsetProblem ? [] : toolsetNotes(spec.toolset, policy), agentSkills(values.skills, pinned.refs));
+}
+export async function validateUpdate(env, ctx, update) {
+    const removed = removedArgumentViolation(update);
+    if (removed)
+        throw invalid(removed);
+    const namespace = env.settings.namespaces.resolve(update.namespace);
+    const errors = updateViolations(update);
+    const policy = env.settings.toolsetPresets ?? {};
+    const toolsetProblem = toolsetViolations(update.toolset, { required: false }).length > 0;
+    const presetProblem = toolsetProblem ? undefined : unknownPresetViolation(update.toolset, policy);
+    if (presetProblem)
+        errors.push(presetProblem);
+    const notes = toolsetProblem || presetProblem ? [] : toolsetNotes(update.toolset, policy);
+    if (nameViolation(update.name)) {
+        // Without a valid name there is no agent to look up: report what is wrong with the request.
+        const schema = await env.deps.chart.schema();
+        return result('update', errors, schema, composeManifests(namespace, update.name ?? '', {}, env.compose), notes);
+    }
+    const { objects, modelConfigs, schema } = await readForUpdate(env, env.kube(ctx), namespace, update);
+    const skillsBad = update.skills !== undefined && skillsViolations(update.skills).length > 0;
+    const release = objects.release;
+    const { value: pinned, refusal } = release && !skillsBad
+        ? await collect(new SkillPinner(env.deps.skillResolver, ctx).pinUpdate(update, release, {
+            refresh: update.refreshSkills === true,
+        }), { update })
+        : { value: { update } };
+    if (refusal)
+        errors.push(refusal);
+    const merged = mergeUpdate(objects, pinned.update, modelConfigs, schema);
+    if (merged.modelConfigProblem)
+        errors.push(merged.modelConfigProblem);
+    errors.push(...merged.schemaViolations);
+    const refs = 'annotation' in pinned && pinned.annotation !== undefined
+        ? parseSkillRefs(pinned.annotation ?? undefined)
+        : parseSkillRefs(merged.release.metadata.annotations?.[SKILL_REFS_ANNOTATION]);
+    return result('update', errors, schema, composeManifests(merged.release.metadata.namespace ?? namespace, merged.release.metadata.name, merged.after, env.compose), notes, agentSkills(merged.after.skills, refs));
+}
+/** The answer of a pinning, or `fallback` with the refusal to report (a backend error is thrown: 502). */
+async function collect(pinning, fallback) {
+    try {
+        return { value: await pinning };
+    }
+    catch (err) {
+        if (!isAppError(err, 'invalid_request'))
+            throw err;
+        return { value: fallback, refusal: err.detail };
+    }
+}
+function result(mode, errors, schema, manifests, notes, skills) {
+    const out = {
+        valid: errors.length === 0, mode, schemaVersion: schema.version, schemaSource: schema.source, manifests,
+    };
+    if (skills)
+        out.skills = skills;
+    if (errors.length > 0)
+        out.errors = errors;
+    if (notes.length > 0)
+        out.notes = notes;
+    return out;
+}
+//# sourceMappingURL=validate.js.map

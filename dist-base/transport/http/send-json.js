@@ -1,0 +1,61 @@
+import { isFrozenObject } from '../../core/frozen.js';
+const ESCAPES = {
+    '<': '\\u003c',
+    '>': '\\u003e',
+    '&': '\\u0026',
+    '\u2028': '\\u2028',
+    '\u2029': '\\u2029',
+};
+// These characters occur only inside JSON strings, so replacing them is exact, and
+// replacing them piece by piece is the same as replacing them in the whole.
+const escape = (text) => text.replace(/[<>&\u2028\u2029]/g, (c) => ESCAPES[c] ?? c);
+/** The text of a frozen item of a top-level list, at its depth (two levels of indent), escaped. */
+const itemTexts = new WeakMap();
+function itemText(item) {
+    let text = itemTexts.get(item);
+    if (text === undefined) {
+        text = escape(JSON.stringify(item, null, 2).replaceAll('\n', '\n    '));
+        itemTexts.set(item, text);
+    }
+    return text;
+}
+const isFrozenList = (value) => Array.isArray(value) && value.length > 0 && value.every(isFrozenObject);
+/** `value` encoded piece by piece, when it is an object with a list of frozen items; else undefined. */
+function encodeWithFrozenItems(value) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.isFrozen(value))
+        return undefined;
+    const entries = Object.entries(value).map(([key, inner]) => ({ key, inner, frozen: isFrozenList(inner) }));
+    if (!entries.some((e) => e.frozen))
+        return undefined;
+    const parts = [];
+    for (const { key, inner, frozen } of entries) {
+        let text;
+        if (frozen)
+            text = `[\n    ${inner.map(itemText).join(',\n    ')}\n  ]`;
+        else
+            text = JSON.stringify(inner, null, 2)?.replaceAll('\n', '\n  ');
+        // Left out when JSON cannot encode it (undefined, a function), as JSON.stringify does.
+        if (text !== undefined)
+            parts.push(`  ${escape(JSON.stringify(key))}: ${frozen ? text : escape(text)}`);
+    }
+    return `{\n${parts.join(',\n')}\n}`;
+}
+/** The body text of `value`. */
+export function encodeJson(value) {
+    return `${encodeWithFrozenItems(value) ?? escape(JSON.stringify(value, null, 2))}\n`;
+}
+/**
+ * Sends `value` as the response with `status`, typed exactly `application/json` as Go's was.
+ * Written with `end`, not express's `send`: `send` would add a weak ETag of the body and
+ * answer 304 to an `If-None-Match` naming the ETag the route set. An agent's ETag is its
+ * HelmRelease's version, which stays the same while kagent's readiness in the same answer
+ * changes, so a 304 on it would keep a cache's stale status; the only ETags are the ones
+ * the routes set, and every GET answers the whole body.
+ */
+export function sendJson(res, status, value) {
+    const body = Buffer.from(encodeJson(value), 'utf8');
+    res.status(status).setHeader('Content-Type', 'application/json');
+    res.setHeader('Content-Length', body.length);
+    res.end(body);
+}
+//# sourceMappingURL=send-json.js.map

@@ -1,0 +1,168 @@
+/**
+ * Reading a REST body, where untrusted bytes become a JSON object, with the texts clients already
+ * compare: at most 1 MiB (413), a body required, valid JSON, no key given twice (duplicate-keys.ts), an
+ * object; `null` under a key is absent except for the safety switches, which refuse it; deep nesting
+ * and nested `__proto__` refused (../input-guard.ts). It must be JSON (RFC 9110 §8.3, §15.5.16): another
+ * Content-Type or coding is a 415 saying what to send, since reading text or forms as JSON would let any
+ * page write without a CORS preflight. Unknown fields and types are the schema's (./rest-input.ts).
+ */
+import { MIMEType } from 'node:util';
+import zlib from 'node:zlib';
+import express, {} from 'express';
+import { AppError, ErrorCode, invalid } from '../../core/errors.js';
+import { inputShapeProblem } from '../input-guard.js';
+import { duplicateKey } from '../duplicate-keys.js';
+import { jsonKind } from '../type-errors.js';
+/** The largest body read (1 MiB). */
+export const MAX_BODY_BYTES = 1 << 20;
+export const BODY_REQUIRED = 'a JSON body is required';
+export const BODY_TOO_LARGE = 'the JSON body is larger than 1 MiB';
+/** An `invalid_request` answered with 413 instead of 400: the only status override of the REST layer. */
+export class BodyTooLargeError extends AppError {
+    constructor(cause) {
+        super(ErrorCode.Invalid, BODY_TOO_LARGE, { cause });
+    }
+    get status() {
+        return 413;
+    }
+}
+/**
+ * A body in a format the REST API does not read: 415, with the `invalid_request` code (the
+ * request is wrong; the status says how), and the response headers that name what is accepted.
+ */
+export class UnsupportedMediaTypeError extends AppError {
+    headers;
+    constructor(detail, headers, cause) {
+        super(ErrorCode.Invalid, detail, { cause });
+        this.headers = headers;
+    }
+    get status() {
+        return 415;
+    }
+}
+/** The one media type request bodies are read as. */
+export const JSON_MEDIA_TYPE = 'application/json';
+/** The content codings body-parser undoes (zstd where this Node has it). */
+const CODINGS = ['gzip', 'deflate', 'br', ...('createZstdDecompress' in zlib ? ['zstd'] : [])];
+/** What is wrong with a request's Content-Type for a JSON body, or undefined when it is JSON (or absent). */
+export function contentTypeProblem(header) {
+    if (header === undefined)
+        return undefined;
+    const shown = JSON.stringify(header.slice(0, 100));
+    let type;
+    try {
+        type = new MIMEType(header);
+    }
+    catch {
+        return `the Content-Type ${shown} is not a media type; send the body as Content-Type: ${JSON_MEDIA_TYPE}`;
+    }
+    if (type.essence !== JSON_MEDIA_TYPE) {
+        return `the body must be JSON sent as Content-Type: ${JSON_MEDIA_TYPE}, not ${shown}`;
+    }
+    const charset = type.params.get('charset')?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8') {
+        return `a JSON body is UTF-8 (RFC 8259); send Content-Type: ${JSON_MEDIA_TYPE} without a charset or with ` +
+            `charset=utf-8, not ${shown}`;
+    }
+    return undefined;
+}
+const rawParser = express.raw({ type: () => true, limit: MAX_BODY_BYTES });
+/**
+ * Reads the raw body into `req.body` as a Buffer (at most 1 MiB), translating the
+ * reader's failures into AppErrors; parsing happens in `parseJsonBody`.
+ */
+export const readRawBody = (req, res, next) => {
+    const problem = contentTypeProblem(req.headers['content-type']);
+    if (problem !== undefined) {
+        return next(refuse(res, new UnsupportedMediaTypeError(problem, req.method === 'PATCH' ? { 'Accept-Patch': JSON_MEDIA_TYPE } : {})));
+    }
+    readBytes(req, res, next);
+};
+/**
+ * The guard of a route that takes no body (DELETE): RFC 9110 §9.3.5 gives DELETE content
+ * no meaning, so it would be ignored, and a `{"dryRun": true}` or `{"force": false}` in it
+ * would then be a real (or forced) delete. A body that is not empty is refused instead,
+ * naming the query parameters; an empty one (with any Content-Type) passes.
+ */
+export const refuseBody = (req, res, next) => {
+    readBytes(req, res, (err) => {
+        if (err !== undefined && err !== null)
+            return next(err);
+        const text = Buffer.isBuffer(req.body) ? req.body.toString() : '';
+        req.body = undefined;
+        if (text.trim() === '')
+            return next();
+        return next(invalid(`${req.method} takes no body; send its options as query parameters (e.g. ?dryRun=true or ` +
+            `?force=true); nothing was done`));
+    });
+};
+/** Reads the bytes into `req.body`, translating the reader's failures into AppErrors. */
+function readBytes(req, res, next) {
+    rawParser(req, res, (err) => {
+        if (err === undefined || err === null)
+            return next();
+        const type = err.type;
+        if (type === 'entity.too.large')
+            return next(new BodyTooLargeError(err));
+        if (type === 'encoding.unsupported') {
+            const coding = JSON.stringify(String(err.encoding ?? '').slice(0, 64));
+            const detail = `the content coding ${coding} is not supported; send the body uncompressed or as ${CODINGS.join(', ')}`;
+            return next(refuse(res, new UnsupportedMediaTypeError(detail, { 'Accept-Encoding': CODINGS.join(', ') }, err)));
+        }
+        const message = err instanceof Error ? err.message : String(err);
+        return next(invalid(`read body: ${message}`, err));
+    });
+}
+/** Sets the error's response headers (the error middleware writes its body) and hands it back. */
+function refuse(res, error) {
+    for (const [name, value] of Object.entries(error.headers))
+        res.setHeader(name, value);
+    return error;
+}
+/**
+ * The body as a JSON object with `null`-valued keys removed, but for the top-level keys in
+ * `keepNull`, which stay null for the input schema to refuse. `raw` is what
+ * `readRawBody` left on `req.body` (or an object an app-level parser produced).
+ */
+export function parseJsonBody(raw, keepNull = new Set()) {
+    let value = raw;
+    if (raw === undefined || Buffer.isBuffer(raw) || typeof raw === 'string') {
+        const text = raw === undefined ? '' : raw.toString();
+        if (text.trim() === '')
+            throw invalid(BODY_REQUIRED);
+        try {
+            value = JSON.parse(text);
+        }
+        catch (err) {
+            throw invalid(`invalid JSON: ${err instanceof Error ? err.message : String(err)}`, err);
+        }
+        const repeated = duplicateKey(text);
+        if (repeated !== undefined) {
+            throw invalid(`invalid JSON: field ${JSON.stringify(repeated)} is given twice; send each field once`);
+        }
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        throw invalid(`invalid JSON: the body must be a JSON object, not ${jsonKind(value)}`);
+    }
+    const problem = inputShapeProblem(value);
+    if (problem)
+        throw invalid(`invalid JSON: field ${JSON.stringify(problem.field)}${problem.reason}`);
+    return withoutNulls(value, keepNull);
+}
+function withoutNulls(object, keepNull = new Set()) {
+    const out = {};
+    for (const [key, value] of Object.entries(object)) {
+        if (value === null && !keepNull.has(key))
+            continue;
+        // defineProperty, not assignment: a `__proto__` key stays a plain (and then refused) field.
+        Object.defineProperty(out, key, {
+            value: isPlainObject(value) ? withoutNulls(value) : Array.isArray(value) ? value.map(nullsOut) : value,
+            enumerable: true, writable: true, configurable: true,
+        });
+    }
+    return out;
+}
+// Inside arrays a null stays (the schema then names the element); objects inside are cleaned.
+const nullsOut = (value) => (isPlainObject(value) ? withoutNulls(value) : value);
+const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+//# sourceMappingURL=json-body.js.map

@@ -1,0 +1,87 @@
+/**
+ * Which stage of a rollout is behind, judged by generations as kstatus, `flux reconcile --wait` and
+ * `kubectl rollout status` judge it: until a controller's `status.observedGeneration` reaches
+ * `metadata.generation`, its other status fields describe an older spec. A fact without a generation is
+ * not judged, as kstatus skips a status without observedGeneration. Pure.
+ */
+import { conditionText, findCondition } from './conditions.js';
+const known = (n) => typeof n === 'number';
+/**
+ * Why the HelmRelease does not yet speak for generation `wanted` (the caller's write) or
+ * its own `metadata.generation`, if it does not: not yet written, not yet observed by
+ * helm-controller, its last Helm action for an older generation, or its Ready condition
+ * judged for an older one.
+ */
+export function releaseBehind(facts, wanted) {
+    const hr = facts.helmRelease;
+    if (!hr?.exists || !known(hr.generation))
+        return undefined;
+    const generation = hr.generation;
+    if (known(wanted) && generation < wanted) {
+        return `HelmRelease generation ${wanted} not yet written (the release is at generation ${generation})`;
+    }
+    // Flux's CRD defaults observedGeneration to -1: a release helm-controller never reconciled.
+    if (known(hr.observedGeneration) && hr.observedGeneration < 1) {
+        return 'HelmRelease created; Flux has not reconciled it yet';
+    }
+    if (known(hr.observedGeneration) && hr.observedGeneration < generation) {
+        if (hr.suspended) {
+            return `HelmRelease is suspended: helm-controller will not reconcile generation ${generation} (observed ` +
+                `${hr.observedGeneration}) until it is resumed`;
+        }
+        // What helm-controller says while it waits (the chart source not ready, a dependency), when it says it for this
+        // generation.
+        const waiting = findCondition(hr.conditions, 'Ready');
+        const why = waiting?.status === 'False' && waiting.observedGeneration === generation
+            ? `: ${conditionText(waiting).split('\n')[0]}` : '';
+        return `HelmRelease generation ${generation} not yet observed by helm-controller (observed ` +
+            `${hr.observedGeneration})${why}`;
+    }
+    if (known(hr.lastAttemptedGeneration) && hr.lastAttemptedGeneration < generation) {
+        return `HelmRelease generation ${generation} not yet attempted by helm-controller (last attempted ` +
+            `${hr.lastAttemptedGeneration})`;
+    }
+    const ready = findCondition(hr.conditions, 'Ready');
+    if (known(ready?.observedGeneration) && ready.observedGeneration < generation) {
+        return `HelmRelease generation ${generation} not yet judged by helm-controller (Ready is for generation ` +
+            `${ready.observedGeneration})`;
+    }
+    return undefined;
+}
+/** Why the Agent's conditions do not yet speak for its spec: kagent has not observed its generation. */
+export function agentBehind(facts) {
+    const agent = facts.agent;
+    if (!agent?.exists || !known(agent.generation) || !known(agent.observedGeneration))
+        return undefined;
+    if (agent.observedGeneration >= agent.generation)
+        return undefined;
+    return `Agent generation ${agent.generation} not yet observed by kagent (observed ${agent.observedGeneration})`;
+}
+/**
+ * Why the Deployment's rollout is not complete, as `kubectl rollout status` says it: its
+ * generation not yet observed, fewer pods of the new template than asked for, pods of an
+ * older ReplicaSet still there, or new pods not yet available.
+ */
+export function deploymentBehind(facts) {
+    const d = facts.deployment;
+    if (!d?.exists)
+        return undefined;
+    if (known(d.generation) && known(d.observedGeneration) && d.observedGeneration < d.generation) {
+        return `Deployment generation ${d.generation} not yet observed by the Deployment controller (observed ` +
+            `${d.observedGeneration})`;
+    }
+    if (!known(d.updatedReplicas))
+        return undefined;
+    const desired = d.desiredReplicas ?? d.replicas;
+    if (d.updatedReplicas < desired) {
+        return `Deployment rollout: ${d.updatedReplicas} of ${desired} pods run the new template`;
+    }
+    if (d.replicas > d.updatedReplicas) {
+        return `Deployment rollout: ${d.replicas - d.updatedReplicas} old pods pending termination`;
+    }
+    if (d.availableReplicas < d.updatedReplicas) {
+        return `Deployment rollout: ${d.availableReplicas} of ${d.updatedReplicas} new pods available`;
+    }
+    return undefined;
+}
+//# sourceMappingURL=rollout-stage.js.map

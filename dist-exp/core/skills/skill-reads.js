@@ -1,0 +1,94 @@
+/**
+ * The skills of an agent as reads report them: each git skill as `{url, path, name, ref,
+ * commit}` and each OCI skill as `{ref, digest}`, from the values (the pins, which are
+ * what runs) and the skill-refs annotation (what was asked for). The annotation only ever
+ * explains a pin the values carry: an entry that matches no pin (edited by hand, or left
+ * from an older write) is ignored, and a pin it does not explain is reported as written.
+ * The inverse, `askedSkills`, is what a refresh follows. Pure.
+ */
+import { isPlainObject } from '../diff.js';
+import { isFullCommit } from './skill-pins.js';
+import { parseSkillOci } from './skill-oci.js';
+const obj = (v) => (isPlainObject(v) ? v : {});
+const str = (v) => (typeof v === 'string' && v !== '' ? v : undefined);
+/** The read shape of a `skills` values block (chart 0.x: refs, gitRefs, gitAuthSecretRef). */
+export function agentSkills(raw, known = {}) {
+    const skills = obj(raw);
+    const out = {};
+    if (Array.isArray(skills.refs)) {
+        const refs = skills.refs.filter((r) => typeof r === 'string').map((ref) => ociSkill(ref, known));
+        if (refs.length > 0)
+            out.refs = refs;
+    }
+    if (Array.isArray(skills.gitRefs) && skills.gitRefs.length > 0) {
+        out.gitRefs = skills.gitRefs.map(obj).map((g) => {
+            const url = String(g.url ?? '');
+            const name = str(g.name);
+            const ref = str(g.ref);
+            const skill = { url };
+            if (str(g.path))
+                skill.path = String(g.path);
+            if (name)
+                skill.name = name;
+            if (isFullCommit(ref)) {
+                const entry = known.gitRefs?.find((k) => k.name === name && k.url === url && k.commit.toLowerCase() === ref.toLowerCase());
+                const asked = entry ? entry.ref : ref;
+                if (asked)
+                    skill.ref = asked;
+                skill.commit = ref;
+            }
+            else if (ref) {
+                skill.ref = ref;
+            }
+            return skill;
+        });
+    }
+    const secret = str(obj(skills.gitAuthSecretRef).name);
+    if (secret)
+        out.gitAuthSecretName = secret;
+    return Object.keys(out).length > 0 ? out : undefined;
+}
+function ociSkill(ref, known) {
+    const parsed = parseSkillOci(ref);
+    if ('error' in parsed || !parsed.digest)
+        return { ref };
+    for (const entry of known.refs ?? []) {
+        if (entry.digest !== parsed.digest)
+            continue;
+        const asked = parseSkillOci(entry.ref);
+        if (!('error' in asked) && asked.registry === parsed.registry && asked.repository === parsed.repository) {
+            return { ref: entry.ref, digest: parsed.digest };
+        }
+    }
+    return { ref, digest: parsed.digest };
+}
+/**
+ * The skills block the values and annotation say was asked for: each git skill with the
+ * ref it asked for (a pinned one without an explaining entry keeps its commit as ref), each
+ * OCI skill as the reference asked for. What a refresh re-resolves.
+ */
+export function askedSkills(raw, known = {}) {
+    const read = agentSkills(raw, known);
+    if (!read)
+        return undefined;
+    const out = {};
+    if (read.refs)
+        out.refs = read.refs.map((r) => r.ref);
+    if (read.gitRefs) {
+        out.gitRefs = read.gitRefs.map((g) => {
+            const ref = { url: g.url };
+            if (g.path)
+                ref.path = g.path;
+            if (g.name)
+                ref.name = g.name;
+            const asked = g.ref ?? g.commit;
+            if (asked)
+                ref.ref = asked;
+            return ref;
+        });
+    }
+    if (read.gitAuthSecretName)
+        out.gitAuthSecretName = read.gitAuthSecretName;
+    return out;
+}
+//# sourceMappingURL=skill-reads.js.map

@@ -1,0 +1,115 @@
+/**
+ * The status verdict: the gathered facts (Agent, HelmRelease, Deployment, pods, Warning events) folded
+ * into ready / progressing / failed / unknown and one sentence; the first matching rule decides, and a
+ * missing value is said in words (`no reason reported`). Ready means the written change has rolled out,
+ * judged by generations as kstatus does (rollout-stage.ts): a controller that has not observed the
+ * current generation speaks of an older spec, so the verdict is `progressing`, naming the stage behind.
+ */
+import { conditionText, findCondition } from './conditions.js';
+import { agentBehind, deploymentBehind, releaseBehind } from './rollout-stage.js';
+import { Verdict } from './types.js';
+export { conditionStatus, conditionText, findCondition, parseConditions } from './conditions.js';
+/** Container reasons that mean the workload will not recover on its own. */
+export const FAILED_CONTAINER_REASONS = new Set([
+    'CrashLoopBackOff', 'ImagePullBackOff', 'ErrImagePull', 'InvalidImageName', 'CreateContainerConfigError',
+    'CreateContainerError', 'RunContainerError', 'ErrImageNeverPull', 'ContainerCannotRun', 'Error', 'OOMKilled',
+    'DeadlineExceeded', 'StartError', 'CreatePodSandboxError', 'FailedPostStartHook', 'FailedPreStopHook',
+    'KillContainerError', 'ConfigError', 'InvalidEnvironmentVariableNames',
+]);
+/** Folds the gathered facts into a verdict; the first matching rule wins. */
+export function statusVerdict(facts, options = {}) {
+    const { agent, helmRelease: hr, deployment } = facts;
+    const agentExists = agent?.exists === true;
+    const hrExists = hr?.exists === true;
+    // 1. The release is being uninstalled: everything it made goes with it.
+    if (hr?.deleting) {
+        return progressing('HelmRelease is being uninstalled by helm-controller; the Agent disappears with it');
+    }
+    // 1a. helm-controller has not caught up with the release's generation (or the caller's).
+    const releaseStage = releaseBehind(facts, options.generation);
+    if (releaseStage)
+        return progressing(releaseStage);
+    // 2. Flux says the release failed.
+    if (hrExists && hr.ready === false) {
+        const c = findCondition(hr.conditions, 'Ready');
+        return failed(`HelmRelease is not ready (${c?.reason || 'no reason reported'}): ` +
+            `${c?.message || 'no message reported'}`);
+    }
+    // 2a. kagent has not observed the Agent's generation: its conditions speak of an older spec.
+    const agentStage = agentBehind(facts);
+    if (agentStage)
+        return progressing(agentStage);
+    // 3. A container that will not recover on its own.
+    const broken = failingContainer(facts.pods);
+    if (broken) {
+        const { pod, container, reason, message } = broken;
+        return failed(`pod ${pod} container ${container} is ${reason}${withDetail(firstLine(message))}`);
+    }
+    // 4. kagent refused the Agent's configuration.
+    if (agentExists && agent.accepted === false) {
+        return failed(`kagent rejected the Agent configuration: ` +
+            `${conditionText(findCondition(agent.conditions, 'Accepted'))}`);
+    }
+    // 5. Ready, the Deployment's rollout (if any) complete, and a pod to serve or scaled to zero.
+    if (agentExists && agent.ready === true) {
+        const rollout = deploymentBehind(facts);
+        if (rollout)
+            return progressing(rollout);
+        if (!deployment?.exists || deployment.availableReplicas > 0 || deployment.replicas === 0) {
+            const available = deployment?.exists ? deployment.availableReplicas : 0;
+            const replicas = deployment?.exists ? deployment.replicas : 0;
+            return { verdict: Verdict.Ready, summary: `Agent is Ready; ${available}/${replicas} pods available` };
+        }
+    }
+    // 6. A warning that names the trouble, newest first.
+    const warning = telltaleWarning(facts.events);
+    if (warning) {
+        return progressing(`not ready yet; last warning on ${warning.object}: ` +
+            `${warning.reason}${withDetail(firstLine(warning.message))}`);
+    }
+    // 7.–11. Still on its way.
+    if (hrExists && hr.ready === null)
+        return progressing('HelmRelease created; Flux has not reconciled it yet');
+    if (!agentExists && hrExists)
+        return progressing('HelmRelease is ready but the Agent has not been rendered yet');
+    if (agentExists && agent.ready === null)
+        return progressing('Agent accepted; kagent has not reported readiness yet');
+    if (deployment?.exists && deployment.availableReplicas === 0) {
+        return progressing(`Deployment has 0/${deployment.replicas} pods available`);
+    }
+    if (agentExists)
+        return progressing(`Agent is not ready: ${conditionText(findCondition(agent.conditions, 'Ready'))}`);
+    // 12. Nothing reported anything.
+    return { verdict: Verdict.Unknown, summary: 'no Agent and no HelmRelease reported anything yet' };
+}
+/** The first line of `s` (up to the first `\n`). */
+export function firstLine(s) {
+    if (!s)
+        return '';
+    const i = s.indexOf('\n');
+    return i >= 0 ? s.slice(0, i) : s;
+}
+function failingContainer(pods) {
+    for (const pod of pods ?? []) {
+        for (const c of pod.containers ?? []) {
+            if (c.reason !== undefined && FAILED_CONTAINER_REASONS.has(c.reason)) {
+                return { pod: pod.name, container: c.name, reason: c.reason, message: c.message };
+            }
+        }
+    }
+    return undefined;
+}
+function telltaleWarning(events) {
+    return events?.find((e) => e.reason.includes('Failed') || e.reason === 'BackOff');
+}
+/** `: <detail>`, or nothing when there is no detail to add. */
+function withDetail(detail) {
+    return detail ? `: ${detail}` : '';
+}
+function progressing(summary) {
+    return { verdict: Verdict.Progressing, summary };
+}
+function failed(summary) {
+    return { verdict: Verdict.Failed, summary };
+}
+//# sourceMappingURL=verdict.js.map

@@ -1,0 +1,248 @@
+/**
+ * One watch-fed store (client-go's reflector and store in one small class): list, then watch from the
+ * list's resourceVersion, re-watch after a normal end, re-list on 410 Gone, back off (0.2-10 s, jittered)
+ * on failures. Served only after its first list and while its watch is open or down for at most
+ * `staleAfterMs`; objects are frozen (a reader cannot corrupt the next answer) and kept without
+ * `managedFields`; a store past `maxObjects` stops serving rather than grow without bound.
+ */
+import { deepFreeze } from '../../core/frozen.js';
+import { watchStatus } from '../list-watch.js';
+const MIN_BACKOFF_MS = 200;
+const MAX_BACKOFF_MS = 10_000;
+const OVERFLOW_RETRY_MS = 60_000;
+/** Compare two resourceVersions; undefined when they are not both decimal integers (etcd's are). */
+export function compareRv(a, b) {
+    if (!/^\d+$/.test(a) || !/^\d+$/.test(b))
+        return undefined;
+    if (a.length !== b.length)
+        return a.length < b.length ? -1 : 1;
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+function cacheable(object) {
+    if (object.metadata?.managedFields !== undefined) {
+        const { managedFields: _dropped, ...metadata } = object.metadata;
+        object = { ...object, metadata: metadata };
+    }
+    return deepFreeze(object);
+}
+export class Feed {
+    spec;
+    source;
+    options;
+    objects = new Map();
+    sorted;
+    rv = '';
+    listed = false;
+    connected = false;
+    overflowed = false;
+    downSince;
+    stopped = false;
+    handle;
+    waiters = new Set();
+    wake;
+    now;
+    /** Completed lists after the first (410 Gone or a failed watch start). */
+    relists = 0;
+    constructor(spec, source, options) {
+        this.spec = spec;
+        this.source = source;
+        this.options = options;
+        this.now = options.now ?? Date.now;
+        this.downSince = this.now();
+    }
+    /** The resourceVersion the store is current to. */
+    get resourceVersion() {
+        return this.rv;
+    }
+    get size() {
+        return this.objects.size;
+    }
+    state() {
+        if (this.overflowed)
+            return 'overflow';
+        if (!this.listed)
+            return 'syncing';
+        if (!this.connected && this.now() - this.downSince > this.options.staleAfterMs)
+            return 'stale';
+        return 'synced';
+    }
+    /** True when readers may be answered from this store now. */
+    fresh() {
+        return this.state() === 'synced';
+    }
+    get(name) {
+        return this.objects.get(name);
+    }
+    /** Every object, sorted by name as the API server lists them; the same frozen array until a change. */
+    items() {
+        this.sorted ??= Object.freeze([...this.objects.values()].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0)));
+        return this.sorted;
+    }
+    /** Resolves true once `ready()` holds (checked now and after every change), false after `timeoutMs`. */
+    waitFor(ready, timeoutMs) {
+        if (ready())
+            return Promise.resolve(true);
+        return new Promise((resolve) => {
+            const waiter = () => {
+                if (!ready())
+                    return false;
+                clearTimeout(timer);
+                resolve(true);
+                return true;
+            };
+            const timer = setTimeout(() => {
+                this.waiters.delete(waiter);
+                resolve(false);
+            }, timeoutMs);
+            this.waiters.add(waiter);
+        });
+    }
+    /** Start the list+watch loop (runs until `stop`). */
+    start() {
+        void this.run();
+    }
+    stop() {
+        this.stopped = true;
+        this.handle?.stop();
+        this.wake?.();
+    }
+    async run() {
+        let needList = true;
+        let failures = 0;
+        while (!this.stopped) {
+            try {
+                if (needList) {
+                    await this.relist();
+                    needList = false;
+                }
+                const err = await this.watchOnce();
+                if (this.overflowed) {
+                    needList = true;
+                    continue;
+                }
+                if (err === undefined) {
+                    failures = 0;
+                    continue;
+                }
+                if (watchStatus(err) === 410) {
+                    needList = true;
+                    this.options.onChange?.('resourceVersion expired (410 Gone); re-listing', { resourceVersion: this.rv });
+                    continue;
+                }
+                throw err;
+            }
+            catch (err) {
+                if (this.stopped)
+                    return;
+                failures++;
+                if (failures === 1) {
+                    this.options.onChange?.('list or watch failed; retrying', {
+                        status: watchStatus(err), err: err instanceof Error ? err.message : String(err),
+                    });
+                }
+                // An overflowing namespace is listed again only now and then: each try is a big LIST.
+                const pause = this.overflowed
+                    ? OVERFLOW_RETRY_MS
+                    : Math.min(MAX_BACKOFF_MS, MIN_BACKOFF_MS * 2 ** (failures - 1));
+                await this.sleep(pause / 2 + Math.random() * (pause / 2));
+            }
+        }
+    }
+    async relist() {
+        const { items, resourceVersion } = await this.source.list();
+        if (this.stopped)
+            return;
+        if (items.length > this.options.maxObjects) {
+            if (!this.overflowed) {
+                this.options.onChange?.('too many objects to cache; reading directly', { objects: items.length });
+            }
+            this.overflowed = true;
+            this.objects.clear();
+            this.sorted = undefined;
+            throw new Error(`${items.length} objects exceed the cache bound of ${this.options.maxObjects}`);
+        }
+        this.overflowed = false;
+        const next = new Map();
+        for (const item of items)
+            next.set(item.metadata.name, cacheable(item));
+        this.objects = next;
+        this.sorted = undefined;
+        this.rv = resourceVersion;
+        // A fresh list is as current as an open watch: the staleness clock starts again.
+        if (!this.connected)
+            this.downSince = this.now();
+        if (this.listed)
+            this.relists++;
+        else
+            this.options.onChange?.('synced', { objects: next.size });
+        this.listed = true;
+        this.changed();
+    }
+    /** One watch, until it ends; resolves with its error (undefined for a normal end). */
+    watchOnce() {
+        return new Promise((resolve) => {
+            let settled = false;
+            const finish = (err) => {
+                if (settled)
+                    return;
+                settled = true;
+                // Down since the open watch ended; a watch that failed to start changes nothing.
+                if (this.connected)
+                    this.downSince = this.now();
+                this.connected = false;
+                this.handle = undefined;
+                resolve(err);
+            };
+            this.source.watch(this.rv, {
+                onEvent: (type, object) => this.apply(type, object),
+                onEnd: finish,
+            }).then((handle) => {
+                if (settled)
+                    return;
+                this.handle = handle;
+                this.connected = true;
+                this.changed();
+                if (this.stopped)
+                    handle.stop();
+            }, finish);
+        });
+    }
+    apply(type, object) {
+        const rv = object.metadata?.resourceVersion;
+        if (type !== 'BOOKMARK') {
+            const name = object.metadata.name;
+            if (type === 'DELETED')
+                this.objects.delete(name);
+            else if (this.objects.size >= this.options.maxObjects && !this.objects.has(name)) {
+                this.overflowed = true;
+                this.options.onChange?.('too many objects to cache; reading directly', { objects: this.objects.size + 1 });
+                this.handle?.stop();
+                return;
+            }
+            else
+                this.objects.set(name, cacheable(object));
+            this.sorted = undefined;
+        }
+        if (rv)
+            this.rv = rv;
+        this.changed();
+    }
+    changed() {
+        for (const waiter of this.waiters)
+            if (waiter())
+                this.waiters.delete(waiter);
+    }
+    sleep(ms) {
+        return new Promise((resolve) => {
+            const timer = setTimeout(() => {
+                this.wake = undefined;
+                resolve();
+            }, ms);
+            this.wake = () => {
+                clearTimeout(timer);
+                resolve();
+            };
+        });
+    }
+}
+//# sourceMappingURL=feed.js.map

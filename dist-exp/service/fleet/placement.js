@@ -1,0 +1,141 @@
+/**
+ * An agent on a workload cluster seen as one cluster, so every operation reads and writes
+ * it as it does an agent of the management cluster. In the agent's namespace, the release
+ * side (HelmRelease, shared OCIRepository, revisions) lives on the management cluster in
+ * `org-<organization>` (the release as `<cluster>-<agent>`, placed as Flux's
+ * `spec.kubeConfig` wants it); the kagent side (Agent, ModelConfigs, Deployment, pods,
+ * events) is read on the workload cluster. Objects come back as stored, never renamed.
+ */
+import { CLUSTER_LABEL, organizationNamespace, placeOnCluster, placedReleaseName, } from '../../core/target-cluster.js';
+function sideOf(p, gvr) {
+    const { types } = p;
+    const is = (t) => gvr.resource === t.resource && gvr.group === t.group;
+    if (is(types.helmRelease))
+        return 'release';
+    if (is(types.controllerRevision))
+        return 'revision';
+    if (is(types.ociRepository))
+        return 'source';
+    return 'workload';
+}
+/** The management namespace of a release-side call made in `namespace`. */
+const managementNamespace = (p, namespace) => (namespace === p.namespace ? organizationNamespace(p.target.organization) : namespace);
+/** A release named after the agent, in the agent's namespace, is its placed release. */
+const releaseName = (p, namespace, name) => (namespace === p.namespace ? placedReleaseName(p.target, name) : name);
+/** Only this cluster's revisions: the organization's namespace holds every cluster's. */
+function clusterSelector(p, options = {}) {
+    const own = `${CLUSTER_LABEL}=${p.target.cluster}`;
+    return { ...options, labelSelector: options.labelSelector ? `${options.labelSelector},${own}` : own };
+}
+/** A release of this cluster that installs into the agent's namespace. */
+const installsHere = (p, release) => release.metadata.labels?.[CLUSTER_LABEL] === p.target.cluster
+    && release.spec?.targetNamespace === p.namespace;
+/** The kubernetes port of a placed agent: `management` for the release side, `workload` for the rest. */
+export function placedKube(p, management, workload) {
+    const org = organizationNamespace(p.target.organization);
+    return {
+        async get(gvr, namespace, name) {
+            const side = sideOf(p, gvr);
+            if (side === 'workload')
+                return workload.get(gvr, namespace, name);
+            const where = managementNamespace(p, namespace);
+            return management.get(gvr, where, side === 'release' ? releaseName(p, namespace, name) : name);
+        },
+        async list(gvr, namespace, options) {
+            const side = sideOf(p, gvr);
+            if (side === 'workload')
+                return workload.list(gvr, namespace, options);
+            const where = managementNamespace(p, namespace);
+            if (side === 'revision')
+                return management.list(gvr, where, clusterSelector(p, options));
+            if (side === 'release' && namespace === p.namespace) {
+                // The agent namespace's releases: those of this cluster that install there.
+                const releases = await management.list(gvr, org, clusterSelector(p, options));
+                return releases.filter((r) => installsHere(p, r));
+            }
+            return management.list(gvr, where, options);
+        },
+        async create(gvr, object, options) {
+            const side = sideOf(p, gvr);
+            if (side === 'workload')
+                return workload.create(gvr, object, options);
+            return management.create(gvr, placedObject(p, side, object), options);
+        },
+        async replace(gvr, object, options) {
+            const side = sideOf(p, gvr);
+            return side === 'workload' ? workload.replace(gvr, object, options) : management.replace(gvr, object, options);
+        },
+        async remove(gvr, namespace, name, options) {
+            const side = sideOf(p, gvr);
+            if (side === 'workload')
+                return workload.remove(gvr, namespace, name, options);
+            const named = side === 'release' ? releaseName(p, namespace, name) : name;
+            return management.remove(gvr, managementNamespace(p, namespace), named, options);
+        },
+    };
+}
+/** A new release-side object as it is stored on the management cluster. */
+function placedObject(p, side, object) {
+    const namespace = object.metadata.namespace ?? p.namespace;
+    if (side === 'release' && namespace === p.namespace) {
+        const release = object;
+        return placeOnCluster(release, p.target, object.metadata.name, p.namespace);
+    }
+    const metadata = { ...object.metadata, namespace: managementNamespace(p, namespace) };
+    if (side === 'revision') {
+        // Revisions of every cluster share the organization's namespace: the name and a label say whose.
+        metadata.name = `${p.target.cluster}-${object.metadata.name}`;
+        metadata.labels = { ...object.metadata.labels, [CLUSTER_LABEL]: p.target.cluster };
+    }
+    return { ...object, metadata };
+}
+/** `metadata.name=<agent>` in the agent's namespace names the placed release. */
+function releaseSelectors(p, namespace, selectors) {
+    if (namespace !== p.namespace)
+        return selectors;
+    const name = /^metadata\.name=(.+)$/.exec(selectors.fieldSelector ?? '')?.[1];
+    return name ? { ...selectors, fieldSelector: `metadata.name=${placedReleaseName(p.target, name)}` } : selectors;
+}
+/** The watches of a placed agent, routed as placedKube routes its calls. */
+export function placedWatches(p, management, workload) {
+    const route = (gvr, namespace, selectors) => {
+        const side = sideOf(p, gvr);
+        if (side === 'workload')
+            return { port: workload, namespace, selectors };
+        const where = managementNamespace(p, namespace);
+        if (side === 'release') {
+            return { port: management, namespace: where, selectors: releaseSelectors(p, namespace, selectors) };
+        }
+        return { port: management, namespace: where, selectors };
+    };
+    return {
+        list(gvr, namespace, selectors) {
+            const r = route(gvr, namespace, selectors);
+            return r.port.list(gvr, r.namespace, r.selectors);
+        },
+        watch(gvr, namespace, selectors, resourceVersion, handlers) {
+            const r = route(gvr, namespace, selectors);
+            return r.port.watch(gvr, r.namespace, r.selectors, resourceVersion, handlers);
+        },
+    };
+}
+/**
+ * The provider of a placed agent's request: the management cluster's identity for the
+ * release side, the workload cluster's for the rest. Its pure reads (`forReads`) take the
+ * workload side from that cluster's read cache when it has one; the release side is read
+ * directly (the management cache covers the managed namespaces, not `org-<organization>`).
+ * No access review: commit mode does not place agents.
+ */
+export function placedProvider(p, management, workload) {
+    return {
+        identity: management.identity,
+        forRequest: (ctx) => placedKube(p, management.forRequest(ctx), workload.forRequest(ctx)),
+        forReads: (ctx) => placedKube(p, management.forRequest(ctx), workload.forReads?.(ctx) ?? workload.forRequest(ctx)),
+        ...(management.forWatches && workload.forWatches
+            ? {
+                forWatches: (ctx) => placedWatches(p, management.forWatches(ctx), workload.forWatches(ctx)),
+            }
+            : {}),
+    };
+}
+//# sourceMappingURL=placement.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=operation-env.js.map

@@ -1,0 +1,148 @@
+/**
+ * list_agents and get_agent. List answers from three concurrent namespace
+ * lists (Agents, HelmReleases, OCIRepositories) plus, only when an Agent's provenance
+ * labels name a release in another namespace, one concurrent round of gets for those:
+ * at most two sequential API round trips, whatever the number of agents. One object that
+ * cannot be read degrades its item (`error`) and adds a line to `warnings`.
+ */
+import { chartNameOf } from '../../core/compose.js';
+import { deepFreeze } from '../../core/frozen.js';
+import { AppError, ErrorCode, notFound, toAppError } from '../../core/errors.js';
+import { lookupAgent, requireAgent } from './lookup.js';
+import { agentOf, provenanceOf, releaseAgentName } from './read-model.js';
+const key = (ns, name) => `${ns}/${name}`;
+/**
+ * Agents built from frozen objects, by the object they were read from (the Agent CR, or
+ * the release of an agent kagent has not rendered yet). The read cache's objects are
+ * frozen and replaced, never edited, so while the same CR is read back with the same
+ * release the agent is the same too: a warm list builds only what changed since the
+ * last one. The agent is frozen in turn (every reader gets the same object), which also
+ * lets the REST layer reuse its encoded text. Objects read from the API server are
+ * fresh on every read and are never kept. Weakly held: an object the cache dropped
+ * takes its agent with it.
+ */
+const built = new WeakMap();
+function memoized(from, release, name, build) {
+    if (!Object.isFrozen(from) || (release !== undefined && !Object.isFrozen(release)))
+        return build();
+    const hit = built.get(from);
+    if (hit && hit.release === release && hit.name === name)
+        return hit.agent;
+    const agent = deepFreeze(build());
+    built.set(from, { release, name, agent });
+    return agent;
+}
+/** The agent of an Agent CR and its release (either may be absent, not both). */
+export function readAgent(cr, release, name) {
+    return memoized((cr ?? release), release, name, () => agentOf(cr, release, name));
+}
+/** The names of the namespace's sources of the agent chart: the chart name plus every OCIRepository of the chart
+ * URL. */
+export function agentChartSources(sources, chartUrl) {
+    const names = new Set([chartNameOf(chartUrl)]);
+    for (const source of sources) {
+        if (source.spec?.url === chartUrl)
+            names.add(source.metadata.name);
+    }
+    return names;
+}
+/** True when the release renders the agent chart from one of `sources` in `namespace`. */
+export function isAgentRelease(release, sources, namespace) {
+    const chartRef = release.spec
+        ?.chartRef;
+    if (!chartRef || chartRef.kind !== 'OCIRepository' || typeof chartRef.name !== 'string')
+        return false;
+    const refNamespace = typeof chartRef.namespace === 'string' ? chartRef.namespace : '';
+    // A release placed on a workload cluster renders from its own namespace's source (org-<organization>).
+    const own = release.metadata.namespace ?? namespace;
+    return sources.has(chartRef.name) && (refNamespace === '' || refNamespace === namespace || refNamespace === own);
+}
+/**
+ * Every agent of the namespace: Agent CRs with their releases, plus releases not rendered yet.
+ * Only the two lists that say which agents there are (Agents, HelmReleases) can fail it; an
+ * object read for one item (a release in another namespace: 403, 404, a timeout, a malformed
+ * object) degrades that item, which carries `error`, and the list carries `warnings`.
+ */
+export async function listAgents(rc, namespace) {
+    const { kube, types } = rc;
+    const warnings = [];
+    const [crs, releases, sources] = await Promise.all([
+        kube.list(types.agent, namespace),
+        kube.list(types.helmRelease, namespace),
+        kube.list(types.ociRepository, namespace).catch((err) => {
+            warnings.push(`the OCIRepositories of namespace ${namespace} could not be listed, so HelmReleases not rendered `
+                + `yet are recognised by the chart's source name only: ${toAppError(err).message}`);
+            return [];
+        }),
+    ]);
+    const local = new Map(releases.map((r) => [r.metadata.name, r]));
+    const pairs = [];
+    for (const cr of crs) {
+        const labelled = provenanceOf(cr);
+        if (labelled && labelled.namespace !== namespace)
+            pairs.push({ cr, foreign: labelled });
+        else
+            pairs.push({ cr, release: local.get(labelled?.name ?? cr.metadata.name) });
+    }
+    await Promise.all(pairs.filter((p) => p.foreign).map(async (p) => {
+        const where = `${p.foreign.namespace}/${p.foreign.name}`;
+        try {
+            const release = await kube.get(types.helmRelease, p.foreign.namespace, p.foreign.name);
+            if (!release)
+                p.error = notFound(`the HelmRelease ${where} the Agent's labels name does not exist`);
+            else if (!isNamedObject(release))
+                p.error = new AppError(ErrorCode.Backend, `the HelmRelease ${where} the Agent's labels name is malformed: it has no metadata.name`);
+            else
+                p.release = release;
+        }
+        catch (err) {
+            const cause = toAppError(err);
+            p.error = new AppError(cause.code, `the HelmRelease ${where} the Agent's labels name could not be read: ${cause.detail}`);
+        }
+    }));
+    const matched = new Set(pairs.flatMap((p) => (p.release ? [key(p.release.metadata.namespace ?? '', p.release.metadata.name)] : [])));
+    const agents = pairs.map((p) => itemOf(p.cr, p.release, p.cr.metadata.name, p.error));
+    const chartSources = agentChartSources(sources, rc.chartUrl);
+    for (const release of releases) {
+        if (matched.has(key(release.metadata.namespace ?? namespace, release.metadata.name)))
+            continue;
+        if (!isAgentRelease(release, chartSources, namespace))
+            continue;
+        agents.push(itemOf(undefined, release, releaseAgentName(release)));
+    }
+    for (const agent of agents) {
+        if (agent.error)
+            warnings.push(`agent ${agent.namespace}/${agent.name}: ${agent.error.message}`);
+    }
+    agents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return warnings.length > 0 ? { agents, warnings } : { agents };
+}
+/** True for an object with the metadata every later step reads (an answer of any shape may come back). */
+function isNamedObject(object) {
+    const meta = object.metadata;
+    return typeof meta === 'object' && meta !== null && typeof meta.name === 'string';
+}
+/** One list item: the agent, or as much of it as could be read with `error`; never throws. */
+function itemOf(cr, release, name, error) {
+    const itemError = (e) => ({ code: e.code, message: e.message });
+    try {
+        const agent = readAgent(cr, release, name);
+        return error ? { ...agent, error: itemError(error) } : agent;
+    }
+    catch (err) {
+        // An object of a shape the read model cannot take: the item names it, the rest of the list stands.
+        const from = cr ?? release;
+        const problem = new AppError(ErrorCode.Invalid, `the ${from.kind ?? 'object'} ${from.metadata.namespace ?? ''}/${name} is malformed: ${toAppError(err).detail}`);
+        return {
+            name, namespace: from.metadata.namespace ?? '', exists: cr !== undefined, ready: null, accepted: null,
+            managed: release ? 'helmrelease' : 'none',
+            error: itemError(error ?? problem),
+        };
+    }
+}
+/** One agent: from its Agent CR when kagent rendered it, else from its release. */
+export async function getAgent(rc, namespace, name) {
+    const objects = requireAgent(await lookupAgent(rc.kube, rc.types, namespace, name));
+    return readAgent(objects.agent, objects.release, name);
+}
+//# sourceMappingURL=reads.js.map

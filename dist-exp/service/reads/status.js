@@ -1,0 +1,142 @@
+/**
+ * get_agent_status: gathers the Agent CR, its release, the Deployment named
+ * after the agent, its pods (`kagent=<name>`) and the namespace's Warning events in one
+ * round of concurrent reads, and folds them with the core verdict. A failing event list
+ * means no events, not a failed call; any other failure fails it.
+ * The fold (`foldStatus`) is its own function: the rollout waiter folds the same objects,
+ * kept current by watches, into the same Status.
+ */
+import { conditionStatus } from '../../core/conditions.js';
+import { summarizeEvents } from '../../core/events.js';
+import { summarizePods } from '../../core/pods.js';
+import { statusVerdict } from '../../core/verdict.js';
+import { agentNotFound } from './lookup.js';
+import { conditionsOf, helmReleaseRef, provenanceOf } from './read-model.js';
+const obj = (v) => (v && typeof v === 'object' && !Array.isArray(v) ? v : {});
+const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+const whole = (v) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+/** `metadata.generation` and `status.observedGeneration`, where the object carries them. */
+function generations(object) {
+    const out = {};
+    const generation = whole(object.metadata.generation);
+    const observed = whole(obj(object.status).observedGeneration);
+    if (generation !== undefined)
+        out.generation = generation;
+    if (observed !== undefined)
+        out.observedGeneration = observed;
+    return out;
+}
+function releaseFacts(release) {
+    const ref = helmReleaseRef(release);
+    const conditions = conditionsOf(release);
+    const history = (Array.isArray(obj(release.status).history) ? obj(release.status).history : [])
+        .slice(0, 5)
+        .map(obj)
+        .map((h) => {
+        const entry = { version: num(h.version) };
+        if (typeof h.chartVersion === 'string')
+            entry.chartVersion = h.chartVersion;
+        if (typeof h.status === 'string')
+            entry.status = h.status;
+        if (typeof h.lastDeployed === 'string')
+            entry.lastDeployed = h.lastDeployed;
+        return entry;
+    });
+    const facts = {
+        exists: true,
+        ready: ref.ready,
+        suspended: ref.suspended,
+        gitOpsOwned: ref.gitOpsOwned,
+        deleting: ref.deleting,
+        ...generations(release),
+    };
+    const lastAttempted = whole(obj(release.status).lastAttemptedGeneration);
+    if (lastAttempted !== undefined)
+        facts.lastAttemptedGeneration = lastAttempted;
+    if (conditions.length > 0)
+        facts.conditions = conditions;
+    if (history.length > 0)
+        facts.history = history;
+    if (ref.lastAttemptedRevision)
+        facts.lastAttemptedRevision = ref.lastAttemptedRevision;
+    return facts;
+}
+function deploymentFacts(deployment) {
+    if (!deployment)
+        return { exists: false, replicas: 0, readyReplicas: 0, availableReplicas: 0 };
+    const status = obj(deployment.status);
+    const conditions = conditionsOf(deployment);
+    // spec.replicas defaults to 1 (apps/v1); status counts absent are 0, as the controller omits zeros.
+    const desired = whole(obj(deployment.spec).replicas) ?? 1;
+    const facts = {
+        exists: true,
+        replicas: num(status.replicas ?? obj(deployment.spec).replicas),
+        readyReplicas: num(status.readyReplicas),
+        availableReplicas: num(status.availableReplicas),
+        updatedReplicas: num(status.updatedReplicas),
+        desiredReplicas: desired,
+        ...generations(deployment),
+    };
+    if (conditions.length > 0)
+        facts.conditions = conditions;
+    return facts;
+}
+/**
+ * Where an agent's HelmRelease is: the release the Agent's provenance labels name, else
+ * the one of the agent's own name and namespace.
+ */
+export function releaseLocation(agent, namespace, name) {
+    return (agent && provenanceOf(agent)) || { namespace, name };
+}
+/**
+ * The status folded from what was read about the agent `namespace/name`; with
+ * `generation`, not ready before the release has reached at least that generation.
+ */
+export function foldStatus(namespace, name, objects, options = {}) {
+    const { agent, release, deployment } = objects;
+    const agentConditions = conditionsOf(agent);
+    const podStatuses = summarizePods(objects.pods);
+    const facts = {
+        agent: agent
+            ? {
+                exists: true,
+                ready: conditionStatus(agentConditions, 'Ready'),
+                accepted: conditionStatus(agentConditions, 'Accepted'),
+                ...(agentConditions.length > 0 ? { conditions: agentConditions } : {}),
+                ...generations(agent),
+            }
+            : { exists: false, ready: null, accepted: null },
+        helmRelease: release
+            ? releaseFacts(release)
+            : { exists: false, ready: null, suspended: false, gitOpsOwned: false, deleting: false },
+        deployment: deploymentFacts(deployment),
+        pods: podStatuses,
+        events: summarizeEvents(objects.events, name, podStatuses.map((p) => p.name)),
+    };
+    const hrFacts = facts.helmRelease;
+    const top = {};
+    if (hrFacts?.generation !== undefined)
+        top.generation = hrFacts.generation;
+    if (hrFacts?.observedGeneration !== undefined)
+        top.observedGeneration = hrFacts.observedGeneration;
+    return { name, namespace, ...statusVerdict(facts, options), ...top, ...facts };
+}
+/** The status of one agent; 404 when neither its Agent nor its release exists. */
+export async function agentStatus(kube, types, namespace, name) {
+    const [agent, sameName, deployment, pods, events] = await Promise.all([
+        kube.get(types.agent, namespace, name),
+        kube.get(types.helmRelease, namespace, name),
+        kube.get(types.deployment, namespace, name),
+        kube.list(types.pod, namespace, { labelSelector: `kagent=${name}` }),
+        kube.list(types.event, namespace, { fieldSelector: 'type=Warning' }).catch(() => []),
+    ]);
+    let release = sameName;
+    const where = releaseLocation(agent, namespace, name);
+    if (where.name !== name || where.namespace !== namespace) {
+        release = (await kube.get(types.helmRelease, where.namespace, where.name)) ?? sameName;
+    }
+    if (!agent && !release)
+        throw agentNotFound(namespace, name);
+    return foldStatus(namespace, name, { agent, release, deployment, pods, events });
+}
+//# sourceMappingURL=status.js.map

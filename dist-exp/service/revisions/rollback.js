@@ -1,0 +1,65 @@
+/**
+ * rollback_agent: a recorded revision's spec applied through the update path (writes/update.ts), so every rule
+ * of update_agent holds (ownership guards, ModelConfig, toolset, today's chart schema, race retries,
+ * dry run and preconditions) and the write is recorded with `operation: rollback`. The revision comes
+ * from the history the update path reads anyway, so it costs what an update costs; a revision without a
+ * toolset keeps the current one (a rollback never widens access). In commit mode the same checks run
+ * and the values are proposed as a pull request; nothing is written or recorded in the cluster.
+ */
+import { invalid } from '../../core/errors.js';
+import { keptToolsetNote, rollbackUpdate } from '../../core/revisions/revision-record.js';
+import { unknownPresetViolation } from '../../core/toolset-preflight.js';
+import { malformedRevision, revisionNotFound } from './revisions.js';
+import { updateViolations, writeUpdate } from '../writes/update.js';
+export async function rollbackAgent(env, ctx, request) {
+    const { name, namespace, force, revision, dryRun, resourceVersion, version, mode, repository, branch, path, refreshSkills, } = request;
+    const resolvedNamespace = env.settings.namespaces.resolve(namespace);
+    let applied = {};
+    const result = await writeUpdate(env, ctx, {
+        target: { name, namespace, force, dryRun, resourceVersion, version, mode, repository, branch, path, refreshSkills },
+        operation: 'rollback',
+        resolve: (revisions) => {
+            const target = revisions.find((r) => r.revision === revision);
+            if (!target)
+                throw revisionNotFound(resolvedNamespace, name, revision);
+            if (target.problem !== undefined)
+                throw malformedRevision(resolvedNamespace, name, target);
+            applied = target.spec;
+            const update = rollbackUpdate(target.spec, { name, namespace, force });
+            // The revision's toolset meets today's rules, the installation's presets included (as update_agent's would).
+            const [problem] = [
+                ...updateViolations(update), unknownPresetViolation(update.toolset, env.settings.toolsetPresets ?? {}),
+            ].filter(Boolean);
+            if (problem)
+                throw invalid(`revision ${revision} cannot be applied again: ${problem}`);
+            // The mode travels with the update: in commit mode the ownership guards do not apply.
+            // The revision's pins come back as they ran; its record says what they asked for (and what refreshSkills
+            // follows).
+            return { update: { ...update, mode }, rolledBackTo: revision, skillRefs: target.skillRefs ?? {} };
+        },
+    });
+    const out = { ...result, rolledBackTo: revision };
+    // In either mode `before` holds the toolset the merge kept (a rollback never removes one).
+    const notes = [keptToolsetNote(revision, applied, result.before), unchangedNote(result, revision)]
+        .filter((n) => n !== undefined);
+    if (notes.length > 0)
+        out.notes = [...(result.notes ?? []), ...notes];
+    return out;
+}
+/**
+ * Why nothing was written or proposed. An applied rollback compares with the live
+ * release; a proposed one with git, which may already carry the revision's values
+ * (a merged change Flux has not applied yet) or differ from the live release.
+ */
+function unchangedNote(result, revision) {
+    if (result.mode === 'commit') {
+        const files = result.commit?.files ?? [];
+        if (files.some((f) => f.action !== 'unchanged'))
+            return undefined;
+        return `nothing was proposed: the GitOps repository already carries the values of revision ${revision}`;
+    }
+    if (result.changed.length > 0)
+        return undefined;
+    return `nothing was written: the live release already carries the values of revision ${revision}`;
+}
+//# sourceMappingURL=rollback.js.map

@@ -1,0 +1,115 @@
+/**
+ * The session operations: talk to a ready agent over A2A through the kagent controller, as the caller.
+ * Nothing is kept in the process: a session is its A2A context, a requestId maps to one by a name-based
+ * id (session-id.ts), and every read asks the agent, so any replica answers the same. Refusals in order:
+ * 501 without an A2A endpoint, the inputs (400), the agent (404 missing, 409 not ready, naming its
+ * verdict), the endpoint (502 naming the URL).
+ */
+import { conflict, notFound, unsupported } from '../../core/errors.js';
+import { validateName } from '../../core/names.js';
+import { agentStatus } from '../reads/status.js';
+import { a2aIdentity } from './identity.js';
+import { checkMessage, checkOptional, checkSessionId, MAX_REQUEST_ID_CHARS, MAX_SESSION_NAME_CHARS, turnSeconds } from './limits.js';
+import { sessionContextId } from './session-id.js';
+import { oldestFirst, sessionOf, sessionsOf, turnOf } from './turns.js';
+/** The most tasks one read asks the agent for. */
+const TASK_LIMIT = 1_000;
+const NO_ENDPOINT = 'this installation has no kagent A2A endpoint (--kagent-a2a-url is empty), so the session tools are not offered';
+/** The agent, checked to exist and be ready, and its A2A endpoint opened as the caller. */
+async function openAgent(env, ctx, request, check) {
+    const sessions = env.deps.sessions;
+    if (!sessions)
+        throw unsupported(NO_ENDPOINT);
+    const namespace = env.settings.namespaces.resolve(request.namespace);
+    validateName(request.name);
+    check?.();
+    const identity = a2aIdentity(ctx, sessions.oauth);
+    const status = await agentStatus(env.reads(ctx), env.types, namespace, request.name);
+    if (status.verdict !== 'ready') {
+        throw conflict(`agent ${namespace}/${request.name} is not ready (verdict ${status.verdict}): ${status.summary} ` +
+            `Wait for it with wait_for_agent, then try again`);
+    }
+    const conversation = await sessions.a2a.open(namespace, request.name, identity, ctx.signal);
+    return { agent: { namespace, name: request.name }, conversation, user: identity.user };
+}
+/** Sends one message and waits for the turn, at most `seconds`; updates go to MCP progress and `onUpdate`. */
+async function runTurn(ctx, conversation, message, seconds, onUpdate) {
+    const deadline = ctx.signal
+        ? AbortSignal.any([ctx.signal, AbortSignal.timeout(seconds * 1000)])
+        : AbortSignal.timeout(seconds * 1000);
+    let updates = 0;
+    const outcome = await conversation.send(message, {
+        deadline,
+        onUpdate: (task) => {
+            updates += 1;
+            const turn = turnOf(task, updates);
+            ctx.progress?.(`${turn.state}${turn.text ? `: ${turn.text}` : ''}`);
+            onUpdate?.(turn);
+        },
+    });
+    return { task: outcome.task, turn: turnOf(outcome.task, outcome.updates) };
+}
+/** The caller's tasks of one session, or the 404 that says it is not theirs or not there. */
+async function sessionTasks(opened, sessionId) {
+    const tasks = await opened.conversation.listTasks(sessionId, TASK_LIMIT);
+    if (tasks.length === 0) {
+        const { namespace, name } = opened.agent;
+        throw notFound(`session ${sessionId} of agent ${namespace}/${name} not found (list_sessions shows the ` +
+            `sessions you started)`);
+    }
+    return tasks;
+}
+export async function startSession(env, ctx, request, onUpdate) {
+    let text = '';
+    let requestId;
+    let sessionName;
+    let seconds = 0;
+    const opened = await openAgent(env, ctx, request, () => {
+        text = checkMessage(request.message);
+        requestId = checkOptional('requestId', request.requestId, MAX_REQUEST_ID_CHARS);
+        sessionName = checkOptional('sessionName', request.sessionName, MAX_SESSION_NAME_CHARS);
+        seconds = turnSeconds(request.timeoutSeconds);
+    });
+    const { agent, conversation } = opened;
+    const contextId = sessionContextId({ user: opened.user, ...agent, requestId });
+    if (requestId !== undefined) {
+        // A retry of a start that reached the agent: answer that session and its first turn.
+        const existing = await conversation.listTasks(contextId, TASK_LIMIT);
+        if (existing.length > 0) {
+            return {
+                session: sessionOf(agent, contextId, existing, sessionName), turn: turnOf(oldestFirst(existing)[0], 0),
+            };
+        }
+    }
+    const { task, turn } = await runTurn(ctx, conversation, { contextId, text, ...(sessionName ? { metadata: { sessionName } } : {}) }, seconds, onUpdate);
+    ctx.log.info({ agent: `${agent.namespace}/${agent.name}`, session: contextId, state: turn.state }, 'session started');
+    return { session: sessionOf(agent, contextId, [task], sessionName), turn };
+}
+export async function sendMessage(env, ctx, request, onUpdate) {
+    let text = '';
+    let sessionId = '';
+    let seconds = 0;
+    const opened = await openAgent(env, ctx, request, () => {
+        sessionId = checkSessionId(request.sessionId);
+        text = checkMessage(request.message);
+        seconds = turnSeconds(request.timeoutSeconds);
+    });
+    const before = await sessionTasks(opened, sessionId);
+    const { task, turn } = await runTurn(ctx, opened.conversation, { contextId: sessionId, text }, seconds, onUpdate);
+    const others = before.filter((t) => t.id !== task.id);
+    return { session: sessionOf(opened.agent, sessionId, [...others, task]), turn };
+}
+export async function listSessions(env, ctx, request) {
+    const opened = await openAgent(env, ctx, request);
+    const tasks = await opened.conversation.listTasks(undefined, TASK_LIMIT);
+    return { agent: opened.agent, sessions: sessionsOf(opened.agent, tasks) };
+}
+export async function getSession(env, ctx, request) {
+    let sessionId = '';
+    const opened = await openAgent(env, ctx, request, () => {
+        sessionId = checkSessionId(request.sessionId);
+    });
+    const tasks = oldestFirst(await sessionTasks(opened, sessionId));
+    return { session: sessionOf(opened.agent, sessionId, tasks), tasks };
+}
+//# sourceMappingURL=sessions.js.map

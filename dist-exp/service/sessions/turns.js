@@ -1,0 +1,65 @@
+/** The states after which a task changes no more, or waits on the caller (A2A TaskState). */
+const SETTLED = new Set([
+    'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED',
+    'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED',
+]);
+const obj = (value) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {});
+const str = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
+export const taskState = (task) => str(obj(task.status).state) ?? 'TASK_STATE_UNSPECIFIED';
+export const taskTime = (task) => str(obj(task.status).timestamp);
+export const isSettled = (task) => SETTLED.has(taskState(task));
+/** The agent's turn: one task as it stood when the wait for it ended. */
+export function turnOf(task, updates) {
+    const message = obj(obj(task.status).message);
+    const parts = Array.isArray(message.parts) ? message.parts.map(obj) : [];
+    return {
+        taskId: str(task.id) ?? '',
+        state: taskState(task),
+        complete: isSettled(task),
+        text: parts.map((p) => (typeof p.text === 'string' ? p.text : '')).join(''),
+        parts,
+        updates,
+    };
+}
+/** Tasks oldest first: by status time, then as reported. */
+export function oldestFirst(tasks) {
+    return tasks.map((task, at) => ({ task, at }))
+        .sort((a, b) => (taskTime(a.task) ?? '').localeCompare(taskTime(b.task) ?? '') || a.at - b.at)
+        .map((x) => x.task);
+}
+/** The sessionName a task's metadata, or its first message's, carries. */
+function nameOf(task) {
+    const history = Array.isArray(task.history) ? task.history.map(obj) : [];
+    return str(obj(task.metadata).sessionName) ?? str(obj(history[0]?.metadata).sessionName);
+}
+/** The session of one context from its tasks (any order); `fallbackName` when they name none. */
+export function sessionOf(agent, contextId, tasks, fallbackName) {
+    const ordered = oldestFirst(tasks);
+    const first = ordered[0];
+    const last = ordered.at(-1);
+    const name = ordered.map(nameOf).find((n) => n !== undefined) ?? fallbackName;
+    const session = { id: contextId, agent, state: last ? taskState(last) : 'TASK_STATE_UNSPECIFIED',
+        turns: ordered.length };
+    if (name !== undefined)
+        session.name = name;
+    const createdAt = first && taskTime(first);
+    const updatedAt = last && taskTime(last);
+    if (createdAt)
+        session.createdAt = createdAt;
+    if (updatedAt)
+        session.updatedAt = updatedAt;
+    return session;
+}
+/** The sessions of a list of tasks: one per context, newest activity first. */
+export function sessionsOf(agent, tasks) {
+    const byContext = new Map();
+    for (const task of tasks) {
+        const contextId = str(task.contextId);
+        if (!contextId)
+            continue;
+        byContext.set(contextId, [...(byContext.get(contextId) ?? []), task]);
+    }
+    return [...byContext].map(([id, list]) => sessionOf(agent, id, list))
+        .sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
+}
+//# sourceMappingURL=turns.js.map

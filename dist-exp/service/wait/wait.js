@@ -1,0 +1,114 @@
+/**
+ * The waiting operations over the rollout waiter: wait_for_agent (final Status with `timedOut` and
+ * `waitedSeconds`, changes as progress), the REST status stream and a write's `wait`. A wait runs as the
+ * request's identity against the API server, never the read cache, so it shows exactly what the caller
+ * may see on any replica. It ends early when the client goes away or the server shuts down; a shutdown
+ * is a 503 (Retry-After on REST) saying to call again, since another replica can go on waiting.
+ */
+import { backendError, invalid, shutdownUnavailable, toAppError, unsupported } from '../../core/errors.js';
+import { validateName } from '../../core/names.js';
+import { elapsedSeconds, WAIT_DEFAULT_SECONDS, waitSeconds } from '../../core/wait-rules.js';
+import { getAgent } from '../reads/reads.js';
+import { waitForRollout } from './rollout-waiter.js';
+function watchesOf(env, ctx) {
+    const watches = env.deps.kube.forWatches?.(ctx);
+    if (!watches)
+        throw unsupported('waiting needs Kubernetes watches, which this installation\'s client does not offer');
+    return watches;
+}
+function signalOf(env, ctx) {
+    const signals = [ctx.signal, env.deps.shutdown].filter((s) => s !== undefined);
+    return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+}
+/** Why a wait was cut short: the server's shutdown, else the client left (nobody reads this answer). */
+const cutShort = (env, namespace, name) => (env.deps.shutdown?.aborted
+    ? shutdownUnavailable(namespace, name)
+    : backendError(`the client went away; stopped waiting for agent ${namespace}/${name}`));
+async function follow(env, ctx, namespace, name, until, seconds, onStatus, generation) {
+    return waitForRollout(watchesOf(env, ctx), env.types, {
+        namespace, name, until, timeoutMs: seconds * 1000, signal: signalOf(env, ctx), onStatus, generation,
+    });
+}
+/** A `generation` to wait for: a whole number of at least 1, or the 400 that says so. */
+export function waitGeneration(value) {
+    if (value === undefined)
+        return undefined;
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 1)
+        return value;
+    const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 32)) : String(value);
+    throw invalid(`generation must be a whole number of at least 1 (a write's generation), got ${shown}`);
+}
+/** wait_for_agent: the final Status once the agent is where `until` says, has failed, or the time is up. */
+export async function waitForAgent(env, ctx, request) {
+    const namespace = env.settings.namespaces.resolve(request.namespace);
+    validateName(request.name);
+    const seconds = waitSeconds('timeoutSeconds', request.timeoutSeconds, 1, WAIT_DEFAULT_SECONDS);
+    const until = request.until ?? 'ready';
+    const generation = waitGeneration(request.generation);
+    const outcome = await follow(env, ctx, namespace, request.name, until, seconds, (status) => ctx.progress?.(status.summary), generation);
+    if (outcome.end === 'aborted')
+        throw cutShort(env, namespace, request.name);
+    return { ...outcome.status, timedOut: outcome.end === 'timeout', waitedSeconds: outcome.waitedSeconds };
+}
+/**
+ * The REST status stream: `onStatus` with the first status (before it, a failed read or
+ * a missing agent rejects, so the caller can still answer with an error) and every
+ * status that is news, until the agent is ready, failed or deleted or the time is up.
+ */
+export async function followAgentStatus(env, ctx, request, onStatus) {
+    const namespace = env.settings.namespaces.resolve(request.namespace);
+    validateName(request.name);
+    const seconds = waitSeconds('timeoutSeconds', request.timeoutSeconds, 1, WAIT_DEFAULT_SECONDS);
+    const generation = waitGeneration(request.generation);
+    const outcome = await follow(env, ctx, namespace, request.name, 'ready', seconds, onStatus, generation);
+    if (outcome.end !== 'aborted')
+        return outcome.end;
+    return env.deps.shutdown?.aborted ? 'shutdown' : 'disconnected';
+}
+/**
+ * The agent as read once the wait ended (from the API server, as the caller), so the answer
+ * says what the wait saw (the Agent rendered, its conditions) and not the state the write
+ * left; the write's own agent when it cannot be read (the wait's status still says why).
+ */
+async function agentAfter(env, ctx, agent) {
+    try {
+        return await getAgent({ kube: env.kube(ctx), types: env.types, chartUrl: env.compose.chartOciUrl }, agent.namespace, agent.name);
+    }
+    catch {
+        return agent;
+    }
+}
+/**
+ * A write's `wait`: the result with the agent's Status once it was ready or failed or
+ * `seconds` were up, `timedOut` and `waitedSeconds`. The write has happened whatever the
+ * wait does, so a wait that cannot finish (the server shuts down, a watch is refused) is a
+ * note on the result and `timedOut: true`, never a failed write.
+ */
+export async function withRollout(env, ctx, result, seconds) {
+    const { namespace, name } = result.agent;
+    const started = Date.now();
+    const note = (text) => ({
+        ...result, timedOut: true, waitedSeconds: elapsedSeconds(started, Date.now()),
+        notes: [...(result.notes ?? []), text],
+    });
+    let outcome;
+    try {
+        // As wait_for_agent, every verdict change is the call's progress (MCP, with a progress token).
+        // Not ready before the release reached the generation this write left.
+        outcome = await follow(env, ctx, namespace, name, 'ready', seconds, (status) => ctx.progress?.(status.summary), result.generation);
+    }
+    catch (err) {
+        return note(`the write was applied, but waiting for the rollout failed: ${toAppError(err).message}; follow it ` +
+            `with wait_for_agent`);
+    }
+    const waited = {
+        ...result, agent: await agentAfter(env, ctx, result.agent), status: outcome.status,
+        timedOut: outcome.end !== 'ready' && outcome.end !== 'failed', waitedSeconds: outcome.waitedSeconds,
+    };
+    if (outcome.end === 'aborted' && env.deps.shutdown?.aborted) {
+        return { ...waited, notes: [...(result.notes ?? []),
+                'the server shut down before the rollout ended; follow it with wait_for_agent'] };
+    }
+    return waited;
+}
+//# sourceMappingURL=wait.js.map

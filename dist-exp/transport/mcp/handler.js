@@ -1,0 +1,106 @@
+/**
+ * The MCP endpoint (`--mcp-path`): the SDK's streamable HTTP transport in stateless mode, a fresh
+ * server and transport per POST, since muster replays pooled sessions for an hour and any replica must
+ * answer any request. Plain JSON responses, or SSE for a request with a progress token; a
+ * `notifications/cancelled` is handed to the call it names (in-flight.ts); other methods are 405 with
+ * `Allow: POST`, which the specification allows and clients read as "no stream".
+ * docs/architecture.md "The MCP endpoint" says why each choice was made.
+ */
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ErrorCode, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { duplicateKey } from '../duplicate-keys.js';
+import { asCancellation, InFlightCalls, singleToolCallId } from './in-flight.js';
+import { headersAcceptable, notJsonRpc } from './message-shape.js';
+import { invalidParams } from './request-params.js';
+import { jsonRpcError } from './json-rpc-error.js';
+import { asksForProgress, bufferBody, parseMessage } from './progress-body.js';
+import { buildMcpServer } from './server.js';
+import { ToolCatalog } from './tools.js';
+/** The POST body limit, as REST's. */
+export const MCP_MAX_BODY_BYTES = 1024 * 1024;
+export { jsonRpcError };
+const METHOD_NOT_ALLOWED = jsonRpcError(-32000, 'Method not allowed: this MCP endpoint is stateless and offers no SSE stream and no sessions to end; send ' +
+    'JSON-RPC messages with POST');
+/** The express handler of the MCP path; it reads the request body itself (mount no body parser before it). */
+export function createMcpHandler(options) {
+    const catalog = new ToolCatalog({
+        service: options.service, metrics: options.metrics, operations: options.operations,
+    });
+    const { log, version } = options;
+    const inFlight = new InFlightCalls();
+    return async (req, res, _next) => {
+        if (req.method !== 'POST') {
+            res.status(405).set('Allow', 'POST').json(METHOD_NOT_ALLOWED);
+            return;
+        }
+        const message = parseMessage(await bufferBody(req, MCP_MAX_BODY_BYTES), MCP_MAX_BODY_BYTES);
+        // JSON.parse keeps the last of a repeated key, so `"dryRun": true, "dryRun": false` would write.
+        const repeated = message && duplicateKey(message.text);
+        if (repeated !== undefined) {
+            res.status(400).json(jsonRpcError(-32600, `Invalid Request: field "${repeated}" is given twice; send each field once`));
+            return;
+        }
+        const shape = message && headersAcceptable(req) ? notJsonRpc(message.value) : undefined;
+        if (shape !== undefined) {
+            res.status(400).json(jsonRpcError(-32600, `Invalid Request: ${shape}`));
+            return;
+        }
+        const stream = asksForProgress(message?.value);
+        const callId = singleToolCallId(message?.value);
+        const track = callId === undefined ? undefined : (id) => inFlight.track(req.ctx, id, (cancellation) => {
+            // The call's own server takes the cancellation as if it had come on this POST: it
+            // aborts the call (its watches end) and sends no response for it, as MCP asks. The
+            // response then ends without an answer: the SSE stream closes; a plain JSON answer,
+            // not begun yet, becomes an empty event stream (a JSON body would have to carry one).
+            deliver?.({ ...cancellation, jsonrpc: '2.0' });
+            if (stream)
+                transport.closeSSEStream(id);
+            else if (!res.headersSent) {
+                res.status(200).set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' }).end();
+            }
+        });
+        // What the transport hands this request's server (set once connected).
+        let deliver;
+        const server = buildMcpServer({
+            catalog, ctx: req.ctx, version, trackCall: track, progressHeartbeatMs: options.progressHeartbeatMs,
+        });
+        const transport = new StreamableHTTPServerTransport({
+            sessionIdGenerator: undefined,
+            enableJsonResponse: !stream,
+            maxRequestBodySize: MCP_MAX_BODY_BYTES,
+        });
+        // The transport reports what it answered with a 4xx (bad Accept, parse errors): the client's problem.
+        transport.onerror = (err) => req.ctx.log.debug({ err: err.message }, 'mcp request refused');
+        res.once('close', () => {
+            void transport.close();
+            void server.close();
+        });
+        try {
+            await server.connect(transport);
+            // What the transport accepted (headers, version, shape), before the server sees it:
+            // params that do not fit their method are answered -32602 here (request-params.ts),
+            // and a cancellation names a call that came on an earlier POST (in-flight.ts).
+            deliver = transport.onmessage;
+            transport.onmessage = (received, extra) => {
+                const problem = invalidParams(received);
+                if (problem !== undefined && isJSONRPCRequest(received)) {
+                    void transport.send({ jsonrpc: '2.0', id: received.id,
+                        error: { code: ErrorCode.InvalidParams, message: problem } }).catch(() => undefined);
+                    return;
+                }
+                const cancellation = asCancellation(received);
+                if (cancellation)
+                    inFlight.cancel(req.ctx, cancellation);
+                deliver?.(received, extra);
+            };
+            // The parsed body, so the text is not parsed again; without one the transport reads req.rawBody.
+            await transport.handleRequest(req, res, message?.value);
+        }
+        catch (err) {
+            (req.ctx?.log ?? log).error({ err: err instanceof Error ? err.message : String(err) }, 'request failed');
+            if (!res.headersSent)
+                res.status(500).json(jsonRpcError(-32603, 'Internal error'));
+        }
+    };
+}
+//# sourceMappingURL=handler.js.map

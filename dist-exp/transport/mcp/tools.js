@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { toAppError } from '../../core/errors.js';
+import { OPERATIONS } from '../operations.js';
+import { parseArguments } from './arguments.js';
+import { toToolError, toToolResult } from './results.js';
+/** The tool definitions of `tools/list` and the `tools/call` dispatch, built once per process. */
+export class ToolCatalog {
+    /** The `tools/list` entries, in table order. */
+    tools;
+    byName;
+    service;
+    metrics;
+    constructor(options) {
+        const operations = options.operations ?? OPERATIONS;
+        this.service = options.service;
+        this.metrics = options.metrics;
+        this.tools = operations.map(toolDefinition);
+        this.byName = new Map(operations.map((o) => [o.tool, o]));
+    }
+    /** The operation behind a tool name. */
+    operation(name) {
+        return this.byName.get(name);
+    }
+    /** Run one tool call; always resolves with a tool result. */
+    async call(operation, args, ctx) {
+        const started = process.hrtime.bigint();
+        const log = ctx.log.child({ tool: operation.tool });
+        let outcome = 'ok';
+        try {
+            const input = parseArguments(operation.tool, operation.input, args);
+            return toToolResult(await operation.run(this.service, { ...ctx, log }, input));
+        }
+        catch (err) {
+            const error = toAppError(err);
+            // Nobody reads the answer of a call its client cancelled or left: not a failure of ours.
+            outcome = ctx.signal?.aborted ? 'cancelled' : error.code === 'backend_error' ? 'error' : 'tool_error';
+            if (outcome === 'cancelled')
+                log.debug({ code: error.code, message: error.message }, 'tool call cancelled');
+            else if (outcome === 'error')
+                log.error({ err: error.message, code: error.code }, 'request failed');
+            else
+                log.debug({ code: error.code, message: error.message }, 'tool call refused');
+            return toToolError(error);
+        }
+        finally {
+            this.metrics?.observeTool(operation.tool, outcome, Number(process.hrtime.bigint() - started) / 1e9);
+        }
+    }
+}
+/** Arguments earlier versions of the tools took, refused with the reason (core/toolset.ts), never advertised. */
+const REMOVED_ARGUMENTS = ['toolNames'];
+/** Drops the removed arguments from every `properties` of a JSON Schema (validate_agent nests the spec). */
+function withoutRemoved(schema) {
+    if (typeof schema !== 'object' || schema === null)
+        return;
+    const node = schema;
+    const properties = node.properties;
+    if (properties && typeof properties === 'object')
+        for (const removed of REMOVED_ARGUMENTS)
+            delete properties[removed];
+    for (const value of Object.values(node)) {
+        if (Array.isArray(value))
+            value.forEach(withoutRemoved);
+        else
+            withoutRemoved(value);
+    }
+}
+/** One `tools/list` entry: the operation's name, title, description, four hints and input JSON Schema. */
+export function toolDefinition(operation) {
+    // draft-07 and input mode, as the SDK's own McpServer renders zod input schemas.
+    const inputSchema = z.toJSONSchema(operation.input, { target: 'draft-7', io: 'input' });
+    if (operation.serviceRequired?.length) {
+        inputSchema.required = [...(inputSchema.required ?? []), ...operation.serviceRequired];
+    }
+    // The removed arguments are still accepted, so the service refuses them in its own words,
+    // but a client (or model) building arguments from the schema is never offered them.
+    withoutRemoved(inputSchema);
+    return {
+        name: operation.tool,
+        title: operation.title,
+        description: operation.description,
+        inputSchema,
+        annotations: { title: operation.title, ...operation.annotations },
+    };
+}
+//# sourceMappingURL=tools.js.map

@@ -1,0 +1,189 @@
+/**
+ * The input schemas: one strict zod object per operation that both transports use (MCP's inputSchema
+ * and argument check, REST's merged path, query and body), so an unknown field is refused on both.
+ * They check shapes only: every rule with a text clients compare (name and toolset grammar, `toolNames`,
+ * skills, chart violations) is the service's, so the words are the same on both transports. Hence
+ * `toolset` is optional here even on create, and `runtime` lists its values without enforcing them
+ * (the chart schema is the authority; validate_agent reports it as a violation).
+ */
+import { z } from 'zod';
+import { WAIT_DEFAULT_SECONDS, WAIT_MAX_SECONDS } from '../core/wait-rules.js';
+import { ARG } from './descriptions.js';
+const namespace = z.string().describe(ARG.namespace).optional();
+/** Where the agent runs (both or neither: the service refuses one without the other in its own words). */
+const target = {
+    organization: z.string().describe(ARG.organization).optional(), cluster: z.string().describe(ARG.cluster).optional(),
+};
+const agentName = z.string().describe(ARG.agentName);
+const technicalName = z.string().describe(ARG.technicalName);
+const text = (description) => z.string().describe(description).optional();
+const stringMap = (description) => z.record(z.string(), z.string()).describe(description).optional();
+const flag = (description) => z.boolean().describe(description).optional();
+/** A git skill reference. */
+export const gitRefSchema = z
+    .object({
+    url: z.string().describe(ARG.gitRefUrl),
+    path: text(ARG.gitRefPath),
+    ref: text(ARG.gitRefRef),
+    commit: text(ARG.gitRefCommit),
+    name: text(ARG.gitRefName),
+})
+    .strict();
+/** The skills block. */
+export const skillsSchema = z
+    .object({
+    refs: z.array(z.string()).describe(ARG.skillRefs).optional(),
+    gitRefs: z.array(gitRefSchema).describe(ARG.gitRefs).optional(),
+    gitAuthSecretName: text(ARG.gitAuthSecretName),
+})
+    .strict();
+/** The fields create, update and validate share, each with the phrase for its operation. */
+function agentFields(toolset, modelConfig) {
+    return {
+        displayName: text(ARG.displayName),
+        description: text(ARG.description),
+        systemMessage: text(ARG.systemMessage),
+        modelConfig: text(modelConfig),
+        iconUrl: text(ARG.iconUrl),
+        runtime: z.string().meta({ description: ARG.runtime, enum: ['go', 'python'] }).optional(),
+        skills: skillsSchema.describe(ARG.skills).optional(),
+        toolset: z.array(z.string()).describe(toolset).optional(),
+        toolNames: z.array(z.string()).describe(ARG.toolNames).optional(),
+        labels: stringMap(ARG.labels),
+        annotations: stringMap(ARG.annotations),
+    };
+}
+/** How a write is carried out (commit mode: a pull request in the GitOps repository). */
+const commitFields = {
+    mode: z.enum(['apply', 'commit']).describe(ARG.mode).optional(),
+    repository: text(ARG.gitopsRepository),
+    branch: text(ARG.gitopsBranch),
+    path: text(ARG.gitopsPath),
+};
+export const getInfoInput = z.object({}).strict();
+export const listAgentsInput = z
+    .object({
+    namespace: z.string().describe(ARG.namespaceOfList).optional(), details: flag(ARG.detailsOfList),
+    organization: z.string().describe(ARG.organizationOfList).optional(), cluster: target.cluster,
+})
+    .strict();
+export const agentRefInput = z.object({ name: agentName, namespace, ...target }).strict();
+/** The precondition of update and delete: REST sends it as `If-Match`, MCP as this argument. */
+const resourceVersion = text(ARG.resourceVersion);
+const version = text(ARG.version);
+/**
+ * Whole seconds in a range. The range is the service's to refuse, in words that name it,
+ * so the check here takes any number; the JSON Schema still states the whole range
+ * (integer, bounds, default), as api/openapi.yaml does, so a client or model that builds
+ * arguments from the tool's inputSchema sees it.
+ */
+const seconds = (description, minimum, fallback) => z.number().describe(description).meta({ type: 'integer', minimum, maximum: WAIT_MAX_SECONDS, default: fallback })
+    .optional();
+const waitSeconds = seconds(ARG.wait, 0, 0);
+const timeoutSeconds = seconds(ARG.timeoutSeconds, 1, WAIT_DEFAULT_SECONDS);
+export const createAgentInput = z
+    .object({
+    name: technicalName,
+    namespace,
+    ...target,
+    ...agentFields(ARG.toolsetCreate, ARG.modelConfig),
+    modelConfig: z.string().describe(ARG.modelConfig),
+    dryRun: flag(ARG.dryRunCreate),
+    wait: waitSeconds,
+    ...commitFields,
+})
+    .strict();
+export const updateAgentInput = z
+    .object({
+    name: agentName,
+    namespace,
+    ...target,
+    ...agentFields(ARG.toolsetUpdate, ARG.modelConfigUpdate),
+    force: flag(ARG.forceUpdate),
+    dryRun: flag(ARG.dryRunUpdate),
+    refreshSkills: flag(ARG.refreshSkills),
+    resourceVersion,
+    version,
+    wait: waitSeconds,
+    ...commitFields,
+})
+    .strict();
+export const deleteAgentInput = z
+    .object({
+    name: agentName, namespace, ...target, force: flag(ARG.forceDelete), dryRun: flag(ARG.dryRunDelete),
+    resourceVersion, version, ...commitFields,
+})
+    .strict();
+export const validateAgentInput = z
+    .object({
+    name: technicalName,
+    namespace,
+    ...target,
+    ...agentFields(ARG.toolsetValidate, ARG.modelConfig),
+    update: flag(ARG.update),
+    force: flag(ARG.forceValidate),
+    refreshSkills: flag(ARG.refreshSkills),
+})
+    .strict();
+const revisionNumber = (description) => z.number().int().min(1).describe(description);
+export const listAgentRevisionsInput = agentRefInput;
+export const getAgentRevisionInput = z
+    .object({ name: agentName, namespace, ...target, revision: revisionNumber(ARG.revision) })
+    .strict();
+export const rollbackAgentInput = z
+    .object({
+    name: agentName,
+    namespace,
+    ...target,
+    revision: revisionNumber(ARG.rollbackRevision),
+    force: flag(ARG.forceRollback),
+    dryRun: flag(ARG.dryRunRollback),
+    refreshSkills: flag(ARG.refreshSkills),
+    resourceVersion,
+    version,
+    wait: waitSeconds,
+    ...commitFields,
+})
+    .strict();
+export const waitForAgentInput = z
+    .object({
+    name: agentName,
+    namespace,
+    ...target,
+    until: z.enum(['ready', 'deleted']).describe(ARG.until).optional(),
+    timeoutSeconds,
+    // The range is the service's to refuse in its own words; the JSON Schema states it.
+    generation: z.number().describe(ARG.generation).meta({ type: 'integer', minimum: 1 }).optional(),
+})
+    .strict();
+export const listModelConfigsInput = z
+    .object({ namespace: z.string().describe(ARG.namespaceOfList).optional(), ...target })
+    .strict();
+export const listSkillsInput = z
+    .object({ repository: text(ARG.repository), ref: text(ARG.ref), refresh: flag(ARG.refresh) })
+    .strict();
+// The session tools: the message is the service's to require and bound (one text on both surfaces).
+const sessionMessage = text(ARG.sessionMessage);
+const turnTimeoutSeconds = seconds(ARG.turnTimeoutSeconds, 1, WAIT_DEFAULT_SECONDS);
+export const startSessionInput = z
+    .object({
+    name: agentName, namespace, message: sessionMessage, requestId: text(ARG.requestId),
+    sessionName: text(ARG.sessionName),
+    timeoutSeconds: turnTimeoutSeconds,
+})
+    .strict();
+export const sendMessageInput = z
+    .object({
+    name: agentName, namespace, sessionId: z.string().describe(ARG.sessionId), message: sessionMessage,
+    timeoutSeconds: turnTimeoutSeconds,
+})
+    .strict();
+export const listSessionsInput = agentRefInput;
+export const getSessionInput = z
+    .object({ name: agentName, namespace, sessionId: z.string().describe(ARG.sessionId) })
+    .strict();
+/** The string fields of a Spec that `SpecToUpdate` turns into changes when non-empty. */
+export const SPEC_STRING_FIELDS = [
+    'displayName', 'description', 'systemMessage', 'modelConfig', 'iconUrl', 'runtime',
+];
+//# sourceMappingURL=operation-schemas.js.map
