@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=app-config.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=operation-env.js.map
