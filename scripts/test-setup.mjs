@@ -8,7 +8,7 @@
 // `--only=system` does the Debian packages and helm, `--only=npm-tools` the Inspector, so that
 // CI can run them beside `npm ci`; `--install-only` leaves out the closing summary.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureHelm } from './helm.mjs';
@@ -48,6 +48,25 @@ if (system && packages.length > 0) {
     spawnSync('sh', ['-c', `systemctl stop ${service} 2>/dev/null || service ${service} stop 2>/dev/null || true`], { stdio: 'ignore' });
   }
 }
+/**
+ * Links `target` as .cache/test-tools/bin/<name>. CI runs this script from two steps at once
+ * (the tests and the reliability suite), so the link is made under a name of this process and
+ * renamed over the old one, which POSIX makes atomic: neither run sees it missing or fails on it.
+ */
+function linkTool(target, name) {
+  const link = join(toolsDir, 'bin', name);
+  try {
+    if (readlinkSync(link) === target) return;
+  } catch {
+    // no link yet
+  }
+  mkdirSync(join(toolsDir, 'bin'), { recursive: true });
+  const temporary = `${link}.${process.pid}`;
+  rmSync(temporary, { force: true });
+  symlinkSync(target, temporary);
+  renameSync(temporary, link);
+}
+
 // npm packages the tests run as programs: [package, version, binary].
 const NPM_TOOLS = [['@modelcontextprotocol/inspector', '2.12.0', 'mcp-inspector']];
 const toolsDir = join(fileURLToPath(new URL('..', import.meta.url)), '.cache', 'test-tools');
@@ -66,10 +85,7 @@ for (const [pkg, version, binary] of npmTools ? NPM_TOOLS : []) {
       continue;
     }
   }
-  mkdirSync(join(toolsDir, 'bin'), { recursive: true });
-  const link = join(toolsDir, 'bin', binary);
-  rmSync(link, { force: true });
-  symlinkSync(join(prefix, 'node_modules', '.bin', binary), link);
+  linkTool(join(prefix, 'node_modules', '.bin', binary), binary);
 }
 
 // The real helm: kept in the user's cache across clones (36 MB), linked beside the others.
@@ -81,9 +97,7 @@ if (system) {
     console.error(`test-setup: could not install helm (the chart tests need it): ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
   }
-  mkdirSync(join(toolsDir, 'bin'), { recursive: true });
-  rmSync(join(toolsDir, 'bin', 'helm'), { force: true });
-  symlinkSync(helm, join(toolsDir, 'bin', 'helm'));
+  linkTool(helm, 'helm');
 }
 
 if (system && !process.argv.includes('--install-only')) {
