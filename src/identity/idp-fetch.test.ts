@@ -1,9 +1,9 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startConnectProxy, type TestProxy } from '../testing/connect-proxy.js';
 import { createIdpFetch, guardedLookup, IdpFetchError, MAX_IDP_RESPONSE_BYTES, readCaFile } from './idp-fetch.js';
 import { startFakeIssuer, type FakeIssuer } from './testing/fake-issuer.js';
@@ -65,7 +65,9 @@ describe('guardedLookup', () => {
 
 describe('readCaFile', () => {
   it('refuses a file without a PEM certificate, naming the flag', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'ca-')), 'ca.pem');
+    const dir = await mkdtemp(join(tmpdir(), 'ca-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const path = join(dir, 'ca.pem');
     await writeFile(path, 'not a certificate');
     expect(() => readCaFile(path)).toThrow(`invalid request: --dex-ca-file ${path}: no PEM certificate in it`);
   });

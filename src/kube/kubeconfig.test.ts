@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { loadBaseKubeConfig } from './kubeconfig.js';
 
 const saved = {
@@ -27,6 +27,7 @@ current-context: lab
 describe('loadBaseKubeConfig', () => {
   it('loads a kubeconfig file and switches to the asked context', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kc-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(join(dir, 'config'), KUBECONFIG);
     const kc = loadBaseKubeConfig({ kubeconfig: join(dir, 'config'), context: 'other' });
     expect(kc.getCurrentCluster()?.server).toBe('https://127.0.0.2:6443');
@@ -34,6 +35,7 @@ describe('loadBaseKubeConfig', () => {
 
   it('refuses to invent a cluster at localhost:8080 when there is no kubeconfig at all', () => {
     const empty = mkdtempSync(join(tmpdir(), 'home-'));
+    onTestFinished(() => rmSync(empty, { recursive: true, force: true }));
     delete process.env.KUBECONFIG;
     delete process.env.KUBERNETES_SERVICE_HOST;
     process.env.HOME = empty;

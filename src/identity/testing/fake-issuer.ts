@@ -4,7 +4,7 @@
  * `--dex-ca-file`), key rotation, and the forged tokens of the attack table (alg none, HS256 keyed
  * with the public key, an unpublished key). Tests only.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -93,6 +93,8 @@ export async function startFakeIssuer(options: FakeIssuerOptions = {}): Promise<
     }
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   };
+  /** Folders writeCaFile made, removed on close. */
+  const made: string[] = [];
   const server = tlsMaterial
     ? https.createServer({ key: tlsMaterial.key, cert: tlsMaterial.cert }, handler)
     : http.createServer(handler);
@@ -162,15 +164,20 @@ export async function startFakeIssuer(options: FakeIssuerOptions = {}): Promise<
     requestCount: (path) => counts.get(`${basePath}${path}`) ?? 0,
     async writeCaFile(dir) {
       if (!tlsMaterial) throw new Error('fake issuer: writeCaFile needs { tls: true }');
-      const target = join(dir ?? (await mkdtemp(join(tmpdir(), 'fake-issuer-ca-'))), 'ca.pem');
+      let folder = dir;
+      if (!folder) made.push((folder = await mkdtemp(join(tmpdir(), 'fake-issuer-ca-'))));
+      const target = join(folder, 'ca.pem');
       await writeFile(target, tlsMaterial.caPem);
       return target;
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    // Closing removes the folders writeCaFile made, so test runs leave nothing in the temporary directory.
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((err) => (err ? reject(err) : resolve()));
-      }),
+      });
+      await Promise.all(made.map((folder) => rm(folder, { recursive: true, force: true })));
+    },
   };
   for (const alg of options.algs ?? (['RS256', 'ES256'] as const)) await addKey(alg);
   return issuer;

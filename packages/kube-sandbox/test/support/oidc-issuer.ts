@@ -4,7 +4,7 @@
  * id_tokens minted on demand — signed, unsigned (`alg: none`) or signed by a key the
  * issuer never published.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -34,6 +34,7 @@ export async function startTestIssuer(): Promise<TestIssuer> {
   const jwk = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
   const tls = await tlsMaterial();
   let url = '';
+  const made: string[] = [];
   const server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     const path = new URL(req.url ?? '/', 'https://x').pathname;
     const body = path === '/.well-known/openid-configuration'
@@ -59,14 +60,20 @@ export async function startTestIssuer(): Promise<TestIssuer> {
       return new SignJWT(claimsFor(claims)).setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' }).sign(foreign.privateKey);
     },
     async writeCaFile() {
-      const target = join(await mkdtemp(join(tmpdir(), 'kube-sandbox-issuer-ca-')), 'ca.pem');
+      const folder = await mkdtemp(join(tmpdir(), 'kube-sandbox-issuer-ca-'));
+      made.push(folder);
+      const target = join(folder, 'ca.pem');
       await writeFile(target, tls.caPem);
       return target;
     },
-    close: () => new Promise<void>((resolve, reject) => {
-      server.closeAllConnections();
-      server.close((err) => (err ? reject(err) : resolve()));
-    }),
+    // Closing removes the folders writeCaFile made, so test runs leave nothing behind.
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      });
+      await Promise.all(made.map((folder) => rm(folder, { recursive: true, force: true })));
+    },
   };
 }
 
