@@ -10,6 +10,13 @@ describe('knownPresets', () => {
     expect(knownPresets({ configured: ['safe-ops', 'none', 'agent-platform', 'audit'] }))
       .toEqual(['read-only', 'none', 'full', 'agent-platform', 'audit', 'infrastructure', 'safe-ops']);
   });
+
+  it('answers a list of its own each time, so a caller changing one changes no later answer', () => {
+    const policy = { configured: ['audit'] };
+    const first = knownPresets(policy);
+    first.push('changed');
+    expect(knownPresets(policy)).toEqual(['read-only', 'none', 'full', 'agent-platform', 'audit', 'infrastructure']);
+  });
 });
 
 describe('the unknown-preset refusal', () => {

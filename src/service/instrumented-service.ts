@@ -23,17 +23,23 @@ const WRITE = /^(create|update|delete|rollback|startSession|sendMessage)/;
 /** `service` with every method run through the hooks (outermost first). */
 export function instrumentService<S extends object>(service: S, hooks: readonly OperationHook[]): S {
   if (hooks.length === 0) return service;
+  // One wrapper per method, made on its first use (every request looks its operation up).
+  const wrappers = new Map<string, { method: unknown; wrapper: unknown }>();
   return new Proxy(service, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;
       if (typeof value !== 'function' || typeof property !== 'string' || property === 'constructor') return value;
+      const known = wrappers.get(property);
+      if (known?.method === value) return known.wrapper;
       const call: OperationCall = { name: property.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
         write: WRITE.test(property) };
-      return (...args: unknown[]) => {
+      const wrapper = (...args: unknown[]) => {
         const run = (): Promise<unknown> =>
           Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args));
         return hooks.reduceRight<() => Promise<unknown>>((inner, hook) => () => hook(call, inner), run)();
       };
+      wrappers.set(property, { method: value, wrapper });
+      return wrapper;
     },
   });
 }
