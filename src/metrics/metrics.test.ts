@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { register } from 'prom-client';
 import { Metrics } from './metrics.js';
+import { processMetricsRegistry } from './process-metrics.js';
 
 describe('Metrics', () => {
   it('records HTTP request durations by method, route pattern and status', async () => {
@@ -48,5 +49,23 @@ describe('Metrics', () => {
     a.observeTool('get_info', 'ok', 0.01);
     expect((await b.scrape()).body).not.toContain('tool="get_info"');
     expect(await register.getSingleMetricAsString('mcp_server_operation_duration_seconds').catch(() => '')).toBe('');
+  });
+});
+
+describe('the process metrics', () => {
+  it('are collected once per process and scraped by every instance', async () => {
+    const one = await new Metrics().scrape();
+    const two = await new Metrics().scrape();
+    expect(processMetricsRegistry()).toBe(processMetricsRegistry());
+    for (const { body } of [one, two]) {
+      expect(body.match(/^# TYPE process_cpu_user_seconds_total counter$/gm)).toHaveLength(1);
+      expect(body).toContain('http_server_request_duration_seconds');
+    }
+  });
+
+  it('are left out when an instance asks for none', async () => {
+    const { body } = await new Metrics({ processMetrics: false }).scrape();
+    expect(body).not.toContain('process_cpu_user_seconds_total');
+    expect(body).toContain('http_server_request_duration_seconds');
   });
 });

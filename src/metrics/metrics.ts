@@ -6,15 +6,12 @@
  * `mcp.server.operation.duration`) and the service's own (service-metrics.ts), on OTel's HTTP buckets.
  * `code` is the label name, as in the API server's metrics. docs/operations.md "Metrics" lists them all.
  */
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Gauge, Histogram, Registry } from 'prom-client';
+import { processMetricsRegistry } from './process-metrics.js';
 import { ServiceMetrics } from './service-metrics.js';
 
 /** The OTel semantic-convention buckets for request durations, in seconds. */
 export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
-
-/** Default process metrics whose names break the Prometheus naming rules. */
-const LINT_FAILING_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total',
-  'nodejs_active_resources_total'];
 
 /** How a tool call ended. */
 export type ToolOutcome = 'ok' | 'tool_error' | 'error' | 'cancelled';
@@ -28,7 +25,9 @@ export const UNMATCHED_ROUTE = 'unmatched';
 
 /** The metrics one service instance records. */
 export class Metrics {
+  /** This instance's own series; the process's (process-metrics.ts) are added when scraped. */
   readonly registry = new Registry();
+  private readonly process: Registry | undefined;
   private readonly httpDuration: Histogram<'method' | 'route' | 'code' | 'status'>;
   private readonly toolDuration: Histogram<'tool' | 'outcome'>;
   private readonly inFlight: Gauge<'kind'>;
@@ -36,12 +35,7 @@ export class Metrics {
   readonly service: ServiceMetrics;
 
   constructor(options: { processMetrics?: boolean; build?: { version: string; commit: string } } = {}) {
-    if (options.processMetrics ?? true) {
-      collectDefaultMetrics({ register: this.registry });
-      // prom-client names three gauges `_total`, which Prometheus reserves for counters
-      // (promtool check metrics refuses them); their per-type twins without the suffix stay.
-      for (const name of LINT_FAILING_DEFAULTS) this.registry.removeSingleMetric(name);
-    }
+    this.process = (options.processMetrics ?? true) ? processMetricsRegistry() : undefined;
     this.service = new ServiceMetrics(this.registry, options.build ?? { version: 'unknown', commit: 'unknown' });
     this.httpDuration = new Histogram({
       name: 'http_server_request_duration_seconds',
@@ -92,6 +86,7 @@ export class Metrics {
 
   /** The exposition text and its content type. */
   async scrape(): Promise<{ contentType: string; body: string }> {
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    const registry = this.process ? Registry.merge([this.process, this.registry]) : this.registry;
+    return { contentType: this.registry.contentType, body: await registry.metrics() };
   }
 }
