@@ -21,20 +21,10 @@ export interface PresetPolicy {
  * (the two platform presets and the configured ones) sorted by name.
  */
 export function knownPresets(policy: PresetPolicy): string[] {
-  const configured = policy.configured ?? NONE;
-  let known = knownByConfigured.get(configured);
-  if (!known) {
-    const others = new Set([...SHIPPED_PRESETS, ...configured]);
-    for (const builtIn of BUILT_IN_PRESETS) others.delete(builtIn);
-    known = [...BUILT_IN_PRESETS, ...[...others].sort()];
-    knownByConfigured.set(configured, known);
-  }
-  return [...known];
+  const others = new Set([...SHIPPED_PRESETS, ...(policy.configured ?? [])]);
+  for (const builtIn of BUILT_IN_PRESETS) others.delete(builtIn);
+  return [...BUILT_IN_PRESETS, ...[...others].sort()];
 }
-
-const NONE: readonly string[] = [];
-/** The known presets of a configured list (it is set once, at start), computed once: get_info answers them. */
-const knownByConfigured = new WeakMap<readonly string[], string[]>();
 
 const presetName = (selector: string): string | undefined =>
   selector.startsWith('preset:') ? selector.slice('preset:'.length) : undefined;

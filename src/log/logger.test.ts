@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually } from '../testing/eventually.js';
-import { batchedDestination, createLogger, isoTime } from './logger.js';
+import { batchedDestination, createLogger } from './logger.js';
 
 function capture(): { stream: Writable; lines: () => Record<string, unknown>[] } {
   const chunks: string[] = [];
@@ -70,23 +70,5 @@ describe('the root logger', () => {
       (destination as unknown as { destroy(): void }).destroy();
       rmSync(dir, { recursive: true, force: true });
     }
-  });
-});
-
-describe('isoTime', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  it("writes each line's own millisecond, as pino's ISO time does", () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(new Date('2026-12-03T10:00:00.001Z'));
-    expect(isoTime()).toBe(',"time":"2026-12-03T10:00:00.001Z"');
-    expect(isoTime()).toBe(',"time":"2026-12-03T10:00:00.001Z"');
-    vi.setSystemTime(new Date('2026-12-03T10:00:00.002Z'));
-    expect(isoTime()).toBe(',"time":"2026-12-03T10:00:00.002Z"');
-    // A clock set back is followed too.
-    vi.setSystemTime(new Date('2026-12-02T23:59:59.999Z'));
-    expect(isoTime()).toBe(',"time":"2026-12-02T23:59:59.999Z"');
   });
 });

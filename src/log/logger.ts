@@ -62,22 +62,6 @@ export function traceFields(): { trace_id?: string; span_id?: string } {
   return spanIds?.() ?? {};
 }
 
-let stampedAt = Number.NaN;
-let stamp = '';
-
-/**
- * pino's ISO time field, formatted once per millisecond: lines of the same millisecond (every
- * request writes one) share the text, which is the same as formatting it each time.
- */
-export function isoTime(): string {
-  const now = Date.now();
-  if (now !== stampedAt) {
-    stampedAt = now;
-    stamp = `,"time":"${new Date(now).toISOString()}"`;
-  }
-  return stamp;
-}
-
 /** Build the root logger. */
 export function createLogger(config: LoggerConfig = {}): Logger {
   const options: LoggerOptions = {
@@ -85,7 +69,7 @@ export function createLogger(config: LoggerConfig = {}): Logger {
     level: config.level ?? (config.verbose ? 'debug' : 'info'),
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     base: undefined,
-    timestamp: isoTime,
+    timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     mixin: traceFields,
   };

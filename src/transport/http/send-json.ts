@@ -37,11 +37,8 @@ const isFrozenList = (value: unknown): value is object[] =>
 /** `value` encoded piece by piece, when it is an object with a list of frozen items; else undefined. */
 function encodeWithFrozenItems(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.isFrozen(value)) return undefined;
-  // Most bodies hold no such list: they are told apart before anything is allocated for them.
-  let any = false;
-  const fields = value as Record<string, unknown>;
-  for (const key in fields) if (Object.hasOwn(fields, key) && isFrozenList(fields[key])) any = true;
-  if (!any) return undefined;
+  // Most bodies hold no such list: they are told apart before their entries are copied.
+  if (!Object.values(value).some(isFrozenList)) return undefined;
   const entries = Object.entries(value).map(([key, inner]) => ({ key, inner, frozen: isFrozenList(inner) }));
   const parts: string[] = [];
   for (const { key, inner, frozen } of entries) {
