@@ -13,7 +13,7 @@
 // each after one list. Writes bench/side-by-side.md and puts it into bench/results.md in
 // place of its previous side-by-side section (`npm run bench` ends with this run).
 //
-//   node bench/side-by-side.mjs [--rounds 150]
+//   node bench/side-by-side.mjs [--rounds 150] [--warmup 5]   (requests per party before each row is measured)
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -24,6 +24,8 @@ import { machine } from './lib/report.mjs';
 const args = process.argv.slice(2);
 const at = args.indexOf('--rounds');
 const rounds = Math.max(20, Number(at >= 0 ? args[at + 1] : process.env.BENCH_ROUNDS ?? 150));
+const wAt = args.indexOf('--warmup');
+const warmup = Math.max(5, Number(wAt >= 0 ? args[wAt + 1] : 5));
 const outPath = join(dirname(fileURLToPath(import.meta.url)), 'side-by-side.md');
 const resultsPath = join(dirname(fileURLToPath(import.meta.url)), 'results.md');
 const load1 = () => loadavg()[0].toFixed(1);
@@ -95,7 +97,7 @@ try {
   for (const op of ops) {
     const n = op.rounds ?? rounds;
     const pathOf = (who) => (who === 'minimal' && op.floorPath ? op.floorPath : op.path);
-    for (const [who, p] of parties) for (let i = 0; i < 5; i++) await request(p.url, pathOf(who));
+    for (const [who, p] of parties) for (let i = 0; i < warmup; i++) await request(p.url, pathOf(who));
     const times = { direct: [], cached: [], minimal: [] };
     const cpu0 = Object.fromEntries(parties.map(([who, p]) => [who, cpuMs(p.child.pid)]));
     for (let i = 0; i < n; i++) {

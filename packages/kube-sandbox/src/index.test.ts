@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { parseListen, startSandbox } from './index.js';
+import { connect } from 'node:tls';
+import { generateTls, parseListen, startSandbox } from './index.js';
 
 describe('parseListen', () => {
   it.each([
@@ -40,6 +41,27 @@ describe('startSandbox', () => {
       expect(repo.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'agent-manager' });
       expect(sandbox.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       expect(sandbox.adminToken).not.toBe(sandbox.serviceAccountToken);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('serves with the CA it is given, while its workload clusters generate CAs of their own', async () => {
+    const tls = await generateTls();
+    const sandbox = await startSandbox({ seed: false, tls, workloadClusters: 1 });
+    try {
+      expect(sandbox.caPem).toBe(tls.caPem);
+      const workload = sandbox.workloads.get('cluster-1')!;
+      expect(workload.caPem).not.toBe(tls.caPem);
+      // The certificate served is the one given, trusted through the given CA only.
+      const served = await new Promise<string>((resolve, reject) => {
+        const socket = connect({ host: '127.0.0.1', port: Number(new URL(sandbox.url).port), ca: tls.caPem }, () => {
+          resolve(socket.getPeerX509Certificate()!.toString());
+          socket.end();
+        });
+        socket.on('error', reject);
+      });
+      expect(served.replace(/\r?\n/g, '')).toBe(tls.certPem.replace(/\r?\n/g, ''));
     } finally {
       await sandbox.close();
     }

@@ -7,7 +7,7 @@ import {
   ApiException, AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, KubernetesObjectApi,
 } from '@kubernetes/client-node';
 import { request } from 'node:https';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
+import { generateTls, startSandbox, type Sandbox, type SandboxOptions, type SandboxTls } from '../src/index.js';
 
 export interface Harness {
   sandbox: Sandbox;
@@ -18,9 +18,13 @@ export interface Harness {
   objects: KubernetesObjectApi;
 }
 
+// One CA for the sandboxes a test worker starts (each would generate its own, ~30 ms of CPU).
+let harnessTls: Promise<SandboxTls> | undefined;
+
 /** Start a sandbox and the clients; close it with `harness.sandbox.close()`. */
 export async function startHarness(options: SandboxOptions = {}): Promise<Harness> {
-  const sandbox = await startSandbox(options);
+  harnessTls ??= generateTls();
+  const sandbox = await startSandbox({ tls: await harnessTls, ...options });
   const kc = new KubeConfig();
   kc.loadFromString(sandbox.kubeconfigYaml());
   return {

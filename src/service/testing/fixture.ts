@@ -5,7 +5,7 @@
  * fixture: managed namespaces kagent (default) and tenant, two
  * accepted ModelConfigs, the shared OCIRepository kagent/agent.
  */
-import { startSandbox, type Sandbox, type SandboxOptions } from '@agent-manager/kube-sandbox';
+import { generateTls, startSandbox, type Sandbox, type SandboxOptions, type SandboxTls } from '@agent-manager/kube-sandbox';
 import { silentLogger, type Logger } from '../../log/logger.js';
 import type { RequestContext } from '../../identity/caller.js';
 import { loadBaseKubeConfig } from '../../kube/kubeconfig.js';
@@ -53,8 +53,12 @@ export interface ServiceFixture {
   close(): Promise<void>;
 }
 
+// One CA for the fixtures a test worker starts (each sandbox would generate its own, ~30 ms of CPU).
+let fixtureTls: Promise<SandboxTls> | undefined;
+
 export async function startServiceFixture(options: FixtureOptions = {}): Promise<ServiceFixture> {
-  const sandbox = await startSandbox({ seed: true, ...options.sandbox });
+  fixtureTls ??= generateTls();
+  const sandbox = await startSandbox({ seed: true, tls: await fixtureTls, ...options.sandbox });
   const provider = options.provider?.(sandbox) ?? new ServiceAccountProvider(loadBaseKubeConfig({
     kubeconfigYaml: sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken, name: 'agent-manager' }),
   }));
