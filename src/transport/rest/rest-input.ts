@@ -24,7 +24,9 @@ export async function restInput(
   operation: AnyOperation, req: Request, currentVersion?: CurrentVersion,
 ): Promise<Record<string, unknown>> {
   const { rest } = operation;
-  refuseUnknownQuery(operation, req.query);
+  // Read once: express parses the query string again on every read of `req.query`.
+  const query = req.query;
+  refuseUnknownQuery(operation, query);
   // A null Boolean or number is refused (the schema names it), never read as "not given".
   const raw: Record<string, unknown> = rest.body ? parseJsonBody(req.body, scalarFields(operation.input)) : {};
   // Where a value came from when not the body, so a refusal names a query parameter or path segment, not JSON.
@@ -32,8 +34,8 @@ export async function restInput(
   for (const [name, type] of Object.entries(rest.query ?? {})) {
     // As Go's `Query().Get` a read takes the first value; a write takes it once
     // (`?mode=commit&mode=apply` would otherwise apply): values given twice must agree.
-    const text = rest.method === 'get' && type === 'string' ? firstQueryValue(req.query[name])
-      : flagValue(name, req.query[name]);
+    const text = rest.method === 'get' && type === 'string' ? firstQueryValue(query[name])
+      : flagValue(name, query[name]);
     if (text === undefined) continue;
     const given = type === 'string' ? text : type === 'integer' ? queryInteger(name, text) : queryFlag(name, text);
     const body = raw[name];

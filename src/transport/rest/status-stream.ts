@@ -29,19 +29,21 @@ export function statusStream(
   service: Pick<OperationService, 'followAgentStatus'>, contextOf: (req: Request) => RequestContext,
 ): RequestHandler {
   return async (req, res, next) => {
-    const watch = flagValue('watch', req.query.watch);
+    // Read once: express parses the query string again on every read of `req.query`.
+    const query = req.query;
+    const watch = flagValue('watch', query.watch);
     if (watch === undefined || !queryFlag('watch', watch)) return next();
     if (req.get('last-event-id') === END_EVENT_ID) {
       res.status(204).end();
       return;
     }
-    const timeText = flagValue('timeoutSeconds', req.query.timeoutSeconds);
+    const timeText = flagValue('timeoutSeconds', query.timeoutSeconds);
     const timeoutSeconds = timeText === undefined ? undefined : queryInteger('timeoutSeconds', timeText);
-    const generationText = flagValue('generation', req.query.generation);
+    const generationText = flagValue('generation', query.generation);
     const generation = generationText === undefined ? undefined : queryInteger('generation', generationText);
     // The workload cluster, as on the plain route (the service refuses one without the other).
-    const organization = flagValue('organization', req.query.organization);
-    const cluster = flagValue('cluster', req.query.cluster);
+    const organization = flagValue('organization', query.organization);
+    const cluster = flagValue('cluster', query.cluster);
     const head = req.method === 'HEAD';
     const headDone = new AbortController();
     const requestCtx = contextOf(req);
