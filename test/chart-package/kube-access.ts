@@ -142,6 +142,9 @@ export function deriveKubeAccess(
   }
   const calleeName = (call: ts.CallExpression): ts.Node =>
     ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call.expression;
+  /** What a call or `new` names: the method or function called, or the class constructed. */
+  const calleeOf = (node: ts.CallExpression | ts.NewExpression): ts.Node =>
+    ts.isCallExpression(node) ? calleeName(node) : node.expression;
   // Asking the checker for a call's symbol type-checks its receiver, and doing that for every
   // call of `src` was most of the derivation's time. A call can only be one the steps look for
   // when its callee's name is: calls named otherwise are passed over before the checker is
@@ -168,13 +171,10 @@ export function deriveKubeAccess(
       }
     }
   }
-  const calleeOf = (node: ts.CallExpression | ts.NewExpression): ts.Node =>
-    ts.isCallExpression(node) ? calleeName(node) : node.expression;
 
   /** A client-node call's verbs and resource; undefined when the call is not an API request. */
   const apiCall = (call: ts.CallExpression | ts.NewExpression): ApiCall | 'discovery' | undefined => {
-    const node = ts.isCallExpression(call) ? calleeName(call) : call.expression;
-    const symbol = symbolOf(node);
+    const symbol = symbolOf(calleeOf(call));
     const decl = symbol?.declarations?.[0];
     const plainRead = symbol && decl && PLAIN_READS[symbol.getName()] && ts.isInterfaceDeclaration(decl.parent)
       && decl.parent.name.getText() === 'KubeApis' && decl.getSourceFile().fileName.endsWith(`${sep}kube${sep}api-clients.ts`.replaceAll(sep, '/'));
@@ -216,7 +216,7 @@ export function deriveKubeAccess(
         const found = apiCall(node);
         if (found && found !== 'discovery') out.push(found);
         if (!found) {
-          const target = symbolOf(ts.isCallExpression(node) ? calleeName(node) : node.expression)?.declarations?.[0];
+          const target = symbolOf(calleeOf(node))?.declarations?.[0];
           const fnBody = target && (ts.isFunctionDeclaration(target) || ts.isMethodDeclaration(target)
             || ts.isFunctionExpression(target) || ts.isArrowFunction(target))
             ? target.body
