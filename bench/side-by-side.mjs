@@ -25,7 +25,11 @@ const args = process.argv.slice(2);
 const at = args.indexOf('--rounds');
 const rounds = Math.max(20, Number(at >= 0 ? args[at + 1] : process.env.BENCH_ROUNDS ?? 150));
 const wAt = args.indexOf('--warmup');
-const warmup = Math.max(5, Number(wAt >= 0 ? args[wAt + 1] : 5));
+const warmup = Number(wAt >= 0 ? args[wAt + 1] : 5);
+if (!Number.isInteger(warmup) || warmup < 0) {
+  process.stderr.write(`bench: --warmup must be a whole number of requests, got ${args[wAt + 1]}\n`);
+  process.exit(2);
+}
 const outPath = join(dirname(fileURLToPath(import.meta.url)), 'side-by-side.md');
 const resultsPath = join(dirname(fileURLToPath(import.meta.url)), 'results.md');
 const load1 = () => loadavg()[0].toFixed(1);
@@ -156,7 +160,7 @@ try {
     '',
     `${m.date}, Node ${m.node}, ${m.cpu} (${m.cores} cores), load average before ${loadBefore}, after ${loadavg().map((n) => n.toFixed(1)).join(' ')}`
       + ` (the machine is shared: other work ran meanwhile). Each party in its own process against the standalone sandbox;`
-      + ` ${rounds} alternating requests per operation (a third for the 500-agent list, a fifth for the 2,000-agent list), one at a time, medians.`,
+      + ` ${rounds} alternating requests per operation (a third for the 500-agent list, a fifth for the 2,000-agent list), one at a time after ${warmup} warm-up requests per party, medians.`,
     '',
     '| Operation | minimal counterpart | minimal (ms) | ours, no cache (ms) | ratio | ours, cached (ms) | ratio | our CPU/op no cache (ms) | our CPU/op cached (ms) | API requests/op: minimal / no cache / cached | load average (1 min) at the row\'s end |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|',
