@@ -84,17 +84,29 @@ async function main() {
     ...[0, 20, 40, 60, 80, 120].map((us) => ({ label: us === 0 ? 'bare node:http' : `bare, busy ${us} µs first`, args: ['spin', String(us)] })),
     { label: 'express, one route', args: ['express'] },
   ];
-  const running = await Promise.all(parties.map((p) => start(p.args)));
+  // Every process started is stopped at the end, whichever step fails.
+  const children = [];
   const dir = mkdtempSync(join(tmpdir(), 'am-budget-'));
-  const sandbox = await startSandbox(join(dir, 'kubeconfig'));
-  const ours = await startServe(join(dir, 'kubeconfig'), { readCache: false, namespaces: ['kagent'], defaultNamespace: 'kagent' });
-  parties.push({ label: 'agent-manager GET /api/v1/info, no cache' });
-  running.push({ child: ours.child, port: Number(new URL(ours.url).port) });
-  const agents = running.map(() => new http.Agent({ keepAlive: true, maxSockets: 1 }));
-  const times = running.map(() => []);
-  const stealBefore = stealTicks();
-  const loadBefore = loadavg()[0].toFixed(1);
+  const agents = [];
+  const times = parties.map(() => []);
+  let stealBefore;
+  let loadBefore;
   try {
+    const running = await Promise.all(parties.map(async (p) => {
+      const started = await start(p.args);
+      children.push(started.child);
+      return started;
+    }));
+    const sandbox = await startSandbox(join(dir, 'kubeconfig'));
+    children.push(sandbox.child);
+    const ours = await startServe(join(dir, 'kubeconfig'), { readCache: false, namespaces: ['kagent'], defaultNamespace: 'kagent' });
+    children.push(ours.child);
+    parties.push({ label: 'agent-manager GET /api/v1/info, no cache' });
+    times.push([]);
+    running.push({ port: Number(new URL(ours.url).port) });
+    agents.push(...running.map(() => new http.Agent({ keepAlive: true, maxSockets: 1 })));
+    stealBefore = stealTicks();
+    loadBefore = loadavg()[0].toFixed(1);
     for (let round = 0; round < warmup + rounds; round++) {
       for (let i = 0; i < running.length; i++) {
         const ms = await once(running[i].port, agents[i]);
@@ -103,8 +115,7 @@ async function main() {
     }
   } finally {
     for (const agent of agents) agent.destroy();
-    for (const { child } of running) child.kill();
-    sandbox.child.kill();
+    for (const child of children) child.kill();
     rmSync(dir, { recursive: true, force: true });
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
