@@ -4,20 +4,20 @@
 // for 0, 20, 40, 60, 80 or 120 µs, a plain express app with one route and no middleware,
 // and our `serve --read-cache=false` on the standalone sandbox (its /api/v1/info, about
 // 1,250 bytes). One client asks them one request at a time, alternating, over keep-alive
-// connections; the table gives each party's median and its ratio to the bare server's.
-// The side-by-side bench compares our /api/v1/info with the same floor: this run says
-// what that comparison allows (bench/results.md, "The handler's budget").
+// connections: the side-by-side bench's client, which compares our /api/v1/info with the
+// same floor, so this run says what that comparison allows. The table gives each party's
+// median and its ratio to the bare server's (bench/results.md, "The handler's budget").
 //
 //   node bench/budget.mjs [--rounds 3000] [--warmup 300]
 //   node bench/budget.mjs --party spin <µs> | --party express   (one party; prints its port)
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSandbox, startServe } from './lib/processes.mjs';
+import { request, start, startSandbox, startServe } from './lib/processes.mjs';
+import { median } from './lib/report.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -46,24 +46,6 @@ function party(kind, micros) {
   server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`));
 }
 
-function start(partyArgs) {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--party', ...partyArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    child.stdout.once('data', (chunk) => resolve({ child, port: Number(String(chunk).trim()) }));
-    child.once('exit', (code) => reject(new Error(`party ${partyArgs.join(' ')} exited with ${code}`)));
-  });
-}
-
-function once(port, agent) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    http.get({ host: '127.0.0.1', port, path: '/api/v1/info', agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(Number(process.hrtime.bigint() - started) / 1e6));
-    }).on('error', reject);
-  });
-}
-
 /** The host's stolen CPU ticks so far (the 8th number of /proc/stat's cpu line), or undefined. */
 function stealTicks() {
   try {
@@ -87,15 +69,14 @@ async function main() {
   // Every process started is stopped at the end, whichever step fails.
   const children = [];
   const dir = mkdtempSync(join(tmpdir(), 'am-budget-'));
-  const agents = [];
   const times = parties.map(() => []);
   let stealBefore;
   let loadBefore;
   try {
     const running = await Promise.all(parties.map(async (p) => {
-      const started = await start(p.args);
-      children.push(started.child);
-      return started;
+      const { child, match } = await start([fileURLToPath(import.meta.url), '--party', ...p.args], /^(\d+)\n/, p.label);
+      children.push(child);
+      return { url: `http://127.0.0.1:${match[1]}` };
     }));
     const sandbox = await startSandbox(join(dir, 'kubeconfig'));
     children.push(sandbox.child);
@@ -103,22 +84,20 @@ async function main() {
     children.push(ours.child);
     parties.push({ label: 'agent-manager GET /api/v1/info, no cache' });
     times.push([]);
-    running.push({ port: Number(new URL(ours.url).port) });
-    agents.push(...running.map(() => new http.Agent({ keepAlive: true, maxSockets: 1 })));
+    running.push({ url: ours.url });
     stealBefore = stealTicks();
     loadBefore = loadavg()[0].toFixed(1);
     for (let round = 0; round < warmup + rounds; round++) {
       for (let i = 0; i < running.length; i++) {
-        const ms = await once(running[i].port, agents[i]);
+        const { status, ms } = await request(running[i].url, '/api/v1/info');
+        if (status !== 200) throw new Error(`${parties[i].label} answered ${status}`);
         if (round >= warmup) times[i].push(ms);
       }
     }
   } finally {
-    for (const agent of agents) agent.destroy();
     for (const child of children) child.kill();
     rmSync(dir, { recursive: true, force: true });
   }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
   const floor = median(times[0]);
   const steal = stealBefore === undefined ? 'unknown' : String(stealTicks() - stealBefore);
   const rows = parties.map((p, i) => `| ${p.label} | ${median(times[i]).toFixed(3)} | ${(median(times[i]) / floor).toFixed(2)}× |`);

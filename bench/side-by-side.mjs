@@ -19,7 +19,7 @@ import { tmpdir, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuMs, request, rssMiB, seedAgents, seedWorkload, startMinimal, startSandbox, startServe, api } from './lib/processes.mjs';
-import { machine } from './lib/report.mjs';
+import { machine, median } from './lib/report.mjs';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--rounds');
@@ -37,11 +37,6 @@ const log = (line) => process.stderr.write(`bench: ${line}\n`);
 const dir = mkdtempSync(join(tmpdir(), 'am-bench-'));
 const children = [];
 const loadBefore = loadavg().map((n) => n.toFixed(1)).join(' ');
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 async function apiRequests(sandbox, base, path) {
   await api(sandbox, 'POST', '/sandbox/counters/reset');

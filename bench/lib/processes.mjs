@@ -24,7 +24,7 @@ export function freePort() {
 }
 
 /** Start `node <args>` and resolve once a stdout line matches `ready`. */
-function start(args, ready, what) {
+export function start(args, ready, what) {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'], cwd: root });
   return new Promise((resolve, reject) => {
     let out = '';

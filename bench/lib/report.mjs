@@ -2,6 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 
+/** The median of a list of numbers (the mean of the two middle ones for an even count). */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
 /** Node version, CPU model (from /proc/cpuinfo where there is one), cores, the 1-minute load average and the date. */
 export function machine() {
   let cpu = cpus()[0]?.model ?? 'unknown CPU';
