@@ -46,7 +46,7 @@ const ioModules = [
   'node:http', 'node:https', 'node:http2', 'node:net', 'node:tls', 'node:dns', 'node:dgram',
   'node:fs', 'node:fs/promises', 'node:child_process', 'node:worker_threads', 'node:cluster',
   'http', 'https', 'net', 'tls', 'dns', 'fs', 'fs/promises', 'child_process',
-  '@kubernetes/client-node', 'express', 'pino', 'pino-http', 'undici', 'tar',
+  '@kubernetes/client-node', 'express', 'pino', 'pino-http', 'undici', 'tar', 'raw-body', 'path-to-regexp',
   '@modelcontextprotocol/sdk', 'prom-client',
 ];
 

@@ -1,26 +1,26 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, silentLogger, type Logger } from './log/logger.js';
 import { Metrics } from './metrics/metrics.js';
 import { FakeService } from './transport/testing/fake-service.js';
 import { createApp, errorForResponse, type AppOptions } from './app.js';
 import { Lifecycle } from './transport/http/lifecycle.js';
+import { sendCompactJson, type Step } from './transport/http/exchange.js';
 
 /** A stand-in guard: `X-Test-User` is the caller; without it, 401. */
-const fakeGuard: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
+const fakeGuard: Step = (req, res) => {
   const user = req.headers['x-test-user'];
   if (typeof user !== 'string') {
-    res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: { code: 'unauthenticated', message: 'unauthenticated: no token' } });
-    return;
+    res.setHeader('WWW-Authenticate', 'Bearer');
+    sendCompactJson(res, 401, { error: { code: 'unauthenticated', message: 'unauthenticated: no token' } });
+    return true;
   }
   req.caller = { subject: user, email: `${user}@lab.local`, groups: [], source: 'sso' };
   req.callerToken = 'secret-token-value';
-  next();
 };
 
 function capture(): { lines: Array<Record<string, unknown>>; log: Logger } {
@@ -51,7 +51,7 @@ describe('createApp', () => {
     const service = (options.service as FakeService | undefined) ?? new FakeService();
     const app = createApp({ service, log: silentLogger(), version: '1.2.3', ...options });
     server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+      const s = createServer(app).listen(0, '127.0.0.1', () => resolve(s));
     });
     return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, service };
   }
@@ -114,7 +114,11 @@ describe('createApp', () => {
 
   describe('with a guard', () => {
     it('guards /api/v1 and MCP but never the probes or the open routes', async () => {
-      const open: RequestHandler = (req, res, next) => (req.path === '/.well-known/x' ? void res.json({ open: true }) : next());
+      const open: Step = (req, res) => {
+        if (req.path !== '/.well-known/x') return;
+        sendCompactJson(res, 200, { open: true });
+        return true;
+      };
       const { base } = await start({ auth: fakeGuard, publicRoutes: open });
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
       expect((await fetch(`${base}/readyz`)).status).toBe(200);
@@ -148,8 +152,11 @@ describe('createApp', () => {
     });
 
     it('uses one guard per surface when given both', async () => {
-      const refuse: RequestHandler = (_req, res) => void res.status(401).json({ error: { code: 'unauthenticated', message: 'mcp' } });
-      const { base } = await start({ auth: { rest: (_req, _res, next) => next(), mcp: refuse } });
+      const refuse: Step = (_req, res) => {
+        sendCompactJson(res, 401, { error: { code: 'unauthenticated', message: 'mcp' } });
+        return true;
+      };
+      const { base } = await start({ auth: { rest: () => undefined, mcp: refuse } });
       expect((await fetch(`${base}/api/v1/info`)).status).toBe(200);
       expect((await fetch(`${base}/mcp`, { method: 'POST', body: '{}' })).status).toBe(401);
     });
@@ -186,7 +193,7 @@ describe('createApp', () => {
 });
 
 describe('errorForResponse', () => {
-  it('keeps the 4xx status of express\'s own errors as invalid_request', () => {
+  it('keeps the 4xx status a library gave its own errors as invalid_request', () => {
     const err = Object.assign(new Error('request entity too large'), { status: 413, expose: true });
     expect(errorForResponse(err)).toMatchObject({ status: 413, error: { code: 'invalid_request', message: 'invalid request: request entity too large' } });
   });

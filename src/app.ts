@@ -1,28 +1,32 @@
 /**
- * The express app of the main listener, in the order a request meets it: context, metrics, access log;
+ * The main listener's request handler, in the order a request meets it: context, metrics, access log;
  * `/healthz` and `/readyz` (never guarded, never asking a dependency, so an outage shows in real answers,
  * not as restarted pods; `/readyz` 503 once shutdown began); open routes (RFC 9728); `/api/v1` and the MCP
  * path, each behind the origin check and the optional bearer guard (MCP loaded on first use or by
  * `warmUp`); a JSON 404 and one error handler. Trust boundary: `auth` is where OAuth plugs in, before
  * `/api/v1` and MCP only; without it no request has a caller and the service acts as its ServiceAccount.
  */
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler,
-  type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { invalid, notFound, toAppError, toRestErrorBody, type AppError } from './core/errors.js';
 import type { Metrics } from './metrics/metrics.js';
 import { jsonRpcError } from './transport/mcp/json-rpc-error.js';
 import { lazyMcpHandler } from './transport/mcp/lazy-handler.js';
 import type { OperationService } from './transport/operations.js';
-import { createRestRouter, restCacheHeaders } from './transport/rest/router.js';
+import { createRestRouter, REST_BASE, restCacheHeaders } from './transport/rest/router.js';
 import { bindCaller, requestContext } from './transport/http/context.js';
+import { prepareRequest, runSteps, sendCompactJson, sendText, type Handler, type HttpRequest, type HttpResponse,
+  type Step } from './transport/http/exchange.js';
 import { httpMetrics } from './transport/http/http-metrics.js';
 import type { Lifecycle } from './transport/http/lifecycle.js';
 import { originGuard } from './transport/http/origin-guard.js';
 import { requestLogger } from './transport/http/request-log.js';
 
 /** The bearer guard: one for both surfaces, or one each (each 401 names its own metadata document). */
-export type AuthGuard = RequestHandler | { rest: RequestHandler; mcp: RequestHandler };
+export type AuthGuard = Step | { rest: Step; mcp: Step };
+
+/** The app: node's request listener. */
+export type App = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface AppOptions {
   service: OperationService;
@@ -36,7 +40,7 @@ export interface AppOptions {
   /** The guard in front of `/api/v1` and MCP; absent means no authentication (ServiceAccount). */
   auth?: AuthGuard;
   /** Open routes mounted before the guarded ones (OAuth metadata). */
-  publicRoutes?: RequestHandler;
+  publicRoutes?: Step;
   metrics?: Metrics;
   /**
    * Browser origins accepted besides loopback ones (pass the public base URL when there
@@ -51,60 +55,84 @@ export interface AppOptions {
 export const PROBE_PATHS = ['/healthz', '/readyz'] as const;
 
 /** Build the app. */
-export function createApp(options: AppOptions): Express {
+export function createApp(options: AppOptions): App {
   const { service, log, version, metrics } = options;
   const mcpPath = options.mcpPath ?? '/mcp';
   const guards = splitGuard(options.auth);
-  const app = express();
-  app.disable('x-powered-by');
-
-  app.use(requestContext(log));
-  if (metrics) app.use(httpMetrics(metrics, mcpPath));
-  app.use(requestLogger(log));
-
-  app.get('/healthz', (_req: Request, res: Response) => {
-    res.type('text/plain').send('ok');
-  });
-  app.get('/readyz', (_req: Request, res: Response) => {
-    if (options.lifecycle?.stopping) res.status(503).type('text/plain').send('shutting down');
-    else res.type('text/plain').send('ok');
-  });
-  if (options.publicRoutes) app.use(options.publicRoutes);
-
+  const first: Step[] = [requestContext(log), ...(metrics ? [httpMetrics(metrics, mcpPath)] : []), requestLogger(log)];
+  const publicRoutes = options.publicRoutes ? [options.publicRoutes] : [];
   const allowedOrigins = options.allowedOrigins;
-  app.use('/api/v1', restCacheHeaders, originGuard({ allowedOrigins }), ...guards.rest, bindCaller(),
+  const rest = behind([restCacheHeaders, originGuard({ allowedOrigins }), ...guards.rest, bindCaller()],
     createRestRouter({ service, log }));
+  let mcp: Handler | undefined;
   if (options.mcpEnabled ?? true) {
     const mcpOrigin = originGuard({
       allowedOrigins,
       respond: (res, message) => {
-        res.status(403).json(jsonRpcError(-32000, `Forbidden: ${message}`));
+        sendCompactJson(res, 403, jsonRpcError(-32000, `Forbidden: ${message}`));
       },
     });
-    const mcp = lazyMcpHandler({ service, log, version, metrics });
-    warmUps.set(app, mcp.load);
-    app.all(mcpPath, mcpOrigin, ...guards.mcp, bindCaller(), mcp.handler);
+    const lazy = lazyMcpHandler({ service, log, version, metrics });
+    mcp = behind([mcpOrigin, ...guards.mcp, bindCaller()], lazy.handler);
+    warmUps.set(app, lazy.load);
   }
 
-  app.use((req: Request, res: Response) => {
-    const error = notFound(`no route for ${req.method} ${req.path}`);
-    res.status(error.status).json(toRestErrorBody(error));
-  });
-  app.use(finalErrorHandler());
+  function route(req: HttpRequest, res: HttpResponse): void | Promise<void> {
+    const { path } = req;
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    if (method === 'GET' && (path === '/healthz' || path === '/readyz')) {
+      req.route = path;
+      if (path === '/readyz' && options.lifecycle?.stopping) sendText(res, 503, 'shutting down');
+      else sendText(res, 200, 'ok');
+      return;
+    }
+    if (path === REST_BASE || path.startsWith(`${REST_BASE}/`)) return rest(req, res);
+    if (mcp && (path === mcpPath || path === `${mcpPath}/`)) {
+      req.route = mcpPath;
+      return mcp(req, res);
+    }
+    const error = notFound(`no route for ${req.method} ${path}`);
+    sendCompactJson(res, error.status, toRestErrorBody(error));
+  }
+
+  function app(incoming: IncomingMessage, res: ServerResponse): void {
+    const req = prepareRequest(incoming);
+    const fail = (err: unknown): void => finalError(err, req, res);
+    try {
+      // The first steps (context, metrics, log) are synchronous and never answer.
+      runSteps(first, req, res);
+      const opened = publicRoutes.length > 0 ? runSteps(publicRoutes, req, res) : false;
+      if (opened === true) return;
+      const outcome = opened === false ? route(req, res) : opened.then((done) => (done ? undefined : route(req, res)));
+      if (outcome instanceof Promise) outcome.catch(fail);
+    } catch (err) {
+      fail(err);
+    }
+  }
   return app;
 }
 
-const warmUps = new WeakMap<Express, () => Promise<unknown>>();
+/** `handler` once every step passed; a step that answered ends the request there. */
+function behind(steps: readonly Step[], handler: Handler): Handler {
+  return (req, res) => {
+    const passed = runSteps(steps, req, res);
+    if (passed === true) return;
+    if (passed === false) return handler(req, res);
+    return passed.then((answered) => (answered ? undefined : handler(req, res)));
+  };
+}
+
+const warmUps = new WeakMap<App, () => Promise<unknown>>();
 
 /**
  * Loads what the app defers until its first request (the MCP handler), so that request
  * does not wait for it; `serve` calls it once the listeners are bound.
  */
-export async function warmUp(app: Express): Promise<void> {
+export async function warmUp(app: App): Promise<void> {
   await warmUps.get(app)?.();
 }
 
-function splitGuard(auth: AuthGuard | undefined): { rest: RequestHandler[]; mcp: RequestHandler[] } {
+function splitGuard(auth: AuthGuard | undefined): { rest: Step[]; mcp: Step[] } {
   if (!auth) return { rest: [], mcp: [] };
   if (typeof auth === 'function') return { rest: [auth], mcp: [auth] };
   return { rest: [auth.rest], mcp: [auth.mcp] };
@@ -112,7 +140,7 @@ function splitGuard(auth: AuthGuard | undefined): { rest: RequestHandler[]; mcp:
 
 /** What an error that reached the app level is answered with. */
 export function errorForResponse(err: unknown): { status: number; error: AppError } {
-  // Errors of express's own body parsing and routing carry a 4xx status meant for the client.
+  // Errors of the libraries a request meets (the MCP SDK's transport) may carry a 4xx status meant for the client.
   const status = (err as { status?: unknown; statusCode?: unknown } | null)?.status
     ?? (err as { statusCode?: unknown } | null)?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: unknown }).expose !== false) {
@@ -123,12 +151,15 @@ export function errorForResponse(err: unknown): { status: number; error: AppErro
   return { status: error.status, error };
 }
 
-function finalErrorHandler(): ErrorRequestHandler {
-  return (err: unknown, req, res, next) => {
-    // A response already under way cannot be replaced: let express end the connection.
-    if (res.headersSent) return next(err);
-    const { status, error } = errorForResponse(err);
-    if (status >= 500) req.ctx.log.error({ err: error.message, code: error.code }, 'request failed');
-    res.status(status).json(toRestErrorBody(error));
-  };
+/** The answer to an error no handler answered; a response already under way is cut instead. */
+function finalError(err: unknown, req: HttpRequest, res: HttpResponse): void {
+  const { status, error } = errorForResponse(err);
+  const requestLog = (req as Partial<HttpRequest>).ctx?.log;
+  if (res.headersSent) {
+    requestLog?.error({ err: error.message, code: error.code }, 'request failed after its answer began');
+    res.destroy();
+    return;
+  }
+  if (status >= 500) requestLog?.error({ err: error.message, code: error.code }, 'request failed');
+  sendCompactJson(res, status, toRestErrorBody(error));
 }

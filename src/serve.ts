@@ -8,7 +8,6 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { RequestHandler } from 'express';
 import { parseOciReference } from './chart/oci-reference.js';
 import { credentialSource, type CredentialSource } from './chart/registry-credentials.js';
 import { RegistryChartSchemaSource } from './chart/resolver.js';
@@ -43,6 +42,7 @@ import { GitHubSkillCatalog } from './skills/github-skill-catalog.js';
 import { skillResolverFor } from './skills/skill-resolver.js';
 import { openGitOpsHost, type GitHubPacing } from './gitops/open-gitops.js';
 import { createApp, warmUp, type AuthGuard } from './app.js';
+import type { Step } from './transport/http/exchange.js';
 import { resourceServerGuards } from './transport/http/auth.js';
 import { DEFAULT_SCOPES, oauthMetadataRouter } from './transport/http/oauth-metadata.js';
 import { Lifecycle } from './transport/http/lifecycle.js';
@@ -280,7 +280,7 @@ interface Identity {
   /** The bearer guards (OAuth only). */
   auth?: AuthGuard;
   /** The RFC 9728 metadata documents (OAuth only). */
-  publicRoutes?: RequestHandler;
+  publicRoutes?: Step;
 }
 
 /**

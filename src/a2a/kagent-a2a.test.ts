@@ -1,22 +1,23 @@
 /**
- * The A2A port against a loopback A2A server built with the SDK's own server side, for
- * what the sandbox's streaming agents do not show: an agent whose card says it does not
- * stream is sent the message with returnImmediately and its task read back until it
- * settles; the card's advertised URL is not followed (the configured endpoint is spoken
- * to, with the caller's credential); kagent's 404 for an unknown agent is a 502 naming
- * the URL.
+ * The A2A port against a loopback A2A server (node:http around the SDK's own request and JSON-RPC
+ * handlers), for what the sandbox's streaming agents do not show: an agent whose card says it does
+ * not stream is sent the message with returnImmediately and its task read back until it settles;
+ * the card's advertised URL is not followed (the configured endpoint is spoken to, with the caller's
+ * credential); kagent's 404 for an unknown agent is a 502 naming the URL.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { AGENT_CARD_PATH, TaskState, type AgentCard } from '@a2a-js/sdk';
-import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
-import express from 'express';
+import { text } from 'node:stream/consumers';
+import { A2A_VERSION_HEADER, AGENT_CARD_PATH, TaskState, type AgentCard } from '@a2a-js/sdk';
+import {
+  AgentEvent, DefaultRequestHandler, defaultServerCallContextBuilder, InMemoryTaskStore, JsonRpcTransportHandler,
+  UnauthenticatedUser, validateVersion, type AgentExecutor,
+} from '@a2a-js/sdk/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../core/errors.js';
+import { header, sendCompactJson, sendText } from '../transport/http/exchange.js';
+import { serveHandler, type ServedHandler } from '../transport/http/testing/serve-handler.js';
 import { KagentA2A } from './kagent-a2a.js';
 
-let server: Server;
+let served: ServedHandler;
 let base: string;
 const seen: { path: string; authorization?: string }[] = [];
 
@@ -41,11 +42,6 @@ const slowExecutor: AgentExecutor = {
 };
 
 beforeAll(async () => {
-  const app = express();
-  app.use((req, _res, next) => {
-    seen.push({ path: req.path, authorization: req.get('authorization') });
-    next();
-  });
   const card = (url: string): AgentCard => ({
     name: 'Quiet', description: 'does not stream', version: '1', supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }],
     provider: undefined, documentationUrl: undefined, iconUrl: undefined,
@@ -54,21 +50,32 @@ beforeAll(async () => {
   } as AgentCard);
   // The card advertises somewhere else entirely, as kagent's own loopback default would.
   const advertised = card('http://127.0.0.1:1/elsewhere/');
-  const handler = new DefaultRequestHandler(advertised, new InMemoryTaskStore(), slowExecutor);
-  const agent = express.Router();
-  agent.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: async () => advertised }));
-  agent.use(jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  app.use('/api/a2a/kagent/quiet', agent);
-  app.use((req, res) => res.status(404).type('text/plain').send(`Agent ${req.path} not found`));
-  server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  const requestHandler = new DefaultRequestHandler(advertised, new InMemoryTaskStore(), slowExecutor);
+  const jsonRpc = new JsonRpcTransportHandler(requestHandler);
+  const agent = '/api/a2a/kagent/quiet';
+  // As kagent's A2A server: this agent's card and its JSON-RPC POSTs, and a 404 naming any other path.
+  served = await serveHandler(async (req, res) => {
+    seen.push({ path: req.path, authorization: header(req, 'authorization') });
+    if (req.method === 'GET' && req.path === `${agent}/${AGENT_CARD_PATH}`) {
+      sendCompactJson(res, 200, advertised);
+      return;
+    }
+    if (req.method !== 'POST' || (req.path !== agent && req.path !== `${agent}/`)) {
+      sendText(res, 404, `Agent ${req.path} not found`);
+      return;
+    }
+    const context = defaultServerCallContextBuilder({
+      extensions: undefined, user: new UnauthenticatedUser(), headers: req.headers,
+      requestedVersion: header(req, A2A_VERSION_HEADER),
+    });
+    validateVersion(context.requestedVersion, advertised, 'JSONRPC');
+    const answer = await jsonRpc.handle(await text(req), context);
+    if (Symbol.asyncIterator in answer) throw new Error('this agent does not stream: no stream was asked of it');
+    sendCompactJson(res, 200, answer);
   });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/a2a`;
+  base = `${served.url}/api/a2a`;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => served.close());
 
 describe('KagentA2A', () => {
   it('reads back the task of an agent that does not stream until it settles, at the configured endpoint only', async () => {

@@ -14,7 +14,7 @@ import { validateName } from '../core/names.js';
 import type { RequestContext } from '../identity/caller.js';
 import { createAgent } from './writes/create.js';
 import { deleteAgent, type DeleteRequest } from './writes/delete.js';
-import { getInfo, listModelConfigs, listSkills, type SkillsRequest } from './reads/info.js';
+import { InfoAnswer, listModelConfigs, listSkills, type SkillsRequest } from './reads/info.js';
 import type { OperationEnv } from './operation-env.js';
 import { getAgent, listAgents } from './reads/reads.js';
 import { resourceTypes } from './resources.js';
@@ -54,6 +54,7 @@ interface ListScope {
 
 export class AgentService {
   private readonly env: OperationEnv;
+  private readonly info: InfoAnswer;
 
   constructor(deps: ServiceDeps, settings: ServiceSettings) {
     this.env = {
@@ -64,10 +65,11 @@ export class AgentService {
       kube: (ctx) => deps.kube.forRequest(ctx),
       reads: (ctx) => (deps.kube.forReads ? deps.kube.forReads(ctx) : deps.kube.forRequest(ctx)),
     };
+    this.info = new InfoAnswer(this.env);
   }
 
   async getInfo(_ctx: RequestContext): Promise<Info> {
-    return getInfo(this.env);
+    return this.info.get();
   }
 
   /** With `details: false`, one summary row per agent (core/agent-summary.ts) from the same reads. */

@@ -3,7 +3,7 @@
  * wait that follows it across both clusters: the release's watch on the management
  * cluster, the Agent's on the workload cluster.
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -22,7 +22,7 @@ beforeAll(async () => {
   fleet = await startFleet();
   const app = createApp({ service: fleet.f.service, log: silentLogger(), version: 'test' });
   server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = createServer(app).listen(0, '127.0.0.1', () => resolve(s));
   });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   client = new Client({ name: 'fleet-test', version: '1.0.0' });

@@ -3,7 +3,7 @@
  * mode through the transports: `mcp` calls one tool on a fresh MCP session carrying the
  * given headers (X-GitHub-Token travels on the MCP request), `rest` sends one request.
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -31,7 +31,7 @@ export async function serveCommitWorld(
   seed(w);
   const app = createApp({ service: w.f.service, log, version: 'test' });
   const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = createServer(app).listen(0, '127.0.0.1', () => resolve(s));
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

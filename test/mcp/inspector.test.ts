@@ -7,7 +7,7 @@
  * and runs on the Node 24 the npm scripts put first on the PATH.
  */
 import { execFile } from 'node:child_process';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/logger.js';
@@ -52,7 +52,7 @@ describe.skipIf(inspectorMode.mode === 'skip')(`the MCP Inspector CLI against /m
     fixture = await startServiceFixture();
     const app = createApp({ service: fixture.service, log: silentLogger(), version: '0.0.0-test' });
     server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+      const s = createServer(app).listen(0, '127.0.0.1', () => resolve(s));
     });
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
     for (const args of [LIST, CALL, MISTYPED]) runs.set(args, inspector(url, args));

@@ -15,7 +15,7 @@
  * - REST validate with `update: true` reads "" as "not given" (the Go `SpecToUpdate`),
  *   where the MCP tool binds it as "clear".
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -108,7 +108,7 @@ async function startSide(): Promise<Side> {
   seedModelConfig(fixture.sandbox, 'tenant', 'default-model-config');
   const app = createApp({ service: fixture.service, log: silentLogger(), version: 'test' });
   const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = createServer(app).listen(0, '127.0.0.1', () => resolve(s));
   });
   return { fixture, server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }

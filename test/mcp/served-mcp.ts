@@ -3,7 +3,7 @@
  * own client (Client + StreamableHTTPClientTransport) connected to its /mcp: what the MCP
  * suites that drive a real AgentService start before their tests and close after them.
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -24,7 +24,7 @@ export async function serveMcp(clientName: string, options: FixtureOptions = {})
   const fixture = await startServiceFixture(options);
   const app = createApp({ service: fixture.service, log: silentLogger(), version: 'test' });
   const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = createServer(app).listen(0, '127.0.0.1', () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
   const client = new Client({ name: clientName, version: '1.0.0' });

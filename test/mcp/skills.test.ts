@@ -3,7 +3,7 @@
  * the portal's path from a listed skill to an agent: the skill's repository and path go
  * into create_agent as a gitRef, and the release carries it with the derived name.
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   fixture = await startServiceFixture({ skills });
   const app = createApp({ service: fixture.service, log: silentLogger(), version: 'test' });
   server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = createServer(app).listen(0, '127.0.0.1', () => resolve(s));
   });
   client = new Client({ name: 'skills-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`)));

@@ -1,9 +1,13 @@
 /**
- * get_info, list_model_configs and list_skills without skill repositories: the service's
- * own answers, on the in-memory KubePort (nothing here is about the wire).
+ * get_info (and the answer it keeps while unchanged), list_model_configs and list_skills without skill
+ * repositories: the service's own answers, on the in-memory KubePort (nothing here is about the wire).
  */
 import { describe, expect, it } from 'vitest';
+import type { ChartInfo } from '../../core/types.js';
+import type { ReadCacheStatus } from '../../kube/cache/read-cache.js';
+import type { OperationEnv } from '../operation-env.js';
 import { startFakeServiceFixture } from '../testing/fake-fixture.js';
+import { InfoAnswer } from './info.js';
 
 const f = startFakeServiceFixture();
 
@@ -42,5 +46,50 @@ describe('listSkills', () => {
     await expect(f.service.listSkills(f.ctx())).rejects.toMatchObject({
       code: 'unsupported', message: 'unsupported: no skill repositories are configured',
     });
+  });
+});
+
+describe('InfoAnswer', () => {
+  const chart: ChartInfo = { ociUrl: 'oci://r.example/charts/agent', semver: '>=0.5.0', schemaVersion: '0.5.2', schemaSource: 'embedded' };
+
+  function answerOver(state: { chart: ChartInfo; cache?: ReadCacheStatus }): InfoAnswer {
+    const env = {
+      settings: {
+        version: 'v1', namespaces: { defaultNamespace: 'kagent', managed: ['kagent'] }, apiVersions: {}, toolsetPresets: {},
+      },
+      deps: {
+        chart: { info: () => Promise.resolve({ ...state.chart }) },
+        kube: { identity: 'serviceAccount' },
+        ...(state.cache ? { readCache: { status: () => structuredClone(state.cache) } } : {}),
+      },
+      compose: { helmReleaseInterval: '10m', ociRepositoryInterval: '30m' },
+    };
+    return new InfoAnswer(env as unknown as OperationEnv);
+  }
+
+  it('answers the same frozen object while the chart and the read cache report the same state', async () => {
+    const answer = answerOver({ chart, cache: { enabled: true, state: 'ready', feeds: { syncing: 0, synced: 4, stale: 0, overflow: 0 }, objects: 8, relists: 0 } });
+    const first = await answer.get();
+    expect(Object.isFrozen(first) && Object.isFrozen(first.chart) && Object.isFrozen(first.readCache)).toBe(true);
+    expect(await answer.get()).toBe(first);
+  });
+
+  it('answers anew once the chart source or the read cache reports something else', async () => {
+    const state = { chart, cache: { enabled: true as const, state: 'syncing' as const, feeds: { syncing: 1, synced: 3, stale: 0, overflow: 0 }, objects: 5, relists: 0 } };
+    const answer = answerOver(state);
+    const first = await answer.get();
+    state.chart = { ...chart, schemaVersion: '0.6.0', schemaSource: 'registry' };
+    const second = await answer.get();
+    expect(second).not.toBe(first);
+    expect(second.chart).toMatchObject({ schemaVersion: '0.6.0', schemaSource: 'registry' });
+    state.cache = { ...state.cache, feeds: { syncing: 0, synced: 4, stale: 0, overflow: 0 }, state: 'ready' as never };
+    const third = await answer.get();
+    expect(third).not.toBe(second);
+    expect(third.readCache).toMatchObject({ state: 'ready', feeds: { synced: 4 } });
+    expect(first.chart.schemaVersion).toBe('0.5.2');
+  });
+
+  it('reports the read cache as off without one', async () => {
+    expect((await answerOver({ chart }).get()).readCache).toEqual({ enabled: false, state: 'off' });
   });
 });

@@ -1,49 +1,84 @@
 /**
  * The read surfaces that are not agents: get_info (what this installation is and can
- * do), list_model_configs (read-only: ModelConfigs are platform-admin owned) and
+ * do, kept while unchanged), list_model_configs (read-only: ModelConfigs are platform-admin owned) and
  * list_skills (delegated to the skill catalog; 501 when no repositories are configured).
  */
 import { conditionStatus, findCondition } from '../../core/conditions.js';
 import { unsupported } from '../../core/errors.js';
 import { knownPresets } from '../../core/toolset-preflight.js';
-import type { Info, ModelConfig, SkillsResult } from '../../core/types.js';
+import { deepFreeze } from '../../core/frozen.js';
+import type { ChartInfo, Info, ModelConfig, SkillsResult } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationEnv } from '../operation-env.js';
 import { conditionsOf, prune } from './read-model.js';
 
-export async function getInfo(env: OperationEnv): Promise<Info> {
-  const { settings, deps, compose } = env;
-  const chart = await deps.chart.info();
-  const skillsRepositories = deps.skills?.repositories ?? [];
-  const presets = settings.toolsetPresets ?? {};
-  const flux: Info['flux'] = {
-    helmReleaseInterval: compose.helmReleaseInterval,
-    ociRepositoryInterval: compose.ociRepositoryInterval,
-  };
-  if (compose.helmReleaseServiceAccount) flux.serviceAccountName = compose.helmReleaseServiceAccount;
-  return {
-    version: settings.version,
-    chart,
-    namespaces: { default: settings.namespaces.defaultNamespace, managed: [...settings.namespaces.managed] },
-    capabilities: {
-      list: true, get: true, create: true, update: true, delete: true, status: true, validate: true,
-      modelConfigs: true,
-      skills: skillsRepositories.length > 0,
-      writesAsCaller: deps.kube.identity === 'caller',
-      // With only callers' tokens (no app or token configured) commit mode still works for a
-      // request that sends X-GitHub-Token, but the installation cannot promise it.
-      commit: deps.gitops?.installation !== undefined,
-      sessions: deps.sessions !== undefined,
-      targetCluster: deps.workloads !== undefined,
-    },
-    identity: deps.kube.identity,
-    apiVersions: { ...settings.apiVersions },
-    flux,
-    skillsRepositories: [...skillsRepositories],
-    toolset: { presets: knownPresets(presets), presetsChecked: presets.configured !== undefined },
-    readCache: deps.readCache?.status() ?? { enabled: false, state: 'off' },
-    ...(deps.workloads ? { organizations: [...deps.workloads.organizations] } : {}),
-  };
+/**
+ * get_info's answer, kept while what it reports is unchanged: everything but the chart's state and
+ * the read cache's is fixed at start, so the same frozen object is answered until one of the two
+ * changes (and its encoded body with it, send-json.ts). Both are asked on every call, so an answer
+ * is never older than its sources; this only spares building and encoding the same answer again.
+ */
+export class InfoAnswer {
+  #last: { chart: ChartInfo; readCache: Info['readCache']; info: Info } | undefined;
+  #presets: Info['toolset'] | undefined;
+
+  constructor(private readonly env: OperationEnv) {}
+
+  async get(): Promise<Info> {
+    const chart = await this.env.deps.chart.info();
+    const readCache = this.env.deps.readCache?.status() ?? READ_CACHE_OFF;
+    const last = this.#last;
+    if (last && sameValues(last.chart, chart) && sameValues(last.readCache, readCache)) return last.info;
+    const info = deepFreeze(this.build(chart, readCache));
+    this.#last = { chart, readCache, info };
+    return info;
+  }
+
+  private build(chart: ChartInfo, readCache: Info['readCache']): Info {
+    const { settings, deps, compose } = this.env;
+    const skillsRepositories = deps.skills?.repositories ?? [];
+    const presets = settings.toolsetPresets ?? {};
+    this.#presets ??= { presets: knownPresets(presets), presetsChecked: presets.configured !== undefined };
+    const flux: Info['flux'] = {
+      helmReleaseInterval: compose.helmReleaseInterval,
+      ociRepositoryInterval: compose.ociRepositoryInterval,
+    };
+    if (compose.helmReleaseServiceAccount) flux.serviceAccountName = compose.helmReleaseServiceAccount;
+    return {
+      version: settings.version,
+      chart: { ...chart },
+      namespaces: { default: settings.namespaces.defaultNamespace, managed: [...settings.namespaces.managed] },
+      capabilities: {
+        list: true, get: true, create: true, update: true, delete: true, status: true, validate: true,
+        modelConfigs: true,
+        skills: skillsRepositories.length > 0,
+        writesAsCaller: deps.kube.identity === 'caller',
+        // With only callers' tokens (no app or token configured) commit mode still works for a
+        // request that sends X-GitHub-Token, but the installation cannot promise it.
+        commit: deps.gitops?.installation !== undefined,
+        sessions: deps.sessions !== undefined,
+        targetCluster: deps.workloads !== undefined,
+      },
+      identity: deps.kube.identity,
+      apiVersions: { ...settings.apiVersions },
+      flux,
+      skillsRepositories: [...skillsRepositories],
+      toolset: { presets: [...this.#presets.presets], presetsChecked: this.#presets.presetsChecked },
+      readCache: structuredClone(readCache),
+      ...(deps.workloads ? { organizations: [...deps.workloads.organizations] } : {}),
+    };
+  }
+}
+
+const READ_CACHE_OFF: Info['readCache'] = { enabled: false, state: 'off' };
+
+/** True when two plain values (primitives, and objects and arrays of them) are equal throughout. */
+function sameValues(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => sameValues((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
 export async function listModelConfigs(

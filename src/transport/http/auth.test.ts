@@ -1,20 +1,21 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import express from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { backendError, forbidden, unauthenticated } from '../../core/errors.js';
+import { backendError, forbidden, unauthenticated, type AppError } from '../../core/errors.js';
 import type { Caller } from '../../identity/caller.js';
 import { startFakeIssuer, type FakeIssuer } from '../../identity/testing/fake-issuer.js';
 import { createTokenVerifier, type TokenVerifier } from '../../identity/token-verifier.js';
 import { bearerAuth, bearerChallenge, challengeAfterGuard, headerSafe, resourceServerGuards } from './auth.js';
+import { runSteps, sendCompactJson, sendText, type HttpRequest, type HttpResponse, type Step } from './exchange.js';
 import { encodeJson } from './send-json.js';
 import { oauthMetadataRouter } from './oauth-metadata.js';
+import { serveHandler, type ServedHandler } from './testing/serve-handler.js';
+
+const notFound = (res: HttpResponse) => sendCompactJson(res, 404, { error: 'not found' });
 
 /** A tiny app shaped like the real one: probes and metadata open, /api/v1 and /mcp guarded. */
 let issuer: FakeIssuer;
-let server: Server;
+let served: ServedHandler;
 let base: string;
 let verifyCalls = 0;
 let handlerCalls = 0;
@@ -22,10 +23,10 @@ const logLines: string[] = [];
 
 beforeAll(async () => {
   issuer = await startFakeIssuer();
+  let app: (req: HttpRequest, res: HttpResponse) => Promise<void> = () => Promise.reject(new Error('not ready'));
   // Headers up to 64 KiB reach the app, so the guard (not Node's parser) answers oversized ones.
-  server = createServer({ maxHeaderSize: 64 * 1024 });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveHandler((req, res) => app(req, res), { maxHeaderSize: 64 * 1024 });
+  base = served.url;
 
   const real = createTokenVerifier({
     provider: 'dex',
@@ -41,22 +42,28 @@ beforeAll(async () => {
   };
   const log = pino({ level: 'debug' }, new Writable({ write: (chunk, _enc, cb) => (logLines.push(String(chunk)), cb()) }));
   const guards = resourceServerGuards({ verifier, log, baseUrl: base });
-  const app = express();
-  const whoami = (req: express.Request, res: express.Response) => {
+  const metadata = oauthMetadataRouter({ baseUrl: base, issuer: issuer.url });
+  const whoami = (req: HttpRequest, res: HttpResponse) => {
     handlerCalls++;
-    res.json({ caller: req.caller, tokenLength: req.callerToken?.length });
+    sendCompactJson(res, 200, { caller: req.caller, tokenLength: req.callerToken?.length });
   };
-  app.get('/healthz', (_req, res) => res.send('ok'));
-  app.use(oauthMetadataRouter({ baseUrl: base, issuer: issuer.url }));
-  app.use('/api/v1', guards.rest);
-  app.get('/api/v1/agents', whoami);
-  app.use('/mcp', guards.mcp);
-  app.post('/mcp', whoami);
-  server.on('request', app);
+  app = async (req, res) => {
+    const { method, path } = req;
+    if (method === 'GET' && path === '/healthz') return sendText(res, 200, 'ok');
+    if (await runSteps([metadata], req, res)) return;
+    if (path === '/api/v1' || path.startsWith('/api/v1/')) {
+      if (await runSteps([guards.rest], req, res)) return;
+      return method === 'GET' && path === '/api/v1/agents' ? whoami(req, res) : notFound(res);
+    }
+    if (path === '/mcp') {
+      if (await runSteps([guards.mcp], req, res)) return;
+      return method === 'POST' ? whoami(req, res) : notFound(res);
+    }
+    notFound(res);
+  };
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await served.close();
   await issuer.close();
 });
 beforeEach(() => {
@@ -196,17 +203,16 @@ describe('bearerAuth', () => {
 describe('bearerAuth without requireToken', () => {
   const failing: TokenVerifier = { verify: () => Promise.reject(backendError('cannot verify tokens: the identity provider is down')) };
 
-  async function withApp(handler: express.RequestHandler, run: (url: string) => Promise<void>) {
-    const app = express();
-    app.use(handler);
-    app.get('/x', (req, res) => res.json({ caller: req.caller ?? null }));
-    const s = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => s.once('listening', resolve));
+  async function withApp(guard: Step, run: (url: string) => Promise<void>) {
+    const app = await serveHandler(async (req, res) => {
+      if (await runSteps([guard], req, res)) return;
+      if (req.method === 'GET' && req.path === '/x') sendCompactJson(res, 200, { caller: req.caller ?? null });
+      else notFound(res);
+    });
     try {
-      await run(`http://127.0.0.1:${(s.address() as AddressInfo).port}/x`);
+      await run(`${app.url}/x`);
     } finally {
-      s.closeAllConnections();
-      await new Promise((resolve) => s.close(resolve));
+      await app.close();
     }
   }
 
@@ -237,27 +243,28 @@ describe('challengeAfterGuard', () => {
   async function refusal(guarded: boolean, error: Error) {
     const lines: string[] = [];
     const log = pino({ level: 'debug' }, new Writable({ write: (chunk, _enc, cb) => (lines.push(String(chunk)), cb()) }));
-    const app = express();
-    app.use((req, _res, next) => {
+    const steps: Step[] = [(req) => {
       req.ctx = { requestId: 'r1', log: log.child({ caller: 'alice@lab.local' }) };
-      next();
+    }];
+    if (guarded) {
+      const verifier = { verify: () => Promise.reject(new Error('unused')) };
+      steps.push(bearerAuth({ verifier, resourceMetadataUrl: metadata, log, requireToken: false }));
+    }
+    const app = await serveHandler(async (req, res) => {
+      try {
+        if (await runSteps(steps, req, res)) return;
+        if (req.method === 'GET' && req.path === '/x') throw error;
+        notFound(res);
+      } catch (err) {
+        challengeAfterGuard(req, res, err as AppError);
+        sendCompactJson(res, (err as AppError).status, {});
+      }
     });
-    if (guarded) app.use(bearerAuth({ verifier: { verify: () => Promise.reject(new Error('unused')) }, resourceMetadataUrl: metadata, log, requireToken: false }));
-    app.get('/x', () => {
-      throw error;
-    });
-    app.use(((err, req, res, _next) => {
-      challengeAfterGuard(req, res, err);
-      res.status(err.status).json({});
-    }) as express.ErrorRequestHandler);
-    const s = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => s.once('listening', resolve));
     try {
-      const res = await fetch(`http://127.0.0.1:${(s.address() as AddressInfo).port}/x`);
+      const res = await fetch(`${app.url}/x`);
       return { status: res.status, challenge: res.headers.get('www-authenticate'), lines };
     } finally {
-      s.closeAllConnections();
-      await new Promise((resolve) => s.close(resolve));
+      await app.close();
     }
   }
 

@@ -5,28 +5,14 @@
  * RFC 6750 §3 and RFC 9728 §5.1 (`WWW-Authenticate: Bearer resource_metadata="…"`, plus `invalid_token`
  * for a bearer that fails; docs/security.md "How a refusal looks") with our error body.
  */
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { toAppError, toRestErrorBody, unauthenticated, type AppError } from '../../core/errors.js';
 import type { Caller } from '../../identity/caller.js';
 import { MAX_TOKEN_BYTES } from '../../identity/jwt-precheck.js';
 import type { TokenVerifier } from '../../identity/token-verifier.js';
+import type { HttpRequest, HttpResponse, Step } from './exchange.js';
 import { sendJson } from './send-json.js';
 import { protectedResourceMetadataUrl } from './oauth-metadata.js';
-
-declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace Express {
-    interface Request {
-      /** The verified caller (set by `bearerAuth`). */
-      caller?: Caller;
-      /** The caller's raw id_token (set by `bearerAuth`); never log it. */
-      callerToken?: string;
-      /** The RFC 9728 document a 401 of this request names (set by `bearerAuth`). */
-      resourceMetadataUrl?: string;
-    }
-  }
-}
 
 /** The largest Authorization header looked at: `Bearer ` plus the largest token. */
 export const MAX_AUTHORIZATION_HEADER_BYTES = 'Bearer '.length + MAX_TOKEN_BYTES;
@@ -40,17 +26,17 @@ export interface BearerAuthOptions {
   requireToken?: boolean;
 }
 
-/** The bearer guard. */
-export function bearerAuth(options: BearerAuthOptions): RequestHandler {
+/** The bearer guard: answers a refusal (true), or sets `req.caller` and `req.callerToken` for the next step. */
+export function bearerAuth(options: BearerAuthOptions): Step {
   const { verifier, resourceMetadataUrl, log } = options;
   const requireToken = options.requireToken ?? true;
 
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+  return async (req: HttpRequest, res: HttpResponse): Promise<boolean | undefined> => {
     // Kept on the request so a 401 raised further in (see `challengeAfterGuard`) names it too.
     req.resourceMetadataUrl = resourceMetadataUrl;
     const header = req.headers.authorization;
     if (header === undefined || header === '') {
-      if (!requireToken) return next();
+      if (!requireToken) return undefined;
       return refuse(req, res, {
         resourceMetadataUrl, log, error: noCredentials(resourceMetadataUrl), tokenSent: false,
       });
@@ -84,13 +70,13 @@ export function bearerAuth(options: BearerAuthOptions): RequestHandler {
         return refuse(req, res, { resourceMetadataUrl, log, error, tokenSent: true });
       }
       // The identity provider failed, not the caller: no challenge, the error's own status.
-      log.warn({ method: req.method, path: pathOf(req), err: error.message }, `token not verified: ${error.message}`);
+      log.warn({ method: req.method, path: req.path, err: error.message }, `token not verified: ${error.message}`);
       sendJson(res, error.status, toRestErrorBody(error));
-      return;
+      return true;
     }
     req.caller = caller;
     req.callerToken = token;
-    next();
+    return undefined;
   };
 }
 
@@ -102,7 +88,7 @@ export function resourceServerGuards(options: {
   baseUrl: string;
   mcpPath?: string;
   requireToken?: boolean;
-}): { rest: RequestHandler; mcp: RequestHandler } {
+}): { rest: Step; mcp: Step } {
   const { baseUrl, mcpPath = '/mcp', ...rest } = options;
   return {
     rest: bearerAuth({ ...rest, resourceMetadataUrl: protectedResourceMetadataUrl(baseUrl) }),
@@ -125,7 +111,7 @@ export function bearerChallenge(resourceMetadataUrl: string, description?: strin
  * and MCP error mappers use this too, e.g. for a request without a token to act with).
  */
 export function sendUnauthenticated(
-  res: Response, error: AppError, resourceMetadataUrl: string, tokenSent = true,
+  res: HttpResponse, error: AppError, resourceMetadataUrl: string, tokenSent = true,
 ): void {
   // Written as every REST answer is (application/json, indented, no body-hash ETag).
   res.setHeader('WWW-Authenticate', bearerChallenge(resourceMetadataUrl, tokenSent ? error.detail : undefined));
@@ -139,10 +125,10 @@ export function sendUnauthenticated(
  * the refusal at info on the request's logger, which names the caller. Outside the
  * guard (no OAuth) and for any other error it does nothing.
  */
-export function challengeAfterGuard(req: Request, res: Response, error: AppError): void {
+export function challengeAfterGuard(req: HttpRequest, res: HttpResponse, error: AppError): void {
   if (error.code !== 'unauthenticated' || !req.resourceMetadataUrl) return;
   res.setHeader('WWW-Authenticate', bearerChallenge(req.resourceMetadataUrl, error.detail));
-  req.ctx?.log.info({ method: req.method, path: pathOf(req), reason: error.detail },
+  req.ctx?.log.info({ method: req.method, path: req.path, reason: error.detail },
     `request refused: ${error.detail}`);
 }
 
@@ -160,20 +146,17 @@ function noCredentials(resourceMetadataUrl: string, scheme?: string): AppError {
   );
 }
 
+/** Logs and answers the refusal; true, as the guard returns for a request it answered. */
 function refuse(
-  req: Request,
-  res: Response,
+  req: HttpRequest,
+  res: HttpResponse,
   refusal: { resourceMetadataUrl: string; log: Logger; error: AppError; tokenSent: boolean },
-): void {
+): true {
   const { log, error, tokenSent } = refusal;
   // Clients probe without a token while discovering where to sign in: that is debug noise.
-  const fields = { method: req.method, path: pathOf(req), reason: error.detail };
+  const fields = { method: req.method, path: req.path, reason: error.detail };
   if (tokenSent) log.info(fields, `request refused: ${error.detail}`);
   else log.debug(fields, `request refused: ${error.detail}`);
   sendUnauthenticated(res, error, refusal.resourceMetadataUrl, tokenSent);
-}
-
-/** The request's full path (`req.path` is relative to the mount point); never the query. */
-function pathOf(req: Request): string {
-  return req.originalUrl.split('?')[0] ?? '';
+  return true;
 }

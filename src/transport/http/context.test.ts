@@ -1,11 +1,10 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../identity/caller.js';
 import { createLogger } from '../../log/logger.js';
 import { bindCaller, requestContext, requestIdOf } from './context.js';
+import { runSteps, sendText, type HttpRequest, type HttpResponse, type Step } from './exchange.js';
+import { serveHandler, type ServedHandler } from './testing/serve-handler.js';
 
 describe('requestIdOf', () => {
   it.each([
@@ -30,18 +29,23 @@ describe('requestIdOf', () => {
 });
 
 describe('requestContext and bindCaller', () => {
-  let server: Server | undefined;
+  let served: ServedHandler | undefined;
 
   afterEach(async () => {
-    if (server) await new Promise((resolve) => server!.close(resolve));
-    server = undefined;
+    await served?.close();
+    served = undefined;
   });
 
-  async function start(app: express.Express): Promise<string> {
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  /** Serves `steps`, then `route` for GET `path`; 404 for anything else. */
+  async function start(
+    steps: Step[], path: string, route: (req: HttpRequest, res: HttpResponse) => void,
+  ): Promise<string> {
+    served = await serveHandler(async (req, res) => {
+      if (await runSteps(steps, req, res)) return;
+      if (req.method === 'GET' && req.path === path) route(req, res);
+      else sendText(res, 404, 'not found');
     });
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return served.url;
   }
 
   function capture(): { lines: Array<Record<string, unknown>>; log: ReturnType<typeof createLogger> } {
@@ -58,14 +62,11 @@ describe('requestContext and bindCaller', () => {
   it('echoes a sane incoming X-Request-Id and binds it to the context logger', async () => {
     const { lines, log } = capture();
     let seen: RequestContext | undefined;
-    const app = express();
-    app.use(requestContext(log));
-    app.get('/x', (req, res) => {
+    const base = await start([requestContext(log)], '/x', (req, res) => {
       seen = req.ctx;
       req.ctx.log.info('inside');
-      res.send('ok');
+      sendText(res, 200, 'ok');
     });
-    const base = await start(app);
     const res = await fetch(`${base}/x`, { headers: { 'X-Request-Id': 'proxy-42' } });
     expect(res.headers.get('x-request-id')).toBe('proxy-42');
     expect(seen?.requestId).toBe('proxy-42');
@@ -74,10 +75,7 @@ describe('requestContext and bindCaller', () => {
   });
 
   it('gives every request without an id a fresh one', async () => {
-    const app = express();
-    app.use(requestContext(capture().log));
-    app.get('/x', (_req, res) => void res.send('ok'));
-    const base = await start(app);
+    const base = await start([requestContext(capture().log)], '/x', (_req, res) => sendText(res, 200, 'ok'));
     const [a, b] = await Promise.all([fetch(`${base}/x`), fetch(`${base}/x`)]);
     expect(a.headers.get('x-request-id')).toBeTruthy();
     expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
@@ -86,20 +84,16 @@ describe('requestContext and bindCaller', () => {
   it('copies the guard\'s caller and token into the context and names the caller in its log lines', async () => {
     const { lines, log } = capture();
     let seen: RequestContext | undefined;
-    const app = express();
-    app.use(requestContext(log));
-    app.use((req, _res, next) => {
+    const guard: Step = (req) => {
       req.caller = { subject: 'sub-admin', email: 'admin@lab.local', groups: ['platform-admins'], source: 'sso' };
       req.callerToken = 'header.payload.signature';
-      next();
-    });
-    app.use(bindCaller());
-    app.get('/x', (req, res) => {
+    };
+    const base = await start([requestContext(log), guard, bindCaller()], '/x', (req, res) => {
       seen = req.ctx;
       req.ctx.log.info('inside');
-      res.send('ok');
+      sendText(res, 200, 'ok');
     });
-    await fetch(`${await start(app)}/x`);
+    await fetch(`${base}/x`);
     expect(seen?.caller?.email).toBe('admin@lab.local');
     expect(seen?.token).toBe('header.payload.signature');
     const line = lines.find((l) => l.msg === 'inside')!;
@@ -111,66 +105,54 @@ describe('requestContext and bindCaller', () => {
     let aborted: Promise<void> | undefined;
     let arrived!: () => void;
     const arrival = new Promise<void>((resolve) => { arrived = resolve; });
-    const app = express();
-    app.use(requestContext(capture().log));
-    app.get('/slow', (req) => {
+    const base = await start([requestContext(capture().log)], '/slow', (req) => {
       aborted = new Promise((resolve) => req.ctx.signal!.addEventListener('abort', () => resolve()));
       arrived();
     });
-    const base = await start(app);
     const controller = new AbortController();
     const pending = fetch(`${base}/slow`, { signal: controller.signal }).catch(() => undefined);
     await arrival;
     controller.abort();
     await pending;
     await aborted;
-    server!.closeAllConnections();
   });
 
   it('hands a signal asked for only after the client went away already aborted', async () => {
     let asked: Promise<boolean> | undefined;
     let arrived!: () => void;
     const arrival = new Promise<void>((resolve) => { arrived = resolve; });
-    const app = express();
-    app.use(requestContext(capture().log));
-    app.get('/late', (req, res) => {
+    const base = await start([requestContext(capture().log)], '/late', (req, res) => {
       asked = new Promise((resolve) => res.once('close', () => setImmediate(() => resolve(req.ctx.signal!.aborted))));
       arrived();
     });
-    const base = await start(app);
     const controller = new AbortController();
     const pending = fetch(`${base}/late`, { signal: controller.signal }).catch(() => undefined);
     await arrival;
     controller.abort();
     await pending;
     expect(await asked).toBe(true);
-    server!.closeAllConnections();
   });
 
   it('keeps the logger and the signal when the context is spread into a new one', async () => {
     const { lines, log } = capture();
     let copied: RequestContext | undefined;
-    const app = express();
-    app.use(requestContext(log));
-    app.get('/x', (req, res) => {
-      copied = { ...req.ctx };
-      copied.log.info('from the copy');
-      res.send('ok');
+    const base = await start([requestContext(log)], '/x', (req, res) => {
+      const copy = { ...req.ctx };
+      copied = copy;
+      copy.log.info('from the copy');
+      sendText(res, 200, 'ok');
     });
-    await fetch(`${await start(app)}/x`);
+    await fetch(`${base}/x`);
     expect(copied?.signal).toBeInstanceOf(AbortSignal);
     expect(lines.find((l) => l.msg === 'from the copy')?.requestId).toBe(copied?.requestId);
   });
 
   it('gives every context the same two accessors, own and enumerable (no closures per request)', async () => {
     const seen: RequestContext[] = [];
-    const app = express();
-    app.use(requestContext(capture().log));
-    app.get('/x', (req, res) => {
+    const base = await start([requestContext(capture().log)], '/x', (req, res) => {
       seen.push(req.ctx);
-      res.send('ok');
+      sendText(res, 200, 'ok');
     });
-    const base = await start(app);
     await fetch(`${base}/x`);
     await fetch(`${base}/x`);
     const [a, b] = seen.map((ctx) => ({

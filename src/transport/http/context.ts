@@ -6,19 +6,9 @@
  * the token is never logged.
  */
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { callerLogValue, type RequestContext } from '../../identity/caller.js';
-
-declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace Express {
-    interface Request {
-      /** The request's context; set by `requestContext()` before any route runs. */
-      ctx: RequestContext;
-    }
-  }
-}
+import type { HttpRequest, HttpResponse, Step } from './exchange.js';
 
 /** The header a request id travels in, both ways. */
 export const REQUEST_ID_HEADER = 'X-Request-Id';
@@ -94,8 +84,8 @@ class HttpRequestContext implements RequestContext {
 }
 
 /** Sets `req.ctx` (request id, logger, abort signal, GitHub token) and echoes the id in the response. */
-export function requestContext(log: Logger): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction): void => {
+export function requestContext(log: Logger): Step {
+  return (req: HttpRequest, res: HttpResponse): void => {
     const requestId = requestIdOf(req.headers['x-request-id']);
     res.setHeader(REQUEST_ID_HEADER, requestId);
     const ctx = new HttpRequestContext(requestId, log);
@@ -106,7 +96,6 @@ export function requestContext(log: Logger): RequestHandler {
     const githubToken = githubTokenOf(req.headers[GITHUB_TOKEN_HEADER]);
     if (githubToken) ctx.githubToken = githubToken;
     req.ctx = ctx;
-    next();
   };
 }
 
@@ -115,8 +104,8 @@ export function requestContext(log: Logger): RequestHandler {
  * `caller` to its logger. Without a guard in front it leaves the context as it is:
  * the service then acts as its ServiceAccount.
  */
-export function bindCaller(): RequestHandler {
-  return (req: Request, _res: Response, next: NextFunction): void => {
+export function bindCaller(): Step {
+  return (req: HttpRequest): void => {
     if (req.caller) {
       req.ctx = {
         ...req.ctx,
@@ -125,6 +114,5 @@ export function bindCaller(): RequestHandler {
         log: req.ctx.log.child({ caller: callerLogValue(req.caller) }),
       };
     }
-    next();
   };
 }

@@ -1,7 +1,5 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSteps, sendText } from './exchange.js';
 import {
   DEFAULT_SCOPES,
   oauthMetadataRouter,
@@ -9,6 +7,7 @@ import {
   protectedResourceMetadataUrl,
   type OAuthMetadataOptions,
 } from './oauth-metadata.js';
+import { serveHandler, type ServedHandler } from './testing/serve-handler.js';
 
 describe('protectedResourceMetadataUrl', () => {
   it.each([
@@ -42,18 +41,27 @@ describe('protectedResourceMetadata', () => {
 });
 
 describe('oauthMetadataRouter', () => {
-  let server: Server;
+  let served: ServedHandler;
   let base: string;
+  /** The route each request was answered under, by path; `passed` when the step let it through. */
+  const routes = new Map<string, string>();
   beforeAll(async () => {
-    const app = express();
-    app.use(oauthMetadataRouter({ baseUrl: 'https://am.example.com', issuer: 'https://dex.example.com', mcpPath: '/mcp', scopesSupported: DEFAULT_SCOPES.google }));
-    server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const step = oauthMetadataRouter({
+      baseUrl: 'https://am.example.com', issuer: 'https://dex.example.com', mcpPath: '/mcp',
+      scopesSupported: DEFAULT_SCOPES.google,
+    });
+    served = await serveHandler(async (req, res) => {
+      if (await runSteps([step], req, res)) {
+        routes.set(`${req.method} ${req.path}`, req.route ?? 'none');
+        return;
+      }
+      routes.set(`${req.method} ${req.path}`, 'passed');
+      sendText(res, 404, 'not found');
+    });
+    base = served.url;
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await served.close();
   });
 
   it.each([
@@ -81,5 +89,44 @@ describe('oauthMetadataRouter', () => {
 
   it('serves no document for other paths', async () => {
     expect((await fetch(`${base}/.well-known/oauth-protected-resource/api/v1`)).status).toBe(404);
+  });
+
+  it('names the document\'s path as the route it answered, and sets the headers a GET gets', async () => {
+    const res = await fetch(`${base}/.well-known/oauth-protected-resource/mcp?x=1`);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    await res.text();
+    const mcpDocument = '/.well-known/oauth-protected-resource/mcp';
+    expect(routes.get(`GET ${mcpDocument}`)).toBe(mcpDocument);
+    const preflight = await fetch(`${base}/.well-known/oauth-protected-resource`, { method: 'OPTIONS' });
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('*');
+    expect(routes.get('OPTIONS /.well-known/oauth-protected-resource')).toBe('/.well-known/oauth-protected-resource');
+  });
+
+  it('answers HEAD with the GET\'s headers and no body', async () => {
+    const get = await fetch(`${base}/.well-known/oauth-protected-resource`);
+    const length = String(Buffer.byteLength(await get.text()));
+    const head = await fetch(`${base}/.well-known/oauth-protected-resource`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(length);
+    expect(head.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await head.text()).toBe('');
+  });
+
+  it('matches the paths as express\'s default router did: any case, one optional trailing slash', async () => {
+    for (const path of ['/.well-known/oauth-protected-resource/', '/.Well-Known/OAuth-Protected-Resource/MCP']) {
+      const res = await fetch(`${base}${path}`);
+      expect(res.status).toBe(200);
+      await res.text();
+    }
+    expect(routes.get('GET /.Well-Known/OAuth-Protected-Resource/MCP'))
+      .toBe('/.well-known/oauth-protected-resource/mcp');
+    expect((await fetch(`${base}/.well-known/oauth-protected-resource//`)).status).toBe(404);
+  });
+
+  it('lets every other method through, as the router did', async () => {
+    expect((await fetch(`${base}/.well-known/oauth-protected-resource`, { method: 'POST' })).status).toBe(404);
+    expect(routes.get('POST /.well-known/oauth-protected-resource')).toBe('passed');
   });
 });

@@ -3,8 +3,9 @@
  * with. We run no authorization server, so the identity provider is named as the one. Two open
  * documents: `/.well-known/oauth-protected-resource` for `/api/v1`, and the same path followed by the
  * MCP path for the MCP endpoint (RFC 9728 §3.1), each with the `resource` it was derived from (§3.3).
+ * One step answers both (GET, HEAD, a CORS preflight); every other request passes it untouched.
  */
-import { Router, type Response } from 'express';
+import { sendCompactJson, type HttpRequest, type HttpResponse, type Step } from './exchange.js';
 
 /** The well-known path prefix of RFC 9728. */
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
@@ -65,28 +66,58 @@ export function protectedResourceMetadata(options: OAuthMetadataOptions, resourc
   return doc;
 }
 
-/** The router serving both documents (mount it at the root, outside the bearer guard). */
-export function oauthMetadataRouter(options: OAuthMetadataOptions): Router {
-  const router = Router();
-  const basePath = trimSlash(new URL(trimSlash(options.baseUrl)).pathname);
-  const mcpPath = options.mcpPath ?? '/mcp';
-  for (const resourcePath of ['', mcpPath]) {
-    const path = `${PROTECTED_RESOURCE_PATH}${basePath}${resourcePath}`;
-    const body = protectedResourceMetadata(options, resourcePath);
-    router.options(path, (_req, res) => {
-      allowAnyOrigin(res);
-      res.set('Access-Control-Allow-Methods', 'GET, OPTIONS').set('Access-Control-Allow-Headers', '*').status(204)
-        .end();
-    });
-    router.get(path, (_req, res) => {
-      // Browser-based MCP clients read this document cross-origin.
-      allowAnyOrigin(res);
-      res.set('Cache-Control', 'public, max-age=300').json(body);
-    });
-  }
-  return router;
+/** A document's path, as the step answers it, and its body. */
+interface MetadataDocument {
+  readonly path: string;
+  readonly body: ProtectedResourceMetadata;
 }
 
-function allowAnyOrigin(res: Response): void {
-  res.set('Access-Control-Allow-Origin', '*');
+/**
+ * The step serving both documents (run it before the guarded routes, outside the bearer guard). Paths
+ * match as express's default router matched them: any case, one optional trailing slash.
+ */
+export function oauthMetadataRouter(options: OAuthMetadataOptions): Step {
+  const basePath = trimSlash(new URL(trimSlash(options.baseUrl)).pathname);
+  const mcpPath = options.mcpPath ?? '/mcp';
+  const documents = new Map<string, MetadataDocument>();
+  for (const resourcePath of ['', mcpPath]) {
+    const path = `${PROTECTED_RESOURCE_PATH}${basePath}${resourcePath}`;
+    documents.set(path.toLowerCase(), { path, body: protectedResourceMetadata(options, resourcePath) });
+  }
+  return (req: HttpRequest, res: HttpResponse): boolean | undefined => {
+    const document = documentOf(documents, req.path);
+    if (!document) return undefined;
+    const method = req.method;
+    if (method === 'OPTIONS') {
+      req.route = document.path;
+      allowAnyOrigin(res);
+      res.setHeader('Access-Control-Allow-Methods', 'GET, OPTIONS');
+      res.setHeader('Access-Control-Allow-Headers', '*');
+      res.statusCode = 204;
+      res.end();
+      return true;
+    }
+    if (method !== 'GET' && method !== 'HEAD') return undefined;
+    req.route = document.path;
+    // Browser-based MCP clients read this document cross-origin.
+    allowAnyOrigin(res);
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    // Node writes no body for HEAD and keeps the headers, Content-Length included.
+    sendCompactJson(res, 200, document.body);
+    return true;
+  };
+}
+
+/** The document whose path `path` is; cheap for every other path, which is nearly every request. */
+function documentOf(documents: ReadonlyMap<string, MetadataDocument>, path: string): MetadataDocument | undefined {
+  // Every document's path starts with `/.`; no other request pays for the case folding below.
+  if (path.charCodeAt(1) !== 0x2e) return undefined;
+  const exact = documents.get(path);
+  if (exact) return exact;
+  const folded = path.toLowerCase();
+  return documents.get(folded) ?? (folded.endsWith('/') ? documents.get(folded.slice(0, -1)) : undefined);
+}
+
+function allowAnyOrigin(res: HttpResponse): void {
+  res.setHeader('Access-Control-Allow-Origin', '*');
 }

@@ -1,11 +1,10 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../log/logger.js';
 import { FakeService } from '../testing/fake-service.js';
 import { createApp, type AppOptions } from '../../app.js';
+import type { Step } from './exchange.js';
 import { isLoopbackOriginHost, refuseOrigin } from './origin-guard.js';
+import { serveHandler, type ServedHandler } from './testing/serve-handler.js';
 
 describe('refuseOrigin', () => {
   const none = new Set<string>();
@@ -55,22 +54,17 @@ describe('isLoopbackOriginHost', () => {
 });
 
 describe('the origin check in front of REST and MCP', () => {
-  let server: Server | undefined;
+  let served: ServedHandler | undefined;
   afterEach(async () => {
-    if (server) {
-      server.closeAllConnections();
-      await new Promise((resolve) => server!.close(resolve));
-    }
-    server = undefined;
+    await served?.close();
+    served = undefined;
   });
 
   async function start(options: Partial<AppOptions> = {}): Promise<{ base: string; service: FakeService }> {
     const service = new FakeService();
-    const app = createApp({ service, log: silentLogger(), version: '1.2.3', ...options });
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, service };
+    // The app is node's request listener, served as the real listener serves it.
+    served = await serveHandler(createApp({ service, log: silentLogger(), version: '1.2.3', ...options }));
+    return { base: served.url, service };
   }
 
   const initialize = JSON.stringify({
@@ -143,9 +137,12 @@ describe('the origin check in front of REST and MCP', () => {
 
   it('refuses a foreign origin before the bearer guard, so no sign-in challenge is given to the page', async () => {
     let guardRan = false;
-    const guard: RequestHandler = (_req: Request, res: Response, _next: NextFunction) => {
+    const guard: Step = (_req, res) => {
       guardRan = true;
-      res.status(401).set('WWW-Authenticate', 'Bearer').end();
+      res.statusCode = 401;
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      res.end();
+      return true;
     };
     const { base } = await start({ auth: guard });
     const res = await mcpPost(base, 'http://evil.example');

@@ -6,16 +6,16 @@
  * `allowedOrigins` passes; anything else, `null` included, is 403 before the bearer guard. `Host` is not
  * consulted: a rebinding page controls it and proxies rewrite it (docs/security.md "Browser origins").
  */
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isIP } from 'node:net';
 import { forbidden, toRestErrorBody } from '../../core/errors.js';
+import type { HttpRequest, HttpResponse, Step } from './exchange.js';
 import { sendJson } from './send-json.js';
 
 export interface OriginGuardOptions {
   /** Origins (`scheme://host[:port]`) accepted besides loopback ones; others are refused. */
   allowedOrigins?: readonly string[];
   /** How a refusal is written; default: the REST error body `{"error":{"code":"forbidden",…}}`. */
-  respond?: (res: Response, message: string) => void;
+  respond?: (res: HttpResponse, message: string) => void;
 }
 
 /** True for host names that can only mean the user's own machine. */
@@ -51,23 +51,24 @@ export function refuseOrigin(origin: string | undefined, allowed: ReadonlySet<st
   );
 }
 
-/** The guard. */
-export function originGuard(options: OriginGuardOptions = {}): RequestHandler {
+/** The guard: answers a refused origin (true), or returns nothing for the next step. */
+export function originGuard(options: OriginGuardOptions = {}): Step {
   const allowed = new Set(
     (options.allowedOrigins ?? []).map(normaliseOrigin).filter((o): o is string => o !== undefined),
   );
-  const respond = options.respond ?? ((res: Response, message: string) => {
+  const respond = options.respond ?? ((res: HttpResponse, message: string) => {
     sendJson(res, 403, toRestErrorBody(forbidden(message)));
   });
-  return (req: Request, res: Response, next: NextFunction): void => {
+  return (req: HttpRequest, res: HttpResponse): boolean | undefined => {
     const header = req.headers.origin;
     const origin = Array.isArray(header) ? header[0] : header;
     const reason = refuseOrigin(origin, allowed);
-    if (reason === undefined) return next();
+    if (reason === undefined) return undefined;
     req.ctx?.log.info(
-      { method: req.method, path: req.originalUrl.split('?')[0], origin: String(origin).slice(0, 200) },
+      { method: req.method, path: req.path, origin: String(origin).slice(0, 200) },
       'request refused: browser origin not allowed',
     );
     respond(res, reason);
+    return true;
   };
 }

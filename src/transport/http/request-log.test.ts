@@ -1,41 +1,43 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import express from 'express';
+import type { Logger } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../log/logger.js';
 import { captureLogLines } from '../../testing/log-lines.js';
 import { requestContext } from './context.js';
+import { runSteps, sendCompactJson, sendText, type HttpRequest, type HttpResponse } from './exchange.js';
 import { requestLogger } from './request-log.js';
+import { serveHandler, type ServedHandler } from './testing/serve-handler.js';
 
-let server: Server | undefined;
+let served: ServedHandler | undefined;
 afterEach(async () => {
-  if (server) {
-    const closing = new Promise((resolve) => server!.close(resolve));
-    server.closeAllConnections();
-    await closing;
-  }
-  server = undefined;
+  await served?.close();
+  served = undefined;
 });
 
-async function serve(app: express.Express): Promise<string> {
-  server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server!.once('listening', resolve));
-  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+type Route = (req: HttpRequest, res: HttpResponse) => void;
+
+/** Serves the context and the access log in front of `routes` (GET only, by path); 404 otherwise. */
+async function serve(log: Logger, routes: Record<string, Route>): Promise<string> {
+  const steps = [requestContext(log), requestLogger(log)];
+  served = await serveHandler((req, res) => {
+    runSteps(steps, req, res);
+    const route = req.method === 'GET' ? routes[req.path] : undefined;
+    if (route) route(req, res);
+    else sendText(res, 404, 'not found');
+  });
+  return served.url;
 }
 
 describe('requestLogger', () => {
   it('writes one line per request with the request id and the caller, and never a header', async () => {
     const out = captureLogLines();
     const log = createLogger({ destination: out.stream });
-    const app = express();
-    app.use(requestContext(log));
-    app.use(requestLogger(log));
-    app.get('/x', (req, res) => {
-      // What the OAuth guard does once it verified a token.
-      req.ctx.caller = { subject: 'sub-1', email: 'alice@lab.local', groups: [], source: 'sso' };
-      res.json({ ok: true });
+    const url = await serve(log, {
+      '/x': (req, res) => {
+        // What the OAuth guard does once it verified a token.
+        req.ctx.caller = { subject: 'sub-1', email: 'alice@lab.local', groups: [], source: 'sso' };
+        sendCompactJson(res, 200, { ok: true });
+      },
     });
-    const url = await serve(app);
     const res = await fetch(`${url}/x?namespace=kagent`, { headers: { authorization: 'Bearer secret-token', 'x-request-id': 'req-1' } });
     expect(res.status).toBe(200);
     await out.waitFor((l) => l.msg === 'GET /x 200', 'for GET /x');
@@ -52,17 +54,15 @@ describe('requestLogger', () => {
   it('logs a 5xx at error, the probes at debug (a draining /readyz 503 too), and each request once even when the client leaves first', async () => {
     const out = captureLogLines();
     const log = createLogger({ destination: out.stream, level: 'debug' });
-    const app = express();
-    app.use(requestContext(log));
-    app.use(requestLogger(log));
-    app.get('/healthz', (_req, res) => { res.send('ok'); });
-    // Draining: readiness answers 503 on purpose, which is no server failure.
-    app.get('/readyz', (_req, res) => { res.status(503).send('shutting down'); });
-    app.get('/boom', (_req, res) => { res.status(503).json({ error: 'down' }); });
     let arrived: () => void = () => undefined;
     const arriving = new Promise<void>((resolve) => { arrived = resolve; });
-    app.get('/slow', () => { arrived(); });
-    const url = await serve(app);
+    const url = await serve(log, {
+      '/healthz': (_req, res) => sendText(res, 200, 'ok'),
+      // Draining: readiness answers 503 on purpose, which is no server failure.
+      '/readyz': (_req, res) => sendText(res, 503, 'shutting down'),
+      '/boom': (_req, res) => sendCompactJson(res, 503, { error: 'down' }),
+      '/slow': () => arrived(),
+    });
     await fetch(`${url}/healthz`);
     await fetch(`${url}/readyz`);
     await fetch(`${url}/boom`);

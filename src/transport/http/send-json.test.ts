@@ -30,3 +30,24 @@ describe('encodeJson', () => {
     }
   });
 });
+
+describe('sendJson', () => {
+  it('answers a frozen value with the bytes it encoded the first time, and an unfrozen one anew', async () => {
+    const { serveHandler } = await import('./testing/serve-handler.js');
+    const { sendJson } = await import('./send-json.js');
+    const answer = deepFreeze({ version: '1', chart: { schemaVersion: '0.5.2' } });
+    const open = { count: 0 };
+    const served = await serveHandler((req, res) => {
+      open.count++;
+      sendJson(res, 200, req.path === '/frozen' ? answer : { count: open.count });
+    });
+    try {
+      const frozen = [await (await fetch(`${served.url}/frozen`)).text(), await (await fetch(`${served.url}/frozen`)).text()];
+      expect(frozen).toEqual([whole(answer), whole(answer)]);
+      expect(await (await fetch(`${served.url}/open`)).json()).toEqual({ count: 3 });
+      expect(await (await fetch(`${served.url}/open`)).json()).toEqual({ count: 4 });
+    } finally {
+      await served.close();
+    }
+  });
+});

@@ -2,10 +2,12 @@
  * How every REST body is written: `application/json`, two-space indent and a trailing newline, with
  * `<`, `>`, `&`, U+2028 and U+2029 escaped as Go's `json.Encoder` does, so a body is safe inside HTML and
  * JavaScript. A list whose items are frozen objects (the read cache's agents) reuses each item's encoded
- * text, so a warm list of thousands is joined instead of serialized again; the bytes are the same.
+ * text, so a warm list of thousands is joined instead of serialized again, and a frozen answer
+ * (get_info's, kept while unchanged) is encoded once; the bytes are the same. Frozen means deep-frozen
+ * (core/frozen.ts): nothing inside such a value can change after its bytes were kept.
  */
-import type { Response } from 'express';
 import { isFrozenObject } from '../../core/frozen.js';
+import type { HttpResponse } from './exchange.js';
 
 const ESCAPES: Record<string, string> = {
   '<': '\\u003c',
@@ -58,15 +60,27 @@ export function encodeJson(value: unknown): string {
 
 /**
  * Sends `value` as the response with `status`, typed exactly `application/json` as Go's was.
- * Written with `end`, not express's `send`: `send` would add a weak ETag of the body and
- * answer 304 to an `If-None-Match` naming the ETag the route set. An agent's ETag is its
- * HelmRelease's version, which stays the same while kagent's readiness in the same answer
- * changes, so a 304 on it would keep a cache's stale status; the only ETags are the ones
- * the routes set, and every GET answers the whole body.
+ * No ETag of the body is added and no 304 answered: an agent's ETag is its HelmRelease's
+ * version, which stays the same while kagent's readiness in the same answer changes, so a
+ * 304 on it would keep a cache's stale status; the only ETags are the ones the routes set,
+ * and every GET answers the whole body.
  */
-export function sendJson(res: Response, status: number, value: unknown): void {
-  const body = Buffer.from(encodeJson(value), 'utf8');
-  res.status(status).setHeader('Content-Type', 'application/json');
+export function sendJson(res: HttpResponse, status: number, value: unknown): void {
+  const body = bodyOf(value);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', body.length);
   res.end(body);
+}
+
+const frozenBodies = new WeakMap<object, Buffer>();
+
+function bodyOf(value: unknown): Buffer {
+  if (!isFrozenObject(value)) return Buffer.from(encodeJson(value), 'utf8');
+  let body = frozenBodies.get(value);
+  if (body === undefined) {
+    body = Buffer.from(encodeJson(value), 'utf8');
+    frozenBodies.set(value, body);
+  }
+  return body;
 }

@@ -1,15 +1,13 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import express from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { notFound } from '../../core/errors.js';
 import { silentLogger } from '../../log/logger.js';
 import { Metrics } from '../../metrics/metrics.js';
 import { requestContext } from '../http/context.js';
+import { serveHandler, type ServedHandler } from '../http/testing/serve-handler.js';
 import { OPERATIONS } from '../operations.js';
 import { MCP_MAX_BODY_BYTES, createMcpHandler } from './handler.js';
 import { MCP_INSTRUCTIONS } from './instructions.js';
@@ -18,7 +16,7 @@ import { FakeService, SAMPLE_INFO } from '../testing/fake-service.js';
 const ACCEPT = 'application/json, text/event-stream';
 
 describe('the MCP endpoint (stateless streamable HTTP)', () => {
-  let server: Server;
+  let served: ServedHandler;
   let url: string;
   let service: FakeService;
   let metrics: Metrics;
@@ -27,23 +25,20 @@ describe('the MCP endpoint (stateless streamable HTTP)', () => {
   beforeAll(async () => {
     service = new FakeService();
     metrics = new Metrics({ processMetrics: false });
-    const app = express();
-    app.use(requestContext(silentLogger()));
-    app.all('/mcp', createMcpHandler({ service, log: silentLogger(), version: '9.9.9', metrics }));
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const context = requestContext(silentLogger());
+    const mcp = createMcpHandler({ service, log: silentLogger(), version: '9.9.9', metrics });
+    served = await serveHandler(async (req, res) => {
+      await context(req, res);
+      await mcp(req, res);
     });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    url = `${served.url}/mcp`;
   });
 
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((c) => c.close()));
   });
 
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => served.close());
 
   async function connect(headers: Record<string, string> = {}): Promise<Client> {
     const client = new Client({ name: 'test', version: '1.0.0' });

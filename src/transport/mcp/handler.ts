@@ -9,10 +9,10 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../metrics/metrics.js';
 import { duplicateKey } from '../duplicate-keys.js';
+import { sendCompactJson, type Handler, type HttpRequest, type HttpResponse } from '../http/exchange.js';
 import type { AnyOperation, OperationService } from '../operations.js';
 import { asCancellation, InFlightCalls, singleToolCallId } from './in-flight.js';
 import { headersAcceptable, notJsonRpc } from './message-shape.js';
@@ -45,30 +45,31 @@ const METHOD_NOT_ALLOWED = jsonRpcError(
   'JSON-RPC messages with POST',
 );
 
-/** The express handler of the MCP path; it reads the request body itself (mount no body parser before it). */
-export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
+/** The handler of the MCP path; it reads the request body itself (run no body step before it). */
+export function createMcpHandler(options: McpHandlerOptions): Handler {
   const catalog = new ToolCatalog({
     service: options.service, metrics: options.metrics, operations: options.operations,
   });
   const { log, version } = options;
   const inFlight = new InFlightCalls();
 
-  return async (req: Request, res: Response, _next: NextFunction): Promise<void> => {
+  return async (req: HttpRequest, res: HttpResponse): Promise<void> => {
     if (req.method !== 'POST') {
-      res.status(405).set('Allow', 'POST').json(METHOD_NOT_ALLOWED);
+      res.setHeader('Allow', 'POST');
+      sendCompactJson(res, 405, METHOD_NOT_ALLOWED);
       return;
     }
     const message = parseMessage(await bufferBody(req, MCP_MAX_BODY_BYTES), MCP_MAX_BODY_BYTES);
     // JSON.parse keeps the last of a repeated key, so `"dryRun": true, "dryRun": false` would write.
     const repeated = message && duplicateKey(message.text);
     if (repeated !== undefined) {
-      res.status(400).json(jsonRpcError(-32600,
+      sendCompactJson(res, 400, jsonRpcError(-32600,
         `Invalid Request: field "${repeated}" is given twice; send each field once`));
       return;
     }
     const shape = message && headersAcceptable(req) ? notJsonRpc(message.value) : undefined;
     if (shape !== undefined) {
-      res.status(400).json(jsonRpcError(-32600, `Invalid Request: ${shape}`));
+      sendCompactJson(res, 400, jsonRpcError(-32600, `Invalid Request: ${shape}`));
       return;
     }
     const stream = asksForProgress(message?.value);
@@ -81,7 +82,10 @@ export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
       deliver?.({ ...cancellation, jsonrpc: '2.0' });
       if (stream) transport.closeSSEStream(id);
       else if (!res.headersSent) {
-        res.status(200).set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' }).end();
+        res.statusCode = 200;
+        res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+        res.setHeader('Cache-Control', 'no-cache');
+        res.end();
       }
     });
     // What the transport hands this request's server (set once connected).
@@ -121,7 +125,7 @@ export function createMcpHandler(options: McpHandlerOptions): RequestHandler {
       await transport.handleRequest(req, res, message?.value);
     } catch (err) {
       (req.ctx?.log ?? log).error({ err: err instanceof Error ? err.message : String(err) }, 'request failed');
-      if (!res.headersSent) res.status(500).json(jsonRpcError(-32603, 'Internal error'));
+      if (!res.headersSent) sendCompactJson(res, 500, jsonRpcError(-32603, 'Internal error'));
     }
   };
 }

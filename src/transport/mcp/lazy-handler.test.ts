@@ -1,29 +1,26 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../log/logger.js';
 import { requestContext } from '../http/context.js';
+import { serveHandler, type ServedHandler } from '../http/testing/serve-handler.js';
 import { FakeService } from '../testing/fake-service.js';
 import { lazyMcpHandler, type LazyMcpHandler } from './lazy-handler.js';
 
 describe('the MCP handler loaded on first use', () => {
-  let server: Server;
+  let served: ServedHandler;
   let url: string;
   let mcp: LazyMcpHandler;
 
   beforeAll(async () => {
     mcp = lazyMcpHandler({ service: new FakeService(), log: silentLogger(), version: '9.9.9' });
-    const app = express();
-    app.use(requestContext(silentLogger()));
-    app.all('/mcp', mcp.handler);
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const context = requestContext(silentLogger());
+    served = await serveHandler(async (req, res) => {
+      await context(req, res);
+      await mcp.handler(req, res);
     });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    url = `${served.url}/mcp`;
   });
 
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => served.close());
 
   it('answers a first request that arrives before anything was loaded, as the real handler does', async () => {
     const res = await fetch(url, {
@@ -45,5 +42,41 @@ describe('the MCP handler loaded on first use', () => {
     const res = await fetch(url);
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('the MCP handler whose load fails', () => {
+  let served: ServedHandler;
+  let url: string;
+  let failures = 1;
+
+  beforeAll(async () => {
+    // Building the real handler reads `operations`: the first build throws, later ones see the default.
+    const options = {
+      service: new FakeService(), log: silentLogger(), version: '9.9.9',
+      get operations() {
+        if (failures-- > 0) throw new Error('the catalog did not build');
+        return undefined;
+      },
+    };
+    const mcp = lazyMcpHandler(options);
+    const context = requestContext(silentLogger());
+    // serveHandler answers a rejected handler 500 with the error's message, as the app's error handler would.
+    served = await serveHandler(async (req, res) => {
+      await context(req, res);
+      await mcp.handler(req, res);
+    });
+    url = `${served.url}/mcp`;
+  });
+
+  afterAll(() => served.close());
+
+  it('rejects the request that met the failure, and the next request loads again and is answered', async () => {
+    const failed = await fetch(url);
+    expect(failed.status).toBe(500);
+    expect(await failed.text()).toBe('the catalog did not build');
+    const answered = await fetch(url);
+    expect(answered.status).toBe(405);
+    expect(answered.headers.get('allow')).toBe('POST');
   });
 });

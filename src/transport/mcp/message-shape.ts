@@ -4,8 +4,9 @@
  * parse error (-32700, meant for text that is not JSON) or answers an empty batch 202. Messages are
  * checked with the SDK's own schema, so what passes is exactly what the transport accepts.
  */
+import type { IncomingMessage } from 'node:http';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Request } from 'express';
+import typeis from 'type-is';
 
 /** Why a parsed body is not one JSON-RPC message or a non-empty batch of them; undefined when it is. */
 export function notJsonRpc(parsed: unknown): string | undefined {
@@ -55,10 +56,11 @@ function kind(v: unknown): string {
 /**
  * True when the request's headers pass the transport's own checks (it accepts JSON and
  * SSE, and sends JSON), so a wrong Accept or Content-Type is still answered 406 or 415
- * by the transport before anything is said about the body.
+ * by the transport before anything is said about the body. A request without a body
+ * (no Content-Length or Transfer-Encoding) never passes: `type-is` answers null for it.
  */
-export function headersAcceptable(req: Request): boolean {
+export function headersAcceptable(req: IncomingMessage): boolean {
   const accept = req.headers.accept ?? '';
   return accept.includes('application/json') && accept.includes('text/event-stream') &&
-    req.is('application/json') === 'application/json';
+    typeis(req, ['application/json']) === 'application/json';
 }

@@ -5,10 +5,10 @@
  * does not parse (none, over the limit, not JSON) as `req.rawBody`, for the transport to refuse in its
  * own words; a declared Content-Length over the limit is never read. The rest stays the transport's.
  */
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 
 /** Reads the request body (up to `limit` + 1 bytes; the rest is discarded) and leaves it as `req.rawBody`. */
-export async function bufferBody(req: Request, limit: number): Promise<Buffer | undefined> {
+export async function bufferBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   if (Number(req.headers['content-length']) > limit) return undefined;
   const chunks: Buffer[] = [];
   let size = 0;
@@ -20,7 +20,7 @@ export async function bufferBody(req: Request, limit: number): Promise<Buffer | 
     size += part.length;
   }
   const body = Buffer.concat(chunks);
-  (req as Request & { rawBody?: Buffer }).rawBody = body;
+  (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
   return body;
 }
 

@@ -4,17 +4,15 @@
  * call ends, so a client that resets its request timeout on progress keeps waiting.
  * The repeat interval is shortened here; the SDK client's own `onprogress` receives them.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
-import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WaitResult } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import { silentLogger } from '../../log/logger.js';
 import { requestContext } from '../http/context.js';
+import { serveHandler, type ServedHandler } from '../http/testing/serve-handler.js';
 import { FakeService } from '../testing/fake-service.js';
 import { createMcpHandler } from './handler.js';
 
@@ -27,23 +25,22 @@ class QuietWait extends FakeService {
   }
 }
 
-let server: Server;
+let served: ServedHandler | undefined;
 let url: string;
 
 beforeAll(async () => {
-  const app = express();
-  app.use(requestContext(silentLogger()));
-  app.all('/mcp', createMcpHandler({ service: new QuietWait(), log: silentLogger(), version: 'test', progressHeartbeatMs: 20 }));
-  server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  const context = requestContext(silentLogger());
+  const mcp = createMcpHandler({
+    service: new QuietWait(), log: silentLogger(), version: 'test', progressHeartbeatMs: 20,
   });
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  served = await serveHandler(async (req, res) => {
+    await context(req, res);
+    await mcp(req, res);
+  });
+  url = `${served.url}/mcp`;
 });
 
-afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-});
+afterAll(() => served?.close());
 
 describe('progress of a quiet call', () => {
   it('repeats the last message with a growing progress while the call waits, until it is cancelled', async () => {

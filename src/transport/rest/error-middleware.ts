@@ -2,23 +2,31 @@
  * The one place a REST failure becomes a response: `{"error":{"code","message"}}` with its code's status
  * (or an AppError's own, such as 413); anything else is 502 `backend_error` with the message only, never
  * a stack. 5xx log at error (stack in the log only), 4xx at debug; a 401 behind OAuth carries the
- * RFC 6750 challenge; a path express cannot percent-decode is a 400 naming the segment.
+ * RFC 6750 challenge; a 503 says when to retry. An answer already under way cannot be replaced: its
+ * connection is closed instead, so the client sees a cut answer, never a complete-looking one.
  */
-import type { ErrorRequestHandler, Request } from 'express';
 import type { Logger } from 'pino';
-import { invalid, ServiceUnavailable, toAppError, toRestErrorBody } from '../../core/errors.js';
+import { ServiceUnavailable, toAppError, toRestErrorBody } from '../../core/errors.js';
 import { challengeAfterGuard } from '../http/auth.js';
 import type { ErrorBody } from '../../core/types.js';
+import type { HttpRequest, HttpResponse } from '../http/exchange.js';
 import { sendJson } from '../http/send-json.js';
 
-/** The error middleware of the REST router; `log` is used when the request has no context logger. */
-export function restErrorHandler(log: Logger): ErrorRequestHandler {
-  return (err, req, res, next) => {
-    if (res.headersSent) return next(err);
-    const appError = toAppError(fromRouting(err));
+/** Answers `err` for `req`; `log` is used when the request has no context logger. */
+export type RestErrorHandler = (err: unknown, req: HttpRequest, res: HttpResponse) => void;
+
+/** The error handler of the REST router. */
+export function restErrorHandler(log: Logger): RestErrorHandler {
+  return (err, req, res) => {
+    const appError = toAppError(err);
     const status = appError.status;
-    const requestLog = (req as Request & { ctx?: { log?: Logger } }).ctx?.log ?? log;
-    const where = { method: req.method, path: req.originalUrl.split('?')[0], status, code: appError.code };
+    const requestLog = (req as { ctx?: { log?: Logger } }).ctx?.log ?? log;
+    const where = { method: req.method, path: req.path, status, code: appError.code };
+    if (res.headersSent) {
+      requestLog.error({ ...where, err: appError.message }, 'request failed after its answer began');
+      res.destroy();
+      return;
+    }
     if (status >= 500) requestLog.error({ ...where, err }, 'request failed');
     else requestLog.debug({ ...where, message: appError.message }, 'request refused');
     challengeAfterGuard(req, res, appError);
@@ -26,19 +34,4 @@ export function restErrorHandler(log: Logger): ErrorRequestHandler {
     const body: ErrorBody = toRestErrorBody(appError);
     sendJson(res, status, body);
   };
-}
-
-/**
- * An error express's router raised before any route ran, as the AppError it is: a path
- * parameter that is not valid percent-encoding (`URIError`, status 400, "Failed to
- * decode param '<segment>'"). Anything else is returned as it is.
- */
-export function fromRouting(err: unknown): unknown {
-  if (!(err instanceof URIError) || (err as { status?: unknown }).status !== 400) return err;
-  const segment = /'(.*)'$/s.exec(err.message)?.[1] ?? '';
-  return invalid(
-    `the path segment ${JSON.stringify(segment)} is not valid percent-encoding; encode the namespace and name as ` +
-    `URL path segments`,
-    err,
-  );
 }

@@ -8,11 +8,15 @@
  */
 import { MIMEType } from 'node:util';
 import zlib from 'node:zlib';
-import express, { type RequestHandler } from 'express';
+import type { Readable, Transform } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import getRawBody from 'raw-body';
+import typeis from 'type-is';
 import { AppError, ErrorCode, invalid } from '../../core/errors.js';
 import { inputShapeProblem } from '../input-guard.js';
 import { duplicateKey } from '../duplicate-keys.js';
 import { jsonKind } from '../type-errors.js';
+import type { HttpRequest, HttpResponse, Step } from '../http/exchange.js';
 
 /** The largest body read (1 MiB). */
 export const MAX_BODY_BYTES = 1 << 20;
@@ -72,19 +76,17 @@ export function contentTypeProblem(header: string | undefined): string | undefin
   return undefined;
 }
 
-const rawParser = express.raw({ type: () => true, limit: MAX_BODY_BYTES });
-
 /**
  * Reads the raw body into `req.body` as a Buffer (at most 1 MiB), translating the
  * reader's failures into AppErrors; parsing happens in `parseJsonBody`.
  */
-export const readRawBody: RequestHandler = (req, res, next) => {
+export const readRawBody: Step = async (req, res) => {
   const problem = contentTypeProblem(req.headers['content-type']);
   if (problem !== undefined) {
-    return next(refuse(res, new UnsupportedMediaTypeError(problem,
-      req.method === 'PATCH' ? { 'Accept-Patch': JSON_MEDIA_TYPE } : {})));
+    throw refuse(res, new UnsupportedMediaTypeError(problem,
+      req.method === 'PATCH' ? { 'Accept-Patch': JSON_MEDIA_TYPE } : {}));
   }
-  readBytes(req, res, next);
+  req.body = await readBytes(req, res);
 };
 
 /**
@@ -93,36 +95,63 @@ export const readRawBody: RequestHandler = (req, res, next) => {
  * would then be a real (or forced) delete. A body that is not empty is refused instead,
  * naming the query parameters; an empty one (with any Content-Type) passes.
  */
-export const refuseBody: RequestHandler = (req, res, next) => {
-  readBytes(req, res, (err?: unknown) => {
-    if (err !== undefined && err !== null) return next(err);
-    const text = Buffer.isBuffer(req.body) ? req.body.toString() : '';
-    req.body = undefined;
-    if (text.trim() === '') return next();
-    return next(invalid(`${req.method} takes no body; send its options as query parameters (e.g. ?dryRun=true or ` +
-      `?force=true); nothing was done`));
-  });
+export const refuseBody: Step = async (req, res) => {
+  const text = (await readBytes(req, res))?.toString() ?? '';
+  if (text.trim() === '') return;
+  throw invalid(`${req.method} takes no body; send its options as query parameters (e.g. ?dryRun=true or ` +
+    `?force=true); nothing was done`);
 };
 
-/** Reads the bytes into `req.body`, translating the reader's failures into AppErrors. */
-function readBytes(req: express.Request, res: express.Response, next: express.NextFunction): void {
-  rawParser(req, res, (err?: unknown) => {
-    if (err === undefined || err === null) return next();
-    const type = (err as { type?: unknown }).type;
-    if (type === 'entity.too.large') return next(new BodyTooLargeError(err));
-    if (type === 'encoding.unsupported') {
-      const coding = JSON.stringify(String((err as { encoding?: unknown }).encoding ?? '').slice(0, 64));
-      const detail =
-        `the content coding ${coding} is not supported; send the body uncompressed or as ${CODINGS.join(', ')}`;
-      return next(refuse(res, new UnsupportedMediaTypeError(detail, { 'Accept-Encoding': CODINGS.join(', ') }, err)));
+/**
+ * The body's bytes, undone from their content coding, as body-parser reads them: nothing when
+ * the request has no body; on a failure the rest of the request is read off first, so the
+ * client gets the answer instead of a reset connection.
+ */
+async function readBytes(req: HttpRequest, res: HttpResponse): Promise<Buffer | undefined> {
+  if (!typeis.hasBody(req)) return undefined;
+  const coding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+  const inflate = coding === 'identity' ? undefined : decompressor(coding);
+  if (coding !== 'identity' && !inflate) {
+    const detail = `the content coding ${JSON.stringify(coding.slice(0, 64))} is not supported; send the body ` +
+      `uncompressed or as ${CODINGS.join(', ')}`;
+    throw refuse(res, new UnsupportedMediaTypeError(detail, { 'Accept-Encoding': CODINGS.join(', ') }));
+  }
+  const stream: Readable = inflate ? req.pipe(inflate) : req;
+  try {
+    const length = inflate ? undefined : req.headers['content-length'];
+    return await getRawBody(stream, { length, limit: MAX_BODY_BYTES });
+  } catch (err) {
+    if (inflate) {
+      req.unpipe(inflate);
+      inflate.destroy();
     }
+    req.resume();
+    await finished(req).catch(() => undefined);
+    if ((err as { type?: unknown }).type === 'entity.too.large') throw new BodyTooLargeError(err);
     const message = err instanceof Error ? err.message : String(err);
-    return next(invalid(`read body: ${message}`, err));
-  });
+    throw invalid(`read body: ${message}`, err);
+  } finally {
+    if (inflate && !inflate.destroyed) {
+      req.unpipe(inflate);
+      inflate.on('error', () => undefined);
+      inflate.destroy();
+      req.resume();
+    }
+  }
 }
 
-/** Sets the error's response headers (the error middleware writes its body) and hands it back. */
-function refuse(res: express.Response, error: UnsupportedMediaTypeError): UnsupportedMediaTypeError {
+function decompressor(coding: string): Transform | undefined {
+  switch (coding) {
+    case 'gzip': return zlib.createGunzip();
+    case 'deflate': return zlib.createInflate();
+    case 'br': return zlib.createBrotliDecompress();
+    case 'zstd': return 'createZstdDecompress' in zlib ? zlib.createZstdDecompress() : undefined;
+    default: return undefined;
+  }
+}
+
+/** Sets the error's response headers (the error handler writes its body) and hands it back. */
+function refuse(res: HttpResponse, error: UnsupportedMediaTypeError): UnsupportedMediaTypeError {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
   return error;
 }
@@ -130,7 +159,7 @@ function refuse(res: express.Response, error: UnsupportedMediaTypeError): Unsupp
 /**
  * The body as a JSON object with `null`-valued keys removed, but for the top-level keys in
  * `keepNull`, which stay null for the input schema to refuse. `raw` is what
- * `readRawBody` left on `req.body` (or an object an app-level parser produced).
+ * `readRawBody` left on `req.body`.
  */
 export function parseJsonBody(raw: unknown, keepNull: ReadonlySet<string> = new Set()): Record<string, unknown> {
   let value: unknown = raw;

@@ -6,7 +6,7 @@
  * refused), resolved against the current version when it lists several tags, then `If-None-Match`;
  * create refuses any If-Match with 412 (RFC 9110 §13.1.1). docs/safe-change.md has the full rules.
  */
-import type { Request } from 'express';
+import type { ParsedUrlQuery } from 'node:querystring';
 import type { z } from 'zod';
 import { invalid, isAppError, PreconditionFailed, type AppError } from '../../core/errors.js';
 import type { AnyOperation } from '../operations.js';
@@ -15,16 +15,16 @@ import { wrongTypeText } from '../type-errors.js';
 import { parseIfMatch, shownTag, singleVersion, versionFromList, versionUnlessNoneMatch,
   type IfMatch } from './if-match.js';
 import { parseJsonBody } from './json-body.js';
+import { header, type HttpRequest } from '../http/exchange.js';
 
 /** Reads the agent's current `version`; a missing agent throws its 404. */
 export type CurrentVersion = (namespace: string, name: string) => Promise<string | undefined>;
 
 /** The operation's parsed (and, for validate, adapted) input of a request. */
 export async function restInput(
-  operation: AnyOperation, req: Request, currentVersion?: CurrentVersion,
+  operation: AnyOperation, req: HttpRequest, currentVersion?: CurrentVersion,
 ): Promise<Record<string, unknown>> {
   const { rest } = operation;
-  // Read once: express parses the query string again on every read of `req.query`.
   const query = req.query;
   refuseUnknownQuery(operation, query);
   // A null Boolean or number is refused (the schema names it), never read as "not given".
@@ -55,7 +55,7 @@ export async function restInput(
     raw[name] = rest.params?.[name] === 'integer' ? wholeNumber(name, value) : value;
     origins.set(name, 'path segment');
   }
-  const ifMatch = rest.ifMatch ? parseIfMatch(req.get('if-match')) : undefined;
+  const ifMatch = rest.ifMatch ? parseIfMatch(header(req, 'if-match')) : undefined;
   const version = ifMatch && singleVersion(ifMatch);
   if (version !== undefined) {
     if (raw.version !== undefined && raw.version !== version) {
@@ -69,9 +69,9 @@ export async function restInput(
   const input = parsed.data as Record<string, unknown>;
   // If-Match lists and If-None-Match both compare with the current version: read it once.
   const current = currentVersion && readOnce(currentVersion);
-  if (rest.createIfMatch) await checkCreateIfMatch(req.get('if-match'), input, current);
+  if (rest.createIfMatch) await checkCreateIfMatch(header(req, 'if-match'), input, current);
   if (ifMatch && !ifMatch.any && version === undefined) await resolveList(ifMatch, input, current);
-  const ifNoneMatch = rest.ifMatch ? parseIfMatch(req.get('if-none-match'), 'If-None-Match') : undefined;
+  const ifNoneMatch = rest.ifMatch ? parseIfMatch(header(req, 'if-none-match'), 'If-None-Match') : undefined;
   if (ifNoneMatch) await resolveNoneMatch(ifNoneMatch, input, current);
   return rest.adapt ? rest.adapt(input) : input;
 }
@@ -82,7 +82,7 @@ export async function restInput(
  * as a real write, the one mistake a dry run exists to prevent; on a read a misspelt
  * `?namespce=tenant` would answer another namespace's list as if it were the one asked for.
  */
-export function refuseUnknownQuery(operation: AnyOperation, query: Request['query']): void {
+export function refuseUnknownQuery(operation: AnyOperation, query: ParsedUrlQuery): void {
   const names = queryNames(operation);
   for (const given of Object.keys(query ?? {})) {
     if (names.includes(given)) continue;
@@ -150,9 +150,9 @@ async function resolveList(
  * create to answer its 409.
  */
 async function checkCreateIfMatch(
-  header: string | undefined, input: Record<string, unknown>, currentVersion?: CurrentVersion,
+  ifMatchHeader: string | undefined, input: Record<string, unknown>, currentVersion?: CurrentVersion,
 ): Promise<void> {
-  const ifMatch = parseIfMatch(header);
+  const ifMatch = parseIfMatch(ifMatchHeader);
   if (!ifMatch) return;
   const namespace = typeof input.namespace === 'string' ? input.namespace : '';
   const name = String(input.name ?? '');
@@ -163,8 +163,8 @@ async function checkCreateIfMatch(
   const agent = namespace ? `${namespace}/${name}` : `${name} (in the default namespace)`;
   if (current === undefined) {
     throw new PreconditionFailed(
-      `agent ${agent} does not exist yet, so If-Match ${shownTag(header!.trim())} cannot match (RFC 9110 §13.1.1); ` +
-      `leave If-Match out to create it; nothing was written`,
+      `agent ${agent} does not exist yet, so If-Match ${shownTag(ifMatchHeader!.trim())} cannot match ` +
+      `(RFC 9110 §13.1.1); leave If-Match out to create it; nothing was written`,
     );
   }
   if (!ifMatch.any) versionFromList(ifMatch, current, namespace, name);

@@ -1,24 +1,28 @@
 /**
  * The REST API under /api/v1, generated from the operation table: one route per operation parsing the
  * request with its input schema and calling its `run`, so REST and MCP run the same calls with the same
- * rules; plus `GET /openapi.yaml`, 405 with `Allow` for a known path, 404 otherwise, and the one error
- * middleware. Mounted behind the request context (and the bearer guard with OAuth); it reads bodies
- * itself, so no app-level body parser may run before it.
+ * rules; plus `GET /openapi.yaml`, 405 with `Allow` for a known path, 404 otherwise, and one error
+ * handler. Paths match as express 5 matched them (path-to-regexp: case-sensitive, an optional trailing
+ * slash, parameters percent-decoded); GET routes answer HEAD. It reads bodies itself.
  */
 import { randomUUID } from 'node:crypto';
-import express, { type Request, type RequestHandler, type Router } from 'express';
+import { match, type MatchFunction } from 'path-to-regexp';
 import type { Logger } from 'pino';
-import { ErrorCode, AppError, notFound } from '../../core/errors.js';
+import { ErrorCode, AppError, invalid, notFound } from '../../core/errors.js';
 import type { RequestContext } from '../../identity/caller.js';
 import { OPERATIONS, type AnyOperation, type OperationService } from '../operations.js';
+import { addVary, header, type Handler, type HttpRequest, runSteps, type Step } from '../http/exchange.js';
+import { sendJson } from '../http/send-json.js';
 import { restErrorHandler } from './error-middleware.js';
 import { checkReadIfMatch, strongEtag } from './if-match.js';
 import { readRawBody, refuseBody } from './json-body.js';
 import { openApiDocumentReader } from './openapi-document.js';
 import { refuseUnknownQuery, restInput } from './rest-input.js';
-import { sendJson } from '../http/send-json.js';
 import { statusStream } from './status-stream.js';
 import { turnStream } from './turn-stream.js';
+
+/** Where the REST API is served. */
+export const REST_BASE = '/api/v1';
 
 /** The path of the contract below /api/v1. */
 export const OPENAPI_ROUTE = '/openapi.yaml';
@@ -35,7 +39,7 @@ export interface RestRouterOptions {
 /** A 405 whose body is our error model (there is no dedicated code: the request is wrong). */
 class MethodNotAllowedError extends AppError {
   constructor(method: string, path: string, readonly allowed: string[]) {
-    super(ErrorCode.Invalid, `method ${method} is not allowed on /api/v1${path} (allowed: ${allowed.join(', ')})`);
+    super(ErrorCode.Invalid, `method ${method} is not allowed on ${REST_BASE}${path} (allowed: ${allowed.join(', ')})`);
   }
 
   override get status(): number {
@@ -46,86 +50,135 @@ class MethodNotAllowedError extends AppError {
 /**
  * Answers depend on the caller (their token decides what the API server shows them) and
  * on live cluster state: no shared cache may store them, and a private one revalidates
- * every time (what the Kubernetes API server sends on its own answers). The app mounts
+ * every time (what the Kubernetes API server sends on its own answers). The app runs
  * this in front of the origin check and the bearer guard too, so their 403 and 401 carry
- * it like every other answer under /api/v1.
+ * it like every other answer under /api/v1; a second pass finds the headers set.
  */
-export const restCacheHeaders: RequestHandler = (_req, res, next) => {
-  // Mounted in front of the guard and again in the router (which also runs on its own):
-  // the second pass finds the headers set and leaves them.
+export const restCacheHeaders: Step = (_req, res) => {
   if (res.getHeader('Cache-Control') === undefined) res.setHeader('Cache-Control', 'no-cache, private');
-  if (res.getHeader('Vary') === undefined) res.setHeader('Vary', 'Authorization');
-  else res.vary('Authorization');
-  next();
+  addVary(res, 'Authorization');
 };
 
-/** The REST router of the operation table. */
-export function createRestRouter(options: RestRouterOptions): Router {
-  const { service, log } = options;
-  const operations = options.operations ?? OPERATIONS;
-  const router = express.Router({ caseSensitive: true });
-  const readDocument = openApiDocumentReader(options.openapiPath);
+type Params = Partial<Record<string, string | string[]>>;
 
-  router.use(restCacheHeaders);
-
-  router.get(OPENAPI_ROUTE, async (_req, res) => {
-    const text = await readDocument();
-    res.status(200).setHeader('Content-Type', 'application/yaml');
-    res.send(Buffer.from(text, 'utf8'));
-  });
-  for (const operation of operations) {
-    // A write without a body binding (DELETE) refuses one rather than ignore what it says.
-    const handlers: RequestHandler[] = operation.rest.body ? [readRawBody]
-      : operation.rest.method === 'get' ? [] : [refuseBody];
-    // `?watch=true` on the status route: a server-sent event stream (status-stream.ts).
-    // The stream answers before restInput runs, so it refuses an unknown query parameter first.
-    if (operation.rest.watch) {
-      handlers.push((req, _res, next) => {
-        refuseUnknownQuery(operation, req.query);
-        next();
-      }, statusStream(service, (req) => contextOf(req, log)));
-    }
-    // `Accept: text/event-stream` on a session turn: a server-sent event stream (turn-stream.ts).
-    if (operation.rest.turnStream) handlers.push(turnStream(operation, service, (req) => contextOf(req, log)));
-    router[operation.rest.method](operation.rest.path, ...handlers, async (req, res) => {
-      const ctx = contextOf(req, log);
-      const input = await restInput(
-        operation, req, async (namespace, name) => (await service.getAgent(ctx, { namespace, name })).version,
-      );
-      const result = await operation.run(service, ctx, input);
-      const etag = operation.rest.etag?.(result);
-      // A read with an entity tag evaluates If-Match too (writes do, before writing).
-      if (operation.rest.method === 'get' && operation.rest.etag) {
-        checkReadIfMatch(req.get('if-match'), etag, `${String(input.namespace)}/${String(input.name)}`);
-      }
-      if (etag) res.setHeader('ETag', strongEtag(etag));
-      const location = operation.rest.location?.(result);
-      if (location) res.setHeader('Location', location);
-      sendJson(res, operation.rest.statusOf?.(result) ?? operation.rest.status, result);
-    });
-  }
-  for (const [path, methods] of allowedMethods(operations)) {
-    router.all(path, (req) => {
-      throw new MethodNotAllowedError(req.method, req.path, methods);
-    });
-  }
-  router.use((req) => {
-    throw notFound(`no API route ${req.method} /api/v1${req.path} (the routes are in /api/v1/openapi.yaml)`);
-  });
-  router.use(allowHeader);
-  router.use(restErrorHandler(log));
-  return router;
+/** A path below /api/v1, the methods it answers, and what runs for them. */
+interface Route {
+  readonly pattern: string;
+  readonly match: MatchFunction<Params>;
+  readonly methods: readonly string[];
+  /** Steps that may answer first (body readers, event streams). */
+  readonly steps: readonly Step[];
+  readonly answer: Handler;
 }
 
-/** The request's context, or (without the app's context middleware) a fresh one. */
-function contextOf(req: Request, log: Logger): RequestContext {
-  const ctx = (req as Request & { ctx?: RequestContext }).ctx;
+/** The REST handler of the operation table, for requests whose path is under /api/v1. */
+export function createRestRouter(options: RestRouterOptions): Handler {
+  const { service, log } = options;
+  const operations = options.operations ?? OPERATIONS;
+  const readDocument = openApiDocumentReader(options.openapiPath);
+  const routes: Route[] = [route(OPENAPI_ROUTE, 'get', [], async (_req, res) => {
+    const body = Buffer.from(await readDocument(), 'utf8');
+    res.statusCode = 200;
+    res.setHeader('Content-Type', 'application/yaml');
+    res.setHeader('Content-Length', body.length);
+    res.end(body);
+  })];
+  for (const operation of operations) routes.push(operationRoute(operation, service, log));
+  const known = [...allowedMethods(operations)]
+    .map(([pattern, methods]) => ({ pattern, methods, match: matcher(pattern) }));
+  const onError = restErrorHandler(log);
+
+  return async function restRouter(req, res) {
+    const path = req.path.slice(REST_BASE.length) || '/';
+    try {
+      restCacheHeaders(req, res);
+      const method = req.method === 'HEAD' ? 'GET' : req.method ?? '';
+      let found: { route: Route; params: Params } | undefined;
+      for (const candidate of routes) {
+        if (!candidate.methods.includes(method)) continue;
+        const matched = candidate.match(path);
+        if (matched) {
+          found = { route: candidate, params: matched.params };
+          break;
+        }
+      }
+      if (!found) {
+        const path405 = known.find((entry) => entry.match(path));
+        if (path405) {
+          req.route = `${REST_BASE}${path405.pattern}`;
+          res.setHeader('Allow', path405.methods.join(', '));
+          throw new MethodNotAllowedError(req.method ?? '', path, path405.methods);
+        }
+        throw notFound(
+          `no API route ${req.method} ${REST_BASE}${path} (the routes are in ${REST_BASE}${OPENAPI_ROUTE})`);
+      }
+      req.route = `${REST_BASE}${found.route.pattern}`;
+      req.params = found.params as Record<string, string>;
+      if (found.route.steps.length > 0 && await runSteps(found.route.steps, req, res)) return;
+      await found.route.answer(req, res);
+    } catch (err) {
+      onError(err, req, res);
+    }
+  };
+}
+
+/** The route of one operation: parse, run, answer (with its ETag and Location). */
+function operationRoute(operation: AnyOperation, service: OperationService, log: Logger): Route {
+  const { rest } = operation;
+  // A write without a body binding (DELETE) refuses one rather than ignore what it says.
+  const steps: Step[] = rest.body ? [readRawBody] : rest.method === 'get' ? [] : [refuseBody];
+  // `?watch=true` on the status route: a server-sent event stream (status-stream.ts).
+  // The stream answers before restInput runs, so it refuses an unknown query parameter first.
+  if (rest.watch) {
+    steps.push((req) => refuseUnknownQuery(operation, req.query), statusStream(service, (req) => contextOf(req, log)));
+  }
+  // `Accept: text/event-stream` on a session turn: a server-sent event stream (turn-stream.ts).
+  if (rest.turnStream) steps.push(turnStream(operation, service, (req) => contextOf(req, log)));
+  return route(rest.path, rest.method, steps, async (req, res) => {
+    const ctx = contextOf(req, log);
+    const input = await restInput(
+      operation, req, async (namespace, name) => (await service.getAgent(ctx, { namespace, name })).version,
+    );
+    const result = await operation.run(service, ctx, input);
+    const etag = rest.etag?.(result);
+    // A read with an entity tag evaluates If-Match too (writes do, before writing).
+    if (rest.method === 'get' && rest.etag) {
+      checkReadIfMatch(header(req, 'if-match'), etag, `${String(input.namespace)}/${String(input.name)}`);
+    }
+    if (etag) res.setHeader('ETag', strongEtag(etag));
+    const location = rest.location?.(result);
+    if (location) res.setHeader('Location', location);
+    sendJson(res, rest.statusOf?.(result) ?? rest.status, result);
+  });
+}
+
+function route(pattern: string, method: string, steps: Step[], answer: Handler): Route {
+  return { pattern, match: matcher(pattern), methods: [method.toUpperCase()], steps, answer };
+}
+
+/** A path segment that is not valid percent-encoding is the client's mistake: a 400 naming it. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch (err) {
+    throw invalid(`the path segment ${JSON.stringify(segment)} is not valid percent-encoding; encode the namespace ` +
+      `and name as URL path segments`, err);
+  }
+}
+
+function matcher(pattern: string): MatchFunction<Params> {
+  return match<Params>(pattern, { decode: decodeSegment, sensitive: true, trailing: true, end: true });
+}
+
+/** The request's context, or (without the app's context step) a fresh one. */
+function contextOf(req: HttpRequest, log: Logger): RequestContext {
+  const ctx = (req as Partial<HttpRequest>).ctx;
   if (ctx) return ctx;
   const requestId = randomUUID();
   return { requestId, log: log.child({ requestId }) };
 }
 
-/** Every path with the methods it answers (GET answers HEAD too). */
+/** Every path with the methods it answers (GET answers HEAD too), in the table's order. */
 function allowedMethods(operations: readonly AnyOperation[]): Map<string, string[]> {
   const byPath = new Map<string, string[]>([[OPENAPI_ROUTE, ['GET', 'HEAD']]]);
   for (const { rest } of operations) {
@@ -136,9 +189,3 @@ function allowedMethods(operations: readonly AnyOperation[]): Map<string, string
   }
   return byPath;
 }
-
-// Sets `Allow` on a 405 before the error middleware renders it.
-const allowHeader: express.ErrorRequestHandler = (err, _req, res, next) => {
-  if (err instanceof MethodNotAllowedError) res.setHeader('Allow', err.allowed.join(', '));
-  next(err);
-};

@@ -6,11 +6,11 @@
  * JSON errors; `HEAD` ends after the first status (RFC 9110 §9.3.2). Headers keep proxies from caching,
  * compressing or buffering. docs/safe-change.md "Waiting for the rollout" gives the protocol in full.
  */
-import type { Request, RequestHandler, Response } from 'express';
 import { shutdownUnavailable, toAppError, toRestErrorBody } from '../../core/errors.js';
 import type { Status } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationService } from '../operations.js';
+import { header, type HttpRequest, type HttpResponse, type Step } from '../http/exchange.js';
 import { flagValue, queryFlag, queryInteger } from './rest-input.js';
 
 /** How often a quiet stream sends a comment line. */
@@ -20,22 +20,22 @@ export const HEARTBEAT_MS = 15_000;
 export const END_EVENT_ID = 'end';
 
 /** One server-sent event: compact JSON on one `data:` line (JSON.stringify never emits a newline). */
-function writeEvent(res: Response, event: string, data: unknown, id?: string): void {
+function writeEvent(res: HttpResponse, event: string, data: unknown, id?: string): void {
   res.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
-/** The stream handler of the status route; passes every request without `watch=true` on. */
+/** The stream step of the status route; answers `watch=true` and leaves every other request to the route. */
 export function statusStream(
-  service: Pick<OperationService, 'followAgentStatus'>, contextOf: (req: Request) => RequestContext,
-): RequestHandler {
-  return async (req, res, next) => {
-    // Read once: express parses the query string again on every read of `req.query`.
+  service: Pick<OperationService, 'followAgentStatus'>, contextOf: (req: HttpRequest) => RequestContext,
+): Step {
+  return async (req, res) => {
     const query = req.query;
     const watch = flagValue('watch', query.watch);
-    if (watch === undefined || !queryFlag('watch', watch)) return next();
-    if (req.get('last-event-id') === END_EVENT_ID) {
-      res.status(204).end();
-      return;
+    if (watch === undefined || !queryFlag('watch', watch)) return false;
+    if (header(req, 'last-event-id') === END_EVENT_ID) {
+      res.statusCode = 204;
+      res.end();
+      return true;
     }
     const timeText = flagValue('timeoutSeconds', query.timeoutSeconds);
     const timeoutSeconds = timeText === undefined ? undefined : queryInteger('timeoutSeconds', timeText);
@@ -55,7 +55,7 @@ export function statusStream(
       : requestCtx;
     let heartbeat: NodeJS.Timeout | undefined;
     const open = (): void => {
-      res.status(200);
+      res.statusCode = 200;
       res.setHeader('Content-Type', 'text/event-stream');
       res.setHeader('Cache-Control', 'no-cache, private, no-transform');
       res.setHeader('X-Accel-Buffering', 'no');
@@ -96,5 +96,6 @@ export function statusStream(
     } finally {
       clearInterval(heartbeat);
     }
+    return true;
   };
 }

@@ -4,34 +4,35 @@
  * after the stream opened), for a portal showing the answer as it comes. A refusal before anything was
  * sent is the usual JSON error; a request not accepting the stream goes on to the JSON route.
  */
-import type { Request, RequestHandler, Response } from 'express';
+import accepts from 'accepts';
 import { toAppError, toRestErrorBody } from '../../core/errors.js';
 import type { Turn } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { AnyOperation, OperationService } from '../operations.js';
 import { restInput } from './rest-input.js';
+import { header, type HttpRequest, type HttpResponse, type Step } from '../http/exchange.js';
 
 /** True when the request asks for an event stream (and not JSON first). */
-export function wantsEventStream(req: Request): boolean {
-  return req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream' &&
-    /text\/event-stream/i.test(req.get('accept') ?? '');
+export function wantsEventStream(req: HttpRequest): boolean {
+  return accepts(req).type(['application/json', 'text/event-stream']) === 'text/event-stream' &&
+    /text\/event-stream/i.test(header(req, 'accept') ?? '');
 }
 
-function writeEvent(res: Response, event: string, data: unknown): void {
+function writeEvent(res: HttpResponse, event: string, data: unknown): void {
   res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
 export function turnStream(
-  operation: AnyOperation, service: OperationService, contextOf: (req: Request) => RequestContext,
-): RequestHandler {
+  operation: AnyOperation, service: OperationService, contextOf: (req: HttpRequest) => RequestContext,
+): Step {
   const run = operation.rest.turnStream;
-  return async (req, res, next) => {
-    if (!run || !wantsEventStream(req)) return next();
+  return async (req, res) => {
+    if (!run || !wantsEventStream(req)) return false;
     const ctx = contextOf(req);
     const input = await restInput(operation, req);
     const open = (): void => {
       if (res.headersSent) return;
-      res.status(operation.rest.status);
+      res.statusCode = operation.rest.status;
       res.setHeader('Content-Type', 'text/event-stream');
       res.setHeader('Cache-Control', 'no-cache, private, no-transform');
       res.setHeader('X-Accel-Buffering', 'no');
@@ -54,5 +55,6 @@ export function turnStream(
       writeEvent(res, 'error', toRestErrorBody(error));
       res.end();
     }
+    return true;
   };
 }

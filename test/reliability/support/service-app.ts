@@ -1,7 +1,7 @@
 /**
  * The real service over real HTTP for the reliability suites: the seeded sandbox API
  * server, the real AgentService talking to it through @kubernetes/client-node as the
- * ServiceAccount (the service fixture), and the production express app (REST, MCP,
+ * ServiceAccount (the service fixture), and the production app (REST, MCP,
  * probes) on a loopback listener with the production server settings. A keep-alive
  * client is attached. `close()` stops all three.
  */

@@ -1,14 +1,13 @@
 /**
- * The REST router on a loopback listener for tests: an express app with the router
- * at /api/v1 on 127.0.0.1 and a random port, plus a logger whose lines are kept for
+ * The REST router on a loopback listener for tests: the router at /api/v1 (after the
+ * given steps) on 127.0.0.1 and a random port, plus a logger whose lines are kept for
  * assertions. Close it in afterAll/afterEach, or let `serveRouterPerFile` do the hooks.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import express, { type RequestHandler } from 'express';
 import { pino, type Logger } from 'pino';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { OperationService } from '../../operations.js';
+import { runSteps, type Step } from '../../http/exchange.js';
+import { serveHandler } from '../../http/testing/serve-handler.js';
 import { createRestRouter } from '../router.js';
 
 export interface ServedRouter {
@@ -20,8 +19,8 @@ export interface ServedRouter {
 }
 
 export interface ServeOptions {
-  /** Middleware run before the router (e.g. one that sets `req.ctx`). */
-  before?: RequestHandler[];
+  /** Steps run before the router (e.g. one that sets `req.ctx`). */
+  before?: Step[];
   openapiPath?: string;
 }
 
@@ -35,19 +34,13 @@ export function capturingLogger(): { log: Logger; lines: Record<string, unknown>
 /** Starts the router over `service`. */
 export async function serveRouter(service: OperationService, options: ServeOptions = {}): Promise<ServedRouter> {
   const { log, lines } = capturingLogger();
-  const app = express();
-  app.use('/api/v1', ...(options.before ?? []), createRestRouter({ service, log, openapiPath: options.openapiPath }));
-  const server: Server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    base: `http://127.0.0.1:${port}/api/v1`,
-    logs: lines,
-    close: () => new Promise<void>((resolve, reject) => {
-      server.closeAllConnections();
-      server.close((err) => (err ? reject(err) : resolve()));
-    }),
-  };
+  const router = createRestRouter({ service, log, openapiPath: options.openapiPath });
+  const before = options.before ?? [];
+  const served = await serveHandler(async (req, res) => {
+    if (await runSteps(before, req, res)) return;
+    await router(req, res);
+  });
+  return { base: `${served.url}/api/v1`, logs: lines, close: () => served.close() };
 }
 
 /**

@@ -1,0 +1,94 @@
+import type { IncomingMessage } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { addVary, header, prepareRequest, runSteps, type HttpRequest, type HttpResponse, type Step } from './exchange.js';
+
+const request = (url: string, headers: IncomingMessage['headers'] = {}): HttpRequest =>
+  prepareRequest({ url, headers, method: 'GET' } as IncomingMessage);
+
+/** A response that only keeps its headers, which is all these helpers touch. */
+function headersOnly(): HttpResponse {
+  const headers = new Map<string, unknown>();
+  return {
+    getHeader: (name: string) => headers.get(name.toLowerCase()),
+    setHeader(name: string, value: unknown) {
+      headers.set(name.toLowerCase(), value);
+      return this;
+    },
+  } as unknown as HttpResponse;
+}
+
+describe('prepareRequest', () => {
+  it('splits the path from the query and parses the query as express 5 did, repeated keys as arrays', () => {
+    const req = request('/api/v1/agents?namespace=tenant&details=false&x=1&x=2&empty=');
+    expect(req.path).toBe('/api/v1/agents');
+    expect({ ...req.query }).toEqual({ namespace: 'tenant', details: 'false', x: ['1', '2'], empty: '' });
+    expect(req.params).toEqual({});
+  });
+
+  it('gives a URL without a query (or with a bare ?) an empty query', () => {
+    expect(Object.keys(request('/api/v1/info').query)).toEqual([]);
+    expect(request('/api/v1/info?').path).toBe('/api/v1/info');
+    expect(Object.keys(request('/api/v1/info?').query)).toEqual([]);
+  });
+
+  it('leaves a prepared request as it is', () => {
+    const req = request('/a?b=1');
+    req.params = { kept: 'yes' };
+    expect(prepareRequest(req).params).toEqual({ kept: 'yes' });
+  });
+});
+
+describe('runSteps', () => {
+  const res = headersOnly();
+
+  it('runs synchronous steps in order without a promise and stops at the one that answers', () => {
+    const seen: string[] = [];
+    const steps: Step[] = [() => void seen.push('a'), () => (seen.push('b'), true), () => void seen.push('c')];
+    expect(runSteps(steps, request('/'), res)).toBe(true);
+    expect(seen).toEqual(['a', 'b']);
+    expect(runSteps(steps.slice(2), request('/'), res)).toBe(false);
+  });
+
+  it('waits for an asynchronous step and goes on after it unless it answered', async () => {
+    const seen: string[] = [];
+    const later = (answered: boolean): Step => async () => {
+      await Promise.resolve();
+      seen.push(`async ${answered}`);
+      return answered;
+    };
+    await expect(runSteps([later(false), () => void seen.push('sync'), later(true), () => void seen.push('never')],
+      request('/'), res)).resolves.toBe(true);
+    expect(seen).toEqual(['async false', 'sync', 'async true']);
+  });
+
+  it('hands a thrown error and a rejection to the caller', async () => {
+    expect(() => runSteps([() => {
+      throw new Error('sync');
+    }], request('/'), res)).toThrow('sync');
+    await expect(runSteps([() => Promise.reject(new Error('async'))], request('/'), res)).rejects.toThrow('async');
+  });
+});
+
+describe('header', () => {
+  it('reads a header case-insensitively and joins a repeated one', () => {
+    const req = request('/', { 'if-match': '"a"', 'x-list': ['1', '2'] as never });
+    expect(header(req, 'If-Match')).toBe('"a"');
+    expect(header(req, 'x-list')).toBe('1, 2');
+    expect(header(req, 'missing')).toBeUndefined();
+  });
+});
+
+describe('addVary', () => {
+  it('adds a field once, keeps what is there and leaves *', () => {
+    const res = headersOnly();
+    addVary(res, 'Authorization');
+    addVary(res, 'authorization');
+    expect(res.getHeader('Vary')).toBe('Authorization');
+    addVary(res, 'Origin');
+    expect(res.getHeader('Vary')).toBe('Authorization, Origin');
+    const any = headersOnly();
+    any.setHeader('Vary', '*');
+    addVary(any, 'Authorization');
+    expect(any.getHeader('Vary')).toBe('*');
+  });
+});
