@@ -13,7 +13,8 @@
 // each after one list. Writes bench/side-by-side.md and puts it into bench/results.md in
 // place of its previous side-by-side section (`npm run bench` ends with this run).
 //
-//   node bench/side-by-side.mjs [--rounds 150] [--warmup 5]   (requests per party before each row is measured)
+//   node bench/side-by-side.mjs [--rounds 150] [--warmup 5] [--only info,get]
+//   (--warmup: requests per party before each row is measured; --only: these rows alone, printed and not written)
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -30,6 +31,8 @@ if (!Number.isInteger(warmup) || warmup < 0) {
   process.stderr.write(`bench: --warmup must be a whole number of requests, got ${args[wAt + 1]}\n`);
   process.exit(2);
 }
+const oAt = args.indexOf('--only');
+const only = oAt >= 0 ? new Set(String(args[oAt + 1] ?? '').split(',')) : undefined;
 const outPath = join(dirname(fileURLToPath(import.meta.url)), 'side-by-side.md');
 const resultsPath = join(dirname(fileURLToPath(import.meta.url)), 'results.md');
 const load1 = () => loadavg()[0].toFixed(1);
@@ -93,7 +96,7 @@ try {
   ];
   const parties = [['direct', direct], ['cached', cached], ['minimal', minimal]];
   const rows = [];
-  for (const op of ops) {
+  for (const op of ops.filter((o) => !only || only.has(o.id))) {
     const n = op.rounds ?? rounds;
     const pathOf = (who) => (who === 'minimal' && op.floorPath ? op.floorPath : op.path);
     for (const [who, p] of parties) for (let i = 0; i < warmup; i++) await request(p.url, pathOf(who));
@@ -118,60 +121,69 @@ try {
     rows.push({ op, n, med, cpu, calls, load: load1() });
     log(`${op.label}: direct ${med.direct.toFixed(2)} ms, cached ${med.cached.toFixed(2)} ms, minimal ${med.minimal.toFixed(2)} ms`);
   }
-  const rss = {
-    direct: rssMiB(direct.child.pid), cached: rssMiB(cached.child.pid), minimal: rssMiB(minimal.child.pid),
-  };
-  const cacheInfo = JSON.parse((await request(cached.url, '/api/v1/info')).body).readCache;
-  for (const p of [direct, cached, minimal]) p.child.kill('SIGTERM');
+  if (only) {
+    // A focused run: the rows asked for, as one line each, and nothing written.
+    for (const { op, med, cpu, load } of rows) {
+      const r = (who) => (med[who] / med.minimal).toFixed(2);
+      process.stdout.write(`${op.id}: minimal ${med.minimal.toFixed(3)} ms, ours ${med.direct.toFixed(3)} ms (${r('direct')}×, `
+        + `CPU ${cpu.direct.toFixed(3)} ms), cached ${med.cached.toFixed(3)} ms (${r('cached')}×), load ${load}\n`);
+    }
+  } else {
+    const rss = {
+      direct: rssMiB(direct.child.pid), cached: rssMiB(cached.child.pid), minimal: rssMiB(minimal.child.pid),
+    };
+    const cacheInfo = JSON.parse((await request(cached.url, '/api/v1/info')).body).readCache;
+    for (const p of [direct, cached, minimal]) p.child.kill('SIGTERM');
 
-  // The cache of 2,000 agents alone: fresh processes managing only `tenant`, after one list.
-  log('memory with 2,000 agents cached');
-  const only = { namespaces: ['tenant'], defaultNamespace: 'tenant' };
-  const cached2k = await startServe(kubeconfig, { ...only, readCache: true });
-  const direct2k = await startServe(kubeconfig, { ...only, readCache: false });
-  children.push(cached2k.child, direct2k.child);
-  let info2k;
-  for (let i = 0; i < 600; i++) {
-    info2k = JSON.parse((await request(cached2k.url, '/api/v1/info')).body).readCache;
-    if (info2k.state === 'ready') break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  for (const p of [cached2k, direct2k]) {
-    const r = await request(p.url, '/api/v1/agents');
-    if (r.status !== 200) throw new Error(`list of tenant: ${r.status}`);
-  }
-  await new Promise((r) => setTimeout(r, 1000));
-  const rss2k = { cached: rssMiB(cached2k.child.pid), direct: rssMiB(direct2k.child.pid), load: load1() };
+    // The cache of 2,000 agents alone: fresh processes managing only `tenant`, after one list.
+    log('memory with 2,000 agents cached');
+    const only = { namespaces: ['tenant'], defaultNamespace: 'tenant' };
+    const cached2k = await startServe(kubeconfig, { ...only, readCache: true });
+    const direct2k = await startServe(kubeconfig, { ...only, readCache: false });
+    children.push(cached2k.child, direct2k.child);
+    let info2k;
+    for (let i = 0; i < 600; i++) {
+      info2k = JSON.parse((await request(cached2k.url, '/api/v1/info')).body).readCache;
+      if (info2k.state === 'ready') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    for (const p of [cached2k, direct2k]) {
+      const r = await request(p.url, '/api/v1/agents');
+      if (r.status !== 200) throw new Error(`list of tenant: ${r.status}`);
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    const rss2k = { cached: rssMiB(cached2k.child.pid), direct: rssMiB(direct2k.child.pid), load: load1() };
 
-  const m = machine();
-  const f = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
-  const ratio = (row, who) => row.med[who] / row.med.minimal;
-  const item1 = rows.filter((r) => ['info', 'get', 'status', 'list'].includes(r.op.id));
-  const worst = item1.reduce((a, b) => (ratio(b, 'direct') > ratio(a, 'direct') ? b : a));
-  const list2k = rows.find((r) => r.op.id === 'list2k');
-  const summary = rows.find((r) => r.op.id === 'list2kSummary');
-  const lines = [
-    '## Side by side: our process beside the minimal program',
-    '',
-    `${m.date}, Node ${m.node}, ${m.cpu} (${m.cores} cores), load average before ${loadBefore}, after ${loadavg().map((n) => n.toFixed(1)).join(' ')}`
-      + ` (the machine is shared: other work ran meanwhile). Each party in its own process against the standalone sandbox;`
-      + ` ${rounds} alternating requests per operation (a third for the 500-agent list, a fifth for the 2,000-agent list), one at a time after ${warmup} warm-up requests per party, medians.`,
-    '',
-    '| Operation | minimal counterpart | minimal (ms) | ours, no cache (ms) | ratio | ours, cached (ms) | ratio | our CPU/op no cache (ms) | our CPU/op cached (ms) | API requests/op: minimal / no cache / cached | load average (1 min) at the row\'s end |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|',
-    ...rows.map(({ op, med, cpu, calls, load }) => `| ${op.label} | ${op.floor} | ${f(med.minimal)} | ${f(med.direct)} | ${(med.direct / med.minimal).toFixed(2)}× | ${f(med.cached)} | ${(med.cached / med.minimal).toFixed(2)}× | ${f(cpu.direct)} | ${f(cpu.cached)} | ${calls.minimal} / ${calls.direct} / ${calls.cached} | ${load} |`),
-    '',
-    `Without the cache the largest ratio of info, get, status and the 500-agent list is ${ratio(worst, 'direct').toFixed(2)}× (${worst.op.label}); with the cache warm, the 2,000-agent list is ${ratio(list2k, 'cached').toFixed(2)}× serializing it from memory, with ${list2k.calls.cached} API requests.`
-      + ` The 2,000-agent summary list (details=false) costs ${f(summary.cpu.direct)} ms of our CPU without the cache and ${f(summary.cpu.cached)} ms with it, against ${f(list2k.cpu.direct)} and ${f(list2k.cpu.cached)} ms for the full list.`,
-    '',
-    `Memory (RSS): with the cache of 2,000 agents (a fresh process managing only \`tenant\`, ${info2k.objects} objects: 2,000 Agents and 2,000 HelmReleases, the namespace's other types, after one list) ${rss2k.cached.toFixed(0)} MiB, the same process without the cache ${rss2k.direct.toFixed(0)} MiB (load ${rss2k.load}). After the run above: ours without the cache ${rss.direct.toFixed(0)} MiB, with the cache of 2,500 agents (${cacheInfo.objects} objects) ${rss.cached.toFixed(0)} MiB, the minimal program ${rss.minimal.toFixed(0)} MiB (these include the garbage of the run's large lists).`,
-    `CPU per operation is read from /proc in clock ticks of 10 ms, summed over all requests of the row and divided by their number.`,
-    'Where the CPU goes per operation: `npm run bench:profile` (node --cpu-prof of each read).',
-    '',
-  ];
-  writeFileSync(outPath, lines.join('\n'));
-  spliceIntoResults(lines.join('\n'));
-  process.stdout.write(lines.join('\n'));
+    const m = machine();
+    const f = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+    const ratio = (row, who) => row.med[who] / row.med.minimal;
+    const item1 = rows.filter((r) => ['info', 'get', 'status', 'list'].includes(r.op.id));
+    const worst = item1.reduce((a, b) => (ratio(b, 'direct') > ratio(a, 'direct') ? b : a));
+    const list2k = rows.find((r) => r.op.id === 'list2k');
+    const summary = rows.find((r) => r.op.id === 'list2kSummary');
+    const lines = [
+      '## Side by side: our process beside the minimal program',
+      '',
+      `${m.date}, Node ${m.node}, ${m.cpu} (${m.cores} cores), load average before ${loadBefore}, after ${loadavg().map((n) => n.toFixed(1)).join(' ')}`
+        + ` (the machine is shared: other work ran meanwhile). Each party in its own process against the standalone sandbox;`
+        + ` ${rounds} alternating requests per operation (a third for the 500-agent list, a fifth for the 2,000-agent list), one at a time after ${warmup} warm-up requests per party, medians.`,
+      '',
+      '| Operation | minimal counterpart | minimal (ms) | ours, no cache (ms) | ratio | ours, cached (ms) | ratio | our CPU/op no cache (ms) | our CPU/op cached (ms) | API requests/op: minimal / no cache / cached | load average (1 min) at the row\'s end |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|',
+      ...rows.map(({ op, med, cpu, calls, load }) => `| ${op.label} | ${op.floor} | ${f(med.minimal)} | ${f(med.direct)} | ${(med.direct / med.minimal).toFixed(2)}× | ${f(med.cached)} | ${(med.cached / med.minimal).toFixed(2)}× | ${f(cpu.direct)} | ${f(cpu.cached)} | ${calls.minimal} / ${calls.direct} / ${calls.cached} | ${load} |`),
+      '',
+      `Without the cache the largest ratio of info, get, status and the 500-agent list is ${ratio(worst, 'direct').toFixed(2)}× (${worst.op.label}); with the cache warm, the 2,000-agent list is ${ratio(list2k, 'cached').toFixed(2)}× serializing it from memory, with ${list2k.calls.cached} API requests.`
+        + ` The 2,000-agent summary list (details=false) costs ${f(summary.cpu.direct)} ms of our CPU without the cache and ${f(summary.cpu.cached)} ms with it, against ${f(list2k.cpu.direct)} and ${f(list2k.cpu.cached)} ms for the full list.`,
+      '',
+      `Memory (RSS): with the cache of 2,000 agents (a fresh process managing only \`tenant\`, ${info2k.objects} objects: 2,000 Agents and 2,000 HelmReleases, the namespace's other types, after one list) ${rss2k.cached.toFixed(0)} MiB, the same process without the cache ${rss2k.direct.toFixed(0)} MiB (load ${rss2k.load}). After the run above: ours without the cache ${rss.direct.toFixed(0)} MiB, with the cache of 2,500 agents (${cacheInfo.objects} objects) ${rss.cached.toFixed(0)} MiB, the minimal program ${rss.minimal.toFixed(0)} MiB (these include the garbage of the run's large lists).`,
+      `CPU per operation is read from /proc in clock ticks of 10 ms, summed over all requests of the row and divided by their number.`,
+      'Where the CPU goes per operation: `npm run bench:profile` (node --cpu-prof of each read).',
+      '',
+    ];
+    writeFileSync(outPath, lines.join('\n'));
+    spliceIntoResults(lines.join('\n'));
+    process.stdout.write(lines.join('\n'));
+  }
 } finally {
   for (const child of children.reverse()) child.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });

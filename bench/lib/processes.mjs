@@ -62,7 +62,9 @@ export async function startServe(kubeconfigPath, {
   const args = [...nodeArgs, entry, 'serve', `--kubeconfig=${kubeconfigPath}`, `--listen=127.0.0.1:${port}`, `--metrics-listen=127.0.0.1:${metricsPort}`,
     `--managed-namespaces=${namespaces.join(',')}`, `--read-cache=${readCache}`, '--shutdown-delay=0s',
     ...(defaultNamespace ? [`--kagent-namespace=${defaultNamespace}`] : []),
-    '--agent-chart-oci-url=oci://127.0.0.1:9/charts/agent'];
+    '--agent-chart-oci-url=oci://127.0.0.1:9/charts/agent',
+    // Extra flags for a diagnostic run (e.g. BENCH_SERVE_ARGS=--log-level=warn), split on spaces.
+    ...(process.env.BENCH_SERVE_ARGS ?? '').split(' ').filter(Boolean)];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'ignore'], cwd: root });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {

@@ -28,7 +28,9 @@ export class InfoAnswer {
     const chart = await this.env.deps.chart.info();
     const readCache = this.env.deps.readCache?.status() ?? READ_CACHE_OFF;
     const last = this.#last;
-    if (last && sameValues(last.chart, chart) && sameValues(last.readCache, readCache)) return last.info;
+    // Sources that keep their report while it is unchanged are told apart at a glance.
+    if (last && (last.chart === chart || sameValues(last.chart, chart))
+      && (last.readCache === readCache || sameValues(last.readCache, readCache))) return last.info;
     const info = deepFreeze(this.build(chart, readCache));
     this.#last = { chart, readCache, info };
     return info;
