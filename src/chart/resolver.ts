@@ -63,6 +63,7 @@ export class RegistryChartSchemaSource implements ChartSchemaSource {
   private reported: {
     current: ResolvedSchema; latest?: string; resolvedAt?: string; error?: string; info: ChartInfo;
   } | undefined;
+
   /** When the registry was last read (ms), moved back after a failure to retry sooner. */
   private fetched = Number.NEGATIVE_INFINITY;
   private inFlight: Promise<void> | undefined;
