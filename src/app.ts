@@ -59,7 +59,9 @@ export function createApp(options: AppOptions): App {
   const { service, log, version, metrics } = options;
   const mcpPath = options.mcpPath ?? '/mcp';
   const guards = splitGuard(options.auth);
-  const first: Step[] = [requestContext(log), ...(metrics ? [httpMetrics(metrics, mcpPath)] : []), requestLogger(log)];
+  const context = requestContext(log);
+  const measure = metrics ? httpMetrics(metrics, mcpPath) : undefined;
+  const logRequest = requestLogger(log);
   const publicRoutes = options.publicRoutes ? [options.publicRoutes] : [];
   const allowedOrigins = options.allowedOrigins;
   const rest = behind([restCacheHeaders, originGuard({ allowedOrigins }), ...guards.rest, bindCaller()],
@@ -100,7 +102,9 @@ export function createApp(options: AppOptions): App {
     const fail = (err: unknown): void => finalError(err, req, res);
     try {
       // The first steps (context, metrics, log) are synchronous and never answer.
-      runSteps(first, req, res);
+      context(req, res);
+      measure?.(req, res);
+      logRequest(req, res);
       const opened = publicRoutes.length > 0 ? runSteps(publicRoutes, req, res) : false;
       if (opened === true) return;
       const outcome = opened === false ? route(req, res) : opened.then((done) => (done ? undefined : route(req, res)));

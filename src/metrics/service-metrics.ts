@@ -8,7 +8,8 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { kubeCallCode, type KubeCallHook } from '../kube/instrumented.js';
 import type { FetchHook } from '../net/instrumented-fetch.js';
-import { operationOutcome, writeOutcome, type OperationHook } from '../service/instrumented-service.js';
+import { operationOutcome, writeOutcome, type OperationCall,
+  type OperationHook } from '../service/instrumented-service.js';
 
 /** Buckets for calls to dependencies: 5 ms to 10 s, as the server histograms. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
@@ -136,8 +137,9 @@ export class ServiceMetrics {
   };
 
   /** Counts every write operation by outcome (instrumentService). */
-  readonly operationHook: OperationHook = async (call, run) => {
-    if (!call.write) return run();
+  readonly operationHook: OperationHook = (call, run) => (call.write ? this.countWrite(call, run) : run());
+
+  private async countWrite<T>(call: OperationCall, run: () => Promise<T>): Promise<T> {
     try {
       const result = await run();
       this.write(call.name, writeOutcome(result));

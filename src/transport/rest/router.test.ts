@@ -1,7 +1,9 @@
+import { match } from 'path-to-regexp';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { AppError, ErrorCode, HTTP_STATUS } from '../../core/errors.js';
 import { MAX_BODY_BYTES } from './json-body.js';
+import { OPERATIONS } from '../operations.js';
 import { FakeService } from '../testing/fake-service.js';
 import { serveRouter, serveRouterPerFile } from './testing/serve-router.js';
 
@@ -299,6 +301,25 @@ describe('REST responses', () => {
     expect(await errorOf(wrong)).toEqual({
       code: 'invalid_request', message: 'invalid request: method PUT is not allowed on /api/v1/agents (allowed: GET, HEAD, POST)',
     });
+  });
+
+  it('matches paths as express 5 did: one trailing slash allowed, letter case kept, HEAD as GET', async () => {
+    expect((await send('GET', '/info/')).status).toBe(200);
+    expect((await send('GET', '/agents/kagent/sre-bot/')).status).toBe(200);
+    expect((await send('GET', '/info//')).status).toBe(404);
+    expect((await send('GET', '/INFO')).status).toBe(404);
+    const head = await send('HEAD', '/info');
+    expect([head.status, await head.text()]).toEqual([200, '']);
+    expect(Number(head.headers.get('content-length'))).toBeGreaterThan(0);
+  });
+
+  it('has no route with path parameters that matches a path without them, so looking those up answers the same', () => {
+    const patterns = OPERATIONS.map((o) => o.rest.path);
+    for (const plain of patterns.filter((p) => !p.includes(':'))) {
+      for (const withParams of patterns.filter((p) => p.includes(':'))) {
+        expect(match(withParams)(plain), `${withParams} matches ${plain}`).toBe(false);
+      }
+    }
   });
 
   it('serves the contract as YAML', async () => {

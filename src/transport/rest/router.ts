@@ -87,21 +87,26 @@ export function createRestRouter(options: RestRouterOptions): Handler {
   const known = [...allowedMethods(operations)]
     .map(([pattern, methods]) => ({ pattern, methods, match: matcher(pattern) }));
   const onError = restErrorHandler(log);
+  // Paths without parameters are looked up, not matched one pattern after another; no pattern
+  // with parameters matches such a path (router.test.ts holds it), so the answer is the same.
+  const byPath = new Map<string, Route[]>();
+  for (const candidate of routes) {
+    if (candidate.pattern.includes(':')) continue;
+    byPath.set(candidate.pattern, [...byPath.get(candidate.pattern) ?? [], candidate]);
+  }
+  const staticRoute = (path: string, method: string): { route: Route; params: Params } | undefined => {
+    // As the patterns match: one trailing slash is allowed.
+    const exact = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+    const candidate = byPath.get(exact)?.find((r) => r.methods.includes(method));
+    return candidate && { route: candidate, params: {} };
+  };
 
   return async function restRouter(req, res) {
     const path = req.path.slice(REST_BASE.length) || '/';
     try {
       restCacheHeaders(req, res);
       const method = req.method === 'HEAD' ? 'GET' : req.method ?? '';
-      let found: { route: Route; params: Params } | undefined;
-      for (const candidate of routes) {
-        if (!candidate.methods.includes(method)) continue;
-        const matched = candidate.match(path);
-        if (matched) {
-          found = { route: candidate, params: matched.params };
-          break;
-        }
-      }
+      const found = staticRoute(path, method) ?? matchRoute(routes, path, method);
       if (!found) {
         const path405 = known.find((entry) => entry.match(path));
         if (path405) {
@@ -150,6 +155,18 @@ function operationRoute(operation: AnyOperation, service: OperationService, log:
     if (location) res.setHeader('Location', location);
     sendJson(res, rest.statusOf?.(result) ?? rest.status, result);
   });
+}
+
+/** The first route whose pattern matches `path` and that answers `method`. */
+function matchRoute(
+  routes: readonly Route[], path: string, method: string,
+): { route: Route; params: Params } | undefined {
+  for (const candidate of routes) {
+    if (!candidate.methods.includes(method)) continue;
+    const matched = candidate.match(path);
+    if (matched) return { route: candidate, params: matched.params };
+  }
+  return undefined;
 }
 
 function route(pattern: string, method: string, steps: Step[], answer: Handler): Route {
