@@ -3,7 +3,24 @@ import { silentLogger } from '../../log/logger.js';
 import { requestContext } from '../http/context.js';
 import { serveHandler, type ServedHandler } from '../http/testing/serve-handler.js';
 import { FakeService } from '../testing/fake-service.js';
+import type { McpHandlerOptions } from './handler.js';
 import { lazyMcpHandler, type LazyMcpHandler } from './lazy-handler.js';
+
+/**
+ * The lazy handler behind the request context at `<url>/mcp`; a rejected handler is answered 500
+ * with the error's message (serveHandler), as the app's error handler would answer it.
+ */
+async function serveLazy(
+  options: McpHandlerOptions,
+): Promise<{ served: ServedHandler; url: string; mcp: LazyMcpHandler }> {
+  const mcp = lazyMcpHandler(options);
+  const context = requestContext(silentLogger());
+  const served = await serveHandler(async (req, res) => {
+    await context(req, res);
+    await mcp.handler(req, res);
+  });
+  return { served, url: `${served.url}/mcp`, mcp };
+}
 
 describe('the MCP handler loaded on first use', () => {
   let served: ServedHandler;
@@ -11,13 +28,7 @@ describe('the MCP handler loaded on first use', () => {
   let mcp: LazyMcpHandler;
 
   beforeAll(async () => {
-    mcp = lazyMcpHandler({ service: new FakeService(), log: silentLogger(), version: '9.9.9' });
-    const context = requestContext(silentLogger());
-    served = await serveHandler(async (req, res) => {
-      await context(req, res);
-      await mcp.handler(req, res);
-    });
-    url = `${served.url}/mcp`;
+    ({ served, url, mcp } = await serveLazy({ service: new FakeService(), log: silentLogger(), version: '9.9.9' }));
   });
 
   afterAll(() => served.close());
@@ -59,14 +70,7 @@ describe('the MCP handler whose load fails', () => {
         return undefined;
       },
     };
-    const mcp = lazyMcpHandler(options);
-    const context = requestContext(silentLogger());
-    // serveHandler answers a rejected handler 500 with the error's message, as the app's error handler would.
-    served = await serveHandler(async (req, res) => {
-      await context(req, res);
-      await mcp.handler(req, res);
-    });
-    url = `${served.url}/mcp`;
+    ({ served, url } = await serveLazy(options));
   });
 
   afterAll(() => served.close());
