@@ -31,6 +31,11 @@ describe('prepareRequest', () => {
     expect(Object.keys(request('/api/v1/info?').query)).toEqual([]);
   });
 
+  it('takes the path and query of a request in absolute form (RFC 9112 §3.2.2)', () => {
+    const req = request('http://agent-manager.example:8080/api/v1/agents?namespace=tenant');
+    expect([req.path, req.query.namespace]).toEqual(['/api/v1/agents', 'tenant']);
+  });
+
   it('leaves a prepared request as it is', () => {
     const req = request('/a?b=1');
     req.params = { kept: 'yes' };

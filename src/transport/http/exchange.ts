@@ -49,7 +49,12 @@ const NO_QUERY: ParsedUrlQuery = Object.freeze(Object.create(null) as ParsedUrlQ
 export function prepareRequest(incoming: IncomingMessage): HttpRequest {
   const req = incoming as HttpRequest;
   if (req.path !== undefined) return req;
-  const url = req.url ?? '/';
+  let url = req.url ?? '/';
+  // RFC 9112 §3.2.2: a server accepts the absolute form (`GET http://host/path`) too; only its path counts.
+  if (!url.startsWith('/') && URL.canParse(url)) {
+    const absolute = new URL(url);
+    url = `${absolute.pathname}${absolute.search}`;
+  }
   const at = url.indexOf('?');
   req.path = at < 0 ? url : url.slice(0, at);
   // As express 5's default ("simple") parser: node's querystring, repeated keys as arrays.
