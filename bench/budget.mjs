@@ -30,6 +30,8 @@ const answer = (res) => res.writeHead(200, { 'content-type': 'application/json',
 function party(kind, micros) {
   let server;
   if (kind === 'express') {
+    // The product no longer uses express; it is still installed as the sandbox package's and the
+    // MCP SDK's dependency, and stays here as the yardstick of a framework's own cost.
     const express = createRequire(import.meta.url)('express');
     const app = express();
     app.get('/api/v1/info', (_req, res) => answer(res));
