@@ -15,7 +15,7 @@ import { lazyMcpHandler } from './transport/mcp/lazy-handler.js';
 import type { OperationService } from './transport/operations.js';
 import { createRestRouter, REST_BASE, restCacheHeaders } from './transport/rest/router.js';
 import { bindCaller, requestContext } from './transport/http/context.js';
-import { prepareRequest, runSteps, sendCompactJson, sendText, type Handler, type HttpRequest, type HttpResponse,
+import { behind, prepareRequest, sendCompactJson, sendText, type Handler, type HttpRequest, type HttpResponse,
   type Step } from './transport/http/exchange.js';
 import { httpMetrics } from './transport/http/http-metrics.js';
 import type { Lifecycle } from './transport/http/lifecycle.js';
@@ -62,7 +62,6 @@ export function createApp(options: AppOptions): App {
   const context = requestContext(log);
   const measure = metrics ? httpMetrics(metrics, mcpPath) : undefined;
   const logRequest = requestLogger(log);
-  const publicRoutes = options.publicRoutes ? [options.publicRoutes] : [];
   const allowedOrigins = options.allowedOrigins;
   const rest = behind([restCacheHeaders, originGuard({ allowedOrigins }), ...guards.rest, bindCaller()],
     createRestRouter({ service, log }));
@@ -78,6 +77,8 @@ export function createApp(options: AppOptions): App {
     mcp = behind([mcpOrigin, ...guards.mcp, bindCaller()], lazy.handler);
     warmUps.set(app, lazy.load);
   }
+  // The open routes (RFC 9728 metadata) answer their own paths before any guarded one.
+  const answer = behind(options.publicRoutes ? [options.publicRoutes] : [], route);
 
   function route(req: HttpRequest, res: HttpResponse): void | Promise<void> {
     const { path } = req;
@@ -105,25 +106,13 @@ export function createApp(options: AppOptions): App {
       context(req, res);
       measure?.(req, res);
       logRequest(req, res);
-      const opened = publicRoutes.length > 0 ? runSteps(publicRoutes, req, res) : false;
-      if (opened === true) return;
-      const outcome = opened === false ? route(req, res) : opened.then((done) => (done ? undefined : route(req, res)));
+      const outcome = answer(req, res);
       if (outcome instanceof Promise) outcome.catch(fail);
     } catch (err) {
       fail(err);
     }
   }
   return app;
-}
-
-/** `handler` once every step passed; a step that answered ends the request there. */
-function behind(steps: readonly Step[], handler: Handler): Handler {
-  return (req, res) => {
-    const passed = runSteps(steps, req, res);
-    if (passed === true) return;
-    if (passed === false) return handler(req, res);
-    return passed.then((answered) => (answered ? undefined : handler(req, res)));
-  };
 }
 
 const warmUps = new WeakMap<App, () => Promise<unknown>>();

@@ -166,8 +166,6 @@ describe.skipIf(registry.mode === 'skip')('RegistryChartSchemaSource through a r
       expect(down).toMatchObject({ schemaSource: 'embedded', schemaVersion: EMBEDDED_SCHEMA_VERSION });
       expect(down.error).toMatch(new RegExp(`^GET http://${server.host}/v2/charts/agent/tags/list\\?n=1000: connect ECONNREFUSED`));
       expect(down.latestVersion).toBeUndefined();
-      // The same report while nothing changed (get_info keeps its answer by it).
-      expect(await h.source.info()).toBe(down);
 
       // Requests inside the minute do not touch the registry, and the warning is not repeated.
       const attempts = h.count('/tags/list');
@@ -185,7 +183,6 @@ describe.skipIf(registry.mode === 'skip')('RegistryChartSchemaSource through a r
       const up = await h.source.info();
       expect(up).toMatchObject({ schemaSource: 'registry', schemaVersion: '0.6.0', latestVersion: '0.6.0' });
       expect(up.error).toBeUndefined();
-      expect(up).not.toBe(down);
       expect(h.logs.filter((l) => l.msg === 'agent chart resolved')).toHaveLength(1);
     } finally {
       await server.start().catch(() => undefined);

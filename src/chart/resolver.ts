@@ -59,11 +59,6 @@ export class RegistryChartSchemaSource implements ChartSchemaSource {
   private latest: string | undefined;
   private resolvedAt: string | undefined;
   private error: string | undefined;
-  /** What `info()` last reported, and the state it reported. */
-  private reported: {
-    current: ResolvedSchema; latest?: string; resolvedAt?: string; error?: string; info: ChartInfo;
-  } | undefined;
-
   /** When the registry was last read (ms), moved back after a failure to retry sooner. */
   private fetched = Number.NEGATIVE_INFINITY;
   private inFlight: Promise<void> | undefined;
@@ -99,24 +94,15 @@ export class RegistryChartSchemaSource implements ChartSchemaSource {
     this.startResolveIfStale();
     if (this.inFlight) await settledWithin(this.inFlight, this.options.infoWaitMs ?? INFO_WAIT_MS);
     const current = this.cached ?? this.embedded;
-    // The same frozen object while nothing it reports changed, so get_info can tell at a glance.
-    let last = this.reported;
-    if (!last || last.current !== current || last.latest !== this.latest || last.resolvedAt !== this.resolvedAt
-      || last.error !== this.error) {
-      last = this.reported = {
-        current, latest: this.latest, resolvedAt: this.resolvedAt, error: this.error,
-        info: Object.freeze({
-          ociUrl: this.options.ociUrl,
-          semver: this.options.semver,
-          ...(this.latest !== undefined && { latestVersion: this.latest }),
-          schemaVersion: current.version,
-          schemaSource: current.source,
-          ...(this.resolvedAt !== undefined && { resolvedAt: this.resolvedAt }),
-          ...(this.error !== undefined && { error: this.error }),
-        }),
-      };
-    }
-    return last.info;
+    return {
+      ociUrl: this.options.ociUrl,
+      semver: this.options.semver,
+      ...(this.latest !== undefined && { latestVersion: this.latest }),
+      schemaVersion: current.version,
+      schemaSource: current.source,
+      ...(this.resolvedAt !== undefined && { resolvedAt: this.resolvedAt }),
+      ...(this.error !== undefined && { error: this.error }),
+    };
   }
 
   /**

@@ -20,7 +20,6 @@ import { conditionsOf, prune } from './read-model.js';
  */
 export class InfoAnswer {
   #last: { chart: ChartInfo; readCache: Info['readCache']; info: Info } | undefined;
-  #presets: Info['toolset'] | undefined;
 
   constructor(private readonly env: OperationEnv) {}
 
@@ -28,9 +27,7 @@ export class InfoAnswer {
     const chart = await this.env.deps.chart.info();
     const readCache = this.env.deps.readCache?.status() ?? READ_CACHE_OFF;
     const last = this.#last;
-    // Sources that keep their report while it is unchanged are told apart at a glance.
-    if (last && (last.chart === chart || sameValues(last.chart, chart))
-      && (last.readCache === readCache || sameValues(last.readCache, readCache))) return last.info;
+    if (last && sameValues(last.chart, chart) && sameValues(last.readCache, readCache)) return last.info;
     const info = deepFreeze(this.build(chart, readCache));
     this.#last = { chart, readCache, info };
     return info;
@@ -40,7 +37,6 @@ export class InfoAnswer {
     const { settings, deps, compose } = this.env;
     const skillsRepositories = deps.skills?.repositories ?? [];
     const presets = settings.toolsetPresets ?? {};
-    this.#presets ??= { presets: knownPresets(presets), presetsChecked: presets.configured !== undefined };
     const flux: Info['flux'] = {
       helmReleaseInterval: compose.helmReleaseInterval,
       ociRepositoryInterval: compose.ociRepositoryInterval,
@@ -65,7 +61,7 @@ export class InfoAnswer {
       apiVersions: { ...settings.apiVersions },
       flux,
       skillsRepositories: [...skillsRepositories],
-      toolset: { presets: [...this.#presets.presets], presetsChecked: this.#presets.presetsChecked },
+      toolset: { presets: knownPresets(presets), presetsChecked: presets.configured !== undefined },
       readCache: structuredClone(readCache),
       ...(deps.workloads ? { organizations: [...deps.workloads.organizations] } : {}),
     };

@@ -79,6 +79,17 @@ export function runSteps(steps: readonly Step[], req: HttpRequest, res: HttpResp
   return false;
 }
 
+/** `handler` once every step passed; a step that answered ends the request there. */
+export function behind(steps: readonly Step[], handler: Handler): Handler {
+  if (steps.length === 0) return handler;
+  return (req, res) => {
+    const passed = runSteps(steps, req, res);
+    if (passed === true) return;
+    if (passed === false) return handler(req, res);
+    return passed.then((answered) => (answered ? undefined : handler(req, res)));
+  };
+}
+
 /** A request header as one string (repeated headers joined as node joins them), or undefined. */
 export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name.toLowerCase()];
@@ -98,13 +109,17 @@ export function addVary(res: HttpResponse, field: string): void {
   res.setHeader('Vary', text ? `${text}, ${field}` : field);
 }
 
-/** Answers `text` with `status` (`text/plain; charset=utf-8` unless another type is given). */
-export function sendText(res: HttpResponse, status: number, text: string, type = 'text/plain; charset=utf-8'): void {
-  const body = Buffer.from(text, 'utf8');
+/** Answers `body` with `status` and `type`, its length given (every answer of ours is written this way). */
+export function sendBody(res: HttpResponse, status: number, type: string, body: Buffer): void {
   res.statusCode = status;
   res.setHeader('Content-Type', type);
   res.setHeader('Content-Length', body.length);
   res.end(body);
+}
+
+/** Answers `text` with `status` (`text/plain; charset=utf-8` unless another type is given). */
+export function sendText(res: HttpResponse, status: number, text: string, type = 'text/plain; charset=utf-8'): void {
+  sendBody(res, status, type, Buffer.from(text, 'utf8'));
 }
 
 /** Answers `value` as compact JSON (JSON-RPC errors, metadata documents); REST bodies use `sendJson`. */

@@ -7,7 +7,7 @@
  * (core/frozen.ts): nothing inside such a value can change after its bytes were kept.
  */
 import { isFrozenObject } from '../../core/frozen.js';
-import type { HttpResponse } from './exchange.js';
+import { sendBody, type HttpResponse } from './exchange.js';
 
 const ESCAPES: Record<string, string> = {
   '<': '\\u003c',
@@ -66,11 +66,7 @@ export function encodeJson(value: unknown): string {
  * and every GET answers the whole body.
  */
 export function sendJson(res: HttpResponse, status: number, value: unknown): void {
-  const body = bodyOf(value);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json');
-  res.setHeader('Content-Length', body.length);
-  res.end(body);
+  sendBody(res, status, 'application/json', bodyOf(value));
 }
 
 const frozenBodies = new WeakMap<object, Buffer>();

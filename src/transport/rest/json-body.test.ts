@@ -1,8 +1,11 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { FakeService } from '../testing/fake-service.js';
-import { contentTypeProblem } from './json-body.js';
+import { eventually } from '../../testing/eventually.js';
+import { serveHandler } from '../http/testing/serve-handler.js';
+import { contentTypeProblem, readRawBody } from './json-body.js';
 import { serveRouterPerFile } from './testing/serve-router.js';
 
 const service = new FakeService();
@@ -87,5 +90,36 @@ describe('REST body media type', () => {
   it('says what a Content-Type that is not a media type is', () => {
     expect(contentTypeProblem('json')).toBe('the Content-Type "json" is not a media type; send the body as Content-Type: application/json');
     expect(contentTypeProblem(undefined)).toBeUndefined();
+  });
+});
+
+describe('reading a compressed body from a client that goes away', () => {
+  it('ends the read with an error instead of waiting for a body that never ends', async () => {
+    const outcomes: string[] = [];
+    let reading = false;
+    const served = await serveHandler(async (req, res) => {
+      reading = true;
+      try {
+        await readRawBody(req, res);
+        outcomes.push('read');
+      } catch (err) {
+        outcomes.push(err instanceof Error ? err.message : String(err));
+      }
+      if (!res.destroyed) res.end();
+    });
+    try {
+      const half = gzipSync(Buffer.from(CREATE.repeat(200))).subarray(0, 200);
+      const socket = connect(Number(new URL(served.url).port), '127.0.0.1');
+      await new Promise<void>((resolve) => socket.once('connect', resolve));
+      socket.write('POST /api/v1/agents HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n'
+        + 'Content-Encoding: gzip\r\nContent-Length: 100000\r\n\r\n');
+      socket.write(half);
+      await eventually(() => (reading ? true : undefined), 5_000, 'the read to start');
+      socket.destroy();
+      const outcome = await eventually(() => outcomes[0], 5_000, 'the read to end');
+      expect(outcome).toMatch(/^invalid request: read body: the client closed the connection before the body ended/);
+    } finally {
+      await served.close();
+    }
   });
 });

@@ -8,7 +8,7 @@
  */
 import { MIMEType } from 'node:util';
 import zlib from 'node:zlib';
-import type { Readable, Transform } from 'node:stream';
+import type { Transform } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import getRawBody from 'raw-body';
 import typeis from 'type-is';
@@ -116,10 +116,17 @@ async function readBytes(req: HttpRequest, res: HttpResponse): Promise<Buffer | 
       `uncompressed or as ${CODINGS.join(', ')}`;
     throw refuse(res, new UnsupportedMediaTypeError(detail, { 'Accept-Encoding': CODINGS.join(', ') }));
   }
-  const stream: Readable = inflate ? req.pipe(inflate) : req;
+  if (inflate) {
+    req.pipe(inflate);
+    // Piping passes no abort on: a client gone mid-body must end the read, not leave it waiting.
+    req.once('close', () => {
+      if (!req.complete) inflate.destroy(new Error('the client closed the connection before the body ended'));
+    });
+  }
+  let body: Buffer;
   try {
-    const length = inflate ? undefined : req.headers['content-length'];
-    return await getRawBody(stream, { length, limit: MAX_BODY_BYTES });
+    body = await getRawBody(inflate ?? req, { length: inflate ? undefined : req.headers['content-length'],
+      limit: MAX_BODY_BYTES });
   } catch (err) {
     if (inflate) {
       req.unpipe(inflate);
@@ -128,16 +135,16 @@ async function readBytes(req: HttpRequest, res: HttpResponse): Promise<Buffer | 
     req.resume();
     await finished(req).catch(() => undefined);
     if ((err as { type?: unknown }).type === 'entity.too.large') throw new BodyTooLargeError(err);
-    const message = err instanceof Error ? err.message : String(err);
-    throw invalid(`read body: ${message}`, err);
-  } finally {
-    if (inflate && !inflate.destroyed) {
-      req.unpipe(inflate);
-      inflate.on('error', () => undefined);
-      inflate.destroy();
-      req.resume();
-    }
+    throw invalid(`read body: ${err instanceof Error ? err.message : String(err)}`, err);
   }
+  if (inflate) {
+    // The decoder is done with; what is left of the request (nothing, or trailing bytes) is read off.
+    req.unpipe(inflate);
+    inflate.on('error', () => undefined);
+    inflate.destroy();
+    req.resume();
+  }
+  return body;
 }
 
 function decompressor(coding: string): Transform | undefined {

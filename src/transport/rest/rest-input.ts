@@ -64,10 +64,9 @@ export async function restInput(
     }
     raw.version = version;
   }
-  const empty = Object.keys(raw).length === 0;
-  const parsed = empty ? parsedEmpty(operation) : operation.input.safeParse(raw);
+  const parsed = operation.input.safeParse(raw);
   if (!parsed.success) throw inputError(parsed.error.issues, raw, origins);
-  const input = (empty ? { ...parsed.data } : parsed.data) as Record<string, unknown>;
+  const input = parsed.data as Record<string, unknown>;
   // If-Match lists and If-None-Match both compare with the current version: read it once.
   const current = currentVersion && readOnce(currentVersion);
   if (rest.createIfMatch) await checkCreateIfMatch(header(req, 'if-match'), input, current);
@@ -115,23 +114,6 @@ export function scalarFields(schema: z.ZodObject): ReadonlySet<string> {
     if (inner._zod.def.type === 'boolean' || inner._zod.def.type === 'number') out.add(name);
   }
   return out;
-}
-
-/**
- * What the operation's schema makes of a request that gives nothing (no body, query or path
- * segment): the same every time, so it is parsed once per operation (`GET /info`, a list of
- * the default namespace). Callers get a copy of its data, never the kept object; a shallow copy
- * is enough, since no input schema sets a default, so nothing the kept data holds is an object.
- */
-const emptyParses = new WeakMap<AnyOperation, ReturnType<z.ZodObject['safeParse']>>();
-
-function parsedEmpty(operation: AnyOperation): ReturnType<z.ZodObject['safeParse']> {
-  let parsed = emptyParses.get(operation);
-  if (parsed === undefined) {
-    parsed = operation.input.safeParse({});
-    emptyParses.set(operation, parsed);
-  }
-  return parsed;
 }
 
 /** A body value as a refusal quotes it (at most 64 characters). */

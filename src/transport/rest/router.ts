@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { ErrorCode, AppError, invalid, notFound } from '../../core/errors.js';
 import type { RequestContext } from '../../identity/caller.js';
 import { OPERATIONS, type AnyOperation, type OperationService } from '../operations.js';
-import { addVary, header, type Handler, type HttpRequest, runSteps, type Step } from '../http/exchange.js';
+import { addVary, behind, header, sendBody, type Handler, type HttpRequest, type Step } from '../http/exchange.js';
 import { sendJson } from '../http/send-json.js';
 import { restErrorHandler } from './error-middleware.js';
 import { checkReadIfMatch, strongEtag } from './if-match.js';
@@ -61,14 +61,13 @@ export const restCacheHeaders: Step = (_req, res) => {
 
 type Params = Partial<Record<string, string | string[]>>;
 
-/** A path below /api/v1, the methods it answers, and what runs for them. */
+/** A path below /api/v1, the method it answers, and what runs for it (its steps, then its answer). */
 interface Route {
   readonly pattern: string;
   readonly match: MatchFunction<Params>;
-  readonly methods: readonly string[];
-  /** Steps that may answer first (body readers, event streams). */
-  readonly steps: readonly Step[];
-  readonly answer: Handler;
+  /** Upper case; a GET route answers HEAD too. */
+  readonly method: string;
+  readonly handle: Handler;
 }
 
 /** The REST handler of the operation table, for requests whose path is under /api/v1. */
@@ -77,15 +76,10 @@ export function createRestRouter(options: RestRouterOptions): Handler {
   const operations = options.operations ?? OPERATIONS;
   const readDocument = openApiDocumentReader(options.openapiPath);
   const routes: Route[] = [route(OPENAPI_ROUTE, 'get', [], async (_req, res) => {
-    const body = Buffer.from(await readDocument(), 'utf8');
-    res.statusCode = 200;
-    res.setHeader('Content-Type', 'application/yaml');
-    res.setHeader('Content-Length', body.length);
-    res.end(body);
+    sendBody(res, 200, 'application/yaml', Buffer.from(await readDocument(), 'utf8'));
   })];
   for (const operation of operations) routes.push(operationRoute(operation, service, log));
-  const known = [...allowedMethods(operations)]
-    .map(([pattern, methods]) => ({ pattern, methods, match: matcher(pattern) }));
+  const known = knownPaths(routes);
   const onError = restErrorHandler(log);
   // Paths without parameters are looked up, not matched one pattern after another; no pattern
   // with parameters matches such a path (router.test.ts holds it), so the answer is the same.
@@ -97,7 +91,7 @@ export function createRestRouter(options: RestRouterOptions): Handler {
   const staticRoute = (path: string, method: string): { route: Route; params: Params } | undefined => {
     // As the patterns match: one trailing slash is allowed.
     const exact = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-    const candidate = byPath.get(exact)?.find((r) => r.methods.includes(method));
+    const candidate = byPath.get(exact)?.find((r) => r.method === method);
     return candidate && { route: candidate, params: {} };
   };
 
@@ -119,8 +113,7 @@ export function createRestRouter(options: RestRouterOptions): Handler {
       }
       req.route = `${REST_BASE}${found.route.pattern}`;
       req.params = found.params as Record<string, string>;
-      if (found.route.steps.length > 0 && await runSteps(found.route.steps, req, res)) return;
-      await found.route.answer(req, res);
+      await found.route.handle(req, res);
     } catch (err) {
       onError(err, req, res);
     }
@@ -162,7 +155,7 @@ function matchRoute(
   routes: readonly Route[], path: string, method: string,
 ): { route: Route; params: Params } | undefined {
   for (const candidate of routes) {
-    if (!candidate.methods.includes(method)) continue;
+    if (candidate.method !== method) continue;
     const matched = candidate.match(path);
     if (matched) return { route: candidate, params: matched.params };
   }
@@ -170,7 +163,7 @@ function matchRoute(
 }
 
 function route(pattern: string, method: string, steps: Step[], answer: Handler): Route {
-  return { pattern, match: matcher(pattern), methods: [method.toUpperCase()], steps, answer };
+  return { pattern, match: matcher(pattern), method: method.toUpperCase(), handle: behind(steps, answer) };
 }
 
 /** A path segment that is not valid percent-encoding is the client's mistake: a 400 naming it. */
@@ -195,14 +188,15 @@ function contextOf(req: HttpRequest, log: Logger): RequestContext {
   return { requestId, log: log.child({ requestId }) };
 }
 
-/** Every path with the methods it answers (GET answers HEAD too), in the table's order. */
-function allowedMethods(operations: readonly AnyOperation[]): Map<string, string[]> {
-  const byPath = new Map<string, string[]>([[OPENAPI_ROUTE, ['GET', 'HEAD']]]);
-  for (const { rest } of operations) {
-    const methods = byPath.get(rest.path) ?? [];
-    methods.push(rest.method.toUpperCase());
-    if (rest.method === 'get') methods.push('HEAD');
-    byPath.set(rest.path, methods);
+/** Every path of the routes with the methods it answers (GET answers HEAD too), in the routes' order. */
+interface KnownPath { pattern: string; match: MatchFunction<Params>; methods: string[] }
+
+function knownPaths(routes: readonly Route[]): KnownPath[] {
+  const byPattern = new Map<string, KnownPath>();
+  for (const { pattern, match: matches, method } of routes) {
+    const known = byPattern.get(pattern) ?? { pattern, match: matches, methods: [] };
+    known.methods.push(...(method === 'GET' ? ['GET', 'HEAD'] : [method]));
+    byPattern.set(pattern, known);
   }
-  return byPath;
+  return [...byPattern.values()];
 }

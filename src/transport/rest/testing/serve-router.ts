@@ -6,7 +6,7 @@
 import { pino, type Logger } from 'pino';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { OperationService } from '../../operations.js';
-import { runSteps, type Step } from '../../http/exchange.js';
+import { behind, type Step } from '../../http/exchange.js';
 import { serveHandler } from '../../http/testing/serve-handler.js';
 import { createRestRouter } from '../router.js';
 
@@ -35,11 +35,7 @@ export function capturingLogger(): { log: Logger; lines: Record<string, unknown>
 export async function serveRouter(service: OperationService, options: ServeOptions = {}): Promise<ServedRouter> {
   const { log, lines } = capturingLogger();
   const router = createRestRouter({ service, log, openapiPath: options.openapiPath });
-  const before = options.before ?? [];
-  const served = await serveHandler(async (req, res) => {
-    if (await runSteps(before, req, res)) return;
-    await router(req, res);
-  });
+  const served = await serveHandler(behind(options.before ?? [], router));
   return { base: `${served.url}/api/v1`, logs: lines, close: () => served.close() };
 }
 
