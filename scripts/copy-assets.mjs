@@ -5,22 +5,25 @@
 // already has the same content is left alone, so a build of an unchanged tree writes nothing.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
-// The target is the first argument that is not a flag (build.mjs passes its own flags on).
-const target = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
-const dist = join(root, target ?? 'dist');
 
-function walk(dir) {
+/** Copies the assets into `target` (relative to the repository; default dist/, which leaves out `testing/`). */
+export function copyAssets(target) {
+  const dist = join(root, target ?? 'dist');
+  walk(src, dist, target);
+}
+
+function walk(dir, dist, target) {
   for (const entry of readdirSync(dir)) {
     const path = join(dir, entry);
     if (statSync(path).isDirectory()) {
       if (entry === 'testdata') continue;
       // dist/ ships without the test-support folders; the benchmarks' build keeps them.
       if (entry === 'testing' && !target) continue;
-      walk(path);
+      walk(path, dist, target);
     } else if (!entry.endsWith('.ts')) {
       const copy = join(dist, relative(src, path));
       if (!existsSync(dirname(copy))) mkdirSync(dirname(copy), { recursive: true });
@@ -31,4 +34,5 @@ function walk(dir) {
     }
   }
 }
-walk(src);
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) copyAssets(process.argv[2]);

@@ -19,6 +19,20 @@ export function nodeVersionProblem(version: string, execPath: string): string | 
     + 'run it with the project\'s Node: npm start, npx agent-manager, or node_modules/.bin/node dist/main.js';
 }
 
+/**
+ * Runs the CLI with `args` and sets the exit code (scripts/start.mjs, `npm start`, calls it after
+ * the build, in the same process).
+ */
+export async function runMain(args: readonly string[]): Promise<void> {
+  // V8's code cache on disk (in the OS temp directory, or NODE_COMPILE_CACHE): every start
+  // after the first skips compiling the modules `serve` loads (the Kubernetes client alone
+  // is thousands of files), which roughly halves the time to a listening server. Where the
+  // directory is not writable (a read-only root filesystem) Node carries on without it.
+  (await import('node:module')).enableCompileCache();
+  const { runCli } = await import('./cli.js');
+  process.exitCode = await runCli([...args], process.env);
+}
+
 /** Runs the CLI when this file is what node was asked to run (not when a test imports it). */
 async function main(): Promise<void> {
   const { realpathSync } = await import('node:fs');
@@ -30,14 +44,7 @@ async function main(): Promise<void> {
   } catch {
     entry = false;
   }
-  if (!entry) return;
-  // V8's code cache on disk (in the OS temp directory, or NODE_COMPILE_CACHE): every start
-  // after the first skips compiling the modules `serve` loads (the Kubernetes client alone
-  // is thousands of files), which roughly halves the time to a listening server. Where the
-  // directory is not writable (a read-only root filesystem) Node carries on without it.
-  (await import('node:module')).enableCompileCache();
-  const { runCli } = await import('./cli.js');
-  process.exitCode = await runCli(process.argv.slice(2), process.env);
+  if (entry) await runMain(process.argv.slice(2));
 }
 
 // No top-level await, so that even a Node too old to parse one gets here and reads the line.

@@ -1,0 +1,115 @@
+// The built service's copy of @kubernetes/client-node: one file, holding only what dist/ imports.
+// The package's KubeConfig module imports its whole generated API (869 files, a model per
+// Kubernetes type), and loading those files was a third of `serve`'s start. esbuild bundles the
+// names dist/ imports, tree-shaken, into dist/vendor/kubernetes-client-node.js, with every
+// dependency of client-node left an import of the installed package (so undici, ws and the
+// rest stay one copy shared with our own code), and the imports in dist/ are pointed at it.
+// Tests run the sources, which import the package itself; the e2e suites run this build.
+// Usage: node scripts/vendor-client-node.mjs [dist-dir]; build.mjs runs it after `tsc -b`.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const PACKAGE = '@kubernetes/client-node';
+const root = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(import.meta.url);
+const VENDORED = join('vendor', 'kubernetes-client-node.js');
+
+/** What the bundle depends on besides dist/'s imports: client-node's and esbuild's versions. */
+export function vendorKey() {
+  const clientNode = require(`${PACKAGE}/package.json`).version;
+  const esbuild = require('esbuild/package.json').version;
+  return `${PACKAGE}@${clientNode} esbuild@${esbuild}`;
+}
+
+/** True when `dist`'s bundle was not made from the installed client-node and esbuild. */
+export function vendorStale(dist) {
+  const stamp = join(dist, 'vendor', '.inputs');
+  return !existsSync(stamp) || readFileSync(stamp, 'utf8').split('\n')[0] !== vendorKey();
+}
+
+/**
+ * The named imports of client-node in one emitted file, and where each specifier sits. Only
+ * `import { a, b as c } from` and `export { a } from` are understood; anything else (a default
+ * or namespace import, a dynamic import) would import names the bundle cannot know, so it fails
+ * the build naming the file instead of shipping a bundle that lacks them.
+ */
+function importsOf(ts, file, text, vendored) {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  const names = [];
+  const specifiers = [];
+  let found = 0;
+  for (const statement of source.statements) {
+    const specifier = statement.moduleSpecifier;
+    if (!specifier || !ts.isStringLiteral(specifier) || ![PACKAGE, vendored].includes(specifier.text)) continue;
+    found += 1;
+    const named = ts.isImportDeclaration(statement)
+      ? !statement.importClause?.name && statement.importClause?.namedBindings
+      : statement.exportClause;
+    if (!named || !(ts.isNamedImports(named) || ts.isNamedExports(named))) {
+      throw new Error(`${file}: only named imports of ${PACKAGE} can be bundled: ${statement.getText(source)}`);
+    }
+    for (const element of named.elements) names.push((element.propertyName ?? element.name).text);
+    specifiers.push({ start: specifier.getStart(source), end: specifier.end });
+  }
+  const mentions = text.split(`'${PACKAGE}'`).length + text.split(`"${PACKAGE}"`).length - 2;
+  if (mentions > found) throw new Error(`${file}: ${PACKAGE} is imported in a way the bundle cannot follow`);
+  return { names, specifiers };
+}
+
+/** Bundles what `dist` imports of client-node and points those imports at the bundle. */
+export async function vendorClientNode(dist) {
+  const ts = require('typescript');
+  const esbuild = await import('esbuild');
+  const bundle = join(dist, VENDORED);
+  const rewrites = [];
+  const names = new Set();
+  for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
+    const file = join(entry.parentPath, entry.name);
+    if (!entry.isFile() || !file.endsWith('.js') || file === bundle) continue;
+    const text = readFileSync(file, 'utf8');
+    let vendored = relative(dirname(file), bundle).split(sep).join('/');
+    if (!vendored.startsWith('.')) vendored = `./${vendored}`;
+    if (!text.includes(PACKAGE) && !text.includes(vendored)) continue;
+    const found = importsOf(ts, file, text, vendored);
+    for (const name of found.names) names.add(name);
+    rewrites.push({ file, text, vendored, specifiers: found.specifiers });
+  }
+  if (names.size === 0) throw new Error(`nothing in ${dist} imports ${PACKAGE}: is it a build of the service?`);
+
+  const { dependencies = {}, peerDependencies = {}, optionalDependencies = {} } = require(`${PACKAGE}/package.json`);
+  mkdirSync(dirname(bundle), { recursive: true });
+  const result = await esbuild.build({
+    stdin: { contents: `export { ${[...names].sort().join(', ')} } from '${PACKAGE}';`, resolveDir: root, loader: 'js' },
+    bundle: true, platform: 'node', format: 'esm', target: 'node24', outfile: bundle, sourcemap: true,
+    external: Object.keys({ ...dependencies, ...peerDependencies, ...optionalDependencies }),
+    metafile: true, logLevel: 'silent',
+  });
+  // Only client-node's own files may be inside: a second copy of a shared dependency would
+  // split state (undici's dispatchers) between our code and the client's.
+  const ownDir = `node_modules/${PACKAGE}/`;
+  const strangers = Object.keys(result.metafile.inputs).filter((input) => !input.includes(ownDir) && input !== '<stdin>');
+  if (strangers.length > 0) throw new Error(`the ${PACKAGE} bundle took in files of other packages: ${strangers.join(', ')}`);
+
+  for (const { file, text, vendored, specifiers } of rewrites) {
+    let out = text;
+    for (const { start, end } of specifiers.toSorted((a, b) => b.start - a.start)) {
+      out = `${out.slice(0, start)}'${vendored}'${out.slice(end)}`;
+    }
+    if (out !== text) writeFileSync(file, out);
+  }
+  writeFileSync(join(dirname(bundle), '.inputs'), `${vendorKey()}\n${[...names].sort().join('\n')}\n`);
+  return { names: [...names].sort(), files: rewrites.length };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const dist = resolve(process.argv[2] ?? 'dist');
+  try {
+    const { names, files } = await vendorClientNode(dist);
+    console.log(`${PACKAGE}: ${names.length} names for ${files} files bundled into ${relative(process.cwd(), join(dist, VENDORED))}`);
+  } catch (err) {
+    console.error(`vendor-client-node: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * The built service's bundled @kubernetes/client-node (scripts/vendor-client-node.mjs): it must
+ * hold every name the build imports, and only client-node's own files, and leave a build it
+ * cannot follow unbundled with an error rather than ship a bundle that lacks a name.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { smallSpawn } from '../../src/testing/small-spawn.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const SCRIPT = join(ROOT, 'scripts', 'vendor-client-node.mjs');
+// Inside the repository, so the bundle's imports of client-node's dependencies resolve.
+mkdirSync(join(ROOT, 'node_modules', '.cache'), { recursive: true });
+const scratch = mkdtempSync(join(ROOT, 'node_modules', '.cache', 'vendor-client-node-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function build(name: string, files: Record<string, string>): string {
+  const dist = join(scratch, name);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dist, path, '..'), { recursive: true });
+    writeFileSync(join(dist, path), text);
+  }
+  return dist;
+}
+
+const vendor = async (dist: string) => {
+  const run = await smallSpawn(process.execPath, [SCRIPT, dist], { timeoutMs: 60_000 });
+  return { code: run.code, output: `${run.stdout.toString()}${run.stderr.toString()}` };
+};
+
+describe('the bundled Kubernetes client of the build', () => {
+  const dist = build('dist', {
+    'main.js': "import { KubeConfig, Watch as ListWatch } from '@kubernetes/client-node';\n"
+      + "export { ApiException } from '@kubernetes/client-node';\nexport { KubeConfig, ListWatch };\n",
+    'kube/errors.js': 'import { ApiException } from "@kubernetes/client-node";\nexport const E = ApiException;\n',
+    'other.js': 'export const unrelated = 1;\n',
+  });
+
+  it('points every import of the package at one bundle holding exactly the names imported', async () => {
+    const run = await vendor(dist);
+    expect(run.output).toContain('3 names for 2 files');
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(dist, 'main.js'), 'utf8')).toContain("from './vendor/kubernetes-client-node.js'");
+    expect(readFileSync(join(dist, 'kube/errors.js'), 'utf8')).toContain("from '../vendor/kubernetes-client-node.js'");
+    expect(readFileSync(join(dist, 'other.js'), 'utf8')).toBe('export const unrelated = 1;\n');
+    const stamp = readFileSync(join(dist, 'vendor', '.inputs'), 'utf8').split('\n');
+    expect(stamp[0]).toMatch(/^@kubernetes\/client-node@\d+\.\d+\.\d+ esbuild@/);
+    expect(stamp.slice(1).filter(Boolean)).toEqual(['ApiException', 'KubeConfig', 'Watch']);
+  });
+
+  it('gives the rewritten modules working classes, with the dependencies still imported from node_modules', async () => {
+    const script = `const m = await import(${JSON.stringify(join(dist, 'main.js'))});
+const kc = new m.KubeConfig();
+kc.loadFromOptions({ clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }], users: [{ name: 'u', token: 't' }],
+  contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+console.log(kc.getCurrentCluster().server, typeof m.ListWatch, new m.ApiException(404, 'gone', {}, {}).code);`;
+    const run = await smallSpawn(process.execPath, ['--input-type=module', '-e', script], { timeoutMs: 30_000 });
+    expect(run.stderr.toString()).toBe('');
+    expect(run.stdout.toString().trim()).toBe('https://127.0.0.1:1 function 404');
+    const bundle = readFileSync(join(dist, 'vendor', 'kubernetes-client-node.js'), 'utf8');
+    expect(bundle).toMatch(/^import .* from "undici";$/m);
+  });
+
+  it('finds the names again in a build it already rewrote, and rewrites nothing twice', async () => {
+    const before = readFileSync(join(dist, 'main.js'), 'utf8');
+    const run = await vendor(dist);
+    expect(run.code).toBe(0);
+    expect(run.output).toContain('3 names for 2 files');
+    expect(readFileSync(join(dist, 'main.js'), 'utf8')).toBe(before);
+  });
+
+  it.each([
+    ['a namespace import', "import * as k8s from '@kubernetes/client-node';\nexport const K = k8s.KubeConfig;\n"],
+    ['a default import', "import k8s from '@kubernetes/client-node';\nexport { k8s };\n"],
+    ['a dynamic import', "export const load = () => import('@kubernetes/client-node');\n"],
+  ])('fails the build on %s, naming the file, and writes no bundle', async (_what, text) => {
+    const refused = build(`refused-${_what.replace(/ /g, '-')}`, { 'loader.js': text });
+    const run = await vendor(refused);
+    expect(run.code).toBe(1);
+    expect(run.output).toContain(join(refused, 'loader.js'));
+    expect(readFileSync(join(refused, 'loader.js'), 'utf8')).toBe(text);
+    expect(existsSync(join(refused, 'vendor'))).toBe(false);
+  });
+});
