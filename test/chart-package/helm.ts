@@ -2,22 +2,22 @@
  * The chart rendered by the real helm (v4; scripts/test-setup.mjs installs it into
  * .cache/test-tools/bin, HELM overrides it): `helm template` with the values on stdin, its
  * documents parsed, and helm's own message when it refuses them (a schema error or a
- * template's `fail`); values it renders must pass `helm lint --strict` too, linted beside the
- * tests that go on (the file fails when its tests are done if one does not). Renders and
- * lints are remembered by their inputs for one test run (test/global-setup/render-cache.ts),
- * so the suites rendering the same values, in whichever worker, run helm once.
+ * template's `fail`); values it renders must pass `helm lint --strict` too (helm-lint.ts: the
+ * file fails when its tests are done if one does not). Renders are remembered by their inputs
+ * for one test run (render-store.ts), so the suites rendering the same values, in whichever
+ * worker, run helm once.
  */
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
 import { parseAllDocuments, parse as parseYaml, stringify } from 'yaml';
-import { smallSpawn } from '../../src/testing/small-spawn.js';
-import { testTool } from '../../src/testing/test-tools.js';
 import { CHART_DIR } from './chart-files.js';
-import { RENDER_CACHE_ENV } from '../global-setup/render-cache.js';
+import { lintLater } from './helm-lint.js';
+import { runHelm } from './helm-run.js';
+import { readStored, writeStored } from './render-store.js';
+
+export { helmLint } from './helm-lint.js';
+export { runHelm } from './helm-run.js';
 
 /** A Kubernetes object as rendered. */
 export interface Manifest {
@@ -46,29 +46,6 @@ export class HelmRefusal extends Error {
   }
 }
 
-let binary: string | undefined;
-function helmBinary(): string {
-  binary ??= process.env.HELM || testTool('helm');
-  if (!binary) throw new Error('helm v4 is not installed: run `node scripts/test-setup.mjs` (npm test does), or set HELM');
-  return binary;
-}
-
-/**
- * Runs helm with `values` as the `-f -` file; its exit status and output. Without Go's garbage
- * collector (GOGC=off): a run lives a tenth of a second and stays near 60 MB, and collecting
- * was a quarter of its CPU.
- */
-export function runHelm(
-  args: readonly string[], values: Record<string, unknown> = {},
-): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(helmBinary(), [...args, '-f', '-'], {
-    input: stringify(values), encoding: 'utf8', timeout: 60_000, maxBuffer: 16 << 20,
-    env: { ...process.env, GOGC: 'off' },
-  });
-  if (run.error) throw run.error;
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-}
-
 /** `run` on a temporary copy of the chart whose Chart.yaml says `version`. */
 function withChartVersion<T>(version: string, run: (chartDir: string) => T): T {
   const parent = mkdtempSync(join(tmpdir(), 'agent-manager-chart-'));
@@ -95,31 +72,6 @@ const renders = new Map<string, Rendered | HelmRefusal>();
 /** What a render left on disk for the other workers of this run: the manifests or helm's refusal. */
 type Stored = { manifests: Manifest[] } | { refusal: string };
 
-/** The run's render store (set by the global set-up), or undefined outside vitest. */
-function storedPath(key: string): string | undefined {
-  const dir = process.env[RENDER_CACHE_ENV];
-  return dir ? join(dir, `${createHash('sha256').update(key).digest('hex')}.json`) : undefined;
-}
-
-function readStored<T>(key: string): T | undefined {
-  const path = storedPath(key);
-  if (!path) return undefined;
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as T;
-  } catch {
-    return undefined;
-  }
-}
-
-function writeStored(key: string, stored: unknown): void {
-  const path = storedPath(key);
-  if (!path) return;
-  // Written whole, then renamed: a worker reading at the same moment sees all of it or nothing.
-  const partial = `${path}.${process.pid}.tmp`;
-  writeFileSync(partial, JSON.stringify(stored));
-  renameSync(partial, path);
-}
-
 function fromStore(key: string): Rendered | HelmRefusal | undefined {
   const stored = readStored<Stored>(key);
   if (!stored) return undefined;
@@ -140,7 +92,7 @@ function renderOrRefusal(values: Record<string, unknown>, options: RenderOptions
     result =
       run.status === 0 ? { manifests: parseManifests(run.stdout) } : new HelmRefusal(run.stderr, reasonOf(run.stderr));
     // Values helm renders must pass its linter too: --strict fails on what a render forgives.
-    if (!(result instanceof HelmRefusal) && !options.chartVersion) lintBeside(values);
+    if (!(result instanceof HelmRefusal) && !options.chartVersion) lintLater(values);
     renders.set(key, result);
     toStore(key, result);
   }
@@ -169,56 +121,6 @@ export function helmRefusal(values: Record<string, unknown>, options: RenderOpti
   const result = renderOrRefusal(values, options);
   if (result instanceof HelmRefusal) return result;
   throw new Error(`helm rendered the chart with ${JSON.stringify(values)}, but it must refuse`);
-}
-
-type Lint = { status: number | null; output: string };
-const lints = new Map<string, Lint>();
-
-const lintKey = (values: Record<string, unknown>) => JSON.stringify(['lint', values]);
-function remembered(values: Record<string, unknown>): Lint | undefined {
-  const lint = lints.get(lintKey(values)) ?? readStored<Lint>(lintKey(values));
-  if (lint) lints.set(lintKey(values), lint);
-  return lint;
-}
-function remember(values: Record<string, unknown>, lint: Lint): Lint {
-  lints.set(lintKey(values), lint);
-  writeStored(lintKey(values), lint);
-  return lint;
-}
-
-/**
- * `helm lint --strict` of the chart with `values`: its status and output. Remembered like the
- * renders, so values a suite lints and renders (or that two suites render) are linted once a run.
- */
-export function helmLint(values: Record<string, unknown> = {}): Lint {
-  const known = remembered(values);
-  if (known) return known;
-  const run = runHelm(['lint', '--strict', CHART_DIR], values);
-  return remember(values, { status: run.status, output: `${run.stdout}${run.stderr}` });
-}
-
-/** Lints of rendered values still running; the file's tests go on meanwhile. */
-const linting = new Map<string, Promise<{ values: Record<string, unknown>; lint: Lint }>>();
-afterAll(async () => {
-  const refused = (await Promise.all(linting.values())).filter(({ lint }) => lint.status !== 0);
-  if (refused.length > 0) {
-    throw new Error(`helm lint --strict refuses values helm template renders:\n${
-      refused.map(({ values, lint }) => `${JSON.stringify(values)}\n${lint.output}`).join('\n')}`);
-  }
-}, 120_000);
-
-/** `helm lint --strict` of rendered `values`, in a process beside the tests, checked when they are done. */
-function lintBeside(values: Record<string, unknown>): void {
-  if (remembered(values) || linting.has(lintKey(values))) return;
-  const run = smallSpawn(helmBinary(), ['lint', '--strict', CHART_DIR, '-f', '-'], {
-    input: stringify(values), timeoutMs: 60_000, env: { ...process.env, GOGC: 'off' },
-  });
-  const linted = run.then((r) => {
-    const output = `${r.stdout.toString('utf8')}${r.stderr.toString('utf8')}${r.error ?? ''}`;
-    return { values, lint: remember(values, { status: r.code, output }) };
-  });
-  linted.catch(() => undefined); // awaited, and reported, by the afterAll above
-  linting.set(lintKey(values), linted);
 }
 
 /** The one manifest of `kind` (and `name`, when given); throws when there is not exactly one. */
