@@ -61,7 +61,6 @@ function importsOf(ts, file, text, vendored) {
 /** Bundles what `dist` imports of client-node and points those imports at the bundle. */
 export async function vendorClientNode(dist) {
   const ts = require('typescript');
-  const esbuild = await import('esbuild');
   const bundle = join(dist, VENDORED);
   const rewrites = [];
   const names = new Set();
@@ -78,6 +77,24 @@ export async function vendorClientNode(dist) {
   }
   if (names.size === 0) throw new Error(`nothing in ${dist} imports ${PACKAGE}: is it a build of the service?`);
 
+  // The bundle already made from the same names and versions is kept (TypeScript re-emitted a file).
+  const stampPath = join(dirname(bundle), '.inputs');
+  const stamp = `${vendorKey()}\n${[...names].sort().join('\n')}\n`;
+  const fresh = existsSync(bundle) && existsSync(stampPath) && readFileSync(stampPath, 'utf8') === stamp;
+  if (!fresh) await bundleNames(names, bundle);
+  for (const { file, text, vendored, specifiers } of rewrites) {
+    let out = text;
+    for (const { start, end } of specifiers.toSorted((a, b) => b.start - a.start)) {
+      out = `${out.slice(0, start)}'${vendored}'${out.slice(end)}`;
+    }
+    if (out !== text) writeFileSync(file, out);
+  }
+  if (!fresh) writeFileSync(stampPath, stamp);
+  return { names: [...names].sort(), files: rewrites.length, bundled: !fresh };
+}
+
+async function bundleNames(names, bundle) {
+  const esbuild = await import('esbuild');
   const { dependencies = {}, peerDependencies = {}, optionalDependencies = {} } = require(`${PACKAGE}/package.json`);
   mkdirSync(dirname(bundle), { recursive: true });
   const result = await esbuild.build({
@@ -91,23 +108,14 @@ export async function vendorClientNode(dist) {
   const ownDir = `node_modules/${PACKAGE}/`;
   const strangers = Object.keys(result.metafile.inputs).filter((input) => !input.includes(ownDir) && input !== '<stdin>');
   if (strangers.length > 0) throw new Error(`the ${PACKAGE} bundle took in files of other packages: ${strangers.join(', ')}`);
-
-  for (const { file, text, vendored, specifiers } of rewrites) {
-    let out = text;
-    for (const { start, end } of specifiers.toSorted((a, b) => b.start - a.start)) {
-      out = `${out.slice(0, start)}'${vendored}'${out.slice(end)}`;
-    }
-    if (out !== text) writeFileSync(file, out);
-  }
-  writeFileSync(join(dirname(bundle), '.inputs'), `${vendorKey()}\n${[...names].sort().join('\n')}\n`);
-  return { names: [...names].sort(), files: rewrites.length };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const dist = resolve(process.argv[2] ?? 'dist');
   try {
-    const { names, files } = await vendorClientNode(dist);
-    console.log(`${PACKAGE}: ${names.length} names for ${files} files bundled into ${relative(process.cwd(), join(dist, VENDORED))}`);
+    const { names, files, bundled } = await vendorClientNode(dist);
+    const where = relative(process.cwd(), join(dist, VENDORED));
+    console.log(`${PACKAGE}: ${names.length} names for ${files} files ${bundled ? 'bundled into' : 'already in'} ${where}`);
   } catch (err) {
     console.error(`vendor-client-node: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);

@@ -3,7 +3,7 @@
  * hold every name the build imports, and only client-node's own files, and leave a build it
  * cannot follow unbundled with an error rather than ship a bundle that lacks a name.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { smallSpawn } from '../../src/testing/small-spawn.js';
@@ -39,7 +39,7 @@ describe('the bundled Kubernetes client of the build', () => {
 
   it('points every import of the package at one bundle holding exactly the names imported', async () => {
     const run = await vendor(dist);
-    expect(run.output).toContain('3 names for 2 files');
+    expect(run.output).toContain('3 names for 2 files bundled into');
     expect(run.code).toBe(0);
     expect(readFileSync(join(dist, 'main.js'), 'utf8')).toContain("from './vendor/kubernetes-client-node.js'");
     expect(readFileSync(join(dist, 'kube/errors.js'), 'utf8')).toContain("from '../vendor/kubernetes-client-node.js'");
@@ -62,12 +62,21 @@ console.log(kc.getCurrentCluster().server, typeof m.ListWatch, new m.ApiExceptio
     expect(bundle).toMatch(/^import .* from "undici";$/m);
   });
 
-  it('finds the names again in a build it already rewrote, and rewrites nothing twice', async () => {
+  it('finds the names again in a build it already rewrote, and neither rewrites nor bundles twice', async () => {
     const before = readFileSync(join(dist, 'main.js'), 'utf8');
+    const bundled = statSync(join(dist, 'vendor', 'kubernetes-client-node.js')).mtimeMs;
     const run = await vendor(dist);
     expect(run.code).toBe(0);
-    expect(run.output).toContain('3 names for 2 files');
+    expect(run.output).toContain('3 names for 2 files already in');
     expect(readFileSync(join(dist, 'main.js'), 'utf8')).toBe(before);
+    expect(statSync(join(dist, 'vendor', 'kubernetes-client-node.js')).mtimeMs).toBe(bundled);
+  });
+
+  it('bundles again when TypeScript emitted an import of a name the bundle lacks', async () => {
+    writeFileSync(join(dist, 'discover.js'), "import { ApisApi } from '@kubernetes/client-node';\nexport { ApisApi };\n");
+    const run = await vendor(dist);
+    expect(run.output).toContain('4 names for 3 files bundled into');
+    expect(readFileSync(join(dist, 'vendor', '.inputs'), 'utf8')).toContain('ApisApi');
   });
 
   it.each([
