@@ -13,7 +13,7 @@
 //   npm run bench [-- --seconds 3 --connections 10 --latency-ms 10 --only list --no-write]
 //   (or BENCH_SECONDS / BENCH_CONNECTIONS in the environment)
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCases } from './lib/cases.mjs';
@@ -136,12 +136,24 @@ try {
   ].join('\n');
   console.log(text);
   if (write && !only) {
-    writeFileSync(resultsPath, text);
+    writeFileSync(resultsPath, `${text}\n${keptSections(text)}`);
     log(`wrote ${resultsPath}`);
   }
 } finally {
   await target.close();
 }
+/**
+ * The sections of the results file this run does not write (measured by the other benches, or
+ * written by hand), kept in their order so that a run replaces only its own tables.
+ */
+function keptSections(text) {
+  if (!existsSync(resultsPath)) return '';
+  const titles = new Set(text.split('\n').filter((line) => line.startsWith('## ')));
+  const ownTitle = (title) => titles.has(title) || /^## (With \d+ ms added|Failed requests)/.test(title);
+  const sections = readFileSync(resultsPath, 'utf8').split(/^(?=## )/m).slice(1);
+  return sections.filter((section) => !ownTitle(section.split('\n')[0])).join('');
+}
+
 // The side-by-side comparison (its own processes; it puts its section into results.md).
 let sideBySide = 0;
 if (write && !only) {
