@@ -2,12 +2,13 @@
 // The package's KubeConfig module imports its whole generated API (869 files, a model per
 // Kubernetes type), and loading those files was a third of `serve`'s start. esbuild bundles the
 // names dist/ imports, tree-shaken, into dist/vendor/kubernetes-client-node.js, with every
-// dependency of client-node left an import of the installed package (so undici, ws and the
-// rest stay one copy shared with our own code), and the imports in dist/ are pointed at it.
+// dependency of client-node the bundle's folder finds as client-node does left an import of the
+// installed package (so undici, ws and the rest stay one copy shared with our own code), and the
+// imports in dist/ are pointed at it.
 // Tests run the sources, which import the package itself; the e2e suites run this build.
 // Usage: node scripts/vendor-client-node.mjs [dist-dir]; build.mjs runs it after `tsc -b`.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -93,18 +94,44 @@ export async function vendorClientNode(dist) {
   return { names: [...names].sort(), files: rewrites.length, bundled: !fresh };
 }
 
+/** The folder Node's lookup finds package `name` in from `fromDir` (node_modules, upwards), or undefined. */
+function packageDir(name, fromDir) {
+  for (let dir = fromDir; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(candidate)) return realpathSync(candidate);
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * A package client-node imports stays an import when Node finds the same copy from the bundle's
+ * folder as from the importing file, so our code and the client share it. A copy private to
+ * client-node (npm nests one when versions differ: its js-yaml) is bundled, since from dist/vendor
+ * the import would find another version.
+ */
+const sharedPackagesExternal = (bundleDir) => ({
+  name: 'shared-packages-external',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (isBuiltin(args.path) || args.path === PACKAGE || !args.importer) return undefined;
+      const parts = args.path.split('/');
+      const name = parts.slice(0, args.path.startsWith('@') ? 2 : 1).join('/');
+      const own = packageDir(name, dirname(args.importer));
+      return own !== undefined && own === packageDir(name, bundleDir) ? { path: args.path, external: true } : undefined;
+    });
+  },
+});
+
 async function bundleNames(names, bundle) {
   const esbuild = await import('esbuild');
-  const { dependencies = {}, peerDependencies = {}, optionalDependencies = {} } = require(`${PACKAGE}/package.json`);
   mkdirSync(dirname(bundle), { recursive: true });
   const result = await esbuild.build({
     stdin: { contents: `export { ${[...names].sort().join(', ')} } from '${PACKAGE}';`, resolveDir: root, loader: 'js' },
     bundle: true, platform: 'node', format: 'esm', target: 'node24', outfile: bundle, sourcemap: true,
-    external: Object.keys({ ...dependencies, ...peerDependencies, ...optionalDependencies }),
-    metafile: true, logLevel: 'silent',
+    plugins: [sharedPackagesExternal(dirname(bundle))], metafile: true, logLevel: 'silent',
   });
-  // Only client-node's own files may be inside: a second copy of a shared dependency would
-  // split state (undici's dispatchers) between our code and the client's.
+  // Only client-node's own files (and its private copies) may be inside: a second copy of a
+  // shared dependency would split state (undici's dispatchers) between our code and the client's.
   const ownDir = `node_modules/${PACKAGE}/`;
   const strangers = Object.keys(result.metafile.inputs).filter((input) => !input.includes(ownDir) && input !== '<stdin>');
   if (strangers.length > 0) throw new Error(`the ${PACKAGE} bundle took in files of other packages: ${strangers.join(', ')}`);

@@ -3,8 +3,9 @@
  * hold every name the build imports, and only client-node's own files, and leave a build it
  * cannot follow unbundled with an error rather than ship a bundle that lacks a name.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { smallSpawn } from '../../src/testing/small-spawn.js';
 
@@ -22,6 +23,14 @@ function build(name: string, files: Record<string, string>): string {
     writeFileSync(join(dist, path), text);
   }
   return dist;
+}
+
+/** Where Node's lookup (node_modules folders, upwards) finds package `name` from `dir`. */
+function packageDir(name: string, dir: string): string | undefined {
+  for (; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules', name))) return realpathSync(join(dir, 'node_modules', name));
+    if (dirname(dir) === dir) return undefined;
+  }
 }
 
 const vendor = async (dist: string) => {
@@ -52,14 +61,26 @@ describe('the bundled Kubernetes client of the build', () => {
   it('gives the rewritten modules working classes, with the dependencies still imported from node_modules', async () => {
     const script = `const m = await import(${JSON.stringify(join(dist, 'main.js'))});
 const kc = new m.KubeConfig();
-kc.loadFromOptions({ clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }], users: [{ name: 'u', token: 't' }],
-  contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+kc.loadFromString('{clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}], users: [{name: u, user: {token: t}}], '
+  + 'contexts: [{name: x, context: {cluster: c, user: u}}], current-context: x}');
 console.log(kc.getCurrentCluster().server, typeof m.ListWatch, new m.ApiException(404, 'gone', {}, {}).code);`;
     const run = await smallSpawn(process.execPath, ['--input-type=module', '-e', script], { timeoutMs: 30_000 });
     expect(run.stderr.toString()).toBe('');
     expect(run.stdout.toString().trim()).toBe('https://127.0.0.1:1 function 404');
     const bundle = readFileSync(join(dist, 'vendor', 'kubernetes-client-node.js'), 'utf8');
     expect(bundle).toMatch(/^import .* from "undici";$/m);
+  });
+
+  it('leaves a package an import only where the bundle finds the copy client-node itself finds', () => {
+    const bundle = readFileSync(join(dist, 'vendor', 'kubernetes-client-node.js'), 'utf8');
+    const imported = [...bundle.matchAll(/^import .* from "([^".][^"]*)";$/gm)].map((m) => m[1]!)
+      .filter((spec) => !isBuiltin(spec));
+    expect(imported.length).toBeGreaterThan(3);
+    const clientNode = join(ROOT, 'node_modules', '@kubernetes', 'client-node', 'dist');
+    for (const spec of new Set(imported)) {
+      const name = spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+      expect(packageDir(name, join(dist, 'vendor')), spec).toBe(packageDir(name, clientNode));
+    }
   });
 
   it('finds the names again in a build it already rewrote, and neither rewrites nor bundles twice', async () => {
