@@ -31,40 +31,44 @@ export function vendorStale(dist) {
 }
 
 /**
- * The named imports of client-node in one emitted file, and where each specifier sits. Only
- * `import { a, b as c } from` and `export { a } from` are understood; anything else (a default
- * or namespace import, a dynamic import) would import names the bundle cannot know, so it fails
- * the build naming the file instead of shipping a bundle that lacks them.
+ * The named imports of client-node in one emitted file (parsed with acorn), and where each
+ * specifier sits. Only `import { a, b as c } from` and `export { a } from` are understood;
+ * anything else (a default or namespace import, `export *`, a dynamic import) would import
+ * names the bundle cannot know, so it is a problem naming the file, and the build fails rather
+ * than ship a bundle that lacks them.
  */
-function importsOf(ts, file, text, vendored) {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+function importsOf(acorn, file, text, vendored) {
+  const program = acorn.parse(text, { ecmaVersion: 'latest', sourceType: 'module' });
   const names = [];
   const specifiers = [];
+  const problems = [];
   let found = 0;
-  for (const statement of source.statements) {
-    const specifier = statement.moduleSpecifier;
-    if (!specifier || !ts.isStringLiteral(specifier) || ![PACKAGE, vendored].includes(specifier.text)) continue;
+  for (const statement of program.body) {
+    const source = statement.source;
+    if (!source || ![PACKAGE, vendored].includes(source.value)) continue;
     found += 1;
-    const named = ts.isImportDeclaration(statement)
-      ? !statement.importClause?.name && statement.importClause?.namedBindings
-      : statement.exportClause;
-    if (!named || !(ts.isNamedImports(named) || ts.isNamedExports(named))) {
-      throw new Error(`${file}: only named imports of ${PACKAGE} can be bundled: ${statement.getText(source)}`);
+    const named = statement.type === 'ImportDeclaration'
+      ? statement.specifiers.every((s) => s.type === 'ImportSpecifier')
+      : statement.type === 'ExportNamedDeclaration';
+    if (!named) {
+      problems.push(`${file}: only named imports of ${PACKAGE} can be bundled: ${text.slice(statement.start, statement.end)}`);
+      continue;
     }
-    for (const element of named.elements) names.push((element.propertyName ?? element.name).text);
-    specifiers.push({ start: specifier.getStart(source), end: specifier.end });
+    for (const s of statement.specifiers) names.push(s.type === 'ImportSpecifier' ? s.imported.name : s.local.name);
+    specifiers.push({ start: source.start, end: source.end });
   }
   const mentions = text.split(`'${PACKAGE}'`).length + text.split(`"${PACKAGE}"`).length - 2;
-  if (mentions > found) throw new Error(`${file}: ${PACKAGE} is imported in a way the bundle cannot follow`);
-  return { names, specifiers };
+  if (mentions > found) problems.push(`${file}: ${PACKAGE} is imported in a way the bundle cannot follow`);
+  return { names, specifiers, problems };
 }
 
 /** Bundles what `dist` imports of client-node and points those imports at the bundle. */
 export async function vendorClientNode(dist) {
-  const ts = require('typescript');
+  const acorn = await import('acorn');
   const bundle = join(dist, VENDORED);
   const rewrites = [];
   const names = new Set();
+  const problems = [];
   for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
     const file = join(entry.parentPath, entry.name);
     if (!entry.isFile() || !file.endsWith('.js') || file === bundle) continue;
@@ -72,10 +76,12 @@ export async function vendorClientNode(dist) {
     let vendored = relative(dirname(file), bundle).split(sep).join('/');
     if (!vendored.startsWith('.')) vendored = `./${vendored}`;
     if (!text.includes(PACKAGE) && !text.includes(vendored)) continue;
-    const found = importsOf(ts, file, text, vendored);
+    const found = importsOf(acorn, file, text, vendored);
     for (const name of found.names) names.add(name);
+    problems.push(...found.problems);
     rewrites.push({ file, text, vendored, specifiers: found.specifiers });
   }
+  if (problems.length > 0) throw new Error(problems.join('\n'));
   if (names.size === 0) throw new Error(`nothing in ${dist} imports ${PACKAGE}: is it a build of the service?`);
 
   // The bundle already made from the same names and versions is kept (TypeScript re-emitted a file).

@@ -100,16 +100,22 @@ console.log(kc.getCurrentCluster().server, typeof m.ListWatch, new m.ApiExceptio
     expect(readFileSync(join(dist, 'vendor', '.inputs'), 'utf8')).toContain('ApisApi');
   });
 
-  it.each([
-    ['a namespace import', "import * as k8s from '@kubernetes/client-node';\nexport const K = k8s.KubeConfig;\n"],
-    ['a default import', "import k8s from '@kubernetes/client-node';\nexport { k8s };\n"],
-    ['a dynamic import', "export const load = () => import('@kubernetes/client-node');\n"],
-  ])('fails the build on %s, naming the file, and writes no bundle', async (_what, text) => {
-    const refused = build(`refused-${_what.replace(/ /g, '-')}`, { 'loader.js': text });
+  it('fails the build on any import it cannot follow, naming each file, and writes no bundle', async () => {
+    const texts = {
+      'namespace.js': "import * as k8s from '@kubernetes/client-node';\nexport const K = k8s.KubeConfig;\n",
+      'default.js': "import k8s from '@kubernetes/client-node';\nexport { k8s };\n",
+      'everything.js': "export * from '@kubernetes/client-node';\n",
+      'dynamic.js': "export const load = () => import('@kubernetes/client-node');\n",
+      'fine.js': "import { KubeConfig } from '@kubernetes/client-node';\nexport { KubeConfig };\n",
+    };
+    const refused = build('refused', texts);
     const run = await vendor(refused);
     expect(run.code).toBe(1);
-    expect(run.output).toContain(join(refused, 'loader.js'));
-    expect(readFileSync(join(refused, 'loader.js'), 'utf8')).toBe(text);
+    for (const file of ['namespace.js', 'default.js', 'everything.js', 'dynamic.js']) {
+      expect(run.output).toContain(join(refused, file));
+    }
+    expect(run.output).not.toContain(join(refused, 'fine.js'));
+    for (const [file, text] of Object.entries(texts)) expect(readFileSync(join(refused, file), 'utf8')).toBe(text);
     expect(existsSync(join(refused, 'vendor'))).toBe(false);
   });
 });
