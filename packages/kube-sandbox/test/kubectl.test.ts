@@ -288,7 +288,8 @@ spec:
     const seen = new Promise<void>((resolve) => {
       child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString();
-        if (out.includes('MODIFIED') && out.includes('watched')) resolve();
+        // Whole rows only: a chunk can end inside one ("MODIFIED" before its name).
+        if (/MODIFIED\s+watched/.test(out)) resolve();
       });
     });
     try {
