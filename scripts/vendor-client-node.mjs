@@ -1,12 +1,11 @@
 // The built service's copy of @kubernetes/client-node: one file, holding only what dist/ imports.
-// The package's KubeConfig module imports its whole generated API (869 files, a model per
-// Kubernetes type), and loading those files was a third of `serve`'s start. esbuild bundles the
-// names dist/ imports, tree-shaken, into dist/vendor/kubernetes-client-node.js, with every
-// dependency of client-node the bundle's folder finds as client-node does left an import of the
-// installed package (so undici, ws and the rest stay one copy shared with our own code), and the
-// imports in dist/ are pointed at it.
-// Tests run the sources, which import the package itself; the e2e suites run this build.
+// The package's KubeConfig module imports its whole generated API (869 files), and loading them
+// was a third of `serve`'s start. esbuild bundles the names dist/ imports into
+// dist/vendor/kubernetes-client-node.js; a dependency the bundle's folder finds as client-node does
+// stays an import (undici, ws: one copy, shared with our code); dist/'s imports then point at it.
+// Tests run the sources, which import the package; the reliability suite runs this build.
 // Usage: node scripts/vendor-client-node.mjs [dist-dir]; build.mjs runs it after `tsc -b`.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -17,11 +16,15 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
 const VENDORED = join('vendor', 'kubernetes-client-node.js');
 
-/** What the bundle depends on besides dist/'s imports: client-node's and esbuild's versions. */
+/**
+ * What the bundle depends on besides dist/'s imports: client-node's and esbuild's versions, and
+ * the lockfile, which pins the versions of the copies bundled with client-node.
+ */
 export function vendorKey() {
   const clientNode = require(`${PACKAGE}/package.json`).version;
   const esbuild = require('esbuild/package.json').version;
-  return `${PACKAGE}@${clientNode} esbuild@${esbuild}`;
+  const lock = createHash('sha256').update(readFileSync(join(root, 'package-lock.json'))).digest('hex').slice(0, 16);
+  return `${PACKAGE}@${clientNode} esbuild@${esbuild} lock@${lock}`;
 }
 
 /** True when `dist`'s bundle was not made from the installed client-node and esbuild. */
