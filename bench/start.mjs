@@ -12,6 +12,10 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const runsFlag = process.argv.indexOf('--runs');
 const runs = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 6;
+if (!Number.isInteger(runs) || runs < 1) {
+  process.stderr.write(`bench: --runs must be a whole number of runs, at least 1, got ${process.argv[runsFlag + 1]}\n`);
+  process.exit(2);
+}
 
 async function freePort() {
   const server = createServer().listen(0, '127.0.0.1');
@@ -56,5 +60,5 @@ const sorted = rest.map((r) => r.seconds).sort((a, b) => a - b);
 const fmt = (s) => s.toFixed(2);
 console.log(`npm start -> /healthz 200, load average before: ${load}`);
 console.log(`  first run: ${fmt(first.seconds)} s (startupMs ${first.startupMs})`);
-console.log(`  next ${rest.length}: ${fmt(sorted[0])}–${fmt(sorted.at(-1))} s, median ${fmt(sorted[Math.floor(sorted.length / 2)])} s`
+if (rest.length > 0) console.log(`  next ${rest.length}: ${fmt(sorted[0])}–${fmt(sorted.at(-1))} s, median ${fmt(sorted[Math.floor(sorted.length / 2)])} s`
   + ` (startupMs ${rest.map((r) => r.startupMs).join(', ')})`);

@@ -28,12 +28,21 @@ export function buildInputsHash(root, projects) {
   return hash.digest('hex');
 }
 
-/** A hash of the same files' names, sizes and modification times (no content read). */
+/**
+ * A hash of the same files' names, sizes and modification times (no content read), and whether
+ * one was modified in the last RACY_MS: an edit within the same tick of the clock as this look
+ * would leave the time as it is, so such a look must not be trusted later (git's "racily clean").
+ */
 export function buildInputsStats(root, projects) {
   const hash = createHash('sha256').update(typescriptVersion());
+  const now = Date.now();
+  let racy = false;
   for (const file of inputFiles(root, projects)) {
     const { size, mtimeMs } = statSync(join(root, file));
+    if (mtimeMs > now - RACY_MS) racy = true;
     hash.update(`\0${file}\0${size}\0${mtimeMs}`);
   }
-  return hash.digest('hex');
+  return { digest: hash.digest('hex'), racy };
 }
+
+const RACY_MS = 2000;

@@ -10,11 +10,12 @@
 // `--no-check` emits without type checking, for CI, whose `lint:types` checks the same sources.
 // scripts/start.mjs calls `build()` itself, so this file reads the command line only when run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { buildInputsHash, buildInputsStats } from './build-inputs.mjs';
+import { isMain } from './is-main.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -29,7 +30,7 @@ export async function build({ noCheck = false } = {}) {
   const stamped = existsSync(stampPath) ? readFileSync(stampPath, 'utf8') : '';
   // Files unchanged by size and modification time since the stamp was written: its hash stands.
   const stats = buildInputsStats(root, projects);
-  const sameStats = stamped !== '' && existsSync(statsPath) && readFileSync(statsPath, 'utf8') === stats;
+  const sameStats = stamped !== '' && existsSync(statsPath) && readFileSync(statsPath, 'utf8') === stats.digest;
   const inputs = sameStats ? stamped.split(' ')[0] : buildInputsHash(root, projects);
   // A checked build serves a request for an unchecked one; not the other way round.
   const upToDate = outputs.every((p) => existsSync(p))
@@ -44,8 +45,10 @@ export async function build({ noCheck = false } = {}) {
   if (!upToDate || vendor.vendorStale(join(root, 'dist'))) await vendor.vendorClientNode(join(root, 'dist'));
   // Stamped last: a build stopped half-way is done again from TypeScript on.
   if (!upToDate) writeFileSync(stampPath, `${inputs} ${noCheck ? 'unchecked' : 'checked'}`);
-  if (!sameStats) writeFileSync(statsPath, stats);
+  // Not kept while a file changed just now (its time may not show a second edit in the same tick).
+  if (!sameStats && !stats.racy) writeFileSync(statsPath, stats.digest);
+  else if (stats.racy) rmSync(statsPath, { force: true });
   (await import('./copy-assets.mjs')).copyAssets();
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await build({ noCheck: process.argv.includes('--no-check') });
+if (isMain(import.meta.url)) await build({ noCheck: process.argv.includes('--no-check') });

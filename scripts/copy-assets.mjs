@@ -5,7 +5,8 @@
 // already has the same content is left alone, so a build of an unchanged tree writes nothing.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { isMain } from './is-main.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
@@ -35,4 +36,5 @@ function walk(dir, dist, target) {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) copyAssets(process.argv[2]);
+// The target is the first argument that is not a flag.
+if (isMain(import.meta.url)) copyAssets(process.argv.slice(2).find((arg) => !arg.startsWith('-')));

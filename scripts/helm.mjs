@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { isMain } from './is-main.mjs';
 
 /** The package, its version and the integrity the registry published for that version. */
 export const HELM_PACKAGE = {
@@ -62,6 +62,6 @@ export function ensureHelm() {
   return findHelm() ?? installHelm();
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (isMain(import.meta.url)) {
   console.log(ensureHelm());
 }

@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { isMain } from './is-main.mjs';
 
 export const PACKAGE = '@kubernetes/client-node';
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -27,7 +28,7 @@ export function vendorKey() {
   return `${PACKAGE}@${clientNode} esbuild@${esbuild} lock@${lock}`;
 }
 
-/** True when `dist`'s bundle was not made from the installed client-node and esbuild. */
+/** True when `dist`'s bundle was not made from the installed client-node and esbuild, or another lockfile. */
 export function vendorStale(dist) {
   const stamp = join(dist, 'vendor', '.inputs');
   return !existsSync(stamp) || readFileSync(stamp, 'utf8').split('\n')[0] !== vendorKey();
@@ -138,7 +139,7 @@ async function bundleNames(names, bundle) {
     stdin: { contents: `export { ${[...names].sort().join(', ')} } from '${PACKAGE}';`, resolveDir: root, loader: 'js' },
     bundle: true, platform: 'node', format: 'esm', target: 'node24', outfile: bundle, sourcemap: true,
     plugins: [sharedPackagesExternal(dirname(bundle))], metafile: true, logLevel: 'silent',
-  });
+  }).finally(() => esbuild.stop()); // its service process would stay beside `npm start`'s server
   // Only client-node's own files (and its private copies) may be inside: a second copy of a
   // shared dependency would split state (undici's dispatchers) between our code and the client's.
   const ownDir = `node_modules/${PACKAGE}/`;
@@ -146,7 +147,7 @@ async function bundleNames(names, bundle) {
   if (strangers.length > 0) throw new Error(`the ${PACKAGE} bundle took in files of other packages: ${strangers.join(', ')}`);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (isMain(import.meta.url)) {
   const dist = resolve(process.argv[2] ?? 'dist');
   try {
     const { names, files, bundled } = await vendorClientNode(dist);

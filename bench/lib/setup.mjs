@@ -1,7 +1,8 @@
 // The system under test for bench/run.mjs, from the benchmarks' build of src/ with its testing/
 // folders (bench/.tmp/dist, `npm run build:bench`; dist/ ships without them): the sandbox API
 // server with the service fixture's seed, the real AgentService talking to it through
-// @kubernetes/client-node as the ServiceAccount (the same client stack as `serve`), and
+// @kubernetes/client-node as the ServiceAccount (the same client stack as `serve`, loaded from
+// the package rather than dist/'s bundle of it: the same code, a slower start), and
 // the production app (REST, MCP, metrics) on a loopback listener. Agents are
 // seeded through the sandbox store: 10, 500 and 2,000 in namespaces of their own, one
 // fully rendered agent with a workload for status and get, and an empty namespace the

@@ -54,24 +54,30 @@ const isMap = (v: unknown): v is Values => typeof v === 'object' && v !== null &
 
 /**
  * `over` on `base` as helm merges a `-f` file over the chart's values.yaml: maps key by key,
- * anything else replaced, and null deleting the key.
+ * anything else replaced, and null deleting a key the defaults have (a null for a key they lack
+ * stays, for the schema to judge).
  */
 export function mergeValues(base: Values, over: Values): Values {
   const merged: Values = { ...base };
   for (const [key, value] of Object.entries(over)) {
-    if (value === null) delete merged[key];
+    if (value === null && key in base) delete merged[key];
     else merged[key] = isMap(value) && isMap(merged[key]) ? mergeValues(merged[key], value) : value;
   }
   return merged;
 }
 
+/** Whether one chart's section of `helm lint --strict` output fails it: --strict fails on a warning as on an error. */
+export function refusedBy(section: string): boolean {
+  return /^\[(ERROR|WARNING)\]/m.test(section);
+}
+
 /**
  * Lints every set lintLater was given since the last call, in one `helm lint --strict` over one
  * copy of the chart per set, each copy's values.yaml the set merged over the defaults; throws
- * naming the sets helm refuses, with its messages.
+ * naming the sets helm refuses, with its messages. Returns how many sets it linted.
  */
-export function lintRendered(): void {
-  if (unlinted.size === 0) return;
+export function lintRendered(): number {
+  if (unlinted.size === 0) return 0;
   const sets = [...unlinted];
   unlinted.clear();
   const parent = mkdtempSync(join(tmpdir(), 'agent-manager-lint-'));
@@ -95,11 +101,13 @@ export function lintRendered(): void {
       if (output === undefined) {
         throw new Error(`helm lint printed nothing for a chart it was given (exit ${run.status}):\n${run.stdout}${run.stderr}`);
       }
-      const status = output.includes('[ERROR]') ? 1 : 0;
+      const status = refusedBy(output) ? 1 : 0;
       remember(key, { status, output });
       if (status !== 0) refused.push(`${JSON.stringify(values)}\n${output}`);
     });
     if (refused.length > 0) throw new Error(`helm lint --strict refuses values helm template renders:\n${refused.join('\n')}`);
+    if (run.status !== 0) throw new Error(`helm lint failed (exit ${run.status}) with no chart refused:\n${run.stdout}${run.stderr}`);
+    return sets.length;
   } finally {
     rmSync(parent, { recursive: true, force: true });
   }

@@ -2,14 +2,15 @@
  * The build's skip of TypeScript (scripts/build.mjs) rests on one hash of what `tsc -b` reads:
  * it must change with any source or tsconfig file, and with nothing else.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain .mjs script without declarations
-import { buildInputsHash } from '../../scripts/build-inputs.mjs';
+import { buildInputsHash, buildInputsStats } from '../../scripts/build-inputs.mjs';
 
 const hashOf = buildInputsHash as (root: string, projects: string[]) => string;
+const statsOf = buildInputsStats as (root: string, projects: string[]) => { digest: string; racy: boolean };
 const root = mkdtempSync(join(tmpdir(), 'build-inputs-'));
 const projects = ['packages/kube-sandbox/tsconfig.build.json', 'tsconfig.build.json'];
 const write = (path: string, text: string) => {
@@ -39,5 +40,25 @@ describe('buildInputsHash', () => {
     const before = hashOf(root, projects);
     write(path, text);
     expect(hashOf(root, projects)).not.toBe(before);
+  });
+});
+
+describe('buildInputsStats', () => {
+  it('changes with a file\'s modification time, and is racy while a file changed in the last two seconds', () => {
+    const old = new Date(Date.now() - 60_000);
+    const aged = () => {
+      for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+        if (entry.isFile()) utimesSync(join(entry.parentPath, entry.name), old, old);
+      }
+    };
+    aged();
+    const before = statsOf(root, projects);
+    expect(before.racy).toBe(false);
+    write('src/core/a.ts', 'export const a = 3;\n');
+    const after = statsOf(root, projects);
+    expect(after.racy).toBe(true);
+    expect(after.digest).not.toBe(before.digest);
+    aged();
+    expect(statsOf(root, projects)).toEqual({ digest: expect.any(String), racy: false });
   });
 });

@@ -16,7 +16,9 @@ beforeAll(() => {
   starts.servers.clear();
 });
 
-afterAll(() => lintRendered(), 120_000);
+afterAll(() => {
+  lintRendered();
+}, 120_000);
 
 afterAll(() => {
   const problems = startProblems(starts);
