@@ -1,4 +1,4 @@
-// What `tsc -b` of the product and the sandbox package reads, as one sha256 (scripts/build.mjs
+// What `tsgo -b` of the product and the sandbox package reads, as one sha256 (scripts/build.mjs
 // skips TypeScript when it is unchanged): TypeScript's version, the tsconfig files, and the
 // name and content of every file under both `src/` folders (tests too: a conservative hash only
 // costs a needless check, never a skipped one). `buildInputsStats` is the cheap first look: the
@@ -19,7 +19,11 @@ function inputFiles(root, projects) {
   return [...new Set(files)].sort();
 }
 
-const typescriptVersion = () => createRequire(import.meta.url)('typescript/package.json').version;
+/** The compilers' versions: tsgo builds, and TypeScript's lib files and the image's build are tsc's. */
+const typescriptVersion = () => {
+  const require = createRequire(import.meta.url);
+  return `${require('typescript/package.json').version} ${require('@typescript/native-preview/package.json').version}`;
+};
 
 /** The hash of the inputs below `root`; `projects` are the tsconfig files `tsc -b` is given. */
 export function buildInputsHash(root, projects) {

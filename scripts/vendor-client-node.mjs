@@ -4,7 +4,7 @@
 // dist/vendor/kubernetes-client-node.js; a dependency the bundle's folder finds as client-node does
 // stays an import (undici, ws: one copy, shared with our code); dist/'s imports then point at it.
 // Tests run the sources, which import the package; the reliability suite runs this build.
-// Usage: node scripts/vendor-client-node.mjs [dist-dir]; build.mjs runs it after `tsc -b`.
+// Usage: node scripts/vendor-client-node.mjs [dist-dir]; build.mjs runs it after TypeScript.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';

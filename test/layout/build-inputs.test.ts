@@ -1,5 +1,5 @@
 /**
- * The build's skip of TypeScript (scripts/build.mjs) rests on one hash of what `tsc -b` reads:
+ * The build's skip of TypeScript (scripts/build.mjs) rests on one hash of what `tsgo -b` reads:
  * it must change with any source or tsconfig file, and with nothing else.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
