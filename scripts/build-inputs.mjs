@@ -25,7 +25,7 @@ const typescriptVersion = () => {
   return `${require('typescript/package.json').version} ${require('@typescript/native-preview/package.json').version}`;
 };
 
-/** The hash of the inputs below `root`; `projects` are the tsconfig files `tsc -b` is given. */
+/** The hash of the inputs below `root`; `projects` are the tsconfig files `tsgo -b` is given. */
 export function buildInputsHash(root, projects) {
   const hash = createHash('sha256').update(typescriptVersion());
   for (const file of inputFiles(root, projects)) hash.update(`\0${file}\0`).update(readFileSync(join(root, file)));
