@@ -25,10 +25,13 @@ const typescriptVersion = () => {
   return `${require('typescript/package.json').version} ${require('@typescript/native-preview/package.json').version}`;
 };
 
-/** The hash of the inputs below `root`; `projects` are the tsconfig files `tsgo -b` is given. */
-export function buildInputsHash(root, projects) {
+/**
+ * The hash of the inputs below `root`; `projects` are the tsconfig files `tsgo -b` is given, and
+ * `files` the list buildInputsStats found, when the caller has it.
+ */
+export function buildInputsHash(root, projects, files = inputFiles(root, projects)) {
   const hash = createHash('sha256').update(typescriptVersion());
-  for (const file of inputFiles(root, projects)) hash.update(`\0${file}\0`).update(readFileSync(join(root, file)));
+  for (const file of files) hash.update(`\0${file}\0`).update(readFileSync(join(root, file)));
   return hash.digest('hex');
 }
 
@@ -40,13 +43,14 @@ export function buildInputsHash(root, projects) {
 export function buildInputsStats(root, projects) {
   const hash = createHash('sha256').update(typescriptVersion());
   const now = Date.now();
+  const files = inputFiles(root, projects);
   let racy = false;
-  for (const file of inputFiles(root, projects)) {
+  for (const file of files) {
     const { size, mtimeMs } = statSync(join(root, file));
     if (mtimeMs > now - RACY_MS) racy = true;
     hash.update(`\0${file}\0${size}\0${mtimeMs}`);
   }
-  return { digest: hash.digest('hex'), racy };
+  return { digest: hash.digest('hex'), racy, files };
 }
 
 const RACY_MS = 2000;

@@ -6,7 +6,7 @@
 // deletes the stamp. `--no-check` emits without type checking, for CI, whose `lint:types`
 // checks the same sources. scripts/start.mjs calls `build()`; the command line is read only when run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,20 +20,31 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const tsgo = join(dirname(createRequire(import.meta.url).resolve('@typescript/native-preview/package.json')), 'bin', 'tsgo');
 const projects = ['packages/kube-sandbox/tsconfig.build.json', 'tsconfig.build.json'];
 const stampPath = join(root, 'dist', '.build-inputs');
-const statsPath = join(root, 'dist', '.build-inputs-stats');
 const outputs = ['dist/.tsbuildinfo', 'packages/kube-sandbox/dist/.tsbuildinfo'].map((p) => join(root, p));
+
+/**
+ * The last successful build's stamp, `<hash> <checked|unchecked>` and on a second line the
+ * size-and-time look of its inputs (empty when a file had just changed: a second edit in the same
+ * tick of the clock would not show in it).
+ */
+function readStamp() {
+  const text = existsSync(stampPath) ? readFileSync(stampPath, 'utf8') : '';
+  const [line = '', stats = ''] = text.split('\n');
+  const [hash = '', mode = ''] = line.split(' ');
+  return { text, hash, mode, stats };
+}
 
 /** Builds what changed; exits with TypeScript's status when it fails. */
 export async function build({ noCheck = false } = {}) {
   await import('./generate-openapi-types.mjs');
-  const stamped = existsSync(stampPath) ? readFileSync(stampPath, 'utf8') : '';
+  const stamp = readStamp();
   // Files unchanged by size and modification time since the stamp was written: its hash stands.
   const stats = buildInputsStats(root, projects);
-  const sameStats = stamped !== '' && existsSync(statsPath) && readFileSync(statsPath, 'utf8') === stats.digest;
-  const inputs = sameStats ? stamped.split(' ')[0] : buildInputsHash(root, projects);
+  const inputs = stamp.stats !== '' && stamp.stats === stats.digest
+    ? stamp.hash : buildInputsHash(root, projects, stats.files);
   // A checked build serves a request for an unchecked one; not the other way round.
-  const upToDate = outputs.every((p) => existsSync(p))
-    && (stamped === `${inputs} checked` || (noCheck && stamped === `${inputs} unchecked`));
+  const upToDate = outputs.every((p) => existsSync(p)) && stamp.hash === inputs
+    && (stamp.mode === 'checked' || (noCheck && stamp.mode === 'unchecked'));
   if (!upToDate) {
     const built = spawnSync(process.execPath, [tsgo, '-b', ...projects, ...(noCheck ? ['--noCheck'] : [])], {
       stdio: 'inherit', cwd: root,
@@ -43,10 +54,9 @@ export async function build({ noCheck = false } = {}) {
   const vendor = await import('./vendor-client-node.mjs');
   if (!upToDate || vendor.vendorStale(join(root, 'dist'))) await vendor.vendorClientNode(join(root, 'dist'));
   // Stamped last: a build stopped half-way is done again from TypeScript on.
-  if (!upToDate) writeFileSync(stampPath, `${inputs} ${noCheck ? 'unchecked' : 'checked'}`);
-  // Not kept while a file changed just now (its time may not show a second edit in the same tick).
-  if (!sameStats && !stats.racy) writeFileSync(statsPath, stats.digest);
-  else if (stats.racy) rmSync(statsPath, { force: true });
+  const mode = upToDate ? stamp.mode : noCheck ? 'unchecked' : 'checked';
+  const next = `${inputs} ${mode}\n${stats.racy ? '' : stats.digest}`;
+  if (next !== stamp.text) writeFileSync(stampPath, next);
   (await import('./copy-assets.mjs')).copyAssets();
 }
 

@@ -9,8 +9,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain .mjs script without declarations
 import { buildInputsHash, buildInputsStats } from '../../scripts/build-inputs.mjs';
 
-const hashOf = buildInputsHash as (root: string, projects: string[]) => string;
-const statsOf = buildInputsStats as (root: string, projects: string[]) => { digest: string; racy: boolean };
+const hashOf = buildInputsHash as (root: string, projects: string[], files?: string[]) => string;
+type Stats = { digest: string; racy: boolean; files: string[] };
+const statsOf = buildInputsStats as (root: string, projects: string[]) => Stats;
 const root = mkdtempSync(join(tmpdir(), 'build-inputs-'));
 const projects = ['packages/kube-sandbox/tsconfig.build.json', 'tsconfig.build.json'];
 const write = (path: string, text: string) => {
@@ -26,6 +27,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe('buildInputsHash', () => {
   it('stays the same while nothing tsc reads changed, whatever else does', () => {
     const before = hashOf(root, projects);
+    expect(hashOf(root, projects, statsOf(root, projects).files)).toBe(before);
     write('dist/core/a.js', 'export const a = 1;\n');
     write('README.md', 'text');
     expect(hashOf(root, projects)).toBe(before);
@@ -59,6 +61,10 @@ describe('buildInputsStats', () => {
     expect(after.racy).toBe(true);
     expect(after.digest).not.toBe(before.digest);
     aged();
-    expect(statsOf(root, projects)).toEqual({ digest: expect.any(String), racy: false });
+    const settled = statsOf(root, projects);
+    expect(settled.racy).toBe(false);
+    expect(settled.digest).toBe(statsOf(root, projects).digest);
+    expect(settled.files).toContain('src/core/a.ts');
+    expect(settled.files).not.toContain('README.md');
   });
 });
