@@ -4,6 +4,7 @@
  * list_skills (delegated to the skill catalog; 501 when no repositories are configured).
  */
 import { conditionStatus, findCondition } from '../../core/conditions.js';
+import { jsonEqual } from '../../core/diff.js';
 import { unsupported } from '../../core/errors.js';
 import { knownPresets } from '../../core/toolset-preflight.js';
 import { deepFreeze } from '../../core/frozen.js';
@@ -27,7 +28,7 @@ export class InfoAnswer {
     const chart = await this.env.deps.chart.info();
     const readCache = this.env.deps.readCache?.status() ?? READ_CACHE_OFF;
     const last = this.#last;
-    if (last && sameValues(last.chart, chart) && sameValues(last.readCache, readCache)) return last.info;
+    if (last && jsonEqual(last.chart, chart) && jsonEqual(last.readCache, readCache)) return last.info;
     const info = deepFreeze(this.build(chart, readCache));
     this.#last = { chart, readCache, info };
     return info;
@@ -69,15 +70,6 @@ export class InfoAnswer {
 }
 
 const READ_CACHE_OFF: Info['readCache'] = { enabled: false, state: 'off' };
-
-/** True when two plain values (primitives, and objects and arrays of them) are equal throughout. */
-function sameValues(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => sameValues((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
-}
 
 export async function listModelConfigs(
   env: OperationEnv, ctx: RequestContext, namespaceArg?: string,
