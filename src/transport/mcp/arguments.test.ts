@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../core/errors.js';
-import { agentRefInput, createAgentInput, getInfoInput, rollbackAgentInput } from '../operation-schemas.js';
+import { agentRefInput, createAgentInput, getInfoInput, rollbackAgentInput, updateAgentInput } from '../operation-schemas.js';
 import { parseArguments } from './arguments.js';
 
 function refusal(fn: () => unknown): AppError {
@@ -64,7 +64,7 @@ describe('parseArguments on inputs the schema cannot be trusted with', () => {
   it.each([
     ['under labels', '{"name":"sre","modelConfig":"m","labels":{"__proto__":{"team":"x"}}}', 'invalid request: labels.__proto__: "__proto__" is not accepted as a key'],
     ['under annotations', '{"name":"sre","modelConfig":"m","annotations":{"__proto__":"x"}}', 'invalid request: annotations.__proto__: "__proto__" is not accepted as a key'],
-    ['at the top level', '{"name":"sre","modelConfig":"m","__proto__":{"x":1}}', 'invalid request: unknown field "__proto__" (create_agent takes: name, namespace, organization, cluster, displayName, description, systemMessage, modelConfig, iconUrl, runtime, skills, toolset, toolNames, labels, annotations, dryRun, wait, mode, repository, branch, path)'],
+    ['at the top level', '{"name":"sre","modelConfig":"m","__proto__":{"x":1}}', 'invalid request: unknown field "__proto__" (create_agent takes: name, namespace, organization, cluster, displayName, description, systemMessage, modelConfig, iconUrl, runtime, skills, toolset, labels, annotations, dryRun, wait, mode, repository, branch, path)'],
   ])('refuses a "__proto__" key %s instead of dropping it', (_case, json, message) => {
     const error = refusal(() => parseArguments('create_agent', createAgentInput, JSON.parse(json)));
     expect(error.code).toBe('invalid_request');
@@ -80,5 +80,33 @@ describe('parseArguments on inputs the schema cannot be trusted with', () => {
   it('accepts the deepest real input, a gitRef inside skills', () => {
     const args = { name: 'sre', modelConfig: 'm', skills: { gitRefs: [{ url: 'https://github.com/o/r', path: 'a' }] } };
     expect(parseArguments('create_agent', createAgentInput, args)).toEqual(args);
+  });
+
+  it('never lists a removed argument among those a tool takes', () => {
+    const error = refusal(() => parseArguments('create_agent', createAgentInput, { name: 'sre', modelConfig: 'm', bogus: 1 }));
+    expect(error.message).toContain('unknown field "bogus" (create_agent takes: name, namespace');
+    expect(error.message).not.toContain('toolNames');
+  });
+});
+
+describe('a null argument, as on REST', () => {
+  it('is "not given" for a plain field, at any depth of objects', () => {
+    const args = { name: 'sre', modelConfig: 'm', description: null, labels: null, skills: { refs: null, gitRefs: [{ url: 'https://github.com/o/r', path: null }] } };
+    expect(parseArguments('create_agent', createAgentInput, args)).toEqual({ name: 'sre', modelConfig: 'm', skills: { gitRefs: [{ url: 'https://github.com/o/r' }] } });
+  });
+
+  it.each([
+    ['dryRun', createAgentInput, 'invalid request: invalid JSON: field "dryRun" must be a boolean, not null'],
+    ['wait', createAgentInput, 'invalid request: invalid JSON: field "wait" must be a number, not null'],
+    ['force', updateAgentInput, 'invalid request: invalid JSON: field "force" must be a boolean, not null'],
+    ['version', updateAgentInput, 'invalid request: invalid JSON: field "version" must be a string, not null'],
+    ['resourceVersion', updateAgentInput, 'invalid request: invalid JSON: field "resourceVersion" must be a string, not null'],
+  ])('is refused for the safety switch or precondition %s', (field, schema, message) => {
+    expect(refusal(() => parseArguments('t', schema, { name: 'sre', modelConfig: 'm', [field]: null })).message).toBe(message);
+  });
+
+  it('is refused for the mode, naming the modes', () => {
+    expect(refusal(() => parseArguments('t', createAgentInput, { name: 'sre', modelConfig: 'm', mode: null })).message)
+      .toMatch(/^invalid request: mode: .*"apply"\|"commit"/);
   });
 });

@@ -3,24 +3,30 @@
  * violation is an `invalid_request` AppError (the tool error `invalid_request: invalid request: <reason>`
  * like every bad input, not the SDK's "Input validation error"), naming the argument, what was expected,
  * and for an unknown field the arguments the tool takes. Absurd nesting and `__proto__` inside a map are
- * refused first (../input-guard.ts).
+ * refused first (../input-guard.ts); a null argument is "not given" but for the safety switches, as on
+ * REST (../null-fields.ts).
  */
 import type { z } from 'zod';
 import { invalid, type AppError } from '../../core/errors.js';
 import { inputShapeProblem } from '../input-guard.js';
 import { fieldPath, valueAt } from '../field-path.js';
+import { isPlainObject, nullRefusedFields, withoutNulls } from '../null-fields.js';
 import { wrongTypeText } from '../type-errors.js';
 
 type Issue = z.core.$ZodIssue;
+
+/** Arguments earlier versions of the tools took, refused with the reason (core/toolset.ts), never advertised. */
+export const REMOVED_ARGUMENTS: readonly string[] = ['toolNames'];
 
 /** Parse `args` with `schema`; throws the invalid_request AppError on a violation. */
 export function parseArguments<S extends z.ZodObject>(tool: string, schema: S, args: unknown): z.output<S> {
   // Depth and `__proto__` keys in maps first: the schema would drop such a key silently.
   const problem = inputShapeProblem(args);
   if (problem) throw invalid(`${problem.field}${problem.reason}`);
-  const parsed = schema.safeParse(args ?? {});
+  const given = isPlainObject(args) ? withoutNulls(args, nullRefusedFields(schema)) : args ?? {};
+  const parsed = schema.safeParse(given);
   if (parsed.success) return parsed.data;
-  throw invalidArguments(tool, schema, args ?? {}, parsed.error.issues);
+  throw invalidArguments(tool, schema, given, parsed.error.issues);
 }
 
 /** The AppError for the zod issues of `args`. */
@@ -42,7 +48,7 @@ function reason(issue: Issue, tool: string, schema: z.ZodObject, args: unknown):
       const names = issue.keys.map((k) => JSON.stringify(k)).join(', ');
       const what = `unknown ${issue.keys.length === 1 ? 'field' : 'fields'} ${names}`;
       if (at) return `${at}: ${what}`;
-      const known = Object.keys(schema.shape);
+      const known = Object.keys(schema.shape).filter((name) => !REMOVED_ARGUMENTS.includes(name));
       return known.length === 0 ? `${what} (${tool} takes no arguments)`
         : `${what} (${tool} takes: ${known.join(', ')})`;
     }

@@ -12,7 +12,7 @@ import { toAppError } from '../../core/errors.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { Metrics, ToolOutcome } from '../../metrics/metrics.js';
 import { OPERATIONS, type AnyOperation, type OperationService } from '../operations.js';
-import { parseArguments } from './arguments.js';
+import { parseArguments, REMOVED_ARGUMENTS } from './arguments.js';
 import { toToolError, toToolResult } from './results.js';
 
 export interface ToolCatalogOptions {
@@ -64,9 +64,6 @@ export class ToolCatalog {
     }
   }
 }
-
-/** Arguments earlier versions of the tools took, refused with the reason (core/toolset.ts), never advertised. */
-const REMOVED_ARGUMENTS = ['toolNames'] as const;
 
 /** Drops the removed arguments from every `properties` of a JSON Schema (validate_agent nests the spec). */
 function withoutRemoved(schema: unknown): void {

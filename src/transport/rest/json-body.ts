@@ -1,7 +1,7 @@
 /**
  * Reading a REST body, where untrusted bytes become a JSON object, with the texts clients already
  * compare: at most 1 MiB (413), a body required, valid JSON, no key given twice (duplicate-keys.ts), an
- * object; `null` under a key is absent except for the safety switches, which refuse it; deep nesting
+ * object; `null` under a key is absent except for the safety switches (../null-fields.ts); deep nesting
  * and nested `__proto__` refused (../input-guard.ts). It must be JSON (RFC 9110 §8.3, §15.5.16): another
  * Content-Type or coding is a 415 saying what to send, since reading text or forms as JSON would let any
  * page write without a CORS preflight. Unknown fields and types are the schema's (./rest-input.ts).
@@ -16,6 +16,7 @@ import { AppError, ErrorCode, invalid } from '../../core/errors.js';
 import { inputShapeProblem } from '../input-guard.js';
 import { duplicateKey } from '../duplicate-keys.js';
 import { jsonKind } from '../type-errors.js';
+import { withoutNulls } from '../null-fields.js';
 import type { HttpRequest, HttpResponse, Step } from '../http/exchange.js';
 
 /** The largest body read (1 MiB). */
@@ -165,7 +166,7 @@ function refuse(res: HttpResponse, error: UnsupportedMediaTypeError): Unsupporte
 
 /**
  * The body as a JSON object with `null`-valued keys removed, but for the top-level keys in
- * `keepNull`, which stay null for the input schema to refuse. `raw` is what
+ * `keepNull`, which stay null for the input schema to refuse (../null-fields.ts). `raw` is what
  * `readRawBody` left on `req.body`.
  */
 export function parseJsonBody(raw: unknown, keepNull: ReadonlySet<string> = new Set()): Record<string, unknown> {
@@ -190,24 +191,3 @@ export function parseJsonBody(raw: unknown, keepNull: ReadonlySet<string> = new 
   if (problem) throw invalid(`invalid JSON: field ${JSON.stringify(problem.field)}${problem.reason}`);
   return withoutNulls(value as Record<string, unknown>, keepNull);
 }
-
-function withoutNulls(
-  object: Record<string, unknown>, keepNull: ReadonlySet<string> = new Set(),
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(object)) {
-    if (value === null && !keepNull.has(key)) continue;
-    // defineProperty, not assignment: a `__proto__` key stays a plain (and then refused) field.
-    Object.defineProperty(out, key, {
-      value: isPlainObject(value) ? withoutNulls(value) : Array.isArray(value) ? value.map(nullsOut) : value,
-      enumerable: true, writable: true, configurable: true,
-    });
-  }
-  return out;
-}
-
-// Inside arrays a null stays (the schema then names the element); objects inside are cleaned.
-const nullsOut = (value: unknown): unknown => (isPlainObject(value) ? withoutNulls(value) : value);
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);

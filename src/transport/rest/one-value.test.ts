@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { OPERATIONS, type AnyOperation } from '../operations.js';
 import { FakeService } from '../testing/fake-service.js';
 import { serveRouterPerFile } from './testing/serve-router.js';
-import { scalarFields } from './rest-input.js';
+import { nullRefusedFields } from '../null-fields.js';
 
 const service = new FakeService();
 const api = serveRouterPerFile(service);
@@ -99,21 +99,28 @@ describe('a write takes one value per parameter: query and body agree or the req
   });
 });
 
-describe('a null Boolean or number in a REST body is refused, naming the field, as MCP refuses it', () => {
+describe('a null safety switch or precondition in a REST body is refused, naming the field, as MCP refuses it', () => {
   const nullable = writes
     .filter((o) => o.rest.body)
-    .flatMap((o) => [...scalarFields(o.input)].map((field) => [o.tool, field, o] as const));
+    .flatMap((o) => [...nullRefusedFields(o.input)].map((field) => [o.tool, field, o] as const));
 
-  it('covers the hostile dryRun: null on create, update and rollback', () => {
+  it('covers the hostile dryRun, mode and version: null on create, update and rollback', () => {
     const pairs = nullable.map(([tool, field]) => `${tool}.${field}`);
-    expect(pairs).toEqual(expect.arrayContaining(['create_agent.dryRun', 'update_agent.dryRun', 'rollback_agent.dryRun', 'update_agent.force', 'create_agent.wait', 'rollback_agent.revision']));
+    expect(pairs).toEqual(expect.arrayContaining(['create_agent.dryRun', 'update_agent.dryRun', 'rollback_agent.dryRun',
+      'update_agent.force', 'create_agent.wait', 'rollback_agent.revision', 'create_agent.mode', 'update_agent.mode',
+      'update_agent.version', 'update_agent.resourceVersion']));
   });
 
   it.each(nullable)('%s: "%s": null is a 400 and nothing is called', async (_tool, field, o) => {
     const res = await call(o, '', { ...route(o).body, [field]: null });
     expect(res.status).toBe(400);
-    const kind = ['wait', 'revision', 'timeoutSeconds'].includes(field) ? 'a number' : 'a boolean';
-    expect((await errorOf(res)).message).toBe(`invalid request: invalid JSON: field "${field}" must be ${kind}, not null`);
+    const { message } = await errorOf(res);
+    if (field === 'mode') expect(message).toMatch(/^invalid request: invalid JSON: field "mode": .*"apply"\|"commit"/);
+    else {
+      const kind = ['wait', 'revision', 'timeoutSeconds'].includes(field) ? 'a number'
+        : ['version', 'resourceVersion'].includes(field) ? 'a string' : 'a boolean';
+      expect(message).toBe(`invalid request: invalid JSON: field "${field}" must be ${kind}, not null`);
+    }
     expect(service.calls).toEqual([]);
   });
 

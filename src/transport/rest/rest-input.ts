@@ -15,6 +15,7 @@ import { wrongTypeText } from '../type-errors.js';
 import { parseIfMatch, shownTag, singleVersion, versionFromList, versionUnlessNoneMatch,
   type IfMatch } from './if-match.js';
 import { parseJsonBody } from './json-body.js';
+import { nullRefusedFields } from '../null-fields.js';
 import { header, type HttpRequest } from '../http/exchange.js';
 
 /** Reads the agent's current `version`; a missing agent throws its 404. */
@@ -27,8 +28,8 @@ export async function restInput(
   const { rest } = operation;
   const query = req.query;
   refuseUnknownQuery(operation, query);
-  // A null Boolean or number is refused (the schema names it), never read as "not given".
-  const raw: Record<string, unknown> = rest.body ? parseJsonBody(req.body, scalarFields(operation.input)) : {};
+  // A null safety switch or precondition is refused (the schema names it), never read as "not given".
+  const raw: Record<string, unknown> = rest.body ? parseJsonBody(req.body, nullRefusedFields(operation.input)) : {};
   // Where a value came from when not the body, so a refusal names a query parameter or path segment, not JSON.
   const origins = new Map<string, Origin>();
   for (const [name, type] of Object.entries(rest.query ?? {})) {
@@ -98,22 +99,6 @@ export function refuseUnknownQuery(operation: AnyOperation, query: ParsedUrlQuer
 export function queryNames(operation: AnyOperation): string[] {
   const names = Object.keys(operation.rest.query ?? {});
   return operation.rest.watch ? [...names, 'watch', 'timeoutSeconds'] : names;
-}
-
-/**
- * The top-level fields of an input schema that are a Boolean or a number. A JSON `null`
- * for one of them is refused rather than read as absent: `"dryRun": null` must not be a real write.
- */
-export function scalarFields(schema: z.ZodObject): ReadonlySet<string> {
-  const out = new Set<string>();
-  for (const [name, field] of Object.entries(schema.shape)) {
-    let inner = field as z.core.$ZodType;
-    while (inner._zod.def.type === 'optional' || inner._zod.def.type === 'default') {
-      inner = (inner._zod.def as unknown as { innerType: z.core.$ZodType }).innerType;
-    }
-    if (inner._zod.def.type === 'boolean' || inner._zod.def.type === 'number') out.add(name);
-  }
-  return out;
 }
 
 /** A body value as a refusal quotes it (at most 64 characters). */
