@@ -14,7 +14,7 @@ import type { Metrics } from '../../metrics/metrics.js';
 import { duplicateKey } from '../duplicate-keys.js';
 import { sendCompactJson, type Handler, type HttpRequest, type HttpResponse } from '../http/exchange.js';
 import type { AnyOperation, OperationService } from '../operations.js';
-import { asCancellation, InFlightCalls, singleToolCallId } from './in-flight.js';
+import { asCancellation, InFlightCalls, requestIds, singleToolCallId } from './in-flight.js';
 import { headersAcceptable, notJsonRpc } from './message-shape.js';
 import { invalidParams } from './request-params.js';
 import { jsonRpcError } from './json-rpc-error.js';
@@ -74,6 +74,8 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
     }
     const stream = asksForProgress(message?.value);
     const callId = singleToolCallId(message?.value);
+    // Every other request id is remembered too: a late cancellation of it must not reach a call of the same id.
+    if (callId === undefined && message) for (const id of requestIds(message.value)) inFlight.saw(req.ctx, id);
     const track = callId === undefined ? undefined : (id: RequestId) => inFlight.track(req.ctx, id, (cancellation) => {
       // The call's own server takes the cancellation as if it had come on this POST: it
       // aborts the call (its watches end) and sends no response for it, as MCP asks. The

@@ -2,7 +2,7 @@ import type { CancelledNotification } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { Caller, RequestContext } from '../../identity/caller.js';
 import { silentLogger } from '../../log/logger.js';
-import { asCancellation, InFlightCalls, singleToolCallId } from './in-flight.js';
+import { asCancellation, InFlightCalls, RECENT_MS, requestIds, singleToolCallId } from './in-flight.js';
 
 const ctx = (subject?: string): RequestContext => ({
   requestId: 'r', log: silentLogger(),
@@ -60,5 +60,58 @@ describe('reading a POST body', () => {
     expect(singleToolCallId([{ jsonrpc: '2.0', id: 'a', method: 'tools/call', params: {} }])).toBeUndefined();
     expect(singleToolCallId({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).toBeUndefined();
     expect(singleToolCallId({ jsonrpc: '2.0', method: 'tools/call' })).toBeUndefined();
+  });
+});
+
+describe('a cancellation whose id another request of the sender had lately', () => {
+  const clock = () => {
+    let now = 1_000_000;
+    return { now: () => now, pass: (ms: number) => { now += ms; } };
+  };
+
+  it('is ignored while a finished call of that id could be the one it means (two clients, one sender)', () => {
+    const time = clock();
+    const calls = new InFlightCalls(time.now);
+    const doneB = calls.track(ctx(), 1, () => { throw new Error('B was done already'); });
+    calls.track(ctx(), 1, () => { throw new Error('A was cancelled by B\'s late cancellation'); });
+    doneB();
+    time.pass(50);
+    expect(calls.cancel(ctx(), cancelling(1))).toBe(false);
+  });
+
+  it('is ignored when another client\'s request of that id (any method) came before the call', () => {
+    const time = clock();
+    const calls = new InFlightCalls(time.now);
+    calls.saw(ctx(), 1);
+    time.pass(10);
+    calls.track(ctx(), 1, () => { throw new Error('a call was cancelled for another client\'s tools/list'); });
+    expect(calls.cancel(ctx(), cancelling(1))).toBe(false);
+  });
+
+  it('is followed once nothing else had the id for RECENT_MS', () => {
+    const time = clock();
+    const calls = new InFlightCalls(time.now);
+    calls.saw(ctx(), 1);
+    time.pass(RECENT_MS + 1);
+    const cancelled: unknown[] = [];
+    calls.track(ctx(), 1, (n) => cancelled.push(n.params.requestId));
+    expect(calls.cancel(ctx(), cancelling(1))).toBe(true);
+    expect(cancelled).toEqual([1]);
+  });
+
+  it('is followed when the same id was only another sender\'s', () => {
+    const time = clock();
+    const calls = new InFlightCalls(time.now);
+    calls.saw(ctx('bob'), 1);
+    const cancelled: unknown[] = [];
+    calls.track(ctx('alice'), 1, (n) => cancelled.push(n.params.requestId));
+    expect(calls.cancel(ctx('alice'), cancelling(1))).toBe(true);
+    expect(cancelled).toEqual([1]);
+  });
+
+  it('reads ids of requests only, in a single message or a batch', () => {
+    expect(requestIds({ jsonrpc: '2.0', id: 3, method: 'ping' })).toEqual([3]);
+    expect(requestIds([{ jsonrpc: '2.0', id: 'a', method: 'tools/list' }, { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 4, result: {} }, { jsonrpc: '2.0', id: null, method: 'ping' }])).toEqual(['a']);
   });
 });
