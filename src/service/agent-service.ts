@@ -125,7 +125,7 @@ export class AgentService {
     const namespace = this.env.settings.namespaces.resolve(request.namespace);
     validateName(request.name);
     const env = await envFor(this.env, ctx, request);
-    return agentStatus(env.reads(ctx), env.types, namespace, request.name);
+    return agentStatus(env.reads(ctx), env.types, namespace, request.name, env.compose.chartOciUrl);
   }
 
   /** wait_for_agent: the final Status once the agent is ready (or failed) or deleted, or the time is up. */

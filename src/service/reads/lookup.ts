@@ -4,8 +4,10 @@
  * round of concurrent reads; a second only when the labels point elsewhere or name a release the first
  * round missed, since two concurrent reads may straddle a create and only reading the release again
  * tells a bare CR from one just written. A name no Kubernetes object can have finds nothing, unasked.
+ * A release of another chart is not the agent's (agent-chart.ts): it is kept apart as `foreign`.
  */
-import { notFound } from '../../core/errors.js';
+import { notFound, type AppError } from '../../core/errors.js';
+import { notAnAgent, rendersAgentChart } from './agent-chart.js';
 import { isObjectName } from '../../core/names.js';
 import type { KubeObject, KubePort } from '../ports.js';
 import { provenanceOf } from './read-model.js';
@@ -16,10 +18,22 @@ export interface AgentObjects {
   name: string;
   agent?: KubeObject;
   release?: KubeObject;
+  /** The 404 to answer when the HelmRelease found renders another chart: it is no agent, never written. */
+  foreign?: AppError;
 }
 
 /** The Agent CR and its release; either may be absent. */
 export async function lookupAgent(
+  kube: KubePort, types: ResourceTypes, namespace: string, name: string, chartUrl: string,
+): Promise<AgentObjects> {
+  const found = await lookupObjects(kube, types, namespace, name);
+  const { release } = found;
+  if (!release || await rendersAgentChart(kube, types, release, chartUrl, namespace)) return found;
+  const foreign = notAnAgent(namespace, name, release, chartUrl);
+  return { namespace, name, ...(found.agent ? { agent: found.agent } : {}), foreign };
+}
+
+async function lookupObjects(
   kube: KubePort, types: ResourceTypes, namespace: string, name: string,
 ): Promise<AgentObjects> {
   if (!isObjectName(name)) return { namespace, name };
@@ -49,8 +63,8 @@ export function noAgentToWrite(namespace: string, name: string) {
   return notFound(`agent ${namespace}/${name}`);
 }
 
-/** The objects, or the 404 when there are none. */
+/** The objects, or the 404 when there are none (naming a release of another chart that has the name). */
 export function requireAgent(objects: AgentObjects): AgentObjects {
-  if (!objects.agent && !objects.release) throw agentNotFound(objects.namespace, objects.name);
-  return objects;
+  if (objects.agent || objects.release) return objects;
+  throw objects.foreign ?? agentNotFound(objects.namespace, objects.name);
 }

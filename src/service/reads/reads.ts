@@ -5,10 +5,10 @@
  * at most two sequential API round trips, whatever the number of agents. One object that
  * cannot be read degrades its item (`error`) and adds a line to `warnings`.
  */
-import { chartNameOf } from '../../core/compose.js';
 import { deepFreeze } from '../../core/frozen.js';
 import { AppError, ErrorCode, notFound, toAppError } from '../../core/errors.js';
 import type { Agent } from '../../core/types.js';
+import { agentChartSources, isAgentRelease } from './agent-chart.js';
 import { lookupAgent, requireAgent } from './lookup.js';
 import type { KubeObject, KubePort } from '../ports.js';
 import { agentOf, provenanceOf, releaseAgentName } from './read-model.js';
@@ -40,27 +40,6 @@ function memoized(from: KubeObject, release: KubeObject | undefined, name: strin
 /** The agent of an Agent CR and its release (either may be absent, not both). */
 export function readAgent(cr: KubeObject | undefined, release: KubeObject | undefined, name: string): Agent {
   return memoized((cr ?? release)!, release, name, () => agentOf(cr, release, name));
-}
-
-/** The names of the namespace's sources of the agent chart: the chart name plus every OCIRepository of the chart
- * URL. */
-export function agentChartSources(sources: readonly KubeObject[], chartUrl: string): Set<string> {
-  const names = new Set([chartNameOf(chartUrl)]);
-  for (const source of sources) {
-    if ((source.spec as { url?: unknown } | undefined)?.url === chartUrl) names.add(source.metadata.name);
-  }
-  return names;
-}
-
-/** True when the release renders the agent chart from one of `sources` in `namespace`. */
-export function isAgentRelease(release: KubeObject, sources: ReadonlySet<string>, namespace: string): boolean {
-  const chartRef = (release.spec as { chartRef?: { kind?: unknown; name?: unknown; namespace?: unknown } } | undefined)
-    ?.chartRef;
-  if (!chartRef || chartRef.kind !== 'OCIRepository' || typeof chartRef.name !== 'string') return false;
-  const refNamespace = typeof chartRef.namespace === 'string' ? chartRef.namespace : '';
-  // A release placed on a workload cluster renders from its own namespace's source (org-<organization>).
-  const own = release.metadata.namespace ?? namespace;
-  return sources.has(chartRef.name) && (refNamespace === '' || refNamespace === namespace || refNamespace === own);
 }
 
 export interface ReadContext {
@@ -160,6 +139,6 @@ function itemOf(cr: KubeObject | undefined, release: KubeObject | undefined, nam
 
 /** One agent: from its Agent CR when kagent rendered it, else from its release. */
 export async function getAgent(rc: ReadContext, namespace: string, name: string): Promise<Agent> {
-  const objects = requireAgent(await lookupAgent(rc.kube, rc.types, namespace, name));
+  const objects = requireAgent(await lookupAgent(rc.kube, rc.types, namespace, name, rc.chartUrl));
   return readAgent(objects.agent, objects.release, name);
 }

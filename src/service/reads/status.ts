@@ -12,6 +12,7 @@ import { summarizePods } from '../../core/pods.js';
 import type { HistoryEntry, Status } from '../../core/types.js';
 import { statusVerdict, type StatusFacts, type VerdictOptions } from '../../core/verdict.js';
 import { agentNotFound } from './lookup.js';
+import { notAnAgent, rendersAgentChart } from './agent-chart.js';
 import type { KubeObject, KubePort } from '../ports.js';
 import { conditionsOf, helmReleaseRef, provenanceOf } from './read-model.js';
 import type { ResourceTypes } from '../resources.js';
@@ -135,7 +136,7 @@ export function foldStatus(
 
 /** The status of one agent; 404 when neither its Agent nor its release exists. */
 export async function agentStatus(
-  kube: KubePort, types: ResourceTypes, namespace: string, name: string,
+  kube: KubePort, types: ResourceTypes, namespace: string, name: string, chartUrl: string,
 ): Promise<Status> {
   const [agent, sameName, deployment, pods, events] = await Promise.all([
     kube.get(types.agent, namespace, name),
@@ -148,6 +149,11 @@ export async function agentStatus(
   const where = releaseLocation(agent, namespace, name);
   if (where.name !== name || where.namespace !== namespace) {
     release = (await kube.get(types.helmRelease, where.namespace, where.name)) ?? sameName;
+  }
+  // A release of another chart with the agent's name is not the agent's (agent-chart.ts).
+  if (release && !(await rendersAgentChart(kube, types, release, chartUrl, namespace))) {
+    if (!agent) throw notAnAgent(namespace, name, release, chartUrl);
+    release = undefined;
   }
   if (!agent && !release) throw agentNotFound(namespace, name);
   return foldStatus(namespace, name, { agent, release, deployment, pods, events });

@@ -48,10 +48,10 @@ async function readReleaseHistory(
   // is waited for there), like get_agent.
   const kube = env.reads(ctx);
   const [objects, read] = await Promise.all([
-    lookupAgent(kube, env.types, namespace, name),
+    lookupAgent(kube, env.types, namespace, name, env.compose.chartOciUrl),
     readHistory(kube, env.types, namespace, name),
   ]);
-  if (!objects.agent && !objects.release) throw agentNotFound(namespace, name);
+  if (!objects.agent && !objects.release) throw objects.foreign ?? agentNotFound(namespace, name);
   const { release } = objects;
   if (!release) return { namespace, name, revisions: [], live: { values: {}, history: [] } };
   const history = await historyNear(kube, env.types, read, release, name);

@@ -65,7 +65,7 @@ async function openAgent(
   validateName(request.name);
   check?.();
   const identity = a2aIdentity(ctx, sessions.oauth);
-  const status = await agentStatus(env.reads(ctx), env.types, namespace, request.name);
+  const status = await agentStatus(env.reads(ctx), env.types, namespace, request.name, env.compose.chartOciUrl);
   if (status.verdict !== 'ready') {
     throw conflict(`agent ${namespace}/${request.name} is not ready (verdict ${status.verdict}): ${status.summary} ` +
       `Wait for it with wait_for_agent, then try again`);

@@ -165,7 +165,7 @@ export async function createAgent(
       throw backendError(`HelmRelease ${namespace}/${name} was written, but its chart source could not be ensured ` +
         `after it: ${err instanceof Error ? err.message : String(err)}`, err);
     }),
-    agentStatus(kube, types, namespace, name).catch(() => undefined),
+    agentStatus(kube, types, namespace, name, env.compose.chartOciUrl).catch(() => undefined),
     recordRevision(env, ctx, kube, {
       agent: name, release: created, revision, history,
       record: { operation: 'create', requestedBy, changed: changedPaths({}, values), values },

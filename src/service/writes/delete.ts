@@ -42,8 +42,8 @@ export async function deleteAgent(
   const force = request.force === true;
   const dryRun = request.dryRun === true;
   const kube = env.kube(ctx);
-  const { agent, release } = await lookupAgent(kube, env.types, namespace, name);
-  if (!agent && !release) throw noAgentToWrite(namespace, name);
+  const { agent, release, foreign } = await lookupAgent(kube, env.types, namespace, name, env.compose.chartOciUrl);
+  if (!agent && !release) throw foreign ?? noAgentToWrite(namespace, name);
   const result: DeleteResult = {
     name, namespace, helmReleaseDeleted: false, agentDeleted: false, ociRepositoryDeleted: false, mode: 'apply',
   };

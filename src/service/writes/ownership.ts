@@ -41,10 +41,10 @@ export function releaseGuard(release: KubeObject, force: boolean, commit = false
 
 /** The release an update may write, or the 404/409 that explains why not. */
 export function writableRelease(objects: AgentObjects, force: boolean, commit = false): KubeObject {
-  const { agent, release, namespace, name } = objects;
+  const { agent, release, namespace, name, foreign } = objects;
   if (!release) {
     if (agent) throw bareAgentConflict(namespace, name);
-    throw noAgentToWrite(namespace, name);
+    throw foreign ?? noAgentToWrite(namespace, name);
   }
   const guard = releaseGuard(release, force, commit);
   if (guard) throw guard;

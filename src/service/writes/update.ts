@@ -74,7 +74,7 @@ export async function readForUpdate(
   options: { history?: boolean; modelConfigs?: boolean } = {},
 ) {
   const [objects, modelConfigs, schema, history] = await Promise.all([
-    lookupAgent(kube, env.types, namespace, update.name),
+    lookupAgent(kube, env.types, namespace, update.name, env.compose.chartOciUrl),
     update.modelConfig !== undefined || options.modelConfigs
       ? kube.list(env.types.modelConfig, namespace) : Promise.resolve(undefined),
     env.deps.chart.schema(),
@@ -233,7 +233,7 @@ function commitOptionsOf(target: AgentUpdate): CommitOptions {
 async function raceLost(
   env: OperationEnv, kube: KubePort, namespace: string, name: string, read: string, cause: unknown,
 ): Promise<Error> {
-  const now = await lookupAgent(kube, env.types, namespace, name)
+  const now = await lookupAgent(kube, env.types, namespace, name, env.compose.chartOciUrl)
     .then((objects) => objects.release?.metadata.resourceVersion, () => 'unknown');
   return agentChanged(namespace, name, read, now, cause);
 }
