@@ -109,6 +109,17 @@ describe('a dry run', () => {
     expect((await f.service.getAgent(f.ctx(), { name: 'sre' })).description).toBeUndefined();
   });
 
+  it('of an update and of a rollback answers the version read, which a real write can then name', async () => {
+    const read = await f.service.getAgent(f.ctx(), { name: 'sre' });
+    const update = await f.service.updateAgent(f.ctx(), { name: 'sre', description: 'would change', dryRun: true });
+    expect(update.agent.version).toBe(read.version);
+    const rollback = await f.service.rollbackAgent(f.ctx(), { name: 'sre', revision: 1, dryRun: true });
+    expect(rollback.agent.version).toBe(read.version);
+    const real = await f.service.updateAgent(f.ctx(), { name: 'sre', description: 'changed', version: update.agent.version });
+    expect(real.agent.description).toBe('changed');
+    expect(real.agent.version).not.toBe(read.version);
+  });
+
   it('of an update is refused by what the API server refuses (RBAC)', async () => {
     f.sandbox.authorizer = denying('update');
     const before = f.sandbox.store.revision;

@@ -17,6 +17,7 @@ import { schemaErrorText } from '../../core/values-schema.js';
 import type { AgentUpdate, CommitOptions, RevisionOperation, UpdateResult } from '../../core/types.js';
 import type { StoredRevision } from '../../core/revisions/revision-record.js';
 import { callerLogFields, callerName, type RequestContext } from '../../identity/caller.js';
+import { agentVersion } from '../reads/agent-version.js';
 import { lookupAgent } from '../reads/lookup.js';
 import type { KubeObject, KubePort } from '../ports.js';
 import type { OperationEnv } from '../operation-env.js';
@@ -201,8 +202,11 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
     }
     // A dry run answers the release as the API server would have stored it, at the version it was read.
     if (dryRun) written = withVersion(written, merged.release);
+    const agent = agentOf(objects.agent, written, update.name);
     const result: UpdateResult = {
-      agent: agentOf(objects.agent, written, update.name),
+      // A dry run changed nothing, so the version (and the ETag made of it) is the one read: the
+      // would-be labels and annotations must not make a version no object has.
+      agent: dryRun ? { ...agent, version: agentVersion(merged.release) } : agent,
       before: merged.before,
       after: merged.after,
       changed: merged.changed,
