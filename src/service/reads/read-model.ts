@@ -83,9 +83,14 @@ function releaseSkills(release: KubeObject, values: Json): AgentSkills | undefin
   return agentSkills(values.skills, parseSkillRefs(release.metadata.annotations?.[SKILL_REFS_ANNOTATION]));
 }
 
-/** True when a Kustomization applied the release: its desired state lives in git. */
+/**
+ * The name of the Kustomization that applied the release, when its label is present: its desired
+ * state lives in git. A label with an empty value still marks it so (its presence is what counts,
+ * as kustomize-controller's garbage collection reads it), never as a release free to write.
+ */
 export function kustomizationOf(release: KubeObject): string | undefined {
-  return release.metadata.labels?.[KUSTOMIZATION_LABEL] || undefined;
+  const labels = release.metadata.labels;
+  return labels && Object.hasOwn(labels, KUSTOMIZATION_LABEL) ? String(labels[KUSTOMIZATION_LABEL]) : undefined;
 }
 
 /** The release reference reported on an agent. */
@@ -168,7 +173,7 @@ export function withRelease(agent: Agent, release: KubeObject | undefined): Agen
     ...rest,
     ...(placed ? { organization: placed.organization, cluster: placed.cluster } : {}),
     skills,
-    managed: kustomizationOf(release) ? 'gitops' : 'helmrelease',
+    managed: kustomizationOf(release) !== undefined ? 'gitops' : 'helmrelease',
     helmRelease: helmReleaseRef(release),
     values,
     resourceVersion: release.metadata.resourceVersion || undefined,

@@ -12,6 +12,7 @@ beforeAll(async () => {
   seedRelease(f.kube, { name: 'paused', suspend: true, ready: true });
   seedAgentCr(f.kube, { name: 'paused', release: { name: 'paused', namespace: 'kagent' }, ready: true });
   seedRelease(f.kube, { name: 'gitops', labels: { 'kustomize.toolkit.fluxcd.io/name': 'fleet' } });
+  seedRelease(f.kube, { name: 'labelled', labels: { 'kustomize.toolkit.fluxcd.io/name': '' } });
   await f.service.createAgent(f.ctx(), { name: 'sre', modelConfig: 'default-model-config', toolset: ['preset:none'] });
 });
 
@@ -19,7 +20,7 @@ describe('deleteAgent', () => {
   it('keeps the shared source while another release renders from it, and says which', async () => {
     const result = await f.service.deleteAgent(f.ctx(), { name: 'sre' });
     expect(result).toMatchObject({ name: 'sre', namespace: 'kagent', helmReleaseDeleted: true, agentDeleted: false, ociRepositoryDeleted: false });
-    expect(result.ociRepositoryKept).toBe('still referenced by 3 other HelmRelease(s): gitops, paused, verifier');
+    expect(result.ociRepositoryKept).toBe('still referenced by 4 other HelmRelease(s): gitops, labelled, paused, verifier');
     expect(exists('helmreleases', 'sre')).toBe(false);
     expect(exists('ocirepositories', 'agent')).toBe(true);
   });
@@ -27,6 +28,17 @@ describe('deleteAgent', () => {
   it('refuses a GitOps-owned release without force', async () => {
     await expect(f.service.deleteAgent(f.ctx(), { name: 'gitops' })).rejects.toMatchObject({ code: 'conflict' });
     expect(exists('helmreleases', 'gitops')).toBe(true);
+  });
+
+  it('counts the Kustomization label as GitOps ownership by its presence, even with an empty value', async () => {
+    await expect(f.service.deleteAgent(f.ctx(), { name: 'labelled' })).rejects.toMatchObject({
+      code: 'conflict', message: expect.stringContaining('is applied by Flux Kustomization ""'),
+    });
+    await expect(f.service.updateAgent(f.ctx(), { name: 'labelled', description: 'x', dryRun: true })).rejects.toMatchObject({ code: 'conflict' });
+    expect((await f.service.getAgent(f.ctx(), { name: 'labelled' })).helmRelease).toMatchObject({ gitOpsOwned: true });
+    expect(exists('helmreleases', 'labelled')).toBe(true);
+    await f.service.deleteAgent(f.ctx(), { name: 'labelled', force: true });
+    expect(exists('helmreleases', 'labelled')).toBe(false);
   });
 
   it('refuses a suspended release without force, and with force deletes the release and the Agent', async () => {

@@ -26,7 +26,7 @@ export function bareAgentConflict(namespace: string, name: string) {
 export function releaseGuard(release: KubeObject, force: boolean, commit = false) {
   if (force || commit) return undefined;
   const kustomization = kustomizationOf(release);
-  if (kustomization) {
+  if (kustomization !== undefined) {
     return conflict(
       `HelmRelease ${ref(release)} is applied by Flux Kustomization "${kustomization}": its desired state lives in ` +
       `git, a live write would be undone. Change it in the GitOps repository, or pass force to write anyway`,
