@@ -54,6 +54,12 @@ export function statusVerdict(facts: StatusFacts, options: VerdictOptions = {}):
     return failed(`HelmRelease is not ready (${c?.reason || 'no reason reported'}): ` +
       `${c?.message || 'no message reported'}`);
   }
+  // 2b. kstatus's abnormal-true conditions of the current generation, though Ready is not False:
+  // Reconciling is work in progress, Stalled a failure that will not resolve by waiting.
+  const reconciling = currentTrue(hr, 'Reconciling');
+  if (reconciling) return progressing(`HelmRelease is reconciling${because(reconciling)}`);
+  const stalled = currentTrue(hr, 'Stalled');
+  if (stalled) return failed(`HelmRelease is stalled${because(stalled)}`);
   // 2a. kagent has not observed the Agent's generation: its conditions speak of an older spec.
   const agentStage = agentBehind(facts);
   if (agentStage) return progressing(agentStage);
@@ -94,6 +100,22 @@ export function statusVerdict(facts: StatusFacts, options: VerdictOptions = {}):
   if (agentExists) return progressing(`Agent is not ready: ${conditionText(findCondition(agent.conditions, 'Ready'))}`);
   // 12. Nothing reported anything.
   return { verdict: Verdict.Unknown, summary: 'no Agent and no HelmRelease reported anything yet' };
+}
+
+type ReleaseFacts = StatusFacts['helmRelease'];
+
+/** The release's condition of `type` when it is True for the release's current generation. */
+function currentTrue(hr: ReleaseFacts, type: string) {
+  if (hr?.exists !== true) return undefined;
+  const c = findCondition(hr.conditions, type);
+  if (c?.status !== 'True') return undefined;
+  const stale = c.observedGeneration !== undefined && hr.generation !== undefined && c.observedGeneration < hr.generation;
+  return stale ? undefined : c;
+}
+
+/** ` (<reason>): <message>` of a condition, saying what was not reported. */
+function because(c: { reason?: string; message?: string }): string {
+  return ` (${c.reason || 'no reason reported'}): ${firstLine(c.message) || 'no message reported'}`;
 }
 
 /** The first line of `s` (up to the first `\n`). */
