@@ -307,4 +307,34 @@ describe('the MCP endpoint (stateless streamable HTTP)', () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32700);
   });
+
+  it('reads the Accept header as HTTP does: types in any letter case, and q=0 as not acceptable', async () => {
+    const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+    expect((await post(ping, { accept: 'Application/JSON, Text/Event-Stream' })).status).toBe(200);
+    expect((await post(ping, { accept: 'application/json;q=0.5, text/event-stream;q=0.1' })).status).toBe(200);
+    expect((await post(ping, { accept: 'application/json;q=0, text/event-stream' })).status).toBe(406);
+    expect((await post(ping, { accept: 'application/json, text/event-stream; q=0.0' })).status).toBe(406);
+  });
+
+  it('refuses a batch under a protocol version without batches (2025-06-18 on), and answers one before it', async () => {
+    const batch = [{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'ping' }];
+    const refused = await post(batch, { 'mcp-protocol-version': '2025-06-18' });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { code: number; message: string } }).error).toMatchObject({
+      code: -32600, message: expect.stringContaining('has no JSON-RPC batches'),
+    });
+    expect((await post(batch, { 'mcp-protocol-version': '2025-11-25' })).status).toBe(400);
+    const answered = await post(batch, { 'mcp-protocol-version': '2025-03-26' });
+    expect(answered.status).toBe(200);
+    expect(await answered.json()).toHaveLength(2);
+  });
+
+  it('ignores the task augmentation of a call (no tasks capability), running it as any other', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_info', arguments: {}, task: {} } },
+      { 'mcp-protocol-version': '2025-11-25' });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { result?: { isError?: boolean }; error?: unknown };
+    expect(body.error).toBeUndefined();
+    expect(body.result?.isError).toBeFalsy();
+  });
 });

@@ -12,11 +12,11 @@ import { ErrorCode, isJSONRPCRequest, type RequestId } from '@modelcontextprotoc
 import type { Logger } from 'pino';
 import type { Metrics } from '../../metrics/metrics.js';
 import { duplicateKey } from '../duplicate-keys.js';
-import { sendCompactJson, type Handler, type HttpRequest, type HttpResponse } from '../http/exchange.js';
+import { header, sendCompactJson, type Handler, type HttpRequest, type HttpResponse } from '../http/exchange.js';
 import type { AnyOperation, OperationService } from '../operations.js';
 import { asCancellation, InFlightCalls, requestIds, singleToolCallId } from './in-flight.js';
-import { headersAcceptable, notJsonRpc } from './message-shape.js';
-import { invalidParams } from './request-params.js';
+import { acceptsMcpAnswers, headersAcceptable, notJsonRpc, refusesBatches } from './message-shape.js';
+import { invalidParams, withoutTaskAugmentation } from './request-params.js';
 import { jsonRpcError } from './json-rpc-error.js';
 import { asksForProgress, bufferBody, parseMessage } from './progress-body.js';
 import { buildMcpServer } from './server.js';
@@ -59,12 +59,22 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
       sendCompactJson(res, 405, METHOD_NOT_ALLOWED);
       return;
     }
+    // The transport compares the Accept header's text: one that accepts both types in other letter
+    // cases is handed on in its words, and one that refuses either (q=0) as refusing both (406).
+    const accepts = acceptsMcpAnswers(req.headers.accept);
+    if (accepts !== undefined) req.headers.accept = accepts ? 'application/json, text/event-stream' : 'none';
     const message = parseMessage(await bufferBody(req, MCP_MAX_BODY_BYTES), MCP_MAX_BODY_BYTES);
     // JSON.parse keeps the last of a repeated key, so `"dryRun": true, "dryRun": false` would write.
     const repeated = message && duplicateKey(message.text);
     if (repeated !== undefined) {
       sendCompactJson(res, 400, jsonRpcError(-32600,
         `Invalid Request: field "${repeated}" is given twice; send each field once`));
+      return;
+    }
+    const protocolVersion = header(req, 'mcp-protocol-version');
+    if (message && Array.isArray(message.value) && headersAcceptable(req) && refusesBatches(protocolVersion)) {
+      sendCompactJson(res, 400, jsonRpcError(-32600, `Invalid Request: protocol version ${protocolVersion} has no JSON-RPC ` +
+        'batches (MCP 2025-06-18 removed them); send one message per POST'));
       return;
     }
     const shape = message && headersAcceptable(req) ? notJsonRpc(message.value) : undefined;
@@ -112,7 +122,8 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
       // params that do not fit their method are answered -32602 here (request-params.ts),
       // and a cancellation names a call that came on an earlier POST (in-flight.ts).
       deliver = transport.onmessage;
-      transport.onmessage = (received, extra) => {
+      transport.onmessage = (given, extra) => {
+        const received = withoutTaskAugmentation(given);
         const problem = invalidParams(received);
         if (problem !== undefined && isJSONRPCRequest(received)) {
           void transport.send({ jsonrpc: '2.0', id: received.id,

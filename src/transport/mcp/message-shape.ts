@@ -54,6 +54,29 @@ function kind(v: unknown): string {
 }
 
 /**
+ * Whether the Accept header names both application/json and text/event-stream, as MCP's streamable
+ * HTTP transport asks of every POST, read as RFC 9110 §12.5.1 reads it: media types compare
+ * case-insensitively, and a range with q=0 is "not acceptable". Wildcards do not count: the
+ * transport asks for both types by name. True, false, or undefined when there is no Accept header.
+ */
+export function acceptsMcpAnswers(header: string | undefined): boolean | undefined {
+  if (header === undefined) return undefined;
+  const accepted = new Set<string>();
+  for (const range of header.split(',')) {
+    const [type = '', ...params] = range.split(';').map((part) => part.trim());
+    const q = params.map((p) => /^q\s*=\s*([0-9.]+)$/i.exec(p)).find(Boolean);
+    if (q && !(Number(q[1]) > 0)) continue;
+    accepted.add(type.toLowerCase());
+  }
+  return accepted.has('application/json') && accepted.has('text/event-stream');
+}
+
+/** The MCP protocol versions without JSON-RPC batching (2025-06-18 removed it). */
+export function refusesBatches(protocolVersion: string | undefined): boolean {
+  return protocolVersion !== undefined && protocolVersion >= '2025-06-18';
+}
+
+/**
  * True when the request's headers pass the transport's own checks (it accepts JSON and
  * SSE, and sends JSON), so a wrong Accept or Content-Type is still answered 406 or 415
  * by the transport before anything is said about the body. A request without a body

@@ -34,3 +34,14 @@ function words(issue: z.core.$ZodIssue): string {
     issue.message.endsWith('received undefined'))) return 'required';
   return issue.message.replace(/^Invalid input: /, '').replace('expected record', 'expected object');
 }
+
+/**
+ * The request without `params.task`: MCP 2025-11-25 says a receiver that does not declare the tasks
+ * capability (this server does not) processes the request normally, ignoring task augmentation;
+ * the SDK would refuse it with -32603 instead.
+ */
+export function withoutTaskAugmentation(message: JSONRPCMessage): JSONRPCMessage {
+  if (!isJSONRPCRequest(message) || message.params === undefined || !('task' in message.params)) return message;
+  const { task: _ignored, ...params } = message.params;
+  return { ...message, params };
+}
