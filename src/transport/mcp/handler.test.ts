@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -336,5 +337,24 @@ describe('the MCP endpoint (stateless streamable HTTP)', () => {
     const body = (await res.json()) as { result?: { isError?: boolean }; error?: unknown };
     expect(body.error).toBeUndefined();
     expect(body.result?.isError).toBeFalsy();
+  });
+
+  it('reads a body as REST does: gzip decoded, an unknown coding or charset a 415, bytes that are not UTF-8 a parse error', async () => {
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const headers = { 'content-type': 'application/json', accept: ACCEPT };
+    const gzipped = await fetch(url, { method: 'POST', headers: { ...headers, 'content-encoding': 'gzip' }, body: gzipSync(ping) });
+    expect(gzipped.status).toBe(200);
+    expect(await gzipped.json()).toMatchObject({ id: 1, result: {} });
+    const bogus = await fetch(url, { method: 'POST', headers: { ...headers, 'content-encoding': 'bogus' }, body: ping });
+    expect(bogus.status).toBe(415);
+    expect(bogus.headers.get('accept-encoding')).toContain('gzip');
+    const latin1 = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json; charset=iso-8859-1' }, body: ping });
+    expect(latin1.status).toBe(415);
+    const broken = await fetch(url, { method: 'POST', headers: { ...headers, 'content-encoding': 'gzip' }, body: 'not gzip' });
+    expect(broken.status).toBe(400);
+    const notUtf8 = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"x":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}}')]);
+    const refused = await fetch(url, { method: 'POST', headers, body: notUtf8 });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { code: number } }).error.code).toBe(-32700);
   });
 });

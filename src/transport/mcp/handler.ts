@@ -6,12 +6,14 @@
  * `Allow: POST`, which the specification allows and clients read as "no stream".
  * docs/architecture.md "The MCP endpoint" says why each choice was made.
  */
+import { isUtf8 } from 'node:buffer';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../metrics/metrics.js';
 import { duplicateKey } from '../duplicate-keys.js';
+import { CODINGS, contentTypeProblem, decompressor } from '../http/json-content.js';
 import { header, sendCompactJson, type Handler, type HttpRequest, type HttpResponse } from '../http/exchange.js';
 import type { AnyOperation, OperationService } from '../operations.js';
 import { asCancellation, InFlightCalls, requestIds, singleToolCallId } from './in-flight.js';
@@ -63,7 +65,30 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
     // cases is handed on in its words, and one that refuses either (q=0) as refusing both (406).
     const accepts = acceptsMcpAnswers(req.headers.accept);
     if (accepts !== undefined) req.headers.accept = accepts ? 'application/json, text/event-stream' : 'none';
-    const message = parseMessage(await bufferBody(req, MCP_MAX_BODY_BYTES), MCP_MAX_BODY_BYTES);
+    // The body rules of REST (http/json-content.ts): JSON in UTF-8, plain or in a coding Node undoes.
+    const typeProblem = contentTypeProblem(req.headers['content-type']);
+    const coding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+    const decoder = coding === 'identity' ? undefined : decompressor(coding);
+    if (typeProblem !== undefined || (coding !== 'identity' && !decoder)) {
+      if (!typeProblem) res.setHeader('Accept-Encoding', CODINGS.join(', '));
+      const problem = typeProblem ?? `the content coding ${JSON.stringify(coding.slice(0, 64))} is not supported; ` +
+        `send the body uncompressed or as ${CODINGS.join(', ')}`;
+      sendCompactJson(res, 415, jsonRpcError(-32000, `Unsupported Media Type: ${problem}`));
+      req.resume();
+      return;
+    }
+    let body: Buffer | undefined;
+    try {
+      body = await bufferBody(req, MCP_MAX_BODY_BYTES, decoder);
+    } catch {
+      sendCompactJson(res, 400, jsonRpcError(-32700, `Parse error: the body does not decode as ${coding}`));
+      return;
+    }
+    if (body && body.length <= MCP_MAX_BODY_BYTES && !isUtf8(body)) {
+      sendCompactJson(res, 400, jsonRpcError(-32700, 'Parse error: the body is not UTF-8 (RFC 8259 §8.1)'));
+      return;
+    }
+    const message = parseMessage(body, MCP_MAX_BODY_BYTES);
     // JSON.parse keeps the last of a repeated key, so `"dryRun": true, "dryRun": false` would write.
     const repeated = message && duplicateKey(message.text);
     if (repeated !== undefined) {
@@ -73,8 +98,8 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
     }
     const protocolVersion = header(req, 'mcp-protocol-version');
     if (message && Array.isArray(message.value) && headersAcceptable(req) && refusesBatches(protocolVersion)) {
-      sendCompactJson(res, 400, jsonRpcError(-32600, `Invalid Request: protocol version ${protocolVersion} has no JSON-RPC ` +
-        'batches (MCP 2025-06-18 removed them); send one message per POST'));
+      sendCompactJson(res, 400, jsonRpcError(-32600, `Invalid Request: protocol version ${protocolVersion} has no ` +
+        'JSON-RPC batches (MCP 2025-06-18 removed them); send one message per POST'));
       return;
     }
     const shape = message && headersAcceptable(req) ? notJsonRpc(message.value) : undefined;

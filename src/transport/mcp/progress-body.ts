@@ -6,18 +6,37 @@
  * own words; a declared Content-Length over the limit is never read. The rest stays the transport's.
  */
 import type { IncomingMessage } from 'node:http';
+import type { Transform } from 'node:stream';
 
-/** Reads the request body (up to `limit` + 1 bytes; the rest is discarded) and leaves it as `req.rawBody`. */
-export async function bufferBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+/**
+ * Reads the request body (up to `limit` + 1 bytes; the rest is discarded) and leaves it as `req.rawBody`;
+ * through `decoder` when the body has a content coding, stopping once the decoded bytes pass the limit.
+ */
+export async function bufferBody(
+  req: IncomingMessage, limit: number, decoder?: Transform,
+): Promise<Buffer | undefined> {
   if (Number(req.headers['content-length']) > limit) return undefined;
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    if (size > limit) continue;
-    const room = limit + 1 - size;
-    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    chunks.push(part);
-    size += part.length;
+  if (decoder) req.pipe(decoder);
+  try {
+    for await (const chunk of (decoder ?? req) as AsyncIterable<Buffer>) {
+      if (size > limit) {
+        if (decoder) break;
+        continue;
+      }
+      const room = limit + 1 - size;
+      const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      chunks.push(part);
+      size += part.length;
+    }
+  } finally {
+    if (decoder) {
+      // What is left of the request (after a bomb stopped early) is read off, so the answer can be sent.
+      req.unpipe(decoder);
+      decoder.destroy();
+      req.resume();
+    }
   }
   const body = Buffer.concat(chunks);
   (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;

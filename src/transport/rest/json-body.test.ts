@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeService } from '../testing/fake-service.js';
 import { eventually } from '../../testing/eventually.js';
 import { serveHandler } from '../http/testing/serve-handler.js';
-import { contentTypeProblem, readRawBody } from './json-body.js';
+import { contentTypeProblem, parseJsonBody, readRawBody } from './json-body.js';
 import { serveRouterPerFile } from './testing/serve-router.js';
 
 const service = new FakeService();
@@ -121,5 +121,13 @@ describe('reading a compressed body from a client that goes away', () => {
     } finally {
       await served.close();
     }
+  });
+});
+
+describe('a body that is not UTF-8', () => {
+  it('is refused, not read with its bytes replaced', () => {
+    const body = Buffer.concat([Buffer.from('{"description":"A'), Buffer.from([0xff, 0xfe]), Buffer.from('B"}')]);
+    expect(() => parseJsonBody(body)).toThrow('invalid JSON: the body is not UTF-8 (RFC 8259 §8.1); send the JSON text encoded as UTF-8');
+    expect(parseJsonBody(Buffer.from('{"description":"Grüße"}'))).toEqual({ description: 'Grüße' });
   });
 });

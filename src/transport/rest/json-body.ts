@@ -6,9 +6,6 @@
  * Content-Type or coding is a 415 saying what to send, since reading text or forms as JSON would let any
  * page write without a CORS preflight. Unknown fields and types are the schema's (./rest-input.ts).
  */
-import { MIMEType } from 'node:util';
-import zlib from 'node:zlib';
-import type { Transform } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import getRawBody from 'raw-body';
 import typeis from 'type-is';
@@ -18,6 +15,9 @@ import { duplicateKey } from '../duplicate-keys.js';
 import { jsonKind } from '../type-errors.js';
 import { withoutNulls } from '../null-fields.js';
 import type { HttpRequest, HttpResponse, Step } from '../http/exchange.js';
+import { CODINGS, contentTypeProblem, decompressor, JSON_MEDIA_TYPE } from '../http/json-content.js';
+
+export { contentTypeProblem, JSON_MEDIA_TYPE };
 
 /** The largest body read (1 MiB). */
 export const MAX_BODY_BYTES = 1 << 20;
@@ -48,33 +48,6 @@ export class UnsupportedMediaTypeError extends AppError {
   override get status(): number {
     return 415;
   }
-}
-
-/** The one media type request bodies are read as. */
-export const JSON_MEDIA_TYPE = 'application/json';
-
-/** The content codings body-parser undoes (zstd where this Node has it). */
-const CODINGS = ['gzip', 'deflate', 'br', ...('createZstdDecompress' in zlib ? ['zstd'] : [])];
-
-/** What is wrong with a request's Content-Type for a JSON body, or undefined when it is JSON (or absent). */
-export function contentTypeProblem(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const shown = JSON.stringify(header.slice(0, 100));
-  let type: MIMEType;
-  try {
-    type = new MIMEType(header);
-  } catch {
-    return `the Content-Type ${shown} is not a media type; send the body as Content-Type: ${JSON_MEDIA_TYPE}`;
-  }
-  if (type.essence !== JSON_MEDIA_TYPE) {
-    return `the body must be JSON sent as Content-Type: ${JSON_MEDIA_TYPE}, not ${shown}`;
-  }
-  const charset = type.params.get('charset')?.toLowerCase();
-  if (charset !== undefined && charset !== 'utf-8') {
-    return `a JSON body is UTF-8 (RFC 8259); send Content-Type: ${JSON_MEDIA_TYPE} without a charset or with ` +
-      `charset=utf-8, not ${shown}`;
-  }
-  return undefined;
 }
 
 /**
@@ -148,16 +121,6 @@ async function readBytes(req: HttpRequest, res: HttpResponse): Promise<Buffer | 
   return body;
 }
 
-function decompressor(coding: string): Transform | undefined {
-  switch (coding) {
-    case 'gzip': return zlib.createGunzip();
-    case 'deflate': return zlib.createInflate();
-    case 'br': return zlib.createBrotliDecompress();
-    case 'zstd': return 'createZstdDecompress' in zlib ? zlib.createZstdDecompress() : undefined;
-    default: return undefined;
-  }
-}
-
 /** Sets the error's response headers (the error handler writes its body) and hands it back. */
 function refuse(res: HttpResponse, error: UnsupportedMediaTypeError): UnsupportedMediaTypeError {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
@@ -172,7 +135,7 @@ function refuse(res: HttpResponse, error: UnsupportedMediaTypeError): Unsupporte
 export function parseJsonBody(raw: unknown, keepNull: ReadonlySet<string> = new Set()): Record<string, unknown> {
   let value: unknown = raw;
   if (raw === undefined || Buffer.isBuffer(raw) || typeof raw === 'string') {
-    const text = raw === undefined ? '' : raw.toString();
+    const text = raw === undefined ? '' : textOf(raw);
     if (text.trim() === '') throw invalid(BODY_REQUIRED);
     try {
       value = JSON.parse(text);
@@ -190,4 +153,16 @@ export function parseJsonBody(raw: unknown, keepNull: ReadonlySet<string> = new 
   const problem = inputShapeProblem(value);
   if (problem) throw invalid(`invalid JSON: field ${JSON.stringify(problem.field)}${problem.reason}`);
   return withoutNulls(value as Record<string, unknown>, keepNull);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The body's text; bytes that are not UTF-8 are refused (RFC 8259 §8.1), never replaced with U+FFFD. */
+function textOf(raw: Buffer | string): string {
+  if (typeof raw === 'string') return raw;
+  try {
+    return utf8.decode(raw);
+  } catch (err) {
+    throw invalid('invalid JSON: the body is not UTF-8 (RFC 8259 §8.1); send the JSON text encoded as UTF-8', err);
+  }
 }
