@@ -32,7 +32,8 @@ export function jsonKind(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return 'a string';
-  if (typeof value === 'number') return 'a number';
+  // JSON.parse reads 1e400 as Infinity: a number out of range, which zod refuses as no number.
+  if (typeof value === 'number') return Number.isFinite(value) ? 'a number' : 'a number out of range';
   if (typeof value === 'boolean') return 'a boolean';
   return typeof value;
 }
