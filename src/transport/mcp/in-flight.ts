@@ -1,14 +1,10 @@
 /**
- * Tool calls in flight on this process, so a `notifications/cancelled`, which arrives on a POST of its
- * own with a fresh server, reaches the call it names and the call stops and frees its watches (as the
- * MCP specification asks). A call is keyed by JSON-RPC id and sender (the OAuth subject), so nobody
- * cancels another's call. Ids are unique only within one client's session, and this endpoint has no
- * sessions: two clients of one sender (every client without OAuth) number their requests alike, and a
- * late cancellation of one client's finished request would name the other's call. So a cancellation is
- * followed only when its key is unambiguous: one call in flight, and no other request of that sender
- * with that id seen within the last RECENT_MS; otherwise, or for a call on another replica, it is
- * ignored, as the specification allows. Correctness never depends on this table; it only frees
- * resources sooner.
+ * Tool calls in flight on this process, so a `notifications/cancelled` (a POST of its own) reaches the
+ * call it names, which stops and frees its watches. A call is keyed by JSON-RPC id and sender (the
+ * OAuth subject). Ids are unique only within a client and there are no sessions, so two clients of one
+ * sender number requests alike: a cancellation is followed only when one call has the key and no other
+ * request had it within RECENT_MS, else (or for another replica's call) ignored, as MCP allows.
+ * Correctness never depends on this table; it only frees resources sooner.
  */
 import {
   CancelledNotificationSchema, isJSONRPCNotification, type CancelledNotification, type JSONRPCMessage, type RequestId,
