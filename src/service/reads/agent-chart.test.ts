@@ -33,10 +33,11 @@ describe('a HelmRelease of another chart in a managed namespace', () => {
     expect(agents.map((a) => a.name)).toContain('mirrored');
   });
 
-  it('is a 404 naming its chart on get, status and revisions', async () => {
+  it('is a 404 naming its chart on get, status, revisions and waits', async () => {
     await expect(f.service.getAgent(f.ctx(), { name: 'podinfo' })).rejects.toMatchObject(notAnAgent('podinfo'));
     await expect(f.service.getAgentStatus(f.ctx(), { name: 'podinfo' })).rejects.toMatchObject(notAnAgent('podinfo'));
     await expect(f.service.listAgentRevisions(f.ctx(), { name: 'podinfo' })).rejects.toMatchObject(notAnAgent('podinfo'));
+    await expect(f.service.waitForAgent(f.ctx(), { name: 'podinfo', timeoutSeconds: 1 })).rejects.toMatchObject(notAnAgent('podinfo'));
   });
 
   it('is never written: update, rollback and delete are 404s and the release and its source stay as they were', async () => {

@@ -13,6 +13,7 @@ import { elapsedSeconds, WAIT_DEFAULT_SECONDS, waitSeconds, type WaitEnd,
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationEnv } from '../operation-env.js';
 import type { WatchPort } from '../ports.js';
+import { lookupAgent } from '../reads/lookup.js';
 import { getAgent } from '../reads/reads.js';
 import { waitForRollout, type RolloutOutcome } from './rollout-waiter.js';
 
@@ -48,6 +49,9 @@ async function follow(
   env: OperationEnv, ctx: RequestContext, namespace: string, name: string, until: WaitUntil, seconds: number,
   onStatus?: (status: Status) => void, generation?: number,
 ): Promise<RolloutOutcome> {
+  // A HelmRelease of another chart with the agent's name is no agent to wait for (reads/agent-chart.ts).
+  const found = await lookupAgent(env.kube(ctx), env.types, namespace, name, env.compose.chartOciUrl);
+  if (!found.agent && !found.release && found.foreign) throw found.foreign;
   return waitForRollout(watchesOf(env, ctx), env.types, {
     namespace, name, until, timeoutMs: seconds * 1000, signal: signalOf(env, ctx), onStatus, generation,
   });
