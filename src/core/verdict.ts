@@ -109,7 +109,8 @@ function currentTrue(hr: ReleaseFacts, type: string) {
   if (hr?.exists !== true) return undefined;
   const c = findCondition(hr.conditions, type);
   if (c?.status !== 'True') return undefined;
-  const stale = c.observedGeneration !== undefined && hr.generation !== undefined && c.observedGeneration < hr.generation;
+  const { observedGeneration } = c;
+  const stale = observedGeneration !== undefined && hr.generation !== undefined && observedGeneration < hr.generation;
   return stale ? undefined : c;
 }
 
