@@ -55,6 +55,16 @@ describe('SecretWorkloadClusters', () => {
     await expect(clusters.provider(alpha)).rejects.toThrow(/^invalid request: the kubeconfig Secret org-acme\/alpha-kubeconfig holds no usable kubeconfig/);
   });
 
+  it('never quotes the text of a Secret that does not parse: a parser quotes the line it failed on, tokens and all', async () => {
+    const secrets = new Secrets();
+    const clusters = open(secrets);
+    secrets.put('alpha-kubeconfig', 'apiVersion: v1\nkind: Config\nusers:\n- name: u\n  user:\n    token: "SUPERSECRETTOKEN123\n', '1');
+    const refusal = await clusters.provider(alpha).then(() => undefined, (err: Error) => err);
+    expect(refusal?.message).toBe('invalid request: the kubeconfig Secret org-acme/alpha-kubeconfig holds no usable kubeconfig ' +
+      '(it does not parse as a kubeconfig)');
+    clusters.close();
+  });
+
   it('names the clusters of an organization after its *-kubeconfig Secrets, sorted', async () => {
     const secrets = new Secrets();
     for (const name of ['beta-kubeconfig', 'alpha-kubeconfig', 'registry-credentials', '-kubeconfig']) secrets.put(name, KUBECONFIG, '1');

@@ -24,6 +24,9 @@ import { trustingIdentityProvider } from './workload-errors.js';
 
 const SUFFIX = '-kubeconfig';
 
+/** A kubeconfig that parses but names no server; its message quotes nothing from the Secret. */
+class NoServerError extends Error {}
+
 export interface WorkloadClustersOptions {
   /** The management cluster as the ServiceAccount: it reads the kubeconfig Secrets. */
   secrets: KubePort;
@@ -82,11 +85,13 @@ export class SecretWorkloadClusters implements WorkloadClusters {
     const kc = new KubeConfig();
     try {
       kc.loadFromString(kubeconfig);
-      if (!kc.getCurrentCluster()?.server) throw new Error('it names no current cluster with a server address');
+      if (!kc.getCurrentCluster()?.server) throw new NoServerError('it names no current cluster with a server address');
     } catch (err) {
+      // Named by the Secret only: a parser's message quotes the text it failed on, and that text holds
+      // tokens and keys. Only our own reason (no server address), which quotes nothing, is kept.
       const secret = `${organizationNamespace(target.organization)}/${kubeconfigSecretName(target.cluster)}`;
-      const why = err instanceof Error ? err.message : String(err);
-      throw invalid(`the kubeconfig Secret ${secret} holds no usable kubeconfig: ${why}`);
+      const why = err instanceof NoServerError ? `: ${err.message}` : ' (it does not parse as a kubeconfig)';
+      throw invalid(`the kubeconfig Secret ${secret} holds no usable kubeconfig${why}`);
     }
     const hooks = this.options.hooks ?? [];
     if (this.options.identity === 'serviceAccount') {

@@ -67,7 +67,7 @@ async function openAgent(
   const identity = a2aIdentity(ctx, sessions.oauth);
   const status = await agentStatus(env.reads(ctx), env.types, namespace, request.name, env.compose.chartOciUrl);
   if (status.verdict !== 'ready') {
-    throw conflict(`agent ${namespace}/${request.name} is not ready (verdict ${status.verdict}): ${status.summary} ` +
+    throw conflict(`agent ${namespace}/${request.name} is not ready (verdict ${status.verdict}): ${status.summary}. ` +
       `Wait for it with wait_for_agent, then try again`);
   }
   const conversation = await sessions.a2a.open(namespace, request.name, identity, ctx.signal);

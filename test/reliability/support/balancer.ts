@@ -2,9 +2,12 @@
  * A loopback HTTP load balancer that behaves like the path from a Service to its pods
  * during a rollout: it probes each backend's `GET /readyz` (like the kubelet's readiness
  * probe feeding the EndpointSlice) and sends new requests, round robin over keep-alive
- * connections (like a gateway's connection pool), only to backends whose last probe
- * answered 200. A backend that fails its probe keeps its connections and the requests
- * already on them; it just gets no new ones.
+ * connections (like a gateway's connection pool), only to backends that are ready. As the
+ * kubelet does (failureThreshold 3, successThreshold 1), one answered probe makes a backend
+ * ready, and three failed ones in a row unready (a non-200 or a probe that timed out) or gone
+ * (the connection refused), so one slow probe on a busy machine changes nothing. A backend
+ * that fails its probes keeps its connections and the requests already on them; it just gets
+ * no new ones.
  *
  * A request no backend answers is answered 502 here and counted as a failure, with the
  * error the connection to the backend ended with.
@@ -31,9 +34,12 @@ export interface Balancer {
   close(): Promise<void>;
 }
 
+/** Failed probes in a row that take a backend out of rotation (the kubelet's default). */
+const FAILURE_THRESHOLD = 3;
+
 /** Start the balancer; `probeMs` is the readiness probe period. */
 export async function startBalancer(probeMs = 50): Promise<Balancer> {
-  const backends: Array<Backend & { agent: Agent; probing: boolean }> = [];
+  const backends: Array<Backend & { agent: Agent; probing: boolean; failures: number }> = [];
   const failures: string[] = [];
   let next = 0;
 
@@ -81,14 +87,19 @@ export async function startBalancer(probeMs = 50): Promise<Balancer> {
     const status = await new Promise<string>((resolve) => {
       const target = new URL(backend.url);
       // A fresh connection per probe, as the kubelet makes.
+      let timedOut = false;
       request({ host: target.hostname, port: target.port, path: '/readyz', agent: false, timeout: 1_000 }, (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode === 200 ? 'ready' : 'unready'));
-      }).on('error', () => resolve('gone')).on('timeout', function (this: { destroy(): void }) { this.destroy(); }).end();
+      }).on('error', () => resolve(timedOut ? 'unready' : 'gone')).on('timeout', function (this: { destroy(): void }) {
+        timedOut = true;
+        this.destroy();
+      }).end();
     });
-    const ready = status === 'ready';
+    backend.failures = status === 'ready' ? 0 : backend.failures + 1;
+    if (status !== 'ready' && backend.failures < FAILURE_THRESHOLD) return;
     if (backend.transitions.at(-1) !== status) backend.transitions.push(status);
-    backend.ready = ready;
+    backend.ready = status === 'ready';
   };
   const timer = setInterval(() => {
     for (const backend of backends) {
@@ -105,7 +116,7 @@ export async function startBalancer(probeMs = 50): Promise<Balancer> {
     add: (url) => {
       const backend = {
         url, ready: false, answered: 0, transitions: [], agent: new Agent({ keepAlive: true, maxSockets: 16 }),
-        probing: false,
+        probing: false, failures: 0,
       };
       backends.push(backend);
       return backend;
