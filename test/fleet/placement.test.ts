@@ -122,3 +122,19 @@ describe('refusals of a workload cluster, before anything is written', () => {
       .rejects.toThrow(`invalid request: the HelmRelease name "alpha-${name}" (cluster-agent) is longer than 63 characters; pick a shorter agent name`);
   });
 });
+
+describe('release names that two cluster-agent pairs share', () => {
+  it('never lets cluster alpha-x\'s agent fa2 read, change or delete cluster alpha\'s agent x-fa2 (both alpha-x-fa2)', async () => {
+    await fleet.f.service.createAgent(fleet.f.ctx(), { ...TARGET, name: 'x-fa2', ...base, description: 'on alpha' });
+    writeKubeconfigSecret(fleet.f.sandbox, 'alpha-x',
+      fleet.alpha.kubeconfigYaml({ token: fleet.alpha.serviceAccountToken, name: 'alpha-x-admin' }));
+    const other = { organization: 'acme', cluster: 'alpha-x', name: 'fa2' };
+    const before = structuredClone(management().get('helmreleases', ORG_NS, 'alpha-x-fa2'));
+    await expect(fleet.f.service.getAgent(fleet.f.ctx(), other)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(fleet.f.service.updateAgent(fleet.f.ctx(), { ...other, description: 'hijacked' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(fleet.f.service.deleteAgent(fleet.f.ctx(), other)).rejects.toMatchObject({ code: 'not_found' });
+    expect(management().get('helmreleases', ORG_NS, 'alpha-x-fa2')).toEqual(before);
+    const own = await fleet.f.service.getAgent(fleet.f.ctx(), { ...TARGET, name: 'x-fa2' });
+    expect(own).toMatchObject({ cluster: 'alpha', helmRelease: { name: 'alpha-x-fa2' } });
+  });
+});

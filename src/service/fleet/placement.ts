@@ -53,6 +53,10 @@ const installsHere = (p: Placement, release: KubeObject): boolean =>
   release.metadata.labels?.[CLUSTER_LABEL] === p.target.cluster
   && (release.spec as { targetNamespace?: unknown } | undefined)?.targetNamespace === p.namespace;
 
+/** The placed release of `agent` on this cluster: installed into the agent's namespace under the agent's name. */
+const isAgentsRelease = (p: Placement, release: KubeObject, agent: string): boolean =>
+  installsHere(p, release) && (release.spec as { releaseName?: unknown } | undefined)?.releaseName === agent;
+
 /** The kubernetes port of a placed agent: `management` for the release side, `workload` for the rest. */
 export function placedKube(p: Placement, management: KubePort, workload: KubePort): KubePort {
   const org = organizationNamespace(p.target.organization);
@@ -61,7 +65,12 @@ export function placedKube(p: Placement, management: KubePort, workload: KubePor
       const side = sideOf(p, gvr);
       if (side === 'workload') return workload.get(gvr, namespace, name);
       const where = managementNamespace(p, namespace);
-      return management.get(gvr, where, side === 'release' ? releaseName(p, namespace, name) : name);
+      const found = await management.get(gvr, where, side === 'release' ? releaseName(p, namespace, name) : name);
+      // `<cluster>-<agent>` is not unique (cluster alpha-x's agent fa2 and cluster alpha's agent x-fa2 share
+      // alpha-x-fa2): the release found is this agent's only when its cluster label and release name say so.
+      const placed = side === 'release' && namespace === p.namespace;
+      if (found && placed && !isAgentsRelease(p, found, name)) return undefined;
+      return found;
     },
     async list(gvr, namespace, options) {
       const side = sideOf(p, gvr);
