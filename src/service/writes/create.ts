@@ -28,6 +28,7 @@ import { nextNumber, readHistory, recordRevision, stampRevision } from '../revis
 import { checkCommitOptions } from '../commit/propose.js';
 import { ensureSource, isLive, removeSourceIfUnused } from './shared-source.js';
 import { SkillPinner, withSkillRefs } from './skill-pinning.js';
+import { organizationNamespace, placedReleaseName } from '../../core/target-cluster.js';
 import { skillRefsText } from '../../core/skills/skill-pins.js';
 
 /** The codes of API answers that prove a write was refused (the API server's 4xx). */
@@ -35,6 +36,18 @@ const DEFINITE_REFUSALS = ['invalid_request', 'forbidden', 'conflict', 'not_foun
 
 export function releaseExistsConflict(namespace: string, name: string) {
   return conflict(`HelmRelease ${namespace}/${name} already exists; use update_agent to change it`);
+}
+
+/**
+ * On a workload cluster the release `<cluster>-<agent>` may belong to another pair (cluster alpha's
+ * agent x-fa2 and cluster alpha-x's agent fa2 share alpha-x-fa2): the 409 names it, not update_agent.
+ */
+function placedNameTaken(env: OperationEnv, name: string) {
+  const target = env.placement?.target;
+  if (!target) return undefined;
+  return conflict(`HelmRelease ${organizationNamespace(target.organization)}/${placedReleaseName(target, name)} ` +
+    `already exists and is not this agent's (releases are named <cluster>-<agent>, so another cluster's agent can ` +
+    `have the name); pick another agent name`);
 }
 
 /** A release of that name is still being deleted (Flux uninstalls first): the name is free once it is gone. */
@@ -130,7 +143,7 @@ export async function createAgent(
     if (sourceCreated && !dryRun && isAppError(err, ...DEFINITE_REFUSALS)) {
       await removeUnusedSource(kube, env, ctx, namespace, chartName);
     }
-    if (isAppError(err, 'conflict')) throw releaseExistsConflict(namespace, name);
+    if (isAppError(err, 'conflict')) throw placedNameTaken(env, name) ?? releaseExistsConflict(namespace, name);
     throw err;
   }
   const logged = { ...callerLogFields(ctx), namespace, agent: name, modelConfig: spec.modelConfig };
