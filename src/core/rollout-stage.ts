@@ -28,11 +28,14 @@ export function releaseBehind(facts: Facts, wanted?: number): string | undefined
   if (known(hr.observedGeneration) && hr.observedGeneration < 1) {
     return 'HelmRelease created; Flux has not reconciled it yet';
   }
+  // helm-controller observes a suspended release's generation without acting on it: what tells is the
+  // generation of its last Helm action.
+  if (hr.suspended && !(known(hr.lastAttemptedGeneration) && hr.lastAttemptedGeneration >= generation)) {
+    const last = known(hr.lastAttemptedGeneration) ? `last attempted ${hr.lastAttemptedGeneration}` : 'never attempted';
+    return `HelmRelease is suspended: helm-controller will not act on generation ${generation} (${last}) until it ` +
+      'is resumed';
+  }
   if (known(hr.observedGeneration) && hr.observedGeneration < generation) {
-    if (hr.suspended) {
-      return `HelmRelease is suspended: helm-controller will not reconcile generation ${generation} (observed ` +
-        `${hr.observedGeneration}) until it is resumed`;
-    }
     // What helm-controller says while it waits (the chart source not ready, a dependency), when it says it for this
     // generation.
     const waiting = findCondition(hr.conditions, 'Ready');

@@ -244,7 +244,7 @@ describe.concurrent('helm-controller and kagent', () => {
     expect((await getAgent('steady')).spec.declarative.runtime).toBe('go');
   });
 
-  it('does nothing for a suspended release', async ({ expect }) => {
+  it('acts on nothing for a suspended release, observing its generation as helm-controller does', async ({ expect }) => {
     await create('frozen', {});
     await readyRelease('frozen');
     await mergePatch('frozen', { spec: { suspend: true } });
@@ -254,9 +254,18 @@ describe.concurrent('helm-controller and kagent', () => {
     await create('witness', {});
     await readyRelease('witness');
     const hr = await getHr('frozen');
-    expect(hr.status.observedGeneration).toBeLessThan(hr.metadata.generation);
+    expect(hr.status.observedGeneration).toBe(hr.metadata.generation);
+    expect(hr.status.lastAttemptedGeneration).toBeLessThan(hr.metadata.generation);
     expect(hr.status.history).toHaveLength(1);
     expect((await getAgent('frozen')).spec.description).toBeUndefined();
+  });
+
+  it('acknowledges reconcile.fluxcd.io/requestedAt in status.lastHandledReconcileAt, as flux reconcile waits for', async ({ expect }) => {
+    await create('poked', {});
+    await readyRelease('poked');
+    await mergePatch('poked', { metadata: { name: 'poked', namespace: 'kagent', annotations: { 'reconcile.fluxcd.io/requestedAt': '2026-12-04T17:00:00Z' } } });
+    await eventually(async () => ((await getHr('poked')).status.lastHandledReconcileAt === '2026-12-04T17:00:00Z' ? true : undefined));
+    expect((await getHr('poked')).status.conditions.find((c: { type: string }) => c.type === 'Ready').status).toBe('True');
   });
 
   it('uninstalls on deletion: the release, the Agent, its Deployment and its pods go', async () => {

@@ -3,7 +3,7 @@
  * OCIRepository: finalizer, wait for the artifact, install or upgrade when chart or values changed (an
  * upgrade replaces what the chart rendered and keeps what others added), `status.history`, the inventory
  * and `Ready`/`Released`; refused values are `InstallFailed`/`UpgradeFailed` + `Stalled` until they change;
- * nothing while suspended; deletion uninstalls (not when suspended). Generations as Flux writes them;
+ * a suspended release only observed; deletion uninstalls (not when suspended). Generations as Flux writes them;
  * `spec.kubeConfig` installs into another cluster (remote-cluster.ts) with Helm's records (helm-storage.ts).
  */
 import { stringify } from 'yaml';
@@ -20,6 +20,8 @@ import {
 } from './status-helpers.js';
 
 const HR = 'helmreleases';
+/** Flux's request for a reconcile now: its value is copied to status.lastHandledReconcileAt once handled. */
+const RECONCILE_REQUESTED_AT = 'reconcile.fluxcd.io/requestedAt';
 /** helm-controller retries a release it could not reach with back-off; the sandbox looks again after this (ms). */
 const UNREACHABLE_RETRY_MS = 2_000;
 
@@ -50,7 +52,7 @@ function sourceOf(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject)
   const source = ctx.store.find('ocirepositories', namespace, str(ref.name));
   if (!source) {
     return { reason: 'ArtifactFailed', message: `could not get Source object: ` +
-      `ocirepositories.source.toolkit.fluxcd.io ${JSON.stringify(str(ref.name))} not found` };
+      `OCIRepository.source.toolkit.fluxcd.io ${JSON.stringify(str(ref.name))} not found` };
   }
   const artifact = obj(obj(source.status).artifact);
   const ready = findCondition(source, 'Ready');
@@ -146,7 +148,7 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   const meta = metadata(hr);
   const spec = obj(hr.spec);
   if (meta.deletionTimestamp) return finalize(ctx, hr);
-  if (spec.suspend === true) return;
+  // As helm-controller: the finalizer first (also on a suspended release), then the suspend check.
   if (!finalizersOf(hr).includes(FLUX_FINALIZER)) {
     store.update(
       HR,
@@ -160,12 +162,24 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   }
   const generation = Number(meta.generation ?? 1);
   // observedGeneration is stamped only by a reconcile that finished (installed, upgraded, in
-  // sync, or failed for good), never while it waits for the chart or runs an action.
+  // sync, suspended, or failed for good), never while it waits for the chart or runs an action.
+  // Every reconcile acknowledges the `reconcile.fluxcd.io/requestedAt` it saw (what
+  // `flux reconcile` waits for) in status.lastHandledReconcileAt.
   const status: JsonObject = structuredClone(obj(hr.status));
+  const requested = str(obj(meta.annotations)[RECONCILE_REQUESTED_AT]);
+  if (requested !== '') status.lastHandledReconcileAt = requested;
+  if (spec.suspend === true) {
+    // A suspended reconcile ends at once without an error: its generation counts as observed.
+    return void writeStatus(store, HR, hr, { ...status, observedGeneration: generation }, MANAGER);
+  }
   const finished = (): JsonObject => ({ ...status, observedGeneration: generation });
   let conditions = (Array.isArray(status.conditions) ? status.conditions : []) as Condition[];
   const source = sourceOf(ctx, hr);
   if ('reason' in source) {
+    // helm-controller leaves Reconciling True (it will retry) beside Ready False while it waits for the chart.
+    conditions = setCondition(conditions,
+      { type: 'Reconciling', status: 'True', reason: 'Progressing', message: 'Fulfilling prerequisites',
+        observedGeneration: generation });
     conditions = setCondition(conditions,
       { type: 'Ready', status: 'False', reason: source.reason, message: source.message,
         observedGeneration: generation });
