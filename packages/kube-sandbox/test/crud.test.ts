@@ -290,6 +290,19 @@ describe('sandbox CRUD through client-node', () => {
     expect(res.json).toMatchObject({ kind: 'Status', reason: 'NotFound', message: 'the server could not find the requested resource' });
   });
 
+  it.each([
+    ['POST', '/api/v1/namespaces/default/namespaces', JSON.stringify({ metadata: { name: 'nested' } })],
+    ['GET', '/api/v1/namespaces/default/namespaces/kagent', undefined],
+    ['POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/clusterroles', JSON.stringify({ metadata: { name: 'nested' } })],
+    ['GET', '/apis/apiextensions.k8s.io/v1/namespaces/default/customresourcedefinitions', undefined],
+  ])('serves no cluster-scoped kind under a namespace: %s %s is a 404 and creates nothing', async (method, path, body) => {
+    const res = await raw(h.sandbox, method, path, { ...(body ? { body, headers: { 'content-type': 'application/json' } } : {}) });
+    expect(res.code).toBe(404);
+    expect(res.json).toMatchObject({ kind: 'Status', reason: 'NotFound' });
+    expect(h.sandbox.store.find('namespaces', '', 'nested')).toBeUndefined();
+    expect(h.sandbox.store.find('clusterroles', '', 'nested')).toBeUndefined();
+  });
+
   it('refuses protobuf bodies of kinds it cannot read with 415, naming the kind and saying to use kubectl apply -f', async () => {
     // k8s\0, runtime.Unknown{typeMeta{apiVersion: apps/v1, kind: ReplicaSet}}
     const typeMeta = Buffer.concat([Buffer.from([0x0a, 7]), Buffer.from('apps/v1'), Buffer.from([0x12, 10]), Buffer.from('ReplicaSet')]);

@@ -61,12 +61,17 @@ export function parseRequestInfo(method: string, rawUrl: string): RequestInfo {
     rest = rest.slice(1);
   }
   let namespace = '';
+  let scoped = false;
   if (rest[0] === 'namespaces' && rest.length > 1) {
     namespace = rest[1]!;
-    if (rest.length > 2 && !NAMESPACE_SUBRESOURCES.has(rest[2]!)) rest = rest.slice(2);
+    if (rest.length > 2 && !NAMESPACE_SUBRESOURCES.has(rest[2]!)) {
+      rest = rest.slice(2);
+      scoped = true;
+    }
   }
   const [resource = '', name = '', subresource = ''] = rest;
-  if (rest.length > 3 || resource === '') {
+  // Namespaces live in no namespace: `/namespaces/<ns>/namespaces/...` is no route (404), as on a cluster.
+  if (rest.length > 3 || resource === '' || (resource === 'namespaces' && scoped)) {
     return { ...nonResource, isResourceRequest: true, verb: 'unknown', apiPrefix, group, version };
   }
   // `/api/v1/namespaces/<name>` names the namespace itself, not a namespace scope.

@@ -158,6 +158,8 @@ export async function handleResource(
   }
   if (info.subresource === 'scale' && def.scaleSubresource && info.name) return serveScale(h.env, def, info, req, res);
   if (info.subresource && (info.subresource !== 'status' || !def.statusSubresource)) throw statusErrors.pathNotFound();
+  // A cluster-scoped kind has no route under a namespace (the API server registers none there).
+  if (!def.namespaced && info.namespace) throw statusErrors.pathNotFound();
   if (!routeAllows(def, info)) throw statusErrors.methodNotAllowed(groupResource(def));
   const { env } = h;
   const { query, namespace, name } = info;
