@@ -290,6 +290,17 @@ describe('sandbox CRUD through client-node', () => {
     expect(res.json).toMatchObject({ kind: 'Status', reason: 'NotFound', message: 'the server could not find the requested resource' });
   });
 
+  it('stores no empty label, annotation or finalizer collection, as Go\'s omitempty leaves them out', async () => {
+    await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: 'emptied', labels: { a: 'b' }, finalizers: ['example.com/keep'] } } });
+    const patch = JSON.stringify([{ op: 'remove', path: '/metadata/finalizers/0' }, { op: 'remove', path: '/metadata/labels/a' }]);
+    const res = await raw(h.sandbox, 'PATCH', '/api/v1/namespaces/tenant/configmaps/emptied', { body: patch, headers: { 'content-type': 'application/json-patch+json' } });
+    expect(res.code).toBe(200);
+    expect(res.json.metadata).not.toHaveProperty('finalizers');
+    expect(res.json.metadata).not.toHaveProperty('labels');
+    const created = await raw(h.sandbox, 'POST', '/api/v1/namespaces/tenant/configmaps', { body: JSON.stringify({ metadata: { name: 'born-empty', annotations: {} } }), headers: { 'content-type': 'application/json' } });
+    expect(created.json.metadata).not.toHaveProperty('annotations');
+  });
+
   it.each([
     ['POST', '/api/v1/namespaces/default/namespaces', JSON.stringify({ metadata: { name: 'nested' } })],
     ['GET', '/api/v1/namespaces/default/namespaces/kagent', undefined],

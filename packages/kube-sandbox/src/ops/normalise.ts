@@ -38,6 +38,7 @@ export function normalise(def: ResourceDef, obj: JsonObject, opts: WriteOptions)
       `${def.kind}.${first.field} of type ${GO_TYPES[expected] ?? expected}`);
   }
   def.prepare?.(obj);
+  dropEmptyMetadata(obj);
   const errors: FieldError[] = [
     ...validateObjectMeta(isObject(obj.metadata) ? obj.metadata : {}, def.nameRule),
     ...result.errors,
@@ -46,5 +47,20 @@ export function normalise(def: ResourceDef, obj: JsonObject, opts: WriteOptions)
   if (errors.length > 0) {
     const name = isObject(obj.metadata) && typeof obj.metadata.name === 'string' ? obj.metadata.name : '';
     throw statusErrors.invalid(groupKind(def), name, errors);
+  }
+}
+
+/** ObjectMeta's collections, which Go's `omitempty` leaves out of the stored object when empty. */
+const OMITTED_WHEN_EMPTY = ['labels', 'annotations', 'finalizers', 'ownerReferences'];
+
+/** Drops empty label and annotation maps and finalizer and owner lists, as the API server stores ObjectMeta. */
+function dropEmptyMetadata(obj: JsonObject): void {
+  if (!isObject(obj.metadata)) return;
+  const meta = obj.metadata;
+  for (const key of OMITTED_WHEN_EMPTY) {
+    const value = meta[key];
+    if ((Array.isArray(value) && value.length === 0) || (isObject(value) && Object.keys(value).length === 0)) {
+      delete meta[key];
+    }
   }
 }
