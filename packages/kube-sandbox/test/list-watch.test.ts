@@ -172,12 +172,37 @@ describe('sandbox list resourceVersion semantics', () => {
     expect(res.json.metadata.resourceVersion).toBe(before);
   });
 
-  it('answers an exact version the resource has changed since 410 Expired, never a newer state under the old version', async () => {
-    const before = (await list('')).json.metadata.resourceVersion as string;
+  it('answers an exact version the resource has changed since with the objects as they were then, never a newer state', async () => {
+    await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: 'exact-changed' }, data: { v: '1' } } });
+    await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: 'exact-deleted' } } });
+    const before = (await list('')).json;
     await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: 'exact-probe' } } });
-    const res = await list(`resourceVersion=${before}&resourceVersionMatch=Exact`);
-    expect(res.code).toBe(410);
-    expect(res.json).toMatchObject({ reason: 'Expired', message: 'The resourceVersion for the provided list is too old.' });
+    const changed = await h.core.readNamespacedConfigMap({ namespace: 'tenant', name: 'exact-changed' });
+    await h.core.replaceNamespacedConfigMap({ namespace: 'tenant', name: 'exact-changed', body: { ...changed, data: { v: '2' } } });
+    await h.core.deleteNamespacedConfigMap({ namespace: 'tenant', name: 'exact-deleted' });
+    const res = await list(`resourceVersion=${before.metadata.resourceVersion}&resourceVersionMatch=Exact`);
+    expect(res.code).toBe(200);
+    expect(res.json.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+    expect(res.json.items).toEqual(before.items);
+  });
+
+  it('serves every later page at the first page\'s version, whatever was written between them', async () => {
+    for (const name of ['page-a', 'page-b', 'page-c', 'page-d']) {
+      await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name } } });
+    }
+    const whole = (await list('')).json;
+    const first = (await list('limit=2')).json;
+    await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: 'page-zz-after' } } });
+    await h.core.deleteNamespacedConfigMap({ namespace: 'tenant', name: 'page-d' });
+    const items = [...first.items];
+    let token = first.metadata.continue as string | undefined;
+    while (token) {
+      const next = (await list(`limit=2&continue=${encodeURIComponent(token)}`)).json;
+      expect(next.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
+      items.push(...next.items);
+      token = next.metadata.continue;
+    }
+    expect(items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(whole.items.map((i: { metadata: { name: string } }) => i.metadata.name));
   });
 
   it.each([

@@ -1,8 +1,9 @@
 /**
- * Listing: selectors, then paging with `limit` and `continue` (the real server's token shape; unlike
- * etcd, later pages show current state, not a snapshot; `remainingItemCount` only without selectors).
- * resourceVersion as the watch cache answers: newer than the store is 504 `Too large resource version`;
- * `Exact` is served only when nothing changed since, else 410 Expired (the sandbox keeps no snapshots).
+ * Listing: selectors, then paging with `limit` and `continue` (the real server's token shape;
+ * `remainingItemCount` only without selectors). A later page, and an `Exact` list, show the objects as
+ * they were at that resourceVersion, as etcd serves them: today's objects with every change since put
+ * back from the watch history; once the history no longer reaches back, 410 Expired. A newer version
+ * than the store is 504 `Too large resource version`.
  */
 import { Buffer } from 'node:buffer';
 import { isObject, type JsonObject } from '../api/json.js';
@@ -12,12 +13,12 @@ import { combine, fieldSelector, labelSelector } from '../store/selectors.js';
 import { resourceKey, type ResourceDef } from '../resources/types.js';
 import type { ListOptions, ListResult, OpsEnv } from './types.js';
 
-function decodeContinue(token: string): string {
+function decodeContinue(token: string): { start: string; rv: number } {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
     if (isObject(parsed) && parsed.v === 'meta.k8s.io/v1' && typeof parsed.start === 'string' &&
-      parsed.start.endsWith('\u0000')) {
-      return parsed.start.slice(0, -1);
+      parsed.start.endsWith('\u0000') && Number.isSafeInteger(parsed.rv)) {
+      return { start: parsed.start.slice(0, -1), rv: Number(parsed.rv) };
     }
   } catch {
     // fall through to the refusal below
@@ -76,7 +77,7 @@ export function validateWatchOptions(
  * Check `resourceVersion` and `resourceVersionMatch` of a list; returns the version the
  * answer is at when it is not the current one (an exact match).
  */
-function listVersion(env: OpsEnv, def: ResourceDef, opts: ListOptions): string | undefined {
+function listVersion(env: OpsEnv, opts: ListOptions): string | undefined {
   const rv = opts.resourceVersion ?? '';
   const match = opts.resourceVersionMatch ?? '';
   const errors: FieldError[] = [];
@@ -103,22 +104,65 @@ function listVersion(env: OpsEnv, def: ResourceDef, opts: ListOptions): string |
   const wanted = Number(rv);
   const current = env.objects.revision;
   if (wanted > current) throw statusErrors.tooLargeResourceVersion(wanted, current);
-  if (match !== 'Exact' || wanted === current) return match === 'Exact' ? rv : undefined;
-  const changes = env.objects.hub.replay(resourceKey(def), wanted);
-  if (changes === 'expired' || changes.length > 0) {
-    throw statusErrors.expired('The resourceVersion for the provided list is too old.');
-  }
-  return rv;
+  // A paged list with a resourceVersion and no match is served at exactly that version (API concepts).
+  const exact = match === 'Exact' || (match === '' && opts.limit !== undefined && opts.limit > 0);
+  return exact ? rv : undefined;
 }
+
+/**
+ * The objects of `def` in `namespace` after key `after` as they were at resourceVersion `rv`, in key
+ * order: today's, with each key a later write touched put back to what it was before the first such
+ * write (gone where it was created since).
+ */
+function objectsAt(
+  env: OpsEnv, def: ResourceDef, namespace: string, after: string, rv: number, expiredText: string,
+): Array<[string, JsonObject]> {
+  const changes = env.objects.hub.replay(resourceKey(def), rv);
+  if (changes === 'expired') throw statusErrors.expired(expiredText);
+  const current = env.objects.list(def, namespace, after);
+  if (changes.length === 0) return current;
+  const before = new Map<string, JsonObject | undefined>();
+  const prefix = def.namespaced && namespace ? `${namespace}/` : '';
+  for (const change of changes) {
+    const key = def.namespaced ? `${change.namespace}/${String((change.object.metadata as JsonObject).name)}`
+      : String((change.object.metadata as JsonObject).name);
+    if (!before.has(key)) before.set(key, change.type === 'ADDED' ? undefined : change.previous);
+  }
+  const at = new Map(current.filter(([key]) => !before.has(key)));
+  for (const [key, object] of before) {
+    if (object && key.startsWith(prefix) && key > after) at.set(key, object);
+  }
+  return [...at].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+const CONTINUE_EXPIRED = 'The provided continue parameter is too old to display a consistent list result. You can ' +
+  'start a new list without the continue parameter.';
 
 /** GET on a collection. */
 export function listObjects(env: OpsEnv, def: ResourceDef, opts: ListOptions = {}): ListResult {
-  const exactVersion = listVersion(env, def, opts);
+  const exactVersion = listVersion(env, opts);
   const select = combine(labelSelector(opts.labelSelector), fieldSelector(opts.fieldSelector, def));
   const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
-  const after = opts.continue ? decodeContinue(opts.continue) : '';
-  const revision = env.objects.revision;
+  const token = opts.continue ? decodeContinue(opts.continue) : undefined;
+  const after = token?.start ?? '';
+  // A later page is served at its first page's version, as is an exact list.
+  const snapshot = token?.rv ?? (exactVersion === undefined ? undefined : Number(exactVersion));
+  const revision = snapshot ?? env.objects.revision;
+  if (snapshot !== undefined && snapshot < env.objects.revision) {
+    const text = token ? CONTINUE_EXPIRED : 'The resourceVersion for the provided list is too old.';
+    const pairs = objectsAt(env, def, opts.namespace ?? '', after, snapshot, text);
+    const byKey = new Map(pairs);
+    return page(pairs.map(([key]) => key), 0, pairs.length, (key) => byKey.get(key)!, select, limit, revision);
+  }
   const { keys, from, to, object } = env.objects.range(def, opts.namespace ?? '', after);
+  return page(keys, from, to, object, select, limit, revision);
+}
+
+/** One page of `keys[from..to)`: the selected objects up to `limit`, and the token and count of the rest. */
+function page(
+  keys: readonly string[], from: number, to: number, object: (key: string) => JsonObject,
+  select: ((obj: JsonObject) => boolean) | undefined, limit: number, revision: number,
+): ListResult {
   const items: JsonObject[] = [];
   let lastKey = '';
   let remaining = 0;
@@ -137,7 +181,7 @@ export function listObjects(env: OpsEnv, def: ResourceDef, opts: ListOptions = {
       break;
     }
   }
-  const result: ListResult = { items, resourceVersion: exactVersion ?? String(revision) };
+  const result: ListResult = { items, resourceVersion: String(revision) };
   if (remaining > 0) {
     result.continue = encodeContinue(revision, lastKey);
     if (!select) result.remainingItemCount = remaining;

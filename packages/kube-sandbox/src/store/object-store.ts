@@ -119,9 +119,11 @@ export class ObjectStore {
   /** Remove an object; the DELETED event carries it at a new resourceVersion, as etcd reports. */
   remove(def: ResourceDef, obj: JsonObject): JsonObject {
     const namespace = def.namespaced ? namespaceOf(obj) : '';
-    this.table(def).delete(storageKey(namespace, nameOf(obj)));
+    const key = storageKey(namespace, nameOf(obj));
+    const previous = this.table(def).objects.get(key);
+    this.table(def).delete(key);
     const gone = this.stamp(obj);
-    this.hub.publish({ type: 'DELETED', rv: this.rv, resource: resourceKey(def), namespace, object: gone });
+    this.hub.publish({ type: 'DELETED', rv: this.rv, resource: resourceKey(def), namespace, object: gone, previous });
     return gone;
   }
 

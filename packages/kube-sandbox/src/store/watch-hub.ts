@@ -17,7 +17,10 @@ export interface StoreEvent {
   readonly resource: string;
   readonly namespace: string;
   readonly object: JsonObject;
-  /** The object before a MODIFIED change (lets selector watches turn it into ADDED/DELETED). */
+  /**
+   * The stored object before a MODIFIED or DELETED change (lets selector watches turn a change into
+   * ADDED/DELETED, and a paged list show the state at its first page's resourceVersion).
+   */
   readonly previous?: JsonObject;
 }
 
