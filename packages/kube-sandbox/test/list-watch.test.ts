@@ -202,7 +202,8 @@ describe('sandbox list resourceVersion semantics', () => {
       items.push(...next.items);
       token = next.metadata.continue;
     }
-    expect(items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(whole.items.map((i: { metadata: { name: string } }) => i.metadata.name));
+    const names = (list: Array<{ metadata: { name: string } }>) => list.map((i) => i.metadata.name);
+    expect(names(items)).toEqual(names(whole.items));
   });
 
   it.each([
