@@ -94,6 +94,18 @@ export function checkReadIfMatch(header: string | undefined, version: string | u
   failed(`agent ${agent} matches none of If-Match ${shownTag(header?.trim() ?? '')}: ${now}; read it without If-Match`);
 }
 
+/**
+ * If-Match on a route whose answers carry no entity tag (status, lists, revisions, sessions …): RFC 9110
+ * §13.1.1 has an origin server evaluate it for every method, and with no current entity tag only `*`
+ * matches, so a listed tag is a 412 that names the routes that have versions.
+ */
+export function checkUnversionedIfMatch(header: string | undefined, route: string): void {
+  const ifMatch = parseIfMatch(header);
+  if (!ifMatch || ifMatch.any) return;
+  failed(`${route} has no versions (its answers carry no ETag), so If-Match ${shownTag(header?.trim() ?? '')} ` +
+    'matches nothing; send If-Match only to get, update, delete or roll back an agent, or omit it');
+}
+
 /** The longest part of an entity tag (or a list of them) a message quotes. */
 export const SHOWN_TAG_CHARS = 200;
 

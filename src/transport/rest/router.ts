@@ -14,7 +14,7 @@ import { OPERATIONS, type AnyOperation, type OperationService } from '../operati
 import { addVary, behind, header, sendBody, type Handler, type HttpRequest, type Step } from '../http/exchange.js';
 import { sendJson } from '../http/send-json.js';
 import { restErrorHandler } from './error-middleware.js';
-import { checkReadIfMatch, strongEtag } from './if-match.js';
+import { checkReadIfMatch, checkUnversionedIfMatch, strongEtag } from './if-match.js';
 import { readRawBody, refuseBody } from './json-body.js';
 import { openApiDocumentReader } from './openapi-document.js';
 import { refuseUnknownQuery, restInput } from './rest-input.js';
@@ -137,7 +137,12 @@ function operationRoute(operation: AnyOperation, service: OperationService, log:
     const input = await restInput(
       operation, req, async (namespace, name) => (await service.getAgent(ctx, { namespace, name })).version,
     );
+    const unversioned = !rest.ifMatch && !rest.createIfMatch && !rest.etag;
+    const routeName = `${rest.method.toUpperCase()} ${REST_BASE}${rest.path}`;
+    // A write is refused before it runs; a read runs first, so its own 404 or 400 answers instead.
+    if (unversioned && rest.method !== 'get') checkUnversionedIfMatch(header(req, 'if-match'), routeName);
     const result = await operation.run(service, ctx, input);
+    if (unversioned && rest.method === 'get') checkUnversionedIfMatch(header(req, 'if-match'), routeName);
     const etag = rest.etag?.(result);
     // A read with an entity tag evaluates If-Match too (writes do, before writing).
     if (rest.method === 'get' && rest.etag) {
