@@ -6,21 +6,19 @@
  * `Allow: POST`, which the specification allows and clients read as "no stream".
  * docs/architecture.md "The MCP endpoint" says why each choice was made.
  */
-import { isUtf8 } from 'node:buffer';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../metrics/metrics.js';
 import { duplicateKey } from '../duplicate-keys.js';
-import { CODINGS, contentTypeProblem, decompressor } from '../http/json-content.js';
 import { header, sendCompactJson, type Handler, type HttpRequest, type HttpResponse } from '../http/exchange.js';
 import type { AnyOperation, OperationService } from '../operations.js';
 import { asCancellation, InFlightCalls, requestIds, singleToolCallId } from './in-flight.js';
 import { acceptsMcpAnswers, headersAcceptable, notJsonRpc, refusesBatches } from './message-shape.js';
 import { invalidParams, withoutTaskAugmentation } from './request-params.js';
 import { jsonRpcError } from './json-rpc-error.js';
-import { asksForProgress, bufferBody, parseMessage } from './progress-body.js';
+import { ANSWERED, asksForProgress, parseMessage, readPostBody } from './progress-body.js';
 import { buildMcpServer } from './server.js';
 import { ToolCatalog } from './tools.js';
 
@@ -65,29 +63,8 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
     // cases is handed on in its words, and one that refuses either (q=0) as refusing both (406).
     const accepts = acceptsMcpAnswers(req.headers.accept);
     if (accepts !== undefined) req.headers.accept = accepts ? 'application/json, text/event-stream' : 'none';
-    // The body rules of REST (http/json-content.ts): JSON in UTF-8, plain or in a coding Node undoes.
-    const typeProblem = contentTypeProblem(req.headers['content-type']);
-    const coding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-    const decoder = coding === 'identity' ? undefined : decompressor(coding);
-    if (typeProblem !== undefined || (coding !== 'identity' && !decoder)) {
-      if (!typeProblem) res.setHeader('Accept-Encoding', CODINGS.join(', '));
-      const problem = typeProblem ?? `the content coding ${JSON.stringify(coding.slice(0, 64))} is not supported; ` +
-        `send the body uncompressed or as ${CODINGS.join(', ')}`;
-      sendCompactJson(res, 415, jsonRpcError(-32000, `Unsupported Media Type: ${problem}`));
-      req.resume();
-      return;
-    }
-    let body: Buffer | undefined;
-    try {
-      body = await bufferBody(req, MCP_MAX_BODY_BYTES, decoder);
-    } catch {
-      sendCompactJson(res, 400, jsonRpcError(-32700, `Parse error: the body does not decode as ${coding}`));
-      return;
-    }
-    if (body && body.length <= MCP_MAX_BODY_BYTES && !isUtf8(body)) {
-      sendCompactJson(res, 400, jsonRpcError(-32700, 'Parse error: the body is not UTF-8 (RFC 8259 §8.1)'));
-      return;
-    }
+    const body = await readPostBody(req, res, MCP_MAX_BODY_BYTES);
+    if (body === ANSWERED) return;
     const message = parseMessage(body, MCP_MAX_BODY_BYTES);
     // JSON.parse keeps the last of a repeated key, so `"dryRun": true, "dryRun": false` would write.
     const repeated = message && duplicateKey(message.text);

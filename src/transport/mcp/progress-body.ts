@@ -1,12 +1,51 @@
 /**
- * The MCP POST body, read and parsed once before the SDK's transport sees it, for the handler's two
- * decisions: a key given twice (refused) and a `params._meta.progressToken` (answered with SSE, since a
- * JSON answer has no room for progress). A parsed body goes to the transport as `parsedBody`; one that
- * does not parse (none, over the limit, not JSON) as `req.rawBody`, for the transport to refuse in its
- * own words; a declared Content-Length over the limit is never read. The rest stays the transport's.
+ * The MCP POST body, read by REST's body rules and parsed once before the SDK's transport sees it, for
+ * the handler's two decisions: a key given twice (refused) and a `params._meta.progressToken` (answered
+ * with SSE, since a JSON answer has no room for progress). A parsed body goes to the transport as
+ * `parsedBody`; one that does not parse (none, over the limit, not JSON) as `req.rawBody`, for the
+ * transport to refuse in its own words; a declared Content-Length over the limit is never read.
  */
-import type { IncomingMessage } from 'node:http';
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transform } from 'node:stream';
+import { sendCompactJson } from '../http/exchange.js';
+import { CODINGS, contentTypeProblem, decompressor } from '../http/json-content.js';
+import { jsonRpcError } from './json-rpc-error.js';
+
+/** What readPostBody returns when it has answered the request itself (a 415 or a parse error). */
+export const ANSWERED = Symbol('answered');
+
+/**
+ * The body by REST's rules (http/json-content.ts): JSON in UTF-8, plain or in a coding Node undoes;
+ * another type, charset or coding is answered 415, bytes that do not decode or are not UTF-8 -32700.
+ */
+export async function readPostBody(
+  req: IncomingMessage, res: ServerResponse, limit: number,
+): Promise<Buffer | undefined | typeof ANSWERED> {
+  const typeProblem = contentTypeProblem(req.headers['content-type']);
+  const coding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const decoder = coding === 'identity' ? undefined : decompressor(coding);
+  if (typeProblem !== undefined || (coding !== 'identity' && !decoder)) {
+    if (!typeProblem) res.setHeader('Accept-Encoding', CODINGS.join(', '));
+    const problem = typeProblem ?? `the content coding ${JSON.stringify(coding.slice(0, 64))} is not supported; ` +
+      `send the body uncompressed or as ${CODINGS.join(', ')}`;
+    sendCompactJson(res, 415, jsonRpcError(-32000, `Unsupported Media Type: ${problem}`));
+    req.resume();
+    return ANSWERED;
+  }
+  let body: Buffer | undefined;
+  try {
+    body = await bufferBody(req, limit, decoder);
+  } catch {
+    sendCompactJson(res, 400, jsonRpcError(-32700, `Parse error: the body does not decode as ${coding}`));
+    return ANSWERED;
+  }
+  if (body && body.length <= limit && !isUtf8(body)) {
+    sendCompactJson(res, 400, jsonRpcError(-32700, 'Parse error: the body is not UTF-8 (RFC 8259 §8.1)'));
+    return ANSWERED;
+  }
+  return body;
+}
 
 /**
  * Reads the request body (up to `limit` + 1 bytes; the rest is discarded) and leaves it as `req.rawBody`;
