@@ -290,6 +290,20 @@ describe('sandbox CRUD through client-node', () => {
     expect(res.json).toMatchObject({ kind: 'Status', reason: 'NotFound', message: 'the server could not find the requested resource' });
   });
 
+  it.each([
+    ['neither chart nor chartRef', { interval: '5m' }],
+    ['both chart and chartRef', { interval: '5m', chart: { spec: { chart: 'podinfo', sourceRef: { kind: 'HelmRepository', name: 'r' } } },
+      chartRef: { kind: 'OCIRepository', name: 'agent' } }],
+  ])('refuses a HelmRelease with %s, as the CRD\'s CEL rule does (422)', async (_case, spec) => {
+    const res = await raw(h.sandbox, 'POST', '/apis/helm.toolkit.fluxcd.io/v2/namespaces/kagent/helmreleases', {
+      body: JSON.stringify({ apiVersion: 'helm.toolkit.fluxcd.io/v2', kind: 'HelmRelease', metadata: { name: 'no-source' }, spec }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.code).toBe(422);
+    expect(res.json.message).toBe('HelmRelease.helm.toolkit.fluxcd.io "no-source" is invalid: spec: Invalid value: "object": either chart or chartRef must be set');
+    expect(h.sandbox.store.find('helmreleases', 'kagent', 'no-source')).toBeUndefined();
+  });
+
   it('stores no empty label, annotation or finalizer collection, as Go\'s omitempty leaves them out', async () => {
     await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: 'emptied', labels: { a: 'b' }, finalizers: ['example.com/keep'] } } });
     const patch = JSON.stringify([{ op: 'remove', path: '/metadata/finalizers/0' }, { op: 'remove', path: '/metadata/labels/a' }]);

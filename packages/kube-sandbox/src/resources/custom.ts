@@ -4,6 +4,8 @@
  * categories and printer columns are those of the real CRDs, so `kubectl get hr` and
  * `kubectl get mc` print what they print against a real cluster.
  */
+import { fieldError, type FieldError } from '../api/field-errors.js';
+import { isObject, type JsonObject } from '../api/json.js';
 import { jsonPathColumn, nameColumn } from './columns.js';
 import { agentSchema, modelConfigSchema } from './schemas/kagent.js';
 import { helmReleaseSchema, ociRepositorySchema } from './schemas/flux.js';
@@ -16,9 +18,19 @@ const crd = (def: Omit<ResourceDef, 'custom' | 'verbs' | 'namespaced' | 'statusS
   | 'nameRule'>): ResourceDef =>
   ({ custom: true, verbs: STANDARD_VERBS, namespaced: true, statusSubresource: true, nameRule: 'subdomain', ...def });
 
+/**
+ * The HelmRelease CRD's CEL rule on `spec`, `(has(self.chart) && !has(self.chartRef)) || (!has(self.chart) &&
+ * has(self.chartRef))`, checked by hand (the sandbox evaluates no CEL): a release must name exactly one chart source.
+ */
+function chartSourceRule(obj: JsonObject): FieldError[] {
+  const spec = isObject(obj.spec) ? obj.spec : {};
+  return ('chart' in spec) !== ('chartRef' in spec) ? []
+    : [fieldError.invalid('spec', 'object', 'either chart or chartRef must be set')];
+}
+
 export const helmreleases = crd({
   group: 'helm.toolkit.fluxcd.io', version: 'v2', resource: 'helmreleases', kind: 'HelmRelease',
-  singular: 'helmrelease',
+  singular: 'helmrelease', validate: chartSourceRule,
   shortNames: ['hr'], categories: ['all', 'fluxcd', 'fluxcd-appliers'], schema: helmReleaseSchema,
   columns: [
     nameColumn(),
