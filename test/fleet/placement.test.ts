@@ -133,6 +133,7 @@ describe('release names that two cluster-agent pairs share', () => {
     await expect(fleet.f.service.getAgent(fleet.f.ctx(), other)).rejects.toMatchObject({ code: 'not_found' });
     await expect(fleet.f.service.updateAgent(fleet.f.ctx(), { ...other, description: 'hijacked' })).rejects.toMatchObject({ code: 'not_found' });
     await expect(fleet.f.service.deleteAgent(fleet.f.ctx(), other)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(fleet.f.service.waitForAgent(fleet.f.ctx(), { ...other, timeoutSeconds: 1 })).rejects.toMatchObject({ code: 'not_found' });
     await expect(fleet.f.service.createAgent(fleet.f.ctx(), { ...other, ...base })).rejects.toMatchObject({
       code: 'conflict', message: expect.stringContaining(`HelmRelease ${ORG_NS}/alpha-x-fa2 already exists and is not this agent's`),
     });

@@ -136,14 +136,29 @@ export function placedWatches(p: Placement, management: WatchPort, workload: Wat
     }
     return { port: management, namespace: where, selectors };
   };
+  // A watch of one agent's release sees only that agent's: another pair's release of the same name is none of it.
+  const foreign = (gvr: Gvr, namespace: string, selectors: WatchSelectors) => {
+    const agent = /^metadata\.name=(.+)$/.exec(selectors.fieldSelector ?? '')?.[1];
+    if (agent === undefined || namespace !== p.namespace || sideOf(p, gvr) !== 'release') return undefined;
+    return (release: KubeObject) => !isAgentsRelease(p, release, agent);
+  };
   return {
-    list(gvr, namespace, selectors) {
+    async list(gvr, namespace, selectors) {
       const r = route(gvr, namespace, selectors);
-      return r.port.list(gvr, r.namespace, r.selectors);
+      const listed = await r.port.list(gvr, r.namespace, r.selectors);
+      const isForeign = foreign(gvr, namespace, selectors);
+      return isForeign ? { ...listed, items: listed.items.filter((item) => !isForeign(item)) } : listed;
     },
     watch(gvr, namespace, selectors, resourceVersion, handlers: WatchEventHandlers) {
       const r = route(gvr, namespace, selectors);
-      return r.port.watch(gvr, r.namespace, r.selectors, resourceVersion, handlers);
+      const isForeign = foreign(gvr, namespace, selectors);
+      const seen: WatchEventHandlers = isForeign ? {
+        onEvent: (type, object) => {
+          if (type === 'BOOKMARK' || !isForeign(object)) handlers.onEvent(type, object);
+        },
+        onEnd: (failure) => handlers.onEnd(failure),
+      } : handlers;
+      return r.port.watch(gvr, r.namespace, r.selectors, resourceVersion, seen);
     },
   };
 }
