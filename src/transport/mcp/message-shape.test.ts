@@ -23,6 +23,8 @@ describe('notJsonRpc', () => {
     [{ jsonrpc: '2.0', id: 1, method: 'ping', params: [1] }, 'params must be an object (MCP passes parameters by name)'],
     [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_info', _meta: { progressToken: { a: 1 } } } },
       'params._meta.progressToken must be a string or a number'],
+    [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_info', _meta: { progressToken: 1.5 } } },
+      'params._meta.progressToken 1.5 is not a whole number; send a string or a whole number'],
     [{ jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: 'x' } }, 'params._meta must be an object'],
     [{ jsonrpc: '2.0', id: 1 }, 'a message needs a method (a request or a notification) or a result or an error (a response)'],
     [[{ jsonrpc: '2.0', id: 1, method: 'ping' }, { foo: 1 }], 'batch entry 1: jsonrpc must be "2.0"'],

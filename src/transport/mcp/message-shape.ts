@@ -40,6 +40,10 @@ function problem(m: unknown): string | undefined {
   if (token !== undefined && typeof token !== 'string' && typeof token !== 'number') {
     return 'params._meta.progressToken must be a string or a number';
   }
+  // The SDK's transport takes whole numbers only (the specification says number): say so, not "none of".
+  if (typeof token === 'number' && !Number.isSafeInteger(token)) {
+    return `params._meta.progressToken ${token} is not a whole number; send a string or a whole number`;
+  }
   if (!('method' in message) && !('result' in message) && !('error' in message)) {
     return 'a message needs a method (a request or a notification) or a result or an error (a response)';
   }
