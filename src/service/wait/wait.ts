@@ -49,12 +49,18 @@ async function follow(
   env: OperationEnv, ctx: RequestContext, namespace: string, name: string, until: WaitUntil, seconds: number,
   onStatus?: (status: Status) => void, generation?: number,
 ): Promise<RolloutOutcome> {
-  // A HelmRelease of another chart with the agent's name is no agent to wait for (reads/agent-chart.ts).
-  const found = await lookupAgent(env.kube(ctx), env.types, namespace, name, env.compose.chartOciUrl);
-  if (!found.agent && !found.release && found.foreign) throw found.foreign;
   return waitForRollout(watchesOf(env, ctx), env.types, {
     namespace, name, until, timeoutMs: seconds * 1000, signal: signalOf(env, ctx), onStatus, generation,
   });
+}
+
+/**
+ * The 404 of a name only a HelmRelease of another chart has (reads/agent-chart.ts): no agent to wait for.
+ * Asked where a wait starts from a name; a write's own wait follows the agent the write just checked.
+ */
+async function refuseAnotherChart(env: OperationEnv, ctx: RequestContext, namespace: string, name: string) {
+  const found = await lookupAgent(env.kube(ctx), env.types, namespace, name, env.compose.chartOciUrl);
+  if (!found.agent && !found.release && found.foreign) throw found.foreign;
 }
 
 /** A `generation` to wait for: a whole number of at least 1, or the 400 that says so. */
@@ -72,6 +78,7 @@ export async function waitForAgent(env: OperationEnv, ctx: RequestContext, reque
   const seconds = waitSeconds('timeoutSeconds', request.timeoutSeconds, 1, WAIT_DEFAULT_SECONDS);
   const until = request.until ?? 'ready';
   const generation = waitGeneration(request.generation);
+  await refuseAnotherChart(env, ctx, namespace, request.name);
   const outcome = await follow(
     env, ctx, namespace, request.name, until, seconds, (status) => ctx.progress?.(status.summary), generation,
   );
@@ -93,6 +100,7 @@ export async function followAgentStatus(
   validateName(request.name);
   const seconds = waitSeconds('timeoutSeconds', request.timeoutSeconds, 1, WAIT_DEFAULT_SECONDS);
   const generation = waitGeneration(request.generation);
+  await refuseAnotherChart(env, ctx, namespace, request.name);
   const outcome = await follow(env, ctx, namespace, request.name, 'ready', seconds, onStatus, generation);
   if (outcome.end !== 'aborted') return outcome.end;
   return env.deps.shutdown?.aborted ? 'shutdown' : 'disconnected';
