@@ -6,6 +6,7 @@
  * write without its precondition.
  */
 import type { z } from 'zod';
+import { isPlainObject } from '../core/diff.js';
 
 /** String fields that are preconditions: null must not read as "no precondition". */
 const PRECONDITIONS = ['version', 'resourceVersion'];
@@ -48,6 +49,3 @@ export function withoutNulls(
 }
 
 const nullsOut = (value: unknown): unknown => (isPlainObject(value) ? withoutNulls(value) : value);
-
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);

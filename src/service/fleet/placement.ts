@@ -118,10 +118,14 @@ function placedObject(p: Placement, side: Exclude<Side, 'workload'>, object: Kub
   return { ...object, metadata };
 }
 
+/** The name a `metadata.name=<name>` field selector selects, or undefined. */
+const selectedName = (selectors: WatchSelectors): string | undefined =>
+  /^metadata\.name=(.+)$/.exec(selectors.fieldSelector ?? '')?.[1];
+
 /** `metadata.name=<agent>` in the agent's namespace names the placed release. */
 function releaseSelectors(p: Placement, namespace: string, selectors: WatchSelectors): WatchSelectors {
   if (namespace !== p.namespace) return selectors;
-  const name = /^metadata\.name=(.+)$/.exec(selectors.fieldSelector ?? '')?.[1];
+  const name = selectedName(selectors);
   return name ? { ...selectors, fieldSelector: `metadata.name=${placedReleaseName(p.target, name)}` } : selectors;
 }
 
@@ -138,7 +142,7 @@ export function placedWatches(p: Placement, management: WatchPort, workload: Wat
   };
   // A watch of one agent's release sees only that agent's: another pair's release of the same name is none of it.
   const foreign = (gvr: Gvr, namespace: string, selectors: WatchSelectors) => {
-    const agent = /^metadata\.name=(.+)$/.exec(selectors.fieldSelector ?? '')?.[1];
+    const agent = selectedName(selectors);
     if (agent === undefined || namespace !== p.namespace || sideOf(p, gvr) !== 'release') return undefined;
     return (release: KubeObject) => !isAgentsRelease(p, release, agent);
   };

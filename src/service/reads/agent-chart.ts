@@ -23,8 +23,7 @@ export function agentChartSources(sources: readonly KubeObject[], chartUrl: stri
 
 /** True when the release renders the agent chart from one of `sources` in `namespace`. */
 export function isAgentRelease(release: KubeObject, sources: ReadonlySet<string>, namespace: string): boolean {
-  const chartRef = (release.spec as { chartRef?: { kind?: unknown; name?: unknown; namespace?: unknown } } | undefined)
-    ?.chartRef;
+  const chartRef = (release.spec as { chartRef?: ChartRef } | undefined)?.chartRef;
   if (!chartRef || chartRef.kind !== 'OCIRepository' || typeof chartRef.name !== 'string') return false;
   const refNamespace = typeof chartRef.namespace === 'string' ? chartRef.namespace : '';
   // A release placed on a workload cluster renders from its own namespace's source (org-<organization>).

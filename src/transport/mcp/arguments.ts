@@ -10,7 +10,8 @@ import type { z } from 'zod';
 import { invalid, type AppError } from '../../core/errors.js';
 import { inputShapeProblem } from '../input-guard.js';
 import { fieldPath, valueAt } from '../field-path.js';
-import { isPlainObject, nullRefusedFields, withoutNulls } from '../null-fields.js';
+import { isPlainObject } from '../../core/diff.js';
+import { nullRefusedFields, withoutNulls } from '../null-fields.js';
 import { wrongTypeText } from '../type-errors.js';
 
 type Issue = z.core.$ZodIssue;

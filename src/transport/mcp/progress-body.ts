@@ -11,6 +11,7 @@ import type { Transform } from 'node:stream';
 import { sendCompactJson } from '../http/exchange.js';
 import { CODINGS, contentTypeProblem, decompressor } from '../http/json-content.js';
 import { jsonRpcError } from './json-rpc-error.js';
+import { isPlainObject } from '../../core/diff.js';
 
 /** What readPostBody returns when it has answered the request itself (a 415 or a parse error). */
 export const ANSWERED = Symbol('answered');
@@ -100,12 +101,9 @@ export function asksForProgress(parsed: unknown): boolean {
   // an `id` is a request, and only an object `_meta` can carry a token. The transport
   // answers every other shape in its own words.
   return messages.some((m) => {
-    if (!isObject(m) || m.id === undefined || !isObject(m.params) || !isObject(m.params._meta)) return false;
+    if (!isPlainObject(m) || m.id === undefined) return false;
+    if (!isPlainObject(m.params) || !isPlainObject(m.params._meta)) return false;
     const token = m.params._meta.progressToken;
     return token !== undefined && token !== null;
   });
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

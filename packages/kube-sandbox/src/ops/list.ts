@@ -9,6 +9,7 @@ import { Buffer } from 'node:buffer';
 import { isObject, type JsonObject } from '../api/json.js';
 import { fieldError, type FieldError } from '../api/field-errors.js';
 import { statusErrors } from '../api/status.js';
+import { storageKey } from '../store/object-store.js';
 import { combine, fieldSelector, labelSelector } from '../store/selectors.js';
 import { resourceKey, type ResourceDef } from '../resources/types.js';
 import type { ListOptions, ListResult, OpsEnv } from './types.js';
@@ -124,8 +125,7 @@ function objectsAt(
   const before = new Map<string, JsonObject | undefined>();
   const prefix = def.namespaced && namespace ? `${namespace}/` : '';
   for (const change of changes) {
-    const key = def.namespaced ? `${change.namespace}/${String((change.object.metadata as JsonObject).name)}`
-      : String((change.object.metadata as JsonObject).name);
+    const key = storageKey(change.namespace, String((change.object.metadata as JsonObject).name));
     if (!before.has(key)) before.set(key, change.type === 'ADDED' ? undefined : change.previous);
   }
   const at = new Map(current.filter(([key]) => !before.has(key)));
