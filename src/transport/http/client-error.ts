@@ -37,16 +37,15 @@ export function clientErrorAnswer(
 
 /** Install the answer on `server` (replaces Node's default clientError handling). */
 export function answerClientErrors(server: Server, maxHeaderBytes: number): void {
-  // The response under way on each connection, so an error mid-request answers through it.
+  // The last response begun on each connection, so an error mid-request answers through it; one
+  // already written is over, and an error after it belongs to the next request, which has none yet.
   const answering = new WeakMap<Duplex, ServerResponse>();
   server.on('request', (req, res: ServerResponse) => {
     answering.set(req.socket, res);
-    res.once('close', () => {
-      if (answering.get(req.socket) === res) answering.delete(req.socket);
-    });
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    const res = answering.get(socket);
+    const last = answering.get(socket);
+    const res = last && !last.writableFinished ? last : undefined;
     if (err.code === 'ECONNRESET' || !socket.writable || res?.headersSent) {
       socket.destroy();
       return;

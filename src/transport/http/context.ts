@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { callerLogValue, type RequestContext } from '../../identity/caller.js';
-import type { HttpRequest, HttpResponse, Step } from './exchange.js';
+import { whenClosed, type HttpRequest, type HttpResponse, type Step } from './exchange.js';
 
 /** The header a request id travels in, both ways. */
 export const REQUEST_ID_HEADER = 'X-Request-Id';
@@ -90,8 +90,8 @@ export function requestContext(log: Logger): Step {
     res.setHeader(REQUEST_ID_HEADER, requestId);
     const ctx = new HttpRequestContext(requestId, log);
     // 'close' also fires after a complete response; only an unfinished one means the client left.
-    res.once('close', () => {
-      if (!res.writableFinished) ctx.clientLeft();
+    whenClosed(res, (ended) => {
+      if (!ended.writableFinished) ctx.clientLeft();
     });
     const githubToken = githubTokenOf(req.headers[GITHUB_TOKEN_HEADER]);
     if (githubToken) ctx.githubToken = githubToken;

@@ -1,6 +1,8 @@
-import type { IncomingMessage } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { addVary, header, prepareRequest, runSteps, type HttpRequest, type HttpResponse, type Step } from './exchange.js';
+import { addVary, header, prepareRequest, runSteps, sendText, whenClosed, type HttpRequest, type HttpResponse,
+  type Step } from './exchange.js';
+import { serveHandler } from './testing/serve-handler.js';
 
 const request = (url: string, headers: IncomingMessage['headers'] = {}): HttpRequest =>
   prepareRequest({ url, headers, method: 'GET' } as IncomingMessage);
@@ -95,5 +97,54 @@ describe('addVary', () => {
     any.setHeader('Vary', '*');
     addVary(any, 'Authorization');
     expect(any.getHeader('Vary')).toBe('*');
+  });
+});
+
+describe('whenClosed', () => {
+  it('runs every ending in order on one close listener, after an answer was written', async () => {
+    const seen: string[] = [];
+    let listeners = -1;
+    const served = await serveHandler((_req, res) => {
+      whenClosed(res, (ended) => seen.push(`first ${ended.writableFinished}`));
+      whenClosed(res, (ended) => seen.push(`second ${ended.writableFinished}`));
+      listeners = res.listenerCount('close');
+      return new Promise<void>((resolve) => {
+        res.once('close', () => resolve());
+        sendText(res, 200, 'ok');
+      });
+    });
+    try {
+      const answer = await fetch(`${served.url}/x`);
+      expect(await answer.text()).toBe('ok');
+      await expect.poll(() => seen).toEqual(['first true', 'second true']);
+      expect(listeners).toBe(1);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('runs them with writableFinished false when the client left before the answer', async () => {
+    const seen: boolean[] = [];
+    let arrived!: () => void;
+    const reached = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const served = await serveHandler((_req, res) => new Promise<void>((resolve) => {
+      whenClosed(res, (ended) => {
+        seen.push(ended.writableFinished);
+        resolve();
+      });
+      arrived();
+    }));
+    try {
+      const req = httpRequest(`${served.url}/slow`);
+      req.on('error', () => undefined);
+      req.end();
+      await reached;
+      req.destroy();
+      await expect.poll(() => seen).toEqual([false]);
+    } finally {
+      await served.close();
+    }
   });
 });

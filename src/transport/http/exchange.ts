@@ -90,6 +90,31 @@ export function behind(steps: readonly Step[], handler: Handler): Handler {
   };
 }
 
+const ENDINGS = Symbol('endings');
+
+type Ending = (res: HttpResponse) => void;
+type WithEndings = HttpResponse & { [ENDINGS]?: Ending[] };
+
+/**
+ * Runs `ending` once the response is over: after it finished (`res.writableFinished` is true) or
+ * when its connection closed first (false). Node emits `close` on every response, after `finish`
+ * when the answer was written; every step's ending shares one `close` listener, in the order the
+ * steps asked, so a request pays for one listener however many steps watch its end.
+ */
+export function whenClosed(res: HttpResponse, ending: Ending): void {
+  const response = res as WithEndings;
+  const endings = response[ENDINGS];
+  if (endings) {
+    endings.push(ending);
+    return;
+  }
+  const list = [ending];
+  response[ENDINGS] = list;
+  res.once('close', () => {
+    for (const run of list) run(res);
+  });
+}
+
 /** A request header as one string (repeated headers joined as node joins them), or undefined. */
 export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name.toLowerCase()];

@@ -6,7 +6,7 @@
  * status streams, MCP) show.
  */
 import { UNMATCHED_ROUTE, type Metrics, type RequestKind } from '../../metrics/metrics.js';
-import type { HttpRequest, HttpResponse, Step } from './exchange.js';
+import { whenClosed, type HttpRequest, type HttpResponse, type Step } from './exchange.js';
 
 const WAIT_PATH = /^\/api\/v1\/agents\/[^/]+\/[^/]+\/wait$/;
 const STATUS_PATH = /^\/api\/v1\/agents\/[^/]+\/[^/]+\/status$/;
@@ -30,9 +30,10 @@ export function httpMetrics(metrics: Metrics, mcpPath = '/mcp'): Step {
   return (req: HttpRequest, res: HttpResponse): void => {
     const started = process.hrtime.bigint();
     const ended = metrics.requestStarted(requestKind(req, mcpPath));
-    res.once('close', ended);
-    res.once('finish', () => {
+    whenClosed(res, () => {
       ended();
+      // Only an answer that was written has a duration; a connection the client closed first has none.
+      if (!res.writableFinished) return;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics.observeHttp(req.method!, routeOf(req), res.statusCode, seconds);
     });

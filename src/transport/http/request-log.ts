@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import { callerLogValue } from '../../identity/caller.js';
-import type { HttpRequest, HttpResponse, Step } from './exchange.js';
+import { whenClosed, type HttpRequest, type HttpResponse, type Step } from './exchange.js';
 
 const PROBES = new Set(['/healthz', '/readyz']);
 
@@ -29,12 +29,7 @@ export function requestLogger(log: Logger): Step {
   const accessLog = log.child({}, { redact: { paths: [] } });
   return (req: HttpRequest, res: HttpResponse): void => {
     const started = Date.now();
-    let logged = false;
-    const done = (): void => {
-      if (logged) return;
-      logged = true;
-      res.off('finish', done);
-      res.off('close', done);
+    whenClosed(res, () => {
       const path = req.path;
       const status = res.statusCode;
       // A probe is debug whatever it answers: /readyz 503s on purpose while the pod drains.
@@ -48,8 +43,6 @@ export function requestLogger(log: Logger): Step {
         res: { statusCode: status },
         responseTime: Date.now() - started,
       }, `${req.method} ${path} ${status}`);
-    };
-    res.on('finish', done);
-    res.on('close', done);
+    });
   };
 }

@@ -84,8 +84,10 @@ export async function restInput(
  * `?namespce=tenant` would answer another namespace's list as if it were the one asked for.
  */
 export function refuseUnknownQuery(operation: AnyOperation, query: ParsedUrlQuery): void {
+  const keys = Object.keys(query ?? {});
+  if (keys.length === 0) return;
   const names = queryNames(operation);
-  for (const given of Object.keys(query ?? {})) {
+  for (const given of keys) {
     if (names.includes(given)) continue;
     const like = names.find((n) => n.toLowerCase() === given.toLowerCase().replace(/[-_]/g, ''));
     const hint = like ? `did you mean ${like}? ` : '';
