@@ -13,12 +13,18 @@
 // each after one list. Writes bench/side-by-side.md and puts it into bench/results.md in
 // place of its previous side-by-side section (`npm run bench` ends with this run).
 //
-//   node bench/side-by-side.mjs [--rounds 600] [--warmup 300] [--only info,get]
-//   (--warmup: requests per party before each row is measured, scaled down for the lists as the rounds
-//   are; --only: these rows alone, printed and not written). A service runs warm: the first requests run
-//   unoptimized code, which a larger program pays for longer, so the default measures after 300.
+//   node bench/side-by-side.mjs [--rounds 600] [--warmup-seconds 3] [--warmup N] [--only info,get]
+//   (--warmup-seconds: how long each party answers a row's request before the row is measured;
+//   --warmup: that many requests instead, scaled down for the lists as the rounds are; --only: these
+//   rows alone, printed and not written). A service runs warm, so the rows measure warm code: V8
+//   still optimizes and deoptimizes our request path for about 10,000 `/info` requests
+//   (`node --trace-opt --trace-deopt`), and a larger program pays longer for its unoptimized code.
+//   The warm-up is given in time, so a cheap row warms with many requests and a list with few.
+//   `/info` takes ten times the rounds: one round is a fraction of a millisecond, and 600 of them
+//   are too short a sample for a median that holds from one run to the next.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuMs, request, rssMiB, seedAgents, seedWorkload, startMinimal, startSandbox, startServe, api } from './lib/processes.mjs';
@@ -28,9 +34,15 @@ const args = process.argv.slice(2);
 const at = args.indexOf('--rounds');
 const rounds = Math.max(20, Number(at >= 0 ? args[at + 1] : process.env.BENCH_ROUNDS ?? 600));
 const wAt = args.indexOf('--warmup');
-const warmup = Number(wAt >= 0 ? args[wAt + 1] : 300);
-if (!Number.isInteger(warmup) || warmup < 0) {
+const warmup = wAt >= 0 ? Number(args[wAt + 1]) : undefined;
+if (warmup !== undefined && (!Number.isInteger(warmup) || warmup < 0)) {
   process.stderr.write(`bench: --warmup must be a whole number of requests, got ${args[wAt + 1]}\n`);
+  process.exit(2);
+}
+const sAt = args.indexOf('--warmup-seconds');
+const warmupSeconds = Number(sAt >= 0 ? args[sAt + 1] : 3);
+if (!(warmupSeconds >= 0)) {
+  process.stderr.write(`bench: --warmup-seconds must be a number of seconds, got ${args[sAt + 1]}\n`);
   process.exit(2);
 }
 const oAt = args.indexOf('--only');
@@ -89,7 +101,7 @@ try {
   children.push(minimal.child);
 
   const ops = [
-    { id: 'info', label: 'GET /api/v1/info', path: '/api/v1/info', floor: 'a bare node:http server answering the same bytes' },
+    { id: 'info', label: 'GET /api/v1/info', path: '/api/v1/info', floor: 'a bare node:http server answering the same bytes', rounds: rounds * 10 },
     { id: 'get', label: 'get_agent', path: '/api/v1/agents/kagent/a-0250', floor: 'two parallel GETs' },
     { id: 'status', label: 'get_agent_status', path: '/api/v1/agents/kagent/a-0000/status', floor: 'five parallel reads' },
     { id: 'list', label: 'list_agents (500)', path: '/api/v1/agents?namespace=kagent', floor: 'three parallel LISTs', rounds: Math.ceil(rounds / 3) },
@@ -101,8 +113,13 @@ try {
   for (const op of ops.filter((o) => !only || only.has(o.id))) {
     const n = op.rounds ?? rounds;
     const pathOf = (who) => (who === 'minimal' && op.floorPath ? op.floorPath : op.path);
-    const warm = Math.ceil((warmup * n) / rounds);
-    for (const [who, p] of parties) for (let i = 0; i < warm; i++) await request(p.url, pathOf(who));
+    // The warm-up alternates as the measurement does, so no party's connection idles meanwhile
+    // (a bare node:http server closes an idle keep-alive connection after 5 s).
+    const warm = warmup === undefined ? Infinity : Math.ceil((warmup * n) / rounds);
+    const until = performance.now() + warmupSeconds * parties.length * 1000;
+    for (let i = 0; i < warm && (warmup !== undefined || performance.now() < until); i++) {
+      for (const [who, p] of parties) await request(p.url, pathOf(who));
+    }
     const times = { direct: [], cached: [], minimal: [] };
     const cpu0 = Object.fromEntries(parties.map(([who, p]) => [who, cpuMs(p.child.pid)]));
     for (let i = 0; i < n; i++) {
@@ -169,7 +186,7 @@ try {
       '',
       `${m.date}, Node ${m.node}, ${m.cpu} (${m.cores} cores), load average before ${loadBefore}, after ${loadavg().map((n) => n.toFixed(1)).join(' ')}`
         + ` (the machine is shared: other work ran meanwhile). Each party in its own process against the standalone sandbox;`
-        + ` ${rounds} alternating requests per operation (a third for the 500-agent list, a fifth for the 2,000-agent list), one at a time after ${warmup} warm-up requests per party (scaled as the rounds for the lists), medians.`,
+        + ` ${rounds} alternating requests per operation (ten times as many for /info, a third for the 500-agent list, a fifth for the 2,000-agent list), one at a time after ${warmup === undefined ? `${warmupSeconds} s of warm-up requests per party and row` : `${warmup} warm-up requests per party (scaled as the rounds for the lists)`}, medians.`,
       '',
       '| Operation | minimal counterpart | minimal (ms) | ours, no cache (ms) | ratio | ours, cached (ms) | ratio | our CPU/op no cache (ms) | our CPU/op cached (ms) | API requests/op: minimal / no cache / cached | load average (1 min) at the row\'s end |',
       '|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|',
