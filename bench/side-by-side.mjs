@@ -14,12 +14,14 @@
 // place of its previous side-by-side section (`npm run bench` ends with this run).
 //
 //   node bench/side-by-side.mjs [--rounds 600] [--warmup-seconds 3] [--warmup N] [--only info,get]
-//   (--warmup-seconds: how long each party answers a row's request before the row is measured;
-//   --warmup: that many requests instead, scaled down for the lists as the rounds are; --only: these
-//   rows alone, printed and not written). A service runs warm, so the rows measure warm code: V8
-//   still optimizes and deoptimizes our request path for about 10,000 `/info` requests
-//   (`node --trace-opt --trace-deopt`), and a larger program pays longer for its unoptimized code.
-//   The warm-up is given in time, so a cheap row warms with many requests and a list with few.
+//   (--warmup-seconds: how long each party answers a row's request before the row is measured, and
+//   at least 300 requests, scaled down for the lists as the rounds are; --warmup: that many requests
+//   instead of the time; --only: these rows alone, printed and not written). A service runs warm,
+//   so the rows measure warm code: V8 still optimizes and deoptimizes our request path for about
+//   10,000 `/info` requests (`node --trace-opt --trace-deopt`), and a larger program pays longer for
+//   its unoptimized code.
+//   The warm-up is given in time, so a cheap row warms with many requests (and a list with no
+//   fewer than it had before: 100 for the 500-agent list, 60 for the 2,000-agent ones).
 //   `/info` takes ten times the rounds: one round is a fraction of a millisecond, and 600 of them
 //   are too short a sample for a median that holds from one run to the next.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -114,10 +116,11 @@ try {
     const n = op.rounds ?? rounds;
     const pathOf = (who) => (who === 'minimal' && op.floorPath ? op.floorPath : op.path);
     // The warm-up alternates as the measurement does, so no party's connection idles meanwhile
-    // (a bare node:http server closes an idle keep-alive connection after 5 s).
-    const warm = warmup === undefined ? Infinity : Math.ceil((warmup * n) / rounds);
-    const until = performance.now() + warmupSeconds * parties.length * 1000;
-    for (let i = 0; i < warm && (warmup !== undefined || performance.now() < until); i++) {
+    // (a bare node:http server closes an idle keep-alive connection after 5 s). It lasts the
+    // time given and at least 300 requests per party, scaled down for the lists as their rounds are.
+    const warm = Math.ceil(((warmup ?? 300) * n) / (op.id === 'info' ? n : rounds));
+    const until = warmup === undefined ? performance.now() + warmupSeconds * parties.length * 1000 : 0;
+    for (let i = 0; i < warm || performance.now() < until; i++) {
       for (const [who, p] of parties) await request(p.url, pathOf(who));
     }
     const times = { direct: [], cached: [], minimal: [] };
@@ -186,7 +189,7 @@ try {
       '',
       `${m.date}, Node ${m.node}, ${m.cpu} (${m.cores} cores), load average before ${loadBefore}, after ${loadavg().map((n) => n.toFixed(1)).join(' ')}`
         + ` (the machine is shared: other work ran meanwhile). Each party in its own process against the standalone sandbox;`
-        + ` ${rounds} alternating requests per operation (ten times as many for /info, a third for the 500-agent list, a fifth for the 2,000-agent list), one at a time after ${warmup === undefined ? `${warmupSeconds} s of warm-up requests per party and row` : `${warmup} warm-up requests per party (scaled as the rounds for the lists)`}, medians.`,
+        + ` ${rounds} alternating requests per operation (ten times as many for /info, a third for the 500-agent list, a fifth for the 2,000-agent list), one at a time after ${warmup === undefined ? `${warmupSeconds} s of warm-up requests per party and row (at least 300, scaled as the rounds for the lists)` : `${warmup} warm-up requests per party (scaled as the rounds for the lists)`}, medians.`,
       '',
       '| Operation | minimal counterpart | minimal (ms) | ours, no cache (ms) | ratio | ours, cached (ms) | ratio | our CPU/op no cache (ms) | our CPU/op cached (ms) | API requests/op: minimal / no cache / cached | load average (1 min) at the row\'s end |',
       '|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|',
