@@ -28,7 +28,9 @@ export class InfoAnswer {
     const chart = await this.env.deps.chart.info();
     const readCache = this.env.deps.readCache?.status() ?? READ_CACHE_OFF;
     const last = this.#last;
-    if (last && jsonEqual(last.chart, chart) && jsonEqual(last.readCache, readCache)) return last.info;
+    // Without the cache the status is one constant, so identity answers before a comparison.
+    const sameCache = last !== undefined && (last.readCache === readCache || jsonEqual(last.readCache, readCache));
+    if (last && sameCache && jsonEqual(last.chart, chart)) return last.info;
     const info = deepFreeze(this.build(chart, readCache));
     this.#last = { chart, readCache, info };
     return info;

@@ -50,9 +50,9 @@ class MethodNotAllowedError extends AppError {
 /**
  * Answers depend on the caller (their token decides what the API server shows them) and
  * on live cluster state: no shared cache may store them, and a private one revalidates
- * every time (what the Kubernetes API server sends on its own answers). The app runs
- * this in front of the origin check and the bearer guard too, so their 403 and 401 carry
- * it like every other answer under /api/v1; a second pass finds the headers set.
+ * every time (what the Kubernetes API server sends on its own answers). Whoever serves the
+ * router runs this step first (the app in front of the origin check and the bearer guard,
+ * so their 403 and 401 carry it like every other answer under /api/v1).
  */
 export const restCacheHeaders: Step = (_req, res) => {
   if (res.getHeader('Cache-Control') === undefined) res.setHeader('Cache-Control', 'no-cache, private');
@@ -98,7 +98,6 @@ export function createRestRouter(options: RestRouterOptions): Handler {
   return async function restRouter(req, res) {
     const path = req.path.slice(REST_BASE.length) || '/';
     try {
-      restCacheHeaders(req, res);
       const method = req.method === 'HEAD' ? 'GET' : req.method ?? '';
       const found = staticRoute(path, method) ?? matchRoute(routes, path, method);
       if (!found) {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { OperationService } from '../../operations.js';
 import { behind, type Step } from '../../http/exchange.js';
 import { serveHandler } from '../../http/testing/serve-handler.js';
-import { createRestRouter } from '../router.js';
+import { createRestRouter, restCacheHeaders } from '../router.js';
 
 export interface ServedRouter {
   /** `http://127.0.0.1:<port>/api/v1` */
@@ -35,7 +35,7 @@ export function capturingLogger(): { log: Logger; lines: Record<string, unknown>
 export async function serveRouter(service: OperationService, options: ServeOptions = {}): Promise<ServedRouter> {
   const { log, lines } = capturingLogger();
   const router = createRestRouter({ service, log, openapiPath: options.openapiPath });
-  const served = await serveHandler(behind(options.before ?? [], router));
+  const served = await serveHandler(behind([restCacheHeaders, ...options.before ?? []], router));
   return { base: `${served.url}/api/v1`, logs: lines, close: () => served.close() };
 }
 
