@@ -206,7 +206,9 @@ export const sendMessageInput = z
   })
   .strict();
 
-export const listSessionsInput = agentRefInput;
+// The session tools talk to the agent where the installation's kagent controller serves it: no
+// organization or cluster (as the original's session tools), so none is taken and then ignored.
+export const listSessionsInput = z.object({ name: agentName, namespace }).strict();
 
 export const getSessionInput = z
   .object({ name: agentName, namespace, sessionId: z.string().describe(ARG.sessionId) })

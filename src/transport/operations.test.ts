@@ -71,6 +71,16 @@ describe('the operation table', () => {
     }
   });
 
+  it('offers organization and cluster on the agent tools but on no session tool, which would ignore them', () => {
+    const sessionTools = ['start_session', 'send_message', 'list_sessions', 'get_session'];
+    for (const o of OPERATIONS) {
+      const takes = Object.keys(o.input.shape);
+      const targeted = takes.includes('organization') && takes.includes('cluster');
+      if (sessionTools.includes(o.tool)) expect(takes, o.tool).not.toContain('organization');
+      if (o.tool === 'get_agent' || o.tool === 'wait_for_agent') expect(targeted, o.tool).toBe(true);
+    }
+  });
+
   it('requires toolset on create only through the service, whose description says REQUIRED', () => {
     const create = operationByTool('create_agent')!;
     expect(create.input.safeParse({ name: 'a', modelConfig: 'm' }).success).toBe(true);
