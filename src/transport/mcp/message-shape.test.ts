@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { notJsonRpc } from './message-shape.js';
+import { notJsonRpc, refusesBatches } from './message-shape.js';
 
 describe('notJsonRpc', () => {
   it('passes a request, a notification, a response and a batch of them', () => {
@@ -28,7 +28,28 @@ describe('notJsonRpc', () => {
     [{ jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: 'x' } }, 'params._meta must be an object'],
     [{ jsonrpc: '2.0', id: 1 }, 'a message needs a method (a request or a notification) or a result or an error (a response)'],
     [[{ jsonrpc: '2.0', id: 1, method: 'ping' }, { foo: 1 }], 'batch entry 1: jsonrpc must be "2.0"'],
+    [[{ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26' } }],
+      'batch entry 0: initialize must not be part of a JSON-RPC batch (MCP lifecycle); send it alone'],
+    [[{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: 1, method: 'ping' }],
+      'batch entries 0 and 1 are requests with the same id 1; give each request of a batch its own id'],
   ])('names what is wrong with %j', (body, reason) => {
     expect(notJsonRpc(body)).toBe(reason);
+  });
+});
+
+describe('refusesBatches', () => {
+  it('refuses batches from 2025-06-18 on, and leaves a version the SDK does not support to the transport', () => {
+    expect(refusesBatches('2025-06-18')).toBe(true);
+    expect(refusesBatches('2025-11-25')).toBe(true);
+    expect(refusesBatches('2025-03-26')).toBe(false);
+    expect(refusesBatches(undefined)).toBe(false);
+    // Compared as text, "garbage" sorts after every date: it is unsupported, not batch-free.
+    expect(refusesBatches('garbage')).toBe(false);
+    expect(refusesBatches('2030-01-01')).toBe(false);
+  });
+
+  it('lets a batch with an id given once as a number and once as a string through', () => {
+    expect(notJsonRpc([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: '1', method: 'ping' }]))
+      .toBeUndefined();
   });
 });

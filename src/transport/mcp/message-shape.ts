@@ -5,7 +5,7 @@
  * checked with the SDK's own schema, so what passes is exactly what the transport accepts.
  */
 import type { IncomingMessage } from 'node:http';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import typeis from 'type-is';
 
 /** Why a parsed body is not one JSON-RPC message or a non-empty batch of them; undefined when it is. */
@@ -15,6 +15,30 @@ export function notJsonRpc(parsed: unknown): string | undefined {
   for (const [i, message] of parsed.entries()) {
     const p = problem(message);
     if (p) return `batch entry ${i}: ${p}`;
+  }
+  return batchProblem(parsed as Record<string, unknown>[]);
+}
+
+/**
+ * What MCP and JSON-RPC forbid of a batch of valid messages: `initialize` inside one (MCP 2025-03-26,
+ * Lifecycle: it MUST NOT be part of a batch), and two requests with one id, whose answers the client
+ * could not tell apart (and the SDK's transport answers only one of them).
+ */
+function batchProblem(batch: readonly Record<string, unknown>[]): string | undefined {
+  const ids = new Map<string, number>();
+  for (const [i, message] of batch.entries()) {
+    if (message.method === 'initialize') {
+      return `batch entry ${i}: initialize must not be part of a JSON-RPC batch (MCP lifecycle); send it alone`;
+    }
+    if (!('method' in message) || !('id' in message)) continue;
+    // 1 and "1" are different ids in JSON-RPC.
+    const key = `${typeof message.id}:${String(message.id)}`;
+    const first = ids.get(key);
+    if (first !== undefined) {
+      return `batch entries ${first} and ${i} are requests with the same id ${JSON.stringify(message.id)}; give ` +
+        'each request of a batch its own id';
+    }
+    ids.set(key, i);
   }
   return undefined;
 }
@@ -75,9 +99,13 @@ export function acceptsMcpAnswers(header: string | undefined): boolean | undefin
   return accepted.has('application/json') && accepted.has('text/event-stream');
 }
 
-/** The MCP protocol versions without JSON-RPC batching (2025-06-18 removed it). */
+/**
+ * The MCP protocol versions without JSON-RPC batching (2025-06-18 removed it). A version the SDK does
+ * not support is not judged here: the transport answers it as unsupported, whatever the body holds.
+ */
 export function refusesBatches(protocolVersion: string | undefined): boolean {
-  return protocolVersion !== undefined && protocolVersion >= '2025-06-18';
+  return protocolVersion !== undefined && SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion) &&
+    protocolVersion >= '2025-06-18';
 }
 
 /**
