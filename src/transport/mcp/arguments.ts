@@ -12,7 +12,7 @@ import { inputShapeProblem } from '../input-guard.js';
 import { fieldPath, valueAt } from '../field-path.js';
 import { isPlainObject } from '../../core/diff.js';
 import { nullRefusedFields, withoutNulls } from '../null-fields.js';
-import { wrongTypeText } from '../type-errors.js';
+import { issueText, wrongTypeText } from '../type-errors.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -60,7 +60,7 @@ function reason(issue: Issue, tool: string, schema: z.ZodObject, args: unknown):
         : `arguments: ${stripPrefix(issue.message)}`;
     }
     default:
-      return `${at || 'arguments'}: ${stripPrefix(issue.message)}`;
+      return `${at || 'arguments'}: ${issueText(issue, valueAt(args, issue.path))}`;
   }
 }
 

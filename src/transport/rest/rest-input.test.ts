@@ -17,13 +17,13 @@ const messageOf = async (path: string) => {
 describe('REST input refusals name where the value came from', () => {
   it('names a query parameter as one, not as a JSON field', async () => {
     expect(await messageOf('/agents/kagent/sre/wait?until=soon')).toEqual({
-      status: 400, message: 'invalid request: the query parameter until: Invalid option: expected one of "ready"|"deleted"',
+      status: 400, message: 'invalid request: the query parameter until: must be one of "ready", "deleted", not "soon"',
     });
   });
 
   it('names a path segment as one, not as a JSON field', async () => {
     expect(await messageOf('/agents/kagent/sre/revisions/0')).toEqual({
-      status: 400, message: 'invalid request: the path segment revision: Too small: expected number to be >=1',
+      status: 400, message: 'invalid request: the path segment revision: must be at least 1, not 0',
     });
   });
 });

@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { invalid, isAppError, PreconditionFailed, type AppError } from '../../core/errors.js';
 import type { AnyOperation } from '../operations.js';
 import { fieldPath, valueAt } from '../field-path.js';
-import { wrongTypeText } from '../type-errors.js';
+import { issueText, wrongTypeText } from '../type-errors.js';
 import { parseIfMatch, shownTag, singleVersion, versionFromList, versionUnlessNoneMatch,
   type IfMatch } from './if-match.js';
 import { parseJsonBody } from './json-body.js';
@@ -228,9 +228,9 @@ export function inputError(
   const actual = valueAt(raw, issue.path);
   if (actual === undefined) return invalid(`${field} is required`);
   const origin = issue.path.length === 1 ? origins.get(String(issue.path[0])) : undefined;
-  if (origin) return invalid(`the ${origin} ${field}: ${issue.message}`);
+  if (origin) return invalid(`the ${origin} ${field}: ${issueText(issue, actual)}`);
   if (issue.code === 'invalid_type') {
     return invalid(wrongTypeText(field, issue.expected, actual));
   }
-  return invalid(`invalid JSON: field ${JSON.stringify(field)}: ${issue.message}`);
+  return invalid(`invalid JSON: field ${JSON.stringify(field)}: ${issueText(issue, actual)}`);
 }
