@@ -11,6 +11,8 @@ import type { Agent, AgentSkills, Condition, HelmReleaseRef } from '../../core/t
 import { agentVersion } from './agent-version.js';
 import type { KubeObject } from '../ports.js';
 import { CLUSTER_LABEL } from '../../core/target-cluster.js';
+import { ErrorCode } from '../../core/errors.js';
+import { valuesShapeProblem } from '../../core/release-values.js';
 
 export const DISPLAY_NAME_ANNOTATION = 'ui.giantswarm.io/display-name';
 export const RELEASE_NAME_LABEL = 'helm.toolkit.fluxcd.io/name';
@@ -163,6 +165,7 @@ export function agentFromRelease(release: KubeObject, agentName?: string): Agent
 /** An agent with its release folded in: ownership, the release reference, values and toolset. */
 export function withRelease(agent: Agent, release: KubeObject | undefined): Agent {
   if (!release) return agent;
+  const malformed = valuesShapeProblem(obj(release.spec).values);
   const values = obj(obj(release.spec).values);
   // The release's values decide the toolset, not what kagent rendered on the Agent CR.
   const { toolset: _toolset, toolsetProblem: _problem, implicitFullAccess: _implicit, ...rest } = agent;
@@ -175,11 +178,20 @@ export function withRelease(agent: Agent, release: KubeObject | undefined): Agen
     skills,
     managed: kustomizationOf(release) !== undefined ? 'gitops' : 'helmrelease',
     helmRelease: helmReleaseRef(release),
-    values,
+    values: malformed ? undefined : values,
     resourceVersion: release.metadata.resourceVersion || undefined,
     version: agentVersion(release),
-    ...readToolset(values),
+    // Values that are no object say nothing of the toolset: not "no toolset", which reads as full access.
+    ...(malformed ? { toolsetProblem: `${malformed}, so the toolset cannot be read` } : readToolset(values)),
+    ...(malformed && !rest.error ? { error: { code: ErrorCode.Invalid, message: malformedText(release, malformed) } }
+      : {}),
   });
+}
+
+function malformedText(release: KubeObject, problem: string): string {
+  const { namespace = '', name } = release.metadata;
+  return `the HelmRelease ${namespace}/${name} is malformed: ${problem}; fix its spec.values ` +
+    `(kubectl edit helmrelease -n ${namespace} ${name}) or delete the agent and create it again`;
 }
 
 /** The read model of an agent from whatever objects exist (at least one of them). */

@@ -5,7 +5,8 @@
  * the modelConfig and chart-schema problems are returned for the caller to report.
  */
 import { changedPaths } from '../../core/diff.js';
-import { invalid } from '../../core/errors.js';
+import { conflict, invalid } from '../../core/errors.js';
+import { valuesShapeProblem } from '../../core/release-values.js';
 import { toolsetRemovalViolation } from '../../core/revisions/revision-record.js';
 import type { AgentUpdate } from '../../core/types.js';
 import { applyUpdate } from '../../core/update-merge.js';
@@ -29,7 +30,16 @@ export function mergeUpdate(
   objects: AgentObjects, update: AgentUpdate, modelConfigs: KubeObject[] | undefined, schema: ResolvedSchema,
 ): MergedUpdate {
   const release = writableRelease(objects, update.force === true, update.mode === 'commit');
-  const before = ((release.spec as { values?: Record<string, unknown> } | undefined)?.values ?? {});
+  const raw = (release.spec as { values?: unknown } | undefined)?.values;
+  // A change is merged into the values there are; into values that are no object it cannot be.
+  const malformed = valuesShapeProblem(raw);
+  if (malformed) {
+    const where = `-n ${release.metadata.namespace ?? objects.namespace} ${release.metadata.name}`;
+    throw conflict(`agent ${objects.namespace}/${objects.name}: its HelmRelease's ${malformed}, so no change can ` +
+      `be merged into them; fix spec.values (kubectl edit helmrelease ${where}) or delete the agent and create ` +
+      'it again');
+  }
+  const before = (raw ?? {}) as Record<string, unknown>;
   const after = applyUpdate(before, update);
   const removal = toolsetRemovalViolation(before, after);
   if (removal) throw invalid(removal);
