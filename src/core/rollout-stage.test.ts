@@ -51,6 +51,17 @@ describe('a verdict judged by generations', () => {
       'HelmRelease created; Flux has not reconciled it yet'],
     ['kagent has not observed the Agent', facts({ agent: agent({ generation: 3 }) }),
       'Agent generation 3 not yet observed by kagent (observed 2)'],
+    ['the Agent\'s Ready condition speaks of an older generation, though kagent observed the new one',
+      facts({ agent: agent({ generation: 3, observedGeneration: 3, conditions: [
+        { type: 'Accepted', status: 'True', reason: 'AgentReconciled', observedGeneration: 3 },
+        { type: 'Ready', status: 'True', reason: 'DeploymentReady', observedGeneration: 2 },
+      ] }) }),
+      'Agent generation 3 not yet judged by kagent (Ready is for generation 2)'],
+    ['the Agent\'s Accepted condition speaks of an older generation',
+      facts({ agent: agent({ generation: 3, observedGeneration: 3, conditions: [
+        { type: 'Accepted', status: 'True', reason: 'AgentReconciled', observedGeneration: 1 },
+      ] }) }),
+      'Agent generation 3 not yet judged by kagent (Accepted is for generation 1)'],
     ['the Deployment controller has not observed the Deployment', facts({ deployment: deployment({ generation: 3 }) }),
       'Deployment generation 3 not yet observed by the Deployment controller (observed 2)'],
     ['no pod runs the new template yet', facts({ deployment: deployment({ updatedReplicas: 0, replicas: 1 }) }),

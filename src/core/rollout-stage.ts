@@ -56,12 +56,25 @@ export function releaseBehind(facts: Facts, wanted?: number): string | undefined
   return undefined;
 }
 
-/** Why the Agent's conditions do not yet speak for its spec: kagent has not observed its generation. */
+/**
+ * Why the Agent's conditions do not yet speak for its spec: kagent has not observed its generation, or
+ * its Accepted or Ready condition was judged for an older one (a condition's own observedGeneration
+ * says which spec it describes, as kstatus reads it, whatever `status.observedGeneration` says).
+ */
 export function agentBehind(facts: Facts): string | undefined {
   const agent = facts.agent;
-  if (!agent?.exists || !known(agent.generation) || !known(agent.observedGeneration)) return undefined;
-  if (agent.observedGeneration >= agent.generation) return undefined;
-  return `Agent generation ${agent.generation} not yet observed by kagent (observed ${agent.observedGeneration})`;
+  if (!agent?.exists || !known(agent.generation)) return undefined;
+  if (known(agent.observedGeneration) && agent.observedGeneration < agent.generation) {
+    return `Agent generation ${agent.generation} not yet observed by kagent (observed ${agent.observedGeneration})`;
+  }
+  for (const type of ['Accepted', 'Ready']) {
+    const condition = findCondition(agent.conditions, type);
+    if (known(condition?.observedGeneration) && condition.observedGeneration < agent.generation) {
+      return `Agent generation ${agent.generation} not yet judged by kagent (${type} is for generation ` +
+        `${condition.observedGeneration})`;
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -10,8 +10,8 @@ const writes = () => f.kube.counters.count({ verb: 'create' }) + f.kube.counters
 beforeAll(() => {
   f = startFakeServiceFixture();
   seedRelease(f.kube, { name: 'fine', ready: true, values: { agent: { name: 'fine' }, toolset: ['preset:read-only'] } });
-  seedRelease(f.kube, { name: 'stringy', ready: true, values: 'str' });
-  seedRelease(f.kube, { name: 'listy', ready: true, values: [1, 2, 3] });
+  seedRelease(f.kube, { name: 'stringy', ready: true, values: 'str' as never });
+  seedRelease(f.kube, { name: 'listy', ready: true, values: [1, 2, 3] as never });
 });
 
 const refusal = async (run: () => Promise<unknown>) => {
