@@ -6,7 +6,7 @@ const conds: Condition[] = [
   { type: 'Ready', status: 'True', reason: 'Ok' },
   { type: 'Accepted', status: 'False', reason: 'Bad', message: 'no model' },
   { type: 'Stalled', status: 'Unknown' },
-  { type: 'Ready', status: 'False' },
+  { type: 'Ready', status: 'True' },
 ];
 
 describe('conditionStatus', () => {
@@ -25,10 +25,21 @@ describe('conditionStatus', () => {
 });
 
 describe('findCondition', () => {
-  it('finds the first condition of a type', () => {
+  it('finds the condition of a type, the first when it is there twice with one status', () => {
     expect(findCondition(conds, 'Ready')).toEqual({ type: 'Ready', status: 'True', reason: 'Ok' });
     expect(findCondition(conds, 'Nope')).toBeUndefined();
     expect(findCondition(undefined, 'Ready')).toBeUndefined();
+  });
+
+  it('answers a type given twice with different statuses as Unknown, so neither order reads as ready', () => {
+    const twice = [{ type: 'Ready', status: 'True', observedGeneration: 2 }, { type: 'Ready', status: 'False', observedGeneration: 2 }];
+    for (const given of [twice, [...twice].reverse()]) {
+      expect(findCondition(given, 'Ready')).toMatchObject({ type: 'Ready', status: 'Unknown', reason: 'Contradictory' });
+      expect(conditionStatus(given, 'Ready')).toBeNull();
+    }
+    // The same status twice says one thing: the first is the answer.
+    const same = [{ type: 'Ready', status: 'True', reason: 'A' }, { type: 'Ready', status: 'True', reason: 'B' }];
+    expect(findCondition(same, 'Ready')).toEqual({ type: 'Ready', status: 'True', reason: 'A' });
   });
 });
 

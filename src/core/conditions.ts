@@ -6,9 +6,23 @@
 import { formatKubeTime } from './kube-time.js';
 import type { Condition } from './types.js';
 
-/** The first condition of `type`, or undefined. */
+/** The reason findCondition gives a type held twice with different statuses. */
+export const CONTRADICTORY = 'Contradictory';
+
+/**
+ * The condition of `type`, or undefined. Conditions are a map by type (Kubernetes API conventions), but
+ * the Flux and kagent CRDs do not make the API server hold that: when one type appears twice with
+ * different statuses, neither speaks for the object, and the answer is that type as Unknown (which no
+ * verdict reads as ready or failed) with the reason CONTRADICTORY, naming the statuses.
+ */
 export function findCondition(conditions: readonly Condition[] | undefined, type: string): Condition | undefined {
-  return conditions?.find((c) => c.type === type);
+  const first = conditions?.find((c) => c.type === type);
+  if (!first || !conditions!.some((c) => c !== first && c.type === type && c.status !== first.status)) return first;
+  const statuses = conditions!.filter((c) => c.type === type).map((c) => c.status).join(', ');
+  return {
+    type, status: 'Unknown', reason: CONTRADICTORY,
+    message: `status.conditions holds ${type} more than once, with the statuses ${statuses}`,
+  };
 }
 
 /** A condition's status as a boolean: True → true, False → false, absent or Unknown → null. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { conditionStatus } from './conditions.js';
 import type { Condition } from './types.js';
 import { FAILED_CONTAINER_REASONS, firstLine, statusVerdict } from './verdict.js';
 import type { StatusFacts } from './verdict.js';
@@ -27,6 +28,16 @@ const crashing = [{
 const backOffEvent = { type: 'Warning', reason: 'BackOff', message: 'Back-off restarting failed container\nmore', object: 'Pod/sre-7d9-abcde' };
 
 describe('statusVerdict', () => {
+  it('is not ready when the release holds Ready twice, True and False, in either order', () => {
+    const twice = [cond('Ready', 'True', 'UpgradeSucceeded'), cond('Ready', 'False', 'UpgradeFailed', 'boom')];
+    for (const conditions of [twice, [...twice].reverse()]) {
+      const release = hr({ ready: conditionStatus(conditions, 'Ready'), conditions });
+      const given = { helmRelease: release, agent: agent(true, true), deployment: deployment(1, 1) };
+      const { verdict } = statusVerdict(given);
+      expect(verdict).toBe('progressing');
+    }
+  });
+
   // One row per rule of the verdict, in order; each row's facts also satisfy later rules
   // where that is possible, so the row shows that the earlier rule wins.
   it.each<[string, StatusFacts, string, string]>([
