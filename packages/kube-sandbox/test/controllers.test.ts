@@ -7,7 +7,7 @@
  * Agent whose ModelConfig is missing is not accepted; a hold keeps a release unreconciled. The
  * tests run at once, each on objects of its own; every wait is a poll with a deadline.
  */
-import { Watch } from '@kubernetes/client-node';
+import { PatchStrategy, setHeaderOptions, Watch } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { eventually, HR, helmRelease, rejection, startHarness, type Harness } from './harness.js';
 
@@ -266,6 +266,23 @@ describe.concurrent('helm-controller and kagent', () => {
     await mergePatch('poked', { metadata: { name: 'poked', namespace: 'kagent', annotations: { 'reconcile.fluxcd.io/requestedAt': '2026-12-04T17:00:00Z' } } });
     await eventually(async () => ((await getHr('poked')).status.lastHandledReconcileAt === '2026-12-04T17:00:00Z' ? true : undefined));
     expect((await getHr('poked')).status.conditions.find((c: { type: string }) => c.type === 'Ready').status).toBe('True');
+  });
+
+  it('leaves a status written by hand as it is: only a new generation or a reconcile request starts a reconcile', async ({ expect }) => {
+    await create('hand-written', {});
+    await readyRelease('hand-written');
+    const before = await getHr('hand-written');
+    const conditions = before.status.conditions.map((c: { type: string }) => (c.type === 'Ready'
+      ? { ...c, status: 'False', reason: 'UpgradeFailed', message: 'written by a test' } : c));
+    await h.custom.patchNamespacedCustomObjectStatus({ ...HR, namespace: 'kagent', name: 'hand-written',
+      body: { status: { conditions } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    // A barrier: another release reconciled after the patch proves the controller has run since.
+    await create('hand-witness', {});
+    await readyRelease('hand-witness');
+    expect(cond(await getHr('hand-written'), 'Ready')).toMatchObject({ status: 'False', message: 'written by a test' });
+    // A reconcile request is a reason: helm-controller judges the release again.
+    await mergePatch('hand-written', { metadata: { name: 'hand-written', namespace: 'kagent', annotations: { 'reconcile.fluxcd.io/requestedAt': 'again' } } });
+    await eventually(async () => (cond(await getHr('hand-written'), 'Ready')?.status === 'True' ? true : undefined));
   });
 
   it('uninstalls on deletion: the release, the Agent, its Deployment and its pods go', async () => {

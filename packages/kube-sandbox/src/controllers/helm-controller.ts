@@ -11,6 +11,7 @@ import { isObject, nowTimestamp, type JsonObject } from '../api/json.js';
 import type { SandboxStore } from '../ops/sandbox-store.js';
 import { CHART_APP_VERSION, CHART_NAME, chartFailure, renderAgent } from './agent-chart.js';
 import { Controller, finalizersOf, metadata, type ControllerContext } from './controller.js';
+import type { StoreEvent } from '../store/watch-hub.js';
 import { applyAgent, deleteOwnedAgent, inventoryAgents, MANAGER, releaseNameOf } from './helm-apply.js';
 import { deleteRelease, storeRelease } from './helm-storage.js';
 import { releaseTarget, type ReleaseTarget } from './remote-cluster.js';
@@ -140,8 +141,8 @@ function forGeneration(conditions: readonly Condition[], generation: number): Co
 }
 
 /** One reconcile of a HelmRelease (exported for seeding installed releases synchronously). */
-export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log'>, namespace: string,
-  name: string): number | void {
+export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log'> & { delayMs?: number },
+  namespace: string, name: string): number | void {
   const { store } = ctx;
   const hr = store.find(HR, namespace, name);
   if (!hr) return;
@@ -249,7 +250,9 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
       { type: 'Reconciling', status: 'True', reason: 'Progressing', message, observedGeneration: generation });
     conditions = setCondition(conditions,
       { type: 'Ready', status: 'Unknown', reason: 'Progressing', message, observedGeneration: generation });
-    return void writeStatus(store, HR, hr, { ...status, conditions }, MANAGER);
+    writeStatus(store, HR, hr, { ...status, conditions }, MANAGER);
+    // Its own status write triggers nothing (see helmReleaseChanged): the action is requeued.
+    return ctx.delayMs ?? 0;
   }
   Object.assign(status, {
     lastAttemptedGeneration: generation, lastAttemptedConfigDigest: configDigest, lastAttemptedRevision: chartVersion,
@@ -326,10 +329,29 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
     `helm-controller: ${action} of ${namespace}/${name} succeeded`);
 }
 
+/**
+ * The HelmRelease events helm-controller reconciles, as its watch predicates choose them
+ * (`GenerationChangedPredicate` or `ReconcileRequestedPredicate`): a new or deleted release, a spec
+ * change (a new generation; deletion sets one too), a new `reconcile.fluxcd.io/requestedAt`, and the
+ * finalizers changing (its own finalizer is followed by the reconcile that acts). A write to status
+ * alone, by helm-controller or by anyone else, is no reason: a status patched by hand stays.
+ */
+function helmReleaseChanged(event: StoreEvent): Iterable<readonly [string, string]> {
+  const after = metadata(event.object);
+  const target = [[String(after.namespace ?? ''), String(after.name ?? '')] as const];
+  if (event.type !== 'MODIFIED' || !event.previous) return target;
+  const before = metadata(event.previous);
+  const requested = (m: JsonObject) => str(obj(m.annotations)[RECONCILE_REQUESTED_AT]);
+  const changed = before.generation !== after.generation || requested(before) !== requested(after)
+    || Boolean(before.deletionTimestamp) !== Boolean(after.deletionTimestamp)
+    || JSON.stringify(before.finalizers ?? []) !== JSON.stringify(after.finalizers ?? []);
+  return changed ? target : [];
+}
+
 /** Start the helm-controller: HelmReleases, and the releases of an OCIRepository when it changes. */
 export function startHelmController(ctx: ControllerContext): Controller {
   const controller = new Controller(MANAGER, ctx, (ns, name) => reconcileHelmRelease(ctx, ns, name));
-  controller.watch(HR).watch('ocirepositories', (event) => {
+  controller.watch(HR, helmReleaseChanged).watch('ocirepositories', (event) => {
     const source = metadata(event.object);
     return ctx.store.list(HR).items.filter((hr) => {
       const ref = obj(obj(hr.spec).chartRef);
