@@ -68,6 +68,16 @@ describe('sandbox CRUD through client-node', () => {
     });
   });
 
+  it('refuses a create that carries a resourceVersion, as the API server\'s storage does (500), and stores nothing', async () => {
+    const body = { metadata: { name: 'recreated', resourceVersion: '12' }, data: { k: 'v' } };
+    const { code, status } = await rejection(h.core.createNamespacedConfigMap({ namespace: 'tenant', body }));
+    expect(code).toBe(500);
+    expect(status).toMatchObject({
+      reason: 'InternalError', message: 'Internal error occurred: resourceVersion should not be set on objects to be created',
+    });
+    expect((await rejection(h.core.readNamespacedConfigMap({ namespace: 'tenant', name: 'recreated' }))).code).toBe(404);
+  });
+
   it('answers NotFound with the real Status body', async () => {
     const { code, status } = await rejection(h.custom.getNamespacedCustomObject({ ...HR, namespace: 'kagent', name: 'sre' }));
     expect(code).toBe(404);

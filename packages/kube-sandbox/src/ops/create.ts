@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { metaOf, nowTimestamp, type JsonObject } from '../api/json.js';
-import { groupResourceString, statusErrors } from '../api/status.js';
+import { groupResourceString, StatusError, statusErrors } from '../api/status.js';
 import { encodeManagedFields, recordUpdate, managerFromUserAgent,
   type ManagerEntry } from '../fields/managed-fields.js';
 import { namespaces } from '../resources/builtin-core.js';
@@ -90,5 +90,13 @@ export function insertObject(
 export function createObject(
   env: OpsEnv, def: ResourceDef, namespace: string, body: unknown, opts: WriteOptions,
 ): JsonObject {
-  return insertObject(env, def, decodeObject(def, body, namespace), opts);
+  const obj = decodeObject(def, body, namespace);
+  // As the API server's storage answers it (an internal error, kept so by its maintainers): a client
+  // that creates what it read before, resourceVersion and all, learns it here, not on a real cluster.
+  const resourceVersion = metaOf(obj).resourceVersion;
+  if (resourceVersion !== undefined && resourceVersion !== '' && resourceVersion !== '0') {
+    const why = 'resourceVersion should not be set on objects to be created';
+    throw new StatusError(500, 'InternalError', `Internal error occurred: ${why}`, { causes: [{ message: why }] });
+  }
+  return insertObject(env, def, obj, opts);
 }
