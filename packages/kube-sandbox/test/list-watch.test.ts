@@ -275,8 +275,11 @@ describe('sandbox watch through client-node', () => {
     await started;
     await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: 'sel' } } });
     await h.core.patchNamespacedConfigMap({ namespace: 'tenant', name: 'sel', body: [{ op: 'add', path: '/metadata/labels', value: { watched: 'yes' } }] });
-    await h.core.patchNamespacedConfigMap({ namespace: 'tenant', name: 'sel', body: [{ op: 'remove', path: '/metadata/labels' }] });
-    expect((await events).map(([t]) => t)).toEqual(['ADDED', 'DELETED']);
+    const unlabelled = await h.core.patchNamespacedConfigMap({ namespace: 'tenant', name: 'sel', body: [{ op: 'remove', path: '/metadata/labels' }] });
+    const got = await events;
+    expect(got.map(([t]) => t)).toEqual(['ADDED', 'DELETED']);
+    // As the watch cache sends it: the object as the watch last saw it selected, at the change's resourceVersion.
+    expect(got[1]![1].metadata).toMatchObject({ labels: { watched: 'yes' }, resourceVersion: unlabelled.metadata!.resourceVersion });
   });
 
   // From here on at once: none of these reads what another one writes.

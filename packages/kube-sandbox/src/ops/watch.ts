@@ -38,6 +38,19 @@ function translate(event: StoreEvent, matches: Selector): string | undefined {
   return before ? 'DELETED' : undefined;
 }
 
+/**
+ * The object an event carries. A change that takes an object out of the selection is a DELETED
+ * event with the object as it was (what the client last saw selected) at the change's
+ * resourceVersion, as the API server's watch cache sends it.
+ */
+function shownObject(event: StoreEvent, type: string): JsonObject {
+  if (event.type !== 'MODIFIED' || type !== 'DELETED' || !event.previous) return event.object;
+  const previous = structuredClone(event.previous);
+  const meta = isObject(previous.metadata) ? previous.metadata : (previous.metadata = {});
+  meta.resourceVersion = isObject(event.object.metadata) ? event.object.metadata.resourceVersion : String(event.rv);
+  return previous;
+}
+
 /** Start a watch; events are delivered synchronously through `emit`. Bad selectors throw 400. */
 export function startWatch(env: OpsEnv, def: ResourceDef, opts: WatchOptions, emit: WatchEmit): WatchHandle {
   const select = combine(labelSelector(opts.labelSelector), fieldSelector(opts.fieldSelector, def));
@@ -74,12 +87,12 @@ export function startWatch(env: OpsEnv, def: ResourceDef, opts: WatchOptions, em
   }
   for (const event of backlog) {
     const type = translate(event, matches);
-    if (type) emit(type, event.object);
+    if (type) emit(type, shownObject(event, type));
   }
   const unsubscribe = env.objects.hub.subscribe((event) => {
     if (event.resource !== key) return;
     const type = translate(event, matches);
-    if (type) emit(type, event.object);
+    if (type) emit(type, shownObject(event, type));
   });
   return {
     stop: () => {
