@@ -78,6 +78,21 @@ describe('sandbox CRUD through client-node', () => {
     expect((await rejection(h.core.readNamespacedConfigMap({ namespace: 'tenant', name: 'recreated' }))).code).toBe(404);
   });
 
+  it('refuses a uid that is not the object\'s: a PUT as a failed precondition (409), a patch as immutable (422)', async () => {
+    const created = await h.core.createNamespacedConfigMap({ namespace: 'tenant', body: { metadata: { name: 'uid-kept' } } });
+    const uid = created.metadata!.uid!;
+    const other = '00000000-0000-0000-0000-000000000000';
+    const put = await rejection(h.core.replaceNamespacedConfigMap({ namespace: 'tenant', name: 'uid-kept',
+      body: { metadata: { name: 'uid-kept', uid: other }, data: { k: 'v' } } }));
+    expect(put.code).toBe(409);
+    expect(put.status.message).toBe(`Operation cannot be fulfilled on configmaps "uid-kept": Precondition failed: UID in precondition: ${other}, UID in object meta: ${uid}`);
+    const patch = await rejection(h.core.patchNamespacedConfigMap({ namespace: 'tenant', name: 'uid-kept',
+      body: [{ op: 'replace', path: '/metadata/uid', value: other }] }));
+    expect(patch.code).toBe(422);
+    expect(patch.status.message).toContain(`metadata.uid: Invalid value: "${other}": field is immutable`);
+    expect((await h.core.readNamespacedConfigMap({ namespace: 'tenant', name: 'uid-kept' })).metadata!.uid).toBe(uid);
+  });
+
   it('answers NotFound with the real Status body', async () => {
     const { code, status } = await rejection(h.custom.getNamespacedCustomObject({ ...HR, namespace: 'kagent', name: 'sre' }));
     expect(code).toBe(404);

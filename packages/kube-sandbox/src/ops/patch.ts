@@ -13,7 +13,7 @@ import { readManagedFields, type WriteIdentity, type WriteScope } from '../field
 import { applyJsonPatch, PatchApplyError } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { strategicMerge } from '../patch/strategic-merge.js';
-import { apiVersionOf, groupResource, type ResourceDef } from '../resources/types.js';
+import { apiVersionOf, groupKind, groupResource, type ResourceDef } from '../resources/types.js';
 import { insertObject } from './create.js';
 import { decodeObject } from './decode.js';
 import { commitUpdate } from './update.js';
@@ -87,6 +87,12 @@ export function patchObject(
   const old = env.objects.get(def, namespace, name);
   if (!old) throw statusErrors.notFound(groupResource(def), name);
   const candidate = decodeObject(def, patched(def, old, type, body), namespace, name);
+  // metadata.uid is immutable (ObjectMeta update validation): a patch that changes it is refused.
+  const uid = metaOf(candidate).uid;
+  if (typeof uid === 'string' && uid !== '' && uid !== metaOf(old).uid) {
+    throw statusErrors.invalid(groupKind(def), name,
+      [fieldError.invalid('metadata.uid', uid, 'field is immutable')]);
+  }
   const object = commitUpdate(env, { def, old, candidate, scope: opts.subresource === 'status' ? 'status' : 'main',
     opts });
   return { object, created: false };

@@ -149,6 +149,13 @@ export function updateObject(
   const candidate = decodeObject(def, body, namespace, name);
   const old = env.objects.get(def, namespace, name);
   if (!old) throw statusErrors.notFound(groupResource(def), name);
+  // A uid in the body is a precondition: the object replaced must be that one (another object of the
+  // same name, made after a delete, is not), answered 409 as the API server's storage answers it.
+  const sentUid = readMeta(candidate).uid;
+  if (typeof sentUid === 'string' && sentUid !== '' && sentUid !== readMeta(old).uid) {
+    throw statusErrors.conflict(groupResource(def), name,
+      `Precondition failed: UID in precondition: ${sentUid}, UID in object meta: ${String(readMeta(old).uid)}`);
+  }
   const sentRv = readMeta(candidate).resourceVersion;
   if (def.custom && (sentRv === undefined || sentRv === '')) {
     throw statusErrors.invalid({ group: def.group, kind: def.resource }, name, [
