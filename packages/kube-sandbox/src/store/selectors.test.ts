@@ -27,12 +27,20 @@ describe('labelSelector', () => {
     expect(labelSelector(selector)!(obj(labels))).toBe(expected);
   });
 
+  it('takes prefixed keys and empty values, as labels.Parse does', () => {
+    expect(labelSelector('example.com/tier=x,a=,b.c-d_e!=v.1')!({ metadata: { labels: { 'example.com/tier': 'x', a: '' } } }))
+      .toBe(true);
+  });
+
   it('selects everything when empty', () => {
     expect(labelSelector('')).toBeUndefined();
     expect(labelSelector('  ')).toBeUndefined();
   });
 
-  it.each([['a in b'], ['a in ()'], ['=a'], ['a b'], ['a>x'], ['a in (1']])('refuses %s with 400', (selector) => {
+  it.each([['a in b'], ['a in ()'], ['=a'], ['a b'], ['a>x'], ['a in (1'],
+    // What apimachinery's labels.Parse checks beyond the grammar: a trailing comma, keys and values.
+    ['tier=x,'], ['a==='], ['A_//b=c'], ['a=%%'], ['-a=b'], ['Example.com/a=b'], [`a=${'v'.repeat(64)}`],
+    ['a in (x,%)']])('refuses %s with 400', (selector) => {
     try {
       labelSelector(selector);
       expect.unreachable();

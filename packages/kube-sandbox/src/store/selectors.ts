@@ -66,6 +66,7 @@ function parseLabelSelector(text: string): Requirement[] {
         i += 1;
       } else if (op === '=' || op === '==' || op === '!=') {
         const value = tokens[i + 2] === undefined || tokens[i + 2] === ',' ? '' : tokens[i + 2]!;
+        if (/^[()=!<>]/.test(value)) fail(value, 'identifier');
         requirements.push({ key, op: op === '!=' ? 'notin' : 'in', values: [value] });
         i += value === '' ? 2 : 3;
       } else if (op === 'in' || op === 'notin') {
@@ -85,9 +86,42 @@ function parseLabelSelector(text: string): Requirement[] {
     if (i < tokens.length) {
       if (tokens[i] !== ',') fail(tokens[i], "','");
       i++;
+      // A comma ends no selector: `tier=x,` is refused, not read as `tier=x`.
+      if (i === tokens.length) fail(undefined, 'identifier');
     }
   }
+  for (const req of requirements) checkRequirement(req);
   return requirements;
+}
+
+const NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/**
+ * A requirement's key is a qualified name and its values label values, as apimachinery's
+ * `labels.Parse` checks them (a selector no label could match is a 400, not an empty list).
+ */
+function checkRequirement({ key, op, values }: Requirement): void {
+  const slash = key.indexOf('/');
+  const [prefix, name] = slash < 0 ? [undefined, key] : [key.slice(0, slash), key.slice(slash + 1)];
+  const badPrefix = prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix));
+  const keyProblem = badPrefix ? 'prefix part must be a lowercase RFC 1123 subdomain'
+    : name.length === 0 || name.length > 63 || !NAME_PART.test(name)
+      ? 'name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an ' +
+        'alphanumeric character (at most 63 characters)'
+      : undefined;
+  if (keyProblem) {
+    throw statusErrors.badRequest(
+      `unable to parse requirement: key: Invalid value: ${JSON.stringify(key)}: ${keyProblem}`);
+  }
+  if (op === 'gt' || op === 'lt') return;
+  for (const [i, value] of values.entries()) {
+    if (value.length <= 63 && LABEL_VALUE.test(value)) continue;
+    throw statusErrors.badRequest(`unable to parse requirement: values[${i}][${key}]: Invalid value: ` +
+      `${JSON.stringify(value)}: a valid label must be an empty string or consist of alphanumeric characters, ` +
+      `'-', '_' or '.', and must start and end with an alphanumeric character (at most 63 characters)`);
+  }
 }
 
 function matches(req: Requirement, labels: Record<string, unknown>): boolean {
