@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { operations } from '../core/openapi.generated.js';
 import type { Schemas } from '../core/types.js';
 import { WAIT_DEFAULT_SECONDS, WAIT_MAX_SECONDS } from '../core/wait-rules.js';
+import { MAX_REVISION } from '../core/revisions/revision-schema.js';
 import { ARG } from './descriptions.js';
 
 const namespace = z.string().describe(ARG.namespace).optional();
@@ -143,7 +144,7 @@ export const validateAgentInput = z
   })
   .strict();
 
-const revisionNumber = (description: string) => z.number().int().min(1).describe(description);
+const revisionNumber = (description: string) => z.number().int().min(1).max(MAX_REVISION).describe(description);
 
 export const listAgentRevisionsInput = agentRefInput;
 
