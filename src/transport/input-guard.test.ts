@@ -11,6 +11,7 @@ describe('inputShapeProblem', () => {
     ['a "constructor" key in a map', { labels: { constructor: 'x' } }],
     ['exactly 64 levels', JSON.parse(`{"a":${nested(MAX_INPUT_DEPTH - 1, '[', ']')}}`)],
     ['scalars and null', { a: null, b: 1, c: 'x', d: true }],
+    ['text beyond the Basic Multilingual Plane (a whole surrogate pair)', JSON.parse('{"description":"\\ud83d\\ude00 ok"}')],
   ])('finds nothing wrong with %s', (_case, input) => {
     expect(inputShapeProblem(input)).toBeUndefined();
   });
@@ -20,6 +21,9 @@ describe('inputShapeProblem', () => {
     ['100,000 levels of objects', `{"ok":1,"deep":${nested(100_000, '{"a":', '}')}}`, 'deep', ' nests objects and lists deeper than 64 levels'],
     ['"__proto__" in a map', '{"labels":{"a":"b","__proto__":{"x":"y"}}}', 'labels.__proto__', ': "__proto__" is not accepted as a key'],
     ['"__proto__" in a list item', '{"skills":{"gitRefs":[{"url":"u"},{"__proto__":"x"}]}}', 'skills.gitRefs[1].__proto__', ': "__proto__" is not accepted as a key'],
+    ['a lone high surrogate', '{"description":"\\ud800x"}', 'description', ' holds a lone UTF-16 surrogate, which is not Unicode text'],
+    ['a lone low surrogate in a list', '{"toolset":["ok","\\udc00"]}', 'toolset[1]', ' holds a lone UTF-16 surrogate, which is not Unicode text'],
+    ['a lone surrogate in a key', '{"labels":{"\\ud800":"v"}}', 'labels', ' has a key with a lone UTF-16 surrogate'],
   ])('names the field of %s', (_case, json, field, reason) => {
     expect(inputShapeProblem(JSON.parse(json))).toEqual({ field, reason });
   });
