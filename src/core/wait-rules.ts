@@ -31,6 +31,14 @@ export function waitSeconds(field: string, value: unknown, min: 0 | 1, fallback:
   return value;
 }
 
+/** A `generation` to wait for: a whole number of at least 1, or the 400 that says so. */
+export function waitGeneration(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 1) return value;
+  const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 32)) : String(value);
+  throw invalid(`generation must be a whole number of at least 1 (a write's generation), got ${shown}`);
+}
+
 /**
  * A write's `wait` in seconds (0: answer at once), or the 400 that says why not. A dry run
  * stores nothing and a commit-mode write reaches the cluster only once its pull request is

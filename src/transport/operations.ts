@@ -6,6 +6,8 @@
  * reads `""` as unset (it cannot clear), while MCP binds arguments as given (`rest.adapt`).
  */
 import type { z } from 'zod';
+import { ErrorCode, isAppError } from '../core/errors.js';
+import { WAIT_DEFAULT_SECONDS, waitGeneration, waitSeconds } from '../core/wait-rules.js';
 import type { AgentService } from '../service/agent-service.js';
 import type { RequestContext } from '../identity/caller.js';
 import type {
@@ -82,6 +84,12 @@ export interface RestBinding<I = Record<string, unknown>, R = unknown> {
    * server-sent event stream of its updates (rest/turn-stream.ts), by running this.
    */
   turnStream?(service: OperationService, ctx: RequestContext, input: I, onUpdate: (turn: Turn) => void): Promise<R>;
+  /**
+   * On a route whose GET waits (wait_for_agent): what a HEAD runs instead, once. HEAD produces no
+   * content (RFC 9110 §9.3.2), so it answers what decides the status code and does not hold the
+   * connection for the wait's timeout, as `HEAD …/status?watch=true` ends after the first status.
+   */
+  head?(service: OperationService, ctx: RequestContext, input: I): Promise<unknown>;
   /** Query parameters bound to input fields of the same name. */
   query?: Readonly<Record<string, QueryParamType>>;
   /** Path parameters that are whole numbers (the others are strings). */
@@ -267,7 +275,19 @@ export const rollbackAgent = op<typeof rollbackAgentInput, RollbackResult>({
 export const waitForAgent = op<typeof waitForAgentInput, WaitResult>({
   tool: 'wait_for_agent', annotations: CLOSED_READ, input: waitForAgentInput,
   rest: { method: 'get', path: '/agents/:namespace/:name/wait', status: 200,
-    query: { until: 'string', timeoutSeconds: 'integer', generation: 'integer', ...TARGET } },
+    query: { until: 'string', timeoutSeconds: 'integer', generation: 'integer', ...TARGET },
+    // The agent's current status: its 404 (unless waiting for deletion, which a missing agent meets).
+    head: async (service, ctx, input) => {
+      // The GET's own refusals of its query first, so HEAD answers the same 400.
+      waitSeconds('timeoutSeconds', input.timeoutSeconds, 1, WAIT_DEFAULT_SECONDS);
+      waitGeneration(input.generation);
+      try {
+        return await service.getAgentStatus(ctx, input);
+      } catch (err) {
+        if (input.until === 'deleted' && isAppError(err) && err.code === ErrorCode.NotFound) return undefined;
+        throw err;
+      }
+    } },
   run: (service, ctx, input) => service.waitForAgent(ctx, input),
 });
 

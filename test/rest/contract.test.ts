@@ -222,3 +222,21 @@ describe('degraded answers against api/openapi.yaml', () => {
     expect(response.json.error.message).toContain('data.spec.modelConfig: expected string, received number');
   });
 });
+
+describe('HEAD of the wait route', () => {
+  const head = (path: string) => fetch(`${api.base}${path}`, { method: 'HEAD' });
+
+  it('answers at once with the status a GET would have and no content, where the GET waits up to its timeout', async () => {
+    // `pending` has no status yet (no controllers here): a GET would wait the whole 600 s.
+    const res = await head('/agents/kagent/pending/wait?timeoutSeconds=600');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.text()).toBe('');
+  });
+
+  it('answers 404 for a missing agent, and 200 when the wait is for its deletion', async () => {
+    expect((await head('/agents/kagent/nothing/wait')).status).toBe(404);
+    expect((await head('/agents/kagent/nothing/wait?until=deleted')).status).toBe(200);
+    expect((await head('/agents/kagent/pending/wait?timeoutSeconds=601')).status).toBe(400);
+  });
+});

@@ -5,10 +5,10 @@
  * may see on any replica. It ends early when the client goes away or the server shuts down; a shutdown
  * is a 503 (Retry-After on REST) saying to call again, since another replica can go on waiting.
  */
-import { backendError, invalid, shutdownUnavailable, toAppError, unsupported } from '../../core/errors.js';
+import { backendError, shutdownUnavailable, toAppError, unsupported } from '../../core/errors.js';
 import { validateName } from '../../core/names.js';
 import type { Agent, Status, WaitResult } from '../../core/types.js';
-import { elapsedSeconds, WAIT_DEFAULT_SECONDS, waitSeconds, type WaitEnd,
+import { elapsedSeconds, WAIT_DEFAULT_SECONDS, waitGeneration, waitSeconds, type WaitEnd,
   type WaitUntil } from '../../core/wait-rules.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationEnv } from '../operation-env.js';
@@ -61,14 +61,6 @@ async function follow(
 async function refuseAnotherChart(env: OperationEnv, ctx: RequestContext, namespace: string, name: string) {
   const found = await lookupAgent(env.kube(ctx), env.types, namespace, name, env.compose.chartOciUrl);
   if (!found.agent && !found.release && found.foreign) throw found.foreign;
-}
-
-/** A `generation` to wait for: a whole number of at least 1, or the 400 that says so. */
-export function waitGeneration(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 1) return value;
-  const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 32)) : String(value);
-  throw invalid(`generation must be a whole number of at least 1 (a write's generation), got ${shown}`);
 }
 
 /** wait_for_agent: the final Status once the agent is where `until` says, has failed, or the time is up. */

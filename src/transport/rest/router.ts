@@ -138,6 +138,14 @@ function operationRoute(operation: AnyOperation, service: OperationService, log:
     );
     const unversioned = !rest.ifMatch && !rest.createIfMatch && !rest.etag;
     const routeName = `${rest.method.toUpperCase()} ${REST_BASE}${rest.path}`;
+    if (req.method === 'HEAD' && rest.head) {
+      await rest.head(service, ctx, input);
+      checkUnversionedIfMatch(header(req, 'if-match'), routeName);
+      // No content, so no length: the GET's body is known only once its wait ends (RFC 9110 §9.3.2).
+      res.writeHead(rest.status, { 'Content-Type': 'application/json' });
+      res.end();
+      return;
+    }
     // A write is refused before it runs; a read runs first, so its own 404 or 400 answers instead.
     if (unversioned && rest.method !== 'get') checkUnversionedIfMatch(header(req, 'if-match'), routeName);
     const result = await operation.run(service, ctx, input);
