@@ -285,6 +285,29 @@ describe.concurrent('helm-controller and kagent', () => {
     await eventually(async () => (cond(await getHr('hand-written'), 'Ready')?.status === 'True' ? true : undefined));
   });
 
+  it('upgrades a release in sync on flux reconcile --force, and retries one whose retries ran out on --reset', async ({ expect }) => {
+    await create('forced', {});
+    await readyRelease('forced');
+    const annotate = (name: string, annotations: Record<string, string>) =>
+      mergePatch(name, { metadata: { name, namespace: 'kagent', annotations } });
+    await annotate('forced', { 'reconcile.fluxcd.io/requestedAt': 'f1', 'reconcile.fluxcd.io/forceAt': 'f1' });
+    const forced = await eventually(async () => {
+      const r = await getHr('forced');
+      return r.status.lastHandledForceAt === 'f1' && cond(r, 'Ready')?.status === 'True' ? r : undefined;
+    });
+    expect(forced.status.history.map((e: { status: string }) => e.status)).toEqual(['deployed', 'superseded']);
+    // A chart the values break fails for good (retries exhausted); --reset tries it again.
+    await create('reset', { agent: { name: 'reset', runtime: 'rust' } });
+    await eventually(async () => (cond(await getHr('reset'), 'Stalled')?.status === 'True' ? true : undefined));
+    const attempts = async () => (await h.core.listNamespacedEvent({ namespace: 'kagent', fieldSelector: 'involvedObject.name=reset' }))
+      .items.filter((e) => e.reason === 'InstallFailed').reduce((sum, e) => sum + (e.count ?? 1), 0);
+    expect(await attempts()).toBe(1);
+    await annotate('reset', { 'reconcile.fluxcd.io/requestedAt': 'r1', 'reconcile.fluxcd.io/resetAt': 'r1' });
+    await eventually(async () => ((await attempts()) === 2 ? true : undefined), 10_000, 'a second install attempt');
+    const reset = await getHr('reset');
+    expect(reset.status).toMatchObject({ lastHandledResetAt: 'r1', lastHandledReconcileAt: 'r1', installFailures: 1 });
+  });
+
   it('uninstalls on deletion: the release, the Agent, its Deployment and its pods go', async () => {
     await create('doomed', {});
     await readyAgent('doomed');

@@ -23,6 +23,9 @@ import {
 const HR = 'helmreleases';
 /** Flux's request for a reconcile now: its value is copied to status.lastHandledReconcileAt once handled. */
 const RECONCILE_REQUESTED_AT = 'reconcile.fluxcd.io/requestedAt';
+// `flux reconcile helmrelease --force` and `--reset` set these beside requestedAt, to the same token.
+const FORCE_AT = 'reconcile.fluxcd.io/forceAt';
+const RESET_AT = 'reconcile.fluxcd.io/resetAt';
 /** helm-controller retries a release it could not reach with back-off; the sandbox looks again after this (ms). */
 const UNREACHABLE_RETRY_MS = 2_000;
 
@@ -169,6 +172,18 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   const status: JsonObject = structuredClone(obj(hr.status));
   const requested = str(obj(meta.annotations)[RECONCILE_REQUESTED_AT]);
   if (requested !== '') status.lastHandledReconcileAt = requested;
+  // A force or reset counts once, when its token is the reconcile request's and not yet handled.
+  const asked = (key: string, handled: string) => {
+    const token = str(obj(meta.annotations)[key]);
+    return token !== '' && token === requested && status[handled] !== token ? token : undefined;
+  };
+  const forceAt = asked(FORCE_AT, 'lastHandledForceAt');
+  const resetAt = asked(RESET_AT, 'lastHandledResetAt');
+  if (resetAt !== undefined) {
+    // --reset: the failure counts start again, so a release whose retries ran out is tried anew.
+    for (const key of ['failures', 'installFailures', 'upgradeFailures']) delete status[key];
+    status.lastHandledResetAt = resetAt;
+  }
   if (spec.suspend === true) {
     // A suspended reconcile ends at once without an error: its generation counts as observed.
     return void writeStatus(store, HR, hr, { ...status, observedGeneration: generation }, MANAGER);
@@ -207,7 +222,9 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   const deployed = history.find((h) => h.status === 'deployed');
   const releaseName = releaseNameOf(hr);
   const targetNamespace = str(spec.targetNamespace) || namespace;
-  if (history[0] === deployed && deployed?.chartVersion === chartVersion && deployed.configDigest === configDigest) {
+  // --force: a Helm upgrade runs even when the release is in sync with what is deployed.
+  if (forceAt === undefined && history[0] === deployed && deployed?.chartVersion === chartVersion &&
+    deployed.configDigest === configDigest) {
     // In sync with the deployed release (also after values went back to it following a failed upgrade).
     status.lastAttemptedGeneration = generation;
     conditions = forGeneration(removeConditions(conditions, 'Stalled', 'Reconciling'), generation);
@@ -225,7 +242,8 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   const ready = conditions.find((c) => c.type === 'Ready');
   const sameAttempt =
     status.lastAttemptedConfigDigest === configDigest && status.lastAttemptedRevision === chartVersion;
-  if (sameAttempt && ready?.status === 'False' && /^(Install|Upgrade)Failed$/.test(ready.reason)) {
+  if (sameAttempt && resetAt === undefined && forceAt === undefined && ready?.status === 'False' &&
+    /^(Install|Upgrade)Failed$/.test(ready.reason)) {
     // Retries exhausted: wait for new values or a new chart; the failure is judged again for this generation.
     status.lastAttemptedGeneration = generation;
     return void writeStatus(
@@ -259,6 +277,7 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
     lastAttemptedRevisionDigest: `sha256:${source.digestHex}`, lastAttemptedReleaseAction: action,
     storageNamespace: storageNamespaceOf(hr),
   });
+  if (forceAt !== undefined) status.lastHandledForceAt = forceAt;
   const storageNamespace = storageNamespaceOf(hr);
   // Helm on another cluster writes its release records there first; a missing namespace stops it.
   const noStorage = target.server && !target.store.find('namespaces', '', storageNamespace)
