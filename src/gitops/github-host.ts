@@ -6,7 +6,7 @@
  * installation or its token (docs/gitops.md "As whom"); no credential is logged or put in an error.
  */
 import { createAppAuth } from '@octokit/auth-app';
-import { backendError, forbidden, notFound, unauthenticated } from '../core/errors.js';
+import { AppError, backendError, conflict, forbidden, isAppError, notFound, unauthenticated } from '../core/errors.js';
 import type { RequestContext } from '../identity/caller.js';
 import type { GitOpsHost, GitSnapshot, Proposal, ProposalOutcome, RepoRef } from '../service/ports.js';
 import { createOctokit, isHttpError, type GitHubOctokit, type OctokitSettings } from '../github/octokit.js';
@@ -99,12 +99,34 @@ export class GitHubGitOpsHost implements GitOpsHost {
     if (head.data.object.sha !== p.baseCommit) return { moved: true, head: head.data.object.sha };
     await this.call(cred, p.repository, `create branch ${p.branch}`,
       () => cred.octokit.rest.git.createRef({ ...repo, ref: `refs/heads/${p.branch}`, sha: commit.data.sha }));
-    const pull = await this.call(cred, p.repository, 'open the pull request', () => cred.octokit.rest.pulls.create({
-      ...repo, title: p.title, body: p.body, head: p.branch, base: p.base,
-    }));
+    let pull;
+    try {
+      pull = await this.call(cred, p.repository, 'open the pull request', () => cred.octokit.rest.pulls.create({
+        ...repo, title: p.title, body: p.body, head: p.branch, base: p.base,
+      }));
+    } catch (err) {
+      throw await this.withoutBranch(cred, repo, p.branch, err);
+    }
     ctx.log.info({ repository: full(p.repository), branch: p.branch, commit: commit.data.sha,
       pullRequest: pull.data.html_url, as: cred.kind }, 'pull request opened');
     return { moved: false, commit: commit.data.sha, pullRequest: pull.data.html_url, number: pull.data.number };
+  }
+
+  /**
+   * A branch pushed for a pull request GitHub then refused is deleted, so no half-proposal stays behind
+   * (and the same change can be proposed again under the same branch name); the error says which.
+   */
+  private async withoutBranch(
+    cred: Credential, repo: { owner: string; repo: string }, branch: string, err: unknown,
+  ): Promise<unknown> {
+    if (!isAppError(err)) return err;
+    try {
+      await cred.octokit.rest.git.deleteRef({ ...repo, ref: `heads/${branch}` });
+      return new AppError(err.code, `${err.detail}; the branch ${branch} pushed for it was deleted`, { cause: err });
+    } catch {
+      return new AppError(err.code, `${err.detail}; the branch ${branch} pushed for it is left in ` +
+        `${repo.owner}/${repo.repo}: delete it before proposing the change again`, { cause: err });
+    }
   }
 
   private client(extra: Partial<OctokitSettings>): GitHubOctokit {
@@ -176,7 +198,21 @@ export class GitHubGitOpsHost implements GitOpsHost {
           `${err instanceof Error ? err.message : String(err)}`);
       }
       if (err.status === 401) throw unauthenticated(`GitHub refused ${who}: ${reason(err)}`);
+      // A primary rate limit comes as 403 or 429 with no requests left: not a refusal of the credential.
+      if ((err.status === 403 || err.status === 429) && err.response.headers['x-ratelimit-remaining'] === '0') {
+        throw backendError(`GitHub API: ${who} has used up its rate limit${resetText(err)}; nothing was ` +
+          `proposed: send the change again then`);
+      }
+      if (err.status === 429) {
+        throw backendError(`GitHub API: too many requests to ${what} in ${full(repository)}${retryText(err)}; ` +
+          'nothing was proposed: send the change again then');
+      }
       if (err.status === 403) throw forbidden(`${who} may not ${what} in ${full(repository)}: ${reason(err)}`);
+      // GitHub's conflicts (a branch or pull request that already exists, a ref that moved): the state of
+      // the repository, not a failure of GitHub.
+      if (err.status === 409 || err.status === 422) {
+        throw conflict(`GitHub refused to ${what} in ${full(repository)}: ${reason(err)}${detailText(err)}`);
+      }
       if (err.status === 404 && branch !== undefined) {
         throw notFound(`branch ${branch} of ${full(repository)} does not exist, or ${who} cannot see ` +
           `${full(repository)}`);
@@ -199,4 +235,25 @@ function reason(err: { message: string; response: { data: unknown } }): string {
   const data = err.response.data as { message?: unknown } | undefined;
   const text = typeof data?.message === 'string' ? data.message : err.message;
   return text.split('\n', 1)[0]!.slice(0, 200);
+}
+
+/** ` until <time>` from a rate-limit answer's reset header (epoch seconds), or nothing. */
+function resetText(err: { response: { headers: Record<string, string | undefined> } }): string {
+  const reset = Number(err.response.headers['x-ratelimit-reset']);
+  return Number.isFinite(reset) && reset > 0 ? ` until ${new Date(reset * 1000).toISOString()}` : '';
+}
+
+/** ` (retry after N s)` from a Retry-After header, or nothing. */
+function retryText(err: { response: { headers: Record<string, string | undefined> } }): string {
+  const after = err.response.headers['retry-after'];
+  return after && /^\d+$/.test(after) ? `; retry after ${after} s` : '';
+}
+
+/** GitHub's validation errors (`errors[].message`), which say what already exists, or nothing. */
+function detailText(err: { response: { data: unknown } }): string {
+  const errors = (err.response.data as { errors?: unknown } | undefined)?.errors;
+  if (!Array.isArray(errors)) return '';
+  const messages = errors.map((e) => (typeof e === 'object' && e !== null ? (e as { message?: unknown }).message : e))
+    .filter((m): m is string => typeof m === 'string');
+  return messages.length > 0 ? ` (${messages.join('; ').slice(0, 200)})` : '';
 }
