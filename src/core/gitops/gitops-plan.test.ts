@@ -66,6 +66,18 @@ describe('commit-mode planning', () => {
     expect(content(plan, 'clusters/prod/agents.yaml')).toBe(SRE.replace("displayName: 'SRE'", "displayName: 'Ops'").replace('- kubernetes # the cluster', '- helm # the cluster'));
   });
 
+  it('keeps flow-style siblings of an edited value as written, and a file git already agrees with as it is', () => {
+    const FLOW = 'apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: {name: sre, namespace: kagent}\n' +
+      'spec:\n  values:\n    agent: {name: sre}\n    modelConfig: {name: default-model-config}\n    toolset: [preset:none]\n';
+    const files = { 'clusters/prod/agents.yaml': FLOW };
+    const base = { agent: { name: 'sre' }, modelConfig: { name: 'default-model-config' }, toolset: ['preset:none'] };
+    const release = (values: Record<string, unknown>) => buildHelmRelease('kagent', 'sre', values, cfg);
+    const edited = planUpdate(input(files), { ...base, toolset: ['preset:read-only'] }, release, buildOciRepository('kagent', cfg));
+    expect(content(edited, 'clusters/prod/agents.yaml')).toBe(FLOW.replace('[preset:none]', '[preset:read-only]'));
+    const same = planUpdate(input(files), base, release, buildOciRepository('kagent', cfg));
+    expect(same.files).toEqual([{ path: 'clusters/prod/agents.yaml', action: 'unchanged', content: FLOW }]);
+  });
+
   it('refuses a release its Kustomization applied but git does not define, naming where it looked', () => {
     const err = (() => { try { planUpdate(input({ 'clusters/prod/kustomization.yaml': 'resources: []\n' }, { ownedBy: 'flux-system/prod' }), {}, buildHelmRelease('kagent', 'sre', {}, cfg), buildOciRepository('kagent', cfg)); } catch (e) { return e; } })();
     expect(isAppError(err, 'conflict')).toBe(true);

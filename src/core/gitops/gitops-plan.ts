@@ -6,7 +6,7 @@
  * renders exactly what apply mode would have applied. The service reads and writes; nothing here does I/O.
  */
 import type { ComposedObject } from '../compose.js';
-import { changedPaths } from '../diff.js';
+import { changedPaths, jsonEqual } from '../diff.js';
 import { conflict, notFound } from '../errors.js';
 import { addResource, newKustomization, removeResource, resourcesOf } from './gitops-kustomization.js';
 import { baseOf, dirOf, isManifest, isUnder, joinPath, KUSTOMIZATION_FILES } from './gitops-paths.js';
@@ -194,7 +194,9 @@ export function planUpdate(
   const file = documents(cs, hit.path)!;
   const base = valuesOf(plain(file.docs[hit.index]!) as Obj);
   const proposed = typeof values === 'function' ? values(base) : values;
-  cs.write(hit.path, withReleaseValues(file, hit.index, proposed));
+  // Git already carrying the values is no change: the file keeps its bytes (a re-render could still
+  // differ in layout, and a pull request of layout alone would propose nothing the caller asked for).
+  cs.write(hit.path, jsonEqual(base, proposed) ? file.text : withReleaseValues(file, hit.index, proposed));
   const plan: UpdatePlan = { files: cs.changes(), releasePath: hit.path, base, values: proposed };
   if (live) {
     const drift = changedPaths(base, live);

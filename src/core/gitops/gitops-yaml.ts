@@ -29,10 +29,16 @@ export function plain(doc: YamlDocument): unknown {
 }
 
 /** The file with document `index` replaced by its edited form, or removed (`undefined`). */
+/**
+ * How edited YAML is written: no line folding, and flow collections as Kubernetes manifests write
+ * them (`{name: ops}`, `[a, b]`), so a sibling of an edited value keeps its bytes.
+ */
+const RENDER = { lineWidth: 0, flowCollectionPadding: false } as const;
+
 export function replaceDocument(file: ParsedFile, index: number, edited: YamlDocument | undefined): string {
   const start = index === 0 ? 0 : file.docs[index - 1]!.range[2];
   const end = file.docs[index]!.range[2];
-  let middle = edited ? String(edited) : '';
+  let middle = edited ? edited.toString(RENDER) : '';
   if (edited && index > 0 && !middle.startsWith('---')) middle = `---\n${middle}`;
   if (!edited && index === 0 && file.docs.length > 1) {
     // The next document's separator now starts the file; drop it so no empty document remains.
@@ -112,7 +118,7 @@ export function withReleaseValues(file: ParsedFile, index: number, values: Recor
       const column = start - (file.text.lastIndexOf('\n', start - 1) + 1);
       const comment = current.commentBefore;
       current.commentBefore = undefined;
-      let text = new Document(current, { version: '1.1' }).toString({ lineWidth: 0 });
+      let text = new Document(current, { version: '1.1' }).toString(RENDER);
       current.commentBefore = comment;
       const pad = ' '.repeat(column);
       text = text.replace(/\n(?=.)/g, `\n${pad}`);
