@@ -100,4 +100,19 @@ describe.skipIf(!kubectlPresent)('git as the base of commit mode', () => {
     expect(w.world.github.pulls('acme/fleet')).toHaveLength(pulls);
     expect(await w.world.repo.show('main', 'clusters/prod/agent-manager/handmade.yaml')).toBeUndefined();
   });
+  it('proposes from git when only the live values break the chart schema, and commits none of them', async () => {
+    // An operator's hand edit adds a key the chart refuses, live only: drift, not this change's business.
+    const live = w.f.sandbox.store.find('helmreleases', 'kagent', 'sre')!;
+    const spec = live.spec as { values: Record<string, unknown> };
+    w.f.sandbox.store.update('helmreleases', { ...live, spec: { ...spec, values: { ...spec.values, bogus: 'x' } } } as never);
+    const result = await w.f.service.updateAgent(w.f.ctx(), { name: 'sre', description: 'From git', mode: 'commit' });
+    expect(result.changed).toEqual(['agent.description']);
+    expect(result.drift).toContain('bogus');
+    expect(await agentsFile(result.commit!.branch)).not.toContain('bogus');
+    // A change that itself breaks the schema is still refused before GitHub is asked.
+    const calls = w.world.github.calls.length;
+    const refused = await failure(w.f.service.updateAgent(w.f.ctx(), { name: 'sre', runtime: 'rust', mode: 'commit' }));
+    expect(refused.message).toContain('/agent/runtime');
+    expect(w.world.github.calls.length).toBe(calls);
+  });
 });

@@ -33,13 +33,14 @@ export function mergeUpdate(
   const raw = (release.spec as { values?: unknown } | undefined)?.values;
   // A change is merged into the values there are; into values that are no object it cannot be.
   const malformed = valuesShapeProblem(raw);
-  if (malformed) {
+  // A commit-mode change is merged into git's values (commit-ops.ts): the live ones only show drift.
+  if (malformed && update.mode !== 'commit') {
     const where = `-n ${release.metadata.namespace ?? objects.namespace} ${release.metadata.name}`;
     throw conflict(`agent ${objects.namespace}/${objects.name}: its HelmRelease's ${malformed}, so no change can ` +
       `be merged into them; fix spec.values (kubectl edit helmrelease ${where}) or delete the agent and create ` +
       'it again');
   }
-  const before = (raw ?? {}) as Record<string, unknown>;
+  const before = (malformed ? {} : raw ?? {}) as Record<string, unknown>;
   const after = applyUpdate(before, update);
   const removal = toolsetRemovalViolation(before, after);
   if (removal) throw invalid(removal);
