@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import type { RequestContext } from '../../identity/caller.js';
+import { cachedReadAuthorizer } from './access-review.js';
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+// The bearer guard has checked the signature before a review is asked; only the claims matter here.
+const token = (exp: number) => `${b64({ alg: 'RS256' })}.${b64({ sub: 'alice', exp })}.signature`;
+const attributes = { verb: 'list', group: 'helm.toolkit.fluxcd.io', resource: 'helmreleases', namespace: 'tenant' };
+
+describe('cachedReadAuthorizer', () => {
+  it('reuses an answer within its time, but never past the token\'s expiry, when the API server refuses the token', async () => {
+    let clock = 1_000_000_000_000;
+    let reviews = 0;
+    const authorize = cachedReadAuthorizer(async () => {
+      reviews++;
+      return true;
+    }, { now: () => clock });
+    const ctx = { requestId: 'r', token: token(clock / 1000 + 5) } as unknown as RequestContext;
+    expect(await authorize(ctx, attributes)).toBe(true);
+    clock += 4_000;
+    expect(await authorize(ctx, attributes)).toBe(true);
+    expect(reviews).toBe(1);
+    // Past exp, inside the 30 s the answer would otherwise be kept: asked again (and the API server decides).
+    clock += 2_000;
+    await authorize(ctx, attributes);
+    expect(reviews).toBe(2);
+  });
+
+  it('keeps an answer its 30 s for a token that expires later, and asks for no token at all', async () => {
+    let clock = 1_000_000_000_000;
+    let reviews = 0;
+    const authorize = cachedReadAuthorizer(async () => {
+      reviews++;
+      return true;
+    }, { now: () => clock });
+    const ctx = { requestId: 'r', token: token(clock / 1000 + 3600) } as unknown as RequestContext;
+    await authorize(ctx, attributes);
+    clock += 29_000;
+    await authorize(ctx, attributes);
+    expect(reviews).toBe(1);
+    expect(await authorize({ requestId: 'r' } as unknown as RequestContext, attributes)).toBe(false);
+    expect(reviews).toBe(1);
+  });
+});
