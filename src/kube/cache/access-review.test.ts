@@ -5,7 +5,7 @@ import { cachedReadAuthorizer } from './access-review.js';
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 // The bearer guard has checked the signature before a review is asked; only the claims matter here.
 const token = (exp: number) => `${b64({ alg: 'RS256' })}.${b64({ sub: 'alice', exp })}.signature`;
-const attributes = { verb: 'list', group: 'helm.toolkit.fluxcd.io', resource: 'helmreleases', namespace: 'tenant' };
+const attributes = { verb: 'list' as const, group: 'helm.toolkit.fluxcd.io', resource: 'helmreleases', namespace: 'tenant' };
 
 describe('cachedReadAuthorizer', () => {
   it('reuses an answer within its time, but never past the token\'s expiry, when the API server refuses the token', async () => {

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -90,6 +91,27 @@ describe('bearerAuth', () => {
     const body = (await res.json()) as { caller: Caller; tokenLength: number };
     expect(body.caller).toEqual({ subject: 'alice-subject', email: 'alice@example.com', groups: ['platform-admins'], source: 'sso' });
     expect(body.tokenLength).toBe(token.length);
+  });
+
+  it('refuses two Authorization headers with 400 invalid_request, whichever comes first, before verifying either', async () => {
+    const token = await issuer.mint({ aud: 'agent-manager' });
+    for (const pair of [[`Bearer ${token}`, 'Bearer garbage'], ['Bearer garbage', `Bearer ${token}`]]) {
+      const answer = await new Promise<{ status: number; challenge: string; body: string }>((resolve, reject) => {
+        const req = httpRequest(`${base}/api/v1/agents`, { headers: ['Host', new URL(base).host, ...pair.flatMap((value) => ['Authorization', value])] }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+          res.on('end', () => resolve({ status: res.statusCode!, challenge: String(res.headers['www-authenticate']), body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.challenge).toBe('Bearer error="invalid_request", error_description="the request carries more than one ' +
+        'Authorization header; send exactly one"');
+      expect(JSON.parse(answer.body).error.code).toBe('invalid_request');
+    }
+    expect(verifyCalls).toBe(0);
+    expect(handlerCalls).toBe(0);
   });
 
   it('accepts the scheme name in any case', async () => {

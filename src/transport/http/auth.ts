@@ -6,7 +6,7 @@
  * for a bearer that fails; docs/security.md "How a refusal looks") with our error body.
  */
 import type { Logger } from 'pino';
-import { toAppError, toRestErrorBody, unauthenticated, type AppError } from '../../core/errors.js';
+import { invalid, toAppError, toRestErrorBody, unauthenticated, type AppError } from '../../core/errors.js';
 import type { Caller } from '../../identity/caller.js';
 import { MAX_TOKEN_BYTES } from '../../identity/jwt-precheck.js';
 import type { TokenVerifier } from '../../identity/token-verifier.js';
@@ -34,6 +34,16 @@ export function bearerAuth(options: BearerAuthOptions): Step {
   return async (req: HttpRequest, res: HttpResponse): Promise<boolean | undefined> => {
     // Kept on the request so a 401 raised further in (see `challengeAfterGuard`) names it too.
     req.resourceMetadataUrl = resourceMetadataUrl;
+    // Node keeps the first of repeated Authorization headers; a proxy may read the last. Two credentials
+    // are a malformed request (RFC 6750 §3.1 invalid_request, 400), so no two parties disagree on who calls.
+    if ((req.headersDistinct.authorization?.length ?? 0) > 1) {
+      const error = invalid('the request carries more than one Authorization header; send exactly one');
+      const description = headerSafe(error.detail);
+      res.setHeader('WWW-Authenticate', `Bearer error="invalid_request", error_description="${description}"`);
+      log.info({ method: req.method, path: req.path, reason: error.detail }, `request refused: ${error.detail}`);
+      sendJson(res, 400, toRestErrorBody(error));
+      return true;
+    }
     const header = req.headers.authorization;
     if (header === undefined || header === '') {
       if (!requireToken) return undefined;
