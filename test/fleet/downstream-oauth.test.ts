@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBaseKubeConfig } from '../../src/kube/kubeconfig.js';
 import { CallerProvider } from '../../src/kube/providers.js';
 import { silentLogger } from '../../src/log/logger.js';
-import { startFleet, TARGET, type Fleet } from './two-sandboxes.js';
+import { ORG, startFleet, TARGET, type Fleet } from './two-sandboxes.js';
 
 let fleet: Fleet;
 const JANE = 'jane-id-token';
@@ -45,6 +45,23 @@ describe('reads on a workload cluster with downstream OAuth', () => {
     expect(models.modelConfigs.map((m) => m.name)).toContain('default-model-config');
     expect(fleet.alpha.counters.count({ user: 'jane@example.com' })).toBeGreaterThan(before);
     expect(fleet.alpha.counters.count({ user: 'system:serviceaccount:kagent:agent-manager' })).toBe(0);
+  });
+
+  it('tells a caller who may not list the organization\'s HelmReleases nothing of its clusters: the API server\'s 403', async () => {
+    const NOBODY = 'nobody-id-token';
+    fleet.f.sandbox.tokens.set(NOBODY, { username: 'nobody@example.com', groups: ['system:authenticated'] });
+    const before = fleet.f.sandbox.authorizer;
+    fleet.f.sandbox.authorizer = { authorize: (a) => ({ allowed: a.user.username !== 'nobody@example.com' }) };
+    try {
+      const ctx = fleet.f.ctx({ token: NOBODY });
+      // Neither the list of the organization's clusters nor whether one exists: 403, never a 200 or a 400.
+      await expect(fleet.f.service.listAgents(ctx, { organization: ORG })).rejects.toMatchObject({ code: 'forbidden' });
+      await expect(fleet.f.service.getAgent(ctx, { organization: ORG, cluster: 'nonexist', name: 'sre' }))
+        .rejects.toMatchObject({ code: 'forbidden' });
+      await expect(fleet.f.service.getAgent(ctx, { ...TARGET, name: 'sre' })).rejects.toMatchObject({ code: 'forbidden' });
+    } finally {
+      fleet.f.sandbox.authorizer = before;
+    }
   });
 
   it('a request without a token is refused before any workload call', async () => {

@@ -12,7 +12,7 @@ import type { RequestContext } from '../../identity/caller.js';
 import type { OperationEnv } from '../operation-env.js';
 import { releaseAgentName } from '../reads/read-model.js';
 import { readAgent, type ListedAgents } from '../reads/reads.js';
-import { envFor } from './targeting.js';
+import { checkOrganizationAccess, envFor } from './targeting.js';
 
 /** How many workload clusters are listed at once. */
 export const FLEET_CONCURRENCY = 8;
@@ -26,6 +26,7 @@ export async function listFleet(
   parseOrganization(organization);
   const workloads = env.deps.workloads;
   if (!workloads) return { agents: [] };
+  await checkOrganizationAccess(env, ctx, organization);
   const clusters = await workloads.clusters(organization);
   const results: ListedAgents[] = new Array(clusters.length);
   let next = 0;

@@ -7,7 +7,7 @@
  */
 import { invalid, unsupported } from '../../core/errors.js';
 import {
-  missingTargetMusterText, parseTarget, withTargetMuster, type TargetCluster,
+  CLUSTER_LABEL, missingTargetMusterText, organizationNamespace, parseTarget, withTargetMuster, type TargetCluster,
 } from '../../core/target-cluster.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationEnv } from '../operation-env.js';
@@ -44,11 +44,26 @@ export async function envFor(
   return placedEnv(env, ctx, target, request, options);
 }
 
+/**
+ * The organization's workload clusters are found through their kubeconfig Secrets, which the
+ * ServiceAccount reads: acting as the caller, only one who may list the organization's HelmReleases
+ * (the fleet's permission, docs/fleet.md) learns which clusters there are. The API server's 403
+ * otherwise, before any Secret is read.
+ */
+export async function checkOrganizationAccess(
+  env: OperationEnv, ctx: RequestContext, organization: string, cluster?: string,
+): Promise<void> {
+  if (env.deps.kube.identity !== 'caller') return;
+  await env.kube(ctx).list(env.types.helmRelease, organizationNamespace(organization),
+    cluster === undefined ? {} : { labelSelector: `${CLUSTER_LABEL}=${cluster}` });
+}
+
 async function placedEnv(
-  env: OperationEnv, _ctx: RequestContext, target: TargetCluster, request: TargetInput, options: TargetOptions,
+  env: OperationEnv, ctx: RequestContext, target: TargetCluster, request: TargetInput, options: TargetOptions,
 ): Promise<OperationEnv> {
   const workloads = env.deps.workloads;
   if (!workloads) throw unsupported('this installation does not place agents on workload clusters');
+  await checkOrganizationAccess(env, ctx, target.organization, target.cluster);
   const namespace = env.settings.namespaces.resolve(request.namespace);
   if (request.mode === 'commit') {
     throw invalid('mode commit does not place agents on workload clusters; write them with mode apply, '
