@@ -78,6 +78,38 @@ describe('commit-mode planning', () => {
     expect(same.files).toEqual([{ path: 'clusters/prod/agents.yaml', action: 'unchanged', content: FLOW }]);
   });
 
+  it.each([
+    ['an inline JSON6902 patch with a target', 'clusters/prod/kustomization.yaml', {
+      'clusters/prod/kustomization.yaml': 'resources: [agents.yaml]\npatches:\n  - target: {kind: HelmRelease, name: sre}\n' +
+        '    patch: |\n      - op: replace\n        path: /spec/values/toolset\n        value: [preset:full]\n',
+    }],
+    ['a patch file without a target, which is no second definition', 'clusters/prod/sre-patch.yaml', {
+      'clusters/prod/kustomization.yaml': 'resources: [agents.yaml]\npatches:\n  - path: sre-patch.yaml\n',
+      'clusters/prod/sre-patch.yaml': 'apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\n' +
+        'metadata: {name: sre, namespace: kagent}\nspec:\n  values:\n    toolset: [preset:full]\n',
+    }],
+  ])('refuses with 409 an update of a release %s changes, naming it, since Flux applies the patch over the edit', (_case, where, extra) => {
+    const files = { 'clusters/prod/agents.yaml': SRE, ...extra };
+    const values = { agent: { name: 'sre' }, toolset: ['preset:none'] };
+    try {
+      planUpdate(input(files), values, buildHelmRelease('kagent', 'sre', values, cfg), buildOciRepository('kagent', cfg));
+      expect.unreachable();
+    } catch (err) {
+      expect(isAppError(err) && err.status).toBe(409);
+      expect((err as Error).message).toContain(`is changed by a kustomize patch (${where}): agent-manager would edit clusters/prod/agents.yaml`);
+    }
+  });
+
+  it('edits a release whose kustomization patches only another one', () => {
+    const files = {
+      'clusters/prod/agents.yaml': SRE,
+      'clusters/prod/kustomization.yaml': 'resources: [agents.yaml]\npatches:\n  - target: {kind: HelmRelease, name: ops}\n    patch: "[]"\n',
+    };
+    const values = { agent: { name: 'sre' }, toolset: ['preset:none'] };
+    const plan = planUpdate(input(files), values, buildHelmRelease('kagent', 'sre', values, cfg), buildOciRepository('kagent', cfg));
+    expect(plan.releasePath).toBe('clusters/prod/agents.yaml');
+  });
+
   it('refuses a release its Kustomization applied but git does not define, naming where it looked', () => {
     const err = (() => { try { planUpdate(input({ 'clusters/prod/kustomization.yaml': 'resources: []\n' }, { ownedBy: 'flux-system/prod' }), {}, buildHelmRelease('kagent', 'sre', {}, cfg), buildOciRepository('kagent', cfg)); } catch (e) { return e; } })();
     expect(isAppError(err, 'conflict')).toBe(true);

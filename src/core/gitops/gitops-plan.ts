@@ -7,7 +7,8 @@
  */
 import type { ComposedObject } from '../compose.js';
 import { changedPaths, jsonEqual } from '../diff.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, notFound, type AppError } from '../errors.js';
+import { releasePatches } from './gitops-patches.js';
 import { addResource, newKustomization, removeResource, resourcesOf } from './gitops-kustomization.js';
 import { baseOf, dirOf, isManifest, isUnder, joinPath, KUSTOMIZATION_FILES } from './gitops-paths.js';
 import { isEmptyStream, parseFile, plain, replaceDocument, withReleaseValues, type ParsedFile } from './gitops-yaml.js';
@@ -133,10 +134,23 @@ function inNamespace(o: Obj, input: PlanInput): boolean {
 
 /** The documents under `directory` that define HelmRelease namespace/name. */
 export function locateRelease(input: PlanInput): Hit[] {
+  // A file a kustomization applies as a patch of the release is not a definition of it.
+  const patchFiles = new Set(releasePatches(input.files, input.directory, input.name).map((p) => p.patchFile));
   return everyDocument(new ChangeSet(input.files))
     .filter((d) => isUnder(d.path, input.directory) && isRelease(d.obj) && d.obj.metadata?.name === input.name
-      && inNamespace(d.obj, input))
+      && inNamespace(d.obj, input) && !patchFiles.has(d.path))
     .map(({ path, index }) => ({ path, index }));
+}
+
+/** The 409 of a release a kustomize patch changes: an edit of its document may not be what Flux applies. */
+function patchedRelease(input: PlanInput, hit: Hit): AppError | undefined {
+  const patches = releasePatches(input.files, input.directory, input.name);
+  if (patches.length === 0) return undefined;
+  const where = [...new Set(patches.map((p) => p.patchFile || p.kustomization))].join(', ');
+  return conflict(`HelmRelease ${input.namespace}/${input.name} in ${input.where} is changed by a kustomize patch ` +
+    `(${where}): agent-manager would edit ${hit.path}, and the patch applied over it may set the same values, so ` +
+    'the pull request would not be what Flux applies; change the values in the patch by hand, or fold the patch ' +
+    'into the document, then retry');
 }
 
 function theRelease(input: PlanInput): Hit | undefined {
@@ -191,6 +205,8 @@ export function planUpdate(
     const releasePath = addToLayout(cs, input, typeof release === 'function' ? release(proposed) : release, source);
     return { files: cs.changes(), releasePath, values: proposed };
   }
+  const patched = patchedRelease(input, hit);
+  if (patched) throw patched;
   const file = documents(cs, hit.path)!;
   const base = valuesOf(plain(file.docs[hit.index]!) as Obj);
   const proposed = typeof values === 'function' ? values(base) : values;
