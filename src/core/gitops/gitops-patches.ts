@@ -1,11 +1,9 @@
 /**
- * The kustomize patches that change a HelmRelease, found in the kustomization files below the
- * directory Flux builds. What Flux applies is the document with its patches applied, so a change
- * commit mode writes into the document is not what Flux renders where a patch sets the same values
- * (or any: a patch may replace the values wholesale). Commit mode edits documents, not patches, so
- * it refuses a release a patch targets rather than propose a change that would be overridden.
- * Patches are read as kustomize reads them: `patches` (with a `target`, or a patch naming its
- * object), `patchesStrategicMerge` (files or inline) and `patchesJson6902` (always with a target).
+ * The kustomize patches that change a HelmRelease, in the kustomization files below the directory Flux
+ * builds: `patches` (with a `target`, or naming their object), `patchesStrategicMerge` and
+ * `patchesJson6902`. Flux applies the document with its patches over it, so an edit of the document
+ * may not be what is applied where a patch sets the same values; commit mode edits documents, not
+ * patches, and refuses a release a patch targets rather than propose a change it would override.
  */
 import { parseAllDocuments } from 'yaml';
 import { baseOf, dirOf, isUnder, joinPath, KUSTOMIZATION_FILES } from './gitops-paths.js';
