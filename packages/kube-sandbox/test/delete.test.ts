@@ -90,6 +90,13 @@ describe('sandbox delete through client-node', () => {
     await h.core.deleteNamespace({ name: 'doomed' });
     const ns = await h.core.readNamespace({ name: 'doomed' });
     expect(ns.status!.phase).toBe('Terminating');
+    // As the namespace controller reports it (kubectl describe namespace): what remains, and which finalizers hold it.
+    const conditions = Object.fromEntries(ns.status!.conditions!.map((c) => [c.type, `${c.status} ${c.reason}: ${c.message}`]));
+    expect(conditions).toMatchObject({
+      NamespaceDeletionContentFailure: 'False ContentDeleted: All content successfully deleted, may be waiting on finalization',
+      NamespaceContentRemaining: 'True SomeResourcesRemain: Some resources are remaining: helmreleases.helm.toolkit.fluxcd.io has 1 resource instances',
+      NamespaceFinalizersRemaining: 'True SomeFinalizersRemain: Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances',
+    });
     expect((await rejection(h.core.readNamespacedConfigMap({ namespace: 'doomed', name: 'plain' }))).code).toBe(404);
     const refused = await rejection(h.core.createNamespacedConfigMap({ namespace: 'doomed', body: { metadata: { name: 'late' } } }));
     expect(refused.code).toBe(403);

@@ -19,7 +19,10 @@ export function finalizeNamespaceIfEmpty(env: OpsEnv, namespace: string): void {
   const ns = env.objects.get(namespaces, '', namespace);
   if (!ns || !readMeta(ns).deletionTimestamp) return;
   for (const def of env.registry.all()) {
-    if (def.namespaced && env.objects.list(def, namespace).length > 0) return;
+    if (def.namespaced && env.objects.list(def, namespace).length > 0) {
+      reportRemaining(env, ns);
+      return;
+    }
   }
   if (metaFinalizers(ns).length > 0) {
     const spec = isObject(ns.spec) ? ns.spec : {};
@@ -58,4 +61,52 @@ export function terminateNamespace(
   }
   finalizeNamespaceIfEmpty(env, name);
   return env.objects.get(namespaces, '', name) ?? current;
+}
+
+/**
+ * What the namespace controller reports on a Terminating namespace whose content waits on finalizers
+ * (the NamespaceCondition types `kubectl describe namespace` shows): the resources remaining and the
+ * finalizers holding them, in its words, written only when they change.
+ */
+type Condition = [type: string, status: string, reason: string, message: string];
+
+function reportRemaining(env: OpsEnv, ns: JsonObject): void {
+  const namespace = String(readMeta(ns).name);
+  const resources: string[] = [];
+  const finalizers = new Map<string, number>();
+  for (const def of env.registry.all()) {
+    if (!def.namespaced) continue;
+    const objects = env.objects.list(def, namespace);
+    if (objects.length === 0) continue;
+    resources.push(`${def.resource}.${def.group} has ${objects.length} resource instances`);
+    for (const [, obj] of objects) {
+      for (const f of metaFinalizers(obj)) finalizers.set(String(f), (finalizers.get(String(f)) ?? 0) + 1);
+    }
+  }
+  const held = [...finalizers].sort(([a], [b]) => (a < b ? -1 : 1)).map(([f, n]) => `${f} in ${n} resource instances`);
+  const wanted: Condition[] = [
+    ['NamespaceDeletionDiscoveryFailure', 'False', 'ResourcesDiscovered', 'All resources successfully discovered'],
+    ['NamespaceDeletionGroupVersionParsingFailure', 'False', 'ParsedGroupVersions',
+      'All legacy kube types successfully parsed'],
+    ['NamespaceDeletionContentFailure', 'False', 'ContentDeleted',
+      'All content successfully deleted, may be waiting on finalization'],
+    ['NamespaceContentRemaining', 'True', 'SomeResourcesRemain',
+      `Some resources are remaining: ${resources.sort().join(', ')}`],
+    held.length > 0
+      ? ['NamespaceFinalizersRemaining', 'True', 'SomeFinalizersRemain',
+          `Some content in the namespace has finalizers remaining: ${held.join(', ')}`]
+      : ['NamespaceFinalizersRemaining', 'False', 'ContentHasNoFinalizers',
+          'All content-preserving finalizers finished'],
+  ];
+  const status = isObject(ns.status) ? ns.status : {};
+  const before = Array.isArray(status.conditions) ? status.conditions.filter(isObject) : [];
+  const same = (c: JsonObject, [type, st, reason, message]: Condition) =>
+    c.type === type && c.status === st && c.reason === reason && c.message === message;
+  if (before.length === wanted.length && wanted.every((w, i) => same(before[i]!, w))) return;
+  const now = nowTimestamp();
+  const conditions = wanted.map(([type, st, reason, message]) => {
+    const kept = before.find((c) => c.type === type && c.status === st);
+    return { type, status: st, lastTransitionTime: kept?.lastTransitionTime ?? now, reason, message };
+  });
+  env.objects.put(namespaces, { ...ns, status: { ...status, conditions } }, 'MODIFIED', ns);
 }
