@@ -4,7 +4,7 @@
  * `metadata.generation`, its other status fields describe an older spec. A fact without a generation is
  * not judged, as kstatus skips a status without observedGeneration. Pure.
  */
-import { conditionText, findCondition } from './conditions.js';
+import { conditionText, CONTRADICTORY, findCondition } from './conditions.js';
 import type { Status } from './types.js';
 
 type Facts = Pick<Status, 'agent' | 'helmRelease' | 'deployment'>;
@@ -15,11 +15,15 @@ const known = (n: number | undefined): n is number => typeof n === 'number';
  * Why the HelmRelease does not yet speak for generation `wanted` (the caller's write) or
  * its own `metadata.generation`, if it does not: not yet written, not yet observed by
  * helm-controller, its last Helm action for an older generation, or its Ready condition
- * judged for an older one.
+ * judged for an older one (or held twice, True and False).
  */
 export function releaseBehind(facts: Facts, wanted?: number): string | undefined {
   const hr = facts.helmRelease;
-  if (!hr?.exists || !known(hr.generation)) return undefined;
+  if (!hr?.exists) return undefined;
+  // Ready held twice, True and False (findCondition): helm-controller's word is unclear for any generation.
+  const ready = findCondition(hr.conditions, 'Ready');
+  if (ready?.reason === CONTRADICTORY) return `HelmRelease not judged clearly by helm-controller: ${ready.message}`;
+  if (!known(hr.generation)) return undefined;
   const generation = hr.generation;
   if (known(wanted) && generation < wanted) {
     return `HelmRelease generation ${wanted} not yet written (the release is at generation ${generation})`;
@@ -48,7 +52,6 @@ export function releaseBehind(facts: Facts, wanted?: number): string | undefined
     return `HelmRelease generation ${generation} not yet attempted by helm-controller (last attempted ` +
       `${hr.lastAttemptedGeneration})`;
   }
-  const ready = findCondition(hr.conditions, 'Ready');
   if (known(ready?.observedGeneration) && ready.observedGeneration < generation) {
     return `HelmRelease generation ${generation} not yet judged by helm-controller (Ready is for generation ` +
       `${ready.observedGeneration})`;

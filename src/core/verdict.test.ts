@@ -33,8 +33,11 @@ describe('statusVerdict', () => {
     for (const conditions of [twice, [...twice].reverse()]) {
       const release = hr({ ready: conditionStatus(conditions, 'Ready'), conditions });
       const given = { helmRelease: release, agent: agent(true, true), deployment: deployment(1, 1) };
-      const { verdict } = statusVerdict(given);
-      expect(verdict).toBe('progressing');
+      expect(statusVerdict(given)).toEqual({
+        verdict: 'progressing',
+        summary: 'HelmRelease not judged clearly by helm-controller: status.conditions holds Ready more than once, '
+          + `with the statuses ${conditions.map((c) => c.status).join(', ')}`,
+      });
     }
   });
 

@@ -5,7 +5,7 @@
  * judged by generations as kstatus does (rollout-stage.ts): a controller that has not observed the
  * current generation speaks of an older spec, so the verdict is `progressing`, naming the stage behind.
  */
-import { conditionText, CONTRADICTORY, findCondition } from './conditions.js';
+import { conditionText, findCondition } from './conditions.js';
 import { agentBehind, deploymentBehind, releaseBehind } from './rollout-stage.js';
 import { Verdict } from './types.js';
 import type { EventSummary, PodStatus, Status } from './types.js';
@@ -45,7 +45,7 @@ export function statusVerdict(facts: StatusFacts, options: VerdictOptions = {}):
   if (hr?.deleting) {
     return progressing('HelmRelease is being uninstalled by helm-controller; the Agent disappears with it');
   }
-  // 1a. helm-controller has not caught up with the release's generation (or the caller's).
+  // 1a. helm-controller has not caught up with the release's generation (or the caller's), or its Ready is unclear.
   const releaseStage = releaseBehind(facts, options.generation);
   if (releaseStage) return progressing(releaseStage);
   // 2. Flux says the release failed.
@@ -54,9 +54,6 @@ export function statusVerdict(facts: StatusFacts, options: VerdictOptions = {}):
     return failed(`HelmRelease is not ready (${c?.reason || 'no reason reported'}): ` +
       `${c?.message || 'no message reported'}`);
   }
-  // 2c. Ready held twice, True and False: helm-controller's word is unclear, so it is not ready yet.
-  const releaseReady = hrExists ? findCondition(hr.conditions, 'Ready') : undefined;
-  if (releaseReady?.reason === CONTRADICTORY) return progressing(`HelmRelease: ${releaseReady.message}`);
   // 2b. kstatus's abnormal-true conditions of the current generation, though Ready is not False:
   // Reconciling is work in progress, Stalled a failure that will not resolve by waiting.
   const reconciling = currentTrue(hr, 'Reconciling');
