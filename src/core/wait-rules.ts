@@ -16,6 +16,10 @@ export type WaitUntil = 'ready' | 'deleted';
 /** Why a wait ended: the `reason` of the status stream's `end` event. */
 export type WaitEnd = 'ready' | 'failed' | 'deleted' | 'timeout';
 
+/** A refused value as the refusal quotes it (a string quoted, at most 32 characters of it). */
+const given = (value: unknown): string =>
+  (typeof value === 'string' ? JSON.stringify(value.slice(0, 32)) : String(value));
+
 /**
  * A timeout in whole seconds within `[min, WAIT_MAX_SECONDS]`, or the 400 that says the
  * range. `min` is 1 for a wait (a zero-second wait is a plain status read) and 0 for a
@@ -24,9 +28,9 @@ export type WaitEnd = 'ready' | 'failed' | 'deleted' | 'timeout';
 export function waitSeconds(field: string, value: unknown, min: 0 | 1, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > WAIT_MAX_SECONDS) {
-    const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 32)) : String(value);
     const zero = min === 0 ? ' (0: answer at once, without waiting)' : '';
-    throw invalid(`${field} must be a whole number of seconds from ${min} to ${WAIT_MAX_SECONDS}${zero}, got ${shown}`);
+    throw invalid(`${field} must be a whole number of seconds from ${min} to ${WAIT_MAX_SECONDS}${zero}, ` +
+      `got ${given(value)}`);
   }
   return value;
 }
@@ -35,8 +39,7 @@ export function waitSeconds(field: string, value: unknown, min: 0 | 1, fallback:
 export function waitGeneration(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'number' && Number.isInteger(value) && value >= 1) return value;
-  const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 32)) : String(value);
-  throw invalid(`generation must be a whole number of at least 1 (a write's generation), got ${shown}`);
+  throw invalid(`generation must be a whole number of at least 1 (a write's generation), got ${given(value)}`);
 }
 
 /**

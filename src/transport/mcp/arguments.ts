@@ -57,14 +57,9 @@ function reason(issue: Issue, tool: string, schema: z.ZodObject, args: unknown):
       if (issue.path.length > 0 && valueAt(args, issue.path) === undefined) return `${at} is required`;
       // The REST words for the same mistake (one wording on both surfaces).
       return at ? wrongTypeText(at, issue.expected, valueAt(args, issue.path))
-        : `arguments: ${stripPrefix(issue.message)}`;
+        : `arguments: ${issueText(issue, args)}`;
     }
     default:
       return `${at || 'arguments'}: ${issueText(issue, valueAt(args, issue.path))}`;
   }
-}
-
-// zod's messages start with "Invalid input: "; the sentinel already says the request is invalid.
-function stripPrefix(message: string): string {
-  return message.replace(/^Invalid input: /, '');
 }
