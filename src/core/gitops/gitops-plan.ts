@@ -8,7 +8,7 @@
 import type { ComposedObject } from '../compose.js';
 import { changedPaths, jsonEqual } from '../diff.js';
 import { conflict, notFound, type AppError } from '../errors.js';
-import { releasePatches } from './gitops-patches.js';
+import { releasePatches, type ReleasePatch } from './gitops-patches.js';
 import { addResource, newKustomization, removeResource, resourcesOf } from './gitops-kustomization.js';
 import { baseOf, dirOf, isManifest, isUnder, joinPath, KUSTOMIZATION_FILES } from './gitops-paths.js';
 import { isEmptyStream, parseFile, plain, replaceDocument, withReleaseValues, type ParsedFile } from './gitops-yaml.js';
@@ -135,16 +135,27 @@ function inNamespace(o: Obj, input: PlanInput): boolean {
 /** The documents under `directory` that define HelmRelease namespace/name. */
 export function locateRelease(input: PlanInput): Hit[] {
   // A file a kustomization applies as a patch of the release is not a definition of it.
-  const patchFiles = new Set(releasePatches(input.files, input.directory, input.name).map((p) => p.patchFile));
+  const patchFiles = new Set(patchesOf(input).map((p) => p.patchFile));
   return everyDocument(new ChangeSet(input.files))
     .filter((d) => isUnder(d.path, input.directory) && isRelease(d.obj) && d.obj.metadata?.name === input.name
       && inNamespace(d.obj, input) && !patchFiles.has(d.path))
     .map(({ path, index }) => ({ path, index }));
 }
 
+// The patches of a plan's release, read once per plan input (locating the release and refusing it both ask).
+const patchesByInput = new WeakMap<PlanInput, ReleasePatch[]>();
+function patchesOf(input: PlanInput): ReleasePatch[] {
+  let patches = patchesByInput.get(input);
+  if (!patches) {
+    patches = releasePatches(input.files, input.directory, input.name);
+    patchesByInput.set(input, patches);
+  }
+  return patches;
+}
+
 /** The 409 of a release a kustomize patch changes: an edit of its document may not be what Flux applies. */
 function patchedRelease(input: PlanInput, hit: Hit): AppError | undefined {
-  const patches = releasePatches(input.files, input.directory, input.name);
+  const patches = patchesOf(input);
   if (patches.length === 0) return undefined;
   const where = [...new Set(patches.map((p) => p.patchFile || p.kustomization))].join(', ');
   return conflict(`HelmRelease ${input.namespace}/${input.name} in ${input.where} is changed by a kustomize patch ` +

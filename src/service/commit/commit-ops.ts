@@ -74,15 +74,11 @@ export async function updateInCommitMode(
   const name = merged.release.metadata.name;
   let planned: UpdatePlan | undefined;
   const valuesFor = (base: Values | undefined): Values => {
-    // A release git does not define is laid out from the live merge, which the schema judges here.
+    // Merged into git's values; a release git does not define is laid out from the live merge.
     const after = base === undefined ? merged.after : applyUpdate(base, update);
-    if (base === undefined) {
-      const problem = schemaRefusal(schema, after);
-      if (problem) throw invalid(problem);
-      return after;
-    }
-    // As for an applied write: a proposal never takes the toolset git's release has away.
-    const problem = toolsetRemovalViolation(base, after) ?? schemaRefusal(schema, after);
+    // As for an applied write: a proposal never takes the toolset git's release has away, and passes the schema.
+    const problem = (base === undefined ? undefined : toolsetRemovalViolation(base, after)) ??
+      schemaRefusal(schema, after);
     if (problem) throw invalid(problem);
     return after;
   };
