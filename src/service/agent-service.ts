@@ -24,7 +24,9 @@ import type { ServiceDeps, ServiceSettings } from './settings.js';
 import { agentStatus } from './reads/status.js';
 import { updateAgent } from './writes/update.js';
 import { validateCreate, validateUpdate } from './writes/validate.js';
-import { followAgentStatus, waitForAgent, withRollout, type FollowEnd, type WaitRequest } from './wait/wait.js';
+import {
+  followAgentStatus, waitForAgent, waitStart, withRollout, type FollowEnd, type WaitRequest,
+} from './wait/wait.js';
 import { writeWaitSeconds } from '../core/wait-rules.js';
 import { envFor, withoutTarget, type TargetInput } from './fleet/targeting.js';
 import { listFleet } from './fleet/fleet-list.js';
@@ -131,6 +133,11 @@ export class AgentService {
   /** wait_for_agent: the final Status once the agent is ready (or failed) or deleted, or the time is up. */
   async waitForAgent(ctx: RequestContext, request: Targeted<WaitRequest>): Promise<WaitResult> {
     return waitForAgent(await envFor(this.env, ctx, request), ctx, withoutTarget(request));
+  }
+
+  /** Where wait_for_agent starts, without waiting (HEAD of its route): its refusals and the status now. */
+  async waitStart(ctx: RequestContext, request: Targeted<WaitRequest>): Promise<Status | undefined> {
+    return waitStart(await envFor(this.env, ctx, request), ctx, withoutTarget(request));
   }
 
   /** The status stream: `onStatus` at once and on every change, until the wait for ready ends. */

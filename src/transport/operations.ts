@@ -6,8 +6,6 @@
  * reads `""` as unset (it cannot clear), while MCP binds arguments as given (`rest.adapt`).
  */
 import type { z } from 'zod';
-import { ErrorCode, isAppError } from '../core/errors.js';
-import { WAIT_DEFAULT_SECONDS, waitGeneration, waitSeconds } from '../core/wait-rules.js';
 import type { AgentService } from '../service/agent-service.js';
 import type { RequestContext } from '../identity/caller.js';
 import type {
@@ -29,7 +27,7 @@ export type OperationService = Pick<
   AgentService,
   | 'getInfo' | 'listAgents' | 'getAgent' | 'createAgent' | 'updateAgent' | 'deleteAgent' | 'getAgentStatus'
   | 'validateAgent' | 'listModelConfigs' | 'listSkills' | 'listAgentRevisions' | 'getAgentRevision' | 'rollbackAgent'
-  | 'waitForAgent' | 'followAgentStatus'
+  | 'waitForAgent' | 'waitStart' | 'followAgentStatus'
   | 'startSession' | 'sendMessage' | 'listSessions' | 'getSession'
 >;
 
@@ -276,18 +274,7 @@ export const waitForAgent = op<typeof waitForAgentInput, WaitResult>({
   tool: 'wait_for_agent', annotations: CLOSED_READ, input: waitForAgentInput,
   rest: { method: 'get', path: '/agents/:namespace/:name/wait', status: 200,
     query: { until: 'string', timeoutSeconds: 'integer', generation: 'integer', ...TARGET },
-    // The agent's current status: its 404 (unless waiting for deletion, which a missing agent meets).
-    head: async (service, ctx, input) => {
-      // The GET's own refusals of its query first, so HEAD answers the same 400.
-      waitSeconds('timeoutSeconds', input.timeoutSeconds, 1, WAIT_DEFAULT_SECONDS);
-      waitGeneration(input.generation);
-      try {
-        return await service.getAgentStatus(ctx, input);
-      } catch (err) {
-        if (input.until === 'deleted' && isAppError(err) && err.code === ErrorCode.NotFound) return undefined;
-        throw err;
-      }
-    } },
+    head: (service, ctx, input) => service.waitStart(ctx, input) },
   run: (service, ctx, input) => service.waitForAgent(ctx, input),
 });
 

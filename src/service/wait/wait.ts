@@ -5,7 +5,7 @@
  * may see on any replica. It ends early when the client goes away or the server shuts down; a shutdown
  * is a 503 (Retry-After on REST) saying to call again, since another replica can go on waiting.
  */
-import { backendError, shutdownUnavailable, toAppError, unsupported } from '../../core/errors.js';
+import { backendError, isAppError, shutdownUnavailable, toAppError, unsupported } from '../../core/errors.js';
 import { validateName } from '../../core/names.js';
 import type { Agent, Status, WaitResult } from '../../core/types.js';
 import { elapsedSeconds, WAIT_DEFAULT_SECONDS, waitGeneration, waitSeconds, type WaitEnd,
@@ -15,6 +15,7 @@ import type { OperationEnv } from '../operation-env.js';
 import type { WatchPort } from '../ports.js';
 import { lookupAgent } from '../reads/lookup.js';
 import { getAgent } from '../reads/reads.js';
+import { agentStatus } from '../reads/status.js';
 import { waitForRollout, type RolloutOutcome } from './rollout-waiter.js';
 
 export interface WaitRequest {
@@ -63,13 +64,34 @@ async function refuseAnotherChart(env: OperationEnv, ctx: RequestContext, namesp
   if (!found.agent && !found.release && found.foreign) throw found.foreign;
 }
 
-/** wait_for_agent: the final Status once the agent is where `until` says, has failed, or the time is up. */
-export async function waitForAgent(env: OperationEnv, ctx: RequestContext, request: WaitRequest): Promise<WaitResult> {
+/** A wait request's arguments, or the 400 that refuses one; before anything is read. */
+function waitArguments(env: OperationEnv, request: WaitRequest) {
   const namespace = env.settings.namespaces.resolve(request.namespace);
   validateName(request.name);
   const seconds = waitSeconds('timeoutSeconds', request.timeoutSeconds, 1, WAIT_DEFAULT_SECONDS);
-  const until = request.until ?? 'ready';
-  const generation = waitGeneration(request.generation);
+  return { namespace, seconds, until: request.until ?? 'ready', generation: waitGeneration(request.generation) };
+}
+
+/**
+ * Where a wait starts, without waiting (a HEAD of the wait route, which has no content to wait
+ * for): the wait's own refusals, then the agent's status now; undefined when the wait is for the
+ * deletion of an agent that is already gone.
+ */
+export async function waitStart(
+  env: OperationEnv, ctx: RequestContext, request: WaitRequest,
+): Promise<Status | undefined> {
+  const { namespace, until } = waitArguments(env, request);
+  try {
+    return await agentStatus(env.reads(ctx), env.types, namespace, request.name, env.compose.chartOciUrl);
+  } catch (err) {
+    if (until === 'deleted' && isAppError(err, 'not_found')) return undefined;
+    throw err;
+  }
+}
+
+/** wait_for_agent: the final Status once the agent is where `until` says, has failed, or the time is up. */
+export async function waitForAgent(env: OperationEnv, ctx: RequestContext, request: WaitRequest): Promise<WaitResult> {
+  const { namespace, seconds, until, generation } = waitArguments(env, request);
   await refuseAnotherChart(env, ctx, namespace, request.name);
   const outcome = await follow(
     env, ctx, namespace, request.name, until, seconds, (status) => ctx.progress?.(status.summary), generation,

@@ -180,6 +180,10 @@ export class FakeService implements OperationService {
     return this.answer('waitForAgent', ctx, request, { ...SAMPLE_STATUS, timedOut: false, waitedSeconds: 1.5 });
   }
 
+  async waitStart(ctx: RequestContext, request: Parameters<OperationService['waitStart']>[1]): Promise<Status | undefined> {
+    return this.answer('waitStart', ctx, request, SAMPLE_STATUS);
+  }
+
   /** The stream: SAMPLE_STATUS, then the same agent ready, then `ready`. */
   async followAgentStatus(
     ctx: RequestContext, request: Parameters<OperationService['followAgentStatus']>[1], onStatus: (status: Status) => void,
