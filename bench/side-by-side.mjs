@@ -117,8 +117,8 @@ try {
     const pathOf = (who) => (who === 'minimal' && op.floorPath ? op.floorPath : op.path);
     // The warm-up alternates as the measurement does, so no party's connection idles meanwhile
     // (a bare node:http server closes an idle keep-alive connection after 5 s). It lasts the
-    // time given and at least 300 requests per party, scaled down for the lists as their rounds are.
-    const warm = Math.ceil(((warmup ?? 300) * n) / (op.id === 'info' ? n : rounds));
+    // time given and at least 300 requests per party, scaled down for the lists as their rounds are (never up).
+    const warm = Math.ceil(((warmup ?? 300) * Math.min(n, rounds)) / rounds);
     const until = warmup === undefined ? performance.now() + warmupSeconds * parties.length * 1000 : 0;
     for (let i = 0; i < warm || performance.now() < until; i++) {
       for (const [who, p] of parties) await request(p.url, pathOf(who));
