@@ -132,6 +132,11 @@ export type Status = Schemas['Status'];
 export type WaitResult = Schemas['WaitResult'];
 
 export type ModelConfig = Schemas['ModelConfig'];
+export type Harness = Schemas['Harness'];
+export type HarnessList = Schemas['HarnessList'];
+export type Plugin = Schemas['Plugin'];
+export type ObjectStatus = Schemas['ObjectStatus'];
+export type ChartLineInfo = Schemas['ChartLineInfo'];
 export type ModelConfigList = Schemas['ModelConfigList'];
 
 export type Skill = Schemas['Skill'];

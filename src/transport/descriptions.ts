@@ -177,6 +177,10 @@ export const TOOL_DESCRIPTIONS = {
     'them (null when unknown) and who manages them. create_agent and update_agent take one of these names as ' +
     'modelConfig. ' +
     'ModelConfigs are platform-admin owned: agent-manager only reads them. Writes nothing.' + TARGET,
+  list_harnesses:
+    'Read-only. Lists the Harnesses of a namespace (api.kagent.dev), sorted by name, with the runtime each provides ' +
+    '(kagent, claude, codex, …) and whether it is Ready. create_agent and update_agent take one of these names as ' +
+    'harness for agents of chart 2.x. Writes nothing.' + TARGET,
   list_skills:
     'Read-only. Discovers the skills in the configured GitHub skill repositories (a directory with a SKILL.md; name ' +
     'and ' +
@@ -279,6 +283,7 @@ export const TOOL_TITLES = {
   get_agent_status: "Get an agent's status",
   validate_agent: 'Validate an agent (dry run)',
   list_model_configs: 'List model configs',
+  list_harnesses: 'List harnesses',
   list_skills: 'List skills',
   list_agent_revisions: "List an agent's revisions",
   get_agent_revision: 'Get an agent revision',
@@ -311,7 +316,21 @@ export const ARG = {
   description: 'What the agent is for, in a sentence',
   systemMessage: "The agent's system prompt",
   iconUrl: 'URL of an icon for the portal',
-  runtime: 'Agent runtime: go or python (chart default when unset)',
+  runtime: 'Chart 0.x only: the agent runtime (chart default when unset); refused on chart 2.x, where the Harness is ' +
+    'the runtime.',
+  harness: "Chart 2.x only: the Harness that runs the agent, in its namespace (list_harnesses); default the " +
+    "installation's (--harness-name). On update the Harness must exist and be Ready.",
+  plugins: 'Chart 2.x only: Agent Plugins bundles, each pinned (git commit or OCI digest) with the skills to enable; ' +
+    'at most 20; on update [] clears them.',
+  pluginGitUrl: 'http(s) URL of the repository.',
+  pluginGitCommit: 'Full commit id, 40 or 64 hex characters.',
+  pluginOci: 'Digest-pinned image reference, <registry>/<repository>@sha256:<digest>.',
+  pluginPath: 'Directory of the bundle within the source.',
+  pluginSkills: "Names of the bundle's skills to enable: at least one, at most 50, unique.",
+  requireApproval: 'Chart 2.x only: pause before every tool call through muster until a person approves it ' +
+    '(muster.requireApproval).',
+  agentGitAuthSecretName: 'Chart 2.x: Secret in the namespace with the read credential for private git skills and ' +
+    "plugins (key token); default the installation's.",
   skills: 'Skills to mount: OCI refs and git refs (list_skills), plus the Secret holding git credentials',
   skillRefs:
     'OCI references of skill artifacts with the registry host, e.g. registry.example.io/skills/runbooks:1.4.0; a ' +

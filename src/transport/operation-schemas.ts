@@ -44,6 +44,17 @@ export const skillsSchema = z
   })
   .strict();
 
+/** A plugin of chart 2.x: a pinned source and the skills to enable (the service checks the rules in its words). */
+export const pluginSchema = z
+  .object({
+    git: z.object({ url: z.string().describe(ARG.pluginGitUrl), commit: z.string().describe(ARG.pluginGitCommit) })
+      .strict().optional(),
+    oci: text(ARG.pluginOci),
+    path: text(ARG.pluginPath),
+    skills: z.array(z.string()).describe(ARG.pluginSkills),
+  })
+  .strict();
+
 /** The fields create, update and validate share, each with the phrase for its operation. */
 function agentFields(toolset: string, modelConfig: string) {
   return {
@@ -53,6 +64,10 @@ function agentFields(toolset: string, modelConfig: string) {
     modelConfig: text(modelConfig),
     iconUrl: text(ARG.iconUrl),
     runtime: z.string().meta({ description: ARG.runtime, enum: ['go', 'python'] }).optional(),
+    harness: text(ARG.harness),
+    plugins: z.array(pluginSchema).describe(ARG.plugins).optional(),
+    requireApproval: flag(ARG.requireApproval),
+    gitAuthSecretName: text(ARG.agentGitAuthSecretName),
     skills: skillsSchema.describe(ARG.skills).optional(),
     toolset: z.array(z.string()).describe(toolset).optional(),
     toolNames: z.array(z.string()).describe(ARG.toolNames).optional(),
@@ -181,6 +196,10 @@ export const waitForAgentInput = z
   .strict();
 
 export const listModelConfigsInput = z
+  .object({ namespace: z.string().describe(ARG.namespaceOfList).optional(), ...target })
+  .strict();
+
+export const listHarnessesInput = z
   .object({ namespace: z.string().describe(ARG.namespaceOfList).optional(), ...target })
   .strict();
 

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { AgentService } from '../service/agent-service.js';
 import type { RequestContext } from '../identity/caller.js';
 import type {
-  Agent, AgentList, CreateResult, DeleteResult, Info, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult,
+  Agent, AgentList, CreateResult, DeleteResult, HarnessList, Info, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult,
   SessionDetail,
   SessionList, SessionTurn, SkillsResult, Status, Turn, UpdateResult, ValidateResult, WaitResult,
 } from '../core/types.js';
@@ -17,7 +17,7 @@ import type { operations } from '../core/openapi.generated.js';
 import { TOOL_DESCRIPTIONS, TOOL_TITLES } from './descriptions.js';
 import {
   agentRefInput, createAgentInput, deleteAgentInput, getAgentRevisionInput, getInfoInput, listAgentRevisionsInput,
-  listAgentsInput, listModelConfigsInput, listSkillsInput, rollbackAgentInput, SPEC_STRING_FIELDS, updateAgentInput,
+  listAgentsInput, listHarnessesInput, listModelConfigsInput, listSkillsInput, rollbackAgentInput, SPEC_STRING_FIELDS, updateAgentInput,
   validateAgentInput, waitForAgentInput, type ValidateAgentInput,
   getSessionInput, listSessionsInput, sendMessageInput, startSessionInput,
 } from './operation-schemas.js';
@@ -26,7 +26,7 @@ import {
 export type OperationService = Pick<
   AgentService,
   | 'getInfo' | 'listAgents' | 'getAgent' | 'createAgent' | 'updateAgent' | 'deleteAgent' | 'getAgentStatus'
-  | 'validateAgent' | 'listModelConfigs' | 'listSkills' | 'listAgentRevisions' | 'getAgentRevision' | 'rollbackAgent'
+  | 'validateAgent' | 'listModelConfigs' | 'listHarnesses' | 'listSkills' | 'listAgentRevisions' | 'getAgentRevision' | 'rollbackAgent'
   | 'waitForAgent' | 'waitStart' | 'followAgentStatus'
   | 'startSession' | 'sendMessage' | 'listSessions' | 'getSession'
 >;
@@ -234,6 +234,12 @@ export const listModelConfigs = op<typeof listModelConfigsInput, { modelConfigs:
   run: (service, ctx, input) => service.listModelConfigs(ctx, input),
 });
 
+export const listHarnesses = op<typeof listHarnessesInput, HarnessList>({
+  tool: 'list_harnesses', annotations: CLOSED_READ, input: listHarnessesInput,
+  rest: { method: 'get', path: '/harnesses', status: 200, query: { namespace: 'string', ...TARGET } },
+  run: (service, ctx, input) => service.listHarnesses(ctx, input),
+});
+
 export const listSkills = op<typeof listSkillsInput, SkillsResult>({
   tool: 'list_skills', annotations: OPEN_READ, input: listSkillsInput,
   rest: {
@@ -323,7 +329,7 @@ export const getSession = op<typeof getSessionInput, SessionDetail>({
  */
 export const OPERATIONS: readonly AnyOperation[] = [
   getInfo, listAgents, getAgent, createAgent, updateAgent, deleteAgent, getAgentStatus, validateAgent,
-  listModelConfigs, listSkills, listAgentRevisions, getAgentRevision, rollbackAgent, waitForAgent,
+  listModelConfigs, listHarnesses, listSkills, listAgentRevisions, getAgentRevision, rollbackAgent, waitForAgent,
   startSession, sendMessage, listSessions, getSession,
 ];
 
@@ -366,6 +372,7 @@ export type OperationsAnswerAsDocumented = [
   Assert<Answers<typeof getAgentStatus, 'getAgentStatus', 200>>,
   Assert<Answers<typeof validateAgent, 'validateAgent', 200>>,
   Assert<Answers<typeof listModelConfigs, 'listModelConfigs', 200>>,
+  Assert<Answers<typeof listHarnesses, 'listHarnesses', 200>>,
   Assert<Answers<typeof listSkills, 'listSkills', 200>>,
   Assert<Answers<typeof listAgentRevisions, 'listAgentRevisions', 200>>,
   Assert<Answers<typeof getAgentRevision, 'getAgentRevision', 200>>,

@@ -15,9 +15,31 @@ type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (isPlainObject(v) ? v : {});
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
-/** The read shape of a `skills` values block (chart 0.x: refs, gitRefs, gitAuthSecretRef). */
+/**
+ * Chart 2.x's skills list (`[{name, git: {url, commit}, path} | {name, oci}]`) as the 0.x block it carries the same
+ * pins as (`{gitRefs: [{url, path, name, ref: <commit>}], refs: [<oci>]}`), so reads and a refresh read both lines
+ * the same way. Entries of neither shape are left out, as the block's reader leaves them out.
+ */
+export function blockOfSkillsList(list: readonly unknown[]): Json {
+  const gitRefs: Json[] = [];
+  const refs: string[] = [];
+  for (const entry of list.map(obj)) {
+    const git = obj(entry.git);
+    if (str(git.url)) {
+      const ref: Json = { url: git.url, name: str(entry.name) ?? '' };
+      if (str(entry.path)) ref.path = entry.path;
+      if (str(git.commit)) ref.ref = git.commit;
+      gitRefs.push(ref);
+    } else if (str(entry.oci)) {
+      refs.push(String(entry.oci));
+    }
+  }
+  return { ...(refs.length > 0 ? { refs } : {}), ...(gitRefs.length > 0 ? { gitRefs } : {}) };
+}
+
+/** The read shape of a `skills` values block (chart 0.x: refs, gitRefs, gitAuthSecretRef; chart 2.x: the list). */
 export function agentSkills(raw: unknown, known: SkillRefs = {}): AgentSkills | undefined {
-  const skills = obj(raw);
+  const skills = Array.isArray(raw) ? blockOfSkillsList(raw) : obj(raw);
   const out: AgentSkills = {};
   if (Array.isArray(skills.refs)) {
     const refs = skills.refs.filter((r): r is string => typeof r === 'string').map((ref) => ociSkill(ref, known));
