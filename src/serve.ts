@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { parseOciReference } from './chart/oci-reference.js';
 import { credentialSource, type CredentialSource } from './chart/registry-credentials.js';
-import { RegistryChartSchemaSource } from './chart/resolver.js';
+import { LineChartSchemaSources } from './chart/line-sources.js';
 import { buildInfo, redactedSummary, type AppConfig } from './config/index.js';
 import type { ComposeConfig } from './core/compose.js';
 import { createTokenVerifier } from './identity/token-verifier.js';
@@ -88,6 +88,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     const apiVersions = await resolveApiVersions(
       {
         kagent: config.kube.kagentApiVersion,
+        kagentV2: config.kube.kagentV2ApiVersion,
         helmRelease: config.kube.helmReleaseApiVersion,
         ociRepository: config.kube.ociRepositoryApiVersion,
       },
@@ -149,6 +150,10 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
         apiVersions,
         revisionHistoryLimit: config.revisionHistoryLimit,
         targetMusterUrl: config.fleet.targetMusterUrl || undefined,
+        line2: {
+          harnessName: config.line2.harnessName, musterUrl: config.line2.musterUrl || undefined,
+          skillsGitAuthSecretName: config.line2.skillsGitAuthSecretName || undefined,
+        },
         toolsetPresets: { configured: config.toolsetPresets },
         gitops: {
           repository: config.gitops.repository || undefined, repositories: config.gitops.repositories,
@@ -344,7 +349,7 @@ function allowedBrowserOrigins(config: AppConfig): string[] {
 function openChartSource(
   config: AppConfig, log: Logger, cleanups: Cleanup[], hooks: ObservabilityHooks, metrics?: Metrics,
 ): ChartSchemaSource {
-  const source = new RegistryChartSchemaSource({
+  const source = new LineChartSchemaSources({
     ociUrl: config.chart.ociUrl, semver: config.chart.semver, refreshMs: config.chart.refresh.ms,
     credentials: chartCredentials(config),
     fetch: instrumentFetch(outboundFetch(config.proxy), 'registry', hooks.fetch),

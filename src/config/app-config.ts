@@ -25,6 +25,8 @@ export interface KubeConfig {
   readonly readCacheClusters: number;
   /** A kagent.dev version such as `v1alpha2` (a `kagent.dev/` prefix is stripped), or `auto`. */
   readonly kagentApiVersion: string;
+  /** `--kagent-v2-api-version`: `auto`, `none`, a version or `api.kagent.dev/<version>`. */
+  readonly kagentV2ApiVersion: string;
   /** `helm.toolkit.fluxcd.io/<version>`, or `auto`. */
   readonly helmReleaseApiVersion: string;
   /** `source.toolkit.fluxcd.io/<version>`, or `auto`. */
@@ -202,6 +204,8 @@ export interface AppConfig {
   readonly gitops: GitOpsConfig;
   /** Agents on workload clusters: `--target-muster-url` and `--fleet-organizations`. */
   readonly fleet: FleetConfig;
+  /** Agents of chart 2.x: `--harness-name`, `--muster-url`, `--skills-git-auth-secret-name`. */
+  readonly line2: Line2Config;
   readonly mcp: McpConfig;
   readonly oauth: OAuthConfig;
   readonly metrics: MetricsConfig;
@@ -212,4 +216,13 @@ export interface AppConfig {
 export interface FleetConfig {
   readonly targetMusterUrl: string;
   readonly organizations: readonly string[];
+}
+
+/** What agents of chart 2.x are composed with. */
+export interface Line2Config {
+  readonly harnessName: string;
+  /** Empty: the chart's default muster URL. */
+  readonly musterUrl: string;
+  /** Empty: no installation credential. */
+  readonly skillsGitAuthSecretName: string;
 }

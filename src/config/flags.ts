@@ -62,6 +62,9 @@ export const SERVE_FLAGS = [
       + 'there to fill it).' },
   { name: 'kagent-api-version', env: 'KAGENT_API_VERSION', default: 'auto', type: 'string', group: 'Kubernetes',
     help: 'kagent.dev API version of Agents and ModelConfigs; auto asks the API server and falls back to v1alpha2.' },
+  { name: 'kagent-v2-api-version', env: 'KAGENT_V2_API_VERSION', default: 'auto', type: 'string', group: 'Kubernetes',
+    help: 'api.kagent.dev API version of chart 2.x objects (Agents, Harnesses, ModelConfigs); auto asks the API '
+      + 'server, none turns the 2.x reads off.' },
   // Flux
   { name: 'flux-helmrelease-api-version', env: 'FLUX_HELMRELEASE_API_VERSION', default: 'auto', type: 'string',
     group: 'Flux',
@@ -84,8 +87,19 @@ export const SERVE_FLAGS = [
   { name: 'agent-chart-oci-url', env: 'AGENT_CHART_OCI_URL', default: DEFAULT_CHART_OCI_URL, type: 'ociUrl',
     group: 'Agent chart',
     help: 'OCI URL of the agent chart every agent is rendered from.' },
-  { name: 'agent-chart-semver', env: 'AGENT_CHART_SEMVER', default: 'x.x.x', type: 'semverRange', group: 'Agent chart',
-    help: 'Version range the OCIRepository follows; pre-releases only when the range names one.' },
+  { name: 'agent-chart-semver', env: 'AGENT_CHART_SEMVER', default: '2.x', type: 'semverRange', group: 'Agent chart',
+    help: "Version range a namespace's new OCIRepository follows, within one chart line (0.x or 2.x; a range "
+      + 'admitting two majors is refused); pre-releases only when the range names one. Namespaces whose source '
+      + 'exists keep its line.' },
+  { name: 'harness-name', env: 'AGENT_HARNESS_NAME', default: 'kagent', type: 'string', group: 'Agent chart',
+    help: 'The platform Harness an agent of chart 2.x runs on when create names none (agent.harness).' },
+  { name: 'muster-url', env: 'AGENT_MUSTER_URL', default: '', type: 'string', group: 'Agent chart',
+    help: "muster's MCP URL, written as muster.url of agents of chart 2.x on the management cluster; empty leaves "
+      + "the chart's default." },
+  { name: 'skills-git-auth-secret-name', env: 'AGENT_MANAGER_SKILLS_GIT_AUTH_SECRET_NAME', default: '', type: 'string',
+    group: 'Agent chart',
+    help: 'The installation\'s read credential for private git skills and plugins of chart 2.x agents: a Secret in '
+      + "each agent namespace with the key token, written as skillsGitAuthSecretRef where an agent names none." },
   { name: 'agent-chart-refresh', env: 'AGENT_CHART_REFRESH', default: DEFAULT_CHART_REFRESH, type: 'duration',
     group: 'Agent chart',
     help: 'How often the chart registry is read again for the newest version and its values schema; 0 '

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import type { Duration, FlagDef, FlagSource, FlagSources, FlagValueOf, FlagValues, RetiredFlag } from './flag-types.js';
 import { checkHttpUrl, checkOciUrl, parseCount, parseGoBool, parseGoDuration, parseListenAddress, splitList,
   ValueError } from './values.js';
+import { rangeLine } from '../chart/line-range.js';
 import { parseSemverConstraint } from '../chart/semver-constraint.js';
 
 /** A configuration error: printed as `Error: <message>`, exit code 2. */
@@ -106,6 +107,9 @@ function checkSemverRange(text: string): string {
     const reason = err instanceof Error ? err.message : String(err);
     throw new ValueError(`chart semver range ${JSON.stringify(text)}: ${reason}`);
   }
+  // A new namespace's source follows this range: it must stay on one chart line (chart/line-range.ts).
+  const line = rangeLine(text);
+  if ('error' in line) throw new ValueError(`chart semver range ${JSON.stringify(text)}: ${line.error}`);
   return text;
 }
 

@@ -58,6 +58,7 @@ export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy' | 'otel'> 
       readCache: readCacheOn(v, s),
       readCacheClusters: v['read-cache-clusters'],
       kagentApiVersion: kagentVersion(v['kagent-api-version']),
+      kagentV2ApiVersion: v['kagent-v2-api-version'].trim() || 'auto',
       helmReleaseApiVersion: fluxVersion('flux-helmrelease-api-version', 'helm.toolkit.fluxcd.io', v, s),
       ociRepositoryApiVersion: fluxVersion('flux-ocirepository-api-version', 'source.toolkit.fluxcd.io', v, s),
     },
@@ -85,6 +86,7 @@ export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy' | 'otel'> 
     toolsetPresets: toolsetPresets(v, s),
     gitops: gitopsConfig(v, s),
     fleet: { targetMusterUrl: v['target-muster-url'], organizations: v['fleet-organizations'] },
+    line2: lineTwoConfig(v),
     mcp: { enabled: v['mcp-enabled'], path: v['mcp-path'] },
     oauth,
     metrics: { enabled: v['metrics-listen'] !== '', listen: v['metrics-listen'] },
@@ -271,4 +273,22 @@ function browserOrigins(v: V, s: S): string[] {
     }
   });
   return [...new Set(origins)];
+}
+
+/** What agents of chart 2.x are composed with: the platform Harness, muster's URL, the skills credential. */
+function lineTwoConfig(v: V): AppConfig['line2'] {
+  const harnessName = v['harness-name'].trim() || 'kagent';
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(harnessName) || harnessName.length > 63) {
+    throw new ConfigError(`--harness-name ${JSON.stringify(harnessName)} is not a Harness name: lowercase letters, ` +
+      'digits and "-", at most 63 characters');
+  }
+  const musterUrl = v['muster-url'].trim();
+  if (musterUrl !== '' && !/^https?:\/\/\S+$/.test(musterUrl)) {
+    throw new ConfigError(`--muster-url ${JSON.stringify(musterUrl)} must be an http(s) URL (the chart's muster.url)`);
+  }
+  const secret = v['skills-git-auth-secret-name'].trim();
+  if (secret !== '' && (secret.length > 253 || !SECRET_NAME.test(secret))) {
+    throw new ConfigError(`--skills-git-auth-secret-name ${JSON.stringify(secret)} must be a Secret name`);
+  }
+  return { harnessName, musterUrl, skillsGitAuthSecretName: secret };
 }

@@ -10,6 +10,8 @@ import { DEFAULT_API_VERSIONS, type ApiVersions } from '../service/resources.js'
 
 export interface ApiVersionFlags {
   kagent: string;
+  /** `--kagent-v2-api-version`: api.kagent.dev (chart 2.x); `auto` discovers, `none` turns the 2.x reads off. */
+  kagentV2?: string;
   helmRelease: string;
   ociRepository: string;
 }
@@ -72,5 +74,24 @@ export async function resolveApiVersions(
       discover, log, fluxWarning),
   ]);
   // ModelConfigs live in the kagent group at the Agent's version.
-  return { agent, modelConfig: agent, helmRelease, ociRepository };
+  const agentV2 = await resolveLine2(flags.kagentV2 ?? 'auto', discover, log);
+  return { agent, modelConfig: agent, helmRelease, ociRepository, ...(agentV2 ? { agentV2 } : {}) };
+}
+
+/**
+ * The api.kagent.dev version of chart 2.x. Unlike kagent.dev's, a cluster that does not serve the group is no
+ * error: it has no 2.x agents yet (kagent not upgraded), so the 2.x reads are left out instead of failing with
+ * 404s; `none` says so outright.
+ */
+async function resolveLine2(flag: string, discover: Discover, log: Logger): Promise<string | undefined> {
+  if (flag.trim() === 'none') return undefined;
+  const fixed = pinned(flag, 'api.kagent.dev');
+  if (fixed) return fixed;
+  try {
+    return `api.kagent.dev/${await discover('api.kagent.dev', 'agents')}`;
+  } catch (err) {
+    log.info({ group: 'api.kagent.dev', err: err instanceof Error ? err.message : String(err) },
+      'the cluster does not serve api.kagent.dev: agents of chart 2.x cannot be read or written until kagent is upgraded');
+    return undefined;
+  }
 }

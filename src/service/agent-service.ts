@@ -5,7 +5,8 @@
  * takes the request's context first: who is calling is explicit in every signature.
  */
 import type {
-  Agent, AgentList, AgentSpec, AgentSummary, AgentUpdate, CreateRequest, CreateResult, DeleteResult, Info, ModelConfig,
+  Agent, AgentList, AgentSpec, AgentSummary, AgentUpdate, CreateRequest, CreateResult, DeleteResult, HarnessList, Info,
+  ModelConfig,
   RevisionDetail, RevisionEntry, RollbackResult, SessionDetail, SessionList, SessionTurn, SkillsResult, Status,
   UpdateResult, ValidateResult, WaitResult,
 } from '../core/types.js';
@@ -13,6 +14,7 @@ import { summaryOf } from '../core/agent-summary.js';
 import { validateName } from '../core/names.js';
 import type { RequestContext } from '../identity/caller.js';
 import { createAgent } from './writes/create.js';
+import { listHarnesses } from './chart-lines/harnesses.js';
 import { deleteAgent, type DeleteRequest } from './writes/delete.js';
 import { InfoAnswer, listModelConfigs, listSkills, type SkillsRequest } from './reads/info.js';
 import type { OperationEnv } from './operation-env.js';
@@ -180,6 +182,10 @@ export class AgentService {
 
   async listModelConfigs(ctx: RequestContext, request: TargetInput = {}): Promise<{ modelConfigs: ModelConfig[] }> {
     return listModelConfigs(await envFor(this.env, ctx, request), ctx, request.namespace);
+  }
+
+  async listHarnesses(ctx: RequestContext, request: TargetInput = {}): Promise<HarnessList> {
+    return listHarnesses(await envFor(this.env, ctx, request), ctx, request.namespace);
   }
 
   async listSkills(ctx: RequestContext, request: SkillsRequest = {}): Promise<SkillsResult> {

@@ -4,6 +4,7 @@
  * tests fake here or serve from real loopback servers. Every port method answers or throws an `AppError`
  * already translated at the adapter (`fromKube`), so the service never sees a library exception.
  */
+import type { ChartLine } from '../core/chart-lines/chart-line.js';
 import type { ChartInfo, ReadCacheInfo, SchemaSource, SkillsResult } from '../core/types.js';
 import type { AppError } from '../core/errors.js';
 import type { RequestContext } from '../identity/caller.js';
@@ -180,8 +181,9 @@ export interface ResolvedSchema {
 
 /** What the service needs to know about the agent chart. Never rejects. */
 export interface ChartSchemaSource {
-  schema(): Promise<ResolvedSchema>;
-  info(): Promise<ChartInfo>;
+  /** The values schema of a chart line's newest chart (default: the line new sources get). */
+  schema(line?: ChartLine): Promise<ResolvedSchema>;
+  info(line?: ChartLine): Promise<ChartInfo>;
 }
 
 /** Skill discovery in the configured repositories. */

@@ -6,10 +6,16 @@
  */
 import type { Gvr } from './ports.js';
 
-/** The four discovered group/version strings, e.g. `kagent.dev/v1alpha2`. */
+/** The discovered group/version strings, e.g. `kagent.dev/v1alpha2`. */
 export interface ApiVersions {
+  /** The kagent.dev Agent of chart 0.x. */
   agent: string;
   modelConfig: string;
+  /**
+   * The api.kagent.dev version of chart 2.x's objects (Agent, Harness, ModelConfig, RemoteMCPServer); undefined when
+   * the cluster does not serve the group, which leaves the 2.x reads empty rather than failing.
+   */
+  agentV2?: string;
   helmRelease: string;
   ociRepository: string;
 }
@@ -18,6 +24,7 @@ export interface ApiVersions {
  * source.toolkit.fluxcd.io/v1. */
 export const DEFAULT_API_VERSIONS: ApiVersions = {
   agent: 'kagent.dev/v1alpha2',
+  agentV2: 'api.kagent.dev/v1alpha3',
   modelConfig: 'kagent.dev/v1alpha2',
   helmRelease: 'helm.toolkit.fluxcd.io/v2',
   ociRepository: 'source.toolkit.fluxcd.io/v1',
@@ -27,6 +34,10 @@ export const DEFAULT_API_VERSIONS: ApiVersions = {
 export interface ResourceTypes {
   agent: Gvr;
   modelConfig: Gvr;
+  /** Chart 2.x's objects, when the cluster serves api.kagent.dev. */
+  agentV2?: Gvr;
+  harness?: Gvr;
+  modelConfigV2?: Gvr;
   helmRelease: Gvr;
   ociRepository: Gvr;
   deployment: Gvr;
@@ -62,6 +73,11 @@ export function resourceTypes(versions: ApiVersions): ResourceTypes {
   return {
     agent: gvr(versions.agent, 'agents', 'Agent'),
     modelConfig: gvr(versions.modelConfig, 'modelconfigs', 'ModelConfig'),
+    ...(versions.agentV2 ? {
+      agentV2: gvr(versions.agentV2, 'agents', 'Agent'),
+      harness: gvr(versions.agentV2, 'harnesses', 'Harness'),
+      modelConfigV2: gvr(versions.agentV2, 'modelconfigs', 'ModelConfig'),
+    } : {}),
     helmRelease: gvr(versions.helmRelease, 'helmreleases', 'HelmRelease'),
     ociRepository: gvr(versions.ociRepository, 'ocirepositories', 'OCIRepository'),
     deployment: gvr('apps/v1', 'deployments', 'Deployment'),

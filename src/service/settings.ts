@@ -4,6 +4,7 @@
  */
 import type { Logger } from 'pino';
 import type { ComposeConfig } from '../core/compose.js';
+import type { Line2Settings } from '../core/chart-lines/values-2x.js';
 import type { PresetPolicy } from '../core/toolset-preflight.js';
 import type { ManagedNamespaces } from './namespaces.js';
 import type {
@@ -50,6 +51,8 @@ export interface ServiceSettings {
   gitops?: GitOpsDefaults;
   /** `--target-muster-url`: the muster agents on workload clusters reach; unset refuses their creates. */
   targetMusterUrl?: string;
+  /** What agents of chart 2.x are composed with; default the platform Harness `kagent` and nothing else. */
+  line2?: Omit<Line2Settings, 'target'>;
 }
 
 /** `--gitops-repository`, `--gitops-branch`, `--gitops-path`. */

@@ -34,7 +34,8 @@ function line2Arguments(request: Record<string, unknown>): string[] {
 export function lineArgumentViolation(line: ChartLine, request: Record<string, unknown>, where: string): string |
   undefined {
   if (line === '2.x') {
-    if (request.runtime !== undefined && request.runtime !== null) return RUNTIME_REFUSAL;
+    // A blank runtime asks for none (a rollback names every field, "" for those it clears): nothing to refuse.
+    if (typeof request.runtime === 'string' ? isSet(request.runtime) : request.runtime != null) return RUNTIME_REFUSAL;
     return undefined;
   }
   const extra = line2Arguments(request);

@@ -6,6 +6,7 @@
  * racing writes cannot take one. docs/revisions.md "Where revisions live" and "Rules" give the full
  * naming, ownership and numbering rules this module keeps. Pure.
  */
+import { blockOfSkillsList } from '../skills/skill-reads.js';
 import { AGENT_STRING_FIELDS, isSet, MANAGED_BY_LABEL, MANAGED_BY_VALUE, type Values } from '../compose.js';
 import { isPlainObject } from '../diff.js';
 import {
@@ -108,8 +109,16 @@ export function specOfValues(values: Values): RevisionSpec {
   const modelConfig = str(obj(values.modelConfig).name);
   if (modelConfig) spec.modelConfig = modelConfig;
   if (Array.isArray(values.toolset)) spec.toolset = values.toolset.filter((s): s is string => typeof s === 'string');
-  const skills = skillsSpecOf(values.skills);
+  const skills = skillsSpecOf(Array.isArray(values.skills) ? blockOfSkillsList(values.skills) : values.skills);
   if (skills) spec.skills = skills;
+  // Chart 2.x's fields: the Harness (always written on 2.x, so it marks a 2.x revision), plugins and approval.
+  const harness = str(agent.harness);
+  if (harness) {
+    spec.harness = harness;
+    const plugins = Array.isArray(values.plugins) ? values.plugins.map(obj) : [];
+    if (plugins.length > 0) spec.plugins = plugins as unknown as NonNullable<RevisionSpec['plugins']>;
+    if (obj(values.muster).requireApproval === true) spec.requireApproval = true;
+  }
   for (const key of ['labels', 'annotations'] as const) {
     const map = stringMap(values[key]);
     if (map) spec[key] = map;
@@ -161,6 +170,12 @@ export function rollbackUpdate(
   update.labels = spec.labels ?? {};
   update.annotations = spec.annotations ?? {};
   if (spec.toolset !== undefined) update.toolset = [...spec.toolset];
+  if (spec.harness !== undefined) {
+    // A revision of chart 2.x names every 2.x field too, so what it did not have is cleared.
+    update.harness = spec.harness;
+    update.plugins = spec.plugins ?? [];
+    update.requireApproval = spec.requireApproval === true;
+  }
   return update;
 }
 

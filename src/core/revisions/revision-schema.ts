@@ -22,18 +22,27 @@ const agentStrings = Object.fromEntries(AGENT_STRING_FIELDS.map((f) => [f, z.str
   (typeof AGENT_STRING_FIELDS)[number], z.ZodOptional<z.ZodString>
 >;
 
+/** A pinned source of chart 2.x's skills and plugins. */
+const line2Source = z.looseObject({
+  git: z.looseObject({ url: z.string(), commit: z.string() }).optional(),
+  oci: z.string().optional(),
+  path: z.string().optional(),
+});
+
 /** The curated fields inside chart values; any other key passes untouched. */
 const valuesSchema = z.looseObject({
-  agent: z.looseObject({ name: z.string().optional(), ...agentStrings }).optional(),
+  agent: z.looseObject({ name: z.string().optional(), harness: z.string().optional(), ...agentStrings }).optional(),
   modelConfig: z.looseObject({ name: z.string().optional() }).optional(),
   toolset: z.array(z.string()).optional(),
-  skills: z.looseObject({
+  // Chart 0.x's skills block, or chart 2.x's pinned list.
+  skills: z.union([z.looseObject({
     refs: z.array(z.string()).optional(),
     gitRefs: z.array(z.looseObject({
       url: z.string(), path: z.string().optional(), ref: z.string().optional(), name: z.string().optional(),
     })).optional(),
     gitAuthSecretRef: z.looseObject({ name: z.string().optional() }).optional(),
-  }).optional(),
+  }), z.array(line2Source.extend({ name: z.string() }))]).optional(),
+  plugins: z.array(line2Source.extend({ skills: z.array(z.string()) })).optional(),
   labels: stringMap.optional(),
   annotations: stringMap.optional(),
 });

@@ -81,6 +81,9 @@ export function feedsOf(
     feedOf(source, types.pod, namespace, { labelSelector: 'kagent' }),
     feedOf(source, types.event, namespace, { fieldSelector: 'type=Warning' }),
     feedOf(source, types.controllerRevision, namespace, { labelSelector: AGENT_LABEL }),
+    // Chart 2.x's Agents, Harnesses and ModelConfigs, where the cluster serves api.kagent.dev.
+    ...[types.agentV2, types.harness, types.modelConfigV2].filter((t) => t !== undefined)
+      .map((gvr) => feedOf(source, gvr, namespace)),
   ];
 }
 
@@ -94,7 +97,10 @@ export class ReadCache {
 
   constructor(options: ReadCacheOptions) {
     this.readYourWritesMs = options.readYourWritesMs ?? 2_000;
-    const kinds = options.kinds?.map((k) => typeKey(options.types[k]));
+    const kinds = options.kinds?.flatMap((k) => {
+      const gvr = options.types[k];
+      return gvr ? [typeKey(gvr)] : [];
+    });
     for (const namespace of options.namespaces) {
       for (const { spec, calls } of feedsOf(options.source, options.types, namespace)) {
         if (kinds && !kinds.includes(typeKey(spec.gvr))) continue;

@@ -11,6 +11,7 @@ import { notAnAgent, rendersAgentChart } from './agent-chart.js';
 import { isObjectName } from '../../core/names.js';
 import type { KubeObject, KubePort } from '../ports.js';
 import { provenanceOf } from './read-model.js';
+import { getAnyAgent } from './agent-objects.js';
 import type { ResourceTypes } from '../resources.js';
 
 export interface AgentObjects {
@@ -38,7 +39,7 @@ async function lookupObjects(
 ): Promise<AgentObjects> {
   if (!isObjectName(name)) return { namespace, name };
   const [agent, sameName] = await Promise.all([
-    kube.get(types.agent, namespace, name),
+    getAnyAgent({ types }, kube, namespace, name),
     kube.get(types.helmRelease, namespace, name),
   ]);
   const labelled = agent ? provenanceOf(agent) : undefined;

@@ -12,6 +12,7 @@ import { agentVersion } from './agent-version.js';
 import type { KubeObject } from '../ports.js';
 import { CLUSTER_LABEL } from '../../core/target-cluster.js';
 import { ErrorCode } from '../../core/errors.js';
+import { agentFromLine2Cr, isLine2Agent, templatePlugins } from '../../core/chart-lines/agent-2x.js';
 import { valuesShapeProblem } from '../../core/release-values.js';
 
 export const DISPLAY_NAME_ANNOTATION = 'ui.giantswarm.io/display-name';
@@ -53,8 +54,9 @@ function crToolset(binding: Json | undefined): Pick<Agent, 'toolset' | 'implicit
   return selectors.length > 0 ? { toolset: selectors } : { implicitFullAccess: true };
 }
 
-/** The identity fields of an agent read from its kagent Agent CR. */
+/** The identity fields of an agent read from its kagent Agent CR, of either chart line. */
 export function agentFromCr(cr: KubeObject): Agent {
+  if (isLine2Agent(cr)) return prune(agentFromLine2Cr(cr));
   const spec = obj(cr.spec);
   const declarative = obj(spec.declarative);
   const binding = musterBinding(declarative.tools);
@@ -156,10 +158,21 @@ export function agentFromRelease(release: KubeObject, agentName?: string): Agent
     iconUrl: str(agentValues.iconUrl),
     systemMessage: str(agentValues.systemMessage),
     skills: releaseSkills(release, values),
+    ...line2Fields(values),
     ready: null,
     accepted: null,
     managed: 'helmrelease',
   });
+}
+
+/** The 2.x fields a release's values set (the desired Harness and plugins), which win over the rendered ones. */
+function line2Fields(values: Json): Pick<Agent, 'harness' | 'plugins'> {
+  const harness = str(obj(values.agent).harness);
+  const plugins = Array.isArray(values.plugins) ? templatePlugins(values.plugins.map((p) => {
+    const { skills, ...source } = obj(p);
+    return { source, skills };
+  })) : undefined;
+  return { ...(harness ? { harness } : {}), ...(plugins ? { plugins } : {}) };
 }
 
 /** An agent with its release folded in: ownership, the release reference, values and toolset. */
@@ -176,6 +189,7 @@ export function withRelease(agent: Agent, release: KubeObject | undefined): Agen
     ...rest,
     ...(placed ? { organization: placed.organization, cluster: placed.cluster } : {}),
     skills,
+    ...line2Fields(values),
     managed: kustomizationOf(release) !== undefined ? 'gitops' : 'helmrelease',
     helmRelease: helmReleaseRef(release),
     values: malformed ? undefined : values,

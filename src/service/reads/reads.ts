@@ -10,6 +10,7 @@ import { AppError, ErrorCode, notFound, toAppError } from '../../core/errors.js'
 import type { Agent } from '../../core/types.js';
 import { agentChartSources, isAgentRelease } from './agent-chart.js';
 import { lookupAgent, requireAgent } from './lookup.js';
+import { listAnyAgents } from './agent-objects.js';
 import type { KubeObject, KubePort } from '../ports.js';
 import { agentOf, provenanceOf, releaseAgentName } from './read-model.js';
 import type { ResourceTypes } from '../resources.js';
@@ -66,7 +67,7 @@ export async function listAgents(rc: ReadContext, namespace: string): Promise<Li
   const { kube, types } = rc;
   const warnings: string[] = [];
   const [crs, releases, sources] = await Promise.all([
-    kube.list(types.agent, namespace),
+    listAnyAgents(rc, kube, namespace),
     kube.list(types.helmRelease, namespace),
     kube.list(types.ociRepository, namespace).catch((err: unknown) => {
       warnings.push(`the OCIRepositories of namespace ${namespace} could not be listed, so HelmReleases not rendered `

@@ -12,10 +12,14 @@ import { summarizePods } from '../../core/pods.js';
 import type { HistoryEntry, Status } from '../../core/types.js';
 import { statusVerdict, type StatusFacts, type VerdictOptions } from '../../core/verdict.js';
 import { agentNotFound } from './lookup.js';
+import { getAnyAgent } from './agent-objects.js';
 import { notAnAgent, rendersAgentChart } from './agent-chart.js';
 import type { KubeObject, KubePort } from '../ports.js';
 import { conditionsOf, helmReleaseRef, provenanceOf } from './read-model.js';
 import type { ResourceTypes } from '../resources.js';
+import { isLine2Agent, objectStatus, type AgentObject } from '../../core/chart-lines/agent-2x.js';
+import { majorOfVersion } from '../../core/chart-lines/chart-line.js';
+import { statusVerdict2x } from '../../core/chart-lines/verdict-2x.js';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
@@ -107,6 +111,9 @@ export function releaseLocation(
 export function foldStatus(
   namespace: string, name: string, objects: StatusObjects, options: VerdictOptions = {},
 ): Status {
+  if (isLine2Agent(objects.agent) || (!objects.agent && objects.release && releaseIsLine2(objects.release))) {
+    return foldStatus2x(namespace, name, objects, options);
+  }
   const { agent, release, deployment } = objects;
   const agentConditions = conditionsOf(agent);
   const podStatuses = summarizePods(objects.pods);
@@ -139,7 +146,7 @@ export async function agentStatus(
   kube: KubePort, types: ResourceTypes, namespace: string, name: string, chartUrl: string,
 ): Promise<Status> {
   const [agent, sameName, deployment, pods, events] = await Promise.all([
-    kube.get(types.agent, namespace, name),
+    getAnyAgent({ types }, kube, namespace, name),
     kube.get(types.helmRelease, namespace, name),
     kube.get(types.deployment, namespace, name),
     kube.list(types.pod, namespace, { labelSelector: `kagent=${name}` }),
@@ -157,4 +164,37 @@ export async function agentStatus(
   }
   if (!agent && !release) throw agentNotFound(namespace, name);
   return foldStatus(namespace, name, { agent, release, deployment, pods, events });
+}
+
+/**
+ * The status of an agent of chart 2.x: the release and the Agent's own status (there are no pods; the Agent runs
+ * on its Harness), Warning events about the agent's objects only (Agent, RemoteMCPServer and HelmRelease share its
+ * name), folded by the 8.3 ladder.
+ */
+function foldStatus2x(namespace: string, name: string, objects: StatusObjects, options: VerdictOptions): Status {
+  const { agent, release } = objects;
+  const agentFacts = agent
+    ? { ...objectStatus(agent as AgentObject), ...(agent.apiVersion ? { apiVersion: agent.apiVersion } : {}) }
+    : { exists: false, ready: null, accepted: null };
+  const facts: StatusFacts = {
+    agent: agentFacts,
+    helmRelease: release
+      ? releaseFacts(release)
+      : { exists: false, ready: null, suspended: false, gitOpsOwned: false, deleting: false },
+    events: summarizeEvents(objects.events, name, []),
+  };
+  const top: Pick<Status, 'generation' | 'observedGeneration'> = {};
+  if (facts.helmRelease?.generation !== undefined) top.generation = facts.helmRelease.generation;
+  if (facts.helmRelease?.observedGeneration !== undefined) top.observedGeneration = facts.helmRelease.observedGeneration;
+  return { name, namespace, ...statusVerdict2x(facts, options), ...top, ...facts };
+}
+
+/** A release whose Agent is not rendered yet is of chart 2.x when it installed a 2.x chart or names a Harness. */
+function releaseIsLine2(release: KubeObject): boolean {
+  const status = obj(release.status);
+  const history = Array.isArray(status.history) ? obj(status.history[0]).chartVersion : undefined;
+  const installed = typeof history === 'string' ? history : status.lastAttemptedRevision;
+  const major = majorOfVersion(typeof installed === 'string' ? installed : undefined);
+  if (major !== undefined) return major === 2;
+  return typeof obj(obj(obj(release.spec).values).agent).harness === 'string';
 }

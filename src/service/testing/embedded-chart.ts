@@ -3,18 +3,20 @@
  * service and transport tests that are not about the registry (the Go tests' fake
  * `embeddedChart{}`).
  */
-import { EMBEDDED_SCHEMA, EMBEDDED_SCHEMA_VERSION } from '../../chart/embedded/embedded.js';
+import { embeddedSchema } from '../../chart/embedded/embedded.js';
+import type { ChartLine } from '../../core/chart-lines/chart-line.js';
 import type { ChartInfo } from '../../core/types.js';
 import type { ChartSchemaSource, ResolvedSchema } from '../ports.js';
 
 export class EmbeddedChartSource implements ChartSchemaSource {
   constructor(private readonly ociUrl = 'oci://gsoci.azurecr.io/charts/giantswarm/agent', private readonly semver = 'x.x.x') {}
 
-  async schema(): Promise<ResolvedSchema> {
-    return { version: EMBEDDED_SCHEMA_VERSION, source: 'embedded', schema: EMBEDDED_SCHEMA as Record<string, unknown> };
+  async schema(line: ChartLine = '0.x'): Promise<ResolvedSchema> {
+    return { ...embeddedSchema(line), source: 'embedded' };
   }
 
-  async info(): Promise<ChartInfo> {
-    return { ociUrl: this.ociUrl, semver: this.semver, schemaVersion: EMBEDDED_SCHEMA_VERSION, schemaSource: 'embedded' };
+  async info(line: ChartLine = '0.x'): Promise<ChartInfo> {
+    const semver = line === '0.x' ? this.semver : line;
+    return { ociUrl: this.ociUrl, semver, schemaVersion: embeddedSchema(line).version, schemaSource: 'embedded' };
   }
 }

@@ -11,8 +11,14 @@ import { backendError, conflict, notFound } from '../../core/errors.js';
 import type { Gvr, KubeObject, KubePort, KubeProvider, ListOptions, WriteCallOptions } from '../ports.js';
 import { DEFAULT_API_VERSIONS, resourceTypes } from '../resources.js';
 
-/** The resource types the service uses, by plural name (the seeds name them that way). */
-const BY_PLURAL = new Map(Object.values(resourceTypes(DEFAULT_API_VERSIONS)).map((gvr) => [gvr.resource, gvr]));
+/**
+ * Where a type's objects are kept: by plural name, and for chart 2.x's api.kagent.dev types by plural and group
+ * (`agents.api.kagent.dev`), since both kagent groups have `agents` and `modelconfigs`.
+ */
+const storeName = (gvr: Gvr): string => (gvr.group === 'api.kagent.dev' ? `${gvr.resource}.${gvr.group}` : gvr.resource);
+
+/** The resource types the service uses, by store name (the seeds name them that way). */
+const BY_PLURAL = new Map(Object.values(resourceTypes(DEFAULT_API_VERSIONS)).map((gvr) => [storeName(gvr), gvr]));
 function gvrOf(resource: string): Gvr {
   const gvr = BY_PLURAL.get(resource);
   if (!gvr) throw new Error(`FakeKube: unknown resource ${resource}`);
@@ -83,14 +89,14 @@ export class FakeKube implements KubePort {
 
   /** Put an object in place as it is (tests' seeds); fills what the API server would. */
   seed(gvr: Gvr, object: KubeObject): KubeObject {
-    const stored = this.stamp(gvr, copy(object), this.objects.get(key(gvr.resource, object.metadata.namespace ?? '', object.metadata.name)));
-    this.objects.set(key(gvr.resource, stored.metadata.namespace ?? '', stored.metadata.name), stored);
+    const stored = this.stamp(gvr, copy(object), this.objects.get(key(storeName(gvr), object.metadata.namespace ?? '', object.metadata.name)));
+    this.objects.set(key(storeName(gvr), stored.metadata.namespace ?? '', stored.metadata.name), stored);
     return copy(stored);
   }
 
   /** The stored object, or undefined (no call is recorded). */
   peek(gvr: Gvr, namespace: string, name: string): KubeObject | undefined {
-    const found = this.objects.get(key(gvr.resource, namespace, name));
+    const found = this.objects.get(key(storeName(gvr), namespace, name));
     return found && copy(found);
   }
 
@@ -100,16 +106,16 @@ export class FakeKube implements KubePort {
   }
 
   async get(gvr: Gvr, namespace: string, name: string): Promise<KubeObject | undefined> {
-    this.record({ verb: 'get', resource: gvr.resource, namespace, name });
+    this.record({ verb: 'get', resource: storeName(gvr), namespace, name });
     return this.peek(gvr, namespace, name);
   }
 
   async list(gvr: Gvr, namespace: string, options: ListOptions = {}): Promise<KubeObject[]> {
-    this.record({ verb: 'list', resource: gvr.resource, namespace });
+    this.record({ verb: 'list', resource: storeName(gvr), namespace });
     const labels = selector(options.labelSelector ?? '');
     const fields = selector(options.fieldSelector ?? '');
     return [...this.objects.entries()]
-      .filter(([k, obj]) => k.startsWith(`${gvr.resource}\u0000${namespace}\u0000`) && labels(obj.metadata.labels ?? {}) && fields(fieldsOf(obj)))
+      .filter(([k, obj]) => k.startsWith(`${storeName(gvr)}\u0000${namespace}\u0000`) && labels(obj.metadata.labels ?? {}) && fields(fieldsOf(obj)))
       .map(([, obj]) => obj)
       .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))
       .map(copy);
@@ -120,45 +126,45 @@ export class FakeKube implements KubePort {
     const body = copy(object);
     if (!body.metadata.name && body.metadata.generateName) body.metadata.name = `${body.metadata.generateName}${(++this.generated).toString(36).padStart(5, 'x')}`;
     const name = body.metadata.name;
-    this.record({ verb: 'create', resource: gvr.resource, namespace, name, dryRun: options.dryRun });
+    this.record({ verb: 'create', resource: storeName(gvr), namespace, name, dryRun: options.dryRun });
     const what = `create ${singular(gvr)} ${namespace}/${name}`;
     // The API server's storage refuses this with a 500, which the adapter reports as a backend error.
     if (body.metadata.resourceVersion) throw backendError(`${what}: resourceVersion should not be set on objects to be created`);
-    if (this.objects.has(key(gvr.resource, namespace, name))) {
+    if (this.objects.has(key(storeName(gvr), namespace, name))) {
       throw conflict(`${what}: ${gvr.resource}.${gvr.group} "${name}" already exists`);
     }
     const stored = this.stamp(gvr, body, undefined);
-    if (!options.dryRun) this.objects.set(key(gvr.resource, namespace, name), stored);
+    if (!options.dryRun) this.objects.set(key(storeName(gvr), namespace, name), stored);
     return copy(stored);
   }
 
   async replace(gvr: Gvr, object: KubeObject, options: WriteCallOptions = {}): Promise<KubeObject> {
     const namespace = object.metadata.namespace ?? '';
     const name = object.metadata.name;
-    this.record({ verb: 'replace', resource: gvr.resource, namespace, name, dryRun: options.dryRun });
+    this.record({ verb: 'replace', resource: storeName(gvr), namespace, name, dryRun: options.dryRun });
     const what = `update ${singular(gvr)} ${namespace}/${name}`;
-    const current = this.objects.get(key(gvr.resource, namespace, name));
+    const current = this.objects.get(key(storeName(gvr), namespace, name));
     if (!current) throw notFound(what);
     const wanted = object.metadata.resourceVersion;
     if (wanted && wanted !== current.metadata.resourceVersion) {
       throw conflict(`${what}: Operation cannot be fulfilled on ${gvr.resource}.${gvr.group} "${name}": the object has been modified; please apply your changes to the latest version and try again`);
     }
     const stored = this.stamp(gvr, copy(object), current);
-    if (!options.dryRun) this.objects.set(key(gvr.resource, namespace, name), stored);
+    if (!options.dryRun) this.objects.set(key(storeName(gvr), namespace, name), stored);
     return copy(stored);
   }
 
   async remove(
     gvr: Gvr, namespace: string, name: string, options: WriteCallOptions & { resourceVersion?: string } = {},
   ): Promise<boolean> {
-    this.record({ verb: 'remove', resource: gvr.resource, namespace, name, dryRun: options.dryRun });
-    const current = this.objects.get(key(gvr.resource, namespace, name));
+    this.record({ verb: 'remove', resource: storeName(gvr), namespace, name, dryRun: options.dryRun });
+    const current = this.objects.get(key(storeName(gvr), namespace, name));
     if (!current) return false;
     if (options.resourceVersion && options.resourceVersion !== current.metadata.resourceVersion) {
       throw conflict(`delete ${singular(gvr)} ${namespace}/${name}: Operation cannot be fulfilled on ${gvr.resource}.${gvr.group} "${name}": ` +
         `Precondition failed: ResourceVersion in precondition: ${options.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`);
     }
-    if (!options.dryRun) this.objects.delete(key(gvr.resource, namespace, name));
+    if (!options.dryRun) this.objects.delete(key(storeName(gvr), namespace, name));
     return true;
   }
 

@@ -51,12 +51,15 @@ export async function waitForRollout(
   const settled = new Promise<{ end: WaitEnd | 'aborted' } | { error: AppError }>((resolve) => { settle = resolve; });
   let ready = false;
   let last: Status | undefined;
-  let feeds: { agent: Feed; sameName: Feed; located?: Feed; deployment: Feed; pods: Feed; events?: Feed } | undefined;
+  let feeds: {
+    agent: Feed; agentV2?: Feed; sameName: Feed; located?: Feed; deployment: Feed; pods: Feed; events?: Feed;
+  } | undefined;
   // Events from the feeds before all of them have their first list are folded in once they do.
 
   const current = (): { status: Status; gone: boolean } => {
     const f = feeds!;
-    const agent = first(f.agent);
+    // Chart 2.x's Agent first: while a release moves to 2.x the old Agent may linger until Helm removes it.
+    const agent = first(f.agentV2) ?? first(f.agent);
     const release = first(f.located) ?? first(f.sameName);
     if (!agent && !release) return { status: goneStatus(namespace, name), gone: true };
     const status = foldStatus(namespace, name, {
@@ -82,19 +85,22 @@ export async function waitForRollout(
   const onAbort = (): void => settle({ end: 'aborted' });
   wait.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const [agent, sameName, deployment, pods, events] = await Promise.all([
+    const v2 = types.agentV2;
+    const [agent, agentV2, sameName, deployment, pods, events] = await Promise.all([
       openFeed(watches, types.agent, namespace, byName(name), handlers, signal),
+      // A cluster that does not serve api.kagent.dev has no 2.x Agent: the wait goes on without the feed.
+      v2 ? openFeed(watches, v2, namespace, byName(name), handlers, signal).catch(() => undefined) : undefined,
       openFeed(watches, types.helmRelease, namespace, byName(name), handlers, signal),
       openFeed(watches, types.deployment, namespace, byName(name), handlers, signal),
       openFeed(watches, types.pod, namespace, { labelSelector: `kagent=${name}` }, handlers, signal),
       openFeed(watches, types.event, namespace, { fieldSelector: 'type=Warning' }, eventHandlers, signal).catch(() =>
         undefined),
     ]);
-    const where = releaseLocation(first(agent), namespace, name);
+    const where = releaseLocation(first(agentV2) ?? first(agent), namespace, name);
     const located = where.name !== name || where.namespace !== namespace
       ? await openFeed(watches, types.helmRelease, where.namespace, byName(where.name), handlers, signal)
       : undefined;
-    feeds = { agent, sameName, located, deployment, pods, events };
+    feeds = { agent, agentV2, sameName, located, deployment, pods, events };
     if (until === 'ready' && current().gone) throw agentNotFound(namespace, name);
     ready = true;
     if (wait.signal?.aborted) settle({ end: 'aborted' });

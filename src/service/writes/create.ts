@@ -6,8 +6,12 @@
  * is refused, kept if its outcome is unknown. The new agent's status is embedded and revision 1 recorded
  * in the same round. A dry run sends both writes with `dryRun=All`, so admission, schema and RBAC judge it.
  */
-import { buildHelmRelease, buildOciRepository, buildValues, chartNameOf,
-  composeManifests } from '../../core/compose.js';
+import { buildHelmRelease, buildOciRepository, chartNameOf, composeManifests } from '../../core/compose.js';
+import { lineSpecViolations } from '../../core/chart-lines/spec-checks.js';
+import { composeValues } from '../chart-lines/compose-line.js';
+import { lineOf } from '../chart-lines/line-of.js';
+import { readLineCatalog } from '../chart-lines/line-reads.js';
+import { getAnyAgent } from '../reads/agent-objects.js';
 import { changedPaths } from '../../core/diff.js';
 import { backendError, conflict, invalid, isAppError } from '../../core/errors.js';
 import { metadataMapsViolations } from '../../core/labels.js';
@@ -90,23 +94,27 @@ export async function createAgent(
   // so a name that is taken is reported as such whatever GitHub says.
   const pinning = new SkillPinner(env.deps.skillResolver, ctx).pin(spec.skills);
   pinning.catch(() => undefined);
-  const [release, agent, modelConfigs, source, schema, history] = await Promise.all([
+  const [release, agent, catalog, source, history] = await Promise.all([
     kube.get(types.helmRelease, namespace, name),
-    kube.get(types.agent, namespace, name),
-    kube.list(types.modelConfig, namespace),
+    getAnyAgent(env, kube, namespace, name),
+    readLineCatalog(env, kube, namespace),
     kube.get(types.ociRepository, namespace, chartName),
-    env.deps.chart.schema(),
     readHistory(kube, types, namespace, name),
   ]);
   if (release) {
     throw isLive(release) ? releaseExistsConflict(namespace, name) : releaseTerminatingConflict(namespace, name);
   }
   if (agent) throw bareAgentExistsConflict(namespace, name);
-  const modelConfigProblem = modelConfigViolation(namespace, spec.modelConfig, modelConfigs);
+  // The namespace's chart line decides the values' shape and the schema that judges them.
+  const line = lineOf(env, source, `the OCIRepository ${namespace}/${chartName}`);
+  const [lineProblem] = lineSpecViolations(line, spec, namespace, catalog.harnesses);
+  if (lineProblem) throw invalid(lineProblem);
+  const schema = await env.deps.chart.schema(line);
+  const modelConfigProblem = modelConfigViolation(namespace, spec.modelConfig, catalog.modelConfigs(line));
   if (modelConfigProblem) throw invalid(modelConfigProblem);
   const pinned = await pinning;
   const refsText = skillRefsText(pinned.refs);
-  const values = placedValues(env, buildValues({ ...spec, skills: pinned.skills }), schema);
+  const values = placedValues(env, composeValues(env, line, { ...spec, skills: pinned.skills }), schema);
   const schemaProblem = schemaRefusal(schema, values);
   if (schemaProblem) throw invalid(schemaProblem);
   if (spec.mode === 'commit') {

@@ -28,6 +28,7 @@ export interface MergedUpdate {
 /** The merge of an update into the release it may write; ownership refusals (404/409) are thrown. */
 export function mergeUpdate(
   objects: AgentObjects, update: AgentUpdate, modelConfigs: KubeObject[] | undefined, schema: ResolvedSchema,
+  merge: (values: Record<string, unknown>, update: AgentUpdate) => Record<string, unknown> = applyUpdate,
 ): MergedUpdate {
   const release = writableRelease(objects, update.force === true, update.mode === 'commit');
   const raw = (release.spec as { values?: unknown } | undefined)?.values;
@@ -41,7 +42,7 @@ export function mergeUpdate(
       'it again');
   }
   const before = (malformed ? {} : raw ?? {}) as Record<string, unknown>;
-  const after = applyUpdate(before, update);
+  const after = merge(before, update);
   const removal = toolsetRemovalViolation(before, after);
   if (removal) throw invalid(removal);
   return {

@@ -6,7 +6,12 @@
  * `dryRun` writes with `dryRun=All`. Every write here (update, rollback) is recorded as a revision whose
  * number goes onto the release in the same request, so a retried write takes the next number.
  */
-import { composeManifests } from '../../core/compose.js';
+import { composeManifests, isSet } from '../../core/compose.js';
+import { harnessChangeText } from '../../core/chart-lines/harness.js';
+import { lineSpecViolations } from '../../core/chart-lines/spec-checks.js';
+import { mergeValues } from '../chart-lines/compose-line.js';
+import { defaultLine, lineOfRelease } from '../chart-lines/line-of.js';
+import { readLineCatalog } from '../chart-lines/line-reads.js';
 import { invalid, isAppError } from '../../core/errors.js';
 import { metadataMapsViolations } from '../../core/labels.js';
 import { nameViolation } from '../../core/names.js';
@@ -75,14 +80,23 @@ export async function readForUpdate(
   env: OperationEnv, kube: KubePort, namespace: string, update: AgentUpdate,
   options: { history?: boolean; modelConfigs?: boolean } = {},
 ) {
-  const [objects, modelConfigs, schema, history] = await Promise.all([
+  const wantsCatalog = update.modelConfig !== undefined || options.modelConfigs || update.harness !== undefined;
+  const [objects, catalog, history] = await Promise.all([
     lookupAgent(kube, env.types, namespace, update.name, env.compose.chartOciUrl),
-    update.modelConfig !== undefined || options.modelConfigs
-      ? kube.list(env.types.modelConfig, namespace) : Promise.resolve(undefined),
-    env.deps.chart.schema(),
+    wantsCatalog ? readLineCatalog(env, kube, namespace) : Promise.resolve(undefined),
     options.history ? readHistory(kube, env.types, namespace, update.name) : Promise.resolve(undefined),
   ]);
-  return { objects, modelConfigs, schema, history };
+  // The release's chart line decides how the update merges and which schema judges it.
+  const line = objects.release ? await lineOfRelease(env, kube, objects.release) : defaultLine(env);
+  const schema = await env.deps.chart.schema(line);
+  const modelConfigs = update.modelConfig !== undefined || options.modelConfigs ? catalog?.modelConfigs(line)
+    : undefined;
+  const lineProblems = [
+    ...lineSpecViolations(line, update, namespace),
+    ...(line === '2.x' && isSet(update.harness) && catalog
+      ? [harnessChangeText(update.harness, namespace, catalog.harnesses)].filter((t) => t !== undefined) : []),
+  ];
+  return { objects, modelConfigs, schema, history, line, lineProblems };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -125,7 +139,7 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
   for (let attempt = 1; ; attempt++) {
     const read = await readForUpdate(env, kube, namespace, plan.target,
       { history: true, modelConfigs: plan.operation === 'rollback' });
-    const { objects, modelConfigs, schema } = read;
+    const { objects, modelConfigs, schema, line } = read;
     let release: KubeObject;
     try {
       release = writableRelease(objects, plan.target.force === true, plan.target.mode === 'commit');
@@ -145,7 +159,10 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
       refresh: plan.target.refreshSkills === true, known: resolved.skillRefs,
     });
     const update = pinned.update;
-    const merged = mergeUpdate(objects, update, modelConfigs, schema);
+    const [lineProblem] = read.lineProblems;
+    if (lineProblem) throw invalid(lineProblem);
+    const merged = mergeUpdate(objects, update, modelConfigs, schema, (values, change) =>
+      mergeValues(env, line, values, change));
     if (merged.modelConfigProblem) throw invalid(merged.modelConfigProblem);
     // In commit mode git is the base, judged with the change once git is read (commit-ops.ts): here only
     // what the change itself breaks is refused (before GitHub is asked), not what only the live values

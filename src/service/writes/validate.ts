@@ -5,7 +5,12 @@
  * manifests and writes nothing. Update mode answers ownership and not-found problems as
  * errors (404/409) and collects the modelConfig and schema problems.
  */
-import { buildValues, composeManifests } from '../../core/compose.js';
+import { chartNameOf, composeManifests } from '../../core/compose.js';
+import { lineSpecViolations } from '../../core/chart-lines/spec-checks.js';
+import { composeValues, mergeValues } from '../chart-lines/compose-line.js';
+import { lineOf } from '../chart-lines/line-of.js';
+import { readLineCatalog } from '../chart-lines/line-reads.js';
+import { getAnyAgent } from '../reads/agent-objects.js';
 import { metadataMapsViolations } from '../../core/labels.js';
 import { nameViolation } from '../../core/names.js';
 import { skillsViolations } from '../../core/skills/skill-input.js';
@@ -46,19 +51,23 @@ export async function validateCreate(env: OperationEnv, ctx: RequestContext, spe
     : collect(new SkillPinner(env.deps.skillResolver, ctx).pin(spec.skills), { skills: spec.skills, refs: {} });
   pinning.catch(() => undefined);
 
-  const [release, agent, modelConfigs, schema] = await Promise.all([
+  const [release, agent, catalog, source] = await Promise.all([
     badName ? undefined : kube.get(types.helmRelease, namespace, spec.name),
-    badName ? undefined : kube.get(types.agent, namespace, spec.name),
-    kube.list(types.modelConfig, namespace),
-    env.deps.chart.schema(),
+    badName ? undefined : getAnyAgent(env, kube, namespace, spec.name),
+    readLineCatalog(env, kube, namespace),
+    kube.get(types.ociRepository, namespace, chartNameOf(env.compose.chartOciUrl)),
   ]);
-  const modelConfigProblem = modelConfigViolation(namespace, spec.modelConfig, modelConfigs);
+  // The namespace's chart line decides the values' shape, its own checks and the schema.
+  const line = lineOf(env, source, `the OCIRepository ${namespace}/${chartNameOf(env.compose.chartOciUrl)}`);
+  errors.push(...lineSpecViolations(line, spec, namespace, catalog.harnesses));
+  const schema = await env.deps.chart.schema(line);
+  const modelConfigProblem = modelConfigViolation(namespace, spec.modelConfig, catalog.modelConfigs(line));
   if (modelConfigProblem) errors.push(modelConfigProblem);
   if (release) errors.push(`HelmRelease ${namespace}/${spec.name} already exists (use update_agent)`);
   if (agent) errors.push(`Agent ${namespace}/${spec.name} already exists`);
   const { value: pinned, refusal } = await pinning;
   if (refusal) errors.push(refusal);
-  const values = placedValues(env, buildValues({ ...spec, skills: pinned.skills }), schema);
+  const values = placedValues(env, composeValues(env, line, { ...spec, skills: pinned.skills }), schema);
   errors.push(...schemaViolations(schema, values));
   return result('create', errors, schema, composeManifests(namespace, spec.name ?? '', values, env.compose),
     toolsetProblem ? [] : toolsetNotes(spec.toolset, policy), agentSkills(values.skills, pinned.refs));
@@ -81,7 +90,9 @@ export async function validateUpdate(
     const schema = await env.deps.chart.schema();
     return result('update', errors, schema, composeManifests(namespace, update.name ?? '', {}, env.compose), notes);
   }
-  const { objects, modelConfigs, schema } = await readForUpdate(env, env.kube(ctx), namespace, update);
+  const { objects, modelConfigs, schema, line, lineProblems } =
+    await readForUpdate(env, env.kube(ctx), namespace, update);
+  errors.push(...lineProblems);
   const skillsBad = update.skills !== undefined && skillsViolations(update.skills).length > 0;
   const release = objects.release;
   const { value: pinned, refusal } =
@@ -94,7 +105,8 @@ export async function validateUpdate(
         )
       : { value: { update } };
   if (refusal) errors.push(refusal);
-  const merged = mergeUpdate(objects, pinned.update, modelConfigs, schema);
+  const merged = mergeUpdate(objects, pinned.update, modelConfigs, schema,
+    (values, change) => mergeValues(env, line, values, change));
   if (merged.modelConfigProblem) errors.push(merged.modelConfigProblem);
   errors.push(...merged.schemaViolations);
   const refs: SkillRefs = 'annotation' in pinned && pinned.annotation !== undefined

@@ -8,8 +8,7 @@
 import type {
   Agent, CreateResult, DeleteResult, Info, Manifests, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult,
   SkillsResult,
-  SessionDetail, SessionList, SessionTurn, Status, UpdateResult, ValidateResult, WaitResult,
-} from '../../core/types.js';
+  SessionDetail, SessionList, SessionTurn, Status, UpdateResult, ValidateResult, WaitResult, HarnessList } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationService } from '../operations.js';
 
@@ -148,6 +147,12 @@ export class FakeService implements OperationService {
     ctx: RequestContext, request: { namespace?: string } = {},
   ): Promise<{ modelConfigs: ModelConfig[] }> {
     return this.answer('listModelConfigs', ctx, request, { modelConfigs });
+  }
+
+  async listHarnesses(ctx: RequestContext, request: { namespace?: string } = {}): Promise<HarnessList> {
+    return this.answer('listHarnesses', ctx, request, {
+      harnesses: [{ name: 'claude', runtime: 'claude', ready: true }, { name: 'kagent', runtime: 'kagent', ready: true }],
+    });
   }
 
   async listSkills(ctx: RequestContext, request: Parameters<OperationService['listSkills']>[1] = {}): Promise<SkillsResult> {

@@ -1,0 +1,58 @@
+/**
+ * Which chart line an operation acts on. A create uses the namespace's shared source: the major of the chart it
+ * resolved (`status.artifact.revision`), before that the one major its range admits, and without a source the
+ * line new sources get (`--agent-chart-semver`). An existing agent uses the source its release renders from, so a
+ * namespace can hold both lines while it migrates. A chart line agent-manager does not serve (1.x, the
+ * AgentTemplate line) is a 400 naming the two it serves: nothing is composed or written with the wrong rules.
+ */
+import { lineOfSource, unsupportedLineText, type ChartLine, type LineSource } from '../../core/chart-lines/chart-line.js';
+import type { Line2Settings } from '../../core/chart-lines/values-2x.js';
+import { invalid } from '../../core/errors.js';
+import { lineOfRange } from '../../chart/line-range.js';
+import type { KubeObject, KubePort } from '../ports.js';
+import type { OperationEnv } from '../operation-env.js';
+import { sourceOfRelease } from '../writes/shared-source.js';
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** The line new sources get: the configured range's. */
+export function defaultLine(env: Pick<OperationEnv, 'compose'>): ChartLine {
+  return lineOfRange(env.compose.chartSemver) ?? '2.x';
+}
+
+/** What an OCIRepository says of its line: the revision it resolved and its range. */
+export function sourceFacts(source: KubeObject | undefined): LineSource | undefined {
+  if (!source || source.metadata.deletionTimestamp) return undefined;
+  const revision = str(obj(obj(source.status).artifact).revision);
+  const range = str(obj(obj(source.spec).ref).semver);
+  return { ...(revision ? { revision } : {}), ...(range ? { range } : {}) };
+}
+
+/** The line of a source (or of none: the default), or the 400 of a line agent-manager does not serve. */
+export function lineOf(env: Pick<OperationEnv, 'compose'>, source: KubeObject | undefined, where: string): ChartLine {
+  const found = lineOfSource(sourceFacts(source), lineOfRange, defaultLine(env));
+  if ('unsupported' in found) throw invalid(unsupportedLineText(found.unsupported, where));
+  return found.line;
+}
+
+/** The line of a release: of the source its chartRef names, else of the chart version it last installed. */
+export async function lineOfRelease(env: OperationEnv, kube: KubePort, release: KubeObject): Promise<ChartLine> {
+  const ref = sourceOfRelease(release);
+  const source = ref ? await kube.get(env.types.ociRepository, ref.namespace, ref.name) : undefined;
+  const where = `the OCIRepository ${ref?.namespace ?? ''}/${ref?.name ?? ''} of HelmRelease ` +
+    `${release.metadata.namespace ?? ''}/${release.metadata.name}`;
+  if (source) return lineOf(env, source, where);
+  const history = obj(release.status).history;
+  const installed = Array.isArray(history) ? str(obj(history[0]).chartVersion) : undefined;
+  const found = lineOfSource(installed ? { revision: installed } : undefined, lineOfRange, defaultLine(env));
+  if ('unsupported' in found) throw invalid(unsupportedLineText(found.unsupported, where));
+  return found.line;
+}
+
+/** The 2.x composition settings of the operation: the installation's, and the workload cluster's muster. */
+export function line2Settings(env: OperationEnv): Line2Settings {
+  const base = env.settings.line2 ?? { harnessName: 'kagent' };
+  return env.placement ? { ...base, target: { musterUrl: env.placement.musterUrl } } : base;
+}

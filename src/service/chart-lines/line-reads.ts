@@ -1,0 +1,37 @@
+/**
+ * What a write reads that depends on the chart line, in the same round as its other reads: the ModelConfigs of
+ * both kagent groups (chart 0.x's Agents use kagent.dev's, 2.x's api.kagent.dev's) and the namespace's Harnesses.
+ * The line is only known once the namespace's source is read in that round, so both are read and the line picks;
+ * a group the cluster does not serve has none.
+ */
+import type { ChartLine } from '../../core/chart-lines/chart-line.js';
+import { isAppError } from '../../core/errors.js';
+import type { Harness } from '../../core/types.js';
+import type { Gvr, KubeObject, KubePort } from '../ports.js';
+import type { OperationEnv } from '../operation-env.js';
+import { readHarnesses } from './harnesses.js';
+
+export interface LineCatalog {
+  modelConfigs(line: ChartLine): KubeObject[];
+  harnesses: Harness[];
+}
+
+async function listServed(kube: KubePort, type: Gvr | undefined, namespace: string): Promise<KubeObject[]> {
+  if (!type) return [];
+  try {
+    return await kube.list(type, namespace);
+  } catch (err) {
+    if (isAppError(err, 'not_found')) return [];
+    throw err;
+  }
+}
+
+/** The ModelConfigs and Harnesses of a namespace, for whichever line its source turns out to follow. */
+export async function readLineCatalog(env: OperationEnv, kube: KubePort, namespace: string): Promise<LineCatalog> {
+  const [v1, v2, harnesses] = await Promise.all([
+    kube.list(env.types.modelConfig, namespace),
+    listServed(kube, env.types.modelConfigV2, namespace),
+    readHarnesses(env, kube, namespace),
+  ]);
+  return { modelConfigs: (line) => (line === '2.x' && env.types.modelConfigV2 ? v2 : v1), harnesses };
+}
