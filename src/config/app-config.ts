@@ -45,7 +45,7 @@ export interface NamespacesConfig {
 export interface ChartConfig {
   /** `oci://<registry>/<repository>`. */
   readonly ociUrl: string;
-  /** The version range the OCIRepository follows, e.g. `x.x.x`. */
+  /** The version range the OCIRepository follows, e.g. `2.x` (one chart line). */
   readonly semver: string;
   /** Registry re-read period; always positive (<= 0 on the command line means 10m). */
   readonly refresh: Duration;

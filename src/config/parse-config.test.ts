@@ -86,11 +86,11 @@ describe('parseConfig: serve defaults', () => {
       verbose: false,
       allowedOrigins: [],
       shutdown: { delay: { text: '5s', ms: 5_000 }, timeout: { text: '15s', ms: 15_000 } },
-      kube: { kubeconfig: '', context: '', inCluster: false, readCache: true, readCacheClusters: 50, kagentApiVersion: 'auto', helmReleaseApiVersion: 'auto', ociRepositoryApiVersion: 'auto' },
+      kube: { kubeconfig: '', context: '', inCluster: false, readCache: true, readCacheClusters: 50, kagentApiVersion: 'auto', kagentV2ApiVersion: 'auto', helmReleaseApiVersion: 'auto', ociRepositoryApiVersion: 'auto' },
       namespaces: { default: 'kagent', managed: ['kagent'] },
       revisionHistoryLimit: 10,
       chart: {
-        ociUrl: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', semver: 'x.x.x', refresh: { text: '10m', ms: 600_000 },
+        ociUrl: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', semver: '2.x', refresh: { text: '10m', ms: 600_000 },
         auth: { dockerConfig: '', username: '', password: '', token: '' }, secretRef: '', provider: 'generic',
       },
       compose: {
@@ -102,6 +102,7 @@ describe('parseConfig: serve defaults', () => {
       sessions: { a2aUrl: 'http://kagent-controller.kagent:8083/api/a2a', a2aUrlSet: false },
       gitops: { repository: '', repositories: [], branch: 'main', path: '', githubApiUrl: 'https://api.github.com', appId: '', appPrivateKeyFile: '', githubToken: '' },
       fleet: { targetMusterUrl: '', organizations: [] },
+      line2: { harnessName: 'kagent', musterUrl: '', skillsGitAuthSecretName: '' },
       mcp: { enabled: true, path: '/mcp' },
       oauth: { enabled: false },
       metrics: { enabled: true, listen: ':9464' },
@@ -116,7 +117,7 @@ describe('parseConfig: flag, env and default', () => {
     ['kube-context', 'KUBE_CONTEXT', 'env-ctx', 'flag-ctx', (c: AppConfig) => c.kube.context],
     ['kagent-namespace', 'KAGENT_NAMESPACE', 'env-ns', 'flag-ns', (c: AppConfig) => c.namespaces.default],
     ['revision-history-limit', 'AGENT_MANAGER_REVISION_HISTORY_LIMIT', '3', '0', (c: AppConfig) => String(c.revisionHistoryLimit)],
-    ['agent-chart-semver', 'AGENT_CHART_SEMVER', '0.x', '1.x', (c: AppConfig) => c.chart.semver],
+    ['agent-chart-semver', 'AGENT_CHART_SEMVER', '0.x', '~2.1', (c: AppConfig) => c.chart.semver],
     ['mcp-path', 'AGENT_MANAGER_MCP_PATH', '/env', '/flag', (c: AppConfig) => c.mcp.path],
     ['skills-github-token', 'GITHUB_TOKEN', 'env-token', 'flag-token', (c: AppConfig) => c.skills.githubToken],
     ['gitops-github-token', 'GITOPS_GITHUB_TOKEN', 'env-token', 'flag-token', (c: AppConfig) => c.gitops.githubToken],
@@ -345,6 +346,11 @@ describe('parseConfig: values that do not parse are errors naming the flag and t
     [['--agent-chart-oci-url=https://x/y'], '--agent-chart-oci-url: chart URL "https://x/y" must look like oci://<registry>/<repository>'],
     [['--agent-chart-semver=>>1'], '--agent-chart-semver: chart semver range ">>1": '],
     [['--agent-chart-semver='], '--agent-chart-semver: chart semver range "": '],
+    [['--agent-chart-semver=x.x.x'], '--agent-chart-semver: chart semver range "x.x.x": semver range "x.x.x" admits ' +
+      'chart majors 0, 1, 2, 3, …; a range must follow one chart line (0.x or 2.x)'],
+    [['--agent-chart-semver=1.x'], 'follows chart 1.x, which agent-manager does not serve; use 0.x or 2.x'],
+    [['--harness-name=Claude'], '--harness-name "Claude" is not a Harness name'],
+    [['--muster-url=muster:8090'], '--muster-url "muster:8090" must be an http(s) URL'],
     [['--revision-history-limit=-1'], '--revision-history-limit "-1": not a count (want a whole number such as 0 or 10)'],
     [['--revision-history-limit=ten'], '--revision-history-limit "ten": not a count'],
   ])('refuses %j with %j', (args, message) => {

@@ -23,7 +23,7 @@ describe('redactedSummary', () => {
     expect(summaryOf(['serve', '--managed-namespaces=a'], {})).toMatchObject({
       listen: ':8080', rest: '/api/v1', mcp: '/mcp', mcpEnabled: true, oauth: false, downstreamOAuth: false,
       identity: 'serviceAccount', namespaces: ['kagent', 'a'], chart: 'oci://gsoci.azurecr.io/charts/giantswarm/agent',
-      chartSemver: 'x.x.x', kagentAPI: 'auto', helmReleaseAPI: 'auto', ociRepositoryAPI: 'auto', skillsRepositories: [],
+      chartSemver: '2.x', kagentAPI: 'auto', helmReleaseAPI: 'auto', ociRepositoryAPI: 'auto', skillsRepositories: [],
       skillsGithubToken: 'unset', metrics: ':9464', sandbox: false,
     });
     expect(summaryOf(['serve', '--enable-oauth', '--downstream-oauth', '--oauth-base-url=https://am', '--oauth-provider=google'],

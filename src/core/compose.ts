@@ -16,7 +16,7 @@ export { gitSkillName };
 export interface ComposeConfig {
   /** The agent chart, e.g. oci://gsoci.azurecr.io/charts/giantswarm/agent. */
   chartOciUrl: string;
-  /** The OCIRepository's `ref.semver` range (default `x.x.x`: any version). */
+  /** The OCIRepository's `ref.semver` range (one chart line, e.g. `0.x` or `2.x`). */
   chartSemver: string;
   /** HelmRelease `spec.interval`, e.g. `10m`. */
   helmReleaseInterval: string;

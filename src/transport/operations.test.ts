@@ -8,7 +8,7 @@ import { pino } from 'pino';
 
 const TOOLS = [
   'get_info', 'list_agents', 'get_agent', 'create_agent', 'update_agent', 'delete_agent', 'get_agent_status',
-  'validate_agent', 'list_model_configs', 'list_skills', 'list_agent_revisions', 'get_agent_revision', 'rollback_agent',
+  'validate_agent', 'list_model_configs', 'list_harnesses', 'list_skills', 'list_agent_revisions', 'get_agent_revision', 'rollback_agent',
   'wait_for_agent', 'start_session', 'send_message', 'list_sessions', 'get_session',
 ];
 
@@ -19,6 +19,7 @@ const WANT_HINTS: Record<string, [boolean, boolean, boolean, boolean]> = {
   get_agent: [true, false, false, false],
   get_agent_status: [true, false, false, false],
   list_model_configs: [true, false, false, false],
+  list_harnesses: [true, false, false, false],
   validate_agent: [true, false, false, true],
   list_skills: [true, false, false, true],
   create_agent: [false, false, false, true],
@@ -38,7 +39,7 @@ const WANT_HINTS: Record<string, [boolean, boolean, boolean, boolean]> = {
 const asTuple = (h: ToolHints) => [h.readOnlyHint, h.destructiveHint, h.idempotentHint, h.openWorldHint];
 
 describe('the operation table', () => {
-  it('holds the ten agent tools in their documented order, then the three history tools, wait_for_agent and the four session tools', () => {
+  it('holds the ten agent tools and list_harnesses in their documented order, then the three history tools, wait_for_agent and the four session tools', () => {
     expect(OPERATIONS.map((o) => o.tool)).toEqual(TOOLS);
   });
 
@@ -105,6 +106,7 @@ describe('the operation table', () => {
       'GET /api/v1/agents/{namespace}/{name}/status 200 getAgentStatus',
       'POST /api/v1/agents/validate 200 validateAgent',
       'GET /api/v1/modelconfigs 200 listModelConfigs',
+      'GET /api/v1/harnesses 200 listHarnesses',
       'GET /api/v1/skills 200 listSkills',
       'GET /api/v1/agents/{namespace}/{name}/revisions 200 listAgentRevisions',
       'GET /api/v1/agents/{namespace}/{name}/revisions/{revision} 200 getAgentRevision',

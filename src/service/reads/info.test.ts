@@ -34,7 +34,7 @@ describe('getInfo', () => {
       identity: 'serviceAccount',
       capabilities: { list: true, create: true, skills: false, writesAsCaller: false, modelConfigs: true },
       apiVersions: { agent: 'kagent.dev/v1alpha2', modelConfig: 'kagent.dev/v1alpha2', helmRelease: 'helm.toolkit.fluxcd.io/v2', ociRepository: 'source.toolkit.fluxcd.io/v1' },
-      chart: { ociUrl: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', semver: 'x.x.x', schemaVersion: '0.5.2', schemaSource: 'embedded' },
+      chart: { ociUrl: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', semver: '0.x', schemaVersion: '0.5.2', schemaSource: 'embedded' },
       flux: { helmReleaseInterval: '10m', ociRepositoryInterval: '30m' },
       skillsRepositories: [],
     });

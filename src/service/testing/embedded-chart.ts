@@ -9,7 +9,7 @@ import type { ChartInfo } from '../../core/types.js';
 import type { ChartSchemaSource, ResolvedSchema } from '../ports.js';
 
 export class EmbeddedChartSource implements ChartSchemaSource {
-  constructor(private readonly ociUrl = 'oci://gsoci.azurecr.io/charts/giantswarm/agent', private readonly semver = 'x.x.x') {}
+  constructor(private readonly ociUrl = 'oci://gsoci.azurecr.io/charts/giantswarm/agent', private readonly semver = '0.x') {}
 
   async schema(line: ChartLine = '0.x'): Promise<ResolvedSchema> {
     return { ...embeddedSchema(line), source: 'embedded' };

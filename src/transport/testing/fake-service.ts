@@ -54,7 +54,7 @@ export const SAMPLE_STATUS: Status = {
 
 export const SAMPLE_INFO: Info = {
   version: '0.1.0-test',
-  chart: { ociUrl: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', semver: 'x.x.x', schemaVersion: '0.5.2', schemaSource: 'embedded', error: 'offline' },
+  chart: { ociUrl: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', semver: '0.x', schemaVersion: '0.5.2', schemaSource: 'embedded', error: 'offline' },
   namespaces: { default: 'kagent', managed: ['kagent', 'tenant'] },
   capabilities: {
     list: true, get: true, create: true, update: true, delete: true, status: true, validate: true, modelConfigs: true,
