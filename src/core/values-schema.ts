@@ -92,9 +92,14 @@ export function schemaErrorText(version: string, source: string, violations: str
 }
 
 /** True when the schema lists `key` among its top-level properties. */
-export function schemaDeclares(schema: Record<string, unknown>, key: string): boolean {
-  const props = schema.properties;
-  return typeof props === 'object' && props !== null && Object.hasOwn(props, key);
+export function schemaDeclares(schema: Record<string, unknown>, ...path: string[]): boolean {
+  let node: unknown = schema;
+  for (const key of path) {
+    const props = typeof node === 'object' && node !== null ? (node as Record<string, unknown>).properties : undefined;
+    if (typeof props !== 'object' || props === null || !Object.hasOwn(props, key)) return false;
+    node = (props as Record<string, unknown>)[key];
+  }
+  return true;
 }
 
 /**

@@ -72,8 +72,8 @@ export class AgentService {
     this.info = new InfoAnswer(this.env);
   }
 
-  async getInfo(_ctx: RequestContext): Promise<Info> {
-    return this.info.get();
+  async getInfo(ctx: RequestContext): Promise<Info> {
+    return this.info.get(ctx);
   }
 
   /** With `details: false`, one summary row per agent (core/agent-summary.ts) from the same reads. */

@@ -50,6 +50,9 @@ describe('listSkills', () => {
 });
 
 describe('InfoAnswer', () => {
+  const ctx = f.ctx();
+  const source = { metadata: { name: 'agent', namespace: 'kagent' }, spec: { ref: { semver: '0.x' } },
+    status: { artifact: { revision: '0.6.1@sha256:abc' } } };
   const chart: ChartInfo = { ociUrl: 'oci://r.example/charts/agent', semver: '>=0.5.0', schemaVersion: '0.5.2', schemaSource: 'embedded' };
 
   function answerOver(state: { chart: ChartInfo; cache?: ReadCacheStatus }): InfoAnswer {
@@ -57,39 +60,51 @@ describe('InfoAnswer', () => {
       settings: {
         version: 'v1', namespaces: { defaultNamespace: 'kagent', managed: ['kagent'] }, apiVersions: {}, toolsetPresets: {},
       },
+      types: { ociRepository: { group: 'source.toolkit.fluxcd.io', version: 'v1', resource: 'ocirepositories' } },
+      reads: () => ({ get: () => Promise.resolve(source) }),
       deps: {
-        chart: { info: () => Promise.resolve({ ...state.chart }) },
+        chart: {
+          info: () => Promise.resolve({ ...state.chart }),
+          schema: () => Promise.resolve({ version: '0.5.2', source: 'embedded', schema: {} }),
+        },
         kube: { identity: 'serviceAccount' },
         ...(state.cache ? { readCache: { status: () => structuredClone(state.cache) } } : {}),
       },
-      compose: { helmReleaseInterval: '10m', ociRepositoryInterval: '30m' },
+      compose: { helmReleaseInterval: '10m', ociRepositoryInterval: '30m', chartOciUrl: 'oci://r.example/charts/agent',
+        chartSemver: '0.x' },
     };
     return new InfoAnswer(env as unknown as OperationEnv);
   }
 
   it('answers the same frozen object while the chart and the read cache report the same state', async () => {
     const answer = answerOver({ chart, cache: { enabled: true, state: 'ready', feeds: { syncing: 0, synced: 4, stale: 0, overflow: 0 }, objects: 8, relists: 0 } });
-    const first = await answer.get();
+    const first = await answer.get(ctx);
     expect(Object.isFrozen(first) && Object.isFrozen(first.chart) && Object.isFrozen(first.readCache)).toBe(true);
-    expect(await answer.get()).toBe(first);
+    expect(await answer.get(ctx)).toBe(first);
   });
 
   it('answers anew once the chart source or the read cache reports something else', async () => {
     const state = { chart, cache: { enabled: true as const, state: 'syncing' as const, feeds: { syncing: 1, synced: 3, stale: 0, overflow: 0 }, objects: 5, relists: 0 } };
     const answer = answerOver(state);
-    const first = await answer.get();
+    const first = await answer.get(ctx);
     state.chart = { ...chart, schemaVersion: '0.6.0', schemaSource: 'registry' };
-    const second = await answer.get();
+    const second = await answer.get(ctx);
     expect(second).not.toBe(first);
     expect(second.chart).toMatchObject({ schemaVersion: '0.6.0', schemaSource: 'registry' });
     state.cache = { ...state.cache, feeds: { syncing: 0, synced: 4, stale: 0, overflow: 0 }, state: 'ready' as never };
-    const third = await answer.get();
+    const third = await answer.get(ctx);
     expect(third).not.toBe(second);
     expect(third.readCache).toMatchObject({ state: 'ready', feeds: { synced: 4 } });
     expect(first.chart.schemaVersion).toBe('0.5.2');
   });
 
+  it('reports the chart line of each managed namespace from its source', async () => {
+    expect((await answerOver({ chart }).get(ctx)).chartLines).toEqual([
+      { namespace: 'kagent', line: '0.x', chartVersion: '0.6.1', schemaSource: 'embedded', capabilities: ['runtime'] },
+    ]);
+  });
+
   it('reports the read cache as off without one', async () => {
-    expect((await answerOver({ chart }).get()).readCache).toEqual({ enabled: false, state: 'off' });
+    expect((await answerOver({ chart }).get(ctx)).readCache).toEqual({ enabled: false, state: 'off' });
   });
 });

@@ -8,7 +8,8 @@ import { jsonEqual } from '../../core/diff.js';
 import { unsupported } from '../../core/errors.js';
 import { knownPresets } from '../../core/toolset-preflight.js';
 import { deepFreeze } from '../../core/frozen.js';
-import type { ChartInfo, Info, ModelConfig, SkillsResult } from '../../core/types.js';
+import type { ChartInfo, ChartLineInfo, Info, ModelConfig, SkillsResult } from '../../core/types.js';
+import { chartLinesInfo } from '../chart-lines/chart-lines-info.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationEnv } from '../operation-env.js';
 import { conditionsOf, prune } from './read-model.js';
@@ -20,23 +21,25 @@ import { conditionsOf, prune } from './read-model.js';
  * is never older than its sources; this only spares building and encoding the same answer again.
  */
 export class InfoAnswer {
-  #last: { chart: ChartInfo; readCache: Info['readCache']; info: Info } | undefined;
+  #last: { chart: ChartInfo; readCache: Info['readCache']; chartLines: ChartLineInfo[]; info: Info } | undefined;
 
   constructor(private readonly env: OperationEnv) {}
 
-  async get(): Promise<Info> {
-    const chart = await this.env.deps.chart.info();
+  async get(ctx: RequestContext): Promise<Info> {
+    const [chart, chartLines] = await Promise.all([
+      this.env.deps.chart.info(), chartLinesInfo(this.env, this.env.reads(ctx)),
+    ]);
     const readCache = this.env.deps.readCache?.status() ?? READ_CACHE_OFF;
     const last = this.#last;
     // Without the cache the status is one constant, so identity answers before a comparison.
     const sameCache = last !== undefined && (last.readCache === readCache || jsonEqual(last.readCache, readCache));
-    if (last && sameCache && jsonEqual(last.chart, chart)) return last.info;
-    const info = deepFreeze(this.build(chart, readCache));
-    this.#last = { chart, readCache, info };
+    if (last && sameCache && jsonEqual(last.chart, chart) && jsonEqual(last.chartLines, chartLines)) return last.info;
+    const info = deepFreeze(this.build(chart, readCache, chartLines));
+    this.#last = { chart, readCache, chartLines, info };
     return info;
   }
 
-  private build(chart: ChartInfo, readCache: Info['readCache']): Info {
+  private build(chart: ChartInfo, readCache: Info['readCache'], chartLines: ChartLineInfo[]): Info {
     const { settings, deps, compose } = this.env;
     const skillsRepositories = deps.skills?.repositories ?? [];
     const presets = settings.toolsetPresets ?? {};
@@ -49,6 +52,7 @@ export class InfoAnswer {
       version: settings.version,
       chart: { ...chart },
       namespaces: { default: settings.namespaces.defaultNamespace, managed: [...settings.namespaces.managed] },
+      chartLines: structuredClone(chartLines),
       capabilities: {
         list: true, get: true, create: true, update: true, delete: true, status: true, validate: true,
         modelConfigs: true,
