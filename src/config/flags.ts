@@ -99,7 +99,7 @@ export const SERVE_FLAGS = [
   { name: 'skills-git-auth-secret-name', env: 'AGENT_MANAGER_SKILLS_GIT_AUTH_SECRET_NAME', default: '', type: 'string',
     group: 'Agent chart',
     help: 'The installation\'s read credential for private git skills and plugins of chart 2.x agents: a Secret in '
-      + "each agent namespace with the key token, written as skillsGitAuthSecretRef where an agent names none." },
+      + 'each agent namespace with the key token, written as skillsGitAuthSecretRef where an agent names none.' },
   { name: 'agent-chart-refresh', env: 'AGENT_CHART_REFRESH', default: DEFAULT_CHART_REFRESH, type: 'duration',
     group: 'Agent chart',
     help: 'How often the chart registry is read again for the newest version and its values schema; 0 '

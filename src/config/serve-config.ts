@@ -62,7 +62,7 @@ export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy' | 'otel'> 
       helmReleaseApiVersion: fluxVersion('flux-helmrelease-api-version', 'helm.toolkit.fluxcd.io', v, s),
       ociRepositoryApiVersion: fluxVersion('flux-ocirepository-api-version', 'source.toolkit.fluxcd.io', v, s),
     },
-    namespaces: { default: defaultNs, managed: [...new Set([defaultNs, ...v['managed-namespaces']])] },
+    namespaces: { default: defaultNs, managed: [...new Set([defaultNs, ...managedNamespaces(v, s)])] },
     revisionHistoryLimit: v['revision-history-limit'],
     chart: {
       ociUrl: v['agent-chart-oci-url'],
@@ -291,4 +291,13 @@ function lineTwoConfig(v: V): AppConfig['line2'] {
     throw new ConfigError(`--skills-git-auth-secret-name ${JSON.stringify(secret)} must be a Secret name`);
   }
   return { harnessName, musterUrl, skillsGitAuthSecretName: secret };
+}
+
+/**
+ * `--managed-namespaces`; with `--sandbox` and the flag unset, the sandbox's namespace of chart 2.x agents too
+ * (`agents`, seeded beside `kagent` on 0.x), so `npm start` shows both chart lines.
+ */
+function managedNamespaces(v: V, s: S): readonly string[] {
+  if (v.sandbox && s['managed-namespaces'] === 'default') return ['agents', ...v['managed-namespaces']];
+  return v['managed-namespaces'];
 }

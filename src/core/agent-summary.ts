@@ -17,6 +17,7 @@ export function summaryOf(agent: Agent): AgentSummary {
     ...(agent.displayName !== undefined && { displayName: agent.displayName }),
     ...(agent.description !== undefined && { description: agent.description }),
     ...(agent.modelConfig !== undefined && { modelConfig: agent.modelConfig }),
+    ...(agent.harness !== undefined && { harness: agent.harness }),
     ...(agent.toolset !== undefined && { toolset: agent.toolset }),
     ...(agent.implicitFullAccess !== undefined && { implicitFullAccess: agent.implicitFullAccess }),
     ready: agent.ready,

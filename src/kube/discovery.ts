@@ -91,7 +91,8 @@ async function resolveLine2(flag: string, discover: Discover, log: Logger): Prom
     return `api.kagent.dev/${await discover('api.kagent.dev', 'agents')}`;
   } catch (err) {
     log.info({ group: 'api.kagent.dev', err: err instanceof Error ? err.message : String(err) },
-      'the cluster does not serve api.kagent.dev: agents of chart 2.x cannot be read or written until kagent is upgraded');
+      'the cluster does not serve api.kagent.dev: agents of chart 2.x cannot be read or written until kagent is ' +
+      'upgraded');
     return undefined;
   }
 }

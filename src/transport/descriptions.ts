@@ -6,6 +6,7 @@
  * `WRITES (destructive):`, validate_agent `Read-only dry run of create_agent`.
  */
 import { SHIPPED_PRESETS } from '../core/toolset.js';
+import { LINE2_ARGUMENTS } from './line2-descriptions.js';
 
 const presets = SHIPPED_PRESETS.map((p) => `preset:${p}`).join(', ');
 
@@ -318,19 +319,7 @@ export const ARG = {
   iconUrl: 'URL of an icon for the portal',
   runtime: 'Chart 0.x only: the agent runtime (chart default when unset); refused on chart 2.x, where the Harness is ' +
     'the runtime.',
-  harness: "Chart 2.x only: the Harness that runs the agent, in its namespace (list_harnesses); default the " +
-    "installation's (--harness-name). On update the Harness must exist and be Ready.",
-  plugins: 'Chart 2.x only: Agent Plugins bundles, each pinned (git commit or OCI digest) with the skills to enable; ' +
-    'at most 20; on update [] clears them.',
-  pluginGitUrl: 'http(s) URL of the repository.',
-  pluginGitCommit: 'Full commit id, 40 or 64 hex characters.',
-  pluginOci: 'Digest-pinned image reference, <registry>/<repository>@sha256:<digest>.',
-  pluginPath: 'Directory of the bundle within the source.',
-  pluginSkills: "Names of the bundle's skills to enable: at least one, at most 50, unique.",
-  requireApproval: 'Chart 2.x only: pause before every tool call through muster until a person approves it ' +
-    '(muster.requireApproval).',
-  agentGitAuthSecretName: 'Chart 2.x: Secret in the namespace with the read credential for private git skills and ' +
-    "plugins (key token); default the installation's.",
+  ...LINE2_ARGUMENTS,
   skills: 'Skills to mount: OCI refs and git refs (list_skills), plus the Secret holding git credentials',
   skillRefs:
     'OCI references of skill artifacts with the registry host, e.g. registry.example.io/skills/runbooks:1.4.0; a ' +

@@ -9,7 +9,8 @@ import type { z } from 'zod';
 import type { AgentService } from '../service/agent-service.js';
 import type { RequestContext } from '../identity/caller.js';
 import type {
-  Agent, AgentList, CreateResult, DeleteResult, HarnessList, Info, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult,
+  Agent, AgentList, CreateResult, DeleteResult, HarnessList, Info, ModelConfig, RevisionDetail, RevisionEntry,
+  RollbackResult,
   SessionDetail,
   SessionList, SessionTurn, SkillsResult, Status, Turn, UpdateResult, ValidateResult, WaitResult,
 } from '../core/types.js';
@@ -17,7 +18,8 @@ import type { operations } from '../core/openapi.generated.js';
 import { TOOL_DESCRIPTIONS, TOOL_TITLES } from './descriptions.js';
 import {
   agentRefInput, createAgentInput, deleteAgentInput, getAgentRevisionInput, getInfoInput, listAgentRevisionsInput,
-  listAgentsInput, listHarnessesInput, listModelConfigsInput, listSkillsInput, rollbackAgentInput, SPEC_STRING_FIELDS, updateAgentInput,
+  listAgentsInput, listHarnessesInput, listModelConfigsInput, listSkillsInput, rollbackAgentInput, SPEC_STRING_FIELDS,
+  updateAgentInput,
   validateAgentInput, waitForAgentInput, type ValidateAgentInput,
   getSessionInput, listSessionsInput, sendMessageInput, startSessionInput,
 } from './operation-schemas.js';
@@ -26,7 +28,8 @@ import {
 export type OperationService = Pick<
   AgentService,
   | 'getInfo' | 'listAgents' | 'getAgent' | 'createAgent' | 'updateAgent' | 'deleteAgent' | 'getAgentStatus'
-  | 'validateAgent' | 'listModelConfigs' | 'listHarnesses' | 'listSkills' | 'listAgentRevisions' | 'getAgentRevision' | 'rollbackAgent'
+  | 'validateAgent' | 'listModelConfigs' | 'listHarnesses' | 'listSkills' | 'listAgentRevisions' | 'getAgentRevision'
+  | 'rollbackAgent'
   | 'waitForAgent' | 'waitStart' | 'followAgentStatus'
   | 'startSession' | 'sendMessage' | 'listSessions' | 'getSession'
 >;

@@ -25,7 +25,9 @@ export function missingHarnessText(harness: string, namespace: string, harnesses
   undefined {
   const names = harnesses.map((h) => h.name).sort();
   if (names.includes(harness)) return undefined;
-  if (names.length === 0) return `harness ${goQuote(harness)} does not exist in namespace ${namespace} (no Harness there)`;
+  if (names.length === 0) {
+    return `harness ${goQuote(harness)} does not exist in namespace ${namespace} (no Harness there)`;
+  }
   return `harness ${goQuote(harness)} does not exist in namespace ${namespace}; valid: ${names.join(', ')}`;
 }
 

@@ -39,7 +39,9 @@ function releaseVerdict(facts: StatusFacts, options: VerdictOptions, sourceFaili
   const ready = findCondition(hr.conditions, 'Ready');
   if (hr.ready !== false) return undefined;
   if (ready?.reason && WAITING_REASONS.has(ready.reason)) {
-    if (ready.reason === 'SourceNotReady' && sourceFailing) return failed(`the chart source is failing: ${sourceFailing}`);
+    if (ready.reason === 'SourceNotReady' && sourceFailing) {
+      return failed(`the chart source is failing: ${sourceFailing}`);
+    }
     return progressing(`HelmRelease is waiting: ${reasonAndMessage(ready)}`);
   }
   return failed(`HelmRelease is not ready: ${reasonAndMessage(ready)}`);

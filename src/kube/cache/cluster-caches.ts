@@ -144,7 +144,9 @@ export function clusterReadCaches(options: {
 export type ClusterCacheOpener = (key: string, kc: KubeConfig, provider: KubeProvider) => OpenedReadCache;
 
 /** What a workload cluster holds of the types the reads use: no Flux objects, no revisions. */
-const WORKLOAD_KINDS = ['agent', 'modelConfig', 'deployment', 'pod', 'event', 'agentV2', 'harness', 'modelConfigV2'] as const;
+const WORKLOAD_KINDS = [
+  'agent', 'modelConfig', 'deployment', 'pod', 'event', 'agentV2', 'harness', 'modelConfigV2',
+] as const;
 
 /** The opener of the workload clusters' caches: the managed namespaces' workload-side stores. */
 export function clusterCacheOpener(options: {

@@ -19,6 +19,6 @@ export function composeValues(env: OperationEnv, line: ChartLine, spec: AgentSpe
 
 /** The values after an update on `line`. */
 export function mergeValues(env: OperationEnv, line: ChartLine, values: Values, update: AgentUpdate & Line2Spec):
-  Values {
+Values {
   return line === '2.x' ? applyUpdate2x(values, update, line2Settings(env)) : applyUpdate(values, update);
 }

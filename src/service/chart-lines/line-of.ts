@@ -5,7 +5,9 @@
  * namespace can hold both lines while it migrates. A chart line agent-manager does not serve (1.x, the
  * AgentTemplate line) is a 400 naming the two it serves: nothing is composed or written with the wrong rules.
  */
-import { lineOfSource, unsupportedLineText, type ChartLine, type LineSource } from '../../core/chart-lines/chart-line.js';
+import {
+  lineOfSource, unsupportedLineText, type ChartLine, type LineSource,
+} from '../../core/chart-lines/chart-line.js';
 import type { Line2Settings } from '../../core/chart-lines/values-2x.js';
 import { invalid } from '../../core/errors.js';
 import { lineOfRange } from '../../chart/line-range.js';

@@ -32,7 +32,7 @@ export async function getAnyAgent(
 
 /** Every Agent of a namespace, of both lines; where one name has both, the 2.x one. */
 export async function listAnyAgents(env: { types: ResourceTypes }, kube: KubePort, namespace: string):
-  Promise<KubeObject[]> {
+Promise<KubeObject[]> {
   const v2type = env.types.agentV2;
   const [v1, v2] = await Promise.all([
     kube.list(env.types.agent, namespace),

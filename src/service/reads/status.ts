@@ -185,7 +185,8 @@ function foldStatus2x(namespace: string, name: string, objects: StatusObjects, o
   };
   const top: Pick<Status, 'generation' | 'observedGeneration'> = {};
   if (facts.helmRelease?.generation !== undefined) top.generation = facts.helmRelease.generation;
-  if (facts.helmRelease?.observedGeneration !== undefined) top.observedGeneration = facts.helmRelease.observedGeneration;
+  const observed = facts.helmRelease?.observedGeneration;
+  if (observed !== undefined) top.observedGeneration = observed;
   return { name, namespace, ...statusVerdict2x(facts, options), ...top, ...facts };
 }
 

@@ -6,6 +6,7 @@
  * `version` precondition (preconditions.ts) is checked on our read and again by the API server; a dry
  * run sends every delete with `dryRun=All` and reports what would go and what stay.
  */
+import { isLine2Agent } from '../../core/chart-lines/agent-2x.js';
 import { conflict, invalid, isAppError } from '../../core/errors.js';
 import { validateName } from '../../core/names.js';
 import type { DeleteResult, WriteOptions } from '../../core/types.js';
@@ -59,7 +60,7 @@ export async function deleteAgent(
     if (request.mode === 'commit') throw bareAgentNotInGit(namespace, name);
     if (!force) throw bareAgentConflict(namespace, name);
     checkPreconditions(namespace, name, wanted, release);
-    result.agentDeleted = await kube.remove(env.types.agent, namespace, name, { dryRun });
+    result.agentDeleted = await kube.remove(agentTypeOf(env, agent), namespace, name, { dryRun });
     done('bare agent deleted');
     return result;
   }
@@ -88,7 +89,7 @@ export async function deleteAgent(
   }
   const suspended = (release.spec as { suspend?: unknown } | undefined)?.suspend === true;
   if (suspended && force && agent) {
-    result.agentDeleted = await kube.remove(env.types.agent, namespace, name, { dryRun });
+    result.agentDeleted = await kube.remove(agentTypeOf(env, agent), namespace, name, { dryRun });
   }
   const kept = await cleanUpSource(kube, env, release, dryRun);
   if (kept === true) result.ociRepositoryDeleted = true;
@@ -112,4 +113,9 @@ async function cleanUpSource(
   const source = sourceOfRelease(release);
   if (!source) return 'the HelmRelease does not render from an OCIRepository';
   return removeSourceIfUnused(kube, env.types, source, release.metadata.uid, { dryRun });
+}
+
+/** The resource type of the Agent found: chart 2.x's api.kagent.dev one, or chart 0.x's kagent.dev one. */
+function agentTypeOf(env: OperationEnv, agent: KubeObject | undefined) {
+  return isLine2Agent(agent) && env.types.agentV2 ? env.types.agentV2 : env.types.agent;
 }
