@@ -10,6 +10,8 @@ import { FakeService } from './transport/testing/fake-service.js';
 import { createApp, errorForResponse, type AppOptions } from './app.js';
 import { Lifecycle } from './transport/http/lifecycle.js';
 import { sendCompactJson, type Step } from './transport/http/exchange.js';
+import { AppError, ErrorCode } from './core/errors.js';
+import { eventually } from './testing/eventually.js';
 
 /** A stand-in guard: `X-Test-User` is the caller; without it, 401. */
 const fakeGuard: Step = (req, res) => {
@@ -189,6 +191,23 @@ describe('createApp', () => {
     ]);
     expect(requestLines[0]).toMatchObject({ req: { method: 'GET', url: '/api/v1/agents' }, res: { statusCode: 200 } });
     expect(JSON.stringify(lines)).not.toContain('very-secret');
+  });
+
+  it('names the tool and its outcome on an MCP tool call\'s access log line, as its metric labels it', async () => {
+    const { lines, log } = capture();
+    const service = new FakeService();
+    const { base } = await start({ service, log });
+    const client = await mcpClient(`${base}/mcp`);
+    await client.callTool({ name: 'get_info', arguments: {} });
+    service.failWith(new AppError(ErrorCode.Conflict, 'taken'), 'getAgent');
+    expect((await client.callTool({ name: 'get_agent', arguments: { name: 'sre' } })).isError).toBe(true);
+    await client.listTools();
+    // Each line is written as its response closes: initialize, get_info, get_agent and tools/list answer 200.
+    const mcpLines = () => lines.filter((l) => l.msg === 'POST /mcp 200');
+    const called = () => mcpLines().filter((l) => 'tool' in l);
+    await eventually(() => (mcpLines().length >= 4 ? true : undefined), 5_000, 'the MCP access lines');
+    expect(called().map((l) => [l.tool, l.outcome])).toEqual([['get_info', 'ok'], ['get_agent', 'tool_error']]);
+    expect(mcpLines().filter((l) => !('tool' in l) && 'outcome' in l)).toEqual([]);
   });
 });
 

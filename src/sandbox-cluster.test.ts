@@ -3,7 +3,10 @@ import type * as Cli from '@agent-manager/kube-sandbox/cli';
 import type * as Sandbox from '@agent-manager/kube-sandbox';
 import type { SandboxCommandConfig } from './config/sandbox-cluster-config.js';
 import type { Logger } from './log/logger.js';
-import { importSandbox, loadSandbox, loadSandboxCli, SandboxNotInstalledError, type SandboxCliModule, type SandboxModule } from './sandbox-cluster.js';
+import {
+  importSandbox, loadSandbox, loadSandboxCli, sandboxFleetConfig, SandboxNotInstalledError, type SandboxCliModule,
+  type SandboxModule,
+} from './sandbox-cluster.js';
 
 describe('loading the sandbox package', () => {
   it('loads both entry points of the installed workspace package', async () => {
@@ -45,5 +48,18 @@ describe('loading the sandbox package', () => {
     // The product's parsed flags and logger are what the package's command takes.
     expectTypeOf<SandboxCommandConfig>().toExtend<Cli.SandboxCommandConfig>();
     expectTypeOf<Logger>().toExtend<Cli.CommandLogger>();
+  });
+});
+
+describe('sandboxFleetConfig', () => {
+  it('fills what the flags leave empty from the fleet the sandbox starts: organization acme, a muster URL on its loopback address', () => {
+    expect(sandboxFleetConfig({ organizations: [], targetMusterUrl: '' }, 'https://127.0.0.1:6443')).toEqual({
+      organizations: ['acme'], targetMusterUrl: 'https://127.0.0.1:6443/muster/mcp',
+    });
+  });
+
+  it('keeps what the flags set', () => {
+    const given = { organizations: ['globex'], targetMusterUrl: 'https://muster.example.com/mcp' };
+    expect(sandboxFleetConfig(given, 'https://127.0.0.1:6443')).toEqual(given);
   });
 });

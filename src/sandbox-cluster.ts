@@ -3,8 +3,11 @@
  * production image leaves out) for `serve --sandbox` and `agent-manager sandbox`. The product never
  * imports it statically: a dynamic import here, and a missing package is a one-line configuration error
  * (exit 2), not a stack trace. The interfaces below are the part of the package's API the product calls;
- * a type test keeps them in step with the package.
+ * a type test keeps them in step with the package. The fleet the sandbox starts fills the fleet settings
+ * the flags leave empty.
  */
+
+import type { FleetConfig } from './config/app-config.js';
 
 /** The package's name, the specifier both entry points are imported by. */
 export const SANDBOX_PACKAGE = '@agent-manager/kube-sandbox';
@@ -52,6 +55,23 @@ export interface SandboxModule {
  * `acme` with workload clusters `alpha` and `beta`, each with a sample agent placed on it.
  */
 export const SANDBOX_FLEET = { organization: 'acme', workloadClusters: ['alpha', 'beta'] } as const;
+
+/** The path, on the sandbox's own address, of the muster URL `serve --sandbox` writes into placed agents. */
+export const SANDBOX_MUSTER_PATH = '/muster/mcp';
+
+/**
+ * The fleet settings of `serve --sandbox`: what the flags leave empty is the fleet the sandbox
+ * starts, so get_info names organization `acme` and a create on `alpha` or `beta` has a muster
+ * URL to write. That URL is a placeholder on the sandbox's loopback address (nothing answers
+ * muster's MCP there yet): placed agents install and become Ready, none of them calls a tool.
+ */
+export function sandboxFleetConfig(fleet: FleetConfig, sandboxUrl: string): FleetConfig {
+  return {
+    organizations: fleet.organizations.length > 0 ? fleet.organizations : [SANDBOX_FLEET.organization],
+    targetMusterUrl: fleet.targetMusterUrl !== '' ? fleet.targetMusterUrl
+      : new URL(SANDBOX_MUSTER_PATH, sandboxUrl).href,
+  };
+}
 
 /** The package's `cli` entry point (`agent-manager sandbox`). */
 export interface SandboxCliModule {

@@ -11,7 +11,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { parseOciReference } from './chart/oci-reference.js';
 import { credentialSource, type CredentialSource } from './chart/registry-credentials.js';
 import { LineChartSchemaSources } from './chart/line-sources.js';
-import { buildInfo, redactedSummary, type AppConfig } from './config/index.js';
+import { buildInfo, redactedSummary, type AppConfig, type FleetConfig } from './config/index.js';
 import type { ComposeConfig } from './core/compose.js';
 import { createTokenVerifier } from './identity/token-verifier.js';
 import { verifierConfigFrom } from './identity/verifier-config.js';
@@ -47,7 +47,7 @@ import { resourceServerGuards } from './transport/http/auth.js';
 import { DEFAULT_SCOPES, oauthMetadataRouter } from './transport/http/oauth-metadata.js';
 import { Lifecycle } from './transport/http/lifecycle.js';
 import { hostPort, startHttpServer, type RunningServer } from './transport/http/server.js';
-import { loadSandbox, SANDBOX_FLEET } from './sandbox-cluster.js';
+import { loadSandbox, SANDBOX_FLEET, sandboxFleetConfig } from './sandbox-cluster.js';
 import { KagentA2A } from './a2a/kagent-a2a.js';
 import type { SessionsDeps } from './service/sessions/port.js';
 import { nextSignal, shutdownDelay } from './serve-signals.js';
@@ -81,7 +81,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     // Pushed first, so it runs last: the spans of the whole shutdown are exported too.
     if (tracing) cleanups.push(() => tracing.shutdown());
     const hooks = collectHooks(tracing, metrics?.service);
-    const { cluster, sandboxA2aUrl } = await openCluster(config, log, cleanups);
+    const { cluster, sandboxA2aUrl, fleet } = await openCluster(config, log, cleanups);
     const identity = openIdentity(config, cluster, log, cleanups);
     const { auth, publicRoutes } = identity;
     const instrumented = instrumentProvider(identity.kube, hooks.kube);
@@ -116,7 +116,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     if (clusterCaches) cleanups.push(() => clusterCaches.close());
     if (metrics && clusterCaches) registerClusterCacheMetrics(metrics, clusterCaches);
     const workloads = openWorkloadClusters(cluster, {
-      identity: identity.kube.identity, organizations: config.fleet.organizations, hooks: hooks.kube, log,
+      identity: identity.kube.identity, organizations: fleet.organizations, hooks: hooks.kube, log,
       readCache: clusterCaches && {
         caches: clusterCaches,
         open: clusterCacheOpener({
@@ -149,7 +149,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
         compose: composeConfig(config, apiVersions),
         apiVersions,
         revisionHistoryLimit: config.revisionHistoryLimit,
-        targetMusterUrl: config.fleet.targetMusterUrl || undefined,
+        targetMusterUrl: fleet.targetMusterUrl || undefined,
         line2: {
           harnessName: config.line2.harnessName, musterUrl: config.line2.musterUrl || undefined,
           skillsGitAuthSecretName: config.line2.skillsGitAuthSecretName || undefined,
@@ -245,16 +245,17 @@ function openSessions(
   };
 }
 
-/** The base cluster: the sandbox's when `--sandbox` is on, else the kubeconfig / in-cluster one; and the sandbox's A2A
- * endpoint. */
+/** The base cluster: the sandbox's when `--sandbox` is on, else the kubeconfig / in-cluster one; the sandbox's A2A
+ * endpoint; and the fleet settings (with the sandbox, its fleet fills what the flags leave empty). */
 async function openCluster(
   config: AppConfig, log: Logger, cleanups: Cleanup[],
-): Promise<{ cluster: KubeConfig; sandboxA2aUrl?: string }> {
+): Promise<{ cluster: KubeConfig; sandboxA2aUrl?: string; fleet: FleetConfig }> {
   if (!config.sandbox.enabled) {
     return {
       cluster: loadBaseKubeConfig({
         kubeconfig: config.kube.kubeconfig, context: config.kube.context, inCluster: config.kube.inCluster,
       }),
+      fleet: config.fleet,
     };
   }
   // Only here, and only when asked for, is the sandbox loaded.
@@ -270,13 +271,11 @@ async function openCluster(
   // kubectl gets the administrator; agent-manager itself acts as its ServiceAccount, as in a cluster.
   if (config.sandbox.kubeconfigOut) await sandbox.writeKubeconfig(config.sandbox.kubeconfigOut);
   const workloadClusters = Object.fromEntries([...sandbox.workloads ?? []].map(([name, w]) => [name, w.url]));
+  const fleet = sandboxFleetConfig(config.fleet, sandbox.url);
   log.info({ url: sandbox.url, a2aUrl: sandbox.a2aUrl, kubeconfig: config.sandbox.kubeconfigOut || undefined,
-    workloadClusters }, 'sandbox API server started');
-  return {
-    cluster: loadBaseKubeConfig({ kubeconfigYaml: sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken,
-      name: 'agent-manager' }) }),
-    sandboxA2aUrl: sandbox.a2aUrl,
-  };
+    workloadClusters, targetMusterUrl: fleet.targetMusterUrl }, 'sandbox API server started');
+  const kubeconfigYaml = sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken, name: 'agent-manager' });
+  return { cluster: loadBaseKubeConfig({ kubeconfigYaml }), sandboxA2aUrl: sandbox.a2aUrl, fleet };
 }
 
 /** Who requests act as, and how they prove it. */

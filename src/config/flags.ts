@@ -131,11 +131,12 @@ export const SERVE_FLAGS = [
   { name: 'target-muster-url', env: 'AGENT_MANAGER_TARGET_MUSTER_URL', default: '', type: 'string',
     group: 'Agent chart',
     help: 'The muster URL agents on workload clusters reach (written as muster.url where the chart declares it); '
-      + 'empty refuses creating agents on workload clusters.' },
+      + 'empty refuses creating agents on workload clusters, except with --sandbox, where it is a placeholder on '
+      + "the sandbox's loopback address (https://127.0.0.1:<port>/muster/mcp)." },
   { name: 'fleet-organizations', env: 'AGENT_MANAGER_FLEET_ORGANIZATIONS', default: '', type: 'list',
     group: 'Agent chart',
     help: 'Comma-separated organizations whose workload clusters this installation was granted (the chart\'s '
-      + 'fleet.organizations); get_info lists them.' },
+      + 'fleet.organizations); get_info lists them. Empty with --sandbox: the sandbox fleet\'s acme.' },
   { name: 'kagent-a2a-url', env: 'KAGENT_A2A_URL', default: DEFAULT_KAGENT_A2A_URL, type: 'url', group: 'Sessions',
     help: "The kagent controller's A2A base URL; the session tools talk to <url>/<namespace>/<name>/ as the caller. "
       + 'Empty turns the session tools off (501). With --sandbox and the default, the sandbox\'s endpoint is used.' },

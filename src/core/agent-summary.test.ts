@@ -31,6 +31,13 @@ describe('summaryOf', () => {
     expect(summaryOf(full)).not.toHaveProperty('releaseReason');
   });
 
+  it('names the workload cluster a fleet agent runs on, so two rows of one name on two clusters differ', () => {
+    const placed: Agent = { ...full, organization: 'acme', cluster: 'alpha' };
+    expect(summaryOf(placed)).toMatchObject({ name: 'sre', namespace: 'kagent', organization: 'acme', cluster: 'alpha' });
+    expect(summaryOf(full)).not.toHaveProperty('organization');
+    expect(summaryOf(full)).not.toHaveProperty('cluster');
+  });
+
   it('says implicit full access for an agent whose release declares no toolset', () => {
     const open: Agent = {
       ...full, toolset: undefined, implicitFullAccess: true, exists: false, helmRelease: undefined,

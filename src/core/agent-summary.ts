@@ -1,8 +1,8 @@
 /**
- * The row a list page shows for an agent (`list_agents` with `details=false`): its names,
- * model, toolset and readiness, without values, system message or conditions. Flags that
- * are only news when set (`suspended`, `deleting`) appear only then, and the release's
- * reason and message only while it is not Ready, so a healthy row stays small.
+ * The row a list page shows for an agent (`list_agents` with `details=false`): its names (and a
+ * fleet agent's organization and cluster), model, toolset and readiness, without values, system
+ * message or conditions. Flags that are only news when set (`suspended`, `deleting`) appear only
+ * then, and the release's reason and message only while it is not Ready, so a healthy row stays small.
  */
 import type { Agent, AgentSummary } from './types.js';
 
@@ -11,6 +11,10 @@ export function summaryOf(agent: Agent): AgentSummary {
   const summary: AgentSummary = {
     name: agent.name,
     namespace: agent.namespace,
+    // A fleet agent's row names its workload cluster: without them two rows of one name on two
+    // clusters are identical, and read as agents on the management cluster.
+    ...(agent.organization !== undefined && { organization: agent.organization }),
+    ...(agent.cluster !== undefined && { cluster: agent.cluster }),
     // A row whose agent could not be read in full says why, as the full agent does.
     ...(agent.error !== undefined && { error: agent.error }),
     exists: agent.exists,

@@ -68,4 +68,12 @@ describe('target refusal texts', () => {
     expect(emptyKubeconfigText(target)).toBe('the kubeconfig Secret org-acme/beta-kubeconfig has no key "value"');
     expect(missingTargetMusterText(target)).toContain('an agent on cluster beta could not reach muster');
   });
+
+  it('start a missing muster URL\'s refusal in the original\'s words and name the flag and the chart value that set it', () => {
+    const text = missingTargetMusterText(target);
+    expect(text.startsWith('this installation has no muster URL for agents on workload clusters (agent-manager\'s ' +
+      'targetMusterURL); an agent on cluster beta could not reach muster')).toBe(true);
+    expect(text).toContain('--target-muster-url');
+    expect(text).toContain('fleet.targetMusterURL');
+  });
 });

@@ -81,10 +81,14 @@ export function emptyKubeconfigText(target: TargetCluster): string {
   return `the kubeconfig Secret ${secret} has no key "${KUBECONFIG_KEY}"`;
 }
 
-/** The refusal when an agent on a workload cluster would have no muster to reach. */
+/**
+ * The refusal when an agent on a workload cluster would have no muster to reach: the original's words,
+ * which clients compare, then where an administrator sets the URL (the flag and the chart value).
+ */
 export function missingTargetMusterText(target: TargetCluster): string {
   return `this installation has no muster URL for agents on workload clusters (agent-manager's targetMusterURL); an ` +
-    `agent on cluster ${target.cluster} could not reach muster`;
+    `agent on cluster ${target.cluster} could not reach muster; an administrator sets it with --target-muster-url ` +
+    `(AGENT_MANAGER_TARGET_MUSTER_URL), the agent-manager chart's value fleet.targetMusterURL`;
 }
 
 interface Release {

@@ -306,8 +306,8 @@ export const ARG = {
     "Namespace of the agent; default: the installation's kagent namespace (get_info reports the managed ones)",
   namespaceOfList: "Namespace to list; default: the installation's kagent namespace (get_info reports " +
     'the managed ones)',
-  detailsOfList: 'true (default): every agent in full; false: one summary row per agent (names, model, toolset, ' +
-    'readiness; no values, system message or conditions), for list pages',
+  detailsOfList: 'true (default): every agent in full; false: one summary row per agent (names, workload cluster, ' +
+    'model, toolset, readiness; no values, system message or conditions), for list pages',
   agentName: 'Agent name',
   technicalName: 'DNS-1123 technical name (max 63 chars): the HelmRelease and Agent name',
   modelConfig: 'Name of an existing kagent ModelConfig in the namespace (list_model_configs)',

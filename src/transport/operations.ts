@@ -10,8 +10,7 @@ import type { AgentService } from '../service/agent-service.js';
 import type { RequestContext } from '../identity/caller.js';
 import type {
   Agent, AgentList, CreateResult, DeleteResult, HarnessList, Info, ModelConfig, RevisionDetail, RevisionEntry,
-  RollbackResult,
-  SessionDetail,
+  RollbackResult, Session, SessionDetail,
   SessionList, SessionTurn, SkillsResult, Status, Turn, UpdateResult, ValidateResult, WaitResult,
 } from '../core/types.js';
 import type { operations } from '../core/openapi.generated.js';
@@ -82,9 +81,13 @@ export interface RestBinding<I = Record<string, unknown>, R = unknown> {
   watch?: boolean;
   /**
    * On the session turns: with `Accept: text/event-stream` the turn is answered as a
-   * server-sent event stream of its updates (rest/turn-stream.ts), by running this.
+   * server-sent event stream of its updates (rest/turn-stream.ts), by running this. Each update
+   * comes with the `Location` the answer will have (where it has one), since the stream's
+   * headers go out with the first update, before the answer.
    */
-  turnStream?(service: OperationService, ctx: RequestContext, input: I, onUpdate: (turn: Turn) => void): Promise<R>;
+  turnStream?(
+    service: OperationService, ctx: RequestContext, input: I, onUpdate: (turn: Turn, location?: string) => void,
+  ): Promise<R>;
   /**
    * On a route whose GET waits (wait_for_agent): what a HEAD runs instead, once. HEAD produces no
    * content (RFC 9110 §9.3.2), so it answers what decides the status code and does not hold the
@@ -289,9 +292,10 @@ export const waitForAgent = op<typeof waitForAgentInput, WaitResult>({
 
 // The session tools: the turns spend the agent's model tokens (a write, open-world: the
 // agent may act through its tools); the reads ask the agent, and change nothing.
-const sessionPath = (result: SessionTurn): string =>
-  `/api/v1/agents/${encodeURIComponent(result.session.agent.namespace)}/` +
-  `${encodeURIComponent(result.session.agent.name)}/sessions/${encodeURIComponent(result.session.id)}`;
+// A turn's answer or, before it, one of its updates: the session is known before the first update.
+const sessionPath = ({ session }: { session: Pick<Session, 'id' | 'agent'> }): string =>
+  `/api/v1/agents/${encodeURIComponent(session.agent.namespace)}/` +
+  `${encodeURIComponent(session.agent.name)}/sessions/${encodeURIComponent(session.id)}`;
 
 export const startSession = op<typeof startSessionInput, SessionTurn>({
   tool: 'start_session', annotations: hints(false, false, false, true), input: startSessionInput,
@@ -299,7 +303,9 @@ export const startSession = op<typeof startSessionInput, SessionTurn>({
   rest: {
     method: 'post', path: '/agents/:namespace/:name/sessions', status: 201, body: true,
     query: { timeoutSeconds: 'integer' },
-    location: sessionPath, turnStream: (service, ctx, input, onUpdate) => service.startSession(ctx, input, onUpdate),
+    location: sessionPath,
+    turnStream: (service, ctx, input, onUpdate) =>
+      service.startSession(ctx, input, (turn, session) => onUpdate(turn, sessionPath({ session }))),
   },
   run: (service, ctx, input) => service.startSession(ctx, input),
 });
@@ -309,7 +315,7 @@ export const sendMessage = op<typeof sendMessageInput, SessionTurn>({
   serviceRequired: ['message'],
   rest: { method: 'post', path: '/agents/:namespace/:name/sessions/:sessionId/messages', status: 200, body: true,
     query: { timeoutSeconds: 'integer' },
-    turnStream: (service, ctx, input, onUpdate) => service.sendMessage(ctx, input, onUpdate),
+    turnStream: (service, ctx, input, onUpdate) => service.sendMessage(ctx, input, (turn) => onUpdate(turn)),
   },
   run: (service, ctx, input) => service.sendMessage(ctx, input),
 });

@@ -117,6 +117,20 @@ describe('serve --sandbox', () => {
     }
   });
 
+  it('names the sandbox fleet\'s organization in get_info and accepts a create on alpha, with the muster URL it sets', async () => {
+    const info = (await (await fetch(`${base}/api/v1/info`)).json()) as { organizations?: string[]; capabilities: { targetCluster: boolean } };
+    expect(info.capabilities.targetCluster).toBe(true);
+    expect(info.organizations).toEqual(['acme']);
+    const created = await fetch(`${base}/api/v1/agents?organization=acme&cluster=alpha`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'placed-bot', modelConfig: 'default-model-config', toolset: ['preset:none'] }),
+    });
+    expect(created.status).toBe(201);
+    const deleted = await fetch(`${base}/api/v1/agents/kagent/placed-bot?organization=acme&cluster=alpha`, { method: 'DELETE' });
+    expect(deleted.status).toBe(200);
+  });
+
   it('counts the requests on the metrics listener', async () => {
     const body = await (await fetch(`${metrics}/metrics`)).text();
     expect(body).toMatch(/http_server_request_duration_seconds_count\{method="GET",route="\/api\/v1\/info",code="200",status="200"\} [1-9]/);

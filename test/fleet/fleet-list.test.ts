@@ -38,6 +38,11 @@ describe('a fleet-wide list of organization acme', () => {
     expect(listed.warnings![0]).toMatch(/^cluster beta of organization acme could not be listed: /);
   });
 
+  it('summary rows (details=false) name each agent\'s organization and cluster too', async () => {
+    const listed = await fleet.f.service.listAgents(fleet.f.ctx(), { organization: 'acme', details: false });
+    expect(listed.agents.map((a) => [a.organization, a.cluster, a.name])).toEqual([['acme', 'alpha', 'sre'], ['acme', 'beta', 'ops']]);
+  });
+
   it('refuses an organization that is not a label', async () => {
     await expect(fleet.f.service.listAgents(fleet.f.ctx(), { organization: 'Acme' }))
       .rejects.toThrow('invalid request: organization "Acme" must be a DNS-1123 label');

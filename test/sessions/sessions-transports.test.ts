@@ -105,6 +105,7 @@ describe('the session routes over REST', () => {
     expect(events.filter((e) => e.event === 'update').length).toBeGreaterThanOrEqual(3);
     expect(events.at(-1)!.event).toBe('turn');
     expect(events.at(-1)!.data.turn).toMatchObject({ complete: true, text: 'Hello, I am REST Talker. You said: stream it' });
+    expect(res.headers.get('location')).toBe(`/api/v1/agents/kagent/rest-talker/sessions/${events.at(-1)!.data.session.id}`);
   });
 
   it('answers the same session for the same requestId', async () => {

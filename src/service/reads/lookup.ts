@@ -50,18 +50,24 @@ async function lookupObjects(
   return { namespace, name, agent, release: sameName };
 }
 
+/**
+ * What a caller who named an agent that is not there does next, after the text clients compare
+ * (`not found: agent <ns>/<name>`), as a missing revision names list_agent_revisions.
+ */
+const LIST_AGENTS = '(list_agents lists the agents there are)';
+
 /** The 404 of get_agent and get_agent_status for an agent that has neither an Agent CR nor a HelmRelease. */
 export function agentNotFound(namespace: string, name: string) {
-  return notFound(`agent ${namespace}/${name}: no Agent and no HelmRelease of that name`);
+  return notFound(`agent ${namespace}/${name}: no Agent and no HelmRelease of that name ${LIST_AGENTS}`);
 }
 
 /**
  * The 404 of the writes (update, delete, validate in update mode) for an agent with
  * neither object: the Go service's write guard (`writableHelmRelease`) words it shorter
- * than get does, and clients compare the texts.
+ * than get does, and clients compare the texts (their start: the next step follows).
  */
 export function noAgentToWrite(namespace: string, name: string) {
-  return notFound(`agent ${namespace}/${name}`);
+  return notFound(`agent ${namespace}/${name} ${LIST_AGENTS}`);
 }
 
 /** The objects, or the 404 when there are none (naming a release of another chart that has the name). */

@@ -108,7 +108,7 @@ describe('getAgent', () => {
 
   it('answers 404 when neither an Agent nor a release exists', async () => {
     await expect(f.service.getAgent(f.ctx(), { name: 'nothing' })).rejects.toMatchObject({
-      code: 'not_found', message: 'not found: agent kagent/nothing: no Agent and no HelmRelease of that name',
+      code: 'not_found', message: 'not found: agent kagent/nothing: no Agent and no HelmRelease of that name (list_agents lists the agents there are)',
     });
   });
 
@@ -123,7 +123,7 @@ describe('getAgent', () => {
     f.kube.counters.reset();
     const err = await f.service.getAgent(f.ctx(), { name }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'not_found' });
-    expect((err as Error).message).toMatch(/^not found: agent kagent\/.*: no Agent and no HelmRelease of that name$/s);
+    expect((err as Error).message).toMatch(/^not found: agent kagent\/.*: no Agent and no HelmRelease of that name \(list_agents lists the agents there are\)$/s);
     expect(f.kube.counters.count()).toBe(0);
   });
 

@@ -124,7 +124,9 @@ describe('the session refusals', () => {
   });
 
   it('is 404 for an agent that does not exist and for a session that is not there', async () => {
-    expect(await refusal(f.service.startSession(f.ctx(), { name: 'nobody', message: 'hi' }))).toMatchObject({ status: 404 });
+    expect(await refusal(f.service.startSession(f.ctx(), { name: 'nobody', message: 'hi' }))).toMatchObject({
+      status: 404, message: expect.stringMatching(/^not found: agent kagent\/nobody.*\(list_agents lists the agents there are\)$/),
+    });
     const r = await refusal(f.service.getSession(f.ctx(), { name: 'chatty', sessionId: 'no-such-session' }));
     expect(r).toMatchObject({ status: 404 });
     expect(r.message).toContain('list_sessions');

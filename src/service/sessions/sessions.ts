@@ -7,7 +7,7 @@
  */
 import { conflict, notFound, unsupported } from '../../core/errors.js';
 import { validateName } from '../../core/names.js';
-import type { SessionDetail, SessionList, SessionTurn, Turn } from '../../core/types.js';
+import type { Session, SessionDetail, SessionList, SessionTurn, Turn } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationEnv } from '../operation-env.js';
 import { agentStatus } from '../reads/status.js';
@@ -41,8 +41,11 @@ export interface SessionRef {
   sessionId?: string;
 }
 
-/** Each status update of a turn, as the turn stands after it (REST streams them). */
-export type TurnListener = (turn: Turn) => void;
+/** The session a turn is in: known before its first update, so a stream can name it (its `Location`) up front. */
+export type TurnSession = Pick<Session, 'id' | 'agent'>;
+
+/** Each status update of a turn, as the turn stands after it, and the session it is in (REST streams them). */
+export type TurnListener = (turn: Turn, session: TurnSession) => void;
 
 /** The most tasks one read asks the agent for. */
 const TASK_LIMIT = 1_000;
@@ -76,10 +79,12 @@ async function openAgent(
 
 /** Sends one message and waits for the turn, at most `seconds`; updates go to MCP progress and `onUpdate`. */
 async function runTurn(
-  ctx: RequestContext, conversation: A2AConversation,
+  ctx: RequestContext, opened: Opened,
   message: { contextId: string; text: string; metadata?: Record<string, string> }, seconds: number,
   onUpdate?: TurnListener,
 ): Promise<{ task: A2AJson; turn: Turn }> {
+  const { conversation } = opened;
+  const session: TurnSession = { id: message.contextId, agent: opened.agent };
   const deadline = ctx.signal
     ? AbortSignal.any([ctx.signal, AbortSignal.timeout(seconds * 1000)])
     : AbortSignal.timeout(seconds * 1000);
@@ -90,7 +95,7 @@ async function runTurn(
       updates += 1;
       const turn = turnOf(task, updates);
       ctx.progress?.(`${turn.state}${turn.text ? `: ${turn.text}` : ''}`);
-      onUpdate?.(turn);
+      onUpdate?.(turn, session);
     },
   });
   return { task: outcome.task, turn: turnOf(outcome.task, outcome.updates) };
@@ -132,7 +137,7 @@ export async function startSession(
     }
   }
   const { task, turn } = await runTurn(
-    ctx, conversation, { contextId, text, ...(sessionName ? { metadata: { sessionName } } : {}) }, seconds, onUpdate,
+    ctx, opened, { contextId, text, ...(sessionName ? { metadata: { sessionName } } : {}) }, seconds, onUpdate,
   );
   ctx.log.info({ agent: `${agent.namespace}/${agent.name}`, session: contextId, state: turn.state }, 'session started');
   return { session: sessionOf(agent, contextId, [task], sessionName), turn };
@@ -150,7 +155,7 @@ export async function sendMessage(
     seconds = turnSeconds(request.timeoutSeconds);
   });
   const before = await sessionTasks(opened, sessionId);
-  const { task, turn } = await runTurn(ctx, opened.conversation, { contextId: sessionId, text }, seconds, onUpdate);
+  const { task, turn } = await runTurn(ctx, opened, { contextId: sessionId, text }, seconds, onUpdate);
   const others = before.filter((t) => t.id !== task.id);
   return { session: sessionOf(opened.agent, sessionId, [...others, task]), turn };
 }

@@ -60,7 +60,7 @@ describe('deleteAgent', () => {
 
   it('answers 404 for nothing and 400 for a bad name', async () => {
     await expect(f.service.deleteAgent(f.ctx(), { name: 'nothing' }))
-      .rejects.toMatchObject({ code: 'not_found', message: 'not found: agent kagent/nothing' });
+      .rejects.toMatchObject({ code: 'not_found', message: 'not found: agent kagent/nothing (list_agents lists the agents there are)' });
     await expect(f.service.deleteAgent(f.ctx(), { name: 'Bad' })).rejects.toMatchObject({ code: 'invalid_request' });
   });
 

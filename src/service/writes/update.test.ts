@@ -63,7 +63,7 @@ describe('updateAgent', () => {
 
   it('answers 404 for an agent that does not exist, in the write guard\'s words', async () => {
     await expect(f.service.updateAgent(f.ctx(), { name: 'nothing', description: 'x' }))
-      .rejects.toMatchObject({ code: 'not_found', message: 'not found: agent kagent/nothing' });
+      .rejects.toMatchObject({ code: 'not_found', message: 'not found: agent kagent/nothing (list_agents lists the agents there are)' });
   });
 
   it('refuses a GitOps-owned release unless forced, naming the Kustomization', async () => {

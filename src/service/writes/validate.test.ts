@@ -84,7 +84,7 @@ describe('validateAgent in update mode', () => {
     await expect(f.service.validateAgent(f.ctx(), { mode: 'update', update: { name: 'bare', description: 'x' } }))
       .rejects.toMatchObject({ code: 'conflict' });
     await expect(f.service.validateAgent(f.ctx(), { mode: 'update', update: { name: 'nothing', description: 'x' } }))
-      .rejects.toMatchObject({ code: 'not_found', message: 'not found: agent kagent/nothing' });
+      .rejects.toMatchObject({ code: 'not_found', message: 'not found: agent kagent/nothing (list_agents lists the agents there are)' });
   });
 
   it('reports every bad selector of a toolset change', async () => {

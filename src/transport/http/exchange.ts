@@ -30,6 +30,14 @@ export interface HttpRequest extends IncomingMessage {
   resourceMetadataUrl?: string;
   /** The body's bytes, once a body step read them. */
   body?: unknown;
+  /** The MCP tool call this request carried (set by the MCP handler), for its access log line. */
+  toolCall?: ToolCallRecord;
+}
+
+/** An MCP tool call as its access log line names it: the tool, and how it ended once it has (`ok`, `tool_error`, …). */
+export interface ToolCallRecord {
+  readonly tool: string;
+  outcome?: string;
 }
 
 export type HttpResponse = ServerResponse<IncomingMessage>;

@@ -1,8 +1,9 @@
 /**
  * One log line per finished request, in pino-http's shape: method, path, status, duration, request id,
- * caller. Headers are never logged and every query value is `[redacted]` (clients put tokens there, as
- * RFC 6750 §2.3's `access_token`), so no secret can reach the line; probes log at debug, other 5xx at
- * error, the rest at info. Because every field is built here from parts without secrets, the line goes
+ * caller, and for an MCP tool call the tool and its outcome (the labels of its metric). Headers are never
+ * logged and every query value is `[redacted]` (clients put tokens there, as RFC 6750 §2.3's
+ * `access_token`), so no secret can reach the line; probes log at debug, other 5xx at error, the rest at
+ * info. Because every field is built here from parts without secrets, the line goes
  * through one logger without the root logger's redaction pass, which cost a tenth of `GET /info`'s CPU.
  */
 import type { Logger } from 'pino';
@@ -36,10 +37,13 @@ export function requestLogger(log: Logger): Step {
       const level = PROBES.has(path) ? 'debug' : status >= 500 ? 'error' : 'info';
       if (!accessLog.isLevelEnabled(level)) return;
       const caller = req.ctx?.caller;
+      const call = req.toolCall;
       accessLog[level]({
         ...(req.ctx ? { requestId: req.ctx.requestId } : {}),
         req: { method: req.method, url: loggableUrl(req.url) },
         ...(caller ? { caller: callerLogValue(caller) } : {}),
+        // A call still running when its response closed was left by its client: its outcome will be `cancelled`.
+        ...(call ? { tool: call.tool, outcome: call.outcome ?? 'cancelled' } : {}),
         res: { statusCode: status },
         responseTime: Date.now() - started,
       }, `${req.method} ${path} ${status}`);

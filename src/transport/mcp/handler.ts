@@ -106,6 +106,7 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
     let deliver: Transport['onmessage'];
     const server = buildMcpServer({
       catalog, ctx: req.ctx, version, trackCall: track, progressHeartbeatMs: options.progressHeartbeatMs,
+      onToolCall: (call) => { req.toolCall = call; },
     });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

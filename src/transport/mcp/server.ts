@@ -11,6 +11,7 @@ import { ErrorCode, ListToolsRequestSchema, type CallToolRequest,
   type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { RequestContext } from '../../identity/caller.js';
+import type { ToolCallRecord } from '../http/exchange.js';
 import { MCP_INSTRUCTIONS } from './instructions.js';
 import { PROGRESS_HEARTBEAT_MS, ProgressReporter } from './progress.js';
 import type { ToolCatalog } from './tools.js';
@@ -56,6 +57,11 @@ export interface McpServerOptions {
   trackCall?: TrackCall;
   /** How often a quiet call repeats its last progress (progress.ts); default 15 s. */
   progressHeartbeatMs?: number;
+  /**
+   * Hears of a tool call when it starts, with a record that gets the call's outcome once it ends
+   * (the access log line names both, request-log.ts).
+   */
+  onToolCall?(call: ToolCallRecord): void;
 }
 
 /** A server for one request. */
@@ -86,8 +92,11 @@ export function buildMcpServer(options: McpServerOptions): Server {
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, extra.signal]) : extra.signal;
     const done = trackCall?.(extra.requestId);
     const progress = progressOf(params, extra, options.progressHeartbeatMs ?? PROGRESS_HEARTBEAT_MS);
+    const record: ToolCallRecord = { tool: operation.tool };
+    options.onToolCall?.(record);
     try {
-      return await catalog.call(operation, params.arguments, { ...ctx, signal, progress: progress?.report });
+      return await catalog.call(operation, params.arguments, { ...ctx, signal, progress: progress?.report },
+        (outcome) => { record.outcome = outcome; });
     } finally {
       progress?.stop();
       done?.();

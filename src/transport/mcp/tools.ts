@@ -2,8 +2,9 @@
  * The MCP tools, generated from the operation table alone: name, title, description, four annotations
  * and the JSON Schema of the one zod input schema, which also checks a call's arguments before the
  * operation runs, as on REST. Every outcome of a known tool is a tool result, never a JSON-RPC error
- * (`isError` with `"<code>: <message>"`, results.ts); each call is timed, a `backend_error` logged at
- * error, the caller's mistakes and cancelled calls at debug.
+ * (`isError` with `"<code>: <message>"`, results.ts); each call is timed and its outcome labelled (the
+ * access log line names both too), a `backend_error` logged at error, the caller's mistakes and cancelled
+ * calls at debug.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
@@ -43,8 +44,10 @@ export class ToolCatalog {
     return this.byName.get(name);
   }
 
-  /** Run one tool call; always resolves with a tool result. */
-  async call(operation: AnyOperation, args: unknown, ctx: RequestContext): Promise<CallToolResult> {
+  /** Run one tool call; always resolves with a tool result. `onOutcome` hears how it ended, as the metrics do. */
+  async call(
+    operation: AnyOperation, args: unknown, ctx: RequestContext, onOutcome?: (outcome: ToolOutcome) => void,
+  ): Promise<CallToolResult> {
     const started = process.hrtime.bigint();
     const log: Logger = ctx.log.child({ tool: operation.tool });
     let outcome: ToolOutcome = 'ok';
@@ -61,6 +64,7 @@ export class ToolCatalog {
       return toToolError(error);
     } finally {
       this.metrics?.observeTool(operation.tool, outcome, Number(process.hrtime.bigint() - started) / 1e9);
+      onOutcome?.(outcome);
     }
   }
 }

@@ -5,6 +5,7 @@ import { FakeService, SAMPLE_AGENT, SAMPLE_INFO, SAMPLE_STATUS } from '../testin
 import {
   documentedOperations, loadOpenApi, resolveParameter, SchemaValidator, type OpenApiOperation,
 } from './testing/openapi-schemas.js';
+import { queryNames, STREAM_QUERY } from './rest-input.js';
 import { serveRouter, type ServedRouter } from './testing/serve-router.js';
 
 const { doc } = loadOpenApi();
@@ -46,12 +47,18 @@ describe('api/openapi.yaml against the operation table', () => {
     expect(params.filter((p) => p.in === 'path').every((p) => p.required)).toBe(true);
     const query = Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, p.schema.type]));
     // The status route's stream parameters are read by its stream handler, not by the operation's input.
-    expect(query).toEqual({ ...o.rest.query, ...(o.rest.watch ? { watch: 'boolean', timeoutSeconds: 'integer', generation: 'integer' } : {}) });
+    expect(query).toEqual({ ...o.rest.query, ...(o.rest.watch ? STREAM_QUERY : {}) });
     const headers = params.filter((p) => p.in === 'header').map((p) => p.name);
     // A read with an entity tag evaluates If-Match (not If-None-Match: its ETag does not cover readiness).
     // A create evaluates If-Match (any is false: nothing exists yet); If-None-Match is left to its 409.
     const preconditions = o.rest.ifMatch ? ['If-Match', 'If-None-Match'] : (o.rest.method === 'get' && o.rest.etag) || o.rest.createIfMatch ? ['If-Match'] : [];
     expect(headers).toEqual([...preconditions, ...(o.rest.githubToken ? ['X-GitHub-Token'] : [])]);
+  });
+
+  it.each(rows)('takes exactly the query parameters the document lists for %s, no fewer and no more', (_tool, o) => {
+    // What the unknown-parameter guard lets through, against what a client reads it may send.
+    const query = parametersOf(documented.get(key(o))!).filter((p) => p.in === 'query').map((p) => p.name);
+    expect(queryNames(o).sort()).toEqual(query.sort());
   });
 
   it.each(rows.filter(([, o]) => o.rest.etag))('documents the ETag header of the success answer of %s, which sends one', (_tool, o) => {

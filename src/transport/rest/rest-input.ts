@@ -97,10 +97,17 @@ export function refuseUnknownQuery(operation: AnyOperation, query: ParsedUrlQuer
   }
 }
 
-/** The query parameters a route takes: its bindings, and on the status route the stream's (status-stream.ts). */
+/**
+ * The query parameters the status route's stream reads (status-stream.ts) besides the route's bindings,
+ * with their types: the unknown-parameter guard takes them from here, and a test holds api/openapi.yaml to
+ * every route's list.
+ */
+export const STREAM_QUERY = { watch: 'boolean', timeoutSeconds: 'integer', generation: 'integer' } as const;
+
+/** The query parameters a route takes: its bindings, and on the status route the stream's. */
 export function queryNames(operation: AnyOperation): string[] {
   const names = Object.keys(operation.rest.query ?? {});
-  return operation.rest.watch ? [...names, 'watch', 'timeoutSeconds'] : names;
+  return operation.rest.watch ? [...names, ...Object.keys(STREAM_QUERY)] : names;
 }
 
 /** A body value as a refusal quotes it (at most 64 characters). */

@@ -189,8 +189,8 @@ describe('REST query, path and body binding', () => {
   it.each([
     ['/agents?namespce=tenant', '"namespce"; this route takes namespace, details, organization, cluster'],
     ['/agents/kagent/sre?_=1700000000', '"_"; this route takes organization, cluster'],
-    ['/agents/kagent/sre/status?timeout=5', '"timeout"; this route takes organization, cluster, watch, timeoutSeconds'],
-    ['/agents/kagent/sre/status?watch=true&since=1', '"since"; this route takes organization, cluster, watch, timeoutSeconds'],
+    ['/agents/kagent/sre/status?timeout=5', '"timeout"; this route takes organization, cluster, watch, timeoutSeconds, generation'],
+    ['/agents/kagent/sre/status?watch=true&since=1', '"since"; this route takes organization, cluster, watch, timeoutSeconds, generation'],
     ['/skills?Refresh=true', '"Refresh"; did you mean refresh? this route takes repository, ref, refresh'],
   ])('refuses a read (GET %s) with a query parameter it does not take, listing those it takes', async (path, text) => {
     const res = await send('GET', path);

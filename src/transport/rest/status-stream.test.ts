@@ -33,6 +33,13 @@ describe('GET /agents/{ns}/{name}/status?watch=true', () => {
     expect(service.inputs('followAgentStatus')).toEqual([{ namespace: 'kagent', name: 'sre', timeoutSeconds: 30 }]);
   });
 
+  it('takes the documented generation and follows the status until that generation is observed', async () => {
+    const res = await fetch(`${api.base}/agents/kagent/sre/status?watch=true&generation=8`);
+    expect(res.status).toBe(200);
+    expect(parseEvents(await res.text()).map((e) => e.event)).toEqual(['status', 'status', 'end']);
+    expect(service.inputs('followAgentStatus')).toEqual([{ namespace: 'kagent', name: 'sre', generation: 8 }]);
+  });
+
   it('answers an EventSource reconnecting after the end (Last-Event-ID: end) 204, which stops it, without following', async () => {
     const res = await fetch(`${api.base}/agents/kagent/sre/status?watch=true`, { headers: { 'last-event-id': 'end' } });
     expect(res.status).toBe(204);

@@ -2,7 +2,8 @@
  * `POST …/sessions` and `…/messages` with `Accept: text/event-stream`: the agent's turn as server-sent
  * events (`update` per status update, `turn` with the JSON answer's body, `error` when the turn fails
  * after the stream opened), for a portal showing the answer as it comes. A refusal before anything was
- * sent is the usual JSON error; a request not accepting the stream goes on to the JSON route.
+ * sent is the usual JSON error; a request not accepting the stream goes on to the JSON route. A start's
+ * stream carries the `Location` its JSON answer has, sent with the headers at the first update.
  */
 import accepts from 'accepts';
 import { toAppError, toRestErrorBody } from '../../core/errors.js';
@@ -30,8 +31,10 @@ export function turnStream(
     if (!run || !wantsEventStream(req)) return false;
     const ctx = contextOf(req);
     const input = await restInput(operation, req);
-    const open = (): void => {
+    // The headers go out with the first update, so the `Location` of a start comes with it, not with the answer.
+    const open = (location?: string): void => {
       if (res.headersSent) return;
+      if (location) res.setHeader('Location', location);
       res.statusCode = operation.rest.status;
       res.setHeader('Content-Type', 'text/event-stream');
       res.setHeader('Cache-Control', 'no-cache, private, no-transform');
@@ -39,13 +42,11 @@ export function turnStream(
       res.flushHeaders();
     };
     try {
-      const result = await run(service, ctx, input, (turn: Turn) => {
-        open();
+      const result = await run(service, ctx, input, (turn: Turn, location?: string) => {
+        open(location);
         writeEvent(res, 'update', turn);
       });
-      const location = operation.rest.location?.(result);
-      if (location && !res.headersSent) res.setHeader('Location', location);
-      open();
+      open(operation.rest.location?.(result));
       writeEvent(res, 'turn', result);
       res.end();
     } catch (err) {

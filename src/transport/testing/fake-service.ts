@@ -8,11 +8,13 @@
 import type {
   Agent, CreateResult, DeleteResult, Info, Manifests, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult,
   SkillsResult,
-  SessionDetail, SessionList, SessionTurn, Status, UpdateResult, ValidateResult, WaitResult, HarnessList } from '../../core/types.js';
+  SessionDetail, SessionList, SessionTurn, Status, Turn, UpdateResult, ValidateResult, WaitResult, HarnessList,
+} from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationService } from '../operations.js';
 
 type Method = keyof OperationService;
+type TurnListener = NonNullable<Parameters<OperationService['startSession']>[2]>;
 
 export interface RecordedCall {
   method: Method;
@@ -30,6 +32,9 @@ export const SAMPLE_SESSION_TURN: SessionTurn = {
   session: { id: '6f1c2a4e-0000-8000-8000-000000000001', agent: { namespace: 'kagent', name: 'sre' }, state: 'TASK_STATE_COMPLETED', turns: 1, updatedAt: '2026-01-01T00:00:00Z' },
   turn: { taskId: 'task-1', state: 'TASK_STATE_COMPLETED', complete: true, text: 'Hello', parts: [{ text: 'Hello' }], updates: 0 },
 };
+
+/** The turn of SAMPLE_SESSION_TURN while the agent is still working on it. */
+const WORKING_TURN: Turn = { taskId: 'task-1', state: 'TASK_STATE_WORKING', complete: false, text: '', parts: [], updates: 1 };
 
 export const SAMPLE_AGENT: Agent = {
   name: 'sre', namespace: 'kagent', exists: true, displayName: 'SRE <Assistant> & co', modelConfig: 'default-model-config',
@@ -199,12 +204,21 @@ export class FakeService implements OperationService {
     return 'ready';
   }
 
-  async startSession(ctx: RequestContext, request: Parameters<OperationService['startSession']>[1]): Promise<SessionTurn> {
-    return this.answer('startSession', ctx, request, SAMPLE_SESSION_TURN);
+  /** One update of the turn (working, in its session), then SAMPLE_SESSION_TURN. */
+  async startSession(
+    ctx: RequestContext, request: Parameters<OperationService['startSession']>[1], onUpdate?: TurnListener,
+  ): Promise<SessionTurn> {
+    const answer = this.answer('startSession', ctx, request, SAMPLE_SESSION_TURN);
+    onUpdate?.(WORKING_TURN, answer.session);
+    return answer;
   }
 
-  async sendMessage(ctx: RequestContext, request: Parameters<OperationService['sendMessage']>[1]): Promise<SessionTurn> {
-    return this.answer('sendMessage', ctx, request, { ...SAMPLE_SESSION_TURN, session: { ...SAMPLE_SESSION_TURN.session, turns: 2 } });
+  async sendMessage(
+    ctx: RequestContext, request: Parameters<OperationService['sendMessage']>[1], onUpdate?: TurnListener,
+  ): Promise<SessionTurn> {
+    const answer = this.answer('sendMessage', ctx, request, { ...SAMPLE_SESSION_TURN, session: { ...SAMPLE_SESSION_TURN.session, turns: 2 } });
+    onUpdate?.(WORKING_TURN, answer.session);
+    return answer;
   }
 
   async listSessions(ctx: RequestContext, request: Parameters<OperationService['listSessions']>[1]): Promise<SessionList> {
