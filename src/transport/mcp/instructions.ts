@@ -13,14 +13,16 @@ export const MCP_INSTRUCTIONS = [
   'An agent here is a Flux HelmRelease of the generic agent Helm chart; every HelmRelease of a namespace renders ' +
   'from one ' +
     'shared OCIRepository of that chart, created with the first agent. Flux installs the release, and kagent runs ' +
-    'the Agent ' +
-    'it renders as a Deployment.',
+    'the Agent it renders: as a Deployment on chart 0.x, on a Harness on chart 2.x.',
   '',
   'How to work with it:',
   '1. Call get_info first: it names the default and managed namespaces, the chart and schema version, which ' +
   'capabilities ' +
     'are on (skills, writes as the caller) and the identity the writes run as.',
-  '2. Before create_agent, call list_model_configs: modelConfig must name an existing ModelConfig of the namespace.',
+  '2. Before create_agent, call list_model_configs: modelConfig must name an existing ModelConfig of the namespace. ' +
+    'get_info\'s chartLines says which agent chart line each namespace follows: on 2.x an agent runs on a ' +
+    'Harness (list_harnesses; harness on create and update) and takes plugins and requireApproval; on 0.x it ' +
+    'takes runtime instead.',
   '3. For skills, call list_skills; each skill it reports becomes the skills gitRef {url: repoUrl, path, ref} (its ' +
   'repoUrl ' +
     'is the gitRef\'s url). Every skill is pinned when written (a branch or tag to its commit, an OCI tag to its ' +
