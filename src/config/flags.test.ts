@@ -92,7 +92,7 @@ describe('the serve flag table', () => {
 });
 
 /**
- * Defaults that follow the platform rather than the seed era's table: a new namespace's source follows chart 2.x,
+ * Defaults that follow the platform rather than the original's first table: a new namespace's source follows chart 2.x,
  * the platform's current line, and one major only (docs/chart-lines.md).
  */
 const CHANGED_DEFAULTS: Record<string, string> = { 'agent-chart-semver': '2.x' };

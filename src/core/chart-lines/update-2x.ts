@@ -1,11 +1,9 @@
 /**
- * The update merge of chart 2.x: the rules of core/update-merge.ts (an absent field stays, a blank string removes
- * its key, lists and maps replace the whole value) over the 2.x values. A blank `harness` goes back to the
- * installation's Harness rather than to no Harness, since the Agent must name one; `plugins: []` clears them;
- * `requireApproval: false` removes `muster.requireApproval`; the read credential follows the git sources (kept
- * while one remains, added with the first when the installation has one, dropped with the last), because the
- * chart refuses a credential it cannot use on a non-https source only, and an unused one is noise. Keys the
- * request does not speak about (`extraTools`, `muster.timeout`, set by hand or GitOps) carry over. Pure.
+ * The update merge of chart 2.x: core/update-merge.ts's rules (an absent field stays, a blank string removes its
+ * key, lists and maps replace the whole value) over 2.x values. A blank `harness` goes back to the installation's,
+ * since the Agent must name one; `plugins: []` clears them; `requireApproval: false` removes it; the read
+ * credential follows the git sources (added with the first when the installation has one, dropped with the last,
+ * an unused one being noise). Keys the request does not speak about (`extraTools`, `muster.timeout`) carry over.
  */
 import { isSet, type Values } from '../compose.js';
 import { isPlainObject } from '../diff.js';
