@@ -27,8 +27,8 @@ export const SERVE_FLAGS = [
     help: 'Log at debug level.' },
   { name: 'allowed-origins', env: 'AGENT_MANAGER_ALLOWED_ORIGINS', default: '', type: 'list', group: 'Server',
     help: 'Comma-separated browser origins (https://host[:port], no path) allowed to call /api/v1 and the MCP '
-      + 'endpoint, besides loopback origins and the --oauth-base-url origin; requests without an Origin header '
-      + 'are not affected.' },
+      + 'endpoint, besides loopback origins and the --oauth-base-url origin, and answered CORS (preflights '
+      + 'included); requests without an Origin header are not affected.' },
   { name: 'shutdown-delay', env: 'AGENT_MANAGER_SHUTDOWN_DELAY', default: '5s', type: 'duration', group: 'Server',
     help: 'On SIGTERM, how long /readyz answers 503 while the server keeps serving, so endpoints and load balancers '
       + 'stop sending before it stops accepting; 0 stops accepting at once (the default with --sandbox, which has '
