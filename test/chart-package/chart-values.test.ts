@@ -81,6 +81,23 @@ describe('the chart README', () => {
     expect(paths.filter((p) => !readme.includes(`| \`${p}\` |`))).toEqual([]);
   });
 
+  it('lists in its Role rules table exactly what templates/rbac.yaml grants, watch verbs included', () => {
+    const template = readRepoFile('helm', 'agent-manager', 'templates', 'rbac.yaml');
+    const quoted = (list: string): string[] => [...list.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
+    const granted = [...template.matchAll(
+      /- apiGroups: \[([^\]]*)\]\s+resources: \[([^\]]*)\]\s+verbs: \[([^\]]*)\]/g,
+    )].flatMap(([, groups, resources, verbs]) => quoted(groups!).flatMap((g) =>
+      quoted(resources!).flatMap((r) => quoted(verbs!).map((v) => `${g}/${r}:${v}`))));
+    const table = readme.slice(readme.indexOf('Role rules:'), readme.indexOf('\n\n', readme.indexOf('| API group |')));
+    const documented = [...table.matchAll(/^\| (`[^`]*`|core) \| ([^|]+) \| ([^|]+) \|/gm)].flatMap(([, group, resources, verbs]) => {
+      const g = group === 'core' ? '' : group!.replace(/`/g, '');
+      return [...resources!.matchAll(/`([^`]+)`/g)].flatMap(([, r]) =>
+        verbs!.split(',').map((v) => `${g}/${r}:${v.trim()}`));
+    });
+    expect(granted.length).toBeGreaterThan(10);
+    expect(documented.sort()).toEqual(granted.sort());
+  });
+
   it('says which checks run with the real helm, and that CI runs hack/helm-checks.sh', () => {
     expect(readme).toMatch(/rendered by the real helm/);
     expect(readme).toContain('hack/helm-checks.sh');

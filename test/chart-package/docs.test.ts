@@ -28,6 +28,12 @@ describe('docs/operations.md', () => {
     return doc.slice(start, end === -1 ? undefined : end);
   };
 
+  it('lists each metric once in the metrics table', () => {
+    const rows = [...section('Metrics').matchAll(/^\| (`[^|]+`) \|/gm)].map((m) => m[1]!);
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.filter((row, i) => rows.indexOf(row) !== i)).toEqual([]);
+  });
+
   it.each([
     ['the metrics on their own listener', 'Metrics', ['separate port', '--metrics-listen', 'http_server_request_duration_seconds', 'mcp_server_operation_duration_seconds']],
     ['the logs: JSON on stderr, redaction, request ids, the caller', 'Logs', ['JSON lines on stderr', 'Redaction', '[redacted]', 'X-Request-Id', 'caller=']],
