@@ -80,6 +80,23 @@ describe('README.md', () => {
     expect(readme).toContain('```sh\nnpm ci && npm test\n```');
   });
 
+  it('names everything the test set-up installs, in its sentence before npm test', () => {
+    const setup = readRepoFile('scripts', 'test-setup.mjs');
+    const needed = setup.slice(setup.indexOf('const NEEDED'), setup.indexOf('];', setup.indexOf('const NEEDED')));
+    const packages = [...new Set([...needed.matchAll(/\['[^']+', '([^']+)'\]/g)].map((m) => m[1]!))];
+    expect(packages).toContain('apache2-utils');
+    const block = readme.indexOf('\n\n```sh\nnpm ci && npm test');
+    const sentence = readme.slice(readme.lastIndexOf('\n\n', block - 1), block);
+    for (const name of packages) expect(sentence).toContain(`\`${name}\``);
+    expect(setup).toContain("'@modelcontextprotocol/inspector'");
+    expect(sentence).toContain('MCP Inspector');
+    expect(sentence).toContain('helm v4');
+  });
+
+  it('says the npm ci engine warnings on an older Node are expected', () => {
+    expect(readme).toMatch(/EBADENGINE[^\n]*\n?[^\n]*expected/);
+  });
+
   it('ends with an architecture summary and a pointer to the chart', () => {
     expect(readme).toMatch(/## Architecture\n[\s\S]*\(docs\/architecture\.md\)[\s\S]*## Deploying\n[\s\S]*\(helm\/agent-manager\/README\.md\)/);
   });
