@@ -3,7 +3,8 @@ import type * as Cli from '@agent-manager/kube-sandbox/cli';
 import type * as Sandbox from '@agent-manager/kube-sandbox';
 import type { SandboxCommandConfig } from './config/sandbox-cluster-config.js';
 import type { Logger } from './log/logger.js';
-import { importSandbox, loadSandbox, loadSandboxCli, SandboxNotInstalledError, type SandboxCliModule, type SandboxModule } from './sandbox-cluster.js';
+import { parseConfig } from './config/parse-config.js';
+import { importSandbox, loadSandbox, loadSandboxCli, SandboxNotInstalledError, serveSandboxOptions, type SandboxCliModule, type SandboxModule } from './sandbox-cluster.js';
 
 describe('loading the sandbox package', () => {
   it('loads both entry points of the installed workspace package', async () => {
@@ -45,5 +46,25 @@ describe('loading the sandbox package', () => {
     // The product's parsed flags and logger are what the package's command takes.
     expectTypeOf<SandboxCommandConfig>().toExtend<Cli.SandboxCommandConfig>();
     expectTypeOf<Logger>().toExtend<Cli.CommandLogger>();
+  });
+});
+
+describe('the sandbox serve --sandbox starts', () => {
+  const options = (...args: string[]) => {
+    const parsed = parseConfig(['serve', '--sandbox', ...args], {});
+    if (parsed.kind !== 'serve') throw new Error(JSON.stringify(parsed));
+    return serveSandboxOptions(parsed.config.sandbox);
+  };
+
+  it('runs the controllers with the delay of --sandbox-reconcile-delay (100ms unless given)', () => {
+    expect(options('--sandbox-reconcile-delay', '5s')).toMatchObject({ controllers: true, reconcileDelayMs: 5_000 });
+    expect(options()).toMatchObject({ controllers: true, reconcileDelayMs: 100 });
+  });
+
+  it('is the seeded fleet, with RBAC, on --sandbox-listen', () => {
+    expect(options('--sandbox-listen', '127.0.0.1:7443')).toMatchObject({
+      listen: '127.0.0.1:7443', seed: 'samples', authorization: 'rbac', organization: 'acme',
+      workloadClusters: ['alpha', 'beta'],
+    });
   });
 });

@@ -6,6 +6,8 @@
  * a type test keeps them in step with the package.
  */
 
+import type { ServeSandboxConfig } from './config/sandbox-cluster-config.js';
+
 /** The package's name, the specifier both entry points are imported by. */
 export const SANDBOX_PACKAGE = '@agent-manager/kube-sandbox';
 
@@ -38,13 +40,18 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
+/** What the product passes `startSandbox`. */
+export interface SandboxStartOptions {
+  listen?: string; seed?: 'samples' | false; authorization?: 'rbac' | 'always-allow'; controllers?: boolean;
+  /** How long the controllers wait after a change before acting on it (ms). */
+  reconcileDelayMs?: number;
+  log?: SandboxLog;
+  workloadClusters?: readonly string[]; organization?: string;
+}
+
 /** The package's main entry point, as the product calls it. */
 export interface SandboxModule {
-  startSandbox(options: {
-    listen?: string; seed?: 'samples' | false; authorization?: 'rbac'
-      | 'always-allow'; controllers?: boolean; log?: SandboxLog;
-    workloadClusters?: readonly string[]; organization?: string;
-  }): Promise<RunningSandbox>;
+  startSandbox(options: SandboxStartOptions): Promise<RunningSandbox>;
 }
 
 /**
@@ -52,6 +59,18 @@ export interface SandboxModule {
  * `acme` with workload clusters `alpha` and `beta`, each with a sample agent placed on it.
  */
 export const SANDBOX_FLEET = { organization: 'acme', workloadClusters: ['alpha', 'beta'] } as const;
+
+/**
+ * The sandbox `serve --sandbox` starts: seeded with the samples and the fleet, RBAC enforced (the
+ * service acts as its ServiceAccount, as in a cluster), its controllers on, as slow as
+ * `--sandbox-reconcile-delay` asks.
+ */
+export function serveSandboxOptions(config: ServeSandboxConfig): SandboxStartOptions {
+  return {
+    listen: config.listen, seed: 'samples', authorization: 'rbac', controllers: true,
+    reconcileDelayMs: config.reconcileDelayMs, ...SANDBOX_FLEET,
+  };
+}
 
 /** The package's `cli` entry point (`agent-manager sandbox`). */
 export interface SandboxCliModule {

@@ -47,7 +47,7 @@ import { resourceServerGuards } from './transport/http/auth.js';
 import { DEFAULT_SCOPES, oauthMetadataRouter } from './transport/http/oauth-metadata.js';
 import { Lifecycle } from './transport/http/lifecycle.js';
 import { hostPort, startHttpServer, type RunningServer } from './transport/http/server.js';
-import { loadSandbox, SANDBOX_FLEET } from './sandbox-cluster.js';
+import { loadSandbox, serveSandboxOptions } from './sandbox-cluster.js';
 import { KagentA2A } from './a2a/kagent-a2a.js';
 import type { SessionsDeps } from './service/sessions/port.js';
 import { nextSignal, shutdownDelay } from './serve-signals.js';
@@ -254,10 +254,8 @@ async function openCluster(
   }
   // Only here, and only when asked for, is the sandbox loaded.
   const { startSandbox } = await loadSandbox();
-  const sandbox = await startSandbox({
-    listen: config.sandbox.listen, seed: 'samples', authorization: 'rbac', controllers: true, ...SANDBOX_FLEET,
-    log: log.child({ component: 'sandbox' }),
-  })
+  const sandboxLog = log.child({ component: 'sandbox' });
+  const sandbox = await startSandbox({ ...serveSandboxOptions(config.sandbox), log: sandboxLog })
     .catch((err: unknown) => {
       throw asListenError(err, '--sandbox-listen', config.sandbox.listen);
     });
@@ -266,7 +264,7 @@ async function openCluster(
   if (config.sandbox.kubeconfigOut) await sandbox.writeKubeconfig(config.sandbox.kubeconfigOut);
   const workloadClusters = Object.fromEntries([...sandbox.workloads ?? []].map(([name, w]) => [name, w.url]));
   log.info({ url: sandbox.url, a2aUrl: sandbox.a2aUrl, kubeconfig: config.sandbox.kubeconfigOut || undefined,
-    workloadClusters }, 'sandbox API server started');
+    workloadClusters, reconcileDelayMs: config.sandbox.reconcileDelayMs }, 'sandbox API server started');
   return {
     cluster: loadBaseKubeConfig({ kubeconfigYaml: sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken,
       name: 'agent-manager' }) }),

@@ -213,6 +213,10 @@ export const SERVE_FLAGS = [
     help: 'Address of the in-process sandbox API server; port 0 picks a free port.' },
   { name: 'sandbox-kubeconfig', env: 'AGENT_MANAGER_SANDBOX_KUBECONFIG', default: '', type: 'string', group: 'Sandbox',
     help: 'Write a kubeconfig for kubectl to reach the sandbox to this file; empty writes none.' },
+  { name: 'sandbox-reconcile-delay', env: 'AGENT_MANAGER_SANDBOX_RECONCILE_DELAY', default: '100ms', type: 'duration',
+    group: 'Sandbox',
+    help: 'How long the sandbox\'s stand-in Flux and kagent controllers wait after a change before they act on it; '
+      + 'a few seconds (5s) shows a rollout step by step. Needs --sandbox.' },
 ] as const satisfies readonly FlagDef[];
 
 /** Flags `serve` had and no longer has, with what to do instead. */
