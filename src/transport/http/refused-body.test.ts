@@ -69,8 +69,8 @@ async function push(head: string, chunk: () => Buffer): Promise<Outcome> {
 const block = Buffer.alloc(64 * 1024, 'x');
 const plain = (): Buffer => block;
 const chunked = (): Buffer => Buffer.concat([Buffer.from(`${block.length.toString(16)}\r\n`), block, Buffer.from('\r\n')]);
-/** A gzip stream of zeros: each 64 KiB of it decompresses to about 64 MiB. */
-const bomb = gzipSync(Buffer.alloc(64 * LIMIT), { level: 9 });
+/** A gzip stream of zeros, about 8 KiB that decompress to 8 MiB; sent over and over (gzip members in a row). */
+const bomb = gzipSync(Buffer.alloc(8 * LIMIT), { level: 9 });
 let bombAt = 0;
 const bombPart = (): Buffer => {
   const part = bomb.subarray(bombAt, bombAt + block.length);
