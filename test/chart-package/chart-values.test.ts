@@ -59,6 +59,14 @@ describe('values.schema.json', () => {
     expect(errors.join('\n')).toContain(error);
   });
 
+  it('says in replicaCount what a replica reads from while the read cache is on by default', () => {
+    const schema = valuesSchema() as { properties: Record<string, { description: string }> };
+    expect((defaultValues().readCache as { enabled: boolean }).enabled).toBe(true);
+    const replicas = schema.properties.replicaCount!.description;
+    expect(replicas).not.toMatch(/every read goes to the Kubernetes API/);
+    expect(replicas).toMatch(/read cache \(readCache\.enabled, on by default/);
+  });
+
   it('describes every value of values.yaml', () => {
     const undescribed = valueLeaves(defaultValues(), valuesSchema())
       .filter((leaf) => !leaf.node?.description)
