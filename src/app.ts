@@ -2,10 +2,9 @@
  * The main listener's request handler, in the order a request meets it: context, metrics, access log;
  * `/healthz` and `/readyz` (never guarded, never asking a dependency, so an outage shows in real answers,
  * not as restarted pods; `/readyz` 503 once shutdown began); open routes (RFC 9728); `/api/v1` and the MCP
- * path, each behind CORS for the listed origins (transport/http/cors.ts), the origin check and the optional
- * bearer guard (MCP loaded on first use or by `warmUp`); a JSON 404 and one error handler. Trust boundary:
- * `auth` is where OAuth plugs in, before `/api/v1` and MCP only; without it no request has a caller and the
- * service acts as its ServiceAccount.
+ * path, each behind CORS for the listed origins, the origin check and the optional bearer guard (MCP loaded
+ * on first use or by `warmUp`); a JSON 404 and one error handler. Trust boundary: `auth` (OAuth) stands
+ * before `/api/v1` and MCP only; without it no request has a caller and the service acts as its ServiceAccount.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';

@@ -1,11 +1,10 @@
 /**
  * Reading a request body within a limit, for REST and MCP alike: the body is refused as soon as its
  * declared `Content-Length`, the bytes read off the connection or the bytes a content coding undoes
- * pass the limit (a decompression bomb counts what it inflates to), and from then on nothing more is
- * read: the request and its socket are paused, the answer says `Connection: close`, and the connection
- * is destroyed once the answer is flushed. Reading the rest to keep the connection would let a client
- * make the server take in every byte it refused (issue #50 item 20); the server reads at most one
- * socket read (64 KiB) past the limit.
+ * pass the limit (a decompression bomb counts what it inflates to). Then nothing more is read: the
+ * request and its socket pause, the answer says `Connection: close`, and the socket is destroyed once
+ * it is flushed, so a client cannot make the server take in what it refused (at most one 64 KiB socket
+ * read past the limit). Reading the rest off to keep the connection would take every byte sent.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transform } from 'node:stream';

@@ -1,13 +1,10 @@
 /**
- * CORS for `/api/v1` and the MCP path, so a portal served from its own origin can call them: only for
- * the origins listed with `--allowed-origins` (and the `--oauth-base-url` origin), matched exactly
- * against the normalised list, never a pattern or `*`. A preflight (`OPTIONS` with
- * `Access-Control-Request-Method`) from a listed origin is answered 204 here, before the origin check
- * and the bearer guard (a browser sends no credentials on it); an actual request from one gets
- * `Access-Control-Allow-Origin` and the exposed headers, and goes on to the origin check, which accepts
- * every listed origin, so the two agree. Any other origin gets no CORS header: its preflight goes on to
- * the origin check as before (403), so the browser refuses the call. No `Allow-Credentials`: callers
- * authenticate with a bearer token the page sends, never with cookies (docs/security.md "Browser origins").
+ * CORS on `/api/v1` and the MCP path for the origins of `--allowed-origins` (and `--oauth-base-url`),
+ * matched exactly against the normalised set the origin check reads too, so the two agree. A listed
+ * origin's preflight is answered 204 before the origin check and the bearer guard (it carries no
+ * credentials); its other requests get `Access-Control-Allow-Origin` and the exposed headers. Any other
+ * origin gets no CORS header, and its preflight the origin check's 403. No `Allow-Credentials`: callers
+ * send a bearer token the page holds, never cookies (docs/security.md "Browser origins").
  */
 import { addVary, type HttpRequest, type HttpResponse, type Step } from './exchange.js';
 

@@ -1,12 +1,10 @@
 /**
  * Reading a REST body, where untrusted bytes become a JSON object, with the texts clients already
- * compare: at most 1 MiB (413), a body required, valid JSON, no key given twice (duplicate-keys.ts), an
- * object; `null` under a key is absent except for the safety switches (../null-fields.ts); deep nesting
- * and nested `__proto__` refused (../input-guard.ts). It must be JSON (RFC 9110 §8.3, §15.5.16): another
- * Content-Type or coding is a 415 saying what to send, since reading text or forms as JSON would let any
- * page write without a CORS preflight. A body refused unread (413, 415) closes the connection with the
- * answer, so the rest is never read (../http/body-limit.ts). Unknown fields and types are the schema's
- * (./rest-input.ts).
+ * compare: at most 1 MiB (413, the connection then closed: ../http/body-limit.ts), a body required,
+ * valid JSON, no key given twice (duplicate-keys.ts), an object; `null` under a key is absent except for
+ * the safety switches (../null-fields.ts); deep nesting and nested `__proto__` refused (../input-guard.ts).
+ * Only JSON (RFC 9110 §8.3): another Content-Type or coding is a 415 saying what to send (reading forms as
+ * JSON would let any page write without a preflight). Unknown fields and types are the schema's.
  */
 import typeis from 'type-is';
 import { AppError, ErrorCode, invalid } from '../../core/errors.js';
