@@ -2,9 +2,9 @@
  * The main listener's request handler, in the order a request meets it: context, metrics, access log;
  * `/healthz` and `/readyz` (never guarded, never asking a dependency, so an outage shows in real answers,
  * not as restarted pods; `/readyz` 503 once shutdown began); open routes (RFC 9728); `/api/v1` and the MCP
- * path, each behind the origin check and the optional bearer guard (MCP loaded on first use or by
- * `warmUp`); a JSON 404 and one error handler. Trust boundary: `auth` is where OAuth plugs in, before
- * `/api/v1` and MCP only; without it no request has a caller and the service acts as its ServiceAccount.
+ * path, each behind CORS for the listed origins, the origin check and the optional bearer guard (MCP loaded
+ * on first use or by `warmUp`); a JSON 404 and one error handler. Trust boundary: `auth` (OAuth) stands
+ * before `/api/v1` and MCP only; without it no request has a caller and the service acts as its ServiceAccount.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -13,13 +13,14 @@ import type { Metrics } from './metrics/metrics.js';
 import { jsonRpcError } from './transport/mcp/json-rpc-error.js';
 import { lazyMcpHandler } from './transport/mcp/lazy-handler.js';
 import type { OperationService } from './transport/operations.js';
-import { createRestRouter, REST_BASE, restCacheHeaders } from './transport/rest/router.js';
+import { createRestRouter, REST_BASE, REST_METHODS, restCacheHeaders } from './transport/rest/router.js';
 import { bindCaller, requestContext } from './transport/http/context.js';
 import { behind, prepareRequest, sendCompactJson, sendText, type Handler, type HttpRequest, type HttpResponse,
   type Step } from './transport/http/exchange.js';
 import { httpMetrics } from './transport/http/http-metrics.js';
 import type { Lifecycle } from './transport/http/lifecycle.js';
-import { originGuard } from './transport/http/origin-guard.js';
+import { cors } from './transport/http/cors.js';
+import { originGuard, originSet } from './transport/http/origin-guard.js';
 import { requestLogger } from './transport/http/request-log.js';
 
 /** The bearer guard: one for both surfaces, or one each (each 401 names its own metadata document). */
@@ -43,13 +44,36 @@ export interface AppOptions {
   publicRoutes?: Step;
   metrics?: Metrics;
   /**
-   * Browser origins accepted besides loopback ones (pass the public base URL when there
-   * is one); requests without an Origin header are never affected.
+   * Browser origins accepted besides loopback ones, and answered CORS (pass the public base URL
+   * when there is one); requests without an Origin header are never affected.
    */
   allowedOrigins?: readonly string[];
   /** Turns `/readyz` to 503 once shutdown begins; absent means always ready. */
   lifecycle?: Lifecycle;
 }
+
+/** The request headers both surfaces read (besides each one's own), for CORS preflights. */
+const READ_HEADERS = ['Authorization', 'Content-Type', 'Content-Encoding', 'Accept', 'Last-Event-ID', 'X-Request-Id',
+  'traceparent', 'tracestate'];
+/** The response headers of both surfaces a page may need (a 401's challenge, a 503's retry, a 405's Allow). */
+const ANSWER_HEADERS = ['WWW-Authenticate', 'Retry-After', 'X-Request-Id', 'Allow', 'Accept-Encoding'];
+
+/** CORS for a listed origin on REST: its methods, If-Match and If-None-Match, an answer's ETag and Location. */
+const REST_CORS = {
+  methods: REST_METHODS,
+  allowHeaders: [...READ_HEADERS, 'If-Match', 'If-None-Match'],
+  exposeHeaders: ['ETag', 'Location', ...ANSWER_HEADERS, 'Accept-Patch'],
+};
+
+/**
+ * CORS on MCP: POST, and GET and DELETE too, which the endpoint answers 405 (no stream, no session) and
+ * a browser client must be able to read as such; the MCP headers both ways.
+ */
+const MCP_CORS = {
+  methods: ['GET', 'POST', 'DELETE'],
+  allowHeaders: [...READ_HEADERS, 'Mcp-Protocol-Version', 'Mcp-Session-Id'],
+  exposeHeaders: ['Mcp-Session-Id', 'Mcp-Protocol-Version', ...ANSWER_HEADERS],
+};
 
 /** The probe paths; answered before anything that could fail or be guarded. */
 export const PROBE_PATHS = ['/healthz', '/readyz'] as const;
@@ -63,7 +87,10 @@ export function createApp(options: AppOptions): App {
   const measure = metrics ? httpMetrics(metrics, mcpPath) : undefined;
   const logRequest = requestLogger(log);
   const allowedOrigins = options.allowedOrigins;
-  const rest = behind([restCacheHeaders, originGuard({ allowedOrigins }), ...guards.rest, bindCaller()],
+  // One set for CORS and the origin check: every origin CORS answers is one the check accepts.
+  const listed = originSet(allowedOrigins);
+  const restCors = cors({ allowedOrigins: listed, ...REST_CORS });
+  const rest = behind([restCacheHeaders, restCors, originGuard({ allowedOrigins }), ...guards.rest, bindCaller()],
     createRestRouter({ service, log }));
   let mcp: Handler | undefined;
   if (options.mcpEnabled ?? true) {
@@ -74,7 +101,8 @@ export function createApp(options: AppOptions): App {
       },
     });
     const lazy = lazyMcpHandler({ service, log, version, metrics });
-    mcp = behind([mcpOrigin, ...guards.mcp, bindCaller()], lazy.handler);
+    const mcpCors = cors({ allowedOrigins: listed, ...MCP_CORS });
+    mcp = behind([mcpCors, mcpOrigin, ...guards.mcp, bindCaller()], lazy.handler);
     warmUps.set(app, lazy.load);
   }
   // The open routes (RFC 9728 metadata) answer their own paths before any guarded one.

@@ -3,9 +3,10 @@ import type * as Cli from '@agent-manager/kube-sandbox/cli';
 import type * as Sandbox from '@agent-manager/kube-sandbox';
 import type { SandboxCommandConfig } from './config/sandbox-cluster-config.js';
 import type { Logger } from './log/logger.js';
+import { parseConfig } from './config/parse-config.js';
 import {
-  importSandbox, loadSandbox, loadSandboxCli, sandboxFleetConfig, SandboxNotInstalledError, type SandboxCliModule,
-  type SandboxModule,
+  importSandbox, loadSandbox, loadSandboxCli, sandboxFleetConfig, SandboxNotInstalledError, serveSandboxOptions,
+  type SandboxCliModule, type SandboxModule,
 } from './sandbox-cluster.js';
 
 describe('loading the sandbox package', () => {
@@ -61,5 +62,25 @@ describe('sandboxFleetConfig', () => {
   it('keeps what the flags set', () => {
     const given = { organizations: ['globex'], targetMusterUrl: 'https://muster.example.com/mcp' };
     expect(sandboxFleetConfig(given, 'https://127.0.0.1:6443')).toEqual(given);
+  });
+});
+
+describe('the sandbox serve --sandbox starts', () => {
+  const options = (...args: string[]) => {
+    const parsed = parseConfig(['serve', '--sandbox', ...args], {});
+    if (parsed.kind !== 'serve') throw new Error(JSON.stringify(parsed));
+    return serveSandboxOptions(parsed.config.sandbox);
+  };
+
+  it('runs the controllers with the delay of --sandbox-reconcile-delay (100ms unless given)', () => {
+    expect(options('--sandbox-reconcile-delay', '5s')).toMatchObject({ controllers: true, reconcileDelayMs: 5_000 });
+    expect(options()).toMatchObject({ controllers: true, reconcileDelayMs: 100 });
+  });
+
+  it('is the seeded fleet, with RBAC, on --sandbox-listen', () => {
+    expect(options('--sandbox-listen', '127.0.0.1:7443')).toMatchObject({
+      listen: '127.0.0.1:7443', seed: 'samples', authorization: 'rbac', organization: 'acme',
+      workloadClusters: ['alpha', 'beta'],
+    });
   });
 });

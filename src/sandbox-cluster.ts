@@ -8,6 +8,7 @@
  */
 
 import type { FleetConfig } from './config/app-config.js';
+import type { ServeSandboxConfig } from './config/sandbox-cluster-config.js';
 
 /** The package's name, the specifier both entry points are imported by. */
 export const SANDBOX_PACKAGE = '@agent-manager/kube-sandbox';
@@ -41,13 +42,18 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
+/** What the product passes `startSandbox`. */
+export interface SandboxStartOptions {
+  listen?: string; seed?: 'samples' | false; authorization?: 'rbac' | 'always-allow'; controllers?: boolean;
+  /** How long the controllers wait after a change before acting on it (ms). */
+  reconcileDelayMs?: number;
+  log?: SandboxLog;
+  workloadClusters?: readonly string[]; organization?: string;
+}
+
 /** The package's main entry point, as the product calls it. */
 export interface SandboxModule {
-  startSandbox(options: {
-    listen?: string; seed?: 'samples' | false; authorization?: 'rbac'
-      | 'always-allow'; controllers?: boolean; log?: SandboxLog;
-    workloadClusters?: readonly string[]; organization?: string;
-  }): Promise<RunningSandbox>;
+  startSandbox(options: SandboxStartOptions): Promise<RunningSandbox>;
 }
 
 /**
@@ -70,6 +76,18 @@ export function sandboxFleetConfig(fleet: FleetConfig, sandboxUrl: string): Flee
     organizations: fleet.organizations.length > 0 ? fleet.organizations : [SANDBOX_FLEET.organization],
     targetMusterUrl: fleet.targetMusterUrl !== '' ? fleet.targetMusterUrl
       : new URL(SANDBOX_MUSTER_PATH, sandboxUrl).href,
+  };
+}
+
+/**
+ * The sandbox `serve --sandbox` starts: seeded with the samples and the fleet, RBAC enforced (the
+ * service acts as its ServiceAccount, as in a cluster), its controllers on, as slow as
+ * `--sandbox-reconcile-delay` asks.
+ */
+export function serveSandboxOptions(config: ServeSandboxConfig): SandboxStartOptions {
+  return {
+    listen: config.listen, seed: 'samples', authorization: 'rbac', controllers: true,
+    reconcileDelayMs: config.reconcileDelayMs, ...SANDBOX_FLEET,
   };
 }
 

@@ -12,7 +12,6 @@ import { parseOciReference } from './chart/oci-reference.js';
 import { credentialSource, type CredentialSource } from './chart/registry-credentials.js';
 import { LineChartSchemaSources } from './chart/line-sources.js';
 import { buildInfo, redactedSummary, type AppConfig, type FleetConfig } from './config/index.js';
-import type { ComposeConfig } from './core/compose.js';
 import { createTokenVerifier } from './identity/token-verifier.js';
 import { verifierConfigFrom } from './identity/verifier-config.js';
 import { apiDiscovery, resolveApiVersions, type Discover } from './kube/discovery.js';
@@ -37,7 +36,7 @@ import { instrumentService } from './service/instrumented-service.js';
 import { AgentService } from './service/agent-service.js';
 import { ManagedNamespaces } from './service/namespaces.js';
 import type { ChartSchemaSource, KubeProvider } from './service/ports.js';
-import { resourceTypes, type ApiVersions } from './service/resources.js';
+import { resourceTypes } from './service/resources.js';
 import { GitHubSkillCatalog } from './skills/github-skill-catalog.js';
 import { skillResolverFor } from './skills/skill-resolver.js';
 import { openGitOpsHost, type GitHubPacing } from './gitops/open-gitops.js';
@@ -47,7 +46,8 @@ import { resourceServerGuards } from './transport/http/auth.js';
 import { DEFAULT_SCOPES, oauthMetadataRouter } from './transport/http/oauth-metadata.js';
 import { Lifecycle } from './transport/http/lifecycle.js';
 import { hostPort, startHttpServer, type RunningServer } from './transport/http/server.js';
-import { loadSandbox, SANDBOX_FLEET, sandboxFleetConfig } from './sandbox-cluster.js';
+import { loadSandbox, sandboxFleetConfig, serveSandboxOptions } from './sandbox-cluster.js';
+import { composeConfig, line2Settings } from './serve-settings.js';
 import { KagentA2A } from './a2a/kagent-a2a.js';
 import type { SessionsDeps } from './service/sessions/port.js';
 import { nextSignal, shutdownDelay } from './serve-signals.js';
@@ -150,10 +150,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
         apiVersions,
         revisionHistoryLimit: config.revisionHistoryLimit,
         targetMusterUrl: fleet.targetMusterUrl || undefined,
-        line2: {
-          harnessName: config.line2.harnessName, musterUrl: config.line2.musterUrl || undefined,
-          skillsGitAuthSecretName: config.line2.skillsGitAuthSecretName || undefined,
-        },
+        line2: line2Settings(config),
         toolsetPresets: { configured: config.toolsetPresets },
         gitops: {
           repository: config.gitops.repository || undefined, repositories: config.gitops.repositories,
@@ -260,10 +257,8 @@ async function openCluster(
   }
   // Only here, and only when asked for, is the sandbox loaded.
   const { startSandbox } = await loadSandbox();
-  const sandbox = await startSandbox({
-    listen: config.sandbox.listen, seed: 'samples', authorization: 'rbac', controllers: true, ...SANDBOX_FLEET,
-    log: log.child({ component: 'sandbox' }),
-  })
+  const sandboxLog = log.child({ component: 'sandbox' });
+  const sandbox = await startSandbox({ ...serveSandboxOptions(config.sandbox), log: sandboxLog })
     .catch((err: unknown) => {
       throw asListenError(err, '--sandbox-listen', config.sandbox.listen);
     });
@@ -273,7 +268,8 @@ async function openCluster(
   const workloadClusters = Object.fromEntries([...sandbox.workloads ?? []].map(([name, w]) => [name, w.url]));
   const fleet = sandboxFleetConfig(config.fleet, sandbox.url);
   log.info({ url: sandbox.url, a2aUrl: sandbox.a2aUrl, kubeconfig: config.sandbox.kubeconfigOut || undefined,
-    workloadClusters, targetMusterUrl: fleet.targetMusterUrl }, 'sandbox API server started');
+    workloadClusters, targetMusterUrl: fleet.targetMusterUrl, reconcileDelayMs: config.sandbox.reconcileDelayMs },
+  'sandbox API server started');
   const kubeconfigYaml = sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken, name: 'agent-manager' });
   return { cluster: loadBaseKubeConfig({ kubeconfigYaml }), sandboxA2aUrl: sandbox.a2aUrl, fleet };
 }
@@ -375,19 +371,6 @@ function chartCredentials(config: AppConfig): CredentialSource | undefined {
     throw new Error(`--agent-chart-docker-config ${config.chart.auth.dockerConfig}: ` +
       `${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
-}
-
-/** What composition writes, from the configuration and the discovered Flux versions. */
-function composeConfig(config: AppConfig, apiVersions: ApiVersions): ComposeConfig {
-  return {
-    chartOciUrl: config.chart.ociUrl, chartSemver: config.chart.semver,
-    helmReleaseInterval: config.compose.helmReleaseInterval.text,
-    ociRepositoryInterval: config.compose.ociRepositoryInterval.text,
-    helmReleaseServiceAccount: config.compose.helmReleaseServiceAccount || undefined,
-    chartSecretRef: config.chart.secretRef || undefined,
-    chartProvider: config.chart.provider,
-    apiVersions: { helmRelease: apiVersions.helmRelease, ociRepository: apiVersions.ociRepository },
-  };
 }
 
 /** Discovery that gives up after `ms` (an unreachable API server must not hold up startup). */

@@ -27,8 +27,8 @@ export const SERVE_FLAGS = [
     help: 'Log at debug level.' },
   { name: 'allowed-origins', env: 'AGENT_MANAGER_ALLOWED_ORIGINS', default: '', type: 'list', group: 'Server',
     help: 'Comma-separated browser origins (https://host[:port], no path) allowed to call /api/v1 and the MCP '
-      + 'endpoint, besides loopback origins and the --oauth-base-url origin; requests without an Origin header '
-      + 'are not affected.' },
+      + 'endpoint, besides loopback origins and the --oauth-base-url origin, and answered CORS (preflights '
+      + 'included); requests without an Origin header are not affected.' },
   { name: 'shutdown-delay', env: 'AGENT_MANAGER_SHUTDOWN_DELAY', default: '5s', type: 'duration', group: 'Server',
     help: 'On SIGTERM, how long /readyz answers 503 while the server keeps serving, so endpoints and load balancers '
       + 'stop sending before it stops accepting; 0 stops accepting at once (the default with --sandbox, which has '
@@ -228,6 +228,10 @@ export const SERVE_FLAGS = [
     help: 'Address of the in-process sandbox API server; port 0 picks a free port.' },
   { name: 'sandbox-kubeconfig', env: 'AGENT_MANAGER_SANDBOX_KUBECONFIG', default: '', type: 'string', group: 'Sandbox',
     help: 'Write a kubeconfig for kubectl to reach the sandbox to this file; empty writes none.' },
+  { name: 'sandbox-reconcile-delay', env: 'AGENT_MANAGER_SANDBOX_RECONCILE_DELAY', default: '100ms', type: 'duration',
+    group: 'Sandbox',
+    help: 'How long the sandbox\'s stand-in Flux and kagent controllers wait after a change before they act on it; '
+      + 'a few seconds (5s) shows a rollout step by step. Needs --sandbox.' },
 ] as const satisfies readonly FlagDef[];
 
 /** Flags `serve` had and no longer has, with what to do instead. */

@@ -106,7 +106,7 @@ describe('parseConfig: serve defaults', () => {
       mcp: { enabled: true, path: '/mcp' },
       oauth: { enabled: false },
       metrics: { enabled: true, listen: ':9464' },
-      sandbox: { enabled: false, listen: '127.0.0.1:0', kubeconfigOut: '' },
+      sandbox: { enabled: false, listen: '127.0.0.1:0', kubeconfigOut: '', reconcileDelayMs: 100 },
     });
   });
 });
@@ -209,6 +209,28 @@ describe('parseConfig: shutdown (--shutdown-delay, --shutdown-timeout)', () => {
     [['--shutdown-delay=5'], '--shutdown-delay "5": not a duration (want Go syntax such as 10m, 1h30m, 500ms or 0)'],
   ])('refuses %j', (argv, message) => {
     expect(error(['serve', ...argv])).toBe(message);
+  });
+});
+
+describe('parseConfig: --sandbox-reconcile-delay', () => {
+  it('slows the sandbox\'s controllers as asked, from the flag or its variable; 100ms by default', () => {
+    expect(serve(['--sandbox']).sandbox.reconcileDelayMs).toBe(100);
+    expect(serve(['--sandbox', '--sandbox-reconcile-delay', '5s']).sandbox.reconcileDelayMs).toBe(5_000);
+    expect(serve(['--sandbox'], { AGENT_MANAGER_SANDBOX_RECONCILE_DELAY: '1m' }).sandbox.reconcileDelayMs).toBe(60_000);
+    expect(serve(['--sandbox', '--sandbox-reconcile-delay=0']).sandbox.reconcileDelayMs).toBe(0);
+  });
+
+  it.each([
+    [['serve', '--sandbox-reconcile-delay=5s'], {}, '--sandbox-reconcile-delay needs --sandbox: it slows the ' +
+      'stand-in controllers of the in-process sandbox, and a real cluster\'s controllers are its own; add --sandbox ' +
+      '(npm start does) or drop the flag'],
+    [['serve'], { AGENT_MANAGER_SANDBOX_RECONCILE_DELAY: '5s' }, '--sandbox-reconcile-delay ' +
+      '(from AGENT_MANAGER_SANDBOX_RECONCILE_DELAY) needs --sandbox: it slows the stand-in controllers of the in-process ' +
+      'sandbox, and a real cluster\'s controllers are its own; add --sandbox (npm start does) or drop the flag'],
+    [['serve', '--sandbox', '--sandbox-reconcile-delay=-1s'], {},
+      '--sandbox-reconcile-delay "-1s": must not be negative (0 reconciles at once)'],
+  ])('refuses %j %j', (argv, env, message) => {
+    expect(error(argv, env)).toBe(message);
   });
 });
 

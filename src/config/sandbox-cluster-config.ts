@@ -58,4 +58,6 @@ export interface ServeSandboxConfig {
   readonly listen: string;
   /** Where to write a kubeconfig for kubectl; empty writes none. */
   readonly kubeconfigOut: string;
+  /** How long the sandbox's controllers wait after a change before acting on it (ms); default 100. */
+  readonly reconcileDelayMs: number;
 }

@@ -9,7 +9,7 @@ import type { AppConfig, Duration } from './app-config.js';
 import type { FlagDef, FlagSources, FlagValues } from './flag-types.js';
 import { DEFAULT_CHART_REFRESH, SERVE_FLAGS, type ServeFlags } from './flags.js';
 import { buildOAuthConfig } from './oauth-config.js';
-import { ConfigError, valueError } from './resolve.js';
+import { ConfigError, flagLabel, valueError } from './resolve.js';
 import { checkHttpUrl, parseBrowserOrigin, parseGoDuration, ValueError } from './values.js';
 
 type V = FlagValues<ServeFlags>;
@@ -90,8 +90,27 @@ export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy' | 'otel'> 
     mcp: { enabled: v['mcp-enabled'], path: v['mcp-path'] },
     oauth,
     metrics: { enabled: v['metrics-listen'] !== '', listen: v['metrics-listen'] },
-    sandbox: { enabled: v.sandbox, listen: v['sandbox-listen'], kubeconfigOut: v['sandbox-kubeconfig'] },
+    sandbox: {
+      enabled: v.sandbox, listen: v['sandbox-listen'], kubeconfigOut: v['sandbox-kubeconfig'],
+      reconcileDelayMs: sandboxReconcileDelay(v, s),
+    },
   };
+}
+
+/** `--sandbox-reconcile-delay` slows the sandbox's own controllers: without `--sandbox` there are none to slow. */
+function sandboxReconcileDelay(v: V, s: S): number {
+  const delay = v['sandbox-reconcile-delay'];
+  if (!v.sandbox && s['sandbox-reconcile-delay'] !== 'default') {
+    const label = flagLabel(def('sandbox-reconcile-delay'), s['sandbox-reconcile-delay']);
+    throw new ConfigError(`${label} needs --sandbox: ` +
+      'it slows the stand-in controllers of the in-process sandbox, and a real cluster\'s controllers are its own; ' +
+      'add --sandbox (npm start does) or drop the flag');
+  }
+  if (delay.ms < 0) {
+    throw valueError(def('sandbox-reconcile-delay'), s['sandbox-reconcile-delay'], delay.text,
+      'must not be negative (0 reconciles at once)');
+  }
+  return delay.ms;
 }
 
 /**

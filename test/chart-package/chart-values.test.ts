@@ -59,6 +59,14 @@ describe('values.schema.json', () => {
     expect(errors.join('\n')).toContain(error);
   });
 
+  it('says in replicaCount what a replica reads from while the read cache is on by default', () => {
+    const schema = valuesSchema() as { properties: Record<string, { description: string }> };
+    expect((defaultValues().readCache as { enabled: boolean }).enabled).toBe(true);
+    const replicas = schema.properties.replicaCount!.description;
+    expect(replicas).not.toMatch(/every read goes to the Kubernetes API/);
+    expect(replicas).toMatch(/read cache \(readCache\.enabled, on by default/);
+  });
+
   it('describes every value of values.yaml', () => {
     const undescribed = valueLeaves(defaultValues(), valuesSchema())
       .filter((leaf) => !leaf.node?.description)
@@ -79,6 +87,23 @@ describe('the chart README', () => {
     const paths = valueLeaves(defaultValues(), valuesSchema()).map((leaf) => leaf.path);
     expect(paths.length).toBeGreaterThan(80);
     expect(paths.filter((p) => !readme.includes(`| \`${p}\` |`))).toEqual([]);
+  });
+
+  it('lists in its Role rules table exactly what templates/rbac.yaml grants, watch verbs included', () => {
+    const template = readRepoFile('helm', 'agent-manager', 'templates', 'rbac.yaml');
+    const quoted = (list: string): string[] => [...list.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
+    const granted = [...template.matchAll(
+      /- apiGroups: \[([^\]]*)\]\s+resources: \[([^\]]*)\]\s+verbs: \[([^\]]*)\]/g,
+    )].flatMap(([, groups, resources, verbs]) => quoted(groups!).flatMap((g) =>
+      quoted(resources!).flatMap((r) => quoted(verbs!).map((v) => `${g}/${r}:${v}`))));
+    const table = readme.slice(readme.indexOf('Role rules:'), readme.indexOf('\n\n', readme.indexOf('| API group |')));
+    const documented = [...table.matchAll(/^\| (`[^`]*`|core) \| ([^|]+) \| ([^|]+) \|/gm)].flatMap(([, group, resources, verbs]) => {
+      const g = group === 'core' ? '' : group!.replace(/`/g, '');
+      return [...resources!.matchAll(/`([^`]+)`/g)].flatMap(([, r]) =>
+        verbs!.split(',').map((v) => `${g}/${r}:${v.trim()}`));
+    });
+    expect(granted.length).toBeGreaterThan(10);
+    expect(documented.sort()).toEqual(granted.sort());
   });
 
   it('says which checks run with the real helm, and that CI runs hack/helm-checks.sh', () => {

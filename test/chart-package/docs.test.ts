@@ -28,6 +28,12 @@ describe('docs/operations.md', () => {
     return doc.slice(start, end === -1 ? undefined : end);
   };
 
+  it('lists each metric once in the metrics table', () => {
+    const rows = [...section('Metrics').matchAll(/^\| (`[^|]+`) \|/gm)].map((m) => m[1]!);
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.filter((row, i) => rows.indexOf(row) !== i)).toEqual([]);
+  });
+
   it.each([
     ['the metrics on their own listener', 'Metrics', ['separate port', '--metrics-listen', 'http_server_request_duration_seconds', 'mcp_server_operation_duration_seconds']],
     ['the logs: JSON on stderr, redaction, request ids, the caller', 'Logs', ['JSON lines on stderr', 'Redaction', '[redacted]', 'X-Request-Id', 'caller=']],
@@ -72,6 +78,23 @@ describe('README.md', () => {
   it('keeps its two set-up commands', () => {
     expect(readme).toContain('```sh\nnpm ci && npm start\n```');
     expect(readme).toContain('```sh\nnpm ci && npm test\n```');
+  });
+
+  it('names everything the test set-up installs, in its sentence before npm test', () => {
+    const setup = readRepoFile('scripts', 'test-setup.mjs');
+    const needed = setup.slice(setup.indexOf('const NEEDED'), setup.indexOf('];', setup.indexOf('const NEEDED')));
+    const packages = [...new Set([...needed.matchAll(/\['[^']+', '([^']+)'\]/g)].map((m) => m[1]!))];
+    expect(packages).toContain('apache2-utils');
+    const block = readme.indexOf('\n\n```sh\nnpm ci && npm test');
+    const sentence = readme.slice(readme.lastIndexOf('\n\n', block - 1), block);
+    for (const name of packages) expect(sentence).toContain(`\`${name}\``);
+    expect(setup).toContain("'@modelcontextprotocol/inspector'");
+    expect(sentence).toContain('MCP Inspector');
+    expect(sentence).toContain('helm v4');
+  });
+
+  it('says the npm ci engine warnings on an older Node are expected', () => {
+    expect(readme).toMatch(/EBADENGINE[^\n]*\n?[^\n]*expected/);
   });
 
   it('ends with an architecture summary and a pointer to the chart', () => {

@@ -3,8 +3,8 @@
  * fields our steps add, and the small helpers that write answers. Why no web framework: express swaps
  * the prototypes of node's request and response on every request, which left node's own writing code
  * slow on them, and walks a stack of path-matching layers; `GET /api/v1/info` cost 1.7× a bare server
- * (bench/results.md). Routing is path-to-regexp's, negotiation and body reading are the `accepts`,
- * `type-is` and `raw-body` packages (what express uses); what is ours is only the order of the steps.
+ * (bench/results.md). Routing is path-to-regexp's, negotiation the `accepts` and `type-is` packages (what
+ * express uses); what is ours is the order of the steps and the bounded body reader (body-limit.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring';

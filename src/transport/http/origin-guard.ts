@@ -51,11 +51,14 @@ export function refuseOrigin(origin: string | undefined, allowed: ReadonlySet<st
   );
 }
 
+/** The listed origins, normalised; the guard and CORS (cors.ts) both read them from this set. */
+export function originSet(origins: readonly string[] = []): ReadonlySet<string> {
+  return new Set(origins.map(normaliseOrigin).filter((o): o is string => o !== undefined));
+}
+
 /** The guard: answers a refused origin (true), or returns nothing for the next step. */
 export function originGuard(options: OriginGuardOptions = {}): Step {
-  const allowed = new Set(
-    (options.allowedOrigins ?? []).map(normaliseOrigin).filter((o): o is string => o !== undefined),
-  );
+  const allowed = originSet(options.allowedOrigins);
   const respond = options.respond ?? ((res: HttpResponse, message: string) => {
     sendJson(res, 403, toRestErrorBody(forbidden(message)));
   });

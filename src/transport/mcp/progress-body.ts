@@ -2,12 +2,13 @@
  * The MCP POST body, read by REST's body rules and parsed once before the SDK's transport sees it, for
  * the handler's two decisions: a key given twice (refused) and a `params._meta.progressToken` (answered
  * with SSE, since a JSON answer has no room for progress). A parsed body goes to the transport as
- * `parsedBody`; one that does not parse (none, over the limit, not JSON) as `req.rawBody`, for the
- * transport to refuse in its own words; a declared Content-Length over the limit is never read.
+ * `parsedBody`; one that does not parse (none, not JSON) as `req.rawBody`, for the transport to refuse
+ * in its own words. A body over the limit is answered 413 here, as soon as its declared length or the
+ * bytes read or decoded pass it, and the connection closed without reading the rest (../http/body-limit.ts).
  */
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Transform } from 'node:stream';
+import { closeAfterAnswer, readBoundedBody, TOO_LARGE } from '../http/body-limit.js';
 import { sendCompactJson } from '../http/exchange.js';
 import { CODINGS, contentTypeProblem, decompressor } from '../http/json-content.js';
 import { jsonRpcError } from './json-rpc-error.js';
@@ -22,7 +23,7 @@ export const ANSWERED = Symbol('answered');
  */
 export async function readPostBody(
   req: IncomingMessage, res: ServerResponse, limit: number,
-): Promise<Buffer | undefined | typeof ANSWERED> {
+): Promise<Buffer | typeof ANSWERED> {
   const typeProblem = contentTypeProblem(req.headers['content-type']);
   const coding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   const decoder = coding === 'identity' ? undefined : decompressor(coding);
@@ -30,55 +31,27 @@ export async function readPostBody(
     if (!typeProblem) res.setHeader('Accept-Encoding', CODINGS.join(', '));
     const problem = typeProblem ?? `the content coding ${JSON.stringify(coding.slice(0, 64))} is not supported; ` +
       `send the body uncompressed or as ${CODINGS.join(', ')}`;
+    closeAfterAnswer(req, res);
     sendCompactJson(res, 415, jsonRpcError(-32000, `Unsupported Media Type: ${problem}`));
-    req.resume();
     return ANSWERED;
   }
-  let body: Buffer | undefined;
+  let body: Buffer | typeof TOO_LARGE;
   try {
-    body = await bufferBody(req, limit, decoder);
+    body = await readBoundedBody(req, res, limit, decoder);
   } catch {
     sendCompactJson(res, 400, jsonRpcError(-32700, `Parse error: the body does not decode as ${coding}`));
     return ANSWERED;
   }
-  if (body && body.length <= limit && !isUtf8(body)) {
+  if (body === TOO_LARGE) {
+    // The SDK transport's words for it; the connection closes with the answer (../http/body-limit.ts).
+    sendCompactJson(res, 413, jsonRpcError(-32000, `Payload Too Large: Request body must not exceed ${limit} bytes`));
+    return ANSWERED;
+  }
+  if (!isUtf8(body)) {
     sendCompactJson(res, 400, jsonRpcError(-32700, 'Parse error: the body is not UTF-8 (RFC 8259 §8.1)'));
     return ANSWERED;
   }
-  return body;
-}
-
-/**
- * Reads the request body (up to `limit` + 1 bytes; the rest is discarded) and leaves it as `req.rawBody`;
- * through `decoder` when the body has a content coding, stopping once the decoded bytes pass the limit.
- */
-export async function bufferBody(
-  req: IncomingMessage, limit: number, decoder?: Transform,
-): Promise<Buffer | undefined> {
-  if (Number(req.headers['content-length']) > limit) return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  if (decoder) req.pipe(decoder);
-  try {
-    for await (const chunk of (decoder ?? req) as AsyncIterable<Buffer>) {
-      if (size > limit) {
-        if (decoder) break;
-        continue;
-      }
-      const room = limit + 1 - size;
-      const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-      chunks.push(part);
-      size += part.length;
-    }
-  } finally {
-    if (decoder) {
-      // What is left of the request (after a bomb stopped early) is read off, so the answer can be sent.
-      req.unpipe(decoder);
-      decoder.destroy();
-      req.resume();
-    }
-  }
-  const body = Buffer.concat(chunks);
+  // A body that does not parse goes to the transport as `rawBody`, for it to refuse in its own words.
   (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
   return body;
 }

@@ -1,19 +1,18 @@
 /**
  * Reading a REST body, where untrusted bytes become a JSON object, with the texts clients already
- * compare: at most 1 MiB (413), a body required, valid JSON, no key given twice (duplicate-keys.ts), an
- * object; `null` under a key is absent except for the safety switches (../null-fields.ts); deep nesting
- * and nested `__proto__` refused (../input-guard.ts). It must be JSON (RFC 9110 §8.3, §15.5.16): another
- * Content-Type or coding is a 415 saying what to send, since reading text or forms as JSON would let any
- * page write without a CORS preflight. Unknown fields and types are the schema's (./rest-input.ts).
+ * compare: at most 1 MiB (413, the connection then closed: ../http/body-limit.ts), a body required,
+ * valid JSON, no key given twice (duplicate-keys.ts), an object; `null` under a key is absent except for
+ * the safety switches (../null-fields.ts); deep nesting and nested `__proto__` refused (../input-guard.ts).
+ * Only JSON (RFC 9110 §8.3): another Content-Type or coding is a 415 saying what to send (reading forms as
+ * JSON would let any page write without a preflight). Unknown fields and types are the schema's.
  */
-import { finished } from 'node:stream/promises';
-import getRawBody from 'raw-body';
 import typeis from 'type-is';
 import { AppError, ErrorCode, invalid } from '../../core/errors.js';
 import { inputShapeProblem } from '../input-guard.js';
 import { duplicateKey } from '../duplicate-keys.js';
 import { jsonKind } from '../type-errors.js';
 import { withoutNulls } from '../null-fields.js';
+import { closeAfterAnswer, readBoundedBody, TOO_LARGE } from '../http/body-limit.js';
 import type { HttpRequest, HttpResponse, Step } from '../http/exchange.js';
 import { CODINGS, contentTypeProblem, decompressor, JSON_MEDIA_TYPE } from '../http/json-content.js';
 
@@ -57,7 +56,7 @@ export class UnsupportedMediaTypeError extends AppError {
 export const readRawBody: Step = async (req, res) => {
   const problem = contentTypeProblem(req.headers['content-type']);
   if (problem !== undefined) {
-    throw refuse(res, new UnsupportedMediaTypeError(problem,
+    throw refuse(req, res, new UnsupportedMediaTypeError(problem,
       req.method === 'PATCH' ? { 'Accept-Patch': JSON_MEDIA_TYPE } : {}));
   }
   req.body = await readBytes(req, res);
@@ -77,9 +76,9 @@ export const refuseBody: Step = async (req, res) => {
 };
 
 /**
- * The body's bytes, undone from their content coding, as body-parser reads them: nothing when
- * the request has no body; on a failure the rest of the request is read off first, so the
- * client gets the answer instead of a reset connection.
+ * The body's bytes, undone from their content coding, as body-parser reads them: nothing when the
+ * request has no body. A body over 1 MiB (declared, read or decoded) is refused at once and the rest
+ * never read: the 413 closes the connection (../http/body-limit.ts).
  */
 async function readBytes(req: HttpRequest, res: HttpResponse): Promise<Buffer | undefined> {
   if (!typeis.hasBody(req)) return undefined;
@@ -88,41 +87,26 @@ async function readBytes(req: HttpRequest, res: HttpResponse): Promise<Buffer | 
   if (coding !== 'identity' && !inflate) {
     const detail = `the content coding ${JSON.stringify(coding.slice(0, 64))} is not supported; send the body ` +
       `uncompressed or as ${CODINGS.join(', ')}`;
-    throw refuse(res, new UnsupportedMediaTypeError(detail, { 'Accept-Encoding': CODINGS.join(', ') }));
+    throw refuse(req, res, new UnsupportedMediaTypeError(detail, { 'Accept-Encoding': CODINGS.join(', ') }));
   }
-  if (inflate) {
-    req.pipe(inflate);
-    // Piping passes no abort on: a client gone mid-body must end the read, not leave it waiting.
-    req.once('close', () => {
-      if (!req.complete) inflate.destroy(new Error('the client closed the connection before the body ended'));
-    });
-  }
-  let body: Buffer;
+  let body: Buffer | typeof TOO_LARGE;
   try {
-    body = await getRawBody(inflate ?? req, { length: inflate ? undefined : req.headers['content-length'],
-      limit: MAX_BODY_BYTES });
+    body = await readBoundedBody(req, res, MAX_BODY_BYTES, inflate);
   } catch (err) {
-    if (inflate) {
-      req.unpipe(inflate);
-      inflate.destroy();
-    }
-    req.resume();
-    await finished(req).catch(() => undefined);
-    if ((err as { type?: unknown }).type === 'entity.too.large') throw new BodyTooLargeError(err);
     throw invalid(`read body: ${err instanceof Error ? err.message : String(err)}`, err);
   }
-  if (inflate) {
-    // The decoder is done with; what is left of the request (nothing, or trailing bytes) is read off.
-    req.unpipe(inflate);
-    inflate.on('error', () => undefined);
-    inflate.destroy();
-    req.resume();
-  }
+  if (body === TOO_LARGE) throw new BodyTooLargeError();
+  // What is left of the request after a coded body (nothing, or trailing bytes) is read off.
+  if (inflate) req.resume();
   return body;
 }
 
-/** Sets the error's response headers (the error handler writes its body) and hands it back. */
-function refuse(res: HttpResponse, error: UnsupportedMediaTypeError): UnsupportedMediaTypeError {
+/**
+ * Sets the error's response headers (the error handler writes its body) and hands it back; the body
+ * is never read, so the connection closes with the answer.
+ */
+function refuse(req: HttpRequest, res: HttpResponse, error: UnsupportedMediaTypeError): UnsupportedMediaTypeError {
+  closeAfterAnswer(req, res);
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
   return error;
 }

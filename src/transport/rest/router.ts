@@ -24,6 +24,11 @@ import { turnStream } from './turn-stream.js';
 /** Where the REST API is served. */
 export const REST_BASE = '/api/v1';
 
+/** The methods the REST API answers: its operations' and HEAD (on every GET route). */
+export const REST_METHODS: readonly string[] = [
+  ...new Set(OPERATIONS.flatMap((o) => (o.rest.method === 'get' ? ['GET', 'HEAD'] : [o.rest.method.toUpperCase()]))),
+];
+
 /** The path of the contract below /api/v1. */
 export const OPENAPI_ROUTE = '/openapi.yaml';
 
