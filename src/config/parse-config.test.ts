@@ -102,6 +102,7 @@ describe('parseConfig: serve defaults', () => {
       sessions: { a2aUrl: 'http://kagent-controller.kagent:8083/api/a2a', a2aUrlSet: false },
       gitops: { repository: '', repositories: [], branch: 'main', path: '', githubApiUrl: 'https://api.github.com', appId: '', appPrivateKeyFile: '', githubToken: '' },
       fleet: { targetMusterUrl: '', organizations: [] },
+      harnessGuards: { egress: {}, musterTokenFile: '' },
       mcp: { enabled: true, path: '/mcp' },
       oauth: { enabled: false },
       metrics: { enabled: true, listen: ':9464' },
