@@ -47,7 +47,7 @@ describe('claudeGuardDecision', () => {
     const decision = claudeGuardDecision(input({ harnessEgress: [],
       values: { agent: { name: 'r', egress: ['https://old.example.com'] }, toolset: ['preset:none'] } }));
     expect(decision).toHaveProperty('allow');
-    expect((decision as { allow: { values: { agent: object } } }).allow.values.agent).not.toHaveProperty('egress');
+    expect((decision as unknown as { allow: { values: { agent: object } } }).allow.values.agent).not.toHaveProperty('egress');
   });
 
   it('accepts a requested egress inside the platform list', () => {
