@@ -40,8 +40,10 @@ describe('loading the sandbox package', () => {
     const sandbox: SandboxModule = await import('@agent-manager/kube-sandbox');
     const cli: SandboxCliModule = await import('@agent-manager/kube-sandbox/cli');
     expect(typeof sandbox.startSandbox).toBe('function');
+    expect(typeof sandbox.startMuster).toBe('function');
     expect(typeof cli.runSandbox).toBe('function');
     expectTypeOf<typeof Sandbox.startSandbox>().toExtend<SandboxModule['startSandbox']>();
+    expectTypeOf<typeof Sandbox.startMuster>().toExtend<SandboxModule['startMuster']>();
     // The product's parsed flags and logger are what the package's command takes.
     expectTypeOf<SandboxCommandConfig>().toExtend<Cli.SandboxCommandConfig>();
     expectTypeOf<Logger>().toExtend<Cli.CommandLogger>();

@@ -38,8 +38,17 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
+/** The sandbox's muster double, as `serve --sandbox` uses it: its MCP URL and the bearer it accepts. */
+export interface RunningMuster {
+  readonly url: string;
+  readonly token: string;
+  stop(): Promise<void>;
+}
+
 /** The package's main entry point, as the product calls it. */
 export interface SandboxModule {
+  /** The muster double the claude-Harness toolset check asks under `serve --sandbox`. */
+  startMuster(options?: { host?: string }): Promise<RunningMuster>;
   startSandbox(options: {
     listen?: string; seed?: 'samples' | false; authorization?: 'rbac'
       | 'always-allow'; controllers?: boolean; log?: SandboxLog;

@@ -241,10 +241,10 @@ function openSessions(
 }
 
 /** The base cluster: the sandbox's when `--sandbox` is on, else the kubeconfig / in-cluster one; and the sandbox's A2A
- * endpoint. */
+ * endpoint and muster double (`sandboxMuster`: the URL, and the token that stands in for --muster-token-file). */
 async function openCluster(
   config: AppConfig, log: Logger, cleanups: Cleanup[],
-): Promise<{ cluster: KubeConfig; sandboxA2aUrl?: string }> {
+): Promise<{ cluster: KubeConfig; sandboxA2aUrl?: string; sandboxMuster?: { url: string; token: string } }> {
   if (!config.sandbox.enabled) {
     return {
       cluster: loadBaseKubeConfig({
@@ -253,7 +253,7 @@ async function openCluster(
     };
   }
   // Only here, and only when asked for, is the sandbox loaded.
-  const { startSandbox } = await loadSandbox();
+  const { startSandbox, startMuster } = await loadSandbox();
   const sandbox = await startSandbox({
     listen: config.sandbox.listen, seed: 'samples', authorization: 'rbac', controllers: true, ...SANDBOX_FLEET,
     log: log.child({ component: 'sandbox' }),
@@ -265,12 +265,14 @@ async function openCluster(
   // kubectl gets the administrator; agent-manager itself acts as its ServiceAccount, as in a cluster.
   if (config.sandbox.kubeconfigOut) await sandbox.writeKubeconfig(config.sandbox.kubeconfigOut);
   const workloadClusters = Object.fromEntries([...sandbox.workloads ?? []].map(([name, w]) => [name, w.url]));
-  log.info({ url: sandbox.url, a2aUrl: sandbox.a2aUrl, kubeconfig: config.sandbox.kubeconfigOut || undefined,
-    workloadClusters }, 'sandbox API server started');
+  const muster = await startMuster();
+  cleanups.push(() => muster.stop());
+  log.info({ url: sandbox.url, a2aUrl: sandbox.a2aUrl, musterUrl: muster.url,
+    kubeconfig: config.sandbox.kubeconfigOut || undefined, workloadClusters }, 'sandbox API server started');
   return {
     cluster: loadBaseKubeConfig({ kubeconfigYaml: sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken,
       name: 'agent-manager' }) }),
-    sandboxA2aUrl: sandbox.a2aUrl,
+    sandboxA2aUrl: sandbox.a2aUrl, sandboxMuster: { url: muster.url, token: muster.token },
   };
 }
 
