@@ -1,12 +1,9 @@
 /**
- * The ToolsetResolver over muster: one MCP streamable-HTTP session per resolution (the MCP SDK's client),
- * opened with the caller's token as `Authorization: Bearer` and nothing else, so muster resolves within
- * the caller's own catalogue. In that session `filter_tools` resolves the agent's toolset, then
- * `preset:agent-platform`, then the toolset's non-preset selectors alone (muster reports the servers
- * awaiting sign-in per toolset, and a preset's readOnly rule could span any of them). Each is followed
- * page by page, 200 a page and at most 20 pages, within 20 s for the whole resolution: a flag that keeps
- * saying `truncated`, a slow muster or an unreadable page is a failure, never a shorter list. Requests go
- * through the fetch it is given (the service's outbound fetch: proxy, metrics, spans).
+ * The ToolsetResolver over muster: one MCP streamable-HTTP session per resolution, the caller's token as
+ * `Authorization: Bearer` and nothing else. filter_tools resolves the toolset, `preset:agent-platform` and
+ * the non-preset selectors alone (which name the servers awaiting sign-in), 200 a page, at most 20 pages,
+ * 20 s for it all: a truncated answer, a slow muster or an unreadable page fails, never a shorter list.
+ * Requests go through the given fetch (the service's outbound fetch: proxy, metrics, spans).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

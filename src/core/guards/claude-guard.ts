@@ -1,13 +1,9 @@
 /**
- * The claude-Harness guard's one decision, for create, update, validate and their dry runs. An agent on a
- * Harness with `spec.claude` runs a coding agent that reads untrusted text with a shell at hand, so before
- * its values are written: its egress becomes the platform's list for that Harness (an origin asked for
- * outside it is refused), its system prompt carries the platform's network note (within the chart's cap),
- * it carries no approval or extra tool binding, and its toolset, resolved through muster as the caller,
- * reaches only read-only tools outside the deny list. The check fails closed: when muster could not be
- * asked, or would not answer, the write is refused and nothing is written. Pure: the caller reads (the
- * Harness, muster) first and passes plain data; the answer is a refusal or the values to write and the
- * verdict to record beside them.
+ * The claude-Harness guard's one decision, for create, update, validate and their dry runs: the egress
+ * becomes the platform's list for the Harness (an origin asked for outside it is refused), the prompt
+ * carries the network note within the cap, no approval or extra tool binding, and the toolset, resolved
+ * through muster as the caller, reaches only read-only tools outside the deny list. It fails closed: no
+ * answer from muster refuses the write. Pure: the caller reads first and passes plain data.
  */
 import { bindingViolations } from './bindings.js';
 import { egressViolation, harnessEgressViolations } from './egress.js';

@@ -1,11 +1,8 @@
 /**
- * What a claude Harness agent's toolset may reach. Such an agent runs a coding agent with a shell in a
- * sandbox and reads untrusted text, so everything it reaches through muster must be read-only as muster
- * reports it for the caller: its writes are git and the forge's CLI from its workspace. muster resolves
- * the toolset again on every request, so a selector that selects nothing today, or a server whose tools
- * are unknown until the caller signs in, would let tools nobody checked reach the agent later; both are
- * refused. Pure: the resolution comes in as data (muster's filter_tools, see muster/), so the rules are
- * tested on plain objects.
+ * What a claude Harness agent's toolset may reach: only tools muster reports read-only for the caller (the
+ * agent reads untrusted text with a shell at hand; its writes are git and the forge's CLI). muster resolves
+ * the toolset again on every request, so a selector that selects nothing today, or a server whose tools are
+ * unknown until the caller signs in, would let unchecked tools in later: both are refused. Pure.
  */
 
 /** The preset of the platform's own tools (agent lifecycle and invocation). */

@@ -1,11 +1,9 @@
 /**
- * muster's `filter_tools` meta-tool as the double answers it: the caller's catalogue narrowed by an optional
- * name `pattern` and an optional `toolset`, paged by `limit` (default 50, at most 1000) and `offset`.
- * The answer is muster's JSON text: the page of tools (`name`, `description`, `server`, `kind`, and
- * `annotations` only when the tool declares some), `total` matches, `truncated` when more pages follow,
- * and with a toolset its echo, `toolset_unmatched` and `toolset_requiring_auth`; `servers_requiring_auth`
- * lists every server awaiting the caller's sign-in, not narrowed by the toolset. Argument errors are
- * error results in muster's words.
+ * muster's `filter_tools` as the double answers it: the caller's catalogue narrowed by an optional glob
+ * `pattern` and `toolset`, paged by `limit` (default 50, at most 1000) and `offset`, as muster's JSON text:
+ * the page of tools (annotations only when declared), `total`, `truncated`, the toolset's echo,
+ * `toolset_unmatched` and `toolset_requiring_auth`, and every server awaiting sign-in in
+ * `servers_requiring_auth`. Argument errors are error results in muster's words.
  */
 import { callerView, toolPrefix, type Catalogue, type CatalogueServer, type CatalogueTool } from './catalogue.js';
 import { globRegExp, parseToolset, PRESETS, resolveToolset } from './toolsets.js';

@@ -1,11 +1,9 @@
 /**
- * Toolsets as muster resolves them, for the double: the inline grammar with muster's error texts, the
- * presets (the built-in `read-only`, `none`, `full` and the platform's `infrastructure` and
- * `agent-platform`, selecting by the tool-group label), and a resolution that is the union of what each
- * selector selects in the caller's own catalogue. The presets overlap as muster's do: read-only core and
- * agent-platform tools are in both `read-only` and `agent-platform`. A server awaiting the caller's sign-in
- * has no tools listed, so no selector selects them; it is reported when a selector could select them once
- * listed (a `readOnly` rule counts as a possible include, as muster counts it).
+ * Toolsets as muster resolves them, for the double: the inline grammar with muster's texts, the presets
+ * (built-in `read-only`, `none`, `full`; the platform's `infrastructure` and `agent-platform` by the
+ * tool-group label, overlapping with read-only as muster's do), the union of what each selector selects in
+ * the caller's catalogue, and the sign-in servers a selector could select once listed (a readOnly rule
+ * counts as a possible include, as in muster).
  */
 import { TOOL_GROUP_LABEL, toolPrefix, type CatalogueServer, type CatalogueTool } from './catalogue.js';
 
