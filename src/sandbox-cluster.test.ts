@@ -44,8 +44,10 @@ describe('loading the sandbox package', () => {
     const sandbox: SandboxModule = await import('@agent-manager/kube-sandbox');
     const cli: SandboxCliModule = await import('@agent-manager/kube-sandbox/cli');
     expect(typeof sandbox.startSandbox).toBe('function');
+    expect(typeof sandbox.startMuster).toBe('function');
     expect(typeof cli.runSandbox).toBe('function');
     expectTypeOf<typeof Sandbox.startSandbox>().toExtend<SandboxModule['startSandbox']>();
+    expectTypeOf<typeof Sandbox.startMuster>().toExtend<SandboxModule['startMuster']>();
     // The product's parsed flags and logger are what the package's command takes.
     expectTypeOf<SandboxCommandConfig>().toExtend<Cli.SandboxCommandConfig>();
     expectTypeOf<Logger>().toExtend<Cli.CommandLogger>();
@@ -53,15 +55,15 @@ describe('loading the sandbox package', () => {
 });
 
 describe('sandboxFleetConfig', () => {
-  it('fills what the flags leave empty from the fleet the sandbox starts: organization acme, a muster URL on its loopback address', () => {
-    expect(sandboxFleetConfig({ organizations: [], targetMusterUrl: '' }, 'https://127.0.0.1:6443')).toEqual({
-      organizations: ['acme'], targetMusterUrl: 'https://127.0.0.1:6443/muster/mcp',
+  it('fills what the flags leave empty from the fleet the sandbox starts: organization acme, its muster double', () => {
+    expect(sandboxFleetConfig({ organizations: [], targetMusterUrl: '' }, 'http://127.0.0.1:7000/mcp')).toEqual({
+      organizations: ['acme'], targetMusterUrl: 'http://127.0.0.1:7000/mcp',
     });
   });
 
   it('keeps what the flags set', () => {
     const given = { organizations: ['globex'], targetMusterUrl: 'https://muster.example.com/mcp' };
-    expect(sandboxFleetConfig(given, 'https://127.0.0.1:6443')).toEqual(given);
+    expect(sandboxFleetConfig(given, 'http://127.0.0.1:7000/mcp')).toEqual(given);
   });
 });
 

@@ -51,8 +51,17 @@ export interface SandboxStartOptions {
   workloadClusters?: readonly string[]; organization?: string;
 }
 
+/** The sandbox's muster double, as `serve --sandbox` uses it: its MCP URL and the bearer it accepts. */
+export interface RunningMuster {
+  readonly url: string;
+  readonly token: string;
+  stop(): Promise<void>;
+}
+
 /** The package's main entry point, as the product calls it. */
 export interface SandboxModule {
+  /** The muster double the claude-Harness toolset check asks under `serve --sandbox`. */
+  startMuster(options?: { host?: string }): Promise<RunningMuster>;
   startSandbox(options: SandboxStartOptions): Promise<RunningSandbox>;
 }
 
@@ -62,20 +71,15 @@ export interface SandboxModule {
  */
 export const SANDBOX_FLEET = { organization: 'acme', workloadClusters: ['alpha', 'beta'] } as const;
 
-/** The path, on the sandbox's own address, of the muster URL `serve --sandbox` writes into placed agents. */
-export const SANDBOX_MUSTER_PATH = '/muster/mcp';
-
 /**
- * The fleet settings of `serve --sandbox`: what the flags leave empty is the fleet the sandbox
- * starts, so get_info names organization `acme` and a create on `alpha` or `beta` has a muster
- * URL to write. That URL is a placeholder on the sandbox's loopback address (nothing answers
- * muster's MCP there yet): placed agents install and become Ready, none of them calls a tool.
+ * The fleet settings of `serve --sandbox`: what the flags leave empty is the fleet the sandbox starts, so
+ * get_info names organization `acme` and a create on `alpha` or `beta` writes the sandbox's muster double's URL
+ * as the agents' muster.
  */
-export function sandboxFleetConfig(fleet: FleetConfig, sandboxUrl: string): FleetConfig {
+export function sandboxFleetConfig(fleet: FleetConfig, musterUrl: string): FleetConfig {
   return {
     organizations: fleet.organizations.length > 0 ? fleet.organizations : [SANDBOX_FLEET.organization],
-    targetMusterUrl: fleet.targetMusterUrl !== '' ? fleet.targetMusterUrl
-      : new URL(SANDBOX_MUSTER_PATH, sandboxUrl).href,
+    targetMusterUrl: fleet.targetMusterUrl !== '' ? fleet.targetMusterUrl : musterUrl,
   };
 }
 

@@ -6,10 +6,14 @@ import type { AppConfig } from './config/index.js';
 import type { ComposeConfig } from './core/compose.js';
 import type { ApiVersions } from './service/resources.js';
 
-/** What agents of chart 2.x are composed with; empty flags write nothing. */
-export function line2Settings({ line2 }: AppConfig) {
-  const { harnessName, musterUrl, skillsGitAuthSecretName } = line2;
-  return { harnessName, musterUrl: musterUrl || undefined, skillsGitAuthSecretName: skillsGitAuthSecretName || undefined };
+/**
+ * What agents of chart 2.x are composed with; empty flags write nothing, but under `--sandbox` an empty
+ * `--muster-url` is the sandbox's muster double, so its agents reach the muster that answers.
+ */
+export function line2Settings({ line2 }: AppConfig, sandboxMusterUrl?: string) {
+  const { harnessName, skillsGitAuthSecretName } = line2;
+  const musterUrl = line2.musterUrl || sandboxMusterUrl || undefined;
+  return { harnessName, musterUrl, skillsGitAuthSecretName: skillsGitAuthSecretName || undefined };
 }
 
 /** What composition writes, from the configuration and the discovered Flux versions. */

@@ -81,7 +81,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     // Pushed first, so it runs last: the spans of the whole shutdown are exported too.
     if (tracing) cleanups.push(() => tracing.shutdown());
     const hooks = collectHooks(tracing, metrics?.service);
-    const { cluster, sandboxA2aUrl, fleet } = await openCluster(config, log, cleanups);
+    const { cluster, sandboxA2aUrl, fleet, sandboxMuster } = await openCluster(config, log, cleanups);
     const identity = openIdentity(config, cluster, log, cleanups);
     const { auth, publicRoutes } = identity;
     const instrumented = instrumentProvider(identity.kube, hooks.kube);
@@ -150,7 +150,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
         apiVersions,
         revisionHistoryLimit: config.revisionHistoryLimit,
         targetMusterUrl: fleet.targetMusterUrl || undefined,
-        line2: line2Settings(config),
+        line2: line2Settings(config, sandboxMuster?.url),
         toolsetPresets: { configured: config.toolsetPresets },
         gitops: {
           repository: config.gitops.repository || undefined, repositories: config.gitops.repositories,
@@ -243,10 +243,13 @@ function openSessions(
 }
 
 /** The base cluster: the sandbox's when `--sandbox` is on, else the kubeconfig / in-cluster one; the sandbox's A2A
- * endpoint; and the fleet settings (with the sandbox, its fleet fills what the flags leave empty). */
+ * endpoint and muster double (`sandboxMuster`: the URL, and the token that stands in for --muster-token-file); and
+ * the fleet settings (with the sandbox, its fleet fills what the flags leave empty). */
 async function openCluster(
   config: AppConfig, log: Logger, cleanups: Cleanup[],
-): Promise<{ cluster: KubeConfig; sandboxA2aUrl?: string; fleet: FleetConfig }> {
+): Promise<{
+  cluster: KubeConfig; sandboxA2aUrl?: string; fleet: FleetConfig; sandboxMuster?: { url: string; token: string };
+}> {
   if (!config.sandbox.enabled) {
     return {
       cluster: loadBaseKubeConfig({
@@ -256,7 +259,7 @@ async function openCluster(
     };
   }
   // Only here, and only when asked for, is the sandbox loaded.
-  const { startSandbox } = await loadSandbox();
+  const { startSandbox, startMuster } = await loadSandbox();
   const sandboxLog = log.child({ component: 'sandbox' });
   const sandbox = await startSandbox({ ...serveSandboxOptions(config.sandbox), log: sandboxLog })
     .catch((err: unknown) => {
@@ -266,12 +269,17 @@ async function openCluster(
   // kubectl gets the administrator; agent-manager itself acts as its ServiceAccount, as in a cluster.
   if (config.sandbox.kubeconfigOut) await sandbox.writeKubeconfig(config.sandbox.kubeconfigOut);
   const workloadClusters = Object.fromEntries([...sandbox.workloads ?? []].map(([name, w]) => [name, w.url]));
-  const fleet = sandboxFleetConfig(config.fleet, sandbox.url);
-  log.info({ url: sandbox.url, a2aUrl: sandbox.a2aUrl, kubeconfig: config.sandbox.kubeconfigOut || undefined,
-    workloadClusters, targetMusterUrl: fleet.targetMusterUrl, reconcileDelayMs: config.sandbox.reconcileDelayMs },
-  'sandbox API server started');
+  const muster = await startMuster();
+  cleanups.push(() => muster.stop());
+  const fleet = sandboxFleetConfig(config.fleet, muster.url);
+  log.info({ url: sandbox.url, a2aUrl: sandbox.a2aUrl, musterUrl: muster.url,
+    kubeconfig: config.sandbox.kubeconfigOut || undefined, workloadClusters, targetMusterUrl: fleet.targetMusterUrl,
+    reconcileDelayMs: config.sandbox.reconcileDelayMs }, 'sandbox API server started');
   const kubeconfigYaml = sandbox.kubeconfigYaml({ token: sandbox.serviceAccountToken, name: 'agent-manager' });
-  return { cluster: loadBaseKubeConfig({ kubeconfigYaml }), sandboxA2aUrl: sandbox.a2aUrl, fleet };
+  return {
+    cluster: loadBaseKubeConfig({ kubeconfigYaml }), sandboxA2aUrl: sandbox.a2aUrl, fleet,
+    sandboxMuster: { url: muster.url, token: muster.token },
+  };
 }
 
 /** Who requests act as, and how they prove it. */

@@ -4,6 +4,7 @@
  * (the GitHub token) live here as plain strings: log
  * `redactedSummary(config)`, never the config itself.
  */
+import type { HarnessEgress } from '../core/guards/harness-egress.js';
 import type { Duration } from './flag-types.js';
 import type { ProxySettings } from '../net/proxy-settings.js';
 import type { OtelSettings } from '../tracing/otel-settings.js';
@@ -206,10 +207,20 @@ export interface AppConfig {
   readonly fleet: FleetConfig;
   /** Agents of chart 2.x: `--harness-name`, `--muster-url`, `--skills-git-auth-secret-name`. */
   readonly line2: Line2Config;
+  /** The claude-Harness guards: `--harness-egress` and `--muster-token-file`. */
+  readonly harnessGuards: HarnessGuardsConfig;
   readonly mcp: McpConfig;
   readonly oauth: OAuthConfig;
   readonly metrics: MetricsConfig;
   readonly sandbox: ServeSandboxConfig;
+}
+
+/** The claude-Harness guards' settings. */
+export interface HarnessGuardsConfig {
+  /** `--harness-egress`: origins by Harness name; a Harness not named has none. */
+  readonly egress: HarnessEgress;
+  /** `--muster-token-file`; empty when not set. Read at every check (a mounted token may rotate). */
+  readonly musterTokenFile: string;
 }
 
 /** Agents on workload clusters. */

@@ -177,6 +177,16 @@ export const SERVE_FLAGS = [
   { name: 'gitops-github-token', env: 'GITOPS_GITHUB_TOKEN', default: '', type: 'string', group: 'GitOps', secret: true,
     help: 'Commit mode: a GitHub token that may push branches and open pull requests, used when no GitHub App is '
       + 'configured; set it through the environment.' },
+  // Claude Harness guards
+  { name: 'harness-egress', env: 'AGENT_MANAGER_HARNESS_EGRESS', default: '', type: 'string', group: 'Claude Harness',
+    help: "The platform's origins per Harness as <harness>=<origin>[,<origin>…] entries separated by ';' (the chart's "
+      + 'harness.egress): an agent on a claude Harness gets its Harness\'s list as its egress, and an origin asked for '
+      + 'outside it is refused; a Harness not listed reaches no other origin.' },
+  { name: 'muster-token-file', env: 'AGENT_MANAGER_MUSTER_TOKEN_FILE', default: '', type: 'string',
+    group: 'Claude Harness',
+    help: 'Without --enable-oauth: a file holding the bearer token the claude-Harness toolset check presents to '
+      + "muster, read at every check (with OAuth the caller's own token is presented). Empty without OAuth: the check "
+      + 'cannot be made, and claude-Harness writes are refused.' },
   // MCP
   { name: 'mcp-enabled', env: 'AGENT_MANAGER_MCP_ENABLED', default: true, type: 'bool', group: 'MCP',
     help: 'Serve the MCP streamable-HTTP endpoint.' },

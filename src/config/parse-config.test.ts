@@ -103,6 +103,7 @@ describe('parseConfig: serve defaults', () => {
       gitops: { repository: '', repositories: [], branch: 'main', path: '', githubApiUrl: 'https://api.github.com', appId: '', appPrivateKeyFile: '', githubToken: '' },
       fleet: { targetMusterUrl: '', organizations: [] },
       line2: { harnessName: 'kagent', musterUrl: '', skillsGitAuthSecretName: '' },
+      harnessGuards: { egress: {}, musterTokenFile: '' },
       mcp: { enabled: true, path: '/mcp' },
       oauth: { enabled: false },
       metrics: { enabled: true, listen: ':9464' },

@@ -8,6 +8,7 @@ import { branchViolation, parseRepositoryName, pathViolation } from '../core/git
 import type { AppConfig, Duration } from './app-config.js';
 import type { FlagDef, FlagSources, FlagValues } from './flag-types.js';
 import { DEFAULT_CHART_REFRESH, SERVE_FLAGS, type ServeFlags } from './flags.js';
+import { buildHarnessGuardsConfig } from './harness-guards-config.js';
 import { buildOAuthConfig } from './oauth-config.js';
 import { ConfigError, flagLabel, valueError } from './resolve.js';
 import { checkHttpUrl, parseBrowserOrigin, parseGoDuration, ValueError } from './values.js';
@@ -87,6 +88,7 @@ export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy' | 'otel'> 
     gitops: gitopsConfig(v, s),
     fleet: { targetMusterUrl: v['target-muster-url'], organizations: v['fleet-organizations'] },
     line2: lineTwoConfig(v),
+    harnessGuards: buildHarnessGuardsConfig(v, s),
     mcp: { enabled: v['mcp-enabled'], path: v['mcp-path'] },
     oauth,
     metrics: { enabled: v['metrics-listen'] !== '', listen: v['metrics-listen'] },

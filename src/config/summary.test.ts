@@ -29,4 +29,9 @@ describe('redactedSummary', () => {
     expect(summaryOf(['serve', '--enable-oauth', '--downstream-oauth', '--oauth-base-url=https://am', '--oauth-provider=google'],
       { GOOGLE_CLIENT_ID: 'g', GOOGLE_CLIENT_SECRET: 'x' })).toMatchObject({ identity: 'caller', downstreamOAuth: true, oauthProvider: 'google' });
   });
+
+  it('lists the Harness origins and where the muster token is read from, never the token', () => {
+    expect(summaryOf(['serve', '--harness-egress=claude=https://github.com', '--muster-token-file=/run/muster/token'], {}))
+      .toMatchObject({ harnessEgress: { claude: ['https://github.com'] }, musterTokenFile: '/run/muster/token' });
+  });
 });

@@ -46,6 +46,8 @@ export function redactedSummary(config: AppConfig): Record<string, unknown> {
     helmReleaseServiceAccount: config.compose.helmReleaseServiceAccount || undefined,
     toolsetPresets: config.toolsetPresets ?? 'not set (unknown presets are noted, not refused)',
     kagentA2aUrl: config.sessions.a2aUrl || 'off (the session tools answer 501)',
+    harnessEgress: config.harnessGuards.egress,
+    musterTokenFile: config.harnessGuards.musterTokenFile || undefined,
     skillsRepositories: config.skills.repositories,
     skillsGithubApi: config.skills.githubApi,
     skillsGithubToken: presence(config.skills.githubToken),

@@ -9,9 +9,10 @@ import { CHART_DIR } from './chart-files.js';
 import { helmLint, one, runHelm } from './helm.js';
 import { failure, NS, render } from './render-values.js';
 
-// The session tools' A2A rule is off here (kagent.a2aUrl empty) unless a case turns it on.
-const policy = (values: Record<string, unknown> = {}, a2aUrl = '') =>
-  (one(render({ networkPolicy: values, kagent: { a2aUrl } }), 'NetworkPolicy') as any).spec;
+// The session tools' A2A rule and the muster rule are off here (kagent.a2aUrl and muster.url empty) unless a
+// case turns them on.
+const policy = (values: Record<string, unknown> = {}, a2aUrl = '', musterUrl = '') =>
+  (one(render({ networkPolicy: values, kagent: { a2aUrl }, muster: { url: musterUrl } }), 'NetworkPolicy') as any).spec;
 const ns = (name: string) => ({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': name } } });
 const DNS_PORTS = [{ port: 53, protocol: 'UDP' }, { port: 53, protocol: 'TCP' }];
 const API_PORTS = [{ port: 443, protocol: 'TCP' }, { port: 6443, protocol: 'TCP' }];
@@ -111,6 +112,28 @@ describe('NetworkPolicy egress', () => {
     const egress = policy({ allowInternet: false, kubeAPI: { cidrs: ['172.18.0.2/32'] } }, 'http://kagent-controller.kagent:8083/api/a2a').egress;
     expect(egress).toContainEqual({ to: [{ namespaceSelector: {} }], ports: [{ port: 8083, protocol: 'TCP' }] });
     for (const rule of egress) expect(rule.to, JSON.stringify(rule)).toBeDefined();
+  });
+
+  it('lets the claude-Harness toolset check reach the port of muster.url on muster\'s pods only, even with allowInternet false', () => {
+    const egress = policy({ allowInternet: false, kubeAPI: { cidrs: ['172.18.0.2/32'] } }, '', 'http://muster.agent-platform.svc.cluster.local:8090/mcp').egress;
+    expect(egress).toContainEqual({
+      to: [{ ...ns('agent-platform'), podSelector: { matchLabels: { 'app.kubernetes.io/name': 'muster' } } }],
+      ports: [{ port: 8090, protocol: 'TCP' }],
+    });
+    for (const rule of egress) expect(rule.to, JSON.stringify(rule)).toBeDefined();
+  });
+
+  it.each([
+    ['http://muster.example.com/mcp', 80], ['https://muster.example.com/mcp', 443], ['https://muster.example.com:8443/mcp', 8443],
+  ])('takes the muster port from %s (the scheme\'s port when the URL names none)', (url, port) => {
+    const rule = policy({}, '', url).egress.at(-1);
+    expect(rule.ports).toEqual([{ port, protocol: 'TCP' }]);
+  });
+
+  it('selects muster\'s pods by networkPolicy.muster: any namespace when it names none', () => {
+    const rule = policy({ muster: { namespace: '', podLabels: { 'app.kubernetes.io/name': 'gateway' } } }, '', 'http://muster:8090/mcp')
+      .egress.at(-1);
+    expect(rule.to).toEqual([{ namespaceSelector: {}, podSelector: { matchLabels: { 'app.kubernetes.io/name': 'gateway' } } }]);
   });
 
   it('allows only DNS without allowKubeAPI and allowInternet', () => {

@@ -305,13 +305,38 @@ describe('HTTPRoute, NetworkPolicy and ServiceMonitor', () => {
       { to: [ns('kube-system')], ports: [{ port: 53, protocol: 'UDP' }, { port: 53, protocol: 'TCP' }] },
       { ports: [{ port: 443, protocol: 'TCP' }, { port: 6443, protocol: 'TCP' }] },
       { to: [{ namespaceSelector: {} }], ports: [{ port: 8083, protocol: 'TCP' }] },
+      { to: [{ ...ns('agent-platform'), podSelector: { matchLabels: { 'app.kubernetes.io/name': 'muster' } } }],
+        ports: [{ port: 8090, protocol: 'TCP' }] },
       { to: [{ ipBlock: { cidr: '10.0.0.0/8' } }] },
     ]);
   });
 
+  it('passes harness.egress as --harness-egress, Harnesses by name, and nothing when it is empty', () => {
+    const args = container(render({ harness: { egress: { codex: ['https://api.openai.com'],
+      claude: ['https://github.com', 'https://*.githubusercontent.com'] } } })).args;
+    expect(args).toContain('--harness-egress=claude=https://github.com,https://*.githubusercontent.com;codex=https://api.openai.com');
+    expect(container(render({})).args.filter((a: string) => a.startsWith('--harness-egress'))).toEqual([]);
+  });
+
+  it('refuses a Harness origin the Agent would refuse, in the schema', () => {
+    expect(failure({ harness: { egress: { claude: ['https://github.com/org'] } } })).toContain("at '/harness/egress/claude/0'");
+  });
+
+  it('mounts muster.tokenSecret as a directory and passes --muster-token-file, and refuses it with OAuth', () => {
+    const rendered = render({ muster: { tokenSecret: { name: 'muster-bearer', key: 'token' } } });
+    const c = container(rendered);
+    expect(c.args).toContain('--muster-token-file=/etc/agent-manager/muster-token/token');
+    expect(c.volumeMounts).toContainEqual({ name: 'muster-token', mountPath: '/etc/agent-manager/muster-token', readOnly: true });
+    expect((one(rendered, 'Deployment') as any).spec.template.spec.volumes)
+      .toContainEqual({ name: 'muster-token', secret: { secretName: 'muster-bearer', defaultMode: 256 } });
+    expect(container(render({})).args.filter((a: string) => a.startsWith('--muster-token-file'))).toEqual([]);
+    expect(failure({ muster: { tokenSecret: { name: 'muster-bearer' } }, oauth: { enabled: true, baseURL: 'https://am.example.io',
+      dex: { issuerURL: 'https://dex.example.io', clientID: 'am' } } })).toContain('muster.tokenSecret is for installations without oauth.enabled');
+  });
+
   it('passes kagent.a2aUrl as --kagent-a2a-url, and opens no A2A port when it is empty', () => {
     expect(container(render({})).args).toContain('--kagent-a2a-url=http://kagent-controller.kagent:8083/api/a2a');
-    const off = render({ kagent: { a2aUrl: '' }, networkPolicy: { enabled: true, allowKubeAPI: false, allowInternet: false } });
+    const off = render({ kagent: { a2aUrl: '' }, muster: { url: '' }, networkPolicy: { enabled: true, allowKubeAPI: false, allowInternet: false } });
     expect(container(off).args).toContain('--kagent-a2a-url=');
     expect((one(off, 'NetworkPolicy') as any).spec.egress).toHaveLength(1);
   });
@@ -319,8 +344,8 @@ describe('HTTPRoute, NetworkPolicy and ServiceMonitor', () => {
   it('allows only 443 out without allowKubeAPI, and nothing but DNS without allowInternet either', () => {
     const egress = (values: object) => (one(render({ networkPolicy: { enabled: true, ...values } }), 'NetworkPolicy') as any).spec.egress;
     expect(egress({ allowKubeAPI: false })[1]).toEqual({ ports: [{ port: 443, protocol: 'TCP' }] });
-    // DNS, and the kagent controller's A2A port the session tools use.
-    expect(egress({ allowKubeAPI: false, allowInternet: false })).toHaveLength(2);
+    // DNS, the kagent controller's A2A port the session tools use, and muster's port the claude-Harness guard uses.
+    expect(egress({ allowKubeAPI: false, allowInternet: false })).toHaveLength(3);
   });
 
   it('scrapes /metrics on the metrics port with the given interval and labels', () => {

@@ -19,6 +19,7 @@ export const STARTERS: readonly [RegExp, string][] = [
   [/\brunSandbox\s*\(/, 'runSandbox'],
   [/\brunCli\s*\(/, 'runCli'],
   [/\bstartA2AEndpoint\s*\(/, 'startA2AEndpoint'],
+  [/\bstartMuster\s*\(/, 'startMuster'],
   [/\bstartWorkloads\s*\(/, 'startWorkloads'],
   [/\.listen\s*\(/, 'listen'],
   [/\bcreateServer\s*\(/, 'createServer'],

@@ -53,6 +53,10 @@ export { DEFAULT_RECONCILE_DELAY_MS, type HoldScope, type RunningControllers } f
 export type { CrashLoopTarget, FailureRule, FaultInjector, FaultSnapshot } from './faults.js';
 export { A2A_PATH, DEFAULT_A2A_USER, type A2ARequestRecord } from './a2a/a2a-server.js';
 export { replyTo, WORKING_STEPS, type AgentFacts } from './a2a/responder.js';
+export { DEFAULT_MUSTER_SUBJECT, MUSTER_PATH, startMuster, type Muster, type MusterCall, type MusterFault,
+  type MusterOptions } from './muster/muster-server.js';
+export { DEFAULT_CATALOGUE, TOOL_GROUP_LABEL, type Catalogue, type CatalogueServer, type CatalogueTool,
+  type ToolAnnotations } from './muster/catalogue.js';
 export {
   CLUSTER_NAME_LABEL, CLUSTER_SECRET_TYPE, DEFAULT_ORGANIZATION, PLACED_CLUSTER_LABEL, SAMPLE_FLEET_AGENT,
   kubeconfigSecret, organizationNamespace, placedRelease,
