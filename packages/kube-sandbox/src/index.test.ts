@@ -40,6 +40,7 @@ describe('startSandbox', () => {
       expect(repo.spec).toEqual({ interval: '30m', url: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', ref: { semver: '0.x' }, provider: 'generic', timeout: '60s' });
       expect(repo.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'agent-manager' });
       expect(names('harnesses', 'kagent')).toEqual(['kagent']);
+      expect(names('modelconfigs.api.kagent.dev', 'kagent')).toEqual(['default-model-config', 'qwen3-8-27b']);
       // Namespace agents is on the chart's 2.x line: its source, its Harnesses, its ModelConfig in both groups.
       expect((sandbox.store.get('ocirepositories', 'agents', 'agent') as any).spec.ref).toEqual({ semver: '2.x' });
       expect(names('harnesses', 'agents')).toEqual(['claude', 'kagent']);

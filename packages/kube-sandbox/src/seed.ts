@@ -1,8 +1,9 @@
 /**
  * The objects a fresh sandbox starts with, so agent-manager finds the platform it expects: namespaces
  * `default`, `kube-system`, `kagent` and `tenant`; the `agent-manager` service account with our chart's
- * Role in both managed namespaces; two ModelConfigs, the Harness `kagent` and the shared OCIRepository
- * `kagent/agent` on the chart's 0.x line (an installation that has not moved to 2.x yet). Namespace
+ * Role in both managed namespaces; two ModelConfigs (of both kagent groups), the Harness `kagent` and
+ * the shared OCIRepository `kagent/agent` on the chart's 0.x line (an installation that has not moved to
+ * 2.x yet). Namespace
  * `agents` is on the current line: its shared source follows `2.x`, and it holds the Harnesses `kagent`
  * and `claude` and the ModelConfig `default-model-config` (of both kagent groups).
  * The sample agents and people's roles are in seed-samples.ts.
@@ -68,9 +69,15 @@ function readyHarness(store: SandboxStore, namespace: string, runtime: string): 
   }, { type: 'Ready', reason: 'Ready', message: 'Harness is ready' });
 }
 
+/**
+ * The two ModelConfigs of a 0.x namespace, in both kagent groups: the platform installs the
+ * `api.kagent.dev` ones with the kagent upgrade (as the Harness), so an agent moved to 2.x finds its model.
+ */
 function modelConfigsIn(store: SandboxStore, namespace: string): void {
-  acceptedModelConfig(store, 'default-model-config', 'Anthropic', 'claude-sonnet-4-6', namespace);
-  acceptedModelConfig(store, 'qwen3-8-27b', 'OpenAI', 'qwen3-8-27b', namespace);
+  for (const apiVersion of ['kagent.dev/v1alpha2', API_KAGENT]) {
+    acceptedModelConfig(store, 'default-model-config', 'Anthropic', 'claude-sonnet-4-6', namespace, apiVersion);
+    acceptedModelConfig(store, 'qwen3-8-27b', 'OpenAI', 'qwen3-8-27b', namespace, apiVersion);
+  }
 }
 
 export const seedModelConfigs: SeedStep = (store) => modelConfigsIn(store, KAGENT_NAMESPACE);
