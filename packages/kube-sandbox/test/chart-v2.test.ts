@@ -79,7 +79,9 @@ describe.concurrent('the agent chart 2.x in the sandbox', () => {
         tools: [{ mcp: { server: { kind: 'RemoteMCPServer', name: 'renders' } } }],
       },
     });
-    expect(agent.status).toMatchObject({ observedGeneration: 1, desiredRevision: 1, latestSuccessfulRevision: 1, warnings: [] });
+    expect(agent.status).toMatchObject({
+      observedGeneration: 1, desiredRevision: 1, latestSuccessfulRevision: 1, warnings: [],
+    });
     expect(cond(agent, 'Accepted')).toMatchObject({ status: 'True' });
     expect(cond(agent, 'ResolvedRefs')).toMatchObject({ status: 'True' });
     expect(cond(agent, 'Ready')).toMatchObject({ status: 'True', reason: 'Ready' });
