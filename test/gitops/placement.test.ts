@@ -20,7 +20,7 @@ beforeAll(async () => {
   w.f.sandbox.store.create('ocirepositories', {
     apiVersion: 'source.toolkit.fluxcd.io/v1', kind: 'OCIRepository',
     metadata: { name: 'agent', namespace: 'tenant', labels: { 'kustomize.toolkit.fluxcd.io/name': 'staging', 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' } },
-    spec: { interval: '30m', url: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', ref: { semver: 'x.x.x' } },
+    spec: { interval: '30m', url: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', ref: { semver: '0.x' } },
   } as never, opts);
   w.f.sandbox.store.create('modelconfigs', {
     apiVersion: 'kagent.dev/v1alpha2', kind: 'ModelConfig', metadata: { name: 'default-model-config', namespace: 'tenant' },

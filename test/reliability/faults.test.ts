@@ -128,7 +128,7 @@ function createConcurrently(ns: string, resource: string): void {
   if (resource === 'ocirepositories') {
     store().create('ocirepositories', {
       apiVersion: 'source.toolkit.fluxcd.io/v1', kind: 'OCIRepository',
-      metadata: { name: 'agent', namespace: ns }, spec: { interval: '30m', url: CHART_URL, ref: { semver: 'x.x.x' } },
+      metadata: { name: 'agent', namespace: ns }, spec: { interval: '30m', url: CHART_URL, ref: { semver: '0.x' } },
     });
   } else if (resource === 'helmreleases') {
     if (!find('ocirepositories', ns, 'agent')) createConcurrently(ns, 'ocirepositories');

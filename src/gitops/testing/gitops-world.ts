@@ -32,7 +32,7 @@ metadata:
 spec:
   interval: 30m
   ref:
-    semver: x.x.x
+    semver: 0.x
   url: oci://gsoci.azurecr.io/charts/giantswarm/agent
 ---
 # The on-call agent.

@@ -21,7 +21,7 @@ beforeAll(() => {
   // An agent whose source has another name but the agent chart's URL.
   f.kube.store.create('ocirepositories', {
     apiVersion: 'source.toolkit.fluxcd.io/v1', kind: 'OCIRepository', metadata: { name: 'agent-mirror', namespace: 'kagent' },
-    spec: { url: CHART_URL, interval: '10m', ref: { semver: 'x.x.x' } },
+    spec: { url: CHART_URL, interval: '10m', ref: { semver: '0.x' } },
   });
   seedRelease(f.kube, { name: 'mirrored', chartRef: { kind: 'OCIRepository', name: 'agent-mirror', namespace: 'kagent' }, ready: true });
 });

@@ -40,7 +40,7 @@ export function startFakeServiceFixture(options: FakeFixtureOptions = {}): FakeS
   kube.store.create('ocirepositories', {
     apiVersion: 'source.toolkit.fluxcd.io/v1', kind: 'OCIRepository',
     metadata: { name: 'agent', namespace: 'kagent', labels: { 'app.kubernetes.io/managed-by': 'agent-manager' } },
-    spec: { interval: '30m', url: CHART_URL, ref: { semver: 'x.x.x' } },
+    spec: { interval: '30m', url: CHART_URL, ref: { semver: '0.x' } },
   });
   const log = options.log ?? silentLogger();
   const settings = fixtureSettings(options.settings);

@@ -17,7 +17,7 @@ export function fixtureSettings(overrides: Partial<ServiceSettings> = {}): Servi
     namespaces: new ManagedNamespaces('kagent', ['tenant']),
     compose: {
       chartOciUrl: CHART_URL,
-      chartSemver: 'x.x.x',
+      chartSemver: '0.x',
       helmReleaseInterval: '10m',
       ociRepositoryInterval: '30m',
       apiVersions: { helmRelease: DEFAULT_API_VERSIONS.helmRelease, ociRepository: DEFAULT_API_VERSIONS.ociRepository },
