@@ -1,12 +1,9 @@
 /**
  * The objects a fresh sandbox starts with, so agent-manager finds the platform it expects: namespaces
- * `default`, `kube-system`, `kagent` and `tenant`; the `agent-manager` service account with our chart's
- * Role in both managed namespaces; two ModelConfigs (of both kagent groups), the Harness `kagent` and
- * the shared OCIRepository `kagent/agent` on the chart's 0.x line (an installation that has not moved to
- * 2.x yet). Namespace
- * `agents` is on the current line: its shared source follows `2.x`, and it holds the Harnesses `kagent`
- * and `claude` and the ModelConfig `default-model-config` (of both kagent groups).
- * The sample agents and people's roles are in seed-samples.ts.
+ * `default`, `kube-system`, `kagent`, `tenant` and `agents`; the `agent-manager` ServiceAccount with our
+ * chart's Role; in `kagent` (still on the chart's 0.x line) two ModelConfigs of both kagent groups, the
+ * Harness `kagent` and the shared OCIRepository on `0.x`; in `agents` (on the 2.x line) the source on
+ * `2.x`, the Harnesses `kagent` and `claude` and a ModelConfig. Samples and roles: seed-samples.ts.
  */
 import { nowTimestamp, type JsonObject } from './api/json.js';
 import type { SandboxStore } from './ops/sandbox-store.js';

@@ -1,13 +1,10 @@
 /**
- * A stand-in for the kagent controller of Giant Swarm's line for `api.kagent.dev/v1alpha3`: an Agent runs
- * on the Harness its `spec.harnessRef` names, so there is no Deployment and no pod. Each generation whose
- * template or Harness changed is a new revision (`status.desiredRevision`); once its references resolve
- * (the Harness and the ModelConfig exist in the Agent's namespace) the Harness compiles it, one reconcile
- * later, and `latestSuccessfulRevision` catches up. Conditions `Accepted`, `ResolvedRefs` (False
- * `HarnessNotFound` / `ModelConfigNotFound`) and `Ready` (True only when resolved and compiled;
- * `ActorTemplatePending` while compiling), and `warnings` (a muster binding narrowed to some tools while
- * the server's tool discovery is off, which the Harness cannot enforce). Harnesses report Ready;
- * ModelConfigs and RemoteMCPServers Accepted. Every reconcile waits the controllers' delay.
+ * A stand-in for kagent's controller of `api.kagent.dev/v1alpha3` (Giant Swarm's line): an Agent runs on the
+ * Harness its `spec.harnessRef` names, so no pods. A generation whose template or Harness changed is a new
+ * `desiredRevision`; once its Harness and ModelConfig resolve, it compiles one reconcile later into
+ * `latestSuccessfulRevision`. Conditions Accepted, ResolvedRefs (False `HarnessNotFound`/`ModelConfigNotFound`),
+ * Ready (True only resolved and compiled), and `warnings` (a muster binding narrowed while discovery is off).
+ * Harnesses report Ready, ModelConfigs and RemoteMCPServers Accepted; every reconcile waits the delay.
  */
 import { isObject, type JsonObject } from '../api/json.js';
 import { DISCOVERY_LABEL } from './agent-chart-v2.js';

@@ -7,7 +7,7 @@
 import semver from 'semver';
 import V2_SCHEMA from './values-v2.schema.json' with { type: 'json' };
 
-/** The most origins an Agent accepts, and the longest origin (inventory 5.6). */
+/** The most origins an Agent accepts, and the longest origin. */
 export const MAX_EGRESS = 64;
 export const MAX_ORIGIN_LENGTH = 270;
 

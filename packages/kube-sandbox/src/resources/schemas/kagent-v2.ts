@@ -1,13 +1,10 @@
 /**
- * Our structural schemas of the kinds the sandbox serves at `api.kagent.dev/v1alpha3`, Giant Swarm's
- * kagent line that the agent chart 2.x renders for: Agent (an inline AgentTemplateSpec under
- * `spec.template` and a `spec.harnessRef`), Harness, RemoteMCPServer (ModelConfig shares the
- * `kagent.dev` schema). The platform's own CRDs are not public: these are written from upstream
- * kagent's v1alpha3 CRDs (agenttemplates, harnesses, remotemcpservers) and the chart's values.yaml,
- * typed where the chart, agent-manager or the simulated controllers read or write, and open (kept as
- * sent) where Giant Swarm's line differs from upstream (tool bindings, the Harness's runtime blocks).
- * The pinned-source patterns of skills and plugins are enforced (upstream's, with `\S` for `[:space:]`); the
- * CEL rules on sources are checked by hand in kagent-v2-rules.ts.
+ * Structural schemas of the `api.kagent.dev/v1alpha3` kinds (Giant Swarm's kagent line, which the agent
+ * chart 2.x renders for): Agent (`spec.template`, `spec.harnessRef`), Harness, RemoteMCPServer; ModelConfig
+ * shares kagent.dev's. The platform's CRDs are not public: written from upstream kagent's v1alpha3 CRDs and
+ * the chart's values.yaml, typed where someone reads or writes, open where Giant Swarm's line differs (tool
+ * bindings, runtime blocks). Skill sources keep upstream's pinning patterns (`\S` for `[:space:]`); the
+ * CEL rules on them are checked by hand in kagent-v2-rules.ts.
  */
 import { objectSchema } from '../builtin-schemas.js';
 import {
