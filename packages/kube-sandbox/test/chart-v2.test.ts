@@ -188,7 +188,7 @@ describe.concurrent('the agent chart 2.x in the sandbox', () => {
     expect(cond(refused, 'Ready').message).toContain("- at '/agent': additional properties 'egress' not allowed");
   });
 
-  it('moves a release from a 0.x to a 2.x source: Helm\'s upgrade removes the kagent.dev Agent and its Deployment', async ({ expect }) => {
+  it('moves a release from a 0.x to a 2.x source and back: Helm\'s upgrade removes what the other line rendered', async ({ expect }) => {
     const body = helmRelease('mover', 'kagent');
     body.spec.values = { agent: { name: 'mover' }, modelConfig: { name: 'default-model-config' } };
     await h.custom.createNamespacedCustomObject({ ...HR, namespace: 'kagent', body });
@@ -209,6 +209,14 @@ describe.concurrent('the agent chart 2.x in the sandbox', () => {
     const agent = await eventually(() => h.custom.getNamespacedCustomObject({ ...AGENT, namespace: 'kagent', name: 'mover' })
       .then((a: any) => (cond(a, 'Ready')?.status === 'True' ? a : undefined)), 10_000, 'the 2.x Agent Ready on the kagent Harness');
     expect(agent.spec.harnessRef).toEqual({ name: 'kagent' });
+    // And back (a reverse migration): the 0.x chart renders the kagent.dev Agent again and prunes the 2.x objects.
+    await h.objects.patch({ apiVersion: 'helm.toolkit.fluxcd.io/v2', kind: 'HelmRelease', metadata: { name: 'mover', namespace: 'kagent' },
+      spec: { chartRef: { name: 'agent' }, values: { agent: { harness: null } } } } as any, undefined, undefined, undefined, undefined, 'application/merge-patch+json' as any);
+    await eventually(() => h.custom.getNamespacedCustomObject(old).catch(() => undefined), 10_000, 'the kagent.dev Agent back');
+    const back = await get(HR, 'mover', 'kagent');
+    expect(back.status.inventory.entries).toEqual([{ id: 'kagent_mover_kagent.dev_Agent', v: 'v1alpha2' }]);
+    expect((await rejection(h.custom.getNamespacedCustomObject({ ...AGENT, namespace: 'kagent', name: 'mover' }))).code).toBe(404);
+    expect((await rejection(get(SERVER, 'mover', 'kagent'))).code).toBe(404);
   });
 
   it('uninstalls a 2.x release: the Agent and its RemoteMCPServer go', async ({ expect }) => {
