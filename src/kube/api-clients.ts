@@ -3,9 +3,8 @@
  * 2.x makes a new undici dispatcher per request while applying authentication, so every call paid a TCP
  * and TLS handshake. A promise middleware (the library's extension point) keeps the first dispatcher and
  * reuses it; the library still chooses it (TLS, `tls-server-name`, `proxy-url`) and applies auth per
- * request, so rotated tokens are picked up. The HTTP library gives every request a deadline
- * (`requestTimeoutMs`, 30 s), since client-node sets none and a silent API server would hold one forever,
- * and sends again what the server asks to have sent again (retry-after.ts), as client-go does.
+ * request, so rotated tokens are picked up. Each request has a deadline (`requestTimeoutMs`, 30 s: a
+ * silent API server would hold it forever) and is sent again when the server asks (retry-after.ts).
  */
 import {
   ApiException, AuthorizationV1Api, CustomObjectsApi, HttpMethod, ServerConfiguration, createConfiguration,

@@ -4,8 +4,7 @@
  * request's own CPU; undici's `request` makes a Readable and an AsyncResource per request, which kept
  * about 4 KB of every request alive through the young-generation collections. `httpApi` is the
  * documented extension point: the library still builds URL, headers, auth and dispatcher and parses
- * answers into `ApiException`s. Bodies are read whole; redirects are not followed; an answer the server
- * asked to have repeated is repeated (retry-after.ts).
+ * answers into `ApiException`s. Bodies are read whole; redirects are not followed; retry-after.ts repeats.
  */
 import { ResponseContext, SelfDecodingBody, wrapHttpLibrary, type HttpLibrary,
   type RequestContext } from '@kubernetes/client-node';

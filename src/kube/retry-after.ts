@@ -1,14 +1,10 @@
 /**
- * An API server that says "not now" is asked again, as client-go's rest client does
- * (k8s.io/client-go/rest: request.go's `checkWait`, with_retry.go's `IsNextRetry`): an answer of
- * 429, or of any 5xx, that carries a `Retry-After` of whole seconds is sent again after that
- * wait, up to 10 times. client-go resends every verb in that case, writes included, because the
- * server itself said the request was not served and when to come back (priority and fairness
- * rejects before any handler runs); a write is never resent on a connection error, where it may
- * have landed. One thing is ours: the waits of one request are bounded (`maxWaitMs`, 10 s by
- * default), because a caller is waiting for the answer; a `Retry-After` that would go past the
- * budget is not waited for, and the answer passes on (kube-errors.ts keeps its status and
- * `Retry-After`). A request's deadline applies to each attempt; its signal also ends a wait.
+ * An API server that says "not now" is asked again, as client-go's rest client does (request.go's
+ * `checkWait`, with_retry.go's `IsNextRetry`): a 429 or any 5xx with a `Retry-After` of whole seconds
+ * is sent again after that wait, up to 10 times, writes included (the server said it did not serve
+ * it); a connection error is never retried (a write may have landed). Ours: one request's waits stop
+ * at `maxWaitMs` (10 s), since a caller is waiting; a longer `Retry-After` passes on (kube-errors.ts
+ * keeps its status and header). Each attempt has the request's deadline; its signal ends a wait.
  */
 import { setTimeout as wait } from 'node:timers/promises';
 import type { ResponseContext } from '@kubernetes/client-node';
