@@ -1,20 +1,25 @@
 # syntax=docker/dockerfile:1
 # agent-manager container image.
 #
-# Stage 1 builds with the dev dependencies (TypeScript), then prunes them; stage 2 runs
-# with the production dependencies only. The sandbox package (packages/kube-sandbox, a
+# Stage 1 builds with the dev dependencies (TypeScript 7, esbuild) exactly as `npm run build`
+# does (`npm run build:product` is scripts/build.mjs for the product alone), then prunes them;
+# stage 2 runs with the production dependencies only. @kubernetes/client-node is a dev
+# dependency: dist/vendor holds the one copy the service uses (scripts/vendor-client-node.mjs),
+# so the pruned node_modules has none. The sandbox package (packages/kube-sandbox, a
 # development workspace) never enters the build context's stages: without its folder npm
 # installs no workspace, so the image holds neither the sandbox nor its dependencies, and
 # `serve --sandbox` there exits 2 saying the sandbox is not installed.
 #
-# Base: node:24-bookworm-slim, pinned by the digest of its multi-platform image index, so a
-# rebuild gets the same bytes until someone moves the pin on purpose. To update it, read the
-# tag's current index digest and replace it in both FROM lines:
-#   docker buildx imagetools inspect node:24-bookworm-slim --format '{{json .Manifest.Digest}}'
-#   (or: crane digest node:24-bookworm-slim)
-# The pinned digest is the tag as published on 2026-07-30 (Node 24.18.1).
+# Base: node:24.21.0-bookworm-slim, the exact Node release the tests run on (package.json's
+# pinned `node` devDependency; test/chart-package/dockerfile.test.ts holds the two equal, so a Node
+# upgrade moves both). The tag names the Node release; pin its digest beside it when it can be
+# read (`FROM node:24.21.0-bookworm-slim@sha256:<digest>`, the multi-platform index digest), so a
+# rebuild gets the same bytes until someone moves the pin on purpose:
+#   docker buildx imagetools inspect node:24.21.0-bookworm-slim --format '{{json .Manifest.Digest}}'
+#   (or: crane digest node:24.21.0-bookworm-slim)
+# It is not pinned here: the machine this tag was chosen on could reach no registry to read it.
 #
-# Runtime base: node:24-bookworm-slim, Node.js 24 LTS on Debian 12: the same Node major
+# Runtime base: node:24.21.0-bookworm-slim, Node.js 24 LTS on Debian 12: the same Node release
 # the tests run on (the package's `node` devDependency) and the same Debian the test
 # machines use, so the code never runs on a libc or Node build it was not tested on, with
 # a `node` user that already has uid/gid 1000. It is larger than
@@ -32,7 +37,7 @@
 #     --build-arg BUILT=$(date -u +%Y-%m-%dT%H:%M:%SZ) .
 #   docker run --rm -p 8080:8080 -v ~/.kube/config:/kube/config:ro agent-manager serve --kubeconfig=/kube/config --listen=:8080
 
-FROM node:24-bookworm-slim@sha256:235600a8101ab264e117b1768e925532262668dc9b581ef1dd7d96ced463b8e7 AS build
+FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -42,7 +47,7 @@ COPY src/ src/
 COPY api/ api/
 RUN npm run build:product && npm prune --omit=dev
 
-FROM node:24-bookworm-slim@sha256:235600a8101ab264e117b1768e925532262668dc9b581ef1dd7d96ced463b8e7 AS runtime
+FROM node:24.21.0-bookworm-slim AS runtime
 ARG VERSION=0.1.0
 ARG COMMIT=unknown
 ARG BUILT=unknown

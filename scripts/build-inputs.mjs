@@ -1,4 +1,4 @@
-// What `tsgo -b` of the product and the sandbox package reads, as one sha256 (scripts/build.mjs
+// What `tsc -b` (TypeScript 7) of the product and the sandbox package reads, as one sha256 (scripts/build.mjs
 // skips TypeScript when it is unchanged): TypeScript's version, the tsconfig files, and the
 // name and content of every file under both `src/` folders (tests too: a conservative hash only
 // costs a needless check, never a skipped one). `buildInputsStats` is the cheap first look: the
@@ -19,14 +19,11 @@ function inputFiles(root, projects) {
   return [...new Set(files)].sort();
 }
 
-/** The compilers' versions: tsgo builds, and TypeScript's lib files and the image's build are tsc's. */
-const typescriptVersion = () => {
-  const require = createRequire(import.meta.url);
-  return `${require('typescript/package.json').version} ${require('@typescript/native-preview/package.json').version}`;
-};
+/** The compiler's version: TypeScript 7's `tsc` builds, with its own lib files. */
+const typescriptVersion = () => createRequire(import.meta.url)('typescript-7/package.json').version;
 
 /**
- * The hash of the inputs below `root`; `projects` are the tsconfig files `tsgo -b` is given, and
+ * The hash of the inputs below `root`; `projects` are the tsconfig files `tsc -b` is given, and
  * `files` the list buildInputsStats found, when the caller has it.
  */
 export function buildInputsHash(root, projects, files = inputFiles(root, projects)) {

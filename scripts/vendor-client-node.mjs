@@ -1,8 +1,11 @@
 // The built service's copy of @kubernetes/client-node: one file, holding only what dist/ imports.
 // The package's KubeConfig module imports its whole generated API (869 files), and loading them
 // was a third of `serve`'s start. esbuild bundles the names dist/ imports into
-// dist/vendor/kubernetes-client-node.js; a dependency the bundle's folder finds as client-node does
-// stays an import (undici, ws: one copy, shared with our code); dist/'s imports then point at it.
+// dist/vendor/kubernetes-client-node.js, with the packages client-node needs that the production
+// install does not keep (ws, js-yaml, openid-client, …); a package the production install keeps
+// (undici, jose: our own dependencies) stays an import, one copy shared with our code. client-node
+// is a development dependency: `npm prune --omit=dev` drops it, and the image ships the bundle as
+// its one copy. dist/'s imports then point at the bundle.
 // Tests run the sources, which import the package; the reliability suite runs this build.
 // Usage: node scripts/vendor-client-node.mjs [dist-dir]; build.mjs runs it after TypeScript.
 import { createHash } from 'node:crypto';
@@ -113,11 +116,30 @@ function packageDir(name, fromDir) {
   }
 }
 
+/** The lockfile's entries by install path (`node_modules/ws`), read once. */
+let lockPackages;
+function lockEntry(dir) {
+  lockPackages ??= JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')).packages ?? {};
+  return lockPackages[relative(root, dir).split(sep).join('/')];
+}
+
+/**
+ * Whether the production install (`npm prune --omit=dev`) keeps the package installed at `dir`:
+ * its lockfile entry is not a development-only one. A folder the lockfile does not know (a
+ * test's scratch copy) counts as kept, so it stays an import and is never copied in.
+ */
+function keptInProduction(dir) {
+  const entry = lockEntry(dir);
+  return entry === undefined || entry.dev !== true;
+}
+
 /**
  * A package client-node imports stays an import when Node finds the same copy from the bundle's
- * folder as from the importing file, so our code and the client share it. A copy private to
- * client-node (npm nests one when versions differ: its js-yaml) is bundled, since from dist/vendor
- * the import would find another version.
+ * folder as from the importing file and the production install keeps that copy, so our code and
+ * the client share it (undici's dispatchers must be one). Anything else is bundled: a copy only
+ * client-node needs, which the production install drops with client-node, and a copy private to
+ * client-node (npm nests one when versions differ: its js-yaml), since from dist/vendor the import
+ * would find another version.
  */
 const sharedPackagesExternal = (bundleDir) => ({
   name: 'shared-packages-external',
@@ -127,10 +149,17 @@ const sharedPackagesExternal = (bundleDir) => ({
       const parts = args.path.split('/');
       const name = parts.slice(0, args.path.startsWith('@') ? 2 : 1).join('/');
       const own = packageDir(name, dirname(args.importer));
-      return own !== undefined && own === packageDir(name, bundleDir) ? { path: args.path, external: true } : undefined;
+      const shared = own !== undefined && own === packageDir(name, bundleDir) && keptInProduction(own);
+      return shared ? { path: args.path, external: true } : undefined;
     });
   },
 });
+
+/** The install folder (`…/node_modules/<name>`) of a bundled input file, or undefined. */
+function inputPackageDir(input) {
+  const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+  return match ? resolve(root, match[1]) : undefined;
+}
 
 async function bundleNames(names, bundle) {
   const esbuild = await import('esbuild');
@@ -138,13 +167,25 @@ async function bundleNames(names, bundle) {
   const result = await esbuild.build({
     stdin: { contents: `export { ${[...names].sort().join(', ')} } from '${PACKAGE}';`, resolveDir: root, loader: 'js' },
     bundle: true, platform: 'node', format: 'esm', target: 'node24', outfile: bundle, sourcemap: true,
+    absWorkingDir: root,
+    // The CommonJS packages bundled (ws, form-data, …) require Node's built-ins, which an ES module
+    // can only do through a require of its own.
+    banner: { js: 'import { createRequire as vendorRequire } from "node:module";\n'
+      + 'const require = vendorRequire(import.meta.url);' },
     plugins: [sharedPackagesExternal(dirname(bundle))], metafile: true, logLevel: 'silent',
   }).finally(() => esbuild.stop()); // its service process would stay beside `npm start`'s server
-  // Only client-node's own files (and its private copies) may be inside: a second copy of a
-  // shared dependency would split state (undici's dispatchers) between our code and the client's.
+  // Only client-node's own files, its private copies and packages the production install drops may
+  // be inside: a second copy of a package that ships would split state (undici's dispatchers)
+  // between our code and the client's, and ship twice.
   const ownDir = `node_modules/${PACKAGE}/`;
-  const strangers = Object.keys(result.metafile.inputs).filter((input) => !input.includes(ownDir) && input !== '<stdin>');
-  if (strangers.length > 0) throw new Error(`the ${PACKAGE} bundle took in files of other packages: ${strangers.join(', ')}`);
+  const strangers = Object.keys(result.metafile.inputs).filter((input) => {
+    if (input === '<stdin>' || input.includes(ownDir)) return false;
+    const dir = inputPackageDir(input);
+    return dir === undefined || keptInProduction(dir);
+  });
+  if (strangers.length > 0) {
+    throw new Error(`the ${PACKAGE} bundle took in files of packages the production install keeps: ${strangers.join(', ')}`);
+  }
 }
 
 if (isMain(import.meta.url)) {

@@ -101,21 +101,64 @@ export class PreconditionFailed extends AppError {
   }
 }
 
+/** The HTTP status of a client that sent too many requests (RFC 6585 §4): the API server's throttling, passed on. */
+export const TOO_MANY_REQUESTS_STATUS = 429;
+
 /** The HTTP status of a server that is going away (RFC 9110 §15.6.4). */
 export const SERVICE_UNAVAILABLE_STATUS = 503;
 
+/** The HTTP status of a backend that did not answer in time (RFC 9110 §15.6.5). */
+export const GATEWAY_TIMEOUT_STATUS = 504;
+
 /**
- * A request this replica stopped serving because it is shutting down, before it got
- * anywhere: code `backend_error` (the codes are frozen), REST 503 with `Retry-After`, so
- * a client asks again and another replica answers.
+ * A failure that asking again later can cure, and when: code `backend_error` (the codes are
+ * frozen), REST answers its status with `Retry-After`, and the message itself says "retry after
+ * N s", which is all MCP shows.
  */
-export class ServiceUnavailable extends AppError {
-  constructor(detail: string, readonly retryAfterSeconds = 1, options?: { cause?: unknown }) {
+export class RetryLater extends AppError {
+  constructor(
+    private readonly httpStatus: typeof TOO_MANY_REQUESTS_STATUS | typeof SERVICE_UNAVAILABLE_STATUS,
+    detail: string, readonly retryAfterSeconds: number, options?: { cause?: unknown },
+  ) {
     super(ErrorCode.Backend, detail, options);
   }
 
   override get status(): number {
-    return SERVICE_UNAVAILABLE_STATUS;
+    return this.httpStatus;
+  }
+}
+
+/**
+ * A request this replica stopped serving because it is shutting down, before it got
+ * anywhere, or one the Kubernetes API server answered 503 until the retries ran out:
+ * REST 503 with `Retry-After`, so a client asks again and another replica (or a
+ * recovered API server) answers.
+ */
+export class ServiceUnavailable extends RetryLater {
+  constructor(detail: string, retryAfterSeconds = 1, options?: { cause?: unknown }) {
+    super(SERVICE_UNAVAILABLE_STATUS, detail, retryAfterSeconds, options);
+  }
+}
+
+/** The Kubernetes API server's 429 (its priority and fairness throttling), still there after the retries. */
+export class TooManyRequests extends RetryLater {
+  constructor(detail: string, retryAfterSeconds = 1, options?: { cause?: unknown }) {
+    super(TOO_MANY_REQUESTS_STATUS, detail, retryAfterSeconds, options);
+  }
+}
+
+/**
+ * A backend that did not answer in time: the Kubernetes API server's own `Timeout` (504) or
+ * the client's request deadline. Code `backend_error`, REST 504 rather than the 502 of a
+ * backend that answered wrongly, so a gateway or a retrying client can tell them apart.
+ */
+export class GatewayTimeout extends AppError {
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super(ErrorCode.Backend, detail, options);
+  }
+
+  override get status(): number {
+    return GATEWAY_TIMEOUT_STATUS;
   }
 }
 

@@ -3,7 +3,7 @@
  * read? The client-node side of the read cache's AccessReviewer port (cache/ports.ts);
  * the cache's short-lived answer memory sits above it (cache/access-review.ts).
  */
-import type { KubeApis } from './api-clients.js';
+import { FIELD_MANAGER, type KubeApis } from './api-clients.js';
 import type { AccessReviewer, ReadAttributes } from './cache/ports.js';
 
 /** A SelfSubjectAccessReview with one identity's client: may it make this read? */
@@ -12,6 +12,7 @@ export class ClientNodeAccessReviewer implements AccessReviewer {
 
   async mayRead(attributes: ReadAttributes): Promise<boolean> {
     const review = await this.apis.authorization.createSelfSubjectAccessReview({
+      fieldManager: FIELD_MANAGER,
       body: {
         apiVersion: 'authorization.k8s.io/v1',
         kind: 'SelfSubjectAccessReview',

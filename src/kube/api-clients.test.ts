@@ -59,7 +59,7 @@ describe('makeKubeApis', () => {
   it.each([
     ['https', 'the TLS handshake never completes'],
     ['http', 'the request is never answered'],
-  ])('fails a call to a hung API server (%s: %s) as a backend error naming the call', async (scheme) => {
+  ])('fails a call to a hung API server (%s: %s) as a 504 backend error naming the call', async (scheme) => {
     const server = await silentServer();
     cleanup = server.close;
     apis = makeKubeApis(kubeConfig(server.url(scheme)), { requestTimeoutMs: 150 });
@@ -67,7 +67,7 @@ describe('makeKubeApis', () => {
 
     const failure = await kube.get(AGENTS, 'kagent', 'sre').then(() => undefined, (err: unknown) => err);
 
-    expect(failure).toMatchObject({ code: 'backend_error', status: 502 });
+    expect(failure).toMatchObject({ code: 'backend_error', status: 504 });
     const message = (failure as Error).message;
     expect(message).toBe(
       'get agent kagent/sre: the Kubernetes API server did not answer within 0.15s; check that it is reachable and healthy, then retry',

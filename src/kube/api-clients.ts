@@ -3,8 +3,8 @@
  * 2.x makes a new undici dispatcher per request while applying authentication, so every call paid a TCP
  * and TLS handshake. A promise middleware (the library's extension point) keeps the first dispatcher and
  * reuses it; the library still chooses it (TLS, `tls-server-name`, `proxy-url`) and applies auth per
- * request, so rotated tokens are picked up. The HTTP library gives every request a deadline
- * (`requestTimeoutMs`, 30 s), since client-node sets none and a silent API server would hold one forever.
+ * request, so rotated tokens are picked up. Each request has a deadline (`requestTimeoutMs`, 30 s: a
+ * silent API server would hold it forever) and is sent again when the server asks (retry-after.ts).
  */
 import {
   ApiException, AuthorizationV1Api, CustomObjectsApi, HttpMethod, ServerConfiguration, createConfiguration,
@@ -13,6 +13,7 @@ import {
 import type { RequestOptions } from 'node:https';
 import type { Gvr } from '../service/ports.js';
 import { sendRequest, undiciRequestLibrary } from './http-library.js';
+import { DEFAULT_RETRY_POLICY, sendWithRetries, type RetryPolicy } from './retry-after.js';
 
 type Dispatcher = NonNullable<ReturnType<RequestContext['getDispatcher']>>;
 
@@ -30,6 +31,14 @@ export function collectionPath(gvr: Gvr, namespace: string): string {
 interface AuthorizationHeaders {
   applyAuthorizationHeader?(options: RequestOptions): Promise<void>;
 }
+
+/**
+ * The field manager of every write this service sends (create, replace, and their dry runs; the
+ * access reviews too), as `managedFields` and `kubectl get --show-managed-fields` name it, so an
+ * operator sees which fields agent-manager set rather than the client library's default
+ * (`unknown`, or client-node's own name). A delete has no field manager in the API.
+ */
+export const FIELD_MANAGER = 'agent-manager';
 
 /** How long one Kubernetes request may take, from connecting to the last body byte. */
 export const KUBE_REQUEST_TIMEOUT_MS = 30_000;
@@ -63,6 +72,8 @@ export interface KubeApis {
 export interface KubeApisOptions {
   /** Deadline of each request; default KUBE_REQUEST_TIMEOUT_MS. */
   requestTimeoutMs?: number;
+  /** How an answer the API server asked to have repeated is sent again; default DEFAULT_RETRY_POLICY. */
+  retry?: Partial<RetryPolicy>;
 }
 
 /** API objects for `kc` sharing one keep-alive agent, each request with a deadline. */
@@ -70,6 +81,7 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('the kubeconfig has no current cluster');
   const requestTimeoutMs = options.requestTimeoutMs ?? KUBE_REQUEST_TIMEOUT_MS;
+  const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   // The dispatcher the library built for the first request; undefined for a plain
   // http:// server, where the library leaves fetch's own keep-alive pool in place.
   let dispatcher: Dispatcher | undefined;
@@ -87,7 +99,7 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
     baseServer: new ServerConfiguration(cluster.server, {}),
     authMethods: { default: kc },
     promiseMiddleware: [keepAlive],
-    httpApi: undiciRequestLibrary(requestTimeoutMs),
+    httpApi: undiciRequestLibrary(requestTimeoutMs, retry),
   });
   /**
    * The kubeconfig's authentication headers for a read on the kept dispatcher, as
@@ -123,7 +135,8 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
     context.setHeaderParam('Accept', 'application/json');
     if (dispatcher) await applyHeaders(context);
     else await kc.applySecurityAuthentication(context);
-    const response = await sendRequest(await keepAlive.pre(context), requestTimeoutMs);
+    const ready = await keepAlive.pre(context);
+    const response = await sendWithRetries(() => sendRequest(ready, requestTimeoutMs), retry, ready.getSignal());
     const status = response.httpStatusCode;
     if (status >= 200 && status <= 299) return JSON.parse(await response.body.text()) as unknown;
     const body = status === 401 ? undefined : await response.body.text();

@@ -1,13 +1,13 @@
 /**
- * The Kubernetes port over @kubernetes/client-node. Reads (get, list) of every
- * resource, core or not, are plain JSON GETs through the library's configuration
- * (KubeApis.readObject, KubeApis.listObjects); writes of custom resources go through CustomObjectsApi.
+ * The Kubernetes port over @kubernetes/client-node. Reads (get, list) of every resource, core or
+ * not, are plain JSON GETs through the library's configuration (KubeApis.readObject, listObjects);
+ * writes of custom resources go through CustomObjectsApi, as field manager `agent-manager`.
  *
  * Every failure leaves here as an AppError (kube-errors.ts); a 404 on get is
  * `undefined` and on delete `false`, because "absent" is an answer, not an error.
  */
 import type { KubeObject, KubePort, Gvr, ListOptions, WriteCallOptions } from '../service/ports.js';
-import type { KubeApis } from './api-clients.js';
+import { FIELD_MANAGER, type KubeApis } from './api-clients.js';
 import { fromKube, kubeStatus } from './kube-errors.js';
 import type { AppError } from '../core/errors.js';
 
@@ -47,7 +47,7 @@ export class ClientNodeKube implements KubePort {
     try {
       const { group, version, resource: plural } = gvr;
       return (await this.apis.custom.createNamespacedCustomObject({
-        group, version, namespace, plural, body: object, dryRun: dryRunOf(options),
+        group, version, namespace, plural, body: object, dryRun: dryRunOf(options), fieldManager: FIELD_MANAGER,
       })) as KubeObject;
     } catch (err) {
       throw this.failure(err, `create ${singular(gvr)} ${namespace}/${object.metadata.name}`);
@@ -61,6 +61,7 @@ export class ClientNodeKube implements KubePort {
       const { group, version, resource: plural } = gvr;
       return (await this.apis.custom.replaceNamespacedCustomObject({
         group, version, namespace, plural, name, body: object, dryRun: dryRunOf(options),
+        fieldManager: FIELD_MANAGER,
       })) as KubeObject;
     } catch (err) {
       throw this.failure(err, `update ${singular(gvr)} ${namespace}/${name}`);

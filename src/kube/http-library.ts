@@ -4,11 +4,12 @@
  * request's own CPU; undici's `request` makes a Readable and an AsyncResource per request, which kept
  * about 4 KB of every request alive through the young-generation collections. `httpApi` is the
  * documented extension point: the library still builds URL, headers, auth and dispatcher and parses
- * answers into `ApiException`s. Bodies are read whole; redirects are not followed.
+ * answers into `ApiException`s. Bodies are read whole; redirects are not followed; retry-after.ts repeats.
  */
 import { ResponseContext, SelfDecodingBody, wrapHttpLibrary, type HttpLibrary,
   type RequestContext } from '@kubernetes/client-node';
 import { errors, getGlobalDispatcher, type Dispatcher } from 'undici';
+import { DEFAULT_RETRY_POLICY, sendWithRetries, type RetryPolicy } from './retry-after.js';
 
 type RawHeaders = Record<string, string | string[] | undefined>;
 
@@ -132,7 +133,12 @@ export function sendRequest(context: RequestContext, deadlineMs?: number): Promi
   });
 }
 
-/** The library to pass as `httpApi`: every request given up after `deadlineMs`. */
-export function undiciRequestLibrary(deadlineMs?: number): HttpLibrary {
-  return wrapHttpLibrary({ send: (context) => sendRequest(context, deadlineMs) });
+/**
+ * The library to pass as `httpApi`: each attempt given up after `deadlineMs`, and an answer the
+ * server asked to have repeated (429 or 5xx with `Retry-After`) sent again under `retry`.
+ */
+export function undiciRequestLibrary(deadlineMs?: number, retry: RetryPolicy = DEFAULT_RETRY_POLICY): HttpLibrary {
+  return wrapHttpLibrary({
+    send: (context) => sendWithRetries(() => sendRequest(context, deadlineMs), retry, context.getSignal()),
+  });
 }

@@ -1,9 +1,10 @@
 import { ApiException } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import { GatewayTimeout, RetryLater, toMcpErrorText } from '../core/errors.js';
 import { fromKube } from './kube-errors.js';
 
-const status = (code: number, message: string) =>
-  new ApiException(code, 'HTTP error', JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message, code }), {});
+const status = (code: number, message: string, headers: Record<string, string> = {}, extra: object = {}) =>
+  new ApiException(code, 'HTTP error', JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message, code, ...extra }), headers);
 
 describe('fromKube', () => {
   it.each([
@@ -61,9 +62,42 @@ describe('fromKube and a request deadline', () => {
     const abort = Object.assign(new Error('The user aborted a request.'), { name: 'AbortError', type: 'aborted' });
     const err = fromKube(abort, 'list helmreleases in kagent', 30_000);
     expect(err.code).toBe('backend_error');
+    expect(err.status).toBe(504);
     expect(err.message).toBe(
       'list helmreleases in kagent: the Kubernetes API server did not answer within 30s; check that it is reachable and healthy, then retry',
     );
     expect(err.cause).toBe(abort);
+  });
+});
+
+describe('fromKube and an API server that says "not now"', () => {
+  it('passes a 429 on as a 429 with its Retry-After, and says when to retry in the message MCP shows', () => {
+    const err = fromKube(status(429, 'Too many requests, please try again later.', { 'retry-after': '7' }, { reason: 'TooManyRequests' }),
+      'create helmrelease kagent/sre');
+    expect(err).toBeInstanceOf(RetryLater);
+    expect({ code: err.code, status: err.status, retryAfter: (err as RetryLater).retryAfterSeconds }).toEqual({
+      code: 'backend_error', status: 429, retryAfter: 7,
+    });
+    expect(toMcpErrorText(err)).toBe('backend_error: create helmrelease kagent/sre: the Kubernetes API server is throttling ' +
+      'requests (429 TooManyRequests: Too many requests, please try again later.); retry after 7s');
+  });
+
+  it('passes a 503 on as a 503, taking the wait from the Status details when there is no header', () => {
+    const err = fromKube(status(503, 'the server is shutting down', {}, { details: { retryAfterSeconds: 3 } }), 'list agents in kagent');
+    expect({ status: err.status, retryAfter: (err as RetryLater).retryAfterSeconds })
+      .toEqual({ status: 503, retryAfter: 3 });
+    expect(err.message).toBe('list agents in kagent: the Kubernetes API server is unavailable (503 ServiceUnavailable: the server ' +
+      'is shutting down); retry after 3s');
+  });
+
+  it.each([
+    ['a 504', 504, {}],
+    ['the reason Timeout on another status', 500, { reason: 'Timeout' }],
+  ])('answers %s from the API server as a 504 naming the Kubernetes reason, not a 502', (_case, code, extra) => {
+    const err = fromKube(status(code, 'request did not complete within requested timeout', {}, extra), 'get helmrelease kagent/sre');
+    expect(err).toBeInstanceOf(GatewayTimeout);
+    expect({ code: err.code, status: err.status }).toEqual({ code: 'backend_error', status: 504 });
+    expect(err.message).toBe(`get helmrelease kagent/sre: the Kubernetes API server timed out (${code} Timeout): request did not ` +
+      'complete within requested timeout; retry, and check the API server\'s load if it keeps happening');
   });
 });

@@ -2,19 +2,50 @@
  * Translates Kubernetes API failures into the error model, once, at the port boundary
  * (the Go service's `wrapKube`). `what` names the call in a fixed form
  * (`get helmrelease kagent/sre`, `list agents in kagent`). The underlying failure stays
- * as the cause, so a read-modify-write retry can still see a 409.
+ * as the cause, so a read-modify-write retry can still see a 409. A 429 or 503 the retries
+ * (retry-after.ts) did not cure keeps its status and `Retry-After`; an API timeout (the
+ * server's 504 or reason `Timeout`, or the client's deadline) is a 504, not a 502.
  */
 import { ApiException } from '@kubernetes/client-node';
-import { AppError, backendError, conflict, forbidden, invalid, notFound, unauthenticated } from '../core/errors.js';
+import {
+  AppError, GatewayTimeout, ServiceUnavailable, TooManyRequests, backendError, conflict, forbidden, invalid, notFound,
+  unauthenticated,
+} from '../core/errors.js';
+
+/** The parts of a metav1.Status error body this module reads. */
+interface StatusBody {
+  message?: unknown;
+  reason?: unknown;
+  details?: { retryAfterSeconds?: unknown };
+}
+
+function statusBody(err: ApiException<unknown>): StatusBody {
+  const body = err.body;
+  const parsed = typeof body === 'string' ? safeParse(body) : body;
+  return parsed && typeof parsed === 'object' ? parsed as StatusBody : {};
+}
 
 /** The `Status` message of an API error body, if it has one. */
 export function apiMessage(err: ApiException<unknown>): string {
-  const body = err.body;
-  const parsed = typeof body === 'string' ? safeParse(body) : body;
-  if (parsed && typeof parsed === 'object' && typeof (parsed as { message?: unknown }).message === 'string') {
-    return (parsed as { message: string }).message;
-  }
-  return `HTTP ${err.code}`;
+  const message = statusBody(err).message;
+  return typeof message === 'string' ? message : `HTTP ${err.code}`;
+}
+
+/** The `Status` reason of an API error body (`TooManyRequests`, `Timeout`, …), or ''. */
+function apiReason(err: ApiException<unknown>): string {
+  const reason = statusBody(err).reason;
+  return typeof reason === 'string' ? reason : '';
+}
+
+/**
+ * How long the API server asked to wait, in whole seconds: its `Retry-After` header (delta
+ * seconds, as client-go reads it), else the Status body's `details.retryAfterSeconds`, else 1.
+ */
+export function retryAfterSeconds(err: ApiException<unknown>): number {
+  const header = (err.headers as Record<string, string | undefined> | undefined)?.['retry-after'];
+  if (header !== undefined && /^\d+$/.test(header.trim())) return Number(header.trim());
+  const details = statusBody(err).details?.retryAfterSeconds;
+  return typeof details === 'number' && Number.isInteger(details) && details >= 0 ? details : 1;
 }
 
 function safeParse(text: string): unknown {
@@ -67,12 +98,28 @@ export function fromKube(err: unknown, what: string, timeoutMs?: number): AppErr
   if (err instanceof AppError) return err;
   if (isDeadlineAbort(err)) {
     const limit = timeoutMs === undefined ? '' : ` within ${timeoutMs / 1000}s`;
-    return backendError(`${what}: the Kubernetes API server did not answer${limit}; check that it is reachable and ` +
-      `healthy, then retry`, err);
+    return new GatewayTimeout(`${what}: the Kubernetes API server did not answer${limit}; check that it is reachable ` +
+      `and healthy, then retry`, { cause: err });
   }
   if (err instanceof ApiException) {
     const message = apiMessage(err);
+    if (err.code === 504 || apiReason(err) === 'Timeout') {
+      const reason = apiReason(err) || 'Timeout';
+      return new GatewayTimeout(`${what}: the Kubernetes API server timed out (${err.code} ${reason}): ${message}; ` +
+        `retry, and check the API server's load if it keeps happening`, { cause: err });
+    }
     switch (err.code) {
+      case 429:
+      case 503: {
+        const seconds = retryAfterSeconds(err);
+        const state = err.code === 429 ? 'is throttling requests' : 'is unavailable';
+        const reason = apiReason(err) || (err.code === 429 ? 'TooManyRequests' : 'ServiceUnavailable');
+        const detail = `${what}: the Kubernetes API server ${state} (${err.code} ${reason}: ${message}); retry after ` +
+          `${seconds}s`;
+        return err.code === 429
+          ? new TooManyRequests(detail, seconds, { cause: err })
+          : new ServiceUnavailable(detail, seconds, { cause: err });
+      }
       case 404:
         return notFound(notFoundText(what, message), err);
       case 403:

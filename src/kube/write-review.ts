@@ -6,7 +6,7 @@
  * `create` on subjectaccessreviews for it). The API server's reason travels with a
  * denial, so a refusal can say what RBAC said.
  */
-import type { KubeApis } from './api-clients.js';
+import { FIELD_MANAGER, type KubeApis } from './api-clients.js';
 import { fromKube } from './kube-errors.js';
 import type { AccessAttributes, AccessDecision } from '../service/ports.js';
 
@@ -27,6 +27,7 @@ const resourceAttributes = (a: AccessAttributes) => ({
 export async function selfReview(apis: KubeApis, attributes: AccessAttributes): Promise<AccessDecision> {
   try {
     const review = await apis.authorization.createSelfSubjectAccessReview({
+      fieldManager: FIELD_MANAGER,
       body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview',
         spec: { resourceAttributes: resourceAttributes(attributes) } },
     });
@@ -42,6 +43,7 @@ export async function subjectReview(
 ): Promise<AccessDecision> {
   try {
     const review = await apis.authorization.createSubjectAccessReview({
+      fieldManager: FIELD_MANAGER,
       body: {
         apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview',
         spec: { user, groups: [...groups], resourceAttributes: resourceAttributes(attributes) },

@@ -72,8 +72,9 @@ describe('the chart with its default values', () => {
   it('probes /healthz and /readyz and opens the http and metrics ports, on the Service too', () => {
     const c = container(rendered);
     const probe = { port: 'http' };
-    expect(c.livenessProbe).toEqual({ httpGet: { path: '/healthz', ...probe }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 });
-    expect(c.readinessProbe).toEqual({ httpGet: { path: '/readyz', ...probe }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 });
+    expect(c.startupProbe).toEqual({ httpGet: { path: '/healthz', ...probe }, periodSeconds: 2, timeoutSeconds: 2, failureThreshold: 30 });
+    expect(c.livenessProbe).toEqual({ httpGet: { path: '/healthz', ...probe }, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 });
+    expect(c.readinessProbe).toEqual({ httpGet: { path: '/readyz', ...probe }, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 });
     expect(c.ports).toEqual([{ name: 'http', containerPort: 8080, protocol: 'TCP' }, { name: 'metrics', containerPort: 9464, protocol: 'TCP' }]);
     expect((one(rendered, 'Service') as any).spec).toMatchObject({
       type: 'ClusterIP',

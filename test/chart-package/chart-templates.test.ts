@@ -61,9 +61,8 @@ describe('the Deployment template', () => {
   it('starts serve on :8080 in-cluster, with the hardened, probed pod the issue asks for', () => {
     expect(deployment).toMatch(/args:\n\s+- serve\n\s+- --listen=:8080\n\s+- --in-cluster=true\n/);
     expect(deployment).toContain('automountServiceAccountToken: true');
-    for (const probe of ['livenessProbe:\n            httpGet:\n              path: /healthz', 'readinessProbe:\n            httpGet:\n              path: /readyz']) {
-      expect(deployment).toContain(`${probe}\n              port: http\n            initialDelaySeconds: 5\n            periodSeconds: 10\n            timeoutSeconds: 5\n            failureThreshold: 3`);
-    }
+    // The probes come from the values (startupProbe, livenessProbe, readinessProbe), each switchable.
+    expect(deployment).toContain('{{- range $name := list "startupProbe" "livenessProbe" "readinessProbe" }}');
     expect(deployment).toContain('- name: tmp\n              mountPath: /tmp');
     expect(deployment).toContain('mountPath: /etc/agent-manager/idp-ca');
     expect(deployment).toContain('--dex-ca-file=/etc/agent-manager/idp-ca/{{ $caKey }}');

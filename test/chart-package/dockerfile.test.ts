@@ -36,17 +36,29 @@ const args = (stage: Instruction[], op: string) => stage.filter((i) => i.op === 
 describe('the Dockerfile', () => {
   it('has a build stage and a runtime stage, both on the Node 24 LTS slim image the package.json engines ask for', () => {
     expect(stages).toHaveLength(2);
-    expect(args(build, 'FROM')[0]).toMatch(/^node:24-bookworm-slim@sha256:[0-9a-f]{64} AS build$/);
-    expect(args(runtime, 'FROM')[0]).toMatch(/^node:24-bookworm-slim@sha256:[0-9a-f]{64} AS runtime$/);
+    expect(args(build, 'FROM')[0]).toMatch(/^node:24\.\d+\.\d+-bookworm-slim(@sha256:[0-9a-f]{64})? AS build$/);
+    expect(args(runtime, 'FROM')[0]).toMatch(/^node:24\.\d+\.\d+-bookworm-slim(@sha256:[0-9a-f]{64})? AS runtime$/);
     const engines = (JSON.parse(readRepoFile('package.json')) as { engines: { node: string } }).engines;
     expect(engines.node).toMatch(/^>=24\./);
   });
 
-  it('pins both stages to one base image digest, and says how to update it', () => {
-    const digests = [build, runtime].map((stage) => /@(sha256:[0-9a-f]{64})/.exec(args(stage, 'FROM')[0]!)?.[1]);
-    expect(digests[0]).toBeDefined();
-    expect(digests[1]).toBe(digests[0]);
-    expect(readRepoFile('Dockerfile')).toContain('docker buildx imagetools inspect node:24-bookworm-slim');
+  it('runs on the Node release the tests run on: the base tag names the pinned node devDependency', () => {
+    const pinned = (JSON.parse(readRepoFile('package.json')) as { devDependencies: Record<string, string> }).devDependencies.node;
+    expect(pinned).toMatch(/^\d+\.\d+\.\d+$/);
+    for (const stage of [build, runtime]) expect(args(stage, 'FROM')[0]).toMatch(new RegExp(`^node:${pinned.replaceAll('.', '\\.')}-bookworm-slim[@ ]`));
+  });
+
+  it('gives both stages one base, with the digest beside the tag when one is pinned, and says how to read it', () => {
+    const bases = [build, runtime].map((stage) => args(stage, 'FROM')[0]!.split(' ')[0]);
+    expect(bases[1]).toBe(bases[0]);
+    expect(readRepoFile('Dockerfile')).toContain('docker buildx imagetools inspect node:');
+  });
+
+  it('ships client-node once: a dev dependency, bundled into dist/vendor, which the pruned node_modules lacks', () => {
+    const pkg = JSON.parse(readRepoFile('package.json')) as Record<string, Record<string, string> | undefined>;
+    expect(pkg.devDependencies?.['@kubernetes/client-node']).toBeDefined();
+    expect(pkg.dependencies?.['@kubernetes/client-node']).toBeUndefined();
+    expect(pkg.scripts?.['build:product']).toBe('node scripts/build.mjs --product');
   });
 
   it('ships no pino-pretty: it is a dev dependency, which the build prunes before the runtime stage copies node_modules', () => {

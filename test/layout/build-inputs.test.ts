@@ -1,6 +1,6 @@
 /**
- * The build's skip of TypeScript (scripts/build.mjs) rests on one hash of what `tsgo -b` reads:
- * it must change with any source or tsconfig file, and with nothing else.
+ * The build's skip of TypeScript (scripts/build.mjs) rests on one hash of what TypeScript 7's
+ * `tsc -b` reads: it must change with any source or tsconfig file, and with nothing else.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

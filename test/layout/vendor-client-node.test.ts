@@ -58,7 +58,7 @@ describe('the bundled Kubernetes client of the build', () => {
     expect(stamp.slice(1).filter(Boolean)).toEqual(['ApiException', 'KubeConfig', 'Watch']);
   });
 
-  it('gives the rewritten modules working classes, with the dependencies still imported from node_modules', async () => {
+  it('gives the rewritten modules working classes, with the dependencies production keeps still imported from node_modules', async () => {
     const script = `const m = await import(${JSON.stringify(join(dist, 'main.js'))});
 const kc = new m.KubeConfig();
 kc.loadFromString('{clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}], users: [{name: u, user: {token: t}}], '

@@ -11,7 +11,7 @@
  * create the realistic one: a concurrent writer created the object first).
  *
  * Claims: a fault before the first write is answered 502 `backend_error` naming the call
- * (409 `conflict` for a 409), and nothing is written; a fault after the last write still
+ * (504 for a timeout, 409 `conflict` for a 409), and nothing is written; a fault after the last write still
  * answers 2xx; whatever happens, once every held request has settled, no HelmRelease is
  * left without its OCIRepository, a failed create leaves no source of its own behind
  * (unless the source's own write landed late), an update is applied whole or not at all
@@ -232,7 +232,8 @@ function checkAnswer(res: HttpResponse, phase: Phase, fault: Fault, success: num
   if (fault === '409') {
     expect({ status: res.status, code: error.code }).toEqual({ status: 409, code: 'conflict' });
   } else {
-    expect({ status: res.status, code: error.code }).toEqual({ status: 502, code: 'backend_error' });
+    const status = isTimeout(fault) ? 504 : 502;
+    expect({ status: res.status, code: error.code }).toEqual({ status, code: 'backend_error' });
     expect(error.message).toMatch(/^(get|list|create|update|delete) \S+/);
     if (fault.startsWith('timeout')) expect(error.message).toContain(`did not answer within ${DEADLINE_MS / 1000}s`);
   }
@@ -326,7 +327,7 @@ async function everyFault(
 }
 
 describe('faults at every API request', () => {
-  it('create: 502 or 409 before the write, 201 after it, never a release without its source, and no orphaned source after a refusal', async () => {
+  it('create: 502 (504 on a timeout) or 409 before the write, 201 after it, never a release without its source, and no orphaned source after a refusal', async () => {
     const { cases, steps, timed } = await everyFault(freshNamespace, create, ({ ns, res, step, phase, fault }) => {
       const concurrent = fault === '409' && step.verb === 'create';
       if (concurrent && step.resource === 'ocirepositories') {
@@ -356,7 +357,7 @@ describe('faults at every API request', () => {
     expect(cases).toBeGreaterThanOrEqual(minimumCases(steps.length, timed));
   });
 
-  it('update: 502 or 409 and nothing written, or 200 with the whole change (a lost race is retried)', async () => {
+  it('update: 502 (504 on a timeout) or 409 and nothing written, or 200 with the whole change (a lost race is retried)', async () => {
     const before = new Map<string, { resourceVersion: string; values: unknown }>();
     const prepare = async () => {
       const ns = await withAgent();
@@ -375,7 +376,7 @@ describe('faults at every API request', () => {
         expect(release.spec.values).toEqual(res.json.after);
         expect(release.spec.values).toMatchObject(whole);
       } else if (fault === 'timeout, applied late' && step.verb === 'update') {
-        // The write landed after the 502: whole, never in part.
+        // The write landed after the 504: whole, never in part.
         expect(release.spec.values).toMatchObject(whole);
       } else {
         expect(release.metadata.resourceVersion, 'nothing written').toBe(before.get(ns)!.resourceVersion);
@@ -386,7 +387,7 @@ describe('faults at every API request', () => {
     expect(cases).toBeGreaterThanOrEqual(minimumCases(steps.length, timed));
   });
 
-  it('delete: 502 or 409 with everything in place, or 200 with the release gone and its source deleted or kept for a reason', async () => {
+  it('delete: 502 (504 on a timeout) or 409 with everything in place, or 200 with the release gone and its source deleted or kept for a reason', async () => {
     const versions = new Map<string, string>();
     const prepare = async () => {
       const ns = await withAgent();
@@ -396,7 +397,7 @@ describe('faults at every API request', () => {
     const { cases, steps, timed } = await everyFault(prepare, remove, ({ ns, res, step, phase, fault }) => {
       checkAnswer(res, phase, fault, 200, step);
       if (fault === 'timeout, applied late' && step.verb === 'delete' && step.resource === 'helmreleases') {
-        // The release went after the 502; the source stays (nothing cleaned up): consistent.
+        // The release went after the 504; the source stays (nothing cleaned up): consistent.
         expect(find('helmreleases', ns, NAME)).toBeUndefined();
         expect(find('ocirepositories', ns, 'agent')).toBeDefined();
       } else if (res.status === 200) {
@@ -415,7 +416,7 @@ describe('faults at every API request', () => {
   it('create: a HelmRelease create that times out and lands late keeps its source', async () => {
     const step: Step = { verb: 'create', resource: 'helmreleases', namespace: '', name: '', occurrence: 1 };
     const { ns, res } = await runWithFault(freshNamespace, create, step, 'timeout, applied late');
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(504);
     expect(find('helmreleases', ns, NAME), 'the release landed').toBeDefined();
     checkNoReleaseWithoutSource(ns);
   });

@@ -32,13 +32,25 @@ run of ".", "-" or "_" (from "+"), so the whole run is trimmed at both ends.
 {{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimAll "-._" -}}
 {{- end -}}
 
-{{/* Labels every object carries. */}}
+{{/*
+Labels every object carries: the chart's own, then commonLabels. commonLabels may not
+redefine one of the chart's (the selector, the version and the owner are the chart's to say),
+and the pods' selector never includes them, so changing them is an ordinary upgrade.
+*/}}
 {{- define "agent-manager.labels" -}}
 helm.sh/chart: {{ include "agent-manager.chart" . }}
 {{ include "agent-manager.selectorLabels" . }}
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 application.giantswarm.io/team: {{ index .Chart.Annotations "io.giantswarm.application.team" | quote }}
+{{- with .Values.commonLabels }}
+{{- range $key := list "helm.sh/chart" "app.kubernetes.io/name" "app.kubernetes.io/instance" "app.kubernetes.io/version" "app.kubernetes.io/managed-by" "application.giantswarm.io/team" }}
+{{- if hasKey $.Values.commonLabels $key }}
+{{- fail (printf "commonLabels may not set %s: the chart sets it on every object" $key) }}
+{{- end }}
+{{- end }}
+{{ toYaml . }}
+{{- end }}
 {{- end -}}
 
 {{/* Labels the Deployment selects its pods by (never change on upgrade). */}}
@@ -142,4 +154,17 @@ without listing the portal's client here.
 {{- $identity := include "agent-manager.globalIdentity" . | fromJson -}}
 {{- $own := .Values.oauth.trustedAudiences | default (compact (list (dig "clientId" "" $identity))) -}}
 {{- concat $own .Values.muster.mcpServer.auth.requiredAudiences | uniq | join "," -}}
+{{- end -}}
+
+{{/*
+A probe of the container from its values: nothing when `enabled` is false, else the probe as
+Kubernetes takes it (every key but `enabled`), under the name given. Called with
+(list "livenessProbe" .Values.livenessProbe).
+*/}}
+{{- define "agent-manager.probe" -}}
+{{- $name := index . 0 -}}{{- $probe := index . 1 -}}
+{{- if $probe.enabled -}}
+{{ $name }}:
+  {{- omit $probe "enabled" | toYaml | nindent 2 }}
+{{- end -}}
 {{- end -}}

@@ -1,8 +1,9 @@
 /**
  * Fault injection for tests and benchmarks on the request hook chain: latency on every API request; the
- * next N requests of a verb and resource failing with a status (a proper Status body) or a dropped
- * connection; a pod put in CrashLoopBackOff with the kubelet's `BackOff` event. Reachable in-process
- * (`sandbox.faults`) and over the admin endpoints; in-process controllers are never affected.
+ * next N requests of a verb and resource failing with a status (a proper Status body, with `Retry-After`
+ * when the rule asks) or a dropped connection; a pod put in CrashLoopBackOff with the kubelet's `BackOff`
+ * event. Reachable in-process (`sandbox.faults`) and over the admin endpoints; in-process controllers are
+ * never affected.
  */
 import { isObject, nowTimestamp, type JsonObject } from './api/json.js';
 import { statusForCode } from './api/status.js';
@@ -30,6 +31,11 @@ export interface FailureRule {
   code?: number;
   /** Status message (default "injected fault: <verb> <resource>"). */
   message?: string;
+  /**
+   * Seconds the failure asks the client to wait (the `Retry-After` header and the Status's
+   * `details.retryAfterSeconds`, as kube-apiserver sends them with a 429 or 503); none by default.
+   */
+  retryAfterSeconds?: number;
   /** Drop the connection instead of answering. */
   drop?: boolean;
 }
@@ -80,7 +86,12 @@ export class FaultInjector {
       const what = info.isResourceRequest
         ? `${info.verb} ${info.resource}${info.subresource ? `/${info.subresource}` : ''}`
         : `${info.verb} ${info.path}`;
-      ctx.fail(statusForCode(rule.code ?? 500, rule.message ?? `injected fault: ${what}`));
+      const failure = statusForCode(rule.code ?? 500, rule.message ?? `injected fault: ${what}`);
+      if (rule.retryAfterSeconds !== undefined) {
+        failure.status.details = { retryAfterSeconds: rule.retryAfterSeconds };
+        ctx.res.setHeader('Retry-After', String(rule.retryAfterSeconds));
+      }
+      ctx.fail(failure);
     };
   }
 
@@ -105,6 +116,10 @@ export class FaultInjector {
     }
     if (rule.code !== undefined && (!Number.isInteger(rule.code) || rule.code < 400 || rule.code > 599)) {
       throw new Error(`code must be an HTTP error status (400-599), got ${String(rule.code)}`);
+    }
+    const wait = rule.retryAfterSeconds;
+    if (wait !== undefined && (!Number.isInteger(wait) || wait < 0)) {
+      throw new Error(`retryAfterSeconds must be a whole number of seconds >= 0, got ${String(wait)}`);
     }
     this.rules.push({ ...rule, verb: rule.verb ?? '*', resource: rule.resource ?? '*', count });
   }

@@ -68,6 +68,20 @@ describe('the admin endpoints for faults', () => {
     expect((await raw(h.sandbox, 'DELETE', '/sandbox/faults')).json).toEqual({ latencyMs: 0, failures: [] });
   });
 
+  it('answer a failure armed with retryAfterSeconds with Retry-After, as kube-apiserver throttles', async () => {
+    const armed = await raw(h.sandbox, 'POST', '/sandbox/faults/fail', {
+      body: JSON.stringify({ verb: 'get', resource: 'namespaces', code: 429, retryAfterSeconds: 7 }),
+    });
+    expect(armed.json.failures).toEqual([{ verb: 'get', resource: 'namespaces', code: 429, retryAfterSeconds: 7, count: 1 }]);
+    const throttled = await raw(h.sandbox, 'GET', '/api/v1/namespaces/kagent');
+    expect(throttled.code).toBe(429);
+    expect(throttled.headers['retry-after']).toBe('7');
+    expect(throttled.json).toMatchObject({ code: 429, reason: 'TooManyRequests', details: { retryAfterSeconds: 7 } });
+    expect((await raw(h.sandbox, 'GET', '/api/v1/namespaces/kagent')).code).toBe(200);
+    const bad = await raw(h.sandbox, 'POST', '/sandbox/faults/fail', { body: '{"code": 503, "retryAfterSeconds": 1.5}' });
+    expect(bad.json).toMatchObject({ code: 400, message: expect.stringContaining('retryAfterSeconds must be a whole number') });
+  });
+
   it('refuse bad arguments with 400 and everyone but the administrator with 403', async () => {
     expect((await raw(h.sandbox, 'POST', '/sandbox/faults/fail', { body: '{"code": 200}' })).json).toMatchObject({ code: 400, message: expect.stringContaining('code must be an HTTP error status') });
     expect((await raw(h.sandbox, 'POST', '/sandbox/faults/crashloop', { body: '{"namespace":"kagent","pod":"nope"}' })).json).toMatchObject({ code: 404, message: 'pods "nope" not found' });

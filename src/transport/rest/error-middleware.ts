@@ -2,11 +2,11 @@
  * The one place a REST failure becomes a response: `{"error":{"code","message"}}` with its code's status
  * (or an AppError's own, such as 413); anything else is 502 `backend_error` with the message only, never
  * a stack. 5xx log at error (stack in the log only), 4xx at debug; a 401 behind OAuth carries the
- * RFC 6750 challenge; a 503 says when to retry. An answer already under way cannot be replaced: its
+ * RFC 6750 challenge; a 429 or 503 says when to retry. An answer already under way cannot be replaced: its
  * connection is closed instead, so the client sees a cut answer, never a complete-looking one.
  */
 import type { Logger } from 'pino';
-import { ServiceUnavailable, toAppError, toRestErrorBody } from '../../core/errors.js';
+import { RetryLater, toAppError, toRestErrorBody } from '../../core/errors.js';
 import { challengeAfterGuard } from '../http/auth.js';
 import type { ErrorBody } from '../../core/types.js';
 import type { HttpRequest, HttpResponse } from '../http/exchange.js';
@@ -30,7 +30,7 @@ export function restErrorHandler(log: Logger): RestErrorHandler {
     if (status >= 500) requestLog.error({ ...where, err }, 'request failed');
     else requestLog.debug({ ...where, message: appError.message }, 'request refused');
     challengeAfterGuard(req, res, appError);
-    if (appError instanceof ServiceUnavailable) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
+    if (appError instanceof RetryLater) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
     const body: ErrorBody = toRestErrorBody(appError);
     sendJson(res, status, body);
   };

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, ErrorCode, HTTP_STATUS, PRECONDITION_FAILED_STATUS, SERVICE_UNAVAILABLE_STATUS, UNPROCESSABLE_STATUS } from '../../core/errors.js';
+import {
+  AppError, ErrorCode, GATEWAY_TIMEOUT_STATUS, HTTP_STATUS, PRECONDITION_FAILED_STATUS, SERVICE_UNAVAILABLE_STATUS,
+  TOO_MANY_REQUESTS_STATUS, UNPROCESSABLE_STATUS,
+} from '../../core/errors.js';
 import { OPERATIONS, openApiPath, operationId, type AnyOperation } from '../operations.js';
 import { FakeService, SAMPLE_AGENT, SAMPLE_INFO, SAMPLE_STATUS } from '../testing/fake-service.js';
 import {
@@ -86,7 +89,7 @@ describe('api/openapi.yaml against the operation table', () => {
     const producible = new Set(
       [
         ...Object.values(HTTP_STATUS), 413, 415, PRECONDITION_FAILED_STATUS, SERVICE_UNAVAILABLE_STATUS,
-        UNPROCESSABLE_STATUS,
+        UNPROCESSABLE_STATUS, TOO_MANY_REQUESTS_STATUS, GATEWAY_TIMEOUT_STATUS,
       ].map(String),
     );
     for (const op of documented.values()) {
