@@ -111,7 +111,7 @@ export const AGENT_MANAGER_RULES: readonly JsonObject[] = [
   { apiGroups: ['kagent.dev'], resources: ['agents'], verbs: ['get', 'list', 'watch', 'delete'] },
   { apiGroups: ['kagent.dev'], resources: ['modelconfigs'], verbs: ['list', 'watch'] },
   { apiGroups: ['api.kagent.dev'], resources: ['agents'], verbs: ['get', 'list', 'watch', 'delete'] },
-  { apiGroups: ['api.kagent.dev'], resources: ['harnesses', 'modelconfigs'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: ['api.kagent.dev'], resources: ['harnesses', 'modelconfigs'], verbs: ['list', 'watch'] },
   { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['list', 'watch', 'create', 'delete'] },
   { apiGroups: [''], resources: ['pods', 'events'], verbs: ['list', 'watch'] },

@@ -82,8 +82,9 @@ export function feedsOf(
     feedOf(source, types.event, namespace, { fieldSelector: 'type=Warning' }),
     feedOf(source, types.controllerRevision, namespace, { labelSelector: AGENT_LABEL }),
     // Chart 2.x's Agents, Harnesses and ModelConfigs, where the cluster serves api.kagent.dev.
-    ...[types.agentV2, types.harness, types.modelConfigV2].filter((t) => t !== undefined)
-      .map((gvr) => feedOf(source, gvr, namespace)),
+    ...(types.agentV2 ? [feedOf(source, types.agentV2, namespace)] : []),
+    ...(types.harness ? [feedOf(source, types.harness, namespace)] : []),
+    ...(types.modelConfigV2 ? [feedOf(source, types.modelConfigV2, namespace)] : []),
   ];
 }
 

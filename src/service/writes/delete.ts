@@ -60,7 +60,7 @@ export async function deleteAgent(
     if (request.mode === 'commit') throw bareAgentNotInGit(namespace, name);
     if (!force) throw bareAgentConflict(namespace, name);
     checkPreconditions(namespace, name, wanted, release);
-    result.agentDeleted = await kube.remove(agentTypeOf(env, agent), namespace, name, { dryRun });
+    result.agentDeleted = await removeAgent(kube, env, agent, name, namespace, dryRun);
     done('bare agent deleted');
     return result;
   }
@@ -89,7 +89,7 @@ export async function deleteAgent(
   }
   const suspended = (release.spec as { suspend?: unknown } | undefined)?.suspend === true;
   if (suspended && force && agent) {
-    result.agentDeleted = await kube.remove(agentTypeOf(env, agent), namespace, name, { dryRun });
+    result.agentDeleted = await removeAgent(kube, env, agent, name, namespace, dryRun);
   }
   const kept = await cleanUpSource(kube, env, release, dryRun);
   if (kept === true) result.ociRepositoryDeleted = true;
@@ -115,7 +115,10 @@ async function cleanUpSource(
   return removeSourceIfUnused(kube, env.types, source, release.metadata.uid, { dryRun });
 }
 
-/** The resource type of the Agent found: chart 2.x's api.kagent.dev one, or chart 0.x's kagent.dev one. */
-function agentTypeOf(env: OperationEnv, agent: KubeObject | undefined) {
-  return isLine2Agent(agent) && env.types.agentV2 ? env.types.agentV2 : env.types.agent;
+/** Removes the Agent found: chart 2.x's api.kagent.dev one, or chart 0.x's kagent.dev one. */
+function removeAgent(
+  kube: KubePort, env: OperationEnv, agent: KubeObject | undefined, name: string, namespace: string, dryRun: boolean,
+): Promise<boolean> {
+  if (isLine2Agent(agent) && env.types.agentV2) return kube.remove(env.types.agentV2, namespace, name, { dryRun });
+  return kube.remove(env.types.agent, namespace, name, { dryRun });
 }
