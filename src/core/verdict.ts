@@ -1,11 +1,9 @@
 /**
- * The status verdict: the gathered facts (Agent, HelmRelease, Deployment, pods, Warning events) folded
- * into ready / progressing / failed / unknown and one sentence; the first matching rule decides, and a
- * missing value is said in words (`no reason reported`). Ready means the written change has rolled out,
- * judged by generations as kstatus does (rollout-stage.ts): a controller that has not observed the
- * current generation speaks of an older spec, so the verdict is `progressing`, naming the stage behind.
- * A suspended release's change that Flux has not applied is `failed` (it will not roll out by waiting; Status
- * says `suspended: true` beside it), and a Warning event from before the release's last success is history
+ * The status verdict: the gathered facts (Agent, HelmRelease, Deployment, pods, Warning events) folded into
+ * ready / progressing / failed / unknown and one sentence; the first matching rule decides, and a missing value
+ * is said in words. Ready means the written change has rolled out, judged by generations as kstatus does
+ * (rollout-stage.ts): a stage behind is `progressing`, named. A suspended release's unapplied change is `failed`
+ * (waiting cannot roll it out), and a Warning event from before the release's last success is history
  * (currentWarnings), never the reason quoted.
  */
 import { conditionText, findCondition } from './conditions.js';

@@ -1,13 +1,10 @@
 /**
- * What the read cache keeps of an object, as client-go informers' transform functions trim theirs: only
- * what reads use, so a fleet of thousands of agents fits the chart's memory limit. No object keeps
- * `metadata.managedFields`. Deployments, pods and Warning events are read for get_agent_status only (the
- * service never writes them): they keep the fields its fold reads (service/reads/status.ts, core/pods.ts,
- * core/events.ts). A HelmRelease keeps its metadata and spec whole (an agent's version hashes them, a write
- * starts from them) and of its status what the reads show: generations, conditions, the last attempted
- * revision and each history entry's version, chart version, state, deploy time and config digest (the
- * revisions' Flux report); a kagent Agent its metadata, spec, generation and conditions. Every other type
- * is kept whole. Each object passes here once, as it enters a store.
+ * What the read cache keeps of an object, as informers' transform functions trim theirs: only what reads use, so
+ * thousands of agents fit the chart's memory limit. Never `metadata.managedFields`. Deployments, pods and Warning
+ * events (read for get_agent_status only) keep what its fold reads (reads/status.ts, core/pods.ts, core/events.ts).
+ * A HelmRelease and an Agent keep metadata and spec whole (an agent's version hashes them) and of their status what
+ * the reads show: generations, conditions, the last attempted revision, each Helm history entry's version, chart
+ * version, state, deploy time and config digest. Every other type is kept whole. Applied once, as an object enters.
  */
 import type { Gvr, KubeObject } from '../../service/ports.js';
 
