@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Condition } from './types.js';
-import { suspendedPending } from './rollout-stage.js';
+import { releaseBehind, releaseSuspended, suspendedPending } from './rollout-stage.js';
 import { statusVerdict, type StatusFacts } from './verdict.js';
 
 // Facts of an agent whose last change rolled out completely at generation 3; each row moves one stage behind.
@@ -44,6 +44,13 @@ describe('a suspended release', () => {
     expect(statusVerdict(given)).toEqual({ verdict: 'ready', summary: 'Agent is Ready; 1/1 pods available' });
     expect(statusVerdict(facts({ helmRelease: hr({ suspended: true }), agent: agent({ observedGeneration: 1 }) })))
       .toEqual({ verdict: 'progressing', summary: 'Agent generation 2 not yet observed by kagent (observed 1)' });
+  });
+
+  it('is what releaseBehind names first, for a verdict that asks it only what is behind', () => {
+    const given = facts({ helmRelease: hr({ suspended: true, generation: 4, observedGeneration: 4 }) });
+    expect(releaseBehind(given)).toBe(releaseSuspended(given));
+    expect(releaseBehind(given)).toMatch(/^suspended: Flux does not reconcile it; resume it to apply changes/);
+    expect(releaseBehind(facts({ helmRelease: hr({ suspended: true }) }))).toBeUndefined();
   });
 
   it('without a generation is not judged, nor is a release that is not suspended', () => {

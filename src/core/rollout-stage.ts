@@ -42,11 +42,15 @@ export function releaseSuspended(facts: Facts): string | undefined {
  * Why the HelmRelease does not yet speak for generation `wanted` (the caller's write) or
  * its own `metadata.generation`, if it does not: not yet written, not yet observed by
  * helm-controller, its last Helm action for an older generation, or its Ready condition
- * judged for an older one (or held twice, True and False). A suspended release's change is releaseSuspended's.
+ * judged for an older one (or held twice, True and False), or suspended with its change not applied
+ * (releaseSuspended's words, which statusVerdict turns into `failed`).
  */
 export function releaseBehind(facts: Facts, wanted?: number): string | undefined {
   const hr = facts.helmRelease;
   if (!hr?.exists) return undefined;
+  // A verdict fails this stage first (statusVerdict); one that only asks what is behind is told it too.
+  const suspended = releaseSuspended(facts);
+  if (suspended) return suspended;
   // Ready held twice, True and False (findCondition): helm-controller's word is unclear for any generation.
   const ready = findCondition(hr.conditions, 'Ready');
   if (ready?.reason === CONTRADICTORY) return `HelmRelease not judged clearly by helm-controller: ${ready.message}`;
