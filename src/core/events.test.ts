@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_EVENTS, summarizeEvents } from './events.js';
+import { currentWarnings, lastSuccessAt, MAX_EVENTS, summarizeEvents } from './events.js';
+import type { Status } from './types.js';
 
 // Raw Event JSON the way the API server returns it (only the fields the summary reads).
 const event = (kind: string, name: string, over: Record<string, unknown> = {}): Record<string, unknown> => ({
@@ -64,5 +65,45 @@ describe('summarizeEvents', () => {
 
   it('skips entries that are not objects', () => {
     expect(summarizeEvents([null, 'x', 3], 'sre', [])).toEqual([]);
+  });
+});
+
+describe('lastSuccessAt and currentWarnings', () => {
+  type Release = NonNullable<Status['helmRelease']>;
+  const release = (over: Partial<Release> = {}): Release => ({
+    exists: true, ready: true, suspended: false, gitOpsOwned: false, deleting: false, generation: 8,
+    conditions: [{ type: 'Ready', status: 'True', reason: 'UpgradeSucceeded', observedGeneration: 8, lastTransitionTime: '2024-05-01T10:05:00Z' }],
+    ...over,
+  });
+  const warning = (lastTimestamp?: string) => ({
+    type: 'Warning', reason: 'UpgradeFailed', message: 'm', object: 'HelmRelease/sre', ...(lastTimestamp ? { lastTimestamp } : {}),
+  });
+
+  it.each<[string, Release | undefined, string | undefined]>([
+    ['Ready turned True for the current generation', release(), '2024-05-01T10:05:00Z'],
+    ['Ready True without a generation on the condition', release({ conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2024-05-01T10:05:00Z' }] }),
+      '2024-05-01T10:05:00Z'],
+    ['a newer deploy of the newest Helm release, to the second', release({ history: [{ version: 3, status: 'deployed', lastDeployed: '2024-05-01T10:09:30.9Z' }] }),
+      '2024-05-01T10:09:30Z'],
+    ['the later of the two', release({ history: [{ version: 3, status: 'deployed', lastDeployed: '2024-05-01T09:00:00Z' }] }), '2024-05-01T10:05:00Z'],
+    ['not a Ready of an older generation', release({ conditions: [{ type: 'Ready', status: 'True', observedGeneration: 7, lastTransitionTime: '2024-05-01T10:05:00Z' }] }),
+      undefined],
+    ['not a False Ready', release({ ready: false, conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: '2024-05-01T10:05:00Z' }] }), undefined],
+    ['not a failed newest Helm release', release({ conditions: [], history: [{ version: 3, status: 'failed', lastDeployed: '2024-05-01T10:09:30Z' }] }),
+      undefined],
+    ['nothing without a release', undefined, undefined],
+  ])('is when %s', (_name, given, at) => {
+    expect(lastSuccessAt(given)).toBe(at);
+  });
+
+  it('keeps the warnings of that second and after, and those without a time', () => {
+    const events = [warning('2024-05-01T10:06:00Z'), warning('2024-05-01T10:05:00Z'), warning('2024-05-01T10:04:59Z'), warning()];
+    expect(currentWarnings(events, release())).toEqual([events[0], events[1], events[3]]);
+  });
+
+  it('keeps every warning when the release has no success to show', () => {
+    const events = [warning('2024-05-01T10:04:59Z')];
+    expect(currentWarnings(events, release({ conditions: [] }))).toEqual(events);
+    expect(currentWarnings(undefined, release())).toEqual([]);
   });
 });

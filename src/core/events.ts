@@ -2,10 +2,13 @@
  * The recent Warning events of an agent as get_agent_status reports them, from raw
  * Kubernetes Event objects (plain JSON or client-node objects; the gatherer lists the
  * namespace's events with the field selector `type=Warning`). Events are diagnostics: the
- * gatherer answers a list failure with no events, never an error.
+ * gatherer answers a list failure with no events, never an error. A warning from before the release last
+ * reconciled successfully is history (currentWarnings): it describes an older generation, not what is
+ * behind now, so the verdict does not quote it.
  */
+import { findCondition } from './conditions.js';
 import { formatKubeTime } from './kube-time.js';
-import type { EventSummary } from './types.js';
+import type { EventSummary, Status } from './types.js';
 
 type Obj = Record<string, unknown>;
 
@@ -49,6 +52,44 @@ export function summarizeEvents(
     return x > y ? -1 : x < y ? 1 : 0;
   });
   return out.slice(0, MAX_EVENTS);
+}
+
+/**
+ * When the release last reconciled successfully, to the second (`YYYY-MM-DDTHH:MM:SSZ`), if it says: the later of
+ * its Ready condition's turn to True (when that judged the release's current generation, or says for none) and
+ * the last deploy of its newest Helm release when that one is `deployed`. A Warning event older than this
+ * happened before that success: it belongs to an earlier generation (a failed upgrade since rolled back or
+ * superseded, a crash of pods since replaced).
+ */
+export function lastSuccessAt(release: Status['helmRelease']): string | undefined {
+  if (release?.exists !== true) return undefined;
+  const times: string[] = [];
+  const ready = findCondition(release.conditions, 'Ready');
+  const judgedNow = ready?.observedGeneration === undefined || release.generation === undefined ||
+    ready.observedGeneration >= release.generation;
+  if (ready?.status === 'True' && judgedNow && ready.lastTransitionTime) {
+    const at = formatKubeTime(ready.lastTransitionTime);
+    if (at !== undefined) times.push(at);
+  }
+  const newest = release.history?.[0];
+  if (newest?.status === 'deployed') {
+    const at = formatKubeTime(newest.lastDeployed);
+    if (at !== undefined) times.push(at);
+  }
+  return times.sort().at(-1);
+}
+
+/**
+ * The events that may speak for the agent now: those not older than the release's last success
+ * (lastSuccessAt). An event of that same second is kept (the times are to the second), and so is one
+ * without a time, which cannot be placed.
+ */
+export function currentWarnings(
+  events: readonly EventSummary[] | undefined, release: Status['helmRelease'],
+): readonly EventSummary[] {
+  const since = lastSuccessAt(release);
+  if (!events || since === undefined) return events ?? [];
+  return events.filter((e) => e.lastTimestamp === undefined || e.lastTimestamp >= since);
 }
 
 function isObj(v: unknown): v is Obj {

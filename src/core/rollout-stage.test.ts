@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Condition } from './types.js';
+import { releaseBehind, releaseSuspended, suspendedPending } from './rollout-stage.js';
 import { statusVerdict, type StatusFacts } from './verdict.js';
 
 // Facts of an agent whose last change rolled out completely at generation 3; each row moves one stage behind.
@@ -19,6 +20,46 @@ const facts = (over: Partial<StatusFacts> = {}): StatusFacts => ({
   helmRelease: hr(), agent: agent(), deployment: deployment(), ...over,
 });
 
+describe('a suspended release', () => {
+  // Flux does not reconcile it: a change it has not acted on waits for nobody, so waiting cannot help.
+  it.each<[string, StatusFacts, string]>([
+    ['suspended before helm-controller looked', facts({ helmRelease: hr({ suspended: true, generation: 4 }) }),
+      'suspended: Flux does not reconcile it; resume it to apply changes (generation 4 is not applied; last attempted 3)'],
+    ['created suspended', facts({ helmRelease: hr({ suspended: true, generation: 1, observedGeneration: 1, lastAttemptedGeneration: undefined }) }),
+      'suspended: Flux does not reconcile it; resume it to apply changes (generation 1 is not applied; never attempted)'],
+    ['observed by helm-controller without acting on it',
+      facts({ helmRelease: hr({ suspended: true, generation: 4, observedGeneration: 4, lastAttemptedGeneration: 3 }) }),
+      'suspended: Flux does not reconcile it; resume it to apply changes (generation 4 is not applied; last attempted 3)'],
+    ['with its last Helm action failed for an older generation',
+      facts({ helmRelease: hr({ suspended: true, generation: 4, ready: false, conditions: [{ type: 'Ready', status: 'False', reason: 'UpgradeFailed', observedGeneration: 3 }] }) }),
+      'suspended: Flux does not reconcile it; resume it to apply changes (generation 4 is not applied; last attempted 3)'],
+  ])('with a change Flux has not applied is failed, saying to resume it: %s', (_name, given, summary) => {
+    expect(statusVerdict(given)).toEqual({ verdict: 'failed', summary });
+    expect(suspendedPending(given.helmRelease)).toBe(true);
+  });
+
+  it('whose generation was acted on is judged as any release: what runs is what was written', () => {
+    const given = facts({ helmRelease: hr({ suspended: true }) });
+    expect(suspendedPending(given.helmRelease)).toBe(false);
+    expect(statusVerdict(given)).toEqual({ verdict: 'ready', summary: 'Agent is Ready; 1/1 pods available' });
+    expect(statusVerdict(facts({ helmRelease: hr({ suspended: true }), agent: agent({ observedGeneration: 1 }) })))
+      .toEqual({ verdict: 'progressing', summary: 'Agent generation 2 not yet observed by kagent (observed 1)' });
+  });
+
+  it('is what releaseBehind names first, for a verdict that asks it only what is behind', () => {
+    const given = facts({ helmRelease: hr({ suspended: true, generation: 4, observedGeneration: 4 }) });
+    expect(releaseBehind(given)).toBe(releaseSuspended(given));
+    expect(releaseBehind(given)).toMatch(/^suspended: Flux does not reconcile it; resume it to apply changes/);
+    expect(releaseBehind(facts({ helmRelease: hr({ suspended: true }) }))).toBeUndefined();
+  });
+
+  it('without a generation is not judged, nor is a release that is not suspended', () => {
+    expect(suspendedPending({ suspended: true })).toBe(false);
+    expect(suspendedPending({ suspended: false, generation: 4, lastAttemptedGeneration: 3 })).toBe(false);
+    expect(suspendedPending(undefined)).toBe(false);
+  });
+});
+
 describe('a verdict judged by generations', () => {
   it('is ready only when every controller observed its generation and the rollout is complete', () => {
     expect(statusVerdict(facts())).toEqual({ verdict: 'ready', summary: 'Agent is Ready; 1/1 pods available' });
@@ -28,13 +69,6 @@ describe('a verdict judged by generations', () => {
     ['helm-controller has not observed the written generation',
       facts({ helmRelease: hr({ generation: 7, observedGeneration: 6, lastAttemptedGeneration: 6 }) }),
       'HelmRelease generation 7 not yet observed by helm-controller (observed 6)'],
-    ['the release is suspended, so helm-controller will not look', facts({ helmRelease: hr({ suspended: true, generation: 4 }) }),
-      'HelmRelease is suspended: helm-controller will not act on generation 4 (last attempted 3) until it is resumed'],
-    ['a release created suspended', facts({ helmRelease: hr({ suspended: true, generation: 1, observedGeneration: 1, lastAttemptedGeneration: undefined }) }),
-      'HelmRelease is suspended: helm-controller will not act on generation 1 (never attempted) until it is resumed'],
-    ['the release is suspended: helm-controller observed the generation without acting on it',
-      facts({ helmRelease: hr({ suspended: true, generation: 4, observedGeneration: 4, lastAttemptedGeneration: 3 }) }),
-      'HelmRelease is suspended: helm-controller will not act on generation 4 (last attempted 3) until it is resumed'],
     ['helm-controller waits for the chart source, saying so for this generation',
       facts({ helmRelease: hr({ generation: 4, ready: false, conditions: [{ type: 'Ready', status: 'False', reason: 'SourceNotReady', message: "OCIRepository 'kagent/agent' is not ready\nmore", observedGeneration: 4 }] }) }),
       "HelmRelease generation 4 not yet observed by helm-controller (observed 3): SourceNotReady: OCIRepository 'kagent/agent' is not ready"],

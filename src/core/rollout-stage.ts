@@ -11,15 +11,46 @@ type Facts = Pick<Status, 'agent' | 'helmRelease' | 'deployment'>;
 
 const known = (n: number | undefined): n is number => typeof n === 'number';
 
+/** The first words of the summary of a suspended release with a change Flux has not applied. */
+export const SUSPENDED_SUMMARY = 'suspended: Flux does not reconcile it; resume it to apply changes';
+
+/**
+ * True when the release is suspended (`spec.suspend`) and its generation is one helm-controller has not run a
+ * Helm action for: helm-controller observes a suspended release's generation without acting on it, so what tells
+ * is `status.lastAttemptedGeneration` (absent: never attempted). Such a change will not roll out by waiting, only
+ * once the release is resumed. A release without a generation is not judged.
+ */
+export function suspendedPending(
+  hr: { suspended: boolean; generation?: number; lastAttemptedGeneration?: number } | undefined,
+): boolean {
+  if (!hr?.suspended || !known(hr.generation)) return false;
+  return !(known(hr.lastAttemptedGeneration) && hr.lastAttemptedGeneration >= hr.generation);
+}
+
+/**
+ * Why a suspended release's change will not roll out (suspendedPending), in the words a status summary starts with;
+ * undefined when it is not suspended or its generation has been acted on.
+ */
+export function releaseSuspended(facts: Facts): string | undefined {
+  const hr = facts.helmRelease;
+  if (!hr?.exists || !suspendedPending(hr)) return undefined;
+  const last = known(hr.lastAttemptedGeneration) ? `last attempted ${hr.lastAttemptedGeneration}` : 'never attempted';
+  return `${SUSPENDED_SUMMARY} (generation ${hr.generation} is not applied; ${last})`;
+}
+
 /**
  * Why the HelmRelease does not yet speak for generation `wanted` (the caller's write) or
  * its own `metadata.generation`, if it does not: not yet written, not yet observed by
  * helm-controller, its last Helm action for an older generation, or its Ready condition
- * judged for an older one (or held twice, True and False).
+ * judged for an older one (or held twice, True and False), or suspended with its change not applied
+ * (releaseSuspended's words, which statusVerdict turns into `failed`).
  */
 export function releaseBehind(facts: Facts, wanted?: number): string | undefined {
   const hr = facts.helmRelease;
   if (!hr?.exists) return undefined;
+  // A verdict fails this stage first (statusVerdict); one that only asks what is behind is told it too.
+  const suspended = releaseSuspended(facts);
+  if (suspended) return suspended;
   // Ready held twice, True and False (findCondition): helm-controller's word is unclear for any generation.
   const ready = findCondition(hr.conditions, 'Ready');
   if (ready?.reason === CONTRADICTORY) return `HelmRelease not judged clearly by helm-controller: ${ready.message}`;
@@ -31,13 +62,6 @@ export function releaseBehind(facts: Facts, wanted?: number): string | undefined
   // Flux's CRD defaults observedGeneration to -1: a release helm-controller never reconciled.
   if (known(hr.observedGeneration) && hr.observedGeneration < 1) {
     return 'HelmRelease created; Flux has not reconciled it yet';
-  }
-  // helm-controller observes a suspended release's generation without acting on it: what tells is the
-  // generation of its last Helm action.
-  if (hr.suspended && !(known(hr.lastAttemptedGeneration) && hr.lastAttemptedGeneration >= generation)) {
-    const last = known(hr.lastAttemptedGeneration) ? `last attempted ${hr.lastAttemptedGeneration}` : 'never attempted';
-    return `HelmRelease is suspended: helm-controller will not act on generation ${generation} (${last}) until it ` +
-      'is resumed';
   }
   if (known(hr.observedGeneration) && hr.observedGeneration < generation) {
     // What helm-controller says while it waits (the chart source not ready, a dependency), when it says it for this

@@ -134,6 +134,43 @@ describe('statusVerdict', () => {
   });
 });
 
+describe('a warning from before the release last succeeded', () => {
+  // The issue's scenario: an upgrade failed (runtime: rust written straight to the release), the release was rolled
+  // back and updated again; at generation 8, observed 8 and Ready since 10:05, kagent has not finished the Agent.
+  const upgradeFailed = {
+    type: 'Warning', reason: 'UpgradeFailed', message: 'Helm upgrade failed: values don\'t meet the schema',
+    object: 'HelmRelease/sre', lastTimestamp: '2024-05-01T10:00:00Z',
+  };
+  const recovered = hr({ generation: 8, observedGeneration: 8, lastAttemptedGeneration: 8,
+    conditions: [{ ...cond('Ready', 'True', 'UpgradeSucceeded', 'ok'), observedGeneration: 8, lastTransitionTime: '2024-05-01T10:05:00Z' }],
+    history: [{ version: 9, status: 'deployed', lastDeployed: '2024-05-01T10:05:00.123456789Z' }] });
+  const agentSyncing = { ...agent(null, true), generation: 4, observedGeneration: 4 };
+
+  it('is history: the verdict names the stage that is behind now', () => {
+    expect(statusVerdict({ helmRelease: recovered, agent: agentSyncing, events: [upgradeFailed] })).toEqual({
+      verdict: 'progressing', summary: 'Agent accepted; kagent has not reported readiness yet',
+    });
+    const scaled = {
+      helmRelease: recovered, agent: agent(true, true), deployment: deployment(2, 0), events: [upgradeFailed],
+    };
+    expect(statusVerdict(scaled)).toEqual({ verdict: 'progressing', summary: 'Deployment has 0/2 pods available' });
+  });
+
+  it('still speaks when it came after that success, or in the same second', () => {
+    for (const lastTimestamp of ['2024-05-01T10:07:00Z', '2024-05-01T10:05:00Z']) {
+      const backOff = { ...backOffEvent, lastTimestamp };
+      expect(statusVerdict({ helmRelease: recovered, agent: agentSyncing, events: [backOff, upgradeFailed] }).summary)
+        .toBe('not ready yet; last warning on Pod/sre-7d9-abcde: BackOff: Back-off restarting failed container');
+    }
+  });
+
+  it('counts as long as the release has no success of its current generation to show', () => {
+    const unjudged = hr({ ready: null, conditions: [] });
+    expect(statusVerdict({ helmRelease: unjudged, agent: agentSyncing, events: [upgradeFailed] }).summary)
+      .toBe('not ready yet; last warning on HelmRelease/sre: UpgradeFailed: Helm upgrade failed: values don\'t meet the schema');
+  });
+});
+
 describe('firstLine', () => {
   it.each<[string, string | undefined, string]>([
     ['one line', 'abc', 'abc'],

@@ -1,12 +1,14 @@
 /**
- * The status verdict: the gathered facts (Agent, HelmRelease, Deployment, pods, Warning events) folded
- * into ready / progressing / failed / unknown and one sentence; the first matching rule decides, and a
- * missing value is said in words (`no reason reported`). Ready means the written change has rolled out,
- * judged by generations as kstatus does (rollout-stage.ts): a controller that has not observed the
- * current generation speaks of an older spec, so the verdict is `progressing`, naming the stage behind.
+ * The status verdict: the gathered facts (Agent, HelmRelease, Deployment, pods, Warning events) folded into
+ * ready / progressing / failed / unknown and one sentence; the first matching rule decides, and a missing value
+ * is said in words. Ready means the written change has rolled out, judged by generations as kstatus does
+ * (rollout-stage.ts): a stage behind is `progressing`, named. A suspended release's unapplied change is `failed`
+ * (waiting cannot roll it out), and a Warning event from before the release's last success is history
+ * (currentWarnings), never the reason quoted.
  */
 import { conditionText, findCondition } from './conditions.js';
-import { agentBehind, deploymentBehind, releaseBehind } from './rollout-stage.js';
+import { currentWarnings } from './events.js';
+import { agentBehind, deploymentBehind, releaseBehind, releaseSuspended } from './rollout-stage.js';
 import { Verdict } from './types.js';
 import type { EventSummary, PodStatus, Status } from './types.js';
 
@@ -14,7 +16,7 @@ export { conditionStatus, conditionText, findCondition, parseConditions } from '
 
 /** What get_agent_status gathered; the verdict and summary are folded from it. */
 export type StatusFacts = Omit<Status, 'name' | 'namespace' | 'verdict' | 'summary' | 'generation'
-  | 'observedGeneration'>;
+  | 'observedGeneration' | 'suspended'>;
 
 /** What the caller waits for beside readiness: the release at least at `generation` (a write's). */
 export interface VerdictOptions {
@@ -45,7 +47,10 @@ export function statusVerdict(facts: StatusFacts, options: VerdictOptions = {}):
   if (hr?.deleting) {
     return progressing('HelmRelease is being uninstalled by helm-controller; the Agent disappears with it');
   }
-  // 1a. helm-controller has not caught up with the release's generation (or the caller's), or its Ready is unclear.
+  // 1a. Suspended with a change Flux has not applied: only resuming it rolls the change out.
+  const suspended = releaseSuspended(facts);
+  if (suspended) return failed(suspended);
+  // 1b. helm-controller has not caught up with the release's generation (or the caller's), or its Ready is unclear.
   const releaseStage = releaseBehind(facts, options.generation);
   if (releaseStage) return progressing(releaseStage);
   // 2. Flux says the release failed.
@@ -84,8 +89,8 @@ export function statusVerdict(facts: StatusFacts, options: VerdictOptions = {}):
       return { verdict: Verdict.Ready, summary: `Agent is Ready; ${available}/${replicas} pods available` };
     }
   }
-  // 6. A warning that names the trouble, newest first.
-  const warning = telltaleWarning(facts.events);
+  // 6. A warning that names the trouble, newest first; one from before the release's last success is history.
+  const warning = telltaleWarning(currentWarnings(facts.events, hr));
   if (warning) {
     return progressing(`not ready yet; last warning on ${warning.object}: ` +
       `${warning.reason}${withDetail(firstLine(warning.message))}`);

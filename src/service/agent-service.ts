@@ -10,7 +10,6 @@ import type {
   RevisionDetail, RevisionEntry, RollbackResult, SessionDetail, SessionList, SessionTurn, SkillsResult, Status,
   UpdateResult, ValidateResult, WaitResult,
 } from '../core/types.js';
-import { summaryOf } from '../core/agent-summary.js';
 import { validateName } from '../core/names.js';
 import type { RequestContext } from '../identity/caller.js';
 import { createAgent } from './writes/create.js';
@@ -18,7 +17,7 @@ import { listHarnesses } from './chart-lines/harnesses.js';
 import { deleteAgent, type DeleteRequest } from './writes/delete.js';
 import { InfoAnswer, listModelConfigs, listSkills, type SkillsRequest } from './reads/info.js';
 import type { OperationEnv } from './operation-env.js';
-import { getAgent, listAgents } from './reads/reads.js';
+import { getAgent, listAgents, summaryRow } from './reads/reads.js';
 import { resourceTypes } from './resources.js';
 import { getAgentRevision, listAgentRevisions } from './revisions/revisions.js';
 import { rollbackAgent, type RollbackRequest } from './revisions/rollback.js';
@@ -93,7 +92,7 @@ export class AgentService {
       : await listOne(await envFor(this.env, ctx, request));
     // One object that could not be read degraded its item; the list says so, and so does the log.
     if (warnings) ctx.log.warn({ namespace, warnings }, 'agent list degraded');
-    const rows = request.details === false ? agents.map(summaryOf) : agents;
+    const rows = request.details === false ? agents.map(summaryRow) : agents;
     return warnings ? { agents: rows, warnings } : { agents: rows };
   }
 

@@ -151,7 +151,9 @@ export const TOOL_DESCRIPTIONS = {
     'observed the Agent\'s, and the Deployment\'s rollout is complete (no pod of an older template left); until ' +
     'then the ' +
     'verdict is progressing and the summary names the stage behind, and failed is only a failure of the current ' +
-    'generation. ' +
+    'generation (a Warning event from before the release last succeeded is history, never the reason given). A ' +
+    'suspended HelmRelease with a change Flux has not applied is failed with suspended: true and a summary that ' +
+    'says to resume it. ' +
     'The Status carries generation and observedGeneration (the release\'s). Not found when ' +
     'neither an Agent nor a HelmRelease has that name. Writes nothing.' + TARGET,
   validate_agent:
@@ -232,7 +234,8 @@ export const TOOL_DESCRIPTIONS = {
   wait_for_agent:
     'Read-only. Waits for an agent\'s rollout instead of polling get_agent_status: answers once the agent is ready ' +
     '(until: ready, the default: every controller has observed the current generation and the rollout is complete; a ' +
-    'failed verdict of the current generation ends the wait early, with the reason in summary) or once its ' +
+    'failed verdict of the current generation ends the wait early, with the reason in summary, as does a suspended ' +
+    'release\'s change, which only resuming it rolls out) or once its ' +
     'HelmRelease ' +
     'and Agent are gone (until: deleted), or when timeoutSeconds (default 60, at most 600) are up. Returns the ' +
     'Status as ' +

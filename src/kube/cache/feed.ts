@@ -2,12 +2,14 @@
  * One watch-fed store (client-go's reflector and store in one small class): list, then watch from the
  * list's resourceVersion, re-watch after a normal end, re-list on 410 Gone, back off (0.2-10 s, jittered)
  * on failures. Served only after its first list and while its watch is open or down for at most
- * `staleAfterMs`; objects are frozen (a reader cannot corrupt the next answer) and kept without
- * `managedFields`; a store past `maxObjects` stops serving rather than grow without bound.
+ * `staleAfterMs`; objects are frozen (a reader cannot corrupt the next answer) and kept as slim.ts trims
+ * them (no `managedFields`, only what reads use); a store past `maxObjects` stops serving rather than grow
+ * without bound.
  */
 import { deepFreeze } from '../../core/frozen.js';
 import type { KubeObject } from '../../service/ports.js';
 import { watchStatus } from '../list-watch.js';
+import { slim } from './slim.js';
 import type { FeedSpec, WatchEventType, WatchHandle, WatchHandlers } from './ports.js';
 
 /** The list and watch of one store's type, namespace and selectors. */
@@ -35,14 +37,6 @@ export function compareRv(a: string, b: string): number | undefined {
   if (!/^\d+$/.test(a) || !/^\d+$/.test(b)) return undefined;
   if (a.length !== b.length) return a.length < b.length ? -1 : 1;
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function cacheable(object: KubeObject): KubeObject {
-  if (object.metadata?.managedFields !== undefined) {
-    const { managedFields: _dropped, ...metadata } = object.metadata;
-    object = { ...object, metadata: metadata as KubeObject['metadata'] };
-  }
-  return deepFreeze(object);
 }
 
 type Waiter = () => boolean;
@@ -184,7 +178,7 @@ export class Feed {
     }
     this.overflowed = false;
     const next = new Map<string, KubeObject>();
-    for (const item of items) next.set(item.metadata.name, cacheable(item));
+    for (const item of items) next.set(item.metadata.name, this.cacheable(item));
     this.objects = next;
     this.sorted = undefined;
     this.rv = resourceVersion;
@@ -232,11 +226,16 @@ export class Feed {
         this.options.onChange?.('too many objects to cache; reading directly', { objects: this.objects.size + 1 });
         this.handle?.stop();
         return;
-      } else this.objects.set(name, cacheable(object));
+      } else this.objects.set(name, this.cacheable(object));
       this.sorted = undefined;
     }
     if (rv) this.rv = rv;
     this.changed();
+  }
+
+  /** What the store keeps of an object (slim.ts), frozen: a reader cannot corrupt the next answer. */
+  private cacheable(object: KubeObject): KubeObject {
+    return deepFreeze(slim(this.spec.gvr, object));
   }
 
   private changed(): void {

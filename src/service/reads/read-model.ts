@@ -1,7 +1,8 @@
 /**
  * How an agent is read back from cluster objects: the kagent `Agent` CR, the
  * HelmRelease that owns it (Flux provenance labels, else the release of the same name)
- * and that release's values. Pure functions over plain Kubernetes JSON.
+ * and that release's values. Pure functions over plain Kubernetes JSON. A suspended release's agent says
+ * `suspended: true`, and is not `ready` while it has a change Flux has not applied (core/rollout-stage.ts).
  */
 import { conditionStatus, findCondition, parseConditions } from '../../core/conditions.js';
 import { parseToolsetHeader, readToolset, TOOLSET_HEADER } from '../../core/toolset.js';
@@ -14,6 +15,7 @@ import { CLUSTER_LABEL } from '../../core/target-cluster.js';
 import { ErrorCode } from '../../core/errors.js';
 import { agentFromLine2Cr, isLine2Agent, templatePlugins } from '../../core/chart-lines/agent-2x.js';
 import { valuesShapeProblem } from '../../core/release-values.js';
+import { suspendedPending } from '../../core/rollout-stage.js';
 
 export const DISPLAY_NAME_ANNOTATION = 'ui.giantswarm.io/display-name';
 export const RELEASE_NAME_LABEL = 'helm.toolkit.fluxcd.io/name';
@@ -185,13 +187,17 @@ export function withRelease(agent: Agent, release: KubeObject | undefined): Agen
   // The skills too: the values hold the pins that run, the annotation what was asked for.
   const skills = values.skills !== undefined ? releaseSkills(release, values) : rest.skills;
   const placed = placementOf(release);
+  const ref = helmReleaseRef(release);
   return prune({
     ...rest,
     ...(placed ? { organization: placed.organization, cluster: placed.cluster } : {}),
+    // A suspended release's change Flux has not applied: kagent's Ready speaks of the spec before it.
+    ...(suspendedPending(releaseGenerations(release, ref.suspended)) ? { ready: false } : {}),
+    ...(ref.suspended ? { suspended: true as const } : {}),
     skills,
     ...line2Fields(values),
     managed: kustomizationOf(release) !== undefined ? 'gitops' : 'helmrelease',
-    helmRelease: helmReleaseRef(release),
+    helmRelease: ref,
     values: malformed ? undefined : values,
     resourceVersion: release.metadata.resourceVersion || undefined,
     version: agentVersion(release),
@@ -200,6 +206,16 @@ export function withRelease(agent: Agent, release: KubeObject | undefined): Agen
     ...(malformed && !rest.error ? { error: { code: ErrorCode.Invalid, message: malformedText(release, malformed) } }
       : {}),
   });
+}
+
+/** What suspendedPending reads of a release: whether it is suspended, its generation and the last one acted on. */
+function releaseGenerations(release: KubeObject, suspended: boolean) {
+  const whole = (v: unknown): number | undefined => (Number.isInteger(v) ? (v as number) : undefined);
+  return {
+    suspended,
+    generation: whole((release.metadata as { generation?: unknown }).generation),
+    lastAttemptedGeneration: whole(obj(release.status).lastAttemptedGeneration),
+  };
 }
 
 function malformedText(release: KubeObject, problem: string): string {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { deepFreeze } from '../../core/frozen.js';
 import type { Gvr, KubeObject, KubePort } from '../ports.js';
-import { getAgent, listAgents, type ReadContext } from './reads.js';
+import { summaryOf } from '../../core/agent-summary.js';
+import { getAgent, listAgents, summaryRow, type ReadContext } from './reads.js';
 import { DEFAULT_API_VERSIONS, resourceTypes } from '../resources.js';
 import { CHART_URL } from '../testing/fixture.js';
 import { FakeKube } from '../testing/fake-kube.js';
@@ -67,6 +68,20 @@ describe('agents read from frozen objects (the read cache)', () => {
     expect(second).not.toBe(first);
     expect(second).toEqual(first);
     expect(Object.isFrozen(first)).toBe(false);
+  });
+});
+
+describe('list rows (details=false) of frozen agents', () => {
+  it('are made once per agent, frozen, the same as summaryOf makes them; a fresh agent gets a fresh row', async () => {
+    const rc: ReadContext = { kube: frozenReads(fixture()), types, chartUrl: CHART_URL };
+    const [agent] = (await listAgents(rc, 'kagent')).agents;
+    const row = summaryRow(agent!);
+    expect(row).toEqual(summaryOf(agent!));
+    expect(Object.isFrozen(row)).toBe(true);
+    expect(summaryRow((await listAgents(rc, 'kagent')).agents[0]!)).toBe(row);
+    const [fresh] = (await listAgents({ ...rc, kube: fixture() }, 'kagent')).agents;
+    expect(summaryRow(fresh!)).not.toBe(summaryRow(fresh!));
+    expect(Object.isFrozen(summaryRow(fresh!))).toBe(false);
   });
 });
 

@@ -7,7 +7,8 @@
  */
 import { deepFreeze } from '../../core/frozen.js';
 import { AppError, ErrorCode, notFound, toAppError } from '../../core/errors.js';
-import type { Agent } from '../../core/types.js';
+import { summaryOf } from '../../core/agent-summary.js';
+import type { Agent, AgentSummary } from '../../core/types.js';
 import { agentChartSources, isAgentRelease } from './agent-chart.js';
 import { lookupAgent, requireAgent } from './lookup.js';
 import { listAnyAgents } from './agent-objects.js';
@@ -36,6 +37,23 @@ function memoized(from: KubeObject, release: KubeObject | undefined, name: strin
   const agent = deepFreeze(build());
   built.set(from, { release, name, agent });
   return agent;
+}
+
+/**
+ * The list row of an agent (details=false), kept by the agent it was made from when that agent is one of
+ * the frozen ones above: a warm page of thousands makes only the rows that changed, and the REST layer
+ * reuses each frozen row's encoded text instead of serializing the page again.
+ */
+const rows = new WeakMap<Agent, AgentSummary>();
+
+export function summaryRow(agent: Agent): AgentSummary {
+  if (!Object.isFrozen(agent)) return summaryOf(agent);
+  let row = rows.get(agent);
+  if (row === undefined) {
+    row = deepFreeze(summaryOf(agent));
+    rows.set(agent, row);
+  }
+  return row;
 }
 
 /** The agent of an Agent CR and its release (either may be absent, not both). */

@@ -135,9 +135,10 @@ export function foldStatus(
     events: summarizeEvents(objects.events, name, podStatuses.map((p) => p.name)),
   };
   const hrFacts = facts.helmRelease;
-  const top: Pick<Status, 'generation' | 'observedGeneration'> = {};
+  const top: Pick<Status, 'generation' | 'observedGeneration' | 'suspended'> = {};
   if (hrFacts?.generation !== undefined) top.generation = hrFacts.generation;
   if (hrFacts?.observedGeneration !== undefined) top.observedGeneration = hrFacts.observedGeneration;
+  if (hrFacts?.suspended) top.suspended = true;
   return { name, namespace, ...statusVerdict(facts, options), ...top, ...facts };
 }
 

@@ -146,6 +146,17 @@ describe('the session refusals', () => {
     expect(r.message).toMatch(/agent kagent\/broken is not ready \(verdict (progressing|failed)\)/);
   });
 
+  it('says to resume a suspended agent, which waiting cannot make ready', async () => {
+    await readyAgent(f, 'napping', 'Napping Bot');
+    const release = f.sandbox.store.get('helmreleases', 'kagent', 'napping') as { spec: Record<string, unknown> };
+    f.sandbox.store.update('helmreleases', { ...release, spec: { ...release.spec, suspend: true } } as never);
+    const r = await refusal(f.service.startSession(f.ctx(), { name: 'napping', message: 'hi' }));
+    expect(r).toMatchObject({ code: 'conflict', status: 409 });
+    expect(r.message).toMatch(/^conflict: agent kagent\/napping is not ready \(verdict failed\): suspended: Flux does not reconcile it; /);
+    expect(r.message).toMatch(/\. Resume its HelmRelease \(flux resume helmrelease\), then try again$/);
+    expect(r.message).not.toContain('wait_for_agent');
+  });
+
   it('is 502 naming the URL tried when the endpoint is not reachable', async () => {
     const dead = await startServiceFixture({
       sandbox: { controllers: true, reconcileDelayMs: 5 },

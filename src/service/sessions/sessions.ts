@@ -70,8 +70,12 @@ async function openAgent(
   const identity = a2aIdentity(ctx, sessions.oauth);
   const status = await agentStatus(env.reads(ctx), env.types, namespace, request.name, env.compose.chartOciUrl);
   if (status.verdict !== 'ready') {
+    // Waiting cannot help a suspended release's change: only resuming it rolls it out.
+    const next = status.suspended
+      ? 'Resume its HelmRelease (flux resume helmrelease), then try again'
+      : 'Wait for it with wait_for_agent, then try again';
     throw conflict(`agent ${namespace}/${request.name} is not ready (verdict ${status.verdict}): ${status.summary}. ` +
-      `Wait for it with wait_for_agent, then try again`);
+      next);
   }
   const conversation = await sessions.a2a.open(namespace, request.name, identity, ctx.signal);
   return { agent: { namespace, name: request.name }, conversation, user: identity.user };

@@ -3,8 +3,9 @@
  * watches: a write's `wait` answers only once helm-controller has observed the generation the
  * write left, a status read right after a write is `progressing` and names the stage behind, a
  * change the chart refuses is `failed` and never `ready` first, and a `generation` argument holds
- * a wait until the release reaches it. "Not observed yet" is helm-controller held back on the
- * agent for as long as the test needs; every wait is on events, never a sleep.
+ * a wait until the release reaches it. A failure the release has since recovered from is not quoted as the
+ * reason of a later rollout, and a suspended release's change is answered at once. "Not observed yet" is a
+ * controller held back on the agent for as long as the test needs; every wait is on events, never a sleep.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServiceFixture, type ServiceFixture } from '../testing/fixture.js';
@@ -14,9 +15,12 @@ const DELAY_MS = 50;
 const BEHIND = /^HelmRelease generation \d+ not yet (observed|attempted|judged) by helm-controller/;
 const SPEC = { modelConfig: 'default-model-config', toolset: ['preset:none'] };
 /** One agent per test, so the tests run at once. */
-const AGENTS = ['read-at-once', 'updated', 'refused', 'held', 'rolled'];
+const AGENTS = ['read-at-once', 'updated', 'refused', 'held', 'rolled', 'relapsed', 'paused'];
 
-type Release = { metadata: { generation: number }; spec: { values: { agent: Record<string, unknown> } } };
+type Release = {
+  metadata: { generation: number }; spec: { suspend?: boolean; values: { agent: Record<string, unknown> } };
+};
+type Json = Record<string, unknown>;
 
 describe.concurrent('rollouts tracked by generation', () => {
   let f: ServiceFixture;
@@ -148,5 +152,65 @@ describe.concurrent('rollouts tracked by generation', () => {
   it('refuses a generation that is not a whole number of at least 1', async ({ expect }) => {
     await expect(f.service.waitForAgent(f.ctx(), { name: 'held', generation: 0 })).rejects.toThrow(
       'invalid request: generation must be a whole number of at least 1 (a write\'s generation), got 0');
+  });
+
+  it('does not quote a failure the release recovered from as the reason a later rollout is behind', async ({ expect }) => {
+    // The issue's scenario: values the chart refuses written straight to the release, a rollback, an update.
+    const live = structuredClone(release('relapsed'));
+    live.spec.values.agent.runtime = 'rust';
+    const written = f.sandbox.store.update('helmreleases', live as never) as Release;
+    const failed = await f.service.waitForAgent(f.ctx(), { name: 'relapsed', generation: written.metadata.generation, timeoutSeconds: 60 });
+    expect(failed.summary).toMatch(/^HelmRelease is not ready \(UpgradeFailed\)/);
+    expect((await f.service.rollbackAgent(f.ctx(), { name: 'relapsed', revision: 1, wait: 60 })).status?.verdict).toBe('ready');
+    // The sandbox's times are to the second: the failure is made a minute old, as it would be on a cluster.
+    for (const event of f.sandbox.store.list('events', { namespace: 'kagent' }).items as Json[]) {
+      if (event.reason !== 'UpgradeFailed' || (event.involvedObject as Json).name !== 'relapsed') continue;
+      const before = new Date(Date.parse(String(event.lastTimestamp)) - 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      f.sandbox.store.update('events', { ...event, firstTimestamp: before, lastTimestamp: before } as never);
+    }
+    // Updated again. kagent, held, renders the new generation once the wait has seen it behind: observed, its
+    // pods not ready yet. The wait names that stage, never the failure of before.
+    const resume = f.sandbox.controllers!.hold({ controllers: ['kagent-agents'], name: 'relapsed' });
+    const messages: string[] = [];
+    let rendered = false;
+    const progress = (m: string): void => {
+      messages.push(m);
+      if (rendered) {
+        resume();
+      } else if (/^Agent generation \d+ not yet observed by kagent/.test(m)) {
+        rendered = true;
+        const agent = f.sandbox.store.get('agents', 'kagent', 'relapsed') as Json & { metadata: { generation: number } };
+        const at = new Date().toISOString();
+        f.sandbox.store.updateStatus('agents', { ...agent, status: { observedGeneration: agent.metadata.generation, conditions: [
+          { type: 'Accepted', status: 'True', reason: 'AgentReconciled', message: '', lastTransitionTime: at },
+          { type: 'Ready', status: 'False', reason: 'DeploymentNotReady', message: '0/1 pods are ready', lastTransitionTime: at },
+        ] } } as never);
+      }
+    };
+    try {
+      const updated = await f.service.updateAgent(f.ctx(), { name: 'relapsed', description: 'again' });
+      const result = await f.service.waitForAgent(f.ctx({ progress }),
+        { name: 'relapsed', generation: updated.generation, timeoutSeconds: 60 });
+      expect(result.verdict).toBe('ready');
+      expect(result.events?.some((e) => e.reason === 'UpgradeFailed')).toBe(true);
+      expect(messages).toContain('Agent is not ready: DeploymentNotReady: 0/1 pods are ready');
+      expect(messages.filter((m) => m.includes('UpgradeFailed'))).toEqual([]);
+    } finally {
+      resume();
+    }
+  });
+
+  it('answers a wait on a suspended release at once: failed, suspended, saying to resume it', async ({ expect }) => {
+    const live = structuredClone(release('paused'));
+    live.spec.suspend = true;
+    f.sandbox.store.update('helmreleases', live as never);
+    const updated = await f.service.updateAgent(f.ctx(), { name: 'paused', description: 'not applied', force: true, wait: 600 });
+    expect(updated).toMatchObject({ timedOut: false, status: { verdict: 'failed', suspended: true } });
+    expect(updated.status?.summary).toMatch(
+      /^suspended: Flux does not reconcile it; resume it to apply changes \(generation \d+ is not applied; last attempted \d+\)$/);
+    const waited = await f.service.waitForAgent(f.ctx(), { name: 'paused', generation: updated.generation, timeoutSeconds: 600 });
+    expect(waited).toMatchObject({ verdict: 'failed', suspended: true, timedOut: false });
+    const { agents } = await f.service.listAgents(f.ctx(), { details: false });
+    expect(agents.find((a) => a.name === 'paused')).toMatchObject({ suspended: true, ready: false });
   });
 });
