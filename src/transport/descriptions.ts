@@ -208,7 +208,8 @@ export const TOOL_DESCRIPTIONS = {
     'is not kept. Writes nothing.' + TARGET,
   rollback_agent:
     "WRITES: rolls an agent back to one of its revisions by applying that revision's spec as an update_agent would: " +
-    'fields the revision did not have are cleared (but a revision without a toolset keeps the current one), the ' +
+    'fields the revision did not have are cleared (but a revision without a toolset keeps the current one; one ' +
+    'whose toolset reaches more than the current one says so in notes, naming both), the ' +
     'values are validated against the chart values schema in use now (a revision ' +
     'it refuses is refused with the violations) and the modelConfig against the namespace, and the same guards apply ' +
     '(GitOps-owned or suspended releases need force). Pass the version get_agent reported to refuse the rollback ' +

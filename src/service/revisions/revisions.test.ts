@@ -187,6 +187,23 @@ describe('rollbackAgent', () => {
     },
   );
 
+  it.each([['applied', false], ['dry run', true]])(
+    'says so when the revision\'s toolset reaches more than the current one, naming both (%s)', async (_case, dryRun) => {
+      const name = `widened-${String(dryRun)}`;
+      await f.service.createAgent(f.ctx(), { ...spec(name), toolset: ['preset:full'] });
+      await f.service.updateAgent(f.ctx(), { name, toolset: ['preset:none'] });
+      const result = await f.service.rollbackAgent(f.ctx(), { name, revision: 1, dryRun });
+      expect(result.changed).toContain('toolset');
+      expect(result.notes).toContain(
+        'revision 1\'s toolset reaches more than the current one: from ["preset:none"] to ["preset:full"], every tool ' +
+        'the gateway exposes',
+      );
+      // Back the other way access narrows: nothing to say about it.
+      const narrowing = await f.service.rollbackAgent(f.ctx(), { name, revision: 2, dryRun });
+      expect(narrowing.notes ?? []).not.toContainEqual(expect.stringContaining('reaches more'));
+    },
+  );
+
   it('keeps the ownership guards of update: a GitOps-owned release needs force', async () => {
     seedRelease(f.sandbox, { name: 'in-git', ready: true, labels: { 'kustomize.toolkit.fluxcd.io/name': 'agents' } });
     await expect(f.service.rollbackAgent(f.ctx(), { name: 'in-git', revision: 1 })).rejects.toMatchObject({ code: 'conflict' });
