@@ -106,7 +106,9 @@ export const TOOL_DESCRIPTIONS = {
     'again; skills, ' +
     'toolset, labels and annotations replace the whole value. The result is validated against the chart values ' +
     'schema and ' +
-    'the modelConfig against the namespace before anything is written. Guards: a GitOps-owned release (applied by a ' +
+    'the modelConfig against the namespace before anything is written; a refused value the live release already ' +
+    'carries in a field this update does not set is named as the live release\'s, with how to get past it (set ' +
+    'that field in the same update, or rollback_agent). Guards: a GitOps-owned release (applied by a ' +
     'Flux ' +
     'Kustomization) or a suspended one is refused with a conflict unless force; a bare Agent CR without a ' +
     'HelmRelease has ' +
