@@ -248,7 +248,8 @@ export const TOOL_DESCRIPTIONS = {
     'task: state, ' +
     'text, parts). Pass a requestId (at most 128 characters) to make a retry answer the same session instead of ' +
     'starting ' +
-    'another; sessionName (at most 200) names it. Waits at most timeoutSeconds (default 60, at most 600) for the ' +
+    'another (with replayed: true; the same requestId with another message is a conflict); ' +
+    'sessionName (at most 200) names it. Waits at most timeoutSeconds (default 60, at most 600) for the ' +
     'turn: one ' +
     'still running then answers what arrived with complete: false, and get_session shows the rest. With a progress ' +
     'token ' +
@@ -385,7 +386,8 @@ export const ARG = {
   dryRunRollback: 'Run every check and have the API server check the write (dryRun=All) without storing it or ' +
     'recording a revision',
   sessionMessage: 'What to say to the agent; at most 32000 characters',
-  requestId: 'Idempotency key (at most 128 characters): the same requestId answers the same session',
+  requestId: 'Idempotency key (at most 128 characters): the same requestId with the same message answers the same ' +
+    'session (replayed: true); with another message it is a conflict',
   sessionName: 'A name for the session (at most 200 characters)',
   sessionId: 'The session.id start_session or list_sessions answered',
   turnTimeoutSeconds: 'How long to wait for the turn, in whole seconds from 1 to 600; default 60 (then ' +
