@@ -329,8 +329,8 @@ export const ARG = {
     'to its head commit and written pinned',
   gitRefCommit: 'A full commit id (40 or 64 hex) to pin to; give either ref or commit',
   refreshSkills:
-    'Re-pin every skill: git skills to the head of the ref they asked for (or the default branch), OCI tags to their ' +
-    'current digest. Without it the pins stay unless skills are given',
+    'Re-pin every skill: git skills to the head of the branch or tag they asked for (or the default branch; a ' +
+    'commit asked for stays), OCI tags to their current digest. Without it the pins stay unless skills are given',
   gitRefName: 'Mount name; default: the last path segment, else the repository name',
   gitAuthSecretName: 'Secret in the namespace with credentials for private git skill repositories',
   toolsetCreate:
