@@ -70,7 +70,7 @@ describe('planPins', () => {
     const live: SkillsSpec = { gitRefs: ['a', 'b', 'c', 'd'].map((path) => ({ url: REPO, path, ref: C1 })) };
     const heads: Record<string, string> = { main: C2, 'v1.0': C3, '': C3 };
     const refreshed = pin(live, (l) => (l.kind === 'git' ? heads[l.ref ?? '']! : D2), { known, refresh: true });
-    expect(refreshed.skills.gitRefs!.map((g) => g.ref)).toEqual([C2, C3, C1, C3]);
+    expect(refreshed.skills!.gitRefs!.map((g) => g.ref)).toEqual([C2, C3, C1, C3]);
     expect(refreshed.refs.gitRefs!.map((g) => [g.ref, g.commit])).toEqual([['main', C2], ['v1.0', C3], [C1, C1], [undefined, C3]]);
   });
 
