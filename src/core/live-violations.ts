@@ -1,11 +1,10 @@
 /**
- * Whose a schema violation is: the caller's change, or the live release it is merged into. An update
- * merges a few fields into values someone may have written by hand (`runtime: rust` with kubectl), or
- * that a newer chart schema refuses; the refusal must not blame the caller for a field they did not
- * send, but say that the live release carries it and how to get past it. Decided on paths alone: a
- * violation is the live release's when the live values already have it and it lies outside every path
- * the update sets; anything else (a new violation, one in a field the update sets, a line with no path
- * such as a schema that does not compile) is the change's. Pure: the service passes the lines in.
+ * Whose a schema violation is: the caller's change, or the live release it is merged into (values written
+ * by hand, `runtime: rust` with kubectl, or that a newer chart schema refuses). A refusal must not blame
+ * the caller for a field they did not send, but say the live release carries it and how to get past it.
+ * Decided on paths alone: a violation is the live release's when the live values already have it and it
+ * lies outside every path the update sets; anything else (a new one, one in a field the update sets, a
+ * line with no path such as a schema that does not compile) is the change's. Pure.
  */
 import { AGENT_STRING_FIELDS } from './compose.js';
 import { isPlainObject } from './diff.js';

@@ -1,14 +1,10 @@
 /**
- * An agent's revisions in the cluster (ControllerRevisions, core/revisions/revision-record.ts): read in the same round
- * as everything a write decides on, recorded after the release write succeeded. Neither reading nor
- * recording ever fails the write (a failure is a note and a warning); the create and the prune beyond
- * `--revision-history-limit` of what the write read run in one concurrent round. That read may miss a
- * revision a concurrent write records after it, and this write's own create may land after another
- * write's prune, so once created the history is listed again and pruned to the limit: whatever the
- * interleaving, the last create is followed by a prune that sees every revision (recording costs two
- * sequential requests, three when a race left one too many). Only revisions owned by the release count,
- * and no new one takes a stray's name; over 1 MiB is not recorded. docs/revisions.md "Rules" gives each
- * rule.
+ * An agent's revisions in the cluster (ControllerRevisions, core/revisions/revision-record.ts): read with
+ * everything a write decides on, recorded after the release write succeeded, never failing the write (a
+ * failure is a note and a warning). The create and the prune of what the write read run in one round;
+ * as a concurrent write's record can land after that read, or this one's after another's prune, the
+ * history is listed again and pruned to the limit, so the last create is always followed by a prune that
+ * sees every revision. Only the release's own count; none takes a stray's name; over 1 MiB is not kept.
  */
 import {
   annotatedRevision, beyondLimit, buildRevision, nextRevision, parseRevision, REVISION_ANNOTATION, revisionSelector,

@@ -1,12 +1,10 @@
 /**
- * rollback_agent: a recorded revision's spec applied through the update path (writes/update.ts), so every rule
- * of update_agent holds (ownership guards, ModelConfig, toolset, today's chart schema, race retries,
- * dry run and preconditions) and the write is recorded with `operation: rollback`. The revision comes
- * from the history the update path reads anyway, so it costs what an update costs; a revision without a
- * toolset keeps the current one (a toolset is never removed). A revision whose toolset reaches more than the
- * current one is applied as asked, with a note naming both toolsets (core/toolset-reach.ts), in the dry
- * run too. In commit mode the same checks run and the values are proposed as a pull request; nothing is
- * written or recorded in the cluster.
+ * rollback_agent: a recorded revision's spec applied through the update path (writes/update.ts), so every
+ * rule of update_agent holds (ownership guards, ModelConfig, toolset, today's chart schema, race retries,
+ * dry run, preconditions) and the write is recorded with `operation: rollback`, at an update's cost. A
+ * revision without a toolset keeps the current one (a toolset is never removed); one whose toolset reaches
+ * more than the current one is applied with a note naming both (core/toolset-reach.ts), dry run too. In
+ * commit mode the same checks run and the values are proposed as a pull request, nothing is recorded.
  */
 import { invalid } from '../../core/errors.js';
 import { keptToolsetNote, rollbackUpdate } from '../../core/revisions/revision-record.js';

@@ -2,8 +2,8 @@
  * The session operations: talk to a ready agent over A2A through the kagent controller, as the caller.
  * Nothing is kept in the process: a session is its A2A context, a requestId maps to one by a name-based
  * id (session-id.ts), and every read asks the agent, so any replica answers the same; a retry with the
- * same requestId and message is answered as a replay (`replayed: true`), with another message it is a 409.
- * Refusals in order: 501 without an A2A endpoint, the inputs (400), the agent (404 missing, 409 not ready, naming its
+ * same requestId and message is a replay (`replayed: true`), with another message a 409. Refusals in
+ * order: 501 without an A2A endpoint, the inputs (400), the agent (404 missing, 409 not ready, naming its
  * verdict), the endpoint (502 naming the URL).
  */
 import { conflict, notFound, unsupported } from '../../core/errors.js';
