@@ -181,6 +181,10 @@ function finalError(err: unknown, req: HttpRequest, res: HttpResponse): void {
     res.destroy();
     return;
   }
-  if (status >= 500) requestLog?.error({ err: error.message, code: error.code }, 'request failed');
+  if (error.code === 'unsupported') {
+    requestLog?.info({ message: error.message, code: error.code }, 'request not offered here');
+  } else if (status >= 500) {
+    requestLog?.error({ err: error.message, code: error.code }, 'request failed');
+  }
   sendCompactJson(res, status, toRestErrorBody(error));
 }

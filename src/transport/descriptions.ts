@@ -107,7 +107,9 @@ export const TOOL_DESCRIPTIONS = {
     'again; skills, ' +
     'toolset, labels and annotations replace the whole value. The result is validated against the chart values ' +
     'schema and ' +
-    'the modelConfig against the namespace before anything is written. Guards: a GitOps-owned release (applied by a ' +
+    'the modelConfig against the namespace before anything is written; a refused value the live release already ' +
+    'carries in a field this update does not set is named as the live release\'s, with how to get past it (set ' +
+    'that field in the same update, or rollback_agent). Guards: a GitOps-owned release (applied by a ' +
     'Flux ' +
     'Kustomization) or a suspended one is refused with a conflict unless force; a bare Agent CR without a ' +
     'HelmRelease has ' +
@@ -215,7 +217,8 @@ export const TOOL_DESCRIPTIONS = {
     'is not kept. Writes nothing.' + TARGET,
   rollback_agent:
     "WRITES: rolls an agent back to one of its revisions by applying that revision's spec as an update_agent would: " +
-    'fields the revision did not have are cleared (but a revision without a toolset keeps the current one), the ' +
+    'fields the revision did not have are cleared (but a revision without a toolset keeps the current one; one ' +
+    'whose toolset reaches more than the current one says so in notes, naming both), the ' +
     'values are validated against the chart values schema in use now (a revision ' +
     'it refuses is refused with the violations) and the modelConfig against the namespace, and the same guards apply ' +
     '(GitOps-owned or suspended releases need force). Pass the version get_agent reported to refuse the rollback ' +
@@ -253,7 +256,8 @@ export const TOOL_DESCRIPTIONS = {
     'task: state, ' +
     'text, parts). Pass a requestId (at most 128 characters) to make a retry answer the same session instead of ' +
     'starting ' +
-    'another; sessionName (at most 200) names it. Waits at most timeoutSeconds (default 60, at most 600) for the ' +
+    'another (with replayed: true; the same requestId with another message is a conflict); ' +
+    'sessionName (at most 200) names it. Waits at most timeoutSeconds (default 60, at most 600) for the ' +
     'turn: one ' +
     'still running then answers what arrived with complete: false, and get_session shows the rest. With a progress ' +
     'token ' +
@@ -336,8 +340,8 @@ export const ARG = {
     'to its head commit and written pinned',
   gitRefCommit: 'A full commit id (40 or 64 hex) to pin to; give either ref or commit',
   refreshSkills:
-    'Re-pin every skill: git skills to the head of the ref they asked for (or the default branch), OCI tags to their ' +
-    'current digest. Without it the pins stay unless skills are given',
+    'Re-pin every skill: git skills to the head of the branch or tag they asked for (or the default branch; a ' +
+    'commit asked for stays), OCI tags to their current digest. Without it the pins stay unless skills are given',
   gitRefName: 'Mount name; default: the last path segment, else the repository name',
   gitAuthSecretName: 'Secret in the namespace with credentials for private git skill repositories',
   toolsetCreate:
@@ -393,7 +397,8 @@ export const ARG = {
   dryRunRollback: 'Run every check and have the API server check the write (dryRun=All) without storing it or ' +
     'recording a revision',
   sessionMessage: 'What to say to the agent; at most 32000 characters',
-  requestId: 'Idempotency key (at most 128 characters): the same requestId answers the same session',
+  requestId: 'Idempotency key (at most 128 characters): the same requestId with the same message answers the same ' +
+    'session (replayed: true); with another message it is a conflict',
   sessionName: 'A name for the session (at most 200 characters)',
   sessionId: 'The session.id start_session or list_sessions answered',
   turnTimeoutSeconds: 'How long to wait for the turn, in whole seconds from 1 to 600; default 60 (then ' +

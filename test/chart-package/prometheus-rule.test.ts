@@ -168,6 +168,19 @@ describe.skipIf(prometheus.mode === 'skip')('the chart PrometheusRule under prom
             { eval_time: '30m', alertname: 'AgentManagerAbsent', exp_alerts: [] },
           ],
         },
+        {
+          // A portal calling sessions and skills where they are not offered: half the answers are
+          // 501 unsupported, the caller's question and no failure, so nobody is paged for it.
+          interval: '1m',
+          input_series: [
+            { series: `http_server_request_duration_seconds_count{${sel},method="GET",route="/api/v1/agents",code="200",status="200"}`, values: '0+10x40' },
+            { series: `http_server_request_duration_seconds_count{${sel},method="POST",route="/api/v1/agents/:namespace/:name/sessions",code="501",status="501"}`, values: '0+6x40' },
+            { series: `http_server_request_duration_seconds_count{${sel},method="GET",route="/api/v1/skills",code="501",status="501"}`, values: '0+4x40' },
+          ],
+          alert_rule_test: [
+            { eval_time: '30m', alertname: 'AgentManagerHighErrorRate', exp_alerts: [] },
+          ],
+        },
       ],
     };
     writeFileSync(join(dir, 'tests.yaml'), stringify(tests));

@@ -66,6 +66,10 @@ describe.skipIf(!kubectlPresent)('commit mode against real git', () => {
     const result = await w.f.service.createAgent(w.f.ctx(alice), { ...spec, mode: 'commit', repository: 'acme/fleet', branch: 'main', path: './clusters/new' });
     expect(result.created).toEqual({ ociRepository: false, helmRelease: false });
     const commit = result.commit!;
+    // No Kustomization applies clusters/new: not GitOps-managed, and the toolset is there as an applied create's.
+    expect(commit.kustomization).toBeUndefined();
+    expect(result.agent).toMatchObject({ name: 'scout', managed: 'helmrelease', toolset: ['preset:kubernetes-read'] });
+    expect(result.agent).not.toHaveProperty('version');
     expect(commit.files.map((f) => `${f.action} ${f.path}`)).toEqual([
       'add clusters/new/agent-manager/agent.yaml', 'add clusters/new/agent-manager/kustomization.yaml',
       'add clusters/new/agent-manager/scout.yaml', 'update clusters/new/kustomization.yaml',

@@ -34,6 +34,9 @@ describe.skipIf(!kubectlPresent)('where a new agent goes', () => {
     const result = await w.f.service.createAgent(w.f.ctx(), { ...scout, name: 'scout', mode: 'commit' });
     const commit = result.commit!;
     expect(commit).toMatchObject({ repository: 'acme/fleet', base: 'main', directory: 'clusters/staging', kustomization: 'flux-system/staging' });
+    // Once merged, Kustomization staging applies it: GitOps-managed, with the toolset an applied create reports.
+    expect(result.agent).toMatchObject({ name: 'scout', managed: 'gitops', toolset: scout.toolset });
+    expect(result.agent).not.toHaveProperty('version');
     expect(actions(commit.files)).toEqual([
       'add clusters/staging/agent-manager/agent.yaml', 'add clusters/staging/agent-manager/kustomization.yaml',
       'add clusters/staging/agent-manager/scout.yaml', 'update clusters/staging/kustomization.yaml',

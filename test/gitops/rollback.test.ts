@@ -39,8 +39,13 @@ describe.skipIf(!kubectlPresent)('rollback_agent in commit mode', () => {
     const result = await w.f.service.rollbackAgent(w.f.ctx(alice), { name: 'sre', revision: 1, mode: 'commit' });
     expect(result).toMatchObject({ mode: 'commit', rolledBackTo: 1, changed: ['agent.displayName', 'toolset'], after: NIGHT_SHIFT });
     expect(result.revision).toBeUndefined();
-    // The toolset preflight speaks as on an applied rollback (this installation does not know preset:kubernetes-read).
-    expect(result.notes).toEqual([expect.stringMatching(/^preset:kubernetes-read is not one of the presets every installation has/)]);
+    // The toolset preflight speaks as on an applied rollback (this installation does not know preset:kubernetes-read),
+    // and so does the toolset comparison: revision 1 adds a server the current toolset does not hold.
+    expect(result.notes).toEqual([
+      expect.stringMatching(/^preset:kubernetes-read is not one of the presets every installation has/),
+      'revision 1\'s toolset may reach more than the current one: from ["preset:kubernetes-read"] to ' +
+      '["preset:kubernetes-read","server:prometheus"] (server:prometheus not in the current toolset)',
+    ]);
     const commit = result.commit!;
     expect(commit).toMatchObject({
       repository: 'acme/fleet', base: 'main', directory: 'clusters/prod', kustomization: 'flux-system/prod',

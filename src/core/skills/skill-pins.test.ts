@@ -5,6 +5,7 @@ import type { SkillsSpec } from '../types.js';
 const REPO = 'https://github.com/o/r';
 const C1 = '1'.repeat(40);
 const C2 = '2'.repeat(40);
+const C3 = '3'.repeat(40);
 const D1 = `sha256:${'d'.repeat(64)}`;
 const D2 = `sha256:${'e'.repeat(64)}`;
 
@@ -33,7 +34,7 @@ describe('planPins', () => {
     expect(lookupsOf(plan)).toEqual([]);
     expect(applyPins({ gitRefs: [{ url: REPO, ref: C1.toUpperCase() }, { url: REPO, path: 'x', commit: C2 }], refs: [`r.io/s/a:1@${D1}`] }, plan, new Map())).toEqual({
       skills: { gitRefs: [{ url: REPO, ref: C1 }, { url: REPO, path: 'x', ref: C2 }], refs: [`r.io/s/a@${D1}`] },
-      refs: { gitRefs: [{ name: 'r', url: REPO, ref: C1.toUpperCase(), commit: C1 }, { name: 'x', url: REPO, commit: C2 }], refs: [{ ref: `r.io/s/a:1@${D1}`, digest: D1 }] },
+      refs: { gitRefs: [{ name: 'r', url: REPO, ref: C1.toUpperCase(), commit: C1 }, { name: 'x', url: REPO, ref: C2, commit: C2 }], refs: [{ ref: `r.io/s/a:1@${D1}`, digest: D1 }] },
     });
   });
 
@@ -52,9 +53,32 @@ describe('planPins', () => {
     expect(lookupsOf(planPins({ gitRefs: [{ url: REPO, ref: C1 }] }, { known, refresh: true }))).toEqual([{ kind: 'git', url: REPO }]);
   });
 
-  it('refreshes a commit nothing explains to the default branch, and leaves a digest nothing explains alone', () => {
+  it('leaves a commit and a digest nothing explains alone on refresh: what was asked is that pin', () => {
     const plan = planPins({ gitRefs: [{ url: REPO, ref: C1 }], refs: [`r.io/s/a@${D1}`] }, { refresh: true });
-    expect(lookupsOf(plan)).toEqual([{ kind: 'git', url: REPO }]);
+    expect(lookupsOf(plan)).toEqual([]);
+    const kept = { gitRefs: [{ url: REPO, ref: C1 }] };
+    expect(applyPins(kept, plan, new Map()).skills).toEqual(kept);
+  });
+
+  it('keeps a commit asked for on refresh, while a branch moves to its head and a tag to its commit', () => {
+    const known = {
+      gitRefs: [
+        { name: 'a', url: REPO, ref: 'main', commit: C1 }, { name: 'b', url: REPO, ref: 'v1.0', commit: C1 },
+        { name: 'c', url: REPO, ref: C1, commit: C1 }, { name: 'd', url: REPO, commit: C1 },
+      ],
+    };
+    const live: SkillsSpec = { gitRefs: ['a', 'b', 'c', 'd'].map((path) => ({ url: REPO, path, ref: C1 })) };
+    const heads: Record<string, string> = { main: C2, 'v1.0': C3, '': C3 };
+    const refreshed = pin(live, (l) => (l.kind === 'git' ? heads[l.ref ?? '']! : D2), { known, refresh: true });
+    expect(refreshed.skills!.gitRefs!.map((g) => g.ref)).toEqual([C2, C3, C1, C3]);
+    expect(refreshed.refs.gitRefs!.map((g) => [g.ref, g.commit])).toEqual([['main', C2], ['v1.0', C3], [C1, C1], [undefined, C3]]);
+  });
+
+  it('records a commit given as commit as what was asked, so a later refresh keeps it', () => {
+    const first = pin({ gitRefs: [{ url: REPO, commit: C1 }] }, () => 'unused');
+    expect(first.refs).toEqual({ gitRefs: [{ name: 'r', url: REPO, ref: C1, commit: C1 }] });
+    const plan = planPins({ gitRefs: [{ url: REPO, ref: C1 }] }, { known: first.refs, refresh: true });
+    expect(lookupsOf(plan)).toEqual([]);
   });
 
   it('ignores a record entry for another repository or mount name', () => {

@@ -25,8 +25,8 @@ export const isFullCommit = (s: string | undefined): s is string => typeof s ===
 
 /** The annotation's content: what was asked for each pinned skill, matched by what it pinned to. */
 export interface SkillRefs {
-  /** A git skill: its mount name and url, the ref asked for (absent: the default branch, or a commit given), the
-   * commit. */
+  /** A git skill: its mount name and url, the ref asked for (a branch, tag or commit; absent: the default branch,
+   * or a commit given before commits were recorded), the commit. */
   gitRefs?: Array<{ name: string; url: string; ref?: string; commit: string }>;
   /** An OCI skill: the reference asked for and the digest it resolved to. */
   refs?: Array<{ ref: string; digest: string }>;
@@ -48,7 +48,7 @@ export function lookupKey(lookup: PinLookup): string {
 export interface PlannedPin {
   /** `skills.gitRefs[i]` or `skills.refs[i]`, for error messages. */
   at: string;
-  /** What the caller asked for: the git ref (absent: default branch or a given commit), or the OCI reference. */
+  /** What the caller asked for: the git ref or commit (absent: the default branch), or the OCI reference. */
   asked?: string;
   /** The pin when no lookup is needed. */
   pinned?: string;
@@ -61,8 +61,8 @@ export interface PinPlan {
 }
 
 export interface PinOptions {
-  /** Re-resolve every skill: git skills to the head of the ref asked (or the default branch), OCI tags to their
-   * digest. */
+  /** Re-resolve every skill: git skills to the head of the branch or tag asked (or the default branch; a commit
+   * asked stays), OCI tags to their digest. */
   refresh?: boolean;
   /** What earlier writes asked for (the release's or the revision's annotation): recovers a pinned entry's ref. */
   known?: SkillRefs;
@@ -70,7 +70,9 @@ export interface PinOptions {
 
 /**
  * The plan of a (validated) skills block. A git skill with a commit, or a full commit id
- * as ref, keeps it unless refreshing; any other is looked up. An OCI reference with a
+ * as ref, keeps it unless refreshing, and refreshing too when the commit is what it asked
+ * for; any other is looked up (refreshing: the branch or tag it asked for, else the
+ * default branch). An OCI reference with a
  * digest keeps it unless refreshing a known tag; a tag (none means `latest`) is looked up.
  * Throws nothing: an OCI reference that does not parse was refused by validation.
  */
@@ -80,11 +82,13 @@ export function planPins(skills: SkillsSpec | undefined, options: PinOptions = {
     const at = `skills.gitRefs[${i}]`;
     const given = ref.commit?.trim() || ref.ref?.trim() || undefined;
     const known = isFullCommit(given) ? knownGitRef(options.known, ref, given) : undefined;
-    const asked = ref.commit?.trim() ? undefined : known ? known.ref : given;
+    // What was asked: the record's ref for a pin an earlier write made (absent there: the default branch), else
+    // what is given, a commit included (as `ref` or `commit`), so the record tells a commit asked from a branch.
+    const asked = known ? known.ref : given;
     if (!refresh && isFullCommit(given)) return { at, asked, pinned: given.toLowerCase() };
-    const follow = asked !== undefined && !isFullCommit(asked) ? asked : undefined;
-    return { at, asked: refresh ? follow : asked,
-      lookup: { kind: 'git', url: ref.url.trim(), ...(follow ? { ref: follow } : {}) } };
+    // A commit asked for names exactly the code wanted: a refresh keeps it (a branch or tag moves to its head).
+    if (isFullCommit(asked)) return { at, asked, pinned: asked.toLowerCase() };
+    return { at, asked, lookup: { kind: 'git', url: ref.url.trim(), ...(asked ? { ref: asked } : {}) } };
   });
   const refs = (skills?.refs ?? []).map((text, i): PlannedPin => {
     const at = `skills.refs[${i}]`;

@@ -11,7 +11,7 @@ import { invalid } from '../../core/errors.js';
 import { planCreate, planDelete, planUpdate, type UpdatePlan } from '../../core/gitops/gitops-plan.js';
 import { toolsetRemovalViolation } from '../../core/revisions/revision-record.js';
 import { applyUpdate } from '../../core/update-merge.js';
-import type { AgentSpec, AgentUpdate, CommitOptions, CreateResult, DeleteResult,
+import type { Agent, AgentSpec, AgentUpdate, CommitOptions, CreateResult, DeleteResult,
   UpdateResult } from '../../core/types.js';
 import { callerLogFields, callerName, type RequestContext } from '../../identity/caller.js';
 import { schemaRefusal } from '../writes/checks.js';
@@ -20,8 +20,20 @@ import { liveReferences, sourceOfRelease } from '../writes/shared-source.js';
 import type { AgentObjects } from '../reads/lookup.js';
 import type { OperationEnv } from '../operation-env.js';
 import type { KubeObject, KubePort, ResolvedSchema } from '../ports.js';
-import { agentFromRelease, agentOf } from '../reads/read-model.js';
+import { agentFromRelease, agentOf, withRelease } from '../reads/read-model.js';
 import type { MergedUpdate } from '../writes/merged-update.js';
+
+/**
+ * The agent a proposed create describes, read as an applied create's is (the toolset, the values, the
+ * release reference): `gitops` when the pull request puts it under a Kustomization, which applies it once
+ * merged; no version, since no object carries one yet.
+ */
+function proposedAgent(release: KubeObject, name: string, underKustomization: boolean): Agent {
+  const { version: _version, resourceVersion: _resourceVersion, ...agent } = withRelease(
+    agentFromRelease(release, name), release,
+  );
+  return { ...agent, managed: underKustomization ? 'gitops' : 'helmrelease' };
+}
 
 export async function createInCommitMode(
   env: OperationEnv, ctx: RequestContext, kube: KubePort, spec: AgentSpec, namespace: string, values: Values,
@@ -36,7 +48,7 @@ export async function createInCommitMode(
   });
   logCommit(ctx, 'create', namespace, name, commit.pullRequest);
   const result: CreateResult = {
-    agent: agentFromRelease(release as KubeObject, name),
+    agent: proposedAgent(release as KubeObject, name, commit.kustomization !== undefined),
     manifests: composeManifests(namespace, name, values, env.compose),
     created: { ociRepository: false, helmRelease: false },
     mode: 'commit',

@@ -1,10 +1,10 @@
 /**
- * An agent's revisions in the cluster (ControllerRevisions, core/revisions/revision-record.ts): read in the same round
- * as everything a write decides on, recorded after the release write succeeded. Neither reading nor
- * recording ever fails the write (a failure is a note and a warning); the create and the prune beyond
- * `--revision-history-limit` run in one concurrent round, so recording costs one sequential request;
- * only revisions owned by the release count, and no new one takes a stray's name; over 1 MiB is not
- * recorded. docs/revisions.md "Rules" gives each rule.
+ * An agent's revisions in the cluster (ControllerRevisions, core/revisions/revision-record.ts): read with
+ * everything a write decides on, recorded after the release write succeeded, never failing the write (a
+ * failure is a note and a warning). The create and the prune of what the write read run in one round;
+ * as a concurrent write's record can land after that read, or this one's after another's prune, the
+ * history is listed again and pruned to the limit, so the last create is always followed by a prune that
+ * sees every revision. Only the release's own count; none takes a stray's name; over 1 MiB is not kept.
  */
 import {
   annotatedRevision, beyondLimit, buildRevision, nextRevision, parseRevision, REVISION_ANNOTATION, revisionSelector,
@@ -172,8 +172,16 @@ export async function recordRevision(
     notes.push(`revision ${String(revision)} of ${where} was not recorded (the change itself was applied): ${why}`);
     ctx.log.warn({ ...log, err: why }, 'revision not recorded');
   }
-  const failed = removed.filter((r) => r.status === 'rejected').map((r) =>
-    messageOf((r as PromiseRejectedResult).reason));
+  const failed = rejections(removed);
+  if (create && created!.status === 'fulfilled') {
+    const again = await pruneAfterCreate(env, kube, history, release, limit, obsolete.map((r) => r.name));
+    failed.push(...again.failed);
+    if (again.error !== undefined) {
+      notes.push(`the revision history of ${where} could not be listed after recording revision ${String(revision)}, ` +
+        `so a revision a concurrent write recorded may be kept beyond the limit until the next write: ${again.error}`);
+      ctx.log.warn({ ...log, err: again.error }, 'revision history not readable after recording');
+    }
+  }
   if (failed.length > 0) {
     notes.push(`${failed.length} revision(s) of ${where} beyond the history limit of ${limit} could not be ` +
       `deleted: ${failed[0]}`);
@@ -185,6 +193,29 @@ export async function recordRevision(
     ctx.log.warn({ ...log, err: history.error }, 'revision history not readable');
   }
   return create && created!.status === 'fulfilled' ? { revision, notes } : { notes };
+}
+
+const rejections = (settled: PromiseSettledResult<unknown>[]): string[] =>
+  settled.filter((r) => r.status === 'rejected').map((r) => messageOf((r as PromiseRejectedResult).reason));
+
+/**
+ * The prune that follows this write's create: the release's revisions listed again (the create
+ * included) and those beyond the newest `limit` deleted, but for the ones the first prune already
+ * took (`deleted`). A revision another write deletes at the same time is gone either way (a 404 is no
+ * failure). Answers the deletions that failed, or why the history could not be listed (it stays pruned
+ * as read).
+ */
+async function pruneAfterCreate(
+  env: OperationEnv, kube: KubePort, read: HistoryRead, release: KubeObject, limit: number, deleted: string[],
+): Promise<{ failed: string[]; error?: string }> {
+  const namespace = release.metadata.namespace ?? read.namespace;
+  const fresh = await readHistory(kube, env.types, namespace, read.agent);
+  if (fresh.error !== undefined) return { failed: [], error: fresh.error };
+  const obsolete = beyondLimit(releaseRevisions(fresh, release), limit).filter((r) => !deleted.includes(r.name));
+  const removed = await Promise.allSettled(
+    obsolete.map((r) => kube.remove(env.types.controllerRevision, namespace, r.name)),
+  );
+  return { failed: rejections(removed) };
 }
 
 /** The record with what the release's pinned skills asked for (its skill-refs annotation), so a revision keeps both. */

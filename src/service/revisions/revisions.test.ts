@@ -50,17 +50,56 @@ describe('the revision history limit', () => {
       expect(result.revision).toBe(i + 1);
       expect(result.notes).toBeUndefined();
     }
-    // At the limit the prune runs beside the record: still one sequential request more than the write.
+    // At the limit the prune of what the write read runs beside the record, and the history listed
+    // again after it finds nothing more to delete: two sequential requests more than the write.
     const meter = meterRoundTrips(f.sandbox);
     const last = await f.service.updateAgent(f.ctx(), { name: 'busy', description: 'change 12' });
     meter.stop();
     expect(last.revision).toBe(13);
-    expect(meter.depth()).toBe(3);
+    expect(meter.depth()).toBe(4);
     expect(f.sandbox.counters.count({ verb: 'delete', resource: 'controllerrevisions.apps' })).toBe(3);
     expect(stored('busy')).toEqual([4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
     const { revisions } = await f.service.listAgentRevisions(f.ctx(), { name: 'busy' });
     expect(revisions.map((r) => r.revision)).toEqual([13, 12, 11, 10, 9, 8, 7, 6, 5, 4]);
     expect(revisions[0]!.current).toBe(true);
+  });
+
+  it('prunes to the limit when a write\'s record lands after the writes that came after it pruned', async () => {
+    await f.service.createAgent(f.ctx(), spec('crowd'));
+    for (let i = 1; i <= 9; i++) await f.service.updateAgent(f.ctx(), { name: 'crowd', description: `change ${i}` });
+    expect(stored('crowd')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // The first write's revision create is held until three later writes have recorded and pruned.
+    let caught: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => { caught = resolve; });
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => { release = resolve; });
+    const stop = f.sandbox.hooks.use(async (ctx, next) => {
+      if (ctx.info.verb === 'create' && ctx.info.resource === 'controllerrevisions') {
+        stop();
+        caught();
+        await released;
+      }
+      await next();
+    });
+    const slow = f.service.updateAgent(f.ctx(), { name: 'crowd', description: 'slow' });
+    await held;
+    for (const change of ['fast 1', 'fast 2', 'fast 3']) {
+      expect((await f.service.updateAgent(f.ctx(), { name: 'crowd', description: change })).notes).toBeUndefined();
+    }
+    release();
+    const result = await slow;
+    expect(result.revision).toBe(11);
+    expect(result.notes).toBeUndefined();
+    expect(stored('crowd')).toEqual([5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+  });
+
+  it('keeps the limit when ten writes race on one agent', async () => {
+    await f.service.createAgent(f.ctx(), spec('stampede'));
+    for (let i = 1; i <= 9; i++) await f.service.updateAgent(f.ctx(), { name: 'stampede', description: `change ${i}` });
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+      f.service.updateAgent(f.ctx(), { name: 'stampede', description: `racer ${i}` })));
+    expect(results.map((r) => r.revision).sort((a, b) => a! - b!)).toEqual([11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+    expect(stored('stampede')).toEqual([11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
   });
 
   it('keeps none with a limit of 0, and deletes what an earlier limit kept', async () => {
@@ -184,6 +223,23 @@ describe('rollbackAgent', () => {
       expect(values('rb').toolset).toEqual(live);
       f.sandbox.store.delete('controllerrevisions', 'kagent', 'rb-92');
       if (!dryRun) await f.service.rollbackAgent(f.ctx(), { name: 'rb', revision: 1 });
+    },
+  );
+
+  it.each([['applied', false], ['dry run', true]])(
+    'says so when the revision\'s toolset reaches more than the current one, naming both (%s)', async (_case, dryRun) => {
+      const name = `widened-${String(dryRun)}`;
+      await f.service.createAgent(f.ctx(), { ...spec(name), toolset: ['preset:full'] });
+      await f.service.updateAgent(f.ctx(), { name, toolset: ['preset:none'] });
+      const result = await f.service.rollbackAgent(f.ctx(), { name, revision: 1, dryRun });
+      expect(result.changed).toContain('toolset');
+      expect(result.notes).toContain(
+        'revision 1\'s toolset reaches more than the current one: from ["preset:none"] to ["preset:full"], every tool ' +
+        'the gateway exposes',
+      );
+      // Back the other way access narrows: nothing to say about it.
+      const narrowing = await f.service.rollbackAgent(f.ctx(), { name, revision: 2, dryRun });
+      expect(narrowing.notes ?? []).not.toContainEqual(expect.stringContaining('reaches more'));
     },
   );
 

@@ -1,14 +1,15 @@
 /**
- * rollback_agent: a recorded revision's spec applied through the update path (writes/update.ts), so every rule
- * of update_agent holds (ownership guards, ModelConfig, toolset, today's chart schema, race retries,
- * dry run and preconditions) and the write is recorded with `operation: rollback`. The revision comes
- * from the history the update path reads anyway, so it costs what an update costs; a revision without a
- * toolset keeps the current one (a rollback never widens access). In commit mode the same checks run
- * and the values are proposed as a pull request; nothing is written or recorded in the cluster.
+ * rollback_agent: a recorded revision's spec applied through the update path (writes/update.ts), so every
+ * rule of update_agent holds (ownership guards, ModelConfig, toolset, today's chart schema, race retries,
+ * dry run, preconditions) and the write is recorded with `operation: rollback`, at an update's cost. A
+ * revision without a toolset keeps the current one (a toolset is never removed); one whose toolset reaches
+ * more than the current one is applied with a note naming both (core/toolset-reach.ts), dry run too. In
+ * commit mode the same checks run and the values are proposed as a pull request, nothing is recorded.
  */
 import { invalid } from '../../core/errors.js';
 import { keptToolsetNote, rollbackUpdate } from '../../core/revisions/revision-record.js';
 import { unknownPresetViolation } from '../../core/toolset-preflight.js';
+import { wideningRollbackNote } from '../../core/toolset-reach.js';
 import type { CommitOptions, RevisionSpec, RollbackResult } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationEnv } from '../operation-env.js';
@@ -60,8 +61,11 @@ export async function rollbackAgent(
   });
   const out: RollbackResult = { ...result, rolledBackTo: revision };
   // In either mode `before` holds the toolset the merge kept (a rollback never removes one).
-  const notes = [keptToolsetNote(revision, applied, result.before), unchangedNote(result, revision)]
-    .filter((n) => n !== undefined);
+  const notes = [
+    keptToolsetNote(revision, applied, result.before),
+    wideningRollbackNote(revision, result.before.toolset, result.after.toolset),
+    unchangedNote(result, revision),
+  ].filter((n) => n !== undefined);
   if (notes.length > 0) out.notes = [...(result.notes ?? []), ...notes];
   return out;
 }

@@ -1,7 +1,8 @@
 /**
  * The session operations on a real AgentService over the sandbox, whose kagent controller
  * serves A2A for Ready agents: a conversation starts, continues, lists and reads back with
- * the responder's answers; a requestId answers the same session without sending again; a
+ * the responder's answers; a requestId answers the same session without sending again (replayed), and
+ * is a 409 with another message; a
  * turn past its timeout answers complete: false; the refusals (501, 400 lengths, 404, 409
  * naming the verdict, 502 naming the URL) come in that order; with OAuth the caller's
  * token and user reach the endpoint and each caller sees only their own sessions.
@@ -82,7 +83,10 @@ describe('start_session, send_message, list_sessions, get_session', () => {
   it('answers the same session for the same requestId, without sending the message again', async () => {
     const first = await f.service.startSession(f.ctx(), { name: 'chatty', message: 'once', requestId: 'req-42' });
     const sends = f.sandbox.a2aRequests.filter((r) => r.method === 'POST').length;
+    expect(first).not.toHaveProperty('replayed');
     const again = await f.service.startSession(f.ctx(), { name: 'chatty', message: 'once', requestId: 'req-42' });
+    expect(again.replayed).toBe(true);
+    expect(again.turn.text).toBe(first.turn.text);
     expect(again.session.id).toBe(first.session.id);
     expect(again.turn.taskId).toBe(first.turn.taskId);
     expect(again.session.turns).toBe(1);
@@ -90,6 +94,20 @@ describe('start_session, send_message, list_sessions, get_session', () => {
     expect(f.sandbox.a2aRequests.filter((r) => r.method === 'POST').length).toBe(sends + 1);
     const other = await f.service.startSession(f.ctx(), { name: 'chatty', message: 'once', requestId: 'req-43' });
     expect(other.session.id).not.toBe(first.session.id);
+  });
+
+  it('refuses the same requestId with another message (409 naming the session and its message), sending nothing', async () => {
+    const first = await f.service.startSession(f.ctx(), { name: 'chatty', message: 'first question', requestId: 'req-77' });
+    const sends = f.sandbox.a2aRequests.filter((r) => r.method === 'POST').length;
+    const r = await refusal(f.service.startSession(f.ctx(), { name: 'chatty', message: 'a totally different question', requestId: 'req-77' }));
+    expect(r).toMatchObject({ code: 'conflict', status: 409 });
+    expect(r.message).toBe(`conflict: requestId "req-77" already started session ${first.session.id} of agent kagent/chatty with ` +
+      'another message ("first question"); a retry sends the same message. Use a new requestId for a new session, or ' +
+      'send_message with that sessionId to continue it');
+    // Only the context's tasks were listed.
+    expect(f.sandbox.a2aRequests.filter((r) => r.method === 'POST').length).toBe(sends + 1);
+    const detail = await f.service.getSession(f.ctx(), { name: 'chatty', sessionId: first.session.id });
+    expect(detail.session.turns).toBe(1);
   });
 });
 

@@ -1,11 +1,13 @@
 /**
  * The session operations: talk to a ready agent over A2A through the kagent controller, as the caller.
  * Nothing is kept in the process: a session is its A2A context, a requestId maps to one by a name-based
- * id (session-id.ts), and every read asks the agent, so any replica answers the same. Refusals in order:
- * 501 without an A2A endpoint, the inputs (400), the agent (404 missing, 409 not ready, naming its
+ * id (session-id.ts), and every read asks the agent, so any replica answers the same; a retry with the
+ * same requestId and message is a replay (`replayed: true`), with another message a 409. Refusals in
+ * order: 501 without an A2A endpoint, the inputs (400), the agent (404 missing, 409 not ready, naming its
  * verdict), the endpoint (502 naming the URL).
  */
 import { conflict, notFound, unsupported } from '../../core/errors.js';
+import { goQuote } from '../../core/go-quote.js';
 import { validateName } from '../../core/names.js';
 import type { Session, SessionDetail, SessionList, SessionTurn, Turn } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
@@ -16,7 +18,7 @@ import { checkMessage, checkOptional, checkSessionId, MAX_REQUEST_ID_CHARS, MAX_
   turnSeconds } from './limits.js';
 import type { A2AConversation, A2AJson } from './port.js';
 import { sessionContextId } from './session-id.js';
-import { oldestFirst, sessionOf, sessionsOf, turnOf } from './turns.js';
+import { askedText, oldestFirst, sessionOf, sessionsOf, turnOf } from './turns.js';
 
 export interface StartSessionRequest {
   name: string;
@@ -116,6 +118,20 @@ async function sessionTasks(opened: Opened, sessionId: string): Promise<A2AJson[
   return tasks;
 }
 
+/** How much of the first message a requestId conflict quotes. */
+const QUOTED_CHARS = 80;
+
+/** The 409 of a requestId that already started a session with another message. */
+function requestIdReused(
+  agent: { namespace: string; name: string }, requestId: string, sessionId: string, asked: string,
+) {
+  const chars = [...asked];
+  const quoted = chars.length > QUOTED_CHARS ? `${goQuote(chars.slice(0, QUOTED_CHARS).join(''))}…` : goQuote(asked);
+  return conflict(`requestId ${goQuote(requestId)} already started session ${sessionId} of agent ` +
+    `${agent.namespace}/${agent.name} with another message (${quoted}); a retry sends the same message. Use a new ` +
+    `requestId for a new session, or send_message with that sessionId to continue it`);
+}
+
 export async function startSession(
   env: OperationEnv, ctx: RequestContext, request: StartSessionRequest, onUpdate?: TurnListener,
 ): Promise<SessionTurn> {
@@ -132,12 +148,15 @@ export async function startSession(
   const { agent, conversation } = opened;
   const contextId = sessionContextId({ user: opened.user, ...agent, requestId });
   if (requestId !== undefined) {
-    // A retry of a start that reached the agent: answer that session and its first turn.
+    // A retry of a start that reached the agent: answer that session and its first turn, saying it is a
+    // replay; the same requestId with another message is a different request, refused rather than
+    // answered with the old one.
     const existing = await conversation.listTasks(contextId, TASK_LIMIT);
     if (existing.length > 0) {
-      return {
-        session: sessionOf(agent, contextId, existing, sessionName), turn: turnOf(oldestFirst(existing)[0]!, 0),
-      };
+      const first = oldestFirst(existing)[0]!;
+      const asked = askedText(first);
+      if (asked !== undefined && asked !== text) throw requestIdReused(agent, requestId, contextId, asked);
+      return { session: sessionOf(agent, contextId, existing, sessionName), turn: turnOf(first, 0), replayed: true };
     }
   }
   const { task, turn } = await runTurn(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { oldestFirst, sessionOf, sessionsOf, turnOf } from './turns.js';
+import { askedText, oldestFirst, sessionOf, sessionsOf, turnOf } from './turns.js';
 
 const agent = { namespace: 'kagent', name: 'sre' };
 const task = (id: string, contextId: string, state: string, timestamp: string, extra: Record<string, unknown> = {}) =>
@@ -41,5 +41,21 @@ describe('sessions from tasks', () => {
     expect(sessionsOf(agent, [...tasks, { id: 'orphan' }]).map((s) => [s.id, s.turns, s.state])).toEqual([
       ['two', 1, 'TASK_STATE_FAILED'], ['one', 2, 'TASK_STATE_COMPLETED'],
     ]);
+  });
+});
+
+describe('askedText', () => {
+  it('reads the caller\'s first message of a task, past the agent\'s', () => {
+    const history = [
+      { role: 'ROLE_USER', parts: [{ text: 'first ' }, { data: {} }, { text: 'question' }] },
+      { role: 'ROLE_AGENT', parts: [{ text: 'thinking' }] },
+      { role: 'ROLE_USER', parts: [{ text: 'later' }] },
+    ];
+    expect(askedText({ id: 't', history: [history[1], ...history] })).toBe('first question');
+  });
+
+  it('is undefined when the agent reports no history to read it from', () => {
+    expect(askedText({ id: 't' })).toBeUndefined();
+    expect(askedText({ id: 't', history: [{ role: 'ROLE_AGENT', parts: [{ text: 'hi' }] }] })).toBeUndefined();
   });
 });

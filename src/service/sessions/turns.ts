@@ -3,7 +3,7 @@
  * wire shapes: a Turn is one task (its state, the text and parts of the agent's latest
  * status message, whether it reached a final state); a Session is the tasks of one
  * context, oldest first by status time, named by the `sessionName` its first message
- * carried in its metadata.
+ * carried in its metadata; `askedText` reads what the caller said to start a task.
  */
 import type { Session, Turn } from '../../core/types.js';
 import type { A2AJson } from './port.js';
@@ -76,4 +76,15 @@ export function sessionsOf(agent: Session['agent'], tasks: readonly A2AJson[]): 
   }
   return [...byContext].map(([id, list]) => sessionOf(agent, id, list))
     .sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
+}
+
+/**
+ * The text of the caller's message that started `task` (the first user message of its history), or
+ * undefined when the agent reported no history to read it from.
+ */
+export function askedText(task: A2AJson): string | undefined {
+  const history = Array.isArray(task.history) ? task.history.map(obj) : [];
+  const asked = history.find((message) => message.role === 'ROLE_USER');
+  if (!asked || !Array.isArray(asked.parts)) return undefined;
+  return asked.parts.map(obj).map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
 }

@@ -5,6 +5,10 @@
  */
 import { isSet } from '../../core/compose.js';
 import { goQuote } from '../../core/go-quote.js';
+import {
+  liveViolationsAdvice, splitViolations, updatePaths, type SplitViolations,
+} from '../../core/live-violations.js';
+import type { AgentUpdate } from '../../core/types.js';
 import { schemaErrorText, valuesViolations } from '../../core/values-schema.js';
 import type { ResolvedSchema, KubeObject } from '../ports.js';
 
@@ -34,4 +38,42 @@ export function schemaViolations(resolved: ResolvedSchema, values: Record<string
 export function schemaRefusal(resolved: ResolvedSchema, values: Record<string, unknown>): string | undefined {
   const violations = schemaViolations(resolved, values);
   return violations.length > 0 ? schemaErrorText(resolved.version, resolved.source, violations) : undefined;
+}
+
+/** What an update's refusal needs of its merge: the live values, the merged values' violations, the release. */
+export interface MergedValues {
+  before: Record<string, unknown>;
+  schemaViolations: string[];
+  release: KubeObject;
+}
+
+/**
+ * Which of an update's merged-value violations the live release already carries in fields the update does not
+ * set (core/live-violations.ts), and what to do about them; none when the schema refuses nothing.
+ */
+export function liveSchemaViolations(
+  resolved: ResolvedSchema, merged: MergedValues, update: AgentUpdate,
+): SplitViolations & { advice?: string } {
+  if (merged.schemaViolations.length === 0) return { change: [], live: [] };
+  const live = schemaViolations(resolved, merged.before);
+  const split = splitViolations(merged.schemaViolations, live, updatePaths(update));
+  if (split.live.length === 0) return split;
+  const { namespace = '', name } = merged.release.metadata;
+  return { ...split, advice: liveViolationsAdvice(split.live, resolved.schema, { namespace, name }) };
+}
+
+/**
+ * The refusal of an update whose merged values the schema refuses, or undefined. Applied, it lists every
+ * violation and says which the live release already carries and how to get past them; proposed
+ * (`commit`), git is the base and the live values only drift, so only the change's own violations
+ * refuse it here.
+ */
+export function updateSchemaRefusal(
+  resolved: ResolvedSchema, merged: MergedValues, update: AgentUpdate, commit: boolean,
+): string | undefined {
+  const split = liveSchemaViolations(resolved, merged, update);
+  const refused = commit ? split.change : merged.schemaViolations;
+  if (refused.length === 0) return undefined;
+  const text = schemaErrorText(resolved.version, resolved.source, refused);
+  return commit || split.advice === undefined ? text : `${text}. ${split.advice}`;
 }

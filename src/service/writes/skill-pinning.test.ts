@@ -99,8 +99,32 @@ describe.skipIf(registryMode.mode === 'skip')('skills pinned at write time', () 
     expect(release('by-commit').spec.values.skills!.gitRefs!.map((g) => g.ref)).toEqual([MOVED, TAG]);
     expect((await f.service.getAgent(f.ctx(), { name: 'by-commit' })).skills!.gitRefs).toEqual([
       { url: REPO, path: 'a', name: 'a', ref: MOVED, commit: MOVED },
-      { url: REPO, path: 'b', name: 'b', commit: TAG },
+      { url: REPO, path: 'b', name: 'b', ref: TAG, commit: TAG },
     ]);
+  });
+
+  it('refreshSkills keeps a skill asked as a commit on it, while a branch moves to its head and a tag to its commit', async () => {
+    const RETAGGED = 'c'.repeat(40);
+    await f.service.createAgent(f.ctx(), {
+      ...BASE, name: 'mixed', skills: { gitRefs: [
+        { url: REPO, path: 'branch', ref: 'main' }, { url: REPO, path: 'tag', ref: 'v1.0' },
+        { url: REPO, path: 'as-ref', ref: TAG }, { url: REPO, path: 'as-commit', commit: MAIN },
+      ] },
+    });
+    github.moveRef('giantswarm/agent-skills', 'main', MOVED);
+    github.moveRef('giantswarm/agent-skills', 'v1.0', RETAGGED);
+    try {
+      const refreshed = await f.service.updateAgent(f.ctx(), { name: 'mixed', refreshSkills: true });
+      expect(release('mixed').spec.values.skills!.gitRefs!.map((g) => [g.path, g.ref])).toEqual([
+        ['branch', MOVED], ['tag', RETAGGED], ['as-ref', TAG], ['as-commit', MAIN],
+      ]);
+      expect(refreshed.agent.skills!.gitRefs!.map((g) => [g.name, g.ref, g.commit])).toEqual([
+        ['branch', 'main', MOVED], ['tag', 'v1.0', RETAGGED], ['as-ref', TAG, TAG], ['as-commit', MAIN, MAIN],
+      ]);
+    } finally {
+      github.moveRef('giantswarm/agent-skills', 'main', MAIN);
+      github.moveRef('giantswarm/agent-skills', 'v1.0', TAG);
+    }
   });
 
   it('resolves in a dry run and shows the pins, writing nothing', async () => {

@@ -61,6 +61,35 @@ describe('updateAgent', () => {
     expect(updates()).toBe(0);
   });
 
+  it('says a refused value is the live release\'s, not the change\'s, and how to get past it', async () => {
+    // Someone wrote a runtime the chart refuses straight into the release; the caller only fixes a description.
+    seedRelease(f.kube, {
+      name: 'hand-edited', ready: false,
+      values: { agent: { name: 'hand-edited', runtime: 'rust' }, modelConfig: { name: 'default-model-config' }, toolset: ['preset:none'] },
+    });
+    const err = await f.service.updateAgent(f.ctx(), { name: 'hand-edited', description: 'fix attempt' }).catch((e: Error) => e);
+    expect(err).toMatchObject({ code: 'invalid_request' });
+    expect((err as Error).message).toMatch(/^invalid request: values do not satisfy the agent chart schema \S+ \(embedded\): \/agent\/runtime: "rust" is not one of "go", "python"\. /);
+    expect((err as Error).message).toContain(
+      'The live release already carries the value at /agent/runtime, which this change does not set: set runtime ' +
+      '(runtime: "go", or "" for the chart default) in this update, or roll back to a revision without it (rollback_agent)',
+    );
+    expect(updates()).toBe(0);
+    // Setting the field in the same update gets past it.
+    const fixed = await f.service.updateAgent(f.ctx(), { name: 'hand-edited', description: 'fix attempt', runtime: '' });
+    expect(fixed.changed).toEqual(['agent.description', 'agent.runtime']);
+  });
+
+  it('blames the change when it sends the refused value itself, even one the live release carries', async () => {
+    seedRelease(f.kube, {
+      name: 'resent', ready: false,
+      values: { agent: { name: 'resent', runtime: 'rust' }, modelConfig: { name: 'default-model-config' }, toolset: ['preset:none'] },
+    });
+    const err = await f.service.updateAgent(f.ctx(), { name: 'resent', runtime: 'rust', description: 'x' }).catch((e: Error) => e);
+    expect((err as Error).message).toContain('/agent/runtime');
+    expect((err as Error).message).not.toContain('live release');
+  });
+
   it('answers 404 for an agent that does not exist, in the write guard\'s words', async () => {
     await expect(f.service.updateAgent(f.ctx(), { name: 'nothing', description: 'x' }))
       .rejects.toMatchObject({ code: 'not_found', message: 'not found: agent kagent/nothing (list_agents lists the agents there are)' });

@@ -18,8 +18,7 @@ import { nameViolation } from '../../core/names.js';
 import { skillsViolations } from '../../core/skills/skill-input.js';
 import { toolsetViolations, validateRemovedArguments } from '../../core/toolset.js';
 import { toolsetNotes, validatePresets } from '../../core/toolset-preflight.js';
-import { schemaErrorText } from '../../core/values-schema.js';
-import { schemaViolations } from './checks.js';
+import { updateSchemaRefusal } from './checks.js';
 import type { AgentUpdate, CommitOptions, RevisionOperation, UpdateResult } from '../../core/types.js';
 import type { StoredRevision } from '../../core/revisions/revision-record.js';
 import { callerLogFields, callerName, type RequestContext } from '../../identity/caller.js';
@@ -166,10 +165,10 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
     if (merged.modelConfigProblem) throw invalid(merged.modelConfigProblem);
     // In commit mode git is the base, judged with the change once git is read (commit-ops.ts): here only
     // what the change itself breaks is refused (before GitHub is asked), not what only the live values
-    // hold, whose drift the pull request is not about.
-    const liveOnly = plan.target.mode === 'commit' ? schemaViolations(schema, merged.before) : [];
-    const violations = merged.schemaViolations.filter((v) => !liveOnly.includes(v));
-    if (violations.length > 0) throw invalid(schemaErrorText(schema.version, schema.source, violations));
+    // hold, whose drift the pull request is not about. Applied, a value only the live release carries
+    // is refused too, saying so and how to get past it.
+    const schemaProblem = updateSchemaRefusal(schema, merged, update, plan.target.mode === 'commit');
+    if (schemaProblem) throw invalid(schemaProblem);
     if (plan.target.mode === 'commit') {
       // A proposal writes nothing to the cluster, so it records no revision; the toolset notes still apply.
       const proposed = await updateInCommitMode(env, ctx, kube, {

@@ -78,6 +78,16 @@ describe('validateAgent in update mode', () => {
     expect(result.errors).toEqual([expect.stringContaining('modelConfig "nope"'), expect.stringContaining('/agent/runtime')]);
   });
 
+  it('notes a refused value the live release carries, not the change, with how to get past it', async () => {
+    seedRelease(f.kube, {
+      name: 'hand-edited', ready: false,
+      values: { agent: { name: 'hand-edited', runtime: 'rust' }, modelConfig: { name: 'default-model-config' }, toolset: ['preset:none'] },
+    });
+    const result = await f.service.validateAgent(f.ctx(), { mode: 'update', update: { name: 'hand-edited', description: 'fix attempt' } });
+    expect(result.errors).toEqual(['/agent/runtime: "rust" is not one of "go", "python"']);
+    expect(result.notes).toContainEqual(expect.stringMatching(/^The live release already carries the value at \/agent\/runtime, which this change does not set: set runtime/));
+  });
+
   it('answers ownership and not-found problems as errors', async () => {
     await expect(f.service.validateAgent(f.ctx(), { mode: 'update', update: { name: 'gitops', description: 'x' } }))
       .rejects.toMatchObject({ code: 'conflict' });

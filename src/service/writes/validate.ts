@@ -20,7 +20,7 @@ import type { AgentSpec, AgentUpdate, ValidateResult } from '../../core/types.js
 import type { RequestContext } from '../../identity/caller.js';
 import { invalid } from '../../core/errors.js';
 import { placedValues } from '../fleet/targeting.js';
-import { modelConfigViolation, schemaViolations } from './checks.js';
+import { liveSchemaViolations, modelConfigViolation, schemaViolations } from './checks.js';
 import type { OperationEnv } from '../operation-env.js';
 import { mergeUpdate } from './merged-update.js';
 import { readForUpdate, updateViolations } from './update.js';
@@ -109,6 +109,9 @@ export async function validateUpdate(
     (values, change) => mergeValues(env, line, values, change));
   if (merged.modelConfigProblem) errors.push(merged.modelConfigProblem);
   errors.push(...merged.schemaViolations);
+  // A value the live release carries, not this update, is said to be, with how to get past it (as update's refusal).
+  const { advice } = liveSchemaViolations(schema, merged, pinned.update);
+  if (advice) notes.push(advice);
   const refs: SkillRefs = 'annotation' in pinned && pinned.annotation !== undefined
     ? parseSkillRefs(pinned.annotation ?? undefined)
     : parseSkillRefs(merged.release.metadata.annotations?.[SKILL_REFS_ANNOTATION]);

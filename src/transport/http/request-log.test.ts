@@ -51,7 +51,7 @@ describe('requestLogger', () => {
     expect(JSON.stringify(out.lines())).not.toContain('secret-token');
   });
 
-  it('logs a 5xx at error, the probes at debug (a draining /readyz 503 too), and each request once even when the client leaves first', async () => {
+  it('logs a 5xx at error but a 501 at info, the probes at debug (a draining /readyz 503 too), and each request once even when the client leaves first', async () => {
     const out = captureLogLines();
     const log = createLogger({ destination: out.stream, level: 'debug' });
     let arrived: () => void = () => undefined;
@@ -61,11 +61,14 @@ describe('requestLogger', () => {
       // Draining: readiness answers 503 on purpose, which is no server failure.
       '/readyz': (_req, res) => sendText(res, 503, 'shutting down'),
       '/boom': (_req, res) => sendCompactJson(res, 503, { error: 'down' }),
+      // A capability this installation does not offer: the caller's question, not an outage.
+      '/unoffered': (_req, res) => sendCompactJson(res, 501, { error: 'not offered' }),
       '/slow': () => arrived(),
     });
     await fetch(`${url}/healthz`);
     await fetch(`${url}/readyz`);
     await fetch(`${url}/boom`);
+    await fetch(`${url}/unoffered`);
     const abort = new AbortController();
     const slow = fetch(`${url}/slow`, { signal: abort.signal }).catch(() => undefined);
     await arriving;
@@ -81,6 +84,7 @@ describe('requestLogger', () => {
     expect(byMsg('GET /healthz 200')).toMatchObject([{ level: 'debug' }, { level: 'debug' }]);
     expect(byMsg('GET /readyz 503')).toMatchObject([{ level: 'debug', res: { statusCode: 503 } }]);
     expect(byMsg('GET /boom 503')).toMatchObject([{ level: 'error', res: { statusCode: 503 } }]);
+    expect(byMsg('GET /unoffered 501')).toMatchObject([{ level: 'info', res: { statusCode: 501 } }]);
     expect(byMsg('GET /slow 200')).toHaveLength(1);
   });
 });

@@ -1,10 +1,10 @@
 /**
  * One log line per finished request, in pino-http's shape: method, path, status, duration, request id,
  * caller, and for an MCP tool call the tool and its outcome (the labels of its metric). Headers are never
- * logged and every query value is `[redacted]` (clients put tokens there, as RFC 6750 §2.3's
- * `access_token`), so no secret can reach the line; probes log at debug, other 5xx at error, the rest at
- * info. Because every field is built here from parts without secrets, the line goes
- * through one logger without the root logger's redaction pass, which cost a tenth of `GET /info`'s CPU.
+ * logged and every query value is `[redacted]` (clients put tokens there, as RFC 6750 §2.3's `access_token`),
+ * so no secret can reach the line; probes log at debug, other 5xx at error (but a 501, a capability not offered
+ * here, is no failure), the rest at info. Every field is built from parts without secrets, so the line skips the
+ * root logger's redaction pass, which cost a tenth of `GET /info`'s CPU.
  */
 import type { Logger } from 'pino';
 import { callerLogValue } from '../../identity/caller.js';
@@ -34,7 +34,8 @@ export function requestLogger(log: Logger): Step {
       const path = req.path;
       const status = res.statusCode;
       // A probe is debug whatever it answers: /readyz 503s on purpose while the pod drains.
-      const level = PROBES.has(path) ? 'debug' : status >= 500 ? 'error' : 'info';
+      // A 501 is a capability not offered here (sessions, skills, commit mode): the caller's question, not an outage.
+      const level = PROBES.has(path) ? 'debug' : status >= 500 && status !== 501 ? 'error' : 'info';
       if (!accessLog.isLevelEnabled(level)) return;
       const caller = req.ctx?.caller;
       const call = req.toolCall;

@@ -291,6 +291,17 @@ describe('REST responses', () => {
     expect(line).toMatchObject({ level: 50, status: 502, code: 'backend_error', path: '/api/v1/agents' });
   });
 
+  it('logs a 501, a capability not offered here, at info with its message and no stack: no failure to page for', async () => {
+    service.failWith(new AppError('unsupported', 'sessions are not offered by this installation'));
+    const res = await send('GET', '/agents/kagent/sre');
+    expect(res.status).toBe(501);
+    expect(api.logs.filter((l) => (l.level as number) >= 50)).toEqual([]);
+    const line = api.logs.find((l) => l.msg === 'request not offered here');
+    expect(line).toMatchObject({ level: 30, status: 501, code: 'unsupported' });
+    expect(line).not.toHaveProperty('err');
+    expect(JSON.stringify(api.logs)).not.toMatch(/\bat .*\.(ts|js):\d+/);
+  });
+
   it('answers an unknown path with 404 and a known path with another method with 405 and Allow', async () => {
     const missing = await send('GET', '/nope');
     expect(missing.status).toBe(404);
