@@ -5,6 +5,11 @@
 import type { AppConfig } from './config/index.js';
 import type { ComposeConfig } from './core/compose.js';
 import type { ApiVersions } from './service/resources.js';
+import { readMusterToken } from './muster/token-file.js';
+import type { ClaudeGuardSettings } from './service/settings.js';
+
+/** muster's in-cluster MCP URL on the platform, the chart's `muster.url` default. */
+export const DEFAULT_MUSTER_URL = 'http://muster.agent-platform.svc.cluster.local:8090/mcp';
 
 /**
  * What agents of chart 2.x are composed with; empty flags write nothing, but under `--sandbox` an empty
@@ -26,5 +31,24 @@ export function composeConfig(config: AppConfig, apiVersions: ApiVersions): Comp
     chartSecretRef: config.chart.secretRef || undefined,
     chartProvider: config.chart.provider,
     apiVersions: { helmRelease: apiVersions.helmRelease, ociRepository: apiVersions.ociRepository },
+  };
+}
+
+/**
+ * How the claude-Harness guards ask muster: at `--muster-url` (else the sandbox's double, else the platform's
+ * in-cluster URL), as the caller under OAuth, else with `--muster-token-file`'s token (the sandbox's double's token
+ * under `--sandbox`); with neither, a claude-Harness write is refused, since the check cannot be made.
+ */
+export function claudeGuardSettings(
+  config: AppConfig, sandboxMuster?: { url: string; token: string },
+): ClaudeGuardSettings {
+  const file = config.harnessGuards.musterTokenFile;
+  const serviceToken = file !== '' ? () => readMusterToken(file)
+    : sandboxMuster ? () => Promise.resolve({ token: sandboxMuster.token }) : undefined;
+  return {
+    harnessEgress: config.harnessGuards.egress,
+    musterUrl: config.line2.musterUrl || sandboxMuster?.url || DEFAULT_MUSTER_URL,
+    oauth: config.oauth.enabled,
+    ...(serviceToken ? { serviceToken } : {}),
   };
 }

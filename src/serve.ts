@@ -47,7 +47,8 @@ import { DEFAULT_SCOPES, oauthMetadataRouter } from './transport/http/oauth-meta
 import { Lifecycle } from './transport/http/lifecycle.js';
 import { hostPort, startHttpServer, type RunningServer } from './transport/http/server.js';
 import { loadSandbox, sandboxFleetConfig, serveSandboxOptions } from './sandbox-cluster.js';
-import { composeConfig, line2Settings } from './serve-settings.js';
+import { claudeGuardSettings, composeConfig, line2Settings } from './serve-settings.js';
+import { MusterToolsetResolver } from './muster/muster-toolset-resolver.js';
 import { KagentA2A } from './a2a/kagent-a2a.js';
 import type { SessionsDeps } from './service/sessions/port.js';
 import { nextSignal, shutdownDelay } from './serve-signals.js';
@@ -138,6 +139,9 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
         kube, chart: openChartSource(config, log, cleanups, hooks, metrics), skills, gitops,
         readCache: readCache?.cache,
         sessions: openSessions(config, sandboxA2aUrl, hooks, log),
+        toolsets: new MusterToolsetResolver({
+          fetch: instrumentFetch(outboundFetch(config.proxy), 'muster', hooks.fetch), version: info.version,
+        }),
         skillResolver: skillResolverFor(
           config, (peer) => instrumentFetch(outboundFetch(config.proxy), peer, hooks.fetch),
         ),
@@ -151,6 +155,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
         revisionHistoryLimit: config.revisionHistoryLimit,
         targetMusterUrl: fleet.targetMusterUrl || undefined,
         line2: line2Settings(config, sandboxMuster?.url),
+        claudeGuard: claudeGuardSettings(config, sandboxMuster),
         toolsetPresets: { configured: config.toolsetPresets },
         gitops: {
           repository: config.gitops.repository || undefined, repositories: config.gitops.repositories,

@@ -5,6 +5,8 @@
 import type { Logger } from 'pino';
 import type { ComposeConfig } from '../core/compose.js';
 import type { Line2Settings } from '../core/chart-lines/values-2x.js';
+import type { HarnessEgress } from '../core/guards/harness-egress.js';
+import type { ToolsetResolver } from './writes/toolset-port.js';
 import type { PresetPolicy } from '../core/toolset-preflight.js';
 import type { ManagedNamespaces } from './namespaces.js';
 import type {
@@ -31,6 +33,8 @@ export interface ServiceDeps {
   sessions?: SessionsDeps;
   /** Aborts when the server shuts down: every wait (and the watches behind it) ends. */
   shutdown?: AbortSignal;
+  /** muster's filter_tools, asked by the claude-Harness guards; absent, those writes are refused (fail closed). */
+  toolsets?: ToolsetResolver;
   /** The workload clusters agents can be placed on; absent: only the management cluster. */
   workloads?: WorkloadClusters;
   log: Logger;
@@ -53,6 +57,17 @@ export interface ServiceSettings {
   targetMusterUrl?: string;
   /** What agents of chart 2.x are composed with; default the platform Harness `kagent` and nothing else. */
   line2?: Omit<Line2Settings, 'target'>;
+  /** The claude-Harness guards: the platform's origins per Harness and how muster is asked; absent fails closed. */
+  claudeGuard?: ClaudeGuardSettings;
+}
+
+/** `--harness-egress`, the muster URL the toolset check asks and its bearer (the caller's with OAuth). */
+export interface ClaudeGuardSettings {
+  harnessEgress: HarnessEgress;
+  musterUrl: string;
+  oauth: boolean;
+  /** Without OAuth: `--muster-token-file`'s token, read at every check. */
+  serviceToken?: () => Promise<{ token: string } | { problem: string }>;
 }
 
 /** `--gitops-repository`, `--gitops-branch`, `--gitops-path`. */

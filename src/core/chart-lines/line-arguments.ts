@@ -8,10 +8,9 @@
 import { goQuote } from '../go-quote.js';
 import { isSet } from '../compose.js';
 import type { ChartLine } from './chart-line.js';
+import { systemMessageViolation as promptCapViolation } from '../guards/system-prompt.js';
 import type { Line2Spec } from './values-2x.js';
 
-/** The longest system prompt the 2.x chart accepts, in characters (code points). */
-export const MAX_SYSTEM_MESSAGE = 20_000;
 export const MAX_PLUGINS = 20;
 export const MAX_PLUGIN_SKILLS = 50;
 
@@ -45,13 +44,9 @@ export function lineArgumentViolation(line: ChartLine, request: Record<string, u
     `${extra.length === 1 ? 'it' : 'them'} out, or migrate the namespace to 2.x (agent-manager migrate)`;
 }
 
-/** The 20,000-character cap of 2.x, in the original's words (inventory 5.7). */
+/** The 20,000-character cap of 2.x, in the original's words (inventory 5.7), as the claude guard checks it too. */
 export function systemMessageViolation(systemMessage: string | undefined): string | undefined {
-  if (typeof systemMessage !== 'string') return undefined;
-  const length = [...systemMessage].length;
-  if (length <= MAX_SYSTEM_MESSAGE) return undefined;
-  return `systemMessage is ${length} characters; the agent chart accepts at most ${MAX_SYSTEM_MESSAGE}. Move long ` +
-    'reference material into a skill';
+  return typeof systemMessage === 'string' ? promptCapViolation(systemMessage) : undefined;
 }
 
 /** A Harness name: a DNS-1123 label, as the chart's schema and the Agent's harnessRef take it. */

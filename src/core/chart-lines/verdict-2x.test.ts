@@ -66,3 +66,12 @@ describe('the 2.x verdict', () => {
       .toBe('HelmRelease is ready but the Agent has not been rendered yet');
   });
 });
+
+describe('a suspended release of chart 2.x', () => {
+  it('is failed, saying to resume it, while its change is not applied', () => {
+    const facts = { helmRelease: release({ suspended: true, generation: 3, observedGeneration: 3,
+      lastAttemptedGeneration: 2 }), agent: agent() };
+    expect(statusVerdict2x(facts)).toMatchObject({ verdict: 'failed',
+      summary: expect.stringMatching(/^suspended: Flux does not reconcile it; resume it to apply changes/) });
+  });
+});

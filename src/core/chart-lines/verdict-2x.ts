@@ -6,7 +6,7 @@
  * helm-controller has observed it. The first matching rule wins. Pure.
  */
 import { conditionText, findCondition } from '../conditions.js';
-import { agentBehind, releaseBehind } from '../rollout-stage.js';
+import { agentBehind, releaseBehind, releaseSuspended } from '../rollout-stage.js';
 import { Verdict } from '../types.js';
 import type { StatusFacts, VerdictOptions, VerdictResult } from '../verdict.js';
 
@@ -31,6 +31,9 @@ function releaseVerdict(facts: StatusFacts, options: VerdictOptions, sourceFaili
   if (hr?.deleting) {
     return progressing('HelmRelease is being uninstalled by helm-controller; the Agent disappears with it');
   }
+  // A suspended release's change will never roll out by waiting: failed, saying to resume it (as on 0.x).
+  const suspended = releaseSuspended(facts);
+  if (suspended) return failed(suspended);
   const behind = releaseBehind(facts, options.generation);
   if (behind) return progressing(behind);
   if (!hr?.exists) return undefined;

@@ -88,6 +88,7 @@ export function revisionEntry(revision: StoredRevision, live: LiveRelease, curre
     ...(revision.operation !== undefined ? { operation: revision.operation } : {}),
     ...(revision.rolledBackTo !== undefined ? { rolledBackTo: revision.rolledBackTo } : {}),
     changed: [...revision.changed],
+    ...(revision.guard ? { guard: structuredClone(revision.guard) as RevisionEntry['guard'] } : {}),
   };
   if (revision.problem !== undefined) {
     entry.error = { code: 'invalid_request',

@@ -42,6 +42,8 @@ export interface StoredRevision {
   problem?: string;
   /** What the pinned skills of `values` asked for (the release's skill-refs annotation then). */
   skillRefs?: SkillRefs;
+  /** The claude-Harness guard's verdict that allowed the write. */
+  guard?: RevisionGuard;
 }
 
 /** What a write records. */
@@ -53,6 +55,16 @@ export interface RevisionRecord {
   values: Values;
   /** What the pinned skills of `values` asked for. */
   skillRefs?: SkillRefs;
+  /** The claude-Harness guard's verdict that allowed the write (why such an agent was allowed). */
+  guard?: RevisionGuard;
+}
+
+/** The recorded verdict of the claude-Harness guard. */
+export interface RevisionGuard {
+  readonly harness: string;
+  readonly caller: string;
+  readonly checkedAt: string;
+  readonly tools: ReadonlyArray<{ readonly name: string; readonly readOnly: boolean }>;
 }
 
 /** The release a revision belongs to. */
@@ -217,6 +229,7 @@ export function buildRevision(agent: string, revision: number, owner: RevisionOw
   if (record.skillRefs && (record.skillRefs.gitRefs?.length || record.skillRefs.refs?.length)) {
     data.skillRefs = record.skillRefs;
   }
+  if (record.guard) data.guard = structuredClone(record.guard);
   return {
     apiVersion: 'apps/v1',
     kind: 'ControllerRevision',
@@ -278,7 +291,19 @@ export function parseRevision(object: Json): StoredRevision | undefined {
   const skillRefs = isPlainObject(askedSkills) ? parseSkillRefs(JSON.stringify(askedSkills)) : {};
   if (skillRefs.gitRefs || skillRefs.refs) out.skillRefs = skillRefs;
   if (ownerUid) out.ownerUid = ownerUid;
+  const guard = guardOf((data as { guard?: unknown }).guard);
+  if (guard) out.guard = guard;
   return out;
+}
+
+/** A recorded guard verdict read as untrusted input: kept only when it has the recorded shape. */
+function guardOf(raw: unknown): RevisionGuard | undefined {
+  const g = obj(raw);
+  if (typeof g.harness !== 'string' || typeof g.caller !== 'string' || typeof g.checkedAt !== 'string' ||
+    !Array.isArray(g.tools)) return undefined;
+  const tools = g.tools.map(obj).filter((t) => typeof t.name === 'string' && typeof t.readOnly === 'boolean')
+    .map((t) => ({ name: String(t.name), readOnly: t.readOnly === true }));
+  return { harness: g.harness, caller: g.caller, checkedAt: g.checkedAt, tools };
 }
 
 /** The revisions beyond the newest `keep` (newest first in, the ones to delete out). */

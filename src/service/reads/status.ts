@@ -184,7 +184,8 @@ function foldStatus2x(namespace: string, name: string, objects: StatusObjects, o
       : { exists: false, ready: null, suspended: false, gitOpsOwned: false, deleting: false },
     events: summarizeEvents(objects.events, name, []),
   };
-  const top: Pick<Status, 'generation' | 'observedGeneration'> = {};
+  const top: Pick<Status, 'generation' | 'observedGeneration' | 'suspended'> = {};
+  if (facts.helmRelease?.suspended) top.suspended = true;
   if (facts.helmRelease?.generation !== undefined) top.generation = facts.helmRelease.generation;
   const observed = facts.helmRelease?.observedGeneration;
   if (observed !== undefined) top.observedGeneration = observed;

@@ -5,6 +5,7 @@
  * fixture: managed namespaces kagent (default) and tenant, two
  * accepted ModelConfigs, the shared OCIRepository kagent/agent.
  */
+import type { ToolsetResolver } from '../writes/toolset-port.js';
 import { generateTls, startSandbox, type Sandbox, type SandboxOptions, type SandboxTls } from '@agent-manager/kube-sandbox';
 import { silentLogger, type Logger } from '../../log/logger.js';
 import type { RequestContext } from '../../identity/caller.js';
@@ -41,6 +42,8 @@ export interface FixtureOptions {
   sessions?: (sandbox: Sandbox) => SessionsDeps | undefined;
   /** The workload clusters agents can be placed on (built from the management sandbox); default: none. */
   workloads?: (sandbox: Sandbox) => WorkloadClusters & { close?(): void };
+  /** muster's filter_tools for the claude-Harness guards; default: none (those writes fail closed). */
+  toolsets?: ToolsetResolver;
   log?: Logger;
 }
 
@@ -69,7 +72,7 @@ export async function startServiceFixture(options: FixtureOptions = {}): Promise
     {
       kube: provider, chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills,
       skillResolver: options.skillResolver, gitops: options.gitops, sessions: options.sessions?.(sandbox),
-      shutdown: options.shutdown, workloads, log,
+      shutdown: options.shutdown, workloads, toolsets: options.toolsets, log,
     },
     settings,
   );

@@ -9,6 +9,7 @@
 import { buildHelmRelease, buildOciRepository, chartNameOf, composeManifests } from '../../core/compose.js';
 import { lineSpecViolations } from '../../core/chart-lines/spec-checks.js';
 import { composeValues } from '../chart-lines/compose-line.js';
+import { guardedValues, guardValues } from '../chart-lines/claude-guard.js';
 import { lineOf } from '../chart-lines/line-of.js';
 import { readLineCatalog } from '../chart-lines/line-reads.js';
 import { getAnyAgent } from '../reads/agent-objects.js';
@@ -114,7 +115,10 @@ export async function createAgent(
   if (modelConfigProblem) throw invalid(modelConfigProblem);
   const pinned = await pinning;
   const refsText = skillRefsText(pinned.refs);
-  const values = placedValues(env, composeValues(env, line, { ...spec, skills: pinned.skills }), schema);
+  const lineValues = placedValues(env, composeValues(env, line, { ...spec, skills: pinned.skills }), schema);
+  // On a claude Harness the guards decide, as the caller, before the schema judges what would be written.
+  const { values, guard } = guardedValues(await guardValues(env, ctx,
+    { line, values: lineValues, harnesses: catalog.harnesses, schema }));
   const schemaProblem = schemaRefusal(schema, values);
   if (schemaProblem) throw invalid(schemaProblem);
   if (spec.mode === 'commit') {
@@ -189,7 +193,7 @@ export async function createAgent(
     agentStatus(kube, types, namespace, name, env.compose.chartOciUrl).catch(() => undefined),
     recordRevision(env, ctx, kube, {
       agent: name, release: created, revision, history,
-      record: { operation: 'create', requestedBy, changed: changedPaths({}, values), values },
+      record: { operation: 'create', requestedBy, changed: changedPaths({}, values), values, guard },
     }),
   ]);
   if (createdAfter) result.created.ociRepository = true;

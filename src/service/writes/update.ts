@@ -7,6 +7,14 @@
  * number goes onto the release in the same request, so a retried write takes the next number.
  */
 import { composeManifests, isSet } from '../../core/compose.js';
+import type { ChartLine } from '../../core/chart-lines/chart-line.js';
+import { changedPaths } from '../../core/diff.js';
+import type { GuardVerdict } from '../../core/guards/claude-guard.js';
+import type { Harness } from '../../core/types.js';
+import { guardedValues, guardValues } from '../chart-lines/claude-guard.js';
+import { readHarnesses } from '../chart-lines/harnesses.js';
+import type { MergedUpdate } from './merged-update.js';
+import type { ResolvedSchema } from '../ports.js';
 import { harnessChangeText } from '../../core/chart-lines/harness.js';
 import { lineSpecViolations } from '../../core/chart-lines/spec-checks.js';
 import { mergeValues } from '../chart-lines/compose-line.js';
@@ -18,7 +26,7 @@ import { nameViolation } from '../../core/names.js';
 import { skillsViolations } from '../../core/skills/skill-input.js';
 import { toolsetViolations, validateRemovedArguments } from '../../core/toolset.js';
 import { toolsetNotes, validatePresets } from '../../core/toolset-preflight.js';
-import { updateSchemaRefusal } from './checks.js';
+import { schemaViolations, updateSchemaRefusal } from './checks.js';
 import type { AgentUpdate, CommitOptions, RevisionOperation, UpdateResult } from '../../core/types.js';
 import type { StoredRevision } from '../../core/revisions/revision-record.js';
 import { callerLogFields, callerName, type RequestContext } from '../../identity/caller.js';
@@ -95,7 +103,9 @@ export async function readForUpdate(
     ...(line === '2.x' && isSet(update.harness) && catalog
       ? [harnessChangeText(update.harness, namespace, catalog.harnesses)].filter((t) => t !== undefined) : []),
   ];
-  return { objects, modelConfigs, schema, history, line, lineProblems };
+  // The guards of a claude Harness need the namespace's Harnesses on every 2.x write.
+  const harnesses = line === '2.x' ? catalog?.harnesses ?? await readHarnesses(env, kube, namespace) : [];
+  return { objects, modelConfigs, schema, history, line, lineProblems, harnesses };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -160,8 +170,8 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
     const update = pinned.update;
     const [lineProblem] = read.lineProblems;
     if (lineProblem) throw invalid(lineProblem);
-    const merged = mergeUpdate(objects, update, modelConfigs, schema, (values, change) =>
-      mergeValues(env, line, values, change));
+    const merged = await guardMerged(env, ctx, read, mergeUpdate(objects, update, modelConfigs, schema,
+      (values, change) => mergeValues(env, line, values, change)));
     if (merged.modelConfigProblem) throw invalid(merged.modelConfigProblem);
     // In commit mode git is the base, judged with the change once git is read (commit-ops.ts): here only
     // what the change itself breaks is refused (before GitHub is asked), not what only the live values
@@ -215,7 +225,7 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
           agent: update.name, release: written, revision, history,
           record: {
             operation: plan.operation, rolledBackTo: resolved.rolledBackTo, requestedBy: callerName(ctx.caller),
-            changed: merged.changed, values: merged.after,
+            changed: merged.changed, values: merged.after, guard: merged.guard,
           },
         });
       }
@@ -268,4 +278,26 @@ function withVersion(release: KubeObject, read: KubeObject): KubeObject {
   return {
     ...release, metadata: { ...release.metadata, resourceVersion, ...(generation === undefined ? {} : { generation }) },
   };
+}
+
+/**
+ * The merge as the claude-Harness guards leave it: on a claude Harness the values gain the platform's note and
+ * egress (or the write is refused), and what changed and what the schema says are judged on those.
+ */
+export async function guardMerged(
+  env: OperationEnv, ctx: RequestContext, read: { line: ChartLine; harnesses: Harness[]; schema: ResolvedSchema },
+  merged: MergedUpdate,
+): Promise<MergedUpdate & { guard?: GuardVerdict }> {
+  const guarded = await guardValues(env, ctx,
+    { line: read.line, values: merged.after, harnesses: read.harnesses, schema: read.schema });
+  return withGuarded(merged, guardedValues(guarded), read.schema);
+}
+
+/** The merge with the guarded values in place of its own, judged again. */
+export function withGuarded(
+  merged: MergedUpdate, guarded: { values: Record<string, unknown>; guard?: GuardVerdict }, schema: ResolvedSchema,
+): MergedUpdate & { guard?: GuardVerdict } {
+  if (guarded.values === merged.after) return merged;
+  return { ...merged, after: guarded.values, guard: guarded.guard, changed: changedPaths(merged.before, guarded.values),
+    schemaViolations: schemaViolations(schema, guarded.values) };
 }

@@ -23,7 +23,8 @@ import { placedValues } from '../fleet/targeting.js';
 import { liveSchemaViolations, modelConfigViolation, schemaViolations } from './checks.js';
 import type { OperationEnv } from '../operation-env.js';
 import { mergeUpdate } from './merged-update.js';
-import { readForUpdate, updateViolations } from './update.js';
+import { readForUpdate, updateViolations, withGuarded } from './update.js';
+import { guardValues, type Guarded } from '../chart-lines/claude-guard.js';
 import { SkillPinner, type Pinned } from './skill-pinning.js';
 import { isAppError } from '../../core/errors.js';
 import { parseSkillRefs, SKILL_REFS_ANNOTATION, type SkillRefs } from '../../core/skills/skill-pins.js';
@@ -67,10 +68,21 @@ export async function validateCreate(env: OperationEnv, ctx: RequestContext, spe
   if (agent) errors.push(`Agent ${namespace}/${spec.name} already exists`);
   const { value: pinned, refusal } = await pinning;
   if (refusal) errors.push(refusal);
-  const values = placedValues(env, composeValues(env, line, { ...spec, skills: pinned.skills }), schema);
+  const composed = placedValues(env, composeValues(env, line, { ...spec, skills: pinned.skills }), schema);
+  // On a claude Harness the guards answer as the write would: every reason among the errors, or the tools allowed.
+  const guarded = await guardValues(env, ctx, { line, values: composed, harnesses: catalog.harnesses, schema });
+  const values = 'refuse' in guarded ? composed : guarded.values;
+  if ('refuse' in guarded) errors.push(...guarded.refuse.reasons);
   errors.push(...schemaViolations(schema, values));
-  return result('create', errors, schema, composeManifests(namespace, spec.name ?? '', values, env.compose),
+  const out = result('create', errors, schema, composeManifests(namespace, spec.name ?? '', values, env.compose),
     toolsetProblem ? [] : toolsetNotes(spec.toolset, policy), agentSkills(values.skills, pinned.refs));
+  return withGuard(out, guarded);
+}
+
+/** The answer with the guard's verdict (the tools the agent would reach), when the guards allowed it. */
+function withGuard(out: ValidateResult, guarded: Guarded): ValidateResult {
+  if (!('refuse' in guarded) && guarded.guard) out.guard = structuredClone(guarded.guard) as ValidateResult['guard'];
+  return out;
 }
 
 export async function validateUpdate(
@@ -90,8 +102,8 @@ export async function validateUpdate(
     const schema = await env.deps.chart.schema();
     return result('update', errors, schema, composeManifests(namespace, update.name ?? '', {}, env.compose), notes);
   }
-  const { objects, modelConfigs, schema, line, lineProblems } =
-    await readForUpdate(env, env.kube(ctx), namespace, update);
+  const read = await readForUpdate(env, env.kube(ctx), namespace, update);
+  const { objects, modelConfigs, schema, line, lineProblems } = read;
   errors.push(...lineProblems);
   const skillsBad = update.skills !== undefined && skillsViolations(update.skills).length > 0;
   const release = objects.release;
@@ -105,8 +117,11 @@ export async function validateUpdate(
         )
       : { value: { update } };
   if (refusal) errors.push(refusal);
-  const merged = mergeUpdate(objects, pinned.update, modelConfigs, schema,
+  const unguarded = mergeUpdate(objects, pinned.update, modelConfigs, schema,
     (values, change) => mergeValues(env, line, values, change));
+  const guarded = await guardValues(env, ctx, { line, values: unguarded.after, harnesses: read.harnesses, schema });
+  if ('refuse' in guarded) errors.push(...guarded.refuse.reasons);
+  const merged = 'refuse' in guarded ? unguarded : withGuarded(unguarded, guarded, schema);
   if (merged.modelConfigProblem) errors.push(merged.modelConfigProblem);
   errors.push(...merged.schemaViolations);
   // A value the live release carries, not this update, is said to be, with how to get past it (as update's refusal).
@@ -115,12 +130,12 @@ export async function validateUpdate(
   const refs: SkillRefs = 'annotation' in pinned && pinned.annotation !== undefined
     ? parseSkillRefs(pinned.annotation ?? undefined)
     : parseSkillRefs(merged.release.metadata.annotations?.[SKILL_REFS_ANNOTATION]);
-  return result('update', errors, schema,
+  return withGuard(result('update', errors, schema,
     composeManifests(
       merged.release.metadata.namespace ?? namespace, merged.release.metadata.name, merged.after, env.compose,
     ),
     notes,
-    agentSkills(merged.after.skills, refs));
+    agentSkills(merged.after.skills, refs)), guarded);
 }
 
 /** The answer of a pinning, or `fallback` with the refusal to report (a backend error is thrown: 502). */
