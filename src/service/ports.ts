@@ -44,6 +44,17 @@ export interface KubeObject {
 export interface ListOptions {
   labelSelector?: string;
   fieldSelector?: string;
+  /** As GetOptions' `onChance`: a caller the access review refuses gets an empty list from the cache. */
+  onChance?: boolean;
+}
+
+/**
+ * How a read may be answered. `onChance`: the object is read on the chance it exists (an Agent of the other chart
+ * line), so a read cache that has listed the type may answer a miss itself, and a caller its access review says
+ * may not read the type gets nothing instead of a request the API server would refuse.
+ */
+export interface GetOptions {
+  onChance?: boolean;
 }
 
 /**
@@ -51,8 +62,8 @@ export interface ListOptions {
  * the Go service's phrases (`get helmrelease kagent/sre`, `list agents in kagent`).
  */
 export interface KubePort {
-  /** The object, or undefined when the API answers 404. */
-  get(gvr: Gvr, namespace: string, name: string): Promise<KubeObject | undefined>;
+  /** The object, or undefined when the API answers 404 (see GetOptions for `onChance`). */
+  get(gvr: Gvr, namespace: string, name: string, options?: GetOptions): Promise<KubeObject | undefined>;
   list(gvr: Gvr, namespace: string, options?: ListOptions): Promise<KubeObject[]>;
   create(gvr: Gvr, object: KubeObject, options?: WriteCallOptions): Promise<KubeObject>;
   /** PUT with the object's resourceVersion; a stale one is AppError('conflict') with the API error as cause. */

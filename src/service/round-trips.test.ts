@@ -29,13 +29,14 @@ describe('sequential API round trips per operation', () => {
   it('listAgents takes at most two, even with a release in another namespace', async () => {
     await f.service.listAgents(f.ctx());
     expect(meter.depth()).toBeLessThanOrEqual(2);
-    expect(meter.requests).toBe(4); // three lists, one get of the foreign release
+    // Four lists (the Agents of both chart lines, releases, sources), one get of the foreign release.
+    expect(meter.requests).toBe(5);
   });
 
   it('getAgentStatus takes one', async () => {
     await f.service.getAgentStatus(f.ctx(), { name: 'verifier' });
     expect(meter.depth()).toBe(1);
-    expect(meter.requests).toBe(5);
+    expect(meter.requests).toBe(6); // the Agent of each chart line, the release, Deployment, pods, events
   });
 
   // Recording a revision is two rounds after the write: the create (beside the prune of what was read,
@@ -54,13 +55,16 @@ describe('sequential API round trips per operation', () => {
   it('updateAgent takes four: the read round (with the history), the release write, the revision record, the re-list', async () => {
     await f.service.updateAgent(f.ctx(), { name: 'sre', description: 'measured' });
     expect(meter.depth()).toBe(4);
-    expect(meter.requests).toBe(6); // get Agent, get HelmRelease, list ControllerRevisions; update; create; list
+    // get the Agent of each chart line, the HelmRelease and the shared source (its chart line), list
+    // ControllerRevisions; update; create; list
+    expect(meter.requests).toBe(8);
   });
 
   it('rollbackAgent takes four too: the revision is found in the read round the update makes anyway', async () => {
     await f.service.rollbackAgent(f.ctx(), { name: 'sre', revision: 1 });
     expect(meter.depth()).toBe(4);
-    expect(meter.requests).toBe(7); // the update's six and the ModelConfig list a rollback always checks
+    // The update's eight, the ModelConfigs of both kagent groups a rollback always checks, and the Harnesses.
+    expect(meter.requests).toBe(11);
   });
 
   it('getAgent takes one when the release is named after the agent', async () => {
@@ -70,7 +74,7 @@ describe('sequential API round trips per operation', () => {
 });
 
 describe('listAgents at scale', () => {
-  it('answers 2,000 agents in one namespace with three list requests and no per-agent request', async () => {
+  it('answers 2,000 agents in one namespace with four list requests and no per-agent request', async () => {
     for (let i = 0; i < 2000; i++) {
       const name = `agent-${String(i).padStart(4, '0')}`;
       seedRelease(f.sandbox, { namespace: 'tenant', name, ready: true });
@@ -80,12 +84,12 @@ describe('listAgents at scale', () => {
     f.sandbox.counters.reset();
     const { agents } = await f.service.listAgents(f.ctx(), { namespace: 'tenant' });
     expect(agents.length).toBeGreaterThanOrEqual(2000);
-    expect(f.sandbox.counters.snapshot().byVerb).toEqual({ list: 3 });
-    // Summaries come from the same three lists: no request a summary row does not need.
+    expect(f.sandbox.counters.snapshot().byVerb).toEqual({ list: 4 });
+    // Summaries come from the same four lists: no request a summary row does not need.
     f.sandbox.counters.reset();
     const { agents: rows } = await f.service.listAgents(f.ctx(), { namespace: 'tenant', details: false });
     expect(rows).toHaveLength(agents.length);
-    expect(f.sandbox.counters.snapshot().byVerb).toEqual({ list: 3 });
+    expect(f.sandbox.counters.snapshot().byVerb).toEqual({ list: 4 });
     meter = meterRoundTrips(f.sandbox);
   });
 });

@@ -7,7 +7,7 @@
  */
 import type { RequestContext } from '../../identity/caller.js';
 import type { Gvr, KubeObject, KubePort, KubeProvider, ListOptions, WatchPort,
-  WriteCallOptions } from '../../service/ports.js';
+  WriteCallOptions, GetOptions } from '../../service/ports.js';
 import type { ReadAttributes, ReadAuthorizer } from './ports.js';
 import type { ReadCache } from './read-cache.js';
 
@@ -15,7 +15,7 @@ import type { ReadCache } from './read-cache.js';
 class WriteNotingPort implements KubePort {
   constructor(protected readonly inner: KubePort, protected readonly cache: ReadCache) {}
 
-  get(gvr: Gvr, namespace: string, name: string): Promise<KubeObject | undefined> {
+  get(gvr: Gvr, namespace: string, name: string, _options?: GetOptions): Promise<KubeObject | undefined> {
     return this.inner.get(gvr, namespace, name);
   }
 
@@ -65,11 +65,14 @@ class CachedReadPort extends WriteNotingPort {
    * agent that exists. A miss costs what the read cost without a cache; a hit, which is
    * what warm reads of existing agents are, stays free.
    */
-  override async get(gvr: Gvr, namespace: string, name: string): Promise<KubeObject | undefined> {
+  override async get(gvr: Gvr, namespace: string, name: string, options?: GetOptions):
+    Promise<KubeObject | undefined> {
     const feed = await this.cache.forGet(gvr, namespace);
-    if (feed && (await this.mayRead('get', gvr, namespace))) {
+    const may = feed ? await this.mayRead('get', gvr, namespace) : false;
+    if (feed && !may && options?.onChance) return undefined;
+    if (feed && may) {
       const found = feed.get(name);
-      if (found !== undefined) {
+      if (found !== undefined || options?.onChance) {
         this.cache.reads.cache++;
         return found;
       }
@@ -80,7 +83,9 @@ class CachedReadPort extends WriteNotingPort {
 
   override async list(gvr: Gvr, namespace: string, options?: ListOptions): Promise<KubeObject[]> {
     const found = await this.cache.forList(gvr, namespace, options);
-    if (found && (await this.mayRead('list', gvr, namespace))) {
+    const may = found ? await this.mayRead('list', gvr, namespace) : false;
+    if (found && !may && options?.onChance) return [];
+    if (found && may) {
       this.cache.reads.cache++;
       // The store's own frozen array when unfiltered: readers only map over it.
       const items = found.feed.items();

@@ -19,7 +19,9 @@ type Json = Record<string, unknown>;
 
 let f: ServiceFixture;
 let muster: Muster;
-const ctx = () => f.ctx({ caller: { subject: 'jane', email: 'jane@example.com' }, token: 'jane-token' });
+const ctx = () => f.ctx({
+  caller: { subject: 'jane', email: 'jane@example.com', groups: [], source: 'sso' }, token: 'jane-token',
+});
 const refusal = (p: Promise<unknown>) => p.then(() => { throw new Error('not refused'); }, (e: Error) => e.message);
 const values = (namespace: string, name: string) =>
   (f.sandbox.store.get('helmreleases', namespace, name) as { spec: { values: Json } }).spec.values;

@@ -37,19 +37,19 @@ beforeEach(() => {
     namespaces: new ManagedNamespaces('kagent', ['agents']),
     line2: { harnessName: 'kagent', musterUrl: 'http://muster.agent-platform.svc:8090/mcp' },
   } });
-  seedLine2('agents', { kagent: 'True', claude: 'True', codex: 'False' });
+  seedLine2('agents', { kagent: 'True', gpu: 'True', codex: 'False' });
 });
 
 describe('a create on a namespace of chart 2.x', () => {
   it('writes the 2.x values: the Harness, the pinned skills list, plugins and muster.url', async () => {
     const result = await create({
-      harness: 'claude', displayName: 'Helper',
+      harness: 'gpu', displayName: 'Helper',
       skills: { gitRefs: [{ url: 'https://github.com/o/skills', path: 'k8s', commit: COMMIT }],
         refs: [`r.example.io/skills/runbooks@${DIGEST}`] },
       plugins: [{ oci: `r.example.io/plugins/triage@${DIGEST}`, skills: ['triage'] }],
     });
     expect(releaseValues()?.values).toEqual({
-      agent: { name: 'helper', displayName: 'Helper', harness: 'claude' },
+      agent: { name: 'helper', displayName: 'Helper', harness: 'gpu' },
       modelConfig: { name: 'default-model-config' },
       skills: [{ name: 'k8s', git: { url: 'https://github.com/o/skills', commit: COMMIT }, path: 'k8s' },
         { name: 'runbooks', oci: `r.example.io/skills/runbooks@${DIGEST}` }],
@@ -57,7 +57,7 @@ describe('a create on a namespace of chart 2.x', () => {
       toolset: ['preset:read-only'],
       muster: { url: 'http://muster.agent-platform.svc:8090/mcp' },
     });
-    expect(result.agent).toMatchObject({ harness: 'claude', plugins: [{ skills: ['triage'] }] });
+    expect(result.agent).toMatchObject({ harness: 'gpu', plugins: [{ skills: ['triage'] }] });
   });
 
   it('names the installation\'s Harness when the request names none', async () => {
@@ -67,7 +67,7 @@ describe('a create on a namespace of chart 2.x', () => {
 
   it.each([
     ['a Harness the namespace does not have', { harness: 'byo' },
-      'harness "byo" does not exist in namespace agents; valid: claude, codex, kagent'],
+      'harness "byo" does not exist in namespace agents; valid: codex, gpu, kagent'],
     ['a runtime', { runtime: 'go' }, 'runtime is gone'],
     ['a prompt over 20000 characters', { systemMessage: 'x'.repeat(20_001) }, 'systemMessage is 20001 characters'],
     ['an unpinned plugin', { plugins: [{ git: { url: 'https://github.com/o/p', commit: 'main' }, skills: ['a'] }] },
@@ -98,7 +98,7 @@ describe('a create on a namespace of chart 2.x', () => {
 describe('an update of an agent of chart 2.x', () => {
   it('moves it to a Ready Harness as a revision, and a rollback brings the old one back', async () => {
     await create();
-    const moved = await f.service.updateAgent(f.ctx(), { name: 'helper', namespace: 'agents', harness: 'claude' });
+    const moved = await f.service.updateAgent(f.ctx(), { name: 'helper', namespace: 'agents', harness: 'gpu' });
     expect(moved.changed).toEqual(['agent.harness']);
     expect(moved.revision).toBe(2);
     const back = await f.service.rollbackAgent(f.ctx(), { name: 'helper', namespace: 'agents', revision: 1 });
@@ -119,25 +119,25 @@ describe('an update of an agent of chart 2.x', () => {
 describe('reading an agent of chart 2.x', () => {
   it('lists the Harnesses with their runtime and readiness', async () => {
     expect(await f.service.listHarnesses(f.ctx(), { namespace: 'agents' })).toEqual({ harnesses: [
-      { name: 'claude', runtime: 'claude', ready: true }, { name: 'codex', runtime: 'kagent', ready: false },
+      { name: 'codex', runtime: 'kagent', ready: false }, { name: 'gpu', runtime: 'kagent', ready: true },
       { name: 'kagent', runtime: 'kagent', ready: true }] });
   });
 
   it('reads the Agent\'s status and fails a missing Harness on ResolvedRefs', async () => {
-    await create({ harness: 'claude' });
+    await create({ harness: 'gpu' });
     f.kube.store.create('agents.api.kagent.dev', {
       apiVersion: V2, kind: 'Agent', metadata: { name: 'helper', namespace: 'agents', generation: 1 },
-      spec: { harnessRef: { name: 'claude' }, template: { description: 'd', modelConfig: { name: 'default-model-config' } } },
+      spec: { harnessRef: { name: 'gpu' }, template: { description: 'd', modelConfig: { name: 'default-model-config' } } },
       status: { observedGeneration: 1, desiredRevision: 1, conditions: [
         { type: 'Accepted', status: 'True' }, { type: 'ResolvedRefs', status: 'False', reason: 'HarnessNotFound',
-          message: 'Harness "claude" not found' }, { type: 'Ready', status: 'False', reason: 'HarnessNotFound' }] },
+          message: 'Harness "gpu" not found' }, { type: 'Ready', status: 'False', reason: 'HarnessNotFound' }] },
     });
     const agent = await f.service.getAgent(f.ctx(), { name: 'helper', namespace: 'agents' });
-    expect(agent).toMatchObject({ exists: true, harness: 'claude', ready: false,
+    expect(agent).toMatchObject({ exists: true, harness: 'gpu', ready: false,
       status: { exists: true, resolvedRefs: false, desiredRevision: 1 } });
     const status = await f.service.getAgentStatus(f.ctx(), { name: 'helper', namespace: 'agents' });
     expect(status).toMatchObject({ verdict: 'failed',
-      summary: 'Harness claude: ResolvedRefs is False (HarnessNotFound: Harness "claude" not found)' });
-    expect(status.agent).toMatchObject({ apiVersion: V2, harness: 'claude', resolvedRefs: false });
+      summary: 'Harness gpu: ResolvedRefs is False (HarnessNotFound: Harness "gpu" not found)' });
+    expect(status.agent).toMatchObject({ apiVersion: V2, harness: 'gpu', resolvedRefs: false });
   });
 });

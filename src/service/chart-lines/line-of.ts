@@ -39,10 +39,16 @@ export function lineOf(env: Pick<OperationEnv, 'compose'>, source: KubeObject | 
   return found.line;
 }
 
-/** The line of a release: of the source its chartRef names, else of the chart version it last installed. */
-export async function lineOfRelease(env: OperationEnv, kube: KubePort, release: KubeObject): Promise<ChartLine> {
+/**
+ * The line of a release: of the source its chartRef names, else of the chart version it last installed. `read`
+ * is a source already read in the caller's round (the namespace's shared one), used when it is the one named.
+ */
+export async function lineOfRelease(
+  env: OperationEnv, kube: KubePort, release: KubeObject, read?: KubeObject,
+): Promise<ChartLine> {
   const ref = sourceOfRelease(release);
-  const source = ref ? await kube.get(env.types.ociRepository, ref.namespace, ref.name) : undefined;
+  const known = read && ref && read.metadata.name === ref.name && read.metadata.namespace === ref.namespace;
+  const source = known ? read : ref ? await kube.get(env.types.ociRepository, ref.namespace, ref.name) : undefined;
   const where = `the OCIRepository ${ref?.namespace ?? ''}/${ref?.name ?? ''} of HelmRelease ` +
     `${release.metadata.namespace ?? ''}/${release.metadata.name}`;
   if (source) return lineOf(env, source, where);

@@ -1,8 +1,9 @@
 /**
  * What a write reads that depends on the chart line, in the same round as its other reads: the ModelConfigs of
  * both kagent groups (chart 0.x's Agents use kagent.dev's, 2.x's api.kagent.dev's) and the namespace's Harnesses.
- * The line is only known once the namespace's source is read in that round, so both are read and the line picks;
- * a group the cluster does not serve has none.
+ * The line is only known once the namespace's source is read in that round, so both are read and the line picks.
+ * A group the cluster does not serve has none; a read the caller may not make fails only the write that needs it
+ * (a caller without api.kagent.dev reads can still write agents of chart 0.x), with the API server's own 403.
  */
 import type { ChartLine } from '../../core/chart-lines/chart-line.js';
 import { isAppError } from '../../core/errors.js';
@@ -13,7 +14,18 @@ import { readHarnesses } from './harnesses.js';
 
 export interface LineCatalog {
   modelConfigs(line: ChartLine): KubeObject[];
-  harnesses: Harness[];
+  /** The namespace's Harnesses (a 2.x write's question only). */
+  harnesses(): Harness[];
+}
+
+/** A read's answer, or its failure kept for whoever needs the answer. */
+async function settle<T>(read: Promise<T>): Promise<() => T> {
+  try {
+    const value = await read;
+    return () => value;
+  } catch (err) {
+    return () => { throw err; };
+  }
 }
 
 async function listServed(kube: KubePort, type: Gvr | undefined, namespace: string): Promise<KubeObject[]> {
@@ -29,9 +41,9 @@ async function listServed(kube: KubePort, type: Gvr | undefined, namespace: stri
 /** The ModelConfigs and Harnesses of a namespace, for whichever line its source turns out to follow. */
 export async function readLineCatalog(env: OperationEnv, kube: KubePort, namespace: string): Promise<LineCatalog> {
   const [v1, v2, harnesses] = await Promise.all([
-    kube.list(env.types.modelConfig, namespace),
-    listServed(kube, env.types.modelConfigV2, namespace),
-    readHarnesses(env, kube, namespace),
+    settle(kube.list(env.types.modelConfig, namespace)),
+    settle(listServed(kube, env.types.modelConfigV2, namespace)),
+    settle(readHarnesses(env, kube, namespace)),
   ]);
-  return { modelConfigs: (line) => (line === '2.x' && env.types.modelConfigV2 ? v2 : v1), harnesses };
+  return { modelConfigs: (line) => (line === '2.x' && env.types.modelConfigV2 ? v2() : v1()), harnesses };
 }

@@ -12,8 +12,9 @@ async function served<T>(read: () => Promise<T>, none: T): Promise<T> {
   try {
     return await read();
   } catch (err) {
-    // A 404 for the resource itself (the group not served) means there is no such object.
-    if (isAppError(err, 'not_found')) return none;
+    // A 404 for the resource itself (the group not served) means there is no such object. A caller who may not
+    // read the other chart line's Agents learns nothing of them, and keeps the reads of the line it may read.
+    if (isAppError(err, 'not_found', 'forbidden')) return none;
     throw err;
   }
 }
@@ -25,7 +26,8 @@ export async function getAnyAgent(
   const v2type: Gvr | undefined = env.types.agentV2;
   const [v1, v2] = await Promise.all([
     kube.get(env.types.agent, namespace, name),
-    v2type ? served(() => kube.get(v2type, namespace, name), undefined) : Promise.resolve(undefined),
+    v2type ? served(() => kube.get(v2type, namespace, name, { onChance: true }), undefined)
+      : Promise.resolve(undefined),
   ]);
   return v2 ?? v1;
 }
@@ -36,7 +38,8 @@ Promise<KubeObject[]> {
   const v2type = env.types.agentV2;
   const [v1, v2] = await Promise.all([
     kube.list(env.types.agent, namespace),
-    v2type ? served(() => kube.list(v2type, namespace), [] as KubeObject[]) : Promise.resolve([] as KubeObject[]),
+    v2type ? served(() => kube.list(v2type, namespace, { onChance: true }), [] as KubeObject[])
+      : Promise.resolve([] as KubeObject[]),
   ]);
   if (v2.length === 0) return v1;
   const names = new Set(v2.map((a) => a.metadata.name));

@@ -108,7 +108,8 @@ export async function createAgent(
   if (agent) throw bareAgentExistsConflict(namespace, name);
   // The namespace's chart line decides the values' shape and the schema that judges them.
   const line = lineOf(env, source, `the OCIRepository ${namespace}/${chartName}`);
-  const [lineProblem] = lineSpecViolations(line, spec, namespace, catalog.harnesses);
+  const harnesses = line === '2.x' ? catalog.harnesses() : [];
+  const [lineProblem] = lineSpecViolations(line, spec, namespace, harnesses);
   if (lineProblem) throw invalid(lineProblem);
   const schema = await env.deps.chart.schema(line);
   const modelConfigProblem = modelConfigViolation(namespace, spec.modelConfig, catalog.modelConfigs(line));
@@ -118,7 +119,7 @@ export async function createAgent(
   const lineValues = placedValues(env, composeValues(env, line, { ...spec, skills: pinned.skills }), schema);
   // On a claude Harness the guards decide, as the caller, before the schema judges what would be written.
   const { values, guard } = guardedValues(await guardValues(env, ctx,
-    { line, values: lineValues, harnesses: catalog.harnesses, schema }));
+    { line, values: lineValues, harnesses, schema }));
   const schemaProblem = schemaRefusal(schema, values);
   if (schemaProblem) throw invalid(schemaProblem);
   if (spec.mode === 'commit') {

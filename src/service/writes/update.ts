@@ -6,7 +6,7 @@
  * `dryRun` writes with `dryRun=All`. Every write here (update, rollback) is recorded as a revision whose
  * number goes onto the release in the same request, so a retried write takes the next number.
  */
-import { composeManifests, isSet } from '../../core/compose.js';
+import { chartNameOf, composeManifests, isSet } from '../../core/compose.js';
 import type { ChartLine } from '../../core/chart-lines/chart-line.js';
 import { changedPaths } from '../../core/diff.js';
 import type { GuardVerdict } from '../../core/guards/claude-guard.js';
@@ -88,23 +88,27 @@ export async function readForUpdate(
   options: { history?: boolean; modelConfigs?: boolean } = {},
 ) {
   const wantsCatalog = update.modelConfig !== undefined || options.modelConfigs || update.harness !== undefined;
-  const [objects, catalog, history] = await Promise.all([
+  const [objects, catalog, history, shared] = await Promise.all([
     lookupAgent(kube, env.types, namespace, update.name, env.compose.chartOciUrl),
     wantsCatalog ? readLineCatalog(env, kube, namespace) : Promise.resolve(undefined),
     options.history ? readHistory(kube, env.types, namespace, update.name) : Promise.resolve(undefined),
+    // The namespace's shared source, which most releases render from, read in the same round.
+    kube.get(env.types.ociRepository, namespace, chartNameOf(env.compose.chartOciUrl)),
   ]);
   // The release's chart line decides how the update merges and which schema judges it.
-  const line = objects.release ? await lineOfRelease(env, kube, objects.release) : defaultLine(env);
+  const line = objects.release ? await lineOfRelease(env, kube, objects.release, shared) : defaultLine(env);
   const schema = await env.deps.chart.schema(line);
   const modelConfigs = update.modelConfig !== undefined || options.modelConfigs ? catalog?.modelConfigs(line)
     : undefined;
   const lineProblems = [
     ...lineSpecViolations(line, update, namespace),
-    ...(line === '2.x' && isSet(update.harness) && catalog
-      ? [harnessChangeText(update.harness, namespace, catalog.harnesses)].filter((t) => t !== undefined) : []),
   ];
   // The guards of a claude Harness need the namespace's Harnesses on every 2.x write.
-  const harnesses = line === '2.x' ? catalog?.harnesses ?? await readHarnesses(env, kube, namespace) : [];
+  const harnesses = line === '2.x' ? catalog?.harnesses() ?? await readHarnesses(env, kube, namespace) : [];
+  if (line === '2.x' && isSet(update.harness)) {
+    const problem = harnessChangeText(update.harness, namespace, harnesses);
+    if (problem) lineProblems.push(problem);
+  }
   return { objects, modelConfigs, schema, history, line, lineProblems, harnesses };
 }
 

@@ -60,7 +60,8 @@ export async function validateCreate(env: OperationEnv, ctx: RequestContext, spe
   ]);
   // The namespace's chart line decides the values' shape, its own checks and the schema.
   const line = lineOf(env, source, `the OCIRepository ${namespace}/${chartNameOf(env.compose.chartOciUrl)}`);
-  errors.push(...lineSpecViolations(line, spec, namespace, catalog.harnesses));
+  const harnesses = line === '2.x' ? catalog.harnesses() : [];
+  errors.push(...lineSpecViolations(line, spec, namespace, harnesses));
   const schema = await env.deps.chart.schema(line);
   const modelConfigProblem = modelConfigViolation(namespace, spec.modelConfig, catalog.modelConfigs(line));
   if (modelConfigProblem) errors.push(modelConfigProblem);
@@ -70,7 +71,7 @@ export async function validateCreate(env: OperationEnv, ctx: RequestContext, spe
   if (refusal) errors.push(refusal);
   const composed = placedValues(env, composeValues(env, line, { ...spec, skills: pinned.skills }), schema);
   // On a claude Harness the guards answer as the write would: every reason among the errors, or the tools allowed.
-  const guarded = await guardValues(env, ctx, { line, values: composed, harnesses: catalog.harnesses, schema });
+  const guarded = await guardValues(env, ctx, { line, values: composed, harnesses, schema });
   const values = 'refuse' in guarded ? composed : guarded.values;
   if ('refuse' in guarded) errors.push(...guarded.refuse.reasons);
   errors.push(...schemaViolations(schema, values));
