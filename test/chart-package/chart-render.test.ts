@@ -17,6 +17,8 @@ const EXPECTED_RULES = [
   { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['ocirepositories'], verbs: ['get', 'list', 'watch', 'create', 'delete'] },
   { apiGroups: ['kagent.dev'], resources: ['agents'], verbs: ['get', 'list', 'watch', 'delete'] },
   { apiGroups: ['kagent.dev'], resources: ['modelconfigs'], verbs: ['list', 'watch'] },
+  { apiGroups: ['api.kagent.dev'], resources: ['agents'], verbs: ['get', 'list', 'watch', 'delete'] },
+  { apiGroups: ['api.kagent.dev'], resources: ['harnesses', 'modelconfigs'], verbs: ['list', 'watch'] },
   { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['list', 'watch', 'create', 'delete'] },
   { apiGroups: [''], resources: ['pods', 'events'], verbs: ['list', 'watch'] },
@@ -48,7 +50,7 @@ describe('the chart with its default values', () => {
     expect(config.listen).toBe(':8080');
     expect(config.kube.inCluster).toBe(true);
     expect(config.namespaces).toEqual({ default: 'kagent', managed: ['kagent'] });
-    expect(config.chart).toMatchObject({ ociUrl: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', semver: 'x.x.x' });
+    expect(config.chart).toMatchObject({ ociUrl: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', semver: '2.x' });
     expect(config.skills.repositories).toEqual(['https://github.com/giantswarm/agent-skills']);
     expect(config.mcp).toEqual({ enabled: true, path: '/mcp' });
     expect(config.oauth).toEqual({ enabled: false });

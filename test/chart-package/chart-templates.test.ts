@@ -50,7 +50,7 @@ describe('the Deployment template', () => {
   it('covers every serve flag: as an argument, as a secret variable, or named as not applying in a cluster', () => {
     // A new serve flag must be wired into the chart (or added here with the reason it is not).
     // The client secrets are accepted by serve for old deployments, and used by nothing.
-    const notInCluster = new Set(['kubeconfig', 'kube-context', 'sandbox', 'sandbox-listen', 'sandbox-kubeconfig', 'dex-client-secret', 'google-client-secret']);
+    const notInCluster = new Set(['kubeconfig', 'kube-context', 'sandbox', 'sandbox-listen', 'sandbox-kubeconfig', 'sandbox-reconcile-delay', 'dex-client-secret', 'google-client-secret']);
     const flags = new Set(passedFlags());
     const env = new Set(passedEnv());
     const uncovered = SERVE_FLAGS.filter((f) => !flags.has(f.name) && !env.has(f.env) && !notInCluster.has(f.name))

@@ -110,7 +110,7 @@ describe('the documented schemas', () => {
   });
 
   it.each([
-    ['an undeclared field', { ...SAMPLE_AGENT, harness: 'claude' }],
+    ['an undeclared field', { ...SAMPLE_AGENT, harnessName: 'claude' }],
     ['a missing always-present field', { ...SAMPLE_AGENT, ready: undefined }],
     ['a wrong enum value', { ...SAMPLE_AGENT, managed: 'flux' }],
   ])('refuse an Agent with %s, so drift fails the tests', (_case, agent) => {
@@ -145,6 +145,7 @@ describe('REST responses against the documented schemas', () => {
     get_agent_status: { path: '/agents/kagent/sre/status' },
     validate_agent: { path: '/agents/validate', body: { name: 'sre', runtime: 'rust' } },
     list_model_configs: { path: '/modelconfigs' },
+    list_harnesses: { path: '/harnesses?namespace=kagent' },
     list_skills: { path: '/skills?refresh=true' },
     list_agent_revisions: { path: '/agents/kagent/sre/revisions' },
     get_agent_revision: { path: '/agents/kagent/sre/revisions/1' },
