@@ -52,7 +52,7 @@ describe.skipIf(registry.mode === 'skip')('serve with the agent chart in a priva
 
   async function serve(...flags: string[]): Promise<string> {
     running = await startServe(serveConfig([
-      '--listen=127.0.0.1:0', '--metrics-listen=', '--sandbox', `--agent-chart-oci-url=${server.ociUrl(REPO)}`, ...flags,
+      '--listen=127.0.0.1:0', '--metrics-listen=', '--sandbox', `--agent-chart-oci-url=${server.ociUrl(REPO)}`, '--agent-chart-semver=0.x', ...flags,
     ]));
     return running.base;
   }
@@ -68,7 +68,7 @@ describe.skipIf(registry.mode === 'skip')('serve with the agent chart in a priva
 
   it('reads the schema with a user name and password from the environment', async () => {
     running = await startServe(serveConfig(
-      ['--listen=127.0.0.1:0', '--metrics-listen=', '--sandbox', `--agent-chart-oci-url=${server.ociUrl(REPO)}`],
+      ['--listen=127.0.0.1:0', '--metrics-listen=', '--sandbox', `--agent-chart-oci-url=${server.ociUrl(REPO)}`, '--agent-chart-semver=0.x'],
       { AGENT_CHART_USERNAME: ACCOUNT.username, AGENT_CHART_PASSWORD: ACCOUNT.password },
     ));
     expect((await info(running.base)).chart).toMatchObject({ schemaSource: 'registry', schemaVersion: '0.6.0' });

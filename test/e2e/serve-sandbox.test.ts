@@ -46,13 +46,17 @@ describe('serve --sandbox', () => {
       identity: string;
       apiVersions: Record<string, string>;
       namespaces: { default: string };
+      chartLines?: Array<{ namespace: string; line: string }>;
     };
     expect(info.identity).toBe('serviceAccount');
     expect(info.namespaces.default).toBe('kagent');
     expect(info.apiVersions).toEqual({
       agent: 'kagent.dev/v1alpha2', modelConfig: 'kagent.dev/v1alpha2',
       helmRelease: 'helm.toolkit.fluxcd.io/v2', ociRepository: 'source.toolkit.fluxcd.io/v1',
+      agentV2: 'api.kagent.dev/v1alpha3',
     });
+    // Namespace kagent follows chart 0.x, namespace agents 2.x (docs/chart-lines.md).
+    expect(info.chartLines?.map((l) => `${l.namespace}:${l.line}`)).toEqual(['kagent:0.x', 'agents:2.x']);
   });
 
   it('lists the seeded model configs and the sample agents', async () => {

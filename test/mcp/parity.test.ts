@@ -45,6 +45,8 @@ const SCRIPT: Array<[tool: string, args: Args]> = [
   ['get_info', {}],
   ['list_model_configs', {}],
   ['list_model_configs', { namespace: 'tenant' }],
+  ['list_harnesses', {}],
+  ['list_harnesses', { namespace: 'nope' }],
   ['list_agents', {}],
   ['validate_agent', { ...SPEC, displayName: 'Parity' }],
   ['validate_agent', { ...SPEC, modelConfig: 'nope', runtime: 'rust' }],

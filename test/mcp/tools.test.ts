@@ -18,6 +18,7 @@ const HINTS: Record<string, [boolean, boolean, boolean, boolean]> = {
   get_agent: [true, false, false, false],
   get_agent_status: [true, false, false, false],
   list_model_configs: [true, false, false, false],
+  list_harnesses: [true, false, false, false],
   validate_agent: [true, false, false, true],
   list_skills: [true, false, false, true],
   create_agent: [false, false, false, true],
@@ -57,7 +58,7 @@ describe('MCP tools over streamable HTTP (TestMCPToolsMirrorREST)', () => {
     return { text, isError: false, json: JSON.parse(text) };
   }
 
-  it('lists exactly the eighteen tools, each described with the read/write prefix and all four hints', async () => {
+  it('lists exactly the nineteen tools, each described with the read/write prefix and all four hints', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(HINTS).sort());
     for (const tool of tools) {

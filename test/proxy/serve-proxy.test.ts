@@ -74,7 +74,7 @@ describe.skipIf(registry.mode === 'skip')('serve behind an HTTP proxy', () => {
 
   async function serve(kubeconfigPath: string, env: Record<string, string>): Promise<string> {
     running = await startServe(serveConfig([
-      '--listen=127.0.0.1:0', '--metrics-listen=', `--kubeconfig=${kubeconfigPath}`, `--agent-chart-oci-url=${chartRegistry.ociUrl(REPO)}`,
+      '--listen=127.0.0.1:0', '--metrics-listen=', `--kubeconfig=${kubeconfigPath}`, `--agent-chart-oci-url=${chartRegistry.ociUrl(REPO)}`, '--agent-chart-semver=0.x',
       '--skills-repositories=https://github.com/example/skills', `--skills-github-api=http://${githubHost}`,
       `--kagent-a2a-url=${sandbox.a2aUrl}`,
     ], env));

@@ -61,9 +61,9 @@ const isAgentsRelease = (p: Placement, release: KubeObject, agent: string): bool
 export function placedKube(p: Placement, management: KubePort, workload: KubePort): KubePort {
   const org = organizationNamespace(p.target.organization);
   return {
-    async get(gvr, namespace, name) {
+    async get(gvr, namespace, name, options) {
       const side = sideOf(p, gvr);
-      if (side === 'workload') return workload.get(gvr, namespace, name);
+      if (side === 'workload') return workload.get(gvr, namespace, name, options);
       const where = managementNamespace(p, namespace);
       const found = await management.get(gvr, where, side === 'release' ? releaseName(p, namespace, name) : name);
       // `<cluster>-<agent>` is not unique (cluster alpha-x's agent fa2 and cluster alpha's agent x-fa2 share
