@@ -19,7 +19,10 @@ export type ReleaseOwner = 'agent-manager' | 'gitops' | 'external';
 /** One release as expand sees it. */
 export interface ReleaseFacts {
   name: string;
+  /** The values to map: the live ones with their skills pinned. */
   values: Values;
+  /** The live values, when pinning changed them (the diff starts from what runs). */
+  live?: Values;
   line: ChartLine;
   owner: ReleaseOwner;
   /** The Kustomization (`namespace/name`) of a GitOps-owned release. */
@@ -79,7 +82,7 @@ function actionOf(release: ReleaseFacts): AgentAction {
 }
 
 function planRelease(release: ReleaseFacts, input: PlanInput): AgentPlan {
-  const base = { name: release.name, owner: release.owner, before: release.values };
+  const base = { name: release.name, owner: release.owner, before: release.live ?? release.values };
   if (release.line === input.to) {
     return { ...base, action: 'unchanged', diff: '', notes: [`already on chart ${input.to}`], refusals: [] };
   }
@@ -93,12 +96,12 @@ function planRelease(release: ReleaseFacts, input: PlanInput): AgentPlan {
   const { schema, label } = input.schema;
   const violations = valuesViolations(schema, mapped.values, label);
   if (violations.length > 0) {
-    return { ...base, action: 'refused', after: mapped.values, diff: valuesDiff(release.name, release.values,
+    return { ...base, action: 'refused', after: mapped.values, diff: valuesDiff(release.name, base.before,
       mapped.values), notes, refusals: [schemaErrorText(label.version, label.source, violations)] };
   }
   return {
     ...base, action: actionOf(release), after: mapped.values,
-    diff: valuesDiff(release.name, release.values, mapped.values), notes, refusals: [],
+    diff: valuesDiff(release.name, base.before, mapped.values), notes, refusals: [],
   };
 }
 
