@@ -72,7 +72,7 @@ async function moveRelease(
 /** Runs expand for one namespace whose plan and read are given. */
 export async function runExpand(
   env: OperationEnv, ctx: RequestContext, kube: KubePort, read: NamespaceRead, plan: NamespacePlan,
-  options: { dryRun: boolean; mapping: To2xOptions },
+  options: { dryRun: boolean; mapping: To2xOptions; readOnly?: boolean },
 ): Promise<PhaseOutcome> {
   const { dryRun } = options;
   const out: PhaseOutcome = { agents: new Map(), notes: [], actions: [] };
@@ -81,13 +81,15 @@ export async function runExpand(
       '(see their refusals); fix them and run migrate again');
     return out;
   }
-  const pending = plan.agents.filter((a) => a.action !== 'unchanged');
+  // A namespace searched read-only (--gitops-namespaces) gets proposals and reports, never a write.
+  const pending = plan.agents.filter((a) => a.action !== 'unchanged')
+    .map((a) => (options.readOnly && a.action === 'move' ? { ...a, action: 'report' as const } : a));
   const shared = read.sources.get('agent');
   if (dryRun) {
     for (const a of pending.filter((p) => p.action === 'report')) out.actions.push(externalAction(a));
     return out;
   }
-  if (pending.length > 0) {
+  if (pending.some((a) => a.action === 'move')) {
     const created = await ensureSource(kube, env.types, targetSourceObject(env, plan.namespace, plan.to, shared),
       { seen: read.sources.get(plan.targetSource) ?? null });
     if (created) out.notes.push(`created OCIRepository ${plan.targetSource} (chart ${plan.to})`);
@@ -110,7 +112,8 @@ export async function runExpand(
     }
   }
   const everyMoved = moved === pending.length;
-  if (everyMoved && shared && !jsonEqual(followingSource(env, shared, plan.to).spec, shared.spec)) {
+  const follows = shared && jsonEqual(followingSource(env, shared, plan.to).spec, shared.spec);
+  if (!options.readOnly && everyMoved && shared && !follows) {
     await kube.replace(env.types.ociRepository, followingSource(env, shared, plan.to));
     out.notes.push(`the shared OCIRepository agent now follows chart ${plan.to}: new agents are created on it`);
   } else if (!everyMoved) {

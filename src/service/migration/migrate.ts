@@ -29,6 +29,8 @@ export interface MigrateRequest {
   timeoutMs: number;
   reportConfigMap: string;
   mapping: To2xOptions;
+  /** Namespaces searched read-only (`--gitops-namespaces`): proposals and reports only, never a write. */
+  readOnly?: readonly string[];
 }
 
 export interface MigrateResult {
@@ -92,15 +94,19 @@ async function migrateNamespace(
   }
   const blocked = plan.blockedBy.length > 0;
   if (request.phases.includes('expand')) {
-    merge(report, await runExpand(env, ctx, kube, read, plan, { dryRun, mapping }));
+    const readOnly = request.readOnly?.includes(namespace) ?? false;
+    merge(report, await runExpand(env, ctx, kube, read, plan, { dryRun, mapping, readOnly }));
   } else if (blocked) report.actions.push(`refused: ${plan.blockedBy.join(', ')}`);
-  if (!dryRun && !blocked && request.phases.includes('wait')) {
+  const writes = !blocked && !(request.readOnly?.includes(namespace) ?? false);
+  if (!dryRun && writes && request.phases.includes('wait')) {
     merge(report, await runWait(env, ctx, kube, await readNamespace(env, ctx, kube, namespace, to), to, deadline));
   }
-  if (!blocked && request.phases.includes('contract')) {
+  if (writes && request.phases.includes('contract')) {
     merge(report, await runContract(env, kube, await readNamespace(env, ctx, kube, namespace, to), to, dryRun));
   }
-  if (!dryRun) await writeReport(env, kube, report, request.reportConfigMap);
+  if (!dryRun && !(request.readOnly?.includes(namespace) ?? false)) {
+    await writeReport(env, kube, report, request.reportConfigMap);
+  }
   return report;
 }
 
