@@ -24,14 +24,14 @@ describe('agent-manager migrate', () => {
     expect(fromEnv.kind === 'migrate' && fromEnv.config.harnessName).toBeUndefined();
   });
 
-  it.each([
+  it.each<[string[], RegExp, Record<string, string>?]>([
     [['--dry-run=maybe'], /--dry-run "maybe"/],
     [[], /AGENT_MANAGER_MIGRATE_DRY_RUN/, { AGENT_MANAGER_MIGRATE_DRY_RUN: 'perhaps' }],
     [['--agent-chart-semver', 'x.x.x'], /admits chart majors 0, 1, 2/],
     [['--phase', 'shrink'], /--phase "shrink"/],
     [['--listen', ':9000'], /unknown flag/],
   ])('refuses %j (exit 2) instead of falling back', (args, text, env = {}) => {
-    const parsed = migrate(args as string[], env as Record<string, string>);
+    const parsed = migrate(args, env);
     expect(parsed.kind).toBe('error');
     expect(parsed.kind === 'error' && parsed.message).toMatch(text);
   });
