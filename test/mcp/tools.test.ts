@@ -31,6 +31,8 @@ const HINTS: Record<string, [boolean, boolean, boolean, boolean]> = {
   send_message: [false, false, false, true],
   list_sessions: [true, false, false, false],
   get_session: [true, false, false, false],
+  list_harnesses: [true, false, false, false],
+  plan_migration: [true, false, false, false],
 };
 
 const WRITES = new Set(['create_agent', 'update_agent', 'rollback_agent', 'start_session', 'send_message']);

@@ -142,6 +142,7 @@ describe('REST responses against the documented schemas', () => {
     get_agent_status: { path: '/agents/kagent/sre/status' },
     validate_agent: { path: '/agents/validate', body: { name: 'sre', runtime: 'rust' } },
     list_model_configs: { path: '/modelconfigs' },
+    list_harnesses: { path: '/harnesses' },
     list_skills: { path: '/skills?refresh=true' },
     list_agent_revisions: { path: '/agents/kagent/sre/revisions' },
     get_agent_revision: { path: '/agents/kagent/sre/revisions/1' },
@@ -151,6 +152,7 @@ describe('REST responses against the documented schemas', () => {
     send_message: { path: '/agents/kagent/sre/sessions/s-1/messages?timeoutSeconds=30', body: { message: 'and then?' } },
     list_sessions: { path: '/agents/kagent/sre/sessions' },
     get_session: { path: '/agents/kagent/sre/sessions/s-1' },
+    plan_migration: { path: '/migrations?namespace=kagent&dryRun=true' },
   };
 
   async function call(o: AnyOperation) {
