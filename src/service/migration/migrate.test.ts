@@ -97,6 +97,13 @@ describe('migrate to chart 2.x', () => {
       expect(revisions.revisions.map((r) => r.revision)).toEqual([2, 1]);
     });
 
+  it('answers a rollback to the revision before the move with a 409 naming the reverse run', async () => {
+    await f.service.migrate(f.ctx(), request());
+    const refused = f.service.rollbackAgent(f.ctx(), { namespace: 'team', name: 'git-skill', revision: 1 });
+    await expect(refused).rejects.toMatchObject({ status: 409 });
+    await expect(refused).rejects.toThrow(/chart line moved: .*agent-manager migrate --phase expand --agent-chart-semver 0\.x --namespaces team/);
+  });
+
   it('leaves a namespace with one unmappable agent untouched, naming it', async () => {
     await seed0x('mixed', 'fine');
     await seed0x('mixed', 'py', { runtime: 'python' });

@@ -6,7 +6,8 @@
  * toolset keeps the current one (a rollback never widens access). In commit mode the same checks run
  * and the values are proposed as a pull request; nothing is written or recorded in the cluster.
  */
-import { invalid } from '../../core/errors.js';
+import { conflict, invalid } from '../../core/errors.js';
+import { crossLineRollback } from '../../core/migration/revision-line.js';
 import { keptToolsetNote, rollbackUpdate } from '../../core/revisions/revision-record.js';
 import { unknownPresetViolation } from '../../core/toolset-preflight.js';
 import type { CommitOptions, RevisionSpec, RollbackResult } from '../../core/types.js';
@@ -41,10 +42,13 @@ export async function rollbackAgent(
   const result = await writeUpdate(env, ctx, {
     target: { name, namespace, force, dryRun, resourceVersion, version, mode, repository, branch, path, refreshSkills },
     operation: 'rollback',
-    resolve: (revisions) => {
+    resolve: (revisions, line) => {
       const target = revisions.find((r) => r.revision === revision);
       if (!target) throw revisionNotFound(resolvedNamespace, name, revision);
       if (target.problem !== undefined) throw malformedRevision(resolvedNamespace, name, target);
+      // A revision of the other chart line cannot be applied to this one: the way back is migrate's reverse run.
+      const crossed = crossLineRollback(`${resolvedNamespace}/${name}`, revision, target.values, line);
+      if (crossed) throw conflict(crossed);
       applied = target.spec;
       const update = rollbackUpdate(target.spec, { name, namespace, force });
       // The revision's toolset meets today's rules, the installation's presets included (as update_agent's would).
