@@ -9,7 +9,7 @@
 import type { JsonObject } from './api/json.js';
 import type { SandboxStore } from './ops/sandbox-store.js';
 import type { SandboxLogger } from './server/api-server.js';
-import { AGENT_MANAGER_RULES, DEFAULT_SEED, grantAgentManager, KAGENT_NAMESPACE, SEED_MANAGER,
+import { AGENT_MANAGER_RULES, CHART_V0_RANGE, DEFAULT_SEED, grantAgentManager, KAGENT_NAMESPACE, SEED_MANAGER,
   type SeedStep } from './seed.js';
 import { bindPeople, installNow, seedPeopleRbac } from './seed-samples.js';
 
@@ -105,7 +105,7 @@ export function seedFleet(
   store.create('ocirepositories', {
     apiVersion: 'source.toolkit.fluxcd.io/v1', kind: 'OCIRepository',
     metadata: { name: 'agent', namespace, labels: { 'app.kubernetes.io/managed-by': 'agent-manager' } },
-    spec: { interval: '30m', url: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', ref: { semver: 'x.x.x' } },
+    spec: { interval: '30m', url: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', ref: { semver: CHART_V0_RANGE } },
   }, opts);
   for (const workload of workloads) {
     store.create('secrets', kubeconfigSecret(organization, workload.name, workload.kubeconfigYaml), opts);

@@ -30,15 +30,24 @@ describe('startSandbox', () => {
     const sandbox = await startSandbox();
     try {
       const names = (resource: string, namespace = '') => sandbox.store.list(resource, { namespace }).items.map((o: any) => o.metadata.name);
-      expect(names('namespaces')).toEqual(['default', 'kagent', 'kube-system', 'tenant']);
+      expect(names('namespaces')).toEqual(['agents', 'default', 'kagent', 'kube-system', 'tenant']);
       expect(names('mc', 'kagent')).toEqual(['default-model-config', 'qwen3-8-27b']);
       const mc = sandbox.store.get('mc', 'kagent', 'default-model-config') as any;
       expect(mc.spec).toEqual({ provider: 'Anthropic', model: 'claude-sonnet-4-6' });
       expect(mc.status.conditions[0]).toMatchObject({ type: 'Accepted', status: 'True', reason: 'ModelConfigReconciled' });
       expect((sandbox.store.get('mc', 'kagent', 'qwen3-8-27b') as any).spec).toEqual({ provider: 'OpenAI', model: 'qwen3-8-27b' });
       const repo = sandbox.store.get('ocirepositories', 'kagent', 'agent') as any;
-      expect(repo.spec).toEqual({ interval: '30m', url: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', ref: { semver: 'x.x.x' }, provider: 'generic', timeout: '60s' });
+      expect(repo.spec).toEqual({ interval: '30m', url: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', ref: { semver: '0.x' }, provider: 'generic', timeout: '60s' });
       expect(repo.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'agent-manager' });
+      expect(names('harnesses', 'kagent')).toEqual(['kagent']);
+      expect(names('modelconfigs.api.kagent.dev', 'kagent')).toEqual(['default-model-config', 'qwen3-8-27b']);
+      // Namespace agents is on the chart's 2.x line: its source, its Harnesses, its ModelConfig in both groups.
+      expect((sandbox.store.get('ocirepositories', 'agents', 'agent') as any).spec.ref).toEqual({ semver: '2.x' });
+      expect(names('harnesses', 'agents')).toEqual(['claude', 'kagent']);
+      expect((sandbox.store.get('harnesses', 'agents', 'claude') as any).spec).toEqual({ claude: {} });
+      expect(names('modelconfigs.api.kagent.dev', 'agents')).toEqual(['default-model-config']);
+      expect(names('modelconfigs.kagent.dev', 'agents')).toEqual(['default-model-config']);
+      expect(sandbox.store.get('roles', 'agents', 'agent-manager')).toBeDefined();
       expect(sandbox.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       expect(sandbox.adminToken).not.toBe(sandbox.serviceAccountToken);
     } finally {
@@ -149,7 +158,8 @@ describe('startSandbox', () => {
   it('stops its controllers when it closes', async () => {
     const sandbox = await startSandbox({ controllers: true });
     expect(sandbox.controllers?.names).toEqual([
-      'source-controller', 'helm-controller', 'kagent-agents', 'kagent-modelconfigs', 'deployment-controller', 'replicaset-controller',
+      'source-controller', 'helm-controller', 'kagent-agents', 'kagent-modelconfigs', 'kagent-v2-agents', 'kagent-v2-harnesses',
+      'kagent-v2-modelconfigs', 'kagent-v2-remotemcpservers', 'deployment-controller', 'replicaset-controller',
       'garbage-collector', 'kubelet',
     ]);
     await sandbox.close();

@@ -43,8 +43,9 @@ export { SandboxStore } from './ops/sandbox-store.js';
 export { StatusError, statusErrors, statusForCode } from './api/status.js';
 export { alwaysAllow, forbiddenError } from './auth/authorizer.js';
 export { ADMIN_USER, serviceAccountUser } from './auth/authenticator.js';
-export { DEFAULT_SEED, KAGENT_NAMESPACE, MANAGED_NAMESPACES, SEED_MANAGER, seedChartRepository, seedNamespacePair,
-  type SeedStep } from './seed.js';
+export { CHART_V0_RANGE, CHART_V2_NAMESPACE, CHART_V2_RANGE, DEFAULT_SEED, KAGENT_NAMESPACE, MANAGED_NAMESPACES,
+  SEED_MANAGER, seedChartRepository, seedChartV2NamespaceNamed, seedNamespacePair, type SeedStep } from './seed.js';
+export { SIMULATED_CHART_VERSIONS } from './controllers/source-controller.js';
 export { ADMIN_GROUP, SAMPLE_SEED, VIEWER_GROUP } from './seed-samples.js';
 export { OidcAuthenticator, type OidcAuthenticatorConfig } from './auth/oidc-authenticator.js';
 export { RbacAuthorizer } from './auth/rbac-authorizer.js';

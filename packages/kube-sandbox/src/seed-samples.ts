@@ -1,14 +1,17 @@
 /**
  * The sample platform of `agent-manager sandbox` and `serve --sandbox` (not the minimal test fixture):
  * agents for each ownership case agent-manager tells apart (`incident-triage` owned by GitOps,
- * `kubectl-helper` a bare Agent no release owns, `paused-reviewer` a suspended release) and the people's
- * roles (`platform-admins` write releases and sources, `platform-viewers` read; both list namespaces).
+ * `kubectl-helper` a bare Agent no release owns, `paused-reviewer` a suspended release), `platform-helper`
+ * on the chart's 2.x line in namespace `agents`, and the people's roles (`platform-admins` write releases
+ * and sources, `platform-viewers` read; both list namespaces).
  */
 import type { JsonObject } from './api/json.js';
 import { reconcileHelmRelease } from './controllers/helm-controller.js';
 import { reconcileOciRepository } from './controllers/source-controller.js';
 import type { SandboxStore } from './ops/sandbox-store.js';
-import { DEFAULT_SEED, KAGENT_NAMESPACE, MANAGED_NAMESPACES, SEED_MANAGER, type SeedStep } from './seed.js';
+import {
+  CHART_V2_NAMESPACE, DEFAULT_SEED, KAGENT_NAMESPACE, MANAGED_NAMESPACES, SEED_MANAGER, type SeedStep,
+} from './seed.js';
 
 const opts = { fieldManager: SEED_MANAGER };
 const RBAC_V1 = 'rbac.authorization.k8s.io/v1';
@@ -67,10 +70,32 @@ export const seedSuspendedAgent: SeedStep = (store) => {
     spec: { ...structuredClone(hr.spec as JsonObject), suspend: true } }, opts);
 };
 
+/** A 2.x agent in namespace `agents`, installed: the Agent runs on the Harness `kagent`. */
+export const seedChartV2Agent: SeedStep = (store) => {
+  store.create('helmreleases', {
+    apiVersion: 'helm.toolkit.fluxcd.io/v2', kind: 'HelmRelease',
+    metadata: { name: 'platform-helper', namespace: CHART_V2_NAMESPACE,
+      labels: { 'app.kubernetes.io/managed-by': 'agent-manager' } },
+    spec: {
+      interval: '10m',
+      chartRef: { kind: 'OCIRepository', name: 'agent', namespace: CHART_V2_NAMESPACE },
+      values: {
+        agent: { name: 'platform-helper', displayName: 'Platform Helper',
+          description: 'Answers questions about the platform (chart 2.x, on the kagent Harness).', harness: 'kagent' },
+        modelConfig: { name: 'default-model-config' },
+        toolset: ['preset:read-only'],
+      },
+    },
+  }, opts);
+  installNow(store, 'platform-helper', CHART_V2_NAMESPACE);
+};
+
 const platformRules = (fluxVerbs: string[]): JsonObject[] => [
   { apiGroups: ['helm.toolkit.fluxcd.io'], resources: ['helmreleases'], verbs: fluxVerbs },
   { apiGroups: ['source.toolkit.fluxcd.io'], resources: ['ocirepositories'], verbs: fluxVerbs },
   { apiGroups: ['kagent.dev'], resources: ['agents', 'modelconfigs'], verbs: READ },
+  { apiGroups: ['api.kagent.dev'], resources: ['agents', 'harnesses', 'modelconfigs', 'remotemcpservers'],
+    verbs: READ },
   { apiGroups: ['apps'], resources: ['deployments', 'replicasets'], verbs: READ },
   // An agent's revisions: whoever writes agents records them (create) and prunes them (delete).
   { apiGroups: ['apps'], resources: ['controllerrevisions'],
@@ -104,10 +129,10 @@ export const seedPeopleRbac: SeedStep = (store) => {
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'namespace-reader' },
     subjects: groups(ADMIN_GROUP, VIEWER_GROUP),
   }, opts);
-  for (const namespace of MANAGED_NAMESPACES) bindPeople(store, namespace);
+  for (const namespace of [...MANAGED_NAMESPACES, CHART_V2_NAMESPACE]) bindPeople(store, namespace);
 };
 
 /** The default seed plus the sample agents and the people's roles. */
 export const SAMPLE_SEED: readonly SeedStep[] = [
-  ...DEFAULT_SEED, seedPeopleRbac, seedGitOpsAgent, seedBareAgent, seedSuspendedAgent,
+  ...DEFAULT_SEED, seedPeopleRbac, seedGitOpsAgent, seedBareAgent, seedSuspendedAgent, seedChartV2Agent,
 ];

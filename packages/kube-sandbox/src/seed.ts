@@ -1,8 +1,9 @@
 /**
  * The objects a fresh sandbox starts with, so agent-manager finds the platform it expects: namespaces
- * `default`, `kube-system`, `kagent` and `tenant`; the `agent-manager` service account with our chart's
- * Role in both managed namespaces; two ModelConfigs and the shared OCIRepository `kagent/agent`.
- * The sample agents and people's roles are in seed-samples.ts.
+ * `default`, `kube-system`, `kagent`, `tenant` and `agents`; the `agent-manager` ServiceAccount with our
+ * chart's Role; in `kagent` (still on the chart's 0.x line) two ModelConfigs of both kagent groups, the
+ * Harness `kagent` and the shared OCIRepository on `0.x`; in `agents` (on the 2.x line) the source on
+ * `2.x`, the Harnesses `kagent` and `claude` and a ModelConfig. Samples and roles: seed-samples.ts.
  */
 import { nowTimestamp, type JsonObject } from './api/json.js';
 import type { SandboxStore } from './ops/sandbox-store.js';
@@ -15,6 +16,14 @@ export const SEED_MANAGER = 'sandbox-seed';
 
 /** The namespace agent-manager and kagent run in. */
 export const KAGENT_NAMESPACE = 'kagent';
+/** The namespace whose agents are on the agent chart's 2.x line. */
+export const CHART_V2_NAMESPACE = 'agents';
+
+/** The shared chart sources' ranges: one major each, as a source never spans two chart lines. */
+export const CHART_V0_RANGE = '0.x';
+export const CHART_V2_RANGE = '2.x';
+
+const API_KAGENT = 'api.kagent.dev/v1alpha3';
 
 const opts = { fieldManager: SEED_MANAGER };
 
@@ -30,36 +39,54 @@ export const seedServiceAccount: SeedStep = (store) => {
   }, opts);
 };
 
-function acceptedModelConfig(
-  store: SandboxStore, name: string, provider: string, model: string, namespace = KAGENT_NAMESPACE,
-): void {
-  const created = store.create('modelconfigs', {
-    apiVersion: 'kagent.dev/v1alpha2', kind: 'ModelConfig',
-    metadata: { name, namespace },
-    spec: { provider, model },
-  }, opts);
+/** Create `object` with the condition its controller reports on it (True at generation 1). */
+function createReported(store: SandboxStore, resource: string, object: JsonObject,
+  condition: { type: string; reason: string; message: string }): void {
+  const created = store.create(resource, object, opts);
   const status: JsonObject = {
     observedGeneration: 1,
-    conditions: [{
-      type: 'Accepted', status: 'True', reason: 'ModelConfigReconciled', message: 'Model configuration accepted',
-      lastTransitionTime: nowTimestamp(), observedGeneration: 1,
-    }],
+    conditions: [{ ...condition, status: 'True', lastTransitionTime: nowTimestamp(), observedGeneration: 1 }],
   };
-  store.updateStatus('modelconfigs', { ...structuredClone(created), status }, opts);
+  store.updateStatus(resource, { ...structuredClone(created), status }, opts);
 }
 
+function acceptedModelConfig(
+  store: SandboxStore, name: string, provider: string, model: string, namespace = KAGENT_NAMESPACE,
+  apiVersion = 'kagent.dev/v1alpha2',
+): void {
+  createReported(store, apiVersion === API_KAGENT ? 'modelconfigs.api.kagent.dev' : 'modelconfigs.kagent.dev', {
+    apiVersion, kind: 'ModelConfig', metadata: { name, namespace }, spec: { provider, model },
+  }, { type: 'Accepted', reason: 'ModelConfigReconciled', message: 'Model configuration accepted' });
+}
+
+/** A Ready Harness of the runtime `runtime` (`kagent`, `claude`…) named after it. */
+function readyHarness(store: SandboxStore, namespace: string, runtime: string): void {
+  createReported(store, 'harnesses.api.kagent.dev', {
+    apiVersion: API_KAGENT, kind: 'Harness', metadata: { name: runtime, namespace }, spec: { [runtime]: {} },
+  }, { type: 'Ready', reason: 'Ready', message: 'Harness is ready' });
+}
+
+/**
+ * The two ModelConfigs of a 0.x namespace, in both kagent groups: the platform installs the
+ * `api.kagent.dev` ones with the kagent upgrade (as the Harness), so an agent moved to 2.x finds its model.
+ */
 function modelConfigsIn(store: SandboxStore, namespace: string): void {
-  acceptedModelConfig(store, 'default-model-config', 'Anthropic', 'claude-sonnet-4-6', namespace);
-  acceptedModelConfig(store, 'qwen3-8-27b', 'OpenAI', 'qwen3-8-27b', namespace);
+  for (const apiVersion of ['kagent.dev/v1alpha2', API_KAGENT]) {
+    acceptedModelConfig(store, 'default-model-config', 'Anthropic', 'claude-sonnet-4-6', namespace, apiVersion);
+    acceptedModelConfig(store, 'qwen3-8-27b', 'OpenAI', 'qwen3-8-27b', namespace, apiVersion);
+  }
 }
 
 export const seedModelConfigs: SeedStep = (store) => modelConfigsIn(store, KAGENT_NAMESPACE);
 
-function chartRepositoryIn(store: SandboxStore, namespace: string): void {
+/** The Harness the platform installs with kagent, before anyone moves to the chart's 2.x line. */
+export const seedHarness: SeedStep = (store) => readyHarness(store, KAGENT_NAMESPACE, 'kagent');
+
+function chartRepositoryIn(store: SandboxStore, namespace: string, range = CHART_V0_RANGE): void {
   store.create('ocirepositories', {
     apiVersion: 'source.toolkit.fluxcd.io/v1', kind: 'OCIRepository',
     metadata: { name: 'agent', namespace, labels: { 'app.kubernetes.io/managed-by': 'agent-manager' } },
-    spec: { interval: '30m', url: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', ref: { semver: 'x.x.x' } },
+    spec: { interval: '30m', url: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', ref: { semver: range } },
   }, opts);
 }
 
@@ -83,6 +110,8 @@ export const AGENT_MANAGER_RULES: readonly JsonObject[] = [
     verbs: ['get', 'list', 'watch', 'create', 'delete'] },
   { apiGroups: ['kagent.dev'], resources: ['agents'], verbs: ['get', 'list', 'watch', 'delete'] },
   { apiGroups: ['kagent.dev'], resources: ['modelconfigs'], verbs: ['list', 'watch'] },
+  { apiGroups: ['api.kagent.dev'], resources: ['agents'], verbs: ['get', 'list', 'watch', 'delete'] },
+  { apiGroups: ['api.kagent.dev'], resources: ['harnesses', 'modelconfigs'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['list', 'watch', 'create', 'delete'] },
   { apiGroups: [''], resources: ['pods', 'events'], verbs: ['list', 'watch'] },
@@ -105,15 +134,34 @@ export const seedAgentManagerRbac: SeedStep = (store) => {
   for (const namespace of MANAGED_NAMESPACES) grantAgentManager(store, namespace, AGENT_MANAGER_RULES);
 };
 
+/**
+ * A namespace on the chart's 2.x line (`agents` in the default seed; suites sharing a sandbox name
+ * their own): the agent-manager Role, the shared source `agent` (range `2.x`), the Harnesses `kagent`
+ * and `claude`, and `default-model-config` in both kagent groups.
+ */
+export function seedChartV2NamespaceNamed(store: SandboxStore, namespace: string): void {
+  store.create('namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }, opts);
+  grantAgentManager(store, namespace, AGENT_MANAGER_RULES);
+  for (const apiVersion of ['kagent.dev/v1alpha2', API_KAGENT]) {
+    acceptedModelConfig(store, 'default-model-config', 'Anthropic', 'claude-sonnet-4-6', namespace, apiVersion);
+  }
+  for (const runtime of ['kagent', 'claude']) readyHarness(store, namespace, runtime);
+  chartRepositoryIn(store, namespace, CHART_V2_RANGE);
+}
+
+export const seedChartV2Namespace: SeedStep = (store) => seedChartV2NamespaceNamed(store, CHART_V2_NAMESPACE);
+
 /** The default seed, in order. */
 export const DEFAULT_SEED: readonly SeedStep[] = [
-  seedNamespaces, seedServiceAccount, seedAgentManagerRbac, seedModelConfigs, seedChartRepository,
+  seedNamespaces, seedServiceAccount, seedAgentManagerRbac, seedModelConfigs, seedHarness, seedChartRepository,
+  seedChartV2Namespace,
 ];
 
 /**
  * The default seed's managed namespaces again under other names, in a running sandbox: `home`
- * as `kagent` (the two ModelConfigs, the shared OCIRepository) and `tenant`, both with the
- * agent-manager Role, so suites sharing one sandbox each work in namespaces of their own.
+ * as `kagent` (the two ModelConfigs, the Harness `kagent`, the shared OCIRepository on `0.x`) and
+ * `tenant`, both with the agent-manager Role, so suites sharing one sandbox each work in namespaces
+ * of their own.
  */
 export function seedNamespacePair(store: SandboxStore, home: string, tenant: string): void {
   for (const name of [home, tenant]) {
@@ -121,6 +169,7 @@ export function seedNamespacePair(store: SandboxStore, home: string, tenant: str
     grantAgentManager(store, name, AGENT_MANAGER_RULES);
   }
   modelConfigsIn(store, home);
+  readyHarness(store, home, 'kagent');
   chartRepositoryIn(store, home);
 }
 

@@ -4,7 +4,7 @@
  * sendMessageStream, getTask, listTasks): the card names the agent and says it streams;
  * the responder greets with the display name, lists the toolset, echoes, streams several
  * working updates and fails on `fail`; each user's tasks are kept apart; an agent that is
- * missing or not Ready is kagent's 404.
+ * missing or not Ready is kagent's 404. Agents of both chart lines (kagent.dev and api.kagent.dev) are served.
  */
 import { randomUUID } from 'node:crypto';
 import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
@@ -96,6 +96,20 @@ describe('the sandbox A2A endpoint, through the SDK client', () => {
     const others = await a2a.listTasks({ tenant: '', contextId: mine.contextId, status: 0, pageToken: '', statusTimestampAfter: undefined }, asUser('carol'));
     expect(others.tasks).toEqual([]);
     expect(h.sandbox.a2aRequests.some((r) => r.userId === 'bob')).toBe(true);
+  });
+
+  it('serves a Ready agent of the chart 2.x line (an api.kagent.dev Agent on its Harness) as well', async () => {
+    const body = helmRelease('harnessed', 'agents');
+    body.spec.values = { agent: { name: 'harnessed', displayName: 'On a Harness', harness: 'kagent' }, toolset: ['preset:read-only'] };
+    await h.custom.createNamespacedCustomObject({ ...HR, namespace: 'agents', body });
+    await eventually(async () => {
+      const agent: any = h.sandbox.store.find('agents.api.kagent.dev', 'agents', 'harnessed');
+      return agent?.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True') ? agent : undefined;
+    }, 10_000, 'Agent agents/harnessed Ready');
+    const a2a = await new ClientFactory().createFromUrl(`${h.sandbox.a2aUrl}/agents/harnessed/`);
+    const task = await a2a.sendMessage(send(userMessage('which tools')), asUser('ann')) as Task;
+    expect(replyText(task)).toBe('My toolset: preset:read-only');
+    expect((await a2a.getAgentCard()).name).toBe('On a Harness');
   });
 
   it('answers kagent\'s 404 for an agent that does not exist', async () => {

@@ -331,7 +331,7 @@ describe.concurrent('helm-controller and kagent', () => {
   it('does not accept an Agent whose ModelConfig is missing, and runs nothing for it', async ({ expect }) => {
     await h.custom.createNamespacedCustomObject({
       ...OCI, namespace: 'tenant',
-      body: { apiVersion: 'source.toolkit.fluxcd.io/v1', kind: 'OCIRepository', metadata: { name: 'agent', namespace: 'tenant' }, spec: { interval: '30m', url: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', ref: { semver: 'x.x.x' } } },
+      body: { apiVersion: 'source.toolkit.fluxcd.io/v1', kind: 'OCIRepository', metadata: { name: 'agent', namespace: 'tenant' }, spec: { interval: '30m', url: 'oci://gsoci.azurecr.io/charts/giantswarm/agent', ref: { semver: '0.x' } } },
     });
     await create('lonely', {}, 'tenant');
     const agent = await eventually(async () => {

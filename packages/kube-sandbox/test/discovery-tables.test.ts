@@ -31,7 +31,7 @@ describe('sandbox discovery', () => {
     expect(res.json.kind).toBe('APIGroupList');
     expect(res.json.groups.map((g: any) => g.name)).toEqual([
       'apps', 'apiextensions.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'helm.toolkit.fluxcd.io',
-      'source.toolkit.fluxcd.io', 'kustomize.toolkit.fluxcd.io', 'kagent.dev',
+      'source.toolkit.fluxcd.io', 'kustomize.toolkit.fluxcd.io', 'kagent.dev', 'api.kagent.dev',
     ]);
     expect(res.json.groups[5]).toEqual({
       name: 'helm.toolkit.fluxcd.io',
@@ -117,7 +117,7 @@ describe('sandbox server-side tables', () => {
     const ns = await raw(h.sandbox, 'GET', '/api/v1/namespaces', { headers: { accept: TABLE } });
     expect(ns.json.columnDefinitions.map((c: any) => c.name)).toEqual(['Name', 'Status', 'Age']);
     expect(ns.json.rows.map((r: any) => r.cells.slice(0, 2))).toContainEqual(['kagent', 'Active']);
-    const mc = await raw(h.sandbox, 'GET', '/apis/kagent.dev/v1alpha2/modelconfigs', { headers: { accept: TABLE } });
+    const mc = await raw(h.sandbox, 'GET', '/apis/kagent.dev/v1alpha2/namespaces/kagent/modelconfigs', { headers: { accept: TABLE } });
     expect(mc.json.rows.map((r: any) => r.cells)).toEqual([
       ['default-model-config', 'Anthropic', 'claude-sonnet-4-6'],
       ['qwen3-8-27b', 'OpenAI', 'qwen3-8-27b'],
@@ -165,7 +165,7 @@ describe('sandbox server-side tables', () => {
   it('serves partial object metadata lists', async () => {
     const res = await raw(h.sandbox, 'GET', '/api/v1/namespaces', { headers: { accept: 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io' } });
     expect(res.json.kind).toBe('PartialObjectMetadataList');
-    expect(res.json.items[0]).toMatchObject({ kind: 'PartialObjectMetadata', metadata: { name: 'default' } });
+    expect(res.json.items[0]).toMatchObject({ kind: 'PartialObjectMetadata', metadata: { name: 'agents' } });
     expect(res.json.items[0].spec).toBeUndefined();
   });
 });

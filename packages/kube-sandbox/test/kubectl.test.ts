@@ -75,9 +75,12 @@ describe.skipIf(!present)(title, () => {
     expect(byName.kustomizations).toEqual(['kustomizations', 'ks', 'kustomize.toolkit.fluxcd.io/v1', 'true', 'Kustomization']);
     expect(byName.gitrepositories).toEqual(['gitrepositories', 'gitrepo', 'source.toolkit.fluxcd.io/v1', 'true', 'GitRepository']);
     expect(byName.namespaces).toEqual(['namespaces', 'ns', 'v1', 'false', 'Namespace']);
+    expect(byName.harnesses).toEqual(['harnesses', 'api.kagent.dev/v1alpha3', 'true', 'Harness']);
+    expect(byName.remotemcpservers).toEqual(['remotemcpservers', 'rmcps', 'api.kagent.dev/v1alpha3', 'true', 'RemoteMCPServer']);
+    expect(rows.filter((r) => r[0] === 'agents').map((r) => r[1]).sort()).toEqual(['api.kagent.dev/v1alpha3', 'kagent.dev/v1alpha2']);
     expect(Object.keys(byName).sort()).toEqual([
-      'agents', 'clusterrolebindings', 'clusterroles', 'configmaps', 'controllerrevisions', 'customresourcedefinitions', 'deployments', 'events', 'gitrepositories', 'helmreleases',
-      'kustomizations', 'modelconfigs', 'namespaces', 'ocirepositories', 'pods', 'replicasets', 'rolebindings', 'roles', 'secrets', 'selfsubjectaccessreviews',
+      'agents', 'clusterrolebindings', 'clusterroles', 'configmaps', 'controllerrevisions', 'customresourcedefinitions', 'deployments', 'events', 'gitrepositories', 'harnesses',
+      'helmreleases', 'kustomizations', 'modelconfigs', 'namespaces', 'ocirepositories', 'pods', 'remotemcpservers', 'replicasets', 'rolebindings', 'roles', 'secrets', 'selfsubjectaccessreviews',
       'selfsubjectreviews', 'selfsubjectrulesreviews', 'serviceaccounts', 'subjectaccessreviews',
     ]);
   });
@@ -88,8 +91,9 @@ describe.skipIf(!present)(title, () => {
     const lines = list.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^NAME\s+CREATED AT$/);
     expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual([
-      'agents.kagent.dev', 'gitrepositories.source.toolkit.fluxcd.io', 'helmreleases.helm.toolkit.fluxcd.io',
-      'kustomizations.kustomize.toolkit.fluxcd.io', 'modelconfigs.kagent.dev', 'ocirepositories.source.toolkit.fluxcd.io',
+      'agents.api.kagent.dev', 'agents.kagent.dev', 'gitrepositories.source.toolkit.fluxcd.io', 'harnesses.api.kagent.dev',
+      'helmreleases.helm.toolkit.fluxcd.io', 'kustomizations.kustomize.toolkit.fluxcd.io', 'modelconfigs.api.kagent.dev',
+      'modelconfigs.kagent.dev', 'ocirepositories.source.toolkit.fluxcd.io', 'remotemcpservers.api.kagent.dev',
     ]);
     const wait = await kubectl('wait', '--for=condition=Established', 'crd/helmreleases.helm.toolkit.fluxcd.io', '--timeout=5s');
     expect(wait).toMatchObject({ code: 0, stdout: 'customresourcedefinition.apiextensions.k8s.io/helmreleases.helm.toolkit.fluxcd.io condition met\n' });
@@ -115,7 +119,7 @@ describe.skipIf(!present)(title, () => {
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^NAME\s+STATUS\s+AGE$/);
-    expect(lines.slice(1).map((l) => l.split(/\s+/).slice(0, 2).join(' '))).toEqual(['default Active', 'kagent Active', 'kube-system Active', 'tenant Active']);
+    expect(lines.slice(1).map((l) => l.split(/\s+/).slice(0, 2).join(' '))).toEqual(['agents Active', 'default Active', 'kagent Active', 'kube-system Active', 'tenant Active']);
   });
 
   it('prints server-side tables for custom resources across namespaces', async () => {
@@ -124,9 +128,15 @@ describe.skipIf(!present)(title, () => {
     const lines = run.stdout.trim().split('\n').map((l) => l.trim().split(/\s+/));
     expect(lines).toEqual([
       ['NAMESPACE', 'NAME', 'PROVIDER', 'MODEL'],
+      ['agents', 'default-model-config', 'Anthropic', 'claude-sonnet-4-6'],
       ['kagent', 'default-model-config', 'Anthropic', 'claude-sonnet-4-6'],
       ['kagent', 'qwen3-8-27b', 'OpenAI', 'qwen3-8-27b'],
     ]);
+    // The chart 2.x line's kinds: the Harnesses by their plural, the Agents by their group.
+    const harnesses = (await kubectl('get', 'harnesses', '-n', 'agents')).stdout.trim().split('\n').map((l) => l.trim().split(/\s+/));
+    expect(harnesses.map((l) => l.slice(0, 2))).toEqual([['NAME', 'READY'], ['claude', 'True'], ['kagent', 'True']]);
+    const agents = await kubectl('get', 'agents.api.kagent.dev', '-A');
+    expect(agents).toMatchObject({ code: 0, stderr: 'No resources found\n' });
     const repo = await kubectl('get', 'ocirepo', '-n', 'kagent');
     expect(repo.stdout.split('\n')[0]).toMatch(/^NAME\s+URL\s+READY\s+STATUS\s+AGE$/);
     expect(repo.stdout).toContain('oci://gsoci.azurecr.io/charts/giantswarm/agent');

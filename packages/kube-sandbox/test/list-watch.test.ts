@@ -131,7 +131,7 @@ describe('sandbox list paging and scope', () => {
   });
 
   it('lists cluster-scoped namespaces', async () => {
-    expect(names(await h.core.listNamespace())).toEqual(['default', 'kagent', 'kube-system', 'tenant']);
+    expect(names(await h.core.listNamespace())).toEqual(['agents', 'default', 'kagent', 'kube-system', 'tenant']);
   });
 });
 
@@ -307,8 +307,9 @@ describe('sandbox watch through client-node', () => {
   it.concurrent('sends initial events and an end bookmark with sendInitialEvents', async ({ expect }) => {
     const res = await raw(h.sandbox, 'GET', '/api/v1/namespaces?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1');
     const lines = res.text.trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines.slice(0, 4).map((l) => l.type)).toEqual(['ADDED', 'ADDED', 'ADDED', 'ADDED']);
-    expect(lines[4]).toMatchObject({ type: 'BOOKMARK', object: { metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } } } });
+    // The five seeded namespaces, then the bookmark.
+    expect(lines.slice(0, 5).map((l) => l.type)).toEqual(['ADDED', 'ADDED', 'ADDED', 'ADDED', 'ADDED']);
+    expect(lines[5]).toMatchObject({ type: 'BOOKMARK', object: { metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } } } });
   });
 
   it.concurrent.for([

@@ -15,7 +15,7 @@ import { agentCardHandler, jsonRpcHandler } from '@a2a-js/sdk/server/express';
 import express, { type Request, type Router } from 'express';
 import type { JsonObject } from '../api/json.js';
 import type { SandboxStore } from '../ops/sandbox-store.js';
-import { agentFacts, isReady } from './agent-facts.js';
+import { agentFacts, servedAgent } from './agent-facts.js';
 import { HeldTurns, responder } from './responder.js';
 
 /** The path prefix kagent's controller serves A2A under. */
@@ -67,8 +67,8 @@ interface AgentHandler {
 
 function agentRouter(store: SandboxStore, base: string, namespace: string, name: string, held: HeldTurns): Router {
   const facts = () => {
-    const agent = store.find('agents', namespace, name);
-    return agent && isReady(agent) ? agentFacts(store, agent) : undefined;
+    const agent = servedAgent(store, namespace, name);
+    return agent ? agentFacts(store, agent) : undefined;
   };
   const url = `${base}/${namespace}/${name}/`;
   const known = facts();
@@ -122,8 +122,8 @@ export async function startA2AEndpoint(store: SandboxStore, host: string, port: 
   });
   app.use(`${A2A_PATH}/:namespace/:name`, (req, res, next) => {
     const { namespace, name } = req.params as { namespace: string; name: string };
-    const agent: JsonObject | undefined = store.find('agents', namespace, name);
-    if (!agent || !isReady(agent)) {
+    const agent: JsonObject | undefined = servedAgent(store, namespace, name);
+    if (!agent) {
       handlers.delete(`${namespace}/${name}`);
       res.status(404).type('text/plain').send(`Agent ${namespace}/${name} not found\n`);
       return;

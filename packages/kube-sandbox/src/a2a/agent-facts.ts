@@ -2,6 +2,8 @@
  * What the sandbox's A2A responder answers from: an Agent's display name (the chart's
  * `ui.giantswarm.io/display-name` annotation, else its name) and its toolset (the
  * `toolset` value of the HelmRelease that rendered it, found by Flux's provenance labels).
+ * A Ready Agent of either kagent group is served: `kagent.dev`'s (chart 0.x, on its pods) first,
+ * then `api.kagent.dev`'s (chart 2.x, on its Harness).
  */
 import { isObject, type JsonObject } from '../api/json.js';
 import type { SandboxStore } from '../ops/sandbox-store.js';
@@ -13,6 +15,12 @@ const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
 export function isReady(agent: JsonObject): boolean {
   const conditions = obj(agent.status).conditions;
   return Array.isArray(conditions) && conditions.some((c) => isObject(c) && c.type === 'Ready' && c.status === 'True');
+}
+
+/** The Ready Agent kagent serves at `<namespace>/<name>`, of either group, or undefined. */
+export function servedAgent(store: SandboxStore, namespace: string, name: string): JsonObject | undefined {
+  return ['agents.kagent.dev', 'agents.api.kagent.dev'].map((resource) => store.find(resource, namespace, name))
+    .find((agent): agent is JsonObject => agent !== undefined && isReady(agent));
 }
 
 export function agentFacts(store: SandboxStore, agent: JsonObject): AgentFacts {

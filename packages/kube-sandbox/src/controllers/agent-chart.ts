@@ -53,7 +53,7 @@ export function agentName(values: JsonObject, releaseName: string): string {
 }
 
 /** `b` deep-merged over `a` (maps merge, everything else is replaced), as Helm's mergeOverwrite. */
-function deepMerge(a: JsonObject, b: JsonObject): JsonObject {
+export function deepMerge(a: JsonObject, b: JsonObject): JsonObject {
   const out: JsonObject = { ...a };
   for (const [k, v] of Object.entries(b)) {
     out[k] = isObject(v) && isObject(out[k]) ? deepMerge(out[k] as JsonObject, v) : v;
@@ -119,9 +119,9 @@ export interface RenderInput {
   chartVersion: string;
 }
 
-/** The Agent the chart renders (without the Flux labels, which the controller's post-renderer adds). */
-export function renderAgent({ values, releaseName, namespace, chartVersion }: RenderInput): JsonObject {
-  const labels: Record<string, string> = {
+/** The chart's standard labels (both lines), with `values.labels` over them. */
+export function chartLabels(values: JsonObject, releaseName: string, chartVersion: string): Record<string, string> {
+  return {
     app: CHART_NAME,
     'app.kubernetes.io/instance': releaseName,
     'app.kubernetes.io/managed-by': 'Helm',
@@ -131,10 +131,17 @@ export function renderAgent({ values, releaseName, namespace, chartVersion }: Re
     'helm.sh/chart': `${CHART_NAME}-${chartVersion}`.slice(0, 63),
     ...(obj(values.labels) as Record<string, string>),
   };
-  const annotations: Record<string, string> = {
-    'meta.helm.sh/release-name': releaseName,
-    'meta.helm.sh/release-namespace': namespace,
-  };
+}
+
+/** The annotations Helm puts on every object of a release. */
+export function releaseAnnotations(releaseName: string, namespace: string): Record<string, string> {
+  return { 'meta.helm.sh/release-name': releaseName, 'meta.helm.sh/release-namespace': namespace };
+}
+
+/** The Agent the chart renders (without the Flux labels, which the controller's post-renderer adds). */
+export function renderAgent({ values, releaseName, namespace, chartVersion }: RenderInput): JsonObject {
+  const labels = chartLabels(values, releaseName, chartVersion);
+  const annotations = releaseAnnotations(releaseName, namespace);
   const displayName = str(obj(values.agent).displayName);
   if (displayName) annotations['ui.giantswarm.io/display-name'] = displayName;
   Object.assign(annotations, obj(values.annotations));

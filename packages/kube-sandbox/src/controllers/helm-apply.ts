@@ -1,7 +1,7 @@
 /**
  * What the simulated helm-controller does to the cluster a release targets (its own, or a
- * workload cluster through `spec.kubeConfig`): render and apply the chart's Agent as Helm's
- * three-way merge leaves it, refuse to adopt an Agent another release owns, and delete what
+ * workload cluster through `spec.kubeConfig`): render and apply the chart's objects as Helm's
+ * three-way merge leaves them, refuse to adopt an object another release owns, and delete what
  * the release rendered. Every function takes the target cluster's store, so one code path
  * serves both the local and the remote case.
  */
@@ -10,7 +10,9 @@ import { StatusError } from '../api/status.js';
 import { FieldSet } from '../fields/field-set.js';
 import { readManagedFields } from '../fields/managed-fields.js';
 import type { SandboxStore } from '../ops/sandbox-store.js';
-import { renderAgent, type ChartFailure } from './agent-chart.js';
+import type { ResourceDef } from '../resources/types.js';
+import type { ChartFailure } from './agent-chart.js';
+import { renderRelease } from './chart-lines.js';
 import { labelsOf, metadata } from './controller.js';
 
 /** The field manager the helm-controller writes under. */
@@ -28,19 +30,51 @@ export function releaseNameOf(hr: JsonObject): string {
   return str(spec.releaseName) || (str(spec.targetNamespace) ? `${str(spec.targetNamespace)}-${name}` : name);
 }
 
-/** Agents recorded in the release's inventory (`<ns>_<name>_kagent.dev_Agent`). */
-export function inventoryAgents(hr: JsonObject): Array<[string, string]> {
+/** One object of a release's inventory, as Flux records it (`<namespace>_<name>_<group>_<kind>`, `v`). */
+export interface InventoryObject {
+  namespace: string;
+  name: string;
+  group: string;
+  kind: string;
+  version: string;
+}
+
+/** The inventory entry of an object. */
+export function inventoryEntry(o: InventoryObject): JsonObject {
+  return { id: `${o.namespace}_${o.name}_${o.group}_${o.kind}`, v: o.version };
+}
+
+/** The objects recorded in the release's inventory. */
+export function inventoryObjects(hr: JsonObject): InventoryObject[] {
   const entries = Array.isArray(obj(obj(hr.status).inventory).entries)
     ? (obj(obj(hr.status).inventory).entries as unknown[])
     : [];
-  return entries.filter(isObject).map((e) => str(e.id).split('_')).filter((p) => p.length === 4 && p[3] === 'Agent')
-    .map((p) => [p[0]!, p[1]!]);
+  return entries.filter(isObject).map((e) => [str(e.id).split('_'), str(e.v)] as const)
+    .filter(([p]) => p.length === 4)
+    .map(([p, version]) => ({ namespace: p[0]!, name: p[1]!, group: p[2]!, kind: p[3]!, version }));
+}
+
+/** The inventory object of a rendered object. */
+function objectOf(rendered: JsonObject): InventoryObject {
+  const [group, version] = String(rendered.apiVersion).includes('/')
+    ? String(rendered.apiVersion).split('/') as [string, string] : ['', String(rendered.apiVersion)];
+  const meta = metadata(rendered);
+  return { namespace: String(meta.namespace), name: String(meta.name), group, kind: String(rendered.kind), version };
+}
+
+const sameObject = (a: InventoryObject, b: InventoryObject): boolean =>
+  a.namespace === b.namespace && a.name === b.name && a.group === b.group && a.kind === b.kind;
+
+/** The served resource of an inventory object, if the cluster serves its kind. */
+function resourceOf(store: SandboxStore, o: InventoryObject): ResourceDef | undefined {
+  return store.registry.forKind(o.group ? `${o.group}/${o.version}` : o.version, o.kind);
 }
 
 /** Helm's refusal to adopt an object another release (or nobody) owns. */
 function ownershipConflict(
   existing: JsonObject, releaseName: string, namespace: string, action: string,
 ): ChartFailure | undefined {
+  const kind = String(existing.kind);
   const annotations = obj(metadata(existing).annotations);
   const problems: string[] = [];
   if (labelsOf(existing)['app.kubernetes.io/managed-by'] !== 'Helm') {
@@ -57,7 +91,7 @@ function ownershipConflict(
   if (problems.length === 0) return undefined;
   return {
     kind: 'render',
-    message: `rendered manifests contain a resource that already exists. Unable to continue with ${action}: Agent ` +
+    message: `rendered manifests contain a resource that already exists. Unable to continue with ${action}: ${kind} ` +
       `${JSON.stringify(String(metadata(existing).name))} in namespace ${JSON.stringify(namespace)} exists and ` +
       `cannot be imported into the current release: invalid ownership metadata; ${problems.join('; ')}`,
   };
@@ -83,59 +117,89 @@ function upgradedMap(live: JsonObject, rendered: JsonObject, owned: FieldSet,
   return { ...Object.fromEntries(kept), ...rendered };
 }
 
-/** Render and apply the Agent; returns a failure instead of throwing for what Helm would report. */
-export function applyAgent(
-  store: SandboxStore, hr: JsonObject, values: JsonObject, chartVersion: string, action: string,
-): ChartFailure | string {
-  const meta = metadata(hr);
-  const spec = obj(hr.spec);
-  const releaseName = releaseNameOf(hr);
-  const namespace = str(spec.targetNamespace) || String(meta.namespace);
-  const desired = renderAgent({ values, releaseName, namespace, chartVersion: chartVersion.split('+')[0]! });
-  const common = obj(spec.commonMetadata);
-  const dmeta = desired.metadata as JsonObject;
-  dmeta.labels = {
-    ...obj(common.labels), ...obj(dmeta.labels), [NAME_LABEL]: String(meta.name),
-    [NAMESPACE_LABEL]: String(meta.namespace),
-  };
-  dmeta.annotations = { ...obj(common.annotations), ...obj(dmeta.annotations) };
-  const name = String(dmeta.name);
-  const existing = store.find('agents', namespace, name);
+/** Apply one rendered object as Helm's three-way merge leaves it; a failure Helm would report, else nothing. */
+function applyObject(store: SandboxStore, def: ResourceDef, desired: JsonObject): ChartFailure | undefined {
+  const dmeta = metadata(desired);
+  const existing = store.find(def, String(dmeta.namespace), String(dmeta.name));
   try {
-    if (existing) {
-      const conflict = ownershipConflict(existing, releaseName, namespace, action);
-      if (conflict) return conflict;
-      const emeta = metadata(existing);
-      const owned = ownedByHelm(existing);
-      store.update('agents', {
-        ...structuredClone(existing),
-        metadata: {
-          ...structuredClone(emeta),
-          labels: upgradedMap(obj(emeta.labels), obj(dmeta.labels), owned, 'labels'),
-          annotations: upgradedMap(obj(emeta.annotations), obj(dmeta.annotations), owned, 'annotations'),
-        },
-        spec: desired.spec,
-      }, { fieldManager: MANAGER });
-    } else {
-      store.create('agents', desired, { fieldManager: MANAGER });
+    if (!existing) {
+      store.create(def, desired, { fieldManager: MANAGER });
+      return undefined;
     }
+    const emeta = metadata(existing);
+    const owned = ownedByHelm(existing);
+    store.update(def, {
+      ...structuredClone(existing),
+      metadata: {
+        ...structuredClone(emeta),
+        labels: upgradedMap(obj(emeta.labels), obj(dmeta.labels), owned, 'labels'),
+        annotations: upgradedMap(obj(emeta.annotations), obj(dmeta.annotations), owned, 'annotations'),
+      },
+      spec: desired.spec,
+    }, { fieldManager: MANAGER });
+    return undefined;
   } catch (err) {
     if (err instanceof StatusError && err.code !== 409) {
       return { kind: 'apply', message: `failed to create resource: ${err.message}` };
     }
     throw err;
   }
-  // An Agent the previous revision rendered under another name is removed, as Helm deletes what left the manifest.
-  for (const [ns, old] of inventoryAgents(hr)) {
-    if (ns !== namespace || old !== name) deleteOwnedAgent(store, hr, ns, old);
-  }
-  return name;
 }
 
-export function deleteOwnedAgent(store: SandboxStore, hr: JsonObject, namespace: string, name: string): void {
-  const agent = store.find('agents', namespace, name);
-  const labels = agent ? labelsOf(agent) : {};
-  if (agent && labels[NAME_LABEL] === metadata(hr).name && labels[NAMESPACE_LABEL] === metadata(hr).namespace) {
-    store.delete('agents', namespace, name, { fieldManager: MANAGER });
+/**
+ * Render the release's chart and apply every object; returns a failure instead of throwing for what
+ * Helm would report, else the new inventory. As Helm does on an upgrade, an object the previous
+ * release rendered and this one does not is deleted: a RemoteMCPServer the agent no longer needs,
+ * an Agent renamed, and the `kagent.dev/v1alpha2` Agent of a release whose chart moved from 0.x to
+ * 2.x (Helm diffs the manifests, not the kinds, so the old line's Agent goes with the upgrade).
+ */
+export function applyRelease(
+  store: SandboxStore, hr: JsonObject, values: JsonObject, chartVersion: string, action: string,
+): ChartFailure | InventoryObject[] {
+  const meta = metadata(hr);
+  const spec = obj(hr.spec);
+  const releaseName = releaseNameOf(hr);
+  const namespace = str(spec.targetNamespace) || String(meta.namespace);
+  const rendered = renderRelease({ values, releaseName, namespace, chartVersion: chartVersion.split('+')[0]! });
+  const common = obj(spec.commonMetadata);
+  const defs: ResourceDef[] = [];
+  // Helm checks that it may own every rendered object before it writes any.
+  for (const desired of rendered) {
+    const dmeta = desired.metadata as JsonObject;
+    dmeta.labels = {
+      ...obj(common.labels), ...obj(dmeta.labels), [NAME_LABEL]: String(meta.name),
+      [NAMESPACE_LABEL]: String(meta.namespace),
+    };
+    dmeta.annotations = { ...obj(common.annotations), ...obj(dmeta.annotations) };
+    const def = store.registry.forKind(String(desired.apiVersion), String(desired.kind));
+    if (!def) {
+      return { kind: 'apply', message: `resource mapping not found for name: "${String(dmeta.name)}" namespace: ` +
+        `"${namespace}" from "": no matches for kind "${String(desired.kind)}" in version ` +
+        `"${String(desired.apiVersion)}"` };
+    }
+    const existing = store.find(def, namespace, String(dmeta.name));
+    const conflict = existing && ownershipConflict(existing, releaseName, namespace, action);
+    if (conflict) return conflict;
+    defs.push(def);
+  }
+  const applied: InventoryObject[] = [];
+  for (const [i, desired] of rendered.entries()) {
+    const failure = applyObject(store, defs[i]!, desired);
+    if (failure) return failure;
+    applied.push(objectOf(desired));
+  }
+  for (const old of inventoryObjects(hr)) {
+    if (!applied.some((o) => sameObject(o, old))) deleteOwned(store, hr, old);
+  }
+  return applied;
+}
+
+/** Delete an object the release rendered (one its Flux labels name), as an uninstall or upgrade does. */
+export function deleteOwned(store: SandboxStore, hr: JsonObject, o: InventoryObject): void {
+  const def = resourceOf(store, o);
+  const found = def && store.find(def, o.namespace, o.name);
+  const labels = found ? labelsOf(found) : {};
+  if (def && found && labels[NAME_LABEL] === metadata(hr).name && labels[NAMESPACE_LABEL] === metadata(hr).namespace) {
+    store.delete(def, o.namespace, o.name, { fieldManager: MANAGER });
   }
 }

@@ -9,10 +9,13 @@
 import { stringify } from 'yaml';
 import { isObject, nowTimestamp, type JsonObject } from '../api/json.js';
 import type { SandboxStore } from '../ops/sandbox-store.js';
-import { CHART_APP_VERSION, CHART_NAME, chartFailure, renderAgent } from './agent-chart.js';
+import { CHART_APP_VERSION, CHART_NAME } from './agent-chart.js';
+import { releaseFailure, renderRelease } from './chart-lines.js';
 import { Controller, finalizersOf, metadata, type ControllerContext } from './controller.js';
 import type { StoreEvent } from '../store/watch-hub.js';
-import { applyAgent, deleteOwnedAgent, inventoryAgents, MANAGER, releaseNameOf } from './helm-apply.js';
+import {
+  applyRelease, deleteOwned, inventoryEntry, inventoryObjects, MANAGER, releaseNameOf,
+} from './helm-apply.js';
 import { deleteRelease, storeRelease } from './helm-storage.js';
 import { releaseTarget, type ReleaseTarget } from './remote-cluster.js';
 import { FLUX_FINALIZER } from './source-controller.js';
@@ -110,7 +113,7 @@ function finalize(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject)
       return UNREACHABLE_RETRY_MS;
     }
     if (target.ok) {
-      for (const [ns, name] of inventoryAgents(hr)) deleteOwnedAgent(target.store, hr, ns, name);
+      for (const o of inventoryObjects(hr)) deleteOwned(target.store, hr, o);
       if (target.server) {
         deleteRelease(target.store, str(obj(hr.status).storageNamespace) || storageNamespaceOf(hr), releaseNameOf(hr));
       }
@@ -119,7 +122,7 @@ function finalize(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject)
         helmRelease: `${String(metadata(hr).namespace)}/${String(metadata(hr).name)}`, reason: target.message },
       'helm-controller: skipping Helm release uninstallation');
     }
-    if (target.ok && inventoryAgents(hr).length > 0) {
+    if (target.ok && inventoryObjects(hr).length > 0) {
       ctx.log?.info?.({ controller: MANAGER,
         helmRelease: `${String(metadata(hr).namespace)}/${String(metadata(hr).name)}` },
       'helm-controller: uninstalled');
@@ -283,8 +286,8 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   const noStorage = target.server && !target.store.find('namespaces', '', storageNamespace)
     ? { kind: 'render' as const, message: `create: failed to create: namespaces "${storageNamespace}" not found` }
     : undefined;
-  const failure = chartFailure(values) ?? noStorage;
-  const outcome = failure ?? applyAgent(target.store, hr, values, chartVersion, action);
+  const failure = releaseFailure(values, source.version) ?? noStorage;
+  const outcome = failure ?? applyRelease(target.store, hr, values, chartVersion, action);
   const version = history.reduce((max, h) => Math.max(max, Number(h.version ?? 0)), 0) + 1;
   const now = nowTimestamp();
   const entry = (state: string): JsonObject => ({
@@ -302,11 +305,9 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
     storeRelease(target.store, {
       name: releaseName, namespace: targetNamespace, storageNamespace, version, status: state, action, chartVersion,
       values, maxHistory,
-      rendered: [
-        renderAgent({ values, releaseName, namespace: targetNamespace, chartVersion: chartVersion.split('+')[0]! }),
-      ],
+      rendered: renderRelease({ values, releaseName, namespace: targetNamespace, chartVersion: source.version }),
     });
-  if (typeof outcome !== 'string') {
+  if (!Array.isArray(outcome)) {
     // A release Helm recorded before the API server refused its objects stays in the history as failed.
     if (outcome.kind === 'apply') {
       status.history = trim([entry('failed'), ...history]);
@@ -332,7 +333,7 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   }
   status.history = trim([entry('deployed'),
     ...history.map((h) => (h.status === 'deployed' ? { ...h, status: 'superseded' } : h))]);
-  status.inventory = { entries: [{ id: `${targetNamespace}_${outcome}_kagent.dev_Agent`, v: 'v1alpha2' }] };
+  status.inventory = { entries: outcome.map(inventoryEntry) };
   record('deployed');
   for (const key of ['failures', 'installFailures', 'upgradeFailures']) delete status[key];
   const message = `Helm ${action} succeeded for release ${targetNamespace}/${releaseName}.v${version} with chart ` +

@@ -24,7 +24,7 @@ export interface StoredRelease {
   readonly action: 'install' | 'upgrade';
   readonly chartVersion: string;
   readonly values: JsonObject;
-  /** The rendered objects (the Agent), for the release's manifest. */
+  /** The rendered objects (the Agent, and on 2.x its RemoteMCPServer), for the release's manifest. */
   readonly rendered: readonly JsonObject[];
   readonly maxHistory: number;
 }
@@ -61,7 +61,9 @@ export function storeRelease(store: SandboxStore, r: StoredRelease): void {
       data: { release: encode(release) },
     }, opts);
   }
-  const manifest = r.rendered.map((o) => `---\n# Source: ${CHART_NAME}/templates/agent.yaml\n${stringify(o)}`).join('');
+  const manifest = r.rendered
+    .map((o) => `---\n# Source: ${CHART_NAME}/templates/${String(o.kind).toLowerCase()}.yaml\n${stringify(o)}`)
+    .join('');
   const release: JsonObject = {
     name: r.name, namespace: r.namespace, version: r.version, config: r.values, manifest,
     info: { first_deployed: now.toISOString(), last_deployed: now.toISOString(), deleted: '', status: r.status,

@@ -1,8 +1,8 @@
 /**
  * The simulated controllers of a platform cluster, started together over one sandbox
- * store: Flux's source-controller and helm-controller, kagent's controller, and the
- * Deployment/ReplicaSet controllers, garbage collector and kubelet that run an agent's
- * pods. With the default delay a new HelmRelease becomes a Ready Agent with an
+ * store: Flux's source-controller and helm-controller, kagent's controllers (`kagent.dev` and
+ * `api.kagent.dev`), and the Deployment/ReplicaSet controllers, garbage collector and kubelet
+ * that run a 0.x agent's pods. With the default delay a new HelmRelease becomes a Ready Agent with an
  * available Deployment in well under a second; tests may shorten the delay.
  */
 import type { SandboxStore } from '../ops/sandbox-store.js';
@@ -10,6 +10,7 @@ import type { Controller, ControllerLog } from './controller.js';
 import { startGarbageCollector } from './garbage-collector.js';
 import { startHelmController } from './helm-controller.js';
 import { startKagentController } from './kagent-controller.js';
+import { startKagentV2Controller } from './kagent-v2-controller.js';
 import { startKubelet } from './kubelet.js';
 import { startSourceController } from './source-controller.js';
 import { startWorkloadControllers } from './workloads.js';
@@ -49,6 +50,7 @@ export function startControllers(store: SandboxStore, options: ControllerOptions
     startSourceController(ctx),
     startHelmController(ctx),
     ...startKagentController(ctx),
+    ...startKagentV2Controller(ctx),
     ...startWorkloadControllers(ctx),
     startGarbageCollector(ctx),
     startKubelet(ctx),

@@ -1,7 +1,7 @@
 /**
  * A stand-in for Flux's source-controller, for OCIRepositories of the agent chart: the simulated
  * registry holds a few chart versions; the reference (`digest` > `semver` > `tag`, default `latest`)
- * picks one and the artifact's revision reads like the real one (`0.6.1@sha256:…`), or `Ready` False
+ * picks one and the artifact's revision reads like the real one (`2.1.0@sha256:…`), or `Ready` False
  * `ReadOperationFailed` when nothing matches. Honours `finalizers.fluxcd.io` and `spec.suspend`.
  */
 import semver from 'semver';
@@ -12,8 +12,12 @@ import { conditionsOf, setCondition, sha256Hex, writeStatus, type Condition } fr
 /** The finalizer Flux's controllers put on the objects they reconcile. */
 export const FLUX_FINALIZER = 'finalizers.fluxcd.io';
 
-/** The chart versions the simulated registry holds under any URL, oldest first. */
-export const SIMULATED_CHART_VERSIONS: readonly string[] = ['0.5.2', '0.6.0', '0.6.1'];
+/**
+ * The chart versions the simulated registry holds under any URL, oldest first: the 0.x line
+ * (a `kagent.dev/v1alpha2` Agent) and the current 2.x line (an `api.kagent.dev/v1alpha3` Agent on a
+ * Harness; 2.1.0 adds `agent.egress`). A range admitting both, such as `x.x.x` or `*`, picks 2.1.0.
+ */
+export const SIMULATED_CHART_VERSIONS: readonly string[] = ['0.5.2', '0.6.0', '0.6.1', '2.0.0', '2.1.0'];
 
 const MANAGER = 'source-controller';
 const RESOURCE = 'ocirepositories';

@@ -1,6 +1,7 @@
 /**
  * The custom resources the sandbox serves as if their CRDs were installed: Flux
- * HelmRelease, OCIRepository, Kustomization and GitRepository, kagent Agent and ModelConfig. Names, short names,
+ * HelmRelease, OCIRepository, Kustomization and GitRepository, kagent Agent and ModelConfig (and
+ * the `api.kagent.dev` kinds of kagent-v2.ts). Names, short names,
  * categories and printer columns are those of the real CRDs, so `kubectl get hr` and
  * `kubectl get mc` print what they print against a real cluster.
  */
@@ -10,13 +11,9 @@ import { jsonPathColumn, nameColumn } from './columns.js';
 import { agentSchema, modelConfigSchema } from './schemas/kagent.js';
 import { helmReleaseSchema, ociRepositorySchema } from './schemas/flux.js';
 import { gitRepositorySchema, kustomizationSchema } from './schemas/flux-gitops.js';
-import { STANDARD_VERBS, type ResourceDef } from './types.js';
-
-const ready = (q: string) => `.status.conditions[?(@.type==${q}Ready${q})]`;
-
-const crd = (def: Omit<ResourceDef, 'custom' | 'verbs' | 'namespaced' | 'statusSubresource'
-  | 'nameRule'>): ResourceDef =>
-  ({ custom: true, verbs: STANDARD_VERBS, namespaced: true, statusSubresource: true, nameRule: 'subdomain', ...def });
+import { crd, ready } from './crd-def.js';
+import { KAGENT_V2_RESOURCES } from './kagent-v2.js';
+import type { ResourceDef } from './types.js';
 
 /**
  * The HelmRelease CRD's CEL rule on `spec`, `(has(self.chart) && !has(self.chartRef)) || (!has(self.chart) &&
@@ -100,7 +97,10 @@ export const modelconfigs = crd({
     jsonPathColumn('Model', 'string', '.spec.model')],
 });
 
-/** The custom resources, in discovery order. */
+/**
+ * The custom resources, in discovery order: `kagent.dev` before `api.kagent.dev`, so `agents`,
+ * `agent` and `mc` name kagent.dev's kinds, as kubectl resolves an ambiguous name by discovery order.
+ */
 export const CUSTOM_RESOURCES: readonly ResourceDef[] = [
-  helmreleases, ocirepositories, kustomizations, gitrepositories, agents, modelconfigs,
+  helmreleases, ocirepositories, kustomizations, gitrepositories, agents, modelconfigs, ...KAGENT_V2_RESOURCES,
 ];

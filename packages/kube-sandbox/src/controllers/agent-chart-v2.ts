@@ -1,0 +1,157 @@
+/**
+ * The agent chart 2.x as the simulated helm-controller installs it (values.yaml of the chart's current
+ * line): values checked as Helm does (the sandbox's own copy of the 2.x contract, then the templates'
+ * guards), rendered into an `api.kagent.dev/v1alpha3` Agent (inline `spec.template`, `spec.harnessRef`)
+ * and, unless the agent is chat-only or muster is off, the agent's muster RemoteMCPServer carrying its
+ * toolset. The chart renders no ModelConfig, Secret or Harness. Nothing here comes from agent-manager.
+ */
+import { isObject, type JsonObject } from '../api/json.js';
+import {
+  agentName, CHART_NAME, chartLabels, deepMerge, releaseAnnotations, type ChartFailure, type RenderInput,
+} from './agent-chart.js';
+import { TOOLSET_HEADER, toolsetHeader, toolsetRenderFailure } from './chart/toolset-guard.js';
+import { helmSchemaError } from './chart/values-check.js';
+import { valuesSchemaV2 } from './chart/values-v2.js';
+
+/** The API group and version the 2.x chart renders. */
+export const KAGENT_V2_API = 'api.kagent.dev/v1alpha3';
+/** The label that keeps the kagent controller from listing muster's tools (muster wants a user's token). */
+export const DISCOVERY_LABEL = 'kagent.dev/discovery';
+
+const DEFAULT_SYSTEM_MESSAGE = 'You are a helpful agent.\n';
+const DEFAULT_HARNESS = 'kagent';
+const DEFAULT_MODEL_CONFIG = 'default-model-config';
+const DEFAULT_MUSTER_URL = 'http://muster.agent-platform.svc.cluster.local:8090/mcp';
+const DEFAULT_MUSTER_TIMEOUT = '180s';
+
+const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
+const str = (value: unknown, fallback = ''): string => (typeof value === 'string' && value !== '' ? value : fallback);
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** The templates' own checks beyond the schema, in the order the templates run them. */
+function templateFailure(values: JsonObject): string | undefined {
+  const toolset = toolsetRenderFailure(values.toolset);
+  if (toolset) return `execution error at (${CHART_NAME}/templates/remotemcpserver.yaml:1:1): ${toolset}`;
+  const skills = list(values.skills).map(obj);
+  for (const [i, skill] of skills.entries()) {
+    const first = skills.findIndex((s) => s.name === skill.name);
+    if (first < i) {
+      return `execution error at (${CHART_NAME}/templates/agent.yaml:1:1): skills[${i}].name ` +
+        `${JSON.stringify(skill.name)} is already used by skills[${first}]; skill names are unique within an agent`;
+    }
+  }
+  if (!str(obj(values.skillsGitAuthSecretRef).name)) return undefined;
+  const sources: Array<[string, JsonObject]> = [
+    ...skills.map((s, i) => [`skills[${i}] ${JSON.stringify(s.name)}`, s] as [string, JsonObject]),
+    ...list(values.plugins).map((p, i) => [`plugins[${i}]`, obj(p)] as [string, JsonObject]),
+  ];
+  for (const [where, entry] of sources) {
+    if (isObject(entry.git) && !str(entry.git.url).startsWith('https://')) {
+      return `execution error at (${CHART_NAME}/templates/agent.yaml:1:1): ${where}: skillsGitAuthSecretRef.name ` +
+        `is set, so every git source needs an https:// URL`;
+    }
+  }
+  return undefined;
+}
+
+/** Why a 2.x chart of `chartVersion` refuses the values, or undefined. Schema first, as Helm validates first. */
+export function chartFailureV2(values: JsonObject, chartVersion: string): ChartFailure | undefined {
+  const schemaError = helmSchemaError(CHART_NAME, valuesSchemaV2(chartVersion), values);
+  if (schemaError) return { kind: 'schema', message: schemaError };
+  const failure = templateFailure(values);
+  return failure ? { kind: 'render', message: failure } : undefined;
+}
+
+/** A skill's or plugin's `source`: git (with the credential when one is set) or oci, and its path. */
+function sourceOf(entry: JsonObject, credential: string): JsonObject {
+  const source: JsonObject = {};
+  if (isObject(entry.git)) {
+    const git: JsonObject = { url: entry.git.url, commit: entry.git.commit };
+    if (credential) git.credentialRef = { name: credential, key: 'token' };
+    source.git = git;
+  } else {
+    source.oci = entry.oci;
+  }
+  if (str(entry.path)) source.path = entry.path;
+  return source;
+}
+
+/** True when the chart renders the agent's RemoteMCPServer and binds it. */
+export function rendersMusterServer(values: JsonObject): boolean {
+  if (obj(values.muster).enabled === false) return false;
+  const toolset = values.toolset;
+  return !(Array.isArray(toolset) && toolset.length === 1 && toolset[0] === 'preset:none');
+}
+
+function musterBinding(values: JsonObject, name: string): JsonObject {
+  const muster = obj(values.muster);
+  const mcp: JsonObject = { server: { kind: 'RemoteMCPServer', name } };
+  if (list(muster.tools).length > 0) mcp.tools = list(muster.tools);
+  if (muster.requireApproval === true) mcp.requireApproval = true;
+  return { mcp };
+}
+
+function renderTemplate(values: JsonObject, name: string): JsonObject {
+  const agent = obj(values.agent);
+  const credential = str(obj(values.skillsGitAuthSecretRef).name);
+  const template: JsonObject = {};
+  if (str(agent.description)) template.description = agent.description;
+  template.systemPrompt = str(agent.systemMessage, DEFAULT_SYSTEM_MESSAGE);
+  template.modelConfig = { name: str(obj(values.modelConfig).name, DEFAULT_MODEL_CONFIG) };
+  const skills = list(values.skills).map(obj)
+    .map((s) => ({ name: s.name, source: sourceOf(s, credential) }));
+  if (skills.length > 0) template.skills = skills;
+  const plugins = list(values.plugins).map(obj)
+    .map((p) => ({ source: sourceOf(p, credential), skills: list(p.skills) }));
+  if (plugins.length > 0) template.plugins = plugins;
+  const tools = [...(rendersMusterServer(values) ? [musterBinding(values, name)] : []), ...list(values.extraTools)];
+  if (tools.length > 0) template.tools = tools;
+  return deepMerge(template, obj(values.extraAgentSpec));
+}
+
+/** The Agent the 2.x chart renders (without the Flux labels, which the controller's post-renderer adds). */
+export function renderAgentV2({ values, releaseName, namespace, chartVersion }: RenderInput): JsonObject {
+  const agent = obj(values.agent);
+  const name = agentName(values, releaseName);
+  const annotations = releaseAnnotations(releaseName, namespace);
+  if (str(agent.displayName)) annotations['ui.giantswarm.io/display-name'] = str(agent.displayName);
+  if (str(agent.iconUrl)) annotations['ui.giantswarm.io/icon-url'] = str(agent.iconUrl);
+  Object.assign(annotations, obj(values.annotations));
+  const spec: JsonObject = { harnessRef: { name: str(agent.harness, DEFAULT_HARNESS) } };
+  if (list(agent.egress).length > 0) spec.egress = list(agent.egress);
+  spec.template = renderTemplate(values, name);
+  return {
+    apiVersion: KAGENT_V2_API, kind: 'Agent',
+    metadata: { name, namespace, labels: chartLabels(values, releaseName, chartVersion), annotations },
+    spec,
+  };
+}
+
+/** The agent's muster RemoteMCPServer, or undefined for a chat-only agent or with muster off. */
+export function renderMusterServer({ values, releaseName, namespace, chartVersion }: RenderInput):
+  JsonObject | undefined {
+  if (!rendersMusterServer(values)) return undefined;
+  const muster = obj(values.muster);
+  const name = agentName(values, releaseName);
+  const labels = chartLabels(values, releaseName, chartVersion);
+  // The chart's discovery label wins over an extra label of the same key.
+  if (obj(muster.discovery).enabled !== true) labels[DISCOVERY_LABEL] = 'disabled';
+  const spec: JsonObject = {
+    description: `muster gateway for agent ${name}`, protocol: 'STREAMABLE_HTTP',
+    url: str(muster.url, DEFAULT_MUSTER_URL), timeout: str(muster.timeout, DEFAULT_MUSTER_TIMEOUT),
+  };
+  if (Array.isArray(values.toolset) && values.toolset.length > 0) {
+    spec.headersFrom = [{ name: TOOLSET_HEADER, value: toolsetHeader(values.toolset as string[]) }];
+  }
+  return {
+    apiVersion: KAGENT_V2_API, kind: 'RemoteMCPServer',
+    metadata: { name, namespace, labels, annotations: releaseAnnotations(releaseName, namespace) },
+    spec,
+  };
+}
+
+/** Every object a 2.x release renders, the Agent first. */
+export function renderReleaseV2(input: RenderInput): JsonObject[] {
+  const server = renderMusterServer(input);
+  return server ? [renderAgentV2(input), server] : [renderAgentV2(input)];
+}
