@@ -6,6 +6,7 @@
  */
 import type { Values } from '../../core/compose.js';
 import { changedPaths, jsonEqual } from '../../core/diff.js';
+import { isAppError } from '../../core/errors.js';
 import type { To2xOptions } from '../../core/migration/map-to-2x.js';
 import type { AgentPlan, NamespacePlan } from '../../core/migration/plan.js';
 import { writable } from '../../core/migration/plan.js';
@@ -48,25 +49,38 @@ async function revisionBefore(
 async function moveRelease(
   env: OperationEnv, ctx: RequestContext, kube: KubePort, release: KubeObject, agent: AgentPlan, target: string,
 ): Promise<Partial<AgentReport>> {
+  const namespace = release.metadata.namespace ?? '';
   const before = await revisionBefore(env, ctx, kube, release, agent.name, agent.before);
-  const current = (await kube.get(env.types.helmRelease, release.metadata.namespace ?? '', agent.name)) ?? release;
-  const next = structuredClone(current);
-  const spec = next.spec as Record<string, unknown>;
-  spec.values = agent.after;
-  spec.chartRef = { ...(spec.chartRef as Record<string, unknown>), name: target };
-  const history = await readHistory(kube, env.types, release.metadata.namespace ?? '', agent.name);
-  const revision = nextNumber(history, current);
-  stampRevision(next, revision);
-  const written = await kube.replace(env.types.helmRelease, next);
-  const recorded = await recordRevision(env, ctx, kube, {
-    agent: agent.name, release: written, revision, history,
-    record: {
-      operation: 'update', requestedBy: callerName(ctx.caller), values: agent.after!,
-      changed: changedPaths(agent.before, agent.after!),
-    },
-  });
-  return { written: true, ...(before !== undefined ? { revisionBefore: before } : {}),
-    notes: [...agent.notes, ...recorded.notes] };
+  // A controller's status write between the read and the replace is retried; a change of the values is not.
+  for (let attempt = 1; ; attempt++) {
+    const current = (await kube.get(env.types.helmRelease, namespace, agent.name)) ?? release;
+    if (!jsonEqual((current.spec as Record<string, unknown>).values ?? {}, agent.before)) {
+      throw new Error(`HelmRelease ${namespace}/${agent.name} changed since it was planned; run migrate again`);
+    }
+    const next = structuredClone(current);
+    const spec = next.spec as Record<string, unknown>;
+    spec.values = agent.after;
+    spec.chartRef = { ...(spec.chartRef as Record<string, unknown>), name: target };
+    const history = await readHistory(kube, env.types, namespace, agent.name);
+    const revision = nextNumber(history, current);
+    stampRevision(next, revision);
+    let written: KubeObject;
+    try {
+      written = await kube.replace(env.types.helmRelease, next);
+    } catch (err) {
+      if (isAppError(err, 'conflict') && attempt < 5) continue;
+      throw err;
+    }
+    const recorded = await recordRevision(env, ctx, kube, {
+      agent: agent.name, release: written, revision, history,
+      record: {
+        operation: 'update', requestedBy: callerName(ctx.caller), values: agent.after!,
+        changed: changedPaths(agent.before, agent.after!),
+      },
+    });
+    return { written: true, ...(before !== undefined ? { revisionBefore: before } : {}),
+      notes: [...agent.notes, ...recorded.notes] };
+  }
 }
 
 /** Runs expand for one namespace whose plan and read are given. */
