@@ -1,9 +1,8 @@
 /**
- * The `agent-manager` command: parse the command line and environment, then print help
- * or the version, or hand the typed configuration to `serve`, `sandbox` or `migrate`. Exit codes:
- * 0 done, 2 configuration error (`Error: <message>` on stderr; a listen address that
- * cannot be bound counts as one), 1 runtime failure, 3 (migrate) an operator must act, the
- * reason on the last line of stdout.
+ * The `agent-manager` command: parse the command line and environment, then print help or the version, or hand
+ * the typed configuration to `serve`, `sandbox` or `migrate`. Exit codes: 0 done, 2 configuration error
+ * (`Error: <message>` on stderr; a listen address that cannot be bound counts as one), 1 runtime failure, 3
+ * (migrate) an operator must act, the reason on the last line of stdout.
  * main.ts checks the Node version and then loads this module; the sandbox is reached
  * only through a dynamic import, when it is asked for.
  */

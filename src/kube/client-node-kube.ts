@@ -1,8 +1,7 @@
 /**
- * The Kubernetes port over @kubernetes/client-node. Reads (get, list) of every
- * resource, core or not, are plain JSON GETs through the library's configuration
- * (KubeApis.readObject, KubeApis.listObjects); writes of custom resources go through CustomObjectsApi, writes of
- * the core group's ConfigMaps (migrate's report) through CoreV1Api.
+ * The Kubernetes port over @kubernetes/client-node. Reads (get, list) of every resource, core or not, are plain
+ * JSON GETs through the library's configuration (KubeApis.readObject, KubeApis.listObjects); writes of custom
+ * resources go through CustomObjectsApi, writes of the core group's ConfigMaps (migrate's report) through CoreV1Api.
  *
  * Every failure leaves here as an AppError (kube-errors.ts); a 404 on get is
  * `undefined` and on delete `false`, because "absent" is an answer, not an error.
