@@ -96,11 +96,12 @@ export async function runExpand(
     return out;
   }
   // A namespace searched read-only (--gitops-namespaces) gets proposals and reports, never a write.
+  const readOnly = options.readOnly === true;
   const pending = plan.agents.filter((a) => a.action !== 'unchanged')
-    .map((a) => (options.readOnly && a.action === 'move' ? { ...a, action: 'report' as const } : a));
+    .map((a) => (readOnly && a.action === 'move' ? { ...a, action: 'report' as const } : a));
   const shared = read.sources.get('agent');
   if (dryRun) {
-    for (const a of pending.filter((p) => p.action === 'report')) out.actions.push(externalAction(a));
+    for (const a of pending.filter((p) => p.action === 'report')) out.actions.push(externalAction(a, readOnly));
     return out;
   }
   if (pending.some((a) => a.action === 'move')) {
@@ -119,7 +120,7 @@ export async function runExpand(
         const pr = await proposeMove(env, ctx, kube, release.object, agent, plan, options.mapping);
         out.agents.set(agent.name, { pullRequest: pr });
         out.actions.push(`merge the pull request of ${agent.name} (${pr ?? 'see the report'}), then run migrate again`);
-      } else out.actions.push(externalAction(agent));
+      } else out.actions.push(externalAction(agent, readOnly));
     } catch (err) {
       out.agents.set(agent.name, { refusals: [`not moved: ${messageOf(err)}`] });
       out.actions.push(`${agent.name} could not be moved: ${messageOf(err)}`);
@@ -136,7 +137,11 @@ export async function runExpand(
   return out;
 }
 
-function externalAction(agent: AgentPlan): string {
+function externalAction(agent: AgentPlan, readOnly = false): string {
+  if (readOnly) {
+    return `${agent.name} is in a namespace migrate searches read-only (--gitops-namespaces): apply its diff ` +
+      `(report key ${agent.name}.diff), or run migrate with --namespaces for it`;
+  }
   return `${agent.name} is applied by someone else (neither agent-manager nor a Flux Kustomization): apply its diff ` +
     `(report key ${agent.name}.diff) where it is defined, then run migrate again`;
 }

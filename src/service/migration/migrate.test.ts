@@ -114,6 +114,16 @@ describe('migrate to chart 2.x', () => {
     expect(run.reports[0]!.agents.find((a) => a.name === 'py')!.refusals[0]).toMatch(/^runtime python/);
   });
 
+  it('only reports the releases of a namespace searched read-only (--gitops-namespaces), writing nothing there', async () => {
+    const before = release('git-skill');
+    const run = await f.service.migrate(f.ctx(), request({ readOnly: ['team'] }));
+    expect(run.reports[0]!.agents.map((a) => a.action)).toEqual(['move', 'move']);
+    expect(run.actions).toEqual([expect.stringMatching(/^team: git-skill is in a namespace migrate searches read-only/),
+      expect.stringMatching(/^team: oci-skill is in a namespace migrate searches read-only/)]);
+    expect(release('git-skill')).toEqual(before);
+    expect(f.kube.store.find('ocirepositories', 'team', 'agent-2')).toBeUndefined();
+  });
+
   it('brings a namespace back to 0.x with the reverse run', async () => {
     const before = release('git-skill')!.spec.values;
     await f.service.migrate(f.ctx(), request());
