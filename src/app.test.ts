@@ -97,7 +97,7 @@ describe('createApp', () => {
     const { base } = await start({ mcpPath: '/tools/mcp' });
     const client = await mcpClient(`${base}/tools/mcp`);
     expect(client.getServerVersion()).toEqual({ name: 'agent-manager', version: '1.2.3' });
-    expect((await client.listTools()).tools).toHaveLength(19);
+    expect((await client.listTools()).tools).toHaveLength(20);
   });
 
   it('serves no MCP when it is disabled', async () => {

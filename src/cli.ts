@@ -1,8 +1,8 @@
 /**
- * The `agent-manager` command: parse the command line and environment, then print help
- * or the version, or hand the typed configuration to `serve` or `sandbox`. Exit codes:
- * 0 done, 2 configuration error (`Error: <message>` on stderr; a listen address that
- * cannot be bound counts as one), 1 runtime failure.
+ * The `agent-manager` command: parse the command line and environment, then print help or the version, or hand
+ * the typed configuration to `serve`, `sandbox` or `migrate`. Exit codes: 0 done, 2 configuration error
+ * (`Error: <message>` on stderr; a listen address that cannot be bound counts as one), 1 runtime failure, 3
+ * (migrate) an operator must act, the reason on the last line of stdout.
  * main.ts checks the Node version and then loads this module; the sandbox is reached
  * only through a dynamic import, when it is asked for.
  */
@@ -46,10 +46,14 @@ export async function runCli(
     }
     case 'serve':
     case 'sandbox':
+    case 'migrate':
       break;
   }
   const log = (io.createLogger ?? ((verbose) => createLogger({ verbose })))(parsed.config.verbose);
   try {
+    if (parsed.kind === 'migrate') {
+      return await (await import('./migrate.js')).runMigrate(parsed.config, log, io.stdout);
+    }
     if (parsed.kind === 'serve') {
       await (await import('./serve.js')).runServe(parsed.config, log);
     } else {

@@ -1,17 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FLAGS_DOC_END, FLAGS_DOC_START, commandFlagsMarkdown, flagsDocMarkdown, withFlagsDoc } from './flags-doc.js';
-import { SANDBOX_FLAGS, SERVE_FLAGS } from './flags.js';
+import { MIGRATE_OWN_FLAGS, SANDBOX_FLAGS, SERVE_FLAGS } from './flags.js';
 
 const OPERATIONS = new URL('../../docs/operations.md', import.meta.url);
 
 describe('flagsDocMarkdown', () => {
-  it('has one row per flag of serve and sandbox, with its variable and default', () => {
+  it('has one row per flag of serve, sandbox and migrate, with its variable and default', () => {
     const doc = flagsDocMarkdown();
     for (const def of [...SERVE_FLAGS, ...SANDBOX_FLAGS]) {
       expect(doc).toMatch(new RegExp(`^\\| \`[^\`]*--${def.name}\\b[^\`]*\` \\| \`${def.env}\` \\| `, 'm'));
     }
-    expect(doc.match(/^\| `/gm)).toHaveLength(SERVE_FLAGS.length + SANDBOX_FLAGS.length);
+    expect(doc).toContain('### `agent-manager migrate`');
+    for (const def of MIGRATE_OWN_FLAGS) expect(doc).toContain(`| \`${def.env}\` |`);
   });
 
   it('shows defaults as --help does and marks secrets', () => {

@@ -42,7 +42,7 @@ export function commandFlagsMarkdown(name: CommandName): string {
   return lines.join('\n');
 }
 
-/** The whole generated block (without the markers): serve, then sandbox. */
+/** The whole generated block (without the markers): serve, sandbox, then migrate. */
 export function flagsDocMarkdown(): string {
   return [
     'Every flag can also be set through its environment variable; the flag wins, and an empty',
@@ -51,6 +51,7 @@ export function flagsDocMarkdown(): string {
     '',
     commandFlagsMarkdown('serve'),
     commandFlagsMarkdown('sandbox'),
+    commandFlagsMarkdown('migrate'),
   ].join('\n').trimEnd();
 }
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { FlagDef } from './flag-types.js';
-import { COMMANDS, RETIRED_SERVE_FLAGS, SANDBOX_FLAGS, SERVE_FLAGS } from './flags.js';
+import { COMMANDS, MIGRATE_FLAGS, RETIRED_SERVE_FLAGS, SANDBOX_FLAGS, SERVE_FLAGS } from './flags.js';
 import { formatDefault, formatFlagName, helpText } from './help.js';
 import { parseValue } from './resolve.js';
 import { needsShared, sharedPath } from '../testing/shared-reference.js';
@@ -11,6 +11,7 @@ const GO_FLAGS = sharedPath('reference/anchor-inventory.md');
 const tables: Array<[string, readonly FlagDef[]]> = [
   ['serve', SERVE_FLAGS],
   ['sandbox', SANDBOX_FLAGS],
+  ['migrate', MIGRATE_FLAGS],
 ];
 
 describe.each(tables)('the %s flag table', (command, table) => {
@@ -37,7 +38,7 @@ describe.each(tables)('the %s flag table', (command, table) => {
   });
 
   it('lists every flag in --help with its env var and default', () => {
-    const text = helpText(command as 'serve' | 'sandbox');
+    const text = helpText(command as 'serve' | 'sandbox' | 'migrate');
     for (const def of table) {
       expect(text).toContain(formatFlagName(def));
       expect(text).toContain(`${def.help}\n        env ${def.env}, default ${formatDefault(def)}`);
@@ -99,7 +100,7 @@ const CHANGED_DEFAULTS: Record<string, string> = { 'agent-chart-semver': '2.x' }
 
 describe('COMMANDS', () => {
   it('names serve, sandbox and version, each with a summary', () => {
-    expect(Object.keys(COMMANDS)).toEqual(['serve', 'sandbox', 'version']);
+    expect(Object.keys(COMMANDS)).toEqual(['serve', 'sandbox', 'migrate', 'version']);
     for (const c of Object.values(COMMANDS)) expect(c.summary).toMatch(/\.$/);
   });
 });

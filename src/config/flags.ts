@@ -294,6 +294,44 @@ export const SANDBOX_FLAGS = [
 /** `agent-manager version` takes no flags besides `--help`. */
 export const VERSION_FLAGS = [] as const satisfies readonly FlagDef[];
 
+/** The serve flags `migrate` shares (inventory 3.3): the cluster, the chart, the Harness, skills and commit mode. */
+const MIGRATE_SHARED = new Set([
+  'verbose', 'kubeconfig', 'kube-context', 'in-cluster', 'kagent-namespace', 'managed-namespaces', 'kagent-api-version',
+  'kagent-v2-api-version', 'flux-helmrelease-api-version', 'flux-ocirepository-api-version', 'ocirepository-interval',
+  'revision-history-limit', 'agent-chart-oci-url', 'agent-chart-semver', 'harness-name', 'muster-url',
+  'agent-chart-refresh', 'agent-chart-docker-config', 'agent-chart-username', 'agent-chart-password',
+  'agent-chart-token', 'agent-chart-secret-ref', 'agent-chart-provider', 'skills-repositories', 'skills-github-api',
+  'skills-github-token', 'gitops-repository', 'gitops-repositories', 'gitops-branch', 'gitops-path', 'github-api-url',
+  'github-app-id', 'github-app-private-key-file', 'gitops-github-token',
+]);
+
+/** The flags only `agent-manager migrate` has. */
+export const MIGRATE_OWN_FLAGS = [
+  { name: 'namespaces', env: 'AGENT_MANAGER_MIGRATE_NAMESPACES', default: '', type: 'list', group: 'Migration',
+    help: 'Comma-separated managed namespaces to migrate; empty migrates every managed namespace.' },
+  { name: 'phase', env: 'AGENT_MANAGER_MIGRATE_PHASE', default: 'all', type: 'enum', group: 'Migration',
+    choices: ['all', 'expand', 'wait', 'contract'],
+    help: 'The phase to run: expand (move each release\'s values and chart source together), wait (every moved agent '
+      + 'ready), contract (delete what the old chart line left behind); all runs the three in order.' },
+  { name: 'timeout', env: 'AGENT_MANAGER_MIGRATE_TIMEOUT', default: '10m', type: 'duration', group: 'Migration',
+    help: 'How long wait waits, for the whole run, for the moved agents to be ready.' },
+  { name: 'dry-run', env: 'AGENT_MANAGER_MIGRATE_DRY_RUN', default: false, type: 'bool', group: 'Migration',
+    help: 'Plan and report (stdout only) without writing anything, the report ConfigMap included.' },
+  { name: 'gitops-namespaces', env: 'AGENT_MANAGER_MIGRATE_GITOPS_NAMESPACES', default: '', type: 'list',
+    group: 'Migration',
+    help: 'Comma-separated further namespaces searched read-only for GitOps-owned releases: their releases are '
+      + 'proposed as pull requests (or reported), never written.' },
+  { name: 'report-configmap', env: 'AGENT_MANAGER_MIGRATE_REPORT_CONFIGMAP', default: 'agent-manager-migrate-report',
+    type: 'string', group: 'Migration',
+    help: 'The ConfigMap each migrated namespace gets the report in (keys phase, summary, report.yaml, '
+      + '<agent>.diff).' },
+] as const satisfies readonly FlagDef[];
+
+/** Flags of `agent-manager migrate`: the shared serve rows, then its own. */
+export const MIGRATE_FLAGS: readonly FlagDef[] = [
+  ...SERVE_FLAGS.filter((d) => MIGRATE_SHARED.has(d.name)), ...MIGRATE_OWN_FLAGS,
+];
+
 export type ServeFlags = typeof SERVE_FLAGS;
 export type SandboxFlags = typeof SANDBOX_FLAGS;
 
@@ -301,6 +339,8 @@ export type SandboxFlags = typeof SANDBOX_FLAGS;
 export const COMMANDS = {
   serve: { summary: 'Run the REST API and the MCP endpoint.', flags: SERVE_FLAGS },
   sandbox: { summary: 'Run the embedded sandbox Kubernetes API server on its own.', flags: SANDBOX_FLAGS },
+  migrate: { summary: 'Move the agents of managed namespaces to another chart line (expand, wait, contract).',
+    flags: MIGRATE_FLAGS },
   version: { summary: 'Print the version, commit and build date.', flags: VERSION_FLAGS },
 } as const satisfies Record<string, { summary: string; flags: readonly FlagDef[] }>;
 

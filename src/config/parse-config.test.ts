@@ -48,9 +48,9 @@ describe('parseConfig: command dispatch', () => {
   });
 
   it.each([
-    [['bogus'], 'unknown command "bogus" for "agent-manager" (want serve, sandbox, version)'],
+    [['bogus'], 'unknown command "bogus" for "agent-manager" (want serve, sandbox, migrate, version)'],
     [['--bogus', 'serve'], 'unknown flag: --bogus (see agent-manager --help)'],
-    [['help', 'bogus'], 'unknown help topic "bogus": want serve, sandbox, version'],
+    [['help', 'bogus'], 'unknown help topic "bogus": want serve, sandbox, migrate, version'],
     [['serve', '--bogus'], 'unknown flag: --bogus (see agent-manager serve --help)'],
     [['serve', '-x'], "unknown shorthand flag: 'x' in -x (see agent-manager serve --help)"],
     [['serve', '--listen'], 'flag needs an argument: --listen'],

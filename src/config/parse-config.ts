@@ -6,7 +6,10 @@
 import { describeProxy, proxySettingsFrom, proxyUrlProblem, type ProxySettings } from '../net/proxy-settings.js';
 import { otelSettingsFrom, OtelSettingsError, type OtelSettings } from '../tracing/otel-settings.js';
 import type { AppConfig } from './app-config.js';
-import { COMMANDS, RETIRED_SERVE_FLAGS, SANDBOX_FLAGS, SERVE_FLAGS, VERSION_FLAGS, type CommandName } from './flags.js';
+import {
+  COMMANDS, MIGRATE_FLAGS, RETIRED_SERVE_FLAGS, SANDBOX_FLAGS, SERVE_FLAGS, VERSION_FLAGS, type CommandName,
+} from './flags.js';
+import { buildMigrateConfig, type MigrateCommandConfig } from './migrate-config.js';
 import type { HelpTopic } from './help.js';
 import { ConfigError, resolveFlags } from './resolve.js';
 import { buildSandboxConfig } from './sandbox-cluster-command.js';
@@ -18,6 +21,7 @@ import { parseGoBool, ValueError } from './values.js';
 export type ParseResult =
   | { readonly kind: 'serve'; readonly config: AppConfig }
   | { readonly kind: 'sandbox'; readonly config: SandboxCommandConfig }
+  | { readonly kind: 'migrate'; readonly config: MigrateCommandConfig & { proxy: ProxySettings } }
   /** `line` for `--version`, `full` for the `version` command. */
   | { readonly kind: 'version'; readonly format: 'line' | 'full' }
   | { readonly kind: 'help'; readonly topic: HelpTopic }
@@ -84,6 +88,11 @@ function parse(argv: readonly string[], env: Env): ParseResult {
     case 'sandbox': {
       const r = resolveFlags(SANDBOX_FLAGS, args, env, path);
       return r.help ? { kind: 'help', topic: 'sandbox' } : { kind: 'sandbox', config: buildSandboxConfig(r.values) };
+    }
+    case 'migrate': {
+      const r = resolveFlags(MIGRATE_FLAGS, args, env, path);
+      return r.help ? { kind: 'help', topic: 'migrate' }
+        : { kind: 'migrate', config: { ...buildMigrateConfig(r.values, r.sources), proxy: proxyConfig(env) } };
     }
     case 'version': {
       const r = resolveFlags(VERSION_FLAGS, rest, env, path);

@@ -134,6 +134,8 @@ export type WaitResult = Schemas['WaitResult'];
 export type ModelConfig = Schemas['ModelConfig'];
 export type Harness = Schemas['Harness'];
 export type HarnessList = Schemas['HarnessList'];
+/** plan_migration's answer: the expand plan of one namespace. */
+export type MigrationPlan = Schemas['MigrationPlan'];
 export type Plugin = Schemas['Plugin'];
 export type ObjectStatus = Schemas['ObjectStatus'];
 export type ChartLineInfo = Schemas['ChartLineInfo'];

@@ -7,7 +7,7 @@
  * silent API server would hold it forever) and is sent again when the server asks (retry-after.ts).
  */
 import {
-  ApiException, AuthorizationV1Api, CustomObjectsApi, HttpMethod, ServerConfiguration, createConfiguration,
+  ApiException, AuthorizationV1Api, CoreV1Api, CustomObjectsApi, HttpMethod, ServerConfiguration, createConfiguration,
   type KubeConfig, type Middleware, type RequestContext,
 } from '@kubernetes/client-node';
 import type { RequestOptions } from 'node:https';
@@ -46,6 +46,8 @@ export const KUBE_REQUEST_TIMEOUT_MS = 30_000;
 /** The API objects one identity uses. */
 export interface KubeApis {
   custom: CustomObjectsApi;
+  /** Writes of the core group, which CustomObjectsApi cannot address (`/api/v1`, not `/apis/<group>`). */
+  core: CoreV1Api;
   /** SelfSubjectAccessReviews (what this identity may do). */
   authorization: AuthorizationV1Api;
   /**
@@ -147,6 +149,7 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
     readObject: (gvr, namespace, name) => getJson(`${collectionPath(gvr, namespace)}/${encodeURIComponent(name)}`),
     listObjects: (gvr, namespace, selectors = {}) => getJson(collectionPath(gvr, namespace), selectors),
     custom: new CustomObjectsApi(configuration),
+    core: new CoreV1Api(configuration),
     authorization: new AuthorizationV1Api(configuration),
     requestTimeoutMs,
     close() {

@@ -1,7 +1,8 @@
 /**
- * The Kubernetes port over @kubernetes/client-node. Reads (get, list) of every resource, core or
- * not, are plain JSON GETs through the library's configuration (KubeApis.readObject, listObjects);
- * writes of custom resources go through CustomObjectsApi, as field manager `agent-manager`.
+ * The Kubernetes port over @kubernetes/client-node. Reads (get, list) of every resource, core or not, are plain
+ * JSON GETs through the library's configuration (KubeApis.readObject, listObjects); writes of custom resources go
+ * through CustomObjectsApi and the core group's ConfigMaps (migrate's report) through CoreV1Api, as field manager
+ * `agent-manager`.
  *
  * Every failure leaves here as an AppError (kube-errors.ts); a 404 on get is
  * `undefined` and on delete `false`, because "absent" is an answer, not an error.
@@ -46,6 +47,12 @@ export class ClientNodeKube implements KubePort {
     const namespace = object.metadata.namespace ?? '';
     try {
       const { group, version, resource: plural } = gvr;
+      if (isConfigMap(gvr)) {
+        const body = object as never;
+        return await this.apis.core.createNamespacedConfigMap({
+          namespace, body, dryRun: dryRunOf(options), fieldManager: FIELD_MANAGER,
+        }) as unknown as KubeObject;
+      }
       return (await this.apis.custom.createNamespacedCustomObject({
         group, version, namespace, plural, body: object, dryRun: dryRunOf(options), fieldManager: FIELD_MANAGER,
       })) as KubeObject;
@@ -59,6 +66,11 @@ export class ClientNodeKube implements KubePort {
     const name = object.metadata.name;
     try {
       const { group, version, resource: plural } = gvr;
+      if (isConfigMap(gvr)) {
+        return await this.apis.core.replaceNamespacedConfigMap({
+          namespace, name, body: object as never, dryRun: dryRunOf(options), fieldManager: FIELD_MANAGER,
+        }) as unknown as KubeObject;
+      }
       return (await this.apis.custom.replaceNamespacedCustomObject({
         group, version, namespace, plural, name, body: object, dryRun: dryRunOf(options),
         fieldManager: FIELD_MANAGER,
@@ -86,6 +98,9 @@ export class ClientNodeKube implements KubePort {
     }
   }
 }
+
+/** A core ConfigMap: the one core-group kind agent-manager writes. */
+const isConfigMap = (gvr: Gvr): boolean => gvr.group === '' && gvr.resource === 'configmaps';
 
 /** The `dryRun` query value: `All` is the only one the API defines. */
 const dryRunOf = (options: WriteCallOptions): 'All' | undefined => (options.dryRun ? 'All' : undefined);

@@ -31,6 +31,9 @@ import {
 import { writeWaitSeconds } from '../core/wait-rules.js';
 import { envFor, withoutTarget, type TargetInput } from './fleet/targeting.js';
 import { listFleet } from './fleet/fleet-list.js';
+import { runMigration, type MigrateRequest, type MigrateResult } from './migration/migrate.js';
+import { planMigration, type PlanMigrationRequest } from './migration/plan-migration.js';
+import type { NamespacePlan } from '../core/migration/plan.js';
 import {
   getSession, listSessions, sendMessage, startSession, type SendMessageRequest, type SessionRef,
   type StartSessionRequest, type TurnListener,
@@ -185,6 +188,18 @@ export class AgentService {
 
   async listHarnesses(ctx: RequestContext, request: TargetInput = {}): Promise<HarnessList> {
     return listHarnesses(await envFor(this.env, ctx, request), ctx, request.namespace);
+  }
+
+  /** plan_migration: the expand plan of one namespace (dryRun only; the migration runs from the CLI). */
+  async planMigration(
+    ctx: RequestContext, request: PlanMigrationRequest,
+  ): Promise<NamespacePlan & { writable: boolean }> {
+    return planMigration(this.env, ctx, request);
+  }
+
+  /** `agent-manager migrate`: the phases over the namespaces (not an operation of the API). */
+  async migrate(ctx: RequestContext, request: MigrateRequest): Promise<MigrateResult> {
+    return runMigration(this.env, ctx, request);
   }
 
   async listSkills(ctx: RequestContext, request: SkillsRequest = {}): Promise<SkillsResult> {

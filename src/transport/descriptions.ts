@@ -7,6 +7,7 @@
  */
 import { SHIPPED_PRESETS } from '../core/toolset.js';
 import { LINE2_ARGUMENTS } from './line2-descriptions.js';
+import { MIGRATION_ARGUMENTS, MIGRATION_TITLE, MIGRATION_TOOL } from './migration-descriptions.js';
 
 const presets = SHIPPED_PRESETS.map((p) => `preset:${p}`).join(', ');
 
@@ -188,12 +189,10 @@ export const TOOL_DESCRIPTIONS = {
     'harness for agents of chart 2.x. Writes nothing.' + TARGET,
   list_skills:
     'Read-only. Discovers the skills in the configured GitHub skill repositories (a directory with a SKILL.md; name ' +
-    'and ' +
-    'description from its frontmatter) and returns them per repository and flattened, each with repoUrl, path and ' +
-    'ref; ' +
+    'and description from its frontmatter) and returns them per repository and flattened, each with repoUrl, path ' +
+    'and ref; ' +
     'create_agent takes one as the skills gitRef {url: repoUrl, path, ref} (repoUrl becomes url). Each repository ' +
-    'also ' +
-    'reports the commit its ref resolved to (the pin a create would write) and fetchedAt. Results are cached; ' +
+    'also reports the commit its ref resolved to (the pin a create would write) and fetchedAt. Results are cached; ' +
     'refresh bypasses the cache. Unsupported when no skill ' +
     'repositories are configured. Reads GitHub, writes nothing.',
   list_agent_revisions:
@@ -278,6 +277,7 @@ export const TOOL_DESCRIPTIONS = {
     'Read-only. One session and its A2A tasks (proto3 JSON: status, history, artifacts), oldest first, as the agent ' +
     'reports ' +
     'them. Not found for a session you did not start.',
+  ...MIGRATION_TOOL,
 } as const;
 
 /** Short titles (MCP `title`, OpenAPI `summary`). */
@@ -301,6 +301,7 @@ export const TOOL_TITLES = {
   send_message: 'Send a message in a session',
   list_sessions: "List the caller's sessions with an agent",
   get_session: 'Read a session',
+  ...MIGRATION_TITLE,
 } as const;
 
 /** Short phrases for the arguments. */
@@ -327,6 +328,7 @@ export const ARG = {
   runtime: 'Chart 0.x only: the agent runtime (chart default when unset); refused on chart 2.x, where the Harness is ' +
     'the runtime.',
   ...LINE2_ARGUMENTS,
+  ...MIGRATION_ARGUMENTS,
   skills: 'Skills to mount: OCI refs and git refs (list_skills), plus the Secret holding git credentials',
   skillRefs:
     'OCI references of skill artifacts with the registry host, e.g. registry.example.io/skills/runbooks:1.4.0; a ' +

@@ -203,6 +203,10 @@ export const listHarnessesInput = z
   .object({ namespace: z.string().describe(ARG.namespaceOfList).optional(), ...target })
   .strict();
 
+export const planMigrationInput = z
+  .object({ namespace: text(ARG.migrationNamespace), dryRun: flag(ARG.migrationDryRun) })
+  .strict();
+
 export const listSkillsInput = z
   .object({ repository: text(ARG.repository), ref: text(ARG.ref), refresh: flag(ARG.refresh) })
   .strict();

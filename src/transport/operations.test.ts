@@ -9,7 +9,7 @@ import { pino } from 'pino';
 const TOOLS = [
   'get_info', 'list_agents', 'get_agent', 'create_agent', 'update_agent', 'delete_agent', 'get_agent_status',
   'validate_agent', 'list_model_configs', 'list_harnesses', 'list_skills', 'list_agent_revisions', 'get_agent_revision', 'rollback_agent',
-  'wait_for_agent', 'start_session', 'send_message', 'list_sessions', 'get_session',
+  'wait_for_agent', 'start_session', 'send_message', 'list_sessions', 'get_session', 'plan_migration',
 ];
 
 // The four-hint table, written out again on purpose.
@@ -20,6 +20,7 @@ const WANT_HINTS: Record<string, [boolean, boolean, boolean, boolean]> = {
   get_agent_status: [true, false, false, false],
   list_model_configs: [true, false, false, false],
   list_harnesses: [true, false, false, false],
+  plan_migration: [true, false, false, false],
   validate_agent: [true, false, false, true],
   list_skills: [true, false, false, true],
   create_agent: [false, false, false, true],
@@ -39,7 +40,7 @@ const WANT_HINTS: Record<string, [boolean, boolean, boolean, boolean]> = {
 const asTuple = (h: ToolHints) => [h.readOnlyHint, h.destructiveHint, h.idempotentHint, h.openWorldHint];
 
 describe('the operation table', () => {
-  it('holds the ten agent tools and list_harnesses in their documented order, then the three history tools, wait_for_agent and the four session tools', () => {
+  it('holds the ten agent tools and list_harnesses in their documented order, then the three history tools, wait_for_agent, the four session tools and plan_migration', () => {
     expect(OPERATIONS.map((o) => o.tool)).toEqual(TOOLS);
   });
 
@@ -116,6 +117,7 @@ describe('the operation table', () => {
       'POST /api/v1/agents/{namespace}/{name}/sessions/{sessionId}/messages 200 sendMessage',
       'GET /api/v1/agents/{namespace}/{name}/sessions 200 listSessions',
       'GET /api/v1/agents/{namespace}/{name}/sessions/{sessionId} 200 getSession',
+      'POST /api/v1/migrations 200 planMigration',
     ]);
   });
 });

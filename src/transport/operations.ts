@@ -9,17 +9,16 @@ import type { z } from 'zod';
 import type { AgentService } from '../service/agent-service.js';
 import type { RequestContext } from '../identity/caller.js';
 import type {
-  Agent, AgentList, CreateResult, DeleteResult, HarnessList, Info, ModelConfig, RevisionDetail, RevisionEntry,
-  RollbackResult, Session, SessionDetail,
-  SessionList, SessionTurn, SkillsResult, Status, Turn, UpdateResult, ValidateResult, WaitResult,
+  Agent, AgentList, CreateResult, DeleteResult, HarnessList, Info, MigrationPlan, ModelConfig, RevisionDetail,
+  RevisionEntry, RollbackResult, Session, SessionDetail, SessionList, SessionTurn, SkillsResult, Status, Turn,
+  UpdateResult, ValidateResult, WaitResult,
 } from '../core/types.js';
 import type { operations } from '../core/openapi.generated.js';
 import { TOOL_DESCRIPTIONS, TOOL_TITLES } from './descriptions.js';
 import {
   agentRefInput, createAgentInput, deleteAgentInput, getAgentRevisionInput, getInfoInput, listAgentRevisionsInput,
-  listAgentsInput, listHarnessesInput, listModelConfigsInput, listSkillsInput, rollbackAgentInput, SPEC_STRING_FIELDS,
-  updateAgentInput,
-  validateAgentInput, waitForAgentInput, type ValidateAgentInput,
+  listAgentsInput, listHarnessesInput, listModelConfigsInput, listSkillsInput, planMigrationInput, rollbackAgentInput,
+  SPEC_STRING_FIELDS, updateAgentInput, validateAgentInput, waitForAgentInput, type ValidateAgentInput,
   getSessionInput, listSessionsInput, sendMessageInput, startSessionInput,
 } from './operation-schemas.js';
 
@@ -30,7 +29,7 @@ export type OperationService = Pick<
   | 'validateAgent' | 'listModelConfigs' | 'listHarnesses' | 'listSkills' | 'listAgentRevisions' | 'getAgentRevision'
   | 'rollbackAgent'
   | 'waitForAgent' | 'waitStart' | 'followAgentStatus'
-  | 'startSession' | 'sendMessage' | 'listSessions' | 'getSession'
+  | 'startSession' | 'sendMessage' | 'listSessions' | 'getSession' | 'planMigration'
 >;
 
 /** The MCP tool names (frozen external names; muster shows them as `x_agent-manager_<tool>`). */
@@ -332,6 +331,12 @@ export const getSession = op<typeof getSessionInput, SessionDetail>({
   run: (service, ctx, input) => service.getSession(ctx, input),
 });
 
+export const planMigration = op<typeof planMigrationInput, MigrationPlan>({
+  tool: 'plan_migration', annotations: CLOSED_READ, input: planMigrationInput,
+  rest: { method: 'post', path: '/migrations', status: 200, query: { namespace: 'string', dryRun: 'boolean' } },
+  run: (service, ctx, input) => service.planMigration(ctx, input),
+});
+
 /**
  * The table, in the Go service's tool order, then the history operations. Express matches routes in this order too:
  * `POST /agents/validate` has no `:name` sibling, so no route shadows another.
@@ -339,7 +344,7 @@ export const getSession = op<typeof getSessionInput, SessionDetail>({
 export const OPERATIONS: readonly AnyOperation[] = [
   getInfo, listAgents, getAgent, createAgent, updateAgent, deleteAgent, getAgentStatus, validateAgent,
   listModelConfigs, listHarnesses, listSkills, listAgentRevisions, getAgentRevision, rollbackAgent, waitForAgent,
-  startSession, sendMessage, listSessions, getSession,
+  startSession, sendMessage, listSessions, getSession, planMigration,
 ];
 
 /** The operation of an MCP tool name. */
@@ -391,4 +396,5 @@ export type OperationsAnswerAsDocumented = [
   Assert<Answers<typeof sendMessage, 'sendMessage', 200>>,
   Assert<Answers<typeof listSessions, 'listSessions', 200>>,
   Assert<Answers<typeof getSession, 'getSession', 200>>,
+  Assert<Answers<typeof planMigration, 'planMigration', 200>>,
 ];

@@ -47,6 +47,8 @@ const SCRIPT: Array<[tool: string, args: Args]> = [
   ['list_model_configs', { namespace: 'tenant' }],
   ['list_harnesses', {}],
   ['list_harnesses', { namespace: 'nope' }],
+  ['plan_migration', { namespace: 'kagent', dryRun: true }],
+  ['plan_migration', { namespace: 'kagent' }],
   ['list_agents', {}],
   ['validate_agent', { ...SPEC, displayName: 'Parity' }],
   ['validate_agent', { ...SPEC, modelConfig: 'nope', runtime: 'rust' }],

@@ -32,6 +32,7 @@ const HINTS: Record<string, [boolean, boolean, boolean, boolean]> = {
   send_message: [false, false, false, true],
   list_sessions: [true, false, false, false],
   get_session: [true, false, false, false],
+  plan_migration: [true, false, false, false],
 };
 
 const WRITES = new Set(['create_agent', 'update_agent', 'rollback_agent', 'start_session', 'send_message']);
@@ -58,7 +59,7 @@ describe('MCP tools over streamable HTTP (TestMCPToolsMirrorREST)', () => {
     return { text, isError: false, json: JSON.parse(text) };
   }
 
-  it('lists exactly the nineteen tools, each described with the read/write prefix and all four hints', async () => {
+  it('lists exactly the twenty tools, each described with the read/write prefix and all four hints', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(HINTS).sort());
     for (const tool of tools) {

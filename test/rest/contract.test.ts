@@ -142,6 +142,8 @@ const CASES: Case[] = [
   ['list_model_configs', '/modelconfigs?namespace=nope', undefined, 400],
   ['list_harnesses', '/harnesses', undefined, 200],
   ['list_harnesses', '/harnesses?namespace=nope', undefined, 400],
+  ['plan_migration', '/migrations?namespace=kagent&dryRun=true', undefined, 200],
+  ['plan_migration', '/migrations?namespace=kagent', undefined, 400],
   ['list_skills', '/skills', undefined, 200],
   ['list_skills', '/skills?repository=https://gitlab.com/o/r', undefined, 400],
   ['start_session', '/agents/kagent/talker/sessions', { message: 'hello', requestId: 'contract-1', sessionName: 'contract' }, 201],

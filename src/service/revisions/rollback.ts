@@ -6,7 +6,8 @@
  * more than the current one is applied with a note naming both (core/toolset-reach.ts), dry run too. In
  * commit mode the same checks run and the values are proposed as a pull request, nothing is recorded.
  */
-import { invalid } from '../../core/errors.js';
+import { conflict, invalid } from '../../core/errors.js';
+import { crossLineRollback } from '../../core/migration/revision-line.js';
 import { keptToolsetNote, rollbackUpdate } from '../../core/revisions/revision-record.js';
 import { unknownPresetViolation } from '../../core/toolset-preflight.js';
 import { wideningRollbackNote } from '../../core/toolset-reach.js';
@@ -42,10 +43,13 @@ export async function rollbackAgent(
   const result = await writeUpdate(env, ctx, {
     target: { name, namespace, force, dryRun, resourceVersion, version, mode, repository, branch, path, refreshSkills },
     operation: 'rollback',
-    resolve: (revisions) => {
+    resolve: (revisions, line) => {
       const target = revisions.find((r) => r.revision === revision);
       if (!target) throw revisionNotFound(resolvedNamespace, name, revision);
       if (target.problem !== undefined) throw malformedRevision(resolvedNamespace, name, target);
+      // A revision of the other chart line cannot be applied to this one: the way back is migrate's reverse run.
+      const crossed = crossLineRollback(`${resolvedNamespace}/${name}`, revision, target.values, line);
+      if (crossed) throw conflict(crossed);
       applied = target.spec;
       const update = rollbackUpdate(target.spec, { name, namespace, force });
       // The revision's toolset meets today's rules, the installation's presets included (as update_agent's would).

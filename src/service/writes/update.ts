@@ -131,7 +131,8 @@ export interface Resolved {
 export interface UpdatePlan {
   target: AgentUpdate;
   operation: Exclude<RevisionOperation, 'create'>;
-  resolve(revisions: StoredRevision[]): Resolved;
+  /** `line`: the chart line the release renders now. */
+  resolve(revisions: StoredRevision[], line: ChartLine): Resolved;
 }
 
 export async function updateAgent(env: OperationEnv, ctx: RequestContext, update: AgentUpdate): Promise<UpdateResult> {
@@ -166,7 +167,7 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
     // A precondition that holds writes at the resourceVersion just read (the release is written as read).
     checkPreconditions(namespace, plan.target.name, wanted, release);
     const history = await historyNear(kube, env.types, read.history as HistoryRead, release, plan.target.name);
-    const resolved = plan.resolve(releaseRevisions(history, release, ctx.log));
+    const resolved = plan.resolve(releaseRevisions(history, release, ctx.log), line);
     // Skills are pinned before the schema sees them and before anything is written.
     const pinned = await pinner.pinUpdate(resolved.update, release, {
       refresh: plan.target.refreshSkills === true, known: resolved.skillRefs,

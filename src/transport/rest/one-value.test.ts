@@ -18,6 +18,7 @@ const ROUTES: Record<string, { path: string; body?: Record<string, unknown> }> =
   validate_agent: { path: '/agents/validate', body: { name: 'sre', modelConfig: 'default-model-config' } },
   start_session: { path: '/agents/kagent/sre/sessions', body: { message: 'hello' } },
   send_message: { path: '/agents/kagent/sre/sessions/s-1/messages', body: { message: 'hello' } },
+  plan_migration: { path: '/migrations' },
 };
 
 /** Two different values of each query parameter type, as query text and as JSON. */
@@ -32,6 +33,7 @@ const VALUES: Record<string, [{ text: string; json: unknown }, { text: string; j
   timeoutSeconds: [{ text: '30', json: 30 }, { text: '60', json: 60 }],
   organization: [{ text: 'acme', json: 'acme' }, { text: 'globex', json: 'globex' }],
   cluster: [{ text: 'alpha', json: 'alpha' }, { text: 'beta', json: 'beta' }],
+  namespace: [{ text: 'kagent', json: 'kagent' }, { text: 'team', json: 'team' }],
 };
 
 const writes = OPERATIONS.filter((o) => o.rest.method !== 'get');

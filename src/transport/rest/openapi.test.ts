@@ -155,6 +155,7 @@ describe('REST responses against the documented schemas', () => {
     send_message: { path: '/agents/kagent/sre/sessions/s-1/messages?timeoutSeconds=30', body: { message: 'and then?' } },
     list_sessions: { path: '/agents/kagent/sre/sessions' },
     get_session: { path: '/agents/kagent/sre/sessions/s-1' },
+    plan_migration: { path: '/migrations?namespace=kagent&dryRun=true' },
   };
 
   async function call(o: AnyOperation) {

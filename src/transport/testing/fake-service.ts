@@ -9,6 +9,7 @@ import type {
   Agent, CreateResult, DeleteResult, Info, Manifests, ModelConfig, RevisionDetail, RevisionEntry, RollbackResult,
   SkillsResult,
   SessionDetail, SessionList, SessionTurn, Status, Turn, UpdateResult, ValidateResult, WaitResult, HarnessList,
+  MigrationPlan,
 } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationService } from '../operations.js';
@@ -157,6 +158,15 @@ export class FakeService implements OperationService {
   async listHarnesses(ctx: RequestContext, request: { namespace?: string } = {}): Promise<HarnessList> {
     return this.answer('listHarnesses', ctx, request, {
       harnesses: [{ name: 'claude', runtime: 'claude', ready: true }, { name: 'kagent', runtime: 'kagent', ready: true }],
+    });
+  }
+
+  async planMigration(ctx: RequestContext, request: { namespace?: string; dryRun?: boolean }): Promise<MigrationPlan> {
+    return this.answer('planMigration', ctx, request, {
+      namespace: request.namespace ?? 'kagent', from: '0.x', to: '2.x', targetSource: 'agent-2', writable: true,
+      agents: [{ name: 'sre', action: 'move', owner: 'agent-manager', before: { agent: { name: 'sre' } },
+        after: { agent: { name: 'sre', harness: 'kagent' } }, diff: '', notes: [], refusals: [] }],
+      blockedBy: [], bareAgents: [],
     });
   }
 
