@@ -14,10 +14,9 @@ const presets = SHIPPED_PRESETS.map((p) => `preset:${p}`).join(', ');
 /** The sentence of every agent tool that can address a workload cluster. */
 const TARGET =
   ' With organization and cluster (both or neither) the agent is the one placed on that workload cluster: its ' +
-  'HelmRelease ' +
-  '<cluster>-<name> lives in org-<organization> on the management cluster and installs through the cluster\'s ' +
-  'kubeconfig Secret ' +
-  '<cluster>-kubeconfig; the Agent, its ModelConfigs, Deployment, pods and events are read on the workload cluster.';
+  'HelmRelease <cluster>-<name> lives in org-<organization> on the management cluster and installs through the ' +
+  'cluster\'s kubeconfig Secret <cluster>-kubeconfig; the Agent, its ModelConfigs, Deployment, pods and events are ' +
+  'read on the workload cluster.';
 
 /** Long descriptions per MCP tool name. */
 /** The commit-mode sentence every write tool ends with. */
@@ -60,14 +59,10 @@ export const TOOL_DESCRIPTIONS = {
     'organization and cluster); a cluster that cannot be reached adds a line to warnings and the list still answers.',
   get_agent:
     'Read-only. Reads one agent by its technical name: the Agent CR, the HelmRelease that owns it (Flux provenance ' +
-    'labels) and ' +
-    'the release values, merged into one Agent with displayName, description, modelConfig, skills, toolset, ' +
-    'readiness, conditions ' +
-    'and managed (helmrelease, gitops or none), plus version (changes only when someone changes the agent, not when ' +
-    'Flux ' +
-    'writes status: the precondition to pass to the next write) and resourceVersion. Not found when neither an ' +
-    'Agent nor ' +
-    'a HelmRelease has that name. Writes nothing.' + TARGET,
+    'labels) and the release values, merged into one Agent with displayName, description, modelConfig, skills, ' +
+    'toolset, readiness, conditions and managed (helmrelease, gitops or none), plus version (changes only when ' +
+    'someone changes the agent, not when Flux writes status: the precondition to pass to the next write) and ' +
+    'resourceVersion. Not found when neither an Agent nor a HelmRelease has that name. Writes nothing.' + TARGET,
   create_agent:
     'WRITES: creates an agent as a Flux HelmRelease of the agent chart in the namespace, plus the shared ' +
     'per-namespace ' +
@@ -131,15 +126,12 @@ export const TOOL_DESCRIPTIONS = {
     COMMIT_MODE + TARGET,
   delete_agent:
     'WRITES (destructive): deletes an agent by deleting its HelmRelease (Flux uninstalls the release and kagent ' +
-    'removes the ' +
-    "Agent and its Deployment), and the namespace's shared OCIRepository when no other HelmRelease renders from it " +
-    '(otherwise it is kept and the result says why). Guards: a GitOps-owned or suspended release is refused with a ' +
-    'conflict unless force ' +
-    '(a forced delete of a suspended release deletes the Agent too, since Flux would leave it behind); a bare Agent ' +
-    'CR without a ' +
-    'HelmRelease is deleted only with force. Pass the version get_agent reported to delete only that version ' +
-    '(conflict when it changed since). dryRun reports what would be deleted and kept, checked by the API server, and ' +
-    'deletes nothing. Returns what was deleted. Cannot be undone. ' +
+    "removes the Agent and its Deployment), and the namespace's shared OCIRepository when no other HelmRelease " +
+    'renders from it (otherwise it is kept and the result says why). Guards: a GitOps-owned or suspended release is ' +
+    'refused with a conflict unless force (a forced delete of a suspended release deletes the Agent too, since Flux ' +
+    'would leave it behind); a bare Agent CR without a HelmRelease is deleted only with force. Pass the version ' +
+    'get_agent reported to delete only that version (conflict when it changed since). dryRun reports what would be ' +
+    'deleted and kept, checked by the API server, and deletes nothing. Returns what was deleted. Cannot be undone. ' +
     COMMIT_MODE + TARGET,
   get_agent_status:
     "Read-only. Reports an agent's health as a verdict (ready, progressing, failed or unknown) with one actionable " +
@@ -179,10 +171,8 @@ export const TOOL_DESCRIPTIONS = {
     'resolve is one of the errors.' + TARGET,
   list_model_configs:
     'Read-only. Lists the kagent ModelConfigs of a namespace, sorted by name, with provider, model, whether kagent ' +
-    'accepted ' +
-    'them (null when unknown) and who manages them. create_agent and update_agent take one of these names as ' +
-    'modelConfig. ' +
-    'ModelConfigs are platform-admin owned: agent-manager only reads them. Writes nothing.' + TARGET,
+    'accepted them (null when unknown) and who manages them. create_agent and update_agent take one of these names ' +
+    'as modelConfig. ModelConfigs are platform-admin owned: agent-manager only reads them. Writes nothing.' + TARGET,
   list_harnesses:
     'Read-only. Lists the Harnesses of a namespace (api.kagent.dev), sorted by name, with the runtime each provides ' +
     '(kagent, claude, codex, …) and whether it is Ready. create_agent and update_agent take one of these names as ' +

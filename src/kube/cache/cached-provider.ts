@@ -66,7 +66,7 @@ class CachedReadPort extends WriteNotingPort {
    * what warm reads of existing agents are, stays free.
    */
   override async get(gvr: Gvr, namespace: string, name: string, options?: GetOptions):
-    Promise<KubeObject | undefined> {
+  Promise<KubeObject | undefined> {
     const feed = await this.cache.forGet(gvr, namespace);
     const may = feed ? await this.mayRead('get', gvr, namespace) : false;
     if (feed && !may && options?.onChance) return undefined;
