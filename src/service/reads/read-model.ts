@@ -224,10 +224,27 @@ function malformedText(release: KubeObject, problem: string): string {
     `(kubectl edit helmrelease -n ${namespace} ${name}) or delete the agent and create it again`;
 }
 
-/** The read model of an agent from whatever objects exist (at least one of them). */
+/** The identity fields a release's values state and an Agent renders. */
+const IDENTITY = ['displayName', 'description', 'modelConfig', 'runtime', 'iconUrl', 'systemMessage', 'harness',
+  'skills', 'plugins'] as const;
+
+/**
+ * The read model of an agent from whatever objects exist (at least one of them). With a release, the identity
+ * fields are the desired state, the release's values, so a write's answer and every read right after it say what
+ * was written; what kagent has rendered so far is `rendered` (a bare Agent has only what it renders, at the top).
+ */
 export function agentOf(cr: KubeObject | undefined, release: KubeObject | undefined, name: string): Agent {
-  const base = cr ? agentFromCr(cr) : agentFromRelease(release!, name);
-  return withRelease(base, release);
+  if (!cr) return withRelease(agentFromRelease(release!, name), release);
+  const rendered = agentFromCr(cr);
+  if (!release || valuesShapeProblem(obj(release.spec).values)) return withRelease(rendered, release);
+  const desired = agentFromRelease(release, name);
+  const agent: Agent = { ...rendered };
+  const seen: Record<string, unknown> = {};
+  for (const field of IDENTITY) {
+    (agent as Record<string, unknown>)[field] = desired[field];
+    if (rendered[field] !== undefined) seen[field] = rendered[field];
+  }
+  return withRelease({ ...agent, rendered: seen as Agent['rendered'] }, release);
 }
 
 /**
