@@ -2,10 +2,8 @@
  * The Kubernetes port over @kubernetes/client-node. Reads (get, list) of every resource, core or not, are plain
  * JSON GETs through the library's configuration (KubeApis.readObject, listObjects); writes of custom resources go
  * through CustomObjectsApi and the core group's ConfigMaps (migrate's report) through CoreV1Api, as field manager
- * `agent-manager`.
- *
- * Every failure leaves here as an AppError (kube-errors.ts); a 404 on get is
- * `undefined` and on delete `false`, because "absent" is an answer, not an error.
+ * `agent-manager`. Every failure leaves here as an AppError (kube-errors.ts); a 404 on get is `undefined` and on
+ * delete `false`, because "absent" is an answer, not an error.
  */
 import type { KubeObject, KubePort, Gvr, ListOptions, WriteCallOptions } from '../service/ports.js';
 import { FIELD_MANAGER, type KubeApis } from './api-clients.js';

@@ -92,6 +92,10 @@ function plural(kind: string): string {
   return `${lower}s`;
 }
 
+/** The modules only the migrate command runs (below src/). */
+const MIGRATE_ONLY = new Set(['migrate.ts', 'service/migration/migrate.ts', 'service/migration/expand.ts',
+  'service/migration/wait-contract.ts', 'service/migration/propose-move.ts', 'service/migration/target-source.ts']);
+
 export function deriveKubeAccess(
   root: string, resourceTypes: Record<string, { group: string; resource: string }>,
 ): Derived {
@@ -100,6 +104,10 @@ export function deriveKubeAccess(
     const rel = relative(srcDir, file);
     if (rel.startsWith('..') || file.includes(`${sep}node_modules${sep}`)) return false;
     const parts = rel.split(sep);
+    // `agent-manager migrate`'s writes run with the platform engineer's kubeconfig (docs/chart-lines.md "Migrating
+    // a namespace"), never with the service's Role: only plan_migration's reads (plan-migration.ts,
+    // read-namespace.ts, namespace-plan.ts) are the service's.
+    if (MIGRATE_ONLY.has(rel.split(sep).join('/'))) return false;
     return !file.endsWith('.test.ts') && !file.endsWith('.d.ts') && !parts.includes('testing');
   };
   const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, {

@@ -65,7 +65,7 @@ describe('serve --sandbox', () => {
     const agents = await fetch(`${base}/api/v1/agents`);
     expect(agents.status).toBe(200);
     const listed = (await agents.json()) as { agents: Array<{ name: string; managed: string }> };
-    expect(listed.agents.map((a) => [a.name, a.managed])).toEqual([['incident-triage', 'gitops'], ['kubectl-helper', 'none'], ['paused-reviewer', 'helmrelease']]);
+    expect(listed.agents.map((a) => [a.name, a.managed])).toEqual([['incident-triage', 'gitops'], ['kubectl-helper', 'none'], ['paused-reviewer', 'helmrelease'], ['skilled-helper', 'helmrelease']]);
   });
 
   it('creates and deletes an agent over REST, and MCP sees it in between', async () => {

@@ -58,8 +58,8 @@ describe('an agent created on workload cluster alpha', () => {
     renderAgent('sre', 'rendered on alpha');
     const agent = await fleet.f.service.getAgent(fleet.f.ctx(), { ...TARGET, name: 'sre' });
     expect(agent).toMatchObject({
-      name: 'sre', namespace: 'kagent', organization: 'acme', cluster: 'alpha', exists: true, description: 'rendered on alpha',
-      helmRelease: { name: 'alpha-sre', namespace: ORG_NS }, managed: 'helmrelease',
+      name: 'sre', namespace: 'kagent', organization: 'acme', cluster: 'alpha', exists: true,
+      rendered: { description: 'rendered on alpha' }, helmRelease: { name: 'alpha-sre', namespace: ORG_NS }, managed: 'helmrelease',
     });
     const status = await fleet.f.service.getAgentStatus(fleet.f.ctx(), { ...TARGET, name: 'sre' });
     expect(status.agent).toMatchObject({ exists: true });

@@ -70,6 +70,31 @@ export const seedSuspendedAgent: SeedStep = (store) => {
     spec: { ...structuredClone(hr.spec as JsonObject), suspend: true } }, opts);
 };
 
+/**
+ * A 0.x agent of every shape `agent-manager migrate` maps to 2.x (pinned git and OCI skills, runtime go,
+ * muster.toolNames, an extraAgentSpec of template fields), installed, so `npm start` users can run the migration.
+ */
+export const seedSkilledAgent: SeedStep = (store) => {
+  store.create('helmreleases', release('skilled-helper', {
+    displayName: 'Skilled Helper', description: 'A 0.x agent with skills, to try agent-manager migrate on.',
+    runtime: 'go',
+  }), opts);
+  const hr = store.get('helmreleases', KAGENT_NAMESPACE, 'skilled-helper');
+  const values = (hr.spec as JsonObject).values as JsonObject;
+  store.update('helmreleases', { ...structuredClone(hr), spec: { ...structuredClone(hr.spec as JsonObject), values: {
+    ...values,
+    skills: {
+      gitRefs: [{ url: 'https://github.com/giantswarm/agent-skills', path: 'runbooks', name: 'runbooks',
+        ref: '0123456789abcdef0123456789abcdef01234567' }],
+      refs: [`gsoci.azurecr.io/giantswarm/skills/kubectl@sha256:${'a'.repeat(64)}`],
+    },
+    muster: { toolNames: ['list_tools', 'call_tool'] },
+    extraAgentSpec: { description: 'Set through extraAgentSpec, a field of the 2.x template too.' },
+    toolset: ['preset:read-only'],
+  } } }, opts);
+  installNow(store, 'skilled-helper');
+};
+
 /** A 2.x agent in namespace `agents`, installed: the Agent runs on the Harness `kagent`. */
 export const seedChartV2Agent: SeedStep = (store) => {
   store.create('helmreleases', {
@@ -134,5 +159,6 @@ export const seedPeopleRbac: SeedStep = (store) => {
 
 /** The default seed plus the sample agents and the people's roles. */
 export const SAMPLE_SEED: readonly SeedStep[] = [
-  ...DEFAULT_SEED, seedPeopleRbac, seedGitOpsAgent, seedBareAgent, seedSuspendedAgent, seedChartV2Agent,
+  ...DEFAULT_SEED, seedPeopleRbac, seedGitOpsAgent, seedBareAgent, seedSuspendedAgent, seedSkilledAgent,
+  seedChartV2Agent,
 ];

@@ -50,7 +50,8 @@ describe.skipIf(!present)(title, () => {
     const run = await kubectl(viewer, 'get', 'helmreleases', '-n', 'kagent', '-o', 'name');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout.trim().split('\n')).toEqual(['helmrelease.helm.toolkit.fluxcd.io/incident-triage', 'helmrelease.helm.toolkit.fluxcd.io/paused-reviewer']);
+    expect(run.stdout.trim().split('\n')).toEqual(['helmrelease.helm.toolkit.fluxcd.io/incident-triage', 'helmrelease.helm.toolkit.fluxcd.io/paused-reviewer',
+      'helmrelease.helm.toolkit.fluxcd.io/skilled-helper']);
   });
 
   it('is refused create with the real Forbidden text', async () => {

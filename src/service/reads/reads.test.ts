@@ -20,12 +20,14 @@ describe('listAgents', () => {
     const { agents } = await f.service.listAgents(f.ctx());
     expect(agents.map((a) => a.name)).toEqual(['bare', 'pending', 'verifier']);
     const [bare, pending, verifier] = agents;
+    // The release's values are the desired state at the top; what kagent rendered is under rendered.
     expect(verifier).toMatchObject({
-      exists: true, displayName: 'Display verifier', modelConfig: 'default-model-config', ready: true, accepted: true,
+      exists: true, displayName: 'Verifier', modelConfig: 'default-model-config', ready: true, accepted: true,
       managed: 'helmrelease', toolNames: ['x_a_b'], implicitFullAccess: true,
       helmRelease: { name: 'verifier', namespace: 'kagent', ready: true, chartVersion: '0.5.2+abc', gitOpsOwned: false, suspended: false },
-      skills: { gitRefs: [{ url: 'https://github.com/o/r', path: 'a', name: 'a' }] },
+      rendered: { displayName: 'Display verifier', skills: { gitRefs: [{ url: 'https://github.com/o/r', path: 'a', name: 'a' }] } },
     });
+    expect(verifier).not.toHaveProperty('skills');
     expect(pending).toMatchObject({
       exists: false, managed: 'gitops', ready: null, accepted: null, displayName: 'Pending', modelConfig: 'qwen3-8-27b',
       toolset: ['preset:read-only'], helmRelease: { gitOpsOwned: true, ready: null },
