@@ -15,6 +15,9 @@ export const LINE2_ARGUMENTS = {
   pluginSkills: "Names of the bundle's skills to enable: at least one, at most 50, unique.",
   requireApproval: 'Chart 2.x only: pause before every tool call through muster until a person approves it ' +
     '(muster.requireApproval).',
+  egress: "Chart 2.1 and later: the HTTP(S) origins the agent's sandbox may reach (agent.egress), at most 64; on a " +
+    "claude Harness only the platform's origins for that Harness. On update the list replaces the whole egress " +
+    'and [] removes it.',
   agentGitAuthSecretName: 'Chart 2.x: Secret in the namespace with the read credential for private git skills and ' +
     "plugins (key token); default the installation's.",
 } as const;

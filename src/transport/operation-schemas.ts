@@ -67,6 +67,7 @@ function agentFields(toolset: string, modelConfig: string) {
     harness: text(ARG.harness),
     plugins: z.array(pluginSchema).describe(ARG.plugins).optional(),
     requireApproval: flag(ARG.requireApproval),
+    egress: z.array(z.string()).describe(ARG.egress).optional(),
     gitAuthSecretName: text(ARG.agentGitAuthSecretName),
     skills: skillsSchema.describe(ARG.skills).optional(),
     toolset: z.array(z.string()).describe(toolset).optional(),

@@ -5,6 +5,7 @@
  * Pure: the namespace's Harnesses are passed in (undefined: not read, so existence is not judged).
  */
 import type { ChartLine } from './chart-line.js';
+import { egressViolation } from '../guards/egress.js';
 import { missingHarnessText } from './harness.js';
 import { harnessNameViolation, lineArgumentViolation, pluginsViolations, systemMessageViolation } from
   './line-arguments.js';
@@ -13,6 +14,7 @@ import type { Harness } from '../types.js';
 /** What the line checks read of a request. */
 export interface LineRequest {
   runtime?: string;
+  egress?: string[];
   harness?: string;
   plugins?: unknown;
   requireApproval?: boolean;
@@ -21,7 +23,7 @@ export interface LineRequest {
 
 /** Every line-specific problem of a request for namespace `namespace` of chart `line`. */
 export function lineSpecViolations(
-  line: ChartLine, request: LineRequest, namespace: string, harnesses?: readonly Harness[],
+  line: ChartLine, request: LineRequest, namespace: string, harnesses?: readonly Harness[], chart?: LineChart,
 ): string[] {
   const argument = lineArgumentViolation(line, request as Record<string, unknown>, `namespace ${namespace}`);
   if (line === '0.x') return argument ? [argument] : [];
@@ -35,5 +37,23 @@ export function lineSpecViolations(
     if (missing) out.push(missing);
   }
   out.push(...pluginsViolations(request.plugins));
+  out.push(...egressViolations(request.egress, namespace, chart));
   return out;
+}
+
+/** What the resolved chart of the line says: its version, and whether it declares `agent.egress` (2.1 and later). */
+export interface LineChart {
+  version: string;
+  declaresEgress: boolean;
+}
+
+/** The egress rules (inventory 5.6) on a list asked for, and whether the chart has the field at all. */
+function egressViolations(egress: readonly string[] | undefined, namespace: string, chart?: LineChart): string[] {
+  if (egress === undefined || egress.length === 0) return [];
+  if (chart && !chart.declaresEgress) {
+    return [`egress needs agent chart 2.1 or later: chart ${chart.version}, which namespace ${namespace} follows, ` +
+      'has no agent.egress; leave egress out, or move the namespace to a newer chart'];
+  }
+  const problem = egressViolation(egress);
+  return problem ? [problem] : [];
 }

@@ -33,7 +33,10 @@ function applyAgentFields(agent: Values, update: AgentUpdate & Line2Spec, settin
     else delete agent[field];
   }
   if (update.harness !== undefined) agent.harness = isSet(update.harness) ? update.harness : settings.harnessName;
-  else if (!isSet(agent.harness as string | undefined)) agent.harness = settings.harnessName;
+  if (update.egress !== undefined) {
+    if (update.egress.length > 0) agent.egress = [...update.egress];
+    else delete agent.egress;
+  } else if (!isSet(agent.harness as string | undefined)) agent.harness = settings.harnessName;
 }
 
 function applyMuster(after: Values, update: AgentUpdate & Line2Spec): void {

@@ -22,6 +22,8 @@ export interface PluginSpec {
 /** The 2.x arguments beside the shared Spec. */
 export interface Line2Spec {
   harness?: string;
+  /** `agent.egress`: origins the agent's sandbox may reach (chart 2.1 and later). */
+  egress?: string[];
   plugins?: PluginSpec[];
   requireApproval?: boolean;
   gitAuthSecretName?: string;
@@ -96,6 +98,7 @@ export function buildValues2x(spec: AgentSpec & Line2Spec, settings: Line2Settin
     if (isSet(spec[field])) agent[field] = spec[field];
   }
   agent.harness = isSet(spec.harness) ? spec.harness : settings.harnessName;
+  if (spec.egress !== undefined && spec.egress.length > 0) agent.egress = [...spec.egress];
   const values: Values = { agent, modelConfig: { name: spec.modelConfig } };
   const skills = skillsList(spec.skills);
   if (skills.length > 0) values.skills = skills;

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ManagedNamespaces } from '../namespaces.js';
 import { startFakeServiceFixture, type FakeServiceFixture } from '../testing/fake-fixture.js';
 import { CHART_URL } from '../testing/fixture-settings.js';
+import { embeddedSchema } from '../../chart/embedded/embedded.js';
 
 const COMMIT = 'a'.repeat(40);
 const DIGEST = `sha256:${'b'.repeat(64)}`;
@@ -139,5 +140,28 @@ describe('reading an agent of chart 2.x', () => {
     expect(status).toMatchObject({ verdict: 'failed',
       summary: 'Harness gpu: ResolvedRefs is False (HarnessNotFound: Harness "gpu" not found)' });
     expect(status.agent).toMatchObject({ apiVersion: V2, harness: 'gpu', resolvedRefs: false });
+  });
+});
+
+describe('egress on chart 2.x', () => {
+  it('is refused where the chart has no agent.egress (2.0), naming the chart', async () => {
+    expect(await refusal(create({ egress: ['https://github.com'] })))
+      .toContain('egress needs agent chart 2.1 or later: chart 2.0.0, which namespace agents follows, has no agent.egress');
+  });
+
+  it('is written where the chart declares it, and checked by the origin rules first', async () => {
+    const base = embeddedSchema('2.x').schema as { properties: { agent: { properties: Record<string, unknown> } } };
+    const withEgress = structuredClone(base);
+    withEgress.properties.agent.properties.egress = { type: 'array', items: { type: 'string' } };
+    const chart = { schema: async () => ({ version: '2.1.0', source: 'registry' as const, schema: withEgress }),
+      info: async () => ({ ociUrl: CHART_URL, semver: '2.x', schemaVersion: '2.1.0', schemaSource: 'registry' as const }) };
+    f = startFakeServiceFixture({ chart, settings: { namespaces: new ManagedNamespaces('kagent', ['agents']),
+      line2: { harnessName: 'kagent' } } });
+    seedLine2('agents', { kagent: 'True' });
+    expect(await refusal(create({ egress: ['github.com'] }))).toContain('egress[0] "github.com" is not an HTTP(S) origin');
+    await create({ egress: ['https://github.com'] });
+    expect(releaseValues()?.values.agent).toEqual({ name: 'helper', harness: 'kagent', egress: ['https://github.com'] });
+    await f.service.updateAgent(f.ctx(), { name: 'helper', namespace: 'agents', egress: [] });
+    expect(releaseValues()?.values.agent).toEqual({ name: 'helper', harness: 'kagent' });
   });
 });

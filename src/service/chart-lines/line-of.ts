@@ -11,7 +11,9 @@ import {
 import type { Line2Settings } from '../../core/chart-lines/values-2x.js';
 import { invalid } from '../../core/errors.js';
 import { lineOfRange } from '../../chart/line-range.js';
-import type { KubeObject, KubePort } from '../ports.js';
+import type { KubeObject, KubePort, ResolvedSchema } from '../ports.js';
+import type { LineChart } from '../../core/chart-lines/spec-checks.js';
+import { schemaDeclares } from '../../core/values-schema.js';
 import type { OperationEnv } from '../operation-env.js';
 import { sourceOfRelease } from '../writes/shared-source.js';
 
@@ -57,6 +59,11 @@ export async function lineOfRelease(
   const found = lineOfSource(installed ? { revision: installed } : undefined, lineOfRange, defaultLine(env));
   if ('unsupported' in found) throw invalid(unsupportedLineText(found.unsupported, where));
   return found.line;
+}
+
+/** What the line checks read of a resolved chart: its version and whether it declares `agent.egress`. */
+export function lineChart(schema: ResolvedSchema): LineChart {
+  return { version: schema.version, declaresEgress: schemaDeclares(schema.schema, 'agent', 'egress') };
 }
 
 /** The 2.x composition settings of the operation: the installation's, and the workload cluster's muster. */

@@ -10,7 +10,7 @@ import { buildHelmRelease, buildOciRepository, chartNameOf, composeManifests } f
 import { lineSpecViolations } from '../../core/chart-lines/spec-checks.js';
 import { composeValues } from '../chart-lines/compose-line.js';
 import { guardedValues, guardValues } from '../chart-lines/claude-guard.js';
-import { lineOf } from '../chart-lines/line-of.js';
+import { lineChart, lineOf } from '../chart-lines/line-of.js';
 import { readLineCatalog } from '../chart-lines/line-reads.js';
 import { getAnyAgent } from '../reads/agent-objects.js';
 import { changedPaths } from '../../core/diff.js';
@@ -109,9 +109,9 @@ export async function createAgent(
   // The namespace's chart line decides the values' shape and the schema that judges them.
   const line = lineOf(env, source, `the OCIRepository ${namespace}/${chartName}`);
   const harnesses = line === '2.x' ? catalog.harnesses() : [];
-  const [lineProblem] = lineSpecViolations(line, spec, namespace, harnesses);
-  if (lineProblem) throw invalid(lineProblem);
   const schema = await env.deps.chart.schema(line);
+  const [lineProblem] = lineSpecViolations(line, spec, namespace, harnesses, lineChart(schema));
+  if (lineProblem) throw invalid(lineProblem);
   const modelConfigProblem = modelConfigViolation(namespace, spec.modelConfig, catalog.modelConfigs(line));
   if (modelConfigProblem) throw invalid(modelConfigProblem);
   const pinned = await pinning;
@@ -119,7 +119,7 @@ export async function createAgent(
   const lineValues = placedValues(env, composeValues(env, line, { ...spec, skills: pinned.skills }), schema);
   // On a claude Harness the guards decide, as the caller, before the schema judges what would be written.
   const { values, guard } = guardedValues(await guardValues(env, ctx,
-    { line, values: lineValues, harnesses, schema }));
+    { line, values: lineValues, harnesses, schema, requestedEgress: spec.egress }));
   const schemaProblem = schemaRefusal(schema, values);
   if (schemaProblem) throw invalid(schemaProblem);
   if (spec.mode === 'commit') {

@@ -18,7 +18,7 @@ import type { ResolvedSchema } from '../ports.js';
 import { harnessChangeText } from '../../core/chart-lines/harness.js';
 import { lineSpecViolations } from '../../core/chart-lines/spec-checks.js';
 import { mergeValues } from '../chart-lines/compose-line.js';
-import { defaultLine, lineOfRelease } from '../chart-lines/line-of.js';
+import { defaultLine, lineChart, lineOfRelease } from '../chart-lines/line-of.js';
 import { readLineCatalog } from '../chart-lines/line-reads.js';
 import { invalid, isAppError } from '../../core/errors.js';
 import { metadataMapsViolations } from '../../core/labels.js';
@@ -101,7 +101,7 @@ export async function readForUpdate(
   const modelConfigs = update.modelConfig !== undefined || options.modelConfigs ? catalog?.modelConfigs(line)
     : undefined;
   const lineProblems = [
-    ...lineSpecViolations(line, update, namespace),
+    ...lineSpecViolations(line, update, namespace, undefined, lineChart(schema)),
   ];
   // The guards of a claude Harness need the namespace's Harnesses on every 2.x write.
   const harnesses = line === '2.x' ? catalog?.harnesses() ?? await readHarnesses(env, kube, namespace) : [];
@@ -176,7 +176,7 @@ export async function writeUpdate(env: OperationEnv, ctx: RequestContext, plan: 
     const [lineProblem] = read.lineProblems;
     if (lineProblem) throw invalid(lineProblem);
     const merged = await guardMerged(env, ctx, read, mergeUpdate(objects, update, modelConfigs, schema,
-      (values, change) => mergeValues(env, line, values, change)));
+      (values, change) => mergeValues(env, line, values, change)), update.egress);
     if (merged.modelConfigProblem) throw invalid(merged.modelConfigProblem);
     // In commit mode git is the base, judged with the change once git is read (commit-ops.ts): here only
     // what the change itself breaks is refused (before GitHub is asked), not what only the live values
@@ -291,10 +291,10 @@ function withVersion(release: KubeObject, read: KubeObject): KubeObject {
  */
 export async function guardMerged(
   env: OperationEnv, ctx: RequestContext, read: { line: ChartLine; harnesses: Harness[]; schema: ResolvedSchema },
-  merged: MergedUpdate,
+  merged: MergedUpdate, requestedEgress?: readonly string[],
 ): Promise<MergedUpdate & { guard?: GuardVerdict }> {
   const guarded = await guardValues(env, ctx,
-    { line: read.line, values: merged.after, harnesses: read.harnesses, schema: read.schema });
+    { line: read.line, values: merged.after, harnesses: read.harnesses, schema: read.schema, requestedEgress });
   return withGuarded(merged, guardedValues(guarded), read.schema);
 }
 

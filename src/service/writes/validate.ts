@@ -8,7 +8,7 @@
 import { chartNameOf, composeManifests } from '../../core/compose.js';
 import { lineSpecViolations } from '../../core/chart-lines/spec-checks.js';
 import { composeValues, mergeValues } from '../chart-lines/compose-line.js';
-import { lineOf } from '../chart-lines/line-of.js';
+import { lineChart, lineOf } from '../chart-lines/line-of.js';
 import { readLineCatalog } from '../chart-lines/line-reads.js';
 import { getAnyAgent } from '../reads/agent-objects.js';
 import { metadataMapsViolations } from '../../core/labels.js';
@@ -61,8 +61,8 @@ export async function validateCreate(env: OperationEnv, ctx: RequestContext, spe
   // The namespace's chart line decides the values' shape, its own checks and the schema.
   const line = lineOf(env, source, `the OCIRepository ${namespace}/${chartNameOf(env.compose.chartOciUrl)}`);
   const harnesses = line === '2.x' ? catalog.harnesses() : [];
-  errors.push(...lineSpecViolations(line, spec, namespace, harnesses));
   const schema = await env.deps.chart.schema(line);
+  errors.push(...lineSpecViolations(line, spec, namespace, harnesses, lineChart(schema)));
   const modelConfigProblem = modelConfigViolation(namespace, spec.modelConfig, catalog.modelConfigs(line));
   if (modelConfigProblem) errors.push(modelConfigProblem);
   if (release) errors.push(`HelmRelease ${namespace}/${spec.name} already exists (use update_agent)`);
@@ -71,7 +71,8 @@ export async function validateCreate(env: OperationEnv, ctx: RequestContext, spe
   if (refusal) errors.push(refusal);
   const composed = placedValues(env, composeValues(env, line, { ...spec, skills: pinned.skills }), schema);
   // On a claude Harness the guards answer as the write would: every reason among the errors, or the tools allowed.
-  const guarded = await guardValues(env, ctx, { line, values: composed, harnesses, schema });
+  const guarded = await guardValues(env, ctx,
+    { line, values: composed, harnesses, schema, requestedEgress: spec.egress });
   const values = 'refuse' in guarded ? composed : guarded.values;
   if ('refuse' in guarded) errors.push(...guarded.refuse.reasons);
   errors.push(...schemaViolations(schema, values));
@@ -120,7 +121,8 @@ export async function validateUpdate(
   if (refusal) errors.push(refusal);
   const unguarded = mergeUpdate(objects, pinned.update, modelConfigs, schema,
     (values, change) => mergeValues(env, line, values, change));
-  const guarded = await guardValues(env, ctx, { line, values: unguarded.after, harnesses: read.harnesses, schema });
+  const guarded = await guardValues(env, ctx,
+    { line, values: unguarded.after, harnesses: read.harnesses, schema, requestedEgress: update.egress });
   if ('refuse' in guarded) errors.push(...guarded.refuse.reasons);
   const merged = 'refuse' in guarded ? unguarded : withGuarded(unguarded, guarded, schema);
   if (merged.modelConfigProblem) errors.push(merged.modelConfigProblem);

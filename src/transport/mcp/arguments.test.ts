@@ -64,7 +64,7 @@ describe('parseArguments on inputs the schema cannot be trusted with', () => {
   it.each([
     ['under labels', '{"name":"sre","modelConfig":"m","labels":{"__proto__":{"team":"x"}}}', 'invalid request: labels.__proto__: "__proto__" is not accepted as a key'],
     ['under annotations', '{"name":"sre","modelConfig":"m","annotations":{"__proto__":"x"}}', 'invalid request: annotations.__proto__: "__proto__" is not accepted as a key'],
-    ['at the top level', '{"name":"sre","modelConfig":"m","__proto__":{"x":1}}', 'invalid request: unknown field "__proto__" (create_agent takes: name, namespace, organization, cluster, displayName, description, systemMessage, modelConfig, iconUrl, runtime, harness, plugins, requireApproval, gitAuthSecretName, skills, toolset, labels, annotations, dryRun, wait, mode, repository, branch, path)'],
+    ['at the top level', '{"name":"sre","modelConfig":"m","__proto__":{"x":1}}', 'invalid request: unknown field "__proto__" (create_agent takes: name, namespace, organization, cluster, displayName, description, systemMessage, modelConfig, iconUrl, runtime, harness, plugins, requireApproval, egress, gitAuthSecretName, skills, toolset, labels, annotations, dryRun, wait, mode, repository, branch, path)'],
   ])('refuses a "__proto__" key %s instead of dropping it', (_case, json, message) => {
     const error = refusal(() => parseArguments('create_agent', createAgentInput, JSON.parse(json)));
     expect(error.code).toBe('invalid_request');
