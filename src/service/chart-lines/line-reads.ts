@@ -18,12 +18,17 @@ export interface LineCatalog {
   harnesses(): Harness[];
 }
 
-/** A read's answer, or its failure kept for whoever needs the answer. */
+/**
+ * A read's answer, or its 403 kept for whoever needs the answer: a caller may lack the reads of the line a write
+ * does not use. Any other failure (the API server failing, a timeout) fails the write at once, as every read of its
+ * round does, so a write never goes ahead on a round that failed.
+ */
 async function settle<T>(read: Promise<T>): Promise<() => T> {
   try {
     const value = await read;
     return () => value;
   } catch (err) {
+    if (!isAppError(err, 'forbidden')) throw err;
     return () => { throw err; };
   }
 }
