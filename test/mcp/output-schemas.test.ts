@@ -2,9 +2,9 @@
  * Every tool declares the shape of its answer and keeps to it: `tools/list` gives each tool an
  * `outputSchema` (an object at its root, as MCP asks) equal to the success response api/openapi.yaml
  * documents for its operation, and each tool, called through the MCP SDK's own client on a sandbox
- * with controllers, A2A and skill repositories, answers `structuredContent` that the schema accepts. The client checks it
- * too once it has listed the tools (so a mismatch also fails every other MCP suite); this test
- * checks with an Ajv of its own, strict, so the schemas themselves are sound draft-07.
+ * with controllers, A2A and skill repositories, answers `structuredContent` that the schema accepts.
+ * The client checks it too once it has listed the tools (a mismatch fails every MCP suite); this
+ * test checks with an Ajv of its own, strict, so the schemas themselves are sound draft-07.
  */
 import { readFileSync } from 'node:fs';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';

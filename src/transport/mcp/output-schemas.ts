@@ -3,9 +3,8 @@
  * of the operation's documented success response (200, else 201), its `$ref`s resolved in place so the
  * schema stands alone (MCP clients compile it with no document around it). Every response is a
  * component object, so the root is `type: object` as MCP asks. The document is read once per process,
- * when the tool catalog is built (after the server listens: lazy-handler.ts); the compiler already holds
- * each operation's result type equal to the same response (operations.ts), and a test holds these
- * schemas equal to the document's.
+ * when the tool catalog is built (after the server listens); the compiler holds each result type equal to
+ * the same response (operations.ts), a test holds these schemas equal to the document's.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
@@ -15,8 +14,9 @@ import { openApiPath, type AnyOperation } from '../operations.js';
 /** A JSON Schema object, as MCP's `Tool.outputSchema` carries it. */
 export type OutputSchema = { type: 'object'; [key: string]: unknown };
 
+type Responses = Record<string, { content?: Record<string, { schema?: unknown }> }>;
 interface OpenApiDocument {
-  paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>;
+  paths: Record<string, Record<string, { responses?: Responses }>>;
   components: { schemas: Record<string, unknown> };
 }
 

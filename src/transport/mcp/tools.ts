@@ -2,9 +2,9 @@
  * The MCP tools, generated from the operation table alone: name, title, description, four annotations,
  * the JSON Schema of the one zod input schema, which also checks a call's arguments before the
  * operation runs, as on REST, and the output schema of its documented REST answer (output-schemas.ts).
- * Every outcome of a known tool is a tool result, never a JSON-RPC error (`isError` with `"<code>: <message>"`, results.ts); each call is timed and its outcome labelled (the
- * access log line names both too), a `backend_error` logged at error, the caller's mistakes and cancelled
- * calls at debug.
+ * Every outcome of a known tool is a tool result, never a JSON-RPC error (`isError` with `"<code>: <message>"`,
+ * results.ts); each call is timed and its outcome labelled (the access log line names both too), a
+ * `backend_error` logged at error, the caller's mistakes and cancelled calls at debug.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
