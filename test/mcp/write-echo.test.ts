@@ -66,7 +66,7 @@ describe('write answers echo long free text cut', () => {
     expect(res.status, text.slice(0, 300)).toBe(201);
     expect(text.length).toBeLessThan(40_000);
     expectCut(JSON.parse(text));
-    const read = await (await fetch(`${api}/agents/kagent/long-rest`)).json();
+    const read = (await (await fetch(`${api}/agents/kagent/long-rest`)).json()) as { systemMessage: string };
     expect(read.systemMessage).toBe(LONG);
   });
 });
