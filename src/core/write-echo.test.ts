@@ -23,10 +23,10 @@ describe('the echo of a write', () => {
   });
 
   it('cuts the long strings of a manifest and keeps it YAML that reads back', () => {
-    const release = { kind: 'HelmRelease', spec: { values: { agent: { systemMessage: long, on: 'yes' } } } };
+    const release = { kind: 'HelmRelease', spec: { values: { agent: { systemMessage: long, on: 'yes', since: '2026-01-01' } } } };
     const yaml = cutYaml(toYaml(release));
-    expect(parse(yaml, { version: '1.1' })).toEqual(
-      { kind: 'HelmRelease', spec: { values: { agent: { systemMessage: cutText(long), on: 'yes' } } } });
+    expect(parse(yaml, { version: '1.1', schema: 'yaml-1.1' })).toEqual(
+      { kind: 'HelmRelease', spec: { values: { agent: { systemMessage: cutText(long), on: 'yes', since: '2026-01-01' } } } });
   });
 
   it('cuts agent, manifests, before and after, and leaves the rest of the result alone', () => {

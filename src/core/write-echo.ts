@@ -40,7 +40,8 @@ export function cutLongTexts<T>(value: T): T {
  */
 export function cutYaml(yaml: string): string {
   if (yaml.length <= ECHO_LIMIT) return yaml;
-  const object: unknown = parse(yaml, { version: '1.1' });
+  // Read as YAML 1.2 (no 1.1 timestamps): toYaml quotes every string so it reads back the same in both.
+  const object: unknown = parse(yaml);
   return hasLongText(object) ? toYaml(cutLongTexts(object)) : yaml;
 }
 
