@@ -11,6 +11,7 @@ import type {
   UpdateResult, ValidateResult, WaitResult,
 } from '../core/types.js';
 import { validateName } from '../core/names.js';
+import { echoOfWrite } from '../core/write-echo.js';
 import type { RequestContext } from '../identity/caller.js';
 import { createAgent } from './writes/create.js';
 import { listHarnesses } from './chart-lines/harnesses.js';
@@ -111,7 +112,8 @@ export class AgentService {
     const seconds = writeWaitSeconds(request);
     const env = await envFor(this.env, ctx, request, { creates: true });
     const result = await createAgent(env, ctx, spec);
-    return seconds > 0 ? withRollout(env, ctx, result, seconds) : result;
+    // The answer echoes long texts cut (core/write-echo.ts); get_agent returns them whole.
+    return echoOfWrite(seconds > 0 ? await withRollout(env, ctx, result, seconds) : result);
   }
 
   /** With `wait`, answers once the agent is ready or failed or the time is up (wait/wait.ts). */
@@ -120,7 +122,7 @@ export class AgentService {
     const seconds = writeWaitSeconds(update);
     const env = await envFor(this.env, ctx, update);
     const result = await updateAgent(env, ctx, change);
-    return seconds > 0 ? withRollout(env, ctx, result, seconds) : result;
+    return echoOfWrite(seconds > 0 ? await withRollout(env, ctx, result, seconds) : result);
   }
 
   async deleteAgent(ctx: RequestContext, request: Targeted<DeleteRequest>): Promise<DeleteResult> {
@@ -179,7 +181,7 @@ export class AgentService {
     const seconds = writeWaitSeconds(request);
     const env = await envFor(this.env, ctx, request);
     const result = await rollbackAgent(env, ctx, rollback);
-    return seconds > 0 ? withRollout(env, ctx, result, seconds) : result;
+    return echoOfWrite(seconds > 0 ? await withRollout(env, ctx, result, seconds) : result);
   }
 
   async listModelConfigs(ctx: RequestContext, request: TargetInput = {}): Promise<{ modelConfigs: ModelConfig[] }> {

@@ -11,14 +11,6 @@ import { MIGRATION_ARGUMENTS, MIGRATION_TITLE, MIGRATION_TOOL } from './migratio
 
 const presets = SHIPPED_PRESETS.map((p) => `preset:${p}`).join(', ');
 
-/** The sentence of every agent tool that can address a workload cluster. */
-const TARGET =
-  ' With organization and cluster (both or neither) the agent is the one placed on that workload cluster: its ' +
-  'HelmRelease <cluster>-<name> lives in org-<organization> on the management cluster and installs through the ' +
-  'cluster\'s kubeconfig Secret <cluster>-kubeconfig; the Agent, its ModelConfigs, Deployment, pods and events are ' +
-  'read on the workload cluster.';
-
-/** Long descriptions per MCP tool name. */
 /** The commit-mode sentence every write tool ends with. */
 const COMMIT_MODE =
   'With mode "commit" nothing is written to the cluster: the same change goes to the GitOps repository as a pull ' +
@@ -54,15 +46,13 @@ export const TOOL_DESCRIPTIONS = {
     'release declares one the chart refuses, such as []; implicitFullAccess: true for a release without one) and ' +
     'its release. ' +
     'An agent part of which could not be read carries error {code, message}, and warnings lists each such problem. ' +
-    'Returns {"agents": [Agent], "warnings"?: [string]}. Writes nothing.' + TARGET +
-    ' With organization and no cluster: the agents of every cluster of the organization (each item names its ' +
-    'organization and cluster); a cluster that cannot be reached adds a line to warnings and the list still answers.',
+    'Returns {"agents": [Agent], "warnings"?: [string]}. Writes nothing.',
   get_agent:
     'Read-only. Reads one agent by its technical name: the Agent CR, the HelmRelease that owns it (Flux provenance ' +
     'labels) and the release values, merged into one Agent with displayName, description, modelConfig, skills, ' +
     'toolset, readiness, conditions and managed (helmrelease, gitops or none), plus version (changes only when ' +
     'someone changes the agent, not when Flux writes status: the precondition to pass to the next write) and ' +
-    'resourceVersion. Not found when neither an Agent nor a HelmRelease has that name. Writes nothing.' + TARGET,
+    'resourceVersion. Not found when neither an Agent nor a HelmRelease has that name. Writes nothing.',
   create_agent:
     'WRITES: creates an agent as a Flux HelmRelease of the agent chart in the namespace, plus the shared ' +
     'per-namespace ' +
@@ -96,7 +86,7 @@ export const TOOL_DESCRIPTIONS = {
     'it answers once the agent is ready (rolled out at the generation written) or failed or the time is up, with ' +
     'the agent ' +
     'as read then and its status embedded with timedOut. ' +
-    COMMIT_MODE + TARGET,
+    COMMIT_MODE,
   update_agent:
     "WRITES: changes an existing agent by merging the given fields into its HelmRelease's values (Flux then upgrades " +
     'the release). An absent field stays as it is; an empty string removes the value so the chart default applies ' +
@@ -123,7 +113,7 @@ export const TOOL_DESCRIPTIONS = {
     'Skills given are pinned again (a branch or tag to its head commit, an OCI tag to its digest); without skills ' +
     'the pins ' +
     'stay, and refreshSkills re-pins every skill to the head of what it asked for. ' +
-    COMMIT_MODE + TARGET,
+    COMMIT_MODE,
   delete_agent:
     'WRITES (destructive): deletes an agent by deleting its HelmRelease (Flux uninstalls the release and kagent ' +
     "removes the Agent and its Deployment), and the namespace's shared OCIRepository when no other HelmRelease " +
@@ -132,7 +122,7 @@ export const TOOL_DESCRIPTIONS = {
     'would leave it behind); a bare Agent CR without a HelmRelease is deleted only with force. Pass the version ' +
     'get_agent reported to delete only that version (conflict when it changed since). dryRun reports what would be ' +
     'deleted and kept, checked by the API server, and deletes nothing. Returns what was deleted. Cannot be undone. ' +
-    COMMIT_MODE + TARGET,
+    COMMIT_MODE,
   get_agent_status:
     "Read-only. Reports an agent's health as a verdict (ready, progressing, failed or unknown) with one actionable " +
     'summary sentence, from the facts it gathers: the Agent CR conditions, the HelmRelease conditions and its last ' +
@@ -150,7 +140,7 @@ export const TOOL_DESCRIPTIONS = {
     'suspended HelmRelease with a change Flux has not applied is failed with suspended: true and a summary that ' +
     'says to resume it. ' +
     'The Status carries generation and observedGeneration (the release\'s). Not found when ' +
-    'neither an Agent nor a HelmRelease has that name. Writes nothing.' + TARGET,
+    'neither an Agent nor a HelmRelease has that name. Writes nothing.',
   validate_agent:
     'Read-only dry run of create_agent (or, with update: true, of update_agent): runs every check the write would ' +
     'run and ' +
@@ -168,15 +158,15 @@ export const TOOL_DESCRIPTIONS = {
     'pin ' +
     'them (refreshSkills as update_agent takes it), and skills reports each pin beside what was asked; a skill that ' +
     'does not ' +
-    'resolve is one of the errors.' + TARGET,
+    'resolve is one of the errors.',
   list_model_configs:
     'Read-only. Lists the kagent ModelConfigs of a namespace, sorted by name, with provider, model, whether kagent ' +
     'accepted them (null when unknown) and who manages them. create_agent and update_agent take one of these names ' +
-    'as modelConfig. ModelConfigs are platform-admin owned: agent-manager only reads them. Writes nothing.' + TARGET,
+    'as modelConfig. ModelConfigs are platform-admin owned: agent-manager only reads them. Writes nothing.',
   list_harnesses:
     'Read-only. Lists the Harnesses of a namespace (api.kagent.dev), sorted by name, with the runtime each provides ' +
     '(kagent, claude, codex, …) and whether it is Ready. create_agent and update_agent take one of these names as ' +
-    'harness for agents of chart 2.x. Writes nothing.' + TARGET,
+    'harness for agents of chart 2.x. Writes nothing.',
   list_skills:
     'Read-only. Discovers the skills in the configured GitHub skill repositories (a directory with a SKILL.md; name ' +
     'and description from its frontmatter) and returns them per repository and flattened, each with repoUrl, path ' +
@@ -195,7 +185,7 @@ export const TOOL_DESCRIPTIONS = {
     'since its ' +
     'newest revision (kubectl edit, a GitOps commit) shows a first entry with revision: null and the paths that ' +
     'differ. ' +
-    'Returns {"revisions": [...]}. Writes nothing.' + TARGET,
+    'Returns {"revisions": [...]}. Writes nothing.',
   get_agent_revision:
     "Read-only. Reads one revision of an agent: the list entry's fields plus the spec it recorded (displayName, " +
     'description, systemMessage, modelConfig, toolset, skills, runtime, iconUrl, labels, annotations), the values ' +
@@ -203,7 +193,7 @@ export const TOOL_DESCRIPTIONS = {
     'as create_agent returns them, skills (each pin it ran beside the ref it asked for), and diff: the value paths ' +
     'where the ' +
     'live agent differs from it (a changed pin shows as skills.gitRefs or skills.refs). Not found when the revision ' +
-    'is not kept. Writes nothing.' + TARGET,
+    'is not kept. Writes nothing.',
   rollback_agent:
     "WRITES: rolls an agent back to one of its revisions by applying that revision's spec as an update_agent would: " +
     'fields the revision did not have are cleared (but a revision without a toolset keeps the current one; one ' +
@@ -222,7 +212,7 @@ export const TOOL_DESCRIPTIONS = {
     'that ' +
     "revision's values. In commit mode no revision is recorded (the cluster is not written; once Flux applies the " +
     'merged pull request, list_agent_revisions shows it as a change made outside agent-manager). ' +
-    COMMIT_MODE + TARGET,
+    COMMIT_MODE,
   wait_for_agent:
     'Read-only. Waits for an agent\'s rollout instead of polling get_agent_status: answers once the agent is ready ' +
     '(until: ready, the default: every controller has observed the current generation and the rollout is complete; a ' +
@@ -237,7 +227,7 @@ export const TOOL_DESCRIPTIONS = {
     'generation ' +
     'a write answered to wait for that change: never ready before the HelmRelease has reached it. Follows the agent ' +
     'on Kubernetes watches as the caller. Not found when neither the Agent nor its HelmRelease exists (until: ' +
-    'ready). Writes nothing.' + TARGET,
+    'ready). Writes nothing.',
   start_session:
     'WRITES: try an agent: starts a new conversation (an A2A context) with a ready agent through the kagent ' +
     'controller, sends the ' +
@@ -296,10 +286,11 @@ export const TOOL_TITLES = {
 
 /** Short phrases for the arguments. */
 export const ARG = {
-  organization: 'Organization of the workload cluster the agent runs on (with cluster); absent: the management cluster',
+  organization: 'Organization of the workload cluster the agent runs on (with cluster); absent: the management ' +
+    'cluster. Set, the HelmRelease <cluster>-<name> is in org-<organization> here; the agent is read there',
   cluster: 'Workload cluster the agent runs on (with organization): org-<organization>/<cluster>-kubeconfig must exist',
   organizationOfList: 'Organization whose workload clusters to list; with cluster: that one cluster, without: ' +
-    'every cluster of it',
+    'every cluster of it (an unreachable one adds a line to warnings)',
   namespace:
     "Namespace of the agent; default: the installation's kagent namespace (get_info reports the managed ones)",
   namespaceOfList: "Namespace to list; default: the installation's kagent namespace (get_info reports " +

@@ -1,7 +1,8 @@
 /**
  * The MCP server instructions: what a model reads once, at `initialize`, before it sees
  * any tool. They say what an agent is here, in which order to call the tools, and the
- * rules a model would otherwise get wrong (names, toolsets, GitOps ownership).
+ * rules a model would otherwise get wrong (names, toolsets, GitOps ownership), and once, the fleet
+ * arguments every agent tool shares.
  */
 import { SHIPPED_PRESETS } from '../../core/toolset.js';
 
@@ -56,6 +57,12 @@ export const MCP_INSTRUCTIONS = [
     'return the pull request (get_info capabilities.commit says whether this installation can). An Agent CR without ' +
     'a ' +
     'HelmRelease (managed: none) was not made here and is deleted only with force.',
+  '',
+  'Fleet: the agent tools take organization and cluster (both or neither) to address an agent placed on that ' +
+    'workload cluster: its HelmRelease <cluster>-<name> lives in org-<organization> on the management cluster and ' +
+    "installs through the cluster's kubeconfig Secret <cluster>-kubeconfig; the Agent, its ModelConfigs, " +
+    'Deployment, pods and events are read on the workload cluster. list_agents with organization alone lists ' +
+    'every cluster of it.',
   '',
   'Results are JSON. A failed call is a tool error whose text starts with its code (invalid_request, not_found, ' +
   'conflict, ' +

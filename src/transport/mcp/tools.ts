@@ -1,10 +1,10 @@
 /**
- * The MCP tools, generated from the operation table alone: name, title, description, four annotations
- * and the JSON Schema of the one zod input schema, which also checks a call's arguments before the
- * operation runs, as on REST. Every outcome of a known tool is a tool result, never a JSON-RPC error
- * (`isError` with `"<code>: <message>"`, results.ts); each call is timed and its outcome labelled (the
- * access log line names both too), a `backend_error` logged at error, the caller's mistakes and cancelled
- * calls at debug.
+ * The MCP tools, generated from the operation table alone: name, title, description, four annotations,
+ * the JSON Schema of the one zod input schema, which also checks a call's arguments before the
+ * operation runs, as on REST, and the output schema of its documented REST answer (output-schemas.ts).
+ * Every outcome of a known tool is a tool result, never a JSON-RPC error (`isError` with `"<code>: <message>"`,
+ * results.ts); each call is timed and its outcome labelled (the access log line names both too), a
+ * `backend_error` logged at error, the caller's mistakes and cancelled calls at debug.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
@@ -14,6 +14,7 @@ import type { RequestContext } from '../../identity/caller.js';
 import type { Metrics, ToolOutcome } from '../../metrics/metrics.js';
 import { OPERATIONS, type AnyOperation, type OperationService } from '../operations.js';
 import { parseArguments, REMOVED_ARGUMENTS } from './arguments.js';
+import { outputSchemaOf } from './output-schemas.js';
 import { toToolError, toToolResult } from './results.js';
 
 export interface ToolCatalogOptions {
@@ -81,7 +82,10 @@ function withoutRemoved(schema: unknown): void {
   }
 }
 
-/** One `tools/list` entry: the operation's name, title, description, four hints and input JSON Schema. */
+/**
+ * One `tools/list` entry: the operation's name, title, description, four hints, input JSON Schema and
+ * output JSON Schema (api/openapi.yaml's success response, output-schemas.ts).
+ */
 export function toolDefinition(operation: AnyOperation): Tool {
   // draft-07 and input mode, as the SDK's own McpServer renders zod input schemas.
   const inputSchema = z.toJSONSchema(operation.input, { target: 'draft-7', io: 'input' }) as Tool['inputSchema'];
@@ -96,6 +100,7 @@ export function toolDefinition(operation: AnyOperation): Tool {
     title: operation.title,
     description: operation.description,
     inputSchema,
+    outputSchema: outputSchemaOf(operation),
     annotations: { title: operation.title, ...operation.annotations },
   };
 }

@@ -1,0 +1,61 @@
+/**
+ * Each tool's `outputSchema`, taken from api/openapi.yaml rather than written again: the JSON Schema
+ * of the operation's documented success response (200, else 201), its `$ref`s resolved in place so the
+ * schema stands alone (MCP clients compile it with no document around it). Every response is a
+ * component object, so the root is `type: object` as MCP asks. The document is read once per process,
+ * when the tool catalog is built (after the server listens); the compiler holds each result type equal to
+ * the same response (operations.ts), a test holds these schemas equal to the document's.
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { DEFAULT_OPENAPI_PATH } from '../rest/openapi-document.js';
+import { openApiPath, type AnyOperation } from '../operations.js';
+
+/** A JSON Schema object, as MCP's `Tool.outputSchema` carries it. */
+export type OutputSchema = { type: 'object'; [key: string]: unknown };
+
+type Responses = Record<string, { content?: Record<string, { schema?: unknown }> }>;
+interface OpenApiDocument {
+  paths: Record<string, Record<string, { responses?: Responses }>>;
+  components: { schemas: Record<string, unknown> };
+}
+
+/** `node` with every `#/components/schemas/…` reference replaced by a copy of what it names. */
+export function resolveRefs(node: unknown, schemas: Record<string, unknown>): unknown {
+  if (Array.isArray(node)) return node.map((item) => resolveRefs(item, schemas));
+  if (typeof node !== 'object' || node === null) return node;
+  const { $ref, ...rest } = node as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  if (typeof $ref === 'string') {
+    const name = /^#\/components\/schemas\/([^/]+)$/.exec($ref)?.[1];
+    if (name === undefined || !(name in schemas)) throw new Error(`api/openapi.yaml: unresolvable $ref ${$ref}`);
+    Object.assign(out, resolveRefs(schemas[name], schemas));
+  }
+  for (const [key, value] of Object.entries(rest)) out[key] = resolveRefs(value, schemas);
+  return out;
+}
+
+/** The response schema api/openapi.yaml documents for an operation's success, resolved. */
+export function responseSchema(document: OpenApiDocument, operation: AnyOperation): OutputSchema {
+  const responses = document.paths[openApiPath(operation)]?.[operation.rest.method]?.responses ?? {};
+  const schema = (responses['200'] ?? responses['201'])?.content?.['application/json']?.schema;
+  const resolved = resolveRefs(schema, document.components.schemas) as Partial<OutputSchema> | undefined;
+  if (resolved?.type !== 'object') {
+    throw new Error(`api/openapi.yaml: ${operation.tool} documents no object response schema for 200 or 201`);
+  }
+  return resolved as OutputSchema;
+}
+
+let cached: OpenApiDocument | undefined;
+
+/** api/openapi.yaml, parsed once. */
+export function openApiDocument(path: string = DEFAULT_OPENAPI_PATH): OpenApiDocument {
+  if (path !== DEFAULT_OPENAPI_PATH) return parse(readFileSync(path, 'utf8')) as OpenApiDocument;
+  cached ??= parse(readFileSync(path, 'utf8')) as OpenApiDocument;
+  return cached;
+}
+
+/** The `outputSchema` of an operation's tool. */
+export function outputSchemaOf(operation: AnyOperation): OutputSchema {
+  return responseSchema(openApiDocument(), operation);
+}
