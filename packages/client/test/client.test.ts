@@ -73,7 +73,7 @@ describe('an agent\'s life through the typed client', () => {
 
     const rolledBack = unwrap(await client.POST('/api/v1/agents/{namespace}/{name}/rollback', { ...agent, body: { revision: 1 } }));
     expect(rolledBack).toMatchObject({ rolledBackTo: 1, revision: 3, changed: ['agent.systemMessage'] });
-    expect(rolledBack.agent.systemMessage).toBe('You review pull requests.');
+    expect(rolledBack.after).toMatchObject({ agent: { systemMessage: 'You review pull requests.' } });
   });
 
   it('deletes the agent, after which a get is a typed not_found', async () => {
