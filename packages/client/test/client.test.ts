@@ -96,10 +96,24 @@ describe('an agent\'s life through the typed client', () => {
   });
 });
 
+describe('typed calls', () => {
+  it('refuse at compile time a path that is not in the document and a field of the wrong type', async () => {
+    // @ts-expect-error no such path in api/openapi.yaml
+    const misspelt = await client.GET('/api/v1/agent');
+    expect(misspelt.response.status).toBe(404);
+    const wrongType = await client.POST('/api/v1/agents/{namespace}/{name}/rollback', {
+      // @ts-expect-error revision is an integer
+      ...agent, body: { revision: 'one' },
+    });
+    expect(wrongType.response.status).toBe(400);
+  });
+});
+
 describe('typed errors', () => {
   it('a first create without a toolset is a 400 that names toolset', async () => {
     const result = await client.POST('/api/v1/agents', {
-      body: { name: 'client-no-toolset', modelConfig: 'default-model-config' } as never,
+      // @ts-expect-error the Spec type requires toolset, so the compiler refuses this body first
+      body: { name: 'client-no-toolset', modelConfig: 'default-model-config' },
     });
     expect(result.response.status).toBe(400);
     expect(result.error).toMatchObject({ error: { code: 'invalid_request' } });
