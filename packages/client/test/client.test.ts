@@ -22,12 +22,13 @@ describe('an agent\'s life through the typed client', () => {
     expect(agents.map((a) => a.name)).toEqual(expect.arrayContaining(['incident-triage', 'kubectl-helper']));
   });
 
-  it('creates an agent with a model config and a toolset, answering 201 with its ETag', async () => {
+  it('creates an agent with a model config and a toolset, answering 201 with its Location and ETag', async () => {
     const result = await client.POST('/api/v1/agents', {
       body: { name, modelConfig: 'default-model-config', toolset: ['preset:read-only'], systemMessage: 'You review pull requests.' },
     });
     expect(result.response.status).toBe(201);
     expect(result.response.headers.get('etag')).toMatch(/^"[^"]+"$/);
+    expect(result.response.headers.get('location')).toBe(`/api/v1/agents/kagent/${name}`);
     const created = unwrap(result);
     expect(created.created).toEqual({ ociRepository: false, helmRelease: true });
     expect(created.agent).toMatchObject({ name, namespace: 'kagent', modelConfig: 'default-model-config', toolset: ['preset:read-only'] });
