@@ -51,7 +51,8 @@ const ioModules = [
 ];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'src/core/openapi.generated.ts'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'src/core/openapi.generated.ts',
+    'packages/client/src/openapi.generated.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   stylistic.configs.customize({

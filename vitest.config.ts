@@ -2,11 +2,13 @@ import { defineConfig } from 'vitest/config';
 import { classifyTests } from './test/projects/classify.js';
 import { sandboxSourceAlias } from './vitest.shared.js';
 
-// Two projects (docs/development.md, "Suite layout"). Which files are integration tests is
+// Three projects (docs/development.md, "Suite layout"). Which files are integration tests is
 // computed from their source (test/projects/classify.ts): files that start a server or a
-// process, directly or through a test helper. The reliability suite has its own config.
+// process, directly or through a test helper. packages/client's tests are the `client` project:
+// clients of one service its global set-up starts. The reliability suite has its own config.
+const CLIENT_TESTS = 'packages/client/test/**/*.test.ts';
 const { unit, integration } = classifyTests(import.meta.dirname);
-const excluded = ['test/reliability/**', '**/node_modules/**', '**/dist/**'];
+const excluded = ['test/reliability/**', '**/node_modules/**', '**/dist/**', CLIENT_TESTS];
 const shared = {
   testTimeout: 30_000,
   hookTimeout: 30_000,
@@ -56,6 +58,19 @@ export default defineConfig({
           // does not.
           isolate: false,
           setupFiles: ['test/projects/integration-guard.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'client',
+          include: [CLIENT_TESTS],
+          exclude: excluded.filter((glob) => glob !== CLIENT_TESTS),
+          ...shared,
+          isolate: false,
+          // `serve --sandbox` once, for this project's files only (a project's global set-up runs
+          // when one of its files is selected); its origin reaches them as AGENT_MANAGER_URL.
+          globalSetup: ['test/global-setup/agent-manager-service.ts'],
         },
       },
     ],

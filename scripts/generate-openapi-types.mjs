@@ -3,7 +3,8 @@
 // `npm run build`, `npm run build:product` (the image) and `npm run lint` generate it first,
 // and it can never drift from the document. Its header records a sha256 of its inputs (the
 // document, this script and the generator's version): when they are unchanged the script
-// returns before loading the generator, which is most of a start on a built tree.
+// returns before loading the generator, which is most of a start on a built tree. The typed
+// client's types (packages/client, not in the image's build context) are generated the same way.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -32,3 +33,8 @@ ${stamp}
   const text = header + astToString(await openapiTS(source));
   if (!existsSync(target) || readFileSync(target, 'utf8') !== text) writeFileSync(target, text);
 }
+
+// The client package's `paths`, from the same document, by its own script (so its tests and
+// build generate them too).
+const clientTypes = new URL('../packages/client/scripts/generate-types.mjs', import.meta.url);
+if (existsSync(clientTypes)) await import(clientTypes.href);

@@ -85,6 +85,24 @@ describe('api/openapi.yaml against the operation table', () => {
     expect(responses['415']).toBeDefined();
   });
 
+  it.each(rows.filter(([, o]) => o.rest.body))('shows an example of the %s body, valid against its schema', (_tool, o) => {
+    const media = documented.get(key(o))!.requestBody!.content['application/json']! as { schema: { $ref: string }; example?: unknown };
+    expect(media.example).toBeDefined();
+    expect(validator.errors(media.schema.$ref.split('/').at(-1)!, media.example)).toEqual([]);
+  });
+
+  it('shows an example Error, valid against the Error schema, on every error response', () => {
+    type Responses = Record<string, { content: Record<string, { example?: unknown }> }>;
+    const { responses } = doc.components as unknown as { responses: Responses };
+    const errorResponses = Object.entries(responses).filter(([, r]) => r.content?.['application/json']);
+    expect(errorResponses.length).toBeGreaterThan(10);
+    for (const [name, response] of errorResponses) {
+      const example = response.content['application/json']!.example as { error: { code: string; message: string } } | undefined;
+      expect(example, name).toBeDefined();
+      expect(validator.errors('Error', example), name).toEqual([]);
+    }
+  });
+
   it('documents only error statuses the REST layer produces, each with the Error body', () => {
     const producible = new Set(
       [
