@@ -20,6 +20,7 @@ const COMMIT_MODE =
   'and the result carries commit: the repository, branch, files and pull request. dryRun with mode commit opens ' +
   'nothing and returns every file with its content.';
 
+/** Long descriptions per MCP tool name. */
 export const TOOL_DESCRIPTIONS = {
   get_info:
     'Read-only. Describes this agent-manager installation: version, the agent chart it composes (OCI URL, semver ' +

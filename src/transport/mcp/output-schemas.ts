@@ -55,7 +55,27 @@ export function openApiDocument(path: string = DEFAULT_OPENAPI_PATH): OpenApiDoc
   return cached;
 }
 
-/** The `outputSchema` of an operation's tool. */
+/** The keywords that only explain a schema; the answer's shape is the same without them. */
+const ANNOTATIONS = new Set(['description', 'example', 'examples', 'title']);
+
+/**
+ * `schema` without its annotations. A tool's outputSchema travels in every session's tools/list, and the
+ * response schemas' field prose is api/openapi.yaml's (and the tool's description's) to tell: with it the
+ * outputSchemas were two thirds of tools/list (174 KB of 58 KB descriptions). A `properties` map's keys are
+ * field names, never annotations, so a field named `description` stays.
+ */
+export function withoutAnnotations(schema: unknown, fieldNames = false): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => withoutAnnotations(item));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (!fieldNames && ANNOTATIONS.has(key)) continue;
+    out[key] = withoutAnnotations(value, !fieldNames && (key === 'properties' || key === 'patternProperties'));
+  }
+  return out;
+}
+
+/** The `outputSchema` of an operation's tool: the documented response's shape. */
 export function outputSchemaOf(operation: AnyOperation): OutputSchema {
-  return responseSchema(openApiDocument(), operation);
+  return withoutAnnotations(responseSchema(openApiDocument(), operation)) as OutputSchema;
 }
