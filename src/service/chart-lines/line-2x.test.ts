@@ -3,6 +3,7 @@ import { ManagedNamespaces } from '../namespaces.js';
 import { startFakeServiceFixture, type FakeServiceFixture } from '../testing/fake-fixture.js';
 import { CHART_URL } from '../testing/fixture-settings.js';
 import { embeddedSchema } from '../../chart/embedded/embedded.js';
+import { ToolsetCheckError, type ToolsetResolver } from '../writes/toolset-port.js';
 
 const COMMIT = 'a'.repeat(40);
 const DIGEST = `sha256:${'b'.repeat(64)}`;
@@ -163,5 +164,33 @@ describe('egress on chart 2.x', () => {
     expect(releaseValues()?.values.agent).toEqual({ name: 'helper', harness: 'kagent', egress: ['https://github.com'] });
     await f.service.updateAgent(f.ctx(), { name: 'helper', namespace: 'agents', egress: [] });
     expect(releaseValues()?.values.agent).toEqual({ name: 'helper', harness: 'kagent' });
+  });
+});
+
+describe('the claude-Harness guards fail closed', () => {
+  const claudeFixture = (toolsets?: ToolsetResolver) => {
+    f = startFakeServiceFixture({ toolsets, settings: {
+      namespaces: new ManagedNamespaces('kagent', ['agents']), line2: { harnessName: 'kagent' },
+      claudeGuard: { harnessEgress: {}, musterUrl: 'http://127.0.0.1:9/mcp', oauth: true },
+    } });
+    seedLine2('agents', { kagent: 'True', claude: 'True' });
+  };
+  const claude = () => f.service.createAgent(f.ctx({ token: 'caller-token' }), { name: 'reviewer', namespace: 'agents',
+    modelConfig: 'default-model-config', harness: 'claude', toolset: ['preset:read-only'] });
+
+  it('refuses when muster cannot be reached, with a 502 and nothing written', async () => {
+    claudeFixture({ resolve: () => Promise.reject(new ToolsetCheckError({ kind: 'unreachable',
+      detail: 'muster http://127.0.0.1:9/mcp did not answer: ECONNREFUSED' })) });
+    await create(); // the kagent Harness is not guarded
+    const refused = await claude().then(() => undefined, (e: { code: string; message: string }) => e);
+    expect(refused).toMatchObject({ code: 'backend_error',
+      message: expect.stringContaining('toolset could not be checked with muster\'s filter_tools') });
+    expect(f.kube.store.find('helmreleases', 'agents', 'reviewer')).toBeUndefined();
+  });
+
+  it('refuses without a muster client at all', async () => {
+    claudeFixture();
+    expect(await refusal(claude())).toContain('toolset could not be checked: this agent-manager has no muster client');
+    expect(f.kube.store.find('helmreleases', 'agents', 'reviewer')).toBeUndefined();
   });
 });

@@ -10,6 +10,7 @@ import type { RequestContext } from '../../identity/caller.js';
 import { AgentService } from '../agent-service.js';
 import type { ChartSchemaSource, SkillCatalog, SkillResolver } from '../ports.js';
 import type { ServiceSettings } from '../settings.js';
+import type { ToolsetResolver } from '../writes/toolset-port.js';
 import { EmbeddedChartSource } from './embedded-chart.js';
 import { FakeKube } from './fake-kube.js';
 import { CHART_URL, fixtureSettings } from './fixture-settings.js';
@@ -17,6 +18,8 @@ import { seedModelConfig } from './seed-agents.js';
 
 export interface FakeFixtureOptions {
   settings?: Partial<ServiceSettings>;
+  /** muster's filter_tools for the claude-Harness guards; default: none (those writes fail closed). */
+  toolsets?: ToolsetResolver;
   chart?: ChartSchemaSource;
   skills?: SkillCatalog;
   /** Pins skills at write time; absent, skills are written as given. */
@@ -47,7 +50,7 @@ export function startFakeServiceFixture(options: FakeFixtureOptions = {}): FakeS
   const service = new AgentService(
     {
       kube: kube.provider(), chart: options.chart ?? new EmbeddedChartSource(CHART_URL), skills: options.skills,
-      skillResolver: options.skillResolver, log,
+      skillResolver: options.skillResolver, toolsets: options.toolsets, log,
     },
     settings,
   );
