@@ -72,14 +72,15 @@ describe('runSandbox', () => {
       const custom = kc.makeApiClient(CustomObjectsApi);
       const releases: any = await custom.listNamespacedCustomObject({ group: 'helm.toolkit.fluxcd.io', version: 'v2', plural: 'helmreleases', namespace: 'kagent' });
       expect(releases.items.map((r: any) => [r.metadata.name, r.spec.suspend ?? false, r.metadata.labels['kustomize.toolkit.fluxcd.io/name']]))
-        .toEqual([['incident-triage', false, 'platform-agents'], ['paused-reviewer', true, undefined]]);
+        .toEqual([['incident-triage', false, 'platform-agents'], ['paused-reviewer', true, undefined],
+          ['skilled-helper', false, undefined]]);
       const agents = await vi.waitFor(async () => {
         const list: any = await custom.listNamespacedCustomObject({ group: 'kagent.dev', version: 'v1alpha2', plural: 'agents', namespace: 'kagent' });
         const ready = list.items.filter((a: any) => a.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True'));
-        if (ready.length !== 3) throw new Error(`${ready.length} of ${list.items.length} agents ready`);
+        if (ready.length !== 4) throw new Error(`${ready.length} of ${list.items.length} agents ready`);
         return list.items.map((a: any) => a.metadata.name);
       }, { timeout: 10_000, interval: 50 });
-      expect(agents).toEqual(['incident-triage', 'kubectl-helper', 'paused-reviewer']);
+      expect(agents).toEqual(['incident-triage', 'kubectl-helper', 'paused-reviewer', 'skilled-helper']);
       await expect(kc.makeApiClient(CoreV1Api).listNamespace()).rejects.toMatchObject({ code: 403 });
     } finally {
       await cmd.stop();
