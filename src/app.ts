@@ -105,7 +105,7 @@ export function createApp(options: AppOptions): App {
   const restSteps = [restCacheHeaders, cors({ allowedOrigins: listed, ...REST_CORS }), originGuard({ allowedOrigins }),
     ...guards.rest, bindCaller()];
   app.use(chainFor((req) => req.path === REST_BASE || req.path.startsWith(`${REST_BASE}/`),
-    [...restSteps.map(middleware), endpoint(createRestRouter({ service, log }))]));
+    [...restSteps.map(middleware), createRestRouter({ service, log })]));
   if (options.mcpEnabled ?? true) {
     const mcpOrigin = originGuard({
       allowedOrigins,
