@@ -5,7 +5,8 @@
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { prepareRequest, type HttpRequest, type HttpResponse } from '../exchange.js';
+import type { HttpRequest, HttpResponse } from '../exchange.js';
+import { prepareRequest } from './steps.js';
 
 export interface ServedHandler {
   /** `http://127.0.0.1:<port>` */
