@@ -2,10 +2,9 @@
  * The main listener, an express 5 application; its middleware in the order a request meets it: context,
  * metrics, access log; open routes (RFC 9728); `/healthz` and `/readyz` (never guarded, never asking a
  * dependency, so an outage shows in real answers, not as restarted pods; `/readyz` 503 once shutdown
- * began); `/api/v1` and the MCP path, each behind CORS for the listed origins, the origin check and the
- * optional bearer guard (MCP loaded on first use or by `warmUp`); a JSON 404 and one error middleware.
- * Trust boundary: `auth` (OAuth) stands before `/api/v1` and MCP only; without it no request has a caller
- * and the service acts as its ServiceAccount.
+ * began); `/api/v1` and the MCP path, each behind CORS, the origin check and the optional bearer guard
+ * (MCP loaded on first use or by `warmUp`); a JSON 404 and one error middleware. Trust boundary: `auth`
+ * (OAuth) stands before `/api/v1` and MCP only; without it the service acts as its ServiceAccount.
  */
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';

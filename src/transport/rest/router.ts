@@ -1,12 +1,10 @@
 /**
- * The REST API under /api/v1 as an express 5 router, generated from the operation table: one route per
- * operation parsing the request with its input schema and calling its `run`, so REST and MCP run the same
- * calls with the same rules; plus `GET /openapi.yaml`, 405 with `Allow` for a known path, 404 otherwise,
- * and one error middleware. Routes carry their full path (the router is not mounted, so every step and log
- * line sees the request's own path); they match case-sensitively with an optional trailing slash, path
- * parameters percent-decoded (a malformed one is a 400 naming it); GET routes answer HEAD. Bodies are read
- * by our own readers (json-body.ts), not `express.json`, which cannot keep the early 413 with
- * `Connection: close`, the charset and duplicate-key checks, nor zstd.
+ * The REST API under /api/v1, an express 5 router generated from the operation table: a route per
+ * operation (input parsed with its schema, then its `run`, as MCP runs it); `GET /openapi.yaml`; 405 with
+ * `Allow` on a known path, else 404; one error middleware. Full paths, not mounted (steps and logs see the
+ * request's path); case-sensitive, one optional trailing slash, parameters decoded (a malformed one a 400
+ * naming it); GET answers HEAD. Bodies: json-body.ts, not `express.json`, which cannot keep the early 413
+ * with `Connection: close`, the charset and duplicate-key checks, nor zstd.
  */
 import { randomUUID } from 'node:crypto';
 import { Router, type NextFunction, type Request, type Response } from 'express';
