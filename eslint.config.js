@@ -113,9 +113,6 @@ export default tseslint.config(
           { group: ['**/testing/*', '**/testing/**'], message: 'production code must not import test fakes' },
           { group: ['@agent-manager/kube-sandbox', '@agent-manager/kube-sandbox/*', '**/packages/**'], message: 'reach the sandbox only through src/sandbox-cluster.ts (a dynamic import when it is asked for)' },
         ],
-        paths: [
-          { name: 'express', message: 'the HTTP layer is node:http with steps (src/transport/http/exchange.ts); docs/architecture.md says why' },
-        ],
       }],
     },
   },

@@ -4,9 +4,10 @@
 // then, for each operation (bench/lib/cases.mjs), drives it with autocannon for a fixed
 // time and reports requests/s, p50/p99 latency and API calls per operation (sandbox
 // counted for one request). Beside each: the floor (a bare node:http server answering the
-// same bytes) and the sandbox's own cost for the request the operation makes most. Then
-// the same with every API request delayed by 10 ms, where round trips dominate, with
-// the number of sequential calls measured for one request. Writes bench/results.md and
+// same bytes; for /info also a minimal express 5 app answering them) and the sandbox's own
+// cost for the request the operation makes most. Then the same with every API request
+// delayed by 10 ms, where round trips dominate, with the number of sequential calls
+// measured for one request. Writes bench/results.md and
 // prints it, then runs bench/side-by-side.mjs (separate processes; it adds its section to
 // results.md). Ends by itself (about 3-4 minutes with the defaults).
 //
@@ -17,7 +18,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCases } from './lib/cases.mjs';
-import { probe, runCase, startFloor } from './lib/measure.mjs';
+import { probe, runCase, startExpressFloor, startFloor } from './lib/measure.mjs';
 import { latencyTable, machine, throughputTable } from './lib/report.mjs';
 import { startBenchTarget } from './lib/setup.mjs';
 
@@ -92,13 +93,24 @@ try {
       url: floorServer.url, seconds, connections, ...c, setupRequest: undefined, body: c.body ?? c.probeBody,
     });
     await floorServer.close();
+    // `/info` also against a minimal express 5 app: the framework's own share of our floor.
+    let expressFloor;
+    if (c.id === 'info') {
+      log(`${c.label}: express 5 floor`);
+      const expressServer = await startExpressFloor(probes.get(c.id).response, c.path);
+      expressFloor = await runCase({ url: expressServer.url, seconds, connections, ...c, setupRequest: undefined });
+      await expressServer.close();
+      checkRun(`${c.label} (express floor)`, expressFloor);
+    }
     if (c.sandbox) log(`${c.label}: sandbox ${c.sandbox.label}`);
     const raw = await measureSandbox(c);
     checkRun(`${c.label} (ours)`, app);
     checkRun(`${c.label} (floor)`, floor);
     checkRun(`${c.label} (sandbox)`, raw);
     const ownMs = raw && calls > 0 ? 1000 / app.rps - calls * (1000 / raw.rps) : 1000 / app.rps;
-    plain.push({ label: c.label, app, calls, floor, sandbox: raw, sandboxLabel: c.sandbox?.label, ownMs });
+    plain.push({
+      label: c.label, app, calls, floor, expressFloor, sandbox: raw, sandboxLabel: c.sandbox?.label, ownMs,
+    });
   }
 
   sandbox.faults.setLatency(latencyMs);

@@ -1,12 +1,12 @@
 /**
- * The main listener's request handler, in the order a request meets it: context, metrics, access log;
- * `/healthz` and `/readyz` (never guarded, never asking a dependency, so an outage shows in real answers,
- * not as restarted pods; `/readyz` 503 once shutdown began); open routes (RFC 9728); `/api/v1` and the MCP
- * path, each behind CORS for the listed origins, the origin check and the optional bearer guard (MCP loaded
- * on first use or by `warmUp`); a JSON 404 and one error handler. Trust boundary: `auth` (OAuth) stands
- * before `/api/v1` and MCP only; without it no request has a caller and the service acts as its ServiceAccount.
+ * The main listener, an express 5 application; its middleware in the order a request meets it: context,
+ * metrics, access log; open routes (RFC 9728); `/healthz` and `/readyz` (never guarded, never asking a
+ * dependency, so an outage shows in real answers, not as restarted pods; `/readyz` 503 once shutdown
+ * began); `/api/v1` and the MCP path, each behind CORS, the origin check and the optional bearer guard
+ * (MCP loaded on first use or by `warmUp`); a JSON 404 and one error middleware. Trust boundary: `auth`
+ * (OAuth) stands before `/api/v1` and MCP only; without it the service acts as its ServiceAccount.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { invalid, notFound, toAppError, toRestErrorBody, type AppError } from './core/errors.js';
 import type { Metrics } from './metrics/metrics.js';
@@ -15,8 +15,9 @@ import { lazyMcpHandler } from './transport/mcp/lazy-handler.js';
 import type { OperationService } from './transport/operations.js';
 import { createRestRouter, REST_BASE, REST_METHODS, restCacheHeaders } from './transport/rest/router.js';
 import { bindCaller, requestContext } from './transport/http/context.js';
-import { behind, prepareRequest, sendCompactJson, sendText, type Handler, type HttpRequest, type HttpResponse,
-  type Step } from './transport/http/exchange.js';
+import { sendCompactJson, sendText, type HttpRequest, type HttpResponse, type Step }
+  from './transport/http/exchange.js';
+import { chainFor, endpoint, middleware } from './transport/http/express-step.js';
 import { httpMetrics } from './transport/http/http-metrics.js';
 import type { Lifecycle } from './transport/http/lifecycle.js';
 import { cors } from './transport/http/cors.js';
@@ -26,8 +27,8 @@ import { requestLogger } from './transport/http/request-log.js';
 /** The bearer guard: one for both surfaces, or one each (each 401 names its own metadata document). */
 export type AuthGuard = Step | { rest: Step; mcp: Step };
 
-/** The app: node's request listener. */
-export type App = (req: IncomingMessage, res: ServerResponse) => void;
+/** The app: an express 5 application, itself node's request listener. */
+export type App = Express;
 
 export interface AppOptions {
   service: OperationService;
@@ -83,16 +84,27 @@ export function createApp(options: AppOptions): App {
   const { service, log, version, metrics } = options;
   const mcpPath = options.mcpPath ?? '/mcp';
   const guards = splitGuard(options.auth);
-  const context = requestContext(log);
-  const measure = metrics ? httpMetrics(metrics, mcpPath) : undefined;
-  const logRequest = requestLogger(log);
   const allowedOrigins = options.allowedOrigins;
   // One set for CORS and the origin check: every origin CORS answers is one the check accepts.
   const listed = originSet(allowedOrigins);
-  const restCors = cors({ allowedOrigins: listed, ...REST_CORS });
-  const rest = behind([restCacheHeaders, restCors, originGuard({ allowedOrigins }), ...guards.rest, bindCaller()],
-    createRestRouter({ service, log }));
-  let mcp: Handler | undefined;
+  const app = express();
+  configure(app);
+  // The first steps (context, metrics, log) are synchronous and never answer.
+  app.use(middleware(requestContext(log)));
+  if (metrics) app.use(middleware(httpMetrics(metrics, mcpPath)));
+  app.use(middleware(requestLogger(log)));
+  // The open routes (RFC 9728 metadata) answer their own paths before any guarded one.
+  if (options.publicRoutes) app.use(middleware(options.publicRoutes));
+  app.get([...PROBE_PATHS], (req: Request, res: Response) => {
+    const path = req.path;
+    (req as unknown as HttpRequest).route = path;
+    if (path === '/readyz' && options.lifecycle?.stopping) sendText(res, 503, 'shutting down');
+    else sendText(res, 200, 'ok');
+  });
+  const restSteps = [restCacheHeaders, cors({ allowedOrigins: listed, ...REST_CORS }), originGuard({ allowedOrigins }),
+    ...guards.rest, bindCaller()];
+  app.use(chainFor((req) => req.path === REST_BASE || req.path.startsWith(`${REST_BASE}/`),
+    [...restSteps.map(middleware), createRestRouter({ service, log })]));
   if (options.mcpEnabled ?? true) {
     const mcpOrigin = originGuard({
       allowedOrigins,
@@ -101,46 +113,36 @@ export function createApp(options: AppOptions): App {
       },
     });
     const lazy = lazyMcpHandler({ service, log, version, metrics });
-    const mcpCors = cors({ allowedOrigins: listed, ...MCP_CORS });
-    mcp = behind([mcpCors, mcpOrigin, ...guards.mcp, bindCaller()], lazy.handler);
+    const mcpSteps = [cors({ allowedOrigins: listed, ...MCP_CORS }), mcpOrigin, ...guards.mcp, bindCaller()];
+    const setRoute: Step = (req) => {
+      req.route = mcpPath;
+    };
+    app.use(chainFor((req) => req.path === mcpPath || req.path === `${mcpPath}/`,
+      [middleware(setRoute), ...mcpSteps.map(middleware), endpoint(lazy.handler)]));
     warmUps.set(app, lazy.load);
   }
-  // The open routes (RFC 9728 metadata) answer their own paths before any guarded one.
-  const answer = behind(options.publicRoutes ? [options.publicRoutes] : [], route);
-
-  function route(req: HttpRequest, res: HttpResponse): void | Promise<void> {
-    const { path } = req;
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
-    if (method === 'GET' && (path === '/healthz' || path === '/readyz')) {
-      req.route = path;
-      if (path === '/readyz' && options.lifecycle?.stopping) sendText(res, 503, 'shutting down');
-      else sendText(res, 200, 'ok');
-      return;
-    }
-    if (path === REST_BASE || path.startsWith(`${REST_BASE}/`)) return rest(req, res);
-    if (mcp && (path === mcpPath || path === `${mcpPath}/`)) {
-      req.route = mcpPath;
-      return mcp(req, res);
-    }
-    const error = notFound(`no route for ${req.method} ${path}`);
+  app.use((req: Request, res: Response) => {
+    const error = notFound(`no route for ${req.method} ${req.path}`);
     sendCompactJson(res, error.status, toRestErrorBody(error));
-  }
-
-  function app(incoming: IncomingMessage, res: ServerResponse): void {
-    const req = prepareRequest(incoming);
-    const fail = (err: unknown): void => finalError(err, req, res);
-    try {
-      // The first steps (context, metrics, log) are synchronous and never answer.
-      context(req, res);
-      measure?.(req, res);
-      logRequest(req, res);
-      const outcome = answer(req, res);
-      if (outcome instanceof Promise) outcome.catch(fail);
-    } catch (err) {
-      fail(err);
-    }
-  }
+  });
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    finalError(err, req as unknown as HttpRequest, res);
+  });
   return app;
+}
+
+/**
+ * What express adds that our answers do not carry: no `X-Powered-By`, no ETag of its own (ours are
+ * the agents' versions), paths matched case-sensitively and strictly (`/healthz/` is not a probe), the
+ * query parsed by node's querystring (repeated keys as arrays), and no proxy trusted.
+ */
+function configure(app: App): void {
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
+  app.set('query parser', 'simple');
+  app.set('trust proxy', false);
 }
 
 const warmUps = new WeakMap<App, () => Promise<unknown>>();

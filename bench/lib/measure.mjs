@@ -1,9 +1,12 @@
 // One timed run with autocannon (its client work in worker threads, so it does not share
 // the event loop of the server under test), and the floor: a bare node:http server that
 // answers every request with a fixed response, the same status, type and bytes as the
-// real one, so the floor is the cost of HTTP and of moving those bytes, nothing else.
+// real one, so the floor is the cost of HTTP and of moving those bytes, nothing else. For
+// `/info` a second floor: a minimal express 5 app answering the same bytes from one route,
+// the cost of the framework our app runs on (its request and response prototypes, its router).
 import { createServer } from 'node:http';
 import autocannon from 'autocannon';
+import express from 'express';
 
 /**
  * Run one case for `seconds` with `connections`; returns requests/s, p50/p99 (ms), the
@@ -45,6 +48,27 @@ export async function startFloor(response) {
       res.end(bytes);
     });
   });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () => new Promise((resolve) => {
+      server.close(resolve);
+      server.closeAllConnections();
+    }),
+  };
+}
+
+/** A minimal express 5 app answering `response` on `path` (GET), as our app's settings have it. */
+export async function startExpressFloor(response, path) {
+  const bytes = Buffer.from(response.body);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.get(path, (_req, res) => {
+    res.writeHead(response.status, { 'content-type': response.type, 'content-length': bytes.length });
+    res.end(bytes);
+  });
+  const server = createServer(app);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${server.address().port}`,

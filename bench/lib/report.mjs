@@ -36,10 +36,11 @@ function table(head, rows) {
 /** The table without injected latency: our throughput beside the floor and the sandbox. */
 export function throughputTable(rows) {
   return table(
-    ['operation', 'req/s', 'p50 ms', 'p99 ms', 'API calls/op', 'floor req/s', 'floor p50 ms', 'sandbox request', 'sandbox req/s', 'sandbox p50 ms', 'floor ÷ ours', '≈ own CPU ms/op'],
+    ['operation', 'req/s', 'p50 ms', 'p99 ms', 'API calls/op', 'floor req/s', 'floor p50 ms', 'express floor req/s',
+      'express floor p50 ms', 'sandbox request', 'sandbox req/s', 'sandbox p50 ms', 'floor ÷ ours', '≈ own CPU ms/op'],
     rows.map((r) => [
       r.label, int(r.app.rps), ms(r.app.p50), ms(r.app.p99), calls(r.calls),
-      int(r.floor?.rps), ms(r.floor?.p50),
+      int(r.floor?.rps), ms(r.floor?.p50), int(r.expressFloor?.rps), ms(r.expressFloor?.p50),
       r.sandbox ? r.sandboxLabel : '(none)', int(r.sandbox?.rps), ms(r.sandbox?.p50),
       ratio(r.floor ? r.floor.rps / r.app.rps : Number.NaN), cpuMs(r.ownMs),
     ]),

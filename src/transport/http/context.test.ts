@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../identity/caller.js';
 import { createLogger } from '../../log/logger.js';
 import { bindCaller, requestContext, requestIdOf } from './context.js';
-import { runSteps, sendText, type HttpRequest, type HttpResponse, type Step } from './exchange.js';
+import { sendText, type HttpRequest, type HttpResponse, type Step } from './exchange.js';
+import { runSteps } from './testing/steps.js';
 import { serveHandler, type ServedHandler } from './testing/serve-handler.js';
 
 describe('requestIdOf', () => {

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { addVary, header, prepareRequest, runSteps, sendText, whenClosed, type HttpRequest, type HttpResponse,
-  type Step } from './exchange.js';
+import { addVary, header, sendText, whenClosed, type HttpRequest, type HttpResponse, type Step } from './exchange.js';
+import { prepareRequest, runSteps } from './testing/steps.js';
 import { serveHandler } from './testing/serve-handler.js';
 
 const request = (url: string, headers: IncomingMessage['headers'] = {}): HttpRequest =>

@@ -1,22 +1,21 @@
 /**
- * What every handler of the main listener works on: node's own request and response, with the few
- * fields our steps add, and the small helpers that write answers. Why no web framework: express swaps
- * the prototypes of node's request and response on every request, which left node's own writing code
- * slow on them, and walks a stack of path-matching layers; `GET /api/v1/info` cost 1.7× a bare server
- * (bench/results.md). Routing is path-to-regexp's, negotiation the `accepts` and `type-is` packages (what
- * express uses); what is ours is the order of the steps and the bounded body reader (body-limit.ts).
+ * What every handler of the main listener works on: the request and response as express 5 hands them
+ * over (node's own, with express's prototypes), typed with the few fields our steps add, and the small
+ * helpers that write answers. A step is a plain function of (req, res) that answers and returns true, or
+ * lets the request go on; express-step.ts makes each one middleware, so a step is tested alone, without an
+ * app. Answers are written with node's own calls (a length always given), not `res.send`/`res.json`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring';
+import type { ParsedUrlQuery } from 'node:querystring';
 import type { Caller, RequestContext } from '../../identity/caller.js';
 
 /** The request as our steps see it. */
 export interface HttpRequest extends IncomingMessage {
-  /** The URL's path, without the query (set by `prepareRequest`). */
+  /** The URL's path, without the query (express's `req.path`). */
   path: string;
-  /** The query, parsed once (set by `prepareRequest`); values given twice are arrays. */
+  /** The query (express's `req.query`, node's querystring); values given twice are arrays. */
   query: ParsedUrlQuery;
-  /** The route's path parameters, percent-decoded (set by the router that matched). */
+  /** The route's path parameters, percent-decoded (set by the express route that matched). */
   params: Record<string, string>;
   /** The route pattern that answered, for metrics labels (`/api/v1/agents/:namespace/:name`). */
   route?: string;
@@ -50,53 +49,6 @@ export type Step = (req: HttpRequest, res: HttpResponse) => boolean | void | Pro
 
 /** A handler that answers every request it is given. */
 export type Handler = (req: HttpRequest, res: HttpResponse) => void | Promise<void>;
-
-const NO_QUERY: ParsedUrlQuery = Object.freeze(Object.create(null) as ParsedUrlQuery);
-
-/** Sets `path`, `query` and `params` from the URL; idempotent. */
-export function prepareRequest(incoming: IncomingMessage): HttpRequest {
-  const req = incoming as HttpRequest;
-  if (req.path !== undefined) return req;
-  let url = req.url ?? '/';
-  // RFC 9112 §3.2.2: a server accepts the absolute form (`GET http://host/path`) too; only its path counts.
-  if (!url.startsWith('/') && URL.canParse(url)) {
-    const absolute = new URL(url);
-    url = `${absolute.pathname}${absolute.search}`;
-  }
-  const at = url.indexOf('?');
-  req.path = at < 0 ? url : url.slice(0, at);
-  // As express 5's default ("simple") parser: node's querystring, repeated keys as arrays.
-  req.query = at < 0 || at === url.length - 1 ? NO_QUERY : parseQuery(url.slice(at + 1));
-  req.params = {};
-  return req;
-}
-
-/**
- * Runs `steps` in order until one answers; true when one did. Synchronous steps run without
- * a promise, so a request whose steps are all synchronous (no guard) costs no microtask here.
- */
-export function runSteps(steps: readonly Step[], req: HttpRequest, res: HttpResponse, from = 0):
-  boolean | Promise<boolean> {
-  for (let i = from; i < steps.length; i++) {
-    const outcome = steps[i]!(req, res);
-    if (outcome === true) return true;
-    if (outcome instanceof Promise) {
-      return outcome.then((answered) => answered === true || runSteps(steps, req, res, i + 1));
-    }
-  }
-  return false;
-}
-
-/** `handler` once every step passed; a step that answered ends the request there. */
-export function behind(steps: readonly Step[], handler: Handler): Handler {
-  if (steps.length === 0) return handler;
-  return (req, res) => {
-    const passed = runSteps(steps, req, res);
-    if (passed === true) return;
-    if (passed === false) return handler(req, res);
-    return passed.then((answered) => (answered ? undefined : handler(req, res)));
-  };
-}
 
 const ENDINGS = Symbol('endings');
 

@@ -1,7 +1,8 @@
 import type { ParsedUrlQuery } from 'node:querystring';
 import { describe, expect, it } from 'vitest';
 import { Metrics, UNMATCHED_ROUTE } from '../../metrics/metrics.js';
-import { runSteps, sendText } from './exchange.js';
+import { sendText } from './exchange.js';
+import { runSteps } from './testing/steps.js';
 import { httpMetrics, requestKind, routeOf } from './http-metrics.js';
 import { serveHandler } from './testing/serve-handler.js';
 

@@ -22,7 +22,8 @@ export function requestKind(req: Pick<HttpRequest, 'path' | 'query'>, mcpPath: s
 
 /** The route pattern that answered `req`, or `unmatched`. */
 export function routeOf(req: Pick<HttpRequest, 'route'>): string {
-  return req.route ?? UNMATCHED_ROUTE;
+  // express sets its own route object on the request while a route of its runs; only our patterns are labels.
+  return typeof req.route === 'string' ? req.route : UNMATCHED_ROUTE;
 }
 
 /** The step; run it before every route. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSteps, sendText } from './exchange.js';
+import { sendText } from './exchange.js';
+import { runSteps } from './testing/steps.js';
 import {
   DEFAULT_SCOPES,
   oauthMetadataRouter,

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../log/logger.js';
 import { captureLogLines } from '../../testing/log-lines.js';
 import { requestContext } from './context.js';
-import { runSteps, sendCompactJson, sendText, type HttpRequest, type HttpResponse } from './exchange.js';
+import { sendCompactJson, sendText, type HttpRequest, type HttpResponse } from './exchange.js';
+import { runSteps } from './testing/steps.js';
 import { requestLogger } from './request-log.js';
 import { serveHandler, type ServedHandler } from './testing/serve-handler.js';
 

@@ -1,17 +1,20 @@
 /**
- * The REST API under /api/v1, generated from the operation table: one route per operation parsing the
- * request with its input schema and calling its `run`, so REST and MCP run the same calls with the same
- * rules; plus `GET /openapi.yaml`, 405 with `Allow` for a known path, 404 otherwise, and one error
- * handler. Paths match as express 5 matched them (path-to-regexp: case-sensitive, an optional trailing
- * slash, parameters percent-decoded); GET routes answer HEAD. It reads bodies itself.
+ * The REST API under /api/v1, an express 5 router generated from the operation table: a route per
+ * operation (input parsed with its schema, then its `run`, as MCP runs it); `GET /openapi.yaml`; 405 with
+ * `Allow` on a known path, else 404; one error middleware. Full paths, not mounted (steps and logs see the
+ * request's path); case-sensitive, one optional trailing slash, parameters decoded (a malformed one a 400
+ * naming it); GET answers HEAD. Bodies: json-body.ts, not `express.json`, which cannot keep the early 413
+ * with `Connection: close`, the charset and duplicate-key checks, nor zstd.
  */
 import { randomUUID } from 'node:crypto';
-import { match, type MatchFunction } from 'path-to-regexp';
+import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { ErrorCode, AppError, invalid, notFound } from '../../core/errors.js';
 import type { RequestContext } from '../../identity/caller.js';
 import { OPERATIONS, type AnyOperation, type OperationService } from '../operations.js';
-import { addVary, behind, header, sendBody, type Handler, type HttpRequest, type Step } from '../http/exchange.js';
+import { addVary, header, sendBody, type Handler, type HttpRequest, type HttpResponse, type Step }
+  from '../http/exchange.js';
+import { endpoint, middleware } from '../http/express-step.js';
 import { sendJson } from '../http/send-json.js';
 import { restErrorHandler } from './error-middleware.js';
 import { checkReadIfMatch, checkUnversionedIfMatch, strongEtag } from './if-match.js';
@@ -64,68 +67,53 @@ export const restCacheHeaders: Step = (_req, res) => {
   addVary(res, 'Authorization');
 };
 
-type Params = Partial<Record<string, string | string[]>>;
-
-/** A path below /api/v1, the method it answers, and what runs for it (its steps, then its answer). */
-interface Route {
-  readonly pattern: string;
-  readonly match: MatchFunction<Params>;
-  /** Upper case; a GET route answers HEAD too. */
-  readonly method: string;
-  readonly handle: Handler;
-}
-
-/** The REST handler of the operation table, for requests whose path is under /api/v1. */
-export function createRestRouter(options: RestRouterOptions): Handler {
+/** The REST router of the operation table, for requests whose path is under /api/v1. */
+export function createRestRouter(options: RestRouterOptions): Router {
   const { service, log } = options;
   const operations = options.operations ?? OPERATIONS;
   const readDocument = openApiDocumentReader(options.openapiPath);
-  const routes: Route[] = [route(OPENAPI_ROUTE, 'get', [], async (_req, res) => {
+  const router = Router({ caseSensitive: true, strict: false });
+  const known = new Map<string, string[]>();
+  const add = (pattern: string, method: string, steps: Step[], answer: Handler): void => {
+    const upper = method.toUpperCase();
+    known.set(pattern, [...known.get(pattern) ?? [], ...(upper === 'GET' ? ['GET', 'HEAD'] : [upper])]);
+    const named: Step = (req) => {
+      req.route = `${REST_BASE}${pattern}`;
+    };
+    router[method as 'get'](`${REST_BASE}${pattern}`, [named, ...steps].map(middleware), endpoint(answer));
+  };
+  add(OPENAPI_ROUTE, 'get', [], async (_req, res) => {
     sendBody(res, 200, 'application/yaml', Buffer.from(await readDocument(), 'utf8'));
-  })];
-  for (const operation of operations) routes.push(operationRoute(operation, service, log));
-  const known = knownPaths(routes);
-  const onError = restErrorHandler(log);
-  // Paths without parameters are looked up, not matched one pattern after another; no pattern
-  // with parameters matches such a path (router.test.ts holds it), so the answer is the same.
-  const byPath = new Map<string, Route[]>();
-  for (const candidate of routes) {
-    if (candidate.pattern.includes(':')) continue;
-    byPath.set(candidate.pattern, [...byPath.get(candidate.pattern) ?? [], candidate]);
+  });
+  for (const operation of operations) add(...operationRoute(operation, service, log));
+  // A known path asked with another method: 405 naming the methods it answers.
+  for (const [pattern, methods] of known) {
+    router.all(`${REST_BASE}${pattern}`, (req: Request, res: Response, next: NextFunction) => {
+      (req as unknown as HttpRequest).route = `${REST_BASE}${pattern}`;
+      res.setHeader('Allow', methods.join(', '));
+      next(new MethodNotAllowedError(req.method, apiPath(req.path), methods));
+    });
   }
-  const staticRoute = (path: string, method: string): { route: Route; params: Params } | undefined => {
-    // As the patterns match: one trailing slash is allowed.
-    const exact = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-    const candidate = byPath.get(exact)?.find((r) => r.method === method);
-    return candidate && { route: candidate, params: {} };
-  };
+  router.use((req: Request, _res: Response, next: NextFunction) => {
+    next(notFound(`no API route ${req.method} ${REST_BASE}${apiPath(req.path)} ` +
+      `(the routes are in ${REST_BASE}${OPENAPI_ROUTE})`));
+  });
+  const onError = restErrorHandler(log);
+  router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    onError(pathSegmentError(err), req as unknown as HttpRequest, res as HttpResponse);
+  });
+  return router;
+}
 
-  return async function restRouter(req, res) {
-    const path = req.path.slice(REST_BASE.length) || '/';
-    try {
-      const method = req.method === 'HEAD' ? 'GET' : req.method ?? '';
-      const found = staticRoute(path, method) ?? matchRoute(routes, path, method);
-      if (!found) {
-        const path405 = known.find((entry) => entry.match(path));
-        if (path405) {
-          req.route = `${REST_BASE}${path405.pattern}`;
-          res.setHeader('Allow', path405.methods.join(', '));
-          throw new MethodNotAllowedError(req.method ?? '', path, path405.methods);
-        }
-        throw notFound(
-          `no API route ${req.method} ${REST_BASE}${path} (the routes are in ${REST_BASE}${OPENAPI_ROUTE})`);
-      }
-      req.route = `${REST_BASE}${found.route.pattern}`;
-      req.params = found.params as Record<string, string>;
-      await found.route.handle(req, res);
-    } catch (err) {
-      onError(err, req, res);
-    }
-  };
+/** The path below /api/v1 (`/` for /api/v1 itself). */
+function apiPath(path: string): string {
+  return path.slice(REST_BASE.length) || '/';
 }
 
 /** The route of one operation: parse, run, answer (with its ETag and Location). */
-function operationRoute(operation: AnyOperation, service: OperationService, log: Logger): Route {
+function operationRoute(
+  operation: AnyOperation, service: OperationService, log: Logger,
+): [string, string, Step[], Handler] {
   const { rest } = operation;
   // A write without a body binding (DELETE) refuses one rather than ignore what it says.
   const steps: Step[] = rest.body ? [readRawBody] : rest.method === 'get' ? [] : [refuseBody];
@@ -136,7 +124,7 @@ function operationRoute(operation: AnyOperation, service: OperationService, log:
   }
   // `Accept: text/event-stream` on a session turn: a server-sent event stream (turn-stream.ts).
   if (rest.turnStream) steps.push(turnStream(operation, service, (req) => contextOf(req, log)));
-  return route(rest.path, rest.method, steps, async (req, res) => {
+  return [rest.path, rest.method, steps, async (req, res) => {
     const ctx = contextOf(req, log);
     const input = await restInput(
       operation, req, async (namespace, name) => (await service.getAgent(ctx, { namespace, name })).version,
@@ -164,37 +152,19 @@ function operationRoute(operation: AnyOperation, service: OperationService, log:
     const location = rest.location?.(result);
     if (location) res.setHeader('Location', location);
     sendJson(res, rest.statusOf?.(result) ?? rest.status, result);
-  });
+  }];
 }
 
-/** The first route whose pattern matches `path` and that answers `method`. */
-function matchRoute(
-  routes: readonly Route[], path: string, method: string,
-): { route: Route; params: Params } | undefined {
-  for (const candidate of routes) {
-    if (candidate.method !== method) continue;
-    const matched = candidate.match(path);
-    if (matched) return { route: candidate, params: matched.params };
-  }
-  return undefined;
-}
-
-function route(pattern: string, method: string, steps: Step[], answer: Handler): Route {
-  return { pattern, match: matcher(pattern), method: method.toUpperCase(), handle: behind(steps, answer) };
-}
-
-/** A path segment that is not valid percent-encoding is the client's mistake: a 400 naming it. */
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch (err) {
-    throw invalid(`the path segment ${JSON.stringify(segment)} is not valid percent-encoding; encode the namespace ` +
-      `and name as URL path segments`, err);
-  }
-}
-
-function matcher(pattern: string): MatchFunction<Params> {
-  return match<Params>(pattern, { decode: decodeSegment, sensitive: true, trailing: true, end: true });
+/**
+ * express decodes path parameters itself and fails a malformed one with its own text; a path segment
+ * that is not valid percent-encoding is the client's mistake: a 400 naming it and saying what to do.
+ */
+function pathSegmentError(err: unknown): unknown {
+  if (!(err instanceof URIError)) return err;
+  const segment = /^Failed to decode param '(.*)'$/s.exec(err.message)?.[1];
+  if (segment === undefined) return err;
+  return invalid(`the path segment ${JSON.stringify(segment)} is not valid percent-encoding; encode the namespace ` +
+    `and name as URL path segments`, err);
 }
 
 /** The request's context, or (without the app's context step) a fresh one. */
@@ -203,17 +173,4 @@ function contextOf(req: HttpRequest, log: Logger): RequestContext {
   if (ctx) return ctx;
   const requestId = randomUUID();
   return { requestId, log: log.child({ requestId }) };
-}
-
-/** Every path of the routes with the methods it answers (GET answers HEAD too), in the routes' order. */
-interface KnownPath { pattern: string; match: MatchFunction<Params>; methods: string[] }
-
-function knownPaths(routes: readonly Route[]): KnownPath[] {
-  const byPattern = new Map<string, KnownPath>();
-  for (const { pattern, match: matches, method } of routes) {
-    const known = byPattern.get(pattern) ?? { pattern, match: matches, methods: [] };
-    known.methods.push(...(method === 'GET' ? ['GET', 'HEAD'] : [method]));
-    byPattern.set(pattern, known);
-  }
-  return [...byPattern.values()];
 }

@@ -1,11 +1,12 @@
 /**
- * A request listener on a loopback port for tests: 127.0.0.1 and a port the system picks, the
- * request prepared as the app prepares it (`path`, `query`), and a close that ends every
+ * A request listener on a loopback port for tests: 127.0.0.1 and a port the system picks, a
+ * bare handler given the request prepared as express would (`path`, `query`), and a close that ends every
  * connection, so a test file leaves nothing listening.
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { prepareRequest, type HttpRequest, type HttpResponse } from '../exchange.js';
+import type { HttpRequest, HttpResponse } from '../exchange.js';
+import { prepareRequest } from './steps.js';
 
 export interface ServedHandler {
   /** `http://127.0.0.1:<port>` */
@@ -18,14 +19,20 @@ export interface ServedHandler {
 export async function serveHandler(
   handler: (req: HttpRequest, res: HttpResponse) => unknown, options: { maxHeaderSize?: number } = {},
 ): Promise<ServedHandler> {
-  const listener: RequestListener = (req, res) => {
+  return serveListener((req, res) => {
     Promise.resolve(handler(prepareRequest(req), res)).catch((err: unknown) => {
       if (!res.headersSent) {
         res.statusCode = 500;
         res.end(err instanceof Error ? err.message : String(err));
       } else res.destroy();
     });
-  };
+  }, options);
+}
+
+/** Serves a request listener as it is (an express app) until closed. */
+export async function serveListener(
+  listener: RequestListener, options: { maxHeaderSize?: number } = {},
+): Promise<ServedHandler> {
   const server = createServer({ maxHeaderSize: options.maxHeaderSize }, listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,13 +1,15 @@
 /**
  * The REST router on a loopback listener for tests: the router at /api/v1 (after the
- * given steps) on 127.0.0.1 and a random port, plus a logger whose lines are kept for
+ * given steps, in an express app of its own) on 127.0.0.1 and a random port, plus a logger whose lines are kept for
  * assertions. Close it in afterAll/afterEach, or let `serveRouterPerFile` do the hooks.
  */
 import { pino, type Logger } from 'pino';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { OperationService } from '../../operations.js';
-import { behind, type Step } from '../../http/exchange.js';
-import { serveHandler } from '../../http/testing/serve-handler.js';
+import express from 'express';
+import type { Step } from '../../http/exchange.js';
+import { middleware } from '../../http/express-step.js';
+import { serveListener } from '../../http/testing/serve-handler.js';
 import { createRestRouter, restCacheHeaders } from '../router.js';
 
 export interface ServedRouter {
@@ -35,7 +37,10 @@ export function capturingLogger(): { log: Logger; lines: Record<string, unknown>
 export async function serveRouter(service: OperationService, options: ServeOptions = {}): Promise<ServedRouter> {
   const { log, lines } = capturingLogger();
   const router = createRestRouter({ service, log, openapiPath: options.openapiPath });
-  const served = await serveHandler(behind([restCacheHeaders, ...options.before ?? []], router));
+  const app = express();
+  app.disable('x-powered-by');
+  app.use([restCacheHeaders, ...options.before ?? []].map(middleware), router);
+  const served = await serveListener(app);
   return { base: `${served.url}/api/v1`, logs: lines, close: () => served.close() };
 }
 
