@@ -23,7 +23,8 @@ async function lineInfo(env: OperationEnv, kube: KubePort, namespace: string): P
   let line: ChartLine;
   let revision: string | undefined;
   try {
-    const source = await kube.get(env.types.ociRepository, namespace, name);
+    // On the chance it exists: a namespace without agents has no source, and a warm cache answers that miss.
+    const source = await kube.get(env.types.ociRepository, namespace, name, { onChance: true });
     revision = sourceFacts(source)?.revision;
     line = lineOf(env, source, `the OCIRepository ${namespace}/${name}`);
   } catch (err) {

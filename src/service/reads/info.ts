@@ -22,13 +22,12 @@ import { conditionsOf, prune } from './read-model.js';
  */
 export class InfoAnswer {
   #last: { chart: ChartInfo; readCache: Info['readCache']; chartLines: ChartLineInfo[]; info: Info } | undefined;
+  #lines: { at: number; lines: ChartLineInfo[] } | undefined;
 
   constructor(private readonly env: OperationEnv) {}
 
   async get(ctx: RequestContext): Promise<Info> {
-    const [chart, chartLines] = await Promise.all([
-      this.env.deps.chart.info(), chartLinesInfo(this.env, this.env.reads(ctx)),
-    ]);
+    const [chart, chartLines] = await Promise.all([this.env.deps.chart.info(), this.chartLines(ctx)]);
     const readCache = this.env.deps.readCache?.status() ?? READ_CACHE_OFF;
     const last = this.#last;
     // Without the cache the status is one constant, so identity answers before a comparison.
@@ -37,6 +36,19 @@ export class InfoAnswer {
     const info = deepFreeze(this.build(chart, readCache, chartLines));
     this.#last = { chart, readCache, chartLines, info };
     return info;
+  }
+
+  /**
+   * The namespaces' chart lines, read at most every CHART_LINES_TTL_MS: get_info is asked often (muster and portals
+   * call it first), and a namespace's line moves only when someone migrates it. What this replica answers may lag a
+   * migration by that long; nothing decides on it (every write reads its own source).
+   */
+  private async chartLines(ctx: RequestContext): Promise<ChartLineInfo[]> {
+    const now = Date.now();
+    if (this.#lines && now - this.#lines.at < CHART_LINES_TTL_MS) return this.#lines.lines;
+    const lines = await chartLinesInfo(this.env, this.env.reads(ctx));
+    this.#lines = { at: now, lines };
+    return lines;
   }
 
   private build(chart: ChartInfo, readCache: Info['readCache'], chartLines: ChartLineInfo[]): Info {
@@ -76,6 +88,9 @@ export class InfoAnswer {
 }
 
 const READ_CACHE_OFF: Info['readCache'] = { enabled: false, state: 'off' };
+
+/** How long get_info's chartLines are reused before the namespaces' sources are read again. */
+export const CHART_LINES_TTL_MS = 10_000;
 
 export async function listModelConfigs(
   env: OperationEnv, ctx: RequestContext, namespaceArg?: string,
