@@ -17,10 +17,6 @@ export interface Mapped {
   refusals: string[];
 }
 
-export type Json = Record<string, unknown>;
-export const obj = (v: unknown): Json => (isPlainObject(v) ? v : {});
-export const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
 /** True when a values key holds something (an empty map or list counts as absent). */
 export function present(value: unknown): boolean {
   if (value === undefined || value === null) return false;
