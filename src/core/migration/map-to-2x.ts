@@ -12,7 +12,7 @@ import { isFullCommit } from '../skills/skill-pins.js';
 import type { GitRef } from '../types.js';
 import { mapped, present, type Mapped } from './mapped.js';
 import { extraAgentSpecRefusal, extraToolsRefusal } from './template-fields.js';
-import { asObject, optionalString } from '../json.js';
+import { asList, asObject, optionalString, stringList } from '../json.js';
 
 /** The Harness agents of runtime `go` (or none) run on after the move. */
 export const DEFAULT_HARNESS = 'kagent';
@@ -56,8 +56,10 @@ function harnessOf(agent: Record<string, unknown>, options: To2xOptions, notes: 
 }
 
 function skillsOf(skills: Record<string, unknown>, refusals: string[]): Values[] {
-  const gitRefs = (Array.isArray(skills.gitRefs) ? skills.gitRefs : []).map(asObject) as unknown as GitRef[];
-  const refs = (Array.isArray(skills.refs) ? skills.refs : []).filter((r): r is string => typeof r === 'string');
+  // Cast kept: the refs are user values, unchecked; isFullCommit tests its argument's type, so a field of another
+  // type reads as unpinned and the release is refused.
+  const gitRefs = asList(skills.gitRefs).map(asObject) as unknown as GitRef[];
+  const refs = stringList(skills.refs) ?? [];
   gitRefs.forEach((ref, i) => {
     if (!isFullCommit(ref.commit ?? ref.ref)) {
       refusals.push(`skills.gitRefs[${i}] (${ref.url}) is not pinned to a commit (ref ${ref.ref ?? '(default ' +

@@ -59,18 +59,17 @@ function slimDeployment(deployment: KubeObject): JsonObject {
 }
 
 function slimEvent(event: KubeObject): JsonObject {
-  const e = event as KubeObject & JsonObject;
   return defined({
-    apiVersion: e.apiVersion, kind: e.kind,
-    metadata: pick(e.metadata, ['name', 'namespace', 'resourceVersion', 'creationTimestamp']),
-    involvedObject: pick(e.involvedObject, ['kind', 'name', 'namespace']),
-    type: e.type, reason: e.reason, message: e.message, count: e.count, lastTimestamp: e.lastTimestamp,
-    eventTime: e.eventTime,
+    apiVersion: event.apiVersion, kind: event.kind,
+    metadata: pick(event.metadata, ['name', 'namespace', 'resourceVersion', 'creationTimestamp']),
+    involvedObject: pick(event.involvedObject, ['kind', 'name', 'namespace']),
+    type: event.type, reason: event.reason, message: event.message, count: event.count,
+    lastTimestamp: event.lastTimestamp, eventTime: event.eventTime,
   });
 }
 
 function slimRelease(release: KubeObject): JsonObject {
-  if (!isJsonObject(release.status)) return release as unknown as JsonObject;
+  if (!isJsonObject(release.status)) return release;
   const status = pick(release.status, ['observedGeneration', 'lastAttemptedGeneration', 'lastAttemptedRevision',
     'conditions']);
   const history = pickEach(release.status.history, HISTORY);
@@ -81,7 +80,7 @@ function slimRelease(release: KubeObject): JsonObject {
 /** The trims by `<group>/<resource>` (the core group is empty). */
 /** A kagent Agent keeps its metadata and spec (what get_agent shows); of its status, its generation and conditions. */
 function slimAgent(agent: KubeObject): JsonObject {
-  if (!isJsonObject(agent.status)) return agent as unknown as JsonObject;
+  if (!isJsonObject(agent.status)) return agent;
   return { ...agent, status: pick(agent.status, ['observedGeneration', 'conditions']) };
 }
 
