@@ -5,7 +5,7 @@
  * a person reading the report sees every difference the new chart will render. Pure.
  */
 import type { Values } from '../compose.js';
-import { isPlainObject } from '../diff.js';
+import { isJsonObject } from '../json.js';
 
 /** One release's values on the target line, or why they cannot be written there. */
 export interface Mapped {
@@ -21,7 +21,7 @@ export interface Mapped {
 export function present(value: unknown): boolean {
   if (value === undefined || value === null) return false;
   if (Array.isArray(value)) return value.length > 0;
-  if (isPlainObject(value)) return Object.keys(value).length > 0;
+  if (isJsonObject(value)) return Object.keys(value).length > 0;
   return true;
 }
 
