@@ -7,7 +7,7 @@
  * `spec.kubeConfig` installs into another cluster (remote-cluster.ts) with Helm's records (helm-storage.ts).
  */
 import { stringify } from 'yaml';
-import { asObject, isObject, nowTimestamp, stringOr, type JsonObject } from '../api/json.js';
+import { isObject, nowTimestamp, type JsonObject } from '../api/json.js';
 import type { SandboxStore } from '../ops/sandbox-store.js';
 import { CHART_APP_VERSION, CHART_NAME } from './agent-chart.js';
 import { releaseFailure, renderRelease } from './chart-lines.js';
@@ -32,9 +32,12 @@ const RESET_AT = 'reconcile.fluxcd.io/resetAt';
 /** helm-controller retries a release it could not reach with back-off; the sandbox looks again after this (ms). */
 const UNREACHABLE_RETRY_MS = 2_000;
 
+const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
 /** Where Helm keeps the release's records: `spec.storageNamespace`, else the release's own namespace. */
 function storageNamespaceOf(hr: JsonObject): string {
-  return stringOr(asObject(hr.spec).storageNamespace, '') || String(metadata(hr).namespace);
+  return str(obj(hr.spec).storageNamespace) || String(metadata(hr).namespace);
 }
 
 /** The target cluster of `hr`, probing its storage as Helm's first request does. */
@@ -47,27 +50,26 @@ type SourceState = { version: string; digestHex: string } | { reason: string; me
 
 function sourceOf(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject): SourceState {
   const meta = metadata(hr);
-  const ref = asObject(asObject(hr.spec).chartRef);
+  const ref = obj(obj(hr.spec).chartRef);
   if (ref.kind !== 'OCIRepository') {
     return { reason: 'ArtifactFailed', message: `could not get Source object: the sandbox simulates chartRef kind ` +
       `OCIRepository only, not ${JSON.stringify(ref.kind ?? '')}` };
   }
-  const namespace = stringOr(ref.namespace, '') || String(meta.namespace);
-  const source = ctx.store.find('ocirepositories', namespace, stringOr(ref.name, ''));
+  const namespace = str(ref.namespace) || String(meta.namespace);
+  const source = ctx.store.find('ocirepositories', namespace, str(ref.name));
   if (!source) {
     return { reason: 'ArtifactFailed', message: `could not get Source object: ` +
-      `OCIRepository.source.toolkit.fluxcd.io ${JSON.stringify(stringOr(ref.name, ''))} not found` };
+      `OCIRepository.source.toolkit.fluxcd.io ${JSON.stringify(str(ref.name))} not found` };
   }
-  const artifact = asObject(asObject(source.status).artifact);
+  const artifact = obj(obj(source.status).artifact);
   const ready = findCondition(source, 'Ready');
   if (ready?.status !== 'True' || !artifact.revision) {
     return { reason: 'SourceNotReady',
-      message: `OCIRepository '${namespace}/${stringOr(ref.name, '')}' is not ` +
+      message: `OCIRepository '${namespace}/${str(ref.name)}' is not ` +
         `ready${ready?.message ? `: ${ready.message}` : ''}` };
   }
-  const revision = stringOr(artifact.revision, '');
-  const version = stringOr(asObject(artifact.metadata)['org.opencontainers.image.version'], '')
-    || revision.split('@')[0]!;
+  const revision = str(artifact.revision);
+  const version = str(obj(artifact.metadata)['org.opencontainers.image.version']) || revision.split('@')[0]!;
   const digestHex = revision.includes('@sha256:') ? revision.split('@sha256:')[1]! : sha256Hex(revision);
   return { version, digestHex };
 }
@@ -93,29 +95,27 @@ export function valuesDigest(values: JsonObject): string {
  */
 function finalize(ctx: Pick<ControllerContext, 'store' | 'log'>, hr: JsonObject): number | void {
   if (!finalizersOf(hr).includes(FLUX_FINALIZER)) return;
-  const remote = isObject(asObject(hr.spec).kubeConfig);
-  const installed = !remote || stringOr(asObject(hr.status).storageNamespace, '') !== '';
-  if (asObject(hr.spec).suspend !== true && installed) {
+  const remote = isObject(obj(hr.spec).kubeConfig);
+  const installed = !remote || str(obj(hr.status).storageNamespace) !== '';
+  if (obj(hr.spec).suspend !== true && installed) {
     const target = targetOf(ctx.store, hr);
     if (!target.ok && !(target.phase === 'client' && target.secretMissing)) {
       const message = target.phase === 'client'
         ? `failed to build REST client getter to uninstall release: ${target.message}`
-        : 'Helm uninstall failed for release ' +
-          `${stringOr(asObject(hr.spec).targetNamespace, '') || String(metadata(hr).namespace)}/` +
+        : `Helm uninstall failed for release ${str(obj(hr.spec).targetNamespace) || String(metadata(hr).namespace)}/` +
           `${releaseNameOf(hr)}: ${target.message}`;
       const generation = Number(metadata(hr).generation ?? 1);
       const conditions = setCondition(
-        Array.isArray(asObject(hr.status).conditions) ? (asObject(hr.status).conditions as Condition[]) : [],
+        Array.isArray(obj(hr.status).conditions) ? (obj(hr.status).conditions as Condition[]) : [],
         { type: 'Ready', status: 'False', reason: 'UninstallFailed', message, observedGeneration: generation },
       );
-      writeStatus(ctx.store, HR, hr, { ...asObject(hr.status), conditions }, MANAGER);
+      writeStatus(ctx.store, HR, hr, { ...obj(hr.status), conditions }, MANAGER);
       return UNREACHABLE_RETRY_MS;
     }
     if (target.ok) {
       for (const o of inventoryObjects(hr)) deleteOwned(target.store, hr, o);
       if (target.server) {
-        const storage = stringOr(asObject(hr.status).storageNamespace, '') || storageNamespaceOf(hr);
-        deleteRelease(target.store, storage, releaseNameOf(hr));
+        deleteRelease(target.store, str(obj(hr.status).storageNamespace) || storageNamespaceOf(hr), releaseNameOf(hr));
       }
     } else {
       ctx.log?.info?.({ controller: MANAGER,
@@ -153,7 +153,7 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   const hr = store.find(HR, namespace, name);
   if (!hr) return;
   const meta = metadata(hr);
-  const spec = asObject(hr.spec);
+  const spec = obj(hr.spec);
   if (meta.deletionTimestamp) return finalize(ctx, hr);
   // As helm-controller: the finalizer first (also on a suspended release), then the suspend check.
   if (!finalizersOf(hr).includes(FLUX_FINALIZER)) {
@@ -172,12 +172,12 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
   // sync, suspended, or failed for good), never while it waits for the chart or runs an action.
   // Every reconcile acknowledges the `reconcile.fluxcd.io/requestedAt` it saw (what
   // `flux reconcile` waits for) in status.lastHandledReconcileAt.
-  const status: JsonObject = structuredClone(asObject(hr.status));
-  const requested = stringOr(asObject(meta.annotations)[RECONCILE_REQUESTED_AT], '');
+  const status: JsonObject = structuredClone(obj(hr.status));
+  const requested = str(obj(meta.annotations)[RECONCILE_REQUESTED_AT]);
   if (requested !== '') status.lastHandledReconcileAt = requested;
   // A force or reset counts once, when its token is the reconcile request's and not yet handled.
   const asked = (key: string, handled: string) => {
-    const token = stringOr(asObject(meta.annotations)[key], '');
+    const token = str(obj(meta.annotations)[key]);
     return token !== '' && token === requested && status[handled] !== token ? token : undefined;
   };
   const forceAt = asked(FORCE_AT, 'lastHandledForceAt');
@@ -219,12 +219,12 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
     return UNREACHABLE_RETRY_MS;
   }
   const chartVersion = `${source.version}+${source.digestHex.slice(0, 12)}`;
-  const values = asObject(spec.values);
+  const values = obj(spec.values);
   const configDigest = valuesDigest(values);
   const history = (Array.isArray(status.history) ? status.history : []).filter(isObject);
   const deployed = history.find((h) => h.status === 'deployed');
   const releaseName = releaseNameOf(hr);
-  const targetNamespace = stringOr(spec.targetNamespace, '') || namespace;
+  const targetNamespace = str(spec.targetNamespace) || namespace;
   // --force: a Helm upgrade runs even when the release is in sync with what is deployed.
   if (forceAt === undefined && history[0] === deployed && deployed?.chartVersion === chartVersion &&
     deployed.configDigest === configDigest) {
@@ -294,7 +294,7 @@ export function reconcileHelmRelease(ctx: Pick<ControllerContext, 'store' | 'log
     name: releaseName, namespace: targetNamespace, version, status: state, chartName: CHART_NAME, chartVersion,
     appVersion: CHART_APP_VERSION, configDigest,
     digest: `sha256:${sha256Hex(`${releaseName}.v${version}:${configDigest}:${chartVersion}`)}`,
-    firstDeployed: stringOr(history.at(-1)?.firstDeployed, '') || now, lastDeployed: now,
+    firstDeployed: str(history.at(-1)?.firstDeployed) || now, lastDeployed: now,
     ociDigest: `sha256:${source.digestHex}`, action,
   });
   const maxHistory = typeof spec.maxHistory === 'number' ? spec.maxHistory : 5;
@@ -361,7 +361,7 @@ function helmReleaseChanged(event: StoreEvent): Iterable<readonly [string, strin
   const target = [[String(after.namespace ?? ''), String(after.name ?? '')] as const];
   if (event.type !== 'MODIFIED' || !event.previous) return target;
   const before = metadata(event.previous);
-  const requested = (m: JsonObject) => stringOr(asObject(m.annotations)[RECONCILE_REQUESTED_AT], '');
+  const requested = (m: JsonObject) => str(obj(m.annotations)[RECONCILE_REQUESTED_AT]);
   const changed = before.generation !== after.generation || requested(before) !== requested(after)
     || Boolean(before.deletionTimestamp) !== Boolean(after.deletionTimestamp)
     || JSON.stringify(before.finalizers ?? []) !== JSON.stringify(after.finalizers ?? []);
@@ -374,15 +374,15 @@ export function startHelmController(ctx: ControllerContext): Controller {
   controller.watch(HR, helmReleaseChanged).watch('ocirepositories', (event) => {
     const source = metadata(event.object);
     return ctx.store.list(HR).items.filter((hr) => {
-      const ref = asObject(asObject(hr.spec).chartRef);
+      const ref = obj(obj(hr.spec).chartRef);
       return ref.kind === 'OCIRepository' && ref.name === source.name &&
-        (stringOr(ref.namespace, '') || metadata(hr).namespace) === source.namespace;
+        (str(ref.namespace) || metadata(hr).namespace) === source.namespace;
     }).map((hr) => [String(metadata(hr).namespace), String(metadata(hr).name)] as const);
   }).watch('secrets', (event) => {
     // A release on another cluster is looked at again when its kubeconfig Secret changes.
     const secret = metadata(event.object);
     return ctx.store.list(HR, { namespace: String(secret.namespace) }).items
-      .filter((hr) => asObject(asObject(asObject(hr.spec).kubeConfig).secretRef).name === secret.name)
+      .filter((hr) => obj(obj(obj(hr.spec).kubeConfig).secretRef).name === secret.name)
       .map((hr) => [String(metadata(hr).namespace), String(metadata(hr).name)] as const);
   });
   return controller.resync(HR);
