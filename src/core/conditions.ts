@@ -5,6 +5,7 @@
  */
 import { formatKubeTime } from './kube-time.js';
 import type { Condition } from './types.js';
+import { stringOr } from './json.js';
 
 /** The reason findCondition gives a type held twice with different statuses. */
 export const CONTRADICTORY = 'Contradictory';
@@ -56,11 +57,11 @@ export function parseConditions(raw: unknown): Condition[] {
   for (const item of raw) {
     if (typeof item !== 'object' || item === null) continue;
     const m = item as Record<string, unknown>;
-    const c: Condition = { type: str(m.type), status: str(m.status) };
-    if (str(m.reason)) c.reason = str(m.reason);
-    if (str(m.message)) c.message = str(m.message);
+    const c: Condition = { type: stringOr(m.type, ''), status: stringOr(m.status, '') };
+    if (stringOr(m.reason, '')) c.reason = stringOr(m.reason, '');
+    if (stringOr(m.message, '')) c.message = stringOr(m.message, '');
     // A time that does not parse is kept as written rather than lost.
-    const at = formatKubeTime(m.lastTransitionTime) ?? (str(m.lastTransitionTime) || undefined);
+    const at = formatKubeTime(m.lastTransitionTime) ?? (stringOr(m.lastTransitionTime, '') || undefined);
     if (at !== undefined) c.lastTransitionTime = at;
     if (typeof m.observedGeneration === 'number' && Number.isInteger(m.observedGeneration)) {
       c.observedGeneration = m.observedGeneration;
@@ -68,8 +69,4 @@ export function parseConditions(raw: unknown): Condition[] {
     out.push(c);
   }
   return out;
-}
-
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
 }

@@ -4,11 +4,7 @@
  * key, a list is one value compared as a whole by deep equality (so `["a b"]` is never `["a", "b"]`),
  * and an empty map that appears or disappears has no leaves, so it is no change.
  */
-
-/** True for a JSON object (not an array, not null). */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isJsonObject } from './json.js';
 
 /** The sorted dotted paths whose leaves differ between `before` and `after`. */
 export function changedPaths(
@@ -32,9 +28,9 @@ function walk(
     const has = Object.hasOwn(after, key);
     const b = before[key];
     const a = after[key];
-    if (isPlainObject(b) && isPlainObject(a)) walk(path, b, a, out);
-    else if (isPlainObject(a) && !had) walk(path, {}, a, out);
-    else if (isPlainObject(b) && !has) walk(path, b, {}, out);
+    if (isJsonObject(b) && isJsonObject(a)) walk(path, b, a, out);
+    else if (isJsonObject(a) && !had) walk(path, {}, a, out);
+    else if (isJsonObject(b) && !has) walk(path, b, {}, out);
     else if (had !== has || !jsonEqual(b, a)) out.add(path);
   }
 }
@@ -50,7 +46,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
       a.every((item, i) => jsonEqual(item, b[i]))
     );
   }
-  if (isPlainObject(a) && isPlainObject(b)) {
+  if (isJsonObject(a) && isJsonObject(b)) {
     const keys = Object.keys(a);
     return (
       keys.length === Object.keys(b).length &&

@@ -9,8 +9,7 @@
 import { findCondition } from './conditions.js';
 import { formatKubeTime } from './kube-time.js';
 import type { EventSummary, Status } from './types.js';
-
-type Obj = Record<string, unknown>;
+import { isJsonObject, stringOr } from './json.js';
 
 /** At most this many events are reported. */
 export const MAX_EVENTS = 10;
@@ -27,19 +26,19 @@ export function summarizeEvents(
   const pods = new Set(podNames);
   const out: EventSummary[] = [];
   for (const raw of rawEvents) {
-    if (!isObj(raw) || raw.type !== 'Warning') continue;
-    const involved = isObj(raw.involvedObject) ? raw.involvedObject : {};
-    const kind = str(involved.kind);
-    const name = str(involved.name);
+    if (!isJsonObject(raw) || raw.type !== 'Warning') continue;
+    const involved = isJsonObject(raw.involvedObject) ? raw.involvedObject : {};
+    const kind = stringOr(involved.kind, '');
+    const name = stringOr(involved.name, '');
     const owned =
       name === agentName || pods.has(name) ||
         ((kind === 'ReplicaSet' || kind === 'Pod') && name.startsWith(`${agentName}-`));
     if (!owned) continue;
-    const ev: EventSummary = { type: 'Warning', reason: str(raw.reason), message: str(raw.message),
+    const ev: EventSummary = { type: 'Warning', reason: stringOr(raw.reason, ''), message: stringOr(raw.message, ''),
       object: `${kind}/${name}` };
     const count = raw.count;
     if (typeof count === 'number' && count !== 0) ev.count = count;
-    const metadata = isObj(raw.metadata) ? raw.metadata : {};
+    const metadata = isJsonObject(raw.metadata) ? raw.metadata : {};
     const last =
       formatKubeTime(raw.lastTimestamp) ?? formatKubeTime(raw.eventTime) ?? formatKubeTime(metadata.creationTimestamp);
     if (last !== undefined) ev.lastTimestamp = last;
@@ -90,11 +89,4 @@ export function currentWarnings(
   const since = lastSuccessAt(release);
   if (!events || since === undefined) return events ?? [];
   return events.filter((e) => e.lastTimestamp === undefined || e.lastTimestamp >= since);
-}
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
 }

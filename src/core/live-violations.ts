@@ -7,7 +7,7 @@
  * line with no path such as a schema that does not compile) is the change's. Pure.
  */
 import { AGENT_STRING_FIELDS } from './compose.js';
-import { isPlainObject } from './diff.js';
+import { isJsonObject } from './json.js';
 import type { AgentUpdate } from './types.js';
 
 /** The violations of the merged values, split by who brought them. */
@@ -70,10 +70,10 @@ function argumentFor(tokens: readonly string[]): string | undefined {
 function allowedExample(schema: Record<string, unknown>, tokens: readonly string[]): string | undefined {
   let node: unknown = schema;
   for (const token of tokens) {
-    const properties = isPlainObject(node) ? node.properties : undefined;
-    node = isPlainObject(properties) ? properties[token] : undefined;
+    const properties = isJsonObject(node) ? node.properties : undefined;
+    node = isJsonObject(properties) ? properties[token] : undefined;
   }
-  const allowed = isPlainObject(node) && Array.isArray(node.enum) ? node.enum : [];
+  const allowed = isJsonObject(node) && Array.isArray(node.enum) ? node.enum : [];
   return allowed.find((v): v is string => typeof v === 'string' && v !== '');
 }
 

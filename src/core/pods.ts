@@ -5,8 +5,7 @@
  * pod is phase Running, and only its waiting reason says it will not recover.
  */
 import type { ContainerStatus, PodStatus } from './types.js';
-
-type Obj = Record<string, unknown>;
+import { asObject, objectList, stringOr, finiteNumberOr, isJsonObject, type JsonObject } from './json.js';
 
 /**
  * Each pod as `{name, phase, ready, restarts, containers?}`, sorted by name. `ready` comes
@@ -16,19 +15,19 @@ type Obj = Record<string, unknown>;
  * code is not 0; and running but not ready non-init ones as `running` / `NotReady`.
  */
 export function summarizePods(rawPods: readonly unknown[]): PodStatus[] {
-  const pods = rawPods.filter(isObj).map(summarizePod);
+  const pods = rawPods.filter(isJsonObject).map(summarizePod);
   return pods.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-function summarizePod(pod: Obj): PodStatus {
-  const metadata = obj(pod.metadata);
-  const status = obj(pod.status);
-  const ready = list(status.conditions).some((c) => c.type === 'Ready' && c.status === 'True');
-  const out: PodStatus = { name: str(metadata.name), phase: str(status.phase), ready, restarts: 0 };
+function summarizePod(pod: JsonObject): PodStatus {
+  const metadata = asObject(pod.metadata);
+  const status = asObject(pod.status);
+  const ready = objectList(status.conditions).some((c) => c.type === 'Ready' && c.status === 'True');
+  const out: PodStatus = { name: stringOr(metadata.name, ''), phase: stringOr(status.phase, ''), ready, restarts: 0 };
   const containers: ContainerStatus[] = [];
   for (const [statuses, init] of [[status.initContainerStatuses, true], [status.containerStatuses, false]] as const) {
-    for (const cs of list(statuses)) {
-      out.restarts += num(cs.restartCount);
+    for (const cs of objectList(statuses)) {
+      out.restarts += finiteNumberOr(cs.restartCount, 0);
       const entry = containerEntry(cs, init);
       if (entry !== undefined) containers.push(entry);
     }
@@ -37,16 +36,17 @@ function summarizePod(pod: Obj): PodStatus {
   return out;
 }
 
-function containerEntry(cs: Obj, init: boolean): ContainerStatus | undefined {
-  const state = obj(cs.state);
-  const name = str(cs.name);
-  if (isObj(state.waiting)) {
-    return entry(name, 'waiting', str(state.waiting.reason), str(state.waiting.message), init);
+function containerEntry(cs: JsonObject, init: boolean): ContainerStatus | undefined {
+  const state = asObject(cs.state);
+  const name = stringOr(cs.name, '');
+  if (isJsonObject(state.waiting)) {
+    return entry(name, 'waiting', stringOr(state.waiting.reason, ''), stringOr(state.waiting.message, ''), init);
   }
-  if (isObj(state.terminated) && (!init || num(state.terminated.exitCode) !== 0)) {
-    return entry(name, 'terminated', str(state.terminated.reason), str(state.terminated.message), init);
+  if (isJsonObject(state.terminated) && (!init || finiteNumberOr(state.terminated.exitCode, 0) !== 0)) {
+    const { reason, message } = state.terminated;
+    return entry(name, 'terminated', stringOr(reason, ''), stringOr(message, ''), init);
   }
-  if (isObj(state.running) && cs.ready !== true && !init) {
+  if (isJsonObject(state.running) && cs.ready !== true && !init) {
     return entry(name, 'running', 'NotReady', '', init);
   }
   return undefined;
@@ -59,20 +59,4 @@ function entry(name: string, state: ContainerStatus['state'], reason: string, me
   if (message) c.message = message;
   if (init) c.init = true;
   return c;
-}
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-function obj(v: unknown): Obj {
-  return isObj(v) ? v : {};
-}
-function list(v: unknown): Obj[] {
-  return Array.isArray(v) ? v.filter(isObj) : [];
-}
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
-}
-function num(v: unknown): number {
-  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
 }

@@ -6,13 +6,13 @@
  * (`replicas`, `muster.*`, set by hand or GitOps) carry over untouched. Pure: the input is never mutated.
  */
 import { AGENT_STRING_FIELDS, isSet, skillsValues, type Values } from './compose.js';
-import { isPlainObject } from './diff.js';
+import { isJsonObject } from './json.js';
 import type { AgentUpdate } from './types.js';
 
 /** The values after applying `update` to `values`; `values` itself is left untouched. */
 export function applyUpdate(values: Values, update: AgentUpdate): Values {
   const after = structuredClone(values);
-  const agent = isPlainObject(after.agent) ? after.agent : {};
+  const agent = isJsonObject(after.agent) ? after.agent : {};
   if (agent.name === undefined) agent.name = update.name;
   for (const field of AGENT_STRING_FIELDS) {
     const value = update[field];
@@ -23,7 +23,7 @@ export function applyUpdate(values: Values, update: AgentUpdate): Values {
   after.agent = agent;
 
   if (update.modelConfig !== undefined) {
-    const modelConfig = isPlainObject(after.modelConfig) ? after.modelConfig : {};
+    const modelConfig = isJsonObject(after.modelConfig) ? after.modelConfig : {};
     modelConfig.name = update.modelConfig;
     after.modelConfig = modelConfig;
   }

@@ -6,7 +6,7 @@
  * write without its precondition.
  */
 import type { z } from 'zod';
-import { isPlainObject } from '../core/diff.js';
+import { isJsonObject } from '../core/json.js';
 
 /** String fields that are preconditions: null must not read as "no precondition". */
 const PRECONDITIONS = ['version', 'resourceVersion'];
@@ -41,11 +41,11 @@ export function withoutNulls(
     if (value === null && !keep.has(key)) continue;
     // defineProperty, not assignment: a `__proto__` key stays a plain (and then refused) field.
     Object.defineProperty(out, key, {
-      value: isPlainObject(value) ? withoutNulls(value) : Array.isArray(value) ? value.map(nullsOut) : value,
+      value: isJsonObject(value) ? withoutNulls(value) : Array.isArray(value) ? value.map(nullsOut) : value,
       enumerable: true, writable: true, configurable: true,
     });
   }
   return out;
 }
 
-const nullsOut = (value: unknown): unknown => (isPlainObject(value) ? withoutNulls(value) : value);
+const nullsOut = (value: unknown): unknown => (isJsonObject(value) ? withoutNulls(value) : value);

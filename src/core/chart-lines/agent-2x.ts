@@ -8,11 +8,7 @@
 import { conditionStatus, parseConditions } from '../conditions.js';
 import { agentSkills } from '../skills/skill-reads.js';
 import type { Agent, ObjectStatus, Plugin } from '../types.js';
-
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const whole = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+import { asObject, optionalString, wholeNumber, type JsonObject } from '../json.js';
 
 /** The group of chart 2.x's kagent objects. */
 export const KAGENT_V2_GROUP = 'api.kagent.dev';
@@ -35,10 +31,10 @@ export function isLine2Agent(object: { apiVersion?: string } | undefined): boole
 /** The Agent's status as ObjectStatus: its conditions, generations and revisions. */
 export function objectStatus(agent: AgentObject | undefined): ObjectStatus {
   if (!agent) return { exists: false, ready: null, accepted: null };
-  const status = obj(agent.status);
+  const status = asObject(agent.status);
   const conditions = parseConditions(status.conditions);
-  const desired = whole(status.desiredRevision);
-  const latest = whole(status.latestSuccessfulRevision);
+  const desired = wholeNumber(status.desiredRevision);
+  const latest = wholeNumber(status.latestSuccessfulRevision);
   const readyCondition = conditionStatus(conditions, 'Ready');
   const ready = readyCondition === null ? null : readyCondition && desired === latest;
   const warnings = Array.isArray(status.warnings) ? status.warnings.filter((w): w is string => typeof w === 'string')
@@ -47,9 +43,9 @@ export function objectStatus(agent: AgentObject | undefined): ObjectStatus {
     exists: true, ready, accepted: conditionStatus(conditions, 'Accepted'),
     resolvedRefs: conditionStatus(conditions, 'ResolvedRefs'), compatible: conditionStatus(conditions, 'Compatible'),
   };
-  const generation = whole(agent.metadata.generation);
-  const observed = whole(status.observedGeneration);
-  const harness = str(obj(obj(agent.spec).harnessRef).name);
+  const generation = wholeNumber(agent.metadata.generation);
+  const observed = wholeNumber(status.observedGeneration);
+  const harness = optionalString(asObject(asObject(agent.spec).harnessRef).name);
   if (generation !== undefined) out.generation = generation;
   if (observed !== undefined) out.observedGeneration = observed;
   if (harness) out.harness = harness;
@@ -61,27 +57,27 @@ export function objectStatus(agent: AgentObject | undefined): ObjectStatus {
 }
 
 /** A template source (`{git: {url, commit}, path}` or `{oci, path}`) as a plugin's or skill's source fields. */
-function sourceFields(source: Json): Pick<Plugin, 'git' | 'oci' | 'path'> {
-  const git = obj(source.git);
+function sourceFields(source: JsonObject): Pick<Plugin, 'git' | 'oci' | 'path'> {
+  const git = asObject(source.git);
   const out: Pick<Plugin, 'git' | 'oci' | 'path'> = {};
-  if (str(git.url)) out.git = { url: String(git.url), commit: str(git.commit) ?? '' };
-  else if (str(source.oci)) out.oci = String(source.oci);
-  if (str(source.path)) out.path = String(source.path);
+  if (optionalString(git.url)) out.git = { url: String(git.url), commit: optionalString(git.commit) ?? '' };
+  else if (optionalString(source.oci)) out.oci = String(source.oci);
+  if (optionalString(source.path)) out.path = String(source.path);
   return out;
 }
 
 /** The template's skills in the chart's list shape, so they read as a release's values do. */
-function templateSkills(skills: unknown): Json[] {
-  return (Array.isArray(skills) ? skills : []).map(obj).map((s) => {
-    const source = sourceFields(obj(s.source));
-    return { name: str(s.name) ?? '', ...source };
+function templateSkills(skills: unknown): JsonObject[] {
+  return (Array.isArray(skills) ? skills : []).map(asObject).map((s) => {
+    const source = sourceFields(asObject(s.source));
+    return { name: optionalString(s.name) ?? '', ...source };
   });
 }
 
 /** The template's plugins as the wire shape reports them. */
 export function templatePlugins(plugins: unknown): Plugin[] | undefined {
-  const list = (Array.isArray(plugins) ? plugins : []).map(obj).map((p) => ({
-    ...sourceFields(obj(p.source)),
+  const list = (Array.isArray(plugins) ? plugins : []).map(asObject).map((p) => ({
+    ...sourceFields(asObject(p.source)),
     skills: Array.isArray(p.skills) ? p.skills.filter((n): n is string => typeof n === 'string') : [],
   }));
   return list.length > 0 ? list : undefined;
@@ -89,8 +85,8 @@ export function templatePlugins(plugins: unknown): Plugin[] | undefined {
 
 /** The identity fields of an agent read from its 2.x Agent (the release's values, folded in later, win). */
 export function agentFromLine2Cr(cr: AgentObject): Agent {
-  const spec = obj(cr.spec);
-  const template = obj(spec.template);
+  const spec = asObject(cr.spec);
+  const template = asObject(spec.template);
   const status = objectStatus(cr);
   const annotations = cr.metadata.annotations ?? {};
   return {
@@ -98,11 +94,11 @@ export function agentFromLine2Cr(cr: AgentObject): Agent {
     namespace: cr.metadata.namespace ?? '',
     exists: true,
     chartLine: '2.x',
-    displayName: str(annotations[DISPLAY_NAME_ANNOTATION]),
-    description: str(template.description),
-    modelConfig: str(obj(template.modelConfig).name),
-    iconUrl: str(annotations[ICON_URL_ANNOTATION]),
-    systemMessage: str(template.systemPrompt),
+    displayName: optionalString(annotations[DISPLAY_NAME_ANNOTATION]),
+    description: optionalString(template.description),
+    modelConfig: optionalString(asObject(template.modelConfig).name),
+    iconUrl: optionalString(annotations[ICON_URL_ANNOTATION]),
+    systemMessage: optionalString(template.systemPrompt),
     harness: status.harness,
     skills: agentSkills(templateSkills(template.skills)),
     plugins: templatePlugins(template.plugins),

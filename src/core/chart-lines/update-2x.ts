@@ -6,7 +6,7 @@
  * an unused one being noise). Keys the request does not speak about (`extraTools`, `muster.timeout`) carry over.
  */
 import { isSet, type Values } from '../compose.js';
-import { isPlainObject } from '../diff.js';
+import { isJsonObject } from '../json.js';
 import type { AgentUpdate } from '../types.js';
 import {
   hasGitSource, LINE2_AGENT_FIELDS, pluginsList, skillsList, type Line2Settings, type Line2Spec,
@@ -41,7 +41,7 @@ function applyAgentFields(agent: Values, update: AgentUpdate & Line2Spec, settin
 
 function applyMuster(after: Values, update: AgentUpdate & Line2Spec): void {
   if (update.requireApproval === undefined) return;
-  const muster = isPlainObject(after.muster) ? after.muster : {};
+  const muster = isJsonObject(after.muster) ? after.muster : {};
   if (update.requireApproval) muster.requireApproval = true;
   else delete muster.requireApproval;
   setOrDelete(after, 'muster', Object.keys(muster).length > 0 ? muster : undefined);
@@ -64,12 +64,12 @@ function applyCredential(after: Values, update: AgentUpdate & Line2Spec, setting
 /** The 2.x values after applying `update` to `values`; `values` itself is left untouched. */
 export function applyUpdate2x(values: Values, update: AgentUpdate & Line2Spec, settings: Line2Settings): Values {
   const after = structuredClone(values);
-  const agent = isPlainObject(after.agent) ? after.agent : {};
+  const agent = isJsonObject(after.agent) ? after.agent : {};
   if (agent.name === undefined) agent.name = update.name;
   applyAgentFields(agent, update, settings);
   after.agent = agent;
   if (update.modelConfig !== undefined) {
-    const modelConfig = isPlainObject(after.modelConfig) ? after.modelConfig : {};
+    const modelConfig = isJsonObject(after.modelConfig) ? after.modelConfig : {};
     modelConfig.name = update.modelConfig;
     after.modelConfig = modelConfig;
   }

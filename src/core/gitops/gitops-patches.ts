@@ -6,10 +6,8 @@
  * patches, and refuses a release a patch targets rather than propose a change it would override.
  */
 import { parseAllDocuments } from 'yaml';
+import { asList, isJsonObject } from '../json.js';
 import { baseOf, dirOf, isUnder, joinPath, KUSTOMIZATION_FILES } from './gitops-paths.js';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Where a patch of the release is: the kustomization file, or the patch file it names. */
 export interface ReleasePatch { kustomization: string; patchFile?: string }
@@ -22,10 +20,10 @@ export function releasePatches(
   for (const [path, text] of Object.entries(files)) {
     if (!isUnder(path, directory) || !KUSTOMIZATION_FILES.includes(baseOf(path))) continue;
     const kustomization = firstDocument(text);
-    if (!isObj(kustomization)) continue;
+    if (!isJsonObject(kustomization)) continue;
     const entries = [
-      ...listOf(kustomization.patches), ...listOf(kustomization.patchesStrategicMerge),
-      ...listOf(kustomization.patchesJson6902),
+      ...asList(kustomization.patches), ...asList(kustomization.patchesStrategicMerge),
+      ...asList(kustomization.patchesJson6902),
     ];
     for (const entry of entries) {
       const hit = patchOf(files, dirOf(path), entry, name);
@@ -39,7 +37,7 @@ export function releasePatches(
 function patchOf(
   files: Readonly<Record<string, string>>, dir: string, entry: unknown, name: string,
 ): string | undefined {
-  if (isObj(entry) && isObj(entry.target)) {
+  if (isJsonObject(entry) && isJsonObject(entry.target)) {
     const { kind, name: wanted } = entry.target;
     const kindMatches = kind === undefined || kind === 'HelmRelease';
     // A target's name is a regular expression kustomize anchors at both ends.
@@ -48,12 +46,13 @@ function patchOf(
     return typeof entry.path === 'string' ? joinPath(dir, entry.path) : '';
   }
   // Without a target the patch names its object: a file, or the patch text itself.
-  const file = typeof entry === 'string' && !entry.includes('\n') ? entry : isObj(entry) ? entry.path : undefined;
+  const file = typeof entry === 'string' && !entry.includes('\n') ? entry
+    : isJsonObject(entry) ? entry.path : undefined;
   if (typeof file === 'string') {
     const at = joinPath(dir, file);
     return namesRelease(files[at], name) ? at : undefined;
   }
-  const inline = typeof entry === 'string' ? entry : isObj(entry) ? entry.patch : undefined;
+  const inline = typeof entry === 'string' ? entry : isJsonObject(entry) ? entry.patch : undefined;
   return typeof inline === 'string' && namesRelease(inline, name) ? '' : undefined;
 }
 
@@ -68,10 +67,8 @@ function anchored(pattern: string, name: string): boolean {
 function namesRelease(text: string | undefined, name: string): boolean {
   if (text === undefined) return false;
   return allDocuments(text)
-    .some((d) => isObj(d) && d.kind === 'HelmRelease' && isObj(d.metadata) && d.metadata.name === name);
+    .some((d) => isJsonObject(d) && d.kind === 'HelmRelease' && isJsonObject(d.metadata) && d.metadata.name === name);
 }
-
-const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 function allDocuments(text: string): unknown[] {
   try {

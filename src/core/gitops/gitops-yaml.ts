@@ -5,6 +5,7 @@
  * what it means on the cluster (`on` stays a string).
  */
 import { Document, isMap, isNode, isScalar, isSeq, parseAllDocuments, type Node, type ParsedNode } from 'yaml';
+import { isJsonObject } from '../json.js';
 
 export type YamlDocument = Document.Parsed<ParsedNode>;
 
@@ -54,9 +55,6 @@ export function isEmptyStream(text: string): boolean {
   return !Array.isArray(docs) || docs.every((d) => d.contents === null || plain(d) === null);
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * Makes `node` hold `value`, changing as little as possible: map entries are kept,
  * updated in place, removed or appended (new keys after the existing ones); sequence
@@ -65,7 +63,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
  * comments to the new one. Returns the node to store (itself when kept).
  */
 export function syncNode(doc: Document, node: unknown, value: unknown): unknown {
-  if (isMap(node) && isPlainObject(value)) {
+  if (isMap(node) && isJsonObject(value)) {
     for (const pair of [...node.items]) {
       const key = isScalar(pair.key) ? pair.key.value : pair.key;
       if (typeof key !== 'string' || !(key in value)) node.items.splice(node.items.indexOf(pair), 1);

@@ -7,15 +7,14 @@
  * them from the values the write would leave on the release.
  */
 
-type Values = Readonly<Record<string, unknown>>;
+import { asObject } from '../json.js';
 
-const record = (value: unknown): Values | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Values : undefined;
+type Values = Readonly<Record<string, unknown>>;
 
 /** The refusals for the bindings `values` carry, in the original's words (empty when there are none). */
 export function bindingViolations(values: Values): string[] {
   const out: string[] = [];
-  if (record(values.muster)?.requireApproval === true) {
+  if (asObject(values.muster).requireApproval === true) {
     out.push('muster.requireApproval: a claude Harness agent takes no requireApproval binding: its muster tools are ' +
       "read-only, and approving a call is muster's");
   }
@@ -24,8 +23,8 @@ export function bindingViolations(values: Values): string[] {
     out.push('extraTools: a claude Harness agent reaches tools through muster only, where its toolset is checked; ' +
       `drop the ${extra.length} extra binding(s)`);
   }
-  const agentSpec = record(values.extraAgentSpec);
-  if (agentSpec && Object.hasOwn(agentSpec, 'tools') && agentSpec.tools !== null && agentSpec.tools !== undefined) {
+  const agentSpec = asObject(values.extraAgentSpec);
+  if (Object.hasOwn(agentSpec, 'tools') && agentSpec.tools !== null && agentSpec.tools !== undefined) {
     out.push('extraAgentSpec.tools: a claude Harness agent reaches tools through muster only, where its toolset is ' +
       'checked');
   }

@@ -9,14 +9,15 @@
 import type { Values } from '../compose.js';
 import { blockOfSkillsList } from '../skills/skill-reads.js';
 import { DEFAULT_HARNESS } from './map-to-2x.js';
-import { mapped, obj, present, str, type Mapped } from './mapped.js';
+import { mapped, present, type Mapped } from './mapped.js';
 import { extraToolsRefusal } from './template-fields.js';
+import { asObject, optionalString } from '../json.js';
 
 const ONLY_2X = 'which chart 0.x cannot express; remove it with update_agent first, or keep the namespace on 2.x';
 
 function agentOf(agent: Values, refusals: string[], notes: string[]): Values {
   const { harness, egress, ...rest } = agent;
-  const name = str(harness);
+  const name = optionalString(harness);
   if (name !== undefined && name !== DEFAULT_HARNESS) {
     refusals.push(`the agent runs on Harness ${name}, ${ONLY_2X} (0.x runs agents on kagent's go runtime only)`);
   } else if (name) notes.push(`Harness ${name} → runtime unset (0.x's default, go)`);
@@ -43,14 +44,14 @@ export function mapTo0x(values: Values): Mapped {
   const refusals: string[] = [];
   const out: Values = {};
   for (const [key, value] of Object.entries(values)) {
-    if (key === 'agent') out.agent = agentOf(obj(value), refusals, notes);
+    if (key === 'agent') out.agent = agentOf(asObject(value), refusals, notes);
     else if (key === 'skills') {
-      const block = Array.isArray(value) ? blockOfSkillsList(value) : obj(value);
+      const block = Array.isArray(value) ? blockOfSkillsList(value) : asObject(value);
       if (present(block)) out.skills = block;
     } else if (key === 'skillsGitAuthSecretRef') {
       continue;
     } else if (key === 'muster') {
-      const muster = musterOf(obj(value), refusals, notes);
+      const muster = musterOf(asObject(value), refusals, notes);
       if (muster) out.muster = muster;
     } else if (key === 'plugins' || key === 'context' || key === 'extraAgentSpec') {
       if (present(value)) refusals.push(`${key} is a 2.x feature here, ${ONLY_2X}`);
@@ -60,9 +61,9 @@ export function mapTo0x(values: Values): Mapped {
     } else out[key] = structuredClone(value);
   }
   // The secret may come before the skills in key order: attach it to the block they became.
-  const secret = str(obj(values.skillsGitAuthSecretRef).name);
-  if (secret && out.skills && obj(out.skills).gitRefs) {
-    out.skills = { ...obj(out.skills), gitAuthSecretRef: { name: secret } };
+  const secret = optionalString(asObject(values.skillsGitAuthSecretRef).name);
+  if (secret && out.skills && asObject(out.skills).gitRefs) {
+    out.skills = { ...asObject(out.skills), gitAuthSecretRef: { name: secret } };
   } else if (secret) notes.push('skillsGitAuthSecretRef dropped: the agent has no git skill to read with it');
   return mapped(out, notes, refusals);
 }

@@ -10,8 +10,9 @@ import { systemMessageViolation } from '../chart-lines/line-arguments.js';
 import { skillsList } from '../chart-lines/values-2x.js';
 import { isFullCommit } from '../skills/skill-pins.js';
 import type { GitRef } from '../types.js';
-import { mapped, obj, present, str, type Mapped } from './mapped.js';
+import { mapped, present, type Mapped } from './mapped.js';
 import { extraAgentSpecRefusal, extraToolsRefusal } from './template-fields.js';
+import { asList, asObject, optionalString, stringList } from '../json.js';
 
 /** The Harness agents of runtime `go` (or none) run on after the move. */
 export const DEFAULT_HARNESS = 'kagent';
@@ -39,7 +40,7 @@ const DROPPED_MUSTER: Record<string, string> = {
 };
 
 function harnessOf(agent: Record<string, unknown>, options: To2xOptions, notes: string[], refusals: string[]) {
-  const runtime = str(agent.runtime);
+  const runtime = optionalString(agent.runtime);
   if (options.harnessName) {
     notes.push(`runtime ${runtime ?? '(unset)'} → Harness ${options.harnessName} (--harness-name)`);
     return options.harnessName;
@@ -55,8 +56,10 @@ function harnessOf(agent: Record<string, unknown>, options: To2xOptions, notes: 
 }
 
 function skillsOf(skills: Record<string, unknown>, refusals: string[]): Values[] {
-  const gitRefs = (Array.isArray(skills.gitRefs) ? skills.gitRefs : []).map(obj) as unknown as GitRef[];
-  const refs = (Array.isArray(skills.refs) ? skills.refs : []).filter((r): r is string => typeof r === 'string');
+  // Cast kept: the refs are user values, unchecked; isFullCommit tests its argument's type, so a field of another
+  // type reads as unpinned and the release is refused.
+  const gitRefs = asList(skills.gitRefs).map(asObject) as unknown as GitRef[];
+  const refs = stringList(skills.refs) ?? [];
   gitRefs.forEach((ref, i) => {
     if (!isFullCommit(ref.commit ?? ref.ref)) {
       refusals.push(`skills.gitRefs[${i}] (${ref.url}) is not pinned to a commit (ref ${ref.ref ?? '(default ' +
@@ -74,16 +77,16 @@ function skillsOf(skills: Record<string, unknown>, refusals: string[]): Values[]
 }
 
 function agentOf(values: Values, options: To2xOptions, notes: string[], refusals: string[]): Values {
-  const agent = obj(values.agent);
+  const agent = asObject(values.agent);
   const { runtime: _runtime, ...rest } = agent;
-  const tooLong = systemMessageViolation(str(agent.systemMessage));
+  const tooLong = systemMessageViolation(optionalString(agent.systemMessage));
   if (tooLong) refusals.push(tooLong);
   const harness = harnessOf(agent, options, notes, refusals);
   return { ...rest, ...(harness ? { harness } : {}) };
 }
 
 function musterOf(values: Values, options: To2xOptions, notes: string[]): Values | undefined {
-  const muster = obj(values.muster);
+  const muster = asObject(values.muster);
   const out: Values = {};
   for (const [key, value] of Object.entries(muster)) {
     const why = DROPPED_MUSTER[key];
@@ -103,10 +106,10 @@ export function mapTo2x(values: Values, options: To2xOptions = {}): Mapped {
   for (const [key, value] of Object.entries(values)) {
     if (key === 'agent') out.agent = agentOf(values, options, notes, refusals);
     else if (key === 'skills') {
-      const skills = obj(value);
+      const skills = asObject(value);
       const list = skillsOf(skills, refusals);
       if (list.length > 0) out.skills = list;
-      const secret = str(obj(skills.gitAuthSecretRef).name);
+      const secret = optionalString(asObject(skills.gitAuthSecretRef).name);
       if (secret && list.some((s) => 'git' in s)) out.skillsGitAuthSecretRef = { name: secret };
       else if (secret) notes.push('skills.gitAuthSecretRef dropped: the agent has no git skill to read with it');
     } else if (key === 'muster') {

@@ -5,7 +5,7 @@
  * a person reading the report sees every difference the new chart will render. Pure.
  */
 import type { Values } from '../compose.js';
-import { isPlainObject } from '../diff.js';
+import { isJsonObject } from '../json.js';
 
 /** One release's values on the target line, or why they cannot be written there. */
 export interface Mapped {
@@ -17,15 +17,11 @@ export interface Mapped {
   refusals: string[];
 }
 
-export type Json = Record<string, unknown>;
-export const obj = (v: unknown): Json => (isPlainObject(v) ? v : {});
-export const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
 /** True when a values key holds something (an empty map or list counts as absent). */
 export function present(value: unknown): boolean {
   if (value === undefined || value === null) return false;
   if (Array.isArray(value)) return value.length > 0;
-  if (isPlainObject(value)) return Object.keys(value).length > 0;
+  if (isJsonObject(value)) return Object.keys(value).length > 0;
   return true;
 }
 

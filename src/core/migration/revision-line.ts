@@ -6,11 +6,11 @@
  */
 import type { ChartLine } from '../chart-lines/chart-line.js';
 import type { Values } from '../compose.js';
-import { obj } from './mapped.js';
+import { asObject } from '../json.js';
 
 /** The line values were written for: 2.x names a Harness (always written there) or holds the skills list. */
 export function valuesLine(values: Values): ChartLine {
-  return Array.isArray(values.skills) || typeof obj(values.agent).harness === 'string' ? '2.x' : '0.x';
+  return Array.isArray(values.skills) || typeof asObject(values.agent).harness === 'string' ? '2.x' : '0.x';
 }
 
 /** The 409 text of a rollback to a revision of the other line, or undefined when the lines agree. */

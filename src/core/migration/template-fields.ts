@@ -5,7 +5,8 @@
  * mean the same thing on both sides; any other key would land on a field 2.x does not have (the schema accepts any
  * object there, so nothing else would catch it), so it is refused by name instead of carried. Pure.
  */
-import { brief, obj, present } from './mapped.js';
+import { brief, present } from './mapped.js';
+import { asObject } from '../json.js';
 
 /** The fields of the v1alpha3 Agent's `spec.template` an `extraAgentSpec` key may name. */
 export const TEMPLATE_FIELDS: readonly string[] = [
@@ -14,7 +15,7 @@ export const TEMPLATE_FIELDS: readonly string[] = [
 
 /** The keys of an `extraAgentSpec` that are not template fields, sorted. */
 export function nonTemplateKeys(extra: unknown): string[] {
-  return Object.keys(obj(extra)).filter((k) => !TEMPLATE_FIELDS.includes(k)).sort();
+  return Object.keys(asObject(extra)).filter((k) => !TEMPLATE_FIELDS.includes(k)).sort();
 }
 
 /** The refusal of a 0.x `extraAgentSpec` 2.x cannot carry, or undefined. */

@@ -8,7 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Values } from '../compose.js';
-import { changedPaths, isPlainObject, jsonEqual } from '../diff.js';
+import { changedPaths, jsonEqual } from '../diff.js';
+import { isJsonObject } from '../json.js';
 import type { StoredRevision } from './revision-record.js';
 import type { RevisionEntry } from '../types.js';
 import { toYaml } from '../yaml.js';
@@ -42,8 +43,8 @@ export function valuesDigests(values: Values): string[] {
 
 /** The snapshots of a HelmRelease status, newest first as Flux keeps them. */
 export function fluxHistory(status: unknown): FluxSnapshot[] {
-  const history = isPlainObject(status) && Array.isArray(status.history) ? status.history : [];
-  return history.filter(isPlainObject).map((h) => {
+  const history = isJsonObject(status) && Array.isArray(status.history) ? status.history : [];
+  return history.filter(isJsonObject).map((h) => {
     const out: FluxSnapshot = {};
     for (const key of ['configDigest', 'chartVersion', 'status', 'lastDeployed'] as const) {
       if (typeof h[key] === 'string') out[key] = h[key];

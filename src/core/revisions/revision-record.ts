@@ -8,12 +8,12 @@
  */
 import { blockOfSkillsList } from '../skills/skill-reads.js';
 import { AGENT_STRING_FIELDS, isSet, MANAGED_BY_LABEL, MANAGED_BY_VALUE, type Values } from '../compose.js';
-import { isPlainObject } from '../diff.js';
 import {
   copiedSpecSchema, isSpecFromValues, MAX_REVISION, revisionProblem, SPEC_FROM_VALUES, storedRevisionSchema,
 } from './revision-schema.js';
 import { parseSkillRefs, type SkillRefs } from '../skills/skill-pins.js';
 import type { AgentUpdate, GitRef, RevisionOperation, RevisionSpec, SkillsSpec } from '../types.js';
+import { asObject, isJsonObject, optionalString, type JsonObject } from '../json.js';
 
 export { MAX_REVISION } from './revision-schema.js';
 export const AGENT_LABEL = 'agent-manager.giantswarm.io/agent';
@@ -76,10 +76,6 @@ export interface RevisionOwner {
   uid: string;
 }
 
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (isPlainObject(v) ? v : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
 export function revisionName(agent: string, revision: number): string {
   return `${agent}-${revision}`;
 }
@@ -112,24 +108,24 @@ export function nextRevision(
 
 /** The curated fields the values describe (what a rollback applies again). */
 export function specOfValues(values: Values): RevisionSpec {
-  const agent = obj(values.agent);
+  const agent = asObject(values.agent);
   const spec: RevisionSpec = {};
   for (const field of AGENT_STRING_FIELDS) {
-    const value = str(agent[field]);
+    const value = optionalString(agent[field]);
     if (value !== undefined) spec[field] = value;
   }
-  const modelConfig = str(obj(values.modelConfig).name);
+  const modelConfig = optionalString(asObject(values.modelConfig).name);
   if (modelConfig) spec.modelConfig = modelConfig;
   if (Array.isArray(values.toolset)) spec.toolset = values.toolset.filter((s): s is string => typeof s === 'string');
   const skills = skillsSpecOf(Array.isArray(values.skills) ? blockOfSkillsList(values.skills) : values.skills);
   if (skills) spec.skills = skills;
   // Chart 2.x's fields: the Harness (always written on 2.x, so it marks a 2.x revision), plugins and approval.
-  const harness = str(agent.harness);
+  const harness = optionalString(agent.harness);
   if (harness) {
     spec.harness = harness;
-    const plugins = Array.isArray(values.plugins) ? values.plugins.map(obj) : [];
+    const plugins = Array.isArray(values.plugins) ? values.plugins.map(asObject) : [];
     if (plugins.length > 0) spec.plugins = plugins as unknown as NonNullable<RevisionSpec['plugins']>;
-    if (obj(values.muster).requireApproval === true) spec.requireApproval = true;
+    if (asObject(values.muster).requireApproval === true) spec.requireApproval = true;
   }
   for (const key of ['labels', 'annotations'] as const) {
     const map = stringMap(values[key]);
@@ -139,26 +135,26 @@ export function specOfValues(values: Values): RevisionSpec {
 }
 
 function stringMap(value: unknown): Record<string, string> | undefined {
-  const entries = Object.entries(obj(value)).filter((e): e is [string, string] => typeof e[1] === 'string');
+  const entries = Object.entries(asObject(value)).filter((e): e is [string, string] => typeof e[1] === 'string');
   return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
 
 function skillsSpecOf(value: unknown): SkillsSpec | undefined {
-  const skills = obj(value);
+  const skills = asObject(value);
   const out: SkillsSpec = {};
   if (Array.isArray(skills.refs)) {
     const refs = skills.refs.filter((s): s is string => typeof s === 'string');
     if (refs.length > 0) out.refs = refs;
   }
   if (Array.isArray(skills.gitRefs)) {
-    const gitRefs = skills.gitRefs.map(obj).filter((g) => typeof g.url === 'string').map((g) => {
+    const gitRefs = skills.gitRefs.map(asObject).filter((g) => typeof g.url === 'string').map((g) => {
       const ref: GitRef = { url: String(g.url) };
-      for (const key of ['path', 'ref', 'name'] as const) if (str(g[key])) ref[key] = String(g[key]);
+      for (const key of ['path', 'ref', 'name'] as const) if (optionalString(g[key])) ref[key] = String(g[key]);
       return ref;
     });
     if (gitRefs.length > 0) out.gitRefs = gitRefs;
   }
-  const secret = str(obj(skills.gitAuthSecretRef).name);
+  const secret = optionalString(asObject(skills.gitAuthSecretRef).name);
   if (secret) out.gitAuthSecretName = secret;
   return Object.keys(out).length > 0 ? out : undefined;
 }
@@ -219,7 +215,7 @@ function changeCause(record: RevisionRecord): string {
 
 /** The ControllerRevision that records one write. */
 export function buildRevision(agent: string, revision: number, owner: RevisionOwner, record: RevisionRecord) {
-  const data: Json = { operation: record.operation };
+  const data: JsonObject = { operation: record.operation };
   if (record.rolledBackTo !== undefined) data.rolledBackTo = record.rolledBackTo;
   if (isSet(record.requestedBy)) data.requestedBy = record.requestedBy;
   data.changed = [...record.changed];
@@ -254,17 +250,17 @@ const OPERATIONS: readonly RevisionOperation[] = ['create', 'update', 'rollback'
  * Both formats read: `spec` as the marker that refers to `values`, and `spec` as a copy
  * of the curated fields beside them.
  */
-export function parseRevision(object: Json): StoredRevision | undefined {
-  const meta = obj(object.metadata);
+export function parseRevision(object: JsonObject): StoredRevision | undefined {
+  const meta = asObject(object.metadata);
   const revision = object.revision;
   if (typeof revision !== 'number' || !Number.isInteger(revision) || revision < 1 || revision > MAX_REVISION) {
     return undefined;
   }
-  const owners = Array.isArray(meta.ownerReferences) ? meta.ownerReferences.map(obj) : [];
+  const owners = Array.isArray(meta.ownerReferences) ? meta.ownerReferences.map(asObject) : [];
   const owner = owners.find((o) => o.kind === 'HelmRelease');
   const base = { revision, name: String(meta.name ?? ''), createdAt: String(meta.creationTimestamp ?? '') };
-  const ownerUid = str(owner?.uid);
-  const operation = obj(object.data).operation;
+  const ownerUid = optionalString(owner?.uid);
+  const operation = asObject(object.data).operation;
   const malformed = (problem: string): StoredRevision => ({
     ...base,
     ...(OPERATIONS.includes(operation as RevisionOperation) ? { operation: operation as RevisionOperation } : {}),
@@ -284,11 +280,11 @@ export function parseRevision(object: Json): StoredRevision | undefined {
   const out: StoredRevision = {
     ...base, operation: data.operation, changed: data.changed ?? [], spec, values: data.values,
   };
-  if (str(data.requestedBy)) out.requestedBy = data.requestedBy;
+  if (optionalString(data.requestedBy)) out.requestedBy = data.requestedBy;
   if (data.rolledBackTo !== undefined) out.rolledBackTo = data.rolledBackTo;
   // Stored by us, but editable by anyone who may write revisions: parsed as untrusted.
   const askedSkills = (data as { skillRefs?: unknown }).skillRefs;
-  const skillRefs = isPlainObject(askedSkills) ? parseSkillRefs(JSON.stringify(askedSkills)) : {};
+  const skillRefs = isJsonObject(askedSkills) ? parseSkillRefs(JSON.stringify(askedSkills)) : {};
   if (skillRefs.gitRefs || skillRefs.refs) out.skillRefs = skillRefs;
   if (ownerUid) out.ownerUid = ownerUid;
   const guard = guardOf((data as { guard?: unknown }).guard);
@@ -298,10 +294,10 @@ export function parseRevision(object: Json): StoredRevision | undefined {
 
 /** A recorded guard verdict read as untrusted input: kept only when it has the recorded shape. */
 function guardOf(raw: unknown): RevisionGuard | undefined {
-  const g = obj(raw);
+  const g = asObject(raw);
   if (typeof g.harness !== 'string' || typeof g.caller !== 'string' || typeof g.checkedAt !== 'string' ||
     !Array.isArray(g.tools)) return undefined;
-  const tools = g.tools.map(obj).filter((t) => typeof t.name === 'string' && typeof t.readOnly === 'boolean')
+  const tools = g.tools.map(asObject).filter((t) => typeof t.name === 'string' && typeof t.readOnly === 'boolean')
     .map((t) => ({ name: String(t.name), readOnly: t.readOnly === true }));
   return { harness: g.harness, caller: g.caller, checkedAt: g.checkedAt, tools };
 }

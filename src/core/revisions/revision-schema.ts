@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { AGENT_STRING_FIELDS } from '../compose.js';
+import { isJsonObject } from '../json.js';
 
 /**
  * The largest revision number read or recorded: 15 digits, as the REST path takes them,
@@ -80,8 +81,7 @@ export type StoredRevisionData = z.output<typeof dataSchema>;
 
 /** True for the marker of a spec read from `values`. */
 export function isSpecFromValues(spec: unknown): boolean {
-  return typeof spec === 'object' && spec !== null && !Array.isArray(spec)
-    && Object.keys(spec).length === 1 && (spec as { $ref?: unknown }).$ref === SPEC_FROM_VALUES.$ref;
+  return isJsonObject(spec) && Object.keys(spec).length === 1 && spec.$ref === SPEC_FROM_VALUES.$ref;
 }
 
 /** The first thing wrong with a revision, as `data.spec.modelConfig: expected string, received number`. */

@@ -9,6 +9,7 @@ import { invalid } from '../errors.js';
 import { goQuote } from '../go-quote.js';
 import { parseSkillOci } from './skill-oci.js';
 import type { GitRef, SkillsSpec } from '../types.js';
+import { isJsonObject } from '../json.js';
 
 /** The longest skill name, in bytes of UTF-8 (Go's `len`). */
 export const MAX_SKILL_NAME_BYTES = 63;
@@ -41,7 +42,7 @@ export function gitSkillName(ref: Pick<GitRef, 'url' | 'path' | 'name'>): string
 /** Every problem with a skills block, in field order; `[]` when it is fine or absent. */
 export function skillsViolations(skills: unknown): string[] {
   if (skills === undefined || skills === null) return [];
-  if (!isObject(skills)) return ['skills must be an object {refs?, gitRefs?, gitAuthSecretName?}'];
+  if (!isJsonObject(skills)) return ['skills must be an object {refs?, gitRefs?, gitAuthSecretName?}'];
   const out: string[] = [];
   for (const key of Object.keys(skills)) {
     if (!SKILLS_FIELDS.has(key)) {
@@ -94,7 +95,7 @@ function gitRefsViolations(gitRefs: unknown): string[] {
   const mounted = new Map<string, number>();
   gitRefs.forEach((ref: unknown, i) => {
     const at = `skills.gitRefs[${i}]`;
-    if (!isObject(ref)) {
+    if (!isJsonObject(ref)) {
       out.push(`${at} must be an object {url, path?, ref? | commit?, name?}`);
       return;
     }
@@ -163,8 +164,4 @@ function gitRefViolations(ref: Record<string, unknown>, at: string): string[] {
     out.push(`${at} needs a name of at most ${MAX_SKILL_NAME_BYTES} characters; ${goQuote(mount)} is longer`);
   }
   return out;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

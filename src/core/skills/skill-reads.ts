@@ -6,31 +6,27 @@
  * from an older write) is ignored, and a pin it does not explain is reported as written.
  * The inverse, `askedSkills`, is what a refresh follows. Pure.
  */
-import { isPlainObject } from '../diff.js';
 import { isFullCommit, type SkillRefs } from './skill-pins.js';
 import { parseSkillOci } from './skill-oci.js';
 import type { AgentSkills, GitRef, SkillsSpec } from '../types.js';
-
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (isPlainObject(v) ? v : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+import { asObject, optionalString, type JsonObject } from '../json.js';
 
 /**
  * Chart 2.x's skills list (`[{name, git: {url, commit}, path} | {name, oci}]`) as the 0.x block it carries the same
  * pins as (`{gitRefs: [{url, path, name, ref: <commit>}], refs: [<oci>]}`), so reads and a refresh read both lines
  * the same way. Entries of neither shape are left out, as the block's reader leaves them out.
  */
-export function blockOfSkillsList(list: readonly unknown[]): Json {
-  const gitRefs: Json[] = [];
+export function blockOfSkillsList(list: readonly unknown[]): JsonObject {
+  const gitRefs: JsonObject[] = [];
   const refs: string[] = [];
-  for (const entry of list.map(obj)) {
-    const git = obj(entry.git);
-    if (str(git.url)) {
-      const ref: Json = { url: git.url, name: str(entry.name) ?? '' };
-      if (str(entry.path)) ref.path = entry.path;
-      if (str(git.commit)) ref.ref = git.commit;
+  for (const entry of list.map(asObject)) {
+    const git = asObject(entry.git);
+    if (optionalString(git.url)) {
+      const ref: JsonObject = { url: git.url, name: optionalString(entry.name) ?? '' };
+      if (optionalString(entry.path)) ref.path = entry.path;
+      if (optionalString(git.commit)) ref.ref = git.commit;
       gitRefs.push(ref);
-    } else if (str(entry.oci)) {
+    } else if (optionalString(entry.oci)) {
       refs.push(String(entry.oci));
     }
   }
@@ -39,19 +35,19 @@ export function blockOfSkillsList(list: readonly unknown[]): Json {
 
 /** The read shape of a `skills` values block (chart 0.x: refs, gitRefs, gitAuthSecretRef; chart 2.x: the list). */
 export function agentSkills(raw: unknown, known: SkillRefs = {}): AgentSkills | undefined {
-  const skills = Array.isArray(raw) ? blockOfSkillsList(raw) : obj(raw);
+  const skills = Array.isArray(raw) ? blockOfSkillsList(raw) : asObject(raw);
   const out: AgentSkills = {};
   if (Array.isArray(skills.refs)) {
     const refs = skills.refs.filter((r): r is string => typeof r === 'string').map((ref) => ociSkill(ref, known));
     if (refs.length > 0) out.refs = refs;
   }
   if (Array.isArray(skills.gitRefs) && skills.gitRefs.length > 0) {
-    out.gitRefs = skills.gitRefs.map(obj).map((g) => {
+    out.gitRefs = skills.gitRefs.map(asObject).map((g) => {
       const url = String(g.url ?? '');
-      const name = str(g.name);
-      const ref = str(g.ref);
+      const name = optionalString(g.name);
+      const ref = optionalString(g.ref);
       const skill: NonNullable<AgentSkills['gitRefs']>[number] = { url };
-      if (str(g.path)) skill.path = String(g.path);
+      if (optionalString(g.path)) skill.path = String(g.path);
       if (name) skill.name = name;
       if (isFullCommit(ref)) {
         const entry = known.gitRefs?.find(
@@ -66,7 +62,7 @@ export function agentSkills(raw: unknown, known: SkillRefs = {}): AgentSkills | 
       return skill;
     });
   }
-  const secret = str(obj(skills.gitAuthSecretRef).name);
+  const secret = optionalString(asObject(skills.gitAuthSecretRef).name);
   if (secret) out.gitAuthSecretName = secret;
   return Object.keys(out).length > 0 ? out : undefined;
 }

@@ -7,26 +7,24 @@
  * version, state, deploy time and config digest. Every other type is kept whole. Applied once, as an object enters.
  */
 import type { Gvr, KubeObject } from '../../service/ports.js';
-
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isJsonObject, type JsonObject } from '../../core/json.js';
 
 /** `from`'s own fields among `keys` that are set, in `keys`' order. */
-function pick(from: unknown, keys: readonly string[]): Json {
-  const out: Json = {};
-  if (!isObj(from)) return out;
+function pick(from: unknown, keys: readonly string[]): JsonObject {
+  const out: JsonObject = {};
+  if (!isJsonObject(from)) return out;
   for (const key of keys) if (from[key] !== undefined) out[key] = from[key];
   return out;
 }
 
 /** `list`'s object entries, each picked; undefined when `list` is no array. */
-function pickEach(list: unknown, keys: readonly string[]): Json[] | undefined {
+function pickEach(list: unknown, keys: readonly string[]): JsonObject[] | undefined {
   return Array.isArray(list) ? list.map((item) => pick(item, keys)) : undefined;
 }
 
 /** A copy of `from` without the keys whose value is undefined (`delete` would leave V8 a bigger, slower object). */
-function defined(from: Json): Json {
-  const out: Json = {};
+function defined(from: JsonObject): JsonObject {
+  const out: JsonObject = {};
   for (const key of Object.keys(from)) if (from[key] !== undefined) out[key] = from[key];
   return out;
 }
@@ -36,22 +34,22 @@ const META = ['name', 'namespace', 'resourceVersion', 'generation', 'deletionTim
 const CONTAINER = ['name', 'ready', 'restartCount', 'state'] as const;
 const HISTORY = ['version', 'chartVersion', 'status', 'lastDeployed', 'configDigest'] as const;
 
-function slimPod(pod: KubeObject): Json {
-  const status = isObj(pod.status) ? pod.status : {};
+function slimPod(pod: KubeObject): JsonObject {
+  const status = isJsonObject(pod.status) ? pod.status : {};
   return defined({
     apiVersion: pod.apiVersion, kind: pod.kind, metadata: pick(pod.metadata, META),
     status: defined({
       phase: status.phase,
       // Only Ready tells (core/pods.ts): a pod's other conditions are left out.
       conditions: pickEach(Array.isArray(status.conditions)
-        ? status.conditions.filter((c) => isObj(c) && c.type === 'Ready') : undefined, ['type', 'status']),
+        ? status.conditions.filter((c) => isJsonObject(c) && c.type === 'Ready') : undefined, ['type', 'status']),
       initContainerStatuses: pickEach(status.initContainerStatuses, CONTAINER),
       containerStatuses: pickEach(status.containerStatuses, CONTAINER),
     }),
   });
 }
 
-function slimDeployment(deployment: KubeObject): Json {
+function slimDeployment(deployment: KubeObject): JsonObject {
   return defined({
     apiVersion: deployment.apiVersion, kind: deployment.kind, metadata: pick(deployment.metadata, META),
     spec: pick(deployment.spec, ['replicas']),
@@ -60,19 +58,18 @@ function slimDeployment(deployment: KubeObject): Json {
   });
 }
 
-function slimEvent(event: KubeObject): Json {
-  const e = event as KubeObject & Json;
+function slimEvent(event: KubeObject): JsonObject {
   return defined({
-    apiVersion: e.apiVersion, kind: e.kind,
-    metadata: pick(e.metadata, ['name', 'namespace', 'resourceVersion', 'creationTimestamp']),
-    involvedObject: pick(e.involvedObject, ['kind', 'name', 'namespace']),
-    type: e.type, reason: e.reason, message: e.message, count: e.count, lastTimestamp: e.lastTimestamp,
-    eventTime: e.eventTime,
+    apiVersion: event.apiVersion, kind: event.kind,
+    metadata: pick(event.metadata, ['name', 'namespace', 'resourceVersion', 'creationTimestamp']),
+    involvedObject: pick(event.involvedObject, ['kind', 'name', 'namespace']),
+    type: event.type, reason: event.reason, message: event.message, count: event.count,
+    lastTimestamp: event.lastTimestamp, eventTime: event.eventTime,
   });
 }
 
-function slimRelease(release: KubeObject): Json {
-  if (!isObj(release.status)) return release as unknown as Json;
+function slimRelease(release: KubeObject): JsonObject {
+  if (!isJsonObject(release.status)) return release;
   const status = pick(release.status, ['observedGeneration', 'lastAttemptedGeneration', 'lastAttemptedRevision',
     'conditions']);
   const history = pickEach(release.status.history, HISTORY);
@@ -82,12 +79,12 @@ function slimRelease(release: KubeObject): Json {
 
 /** The trims by `<group>/<resource>` (the core group is empty). */
 /** A kagent Agent keeps its metadata and spec (what get_agent shows); of its status, its generation and conditions. */
-function slimAgent(agent: KubeObject): Json {
-  if (!isObj(agent.status)) return agent as unknown as Json;
+function slimAgent(agent: KubeObject): JsonObject {
+  if (!isJsonObject(agent.status)) return agent;
   return { ...agent, status: pick(agent.status, ['observedGeneration', 'conditions']) };
 }
 
-const SLIM: Readonly<Record<string, (object: KubeObject) => Json>> = {
+const SLIM: Readonly<Record<string, (object: KubeObject) => JsonObject>> = {
   '/pods': slimPod, 'apps/deployments': slimDeployment, '/events': slimEvent,
   'helm.toolkit.fluxcd.io/helmreleases': slimRelease, 'kagent.dev/agents': slimAgent,
 };

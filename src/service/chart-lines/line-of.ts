@@ -16,10 +16,7 @@ import type { LineChart } from '../../core/chart-lines/spec-checks.js';
 import { schemaDeclares } from '../../core/values-schema.js';
 import type { OperationEnv } from '../operation-env.js';
 import { sourceOfRelease } from '../writes/shared-source.js';
-
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+import { asObject, optionalString } from '../../core/json.js';
 
 /** The line new sources get: the configured range's. */
 export function defaultLine(env: Pick<OperationEnv, 'compose'>): ChartLine {
@@ -29,8 +26,8 @@ export function defaultLine(env: Pick<OperationEnv, 'compose'>): ChartLine {
 /** What an OCIRepository says of its line: the revision it resolved and its range. */
 export function sourceFacts(source: KubeObject | undefined): LineSource | undefined {
   if (!source || source.metadata.deletionTimestamp) return undefined;
-  const revision = str(obj(obj(source.status).artifact).revision);
-  const range = str(obj(obj(source.spec).ref).semver);
+  const revision = optionalString(asObject(asObject(source.status).artifact).revision);
+  const range = optionalString(asObject(asObject(source.spec).ref).semver);
   return { ...(revision ? { revision } : {}), ...(range ? { range } : {}) };
 }
 
@@ -54,8 +51,8 @@ export async function lineOfRelease(
   const where = `the OCIRepository ${ref?.namespace ?? ''}/${ref?.name ?? ''} of HelmRelease ` +
     `${release.metadata.namespace ?? ''}/${release.metadata.name}`;
   if (source) return lineOf(env, source, where);
-  const history = obj(release.status).history;
-  const installed = Array.isArray(history) ? str(obj(history[0]).chartVersion) : undefined;
+  const history = asObject(release.status).history;
+  const installed = Array.isArray(history) ? optionalString(asObject(history[0]).chartVersion) : undefined;
   const found = lineOfSource(installed ? { revision: installed } : undefined, lineOfRange, defaultLine(env));
   if ('unsupported' in found) throw invalid(unsupportedLineText(found.unsupported, where));
   return found.line;

@@ -12,6 +12,7 @@ import type { CommitOptions } from '../../core/types.js';
 import type { OperationEnv } from '../operation-env.js';
 import type { KubeObject, KubePort, RepoRef } from '../ports.js';
 import { KUSTOMIZATION_LABEL } from '../reads/read-model.js';
+import { optionalString } from '../../core/json.js';
 
 export const KUSTOMIZATION_NAMESPACE_LABEL = 'kustomize.toolkit.fluxcd.io/namespace';
 /** Flux's default when a GitRepository names no ref. */
@@ -51,8 +52,6 @@ export function repositoryOfUrl(url: string): RepoRef | undefined {
   }
 }
 
-const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
-
 /** The Kustomization that applied `release`, or undefined when the release is not GitOps-owned. */
 export function kustomizationRef(release: KubeObject | undefined): { namespace: string; name: string } | undefined {
   const labels = release?.metadata.labels ?? {};
@@ -76,7 +75,7 @@ export async function commitTarget(
   const sourceRef = release ? undefined : kustomizationRef(source);
   if (sourceRef) return besideSource(env, kube, sourceRef, options);
   const defaults = env.settings.gitops;
-  const repository = str(options.repository) ?? defaults?.repository;
+  const repository = optionalString(options.repository) ?? defaults?.repository;
   if (!repository) {
     throw invalid('commit mode needs a GitOps repository: pass repository (owner/name), branch and path, or ' +
       'configure --gitops-repository');
@@ -87,7 +86,7 @@ export async function commitTarget(
   }
   return {
     repository: parseRepository(repository, options.repository ? 'repository' : '--gitops-repository'),
-    base: str(options.branch) ?? defaults?.branch ?? 'main',
+    base: optionalString(options.branch) ?? defaults?.branch ?? 'main',
     directory,
   };
 }
@@ -99,7 +98,7 @@ export async function commitTarget(
  */
 function pinnedRef(ref: Record<string, unknown> | undefined): string | undefined {
   for (const key of ['commit', 'name', 'semver', 'tag'] as const) {
-    const value = str(ref?.[key]);
+    const value = optionalString(ref?.[key]);
     if (value) return `${key} ${value}`;
   }
   return undefined;
@@ -110,7 +109,7 @@ async function besideSource(
   env: OperationEnv, kube: KubePort, ref: { namespace: string; name: string }, options: CommitOptions,
 ): Promise<CommitTarget> {
   // A request that names the whole place needs nothing from the Kustomization (which may not be followable).
-  if (str(options.repository) && str(options.branch) && options.path !== undefined) {
+  if (optionalString(options.repository) && optionalString(options.branch) && options.path !== undefined) {
     const directory = normaliseDirectory(options.path);
     if (directory === undefined) {
       throw invalid(`path ${JSON.stringify(options.path)} leaves the repository; give a directory below its root`);
@@ -118,8 +117,9 @@ async function besideSource(
     return { repository: parseRepository(options.repository!, 'repository'), base: options.branch!, directory };
   }
   const target = await fromKustomization(env, kube, ref, options, false);
-  const repository = str(options.repository) ? parseRepository(options.repository!, 'repository') : target.repository;
-  const base = str(options.branch) ?? target.base;
+  const asked = optionalString(options.repository);
+  const repository = asked ? parseRepository(asked, 'repository') : target.repository;
+  const base = optionalString(options.branch) ?? target.base;
   const directory = options.path === undefined ? target.directory : normaliseDirectory(options.path);
   if (directory === undefined) {
     throw invalid(`path ${JSON.stringify(options.path)} leaves the repository; give a directory below its root`);
@@ -142,23 +142,23 @@ async function fromKustomization(
   };
   const source = spec.sourceRef ?? {};
   if (source.kind !== 'GitRepository' || typeof source.name !== 'string') {
-    const named = str(source.kind) ? `${String(source.kind)} ${str(source.name) ?? '(unnamed)'}`
+    const named = optionalString(source.kind) ? `${String(source.kind)} ${optionalString(source.name) ?? '(unnamed)'}`
       : 'a source of no kind';
     throw invalid(`${where} applies from ${named}, not a GitRepository; commit mode writes only to git`);
   }
-  const sourceNs = str(source.namespace) ?? ref.namespace;
+  const sourceNs = optionalString(source.namespace) ?? ref.namespace;
   const repo = await kube.get(env.types.gitRepository, sourceNs, source.name);
   if (!repo) throw invalid(`${where} applies from GitRepository ${sourceNs}/${source.name}, which cannot be read`);
   const repoSpec = (repo.spec ?? {}) as { url?: unknown; ref?: Record<string, unknown> };
   const repository = typeof repoSpec.url === 'string' ? repositoryOfUrl(repoSpec.url) : undefined;
   if (!repository) throw invalid(`GitRepository ${sourceNs}/${source.name} has URL ${JSON.stringify(repoSpec.url)}, ` +
     `which names no GitHub repository`);
-  const directory = normaliseDirectory(str(spec.path)) ?? '';
+  const directory = normaliseDirectory(optionalString(spec.path)) ?? '';
   const pinned = pinnedRef(repoSpec.ref);
-  let base = str(repoSpec.ref?.branch) ?? FLUX_DEFAULT_BRANCH;
+  let base = optionalString(repoSpec.ref?.branch) ?? FLUX_DEFAULT_BRANCH;
   if (pinned) {
     // Flux follows the pinned reference, not a branch: a pull request's base is the caller's to name.
-    const branch = str(options.branch);
+    const branch = optionalString(options.branch);
     if (!branch) {
       throw invalid(`${where} applies from GitRepository ${sourceNs}/${source.name}, which follows ${pinned} rather ` +
         `than a branch, so a merged change is applied only once that reference moves; pass branch to name the branch ` +
@@ -170,12 +170,14 @@ async function fromKustomization(
     repository, base, directory,
     kustomization: {
       ...ref, prune: spec.prune === true,
-      ...(str(spec.targetNamespace) ? { targetNamespace: str(spec.targetNamespace) } : {}),
+      ...(optionalString(spec.targetNamespace) ? { targetNamespace: optionalString(spec.targetNamespace) } : {}),
     },
   };
   if (!strict) return target;
   // The release lives where Flux applies it from; a request that points elsewhere is a mistake.
-  const given = { repository: str(options.repository), branch: str(options.branch), path: options.path };
+  const given = {
+    repository: optionalString(options.repository), branch: optionalString(options.branch), path: options.path,
+  };
   if ((given.repository && given.repository !== repositoryText(repository))
     || (given.branch && given.branch !== target.base)
     || (given.path !== undefined && normaliseDirectory(given.path) !== directory)) {

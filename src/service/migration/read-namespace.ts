@@ -17,9 +17,7 @@ import { listAnyAgents } from '../reads/agent-objects.js';
 import { kustomizationOf, provenanceOf } from '../reads/read-model.js';
 import { isLive, sourceOfRelease } from '../writes/shared-source.js';
 import { SkillPinner } from '../writes/skill-pinning.js';
-
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+import { asObject, type JsonObject } from '../../core/json.js';
 
 /** A namespace as migrate found it. */
 export interface NamespaceRead {
@@ -41,12 +39,12 @@ function ownerOf(release: KubeObject): { owner: ReleaseOwner; kustomization?: st
 
 /** The 0.x skills block with every skill pinned, or why one could not be. */
 async function pinned(pinner: SkillPinner, values: Values): Promise<{ values: Values } | { refusal: string }> {
-  const block = obj(values.skills);
+  const block = asObject(values.skills);
   if (Array.isArray(values.skills) || !pinner.enabled || (!block.gitRefs && !block.refs)) return { values };
   const spec = { gitRefs: block.gitRefs, refs: block.refs } as SkillsSpec;
   try {
     const { skills } = await pinner.pin(spec);
-    const next: Json = { ...block };
+    const next: JsonObject = { ...block };
     if (skills?.gitRefs) next.gitRefs = skills.gitRefs;
     if (skills?.refs) next.refs = skills.refs;
     return { values: { ...values, skills: next } };
@@ -65,7 +63,7 @@ export async function readNamespace(
     kube.list(env.types.ociRepository, namespace),
     listAnyAgents(env, kube, namespace),
   ]);
-  const sources = new Map(repositories.filter((s) => isLive(s) && obj(s.spec).url === env.compose.chartOciUrl)
+  const sources = new Map(repositories.filter((s) => isLive(s) && asObject(s.spec).url === env.compose.chartOciUrl)
     .map((s) => [s.metadata.name, s]));
   const pinner = new SkillPinner(env.deps.skillResolver, ctx);
   const out: NamespaceRead['releases'] = [];
@@ -74,11 +72,11 @@ export async function readNamespace(
     const source = ref && ref.namespace === namespace ? sources.get(ref.name) : undefined;
     if (!ref || !source) continue;
     const line = lineOf(env, source, `the OCIRepository ${namespace}/${ref.name}`);
-    const values = obj(obj(release.spec).values);
+    const values = asObject(asObject(release.spec).values);
     const skills = to === '2.x' && line !== to ? await pinned(pinner, values) : { values };
     out.push({
       name: release.metadata.name, object: release, source: ref.name, line, ...ownerOf(release),
-      suspended: obj(release.spec).suspend === true,
+      suspended: asObject(release.spec).suspend === true,
       values: 'values' in skills ? skills.values : values, live: values,
       ...('refusal' in skills ? { pinRefusal: skills.refusal } : {}),
     });

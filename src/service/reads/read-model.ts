@@ -16,17 +16,12 @@ import { ErrorCode } from '../../core/errors.js';
 import { agentFromLine2Cr, isLine2Agent, templatePlugins } from '../../core/chart-lines/agent-2x.js';
 import { valuesShapeProblem } from '../../core/release-values.js';
 import { suspendedPending } from '../../core/rollout-stage.js';
+import { asObject, optionalString, stringList, wholeNumber, type JsonObject } from '../../core/json.js';
 
 export const DISPLAY_NAME_ANNOTATION = 'ui.giantswarm.io/display-name';
 export const RELEASE_NAME_LABEL = 'helm.toolkit.fluxcd.io/name';
 export const RELEASE_NAMESPACE_LABEL = 'helm.toolkit.fluxcd.io/namespace';
 export const KUSTOMIZATION_LABEL = 'kustomize.toolkit.fluxcd.io/name';
-
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const strings = (v: unknown): string[] | undefined =>
-  Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : undefined;
 
 /** The release an Agent names through its provenance labels, if any. */
 export function provenanceOf(agent: KubeObject): { name: string; namespace: string } | undefined {
@@ -38,19 +33,19 @@ export function provenanceOf(agent: KubeObject): { name: string; namespace: stri
 
 /** The object's conditions as we report them. */
 export function conditionsOf(object: KubeObject | undefined): Condition[] {
-  return parseConditions(obj(object?.status).conditions);
+  return parseConditions(asObject(object?.status).conditions);
 }
 
-function musterBinding(tools: unknown): Json | undefined {
+function musterBinding(tools: unknown): JsonObject | undefined {
   if (!Array.isArray(tools)) return undefined;
-  return tools.map(obj).find((t) => t.type === 'McpServer' || t.mcpServer !== undefined);
+  return tools.map(asObject).find((t) => t.type === 'McpServer' || t.mcpServer !== undefined);
 }
 
 /** The toolset the chart rendered on the Agent's muster tool entry (0.6+ charts). */
-function crToolset(binding: Json | undefined): Pick<Agent, 'toolset' | 'implicitFullAccess'> {
+function crToolset(binding: JsonObject | undefined): Pick<Agent, 'toolset' | 'implicitFullAccess'> {
   if (!binding) return {};
   const header = (Array.isArray(binding.headersFrom) ? binding.headersFrom : [])
-    .map(obj)
+    .map(asObject)
     .find((h) => h.name === TOOLSET_HEADER);
   const selectors = header && typeof header.value === 'string' ? parseToolsetHeader(header.value) : [];
   return selectors.length > 0 ? { toolset: selectors } : { implicitFullAccess: true };
@@ -59,22 +54,22 @@ function crToolset(binding: Json | undefined): Pick<Agent, 'toolset' | 'implicit
 /** The identity fields of an agent read from its kagent Agent CR, of either chart line. */
 export function agentFromCr(cr: KubeObject): Agent {
   if (isLine2Agent(cr)) return prune(agentFromLine2Cr(cr));
-  const spec = obj(cr.spec);
-  const declarative = obj(spec.declarative);
+  const spec = asObject(cr.spec);
+  const declarative = asObject(spec.declarative);
   const binding = musterBinding(declarative.tools);
   const conditions = conditionsOf(cr);
   const agent: Agent = {
     name: cr.metadata.name,
     namespace: cr.metadata.namespace ?? '',
     exists: true,
-    displayName: str(cr.metadata.annotations?.[DISPLAY_NAME_ANNOTATION]),
-    description: str(spec.description),
-    modelConfig: str(declarative.modelConfig),
-    runtime: str(declarative.runtime),
-    iconUrl: str(spec.iconUrl),
-    systemMessage: str(declarative.systemMessage),
+    displayName: optionalString(cr.metadata.annotations?.[DISPLAY_NAME_ANNOTATION]),
+    description: optionalString(spec.description),
+    modelConfig: optionalString(declarative.modelConfig),
+    runtime: optionalString(declarative.runtime),
+    iconUrl: optionalString(spec.iconUrl),
+    systemMessage: optionalString(declarative.systemMessage),
     skills: agentSkills(spec.skills),
-    toolNames: strings(obj(binding?.mcpServer).toolNames),
+    toolNames: stringList(asObject(binding?.mcpServer).toolNames),
     ...crToolset(binding),
     ready: conditionStatus(conditions, 'Ready'),
     accepted: conditionStatus(conditions, 'Accepted'),
@@ -85,7 +80,7 @@ export function agentFromCr(cr: KubeObject): Agent {
 }
 
 /** The skills a release's values carry, each pin beside what its annotation says was asked. */
-function releaseSkills(release: KubeObject, values: Json): AgentSkills | undefined {
+function releaseSkills(release: KubeObject, values: JsonObject): AgentSkills | undefined {
   return agentSkills(values.skills, parseSkillRefs(release.metadata.annotations?.[SKILL_REFS_ANNOTATION]));
 }
 
@@ -101,25 +96,27 @@ export function kustomizationOf(release: KubeObject): string | undefined {
 
 /** The release reference reported on an agent. */
 export function helmReleaseRef(release: KubeObject): HelmReleaseRef {
-  const spec = obj(release.spec);
-  const status = obj(release.status);
+  const spec = asObject(release.spec);
+  const status = asObject(release.status);
   const conditions = conditionsOf(release);
   const ready = findCondition(conditions, 'Ready');
-  const history = Array.isArray(status.history) ? status.history.map(obj) : [];
-  const chartRef = obj(spec.chartRef);
+  const history = Array.isArray(status.history) ? status.history.map(asObject) : [];
+  const chartRef = asObject(spec.chartRef);
   return prune({
     name: release.metadata.name,
     namespace: release.metadata.namespace ?? '',
     ready: conditionStatus(conditions, 'Ready'),
-    reason: str(ready?.reason),
-    message: str(ready?.message),
-    chartVersion: str(history[0]?.chartVersion) ?? str(status.lastAttemptedRevision),
-    lastAttemptedRevision: str(status.lastAttemptedRevision),
+    reason: optionalString(ready?.reason),
+    message: optionalString(ready?.message),
+    chartVersion: optionalString(history[0]?.chartVersion) ?? optionalString(status.lastAttemptedRevision),
+    lastAttemptedRevision: optionalString(status.lastAttemptedRevision),
     suspended: spec.suspend === true,
     gitOpsOwned: kustomizationOf(release) !== undefined,
     deleting: Boolean(release.metadata.deletionTimestamp),
-    chartRef: str(chartRef.kind)
-      ? prune({ kind: String(chartRef.kind), name: String(chartRef.name ?? ''), namespace: str(chartRef.namespace) })
+    chartRef: optionalString(chartRef.kind)
+      ? prune({
+          kind: String(chartRef.kind), name: String(chartRef.name ?? ''), namespace: optionalString(chartRef.namespace),
+        })
       : undefined,
   });
 }
@@ -131,34 +128,34 @@ export function helmReleaseRef(release: KubeObject): HelmReleaseRef {
 export function placementOf(
   release: KubeObject,
 ): { organization: string; cluster: string; namespace?: string } | undefined {
-  const spec = obj(release.spec);
-  const cluster = str(release.metadata.labels?.[CLUSTER_LABEL]);
+  const spec = asObject(release.spec);
+  const cluster = optionalString(release.metadata.labels?.[CLUSTER_LABEL]);
   const namespace = release.metadata.namespace ?? '';
   if (!cluster || spec.kubeConfig === undefined || !namespace.startsWith('org-')) return undefined;
-  return { organization: namespace.slice('org-'.length), cluster, namespace: str(spec.targetNamespace) };
+  return { organization: namespace.slice('org-'.length), cluster, namespace: optionalString(spec.targetNamespace) };
 }
 
 /** The agent a release installs: `releaseName` for one placed on a workload cluster, else its own name. */
 export function releaseAgentName(release: KubeObject): string {
-  return (placementOf(release) && str(obj(release.spec).releaseName)) || release.metadata.name;
+  return (placementOf(release) && optionalString(asObject(release.spec).releaseName)) || release.metadata.name;
 }
 
 /** The agent as its release's values describe it, before kagent rendered anything. */
 export function agentFromRelease(release: KubeObject, agentName?: string): Agent {
-  const values = obj(obj(release.spec).values);
-  const agentValues = obj(values.agent);
+  const values = asObject(asObject(release.spec).values);
+  const agentValues = asObject(values.agent);
   // A release placed on a workload cluster installs the agent into its target namespace there.
   const placed = placementOf(release);
   return prune({
-    name: agentName ?? str(agentValues.name) ?? release.metadata.name,
+    name: agentName ?? optionalString(agentValues.name) ?? release.metadata.name,
     namespace: placed?.namespace ?? release.metadata.namespace ?? '',
     exists: false,
-    displayName: str(agentValues.displayName),
-    description: str(agentValues.description),
-    modelConfig: str(obj(values.modelConfig).name),
-    runtime: str(agentValues.runtime),
-    iconUrl: str(agentValues.iconUrl),
-    systemMessage: str(agentValues.systemMessage),
+    displayName: optionalString(agentValues.displayName),
+    description: optionalString(agentValues.description),
+    modelConfig: optionalString(asObject(values.modelConfig).name),
+    runtime: optionalString(agentValues.runtime),
+    iconUrl: optionalString(agentValues.iconUrl),
+    systemMessage: optionalString(agentValues.systemMessage),
     skills: releaseSkills(release, values),
     ...line2Fields(values),
     ready: null,
@@ -168,10 +165,10 @@ export function agentFromRelease(release: KubeObject, agentName?: string): Agent
 }
 
 /** The 2.x fields a release's values set (the desired Harness and plugins), which win over the rendered ones. */
-function line2Fields(values: Json): Pick<Agent, 'harness' | 'plugins'> {
-  const harness = str(obj(values.agent).harness);
+function line2Fields(values: JsonObject): Pick<Agent, 'harness' | 'plugins'> {
+  const harness = optionalString(asObject(values.agent).harness);
   const plugins = Array.isArray(values.plugins) ? templatePlugins(values.plugins.map((p) => {
-    const { skills, ...source } = obj(p);
+    const { skills, ...source } = asObject(p);
     return { source, skills };
   })) : undefined;
   return { ...(harness ? { harness } : {}), ...(plugins ? { plugins } : {}) };
@@ -180,8 +177,8 @@ function line2Fields(values: Json): Pick<Agent, 'harness' | 'plugins'> {
 /** An agent with its release folded in: ownership, the release reference, values and toolset. */
 export function withRelease(agent: Agent, release: KubeObject | undefined): Agent {
   if (!release) return agent;
-  const malformed = valuesShapeProblem(obj(release.spec).values);
-  const values = obj(obj(release.spec).values);
+  const malformed = valuesShapeProblem(asObject(release.spec).values);
+  const values = asObject(asObject(release.spec).values);
   // The release's values decide the toolset, not what kagent rendered on the Agent CR.
   const { toolset: _toolset, toolsetProblem: _problem, implicitFullAccess: _implicit, ...rest } = agent;
   // The skills too: the values hold the pins that run, the annotation what was asked for.
@@ -210,11 +207,10 @@ export function withRelease(agent: Agent, release: KubeObject | undefined): Agen
 
 /** What suspendedPending reads of a release: whether it is suspended, its generation and the last one acted on. */
 function releaseGenerations(release: KubeObject, suspended: boolean) {
-  const whole = (v: unknown): number | undefined => (Number.isInteger(v) ? (v as number) : undefined);
   return {
     suspended,
-    generation: whole((release.metadata as { generation?: unknown }).generation),
-    lastAttemptedGeneration: whole(obj(release.status).lastAttemptedGeneration),
+    generation: wholeNumber(release.metadata.generation),
+    lastAttemptedGeneration: wholeNumber(asObject(release.status).lastAttemptedGeneration),
   };
 }
 
@@ -236,7 +232,7 @@ const IDENTITY = ['displayName', 'description', 'modelConfig', 'runtime', 'iconU
 export function agentOf(cr: KubeObject | undefined, release: KubeObject | undefined, name: string): Agent {
   if (!cr) return withRelease(agentFromRelease(release!, name), release);
   const rendered = agentFromCr(cr);
-  if (!release || valuesShapeProblem(obj(release.spec).values)) return withRelease(rendered, release);
+  if (!release || valuesShapeProblem(asObject(release.spec).values)) return withRelease(rendered, release);
   const desired = agentFromRelease(release, name);
   const agent: Agent = { ...rendered };
   const seen: Record<string, unknown> = {};

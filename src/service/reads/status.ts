@@ -20,17 +20,13 @@ import type { ResourceTypes } from '../resources.js';
 import { isLine2Agent, objectStatus, type AgentObject } from '../../core/chart-lines/agent-2x.js';
 import { majorOfVersion } from '../../core/chart-lines/chart-line.js';
 import { statusVerdict2x } from '../../core/chart-lines/verdict-2x.js';
-
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-const whole = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+import { asList, asObject, finiteNumberOr, wholeNumber } from '../../core/json.js';
 
 /** `metadata.generation` and `status.observedGeneration`, where the object carries them. */
 function generations(object: KubeObject): { generation?: number; observedGeneration?: number } {
   const out: { generation?: number; observedGeneration?: number } = {};
-  const generation = whole((object.metadata as { generation?: unknown }).generation);
-  const observed = whole(obj(object.status).observedGeneration);
+  const generation = wholeNumber(object.metadata.generation);
+  const observed = wholeNumber(asObject(object.status).observedGeneration);
   if (generation !== undefined) out.generation = generation;
   if (observed !== undefined) out.observedGeneration = observed;
   return out;
@@ -39,11 +35,11 @@ function generations(object: KubeObject): { generation?: number; observedGenerat
 function releaseFacts(release: KubeObject): NonNullable<StatusFacts['helmRelease']> {
   const ref = helmReleaseRef(release);
   const conditions = conditionsOf(release);
-  const history = (Array.isArray(obj(release.status).history) ? (obj(release.status).history as unknown[]) : [])
+  const history = asList(asObject(release.status).history)
     .slice(0, 5)
-    .map(obj)
+    .map(asObject)
     .map((h): HistoryEntry => {
-      const entry: HistoryEntry = { version: num(h.version) };
+      const entry: HistoryEntry = { version: finiteNumberOr(h.version, 0) };
       if (typeof h.chartVersion === 'string') entry.chartVersion = h.chartVersion;
       if (typeof h.status === 'string') entry.status = h.status;
       if (typeof h.lastDeployed === 'string') entry.lastDeployed = h.lastDeployed;
@@ -57,7 +53,7 @@ function releaseFacts(release: KubeObject): NonNullable<StatusFacts['helmRelease
     deleting: ref.deleting,
     ...generations(release),
   };
-  const lastAttempted = whole(obj(release.status).lastAttemptedGeneration);
+  const lastAttempted = wholeNumber(asObject(release.status).lastAttemptedGeneration);
   if (lastAttempted !== undefined) facts.lastAttemptedGeneration = lastAttempted;
   if (conditions.length > 0) facts.conditions = conditions;
   if (history.length > 0) facts.history = history;
@@ -67,16 +63,16 @@ function releaseFacts(release: KubeObject): NonNullable<StatusFacts['helmRelease
 
 function deploymentFacts(deployment: KubeObject | undefined): NonNullable<StatusFacts['deployment']> {
   if (!deployment) return { exists: false, replicas: 0, readyReplicas: 0, availableReplicas: 0 };
-  const status = obj(deployment.status);
+  const status = asObject(deployment.status);
   const conditions = conditionsOf(deployment);
   // spec.replicas defaults to 1 (apps/v1); status counts absent are 0, as the controller omits zeros.
-  const desired = whole(obj(deployment.spec).replicas) ?? 1;
+  const desired = wholeNumber(asObject(deployment.spec).replicas) ?? 1;
   const facts: NonNullable<StatusFacts['deployment']> = {
     exists: true,
-    replicas: num(status.replicas ?? obj(deployment.spec).replicas),
-    readyReplicas: num(status.readyReplicas),
-    availableReplicas: num(status.availableReplicas),
-    updatedReplicas: num(status.updatedReplicas),
+    replicas: finiteNumberOr(status.replicas ?? asObject(deployment.spec).replicas, 0),
+    readyReplicas: finiteNumberOr(status.readyReplicas, 0),
+    availableReplicas: finiteNumberOr(status.availableReplicas, 0),
+    updatedReplicas: finiteNumberOr(status.updatedReplicas, 0),
     desiredReplicas: desired,
     ...generations(deployment),
   };
@@ -194,10 +190,10 @@ function foldStatus2x(namespace: string, name: string, objects: StatusObjects, o
 
 /** A release whose Agent is not rendered yet is of chart 2.x when it installed a 2.x chart or names a Harness. */
 function releaseIsLine2(release: KubeObject): boolean {
-  const status = obj(release.status);
-  const history = Array.isArray(status.history) ? obj(status.history[0]).chartVersion : undefined;
+  const status = asObject(release.status);
+  const history = Array.isArray(status.history) ? asObject(status.history[0]).chartVersion : undefined;
   const installed = typeof history === 'string' ? history : status.lastAttemptedRevision;
   const major = majorOfVersion(typeof installed === 'string' ? installed : undefined);
   if (major !== undefined) return major === 2;
-  return typeof obj(obj(obj(release.spec).values).agent).harness === 'string';
+  return typeof asObject(asObject(asObject(release.spec).values).agent).harness === 'string';
 }

@@ -7,6 +7,7 @@
  */
 import type { Session, Turn } from '../../core/types.js';
 import type { A2AJson } from './port.js';
+import { asObject, optionalString } from '../../core/json.js';
 
 /** The states after which a task changes no more, or waits on the caller (A2A TaskState). */
 const SETTLED = new Set([
@@ -14,20 +15,17 @@ const SETTLED = new Set([
   'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED',
 ]);
 
-const obj = (value: unknown): A2AJson =>
-  (typeof value === 'object' && value !== null && !Array.isArray(value) ? value as A2AJson : {});
-const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
-
-export const taskState = (task: A2AJson): string => str(obj(task.status).state) ?? 'TASK_STATE_UNSPECIFIED';
-export const taskTime = (task: A2AJson): string | undefined => str(obj(task.status).timestamp);
+export const taskState = (task: A2AJson): string =>
+  optionalString(asObject(task.status).state) ?? 'TASK_STATE_UNSPECIFIED';
+export const taskTime = (task: A2AJson): string | undefined => optionalString(asObject(task.status).timestamp);
 export const isSettled = (task: A2AJson): boolean => SETTLED.has(taskState(task));
 
 /** The agent's turn: one task as it stood when the wait for it ended. */
 export function turnOf(task: A2AJson, updates: number): Turn {
-  const message = obj(obj(task.status).message);
-  const parts = Array.isArray(message.parts) ? message.parts.map(obj) : [];
+  const message = asObject(asObject(task.status).message);
+  const parts = Array.isArray(message.parts) ? message.parts.map(asObject) : [];
   return {
-    taskId: str(task.id) ?? '',
+    taskId: optionalString(task.id) ?? '',
     state: taskState(task),
     complete: isSettled(task),
     text: parts.map((p) => (typeof p.text === 'string' ? p.text : '')).join(''),
@@ -45,8 +43,9 @@ export function oldestFirst(tasks: readonly A2AJson[]): A2AJson[] {
 
 /** The sessionName a task's metadata, or its first message's, carries. */
 function nameOf(task: A2AJson): string | undefined {
-  const history = Array.isArray(task.history) ? task.history.map(obj) : [];
-  return str(obj(task.metadata).sessionName) ?? str(obj(history[0]?.metadata).sessionName);
+  const history = Array.isArray(task.history) ? task.history.map(asObject) : [];
+  return optionalString(asObject(task.metadata).sessionName)
+    ?? optionalString(asObject(history[0]?.metadata).sessionName);
 }
 
 /** The session of one context from its tasks (any order); `fallbackName` when they name none. */
@@ -70,7 +69,7 @@ export function sessionOf(agent: Session['agent'], contextId: string, tasks: rea
 export function sessionsOf(agent: Session['agent'], tasks: readonly A2AJson[]): Session[] {
   const byContext = new Map<string, A2AJson[]>();
   for (const task of tasks) {
-    const contextId = str(task.contextId);
+    const contextId = optionalString(task.contextId);
     if (!contextId) continue;
     byContext.set(contextId, [...(byContext.get(contextId) ?? []), task]);
   }
@@ -83,8 +82,8 @@ export function sessionsOf(agent: Session['agent'], tasks: readonly A2AJson[]): 
  * undefined when the agent reported no history to read it from.
  */
 export function askedText(task: A2AJson): string | undefined {
-  const history = Array.isArray(task.history) ? task.history.map(obj) : [];
+  const history = Array.isArray(task.history) ? task.history.map(asObject) : [];
   const asked = history.find((message) => message.role === 'ROLE_USER');
   if (!asked || !Array.isArray(asked.parts)) return undefined;
-  return asked.parts.map(obj).map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
+  return asked.parts.map(asObject).map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
 }

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { invalid, type AppError } from '../../core/errors.js';
 import { inputShapeProblem } from '../input-guard.js';
 import { fieldPath, valueAt } from '../field-path.js';
-import { isPlainObject } from '../../core/diff.js';
+import { isJsonObject } from '../../core/json.js';
 import { nullRefusedFields, withoutNulls } from '../null-fields.js';
 import { issueText, wrongTypeText } from '../type-errors.js';
 
@@ -24,7 +24,7 @@ export function parseArguments<S extends z.ZodObject>(tool: string, schema: S, a
   // Depth and `__proto__` keys in maps first: the schema would drop such a key silently.
   const problem = inputShapeProblem(args);
   if (problem) throw invalid(`${problem.field}${problem.reason}`);
-  const given = isPlainObject(args) ? withoutNulls(args, nullRefusedFields(schema)) : args ?? {};
+  const given = isJsonObject(args) ? withoutNulls(args, nullRefusedFields(schema)) : args ?? {};
   const parsed = schema.safeParse(given);
   if (parsed.success) return parsed.data;
   throw invalidArguments(tool, schema, given, parsed.error.issues);

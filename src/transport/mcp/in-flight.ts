@@ -10,7 +10,7 @@ import {
   CancelledNotificationSchema, isJSONRPCNotification, type CancelledNotification, type JSONRPCMessage, type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext } from '../../identity/caller.js';
-import { isPlainObject } from '../../core/diff.js';
+import { isJsonObject } from '../../core/json.js';
 
 /** Stops one call: hands its server the cancellation and ends its HTTP response without an answer. */
 export type CancelCall = (notification: CancelledNotification) => void;
@@ -111,7 +111,7 @@ export function requestIds(parsed: unknown): RequestId[] {
   const messages: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
   const ids: RequestId[] = [];
   for (const m of messages) {
-    if (!isPlainObject(m) || typeof m.method !== 'string') continue;
+    if (!isJsonObject(m) || typeof m.method !== 'string') continue;
     if (typeof m.id === 'string' || (typeof m.id === 'number' && Number.isFinite(m.id))) ids.push(m.id);
   }
   return ids;
@@ -122,7 +122,7 @@ export function requestIds(parsed: unknown): RequestId[] {
  * a batch shares one response among its requests, which cannot end for one of them alone.
  */
 export function singleToolCallId(parsed: unknown): RequestId | undefined {
-  if (!isPlainObject(parsed) || parsed.method !== 'tools/call') return undefined;
+  if (!isJsonObject(parsed) || parsed.method !== 'tools/call') return undefined;
   const id = parsed.id;
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : undefined;
 }

@@ -12,7 +12,7 @@ import { closeAfterAnswer, readBoundedBody, TOO_LARGE } from '../http/body-limit
 import { sendCompactJson } from '../http/exchange.js';
 import { CODINGS, contentTypeProblem, decompressor } from '../http/json-content.js';
 import { jsonRpcError } from './json-rpc-error.js';
-import { isPlainObject } from '../../core/diff.js';
+import { isJsonObject } from '../../core/json.js';
 
 /** What readPostBody returns when it has answered the request itself (a 415 or a parse error). */
 export const ANSWERED = Symbol('answered');
@@ -74,8 +74,8 @@ export function asksForProgress(parsed: unknown): boolean {
   // an `id` is a request, and only an object `_meta` can carry a token. The transport
   // answers every other shape in its own words.
   return messages.some((m) => {
-    if (!isPlainObject(m) || m.id === undefined) return false;
-    if (!isPlainObject(m.params) || !isPlainObject(m.params._meta)) return false;
+    if (!isJsonObject(m) || m.id === undefined) return false;
+    if (!isJsonObject(m.params) || !isJsonObject(m.params._meta)) return false;
     const token = m.params._meta.progressToken;
     return token !== undefined && token !== null;
   });

@@ -8,14 +8,13 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toAppError, toMcpErrorText, type AppError } from '../../core/errors.js';
+import { isJsonObject } from '../../core/json.js';
 
 /** A successful tool result. */
 export function toToolResult(value: unknown): CallToolResult {
   const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
   // structuredContent must be a JSON object; every operation result is one.
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    result.structuredContent = value as Record<string, unknown>;
-  }
+  if (isJsonObject(value)) result.structuredContent = value;
   return result;
 }
 

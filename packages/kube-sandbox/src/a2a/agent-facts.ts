@@ -5,15 +5,13 @@
  * A Ready Agent of either kagent group is served: `kagent.dev`'s (chart 0.x, on its pods) first,
  * then `api.kagent.dev`'s (chart 2.x, on its Harness).
  */
-import { isObject, type JsonObject } from '../api/json.js';
+import { asObject, isObject, type JsonObject } from '../api/json.js';
 import type { SandboxStore } from '../ops/sandbox-store.js';
 import type { AgentFacts } from './responder.js';
 
-const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
-
 /** True when the Agent's Ready condition is True (kagent registers an A2A handler for it then). */
 export function isReady(agent: JsonObject): boolean {
-  const conditions = obj(agent.status).conditions;
+  const conditions = asObject(agent.status).conditions;
   return Array.isArray(conditions) && conditions.some((c) => isObject(c) && c.type === 'Ready' && c.status === 'True');
 }
 
@@ -24,17 +22,17 @@ export function servedAgent(store: SandboxStore, namespace: string, name: string
 }
 
 export function agentFacts(store: SandboxStore, agent: JsonObject): AgentFacts {
-  const meta = obj(agent.metadata);
+  const meta = asObject(agent.metadata);
   const name = String(meta.name);
-  const annotations = obj(meta.annotations);
-  const labels = obj(meta.labels);
+  const annotations = asObject(meta.annotations);
+  const labels = asObject(meta.labels);
   const displayName = typeof annotations['ui.giantswarm.io/display-name'] === 'string'
     ? annotations['ui.giantswarm.io/display-name'] : name;
   const releaseName = labels['helm.toolkit.fluxcd.io/name'];
   const releaseNamespace = labels['helm.toolkit.fluxcd.io/namespace'];
   const release = typeof releaseName === 'string' && typeof releaseNamespace === 'string'
     ? store.find('helmreleases', releaseNamespace, releaseName) : undefined;
-  const toolset = obj(obj(release?.spec).values).toolset;
+  const toolset = asObject(asObject(release?.spec).values).toolset;
   return { name, displayName, toolset: Array.isArray(toolset)
     ? toolset.filter((t): t is string => typeof t === 'string') : [] };
 }

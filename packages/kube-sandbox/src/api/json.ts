@@ -13,6 +13,29 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** `value` when it is a JSON object, else a fresh empty one, so `asObject(x).field` is always safe. */
+export const asObject = (value: unknown): JsonObject => (isObject(value) ? value : {});
+
+/** `value` when it is a string (even ''), else `fallback`. */
+export const stringOr = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
+
+/** `value` when it is a non-empty string, else undefined ('' reads as absent). */
+export const optionalString = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+
+/** `value` when it is a non-empty string, else `fallback`. */
+export const nonEmptyStringOr = (value: unknown, fallback: string): string =>
+  typeof value === 'string' && value !== '' ? value : fallback;
+
+/** `value` when it is a number (any, NaN included), else `fallback`. */
+export const numberOr = (value: unknown, fallback: number): number => (typeof value === 'number' ? value : fallback);
+
+/** `value` when it is an array, else an empty one. */
+export const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** The strings of `value` when it is an array (other items dropped), else an empty list. */
+export const stringsOf = (value: unknown): string[] => asList(value).filter((v): v is string => typeof v === 'string');
+
 /** Deep structural equality of two JSON values (object key order ignored). */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -6,7 +6,7 @@
  * they are what a person sees from `kubectl apply`.
  */
 import { fieldError, type FieldError } from './field-errors.js';
-import { isObject, type JsonObject } from './json.js';
+import { isObject, stringOr, type JsonObject } from './json.js';
 
 /** How a resource's object names are validated. */
 export type NameRule = 'subdomain' | 'label' | 'path-segment';
@@ -63,8 +63,6 @@ export function qualifiedNameProblems(key: string): string[] {
   return problems;
 }
 
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
-
 /** ValidateOwnerReferences: each reference complete, no Event as owner, one controller at most. */
 function ownerReferenceErrors(refs: unknown[]): FieldError[] {
   const errors: FieldError[] = [];
@@ -72,17 +70,23 @@ function ownerReferenceErrors(refs: unknown[]): FieldError[] {
   let firstController = '';
   for (const raw of refs) {
     const ref = isObject(raw) ? raw : {};
-    const apiVersion = str(ref.apiVersion);
+    const apiVersion = stringOr(ref.apiVersion, '');
     const version = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
     if (!version) errors.push(fieldError.invalid(`${path}.apiVersion`, apiVersion, 'version must not be empty'));
-    if (!str(ref.kind)) errors.push(fieldError.invalid(`${path}.kind`, str(ref.kind), 'must not be empty'));
-    if (!str(ref.name)) errors.push(fieldError.invalid(`${path}.name`, str(ref.name), 'must not be empty'));
-    if (!str(ref.uid)) errors.push(fieldError.invalid(`${path}.uid`, str(ref.uid), 'must not be empty'));
+    if (!stringOr(ref.kind, '')) {
+      errors.push(fieldError.invalid(`${path}.kind`, stringOr(ref.kind, ''), 'must not be empty'));
+    }
+    if (!stringOr(ref.name, '')) {
+      errors.push(fieldError.invalid(`${path}.name`, stringOr(ref.name, ''), 'must not be empty'));
+    }
+    if (!stringOr(ref.uid, '')) {
+      errors.push(fieldError.invalid(`${path}.uid`, stringOr(ref.uid, ''), 'must not be empty'));
+    }
     if (apiVersion === 'v1' && ref.kind === 'Event') {
       errors.push(fieldError.invalid(path, ref, '/v1, Kind=Event is disallowed from being an owner'));
     }
     if (ref.controller === true) {
-      const current = `${str(ref.kind)}/${str(ref.name)}`;
+      const current = `${stringOr(ref.kind, '')}/${stringOr(ref.name, '')}`;
       if (firstController) {
         errors.push(fieldError.invalid(path, refs, `Only one reference can have Controller set to true. Found "true" ` +
           `in references for ${firstController} and ${current}`));

@@ -5,7 +5,7 @@
  * names, or nonResourceURLs. `system:masters` is always allowed (the privileged-group authorizer). A denial
  * names RBAC's reason only for a binding to a missing role, as the real one; aggregation is not expanded.
  */
-import { isObject, type JsonObject } from '../api/json.js';
+import { isObject, stringsOf, type JsonObject } from '../api/json.js';
 import type { OpsEnv, UserInfo } from '../ops/types.js';
 import { clusterrolebindings, clusterroles, rolebindings, roles } from '../resources/builtin-apps-rbac.js';
 import { ALL_RULES, type AuthorizationAttributes, type Authorizer, type Decision,
@@ -25,15 +25,12 @@ export interface PolicyRule {
   nonResourceURLs: string[];
 }
 
-const strings = (value: unknown): string[] =>
-  (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
-
 /** The rules of a stored Role or ClusterRole. */
 export function rulesOf(role: JsonObject): PolicyRule[] {
   const rules = Array.isArray(role.rules) ? role.rules.filter(isObject) : [];
   return rules.map((r) => ({
-    verbs: strings(r.verbs), apiGroups: strings(r.apiGroups), resources: strings(r.resources),
-    resourceNames: strings(r.resourceNames), nonResourceURLs: strings(r.nonResourceURLs),
+    verbs: stringsOf(r.verbs), apiGroups: stringsOf(r.apiGroups), resources: stringsOf(r.resources),
+    resourceNames: stringsOf(r.resourceNames), nonResourceURLs: stringsOf(r.nonResourceURLs),
   }));
 }
 

@@ -5,7 +5,7 @@
  * and, unless the agent is chat-only or muster is off, the agent's muster RemoteMCPServer carrying its
  * toolset. The chart renders no ModelConfig, Secret or Harness. Nothing here comes from agent-manager.
  */
-import { isObject, type JsonObject } from '../api/json.js';
+import { asList, asObject, isObject, nonEmptyStringOr, type JsonObject } from '../api/json.js';
 import {
   agentName, CHART_NAME, chartLabels, deepMerge, releaseAnnotations, type ChartFailure, type RenderInput,
 } from './agent-chart.js';
@@ -24,15 +24,11 @@ const DEFAULT_MODEL_CONFIG = 'default-model-config';
 const DEFAULT_MUSTER_URL = 'http://muster.agent-platform.svc.cluster.local:8090/mcp';
 const DEFAULT_MUSTER_TIMEOUT = '180s';
 
-const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
-const str = (value: unknown, fallback = ''): string => (typeof value === 'string' && value !== '' ? value : fallback);
-const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-
 /** The templates' own checks beyond the schema, in the order the templates run them. */
 function templateFailure(values: JsonObject): string | undefined {
   const toolset = toolsetRenderFailure(values.toolset);
   if (toolset) return `execution error at (${CHART_NAME}/templates/remotemcpserver.yaml:1:1): ${toolset}`;
-  const skills = list(values.skills).map(obj);
+  const skills = asList(values.skills).map(asObject);
   for (const [i, skill] of skills.entries()) {
     const first = skills.findIndex((s) => s.name === skill.name);
     if (first < i) {
@@ -40,13 +36,13 @@ function templateFailure(values: JsonObject): string | undefined {
         `${JSON.stringify(skill.name)} is already used by skills[${first}]; skill names are unique within an agent`;
     }
   }
-  if (!str(obj(values.skillsGitAuthSecretRef).name)) return undefined;
+  if (!nonEmptyStringOr(asObject(values.skillsGitAuthSecretRef).name, '')) return undefined;
   const sources: Array<[string, JsonObject]> = [
     ...skills.map((s, i) => [`skills[${i}] ${JSON.stringify(s.name)}`, s] as [string, JsonObject]),
-    ...list(values.plugins).map((p, i) => [`plugins[${i}]`, obj(p)] as [string, JsonObject]),
+    ...asList(values.plugins).map((p, i) => [`plugins[${i}]`, asObject(p)] as [string, JsonObject]),
   ];
   for (const [where, entry] of sources) {
-    if (isObject(entry.git) && !str(entry.git.url).startsWith('https://')) {
+    if (isObject(entry.git) && !nonEmptyStringOr(entry.git.url, '').startsWith('https://')) {
       return `execution error at (${CHART_NAME}/templates/agent.yaml:1:1): ${where}: skillsGitAuthSecretRef.name ` +
         `is set, so every git source needs an https:// URL`;
     }
@@ -72,53 +68,55 @@ function sourceOf(entry: JsonObject, credential: string): JsonObject {
   } else {
     source.oci = entry.oci;
   }
-  if (str(entry.path)) source.path = entry.path;
+  if (nonEmptyStringOr(entry.path, '')) source.path = entry.path;
   return source;
 }
 
 /** True when the chart renders the agent's RemoteMCPServer and binds it. */
 export function rendersMusterServer(values: JsonObject): boolean {
-  if (obj(values.muster).enabled === false) return false;
+  if (asObject(values.muster).enabled === false) return false;
   const toolset = values.toolset;
   return !(Array.isArray(toolset) && toolset.length === 1 && toolset[0] === 'preset:none');
 }
 
 function musterBinding(values: JsonObject, name: string): JsonObject {
-  const muster = obj(values.muster);
+  const muster = asObject(values.muster);
   const mcp: JsonObject = { server: { kind: 'RemoteMCPServer', name } };
-  if (list(muster.tools).length > 0) mcp.tools = list(muster.tools);
+  if (asList(muster.tools).length > 0) mcp.tools = asList(muster.tools);
   if (muster.requireApproval === true) mcp.requireApproval = true;
   return { mcp };
 }
 
 function renderTemplate(values: JsonObject, name: string): JsonObject {
-  const agent = obj(values.agent);
-  const credential = str(obj(values.skillsGitAuthSecretRef).name);
+  const agent = asObject(values.agent);
+  const credential = nonEmptyStringOr(asObject(values.skillsGitAuthSecretRef).name, '');
   const template: JsonObject = {};
-  if (str(agent.description)) template.description = agent.description;
-  template.systemPrompt = str(agent.systemMessage, DEFAULT_SYSTEM_MESSAGE);
-  template.modelConfig = { name: str(obj(values.modelConfig).name, DEFAULT_MODEL_CONFIG) };
-  const skills = list(values.skills).map(obj)
+  if (nonEmptyStringOr(agent.description, '')) template.description = agent.description;
+  template.systemPrompt = nonEmptyStringOr(agent.systemMessage, DEFAULT_SYSTEM_MESSAGE);
+  template.modelConfig = { name: nonEmptyStringOr(asObject(values.modelConfig).name, DEFAULT_MODEL_CONFIG) };
+  const skills = asList(values.skills).map(asObject)
     .map((s) => ({ name: s.name, source: sourceOf(s, credential) }));
   if (skills.length > 0) template.skills = skills;
-  const plugins = list(values.plugins).map(obj)
-    .map((p) => ({ source: sourceOf(p, credential), skills: list(p.skills) }));
+  const plugins = asList(values.plugins).map(asObject)
+    .map((p) => ({ source: sourceOf(p, credential), skills: asList(p.skills) }));
   if (plugins.length > 0) template.plugins = plugins;
-  const tools = [...(rendersMusterServer(values) ? [musterBinding(values, name)] : []), ...list(values.extraTools)];
+  const tools = [...(rendersMusterServer(values) ? [musterBinding(values, name)] : []), ...asList(values.extraTools)];
   if (tools.length > 0) template.tools = tools;
-  return deepMerge(template, obj(values.extraAgentSpec));
+  return deepMerge(template, asObject(values.extraAgentSpec));
 }
 
 /** The Agent the 2.x chart renders (without the Flux labels, which the controller's post-renderer adds). */
 export function renderAgentV2({ values, releaseName, namespace, chartVersion }: RenderInput): JsonObject {
-  const agent = obj(values.agent);
+  const agent = asObject(values.agent);
   const name = agentName(values, releaseName);
   const annotations = releaseAnnotations(releaseName, namespace);
-  if (str(agent.displayName)) annotations['ui.giantswarm.io/display-name'] = str(agent.displayName);
-  if (str(agent.iconUrl)) annotations['ui.giantswarm.io/icon-url'] = str(agent.iconUrl);
-  Object.assign(annotations, obj(values.annotations));
-  const spec: JsonObject = { harnessRef: { name: str(agent.harness, DEFAULT_HARNESS) } };
-  if (list(agent.egress).length > 0) spec.egress = list(agent.egress);
+  const displayName = nonEmptyStringOr(agent.displayName, '');
+  const iconUrl = nonEmptyStringOr(agent.iconUrl, '');
+  if (displayName) annotations['ui.giantswarm.io/display-name'] = displayName;
+  if (iconUrl) annotations['ui.giantswarm.io/icon-url'] = iconUrl;
+  Object.assign(annotations, asObject(values.annotations));
+  const spec: JsonObject = { harnessRef: { name: nonEmptyStringOr(agent.harness, DEFAULT_HARNESS) } };
+  if (asList(agent.egress).length > 0) spec.egress = asList(agent.egress);
   spec.template = renderTemplate(values, name);
   return {
     apiVersion: KAGENT_V2_API, kind: 'Agent',
@@ -131,14 +129,15 @@ export function renderAgentV2({ values, releaseName, namespace, chartVersion }: 
 export function renderMusterServer({ values, releaseName, namespace, chartVersion }: RenderInput):
   JsonObject | undefined {
   if (!rendersMusterServer(values)) return undefined;
-  const muster = obj(values.muster);
+  const muster = asObject(values.muster);
   const name = agentName(values, releaseName);
   const labels = chartLabels(values, releaseName, chartVersion);
   // The chart's discovery label wins over an extra label of the same key.
-  if (obj(muster.discovery).enabled !== true) labels[DISCOVERY_LABEL] = 'disabled';
+  if (asObject(muster.discovery).enabled !== true) labels[DISCOVERY_LABEL] = 'disabled';
   const spec: JsonObject = {
     description: `muster gateway for agent ${name}`, protocol: 'STREAMABLE_HTTP',
-    url: str(muster.url, DEFAULT_MUSTER_URL), timeout: str(muster.timeout, DEFAULT_MUSTER_TIMEOUT),
+    url: nonEmptyStringOr(muster.url, DEFAULT_MUSTER_URL),
+    timeout: nonEmptyStringOr(muster.timeout, DEFAULT_MUSTER_TIMEOUT),
   };
   if (Array.isArray(values.toolset) && values.toolset.length > 0) {
     spec.headersFrom = [{ name: TOOLSET_HEADER, value: toolsetHeader(values.toolset as string[]) }];

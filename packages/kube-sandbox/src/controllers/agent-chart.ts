@@ -5,7 +5,7 @@
  * display-name annotation and `extraAgentSpec` deep-merged over the curated spec.
  * Nothing here comes from agent-manager: the sandbox judges values on its own.
  */
-import { isObject, type JsonObject } from '../api/json.js';
+import { asList, asObject, isObject, stringOr, type JsonObject } from '../api/json.js';
 import CHART_SCHEMA from './chart/values.schema.json' with { type: 'json' };
 import { TOOLSET_HEADER, toolsetHeader, toolsetRenderFailure } from './chart/toolset-guard.js';
 import { helmSchemaError } from './chart/values-check.js';
@@ -30,10 +30,6 @@ const DEFAULT_MUSTER = {
   allowedHeaders: ['authorization'], toolNames: [] as string[], stsWellKnownUri: '',
 };
 
-const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
-const str = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
-const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-
 /** Why the values cannot be installed, or undefined. Schema first (as Helm validates before rendering). */
 export function chartFailure(values: JsonObject): ChartFailure | undefined {
   // The 0.5.2 schema does not declare `toolset` (later charts do); the template guards it.
@@ -49,7 +45,7 @@ export function chartFailure(values: JsonObject): ChartFailure | undefined {
 
 /** The Agent name the chart renders: `agent.name`, else the release name (63 characters, no trailing dash). */
 export function agentName(values: JsonObject, releaseName: string): string {
-  return str(obj(values.agent).name) || releaseName.slice(0, 63).replace(/-+$/, '');
+  return stringOr(asObject(values.agent).name, '') || releaseName.slice(0, 63).replace(/-+$/, '');
 }
 
 /** `b` deep-merged over `a` (maps merge, everything else is replaced), as Helm's mergeOverwrite. */
@@ -62,14 +58,14 @@ export function deepMerge(a: JsonObject, b: JsonObject): JsonObject {
 }
 
 function musterTool(values: JsonObject): JsonObject | undefined {
-  const muster = deepMerge(DEFAULT_MUSTER as unknown as JsonObject, obj(values.muster));
+  const muster = deepMerge(DEFAULT_MUSTER as unknown as JsonObject, asObject(values.muster));
   if (muster.enabled === false) return undefined;
   const toolset = values.toolset;
   if (Array.isArray(toolset) && toolset.length === 1 && toolset[0] === 'preset:none') return undefined;
-  const ref = obj(muster.serverRef);
+  const ref = asObject(muster.serverRef);
   const mcpServer: JsonObject = { kind: ref.kind, apiGroup: ref.apiGroup, name: ref.name, namespace: ref.namespace };
-  if (list(muster.allowedHeaders).length > 0) mcpServer.allowedHeaders = list(muster.allowedHeaders);
-  if (list(muster.toolNames).length > 0) mcpServer.toolNames = list(muster.toolNames);
+  if (asList(muster.allowedHeaders).length > 0) mcpServer.allowedHeaders = asList(muster.allowedHeaders);
+  if (asList(muster.toolNames).length > 0) mcpServer.toolNames = asList(muster.toolNames);
   const tool: JsonObject = { type: 'McpServer', mcpServer };
   if (Array.isArray(toolset) && toolset.length > 0) {
     tool.headersFrom = [{ name: TOOLSET_HEADER, value: toolsetHeader(toolset as string[]) }];
@@ -78,37 +74,37 @@ function musterTool(values: JsonObject): JsonObject | undefined {
 }
 
 function renderSpec(values: JsonObject): JsonObject {
-  const agent = obj(values.agent);
+  const agent = asObject(values.agent);
   const spec: JsonObject = { type: 'Declarative' };
-  if (str(agent.description)) spec.description = agent.description;
-  if (str(agent.iconUrl)) spec.iconUrl = agent.iconUrl;
-  const skills = obj(values.skills);
-  if (list(skills.refs).length > 0 || list(skills.gitRefs).length > 0) {
+  if (stringOr(agent.description, '')) spec.description = agent.description;
+  if (stringOr(agent.iconUrl, '')) spec.iconUrl = agent.iconUrl;
+  const skills = asObject(values.skills);
+  if (asList(skills.refs).length > 0 || asList(skills.gitRefs).length > 0) {
     spec.skills = {
-      refs: list(skills.refs), gitRefs: list(skills.gitRefs),
-      gitAuthSecretRef: { name: str(obj(skills.gitAuthSecretRef).name) },
+      refs: asList(skills.refs), gitRefs: asList(skills.gitRefs),
+      gitAuthSecretRef: { name: stringOr(asObject(skills.gitAuthSecretRef).name, '') },
     };
   }
-  const muster = deepMerge(DEFAULT_MUSTER as unknown as JsonObject, obj(values.muster));
-  const tools = [musterTool(values), ...list(values.extraTools)].filter((t) => t !== undefined);
+  const muster = deepMerge(DEFAULT_MUSTER as unknown as JsonObject, asObject(values.muster));
+  const tools = [musterTool(values), ...asList(values.extraTools)].filter((t) => t !== undefined);
   const env: JsonObject[] = [];
   if (muster.enabled !== false) {
     env.push({ name: 'KAGENT_PROPAGATE_TOKEN', value: 'true' });
-    if (str(muster.stsWellKnownUri)) env.push({ name: 'STS_WELL_KNOWN_URI', value: muster.stsWellKnownUri });
+    if (stringOr(muster.stsWellKnownUri, '')) env.push({ name: 'STS_WELL_KNOWN_URI', value: muster.stsWellKnownUri });
   }
   const deployment: JsonObject = { replicas: typeof values.replicas === 'number' ? values.replicas : 1 };
   if (env.length > 0) deployment.env = env;
   deployment.resources = isObject(values.resources) ? values.resources : DEFAULT_RESOURCES;
-  if (Object.keys(obj(values.nodeSelector)).length > 0) deployment.nodeSelector = values.nodeSelector;
-  if (list(values.tolerations).length > 0) deployment.tolerations = values.tolerations;
+  if (Object.keys(asObject(values.nodeSelector)).length > 0) deployment.nodeSelector = values.nodeSelector;
+  if (asList(values.tolerations).length > 0) deployment.tolerations = values.tolerations;
   spec.declarative = {
-    runtime: str(agent.runtime, 'go') || 'go',
-    modelConfig: str(obj(values.modelConfig).name, 'default-model-config') || 'default-model-config',
-    systemMessage: str(agent.systemMessage, DEFAULT_SYSTEM_MESSAGE) || DEFAULT_SYSTEM_MESSAGE,
+    runtime: stringOr(agent.runtime, 'go') || 'go',
+    modelConfig: stringOr(asObject(values.modelConfig).name, 'default-model-config') || 'default-model-config',
+    systemMessage: stringOr(agent.systemMessage, DEFAULT_SYSTEM_MESSAGE) || DEFAULT_SYSTEM_MESSAGE,
     ...(tools.length > 0 ? { tools } : {}),
     deployment,
   };
-  return deepMerge(spec, obj(values.extraAgentSpec));
+  return deepMerge(spec, asObject(values.extraAgentSpec));
 }
 
 /** What a release renders with. */
@@ -129,7 +125,7 @@ export function chartLabels(values: JsonObject, releaseName: string, chartVersio
     'app.kubernetes.io/version': chartVersion.replaceAll('+', '_'),
     'application.giantswarm.io/team': 'bumblebee',
     'helm.sh/chart': `${CHART_NAME}-${chartVersion}`.slice(0, 63),
-    ...(obj(values.labels) as Record<string, string>),
+    ...(asObject(values.labels) as Record<string, string>),
   };
 }
 
@@ -142,9 +138,9 @@ export function releaseAnnotations(releaseName: string, namespace: string): Reco
 export function renderAgent({ values, releaseName, namespace, chartVersion }: RenderInput): JsonObject {
   const labels = chartLabels(values, releaseName, chartVersion);
   const annotations = releaseAnnotations(releaseName, namespace);
-  const displayName = str(obj(values.agent).displayName);
+  const displayName = stringOr(asObject(values.agent).displayName, '');
   if (displayName) annotations['ui.giantswarm.io/display-name'] = displayName;
-  Object.assign(annotations, obj(values.annotations));
+  Object.assign(annotations, asObject(values.annotations));
   return {
     apiVersion: 'kagent.dev/v1alpha2', kind: 'Agent',
     metadata: { name: agentName(values, releaseName), namespace, labels, annotations },

@@ -5,7 +5,7 @@
  * the release rendered. Every function takes the target cluster's store, so one code path
  * serves both the local and the remote case.
  */
-import { isObject, type JsonObject } from '../api/json.js';
+import { asObject, isObject, stringOr, type JsonObject } from '../api/json.js';
 import { StatusError } from '../api/status.js';
 import { FieldSet } from '../fields/field-set.js';
 import { readManagedFields } from '../fields/managed-fields.js';
@@ -20,14 +20,12 @@ export const MANAGER = 'helm-controller';
 const NAME_LABEL = 'helm.toolkit.fluxcd.io/name';
 const NAMESPACE_LABEL = 'helm.toolkit.fluxcd.io/namespace';
 
-const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
-
 /** The Helm release name: `spec.releaseName`, else `[targetNamespace-]name`. */
 export function releaseNameOf(hr: JsonObject): string {
-  const spec = obj(hr.spec);
+  const spec = asObject(hr.spec);
   const name = String(metadata(hr).name);
-  return str(spec.releaseName) || (str(spec.targetNamespace) ? `${str(spec.targetNamespace)}-${name}` : name);
+  const targetNamespace = stringOr(spec.targetNamespace, '');
+  return stringOr(spec.releaseName, '') || (targetNamespace ? `${targetNamespace}-${name}` : name);
 }
 
 /** One object of a release's inventory, as Flux records it (`<namespace>_<name>_<group>_<kind>`, `v`). */
@@ -46,10 +44,10 @@ export function inventoryEntry(o: InventoryObject): JsonObject {
 
 /** The objects recorded in the release's inventory. */
 export function inventoryObjects(hr: JsonObject): InventoryObject[] {
-  const entries = Array.isArray(obj(obj(hr.status).inventory).entries)
-    ? (obj(obj(hr.status).inventory).entries as unknown[])
+  const entries = Array.isArray(asObject(asObject(hr.status).inventory).entries)
+    ? (asObject(asObject(hr.status).inventory).entries as unknown[])
     : [];
-  return entries.filter(isObject).map((e) => [str(e.id).split('_'), str(e.v)] as const)
+  return entries.filter(isObject).map((e) => [stringOr(e.id, '').split('_'), stringOr(e.v, '')] as const)
     .filter(([p]) => p.length === 4)
     .map(([p, version]) => ({ namespace: p[0]!, name: p[1]!, group: p[2]!, kind: p[3]!, version }));
 }
@@ -75,14 +73,14 @@ function ownershipConflict(
   existing: JsonObject, releaseName: string, namespace: string, action: string,
 ): ChartFailure | undefined {
   const kind = String(existing.kind);
-  const annotations = obj(metadata(existing).annotations);
+  const annotations = asObject(metadata(existing).annotations);
   const problems: string[] = [];
   if (labelsOf(existing)['app.kubernetes.io/managed-by'] !== 'Helm') {
     problems.push('label validation error: missing key "app.kubernetes.io/managed-by": must be set to "Helm"');
   }
   for (const [key, want] of [['meta.helm.sh/release-name', releaseName],
     ['meta.helm.sh/release-namespace', namespace]] as const) {
-    const have = str(annotations[key]);
+    const have = stringOr(annotations[key], '');
     if (have === want) continue;
     problems.push(have ? `annotation validation error: key ${JSON.stringify(key)} must equal ` +
       `${JSON.stringify(want)}: current value is ${JSON.stringify(have)}`
@@ -132,8 +130,8 @@ function applyObject(store: SandboxStore, def: ResourceDef, desired: JsonObject)
       ...structuredClone(existing),
       metadata: {
         ...structuredClone(emeta),
-        labels: upgradedMap(obj(emeta.labels), obj(dmeta.labels), owned, 'labels'),
-        annotations: upgradedMap(obj(emeta.annotations), obj(dmeta.annotations), owned, 'annotations'),
+        labels: upgradedMap(asObject(emeta.labels), asObject(dmeta.labels), owned, 'labels'),
+        annotations: upgradedMap(asObject(emeta.annotations), asObject(dmeta.annotations), owned, 'annotations'),
       },
       spec: desired.spec,
     }, { fieldManager: MANAGER });
@@ -157,20 +155,20 @@ export function applyRelease(
   store: SandboxStore, hr: JsonObject, values: JsonObject, chartVersion: string, action: string,
 ): ChartFailure | InventoryObject[] {
   const meta = metadata(hr);
-  const spec = obj(hr.spec);
+  const spec = asObject(hr.spec);
   const releaseName = releaseNameOf(hr);
-  const namespace = str(spec.targetNamespace) || String(meta.namespace);
+  const namespace = stringOr(spec.targetNamespace, '') || String(meta.namespace);
   const rendered = renderRelease({ values, releaseName, namespace, chartVersion: chartVersion.split('+')[0]! });
-  const common = obj(spec.commonMetadata);
+  const common = asObject(spec.commonMetadata);
   const defs: ResourceDef[] = [];
   // Helm checks that it may own every rendered object before it writes any.
   for (const desired of rendered) {
     const dmeta = desired.metadata as JsonObject;
     dmeta.labels = {
-      ...obj(common.labels), ...obj(dmeta.labels), [NAME_LABEL]: String(meta.name),
+      ...asObject(common.labels), ...asObject(dmeta.labels), [NAME_LABEL]: String(meta.name),
       [NAMESPACE_LABEL]: String(meta.namespace),
     };
-    dmeta.annotations = { ...obj(common.annotations), ...obj(dmeta.annotations) };
+    dmeta.annotations = { ...asObject(common.annotations), ...asObject(dmeta.annotations) };
     const def = store.registry.forKind(String(desired.apiVersion), String(desired.kind));
     if (!def) {
       return { kind: 'apply', message: `resource mapping not found for name: "${String(dmeta.name)}" namespace: ` +

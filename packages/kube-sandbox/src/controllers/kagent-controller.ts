@@ -5,26 +5,23 @@
  * exactly as kagent computes it (`DeploymentReady`, `DeploymentNotReady` "a/b pods are ready",
  * `DeploymentNotFound`). Dependents go with the Agent through owner references.
  */
-import { isObject, type JsonObject } from '../api/json.js';
+import { asObject, isObject, numberOr, stringOr, type JsonObject } from '../api/json.js';
 import { Controller, controllerOf, metadata, ownerReference, type ControllerContext } from './controller.js';
 import { canonicalJson, conditionsOf, setCondition, sha256Hex, writeStatus } from './status-helpers.js';
 
 const MANAGER = 'kagent-controller';
 const KAGENT_VERSION = 'v0.10.0';
 
-const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
-
 /** Why kagent cannot translate the Agent, or undefined. */
 function compileError(ctx: ControllerContext, agent: JsonObject): string | undefined {
   const meta = metadata(agent);
   const where = `${String(meta.namespace)}/${String(meta.name)}`;
-  const spec = obj(agent.spec);
+  const spec = asObject(agent.spec);
   if ((spec.type ?? 'Declarative') === 'BYO') {
-    return str(obj(obj(spec.byo).deployment).image) ? undefined
+    return stringOr(asObject(asObject(spec.byo).deployment).image, '') ? undefined
       : `failed to compile agent ${where}: BYO agent has no deployment image`;
   }
-  const modelConfig = str(obj(spec.declarative).modelConfig);
+  const modelConfig = stringOr(asObject(spec.declarative).modelConfig, '');
   if (!modelConfig) return `failed to compile agent ${where}: no model config specified`;
   if (!ctx.store.find('modelconfigs', String(meta.namespace), modelConfig)) {
     return `failed to compile agent ${where}: failed to get model config ${String(meta.namespace)}/${modelConfig}: ` +
@@ -37,26 +34,26 @@ function compileError(ctx: ControllerContext, agent: JsonObject): string | undef
 export function agentDeployment(agent: JsonObject): JsonObject {
   const meta = metadata(agent);
   const name = String(meta.name);
-  const spec = obj(agent.spec);
+  const spec = asObject(agent.spec);
   const byo = (spec.type ?? 'Declarative') === 'BYO';
-  const shared = obj(byo ? obj(spec.byo).deployment : obj(spec.declarative).deployment);
-  const runtime = str(obj(spec.declarative).runtime) || 'go';
-  const image = byo ? str(shared.image)
+  const shared = asObject(byo ? asObject(spec.byo).deployment : asObject(spec.declarative).deployment);
+  const runtime = stringOr(asObject(spec.declarative).runtime, '') || 'go';
+  const image = byo ? stringOr(shared.image, '')
     : `cr.kagent.dev/kagent-dev/kagent/${runtime === 'python' ? 'app' : 'golang-adk'}:${KAGENT_VERSION}`;
   const selector = { app: 'kagent', kagent: name };
   const container: JsonObject = {
-    name: 'kagent', image, imagePullPolicy: str(shared.imagePullPolicy) || 'IfNotPresent',
+    name: 'kagent', image, imagePullPolicy: stringOr(shared.imagePullPolicy, '') || 'IfNotPresent',
     ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
     env: [...(Array.isArray(shared.env) ? shared.env : []), { name: 'KAGENT_NAME', value: name },
       { name: 'KAGENT_NAMESPACE', value: String(meta.namespace) }],
   };
   if (isObject(shared.resources)) container.resources = shared.resources;
-  const skills = obj(spec.skills);
+  const skills = asObject(spec.skills);
   const withSkills =
     (Array.isArray(skills.refs) && skills.refs.length > 0) ||
     (Array.isArray(skills.gitRefs) && skills.gitRefs.length > 0);
   const podSpec: JsonObject = {
-    serviceAccountName: str(shared.serviceAccountName) || name,
+    serviceAccountName: stringOr(shared.serviceAccountName, '') || name,
     containers: [container],
     ...(withSkills ? { initContainers: [{ name: 'skills-init',
       image: `cr.kagent.dev/kagent-dev/kagent/skills-init:${KAGENT_VERSION}` }] } : {}),
@@ -76,9 +73,9 @@ export function agentDeployment(agent: JsonObject): JsonObject {
       selector: { matchLabels: selector },
       template: {
         metadata: {
-          labels: { ...obj(shared.labels), ...selector },
+          labels: { ...asObject(shared.labels), ...selector },
           // The config hash rolls the pods when the Agent's spec changes, as kagent's does.
-          annotations: { ...obj(shared.annotations),
+          annotations: { ...asObject(shared.annotations),
             'kagent.dev/config-hash': sha256Hex(canonicalJson(spec)).slice(0, 16) },
         },
         spec: podSpec,
@@ -97,8 +94,8 @@ function ensureDeployment(ctx: ControllerContext, agent: JsonObject): void {
     return;
   }
   if (controllerOf(existing)?.uid !== meta.uid) return; // someone else's Deployment: leave it alone
-  const want = obj(desired.spec);
-  const have = obj(existing.spec);
+  const want = asObject(desired.spec);
+  const have = asObject(existing.spec);
   if (canonicalJson([want.replicas, want.template]) === canonicalJson([have.replicas, have.template])) return;
   ctx.store.update('deployments', { ...structuredClone(existing),
     spec: { ...structuredClone(have), replicas: want.replicas, template: want.template } }, { fieldManager: MANAGER });
@@ -120,8 +117,8 @@ function reconcileAgent(ctx: ControllerContext, namespace: string, name: string)
       { type: 'Ready', status: 'Unknown', reason: 'DeploymentNotFound', message: `deployments.apps "${name}" not found`,
         observedGeneration: generation });
   } else {
-    const replicas = typeof obj(deployment.spec).replicas === 'number' ? obj(deployment.spec).replicas as number : 1;
-    const available = Number(obj(deployment.status).availableReplicas ?? 0);
+    const replicas = numberOr(asObject(deployment.spec).replicas, 1);
+    const available = Number(asObject(deployment.status).availableReplicas ?? 0);
     conditions = setCondition(conditions, available >= replicas
       ? { type: 'Ready', status: 'True', reason: 'DeploymentReady', message: 'Deployment is ready',
           observedGeneration: generation }
@@ -134,7 +131,7 @@ function reconcileAgent(ctx: ControllerContext, namespace: string, name: string)
     ctx.log?.info?.({ controller: MANAGER, agent: `${namespace}/${name}`, ready: readyNow.status,
       reason: readyNow.reason }, `kagent: Agent ${namespace}/${name} Ready=${readyNow.status} (${readyNow.reason})`);
   }
-  writeStatus(ctx.store, 'agents', agent, { ...obj(agent.status), observedGeneration: generation, conditions },
+  writeStatus(ctx.store, 'agents', agent, { ...asObject(agent.status), observedGeneration: generation, conditions },
     MANAGER);
 }
 
@@ -144,7 +141,7 @@ function reconcileModelConfig(ctx: ControllerContext, namespace: string, name: s
   const conditions = setCondition(conditionsOf(mc),
     { type: 'Accepted', status: 'True', reason: 'ModelConfigReconciled', message: 'Model configuration accepted' });
   writeStatus(ctx.store, 'modelconfigs', mc,
-    { ...obj(mc.status), observedGeneration: Number(metadata(mc).generation ?? 1), conditions }, MANAGER);
+    { ...asObject(mc.status), observedGeneration: Number(metadata(mc).generation ?? 1), conditions }, MANAGER);
 }
 
 /** Start kagent's controller: Agents (and their Deployments and ModelConfigs), ModelConfigs. */
@@ -156,7 +153,7 @@ export function startKagentController(ctx: ControllerContext): Controller[] {
       return owner?.kind === 'Agent' ? [[event.namespace, owner.name] as const] : [];
     })
     .watch('modelconfigs', (event) => ctx.store.list('agents', { namespace: event.namespace }).items
-      .filter((a) => str(obj(obj(a.spec).declarative).modelConfig) === metadata(event.object).name)
+      .filter((a) => stringOr(asObject(asObject(a.spec).declarative).modelConfig, '') === metadata(event.object).name)
       .map((a) => [event.namespace, String(metadata(a).name)] as const))
     .resync('agents');
   const modelConfigs = new Controller('kagent-modelconfigs', ctx, (ns, name) => reconcileModelConfig(ctx, ns, name))

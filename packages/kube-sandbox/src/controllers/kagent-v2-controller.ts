@@ -6,7 +6,7 @@
  * Ready (True only resolved and compiled), and `warnings` (a muster binding narrowed while discovery is off).
  * Harnesses report Ready, ModelConfigs and RemoteMCPServers Accepted; every reconcile waits the delay.
  */
-import { isObject, type JsonObject } from '../api/json.js';
+import { asObject, stringOr, type JsonObject } from '../api/json.js';
 import { DISCOVERY_LABEL } from './agent-chart-v2.js';
 import { Controller, labelsOf, metadata, type ControllerContext } from './controller.js';
 import { canonicalJson, conditionsOf, setCondition, sha256Hex, writeStatus, type Condition } from './status-helpers.js';
@@ -17,15 +17,14 @@ const HARNESSES = 'harnesses.api.kagent.dev';
 const MODEL_CONFIGS = 'modelconfigs.api.kagent.dev';
 const SERVERS = 'remotemcpservers.api.kagent.dev';
 
-const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 const count = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 
 /** The revision an Agent's compiled input had last, by uid (adopted from its status after a restart). */
 type Revisions = Map<string, { digest: string; revision: number }>;
 
-const harnessOf = (agent: JsonObject): string => str(obj(obj(agent.spec).harnessRef).name);
-const modelConfigOf = (agent: JsonObject): string => str(obj(obj(obj(agent.spec).template).modelConfig).name);
+const harnessOf = (agent: JsonObject): string => stringOr(asObject(asObject(agent.spec).harnessRef).name, '');
+const modelConfigOf = (agent: JsonObject): string =>
+  stringOr(asObject(asObject(asObject(agent.spec).template).modelConfig).name, '');
 
 /** Why the Agent's references do not resolve, or undefined. */
 function unresolved(ctx: ControllerContext, agent: JsonObject): { reason: string; message: string } | undefined {
@@ -45,10 +44,10 @@ function unresolved(ctx: ControllerContext, agent: JsonObject): { reason: string
 /** What the Harness cannot do as the Agent asks: a partial tool selection on a server without discovery. */
 function warningsOf(ctx: ControllerContext, agent: JsonObject): string[] {
   const namespace = String(metadata(agent).namespace);
-  const tools = obj(obj(agent.spec).template).tools;
-  return (Array.isArray(tools) ? tools : []).map((t) => obj(obj(t).mcp)).flatMap((mcp) => {
+  const tools = asObject(asObject(agent.spec).template).tools;
+  return (Array.isArray(tools) ? tools : []).map((t) => asObject(asObject(t).mcp)).flatMap((mcp) => {
     const selected = Array.isArray(mcp.tools) ? mcp.tools.length : 0;
-    const name = str(obj(mcp.server).name);
+    const name = stringOr(asObject(mcp.server).name, '');
     const server = ctx.store.find(SERVERS, namespace, name);
     if (selected === 0 || (server && labelsOf(server)[DISCOVERY_LABEL] !== 'disabled')) return [];
     return [`the binding of RemoteMCPServer "${name}" selects ${selected} tool(s), but tool discovery is off for ` +
@@ -59,9 +58,9 @@ function warningsOf(ctx: ControllerContext, agent: JsonObject): string[] {
 /** The revision of the Agent's compiled input (template and Harness) at this generation. */
 function desiredRevision(revisions: Revisions, agent: JsonObject): number {
   const uid = String(metadata(agent).uid);
-  const spec = obj(agent.spec);
+  const spec = asObject(agent.spec);
   const digest = sha256Hex(canonicalJson({ template: spec.template ?? null, harnessRef: spec.harnessRef ?? null }));
-  const before = count(obj(agent.status).desiredRevision);
+  const before = count(asObject(agent.status).desiredRevision);
   const known = revisions.get(uid) ?? (before === undefined ? undefined : { digest, revision: before });
   const revision = !known ? 1 : known.digest === digest ? known.revision : known.revision + 1;
   revisions.set(uid, { digest, revision });
@@ -72,7 +71,7 @@ function reconcileAgent(ctx: ControllerContext, revisions: Revisions, namespace:
   const agent = ctx.store.find(AGENTS, namespace, name);
   if (!agent || metadata(agent).deletionTimestamp) return;
   const generation = Number(metadata(agent).generation ?? 1);
-  const status = obj(agent.status);
+  const status = asObject(agent.status);
   const desired = desiredRevision(revisions, agent);
   let latest = count(status.latestSuccessfulRevision);
   const refs = unresolved(ctx, agent);
@@ -118,7 +117,7 @@ function reconcilePlatformObject(ctx: ControllerContext, resource: string, condi
   const generation = Number(metadata(object).generation ?? 1);
   const conditions = setCondition(conditionsOf(object),
     { ...condition, status: 'True', observedGeneration: generation });
-  writeStatus(ctx.store, resource, object, { ...obj(object.status), observedGeneration: generation, conditions },
+  writeStatus(ctx.store, resource, object, { ...asObject(object.status), observedGeneration: generation, conditions },
     MANAGER);
 }
 

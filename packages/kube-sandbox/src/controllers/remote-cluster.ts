@@ -7,7 +7,7 @@
  * fails midway), while what a client meets is still checked against that server's own state.
  */
 import { parse } from 'yaml';
-import { isObject, type JsonObject } from '../api/json.js';
+import { asObject, isObject, stringOr, type JsonObject } from '../api/json.js';
 import type { SandboxStore } from '../ops/sandbox-store.js';
 import { dial } from '../server/loopback-network.js';
 import { metadata } from './controller.js';
@@ -20,8 +20,6 @@ export type ReleaseTarget =
   /** The client was built but its first request failed (a refused connection, TLS, 401). */
   | { ok: false; phase: 'request'; message: string };
 
-const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 const named = (list: unknown, name: string): JsonObject => {
   const entry = (Array.isArray(list) ? list : []).filter(isObject).find((e) => e.name === name);
   return entry ?? {};
@@ -29,24 +27,24 @@ const named = (list: unknown, name: string): JsonObject => {
 
 /** Server, CA and token of the current context of a kubeconfig; throws with client-go's kind of message. */
 function loadKubeconfig(text: string): { server: string; caPem: string; insecure: boolean; token: string } {
-  const config = obj(parse(text) as unknown);
-  const contextName = str(config['current-context']);
+  const config = asObject(parse(text) as unknown);
+  const contextName = stringOr(config['current-context'], '');
   if (!contextName) throw new Error('invalid configuration: no configuration has been provided');
-  const context = obj(named(config.contexts, contextName).context);
-  const cluster = obj(named(config.clusters, str(context.cluster)).cluster);
-  const user = obj(named(config.users, str(context.user)).user);
-  const server = str(cluster.server);
+  const context = asObject(named(config.contexts, contextName).context);
+  const cluster = asObject(named(config.clusters, stringOr(context.cluster, '')).cluster);
+  const user = asObject(named(config.users, stringOr(context.user, '')).user);
+  const server = stringOr(cluster.server, '');
   if (!server) throw new Error(`invalid configuration: context "${contextName}" has no cluster with a server`);
-  const caData = str(cluster['certificate-authority-data']);
+  const caData = stringOr(cluster['certificate-authority-data'], '');
   return { server, caPem: caData ? Buffer.from(caData, 'base64').toString('utf8') : '',
-    insecure: cluster['insecure-skip-tls-verify'] === true, token: str(user.token) };
+    insecure: cluster['insecure-skip-tls-verify'] === true, token: stringOr(user.token, '') };
 }
 
 /** The kubeconfig in a Secret, by helm-controller's key rules, or its error message. */
 function kubeconfigText(secret: JsonObject, secretName: string, key: string): string | { error: string } {
-  const data = obj(secret.data);
+  const data = asObject(secret.data);
   const pick = key || (data.value !== undefined ? 'value' : data['value.yaml'] !== undefined ? 'value.yaml' : '');
-  const encoded = str(data[pick]);
+  const encoded = stringOr(data[pick], '');
   if (!encoded) {
     return { error: key ? `KubeConfig secret '${secretName}' does not contain a '${key}' key with data`
       : `KubeConfig secret '${secretName}' does not contain a 'value' or 'value.yaml' key with data` };
@@ -66,16 +64,16 @@ function kubeconfigText(secret: JsonObject, secretName: string, key: string): st
 export function releaseTarget(
   local: SandboxStore, hr: JsonObject, probe: { storageNamespace: string; releaseName: string },
 ): ReleaseTarget {
-  const ref = obj(obj(obj(hr.spec).kubeConfig).secretRef);
-  if (!isObject(obj(hr.spec).kubeConfig)) return { ok: true, store: local };
+  const ref = asObject(asObject(asObject(hr.spec).kubeConfig).secretRef);
+  if (!isObject(asObject(hr.spec).kubeConfig)) return { ok: true, store: local };
   const namespace = String(metadata(hr).namespace);
-  const secretName = `${namespace}/${str(ref.name)}`;
-  const secret = local.find('secrets', namespace, str(ref.name));
+  const secretName = `${namespace}/${stringOr(ref.name, '')}`;
+  const secret = local.find('secrets', namespace, stringOr(ref.name, ''));
   if (!secret) {
     return { ok: false, phase: 'client', secretMissing: true,
-      message: `could not get KubeConfig secret '${secretName}': secrets "${str(ref.name)}" not found` };
+      message: `could not get KubeConfig secret '${secretName}': secrets "${stringOr(ref.name, '')}" not found` };
   }
-  const text = kubeconfigText(secret, secretName, str(ref.key));
+  const text = kubeconfigText(secret, secretName, stringOr(ref.key, ''));
   if (typeof text !== 'string') return { ok: false, phase: 'client', secretMissing: false, message: text.error };
   let config: ReturnType<typeof loadKubeconfig>;
   let url: URL;

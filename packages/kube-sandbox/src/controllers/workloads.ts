@@ -6,16 +6,13 @@
  * garbage collector: Agent → Deployment → ReplicaSet → pods.
  */
 import { randomInt } from 'node:crypto';
-import { deepEqual, isObject, type JsonObject } from '../api/json.js';
+import { asList, asObject, deepEqual, isObject, numberOr, type JsonObject } from '../api/json.js';
 import { Controller, controllerOf, labelsOf, metadata, ownerReference, type ControllerContext } from './controller.js';
 import { canonicalJson, findCondition, setCondition, sha256Hex, writeStatus,
   type Condition } from './status-helpers.js';
 
 const MANAGER = 'kube-controller-manager';
 const SAFE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
-
-const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
-const num = (value: unknown, fallback = 0): number => (typeof value === 'number' ? value : fallback);
 
 /** A pod-template-hash: 10 characters of the alphabet Kubernetes uses for generated names. */
 export function templateHash(template: unknown): string {
@@ -32,7 +29,7 @@ function randomSuffix(): string {
 }
 
 const REVISION = 'deployment.kubernetes.io/revision';
-const revisionOf = (o: JsonObject): number => Number(obj(metadata(o).annotations)[REVISION] ?? 0);
+const revisionOf = (o: JsonObject): number => Number(asObject(metadata(o).annotations)[REVISION] ?? 0);
 
 /**
  * A pod template as the Deployment controller compares them (EqualIgnoreHash): without the
@@ -40,8 +37,8 @@ const revisionOf = (o: JsonObject): number => Number(obj(metadata(o).annotations
  * templates) the same as none, as typed objects cannot tell them apart.
  */
 function comparableTemplate(template: unknown): JsonObject {
-  const copy = structuredClone(obj(template));
-  const meta = obj(copy.metadata);
+  const copy = structuredClone(asObject(template));
+  const meta = asObject(copy.metadata);
   if (meta.creationTimestamp === null) delete meta.creationTimestamp;
   if (isObject(meta.labels)) {
     delete meta.labels['pod-template-hash'];
@@ -59,23 +56,23 @@ function reconcileDeployment(ctx: ControllerContext, namespace: string, name: st
   const { store } = ctx;
   const dep = store.find('deployments', namespace, name);
   if (!dep || metadata(dep).deletionTimestamp) return;
-  const spec = obj(dep.spec);
-  const replicas = num(spec.replicas, 1);
-  const template = obj(spec.template);
+  const spec = asObject(dep.spec);
+  const replicas = numberOr(spec.replicas, 1);
+  const template = asObject(spec.template);
   const wanted = comparableTemplate(template);
   const owned = store.list('replicasets', { namespace }).items.filter(ownedBy(dep));
   const newest = owned.reduce((max, rs) => Math.max(max, revisionOf(rs)), 0);
-  let current = owned.find((rs) => deepEqual(comparableTemplate(obj(rs.spec).template), wanted));
+  let current = owned.find((rs) => deepEqual(comparableTemplate(asObject(rs.spec).template), wanted));
   const hash = current ? String(labelsOf(current)['pod-template-hash'] ?? templateHash(wanted)) : templateHash(wanted);
   if (current && revisionOf(current) < newest) {
     // An older template back in use becomes the newest revision again.
-    const annotations = { ...obj(metadata(current).annotations), [REVISION]: String(newest + 1) };
+    const annotations = { ...asObject(metadata(current).annotations), [REVISION]: String(newest + 1) };
     current = store.update('replicasets',
       { ...structuredClone(current), metadata: { ...structuredClone(metadata(current)), annotations } },
       { fieldManager: MANAGER });
   }
   if (!current) {
-    const labels = { ...obj(obj(template.metadata).labels), 'pod-template-hash': hash };
+    const labels = { ...asObject(asObject(template.metadata).labels), 'pod-template-hash': hash };
     const revision = newest + 1;
     current = store.create('replicasets', {
       apiVersion: 'apps/v1', kind: 'ReplicaSet',
@@ -86,36 +83,38 @@ function reconcileDeployment(ctx: ControllerContext, namespace: string, name: st
       },
       spec: {
         replicas,
-        selector: { matchLabels: { ...obj(obj(spec.selector).matchLabels), 'pod-template-hash': hash } },
-        template: { metadata: { ...obj(template.metadata), labels }, spec: template.spec },
+        selector: { matchLabels: { ...asObject(asObject(spec.selector).matchLabels), 'pod-template-hash': hash } },
+        template: { metadata: { ...asObject(template.metadata), labels }, spec: template.spec },
       },
     }, { fieldManager: MANAGER });
-  } else if (num(obj(current.spec).replicas) !== replicas) {
+  } else if (numberOr(asObject(current.spec).replicas, 0) !== replicas) {
     current = store.update('replicasets',
-      { ...structuredClone(current), spec: { ...structuredClone(obj(current.spec)), replicas } },
+      { ...structuredClone(current), spec: { ...structuredClone(asObject(current.spec)), replicas } },
       { fieldManager: MANAGER });
   }
   for (const old of owned) {
-    if (old !== current && num(obj(old.spec).replicas) !== 0) {
-      store.update('replicasets', { ...structuredClone(old), spec: { ...structuredClone(obj(old.spec)), replicas: 0 } },
-        { fieldManager: MANAGER });
+    if (old !== current && numberOr(asObject(old.spec).replicas, 0) !== 0) {
+      const spec = { ...structuredClone(asObject(old.spec)), replicas: 0 };
+      store.update('replicasets', { ...structuredClone(old), spec }, { fieldManager: MANAGER });
     }
   }
   const all = store.list('replicasets', { namespace }).items.filter(ownedBy(dep));
-  const sum = (key: string) => all.reduce((n, rs) => n + num(obj(rs.status)[key]), 0);
+  const sum = (key: string) => all.reduce((n, rs) => n + numberOr(asObject(rs.status)[key], 0), 0);
   const total = sum('replicas');
   const available = sum('availableReplicas');
   const rsName = String(metadata(current).name);
-  const updated = num(obj(store.find('replicasets', namespace, rsName)?.status).replicas);
+  const updated = numberOr(asObject(store.find('replicasets', namespace, rsName)?.status).replicas, 0);
   const revision = String(revisionOf(current));
   let deployment = dep;
-  if (obj(metadata(dep).annotations)[REVISION] !== revision) {
-    const annotations = { ...obj(metadata(dep).annotations), [REVISION]: revision };
+  if (asObject(metadata(dep).annotations)[REVISION] !== revision) {
+    const annotations = { ...asObject(metadata(dep).annotations), [REVISION]: revision };
     deployment = store.update('deployments',
       { ...structuredClone(dep), metadata: { ...structuredClone(metadata(dep)), annotations } },
       { fieldManager: MANAGER });
   }
-  let conditions = (Array.isArray(obj(dep.status).conditions) ? obj(dep.status).conditions : []) as Condition[];
+  // Cast kept as it was: the entries are the ones setCondition wrote; a hand-written malformed entry is not
+  // guarded against here.
+  let conditions = asList(asObject(dep.status).conditions) as Condition[];
   // maxUnavailable 25% (rounded down) of the default RollingUpdate strategy.
   const minimum = replicas - Math.floor(replicas * 0.25);
   conditions = setCondition(conditions, available >= minimum
@@ -130,7 +129,7 @@ function reconcileDeployment(ctx: ControllerContext, namespace: string, name: st
     : { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated',
         message: `ReplicaSet "${rsName}" is progressing.` });
   const status: JsonObject = {
-    observedGeneration: num(metadata(dep).generation, 1), replicas: total, updatedReplicas: updated,
+    observedGeneration: numberOr(metadata(dep).generation, 1), replicas: total, updatedReplicas: updated,
     readyReplicas: sum('readyReplicas'), availableReplicas: available, conditions,
   };
   if (total - available > 0) status.unavailableReplicas = total - available;
@@ -144,10 +143,10 @@ function reconcileReplicaSet(ctx: ControllerContext, namespace: string, name: st
   const { store } = ctx;
   const rs = store.find('replicasets', namespace, name);
   if (!rs || metadata(rs).deletionTimestamp) return;
-  const spec = obj(rs.spec);
-  const desired = num(spec.replicas, 1);
+  const spec = asObject(rs.spec);
+  const desired = numberOr(spec.replicas, 1);
   let pods = store.list('pods', { namespace }).items.filter(ownedBy(rs)).filter((p) => !metadata(p).deletionTimestamp);
-  const template = obj(spec.template);
+  const template = asObject(spec.template);
   for (let i = pods.length; i < desired; i++) {
     let podName: string;
     do podName = `${name}-${randomSuffix()}`;
@@ -158,10 +157,10 @@ function reconcileReplicaSet(ctx: ControllerContext, namespace: string, name: st
         {
           apiVersion: 'v1', kind: 'Pod',
           metadata: {
-            name: podName, namespace, labels: obj(obj(template.metadata).labels),
-            annotations: obj(obj(template.metadata).annotations), ownerReferences: [ownerReference(rs)],
+            name: podName, namespace, labels: asObject(asObject(template.metadata).labels),
+            annotations: asObject(asObject(template.metadata).annotations), ownerReferences: [ownerReference(rs)],
           },
-          spec: { ...structuredClone(obj(template.spec)), nodeName: 'sandbox-node' },
+          spec: { ...structuredClone(asObject(template.spec)), nodeName: 'sandbox-node' },
         },
         { fieldManager: MANAGER },
       ),
@@ -177,7 +176,7 @@ function reconcileReplicaSet(ctx: ControllerContext, namespace: string, name: st
   const fullyLabeled = pods.filter((p) => Object.entries(labels).every(([k, v]) => labelsOf(p)[k] === v)).length;
   const status: JsonObject = {
     replicas: pods.length, fullyLabeledReplicas: fullyLabeled, readyReplicas: ready, availableReplicas: ready,
-    observedGeneration: num(metadata(rs).generation, 1),
+    observedGeneration: numberOr(metadata(rs).generation, 1),
   };
   for (const key of ['readyReplicas', 'availableReplicas']) if (status[key] === 0) delete status[key];
   writeStatus(store, 'replicasets', rs, status, MANAGER);

@@ -5,12 +5,10 @@
  * runtime. So a branch-pinned or two-source skill is refused at admission, as on a cluster.
  */
 import { fieldError, type FieldError } from '../api/field-errors.js';
-import { isObject, type JsonObject } from '../api/json.js';
-
-const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
+import { asObject, isObject, type JsonObject } from '../api/json.js';
 
 function sourceErrors(source: unknown, path: string): FieldError[] {
-  const s = obj(source);
+  const s = asObject(source);
   const errors: FieldError[] = [];
   if (['oci', 'git', 'bucket'].filter((k) => k in s).length !== 1) {
     errors.push(fieldError.invalid(path, 'object', 'exactly one of oci, git or bucket must be specified'));
@@ -23,7 +21,7 @@ function sourceErrors(source: unknown, path: string): FieldError[] {
 
 /** The Agent's rules on `spec.template.skills[].source` and `spec.template.plugins[].source`. */
 export function agentV2Rules(agent: JsonObject): FieldError[] {
-  const template = obj(obj(agent.spec).template);
+  const template = asObject(asObject(agent.spec).template);
   return (['skills', 'plugins'] as const).flatMap((key) =>
     (Array.isArray(template[key]) ? template[key] : []).flatMap((entry, i) =>
       isObject(entry) && 'source' in entry ? sourceErrors(entry.source, `spec.template.${key}[${i}].source`) : []));
@@ -31,7 +29,7 @@ export function agentV2Rules(agent: JsonObject): FieldError[] {
 
 /** The Harness's rule: exactly one runtime block. */
 export function harnessRules(harness: JsonObject): FieldError[] {
-  const spec = obj(harness.spec);
+  const spec = asObject(harness.spec);
   return ['kagent', 'codex', 'claude', 'byo'].filter((k) => k in spec).length === 1 ? []
     : [fieldError.invalid('spec', 'object', 'exactly one of kagent, codex, claude or byo must be specified')];
 }

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fieldError } from '../api/field-errors.js';
-import { isObject, type JsonObject } from '../api/json.js';
+import { isObject, stringOr, type JsonObject } from '../api/json.js';
 import { statusErrors } from '../api/status.js';
 import type { AuthorizationAttributes, Authorizer } from '../auth/authorizer.js';
 import type { UserInfo } from '../ops/types.js';
@@ -17,8 +17,6 @@ import { apiVersionOf, groupKind, groupResource, type ResourceDef } from '../res
 import { sendJson } from './http-io.js';
 import type { RequestInfo } from './request-info.js';
 import { objectBody } from './resource-handlers.js';
-
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 function accessAttributes(def: ResourceDef, spec: JsonObject, user: UserInfo): AuthorizationAttributes {
   const resource = isObject(spec.resourceAttributes) ? spec.resourceAttributes : undefined;
@@ -31,13 +29,15 @@ function accessAttributes(def: ResourceDef, spec: JsonObject, user: UserInfo): A
   }
   if (resource) {
     return {
-      user, verb: str(resource.verb), isResourceRequest: true, path: '', apiGroup: str(resource.group),
-      apiVersion: str(resource.version), resource: str(resource.resource), subresource: str(resource.subresource),
-      namespace: str(resource.namespace), name: str(resource.name),
+      user, verb: stringOr(resource.verb, ''), isResourceRequest: true, path: '',
+      apiGroup: stringOr(resource.group, ''),
+      apiVersion: stringOr(resource.version, ''), resource: stringOr(resource.resource, ''),
+      subresource: stringOr(resource.subresource, ''),
+      namespace: stringOr(resource.namespace, ''), name: stringOr(resource.name, ''),
     };
   }
   return {
-    user, verb: str(nonResource!.verb), isResourceRequest: false, path: str(nonResource!.path),
+    user, verb: stringOr(nonResource!.verb, ''), isResourceRequest: false, path: stringOr(nonResource!.path, ''),
     apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '',
   };
 }
@@ -46,13 +46,14 @@ function accessAttributes(def: ResourceDef, spec: JsonObject, user: UserInfo): A
  * checks). */
 function subjectOf(def: ResourceDef, spec: JsonObject): UserInfo {
   const groups = Array.isArray(spec.groups) ? spec.groups.filter((g): g is string => typeof g === 'string') : [];
-  const username = str(spec.user);
+  const username = stringOr(spec.user, '');
   if (!username && groups.length === 0) {
     throw statusErrors.invalid(groupKind(def), '',
       [fieldError.invalid('spec.user', '', 'at least one of user or group must be specified')]);
   }
   const extra = isObject(spec.extra) ? spec.extra as UserInfo['extra'] : undefined;
-  return { username, groups, ...(str(spec.uid) ? { uid: str(spec.uid) } : {}), ...(extra ? { extra } : {}) };
+  const uid = stringOr(spec.uid, '');
+  return { username, groups, ...(uid ? { uid } : {}), ...(extra ? { extra } : {}) };
 }
 
 async function statusFor(
@@ -72,7 +73,7 @@ async function statusFor(
       : { allowed: false, ...(decision.reason ? { evaluationError: decision.reason } : {}) };
   }
   if (def === selfsubjectrulesreviews) {
-    const namespace = str(spec.namespace);
+    const namespace = stringOr(spec.namespace, '');
     if (!namespace) throw statusErrors.badRequest('no namespace on request');
     const rules = authorizer.rulesFor?.(user, namespace);
     if (!rules) {
