@@ -48,6 +48,11 @@ export async function startFloor(response) {
       res.end(bytes);
     });
   });
+  return listening(server);
+}
+
+/** `server` listening on a loopback port: its URL, and how to close it with its connections. */
+async function listening(server) {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${server.address().port}`,
@@ -69,14 +74,7 @@ export async function startExpressFloor(response, path) {
     res.end(bytes);
   });
   const server = createServer(app);
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    close: () => new Promise((resolve) => {
-      server.close(resolve);
-      server.closeAllConnections();
-    }),
-  };
+  return listening(server);
 }
 
 /** One request with fetch: status, content type and body, to check a case and feed its floor. */

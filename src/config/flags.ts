@@ -179,9 +179,9 @@ export const SERVE_FLAGS = [
       + 'configured; set it through the environment.' },
   // Claude Harness guards
   { name: 'harness-egress', env: 'AGENT_MANAGER_HARNESS_EGRESS', default: '', type: 'string', group: 'Claude Harness',
-    help: "The platform's origins per Harness as <harness>=<origin>[,<origin>…] entries separated by ';' (the chart's "
-      + 'harness.egress): an agent on a claude Harness gets its Harness\'s list as its egress, and an origin asked for '
-      + 'outside it is refused; a Harness not listed reaches no other origin.' },
+    help: "The platform's origins per Harness as <harness>=<origin>[,<origin>…] entries separated by ';' "
+      + "(the chart's harness.egress): an agent on a claude Harness gets its Harness's list as its egress, and an "
+      + 'origin asked for outside it is refused; a Harness not listed reaches no other origin.' },
   { name: 'muster-token-file', env: 'AGENT_MANAGER_MUSTER_TOKEN_FILE', default: '', type: 'string',
     group: 'Claude Harness',
     help: 'Without --enable-oauth: a file holding the bearer token the claude-Harness toolset check presents to '

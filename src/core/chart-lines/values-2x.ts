@@ -44,7 +44,7 @@ export interface Line2Settings {
 /** The AGENT_STRING_FIELDS that exist on 2.x (`runtime` is a 0.x field; the Harness decides how an agent runs). */
 export const LINE2_AGENT_FIELDS = AGENT_STRING_FIELDS.filter((f) => f !== 'runtime');
 
-/** The mount name of an OCI skill: the last segment of its repository (`…/skills/runbooks@sha256:…` is runbooks). */
+/** The mount name of an OCI skill: the last segment of its repository (`r.io/skills/runbooks@sha256:…`: runbooks). */
 export function ociSkillName(reference: string): string {
   const parsed = parseSkillOci(reference);
   const repository = 'error' in parsed ? reference.replace(/[@:].*$/, '') : parsed.repository;

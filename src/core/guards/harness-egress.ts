@@ -21,8 +21,8 @@ export function parseHarnessEgress(text: string): { egress: HarnessEgress } | { 
     if (entry === '') continue;
     const at = entry.indexOf('=');
     if (at < 0) {
-      return { problem: `entry ${JSON.stringify(entry)} is not <harness>=<origin>[,<origin>…] (entries are separated ` +
-        'by ";", origins by ",")' };
+      return { problem: `entry ${JSON.stringify(entry)} is not <harness>=<origin>[,<origin>…] ` +
+        '(entries are separated by ";", origins by ",")' };
     }
     const harness = entry.slice(0, at).trim();
     if (harness.length > 253 || !OBJECT_NAME.test(harness)) {

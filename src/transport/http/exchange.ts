@@ -33,7 +33,7 @@ export interface HttpRequest extends IncomingMessage {
   toolCall?: ToolCallRecord;
 }
 
-/** An MCP tool call as its access log line names it: the tool, and how it ended once it has (`ok`, `tool_error`, …). */
+/** An MCP tool call as its access log line names it: the tool, and how it ended once it has (`ok`, `tool_error`). */
 export interface ToolCallRecord {
   readonly tool: string;
   outcome?: string;
