@@ -1,7 +1,7 @@
 // Lint rules that keep the architecture honest (docs/architecture.md):
 // - src/core is pure: it imports no I/O module and no adapter;
 // - layers import downwards only (transport/http below REST and MCP; kube/ below kube/cache);
-// - production code never imports a testing/ folder, and reaches the sandbox package
+// - production code never imports test wiring (test/support/, any testing/ folder), and reaches the sandbox package
 //   (packages/kube-sandbox) only through a dynamic import when the sandbox is asked for;
 //   tests use the package through its entry points, never a file below packages/;
 // - a workspace package imports nothing from the product (its code stays inside it);
@@ -15,6 +15,7 @@ import js from '@eslint/js';
 import stylistic from '@stylistic/eslint-plugin';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+import { siblingFolders } from './eslint-rules/sibling-folders.js';
 
 // `self-contained/no-leaving-package`: a relative import in packages/<name>/ must resolve
 // inside packages/<name>/ (a pattern on the specifier cannot tell how deep a file sits).
@@ -76,7 +77,7 @@ export default tseslint.config(
   {
     // Tests and development tooling keep a long string or template whole (an expected text
     // stays one piece to search for).
-    files: ['**/*.test.ts', '**/testing/**', 'test/**', 'packages/*/test/**', 'bench/**', 'scripts/**', 'hack/**',
+    files: ['**/*.test.ts', 'test/**', 'packages/*/test/**', 'bench/**', 'scripts/**', 'hack/**',
       'eslint.config.js'],
     rules: {
       '@stylistic/max-len': ['error', {
@@ -94,23 +95,23 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/**/*.test.ts', 'src/**/testing/**'],
+    ignores: ['src/**/*.test.ts'],
     rules: {
       'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
       'no-restricted-imports': ['error', {
         patterns: [
-          { group: ['**/testing/*', '**/testing/**'], message: 'production code must not import test fakes' },
+          { group: ['**/testing/*', '**/testing/**', '**/test/support/*', '**/test/support/**'], message: 'production code must not import test wiring (test/support/)' },
         ],
       }],
     },
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/**/*.test.ts', 'src/**/testing/**'],
+    ignores: ['src/**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [
-          { group: ['**/testing/*', '**/testing/**'], message: 'production code must not import test fakes' },
+          { group: ['**/testing/*', '**/testing/**', '**/test/support/*', '**/test/support/**'], message: 'production code must not import test wiring (test/support/)' },
           { group: ['@agent-manager/kube-sandbox', '@agent-manager/kube-sandbox/*', '**/packages/**'], message: 'reach the sandbox only through src/sandbox-cluster.ts (a dynamic import when it is asked for)' },
         ],
       }],
@@ -119,7 +120,7 @@ export default tseslint.config(
   {
     // Test code reaches the sandbox through its entry points (the package name and /cli), as
     // any other user of the package would, never through a file of its source.
-    files: ['src/**/*.test.ts', 'src/**/testing/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    files: ['src/**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [
@@ -137,6 +138,19 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         patterns: [
           { group: ['agent-manager', 'agent-manager/*', '@agent-manager/*'], message: 'a package imports nothing from the product or another workspace' },
+        ],
+      }],
+    },
+  },
+  {
+    // A package's production code never imports its tests' wiring (its test/ folder).
+    files: ['packages/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['agent-manager', 'agent-manager/*', '@agent-manager/*'], message: 'a package imports nothing from the product or another workspace' },
+          { group: ['**/test/*', '**/test/**'], message: 'production code must not import test wiring (the package\'s test/)' },
         ],
       }],
     },
@@ -169,6 +183,20 @@ export default tseslint.config(
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
+    // No cycle between sibling folders either (src/service/writes ⇄ src/service/commit): the same
+    // rule one level up, with the graph of each package's production files (eslint-rules/).
+    files: ['src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { folders: siblingFolders },
+    rules: { 'folders/no-sibling-cycle': ['error', { roots: [resolve(import.meta.dirname, 'src')] }] },
+  },
+  {
+    files: ['packages/kube-sandbox/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { folders: siblingFolders },
+    rules: { 'folders/no-sibling-cycle': ['error', { roots: [resolve(import.meta.dirname, 'packages/kube-sandbox/src')] }] },
+  },
+  {
     files: ['src/kube/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
@@ -185,7 +213,7 @@ export default tseslint.config(
         paths: ioModules.map((name) => ({ name, message: 'src/core is pure: no I/O modules (docs/architecture.md)' })),
         patterns: [
           { group: ['../*', '!../core/*'], message: 'src/core imports nothing from the adapters' },
-          { group: ['**/testing/*', '**/testing/**'], message: 'production code must not import test fakes' },
+          { group: ['**/testing/*', '**/testing/**', '**/test/support/*', '**/test/support/**'], message: 'production code must not import test wiring (test/support/)' },
         ],
       }],
     },
@@ -199,13 +227,13 @@ export default tseslint.config(
         paths: ioModules.map((name) => ({ name, message: 'src/core is pure: no I/O modules' })),
         patterns: [
           { group: ['../../*', '!../../core/*'], message: 'src/core imports nothing from the adapters' },
-          { group: ['**/testing/*', '**/testing/**'], message: 'production code must not import test fakes' },
+          { group: ['**/testing/*', '**/testing/**', '**/test/support/*', '**/test/support/**'], message: 'production code must not import test wiring (test/support/)' },
         ],
       }],
     },
   },
   {
-    files: ['**/*.test.ts', 'src/**/testing/**', 'test/**', 'bench/**', 'packages/*/test/**'],
+    files: ['**/*.test.ts', 'test/**', 'bench/**', 'packages/*/test/**'],
     rules: {
       'max-lines': ['error', { max: 700 }],
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -1,13 +1,15 @@
 import { defineConfig } from 'vitest/config';
-import { classifyTests } from './test/projects/classify.js';
+import { TEST_GLOBS } from './test/projects/test-globs.js';
 import { sandboxSourceAlias } from './vitest.shared.js';
 
-// Three projects (docs/development.md, "Suite layout"). Which files are integration tests is
-// computed from their source (test/projects/classify.ts): files that start a server or a
-// process, directly or through a test helper. packages/client's tests are the `client` project:
+// Three projects (docs/development.md, "Suite layout"). A file's name says its project: an
+// integration test (one that starts a server or a process, itself or through test/support) is
+// `*.int.test.ts`, every other test file a unit test; test/projects/classify.int.test.ts checks
+// every name against the file's source. packages/client's tests are the `client` project:
 // clients of one service its global set-up starts. The reliability suite has its own config.
 const CLIENT_TESTS = 'packages/client/test/**/*.test.ts';
-const { unit, integration } = classifyTests(import.meta.dirname);
+const unit = TEST_GLOBS;
+const integration = TEST_GLOBS.map((glob) => glob.replace(/\*\.test\.ts$/, '*.int.test.ts'));
 const excluded = ['test/reliability/**', '**/node_modules/**', '**/dist/**', CLIENT_TESTS];
 const shared = {
   testTimeout: 30_000,
@@ -31,7 +33,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: unit,
-          exclude: excluded,
+          exclude: [...excluded, '**/*.int.test.ts'],
           ...shared,
           // Files share a worker's module graph instead of a fresh process each: evaluating
           // the ~460 modules again for every file was a third of the run's time. This holds

@@ -9,7 +9,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { invalid, notFound, toAppError, toRestErrorBody, type AppError } from './core/errors.js';
-import type { Metrics } from './metrics/metrics.js';
+import type { Metrics } from './metrics/app-metrics.js';
 import { jsonRpcError } from './transport/mcp/json-rpc-error.js';
 import { lazyMcpHandler } from './transport/mcp/lazy-handler.js';
 import type { OperationService } from './transport/operations.js';

@@ -9,7 +9,7 @@ import type { AppConfig } from './config/index.js';
 import type { MigrateCommandConfig } from './config/migrate-config.js';
 import { reportYaml, summaryText } from './core/migration/report.js';
 import { isAppError } from './core/errors.js';
-import { openGitOpsHost } from './gitops/open-gitops.js';
+import { openGitOpsHost } from './github/open-commit-host.js';
 import { apiDiscovery, resolveApiVersions } from './kube/discovery.js';
 import { loadBaseKubeConfig } from './kube/kubeconfig.js';
 import { ServiceAccountProvider } from './kube/providers.js';

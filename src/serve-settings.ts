@@ -3,7 +3,7 @@
  * composition writes into the Flux objects, and what agents of chart 2.x are composed with.
  */
 import type { AppConfig } from './config/index.js';
-import type { ComposeConfig } from './core/compose.js';
+import type { ComposeConfig } from './core/writes/compose.js';
 import type { ApiVersions } from './service/resources.js';
 import { readMusterToken } from './muster/token-file.js';
 import type { ClaudeGuardSettings } from './service/settings.js';

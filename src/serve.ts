@@ -15,15 +15,15 @@ import { buildInfo, redactedSummary, type AppConfig, type FleetConfig } from './
 import { createTokenVerifier } from './identity/token-verifier.js';
 import { verifierConfigFrom } from './identity/verifier-config.js';
 import { apiDiscovery, resolveApiVersions, type Discover } from './kube/discovery.js';
-import { clusterCacheOpener, clusterReadCaches } from './kube/cache/cluster-caches.js';
+import { clusterCacheOpener, clusterReadCaches } from './kube/cache/fleet-caches.js';
 import { openReadCache } from './kube/cache/open.js';
 import { loadBaseKubeConfig } from './kube/kubeconfig.js';
 import { instrumentProvider } from './kube/instrumented.js';
 import { CallerProvider, ServiceAccountProvider } from './kube/providers.js';
-import { openWorkloadClusters } from './kube/workload-clusters.js';
+import { openWorkloadClusters } from './kube/fleet/workload-clusters.js';
 import type { Logger } from './log/logger.js';
-import { Metrics } from './metrics/metrics.js';
-import { registerClusterCacheMetrics } from './metrics/cluster-cache-metrics.js';
+import { Metrics } from './metrics/app-metrics.js';
+import { registerClusterCacheMetrics } from './metrics/fleet-cache-metrics.js';
 import { registerReadCacheMetrics } from './metrics/read-cache-metrics.js';
 import { metricsRequestListener } from './metrics/metrics-server.js';
 import { isLoopbackAddress } from './net/loopback.js';
@@ -39,18 +39,18 @@ import type { ChartSchemaSource, KubeProvider } from './service/ports.js';
 import { resourceTypes } from './service/resources.js';
 import { GitHubSkillCatalog } from './skills/github-skill-catalog.js';
 import { skillResolverFor } from './skills/skill-resolver.js';
-import { openGitOpsHost, type GitHubPacing } from './gitops/open-gitops.js';
+import { openGitOpsHost, type GitHubPacing } from './github/open-commit-host.js';
 import { createApp, warmUp, type AuthGuard } from './app.js';
 import type { Step } from './transport/http/exchange.js';
 import { resourceServerGuards } from './transport/http/auth.js';
 import { DEFAULT_SCOPES, oauthMetadataRouter } from './transport/http/oauth-metadata.js';
 import { Lifecycle } from './transport/http/lifecycle.js';
-import { hostPort, startHttpServer, type RunningServer } from './transport/http/server.js';
+import { hostPort, startHttpServer, type RunningServer } from './transport/http/http-server.js';
 import { loadSandbox, sandboxFleetConfig, serveSandboxOptions } from './sandbox-cluster.js';
 import { claudeGuardSettings, composeConfig, line2Settings } from './serve-settings.js';
 import { MusterToolsetResolver } from './muster/muster-toolset-resolver.js';
 import { KagentA2A } from './a2a/kagent-a2a.js';
-import type { SessionsDeps } from './service/sessions/port.js';
+import type { SessionsDeps } from './service/sessions/session-port.js';
 import { nextSignal, shutdownDelay } from './serve-signals.js';
 
 /** How long startup discovery may wait for the API server before using the defaults. */
@@ -77,7 +77,7 @@ export async function runServe(config: AppConfig, log: Logger, options: ServeOpt
     const metrics = config.metrics.enabled ? new Metrics({ build: info }) : undefined;
     // The OpenTelemetry SDK is loaded only when traces are on: it is not small, and most
     // installations run without it.
-    const tracing = config.otel.enabled ? (await import('./tracing/tracing.js')).startTracing(config.otel, info)
+    const tracing = config.otel.enabled ? (await import('./tracing/otel-tracing.js')).startTracing(config.otel, info)
       : undefined;
     // Pushed first, so it runs last: the spans of the whole shutdown are exported too.
     if (tracing) cleanups.push(() => tracing.shutdown());

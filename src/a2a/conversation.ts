@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { Message, Task, TaskState, type Message as A2AMessage, type Task as A2ATask } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import type { A2AConversation, A2AJson, CardFacts, OutboundMessage, SendOptions,
-  SendOutcome } from '../service/sessions/port.js';
+  SendOutcome } from '../service/sessions/session-port.js';
 import { a2aError } from './a2a-errors.js';
 
 /** How often a task of a non-streaming agent is read back while it runs. */

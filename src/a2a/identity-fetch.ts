@@ -4,7 +4,7 @@
  * to every request, the agent card's included. Redirects are refused rather than
  * followed, so the caller's token goes to the configured endpoint and nowhere else.
  */
-import type { A2AIdentity } from '../service/sessions/port.js';
+import type { A2AIdentity } from '../service/sessions/session-port.js';
 
 /** kagent's header for the A2A user a request acts for. */
 export const USER_HEADER = 'X-User-Id';

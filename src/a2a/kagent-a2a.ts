@@ -8,7 +8,7 @@
  */
 import { AGENT_CARD_PATH, type AgentCard } from '@a2a-js/sdk';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import type { A2AConversation, A2AIdentity, A2APort, CardFacts } from '../service/sessions/port.js';
+import type { A2AConversation, A2AIdentity, A2APort, CardFacts } from '../service/sessions/session-port.js';
 import { a2aError } from './a2a-errors.js';
 import { SdkConversation } from './conversation.js';
 import { identityFetch } from './identity-fetch.js';

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { readArchiveFile, readValuesSchema } from './chart-archive.js';
-import { chartArchive, tarGz } from './testing/push-chart.js';
+import { chartArchive, tarGz } from '../../test/support/chart/push-chart.js';
 
 describe('readValuesSchema', () => {
   it('parses <chart>/values.schema.json out of a packaged chart', async () => {

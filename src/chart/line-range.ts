@@ -5,7 +5,7 @@
  * the chart's own semver dialect (semver-constraint.ts, as source-controller reads it) at the edges of each major
  * and at the versions the range names, since no closed form exists for Masterminds' ranges. Pure.
  */
-import { lineOfMajor, type ChartLine } from '../core/chart-lines/chart-line.js';
+import { lineOfMajor, type ChartLine } from '../core/chart-lines/major-line.js';
 import { parseSemverConstraint } from './semver-constraint.js';
 
 /** How many majors are probed: chart majors beyond this are not expected in a range's reach. */

@@ -5,10 +5,10 @@
  * not moved to 2.x keeps being judged by 0.x's schema while another has moved. A line is read from the registry
  * only once something asks for it.
  */
-import type { ChartLine } from '../core/chart-lines/chart-line.js';
+import type { ChartLine } from '../core/chart-lines/major-line.js';
 import type { ChartInfo } from '../core/types.js';
 import type { ChartSchemaSource, ResolvedSchema } from '../service/ports.js';
-import { embeddedSchema } from './embedded/embedded.js';
+import { embeddedSchema } from './embedded/embedded-schemas.js';
 import { lineOfRange } from './line-range.js';
 import { RegistryChartSchemaSource, type RegistryChartSchemaSourceOptions } from './resolver.js';
 

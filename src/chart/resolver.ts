@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import type { ChartInfo } from '../core/types.js';
 import type { ChartSchemaSource, ResolvedSchema } from '../service/ports.js';
-import { EMBEDDED_SCHEMA, EMBEDDED_SCHEMA_VERSION } from './embedded/embedded.js';
+import { EMBEDDED_SCHEMA, EMBEDDED_SCHEMA_VERSION } from './embedded/embedded-schemas.js';
 import { parseOciReference } from './oci-reference.js';
 import { readChartSchema } from './read-chart-schema.js';
 import type { CredentialSource } from './registry-credentials.js';

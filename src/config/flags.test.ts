@@ -4,7 +4,7 @@ import type { FlagDef } from './flag-types.js';
 import { COMMANDS, MIGRATE_FLAGS, RETIRED_SERVE_FLAGS, SANDBOX_FLAGS, SERVE_FLAGS } from './flags.js';
 import { formatDefault, formatFlagName, helpText } from './help.js';
 import { parseValue } from './resolve.js';
-import { needsShared, sharedPath } from '../testing/shared-reference.js';
+import { needsShared, sharedPath } from '../../test/support/shared-reference.js';
 
 const GO_FLAGS = sharedPath('reference/anchor-inventory.md');
 

@@ -4,7 +4,7 @@
  * configured by accident) and the migration's own settings. `--harness-name` counts only when given on the command
  * line: the Helm chart sets its variable for serve, and it must not silently map python agents to a Harness.
  */
-import type { ChartLine } from '../core/chart-lines/chart-line.js';
+import type { ChartLine } from '../core/chart-lines/major-line.js';
 import { lineOfRange } from '../chart/line-range.js';
 import type { AppConfig } from './app-config.js';
 import type { FlagSources, FlagValues } from './flag-types.js';

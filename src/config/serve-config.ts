@@ -4,7 +4,7 @@
  * fields or need more than a type (Flux intervals, the MCP path, skill repository URLs,
  * browser origins, OAuth).
  */
-import { branchViolation, parseRepositoryName, pathViolation } from '../core/gitops/gitops-refs.js';
+import { branchViolation, parseRepositoryName, pathViolation } from '../core/commit/refs.js';
 import type { AppConfig, Duration } from './app-config.js';
 import type { FlagDef, FlagSources, FlagValues } from './flag-types.js';
 import { DEFAULT_CHART_REFRESH, SERVE_FLAGS, type ServeFlags } from './flags.js';

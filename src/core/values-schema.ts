@@ -8,7 +8,7 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { TOOLSET_VALUES_KEY } from './toolset.js';
+import { TOOLSET_VALUES_KEY } from './toolset/toolset-grammar.js';
 
 /** Which schema answered: its chart version and where it came from. */
 export interface SchemaLabel {

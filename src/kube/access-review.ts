@@ -1,10 +1,10 @@
 /**
  * A caller's SelfSubjectAccessReview through client-node: may this identity make this
- * read? The client-node side of the read cache's AccessReviewer port (cache/ports.ts);
- * the cache's short-lived answer memory sits above it (cache/access-review.ts).
+ * read? The client-node side of the read cache's AccessReviewer port (cache/cache-ports.ts);
+ * the cache's short-lived answer memory sits above it (cache/review-cache.ts).
  */
 import { FIELD_MANAGER, type KubeApis } from './api-clients.js';
-import type { AccessReviewer, ReadAttributes } from './cache/ports.js';
+import type { AccessReviewer, ReadAttributes } from './cache/cache-ports.js';
 
 /** A SelfSubjectAccessReview with one identity's client: may it make this read? */
 export class ClientNodeAccessReviewer implements AccessReviewer {

@@ -9,7 +9,7 @@
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
 import type { Gvr, KubeObject } from '../service/ports.js';
 import { collectionPath, type KubeApis } from './api-clients.js';
-import type { ListWatchSource, Selectors, WatchHandle, WatchHandlers } from './cache/ports.js';
+import type { ListWatchSource, Selectors, WatchHandle, WatchHandlers } from './cache/cache-ports.js';
 
 /** An error carrying the HTTP status of a failed list or watch (410 means re-list). */
 export class WatchError extends Error {
@@ -43,7 +43,7 @@ export class ClientNodeListWatch implements ListWatchSource {
     this.watcher = new Watch(kc);
     this.timeoutRange = options.watchTimeoutSeconds ?? [300, 600];
     // `requestTimeoutMs` is private in the library's typings and has no setter or
-    // constructor option (2.0.x); it is a plain field at run time. list-watch.test.ts
+    // constructor option (2.0.x); it is a plain field at run time. list-watch.int.test.ts
     // fails if an upgrade stops honouring it.
     (this.watcher as unknown as { requestTimeoutMs: number }).requestTimeoutMs =
       (this.timeoutRange[1] + SILENCE_MARGIN_S + 30) * 1000;

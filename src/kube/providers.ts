@@ -13,7 +13,7 @@ import type { RequestContext } from '../identity/caller.js';
 import type { AccessAttributes, AccessDecision, KubePort, KubeProvider, WatchPort } from '../service/ports.js';
 import { makeKubeApis, type KubeApis } from './api-clients.js';
 import { ClientNodeAccessReviewer } from './access-review.js';
-import type { ReadAttributes } from './cache/ports.js';
+import type { ReadAttributes } from './cache/cache-ports.js';
 import { ClientNodeKube } from './client-node-kube.js';
 import { kubeConfigForToken } from './kubeconfig.js';
 import { ClientNodeWatches } from './watches.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { eventually } from '../testing/eventually.js';
+import { eventually } from '../../test/support/eventually.js';
 import { batchedDestination, createLogger } from './logger.js';
 
 function capture(): { stream: Writable; lines: () => Record<string, unknown>[] } {

@@ -45,7 +45,7 @@ export interface LoggerConfig {
 /** A line's trace fields: the active span's ids, none outside a span. */
 export type TraceFields = () => { trace_id?: string; span_id?: string };
 
-// Set by the tracing module once traces are on (tracing.ts): without traces no span is
+// Set by the tracing module once traces are on (otel-tracing.ts): without traces no span is
 // ever active, so neither the OpenTelemetry API is loaded nor a span looked up per line.
 let spanIds: TraceFields | undefined;
 

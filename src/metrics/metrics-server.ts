@@ -7,7 +7,7 @@
  */
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from './app-metrics.js';
 
 const TEXT = { 'content-type': 'text/plain; charset=utf-8' };
 

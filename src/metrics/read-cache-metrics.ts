@@ -6,7 +6,7 @@
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { ReadCache } from '../kube/cache/read-cache.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from './app-metrics.js';
 
 export function registerReadCacheMetrics(metrics: Metrics, cache: ReadCache): void {
   const registry: Registry = metrics.registry;

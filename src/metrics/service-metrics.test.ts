@@ -3,7 +3,7 @@ import { conflict, notFound } from '../core/errors.js';
 import { instrumentKube } from '../kube/instrumented.js';
 import { instrumentFetch } from '../net/instrumented-fetch.js';
 import { instrumentService } from '../service/instrumented-service.js';
-import { Metrics } from './metrics.js';
+import { Metrics } from './app-metrics.js';
 
 const gvr = { group: 'helm.toolkit.fluxcd.io', version: 'v2', resource: 'helmreleases', kind: 'HelmRelease' };
 

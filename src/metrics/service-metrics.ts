@@ -1,5 +1,5 @@
 /**
- * The metrics an SRE alerts on, beside metrics.ts's histograms, named by the Prometheus conventions
+ * The metrics an SRE alerts on, beside app-metrics.ts's histograms, named by the Prometheus conventions
  * (`agent_manager_` prefix, base units, `_total`, `_seconds`, `_info`): build info, the chart schema's
  * source and registry errors, Kubernetes calls (labelled as `apiserver_request_total`), outgoing HTTP by
  * peer, writes by operation and outcome, and the read cache's objects and sync. Label values are fixed

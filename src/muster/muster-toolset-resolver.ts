@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { AGENT_PLATFORM_PRESET, explicitSelectors, type ResolvedTool,
   type ToolsetResolution } from '../core/guards/tool-verdict.js';
 import { ToolsetCheckError, type ToolsetResolver,
-  type ToolsetResolveRequest } from '../service/writes/toolset-port.js';
+  type ToolsetResolveRequest } from '../service/guards/toolset-port.js';
 
 /** Tools asked for per page. */
 export const PAGE_SIZE = 200;

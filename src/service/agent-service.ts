@@ -11,34 +11,34 @@ import type {
   UpdateResult, ValidateResult, WaitResult,
 } from '../core/types.js';
 import { validateName } from '../core/names.js';
-import { echoOfWrite } from '../core/write-echo.js';
+import { echoOfWrite } from '../core/writes/write-echo.js';
 import type { RequestContext } from '../identity/caller.js';
 import { createAgent } from './writes/create.js';
 import { listHarnesses } from './chart-lines/harnesses.js';
 import { deleteAgent, type DeleteRequest } from './writes/delete.js';
 import { InfoAnswer, listModelConfigs, listSkills, type SkillsRequest } from './reads/info.js';
 import type { OperationEnv } from './operation-env.js';
-import { getAgent, listAgents, summaryRow } from './reads/reads.js';
+import { getAgent, listAgents, summaryRow } from './reads/agent-reads.js';
 import { resourceTypes } from './resources.js';
-import { getAgentRevision, listAgentRevisions } from './revisions/revisions.js';
-import { rollbackAgent, type RollbackRequest } from './revisions/rollback.js';
+import { getAgentRevision, listAgentRevisions } from './revisions/revision-reads.js';
+import { rollbackAgent, type RollbackRequest } from './writes/rollback.js';
 import type { ServiceDeps, ServiceSettings } from './settings.js';
-import { agentStatus } from './reads/status.js';
+import { agentStatus } from './status/agent-status.js';
 import { updateAgent } from './writes/update.js';
 import { validateCreate, validateUpdate } from './writes/validate.js';
 import {
   followAgentStatus, waitForAgent, waitStart, withRollout, type FollowEnd, type WaitRequest,
-} from './wait/wait.js';
-import { writeWaitSeconds } from '../core/wait-rules.js';
+} from './wait/wait-agent.js';
+import { writeWaitSeconds } from '../core/status/wait-rules.js';
 import { envFor, withoutTarget, type TargetInput } from './fleet/targeting.js';
-import { listFleet } from './fleet/fleet-list.js';
-import { runMigration, type MigrateRequest, type MigrateResult } from './migration/migrate.js';
+import { listFleet } from './fleet/list-across-clusters.js';
+import { runMigration, type MigrateRequest, type MigrateResult } from './migration/run-migration.js';
 import { planMigration, type PlanMigrationRequest } from './migration/plan-migration.js';
 import type { NamespacePlan } from '../core/migration/plan.js';
 import {
   getSession, listSessions, sendMessage, startSession, type SendMessageRequest, type SessionRef,
   type StartSessionRequest, type TurnListener,
-} from './sessions/sessions.js';
+} from './sessions/session-ops.js';
 
 export interface AgentRef {
   namespace?: string;
@@ -79,7 +79,7 @@ export class AgentService {
     return this.info.get(ctx);
   }
 
-  /** With `details: false`, one summary row per agent (core/agent-summary.ts) from the same reads. */
+  /** With `details: false`, one summary row per agent (core/status/agent-summary.ts) from the same reads. */
   async listAgents(
     ctx: RequestContext, request?: ListScope & { details?: true },
   ): Promise<{ agents: Agent[]; warnings?: string[] }>;
@@ -90,7 +90,7 @@ export class AgentService {
   async listAgents(ctx: RequestContext, request: ListScope = {}): Promise<AgentList> {
     const namespace = this.env.settings.namespaces.resolve(request.namespace);
     const listOne = (env: OperationEnv) => listAgents(readContextOf(env, ctx), namespace);
-    // An organization without a cluster: every cluster of it (fleet-list.ts).
+    // An organization without a cluster: every cluster of it (list-across-clusters.ts).
     const { agents, warnings } = request.organization && !request.cluster
       ? await listFleet(this.env, ctx, request.organization, namespace, listOne)
       : await listOne(await envFor(this.env, ctx, request));
@@ -106,17 +106,17 @@ export class AgentService {
     return getAgent(readContextOf(env, ctx), namespace, request.name);
   }
 
-  /** With `wait`, answers once the new agent is ready or failed or the time is up (wait/wait.ts). */
+  /** With `wait`, answers once the new agent is ready or failed or the time is up (wait/wait-agent.ts). */
   async createAgent(ctx: RequestContext, request: CreateRequest): Promise<CreateResult> {
     const { wait: _wait, ...spec } = withoutTarget(request);
     const seconds = writeWaitSeconds(request);
     const env = await envFor(this.env, ctx, request, { creates: true });
     const result = await createAgent(env, ctx, spec);
-    // The answer echoes long texts cut (core/write-echo.ts); get_agent returns them whole.
+    // The answer echoes long texts cut (core/writes/write-echo.ts); get_agent returns them whole.
     return echoOfWrite(seconds > 0 ? await withRollout(env, ctx, result, seconds) : result);
   }
 
-  /** With `wait`, answers once the agent is ready or failed or the time is up (wait/wait.ts). */
+  /** With `wait`, answers once the agent is ready or failed or the time is up (wait/wait-agent.ts). */
   async updateAgent(ctx: RequestContext, update: AgentUpdate): Promise<UpdateResult> {
     const { wait: _wait, ...change } = withoutTarget(update);
     const seconds = writeWaitSeconds(update);
@@ -173,7 +173,7 @@ export class AgentService {
     return getAgentRevision(await envFor(this.env, ctx, request), ctx, withoutTarget(request));
   }
 
-  /** With `wait`, answers once the agent is ready or failed or the time is up (wait/wait.ts). */
+  /** With `wait`, answers once the agent is ready or failed or the time is up (wait/wait-agent.ts). */
   async rollbackAgent(
     ctx: RequestContext, request: Targeted<RollbackRequest & { wait?: number }>,
   ): Promise<RollbackResult> {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { RequestContext } from '../identity/caller.js';
 import { pino } from 'pino';
 import { OPERATIONS } from '../transport/operations.js';
-import { FakeService } from '../transport/testing/fake-service.js';
+import { FakeService } from '../../test/support/transport/fake-service.js';
 import { instrumentService, type OperationCall } from './instrumented-service.js';
 
 const ctx: RequestContext = { requestId: 'r', log: pino({ level: 'silent' }) };

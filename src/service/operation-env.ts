@@ -2,8 +2,8 @@
  * What every operation body receives: the ports, the settings, the resolved resource
  * types and a way to get the request's Kubernetes client. Built once by AgentService.
  */
-import type { ComposeConfig } from '../core/compose.js';
-import type { TargetCluster } from '../core/target-cluster.js';
+import type { ComposeConfig } from '../core/writes/compose.js';
+import type { TargetCluster } from '../core/fleet/target-cluster.js';
 import type { RequestContext } from '../identity/caller.js';
 import type { KubePort } from './ports.js';
 import type { ResourceTypes } from './resources.js';

@@ -4,11 +4,11 @@
  * tests fake here or serve from real loopback servers. Every port method answers or throws an `AppError`
  * already translated at the adapter (`fromKube`), so the service never sees a library exception.
  */
-import type { ChartLine } from '../core/chart-lines/chart-line.js';
+import type { ChartLine } from '../core/chart-lines/major-line.js';
 import type { ChartInfo, ReadCacheInfo, SchemaSource, SkillsResult } from '../core/types.js';
 import type { AppError } from '../core/errors.js';
 import type { RequestContext } from '../identity/caller.js';
-import type { TargetCluster } from '../core/target-cluster.js';
+import type { TargetCluster } from '../core/fleet/target-cluster.js';
 
 /** A resource type: group ('' for core), version, plural resource and kind. */
 export interface Gvr {

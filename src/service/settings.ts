@@ -3,17 +3,17 @@
  * (the slice of the configuration it needs, already parsed and validated).
  */
 import type { Logger } from 'pino';
-import type { ComposeConfig } from '../core/compose.js';
+import type { ComposeConfig } from '../core/writes/compose.js';
 import type { Line2Settings } from '../core/chart-lines/values-2x.js';
 import type { HarnessEgress } from '../core/guards/harness-egress.js';
-import type { ToolsetResolver } from './writes/toolset-port.js';
-import type { PresetPolicy } from '../core/toolset-preflight.js';
+import type { ToolsetResolver } from './guards/toolset-port.js';
+import type { PresetPolicy } from '../core/toolset/toolset-preflight.js';
 import type { ManagedNamespaces } from './namespaces.js';
 import type {
   ChartSchemaSource, GitOpsHost, KubeProvider, ReadCacheReport, SkillCatalog, SkillResolver, WorkloadClusters,
 } from './ports.js';
 import type { ApiVersions } from './resources.js';
-import type { SessionsDeps } from './sessions/port.js';
+import type { SessionsDeps } from './sessions/session-port.js';
 
 export interface ServiceDeps {
   kube: KubeProvider;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeOtel, otelSettingsFrom } from './otel-settings.js';
-import { startTracing } from './tracing.js';
+import { startTracing } from './otel-tracing.js';
 
 describe('otelSettingsFrom', () => {
   it('is off without an OTLP endpoint, whatever else is set, and then creates no tracer', () => {

@@ -1,13 +1,13 @@
 /**
  * One wording per argument: a model reads an argument's description in the MCP tool's input
- * schema (transport/descriptions.ts), a portal developer reads the same argument in
+ * schema (transport/descriptions/tool-descriptions.ts), a portal developer reads the same argument in
  * api/openapi.yaml (a path or query parameter, or a field of the request body). Where both
  * describe an argument, at any depth, the two texts are the same.
  */
 import { describe, expect, it } from 'vitest';
 import { toolDefinition } from './mcp/tools.js';
 import { OPERATIONS, openApiPath } from './operations.js';
-import { documentedOperations, loadOpenApi, resolveParameter } from './rest/testing/openapi-schemas.js';
+import { documentedOperations, loadOpenApi, resolveParameter } from '../../test/support/transport/openapi-schemas.js';
 
 type Schema = {
   $ref?: string; description?: string; properties?: Record<string, Schema>; items?: Schema;

@@ -9,9 +9,9 @@
 import { z } from 'zod';
 import type { operations } from '../core/openapi.generated.js';
 import type { Schemas } from '../core/types.js';
-import { WAIT_DEFAULT_SECONDS, WAIT_MAX_SECONDS } from '../core/wait-rules.js';
+import { WAIT_DEFAULT_SECONDS, WAIT_MAX_SECONDS } from '../core/status/wait-rules.js';
 import { MAX_REVISION } from '../core/revisions/revision-schema.js';
-import { ARG } from './descriptions.js';
+import { ARG } from './descriptions/tool-descriptions.js';
 
 const namespace = z.string().describe(ARG.namespace).optional();
 /** Where the agent runs (both or neither: the service refuses one without the other in its own words). */

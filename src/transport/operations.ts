@@ -14,7 +14,7 @@ import type {
   UpdateResult, ValidateResult, WaitResult,
 } from '../core/types.js';
 import type { operations } from '../core/openapi.generated.js';
-import { TOOL_DESCRIPTIONS, TOOL_TITLES } from './descriptions.js';
+import { TOOL_DESCRIPTIONS, TOOL_TITLES } from './descriptions/tool-descriptions.js';
 import {
   agentRefInput, createAgentInput, deleteAgentInput, getAgentRevisionInput, getInfoInput, listAgentRevisionsInput,
   listAgentsInput, listHarnessesInput, listModelConfigsInput, listSkillsInput, planMigrationInput, rollbackAgentInput,
@@ -364,7 +364,7 @@ export function operationId(operation: AnyOperation): string {
 
 // Every operation answers what api/openapi.yaml documents for its operationId and success
 // status, checked by the compiler (the runtime half, real responses against the schemas,
-// is test/rest/contract.test.ts).
+// is test/rest/contract.int.test.ts).
 type Assert<T extends true> = T;
 type Same<A, B> = [A] extends [B]
   ? ([B] extends [A] ? ([keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false) : false)

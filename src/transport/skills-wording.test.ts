@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ARG, TOOL_DESCRIPTIONS } from './descriptions.js';
+import { ARG, TOOL_DESCRIPTIONS } from './descriptions/tool-descriptions.js';
 import { MCP_INSTRUCTIONS } from './mcp/instructions.js';
 
 // list_skills reports repoUrl; a skills gitRef takes url. Every text a model reads on the way

@@ -94,7 +94,7 @@ describe('template value references', () => {
 });
 
 describe('template text (string-level, for machines without a renderer)', () => {
-  it('writes the Role\'s rules as plain YAML, so they read the same without a renderer (rbac.test.ts checks them against the code)', () => {
+  it('writes the Role\'s rules as plain YAML, so they read the same without a renderer (rbac.int.test.ts checks them against the code)', () => {
     const rbac = templates['rbac.yaml']!;
     const rules = rbac.slice(rbac.indexOf('rules:'), rbac.indexOf('---', rbac.indexOf('rules:')));
     const plain = rules.split('\n').filter((line) => !/^\s*\{\{-? \/\*.*\*\/ ?-?\}\}\s*$/.test(line)).join('\n');

@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { stringify } from 'yaml';
-import { testTool } from '../../src/testing/test-tools.js';
+import { testTool } from '../support/test-tools.js';
 
 let binary: string | undefined;
 export function helmBinary(): string {

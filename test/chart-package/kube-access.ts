@@ -1,11 +1,11 @@
 /**
  * Which Kubernetes API access the production code can ask for, read from the code
  * itself with the TypeScript compiler, so the chart's Role can be checked against it
- * (rbac.test.ts) and stays exactly what the code calls as others add calls.
+ * (rbac.int.test.ts) and stays exactly what the code calls as others add calls.
  *
  * The derivation, in three steps:
  *
- * 1. **Adapters.** A class in `src` that implements an interface of a `ports.ts` and
+ * 1. **Adapters.** A class in `src` that implements an interface of a `ports.ts` (or `*-ports.ts`) and
  *    reaches `@kubernetes/client-node` is a Kubernetes adapter. For each of its methods
  *    the client-node calls it makes, following calls into our own functions and
  *    methods, give the method's verbs: a generated API method by its prefix (`read`/`get`
@@ -93,7 +93,7 @@ function plural(kind: string): string {
 }
 
 /** The modules only the migrate command runs (below src/). */
-const MIGRATE_ONLY = new Set(['migrate.ts', 'service/migration/migrate.ts', 'service/migration/expand.ts',
+const MIGRATE_ONLY = new Set(['migrate.ts', 'service/migration/run-migration.ts', 'service/migration/expand.ts',
   'service/migration/wait-contract.ts', 'service/migration/propose-move.ts', 'service/migration/target-source.ts']);
 
 export function deriveKubeAccess(
@@ -251,7 +251,7 @@ export function deriveKubeAccess(
       for (const type of implemented.flatMap((h) => h.types)) {
         const port = symbolOf(type.expression);
         const portDecl = port?.declarations?.[0];
-        if (!port || !portDecl || !/[\\/]ports\.ts$/.test(portDecl.getSourceFile().fileName) || !ts.isInterfaceDeclaration(portDecl)) continue;
+        if (!port || !portDecl || !/[\\/](?:[\w-]+-)?ports\.ts$/.test(portDecl.getSourceFile().fileName) || !ts.isInterfaceDeclaration(portDecl)) continue;
         for (const member of portDecl.members) {
           const memberSymbol = member.name && symbolOf(member.name);
           const impl = statement.members.find((m) => m.name?.getText() === member.name?.getText());

@@ -7,8 +7,8 @@
 import { startSandbox, type Sandbox } from '@agent-manager/kube-sandbox';
 import { silentLogger } from '../../src/log/logger.js';
 import { loadBaseKubeConfig } from '../../src/kube/kubeconfig.js';
-import { openWorkloadClusters } from '../../src/kube/workload-clusters.js';
-import { startServiceFixture, type FixtureOptions, type ServiceFixture } from '../../src/service/testing/fixture.js';
+import { openWorkloadClusters } from '../../src/kube/fleet/workload-clusters.js';
+import { startServiceFixture, type FixtureOptions, type ServiceFixture } from '../support/service/fixture.js';
 
 export const ORG = 'acme';
 export const ORG_NS = 'org-acme';

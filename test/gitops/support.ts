@@ -6,11 +6,11 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { GitHubGitOpsHost, type GitHubHostConfig } from '../../src/gitops/github-host.js';
-import { seedGitOpsCluster, startGitOpsWorld, type GitOpsWorld } from '../../src/gitops/testing/gitops-world.js';
-import { startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
-import { smallSpawn } from '../../src/testing/small-spawn.js';
-import { testTool } from '../../src/testing/test-tools.js';
+import { GitHubGitOpsHost, type GitHubHostConfig } from '../../src/github/commit-host.js';
+import { seedGitOpsCluster, startGitOpsWorld, type GitOpsWorld } from '../support/github/commit-world.js';
+import { startServiceFixture, type ServiceFixture } from '../support/service/fixture.js';
+import { smallSpawn } from '../support/small-spawn.js';
+import { testTool } from '../support/test-tools.js';
 
 export const KUBECTL = testTool('kubectl') ?? 'kubectl';
 export const kubectlPresent = testTool('kubectl') !== undefined;

@@ -1,11 +1,11 @@
 /**
  * Vitest global set-up of the `client` project (packages/client's tests): the service those
  * tests are a client of, `serve --sandbox` started once in this process on a loopback port 0
- * (src/testing/serve-harness.ts), its origin passed to the workers as AGENT_MANAGER_URL. The
+ * (test/support/start-serve.ts), its origin passed to the workers as AGENT_MANAGER_URL. The
  * package imports nothing of the product, so it gets the service here. An AGENT_MANAGER_URL
  * set already names a running service to test against instead; nothing is started then.
  */
-import { deadRegistryFlag, serveConfig, startServe } from '../../src/testing/serve-harness.js';
+import { deadRegistryFlag, serveConfig, startServe } from '../support/start-serve.js';
 
 export const SERVICE_URL_ENV = 'AGENT_MANAGER_URL';
 

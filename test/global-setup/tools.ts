@@ -3,7 +3,7 @@
  * worker starts, and passes the answer to the workers in their environment, so no test
  * file probes the machine at import.
  */
-import { locateTestTools, TOOLS_ENV } from '../../src/testing/test-tools.js';
+import { locateTestTools, TOOLS_ENV } from '../support/test-tools.js';
 
 export default function setup(): void {
   process.env[TOOLS_ENV] = JSON.stringify(locateTestTools());

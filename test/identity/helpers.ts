@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import { createLogger, type Logger } from '../../src/log/logger.js';
-import { captureLogLines, type LogLines } from '../../src/testing/log-lines.js';
+import { captureLogLines, type LogLines } from '../support/log-lines.js';
 
 /** The production logger (redaction included) at debug, writing into `lines`. */
 export function capturedLogger(): { log: Logger; lines: Record<string, unknown>[]; text(): string; waitFor: LogLines['waitFor'] } {
@@ -17,7 +17,7 @@ export function capturedLogger(): { log: Logger; lines: Record<string, unknown>[
   };
 }
 
-export { deadPort } from '../../src/testing/serve-harness.js';
+export { deadPort } from '../support/start-serve.js';
 
 /** A response read whole: status, headers, body as JSON when it is JSON. */
 export interface Answer {

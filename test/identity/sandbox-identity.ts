@@ -13,7 +13,7 @@
  * tokens the API server would have refused.
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import type { FakeIssuer } from '../../src/identity/testing/fake-issuer.js';
+import type { FakeIssuer } from '../support/identity/fake-issuer.js';
 import { OidcAuthenticator, type Sandbox } from '@agent-manager/kube-sandbox';
 
 /** The audience the sandbox's apiserver trusts (Giant Swarm's Dex cross-client). */

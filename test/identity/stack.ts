@@ -5,14 +5,14 @@
  * CallerProvider built from the sandbox's address and CA only: no ServiceAccount token
  * anywhere) on 127.0.0.1:0 through the production listener (`startHttpServer`).
  */
-import { startFakeIssuer, type FakeIssuer } from '../../src/identity/testing/fake-issuer.js';
+import { startFakeIssuer, type FakeIssuer } from '../support/identity/fake-issuer.js';
 import { createTokenVerifier, type OidcTokenVerifier } from '../../src/identity/token-verifier.js';
 import { CallerProvider } from '../../src/kube/providers.js';
-import { sandboxSessions, startServiceFixture, type ServiceFixture } from '../../src/service/testing/fixture.js';
+import { sandboxSessions, startServiceFixture, type ServiceFixture } from '../support/service/fixture.js';
 import { createApp } from '../../src/app.js';
 import { resourceServerGuards } from '../../src/transport/http/auth.js';
 import { oauthMetadataRouter } from '../../src/transport/http/oauth-metadata.js';
-import { startHttpServer, type RunningServer } from '../../src/transport/http/server.js';
+import { startHttpServer, type RunningServer } from '../../src/transport/http/http-server.js';
 import { capturedLogger } from './helpers.js';
 import { anonymousBase, APISERVER_AUDIENCE, trustIssuerWithRbac, type Witness } from './sandbox-identity.js';
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { silentLogger } from '../../src/log/logger.js';
-import { startServiceFixture, type FixtureOptions, type ServiceFixture } from '../../src/service/testing/fixture.js';
+import { startServiceFixture, type FixtureOptions, type ServiceFixture } from '../support/service/fixture.js';
 import { createApp } from '../../src/app.js';
 
 export interface ServedMcp {

@@ -1,9 +1,9 @@
 /**
- * Which vitest project a test file runs in, decided from its source so the split cannot drift:
- * a file is `integration` when it, or a test helper it imports (any local module under test/,
- * a `testing/` folder or packages' test/), starts a server or a process (STARTERS below);
- * every other file is `unit`. Both share reused workers; each project's guard
- * (test/projects/unit-guard.ts, integration-guard.ts) fails a file that breaks its rule.
+ * Which vitest project a test file belongs in, read from its source: `integration` when it, or a
+ * test helper it imports (any local module under test/ or a package's test/), starts a server or a
+ * process (STARTERS below); every other file is `unit`. The file's name must say the same
+ * (`*.int.test.ts`): test/projects/classify.int.test.ts checks it, and each project's guard
+ * (test/projects/unit-guard.ts, integration-guard.ts) fails a file that breaks its rule as it runs.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -25,14 +25,11 @@ export const STARTERS: readonly [RegExp, string][] = [
   [/\bcreateServer\s*\(/, 'createServer'],
 ];
 
-/** Test files, as the root config includes them (paths relative to the repository). */
-export const TEST_GLOBS = ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'];
-
 const IMPORT = /(?:import|export)\s[^;]*?from\s+'(\.{1,2}\/[^']+)'|import\(\s*'(\.{1,2}\/[^']+)'\s*\)/g;
 
 /** A helper only tests use: its starters count for the files importing it. */
 function isTestHelper(rel: string): boolean {
-  return rel.startsWith('test/') || /(^|\/)testing\//.test(rel) || /^packages\/[^/]+\/test\//.test(rel);
+  return rel.startsWith('test/') || /^packages\/[^/]+\/test\//.test(rel);
 }
 
 function localImports(file: string, text: string): string[] {

@@ -8,7 +8,7 @@ import type { Server } from 'node:net';
 
 /**
  * The ports of servers a worker keeps for all its files (the shared sandbox of
- * src/service/testing/shared-fixture.ts); a file that started one is not blamed for it.
+ * test/support/service/shared-fixture.ts); a file that started one is not blamed for it.
  */
 export const WORKER_SERVERS = Symbol.for('agent-manager.worker-servers');
 
@@ -22,7 +22,7 @@ export function startProblems(starts: FileStarts, limit = DIRECT_FORK_LIMIT): st
   const problems: string[] = [];
   if (starts.forks > limit) {
     problems.push(`this file forked ${starts.forks} child processes from a shared worker (limit ${limit}): `
-      + 'run short-lived tools through src/testing/small-spawn.ts');
+      + 'run short-lived tools through test/support/small-spawn.ts');
   }
   const kept = (globalThis as unknown as Record<symbol, Set<number> | undefined>)[WORKER_SERVERS] ?? new Set();
   const open = [...starts.servers].filter((server) => {

@@ -7,7 +7,7 @@
  */
 import { isObject, nowTimestamp, type JsonObject } from './api/json.js';
 import { statusForCode } from './api/status.js';
-import { metadata } from './controllers/controller.js';
+import { metadata } from './controllers/work-loop.js';
 import { recordEvent, setCondition, subjectOf, type Condition } from './controllers/status-helpers.js';
 import type { HookChain, RequestHook } from './hooks.js';
 import type { SandboxStore } from './ops/sandbox-store.js';

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StatusError } from './api/status.js';
-import type { UserInfo } from './ops/types.js';
+import type { UserInfo } from './ops/op-options.js';
 import type { RequestInfo } from './server/request-info.js';
 
 /** What a hook sees of a request and what it may do with it. */

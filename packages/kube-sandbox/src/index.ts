@@ -21,7 +21,7 @@ import { HookChain } from './hooks.js';
 import { buildKubeconfig, clusterAdminKubeconfig, writeKubeconfigFile, type KubeconfigUser } from './kubeconfig.js';
 import { checkOrganization, DEFAULT_ORGANIZATION, seedFleet, workloadClusterNames } from './fleet.js';
 import { SandboxStore } from './ops/sandbox-store.js';
-import type { UserInfo } from './ops/types.js';
+import type { UserInfo } from './ops/op-options.js';
 import { DEFAULT_SEED, KAGENT_NAMESPACE, seed, type SeedStep } from './seed.js';
 import { SAMPLE_SEED } from './seed-samples.js';
 import { createApiServer, type ApiServerConfig, type SandboxLogger } from './server/api-server.js';
@@ -32,7 +32,7 @@ import { startA2AEndpoint, type A2AEndpoint, type A2ARequestRecord } from './a2a
 
 // The seams later parts plug into (OIDC and RBAC, controllers, fault injection, seeds).
 export type { SandboxLogger } from './server/api-server.js';
-export type { UserInfo, WriteOptions, ListOptions, DeleteOptions, PatchType } from './ops/types.js';
+export type { UserInfo, WriteOptions, ListOptions, DeleteOptions, PatchType } from './ops/op-options.js';
 export type { Authenticator } from './auth/authenticator.js';
 export type { AuthorizationAttributes, Authorizer, Decision } from './auth/authorizer.js';
 export type { HookContext, RequestHook } from './hooks.js';

@@ -100,7 +100,7 @@ const RBAC_V1 = 'rbac.authorization.k8s.io/v1';
  * The agent-manager ServiceAccount's Role and RoleBinding in every managed namespace,
  * with exactly the rules of our Helm chart (helm/agent-manager/templates/rbac.yaml), so
  * the service works as its ServiceAccount when the sandbox enforces RBAC, with no more
- * than a cluster would grant it (test/chart-package/rbac.test.ts keeps the two equal).
+ * than a cluster would grant it (test/chart-package/rbac.int.test.ts keeps the two equal).
  */
 /** The rules of the agent-manager Role in every managed namespace. */
 export const AGENT_MANAGER_RULES: readonly JsonObject[] = [

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildValues2x } from '../../core/chart-lines/values-2x.js';
 import { compileValuesSchema, valuesViolations } from '../../core/values-schema.js';
-import { EMBEDDED_SCHEMA_2X, EMBEDDED_SCHEMA_2X_VERSION, embeddedSchema } from './embedded.js';
-import { hasShared, needsShared, sharedPath } from '../../testing/shared-reference.js';
+import { EMBEDDED_SCHEMA_2X, EMBEDDED_SCHEMA_2X_VERSION, embeddedSchema } from './embedded-schemas.js';
+import { hasShared, needsShared, sharedPath } from '../../../test/support/shared-reference.js';
 
 const REFERENCE = 'reference/agent-chart/values.schema.json';
 const label = { version: EMBEDDED_SCHEMA_2X_VERSION, source: 'embedded' };

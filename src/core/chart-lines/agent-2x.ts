@@ -5,7 +5,7 @@
  * the desired revision the latest successful one, so an Agent still compiling a new revision on its Harness is
  * not reported ready; null while kagent has not reported. Pure functions over plain Kubernetes JSON.
  */
-import { conditionStatus, parseConditions } from '../conditions.js';
+import { conditionStatus, parseConditions } from '../status/conditions.js';
 import { agentSkills } from '../skills/skill-reads.js';
 import type { Agent, ObjectStatus, Plugin } from '../types.js';
 import { asObject, optionalString, wholeNumber, type JsonObject } from '../json.js';

@@ -5,7 +5,7 @@
  * the Harness must also be Ready: moving a running agent onto a Harness that cannot run it would take it down.
  * Pure.
  */
-import { conditionStatus, parseConditions } from '../conditions.js';
+import { conditionStatus, parseConditions } from '../status/conditions.js';
 import { goQuote } from '../go-quote.js';
 import type { Harness } from '../types.js';
 

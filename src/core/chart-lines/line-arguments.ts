@@ -6,8 +6,8 @@
  * checked by the original's rules (inventory 5.5): a plugin is written pinned and never resolved. Pure.
  */
 import { goQuote } from '../go-quote.js';
-import { isSet } from '../compose.js';
-import type { ChartLine } from './chart-line.js';
+import { isSet } from '../writes/compose.js';
+import type { ChartLine } from './major-line.js';
 import { systemMessageViolation as promptCapViolation } from '../guards/system-prompt.js';
 import type { Line2Spec } from './values-2x.js';
 

@@ -4,7 +4,7 @@
  * the plugins. Each is a violation string, so validate_agent collects them all and a write refuses with the first.
  * Pure: the namespace's Harnesses are passed in (undefined: not read, so existence is not judged).
  */
-import type { ChartLine } from './chart-line.js';
+import type { ChartLine } from './major-line.js';
 import { egressViolation } from '../guards/egress.js';
 import { missingHarnessText } from './harness.js';
 import { harnessNameViolation, lineArgumentViolation, pluginsViolations, systemMessageViolation } from

@@ -1,11 +1,11 @@
 /**
- * The update merge of chart 2.x: core/update-merge.ts's rules (an absent field stays, a blank string removes its
+ * The update merge of chart 2.x: core/writes/update-merge.ts's rules (an absent field stays, a blank string removes its
  * key, lists and maps replace the whole value) over 2.x values. A blank `harness` goes back to the installation's,
  * since the Agent must name one; `plugins: []` clears them; `requireApproval: false` removes it; the read
  * credential follows the git sources (added with the first when the installation has one, dropped with the last,
  * an unused one being noise). Keys the request does not speak about (`extraTools`, `muster.timeout`) carry over.
  */
-import { isSet, type Values } from '../compose.js';
+import { isSet, type Values } from '../writes/compose.js';
 import { isJsonObject } from '../json.js';
 import type { AgentUpdate } from '../types.js';
 import {

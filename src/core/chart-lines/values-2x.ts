@@ -6,7 +6,7 @@
  * Skills arrive pinned in the input's `{gitRefs, refs}` shape (skill-pins.ts runs first, the same for both lines)
  * and become the chart's list here. Pure.
  */
-import { AGENT_STRING_FIELDS, isSet, type Values } from '../compose.js';
+import { AGENT_STRING_FIELDS, isSet, type Values } from '../writes/compose.js';
 import { gitSkillName } from '../skills/skill-input.js';
 import { parseSkillOci } from '../skills/skill-oci.js';
 import type { AgentSpec, GitRef, SkillsSpec } from '../types.js';

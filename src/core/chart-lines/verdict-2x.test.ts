@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusFacts } from '../verdict.js';
+import type { StatusFacts } from '../status/verdict.js';
 import { statusVerdict2x } from './verdict-2x.js';
 
 const condition = (type: string, status: string, reason = type, message = '', observedGeneration?: number) =>

@@ -5,10 +5,10 @@
  * release's generation rules (rollout-stage.ts) come first, as on 0.x, so a write is not ready before
  * helm-controller has observed it. The first matching rule wins. Pure.
  */
-import { conditionText, findCondition } from '../conditions.js';
-import { agentBehind, releaseBehind, releaseSuspended } from '../rollout-stage.js';
+import { conditionText, findCondition } from '../status/conditions.js';
+import { agentBehind, releaseBehind, releaseSuspended } from '../status/rollout-stage.js';
 import { Verdict } from '../types.js';
-import type { StatusFacts, VerdictOptions, VerdictResult } from '../verdict.js';
+import type { StatusFacts, VerdictOptions, VerdictResult } from '../status/verdict.js';
 
 /** Release reasons that mean helm-controller waits for something else rather than failed. */
 const WAITING_REASONS = new Set(['SourceNotReady', 'DependencyNotReady', 'Progressing']);

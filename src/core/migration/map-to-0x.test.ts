@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMBEDDED_SCHEMA } from '../../chart/embedded/embedded.js';
+import { EMBEDDED_SCHEMA } from '../../chart/embedded/embedded-schemas.js';
 import { valuesViolations } from '../values-schema.js';
 import { mapTo0x } from './map-to-0x.js';
 import { mapTo2x } from './map-to-2x.js';

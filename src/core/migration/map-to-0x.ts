@@ -6,7 +6,7 @@
  * context compaction, extraAgentSpec or extraTools in 2.x's shape) is refused naming the feature, since writing it
  * without would silently change what the agent can do. Pure.
  */
-import type { Values } from '../compose.js';
+import type { Values } from '../writes/compose.js';
 import { blockOfSkillsList } from '../skills/skill-reads.js';
 import { DEFAULT_HARNESS } from './map-to-2x.js';
 import { mapped, present, type Mapped } from './mapped.js';

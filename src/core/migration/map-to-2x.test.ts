@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMBEDDED_SCHEMA_2X } from '../../chart/embedded/embedded.js';
+import { EMBEDDED_SCHEMA_2X } from '../../chart/embedded/embedded-schemas.js';
 import { valuesViolations } from '../values-schema.js';
 import { mapTo2x } from './map-to-2x.js';
 

@@ -5,7 +5,7 @@
  * becomes a Harness; keys 2.x has no place for are dropped with a note each, or refused where dropping them would
  * change what the agent is (extraAgentSpec outside the template, extraTools, an over-long system prompt). Pure.
  */
-import type { Values } from '../compose.js';
+import type { Values } from '../writes/compose.js';
 import { systemMessageViolation } from '../chart-lines/line-arguments.js';
 import { skillsList } from '../chart-lines/values-2x.js';
 import { isFullCommit } from '../skills/skill-pins.js';

@@ -4,7 +4,7 @@
  * dropped, a runtime turned into a Harness). A refusal names what to change first; nothing is dropped silently, so
  * a person reading the report sees every difference the new chart will render. Pure.
  */
-import type { Values } from '../compose.js';
+import type { Values } from '../writes/compose.js';
 import { isJsonObject } from '../json.js';
 
 /** One release's values on the target line, or why they cannot be written there. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMBEDDED_SCHEMA_2X } from '../../chart/embedded/embedded.js';
+import { EMBEDDED_SCHEMA_2X } from '../../chart/embedded/embedded-schemas.js';
 import { planNamespace, writable, type ReleaseFacts } from './plan.js';
 import { reportData, summaryText, type NamespaceReport } from './report.js';
 

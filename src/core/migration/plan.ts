@@ -5,8 +5,8 @@
  * namespace is written only when every release that has to move maps and validates: a half-moved namespace would
  * have its shared source follow neither line. Releases already on the target line are left as they are. Pure.
  */
-import type { ChartLine } from '../chart-lines/chart-line.js';
-import type { Values } from '../compose.js';
+import type { ChartLine } from '../chart-lines/major-line.js';
+import type { Values } from '../writes/compose.js';
 import { schemaErrorText, valuesViolations, type SchemaLabel } from '../values-schema.js';
 import { mapTo0x } from './map-to-0x.js';
 import { mapTo2x, type To2xOptions } from './map-to-2x.js';

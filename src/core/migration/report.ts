@@ -5,7 +5,7 @@
  * `summary`, `report.yaml` and one `<agent>.diff` per agent); a ConfigMap holds at most 1 MiB, so a larger report
  * keeps the summary there and says the whole is on stdout. Pure.
  */
-import type { ChartLine } from '../chart-lines/chart-line.js';
+import type { ChartLine } from '../chart-lines/major-line.js';
 import { toYaml } from '../yaml.js';
 import type { AgentAction } from './plan.js';
 

@@ -4,8 +4,8 @@
  * and render the wrong objects. The way back across lines is the migration's reverse run, which maps every agent of
  * the namespace or names those it cannot. Pure.
  */
-import type { ChartLine } from '../chart-lines/chart-line.js';
-import type { Values } from '../compose.js';
+import type { ChartLine } from '../chart-lines/major-line.js';
+import type { Values } from '../writes/compose.js';
 import { asObject } from '../json.js';
 
 /** The line values were written for: 2.x names a Harness (always written there) or holds the skills list. */

@@ -3,7 +3,7 @@
  * what changed and not how it was ordered), the same text `git diff` would show for the values file. Pure.
  */
 import { createTwoFilesPatch } from 'diff';
-import type { Values } from '../compose.js';
+import type { Values } from '../writes/compose.js';
 import { toYaml } from '../yaml.js';
 
 /** The unified diff of `before` → `after` for agent `name`; empty when the values are the same. */

@@ -7,7 +7,7 @@
  * does not borrow an older release's report.
  */
 import { createHash } from 'node:crypto';
-import type { Values } from '../compose.js';
+import type { Values } from '../writes/compose.js';
 import { changedPaths, jsonEqual } from '../diff.js';
 import { isJsonObject } from '../json.js';
 import type { StoredRevision } from './revision-record.js';

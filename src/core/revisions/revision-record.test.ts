@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyUpdate } from '../update-merge.js';
+import { applyUpdate } from '../writes/update-merge.js';
 import {
   annotatedRevision, beyondLimit, buildRevision, nextRevision, parseRevision, REVISION_ANNOTATION, revisionName,
   keptToolsetNote, MAX_REVISION, rollbackUpdate, specOfValues, toolsetRemovalViolation, type StoredRevision,

@@ -7,7 +7,7 @@
  * naming, ownership and numbering rules this module keeps. Pure.
  */
 import { blockOfSkillsList } from '../skills/skill-reads.js';
-import { AGENT_STRING_FIELDS, isSet, MANAGED_BY_LABEL, MANAGED_BY_VALUE, type Values } from '../compose.js';
+import { AGENT_STRING_FIELDS, isSet, MANAGED_BY_LABEL, MANAGED_BY_VALUE, type Values } from '../writes/compose.js';
 import {
   copiedSpecSchema, isSpecFromValues, MAX_REVISION, revisionProblem, SPEC_FROM_VALUES, storedRevisionSchema,
 } from './revision-schema.js';

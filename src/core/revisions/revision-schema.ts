@@ -5,7 +5,7 @@
  * reaches the code that renders or applies it. Only the curated fields of `values` are typed. Pure.
  */
 import { z } from 'zod';
-import { AGENT_STRING_FIELDS } from '../compose.js';
+import { AGENT_STRING_FIELDS } from '../writes/compose.js';
 import { isJsonObject } from '../json.js';
 
 /**

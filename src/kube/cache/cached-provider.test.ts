@@ -3,7 +3,7 @@ import { silentLogger } from '../../log/logger.js';
 import type { KubeObject, KubePort, KubeProvider } from '../../service/ports.js';
 import { DEFAULT_API_VERSIONS, resourceTypes } from '../../service/resources.js';
 import { CachedKubeProvider } from './cached-provider.js';
-import type { ListWatchSource } from './ports.js';
+import type { ListWatchSource } from './cache-ports.js';
 import { ReadCache } from './read-cache.js';
 
 const types = resourceTypes(DEFAULT_API_VERSIONS);

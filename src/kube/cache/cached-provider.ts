@@ -8,7 +8,7 @@
 import type { RequestContext } from '../../identity/caller.js';
 import type { Gvr, KubeObject, KubePort, KubeProvider, ListOptions, WatchPort,
   WriteCallOptions, GetOptions } from '../../service/ports.js';
-import type { ReadAttributes, ReadAuthorizer } from './ports.js';
+import type { ReadAttributes, ReadAuthorizer } from './cache-ports.js';
 import type { ReadCache } from './read-cache.js';
 
 /** A port whose writes go through `inner` and are told to the cache. */

@@ -3,9 +3,9 @@ import type { KubeObject } from '../../service/ports.js';
 import { DEFAULT_API_VERSIONS, resourceTypes } from '../../service/resources.js';
 import { silentLogger } from '../../log/logger.js';
 import { WatchError } from '../list-watch.js';
-import type { FeedSpec, ListWatchSource, Selectors, WatchEventType, WatchHandlers } from './ports.js';
+import type { FeedSpec, ListWatchSource, Selectors, WatchEventType, WatchHandlers } from './cache-ports.js';
 import type { Gvr } from '../../service/ports.js';
-import { eventually } from '../../testing/eventually.js';
+import { eventually } from '../../../test/support/eventually.js';
 import { compareRv, Feed } from './feed.js';
 import { ReadCache } from './read-cache.js';
 

@@ -10,7 +10,7 @@ import { deepFreeze } from '../../core/frozen.js';
 import type { KubeObject } from '../../service/ports.js';
 import { watchStatus } from '../list-watch.js';
 import { slim } from './slim.js';
-import type { FeedSpec, WatchEventType, WatchHandle, WatchHandlers } from './ports.js';
+import type { FeedSpec, WatchEventType, WatchHandle, WatchHandlers } from './cache-ports.js';
 
 /** The list and watch of one store's type, namespace and selectors. */
 export interface FeedCalls {

@@ -13,9 +13,9 @@ import type { ResourceTypes } from '../../service/resources.js';
 import { makeKubeApis } from '../api-clients.js';
 import { instrumentKube, type KubeCallHook } from '../instrumented.js';
 import { ClientNodeListWatch } from '../list-watch.js';
-import { cachedReadAuthorizer } from './access-review.js';
+import { cachedReadAuthorizer } from './review-cache.js';
 import { CachedKubeProvider } from './cached-provider.js';
-import type { ReadAuthorizer } from './ports.js';
+import type { ReadAuthorizer } from './cache-ports.js';
 import { ReadCache, type ReadCacheOptions } from './read-cache.js';
 
 export interface OpenReadCacheOptions {

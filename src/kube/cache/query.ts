@@ -6,7 +6,7 @@
  * selector's meaning.
  */
 import type { KubeObject, ListOptions } from '../../service/ports.js';
-import type { FeedSpec } from './ports.js';
+import type { FeedSpec } from './cache-ports.js';
 
 /** The equality requirements of a plain `k=v,k2==v2` selector; undefined for anything else. */
 export function equalitySelector(text: string): Map<string, string> | undefined {

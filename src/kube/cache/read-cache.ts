@@ -10,7 +10,7 @@ import { AGENT_LABEL } from '../../core/revisions/revision-record.js';
 import type { Gvr, KubeObject, ListOptions } from '../../service/ports.js';
 import type { ResourceTypes } from '../../service/resources.js';
 import { compareRv, Feed, type FeedCalls, type FeedState } from './feed.js';
-import type { FeedSpec, ListWatchSource, Selectors } from './ports.js';
+import type { FeedSpec, ListWatchSource, Selectors } from './cache-ports.js';
 import { answersGets, listFilter } from './query.js';
 
 export interface ReadCacheOptions {

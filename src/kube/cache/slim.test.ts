@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fluxHistory } from '../../core/revisions/revision-history.js';
 import { agentOf } from '../../service/reads/read-model.js';
-import { foldStatus } from '../../service/reads/status.js';
+import { foldStatus } from '../../service/status/agent-status.js';
 import type { KubeObject } from '../../service/ports.js';
 import { DEFAULT_API_VERSIONS, resourceTypes } from '../../service/resources.js';
 import { slim } from './slim.js';

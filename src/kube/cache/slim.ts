@@ -1,7 +1,7 @@
 /**
  * What the read cache keeps of an object, as informers' transform functions trim theirs: only what reads use, so
  * thousands of agents fit the chart's memory limit. Never `metadata.managedFields`. Deployments, pods and Warning
- * events (read for get_agent_status only) keep what its fold reads (reads/status.ts, core/pods.ts, core/events.ts).
+ * events (read for get_agent_status only) keep what its fold reads (service/status/, core/status/).
  * A HelmRelease and an Agent keep metadata and spec whole (an agent's version hashes them) and of their status what
  * the reads show: generations, conditions, the last attempted revision, each Helm history entry's version, chart
  * version, state, deploy time and config digest. Every other type is kept whole. Applied once, as an object enters.
@@ -40,7 +40,7 @@ function slimPod(pod: KubeObject): JsonObject {
     apiVersion: pod.apiVersion, kind: pod.kind, metadata: pick(pod.metadata, META),
     status: defined({
       phase: status.phase,
-      // Only Ready tells (core/pods.ts): a pod's other conditions are left out.
+      // Only Ready tells (core/status/pods.ts): a pod's other conditions are left out.
       conditions: pickEach(Array.isArray(status.conditions)
         ? status.conditions.filter((c) => isJsonObject(c) && c.type === 'Ready') : undefined, ['type', 'status']),
       initContainerStatuses: pickEach(status.initContainerStatuses, CONTAINER),

@@ -1,14 +1,14 @@
 /**
- * The values of a create on a chart line: 0.x's composition (core/compose.ts) or 2.x's (core/chart-lines/
+ * The values of a create on a chart line: 0.x's composition (core/writes/compose.ts) or 2.x's (core/chart-lines/
  * values-2x.ts) with the installation's Harness, muster and credential. The one place a write picks the line's
  * composition, so the operations above it stay line-agnostic.
  */
-import type { ChartLine } from '../../core/chart-lines/chart-line.js';
+import type { ChartLine } from '../../core/chart-lines/major-line.js';
 import { buildValues2x, type Line2Spec } from '../../core/chart-lines/values-2x.js';
 import { applyUpdate2x } from '../../core/chart-lines/update-2x.js';
-import { buildValues, type Values } from '../../core/compose.js';
+import { buildValues, type Values } from '../../core/writes/compose.js';
 import type { AgentSpec, AgentUpdate } from '../../core/types.js';
-import { applyUpdate } from '../../core/update-merge.js';
+import { applyUpdate } from '../../core/writes/update-merge.js';
 import type { OperationEnv } from '../operation-env.js';
 import { line2Settings } from './line-of.js';
 

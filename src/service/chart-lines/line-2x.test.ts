@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ManagedNamespaces } from '../namespaces.js';
-import { startFakeServiceFixture, type FakeServiceFixture } from '../testing/fake-fixture.js';
-import { CHART_URL } from '../testing/fixture-settings.js';
-import { embeddedSchema } from '../../chart/embedded/embedded.js';
-import { ToolsetCheckError, type ToolsetResolver } from '../writes/toolset-port.js';
+import { startFakeServiceFixture, type FakeServiceFixture } from '../../../test/support/service/fake-fixture.js';
+import { CHART_URL } from '../../../test/support/service/fixture-settings.js';
+import { embeddedSchema } from '../../chart/embedded/embedded-schemas.js';
+import { ToolsetCheckError, type ToolsetResolver } from '../guards/toolset-port.js';
 
 const COMMIT = 'a'.repeat(40);
 const DIGEST = `sha256:${'b'.repeat(64)}`;

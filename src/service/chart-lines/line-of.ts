@@ -7,7 +7,7 @@
  */
 import {
   lineOfSource, unsupportedLineText, type ChartLine, type LineSource,
-} from '../../core/chart-lines/chart-line.js';
+} from '../../core/chart-lines/major-line.js';
 import type { Line2Settings } from '../../core/chart-lines/values-2x.js';
 import { invalid } from '../../core/errors.js';
 import { lineOfRange } from '../../chart/line-range.js';
@@ -15,7 +15,7 @@ import type { KubeObject, KubePort, ResolvedSchema } from '../ports.js';
 import type { LineChart } from '../../core/chart-lines/spec-checks.js';
 import { schemaDeclares } from '../../core/values-schema.js';
 import type { OperationEnv } from '../operation-env.js';
-import { sourceOfRelease } from '../writes/shared-source.js';
+import { sourceOfRelease } from './shared-source.js';
 import { asObject, optionalString } from '../../core/json.js';
 
 /** The line new sources get: the configured range's. */

@@ -5,7 +5,7 @@
  * A group the cluster does not serve has none; a read the caller may not make fails only the write that needs it
  * (a caller without api.kagent.dev reads can still write agents of chart 0.x), with the API server's own 403.
  */
-import type { ChartLine } from '../../core/chart-lines/chart-line.js';
+import type { ChartLine } from '../../core/chart-lines/major-line.js';
 import { isAppError } from '../../core/errors.js';
 import type { Harness } from '../../core/types.js';
 import type { Gvr, KubeObject, KubePort } from '../ports.js';

@@ -1,27 +1,27 @@
 /**
  * create, update, rollback and delete in commit mode, after every check their apply-mode twins run
  * (request rules, ownership, the modelConfig, the chart schema): the same composition
- * (core/compose.ts) planned into the GitOps repository (core/gitops/gitops-plan.ts) and proposed
+ * (core/writes/compose.ts) planned into the GitOps repository (core/commit/commit-plan.ts) and proposed
  * as a pull request (propose.ts). Nothing is written to the cluster; the result is the
  * usual one plus `mode: "commit"` and `commit`.
  */
-import { buildHelmRelease, buildOciRepository, composeManifests, type Values } from '../../core/compose.js';
+import { buildHelmRelease, buildOciRepository, composeManifests, type Values } from '../../core/writes/compose.js';
 import { changedPaths } from '../../core/diff.js';
 import { invalid } from '../../core/errors.js';
-import { planCreate, planDelete, planUpdate, type UpdatePlan } from '../../core/gitops/gitops-plan.js';
+import { planCreate, planDelete, planUpdate, type UpdatePlan } from '../../core/commit/commit-plan.js';
 import { toolsetRemovalViolation } from '../../core/revisions/revision-record.js';
-import { applyUpdate } from '../../core/update-merge.js';
+import { applyUpdate } from '../../core/writes/update-merge.js';
 import type { Agent, AgentSpec, AgentUpdate, CommitOptions, CreateResult, DeleteResult,
   UpdateResult } from '../../core/types.js';
 import { callerLogFields, callerName, type RequestContext } from '../../identity/caller.js';
-import { schemaRefusal } from '../writes/checks.js';
+import { schemaRefusal } from '../write-checks.js';
 import { commitChange } from './propose.js';
-import { liveReferences, sourceOfRelease } from '../writes/shared-source.js';
+import { liveReferences, sourceOfRelease } from '../chart-lines/shared-source.js';
 import type { AgentObjects } from '../reads/lookup.js';
 import type { OperationEnv } from '../operation-env.js';
 import type { KubeObject, KubePort, ResolvedSchema } from '../ports.js';
 import { agentFromRelease, agentOf, withRelease } from '../reads/read-model.js';
-import type { MergedUpdate } from '../writes/merged-update.js';
+import type { MergedUpdate } from '../writes/prepare-update.js';
 
 /**
  * The agent a proposed create describes, read as an applied create's is (the toolset, the values, the

@@ -1,19 +1,19 @@
 /**
  * Commit mode's write: the change an apply would make, proposed as a pull request in the GitOps
- * repository instead, after every apply check has run: who may propose (gitops-access.ts), the target,
- * the repository read, the plan on git's document (core/gitops/gitops-plan.ts), then, unless a dry run, one
+ * repository instead, after every apply check has run: who may propose (commit-access.ts), the target,
+ * the repository read, the plan on git's document (core/commit/commit-plan.ts), then, unless a dry run, one
  * commit with a `Requested-by:` trailer on a new `agent-manager/<operation>-<ns>-<name>-<id>` branch and
  * a conventional-commit titled pull request (docs/gitops.md "The pull request"). A base that moved is
  * planned again (three attempts), so no pull request starts from a stale base; one that keeps moving is 409.
  */
 import { randomUUID } from 'node:crypto';
 import { conflict, invalid, unsupported } from '../../core/errors.js';
-import type { CommitPlan, PlanInput } from '../../core/gitops/gitops-plan.js';
-import { branchViolation, parseRepositoryName, pathViolation } from '../../core/gitops/gitops-refs.js';
+import type { CommitPlan, PlanInput } from '../../core/commit/commit-plan.js';
+import { branchViolation, parseRepositoryName, pathViolation } from '../../core/commit/refs.js';
 import type { CommitInfo, CommitOperation, CommitOptions } from '../../core/types.js';
 import { callerName, type RequestContext } from '../../identity/caller.js';
-import { checkCallerMayChange, checkRepositoryAllowed } from './gitops-access.js';
-import { commitTarget, kustomizationRef, repositoryText, type CommitTarget } from './gitops-target.js';
+import { checkCallerMayChange, checkRepositoryAllowed } from './commit-access.js';
+import { commitTarget, kustomizationRef, repositoryText, type CommitTarget } from './commit-target.js';
 import type { OperationEnv } from '../operation-env.js';
 import type { GitOpsHost, KubeObject, KubePort, ResolvedSchema } from '../ports.js';
 

@@ -8,7 +8,7 @@
  */
 import {
   CLUSTER_LABEL, organizationNamespace, placeOnCluster, placedReleaseName, type TargetCluster,
-} from '../../core/target-cluster.js';
+} from '../../core/fleet/target-cluster.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type {
   Gvr, KubeObject, KubePort, KubeProvider, ListOptions, WatchEventHandlers, WatchPort, WatchSelectors, WriteCallOptions,

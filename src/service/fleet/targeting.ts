@@ -8,7 +8,7 @@
 import { invalid, unsupported } from '../../core/errors.js';
 import {
   CLUSTER_LABEL, missingTargetMusterText, organizationNamespace, parseTarget, withTargetMuster, type TargetCluster,
-} from '../../core/target-cluster.js';
+} from '../../core/fleet/target-cluster.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationEnv } from '../operation-env.js';
 import { placedProvider } from './placement.js';

@@ -4,7 +4,7 @@
  * revision, unless the newest revision already holds it), GitOps-owned releases proposed as pull requests, others
  * only reported; once every release has moved, the shared source follows the target line. A dry run writes nothing.
  */
-import type { Values } from '../../core/compose.js';
+import type { Values } from '../../core/writes/compose.js';
 import { changedPaths, jsonEqual } from '../../core/diff.js';
 import { isAppError } from '../../core/errors.js';
 import type { To2xOptions } from '../../core/migration/map-to-2x.js';
@@ -17,7 +17,7 @@ import type { KubeObject, KubePort } from '../ports.js';
 import {
   nextNumber, readHistory, recordRevision, releaseRevisions, stampRevision,
 } from '../revisions/revision-store.js';
-import { ensureSource } from '../writes/shared-source.js';
+import { ensureSource } from '../chart-lines/shared-source.js';
 import { proposeMove } from './propose-move.js';
 import type { NamespaceRead } from './read-namespace.js';
 import { followingSource, targetSourceObject } from './target-source.js';

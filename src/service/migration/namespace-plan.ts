@@ -3,7 +3,7 @@
  * chart of that line in the registry, else the embedded one): what migrate acts on and what plan_migration
  * answers, so the portal sees exactly the plan the CLI would write.
  */
-import type { ChartLine } from '../../core/chart-lines/chart-line.js';
+import type { ChartLine } from '../../core/chart-lines/major-line.js';
 import type { To2xOptions } from '../../core/migration/map-to-2x.js';
 import { planNamespace, type NamespacePlan } from '../../core/migration/plan.js';
 import type { RequestContext } from '../../identity/caller.js';

@@ -1,10 +1,10 @@
 /**
  * A GitOps-owned release moves through commit mode (service/commit/propose.ts): the same access checks, the
  * repository Flux applies it from, git as the base, one pull request carrying the values, the chartRef and the new
- * source's file (core/migration/gitops-move.ts). Nothing is written to the cluster; Flux applies it once merged.
+ * source's file (core/migration/commit-move.ts). Nothing is written to the cluster; Flux applies it once merged.
  */
-import type { ComposedObject } from '../../core/compose.js';
-import { planMove } from '../../core/migration/gitops-move.js';
+import type { ComposedObject } from '../../core/writes/compose.js';
+import { planMove } from '../../core/migration/commit-move.js';
 import type { To2xOptions } from '../../core/migration/map-to-2x.js';
 import { mapValues, type AgentPlan, type NamespacePlan } from '../../core/migration/plan.js';
 import type { RequestContext } from '../../identity/caller.js';

@@ -5,8 +5,8 @@
  * pinned becomes that release's refusal, so it stops the namespace); the chart sources; and the Agents with no
  * release behind them (reported, never touched). Nothing is written here.
  */
-import { MANAGED_BY_LABEL, MANAGED_BY_VALUE, type Values } from '../../core/compose.js';
-import type { ChartLine } from '../../core/chart-lines/chart-line.js';
+import { MANAGED_BY_LABEL, MANAGED_BY_VALUE, type Values } from '../../core/writes/compose.js';
+import type { ChartLine } from '../../core/chart-lines/major-line.js';
 import type { ReleaseFacts, ReleaseOwner } from '../../core/migration/plan.js';
 import type { SkillsSpec } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
@@ -15,7 +15,7 @@ import type { OperationEnv } from '../operation-env.js';
 import type { KubeObject, KubePort } from '../ports.js';
 import { listAnyAgents } from '../reads/agent-objects.js';
 import { kustomizationOf, provenanceOf } from '../reads/read-model.js';
-import { isLive, sourceOfRelease } from '../writes/shared-source.js';
+import { isLive, sourceOfRelease } from '../chart-lines/shared-source.js';
 import { SkillPinner } from '../writes/skill-pinning.js';
 import { asObject, type JsonObject } from '../../core/json.js';
 

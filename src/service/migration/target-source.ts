@@ -5,8 +5,8 @@
  * namespace has moved, the shared source (`agent`, the one creates compose) follows the target line too, so
  * `lineOf` answers the target line for new agents; old-line sources nothing references any more go in contract.
  */
-import { buildOciRepository, chartNameOf, MANAGED_BY_LABEL, MANAGED_BY_VALUE } from '../../core/compose.js';
-import type { ChartLine } from '../../core/chart-lines/chart-line.js';
+import { buildOciRepository, chartNameOf, MANAGED_BY_LABEL, MANAGED_BY_VALUE } from '../../core/writes/compose.js';
+import type { ChartLine } from '../../core/chart-lines/major-line.js';
 import { lineOfRange } from '../../chart/line-range.js';
 import type { OperationEnv } from '../operation-env.js';
 import type { KubeObject } from '../ports.js';

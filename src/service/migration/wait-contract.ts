@@ -1,19 +1,19 @@
 /**
  * wait and contract. wait: every release of the namespace on the target line, and its Agent, observed and Ready at
- * the release's newest generation (the status fold get_agent_status answers: reads/status.ts), bounded by one
+ * the release's newest generation (the status fold get_agent_status answers: status/agent-status.ts), bounded by one
  * deadline for the whole run; those that are not are named. contract: what the old line rendered and the new one
  * does not (the other group's Agent of a moved release, and on 0.x its Deployment), and old-line chart sources no
  * release references; nothing else. An Agent without a release is never deleted.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ChartLine } from '../../core/chart-lines/chart-line.js';
+import type { ChartLine } from '../../core/chart-lines/major-line.js';
 import type { RequestContext } from '../../identity/caller.js';
 import { lineOf } from '../chart-lines/line-of.js';
 import type { OperationEnv } from '../operation-env.js';
 import type { KubeObject, KubePort } from '../ports.js';
 import { provenanceOf } from '../reads/read-model.js';
-import { agentStatus } from '../reads/status.js';
-import { removeSourceIfUnused } from '../writes/shared-source.js';
+import { agentStatus } from '../status/agent-status.js';
+import { removeSourceIfUnused } from '../chart-lines/shared-source.js';
 import type { PhaseOutcome } from './expand.js';
 import type { NamespaceRead } from './read-namespace.js';
 

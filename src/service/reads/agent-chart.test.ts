@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startFakeServiceFixture, type FakeServiceFixture } from '../testing/fake-fixture.js';
-import { CHART_URL } from '../testing/fixture-settings.js';
-import { seedRelease } from '../testing/seed-agents.js';
+import { startFakeServiceFixture, type FakeServiceFixture } from '../../../test/support/service/fake-fixture.js';
+import { CHART_URL } from '../../../test/support/service/fixture-settings.js';
+import { seedRelease } from '../../../test/support/service/seed-agents.js';
 
 let f: FakeServiceFixture;
 const find = (resource: string, name: string) => f.kube.store.find(resource, 'kagent', name);

@@ -4,7 +4,7 @@
  * managed namespace (another team's podinfo, say) is not an agent: it is never listed, read,
  * written, deleted or rolled back, and its chart source is never removed.
  */
-import { chartNameOf } from '../../core/compose.js';
+import { chartNameOf } from '../../core/writes/compose.js';
 import { notFound } from '../../core/errors.js';
 import type { KubeObject, KubePort } from '../ports.js';
 import type { ResourceTypes } from '../resources.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { startFakeServiceFixture } from '../testing/fake-fixture.js';
-import { seedAgentCr, seedRelease } from '../testing/seed-agents.js';
+import { startFakeServiceFixture } from '../../../test/support/service/fake-fixture.js';
+import { seedAgentCr, seedRelease } from '../../../test/support/service/seed-agents.js';
 
 describe('an agent with a release reads as its desired state', () => {
   it('answers a write with the values written, and what kagent rendered under rendered', async () => {

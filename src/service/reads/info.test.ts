@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChartInfo } from '../../core/types.js';
 import type { ReadCacheStatus } from '../../kube/cache/read-cache.js';
 import type { OperationEnv } from '../operation-env.js';
-import { startFakeServiceFixture } from '../testing/fake-fixture.js';
+import { startFakeServiceFixture } from '../../../test/support/service/fake-fixture.js';
 import { InfoAnswer } from './info.js';
 
 const f = startFakeServiceFixture();

@@ -3,13 +3,13 @@
  * do, kept while unchanged), list_model_configs (read-only: ModelConfigs are platform-admin owned) and
  * list_skills (delegated to the skill catalog; 501 when no repositories are configured).
  */
-import { conditionStatus, findCondition } from '../../core/conditions.js';
+import { conditionStatus, findCondition } from '../../core/status/conditions.js';
 import { jsonEqual } from '../../core/diff.js';
 import { unsupported } from '../../core/errors.js';
-import { knownPresets } from '../../core/toolset-preflight.js';
+import { knownPresets } from '../../core/toolset/toolset-preflight.js';
 import { deepFreeze } from '../../core/frozen.js';
 import type { ChartInfo, ChartLineInfo, Info, ModelConfig, SkillsResult } from '../../core/types.js';
-import { chartLinesInfo } from '../chart-lines/chart-lines-info.js';
+import { chartLinesInfo } from '../chart-lines/lines-info.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationEnv } from '../operation-env.js';
 import { conditionsOf, prune } from './read-model.js';

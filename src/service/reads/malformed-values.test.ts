@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../../core/errors.js';
-import { startFakeServiceFixture, type FakeServiceFixture } from '../testing/fake-fixture.js';
-import { seedRelease } from '../testing/seed-agents.js';
+import { startFakeServiceFixture, type FakeServiceFixture } from '../../../test/support/service/fake-fixture.js';
+import { seedRelease } from '../../../test/support/service/seed-agents.js';
 
 let f: FakeServiceFixture;
 const writes = () => f.kube.counters.count({ verb: 'create' }) + f.kube.counters.count({ verb: 'update' })

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../core/errors.js';
 import type { AgentService } from '../agent-service.js';
-import { startFakeServiceFixture } from '../testing/fake-fixture.js';
+import { startFakeServiceFixture } from '../../../test/support/service/fake-fixture.js';
 
 const f = startFakeServiceFixture();
 const nope = { name: 'nope' };

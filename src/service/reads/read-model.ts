@@ -2,20 +2,20 @@
  * How an agent is read back from cluster objects: the kagent `Agent` CR, the
  * HelmRelease that owns it (Flux provenance labels, else the release of the same name)
  * and that release's values. Pure functions over plain Kubernetes JSON. A suspended release's agent says
- * `suspended: true`, and is not `ready` while it has a change Flux has not applied (core/rollout-stage.ts).
+ * `suspended: true`, and is not `ready` while it has a change Flux has not applied (core/status/rollout-stage.ts).
  */
-import { conditionStatus, findCondition, parseConditions } from '../../core/conditions.js';
-import { parseToolsetHeader, readToolset, TOOLSET_HEADER } from '../../core/toolset.js';
+import { conditionStatus, findCondition, parseConditions } from '../../core/status/conditions.js';
+import { parseToolsetHeader, readToolset, TOOLSET_HEADER } from '../../core/toolset/toolset-grammar.js';
 import { agentSkills } from '../../core/skills/skill-reads.js';
 import { parseSkillRefs, SKILL_REFS_ANNOTATION } from '../../core/skills/skill-pins.js';
 import type { Agent, AgentSkills, Condition, HelmReleaseRef } from '../../core/types.js';
 import { agentVersion } from './agent-version.js';
 import type { KubeObject } from '../ports.js';
-import { CLUSTER_LABEL } from '../../core/target-cluster.js';
+import { CLUSTER_LABEL } from '../../core/fleet/target-cluster.js';
 import { ErrorCode } from '../../core/errors.js';
 import { agentFromLine2Cr, isLine2Agent, templatePlugins } from '../../core/chart-lines/agent-2x.js';
 import { valuesShapeProblem } from '../../core/release-values.js';
-import { suspendedPending } from '../../core/rollout-stage.js';
+import { suspendedPending } from '../../core/status/rollout-stage.js';
 import { asObject, optionalString, stringList, wholeNumber, type JsonObject } from '../../core/json.js';
 
 export const DISPLAY_NAME_ANNOTATION = 'ui.giantswarm.io/display-name';
@@ -123,7 +123,7 @@ export function helmReleaseRef(release: KubeObject): HelmReleaseRef {
 
 /**
  * The workload cluster a release installs into: Flux's `spec.kubeConfig` with the cluster
- * label, in an organization's namespace (`org-<organization>`), placed as core/target-cluster.ts does.
+ * label, in an organization's namespace (`org-<organization>`), placed as core/fleet/target-cluster.ts does.
  */
 export function placementOf(
   release: KubeObject,

@@ -2,12 +2,12 @@
  * A suspended agent (its HelmRelease's spec.suspend) as the reads tell it: Flux does not reconcile it, so a change
  * written to it is not applied until it is resumed. Its rows and agents say `suspended: true`; while it has such a
  * change they are not `ready` (kagent's Ready speaks of the spec before it), and its status is `failed` with the
- * summary that says to resume it (a wait on it: rollout-generation.test.ts). One whose generation was acted on
+ * summary that says to resume it (a wait on it: rollout-generation.int.test.ts). One whose generation was acted on
  * reads as any agent, plus `suspended`.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startFakeServiceFixture, type FakeServiceFixture } from '../testing/fake-fixture.js';
-import { seedAgentCr, seedWorkload } from '../testing/seed-agents.js';
+import { startFakeServiceFixture, type FakeServiceFixture } from '../../../test/support/service/fake-fixture.js';
+import { seedAgentCr, seedWorkload } from '../../../test/support/service/seed-agents.js';
 
 let f: FakeServiceFixture;
 

@@ -7,7 +7,7 @@
  */
 import { AppError, ErrorCode } from '../../core/errors.js';
 import { callerName, type RequestContext } from '../../identity/caller.js';
-import type { A2AIdentity } from './port.js';
+import type { A2AIdentity } from './session-port.js';
 
 export function a2aIdentity(ctx: RequestContext, oauth: boolean): A2AIdentity {
   if (!oauth) return {};

@@ -5,7 +5,7 @@
  * an A2A contextId, so printable and at most 128. `timeoutSeconds` is the wait's range.
  */
 import { invalid } from '../../core/errors.js';
-import { WAIT_DEFAULT_SECONDS, waitSeconds } from '../../core/wait-rules.js';
+import { WAIT_DEFAULT_SECONDS, waitSeconds } from '../../core/status/wait-rules.js';
 
 export const MAX_MESSAGE_CHARS = 32_000;
 export const MAX_REQUEST_ID_CHARS = 128;

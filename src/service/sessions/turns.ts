@@ -6,7 +6,7 @@
  * carried in its metadata; `askedText` reads what the caller said to start a task.
  */
 import type { Session, Turn } from '../../core/types.js';
-import type { A2AJson } from './port.js';
+import type { A2AJson } from './session-port.js';
 import { asObject, optionalString } from '../../core/json.js';
 
 /** The states after which a task changes no more, or waits on the caller (A2A TaskState). */

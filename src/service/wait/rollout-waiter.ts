@@ -7,12 +7,14 @@
  * wait with the API server's 401 or 403.
  */
 import { agentNotFound } from '../reads/lookup.js';
-import { elapsedSeconds, goneStatus, isNews, waitEnd, type WaitEnd, type WaitUntil } from '../../core/wait-rules.js';
+import {
+  elapsedSeconds, goneStatus, isNews, waitEnd, type WaitEnd, type WaitUntil,
+} from '../../core/status/wait-rules.js';
 import type { AppError } from '../../core/errors.js';
 import type { Status } from '../../core/types.js';
 import type { KubeObject, WatchPort } from '../ports.js';
 import type { ResourceTypes } from '../resources.js';
-import { foldStatus, releaseLocation } from '../reads/status.js';
+import { foldStatus, releaseLocation } from '../status/agent-status.js';
 import { openFeed, type Feed, type FeedHandlers } from './watch-feed.js';
 
 export interface RolloutWait {

@@ -6,10 +6,10 @@
  * is refused, kept if its outcome is unknown. The new agent's status is embedded and revision 1 recorded
  * in the same round. A dry run sends both writes with `dryRun=All`, so admission, schema and RBAC judge it.
  */
-import { buildHelmRelease, buildOciRepository, chartNameOf, composeManifests } from '../../core/compose.js';
+import { buildHelmRelease, buildOciRepository, chartNameOf, composeManifests } from '../../core/writes/compose.js';
 import { lineSpecViolations } from '../../core/chart-lines/spec-checks.js';
 import { composeValues } from '../chart-lines/compose-line.js';
-import { guardedValues, guardValues } from '../chart-lines/claude-guard.js';
+import { guardedValues, guardValues } from '../guards/harness-guard.js';
 import { lineChart, lineOf } from '../chart-lines/line-of.js';
 import { readLineCatalog } from '../chart-lines/line-reads.js';
 import { getAnyAgent } from '../reads/agent-objects.js';
@@ -18,22 +18,22 @@ import { backendError, conflict, invalid, isAppError } from '../../core/errors.j
 import { metadataMapsViolations } from '../../core/labels.js';
 import { validateName } from '../../core/names.js';
 import { validateSkills } from '../../core/skills/skill-input.js';
-import { validateRemovedArguments, validateToolset } from '../../core/toolset.js';
-import { toolsetNotes, validatePresets } from '../../core/toolset-preflight.js';
+import { validateRemovedArguments, validateToolset } from '../../core/toolset/toolset-grammar.js';
+import { toolsetNotes, validatePresets } from '../../core/toolset/toolset-preflight.js';
 import type { AgentSpec, CreateRequest, CreateResult } from '../../core/types.js';
 import { callerLogFields, callerName, type RequestContext } from '../../identity/caller.js';
 import { placedValues } from '../fleet/targeting.js';
-import { modelConfigViolation, schemaRefusal } from './checks.js';
+import { modelConfigViolation, schemaRefusal } from '../write-checks.js';
 import type { KubeObject, KubePort } from '../ports.js';
 import { agentFromRelease, withRelease } from '../reads/read-model.js';
-import { agentStatus } from '../reads/status.js';
+import { agentStatus } from '../status/agent-status.js';
 import { createInCommitMode } from '../commit/commit-ops.js';
 import type { OperationEnv } from '../operation-env.js';
 import { nextNumber, readHistory, recordRevision, stampRevision } from '../revisions/revision-store.js';
 import { checkCommitOptions } from '../commit/propose.js';
-import { ensureSource, isLive, removeSourceIfUnused } from './shared-source.js';
+import { ensureSource, isLive, removeSourceIfUnused } from '../chart-lines/shared-source.js';
 import { SkillPinner, withSkillRefs } from './skill-pinning.js';
-import { organizationNamespace, placedReleaseName } from '../../core/target-cluster.js';
+import { organizationNamespace, placedReleaseName } from '../../core/fleet/target-cluster.js';
 import { skillRefsText } from '../../core/skills/skill-pins.js';
 
 /** The codes of API answers that prove a write was refused (the API server's 4xx). */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startFakeServiceFixture, type FakeServiceFixture } from '../testing/fake-fixture.js';
-import { seedAgentCr, seedRelease, seedVerifier } from '../testing/seed-agents.js';
+import { startFakeServiceFixture, type FakeServiceFixture } from '../../../test/support/service/fake-fixture.js';
+import { seedAgentCr, seedRelease, seedVerifier } from '../../../test/support/service/seed-agents.js';
 
 let f: FakeServiceFixture;
 const exists = (resource: string, name: string, ns = 'kagent') => f.kube.store.find(resource, ns, name) !== undefined;

@@ -19,9 +19,9 @@ import { bareAgentConflict, releaseGuard } from './ownership.js';
 import {
   agentChanged, changedDuringWrite, checkPreconditions, resourceVersionViolation, versionViolation,
 } from './preconditions.js';
-import { removeSourceIfUnused, sourceOfRelease } from './shared-source.js';
+import { removeSourceIfUnused, sourceOfRelease } from '../chart-lines/shared-source.js';
 import { deleteInCommitMode } from '../commit/commit-ops.js';
-import { withCommitHint } from '../commit/gitops-hint.js';
+import { withCommitHint } from '../commit/commit-hint.js';
 import type { CommitOptions } from '../../core/types.js';
 
 export interface DeleteRequest extends WriteOptions, Pick<CommitOptions, 'mode' | 'repository' | 'branch' | 'path'> {

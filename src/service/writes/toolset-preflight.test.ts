@@ -3,7 +3,7 @@
  * with one. Decisions of the service, on the in-memory KubePort.
  */
 import { describe, expect, it } from 'vitest';
-import { startFakeServiceFixture } from '../testing/fake-fixture.js';
+import { startFakeServiceFixture } from '../../../test/support/service/fake-fixture.js';
 
 const open = startFakeServiceFixture();
 const checked = startFakeServiceFixture({ settings: { toolsetPresets: { configured: ['safe-ops'] } } });

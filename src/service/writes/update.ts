@@ -1,19 +1,19 @@
 /**
- * update_agent: read, merge (core/update-merge.ts), validate and write the release's values; nothing is
+ * update_agent: read, merge (core/writes/update-merge.ts), validate and write the release's values; nothing is
  * written when nothing changed or on a refusal. A write that lost a race (409) is retried from a fresh
  * read, so concurrent updates of different fields all land; with `resourceVersion` it is refused
  * instead (412), since a retry would merge over a change the caller has not seen (preconditions.ts);
  * `dryRun` writes with `dryRun=All`. Every write here (update, rollback) is recorded as a revision whose
  * number goes onto the release in the same request, so a retried write takes the next number.
  */
-import { chartNameOf, composeManifests, isSet } from '../../core/compose.js';
-import type { ChartLine } from '../../core/chart-lines/chart-line.js';
+import { chartNameOf, composeManifests, isSet } from '../../core/writes/compose.js';
+import type { ChartLine } from '../../core/chart-lines/major-line.js';
 import { changedPaths } from '../../core/diff.js';
 import type { GuardVerdict } from '../../core/guards/claude-guard.js';
 import type { Harness } from '../../core/types.js';
-import { guardedValues, guardValues } from '../chart-lines/claude-guard.js';
+import { guardedValues, guardValues } from '../guards/harness-guard.js';
 import { readHarnesses } from '../chart-lines/harnesses.js';
-import type { MergedUpdate } from './merged-update.js';
+import type { MergedUpdate } from './prepare-update.js';
 import type { ResolvedSchema } from '../ports.js';
 import { harnessChangeText } from '../../core/chart-lines/harness.js';
 import { lineSpecViolations } from '../../core/chart-lines/spec-checks.js';
@@ -24,9 +24,9 @@ import { invalid, isAppError } from '../../core/errors.js';
 import { metadataMapsViolations } from '../../core/labels.js';
 import { nameViolation } from '../../core/names.js';
 import { skillsViolations } from '../../core/skills/skill-input.js';
-import { toolsetViolations, validateRemovedArguments } from '../../core/toolset.js';
-import { toolsetNotes, validatePresets } from '../../core/toolset-preflight.js';
-import { schemaViolations, updateSchemaRefusal } from './checks.js';
+import { toolsetViolations, validateRemovedArguments } from '../../core/toolset/toolset-grammar.js';
+import { toolsetNotes, validatePresets } from '../../core/toolset/toolset-preflight.js';
+import { schemaViolations, updateSchemaRefusal } from '../write-checks.js';
 import type { AgentUpdate, CommitOptions, RevisionOperation, UpdateResult } from '../../core/types.js';
 import type { StoredRevision } from '../../core/revisions/revision-record.js';
 import { callerLogFields, callerName, type RequestContext } from '../../identity/caller.js';
@@ -36,7 +36,7 @@ import type { KubeObject, KubePort } from '../ports.js';
 import type { OperationEnv } from '../operation-env.js';
 import { checkCommitOptions } from '../commit/propose.js';
 import { writableRelease } from './ownership.js';
-import { mergeUpdate } from './merged-update.js';
+import { mergeUpdate } from './prepare-update.js';
 import {
   agentChanged, checkPreconditions, resourceVersionViolation, versionViolation,
 } from './preconditions.js';
@@ -46,7 +46,7 @@ import {
   type Recorded,
 } from '../revisions/revision-store.js';
 import { updateInCommitMode } from '../commit/commit-ops.js';
-import { withCommitHint } from '../commit/gitops-hint.js';
+import { withCommitHint } from '../commit/commit-hint.js';
 import { SkillPinner, withSkillRefs } from './skill-pinning.js';
 import { SKILL_REFS_ANNOTATION, type SkillRefs } from '../../core/skills/skill-pins.js';
 

@@ -5,7 +5,7 @@
  * manifests and writes nothing. Update mode answers ownership and not-found problems as
  * errors (404/409) and collects the modelConfig and schema problems.
  */
-import { chartNameOf, composeManifests } from '../../core/compose.js';
+import { chartNameOf, composeManifests } from '../../core/writes/compose.js';
 import { lineSpecViolations } from '../../core/chart-lines/spec-checks.js';
 import { composeValues, mergeValues } from '../chart-lines/compose-line.js';
 import { lineChart, lineOf } from '../chart-lines/line-of.js';
@@ -14,17 +14,17 @@ import { getAnyAgent } from '../reads/agent-objects.js';
 import { metadataMapsViolations } from '../../core/labels.js';
 import { nameViolation } from '../../core/names.js';
 import { skillsViolations } from '../../core/skills/skill-input.js';
-import { removedArgumentViolation, toolsetViolations } from '../../core/toolset.js';
-import { toolsetNotes, unknownPresetViolation } from '../../core/toolset-preflight.js';
+import { removedArgumentViolation, toolsetViolations } from '../../core/toolset/toolset-grammar.js';
+import { toolsetNotes, unknownPresetViolation } from '../../core/toolset/toolset-preflight.js';
 import type { AgentSpec, AgentUpdate, ValidateResult } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import { invalid } from '../../core/errors.js';
 import { placedValues } from '../fleet/targeting.js';
-import { liveSchemaViolations, modelConfigViolation, schemaViolations } from './checks.js';
+import { liveSchemaViolations, modelConfigViolation, schemaViolations } from '../write-checks.js';
 import type { OperationEnv } from '../operation-env.js';
-import { mergeUpdate } from './merged-update.js';
+import { mergeUpdate } from './prepare-update.js';
 import { readForUpdate, updateViolations, withGuarded } from './update.js';
-import { guardValues, type Guarded } from '../chart-lines/claude-guard.js';
+import { guardValues, type Guarded } from '../guards/harness-guard.js';
 import { SkillPinner, type Pinned } from './skill-pinning.js';
 import { isAppError } from '../../core/errors.js';
 import { parseSkillRefs, SKILL_REFS_ANNOTATION, type SkillRefs } from '../../core/skills/skill-pins.js';

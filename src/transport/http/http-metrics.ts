@@ -5,7 +5,7 @@
  * become label values. Counts the requests in flight by kind, so the long ones (waits,
  * status streams, MCP) show.
  */
-import { UNMATCHED_ROUTE, type Metrics, type RequestKind } from '../../metrics/metrics.js';
+import { UNMATCHED_ROUTE, type Metrics, type RequestKind } from '../../metrics/app-metrics.js';
 import { whenClosed, type HttpRequest, type HttpResponse, type Step } from './exchange.js';
 
 const WAIT_PATH = /^\/api\/v1\/agents\/[^/]+\/[^/]+\/wait$/;

@@ -3,20 +3,23 @@
  * violation is an `invalid_request` AppError (the tool error `invalid_request: invalid request: <reason>`
  * like every bad input, not the SDK's "Input validation error"), naming the argument, what was expected,
  * and for an unknown field the arguments the tool takes. Absurd nesting and `__proto__` inside a map are
- * refused first (../input-guard.ts); a null argument is "not given" but for the safety switches, as on
+ * refused first (../input-limits.ts); a null argument is "not given" but for the safety switches, as on
  * REST (../null-fields.ts).
  */
 import type { z } from 'zod';
 import { invalid, type AppError } from '../../core/errors.js';
-import { inputShapeProblem } from '../input-guard.js';
-import { fieldPath, valueAt } from '../field-path.js';
+import { inputShapeProblem } from '../input/input-limits.js';
+import { fieldPath, valueAt } from '../input/field-path.js';
 import { isJsonObject } from '../../core/json.js';
-import { nullRefusedFields, withoutNulls } from '../null-fields.js';
-import { issueText, wrongTypeText } from '../type-errors.js';
+import { nullRefusedFields, withoutNulls } from '../input/null-fields.js';
+import { issueText, wrongTypeText } from '../input/type-errors.js';
 
 type Issue = z.core.$ZodIssue;
 
-/** Arguments earlier versions of the tools took, refused with the reason (core/toolset.ts), never advertised. */
+/**
+ * Arguments earlier versions of the tools took, refused with the reason (core/toolset/toolset-grammar.ts),
+ * never advertised.
+ */
 export const REMOVED_ARGUMENTS: readonly string[] = ['toolNames'];
 
 /** Parse `args` with `schema`; throws the invalid_request AppError on a violation. */

@@ -10,8 +10,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import type { Metrics } from '../../metrics/metrics.js';
-import { duplicateKey } from '../duplicate-keys.js';
+import type { Metrics } from '../../metrics/app-metrics.js';
+import { duplicateKey } from '../input/duplicate-keys.js';
 import { header, sendCompactJson, type Handler, type HttpRequest, type HttpResponse } from '../http/exchange.js';
 import type { AnyOperation, OperationService } from '../operations.js';
 import { asCancellation, InFlightCalls, requestIds, singleToolCallId } from './in-flight.js';
@@ -19,7 +19,7 @@ import { acceptsMcpAnswers, headersAcceptable, notJsonRpc, refusesBatches } from
 import { invalidParams, withoutTaskAugmentation } from './request-params.js';
 import { jsonRpcError } from './json-rpc-error.js';
 import { ANSWERED, asksForProgress, parseMessage, readPostBody } from './progress-body.js';
-import { buildMcpServer } from './server.js';
+import { buildMcpServer } from './mcp-server.js';
 import { ToolCatalog } from './tools.js';
 
 /** The POST body limit, as REST's. */

@@ -4,7 +4,7 @@
  * rules a model would otherwise get wrong (names, toolsets, GitOps ownership), and once, the fleet
  * arguments every agent tool shares.
  */
-import { SHIPPED_PRESETS } from '../../core/toolset.js';
+import { SHIPPED_PRESETS } from '../../core/toolset/toolset-grammar.js';
 
 const presets = SHIPPED_PRESETS.map((p) => `preset:${p}`).join(', ');
 

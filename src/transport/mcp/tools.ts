@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { toAppError } from '../../core/errors.js';
 import type { RequestContext } from '../../identity/caller.js';
-import type { Metrics, ToolOutcome } from '../../metrics/metrics.js';
+import type { Metrics, ToolOutcome } from '../../metrics/app-metrics.js';
 import { OPERATIONS, type AnyOperation, type OperationService } from '../operations.js';
 import { parseArguments, REMOVED_ARGUMENTS } from './arguments.js';
 import { outputSchemaOf } from './output-schemas.js';

@@ -2,16 +2,16 @@
  * Reading a REST body, where untrusted bytes become a JSON object, with the texts clients already
  * compare: at most 1 MiB (413, the connection then closed: ../http/body-limit.ts), a body required,
  * valid JSON, no key given twice (duplicate-keys.ts), an object; `null` under a key is absent except for
- * the safety switches (../null-fields.ts); deep nesting and nested `__proto__` refused (../input-guard.ts).
+ * the safety switches (../null-fields.ts); deep nesting and nested `__proto__` refused (../input-limits.ts).
  * Only JSON (RFC 9110 §8.3): another Content-Type or coding is a 415 saying what to send (reading forms as
  * JSON would let any page write without a preflight). Unknown fields and types are the schema's.
  */
 import typeis from 'type-is';
 import { AppError, ErrorCode, invalid } from '../../core/errors.js';
-import { inputShapeProblem } from '../input-guard.js';
-import { duplicateKey } from '../duplicate-keys.js';
-import { jsonKind } from '../type-errors.js';
-import { withoutNulls } from '../null-fields.js';
+import { inputShapeProblem } from '../input/input-limits.js';
+import { duplicateKey } from '../input/duplicate-keys.js';
+import { jsonKind } from '../input/type-errors.js';
+import { withoutNulls } from '../input/null-fields.js';
 import { closeAfterAnswer, readBoundedBody, TOO_LARGE } from '../http/body-limit.js';
 import type { HttpRequest, HttpResponse, Step } from '../http/exchange.js';
 import { CODINGS, contentTypeProblem, decompressor, JSON_MEDIA_TYPE } from '../http/json-content.js';

@@ -10,12 +10,12 @@ import type { ParsedUrlQuery } from 'node:querystring';
 import type { z } from 'zod';
 import { invalid, isAppError, PreconditionFailed, type AppError } from '../../core/errors.js';
 import type { AnyOperation } from '../operations.js';
-import { fieldPath, valueAt } from '../field-path.js';
-import { issueText, wrongTypeText } from '../type-errors.js';
+import { fieldPath, valueAt } from '../input/field-path.js';
+import { issueText, wrongTypeText } from '../input/type-errors.js';
 import { parseIfMatch, shownTag, singleVersion, versionFromList, versionUnlessNoneMatch,
   type IfMatch } from './if-match.js';
 import { parseJsonBody } from './json-body.js';
-import { nullRefusedFields } from '../null-fields.js';
+import { nullRefusedFields } from '../input/null-fields.js';
 import { header, type HttpRequest } from '../http/exchange.js';
 
 /** Reads the agent's current `version`; a missing agent throws its 404. */

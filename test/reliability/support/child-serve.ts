@@ -24,7 +24,7 @@ export interface ServeChild {
   kill(): void;
 }
 
-export { deadPort } from '../../../src/testing/serve-harness.js';
+export { deadPort } from '../../support/start-serve.js';
 
 /**
  * Start `agent-manager serve` with `args` (plus a loopback listener, no metrics listener

@@ -13,7 +13,7 @@
 import fc from 'fast-check';
 import { nameViolation } from '../../../src/core/names.js';
 import { skillsViolations } from '../../../src/core/skills/skill-input.js';
-import { toolsetViolation } from '../../../src/core/toolset.js';
+import { toolsetViolation } from '../../../src/core/toolset/toolset-grammar.js';
 import { ManagedNamespaces } from '../../../src/service/namespaces.js';
 
 export type Json = Record<string, unknown>;

@@ -6,10 +6,10 @@
  * client is attached. `close()` stops all three.
  */
 import { silentLogger } from '../../../src/log/logger.js';
-import { Metrics } from '../../../src/metrics/metrics.js';
-import { startServiceFixture, type FixtureOptions, type ServiceFixture } from '../../../src/service/testing/fixture.js';
+import { Metrics } from '../../../src/metrics/app-metrics.js';
+import { startServiceFixture, type FixtureOptions, type ServiceFixture } from '../../support/service/fixture.js';
 import { createApp } from '../../../src/app.js';
-import { startHttpServer, type RunningServer } from '../../../src/transport/http/server.js';
+import { startHttpServer, type RunningServer } from '../../../src/transport/http/http-server.js';
 import { HttpClient } from './http.js';
 
 export interface ServedAppOptions extends FixtureOptions {

@@ -5,7 +5,7 @@
  * service account) come first; OIDC id_tokens (oidc-authenticator.ts) are another link of the chain.
  */
 import type { IncomingMessage } from 'node:http';
-import type { UserInfo } from '../ops/types.js';
+import type { UserInfo } from '../ops/op-options.js';
 
 /** The group every authenticated user is in. */
 export const AUTHENTICATED_GROUP = 'system:authenticated';

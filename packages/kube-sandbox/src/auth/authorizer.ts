@@ -5,7 +5,7 @@
  * `alwaysAllow` is `--authorization always-allow`; RBAC (rbac-authorizer.ts) is the other.
  */
 import { groupResourceString, statusErrors, type StatusError } from '../api/status.js';
-import type { UserInfo } from '../ops/types.js';
+import type { UserInfo } from '../ops/op-options.js';
 
 /** What is being asked (authorizer.Attributes). */
 export interface AuthorizationAttributes {

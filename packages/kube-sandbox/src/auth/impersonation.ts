@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { statusErrors } from '../api/status.js';
-import type { UserInfo } from '../ops/types.js';
+import type { UserInfo } from '../ops/op-options.js';
 import { AUTHENTICATED_GROUP } from './authenticator.js';
 import { forbiddenError, type AuthorizationAttributes, type Authorizer } from './authorizer.js';
 

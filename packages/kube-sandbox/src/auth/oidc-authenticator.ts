@@ -7,7 +7,7 @@
  */
 import { createRemoteJWKSet, customFetch, decodeJwt, errors, jwtVerify, type JWTPayload, type JWTVerifyResult,
   type RemoteJWKSet } from 'jose';
-import type { UserInfo } from '../ops/types.js';
+import type { UserInfo } from '../ops/op-options.js';
 import type { Authenticator } from './authenticator.js';
 import { discoverJwksUri, issuerFetch, type IssuerFetch } from './issuer-fetch.js';
 

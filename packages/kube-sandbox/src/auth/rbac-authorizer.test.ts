@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SandboxStore } from '../ops/sandbox-store.js';
-import type { UserInfo } from '../ops/types.js';
+import type { UserInfo } from '../ops/op-options.js';
 import type { AuthorizationAttributes } from './authorizer.js';
 import { ensureBootstrapPolicy } from './bootstrap-policy.js';
 import { RbacAuthorizer, ruleAllows, subjectsInclude, type PolicyRule } from './rbac-authorizer.js';

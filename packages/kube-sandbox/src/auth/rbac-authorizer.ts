@@ -6,7 +6,7 @@
  * names RBAC's reason only for a binding to a missing role, as the real one; aggregation is not expanded.
  */
 import { isObject, stringsOf, type JsonObject } from '../api/json.js';
-import type { OpsEnv, UserInfo } from '../ops/types.js';
+import type { OpsEnv, UserInfo } from '../ops/op-options.js';
 import { clusterrolebindings, clusterroles, rolebindings, roles } from '../resources/builtin-apps-rbac.js';
 import { ALL_RULES, type AuthorizationAttributes, type Authorizer, type Decision,
   type SubjectRules } from './authorizer.js';

@@ -8,9 +8,9 @@
  */
 import { isObject, type JsonObject } from '../api/json.js';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../ops/delete.js';
-import { resourceKey, type ResourceDef } from '../resources/types.js';
+import { resourceKey, type ResourceDef } from '../resources/resource-def.js';
 import type { StoreEvent } from '../store/watch-hub.js';
-import { Controller, finalizersOf, metadata, type ControllerContext } from './controller.js';
+import { Controller, finalizersOf, metadata, type ControllerContext } from './work-loop.js';
 import { recordEvent, subjectOf } from './status-helpers.js';
 
 const MANAGER = 'generic-garbage-collector';

@@ -10,10 +10,10 @@ import { StatusError } from '../api/status.js';
 import { FieldSet } from '../fields/field-set.js';
 import { readManagedFields } from '../fields/managed-fields.js';
 import type { SandboxStore } from '../ops/sandbox-store.js';
-import type { ResourceDef } from '../resources/types.js';
+import type { ResourceDef } from '../resources/resource-def.js';
 import type { ChartFailure } from './agent-chart.js';
 import { renderRelease } from './chart-lines.js';
-import { labelsOf, metadata } from './controller.js';
+import { labelsOf, metadata } from './work-loop.js';
 
 /** The field manager the helm-controller writes under. */
 export const MANAGER = 'helm-controller';

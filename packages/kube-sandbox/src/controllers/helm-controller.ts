@@ -8,7 +8,7 @@
  */
 import { stringify } from 'yaml';
 import type { JsonObject } from '../api/json.js';
-import { Controller, finalizersOf, metadata, type ControllerContext } from './controller.js';
+import { Controller, finalizersOf, metadata, type ControllerContext } from './work-loop.js';
 import type { StoreEvent } from '../store/watch-hub.js';
 import { MANAGER } from './helm-apply.js';
 import { attemptOf } from './helm-actions/attempt.js';

@@ -10,7 +10,7 @@ import { stringify } from 'yaml';
 import { isObject, type JsonObject } from '../api/json.js';
 import type { SandboxStore } from '../ops/sandbox-store.js';
 import { CHART_APP_VERSION, CHART_NAME } from './agent-chart.js';
-import { labelsOf, metadata } from './controller.js';
+import { labelsOf, metadata } from './work-loop.js';
 import { MANAGER } from './helm-apply.js';
 
 /** One release version as the controller recorded it. */

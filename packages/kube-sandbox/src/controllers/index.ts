@@ -6,7 +6,7 @@
  * available Deployment in well under a second; tests may shorten the delay.
  */
 import type { SandboxStore } from '../ops/sandbox-store.js';
-import type { Controller, ControllerLog } from './controller.js';
+import type { Controller, ControllerLog } from './work-loop.js';
 import { startGarbageCollector } from './garbage-collector.js';
 import { startHelmController } from './helm-controller.js';
 import { startKagentController } from './kagent-controller.js';

@@ -6,7 +6,7 @@
  * `DeploymentNotFound`). Dependents go with the Agent through owner references.
  */
 import { asObject, isObject, numberOr, stringOr, type JsonObject } from '../api/json.js';
-import { Controller, controllerOf, metadata, ownerReference, type ControllerContext } from './controller.js';
+import { Controller, controllerOf, metadata, ownerReference, type ControllerContext } from './work-loop.js';
 import { canonicalJson, conditionsOf, setCondition, sha256Hex, writeStatus } from './status-helpers.js';
 
 const MANAGER = 'kagent-controller';

@@ -8,7 +8,7 @@
  */
 import { asObject, stringOr, type JsonObject } from '../api/json.js';
 import { DISCOVERY_LABEL } from './agent-chart-v2.js';
-import { Controller, labelsOf, metadata, type ControllerContext } from './controller.js';
+import { Controller, labelsOf, metadata, type ControllerContext } from './work-loop.js';
 import { canonicalJson, conditionsOf, setCondition, sha256Hex, writeStatus, type Condition } from './status-helpers.js';
 
 const MANAGER = 'kagent-controller';

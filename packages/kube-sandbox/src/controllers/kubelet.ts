@@ -7,7 +7,7 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { isObject, nowTimestamp, type JsonObject } from '../api/json.js';
-import { Controller, metadata, type ControllerContext } from './controller.js';
+import { Controller, metadata, type ControllerContext } from './work-loop.js';
 import { writeStatus } from './status-helpers.js';
 
 const MANAGER = 'kubelet';

@@ -10,7 +10,7 @@ import { parse } from 'yaml';
 import { asObject, isObject, stringOr, type JsonObject } from '../api/json.js';
 import type { SandboxStore } from '../ops/sandbox-store.js';
 import { dial } from '../server/loopback-network.js';
-import { metadata } from './controller.js';
+import { metadata } from './work-loop.js';
 
 /** Where the release goes, or why the controller cannot get there. */
 export type ReleaseTarget =

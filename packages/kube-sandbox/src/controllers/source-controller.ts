@@ -6,7 +6,7 @@
  */
 import semver from 'semver';
 import { isObject, nowTimestamp, type JsonObject } from '../api/json.js';
-import { Controller, finalizersOf, metadata, type ControllerContext } from './controller.js';
+import { Controller, finalizersOf, metadata, type ControllerContext } from './work-loop.js';
 import { conditionsOf, setCondition, sha256Hex, writeStatus, type Condition } from './status-helpers.js';
 
 /** The finalizer Flux's controllers put on the objects they reconcile. */

@@ -8,7 +8,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { deepEqual, isObject, nowTimestamp, type JsonObject } from '../api/json.js';
 import type { ResourceRef, SandboxStore } from '../ops/sandbox-store.js';
-import { metadata } from './controller.js';
+import { metadata } from './work-loop.js';
 
 /** A metav1.Condition as the controllers write it. */
 export interface Condition {

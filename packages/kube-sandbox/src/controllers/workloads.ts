@@ -7,7 +7,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { asList, asObject, deepEqual, isObject, numberOr, type JsonObject } from '../api/json.js';
-import { Controller, controllerOf, labelsOf, metadata, ownerReference, type ControllerContext } from './controller.js';
+import { Controller, controllerOf, labelsOf, metadata, ownerReference, type ControllerContext } from './work-loop.js';
 import { canonicalJson, findCondition, setCondition, sha256Hex, writeStatus,
   type Condition } from './status-helpers.js';
 

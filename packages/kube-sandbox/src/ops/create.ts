@@ -12,10 +12,10 @@ import { groupResourceString, StatusError, statusErrors } from '../api/status.js
 import { encodeManagedFields, recordUpdate, managerFromUserAgent,
   type ManagerEntry } from '../fields/managed-fields.js';
 import { namespaces } from '../resources/builtin-core.js';
-import { apiVersionOf, groupResource, tracksGeneration, type ResourceDef } from '../resources/types.js';
+import { apiVersionOf, groupResource, tracksGeneration, type ResourceDef } from '../resources/resource-def.js';
 import { decodeObject } from './decode.js';
 import { normalise } from './normalise.js';
-import type { OpsEnv, WriteOptions } from './types.js';
+import type { OpsEnv, WriteOptions } from './op-options.js';
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 const SERVER_META = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp',

@@ -6,7 +6,7 @@
  */
 import { clone, isObject, type JsonObject } from '../api/json.js';
 import { statusErrors } from '../api/status.js';
-import { apiVersionOf, type ResourceDef } from '../resources/types.js';
+import { apiVersionOf, type ResourceDef } from '../resources/resource-def.js';
 
 /** Validate and copy a request body for `def`; `urlName` is set for update, patch and apply. */
 export function decodeObject(def: ResourceDef, body: unknown, urlNamespace: string, urlName?: string): JsonObject {

@@ -9,9 +9,9 @@ import { clone, isObject, metaOf, readMeta, nowTimestamp, type JsonObject } from
 import { statusErrors } from '../api/status.js';
 import { combine, fieldSelector, labelSelector } from '../store/selectors.js';
 import { namespaces, pods } from '../resources/builtin-core.js';
-import { groupResource, type ResourceDef } from '../resources/types.js';
+import { groupResource, type ResourceDef } from '../resources/resource-def.js';
 import { afterRemoval, terminateNamespace } from './namespace-lifecycle.js';
-import type { DeleteOptions, ListOptions, OpsEnv } from './types.js';
+import type { DeleteOptions, ListOptions, OpsEnv } from './op-options.js';
 
 /** The finalizers a propagation policy leaves for the garbage collector. */
 export const ORPHAN_FINALIZER = 'orphan';

@@ -11,8 +11,8 @@ import { fieldError, type FieldError } from '../api/field-errors.js';
 import { statusErrors } from '../api/status.js';
 import { storageKey } from '../store/object-store.js';
 import { combine, fieldSelector, labelSelector } from '../store/selectors.js';
-import { resourceKey, type ResourceDef } from '../resources/types.js';
-import type { ListOptions, ListResult, OpsEnv } from './types.js';
+import { resourceKey, type ResourceDef } from '../resources/resource-def.js';
+import type { ListOptions, ListResult, OpsEnv } from './op-options.js';
 
 function decodeContinue(token: string): { start: string; rv: number } {
   try {

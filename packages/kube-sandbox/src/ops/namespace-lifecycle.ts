@@ -6,8 +6,8 @@
  */
 import { clone, isObject, metaOf, readMeta, nowTimestamp, type JsonObject } from '../api/json.js';
 import { namespaces } from '../resources/builtin-core.js';
-import type { ResourceDef } from '../resources/types.js';
-import type { OpsEnv } from './types.js';
+import type { ResourceDef } from '../resources/resource-def.js';
+import type { OpsEnv } from './op-options.js';
 
 const metaFinalizers = (obj: JsonObject): unknown[] => {
   const list = isObject(obj.metadata) ? obj.metadata.finalizers : undefined;

@@ -9,8 +9,8 @@ import { isObject, type JsonObject } from '../api/json.js';
 import { validateObjectMeta } from '../api/object-meta.js';
 import { statusErrors } from '../api/status.js';
 import { applyStructuralSchema } from '../resources/structural.js';
-import { groupKind, type ResourceDef } from '../resources/types.js';
-import type { WriteOptions } from './types.js';
+import { groupKind, type ResourceDef } from '../resources/resource-def.js';
+import type { WriteOptions } from './op-options.js';
 
 const GO_TYPES: Record<string, string> =
   { string: 'string', integer: 'int64', number: 'float64', boolean: 'bool', object: 'map[string]interface {}',

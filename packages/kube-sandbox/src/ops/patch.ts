@@ -13,11 +13,11 @@ import { readManagedFields, type WriteIdentity, type WriteScope } from '../field
 import { applyJsonPatch, PatchApplyError } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { strategicMerge } from '../patch/strategic-merge.js';
-import { apiVersionOf, groupKind, groupResource, type ResourceDef } from '../resources/types.js';
+import { apiVersionOf, groupKind, groupResource, type ResourceDef } from '../resources/resource-def.js';
 import { insertObject } from './create.js';
 import { decodeObject } from './decode.js';
 import { commitUpdate } from './update.js';
-import { PATCH_CONTENT_TYPES, type OpsEnv, type PatchType, type WriteOptions } from './types.js';
+import { PATCH_CONTENT_TYPES, type OpsEnv, type PatchType, type WriteOptions } from './op-options.js';
 
 /** Options of a patch beyond the write options. */
 export interface PatchOptions extends WriteOptions {

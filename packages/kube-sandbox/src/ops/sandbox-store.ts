@@ -9,14 +9,14 @@ import { crdObjectFor, customresourcedefinitions } from '../resources/crds.js';
 import { isObject, type JsonObject } from '../api/json.js';
 import { statusErrors } from '../api/status.js';
 import { ResourceRegistry } from '../resources/registry.js';
-import { groupResource, type ResourceDef } from '../resources/types.js';
+import { groupResource, type ResourceDef } from '../resources/resource-def.js';
 import { ObjectStore } from '../store/object-store.js';
 import type { StoreListener } from '../store/watch-hub.js';
 import { createObject } from './create.js';
 import { deleteCollection, deleteObject, type DeleteResult } from './delete.js';
 import { listObjects } from './list.js';
 import { patchObject, type PatchOptions, type PatchResult } from './patch.js';
-import type { DeleteOptions, ListOptions, ListResult, OpsEnv, PatchType, WriteOptions } from './types.js';
+import type { DeleteOptions, ListOptions, ListResult, OpsEnv, PatchType, WriteOptions } from './op-options.js';
 import { updateObject } from './update.js';
 import { startWatch, type WatchEmit, type WatchHandle, type WatchOptions } from './watch.js';
 

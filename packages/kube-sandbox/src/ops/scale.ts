@@ -10,9 +10,9 @@ import { fieldError } from '../api/field-errors.js';
 import { statusErrors, statusForCode } from '../api/status.js';
 import { applyJsonPatch, PatchApplyError } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
-import { groupResource, type ResourceDef } from '../resources/types.js';
+import { groupResource, type ResourceDef } from '../resources/resource-def.js';
 import { commitUpdate } from './update.js';
-import { PATCH_CONTENT_TYPES, type OpsEnv, type PatchType, type WriteOptions } from './types.js';
+import { PATCH_CONTENT_TYPES, type OpsEnv, type PatchType, type WriteOptions } from './op-options.js';
 
 const SCALE_GK = { group: 'autoscaling', kind: 'Scale' };
 

@@ -12,10 +12,12 @@ import { statusErrors } from '../api/status.js';
 import {
   encodeManagedFields, managerFromUserAgent, readManagedFields, recordUpdate, type ManagerEntry, type WriteScope,
 } from '../fields/managed-fields.js';
-import { apiVersionOf, groupKind, groupResource, tracksGeneration, type ResourceDef } from '../resources/types.js';
+import {
+  apiVersionOf, groupKind, groupResource, tracksGeneration, type ResourceDef,
+} from '../resources/resource-def.js';
 import { decodeObject } from './decode.js';
 import { normalise } from './normalise.js';
-import type { OpsEnv, WriteOptions } from './types.js';
+import type { OpsEnv, WriteOptions } from './op-options.js';
 import { afterRemoval } from './namespace-lifecycle.js';
 
 /** One change to commit. `candidate` is a private copy the pipeline may change. */

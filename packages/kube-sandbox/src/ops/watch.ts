@@ -8,8 +8,8 @@ import { isObject, type JsonObject } from '../api/json.js';
 import { statusErrors } from '../api/status.js';
 import { combine, fieldSelector, labelSelector, type Selector } from '../store/selectors.js';
 import type { StoreEvent } from '../store/watch-hub.js';
-import { apiVersionOf, resourceKey, type ResourceDef } from '../resources/types.js';
-import type { OpsEnv } from './types.js';
+import { apiVersionOf, resourceKey, type ResourceDef } from '../resources/resource-def.js';
+import type { OpsEnv } from './op-options.js';
 
 /** Options of a watch (the watch query parameters). */
 export interface WatchOptions {

@@ -10,7 +10,7 @@ import {
   bindingSchema, clusterRoleSchema, controllerRevisionSchema, deploymentSchema, replicaSetSchema, roleSchema,
 } from './builtin-schemas.js';
 import { ageColumn, column, nameColumn } from './columns.js';
-import { STANDARD_VERBS, type ResourceDef } from './types.js';
+import { STANDARD_VERBS, type ResourceDef } from './resource-def.js';
 import { bindingWideColumns, workloadWideColumns } from './workload-columns.js';
 import { defaultDeployment, defaultReplicaSet } from './workload-defaults.js';
 

@@ -12,7 +12,7 @@ import {
 } from './builtin-schemas.js';
 import { ageColumn, ageOf, column, nameColumn } from './columns.js';
 import { podReady, podStatusReason } from './pod-status.js';
-import { STANDARD_VERBS, type ResourceDef } from './types.js';
+import { STANDARD_VERBS, type ResourceDef } from './resource-def.js';
 import { podWideColumns } from './workload-columns.js';
 import { defaultPod } from './workload-defaults.js';
 

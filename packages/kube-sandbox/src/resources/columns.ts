@@ -4,7 +4,7 @@
  * (`.spec.url`, `.status.conditions[?(@.type=="Ready")].status`).
  */
 import { isObject, type JsonObject } from '../api/json.js';
-import type { ColumnDef } from './types.js';
+import type { ColumnDef } from './resource-def.js';
 
 /** Go's duration.HumanDuration: `45s`, `3m20s`, `5h`, `2d3h`, `1y`. */
 export function humanDuration(ms: number): string {

@@ -3,7 +3,7 @@
  * (namespaced, the standard verbs, a status subresource, DNS-subdomain names), so a kind's file
  * states only its names, schema and printer columns.
  */
-import { STANDARD_VERBS, type ResourceDef } from './types.js';
+import { STANDARD_VERBS, type ResourceDef } from './resource-def.js';
 
 /** A custom resource's definition with the shared defaults. */
 export const crd = (def: Omit<ResourceDef, 'custom' | 'verbs' | 'namespaced' | 'statusSubresource'

@@ -8,7 +8,7 @@ import { isObject, nowTimestamp, type JsonObject } from '../api/json.js';
 import { column, nameColumn } from './columns.js';
 import { objectSchema } from './builtin-schemas.js';
 import { obj } from './schema.js';
-import type { ResourceDef } from './types.js';
+import type { ResourceDef } from './resource-def.js';
 
 export const customresourcedefinitions: ResourceDef = {
   group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition',

@@ -13,7 +13,7 @@ import { helmReleaseSchema, ociRepositorySchema } from './schemas/flux.js';
 import { gitRepositorySchema, kustomizationSchema } from './schemas/flux-gitops.js';
 import { crd, ready } from './crd-def.js';
 import { KAGENT_V2_RESOURCES } from './kagent-v2.js';
-import type { ResourceDef } from './types.js';
+import type { ResourceDef } from './resource-def.js';
 
 /**
  * The HelmRelease CRD's CEL rule on `spec`, `(has(self.chart) && !has(self.chartRef)) || (!has(self.chart) &&

@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { needsShared, sharedPath } from '../../test/support/shared-reference.js';
 import { agentsV2, harnesses, modelconfigsV2, remotemcpservers } from './kagent-v2.js';
-import type { ResourceDef } from './types.js';
+import type { ResourceDef } from './resource-def.js';
 
 const CRDS = 'reference/kagent-crds';
 const present = existsSync(sharedPath(CRDS));

@@ -5,11 +5,11 @@
  * Harness and revisions, which upstream's AgentTemplate has no column for).
  */
 import { modelConfigSchema } from './schemas/kagent.js';
-import { agentV2Schema, harnessSchema, remoteMcpServerSchema } from './schemas/kagent-v2.js';
+import { agentV2Schema, harnessSchema, remoteMcpServerSchema } from './schemas/kagent-v2-schemas.js';
 import { jsonPathColumn, nameColumn } from './columns.js';
 import { crd, ready } from './crd-def.js';
 import { agentV2Rules, harnessRules } from './kagent-v2-rules.js';
-import type { ResourceDef } from './types.js';
+import type { ResourceDef } from './resource-def.js';
 
 const GROUP = 'api.kagent.dev';
 const VERSION = 'v1alpha3';

@@ -9,7 +9,7 @@ import { CORE_RESOURCES } from './builtin-core.js';
 import { CUSTOM_RESOURCES } from './custom.js';
 import { customresourcedefinitions } from './crds.js';
 import { REVIEW_RESOURCES } from './reviews.js';
-import { apiVersionOf, resourceKey, type ResourceDef } from './types.js';
+import { apiVersionOf, resourceKey, type ResourceDef } from './resource-def.js';
 
 /** Every resource the sandbox serves by default. */
 export const DEFAULT_RESOURCES: readonly ResourceDef[] = [

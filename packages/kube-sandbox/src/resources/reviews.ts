@@ -9,7 +9,7 @@
 import { nameColumn } from './columns.js';
 import { objectSchema } from './builtin-schemas.js';
 import { anyValue } from './schema.js';
-import type { ResourceDef } from './types.js';
+import type { ResourceDef } from './resource-def.js';
 
 const review = (group: string, resource: string, kind: string): ResourceDef => ({
   group, version: 'v1', resource, kind, singular: '', namespaced: false, shortNames: [], categories: [],

@@ -7,7 +7,7 @@
  */
 import { isObject, type JsonObject } from '../api/json.js';
 import { column } from './columns.js';
-import type { ColumnDef } from './types.js';
+import type { ColumnDef } from './resource-def.js';
 
 const templateContainers = (o: JsonObject): JsonObject[] => {
   const template = isObject(o.spec) && isObject(o.spec.template) ? o.spec.template : {};

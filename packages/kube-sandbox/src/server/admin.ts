@@ -9,7 +9,7 @@ import { isObject, type JsonObject } from '../api/json.js';
 import { statusErrors } from '../api/status.js';
 import type { RequestCounters } from '../counters.js';
 import type { FaultInjector, FailureRule } from '../faults.js';
-import type { UserInfo } from '../ops/types.js';
+import type { UserInfo } from '../ops/op-options.js';
 import { decodeBody, readBody, sendJson } from './http-io.js';
 
 /** The path prefix of admin endpoints. */

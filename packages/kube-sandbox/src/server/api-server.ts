@@ -15,9 +15,9 @@ import { forbiddenError, type AuthorizationAttributes, type Authorizer } from '.
 import { DISCOVERY, type RequestCounters } from '../counters.js';
 import type { FaultInjector } from '../faults.js';
 import type { HookChain, HookContext } from '../hooks.js';
-import type { OpsEnv, UserInfo } from '../ops/types.js';
+import type { OpsEnv, UserInfo } from '../ops/op-options.js';
 import { isReview } from '../resources/reviews.js';
-import { resourceKey } from '../resources/types.js';
+import { resourceKey } from '../resources/resource-def.js';
 import { ADMIN_PREFIX, handleAdmin } from './admin.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
 import { answerInYaml, sendJson, sendStatus, toStatusError } from './http-io.js';
@@ -25,7 +25,7 @@ import { negotiate } from './negotiate.js';
 import { openApiGroupVersion, openApiRoot } from './openapi.js';
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
 import { handleResource } from './resource-handlers.js';
-import { serveReview } from './reviews.js';
+import { serveReview } from './review-handlers.js';
 import type { WatchTiming } from './watch-stream.js';
 
 /** The logging the server does: 5xx at error, every request at debug; the controllers' steps at info. */

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '../api/json.js';
 import type { ResourceRegistry } from '../resources/registry.js';
-import { apiVersionOf, type ResourceDef } from '../resources/types.js';
+import { apiVersionOf, type ResourceDef } from '../resources/resource-def.js';
 
 /** The Kubernetes version the sandbox reports (kubectl v1.32 is the client we test with). */
 export const SANDBOX_VERSION = { major: '1', minor: '32', gitVersion: 'v1.32.0+sandbox' };

@@ -6,7 +6,7 @@
  * kubeconfig's) and its static tokens (to authenticate the kubeconfig's user).
  */
 import type { SandboxStore } from '../ops/sandbox-store.js';
-import type { UserInfo } from '../ops/types.js';
+import type { UserInfo } from '../ops/op-options.js';
 
 /** What a controller reaches at a listening address. */
 export interface ReachableServer {

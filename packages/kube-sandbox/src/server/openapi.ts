@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '../api/json.js';
 import type { ResourceRegistry } from '../resources/registry.js';
-import { apiVersionOf, type ResourceDef } from '../resources/types.js';
+import { apiVersionOf, type ResourceDef } from '../resources/resource-def.js';
 
 /** `api/v1` or `apis/<group>/<version>`, the keys of the v3 root document. */
 const gvPath = (group: string, version: string): string => (group ? `apis/${group}/${version}` : `api/${version}`);

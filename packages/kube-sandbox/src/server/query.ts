@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { fieldError, type FieldError } from '../api/field-errors.js';
 import { isObject } from '../api/json.js';
 import { statusErrors } from '../api/status.js';
-import type { DeleteOptions, FieldValidation, ListOptions, WriteOptions } from '../ops/types.js';
+import type { DeleteOptions, FieldValidation, ListOptions, WriteOptions } from '../ops/op-options.js';
 import type { PatchOptions } from '../ops/patch.js';
 import { isTrue } from './request-info.js';
 

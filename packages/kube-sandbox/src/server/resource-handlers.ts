@@ -14,10 +14,10 @@ import { createObject } from '../ops/create.js';
 import { deleteCollection, deleteObject } from '../ops/delete.js';
 import { listObjects, validateWatchOptions } from '../ops/list.js';
 import { patchObject } from '../ops/patch.js';
-import { PATCH_CONTENT_TYPES, type OpsEnv, type PatchType } from '../ops/types.js';
+import { PATCH_CONTENT_TYPES, type OpsEnv, type PatchType } from '../ops/op-options.js';
 import { patchScale, readScale, writeScale } from '../ops/scale.js';
 import { updateObject } from '../ops/update.js';
-import { apiVersionOf, groupResource, type ResourceDef } from '../resources/types.js';
+import { apiVersionOf, groupResource, type ResourceDef } from '../resources/resource-def.js';
 import { answerInYaml, decodeBody, listText, mediaType, readBody, readBodyBytes, sendJson,
   sendJsonText } from './http-io.js';
 import { negotiate, type Representation } from './negotiate.js';

@@ -5,7 +5,7 @@
  * PartialObjectMetadata (kubectl reads namespaces and names from it).
  */
 import { isObject, type JsonObject } from '../api/json.js';
-import type { ResourceDef } from '../resources/types.js';
+import type { ResourceDef } from '../resources/resource-def.js';
 
 /** `includeObject`: what each row carries besides its cells. */
 export type IncludeObject = 'None' | 'Metadata' | 'Object';

@@ -8,8 +8,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject } from '../api/json.js';
 import { startWatch, type WatchHandle, type WatchOptions } from '../ops/watch.js';
-import type { OpsEnv } from '../ops/types.js';
-import { apiVersionOf, type ResourceDef } from '../resources/types.js';
+import type { OpsEnv } from '../ops/op-options.js';
+import { apiVersionOf, type ResourceDef } from '../resources/resource-def.js';
 import { jsonText } from './http-io.js';
 import type { Representation } from './negotiate.js';
 import { partialObject, toTable, type IncludeObject } from './table.js';

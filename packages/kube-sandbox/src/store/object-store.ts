@@ -5,7 +5,7 @@
  * validation or HTTP; ../ops does.
  */
 import { isObject, type JsonObject } from '../api/json.js';
-import { resourceKey, type ResourceDef } from '../resources/types.js';
+import { resourceKey, type ResourceDef } from '../resources/resource-def.js';
 import { WatchHub, type WatchEventType } from './watch-hub.js';
 
 class Table {

@@ -8,7 +8,7 @@
  */
 import { isObject, type JsonObject } from '../api/json.js';
 import { statusErrors } from '../api/status.js';
-import type { ResourceDef } from '../resources/types.js';
+import type { ResourceDef } from '../resources/resource-def.js';
 
 /** A compiled selector: true when the object matches. */
 export type Selector = (obj: JsonObject) => boolean;

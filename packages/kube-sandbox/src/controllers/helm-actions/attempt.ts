@@ -6,7 +6,7 @@
 import { nowTimestamp, type JsonObject } from '../../api/json.js';
 import { CHART_APP_VERSION, CHART_NAME } from '../agent-chart.js';
 import { renderRelease } from '../chart-lines.js';
-import { metadata } from '../controller.js';
+import { metadata } from '../work-loop.js';
 import { releaseNameOf } from '../helm-apply.js';
 import { storeRelease } from '../helm-storage.js';
 import { historyOf, type ReleaseVerb } from '../helm-release-state.js';

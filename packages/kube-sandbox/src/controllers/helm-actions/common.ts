@@ -4,7 +4,7 @@
  */
 import { isObject, type JsonObject } from '../../api/json.js';
 import type { SandboxStore } from '../../ops/sandbox-store.js';
-import { metadata, type ControllerContext } from '../controller.js';
+import { metadata, type ControllerContext } from '../work-loop.js';
 import { releaseNameOf } from '../helm-apply.js';
 import { releaseTarget, type ReleaseTarget } from '../remote-cluster.js';
 import { setCondition, type Condition } from '../status-helpers.js';

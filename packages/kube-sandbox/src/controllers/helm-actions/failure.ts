@@ -6,7 +6,7 @@
  */
 import { conditionsIn } from '../helm-release-state.js';
 import { CHART_NAME, type ChartFailure } from '../agent-chart.js';
-import { metadata } from '../controller.js';
+import { metadata } from '../work-loop.js';
 import { MANAGER } from '../helm-apply.js';
 import type { ReleaseTarget } from '../remote-cluster.js';
 import { recordEvent, removeConditions, setCondition, subjectOf, writeStatus } from '../status-helpers.js';

@@ -3,7 +3,7 @@
  * a deletion waits for the uninstall; removed once the release is uninstalled or let go.
  */
 import type { JsonObject } from '../../api/json.js';
-import { finalizersOf, metadata } from '../controller.js';
+import { finalizersOf, metadata } from '../work-loop.js';
 import { MANAGER } from '../helm-apply.js';
 import { FLUX_FINALIZER } from '../source-controller.js';
 import { HR, type ActionContext } from './common.js';

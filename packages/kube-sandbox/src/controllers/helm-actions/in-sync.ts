@@ -4,7 +4,7 @@
  */
 import type { JsonObject } from '../../api/json.js';
 import { CHART_NAME } from '../agent-chart.js';
-import { metadata } from '../controller.js';
+import { metadata } from '../work-loop.js';
 import { conditionsIn } from '../helm-release-state.js';
 import { MANAGER, releaseNameOf } from '../helm-apply.js';
 import { removeConditions, writeStatus } from '../status-helpers.js';

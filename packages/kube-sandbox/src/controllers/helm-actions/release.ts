@@ -6,7 +6,7 @@
  */
 import { CHART_NAME } from '../agent-chart.js';
 import { releaseFailure } from '../chart-lines.js';
-import { metadata } from '../controller.js';
+import { metadata } from '../work-loop.js';
 import { applyRelease, inventoryEntry, MANAGER } from '../helm-apply.js';
 import { conditionsIn } from '../helm-release-state.js';
 import type { ReleaseTarget } from '../remote-cluster.js';

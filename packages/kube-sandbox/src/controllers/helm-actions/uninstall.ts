@@ -5,7 +5,7 @@
  * reach that cluster keeps the finalizer: Ready False `UninstallFailed`, and the uninstall is tried again.
  */
 import { isObject, type JsonObject } from '../../api/json.js';
-import { finalizersOf, metadata } from '../controller.js';
+import { finalizersOf, metadata } from '../work-loop.js';
 import { deleteOwned, inventoryObjects, MANAGER, releaseNameOf } from '../helm-apply.js';
 import { deleteRelease } from '../helm-storage.js';
 import type { ReleaseTarget } from '../remote-cluster.js';

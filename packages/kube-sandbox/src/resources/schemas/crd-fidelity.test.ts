@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { needsShared, sharedPath } from '../../../test/support/shared-reference.js';
 import { agents, gitrepositories, helmreleases, kustomizations, modelconfigs, ocirepositories } from '../custom.js';
 import type { SchemaNode } from '../schema.js';
-import type { ResourceDef } from '../types.js';
+import type { ResourceDef } from '../resource-def.js';
 
 const REFERENCE = sharedPath('reference');
 const present = existsSync(REFERENCE);
