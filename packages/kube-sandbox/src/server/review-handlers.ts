@@ -16,7 +16,7 @@ import { selfsubjectaccessreviews, selfsubjectreviews, selfsubjectrulesreviews,
 import { apiVersionOf, groupKind, groupResource, type ResourceDef } from '../resources/resource-def.js';
 import { sendJson } from './http-io.js';
 import type { RequestInfo } from './request-info.js';
-import { objectBody } from './resource-handlers.js';
+import { objectBody } from './object-body.js';
 
 function accessAttributes(def: ResourceDef, spec: JsonObject, user: UserInfo): AuthorizationAttributes {
   const resource = isObject(spec.resourceAttributes) ? spec.resourceAttributes : undefined;
