@@ -7,7 +7,6 @@
  * Every request is recorded (method, path, Authorization, X-User-Id) so tests see what a client sent.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { AGENT_CARD_PATH, type AgentCard } from '@a2a-js/sdk';
 import type { ServerCallContext} from '@a2a-js/sdk/server';
 import { DefaultRequestHandler, InMemoryTaskStore, type User } from '@a2a-js/sdk/server';
@@ -15,6 +14,7 @@ import { agentCardHandler, jsonRpcHandler } from '@a2a-js/sdk/server/express';
 import express, { type Request, type Router } from 'express';
 import type { JsonObject } from '../api/json.js';
 import type { SandboxStore } from '../ops/sandbox-store.js';
+import { listenTcp } from '../tcp-listen.js';
 import { agentFacts, servedAgent } from './agent-facts.js';
 import { HeldTurns, responder } from './responder.js';
 
@@ -140,14 +140,7 @@ export async function startA2AEndpoint(store: SandboxStore, host: string, port: 
     res.status(404).type('text/plain').send('404 page not found\n');
   });
   const server: Server = createServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
+  const address = await listenTcp(server, port, host);
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   base = `http://${hostPart}:${address.port}${A2A_PATH}`;
   return {

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { tcpAddress } from '../tcp-listen.js';
 import { DEFAULT_CATALOGUE, type Catalogue } from './catalogue.js';
 import { filterTools, type MetaToolAnswer } from './filter-tools.js';
 import { METADATA_PATH, MUSTER_PATH, musterRoute, type MusterFault } from './muster-route.js';
@@ -120,9 +121,7 @@ async function listen(http: Server, port: number, host: string): Promise<string>
     http.once('error', reject);
     http.listen(port, host, () => resolve());
   });
-  const address = http.address();
-  // A server listening on a TCP port reports an AddressInfo (a string is a pipe's, null a closed server's).
-  if (address === null || typeof address === 'string') throw new Error('muster double: not listening on a TCP port');
+  const address = tcpAddress(http);
   return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
 }
 
