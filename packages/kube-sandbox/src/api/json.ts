@@ -13,6 +13,11 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** True for a list whose every item is a string. */
+export function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
 /** `value` when it is a JSON object, else a fresh empty one, so `asObject(x).field` is always safe. */
 export const asObject = (value: unknown): JsonObject => (isObject(value) ? value : {});
 
