@@ -6,7 +6,7 @@
  */
 import { asList, asObject, deepEqual, isObject, numberOr, type JsonObject } from '../api/json.js';
 import { labelsOf, metadata, ownerReference } from './work-loop.js';
-import { canonicalJson, setCondition, sha256Hex, type Condition } from './status-helpers.js';
+import { asConditions, canonicalJson, setCondition, sha256Hex } from './status-helpers.js';
 
 /** The alphabet Kubernetes uses for generated names. */
 export const SAFE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -110,9 +110,7 @@ export function sumReplicaSets(all: readonly JsonObject[]): { total: number; rea
  */
 export function deploymentStatus(dep: JsonObject, counts: RolloutCounts): JsonObject {
   const { replicas, total, available, updated, rsName } = counts;
-  // Cast kept as it was: the entries are the ones setCondition wrote; a hand-written malformed entry is not
-  // guarded against here.
-  let conditions = asList(asObject(dep.status).conditions) as Condition[];
+  let conditions = asConditions(asList(asObject(dep.status).conditions));
   const minimum = replicas - Math.floor(replicas * 0.25);
   conditions = setCondition(conditions, available >= minimum
     ? { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable',

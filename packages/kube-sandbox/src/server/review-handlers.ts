@@ -51,6 +51,7 @@ function subjectOf(def: ResourceDef, spec: JsonObject): UserInfo {
     throw statusErrors.invalid(groupKind(def), '',
       [fieldError.invalid('spec.user', '', 'at least one of user or group must be specified')]);
   }
+  // Echoed back in the review's answer as the client sent it; nothing here reads its values.
   const extra = isObject(spec.extra) ? spec.extra as UserInfo['extra'] : undefined;
   const uid = stringOr(spec.uid, '');
   return { username, groups, ...(uid ? { uid } : {}), ...(extra ? { extra } : {}) };
