@@ -67,6 +67,7 @@ async function oidcConfig(config: SandboxCommandConfig): Promise<OidcAuthenticat
     try {
       caPem = await readFile(oidc.caFile, 'utf8');
     } catch (err) {
+      // readFile rejects with a Node system error, an Error.
       throw new Error(`--oidc-ca-file ${oidc.caFile}: cannot read it: ${(err as Error).message}`, { cause: err });
     }
     if (!caPem.includes('-----BEGIN CERTIFICATE-----')) {
@@ -176,6 +177,7 @@ export async function runSandbox(
  * configuration problem); any other error as it is.
  */
 function listenFailure(err: unknown, listen: string): unknown {
+  // Read only for its code: a listen failure is a Node system error; anything else has no such code.
   if ((err as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return err;
   return Object.assign(
     new Error(`--listen ${listen}: the address is already in use; stop what holds it or choose another ` +

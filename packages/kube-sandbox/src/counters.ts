@@ -41,7 +41,7 @@ export class RequestCounters {
   count(filter: Partial<RequestRecord> = {}): number {
     let n = 0;
     for (const [key, count] of this.counts) {
-      const [verb, resource, user] = key.split(SEP) as [string, string, string];
+      const [verb = '', resource = '', user = ''] = key.split(SEP);
       if ((filter.verb === undefined || filter.verb === verb)
         && (filter.resource === undefined || filter.resource === resource)
         && (filter.user === undefined || filter.user === user)) n += count;
@@ -52,7 +52,7 @@ export class RequestCounters {
   snapshot(): CounterSnapshot {
     const snap: CounterSnapshot = { total: 0, byVerb: {}, byResource: {}, byUser: {}, entries: [] };
     for (const [key, count] of [...this.counts].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const [verb, resource, user] = key.split(SEP) as [string, string, string];
+      const [verb = '', resource = '', user = ''] = key.split(SEP);
       snap.total += count;
       snap.byVerb[verb] = (snap.byVerb[verb] ?? 0) + count;
       snap.byResource[resource] = (snap.byResource[resource] ?? 0) + count;

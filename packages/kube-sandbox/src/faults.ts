@@ -5,10 +5,10 @@
  * event. Reachable in-process (`sandbox.faults`) and over the admin endpoints; in-process controllers are
  * never affected.
  */
-import { isObject, nowTimestamp, type JsonObject } from './api/json.js';
+import { asList, isObject, nowTimestamp, type JsonObject } from './api/json.js';
 import { statusForCode } from './api/status.js';
 import { metadata } from './controllers/work-loop.js';
-import { recordEvent, setCondition, subjectOf, type Condition } from './controllers/status-helpers.js';
+import { asConditions, recordEvent, setCondition, subjectOf } from './controllers/status-helpers.js';
 import type { HookChain, RequestHook } from './hooks.js';
 import type { SandboxStore } from './ops/sandbox-store.js';
 import type { RequestInfo } from './server/request-info.js';
@@ -56,7 +56,7 @@ export interface CrashLoopTarget {
 
 function resourceMatches(pattern: string, info: RequestInfo): boolean {
   if (pattern === '*') return true;
-  const [res, sub = ''] = pattern.split('/') as [string, string?];
+  const [res = '', sub = ''] = pattern.split('/');
   if (sub !== info.subresource) return false;
   return res === info.resource || res === `${info.resource}.${info.group}`;
 }
@@ -156,7 +156,7 @@ export class FaultInjector {
     status.containerStatuses = [...others, crashed];
     status.phase = 'Running';
     const why = `containers with unready status: [${container}]`;
-    let conditions = (Array.isArray(status.conditions) ? status.conditions : []) as Condition[];
+    let conditions = asConditions(asList(status.conditions));
     for (const type of ['Ready', 'ContainersReady']) {
       conditions = setCondition(conditions, { type, status: 'False', reason: 'ContainersNotReady', message: why });
     }

@@ -6,7 +6,7 @@
  * organization's shared chart source; the sample platform adds one agent per workload
  * cluster, placed as `<cluster>-<agent>` HelmReleases installing through those Secrets.
  */
-import type { JsonObject } from './api/json.js';
+import { readMeta, type JsonObject } from './api/json.js';
 import type { SandboxStore } from './ops/sandbox-store.js';
 import type { SandboxLogger } from './server/api-server.js';
 import { AGENT_MANAGER_RULES, CHART_V0_RANGE, DEFAULT_SEED, grantAgentManager, KAGENT_NAMESPACE, SEED_MANAGER,
@@ -122,7 +122,7 @@ export function seedFleet(
       description: `Answers questions about workload cluster ${workload.name}.`,
     });
     store.create('helmreleases', release, opts);
-    installNow(store, String((release.metadata as JsonObject).name), namespace);
+    installNow(store, String(readMeta(release).name), namespace);
   }
 }
 

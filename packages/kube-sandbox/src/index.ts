@@ -5,30 +5,22 @@
  * the tokens it generated, id_tokens of the issuer it trusts and authenticators a test adds; tokens appear
  * only in kubeconfigs the caller asks for; `authorization: 'rbac'` checks every request as the apiserver.
  */
-import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:https';
-import { ADMIN_USER, AuthenticatorChain, serviceAccountUser, StaticTokenAuthenticator,
-  type Authenticator } from './auth/authenticator.js';
-import { alwaysAllow, type Authorizer } from './auth/authorizer.js';
-import { ensureBootstrapPolicy } from './auth/bootstrap-policy.js';
-import { OidcAuthenticator, type OidcAuthenticatorConfig } from './auth/oidc-authenticator.js';
-import { RbacAuthorizer } from './auth/rbac-authorizer.js';
-import { startControllers, type RunningControllers } from './controllers/index.js';
-import { FaultInjector } from './faults.js';
-import { RequestCounters } from './counters.js';
-import { HookChain } from './hooks.js';
-import { buildKubeconfig, clusterAdminKubeconfig, writeKubeconfigFile, type KubeconfigUser } from './kubeconfig.js';
-import { checkOrganization, DEFAULT_ORGANIZATION, seedFleet, workloadClusterNames } from './fleet.js';
-import { SandboxStore } from './ops/sandbox-store.js';
-import type { UserInfo } from './ops/op-options.js';
-import { DEFAULT_SEED, KAGENT_NAMESPACE, seed, type SeedStep } from './seed.js';
-import { SAMPLE_SEED } from './seed-samples.js';
-import { createApiServer, type ApiServerConfig, type SandboxLogger } from './server/api-server.js';
-import { announce } from './server/loopback-network.js';
+import type { AuthenticatorChain, Authenticator, StaticTokenAuthenticator } from './auth/authenticator.js';
+import type { Authorizer } from './auth/authorizer.js';
+import type { OidcAuthenticatorConfig } from './auth/oidc-authenticator.js';
+import type { RunningControllers } from './controllers/index.js';
+import type { FaultInjector } from './faults.js';
+import type { RequestCounters } from './counters.js';
+import type { HookChain } from './hooks.js';
+import type { KubeconfigUser } from './kubeconfig.js';
+import { checkOrganization, DEFAULT_ORGANIZATION, workloadClusterNames } from './fleet.js';
+import type { SandboxStore } from './ops/sandbox-store.js';
+import type { SeedStep } from './seed.js';
+import type { SandboxLogger } from './server/api-server.js';
 import { generateTls, type SandboxTls } from './tls.js';
 import { startWorkloads } from './fleet-start.js';
-import { startA2AEndpoint, type A2AEndpoint, type A2ARequestRecord } from './a2a/a2a-server.js';
+import { startServer } from './sandbox-start.js';
+import type { A2ARequestRecord } from './a2a/a2a-server.js';
 
 // The seams later parts plug into (OIDC and RBAC, controllers, fault injection, seeds).
 export type { SandboxLogger } from './server/api-server.js';
@@ -177,117 +169,22 @@ export function parseListen(listen: string): { host: string; port: number } {
   return { host, port: Number(match[3]) };
 }
 
-const newToken = (): string => randomBytes(24).toString('base64url');
-
 /** Start a sandbox API server (and, with `workloadClusters`, the workload clusters it manages). */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const { host } = parseListen(options.listen ?? '127.0.0.1:0');
+  const listen = parseListen(options.listen ?? '127.0.0.1:0');
   const names = workloadClusterNames(options.workloadClusters);
   const organization = names.length > 0 || options.organization !== undefined
     ? checkOrganization(options.organization ?? DEFAULT_ORGANIZATION) : undefined;
   // The workload clusters start while this one generates its certificate.
   const tlsPromise = options.tls ? Promise.resolve(options.tls) : generateTls();
-  const workloads = await startWorkloads(startSandbox, options, host, names).catch(async (err: unknown) => {
+  const workloads = await startWorkloads(startSandbox, options, listen.host, names).catch(async (err: unknown) => {
     await tlsPromise.catch(() => undefined);
     throw err;
   });
   try {
-    return await startServer(options, await tlsPromise, workloads, organization);
+    return await startServer(options, await tlsPromise, workloads, organization, listen);
   } catch (err) {
     await Promise.all([...workloads.values()].map((w) => w.close()));
     throw err;
   }
-}
-
-async function startServer(
-  options: SandboxOptions, tls: SandboxTls, workloads: ReadonlyMap<string, Sandbox>, organization: string | undefined,
-): Promise<Sandbox> {
-  const { host, port } = parseListen(options.listen ?? '127.0.0.1:0');
-  const adminToken = options.adminToken ?? newToken();
-  const serviceAccountToken = options.serviceAccountToken ?? newToken();
-  const tokens = new StaticTokenAuthenticator([
-    [adminToken, ADMIN_USER],
-    [serviceAccountToken, serviceAccountUser(KAGENT_NAMESPACE, 'agent-manager') as UserInfo],
-  ]);
-  const authenticators = new AuthenticatorChain(tokens, ...(options.authenticators ?? []));
-  if (options.oidc) authenticators.add(new OidcAuthenticator(options.oidc, { log: options.log }));
-  const store = new SandboxStore({ historyCapacity: options.historyCapacity });
-  if (options.seed !== false) {
-    seed(store, Array.isArray(options.seed) ? options.seed : options.seed === 'samples' ? SAMPLE_SEED : DEFAULT_SEED);
-  }
-  if (organization !== undefined) {
-    const entries = [...workloads].map(([name, w]) => ({
-      name, kubeconfigYaml: clusterAdminKubeconfig(w.url, w.caPem, name, w.adminToken),
-    }));
-    seedFleet(store, organization, entries, options.seed === 'samples');
-  }
-  const rbac = (): Authorizer => {
-    ensureBootstrapPolicy(store);
-    return new RbacAuthorizer(store);
-  };
-  const faults = new FaultInjector(store);
-  const hooks = new HookChain();
-  faults.install(hooks);
-
-  const config: ApiServerConfig = {
-    env: store, authenticator: authenticators,
-    authorizer: options.authorizer ?? (options.authorization === 'rbac' ? rbac() : alwaysAllow),
-    counters: new RequestCounters(), hooks, faults, log: options.log, serverAddress: '',
-    timing: {
-      defaultTimeoutSeconds: options.watchTimeoutSeconds ?? 1800,
-      bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
-    },
-  };
-  const server: Server = createApiServer(config, { key: tls.keyPem, cert: tls.certPem });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const hostPart = address.family === 'IPv6' || host === '::1' ? `[${address.address}]` : address.address;
-  const url = `https://${hostPart}:${address.port}`;
-  config.serverAddress = `${hostPart}:${address.port}`;
-  const leaveNetwork = announce(config.serverAddress, {
-    caPem: tls.caPem, store, authenticate: (token) => tokens.authenticate(token),
-  });
-  const admin: KubeconfigUser = { token: adminToken, name: 'sandbox-admin' };
-  const controllers = options.controllers
-    ? startControllers(store, { reconcileDelayMs: options.reconcileDelayMs, log: options.log })
-    : undefined;
-  const a2a: A2AEndpoint | undefined = (options.a2a ?? options.controllers === true)
-    ? await startA2AEndpoint(store, host, 0)
-    : undefined;
-
-  let closing: Promise<void> | undefined;
-  return {
-    url, caPem: tls.caPem, adminToken, serviceAccountToken, store, counters: config.counters, hooks: config.hooks,
-    tokens, authenticators, faults, controllers, a2aUrl: a2a?.url, a2aRequests: a2a?.requests ?? [],
-    get authorizer() {
-      return config.authorizer;
-    },
-    set authorizer(value: Authorizer) {
-      config.authorizer = value;
-    },
-    enableRbac() {
-      config.authorizer = rbac();
-    },
-    kubeconfigYaml: (user = admin) => buildKubeconfig(url, tls.caPem, user),
-    writeKubeconfig: (path, user = admin) => writeKubeconfigFile(path, buildKubeconfig(url, tls.caPem, user)),
-    workloads, organization,
-    close: () => {
-      closing ??= (async () => {
-        // Off the loopback network first: from now on the address refuses connections.
-        leaveNetwork();
-        controllers?.stop();
-        await Promise.all([a2a?.close(), new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }), ...[...workloads.values()].map((w) => w.close())]);
-      })();
-      return closing;
-    },
-  };
 }

@@ -5,7 +5,7 @@
  * on the chart's 2.x line in namespace `agents`, and the people's roles (`platform-admins` write releases
  * and sources, `platform-viewers` read; both list namespaces).
  */
-import type { JsonObject } from './api/json.js';
+import { asObject, type JsonObject } from './api/json.js';
 import { reconcileHelmRelease } from './controllers/helm-controller.js';
 import { reconcileOciRepository } from './controllers/source-controller.js';
 import type { SandboxStore } from './ops/sandbox-store.js';
@@ -67,7 +67,7 @@ export const seedSuspendedAgent: SeedStep = (store) => {
   installNow(store, 'paused-reviewer');
   const hr = store.get('helmreleases', KAGENT_NAMESPACE, 'paused-reviewer');
   store.update('helmreleases', { ...structuredClone(hr),
-    spec: { ...structuredClone(hr.spec as JsonObject), suspend: true } }, opts);
+    spec: { ...structuredClone(asObject(hr.spec)), suspend: true } }, opts);
 };
 
 /**
@@ -80,8 +80,8 @@ export const seedSkilledAgent: SeedStep = (store) => {
     runtime: 'go',
   }), opts);
   const hr = store.get('helmreleases', KAGENT_NAMESPACE, 'skilled-helper');
-  const values = (hr.spec as JsonObject).values as JsonObject;
-  store.update('helmreleases', { ...structuredClone(hr), spec: { ...structuredClone(hr.spec as JsonObject), values: {
+  const values = asObject(asObject(hr.spec).values);
+  store.update('helmreleases', { ...structuredClone(hr), spec: { ...structuredClone(asObject(hr.spec)), values: {
     ...values,
     skills: {
       gitRefs: [{ url: 'https://github.com/giantswarm/agent-skills', path: 'runbooks', name: 'runbooks',

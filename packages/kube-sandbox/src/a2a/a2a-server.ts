@@ -7,14 +7,14 @@
  * Every request is recorded (method, path, Authorization, X-User-Id) so tests see what a client sent.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { AGENT_CARD_PATH, type AgentCard } from '@a2a-js/sdk';
 import type { ServerCallContext} from '@a2a-js/sdk/server';
 import { DefaultRequestHandler, InMemoryTaskStore, type User } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler } from '@a2a-js/sdk/server/express';
 import express, { type Request, type Router } from 'express';
-import type { JsonObject } from '../api/json.js';
+import { readMeta, type JsonObject } from '../api/json.js';
 import type { SandboxStore } from '../ops/sandbox-store.js';
+import { listenTcp } from '../tcp-listen.js';
 import { agentFacts, servedAgent } from './agent-facts.js';
 import { HeldTurns, responder } from './responder.js';
 
@@ -85,7 +85,7 @@ function agentRouter(store: SandboxStore, base: string, namespace: string, name:
       tags: ['sandbox'], examples: ['which tools do you have?'], inputModes: [], outputModes: [],
       securityRequirements: [] }],
     signatures: [],
-  } as AgentCard;
+  };
   const tasks = new InMemoryTaskStore();
   const firstTurn = async (context: {
     contextId: string;
@@ -121,14 +121,15 @@ export async function startA2AEndpoint(store: SandboxStore, host: string, port: 
     next();
   });
   app.use(`${A2A_PATH}/:namespace/:name`, (req, res, next) => {
-    const { namespace, name } = req.params as { namespace: string; name: string };
+    // Both are set: the route's pattern has them.
+    const { namespace = '', name = '' } = req.params;
     const agent: JsonObject | undefined = servedAgent(store, namespace, name);
     if (!agent) {
       handlers.delete(`${namespace}/${name}`);
       res.status(404).type('text/plain').send(`Agent ${namespace}/${name} not found\n`);
       return;
     }
-    const uid = String((agent.metadata as JsonObject).uid);
+    const uid = String(readMeta(agent).uid);
     let entry = handlers.get(`${namespace}/${name}`);
     if (entry?.uid !== uid) {
       entry = { uid, router: agentRouter(store, base, namespace, name, held) };
@@ -140,14 +141,7 @@ export async function startA2AEndpoint(store: SandboxStore, host: string, port: 
     res.status(404).type('text/plain').send('404 page not found\n');
   });
   const server: Server = createServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
+  const address = await listenTcp(server, port, host);
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   base = `http://${hostPart}:${address.port}${A2A_PATH}`;
   return {

@@ -13,6 +13,11 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** True for a list whose every item is a string. */
+export function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
 /** `value` when it is a JSON object, else a fresh empty one, so `asObject(x).field` is always safe. */
 export const asObject = (value: unknown): JsonObject => (isObject(value) ? value : {});
 
@@ -45,19 +50,21 @@ export function deepEqual(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
     return true;
   }
-  if (Array.isArray(b)) return false;
-  const ka = Object.keys(a as JsonObject);
-  const kb = Object.keys(b as JsonObject);
+  // Both are objects here (same typeof, neither null); a list and a map are not equal.
+  if (!isObject(a) || !isObject(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
   for (const k of ka) {
     if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
-    if (!deepEqual((a as JsonObject)[k], (b as JsonObject)[k])) return false;
+    if (!deepEqual(a[k], b[k])) return false;
   }
   return true;
 }
 
 /** A deep copy of a JSON value. */
 export function clone<T>(value: T): T {
+  // safe: a JSON round trip of a JSON value has the value's own shape.
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
 

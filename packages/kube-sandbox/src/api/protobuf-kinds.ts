@@ -127,6 +127,6 @@ export function decodeKubeProtobuf(body: Uint8Array): { object: JsonObject } | {
   const key = `${envelope.apiVersion}/${envelope.kind}`;
   const schema = PROTOBUF_KINDS.get(key);
   if (!schema) return { unsupported: key };
-  const object = decodeMessage(envelope.raw, schema) as JsonObject;
+  const object = decodeMessage(envelope.raw, schema);
   return { object: { apiVersion: envelope.apiVersion, kind: envelope.kind, ...object } };
 }

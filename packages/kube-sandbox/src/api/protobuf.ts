@@ -5,6 +5,7 @@
  * Trust boundary: the bytes are the client's, so every read is bounds-checked, nesting is limited, unknown
  * fields are skipped by wire type (as proto2 does) and malformed input is a `ProtobufError` answered 400.
  */
+import { asObject, isObject, stringOr } from './json.js';
 
 /** A malformed protobuf body. */
 export class ProtobufError extends Error {
@@ -102,14 +103,18 @@ function scalar(type: ProtoType, reader: Reader, wireType: number, depth: number
     const raw = BigInt.asIntN(64, reader.varint());
     return type === 'bool' ? raw !== 0n : Number(raw);
   }
-  if (wireType !== 2) throw new ProtobufError(`wire type ${wireType} where a length-delimited field was expected`);
-  const bytes = reader.bytes();
+  const bytes = lengthDelimited(reader, wireType);
   if (type === 'string') return text(bytes);
   // []byte fields are base64 in JSON, as the real server serialises them.
   if (type === 'bytes') return Buffer.from(bytes).toString('base64');
   if (type === 'time') return time(bytes);
   if ('map' in type) return mapEntry(bytes, type.map);
   return decodeMessage(bytes, type, depth + 1);
+}
+
+function lengthDelimited(reader: Reader, wireType: number): Uint8Array {
+  if (wireType !== 2) throw new ProtobufError(`wire type ${wireType} where a length-delimited field was expected`);
+  return reader.bytes();
 }
 
 /** Decode one message into plain JSON by its schema; unknown fields are skipped. */
@@ -127,13 +132,18 @@ export function decodeMessage(bytes: Uint8Array, schema: ProtoMessage, depth = 0
       reader.skip(wireType);
       continue;
     }
-    const value = scalar(field.type, reader, wireType, depth);
     if (typeof field.type === 'object' && 'map' in field.type) {
-      const [k, v] = value as [string, string];
-      const map = (out[field.name] ??= {}) as Record<string, string>;
-      map[k] = v;
-    } else if (field.repeated) {
-      ((out[field.name] ??= []) as unknown[]).push(value);
+      const [k, v] = mapEntry(lengthDelimited(reader, wireType), field.type.map);
+      const map = out[field.name];
+      if (isObject(map)) map[k] = v;
+      else out[field.name] = { [k]: v };
+      continue;
+    }
+    const value = scalar(field.type, reader, wireType, depth);
+    if (field.repeated) {
+      const list = out[field.name];
+      if (Array.isArray(list)) list.push(value);
+      else out[field.name] = [value];
     } else if (value !== undefined && value !== '' && !(field.type === 'int' && value === 0 && !field.pointer)) {
       // proto2 as gogo writes it sends every non-pointer scalar, empty or not; the JSON
       // form (`omitempty`) leaves empty strings and zero numbers out, so do we.
@@ -171,7 +181,7 @@ export function openEnvelope(body: Uint8Array): KubeEnvelope {
   if (unknown.contentEncoding) {
     throw new ProtobufError(`content encoding ${JSON.stringify(unknown.contentEncoding)} is not supported`);
   }
-  const typeMeta = (unknown.typeMeta ?? {}) as { apiVersion?: string; kind?: string };
+  const typeMeta = asObject(unknown.typeMeta);
   const raw = Buffer.from(typeof unknown.raw === 'string' ? unknown.raw : '', 'base64');
-  return { apiVersion: typeMeta.apiVersion ?? '', kind: typeMeta.kind ?? '', raw };
+  return { apiVersion: stringOr(typeMeta.apiVersion, ''), kind: stringOr(typeMeta.kind, ''), raw };
 }

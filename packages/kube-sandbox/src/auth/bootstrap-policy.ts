@@ -4,7 +4,7 @@
  * signed-in user under `--authorization rbac`. Written through the store like any object (so
  * `kubectl get clusterroles` lists them) and recreated when RBAC is switched on, as the apiserver does.
  */
-import type { JsonObject } from '../api/json.js';
+import { readMeta, type JsonObject } from '../api/json.js';
 import type { SandboxStore } from '../ops/sandbox-store.js';
 
 /** The field manager the bootstrap objects are recorded under. */
@@ -56,7 +56,7 @@ export const BOOTSTRAP_POLICY: readonly (readonly [string, JsonObject])[] = [
 /** Create every bootstrap object that does not exist yet (existing ones are left as they are). */
 export function ensureBootstrapPolicy(store: SandboxStore): void {
   for (const [resource, obj] of BOOTSTRAP_POLICY) {
-    const name = String((obj.metadata as JsonObject).name);
+    const name = String(readMeta(obj).name);
     if (!store.find(resource, '', name)) {
       store.create(resource, structuredClone(obj), { fieldManager: BOOTSTRAP_MANAGER });
     }

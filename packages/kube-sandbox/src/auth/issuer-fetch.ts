@@ -58,14 +58,16 @@ export async function discoverJwksUri(issuer: string, fetchImpl: IssuerFetch): P
   const url = `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
   const res = await fetchImpl(url);
   if (res.status !== 200) throw new Error(`OIDC discovery at ${url} answered HTTP ${res.status}`);
-  const doc = (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+  const doc: unknown = await res.json().catch(() => undefined);
   if (typeof doc !== 'object' || doc === null) throw new Error(`OIDC discovery at ${url} did not answer a JSON object`);
-  if (doc.issuer !== issuer) {
-    throw new Error(`OIDC discovery at ${url} names the issuer ${JSON.stringify(doc.issuer)}, not ` +
+  const named = 'issuer' in doc ? doc.issuer : undefined;
+  if (named !== issuer) {
+    throw new Error(`OIDC discovery at ${url} names the issuer ${JSON.stringify(named)}, not ` +
       `${JSON.stringify(issuer)}`);
   }
-  if (typeof doc.jwks_uri !== 'string' || !URL.canParse(doc.jwks_uri)) {
+  const jwksUri = 'jwks_uri' in doc ? doc.jwks_uri : undefined;
+  if (typeof jwksUri !== 'string' || !URL.canParse(jwksUri)) {
     throw new Error(`OIDC discovery at ${url} has no valid jwks_uri`);
   }
-  return new URL(doc.jwks_uri);
+  return new URL(jwksUri);
 }

@@ -7,6 +7,7 @@
  */
 import { createRemoteJWKSet, customFetch, decodeJwt, errors, jwtVerify, type JWTPayload, type JWTVerifyResult,
   type RemoteJWKSet } from 'jose';
+import { isStringList } from '../api/json.js';
 import type { UserInfo } from '../ops/op-options.js';
 import type { Authenticator } from './authenticator.js';
 import { discoverJwksUri, issuerFetch, type IssuerFetch } from './issuer-fetch.js';
@@ -67,7 +68,7 @@ export function userFromClaims(config: OidcAuthenticatorConfig, claims: JWTPaylo
   if (config.groupsClaim && config.groupsClaim in claims) {
     const value = claims[config.groupsClaim];
     if (typeof value === 'string') groups = [value];
-    else if (Array.isArray(value) && value.every((g) => typeof g === 'string')) groups = value as string[];
+    else if (isStringList(value)) groups = value;
     else throw new OidcRefusal(`groups claim ${JSON.stringify(config.groupsClaim)} is not a string or ` +
       `a list of strings`);
   }

@@ -5,7 +5,7 @@
  * and, unless the agent is chat-only or muster is off, the agent's muster RemoteMCPServer carrying its
  * toolset. The chart renders no ModelConfig, Secret or Harness. Nothing here comes from agent-manager.
  */
-import { asList, asObject, isObject, nonEmptyStringOr, type JsonObject } from '../api/json.js';
+import { asList, asObject, isObject, isStringList, nonEmptyStringOr, type JsonObject } from '../api/json.js';
 import {
   agentName, CHART_NAME, chartLabels, deepMerge, releaseAnnotations, type ChartFailure, type RenderInput,
 } from './agent-chart.js';
@@ -38,8 +38,8 @@ function templateFailure(values: JsonObject): string | undefined {
   }
   if (!nonEmptyStringOr(asObject(values.skillsGitAuthSecretRef).name, '')) return undefined;
   const sources: Array<[string, JsonObject]> = [
-    ...skills.map((s, i) => [`skills[${i}] ${JSON.stringify(s.name)}`, s] as [string, JsonObject]),
-    ...asList(values.plugins).map((p, i) => [`plugins[${i}]`, asObject(p)] as [string, JsonObject]),
+    ...skills.map((s, i): [string, JsonObject] => [`skills[${i}] ${JSON.stringify(s.name)}`, s]),
+    ...asList(values.plugins).map((p, i): [string, JsonObject] => [`plugins[${i}]`, asObject(p)]),
   ];
   for (const [where, entry] of sources) {
     if (isObject(entry.git) && !nonEmptyStringOr(entry.git.url, '').startsWith('https://')) {
@@ -139,8 +139,9 @@ export function renderMusterServer({ values, releaseName, namespace, chartVersio
     url: nonEmptyStringOr(muster.url, DEFAULT_MUSTER_URL),
     timeout: nonEmptyStringOr(muster.timeout, DEFAULT_MUSTER_TIMEOUT),
   };
-  if (Array.isArray(values.toolset) && values.toolset.length > 0) {
-    spec.headersFrom = [{ name: TOOLSET_HEADER, value: toolsetHeader(values.toolset as string[]) }];
+  // Rendered only for values chartFailureV2 let through, whose toolset is a list of strings.
+  if (isStringList(values.toolset) && values.toolset.length > 0) {
+    spec.headersFrom = [{ name: TOOLSET_HEADER, value: toolsetHeader(values.toolset) }];
   }
   return {
     apiVersion: KAGENT_V2_API, kind: 'RemoteMCPServer',

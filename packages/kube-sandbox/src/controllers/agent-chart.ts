@@ -5,7 +5,7 @@
  * display-name annotation and `extraAgentSpec` deep-merged over the curated spec.
  * Nothing here comes from agent-manager: the sandbox judges values on its own.
  */
-import { asList, asObject, isObject, stringOr, type JsonObject } from '../api/json.js';
+import { asList, asObject, isObject, isStringList, stringOr, type JsonObject } from '../api/json.js';
 import CHART_SCHEMA from './chart/values.schema.json' with { type: 'json' };
 import { TOOLSET_HEADER, toolsetHeader, toolsetRenderFailure } from './chart/toolset-guard.js';
 import { helmSchemaError } from './chart/values-check.js';
@@ -24,10 +24,10 @@ export type ChartFailure = { kind: 'schema' | 'render' | 'apply'; message: strin
 
 const DEFAULT_SYSTEM_MESSAGE = 'You are a helpful agent.\n';
 const DEFAULT_RESOURCES = { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } };
-const DEFAULT_MUSTER = {
+const DEFAULT_MUSTER: JsonObject = {
   enabled: true,
   serverRef: { kind: 'RemoteMCPServer', apiGroup: 'kagent.dev', name: 'muster', namespace: 'agent-platform' },
-  allowedHeaders: ['authorization'], toolNames: [] as string[], stsWellKnownUri: '',
+  allowedHeaders: ['authorization'], toolNames: [], stsWellKnownUri: '',
 };
 
 /** Why the values cannot be installed, or undefined. Schema first (as Helm validates before rendering). */
@@ -52,13 +52,14 @@ export function agentName(values: JsonObject, releaseName: string): string {
 export function deepMerge(a: JsonObject, b: JsonObject): JsonObject {
   const out: JsonObject = { ...a };
   for (const [k, v] of Object.entries(b)) {
-    out[k] = isObject(v) && isObject(out[k]) ? deepMerge(out[k] as JsonObject, v) : v;
+    const under = out[k];
+    out[k] = isObject(v) && isObject(under) ? deepMerge(under, v) : v;
   }
   return out;
 }
 
 function musterTool(values: JsonObject): JsonObject | undefined {
-  const muster = deepMerge(DEFAULT_MUSTER as unknown as JsonObject, asObject(values.muster));
+  const muster = deepMerge(DEFAULT_MUSTER, asObject(values.muster));
   if (muster.enabled === false) return undefined;
   const toolset = values.toolset;
   if (Array.isArray(toolset) && toolset.length === 1 && toolset[0] === 'preset:none') return undefined;
@@ -67,8 +68,9 @@ function musterTool(values: JsonObject): JsonObject | undefined {
   if (asList(muster.allowedHeaders).length > 0) mcpServer.allowedHeaders = asList(muster.allowedHeaders);
   if (asList(muster.toolNames).length > 0) mcpServer.toolNames = asList(muster.toolNames);
   const tool: JsonObject = { type: 'McpServer', mcpServer };
-  if (Array.isArray(toolset) && toolset.length > 0) {
-    tool.headersFrom = [{ name: TOOLSET_HEADER, value: toolsetHeader(toolset as string[]) }];
+  // Rendered only for values chartFailure let through, whose toolset is a list of strings.
+  if (isStringList(toolset) && toolset.length > 0) {
+    tool.headersFrom = [{ name: TOOLSET_HEADER, value: toolsetHeader(toolset) }];
   }
   return tool;
 }
@@ -85,7 +87,7 @@ function renderSpec(values: JsonObject): JsonObject {
       gitAuthSecretRef: { name: stringOr(asObject(skills.gitAuthSecretRef).name, '') },
     };
   }
-  const muster = deepMerge(DEFAULT_MUSTER as unknown as JsonObject, asObject(values.muster));
+  const muster = deepMerge(DEFAULT_MUSTER, asObject(values.muster));
   const tools = [musterTool(values), ...asList(values.extraTools)].filter((t) => t !== undefined);
   const env: JsonObject[] = [];
   if (muster.enabled !== false) {
@@ -125,6 +127,7 @@ export function chartLabels(values: JsonObject, releaseName: string, chartVersio
     'app.kubernetes.io/version': chartVersion.replaceAll('+', '_'),
     'application.giantswarm.io/team': 'bumblebee',
     'helm.sh/chart': `${CHART_NAME}-${chartVersion}`.slice(0, 63),
+    // safe: the chart's schema (checked before rendering) allows only string labels.
     ...(asObject(values.labels) as Record<string, string>),
   };
 }

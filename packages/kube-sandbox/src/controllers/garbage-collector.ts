@@ -6,7 +6,7 @@
  * with dangling references are collected too; Orphan and Foreground deletion end by removing the
  * `orphan`/`foregroundDeletion` finalizer. It writes in-process as `generic-garbage-collector`.
  */
-import { isObject, type JsonObject } from '../api/json.js';
+import { asList, isObject, type JsonObject } from '../api/json.js';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../ops/delete.js';
 import { resourceKey, type ResourceDef } from '../resources/resource-def.js';
 import type { StoreEvent } from '../store/watch-hub.js';
@@ -18,7 +18,7 @@ const MANAGER = 'generic-garbage-collector';
 type Ref = JsonObject & { uid?: unknown; kind?: unknown; apiVersion?: unknown; name?: unknown };
 
 const refsOf = (o: JsonObject): Ref[] =>
-  (Array.isArray(metadata(o).ownerReferences) ? (metadata(o).ownerReferences as unknown[]).filter(isObject) : []);
+  asList(metadata(o).ownerReferences).filter(isObject);
 const groupOf = (apiVersion: unknown): string => {
   const text = String(apiVersion ?? '');
   return text.includes('/') ? text.slice(0, text.lastIndexOf('/')) : '';

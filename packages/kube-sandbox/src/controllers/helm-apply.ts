@@ -5,7 +5,7 @@
  * the release rendered. Every function takes the target cluster's store, so one code path
  * serves both the local and the remote case.
  */
-import { asObject, isObject, stringOr, type JsonObject } from '../api/json.js';
+import { asList, asObject, isObject, metaOf, stringOr, type JsonObject } from '../api/json.js';
 import { StatusError } from '../api/status.js';
 import { FieldSet } from '../fields/field-set.js';
 import { readManagedFields } from '../fields/managed-fields.js';
@@ -44,9 +44,7 @@ export function inventoryEntry(o: InventoryObject): JsonObject {
 
 /** The objects recorded in the release's inventory. */
 export function inventoryObjects(hr: JsonObject): InventoryObject[] {
-  const entries = Array.isArray(asObject(asObject(hr.status).inventory).entries)
-    ? (asObject(asObject(hr.status).inventory).entries as unknown[])
-    : [];
+  const entries = asList(asObject(asObject(hr.status).inventory).entries);
   return entries.filter(isObject).map((e) => [stringOr(e.id, '').split('_'), stringOr(e.v, '')] as const)
     .filter(([p]) => p.length === 4)
     .map(([p, version]) => ({ namespace: p[0]!, name: p[1]!, group: p[2]!, kind: p[3]!, version }));
@@ -54,8 +52,8 @@ export function inventoryObjects(hr: JsonObject): InventoryObject[] {
 
 /** The inventory object of a rendered object. */
 function objectOf(rendered: JsonObject): InventoryObject {
-  const [group, version] = String(rendered.apiVersion).includes('/')
-    ? String(rendered.apiVersion).split('/') as [string, string] : ['', String(rendered.apiVersion)];
+  const apiVersion = String(rendered.apiVersion);
+  const [group = '', version = ''] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
   const meta = metadata(rendered);
   return { namespace: String(meta.namespace), name: String(meta.name), group, kind: String(rendered.kind), version };
 }
@@ -163,7 +161,7 @@ export function applyRelease(
   const defs: ResourceDef[] = [];
   // Helm checks that it may own every rendered object before it writes any.
   for (const desired of rendered) {
-    const dmeta = desired.metadata as JsonObject;
+    const dmeta = metaOf(desired);
     dmeta.labels = {
       ...asObject(common.labels), ...asObject(dmeta.labels), [NAME_LABEL]: String(meta.name),
       [NAMESPACE_LABEL]: String(meta.namespace),

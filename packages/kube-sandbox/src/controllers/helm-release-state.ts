@@ -4,8 +4,8 @@
  * tested on plain objects; the helm-controller reads, calls `classifyRelease`, then runs the one
  * action in `helm-actions/`. Statuses are Flux's: `lastHandled*At`, `lastAttempted*`, `history`.
  */
-import { isObject, type JsonObject } from '../api/json.js';
-import type { Condition } from './status-helpers.js';
+import { asList, isObject, type JsonObject } from '../api/json.js';
+import { asConditions, type Condition } from './status-helpers.js';
 
 /** Flux's request for a reconcile now: its value is copied to status.lastHandledReconcileAt once handled. */
 export const RECONCILE_REQUESTED_AT = 'reconcile.fluxcd.io/requestedAt';
@@ -87,7 +87,7 @@ export const historyOf = (status: JsonObject): JsonObject[] =>
   (Array.isArray(status.history) ? status.history : []).filter(isObject);
 /** The status's conditions. */
 export const conditionsIn = (status: JsonObject): Condition[] =>
-  (Array.isArray(status.conditions) ? status.conditions : []) as Condition[];
+  asConditions(asList(status.conditions));
 
 /** The action for `state`, in the order helm-controller checks: deletion, finalizer, suspend, source, target. */
 export function classifyRelease(state: ReleaseState): ReleaseDecision {

@@ -7,7 +7,7 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { stringify } from 'yaml';
-import { isObject, type JsonObject } from '../api/json.js';
+import { asObject, isObject, type JsonObject } from '../api/json.js';
 import type { SandboxStore } from '../ops/sandbox-store.js';
 import { CHART_APP_VERSION, CHART_NAME } from './agent-chart.js';
 import { labelsOf, metadata } from './work-loop.js';
@@ -36,8 +36,9 @@ function encode(release: JsonObject): string {
 }
 
 function decode(data: string): JsonObject {
-  return JSON.parse(gunzipSync(Buffer.from(Buffer.from(data, 'base64').toString('utf8'), 'base64'))
-    .toString('utf8')) as JsonObject;
+  // The release Secrets hold what encode wrote: a release object.
+  return asObject(JSON.parse(gunzipSync(Buffer.from(Buffer.from(data, 'base64').toString('utf8'), 'base64'))
+    .toString('utf8')));
 }
 
 /** The release's Secrets in its storage namespace, oldest version first. */

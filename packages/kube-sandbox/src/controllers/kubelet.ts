@@ -6,7 +6,7 @@
  * gracefully is stopped at once and deleted with grace period 0, which removes it.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { isObject, nowTimestamp, type JsonObject } from '../api/json.js';
+import { asList, isObject, nowTimestamp, type JsonObject } from '../api/json.js';
 import { Controller, metadata, type ControllerContext } from './work-loop.js';
 import { writeStatus } from './status-helpers.js';
 
@@ -17,7 +17,7 @@ export const NODE_NAME = 'sandbox-node';
 const NODE_IP = '10.0.0.10';
 
 const containersOf = (spec: JsonObject, key: string): JsonObject[] =>
-  Array.isArray(spec[key]) ? (spec[key] as unknown[]).filter(isObject) : [];
+  asList(spec[key]).filter(isObject);
 
 const imageId = (image: string): string => `${image.split('@')[0]}@sha256:${randomBytes(32).toString('hex')}`;
 

@@ -27,7 +27,7 @@ const named = (list: unknown, name: string): JsonObject => {
 
 /** Server, CA and token of the current context of a kubeconfig; throws with client-go's kind of message. */
 function loadKubeconfig(text: string): { server: string; caPem: string; insecure: boolean; token: string } {
-  const config = asObject(parse(text) as unknown);
+  const config = asObject(parse(text));
   const contextName = stringOr(config['current-context'], '');
   if (!contextName) throw new Error('invalid configuration: no configuration has been provided');
   const context = asObject(named(config.contexts, contextName).context);
@@ -81,8 +81,10 @@ export function releaseTarget(
     config = loadKubeconfig(text);
     url = new URL(config.server);
   } catch (err) {
+    // loadKubeconfig and new URL throw Errors (a YAML, shape or URL error).
+    const why = (err as Error).message;
     return { ok: false, phase: 'client', secretMissing: false,
-      message: `failed to load KubeConfig from secret '${secretName}': ${(err as Error).message}` };
+      message: `failed to load KubeConfig from secret '${secretName}': ${why}` };
   }
   const address = url.port ? url.host : `${url.host}:443`;
   const get = `Get "${config.server.replace(/\/+$/, '')}/api/v1/namespaces/${probe.storageNamespace}` +

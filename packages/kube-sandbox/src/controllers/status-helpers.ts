@@ -20,10 +20,20 @@ export interface Condition {
   lastTransitionTime?: string;
 }
 
+/**
+ * A status's condition list read as the conditions it holds. Unchecked, as it always was: status
+ * conditions are written by setCondition (here) or by a client through the API, and an entry of
+ * another shape is carried along, not guarded against.
+ */
+export function asConditions(list: unknown[]): Condition[] {
+  // safe: see above; readers look at `type`, `status` and `lastTransitionTime`, absent on a foreign entry.
+  return list as Condition[];
+}
+
 /** The conditions of an object's status. */
 export function conditionsOf(obj: JsonObject): Condition[] {
   const status = isObject(obj.status) ? obj.status : {};
-  return Array.isArray(status.conditions) ? status.conditions.filter(isObject) as unknown as Condition[] : [];
+  return Array.isArray(status.conditions) ? asConditions(status.conditions.filter(isObject)) : [];
 }
 
 /** One condition of an object, by type. */

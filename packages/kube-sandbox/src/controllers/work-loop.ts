@@ -151,6 +151,7 @@ export function metadata(obj: JsonObject): JsonObject {
 /** Labels of a stored object. */
 export function labelsOf(obj: JsonObject): Record<string, string> {
   const labels = metadata(obj).labels;
+  // Label values pass the API's label-value check on every write (api/object-meta.ts).
   return isObject(labels) ? labels as Record<string, string> : {};
 }
 

@@ -3,24 +3,18 @@
  * per template hash, older ones scaled to zero, a template seen before takes its ReplicaSet back as
  * `rollout undo` does, the revision annotation, replica counts, `Available`/`Progressing`) and the
  * ReplicaSet controller (owned pods counted by readiness). Dependents go with their owners through the
- * garbage collector: Agent → Deployment → ReplicaSet → pods.
+ * garbage collector: Agent → Deployment → ReplicaSet → pods. What a Deployment's round decides (which
+ * ReplicaSet runs its template, its status) is pure in deployment-rollout.ts; here are the reads and writes.
  */
 import { randomInt } from 'node:crypto';
-import { asList, asObject, deepEqual, isObject, numberOr, type JsonObject } from '../api/json.js';
+import { asObject, numberOr, type JsonObject } from '../api/json.js';
+import type { SandboxStore } from '../ops/sandbox-store.js';
 import { Controller, controllerOf, labelsOf, metadata, ownerReference, type ControllerContext } from './work-loop.js';
-import { canonicalJson, findCondition, setCondition, sha256Hex, writeStatus,
-  type Condition } from './status-helpers.js';
+import { findCondition, writeStatus } from './status-helpers.js';
+import { deploymentStatus, matchTemplate, newReplicaSet, REVISION, revisionOf, SAFE_CHARS,
+  sumReplicaSets } from './deployment-rollout.js';
 
 const MANAGER = 'kube-controller-manager';
-const SAFE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
-
-/** A pod-template-hash: 10 characters of the alphabet Kubernetes uses for generated names. */
-export function templateHash(template: unknown): string {
-  const hex = sha256Hex(canonicalJson(template));
-  let out = '';
-  for (let i = 0; i < 10; i++) out += SAFE_CHARS[parseInt(hex.slice(i * 2, i * 2 + 2), 16) % SAFE_CHARS.length];
-  return out;
-}
 
 function randomSuffix(): string {
   let out = '';
@@ -28,114 +22,65 @@ function randomSuffix(): string {
   return out;
 }
 
-const REVISION = 'deployment.kubernetes.io/revision';
-const revisionOf = (o: JsonObject): number => Number(asObject(metadata(o).annotations)[REVISION] ?? 0);
-
-/**
- * A pod template as the Deployment controller compares them (EqualIgnoreHash): without the
- * pod-template-hash label, and a null creationTimestamp (what Go clients write into
- * templates) the same as none, as typed objects cannot tell them apart.
- */
-function comparableTemplate(template: unknown): JsonObject {
-  const copy = structuredClone(asObject(template));
-  const meta = asObject(copy.metadata);
-  if (meta.creationTimestamp === null) delete meta.creationTimestamp;
-  if (isObject(meta.labels)) {
-    delete meta.labels['pod-template-hash'];
-    if (Object.keys(meta.labels).length === 0) delete meta.labels;
-  }
-  if (Object.keys(meta).length === 0) delete copy.metadata;
-  else copy.metadata = meta;
-  return copy;
-}
-
 const ownedBy = (owner: JsonObject) => (o: JsonObject): boolean => controllerOf(o)?.uid === metadata(owner).uid;
 const podReady = (pod: JsonObject): boolean => findCondition(pod, 'Ready')?.status === 'True';
+
+/** `obj` stored again with `revision` in its revision annotation. */
+function writeRevision(store: SandboxStore, resource: 'deployments' | 'replicasets', obj: JsonObject,
+  revision: string): JsonObject {
+  const annotations = { ...asObject(metadata(obj).annotations), [REVISION]: revision };
+  return store.update(resource,
+    { ...structuredClone(obj), metadata: { ...structuredClone(metadata(obj)), annotations } },
+    { fieldManager: MANAGER });
+}
+
+/** `rs` stored again with `replicas` in its spec. */
+function writeReplicas(store: SandboxStore, rs: JsonObject, replicas: number): JsonObject {
+  return store.update('replicasets',
+    { ...structuredClone(rs), spec: { ...structuredClone(asObject(rs.spec)), replicas } },
+    { fieldManager: MANAGER });
+}
+
+/**
+ * Make the ReplicaSet of the Deployment's template the newest at `replicas` (created when no owned one
+ * runs the template, revived as the newest revision when an older one does) and scale the others to zero.
+ * Returns the current ReplicaSet as stored.
+ */
+function rollOut(store: SandboxStore, dep: JsonObject, owned: readonly JsonObject[], replicas: number): JsonObject {
+  const match = matchTemplate(owned, asObject(asObject(dep.spec).template));
+  let current = match.current;
+  // An older template back in use becomes the newest revision again.
+  if (current && revisionOf(current) < match.newest) {
+    current = writeRevision(store, 'replicasets', current, String(match.newest + 1));
+  }
+  if (!current) {
+    current = store.create('replicasets', newReplicaSet(dep, match.hash, match.newest + 1), { fieldManager: MANAGER });
+  } else if (numberOr(asObject(current.spec).replicas, 0) !== replicas) {
+    current = writeReplicas(store, current, replicas);
+  }
+  // Compared by identity as it always was: a current ReplicaSet rewritten above is no longer the object
+  // listed in `owned`, so its listed copy is tried too and refused as a conflict (409), which makes the
+  // work loop reconcile again shortly.
+  for (const old of owned) {
+    if (old !== current && numberOr(asObject(old.spec).replicas, 0) !== 0) writeReplicas(store, old, 0);
+  }
+  return current;
+}
 
 function reconcileDeployment(ctx: ControllerContext, namespace: string, name: string): void {
   const { store } = ctx;
   const dep = store.find('deployments', namespace, name);
   if (!dep || metadata(dep).deletionTimestamp) return;
-  const spec = asObject(dep.spec);
-  const replicas = numberOr(spec.replicas, 1);
-  const template = asObject(spec.template);
-  const wanted = comparableTemplate(template);
+  const replicas = numberOr(asObject(dep.spec).replicas, 1);
   const owned = store.list('replicasets', { namespace }).items.filter(ownedBy(dep));
-  const newest = owned.reduce((max, rs) => Math.max(max, revisionOf(rs)), 0);
-  let current = owned.find((rs) => deepEqual(comparableTemplate(asObject(rs.spec).template), wanted));
-  const hash = current ? String(labelsOf(current)['pod-template-hash'] ?? templateHash(wanted)) : templateHash(wanted);
-  if (current && revisionOf(current) < newest) {
-    // An older template back in use becomes the newest revision again.
-    const annotations = { ...asObject(metadata(current).annotations), [REVISION]: String(newest + 1) };
-    current = store.update('replicasets',
-      { ...structuredClone(current), metadata: { ...structuredClone(metadata(current)), annotations } },
-      { fieldManager: MANAGER });
-  }
-  if (!current) {
-    const labels = { ...asObject(asObject(template.metadata).labels), 'pod-template-hash': hash };
-    const revision = newest + 1;
-    current = store.create('replicasets', {
-      apiVersion: 'apps/v1', kind: 'ReplicaSet',
-      metadata: {
-        name: `${name}-${hash}`, namespace, labels, ownerReferences: [ownerReference(dep)],
-        annotations: { 'deployment.kubernetes.io/desired-replicas': String(replicas),
-          'deployment.kubernetes.io/revision': String(revision) },
-      },
-      spec: {
-        replicas,
-        selector: { matchLabels: { ...asObject(asObject(spec.selector).matchLabels), 'pod-template-hash': hash } },
-        template: { metadata: { ...asObject(template.metadata), labels }, spec: template.spec },
-      },
-    }, { fieldManager: MANAGER });
-  } else if (numberOr(asObject(current.spec).replicas, 0) !== replicas) {
-    current = store.update('replicasets',
-      { ...structuredClone(current), spec: { ...structuredClone(asObject(current.spec)), replicas } },
-      { fieldManager: MANAGER });
-  }
-  for (const old of owned) {
-    if (old !== current && numberOr(asObject(old.spec).replicas, 0) !== 0) {
-      const spec = { ...structuredClone(asObject(old.spec)), replicas: 0 };
-      store.update('replicasets', { ...structuredClone(old), spec }, { fieldManager: MANAGER });
-    }
-  }
+  const current = rollOut(store, dep, owned, replicas);
   const all = store.list('replicasets', { namespace }).items.filter(ownedBy(dep));
-  const sum = (key: string) => all.reduce((n, rs) => n + numberOr(asObject(rs.status)[key], 0), 0);
-  const total = sum('replicas');
-  const available = sum('availableReplicas');
   const rsName = String(metadata(current).name);
   const updated = numberOr(asObject(store.find('replicasets', namespace, rsName)?.status).replicas, 0);
   const revision = String(revisionOf(current));
-  let deployment = dep;
-  if (asObject(metadata(dep).annotations)[REVISION] !== revision) {
-    const annotations = { ...asObject(metadata(dep).annotations), [REVISION]: revision };
-    deployment = store.update('deployments',
-      { ...structuredClone(dep), metadata: { ...structuredClone(metadata(dep)), annotations } },
-      { fieldManager: MANAGER });
-  }
-  // Cast kept as it was: the entries are the ones setCondition wrote; a hand-written malformed entry is not
-  // guarded against here.
-  let conditions = asList(asObject(dep.status).conditions) as Condition[];
-  // maxUnavailable 25% (rounded down) of the default RollingUpdate strategy.
-  const minimum = replicas - Math.floor(replicas * 0.25);
-  conditions = setCondition(conditions, available >= minimum
-    ? { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable',
-        message: 'Deployment has minimum availability.' }
-    : { type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable',
-        message: 'Deployment does not have minimum availability.' });
-  const complete = updated === replicas && total === replicas && available >= replicas;
-  conditions = setCondition(conditions, complete
-    ? { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable',
-        message: `ReplicaSet "${rsName}" has successfully progressed.` }
-    : { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated',
-        message: `ReplicaSet "${rsName}" is progressing.` });
-  const status: JsonObject = {
-    observedGeneration: numberOr(metadata(dep).generation, 1), replicas: total, updatedReplicas: updated,
-    readyReplicas: sum('readyReplicas'), availableReplicas: available, conditions,
-  };
-  if (total - available > 0) status.unavailableReplicas = total - available;
-  for (const key of ['readyReplicas', 'availableReplicas', 'updatedReplicas']) {
-    if (status[key] === 0) delete status[key];
-  }
+  const deployment = asObject(metadata(dep).annotations)[REVISION] !== revision
+    ? writeRevision(store, 'deployments', dep, revision) : dep;
+  const status = deploymentStatus(dep, { replicas, ...sumReplicaSets(all), updated, rsName });
   writeStatus(store, 'deployments', deployment, status, MANAGER);
 }
 

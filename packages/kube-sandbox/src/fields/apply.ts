@@ -4,7 +4,7 @@
  * another manager owns without `force`, and record the `Apply` entry as exactly the applied fields.
  * Conflicts are the real texts (`Apply failed with 1 conflict: conflict with "…" using apps/v1: .spec.replicas`).
  */
-import { clone, deepEqual, isObject, nowTimestamp, type JsonObject } from '../api/json.js';
+import { asObject, clone, deepEqual, isObject, nowTimestamp, type JsonObject } from '../api/json.js';
 import { statusErrors, type StatusError } from '../api/status.js';
 import type { SchemaNode } from '../resources/schema.js';
 import { FieldSet, pathString, type FieldPath } from './field-set.js';
@@ -93,7 +93,8 @@ export function serverSideApply(
       merged.status = merge(base.status, config.status, childOf(id.schema, 'status').node);
     }
   } else {
-    merged = merge(base, config, id.schema) as JsonObject;
+    // Two objects merge into an object (an atomic root is the config's copy).
+    merged = asObject(merge(base, config, id.schema));
   }
   // The merge shares untouched subtrees with the (frozen) live object; pruning needs its own copy.
   merged = clone(merged);

@@ -6,7 +6,7 @@
  * `metadata.managedFields`, and print paths the way conflict messages show them
  * (`.spec.containers[name="web"].image`).
  */
-import { isObject, type JsonObject } from '../api/json.js';
+import { asObject, isObject, type JsonObject } from '../api/json.js';
 
 /** Path elements joined by this separator (never part of an element in practice). */
 const SEP = '\u0001';
@@ -78,8 +78,10 @@ export class FieldSet {
     for (const path of this.toPaths()) {
       let node = root;
       for (const element of path) {
-        if (!isObject(node[element])) node[element] = {};
-        node = node[element] as JsonObject;
+        const existing = node[element];
+        const next: JsonObject = isObject(existing) ? existing : {};
+        node[element] = next;
+        node = next;
       }
       members.add(node);
     }
@@ -104,7 +106,8 @@ function sortTree(node: JsonObject, members: Set<JsonObject>): JsonObject {
   const keys = Object.keys(node).sort();
   const out: JsonObject = {};
   if (keys.length > 0 && members.has(node)) out['.'] = {};
-  for (const key of keys) out[key] = sortTree(node[key] as JsonObject, members);
+  // Every node of the tree toFieldsV1 built is an object.
+  for (const key of keys) out[key] = sortTree(asObject(node[key]), members);
   return out;
 }
 
@@ -115,7 +118,7 @@ export function pathString(path: FieldPath): string {
     switch (element.slice(0, 2)) {
       case 'f:': return `.${body}`;
       case 'k:': {
-        const keys = JSON.parse(body) as JsonObject;
+        const keys = asObject(JSON.parse(body));
         return `[${Object.entries(keys).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}]`;
       }
       case 'v:': return `[=${body}]`;

@@ -48,26 +48,29 @@ export function itemElement(item: unknown, index: number, node: SchemaNode | und
   return `i:${index}`;
 }
 
-const walkable = (value: unknown, node: SchemaNode | undefined): 'map' | 'list' | 'leaf' => {
-  if (isObject(value) && !isAtomicMap(node)) return 'map';
-  if (Array.isArray(value) && listKind(node) !== 'atomic') return 'list';
-  return 'leaf';
+/** How the walk treats a value: a granular map, a granular list (set or keyed), or a leaf. */
+type Shape = { kind: 'map'; map: JsonObject } | { kind: 'list'; list: unknown[] } | { kind: 'leaf' };
+
+const shapeOf = (value: unknown, node: SchemaNode | undefined): Shape => {
+  if (isObject(value) && !isAtomicMap(node)) return { kind: 'map', map: value };
+  if (Array.isArray(value) && listKind(node) !== 'atomic') return { kind: 'list', list: value };
+  return { kind: 'leaf' };
 };
 
 /** The fields an (applied) object sets, as SMD's ToFieldSet computes them. */
 export function appliedFieldSet(obj: JsonObject, schema: SchemaNode | undefined): FieldSet {
   const set = new FieldSet();
   const visit = (value: unknown, node: SchemaNode | undefined, path: FieldPath): void => {
-    const shape = walkable(value, node);
-    if (shape === 'map') {
-      for (const [key, v] of Object.entries(value as JsonObject)) {
+    const shape = shapeOf(value, node);
+    if (shape.kind === 'map') {
+      for (const [key, v] of Object.entries(shape.map)) {
         const child = childOf(node, key);
         const p = [...path, `f:${key}`];
         visit(v, child.node, p);
         if (v === null || (isObject(v) && Object.keys(v).length === 0) || !child.declared) set.add(p);
       }
-    } else if (shape === 'list') {
-      (value as unknown[]).forEach((item, i) => {
+    } else if (shape.kind === 'list') {
+      shape.list.forEach((item, i) => {
         const p = [...path, itemElement(item, i, node)];
         visit(item, node?.items, p);
         set.add(p);
@@ -91,27 +94,27 @@ export function compareObjects(before: JsonObject, after: JsonObject, schema: Sc
   const out: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
   const whole = (value: unknown, node: SchemaNode | undefined, path: FieldPath, into: FieldSet): void => {
     into.add(path);
-    const shape = walkable(value, node);
-    if (shape === 'map') for (const [k, v] of Object.entries(value as JsonObject)) {
+    const shape = shapeOf(value, node);
+    if (shape.kind === 'map') for (const [k, v] of Object.entries(shape.map)) {
       whole(v, childOf(node, k).node, [...path, `f:${k}`], into);
     }
-    else if (shape === 'list') {
-      (value as unknown[]).forEach((item, i) => whole(item, node?.items, [...path, itemElement(item, i, node)], into));
+    else if (shape.kind === 'list') {
+      shape.list.forEach((item, i) => whole(item, node?.items, [...path, itemElement(item, i, node)], into));
     }
   };
   const visit = (a: unknown, b: unknown, node: SchemaNode | undefined, path: FieldPath): void => {
     if (a === undefined && b === undefined) return;
     if (a === undefined) return whole(b, node, path, out.added);
     if (b === undefined) return whole(a, node, path, out.removed);
-    const shape = walkable(a, node);
-    if (shape === 'map' && walkable(b, node) === 'map') {
-      const keys = new Set([...Object.keys(a as JsonObject), ...Object.keys(b as JsonObject)]);
+    const [sa, sb] = [shapeOf(a, node), shapeOf(b, node)];
+    if (sa.kind === 'map' && sb.kind === 'map') {
+      const keys = new Set([...Object.keys(sa.map), ...Object.keys(sb.map)]);
       for (const k of keys) {
-        visit((a as JsonObject)[k], (b as JsonObject)[k], childOf(node, k).node, [...path, `f:${k}`]);
+        visit(sa.map[k], sb.map[k], childOf(node, k).node, [...path, `f:${k}`]);
       }
-    } else if (shape === 'list' && walkable(b, node) === 'list') {
+    } else if (sa.kind === 'list' && sb.kind === 'list') {
       const index = (list: unknown[]) => new Map(list.map((item, i) => [itemElement(item, i, node), item]));
-      const [ia, ib] = [index(a as unknown[]), index(b as unknown[])];
+      const [ia, ib] = [index(sa.list), index(sb.list)];
       for (const element of new Set([...ia.keys(), ...ib.keys()])) {
         visit(ia.get(element), ib.get(element), node?.items, [...path, element]);
       }
@@ -123,39 +126,42 @@ export function compareObjects(before: JsonObject, after: JsonObject, schema: Sc
   return out;
 }
 
-/** Find the container holding the last element of `path` and that element's position in it. */
-function locate(obj: JsonObject, path: FieldPath): { parent: unknown; index: string | number } | undefined {
-  let current: unknown = obj;
-  for (let i = 0; i < path.length; i++) {
-    const element = path[i]!;
-    const body = element.slice(2);
-    let position: string | number;
-    if (element.startsWith('f:')) {
-      if (!isObject(current)) return undefined;
-      position = body;
-    } else {
-      if (!Array.isArray(current)) return undefined;
-      const list = current;
-      if (element.startsWith('i:')) position = Number(body);
-      else if (element.startsWith('v:')) position = list.findIndex((item) => deepEqual(item, JSON.parse(body)));
-      else {
-        const keys = JSON.parse(body) as JsonObject;
-        position = list.findIndex(
-          (item) => isObject(item) && Object.entries(keys).every(([k, v]) => deepEqual(item[k], v)),
-        );
-      }
-      if (position < 0) return undefined;
-    }
-    if (i === path.length - 1) return { parent: current, index: position };
-    current = (current as Record<string | number, unknown>)[position];
+/** Where a path element points: a field of an object, or an item of a list. */
+type Location = { parent: JsonObject; key: string } | { parent: unknown[]; index: number };
+
+/** The position of one path element in `current`, when `current` has it. */
+function step(current: unknown, element: string): Location | undefined {
+  const body = element.slice(2);
+  if (element.startsWith('f:')) return isObject(current) ? { parent: current, key: body } : undefined;
+  if (!Array.isArray(current)) return undefined;
+  const list: unknown[] = current;
+  let index: number;
+  if (element.startsWith('i:')) index = Number(body);
+  else if (element.startsWith('v:')) index = list.findIndex((item) => deepEqual(item, JSON.parse(body)));
+  else {
+    const parsed: unknown = JSON.parse(body);
+    const keys = isObject(parsed) ? parsed : {};
+    index = list.findIndex((item) => isObject(item) && Object.entries(keys).every(([k, v]) => deepEqual(item[k], v)));
   }
-  return undefined;
+  return index < 0 ? undefined : { parent: list, index };
+}
+
+/** Find the container holding the last element of `path` and that element's position in it. */
+function locate(obj: JsonObject, path: FieldPath): Location | undefined {
+  let found: Location | undefined;
+  for (const element of path) {
+    const current: unknown = found === undefined ? obj
+      : 'key' in found ? found.parent[found.key] : found.parent[found.index];
+    found = step(current, element);
+    if (!found) return undefined;
+  }
+  return found;
 }
 
 /** Remove the field or list item at `path` from `obj` (mutated); absent paths are ignored. */
 export function removeFieldPath(obj: JsonObject, path: FieldPath): void {
   const found = locate(obj, path);
   if (!found) return;
-  if (Array.isArray(found.parent)) found.parent.splice(found.index as number, 1);
-  else delete (found.parent as JsonObject)[found.index as string];
+  if ('key' in found) delete found.parent[found.key];
+  else found.parent.splice(found.index, 1);
 }

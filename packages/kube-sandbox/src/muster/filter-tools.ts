@@ -20,7 +20,7 @@ const MAX_LIMIT = 1000;
 const AUTH_TOOL = 'core_auth_login';
 
 const wholeNumber = (value: unknown, fallback: number): number | undefined =>
-  value === undefined ? fallback : Number.isSafeInteger(value) ? value as number : undefined;
+  value === undefined ? fallback : typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
 
 const toolEntry = (t: CatalogueTool): Record<string, unknown> => ({
   name: t.name, description: t.description, ...(t.server ? { server: t.server } : {}), kind: t.kind,

@@ -6,23 +6,19 @@
  * the catalogue each person sees depends on the servers they signed in to. For fail-closed tests it can be
  * told to answer errors (`fault`) or be stopped. It imports nothing of agent-manager.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { tcpAddress } from '../tcp-listen.js';
 import { DEFAULT_CATALOGUE, type Catalogue } from './catalogue.js';
 import { filterTools, type MetaToolAnswer } from './filter-tools.js';
+import { METADATA_PATH, MUSTER_PATH, musterRoute, type MusterFault } from './muster-route.js';
+import { MusterSessions } from './muster-sessions.js';
 
-/** The path muster serves MCP on. */
-export const MUSTER_PATH = '/mcp';
+export { MUSTER_PATH, type MusterFault } from './muster-route.js';
 
 /** The person the generated token names when no tokens are given. */
 export const DEFAULT_MUSTER_SUBJECT = 'sandbox-user';
-
-/** `tool-error`: every filter_tools call is an error result; `http-error`: every request is answered 500. */
-export type MusterFault = 'tool-error' | 'http-error' | undefined;
 
 export interface MusterOptions {
   /** Loopback host; default 127.0.0.1. */
@@ -60,20 +56,7 @@ export interface Muster {
   stop(): Promise<void>;
 }
 
-const METADATA_PATH = '/.well-known/oauth-protected-resource';
-
 const FAILING = 'muster failed on purpose (the double was told to)';
-
-const FILTER_TOOLS_SCHEMA = {
-  type: 'object',
-  properties: {
-    pattern: { type: 'string', description: 'Glob on the exposed tool name' },
-    toolset: { type: 'array', items: { type: 'string' }, description: 'Inline toolset selectors' },
-    include_presets: { type: 'boolean' },
-    limit: { type: 'integer', minimum: 1 },
-    offset: { type: 'integer', minimum: 0 },
-  },
-} as const;
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
@@ -81,8 +64,65 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  // A request stream without an encoding set yields Buffers; a string chunk is kept in its bytes.
+  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  if (chunks.length === 0) return undefined;
+  const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  return parsed;
+}
+
+/** What serving a request needs: the live tables and the fault, and the URL the double is served at. */
+interface MusterState {
+  readonly tokens: ReadonlyMap<string, string>;
+  readonly sessions: MusterSessions;
+  fault: MusterFault;
+  /** `http://127.0.0.1:<port>`, set once listening. */
+  base: string;
+}
+
+type AuthedRequest = IncomingMessage & { auth?: { token: string; clientId: string; scopes: string[] } };
+
+/** Serve one request: the route first (musterRoute), then MCP on the caller's session. */
+async function serveMuster(state: MusterState, req: AuthedRequest, res: ServerResponse): Promise<void> {
+  const { base } = state;
+  const route = musterRoute(req.url ?? '/', req.headers.authorization, state.fault, state.tokens);
+  switch (route.kind) {
+    case 'metadata':
+      return sendJson(res, 200, { resource: `${base}${MUSTER_PATH}`, authorization_servers: [base],
+        bearer_methods_supported: ['header'] });
+    case 'not-found': return sendJson(res, 404, { error: 'not_found' });
+    case 'failing': return sendJson(res, 500, { error: FAILING });
+    case 'unauthorized': {
+      const challenge = `Bearer resource_metadata="${base}${METADATA_PATH}${MUSTER_PATH}", error="invalid_token"`;
+      const body = { error: 'invalid_token', error_description: 'a bearer token muster accepts is required' };
+      return sendJson(res, 401, body, { 'www-authenticate': challenge });
+    }
+    case 'mcp': break;
+  }
+  req.auth = { token: route.token, clientId: route.subject, scopes: [] };
+  let body: unknown;
+  try {
+    body = req.method === 'POST' ? await readJson(req) : undefined;
+  } catch {
+    return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null });
+  }
+  const id = req.headers['mcp-session-id'];
+  let transport = typeof id === 'string' ? state.sessions.get(id) : undefined;
+  if (!transport && id === undefined && isInitializeRequest(body)) transport = await state.sessions.open();
+  if (!transport) {
+    return sendJson(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
+  }
+  await transport.handleRequest(req, res, body);
+}
+
+/** Listen on `host:port` and return the base URL served. */
+async function listen(http: Server, port: number, host: string): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(port, host, () => resolve());
+  });
+  const address = tcpAddress(http);
+  return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
 }
 
 /** Start a muster double. */
@@ -92,83 +132,23 @@ export async function startMuster(options: MusterOptions = {}): Promise<Muster> 
   const tokens = new Map(Object.entries(options.tokens ?? generated));
   const signedIn = new Map(Object.entries(options.signedIn ?? {}));
   const calls: MusterCall[] = [];
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const state = { fault: undefined as MusterFault };
-
   const answer = (subject: string, tool: string, args: Record<string, unknown>): MetaToolAnswer => {
     calls.push({ subject, tool, arguments: args });
     if (tool !== 'filter_tools') return { text: `unknown meta-tool ${JSON.stringify(tool)}`, isError: true };
     if (state.fault === 'tool-error') return { text: FAILING, isError: true };
     return filterTools(catalogue, signedIn.get(subject) ?? [], args);
   };
-
-  const openSession = async (): Promise<StreamableHTTPServerTransport> => {
-    const server = new Server({ name: 'muster', version: 'sandbox' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'filter_tools', description:
-      'Filter the tools available to you, optionally within a toolset', inputSchema: FILTER_TOOLS_SCHEMA }] }));
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-      const result = answer(extra.authInfo?.clientId ?? '', request.params.name, request.params.arguments ?? {});
-      return { content: [{ type: 'text', text: result.text }], ...(result.isError ? { isError: true } : {}) };
-    });
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, transport),
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-    };
-    await server.connect(transport);
-    return transport;
-  };
-
-  let base = '';
-  const handle = async (req: IncomingMessage & { auth?: { token: string; clientId: string; scopes: string[] } },
-    res: ServerResponse): Promise<void> => {
-    const path = new URL(req.url ?? '/', 'http://muster').pathname;
-    if (path === METADATA_PATH || path === `${METADATA_PATH}${MUSTER_PATH}`) {
-      sendJson(res, 200, { resource: `${base}${MUSTER_PATH}`, authorization_servers: [base],
-        bearer_methods_supported: ['header'] });
-      return;
-    }
-    if (path !== MUSTER_PATH) return sendJson(res, 404, { error: 'not_found' });
-    if (state.fault === 'http-error') return sendJson(res, 500, { error: FAILING });
-    const token = /^Bearer (\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    const subject = token === undefined ? undefined : tokens.get(token);
-    if (token === undefined || subject === undefined) {
-      const challenge = `Bearer resource_metadata="${base}${METADATA_PATH}${MUSTER_PATH}", error="invalid_token"`;
-      const body = { error: 'invalid_token', error_description: 'a bearer token muster accepts is required' };
-      return sendJson(res, 401, body, { 'www-authenticate': challenge });
-    }
-    req.auth = { token, clientId: subject, scopes: [] };
-    let body: unknown;
-    try {
-      body = req.method === 'POST' ? await readJson(req) : undefined;
-    } catch {
-      return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null });
-    }
-    const id = req.headers['mcp-session-id'];
-    let transport = typeof id === 'string' ? sessions.get(id) : undefined;
-    if (!transport && id === undefined && isInitializeRequest(body)) transport = await openSession();
-    if (!transport) {
-      return sendJson(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
-    }
-    await transport.handleRequest(req, res, body);
-  };
+  const state: MusterState = { tokens, sessions: new MusterSessions(answer), fault: undefined, base: '' };
 
   const http = createServer((req, res) => {
-    handle(req, res).catch(() => {
+    serveMuster(state, req, res).catch(() => {
       if (!res.headersSent) sendJson(res, 500, { error: 'internal error' });
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
-  const address = http.address() as AddressInfo;
-  base = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  state.base = await listen(http, options.port ?? 0, options.host ?? '127.0.0.1');
   let stopping: Promise<void> | undefined;
   return {
-    url: `${base}${MUSTER_PATH}`, token: [...tokens.keys()][0] ?? '', tokens, signedIn, calls,
+    url: `${state.base}${MUSTER_PATH}`, token: [...tokens.keys()][0] ?? '', tokens, signedIn, calls,
     get fault() {
       return state.fault;
     },
@@ -177,7 +157,7 @@ export async function startMuster(options: MusterOptions = {}): Promise<Muster> 
     },
     stop: () => {
       stopping ??= (async () => {
-        await Promise.all([...sessions.values()].map((t) => t.close()));
+        await state.sessions.closeAll();
         await new Promise<void>((resolve) => {
           http.close(() => resolve());
           http.closeAllConnections();

@@ -5,6 +5,7 @@
  * the caller's catalogue, and the sign-in servers a selector could select once listed (a readOnly rule
  * counts as a possible include, as in muster).
  */
+import { isStringList } from '../api/json.js';
 import { TOOL_GROUP_LABEL, toolPrefix, type CatalogueServer, type CatalogueTool } from './catalogue.js';
 
 /** One preset rule; each sets one key. */
@@ -39,10 +40,10 @@ const SELECTOR = /^(preset|server|workflow|tool):[^\t\n\f\r ,]+$/;
 
 /** The selectors of a filter_tools `toolset` argument, or muster's error for it. */
 export function parseToolset(raw: unknown): { selectors: string[] } | { error: string } {
-  if (!Array.isArray(raw) || raw.some((s) => typeof s !== 'string')) {
+  if (!isStringList(raw)) {
     return { error: 'toolset must be an array of selector strings' };
   }
-  const selectors = (raw as string[]).map((s) => s.trim());
+  const selectors = raw.map((s) => s.trim());
   const shown = `toolset [${selectors.join(',')}]`;
   if (selectors.length === 0) return { error: 'toolset [] is empty; use "preset:none" for an agent without tools' };
   if (selectors.length > MAX_INLINE) {

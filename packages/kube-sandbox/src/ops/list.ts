@@ -6,7 +6,7 @@
  * than the store is 504 `Too large resource version`.
  */
 import { Buffer } from 'node:buffer';
-import { isObject, type JsonObject } from '../api/json.js';
+import { isObject, readMeta, type JsonObject } from '../api/json.js';
 import { fieldError, type FieldError } from '../api/field-errors.js';
 import { statusErrors } from '../api/status.js';
 import { storageKey } from '../store/object-store.js';
@@ -125,7 +125,7 @@ function objectsAt(
   const before = new Map<string, JsonObject | undefined>();
   const prefix = def.namespaced && namespace ? `${namespace}/` : '';
   for (const change of changes) {
-    const key = storageKey(change.namespace, String((change.object.metadata as JsonObject).name));
+    const key = storageKey(change.namespace, String(readMeta(change.object).name));
     if (!before.has(key)) before.set(key, change.type === 'ADDED' ? undefined : change.previous);
   }
   const at = new Map(current.filter(([key]) => !before.has(key)));

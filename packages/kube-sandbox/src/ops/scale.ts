@@ -5,7 +5,7 @@
  * object's spec.replicas, through the ordinary update path (resourceVersion
  * precondition, managedFields, generation, watch events).
  */
-import { clone, isObject, type JsonObject } from '../api/json.js';
+import { clone, isObject, metaOf, type JsonObject } from '../api/json.js';
 import { fieldError } from '../api/field-errors.js';
 import { statusErrors, statusForCode } from '../api/status.js';
 import { applyJsonPatch, PatchApplyError } from '../patch/json-patch.js';
@@ -75,7 +75,7 @@ export function writeScale(
   const candidate = clone(old);
   candidate.spec = { ...(isObject(candidate.spec) ? candidate.spec : {}), replicas };
   const wantedRv = isObject(scale.metadata) ? scale.metadata.resourceVersion : undefined;
-  if (typeof wantedRv === 'string' && wantedRv !== '') (candidate.metadata as JsonObject).resourceVersion = wantedRv;
+  if (typeof wantedRv === 'string' && wantedRv !== '') metaOf(candidate).resourceVersion = wantedRv;
   return scaleOf(commitUpdate(env, { def, old, candidate, scope: 'main', opts }));
 }
 

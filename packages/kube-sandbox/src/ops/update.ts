@@ -59,16 +59,22 @@ function finalizers(obj: JsonObject): string[] {
   return Array.isArray(list) ? list.map(String) : [];
 }
 
-/** Build the next version of `old` from `candidate` and store it. Returns the stored (or dry-run) object. */
-export function commitUpdate(env: OpsEnv, req: UpdateRequest): JsonObject {
-  const { def, old, candidate, scope, opts } = req;
+/** A resourceVersion in the candidate is a precondition: it must be the stored one (409 otherwise). */
+function checkResourceVersion(def: ResourceDef, old: JsonObject, candidate: JsonObject): void {
   const oldMeta = readMeta(old);
-  const name = String(oldMeta.name);
   const wantedRv = isObject(candidate.metadata) ? candidate.metadata.resourceVersion : undefined;
   if (typeof wantedRv === 'string' && wantedRv !== '' && wantedRv !== oldMeta.resourceVersion) {
-    throw statusErrors.conflict(groupResource(def), name);
+    throw statusErrors.conflict(groupResource(def), String(oldMeta.name));
   }
+}
 
+/**
+ * The candidate as the next version of `old`, before the checks: a status write changes the status
+ * only, a main write keeps the stored status of a kind with a status subresource, and the immutable
+ * metadata and the resourceVersion are the stored ones. Pure: `candidate` is a private copy.
+ */
+export function nextVersion(def: ResourceDef, old: JsonObject, candidate: JsonObject, scope: WriteScope): JsonObject {
+  const oldMeta = readMeta(old);
   let next: JsonObject;
   if (scope === 'status') {
     next = clone(old);
@@ -87,54 +93,100 @@ export function commitUpdate(env: OpsEnv, req: UpdateRequest): JsonObject {
     else meta[key] = clone(oldMeta[key]);
   }
   meta.resourceVersion = oldMeta.resourceVersion;
-  normalise(def, next, opts);
+  return next;
+}
+
+/** The kind's update validation (main writes), then: an object being deleted takes no new finalizer. */
+function checkUpdate(def: ResourceDef, old: JsonObject, next: JsonObject, scope: WriteScope): void {
+  const name = String(readMeta(old).name);
   const updateErrors = scope === 'main' ? def.validateUpdate?.(next, old) ?? [] : [];
   if (updateErrors.length > 0) throw statusErrors.invalid(groupKind(def), name, updateErrors);
-
-  if (oldMeta.deletionTimestamp) {
-    const added = finalizers(next).filter((f) => !finalizers(old).includes(f));
-    if (added.length > 0) {
-      throw statusErrors.invalid(groupKind(def), name, [fieldError.forbidden('metadata.finalizers',
-        `no new finalizers can be added if the object is being deleted, found new finalizers ` +
-        `[]string{${added.map((f) => JSON.stringify(f)).join(', ')}}`)]);
-    }
+  if (!readMeta(old).deletionTimestamp) return;
+  const added = finalizers(next).filter((f) => !finalizers(old).includes(f));
+  if (added.length > 0) {
+    throw statusErrors.invalid(groupKind(def), name, [fieldError.forbidden('metadata.finalizers',
+      `no new finalizers can be added if the object is being deleted, found new finalizers ` +
+      `[]string{${added.map((f) => JSON.stringify(f)).join(', ')}}`)]);
   }
-  // A client cannot set generation; only kinds that track it bump it, on a change of the desired state.
-  if (tracksGeneration(def)) {
-    const generation = typeof oldMeta.generation === 'number' ? oldMeta.generation : 1;
-    meta.generation = deepEqual(generationView(old, def), generationView(next, def)) ? generation : generation + 1;
-  } else if (oldMeta.generation === undefined) delete meta.generation;
-  else meta.generation = oldMeta.generation;
+}
 
+/**
+ * The generation `next` gets (undefined: none). A client cannot set generation; only kinds that track
+ * it bump it, on a change of the desired state; other kinds keep the stored one.
+ */
+export function nextGeneration(def: ResourceDef, old: JsonObject, next: JsonObject): unknown {
+  const oldGeneration = readMeta(old).generation;
+  if (tracksGeneration(def)) {
+    const generation = typeof oldGeneration === 'number' ? oldGeneration : 1;
+    return deepEqual(generationView(old, def), generationView(next, def)) ? generation : generation + 1;
+  }
+  return oldGeneration;
+}
+
+/**
+ * The managedFields of the write: the precomputed ones (apply), else an Update record of this write
+ * over the entries the candidate sent when it sent changed ones, over the stored ones otherwise.
+ */
+function managedEntries(req: UpdateRequest, next: JsonObject): ManagerEntry[] {
+  const { def, old, candidate, scope, opts } = req;
+  if (req.managed !== undefined) return req.managed;
   const sent =
     isObject(candidate.metadata) && Array.isArray(candidate.metadata.managedFields)
       ? candidate.metadata.managedFields
       : [];
   const base =
-    sent.length > 0 && !deepEqual(sent, oldMeta.managedFields) ? readManagedFields(candidate) : readManagedFields(old);
-  const entries = req.managed ?? recordUpdate(base, old, next, {
+    sent.length > 0 && !deepEqual(sent, readMeta(old).managedFields) ? readManagedFields(candidate)
+      : readManagedFields(old);
+  return recordUpdate(base, old, next, {
     manager: opts.fieldManager || managerFromUserAgent(opts.userAgent), apiVersion: apiVersionOf(def),
     scope, schema: def.schema, hasStatusSubresource: def.statusSubresource,
   });
-  const encoded = encodeManagedFields(entries);
+}
+
+/** What a commit does with the finished next version. */
+export type CommitAction = 'unchanged' | 'dry-run' | 'remove' | 'put';
+
+/**
+ * An unchanged object is not written (for apply, a change of ownership alone is); a dry run stores
+ * nothing; an object goes once its last finalizer does, unless a grace period is still running (a
+ * pod the kubelet has not yet stopped).
+ */
+export function commitAction(old: JsonObject, next: JsonObject, applied: boolean, dryRun: boolean): CommitAction {
+  const meta = readMeta(next);
+  if (deepEqual(withoutVolatile(old), withoutVolatile(next))) {
+    if (!applied || deepEqual(timeless(readMeta(old).managedFields), timeless(meta.managedFields))) return 'unchanged';
+  }
+  const graceLeft = typeof meta.deletionGracePeriodSeconds === 'number' && meta.deletionGracePeriodSeconds > 0;
+  const removeNow = Boolean(meta.deletionTimestamp) && finalizers(next).length === 0 && !graceLeft;
+  if (dryRun) return 'dry-run';
+  return removeNow ? 'remove' : 'put';
+}
+
+/** Build the next version of `old` from `candidate` and store it. Returns the stored (or dry-run) object. */
+export function commitUpdate(env: OpsEnv, req: UpdateRequest): JsonObject {
+  const { def, old, candidate, scope, opts } = req;
+  checkResourceVersion(def, old, candidate);
+  const next = nextVersion(def, old, candidate, scope);
+  normalise(def, next, opts);
+  checkUpdate(def, old, next, scope);
+  const meta = metaOf(next);
+  const generation = nextGeneration(def, old, next);
+  if (generation === undefined) delete meta.generation;
+  else meta.generation = generation;
+  const encoded = encodeManagedFields(managedEntries(req, next));
   if (encoded.length > 0) meta.managedFields = encoded;
   else delete meta.managedFields;
 
-  // An unchanged object is not written; for apply, a change of ownership alone is.
-  if (deepEqual(withoutVolatile(old), withoutVolatile(next))) {
-    if (!req.managed || deepEqual(timeless(oldMeta.managedFields), timeless(meta.managedFields))) return old;
+  switch (commitAction(old, next, req.managed !== undefined, opts.dryRun === true)) {
+    case 'unchanged': return old;
+    case 'dry-run': return next;
+    case 'remove': {
+      const gone = env.objects.remove(def, next);
+      afterRemoval(env, def, gone);
+      return gone;
+    }
+    case 'put': return env.objects.put(def, next, 'MODIFIED', old);
   }
-  // An object goes once its last finalizer does, unless a grace period is still running (a
-  // pod the kubelet has not yet stopped).
-  const graceLeft = typeof meta.deletionGracePeriodSeconds === 'number' && meta.deletionGracePeriodSeconds > 0;
-  const removeNow = Boolean(meta.deletionTimestamp) && finalizers(next).length === 0 && !graceLeft;
-  if (opts.dryRun) return next;
-  if (removeNow) {
-    const gone = env.objects.remove(def, next);
-    afterRemoval(env, def, gone);
-    return gone;
-  }
-  return env.objects.put(def, next, 'MODIFIED', old);
 }
 
 /**

@@ -70,8 +70,7 @@ export function startWatch(env: OpsEnv, def: ResourceDef, opts: WatchOptions, em
     const replay = env.objects.hub.replay(key, Number(rv));
     if (replay === 'expired') {
       const oldest = env.objects.hub.oldestResumableRv;
-      emit('ERROR', statusErrors.expired(`too old resource version: ${rv} (${oldest + 1})`)
-        .status as unknown as JsonObject);
+      emit('ERROR', { ...statusErrors.expired(`too old resource version: ${rv} (${oldest + 1})`).status });
       return { stop: () => undefined, ended: true };
     }
     backlog = replay;

@@ -17,13 +17,16 @@ const ELEMENT_ORDER = '$setElementOrder/';
 const isDirective = (key: string): boolean =>
   key === '$patch' || key === '$retainKeys' || key.startsWith(DELETE_FROM) || key.startsWith(ELEMENT_ORDER);
 
+/** A copy of a patch list with every directive removed; items that are only a `$patch` go. */
+function stripListDirectives(list: readonly unknown[]): unknown[] {
+  return list
+    .filter((v) => !(isObject(v) && v.$patch !== undefined && Object.keys(v).length === 1))
+    .map(stripDirectives);
+}
+
 /** A copy of a patch value with every directive removed (for values inserted as they are). */
 function stripDirectives(value: unknown): unknown {
-  if (Array.isArray(value)) {
-    return value
-      .filter((v) => !(isObject(v) && v.$patch !== undefined && Object.keys(v).length === 1))
-      .map(stripDirectives);
-  }
+  if (Array.isArray(value)) return stripListDirectives(value);
   if (!isObject(value)) return clone(value);
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(value)) if (!isDirective(k)) out[k] = stripDirectives(v);
@@ -41,8 +44,8 @@ function orderBy(list: unknown[], order: unknown[], key: string | undefined): un
 }
 
 function mergeList(original: unknown, patch: unknown[], node: SchemaNode | undefined): unknown[] {
-  if (patch.some((item) => isObject(item) && item.$patch === 'replace')) return stripDirectives(patch) as unknown[];
-  if (!mergeStrategy(node) || !Array.isArray(original)) return stripDirectives(patch) as unknown[];
+  if (patch.some((item) => isObject(item) && item.$patch === 'replace')) return stripListDirectives(patch);
+  if (!mergeStrategy(node) || !Array.isArray(original)) return stripListDirectives(patch);
   const key = node?.['x-kubernetes-patch-merge-key'];
   const out = [...original];
   if (!key) {
@@ -87,15 +90,13 @@ export function strategicMerge(original: unknown, patch: unknown, node: SchemaNo
   for (const [key, value] of Object.entries(patch)) {
     if (key.startsWith(DELETE_FROM) && Array.isArray(value)) {
       const field = key.slice(DELETE_FROM.length);
-      if (Array.isArray(out[field])) {
-        out[field] = (out[field] as unknown[]).filter((item) => !value.some((v) => deepEqual(v, item)));
-      }
+      const list = out[field];
+      if (Array.isArray(list)) out[field] = list.filter((item) => !value.some((v) => deepEqual(v, item)));
     } else if (key.startsWith(ELEMENT_ORDER) && Array.isArray(value)) {
       const field = key.slice(ELEMENT_ORDER.length);
       const child = childOf(node, field).node;
-      if (Array.isArray(out[field])) {
-        out[field] = orderBy(out[field] as unknown[], value, child?.['x-kubernetes-patch-merge-key']);
-      }
+      const list = out[field];
+      if (Array.isArray(list)) out[field] = orderBy(list, value, child?.['x-kubernetes-patch-merge-key']);
     }
   }
   if (Array.isArray(patch.$retainKeys)) {

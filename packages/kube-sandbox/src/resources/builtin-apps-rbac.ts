@@ -5,7 +5,7 @@
  * ControllerRevision's mandatory and immutable `data` and non-negative `revision`, and roleRef checks.
  */
 import { fieldError, type FieldError } from '../api/field-errors.js';
-import { deepEqual, isObject, type JsonObject } from '../api/json.js';
+import { asObject, deepEqual, isObject, numberOr, type JsonObject } from '../api/json.js';
 import {
   bindingSchema, clusterRoleSchema, controllerRevisionSchema, deploymentSchema, replicaSetSchema, roleSchema,
 } from './builtin-schemas.js';
@@ -15,7 +15,7 @@ import { bindingWideColumns, workloadWideColumns } from './workload-columns.js';
 import { defaultDeployment, defaultReplicaSet } from './workload-defaults.js';
 
 const status = (o: JsonObject, key: string): number =>
-  (isObject(o.status) && typeof o.status[key] === 'number' ? o.status[key] as number : 0);
+  numberOr(asObject(o.status)[key], 0);
 const specReplicas = (o: JsonObject): number =>
   (isObject(o.spec) && typeof o.spec.replicas === 'number' ? o.spec.replicas : 0);
 

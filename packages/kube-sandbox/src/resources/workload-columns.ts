@@ -5,7 +5,7 @@
  * `<none>` when empty), a pod's NOMINATED NODE and READINESS GATES, and a binding's USERS,
  * GROUPS and SERVICEACCOUNTS.
  */
-import { isObject, type JsonObject } from '../api/json.js';
+import { asList, isObject, type JsonObject } from '../api/json.js';
 import { column } from './columns.js';
 import type { ColumnDef } from './resource-def.js';
 
@@ -64,7 +64,7 @@ export function podWideColumns(): ColumnDef[] {
 }
 
 const subjects = (o: JsonObject, kind: string): JsonObject[] =>
-  (Array.isArray(o.subjects) ? o.subjects.filter((s) => isObject(s) && s.kind === kind) as JsonObject[] : []);
+  asList(o.subjects).filter((s): s is JsonObject => isObject(s) && s.kind === kind);
 
 /** USERS, GROUPS and SERVICEACCOUNTS (`namespace/name`) of a RoleBinding or ClusterRoleBinding. */
 export function bindingWideColumns(): ColumnDef[] {

@@ -52,6 +52,7 @@ async function handleFaults(
     return sendJson(res, 200, faults.snapshot());
   }
   if (path === '/sandbox/faults/fail') {
+    // failNext checks every field it uses and throws for a bad one, which guarded answers 400.
     guarded(() => faults.failNext(body as FailureRule));
     return sendJson(res, 200, faults.snapshot());
   }

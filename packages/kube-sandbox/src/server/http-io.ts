@@ -21,7 +21,8 @@ export async function readBodyBytes(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
-    const buf = chunk as Buffer;
+    // A request stream without an encoding set yields Buffers; a string chunk is kept in its bytes.
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += buf.length;
     if (size > MAX_BODY_BYTES) {
       throw new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_BODY_BYTES}`);

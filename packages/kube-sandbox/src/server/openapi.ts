@@ -58,7 +58,7 @@ export function schemaName(def: ResourceDef): string {
 
 function kindSchema(def: ResourceDef): JsonObject {
   return {
-    ...(def.schema as JsonObject),
+    ...def.schema,
     description: `${def.kind} as the sandbox API server models it: field types, enums and required fields, without ` +
       `field documentation.`,
     'x-kubernetes-group-version-kind': [{ group: def.group, version: def.version, kind: def.kind }],
@@ -70,7 +70,7 @@ export function openApiRoot(registry: ResourceRegistry): JsonObject {
   const paths: JsonObject = {};
   const pairs = new Set(registry.all().map((d) => `${d.group}\u0000${d.version}`));
   for (const pair of pairs) {
-    const [group, version] = pair.split('\u0000') as [string, string];
+    const [group = '', version = ''] = pair.split('\u0000');
     const doc = openApiGroupVersion(registry, group, version)!;
     const hash = createHash('sha512').update(JSON.stringify(doc)).digest('hex').slice(0, 128).toUpperCase();
     paths[gvPath(group, version)] = { serverRelativeURL: `/openapi/v3/${gvPath(group, version)}?hash=${hash}` };

@@ -12,6 +12,8 @@ import type { DeleteOptions, FieldValidation, ListOptions, WriteOptions } from '
 import type { PatchOptions } from '../ops/patch.js';
 import { isTrue } from './request-info.js';
 
+const FIELD_VALIDATIONS: readonly FieldValidation[] = ['Ignore', 'Warn', 'Strict'];
+
 const OPTIONS_KIND: Record<string, string> =
   { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions',
     deletecollection: 'DeleteOptions' };
@@ -34,11 +36,12 @@ export function writeOptions(query: URLSearchParams, req: IncomingMessage, verb:
   if (manager) opts.fieldManager = manager;
   const validation = query.get('fieldValidation');
   if (validation) {
-    if (!['Ignore', 'Warn', 'Strict'].includes(validation)) {
+    const chosen = FIELD_VALIDATIONS.find((known) => known === validation);
+    if (!chosen) {
       throw invalidOptions(verb, [fieldError.notSupported('fieldValidation', validation,
         ['Ignore', 'Warn', 'Strict'])]);
     }
-    opts.fieldValidation = validation as FieldValidation;
+    opts.fieldValidation = chosen;
   }
   const force = query.get('force');
   if (force !== null) opts.force = isTrue(force);

@@ -1,102 +1,20 @@
 /**
- * The resource endpoints: one handler per verb, each a thin translation between HTTP
- * (URL, query, body, Accept and Content-Type) and the operations in ../ops. Responses
- * follow the real server: 201 for creates (and creating applies), the object or a
- * Success Status for deletes, `<Kind>List` bodies with list metadata, and tables when
- * kubectl asks for them.
+ * The resource endpoints: the route is decided from the kind and the URL (resource-route.ts), then
+ * served by its handler: the verb handlers in resource-verbs.ts, the scale subresource, or the refusal
+ * of a pod's container subresources. The representation is negotiated here, once a verb answers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isObject, type JsonObject } from '../api/json.js';
-import { ProtobufError } from '../api/protobuf.js';
-import { decodeKubeProtobuf } from '../api/protobuf-kinds.js';
-import { statusErrors, successStatus } from '../api/status.js';
-import { createObject } from '../ops/create.js';
-import { deleteCollection, deleteObject } from '../ops/delete.js';
-import { listObjects, validateWatchOptions } from '../ops/list.js';
-import { patchObject } from '../ops/patch.js';
-import { PATCH_CONTENT_TYPES, type OpsEnv, type PatchType } from '../ops/op-options.js';
+import { statusErrors } from '../api/status.js';
+import { PATCH_CONTENT_TYPES, type OpsEnv } from '../ops/op-options.js';
 import { patchScale, readScale, writeScale } from '../ops/scale.js';
-import { updateObject } from '../ops/update.js';
-import { apiVersionOf, groupResource, type ResourceDef } from '../resources/resource-def.js';
-import { answerInYaml, decodeBody, listText, mediaType, readBody, readBodyBytes, sendJson,
-  sendJsonText } from './http-io.js';
+import { groupResource, type ResourceDef } from '../resources/resource-def.js';
+import { answerInYaml, decodeBody, readBody, sendJson } from './http-io.js';
 import { negotiate, type Representation } from './negotiate.js';
-import { deleteOptions, listOptions, writeOptions } from './query.js';
-import { isTrue, type RequestInfo } from './request-info.js';
-import { partialObject, toTable, type IncludeObject } from './table.js';
-import { serveWatch, type WatchTiming } from './watch-stream.js';
-
-/** Everything a resource handler needs besides the request. */
-export interface HandlerEnv {
-  readonly env: OpsEnv;
-  readonly timing: WatchTiming;
-}
-
-const PATCH_TYPES = new Map<string, PatchType>(
-  Object.entries(PATCH_CONTENT_TYPES).map(([k, v]) => [v, k as PatchType]),
-);
-
-/**
- * Decode a create/update body: JSON, YAML, or the protobuf kubectl's typed clients send
- * for the built-in kinds in protobuf-kinds.ts. Protobuf of any other kind is refused with
- * a way forward: write the object as YAML.
- */
-export async function objectBody(req: IncomingMessage): Promise<unknown> {
-  const type = mediaType(req.headers['content-type']);
-  if (type === PROTOBUF) return protobufObject(await readBodyBytes(req));
-  if (type !== '' && type !== 'application/json' && type !== 'application/yaml' && type !== '*/*') {
-    throw statusErrors.unsupportedMediaType([`application/json, application/yaml (got ${type})`]);
-  }
-  return decodeBody(await readBody(req), type === 'application/yaml');
-}
-
-const PROTOBUF = 'application/vnd.kubernetes.protobuf';
-
-function protobufObject(body: Buffer): JsonObject {
-  let decoded: ReturnType<typeof decodeKubeProtobuf>;
-  try {
-    decoded = decodeKubeProtobuf(body);
-  } catch (err) {
-    if (err instanceof ProtobufError) throw statusErrors.badRequest(`error decoding protobuf: ${err.message}`);
-    throw err;
-  }
-  if ('object' in decoded) return decoded.object;
-  throw statusErrors.unsupportedMediaType([
-    `application/json, application/yaml (got ${PROTOBUF} for ${decoded.unsupported}); the sandbox API ` +
-      `server reads protobuf ` +
-      'only for namespaces, configmaps, secrets, serviceaccounts, pods, deployments, RBAC objects and access ' +
-      'reviews: ' +
-      'write the object as YAML and use `kubectl apply -f` or `kubectl create -f`',
-  ]);
-}
-
-/** Deletes of these answer with the object; others with a Success Status, as the real registries do. */
-const returnsDeletedObject = (def: ResourceDef): boolean =>
-  def.custom || def.resource === 'pods' || def.resource === 'namespaces';
-
-function includeObject(query: URLSearchParams): IncludeObject {
-  const value = query.get('includeObject');
-  return value === 'None' || value === 'Object' ? value : 'Metadata';
-}
-
-function render(def: ResourceDef, obj: JsonObject, rep: Representation, query: URLSearchParams): unknown {
-  if (rep.kind === 'table') {
-    return toTable(def, [obj], { resourceVersion: String(isObject(obj.metadata) ? obj.metadata.resourceVersion ?? ''
-      : '') }, includeObject(query), rep.version);
-  }
-  if (rep.kind === 'partial') return partialObject(obj, rep.version);
-  return obj;
-}
-
-/** Which handler serves a verb, and whether the route allows it. */
-function routeAllows(def: ResourceDef, info: RequestInfo): boolean {
-  if (info.subresource) return ['get', 'update', 'patch'].includes(info.verb);
-  if (def.namespaced && !info.namespace && !info.name) return info.verb === 'list' || info.verb === 'watch';
-  return def.verbs.includes(info.verb);
-}
-
-/** Pod subresources that need a running container; the sandbox's kubelet runs none. */
-const CONTAINER_SUBRESOURCES = new Set(['log', 'exec', 'attach', 'portforward', 'proxy']);
+import { objectBody, patchTypeOf } from './object-body.js';
+import { writeOptions } from './query.js';
+import type { RequestInfo } from './request-info.js';
+import { resourceRoute } from './resource-route.js';
+import { VERB_HANDLERS, type HandlerEnv } from './resource-verbs.js';
 
 /**
  * `kubectl logs` and `kubectl exec` on a sandbox pod: the pod must exist (404 as usual),
@@ -124,7 +42,7 @@ async function serveScale(
     return sendJson(res, 200, writeScale(env, def, namespace, name, await objectBody(req), opts), opts.warnings);
   }
   if (info.verb === 'patch') {
-    const type = PATCH_TYPES.get(mediaType(req.headers['content-type']));
+    const type = patchTypeOf(req);
     if (!type) {
       throw statusErrors.unsupportedMediaType([
         PATCH_CONTENT_TYPES.json, PATCH_CONTENT_TYPES.merge, PATCH_CONTENT_TYPES.strategic,
@@ -139,125 +57,35 @@ async function serveScale(
 }
 
 /**
- * A GET at a resourceVersion is served "not older than" it, from the current state; one
- * the store has not reached is the watch cache's 504 Too large resource version, as for
- * lists, and one that is no number a 400.
+ * The representation the client's Accept asks for. YAML is answered by marking the response; a watch
+ * streams JSON only, as the real server's watch encoders do.
  */
-function checkGetVersion(env: OpsEnv, rv: string): void {
-  if (rv === '' || rv === '0') return;
-  if (!/^\d+$/.test(rv)) throw statusErrors.badRequest(`invalid resource version: ${rv}`);
-  if (Number(rv) > env.objects.revision) throw statusErrors.tooLargeResourceVersion(Number(rv), env.objects.revision);
+function representation(info: RequestInfo, req: IncomingMessage, res: ServerResponse): Representation {
+  const chosen = negotiate(req.headers.accept, true);
+  if (chosen.kind === 'json' && chosen.yaml) {
+    if (info.verb === 'watch') {
+      throw statusErrors.notAcceptable(['application/json', 'application/json;stream=watch']);
+    }
+    answerInYaml(res);
+  }
+  return chosen;
 }
 
 /** Serve one resource request already authenticated and authorized. */
 export async function handleResource(
   h: HandlerEnv, def: ResourceDef, info: RequestInfo, req: IncomingMessage, res: ServerResponse,
 ): Promise<void> {
-  if (def.resource === 'pods' && !def.group && info.name && CONTAINER_SUBRESOURCES.has(info.subresource)) {
-    refuseContainerAccess(h, def, info);
-  }
-  if (info.subresource === 'scale' && def.scaleSubresource && info.name) return serveScale(h.env, def, info, req, res);
-  if (info.subresource && (info.subresource !== 'status' || !def.statusSubresource)) throw statusErrors.pathNotFound();
-  // A cluster-scoped kind has no route under a namespace (the API server registers none there).
-  if (!def.namespaced && info.namespace) throw statusErrors.pathNotFound();
-  if (!routeAllows(def, info)) throw statusErrors.methodNotAllowed(groupResource(def));
-  const { env } = h;
-  const { query, namespace, name } = info;
-  const scope = info.subresource === 'status' ? 'status' : 'main';
-  const rep = () => {
-    const chosen = negotiate(req.headers.accept, true);
-    if (chosen.kind === 'json' && chosen.yaml) {
-      // A watch streams JSON only, as the real server's watch encoders do.
-      if (info.verb === 'watch') {
-        throw statusErrors.notAcceptable(['application/json', 'application/json;stream=watch']);
-      }
-      answerInYaml(res);
+  const route = resourceRoute(def, info);
+  switch (route.kind) {
+    case 'container': return refuseContainerAccess(h, def, info);
+    case 'scale': return serveScale(h.env, def, info, req, res);
+    case 'path-not-found': throw statusErrors.pathNotFound();
+    case 'method-not-allowed': throw statusErrors.methodNotAllowed(groupResource(def));
+    case 'verb': {
+      const handler = VERB_HANDLERS.get(info.verb);
+      if (!handler) throw statusErrors.methodNotAllowed(groupResource(def));
+      const rep = () => representation(info, req, res);
+      return handler({ h, def, info, req, res, scope: route.scope, rep });
     }
-    return chosen;
-  };
-
-  switch (info.verb) {
-    case 'get': {
-      checkGetVersion(env, query.get('resourceVersion') ?? '');
-      const obj = env.objects.get(def, namespace, name);
-      if (!obj) throw statusErrors.notFound(groupResource(def), name);
-      return sendJson(res, 200, render(def, obj, rep(), query));
-    }
-    case 'list': {
-      validateWatchOptions(false, { sendInitialEvents: query.get('sendInitialEvents') ?? undefined });
-      const representation = rep();
-      const page = listObjects(env, def, listOptions(query, namespace));
-      const metadata: JsonObject = { resourceVersion: page.resourceVersion };
-      if (page.continue) metadata.continue = page.continue;
-      if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
-      if (representation.kind === 'table') {
-        return sendJson(res, 200, toTable(def, page.items, page, includeObject(query), representation.version));
-      }
-      if (representation.kind === 'partial') {
-        return sendJson(res, 200, { kind: 'PartialObjectMetadataList',
-          apiVersion: `meta.k8s.io/${representation.version}`, metadata,
-          items: page.items.map((o) => partialObject(o, representation.version)) });
-      }
-      return sendJsonText(res, 200, listText(`${def.kind}List`, apiVersionOf(def), metadata, page.items, !def.custom));
-    }
-    case 'watch': {
-      const opts = listOptions(query, namespace);
-      validateWatchOptions(true, {
-        sendInitialEvents: query.get('sendInitialEvents') ?? undefined,
-        resourceVersionMatch: query.get('resourceVersionMatch') ?? undefined,
-        continue: query.get('continue') ?? undefined,
-      });
-      if (name) opts.fieldSelector = [opts.fieldSelector, `metadata.name=${name}`].filter(Boolean).join(',');
-      return serveWatch(env, def, {
-        ...opts, resourceVersion: query.get('resourceVersion') ?? undefined,
-        sendInitialEvents: isTrue(query.get('sendInitialEvents')),
-        allowBookmarks: isTrue(query.get('allowWatchBookmarks')),
-      }, rep(), includeObject(query), req, res, h.timing);
-    }
-    case 'create': {
-      const opts = writeOptions(query, req, 'create');
-      const body = await objectBody(req);
-      const created = createObject(env, def, namespace, body, opts);
-      return sendJson(res, 201, render(def, created, rep(), query), opts.warnings);
-    }
-    case 'update': {
-      const opts = writeOptions(query, req, 'update');
-      const body = await objectBody(req);
-      const updated = updateObject(env, def, namespace, name, body, opts, scope);
-      return sendJson(res, 200, render(def, updated, rep(), query), opts.warnings);
-    }
-    case 'patch': {
-      const type = PATCH_TYPES.get(mediaType(req.headers['content-type']));
-      if (!type) {
-        throw statusErrors.unsupportedMediaType(
-          def.custom
-            ? [PATCH_CONTENT_TYPES.json, PATCH_CONTENT_TYPES.merge, PATCH_CONTENT_TYPES.apply]
-            : Object.values(PATCH_CONTENT_TYPES),
-        );
-      }
-      const opts = { ...writeOptions(query, req, 'patch'),
-        subresource: scope === 'status' ? 'status' as const : undefined };
-      const body = decodeBody(await readBody(req), type === 'apply');
-      if (body === undefined) throw statusErrors.badRequest('the body of the request was empty; send a patch document');
-      const result = patchObject(env, def, namespace, name, type, body, opts);
-      return sendJson(res, result.created ? 201 : 200, render(def, result.object, rep(), query), opts.warnings);
-    }
-    case 'delete': {
-      const opts = deleteOptions(query, decodeBody(await readBody(req)), req, 'delete');
-      const result = deleteObject(env, def, namespace, name, opts);
-      if (!result.removed || returnsDeletedObject(def)) {
-        return sendJson(res, 200, render(def, result.object, rep(), query));
-      }
-      const uid = isObject(result.object.metadata) ? String(result.object.metadata.uid ?? '') : '';
-      return sendJson(res, 200, successStatus(groupResource(def), name, uid));
-    }
-    case 'deletecollection': {
-      const opts = deleteOptions(query, decodeBody(await readBody(req)), req, 'deletecollection');
-      const items = deleteCollection(env, def, listOptions(query, namespace), opts);
-      return sendJson(res, 200, { kind: `${def.kind}List`, apiVersion: apiVersionOf(def),
-        metadata: { resourceVersion: String(env.objects.revision) }, items });
-    }
-    default:
-      throw statusErrors.methodNotAllowed(groupResource(def));
   }
 }

@@ -16,7 +16,7 @@ import { selfsubjectaccessreviews, selfsubjectreviews, selfsubjectrulesreviews,
 import { apiVersionOf, groupKind, groupResource, type ResourceDef } from '../resources/resource-def.js';
 import { sendJson } from './http-io.js';
 import type { RequestInfo } from './request-info.js';
-import { objectBody } from './resource-handlers.js';
+import { objectBody } from './object-body.js';
 
 function accessAttributes(def: ResourceDef, spec: JsonObject, user: UserInfo): AuthorizationAttributes {
   const resource = isObject(spec.resourceAttributes) ? spec.resourceAttributes : undefined;
@@ -51,6 +51,7 @@ function subjectOf(def: ResourceDef, spec: JsonObject): UserInfo {
     throw statusErrors.invalid(groupKind(def), '',
       [fieldError.invalid('spec.user', '', 'at least one of user or group must be specified')]);
   }
+  // Echoed back in the review's answer as the client sent it; nothing here reads its values.
   const extra = isObject(spec.extra) ? spec.extra as UserInfo['extra'] : undefined;
   const uid = stringOr(spec.uid, '');
   return { username, groups, ...(uid ? { uid } : {}), ...(extra ? { extra } : {}) };

@@ -30,7 +30,7 @@ class Table {
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value as object)) deepFreeze(v);
+    for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
 }

@@ -172,7 +172,8 @@ export function fieldSelector(text: string | undefined, def: ResourceDef): Selec
   for (const term of splitTerms(text)) {
     const match = /^([^=!]+?)\s*(==|=|!=)\s*(.*)$/s.exec(term);
     if (!match) throw statusErrors.badRequest(`invalid selector: '${text}'; can't understand '${term}'`);
-    const [, key, op, raw] = match as unknown as [string, string, string, string];
+    // The pattern's three groups always take part in a match.
+    const [, key = '', op = '', raw = ''] = match;
     const value = unescape(raw);
     const read = fieldReader(key.trim(), def);
     tests.push(op === '!=' ? (o) => read(o) !== value : (o) => read(o) === value);

@@ -4,6 +4,7 @@
  * a non-empty list of at most 32 `preset:`/`server:`/`workflow:`/`tool:` selectors, names without
  * whitespace or commas; `toolset:` is reserved and `label:` exists only inside presets.
  */
+import { isStringList } from '../../api/json.js';
 
 /** The header the rendered muster binding carries the toolset in. */
 export const TOOLSET_HEADER = 'X-Muster-Toolset';
@@ -21,14 +22,14 @@ export function toolsetHeader(selectors: readonly string[]): string {
 /** Why the chart's template fails on this toolset value, or undefined (unset renders no header). */
 export function toolsetRenderFailure(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value) || !value.every((s) => typeof s === 'string')) {
+  if (!isStringList(value)) {
     return 'toolset must be a list of selector strings';
   }
   if (value.length === 0) return 'toolset is empty; say ["preset:none"] for an agent without tools';
   if (value.length > MAX_INLINE_SELECTORS) {
     return `toolset has ${value.length} selectors, more than ${MAX_INLINE_SELECTORS} inline; define a preset`;
   }
-  for (const selector of value as string[]) {
+  for (const selector of value) {
     if (selector.startsWith('toolset:')) {
       return `toolset selector ${JSON.stringify(selector)}: the toolset: prefix is reserved`;
     }

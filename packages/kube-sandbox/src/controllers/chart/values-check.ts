@@ -16,7 +16,7 @@ const compiled = new WeakMap<object, ValidateFunction | Error>();
 function validatorFor(schema: object): ValidateFunction | Error {
   let entry = compiled.get(schema);
   if (!entry) {
-    const dialect = String((schema as Record<string, unknown>).$schema ?? '');
+    const dialect = '$schema' in schema ? String(schema.$schema ?? '') : '';
     const ajv = dialect.includes('2020-12') ? new Ajv2020(OPTIONS)
       : dialect.includes('2019-09') ? new Ajv2019(OPTIONS) : new Ajv(OPTIONS);
     try {
@@ -59,22 +59,26 @@ function typeOf(value: unknown): string {
   return typeof value;
 }
 
+/** The length ajv's minLength/maxLength (strings) and minItems/maxItems (lists) errors are about. */
+const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+const lengthOf = (data: unknown): number => (typeof data === 'string' || Array.isArray(data) ? data.length : 0);
+
 function reason(e: ErrorObject): string {
-  const p = e.params as Record<string, unknown>;
+  const p: Record<string, unknown> = e.params;
   switch (e.keyword) {
     case 'type': return `got ${typeOf(e.data)}, want ${[p.type].flat().join(' or ')}`;
     case 'required': return `missing property ${q(p.missingProperty)}`;
     case 'additionalProperties': return `additional properties ${q(p.additionalProperty)} not allowed`;
     case 'unevaluatedProperties': return `additional properties ${q(p.unevaluatedProperty)} not allowed`;
-    case 'enum': return `value must be one of ${(p.allowedValues as unknown[]).map(q).join(', ')}`;
+    case 'enum': return `value must be one of ${asList(p.allowedValues).map(q).join(', ')}`;
     case 'const': return `value must be ${q(p.allowedValue)}`;
     case 'pattern': return `${q(e.data)} does not match pattern ${q(p.pattern)}`;
-    case 'minLength': return `length must be >= ${String(p.limit)}, but got ${String((e.data as string).length)}`;
-    case 'maxLength': return `length must be <= ${String(p.limit)}, but got ${String((e.data as string).length)}`;
+    case 'minLength': return `length must be >= ${String(p.limit)}, but got ${String(lengthOf(e.data))}`;
+    case 'maxLength': return `length must be <= ${String(p.limit)}, but got ${String(lengthOf(e.data))}`;
     case 'minimum': return `must be >= ${String(p.limit)} but found ${String(e.data)}`;
     case 'maximum': return `must be <= ${String(p.limit)} but found ${String(e.data)}`;
-    case 'minItems': return `minItems: got ${String((e.data as unknown[]).length)}, want ${String(p.limit)}`;
-    case 'maxItems': return `maxItems: got ${String((e.data as unknown[]).length)}, want ${String(p.limit)}`;
+    case 'minItems': return `minItems: got ${String(lengthOf(e.data))}, want ${String(p.limit)}`;
+    case 'maxItems': return `maxItems: got ${String(lengthOf(e.data))}, want ${String(p.limit)}`;
     case 'uniqueItems': return `items at ${String(p.j)} and ${String(p.i)} are equal`;
     default: return e.message ?? `fails ${e.keyword}`;
   }

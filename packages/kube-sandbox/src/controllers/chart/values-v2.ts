@@ -22,17 +22,15 @@ const PORT = '(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|65
 export const ORIGIN_PATTERN = `^https?://(?:${WILDCARD_HOST}|${HOST})(?::${PORT})?$`;
 
 function withEgress(schema: typeof V2_SCHEMA): object {
-  const copy = structuredClone(schema) as unknown as {
-    title: string; properties: { agent: { properties: Record<string, unknown> } };
-  };
-  copy.title = 'agent chart 2.1 values (the sandbox\'s copy)';
-  copy.properties.agent.properties.egress = {
+  const copy = structuredClone(schema);
+  const egress = {
     description: 'Origins the agent may reach besides its model and tools; rendered as the Agent\'s spec.egress.',
     type: 'array',
     maxItems: MAX_EGRESS,
     items: { type: 'string', maxLength: MAX_ORIGIN_LENGTH, pattern: ORIGIN_PATTERN },
   };
-  return copy;
+  const agent = { ...copy.properties.agent, properties: { ...copy.properties.agent.properties, egress } };
+  return { ...copy, title: 'agent chart 2.1 values (the sandbox\'s copy)', properties: { ...copy.properties, agent } };
 }
 
 /** The 2.0.x contract. */

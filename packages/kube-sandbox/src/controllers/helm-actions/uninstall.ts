@@ -4,13 +4,13 @@
  * status) or whose kubeconfig Secret is gone (no client to uninstall with). Any other failure to
  * reach that cluster keeps the finalizer: Ready False `UninstallFailed`, and the uninstall is tried again.
  */
-import { isObject, type JsonObject } from '../../api/json.js';
+import { asList, isObject, type JsonObject } from '../../api/json.js';
 import { finalizersOf, metadata } from '../work-loop.js';
 import { deleteOwned, inventoryObjects, MANAGER, releaseNameOf } from '../helm-apply.js';
 import { deleteRelease } from '../helm-storage.js';
 import type { ReleaseTarget } from '../remote-cluster.js';
 import { FLUX_FINALIZER } from '../source-controller.js';
-import { recordEvent, setCondition, subjectOf, writeStatus, type Condition } from '../status-helpers.js';
+import { asConditions, recordEvent, setCondition, subjectOf, writeStatus } from '../status-helpers.js';
 import { HR, obj, storageNamespaceOf, str, targetOf, UNREACHABLE_RETRY_MS, type ActionContext } from './common.js';
 import { removeFinalizer } from './finalizer.js';
 
@@ -39,7 +39,7 @@ function uninstallFailed(ctx: ActionContext, hr: JsonObject, target: ReleaseTarg
       `${releaseNameOf(hr)}: ${target.message}`;
   const generation = Number(metadata(hr).generation ?? 1);
   const conditions = setCondition(
-    Array.isArray(obj(hr.status).conditions) ? (obj(hr.status).conditions as Condition[]) : [],
+    asConditions(asList(obj(hr.status).conditions)),
     { type: 'Ready', status: 'False', reason: 'UninstallFailed', message, observedGeneration: generation },
   );
   writeStatus(ctx.store, HR, hr, { ...obj(hr.status), conditions }, MANAGER);
