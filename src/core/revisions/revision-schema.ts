@@ -72,6 +72,9 @@ const dataSchema = z.looseObject({
   // The marker or a copy (copiedSpecSchema); read apart, so a refusal names the copy's field.
   spec: z.unknown().optional(),
   values: valuesSchema,
+  // Read apart as untrusted input (parseSkillRefs, guardOf), so any value passes here.
+  skillRefs: z.unknown().optional(),
+  guard: z.unknown().optional(),
 });
 
 /** The parts of a ControllerRevision a revision is made of. */
