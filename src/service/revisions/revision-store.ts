@@ -182,7 +182,8 @@ export async function recordRevision(
  * (each noted for the caller and logged), no history kept (limit 0), or a release with no uid to own it.
  */
 function revisionToCreate(
-  ctx: RequestContext, args: { agent: string; release: KubeObject; revision: number | undefined; record: RevisionRecord },
+  ctx: RequestContext,
+  args: { agent: string; release: KubeObject; revision: number | undefined; record: RevisionRecord },
   at: { namespace: string; where: string; limit: number; log: object }, notes: string[],
 ): KubeObject | undefined {
   const { agent, release, revision } = args;
