@@ -140,7 +140,10 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
     const ready = await keepAlive.pre(context);
     const response = await sendWithRetries(() => sendRequest(ready, requestTimeoutMs), retry, ready.getSignal());
     const status = response.httpStatusCode;
-    if (status >= 200 && status <= 299) return JSON.parse(await response.body.text()) as unknown;
+    if (status >= 200 && status <= 299) {
+      const parsed: unknown = JSON.parse(await response.body.text());
+      return parsed;
+    }
     const body = status === 401 ? undefined : await response.body.text();
     throw new ApiException(status, status === 401 ? 'Unauthorized' : 'Unknown API Status Code!', body,
       response.headers);
