@@ -107,8 +107,7 @@ export function placedKube(p: Placement, management: KubePort, workload: KubePor
 function placedObject(p: Placement, side: Exclude<Side, 'workload'>, object: KubeObject): KubeObject {
   const namespace = object.metadata.namespace ?? p.namespace;
   if (side === 'release' && namespace === p.namespace) {
-    const release = object as unknown as Parameters<typeof placeOnCluster>[0];
-    return placeOnCluster(release, p.target, object.metadata.name, p.namespace) as unknown as KubeObject;
+    return placeOnCluster(object, p.target, object.metadata.name, p.namespace);
   }
   const metadata = { ...object.metadata, namespace: managementNamespace(p, namespace) };
   if (side === 'revision') {

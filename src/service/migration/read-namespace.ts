@@ -41,6 +41,8 @@ function ownerOf(release: KubeObject): { owner: ReleaseOwner; kustomization?: st
 async function pinned(pinner: SkillPinner, values: Values): Promise<{ values: Values } | { refusal: string }> {
   const block = asObject(values.skills);
   if (Array.isArray(values.skills) || !pinner.enabled || (!block.gitRefs && !block.refs)) return { values };
+  // safe: the block as the release holds it, written through validateSkills by our writes; one edited by hand
+  // into another shape fails the pin below, which refuses the move instead of writing it.
   const spec = { gitRefs: block.gitRefs, refs: block.refs } as SkillsSpec;
   try {
     const { skills } = await pinner.pin(spec);

@@ -89,7 +89,7 @@ export async function agentStatus(
     kube.get(types.helmRelease, namespace, name),
     kube.get(types.deployment, namespace, name),
     kube.list(types.pod, namespace, { labelSelector: `kagent=${name}` }),
-    kube.list(types.event, namespace, { fieldSelector: 'type=Warning' }).catch(() => [] as KubeObject[]),
+    kube.list(types.event, namespace, { fieldSelector: 'type=Warning' }).catch((): KubeObject[] => []),
   ]);
   let release = sameName;
   const where = releaseLocation(agent, namespace, name);
