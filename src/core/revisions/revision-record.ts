@@ -125,6 +125,8 @@ export function specOfValues(values: Values): RevisionSpec {
   if (harness) {
     spec.harness = harness;
     const plugins = Array.isArray(values.plugins) ? values.plugins.map(asObject) : [];
+    // safe: parseRevision calls this only on values the revision schema accepted, whose valuesSchema.plugins holds
+    // each entry to a Plugin's shape (a pinned git or oci source, its path and skills).
     if (plugins.length > 0) spec.plugins = plugins as unknown as NonNullable<RevisionSpec['plugins']>;
     if (asObject(values.muster).requireApproval === true) spec.requireApproval = true;
   }
