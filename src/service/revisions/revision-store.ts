@@ -149,13 +149,13 @@ export async function recordRevision(
     create ?? Promise.resolve(undefined),
     ...obsolete.map((r) => kube.remove(env.types.controllerRevision, namespace, r.name)),
   ]);
-  if (created!.status === 'rejected') {
+  if (created.status === 'rejected') {
     const why = messageOf(created.reason);
     notes.push(`revision ${String(revision)} of ${where} was not recorded (the change itself was applied): ${why}`);
     ctx.log.warn({ ...log, err: why }, 'revision not recorded');
   }
   const failed = rejections(removed);
-  if (create && created!.status === 'fulfilled') {
+  if (create && created.status === 'fulfilled') {
     const again = await pruneAfterCreate(env, kube, history, release, limit, obsolete.map((r) => r.name));
     failed.push(...again.failed);
     if (again.error !== undefined) {
@@ -174,7 +174,7 @@ export async function recordRevision(
       `${history.error}`);
     ctx.log.warn({ ...log, err: history.error }, 'revision history not readable');
   }
-  return create && created!.status === 'fulfilled' ? { revision, notes } : { notes };
+  return create && created.status === 'fulfilled' ? { revision, notes } : { notes };
 }
 
 /**
