@@ -6,6 +6,7 @@
  */
 import { A2A_ERROR_CODE, isJsonRpcError } from '@a2a-js/sdk/errors';
 import { AppError, backendError, conflict, invalid, notFound } from '../core/errors.js';
+import { asObject } from '../core/json.js';
 
 const BAD_REQUEST = new Set<number>([
   A2A_ERROR_CODE.PARSE_ERROR, A2A_ERROR_CODE.INVALID_REQUEST, A2A_ERROR_CODE.INVALID_PARAMS,
@@ -19,8 +20,8 @@ const CONFLICT = new Set<number>([
 
 /** The low-level reason of a failed fetch (`ECONNREFUSED`, `ENOTFOUND`, a timeout), else the message. */
 function reason(err: unknown): string {
-  const cause = (err as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  if (cause && typeof cause.code === 'string') return cause.code;
+  const { code } = asObject(asObject(err).cause);
+  if (typeof code === 'string') return code;
   if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
     return 'the request timed out';
   }

@@ -12,6 +12,7 @@ import type { Client } from '@a2a-js/sdk/client';
 import type { A2AConversation, A2AJson, CardFacts, OutboundMessage, SendOptions,
   SendOutcome } from '../service/sessions/session-port.js';
 import { a2aError } from './a2a-errors.js';
+import { asObject } from '../core/json.js';
 
 /** How often a task of a non-streaming agent is read back while it runs. */
 export const POLL_MS = 500;
@@ -23,7 +24,7 @@ const SETTLED = new Set([
   TaskState.TASK_STATE_REJECTED, TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED,
 ]);
 const settled = (task: A2ATask): boolean => SETTLED.has(task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
-const json = (task: A2ATask): A2AJson => Task.toJSON(task) as A2AJson;
+const json = (task: A2ATask): A2AJson => asObject(Task.toJSON(task));
 
 /** A reply that came as a bare Message (no task): a completed turn of its own. */
 const messageTask = (message: A2AMessage): A2ATask => ({

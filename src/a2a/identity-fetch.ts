@@ -10,7 +10,7 @@ import type { A2AIdentity } from '../service/sessions/session-port.js';
 export const USER_HEADER = 'X-User-Id';
 
 export function identityFetch(base: typeof fetch, identity: A2AIdentity): typeof fetch {
-  const wrapped = (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
+  const wrapped: typeof fetch = (input, init) => {
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
     headers.delete('authorization');
     headers.delete(USER_HEADER);
@@ -18,5 +18,5 @@ export function identityFetch(base: typeof fetch, identity: A2AIdentity): typeof
     if (identity.user) headers.set(USER_HEADER, identity.user);
     return base(input, { ...init, headers, redirect: 'error' });
   };
-  return wrapped as typeof fetch;
+  return wrapped;
 }

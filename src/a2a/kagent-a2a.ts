@@ -61,8 +61,9 @@ export class KagentA2A implements A2APort {
 
 /** `fetchFn` whose requests also end when `signal` aborts (the caller went away). */
 function withSignal(fetchFn: typeof fetch, signal: AbortSignal): typeof fetch {
-  return ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
+  const bounded: typeof fetch = (input, init) =>
     fetchFn(input, {
       ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal,
-    })) as typeof fetch;
+    });
+  return bounded;
 }

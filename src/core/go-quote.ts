@@ -30,7 +30,7 @@ export function goQuote(s: string): string {
 }
 
 function quoteRune(ch: string): string {
-  const cp = ch.codePointAt(0) as number;
+  const cp = ch.codePointAt(0) ?? 0;
   if (cp >= 0xd800 && cp <= 0xdfff) return REPLACEMENT;
   if (ch === '"' || ch === '\\') return '\\' + ch;
   if (PRINTABLE.test(ch)) return ch;

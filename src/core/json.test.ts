@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  asList, asObject, finiteNumberOr, isJsonObject, objectList, optionalString, stringList, stringOr, wholeNumber,
+  asList, asObject, finiteNumberOr, isJsonObject, objectList, optionalString, stringField, stringList, stringMap,
+  stringOr, wholeNumber,
 } from './json.js';
 
 describe('JSON narrowing', () => {
@@ -16,6 +17,17 @@ describe('JSON narrowing', () => {
   it('an optional string is absent when empty or not a string', () => {
     expect(optionalString('a')).toBe('a');
     for (const v of ['', undefined, null, 1, ['a'], {}]) expect(optionalString(v)).toBeUndefined();
+  });
+
+  it('stringField keeps an empty string and reads a non-string as absent', () => {
+    expect(stringField('')).toBe('');
+    expect(stringField('a')).toBe('a');
+    for (const v of [undefined, null, 1, {}, ['a']]) expect(stringField(v)).toBeUndefined();
+  });
+
+  it('stringMap keeps the string entries of an object and reads anything else as {}', () => {
+    expect(stringMap({ a: 'x', b: 1, c: '', d: null })).toEqual({ a: 'x', c: '' });
+    for (const v of [undefined, 'x', ['a'], 3]) expect(stringMap(v)).toEqual({});
   });
 
   it('stringOr keeps an empty string and falls back only for a non-string', () => {

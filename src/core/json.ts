@@ -17,6 +17,13 @@ export const asObject = (v: unknown): JsonObject => (isJsonObject(v) ? v : {});
 /** `v` when it is a non-empty string, else undefined ('' reads as absent). */
 export const optionalString = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
+/** `v` when it is a string (even ''), else undefined: for fields where '' and absent differ. */
+export const stringField = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** The string entries of `v` when it is an object (a label or annotation map), others dropped; else {}. */
+export const stringMap = (v: unknown): Record<string, string> =>
+  Object.fromEntries(Object.entries(asObject(v)).filter((e): e is [string, string] => typeof e[1] === 'string'));
+
 /** `v` when it is a string (even ''), else `fallback`. */
 export const stringOr = (v: unknown, fallback: string): string => (typeof v === 'string' ? v : fallback);
 

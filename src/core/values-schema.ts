@@ -9,6 +9,7 @@ import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { TOOLSET_VALUES_KEY } from './toolset/toolset-grammar.js';
+import { asList, asObject, isJsonObject } from './json.js';
 
 /** Which schema answered: its chart version and where it came from. */
 export interface SchemaLabel {
@@ -95,9 +96,9 @@ export function schemaErrorText(version: string, source: string, violations: str
 export function schemaDeclares(schema: Record<string, unknown>, ...path: string[]): boolean {
   let node: unknown = schema;
   for (const key of path) {
-    const props = typeof node === 'object' && node !== null ? (node as Record<string, unknown>).properties : undefined;
-    if (typeof props !== 'object' || props === null || !Object.hasOwn(props, key)) return false;
-    node = (props as Record<string, unknown>)[key];
+    const props = asObject(node).properties;
+    if (!isJsonObject(props) || !Object.hasOwn(props, key)) return false;
+    node = props[key];
   }
   return true;
 }
@@ -141,7 +142,7 @@ function instancePath(pointer: string): string {
 }
 
 function message(e: ErrorObject): string {
-  const p = e.params as Record<string, unknown>;
+  const p = asObject(e.params);
   switch (e.keyword) {
     case 'additionalProperties':
       return `additional property ${quote(p.additionalProperty)} is not allowed`;
@@ -150,7 +151,7 @@ function message(e: ErrorObject): string {
     case 'required':
       return `missing required property ${quote(p.missingProperty)}`;
     case 'enum':
-      return `${quote(e.data)} is not one of ${(p.allowedValues as unknown[]).map((v) => quote(v)).join(', ')}`;
+      return `${quote(e.data)} is not one of ${asList(p.allowedValues).map((v) => quote(v)).join(', ')}`;
     case 'const':
       return `must be ${quote(p.allowedValue)}`;
     case 'pattern':

@@ -103,31 +103,7 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
     promiseMiddleware: [keepAlive],
     httpApi: undiciRequestLibrary(requestTimeoutMs, retry),
   });
-  /**
-   * The kubeconfig's authentication headers for a read on the kept dispatcher, as
-   * applySecurityAuthentication sets them: impersonation's, then the authenticators' and the
-   * token's, then Basic for a username. The library's own step builds a dispatcher only for the
-   * pool to throw it away, and `applyToHTTPSOptions` still decodes (or, in a pod, reads from disk)
-   * the CA, certificate and key on every call; `applyAuthorizationHeader`, the part of both that
-   * makes the headers, is called alone when the library has it. Still per request, so an exec
-   * plugin's, an OIDC provider's or a token file's fresh token is sent.
-   */
-  const authorize = (kc as unknown as AuthorizationHeaders).applyAuthorizationHeader?.bind(kc);
-  async function applyHeaders(context: RequestContext): Promise<void> {
-    const options: RequestOptions & { headers: Record<string, unknown> } = { headers: {} };
-    const user = kc.getCurrentUser();
-    if (authorize) {
-      if (user?.impersonateUser != null) options.headers['Impersonate-User'] = user.impersonateUser;
-      await authorize(options);
-      if (user?.username) options.auth = `${user.username}:${user.password}`;
-    } else {
-      await kc.applyToHTTPSOptions(options);
-    }
-    if (typeof options.auth === 'string') {
-      context.setHeaderParam('Authorization', `Basic ${Buffer.from(options.auth).toString('base64')}`);
-    }
-    for (const [name, value] of Object.entries(options.headers ?? {})) context.setHeaderParam(name, String(value));
-  }
+  const applyHeaders = kubeconfigHeaders(kc);
   /** GET `path` with `query`, the answer parsed. */
   async function getJson(path: string, query: Readonly<Record<string, string | undefined>> = {}): Promise<unknown> {
     const context = configuration.baseServer.makeRequestContext(path, HttpMethod.GET);
@@ -140,7 +116,10 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
     const ready = await keepAlive.pre(context);
     const response = await sendWithRetries(() => sendRequest(ready, requestTimeoutMs), retry, ready.getSignal());
     const status = response.httpStatusCode;
-    if (status >= 200 && status <= 299) return JSON.parse(await response.body.text()) as unknown;
+    if (status >= 200 && status <= 299) {
+      const parsed: unknown = JSON.parse(await response.body.text());
+      return parsed;
+    }
     const body = status === 401 ? undefined : await response.body.text();
     throw new ApiException(status, status === 401 ? 'Unauthorized' : 'Unknown API Status Code!', body,
       response.headers);
@@ -155,5 +134,35 @@ export function makeKubeApis(kc: KubeConfig, options: KubeApisOptions = {}): Kub
     close() {
       void dispatcher?.close().catch(() => undefined);
     },
+  };
+}
+
+/**
+ * The kubeconfig's authentication headers for a read on the kept dispatcher, as
+ * applySecurityAuthentication sets them: impersonation's, then the authenticators' and the
+ * token's, then Basic for a username. The library's own step builds a dispatcher only for the
+ * pool to throw it away, and `applyToHTTPSOptions` still decodes (or, in a pod, reads from disk)
+ * the CA, certificate and key on every call; `applyAuthorizationHeader`, the part of both that
+ * makes the headers, is called alone when the library has it. Still per request, so an exec
+ * plugin's, an OIDC provider's or a token file's fresh token is sent.
+ */
+function kubeconfigHeaders(kc: KubeConfig): (context: RequestContext) => Promise<void> {
+  // safe: applyAuthorizationHeader is a method of KubeConfig its typings keep private (2.0.x); in a version
+  // without it, the optional call finds none and the whole applyToHTTPSOptions step runs instead.
+  const authorize = (kc as unknown as AuthorizationHeaders).applyAuthorizationHeader?.bind(kc);
+  return async function applyHeaders(context: RequestContext): Promise<void> {
+    const options: RequestOptions & { headers: Record<string, unknown> } = { headers: {} };
+    const user = kc.getCurrentUser();
+    if (authorize) {
+      if (user?.impersonateUser != null) options.headers['Impersonate-User'] = user.impersonateUser;
+      await authorize(options);
+      if (user?.username) options.auth = `${user.username}:${user.password}`;
+    } else {
+      await kc.applyToHTTPSOptions(options);
+    }
+    if (typeof options.auth === 'string') {
+      context.setHeaderParam('Authorization', `Basic ${Buffer.from(options.auth).toString('base64')}`);
+    }
+    for (const [name, value] of Object.entries(options.headers ?? {})) context.setHeaderParam(name, String(value));
   };
 }

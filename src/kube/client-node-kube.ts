@@ -8,12 +8,21 @@
 import type { KubeObject, KubePort, Gvr, ListOptions, WriteCallOptions } from '../service/ports.js';
 import { FIELD_MANAGER, type KubeApis } from './api-clients.js';
 import { fromKube, kubeStatus } from './kube-errors.js';
-import type { AppError } from '../core/errors.js';
+import { backendError, type AppError } from '../core/errors.js';
+import { asList, asObject } from '../core/json.js';
+import { kubeObjectOf } from './kube-json.js';
 
 const singular = (gvr: Gvr): string => gvr.kind.toLowerCase();
 
 export class ClientNodeKube implements KubePort {
   constructor(private readonly apis: KubeApis) {}
+
+  /** The object the API answered, or a 502 when it is no Kubernetes object (no API server answers so). */
+  private answered(value: unknown, gvr: Gvr, what: string): KubeObject {
+    const object = kubeObjectOf(value, gvr);
+    if (!object) throw backendError(`${what}: the API server answered something that is not a ${gvr.kind}`);
+    return object;
+  }
 
   /** A failed call as an AppError; a deadline that ran out is named with its length. */
   private failure(err: unknown, what: string): AppError {
@@ -22,7 +31,8 @@ export class ClientNodeKube implements KubePort {
 
   async get(gvr: Gvr, namespace: string, name: string): Promise<KubeObject | undefined> {
     try {
-      return withKind(await this.apis.readObject(gvr, namespace, name), gvr);
+      const object = await this.apis.readObject(gvr, namespace, name);
+      return this.answered(object, gvr, `get ${singular(gvr)} ${namespace}/${name}`);
     } catch (err) {
       if (kubeStatus(err) === 404) return undefined;
       throw this.failure(err, `get ${singular(gvr)} ${namespace}/${name}`);
@@ -32,10 +42,9 @@ export class ClientNodeKube implements KubePort {
   async list(gvr: Gvr, namespace: string, options: ListOptions = {}): Promise<KubeObject[]> {
     const { labelSelector, fieldSelector } = options;
     try {
-      const list = (await this.apis.listObjects(gvr, namespace, { labelSelector, fieldSelector })) as {
-        items?: KubeObject[];
-      };
-      return (list.items ?? []).map((item) => withKind(item, gvr));
+      const list = asObject(await this.apis.listObjects(gvr, namespace, { labelSelector, fieldSelector }));
+      // An item without metadata.name (no API server sends one) is left out rather than failing the list.
+      return asList(list.items).flatMap((item) => kubeObjectOf(item, gvr) ?? []);
     } catch (err) {
       throw this.failure(err, `list ${gvr.resource} in ${namespace}`);
     }
@@ -45,15 +54,17 @@ export class ClientNodeKube implements KubePort {
     const namespace = object.metadata.namespace ?? '';
     try {
       const { group, version, resource: plural } = gvr;
+      const what = `create ${singular(gvr)} ${namespace}/${object.metadata.name}`;
       if (isConfigMap(gvr)) {
+        // safe: migrate's report ConfigMap, composed as a V1ConfigMap's JSON; the typed API only serializes it.
         const body = object as never;
-        return await this.apis.core.createNamespacedConfigMap({
+        return this.answered(await this.apis.core.createNamespacedConfigMap({
           namespace, body, dryRun: dryRunOf(options), fieldManager: FIELD_MANAGER,
-        }) as unknown as KubeObject;
+        }), gvr, what);
       }
-      return (await this.apis.custom.createNamespacedCustomObject({
+      return this.answered(await this.apis.custom.createNamespacedCustomObject({
         group, version, namespace, plural, body: object, dryRun: dryRunOf(options), fieldManager: FIELD_MANAGER,
-      })) as KubeObject;
+      }), gvr, what);
     } catch (err) {
       throw this.failure(err, `create ${singular(gvr)} ${namespace}/${object.metadata.name}`);
     }
@@ -64,15 +75,17 @@ export class ClientNodeKube implements KubePort {
     const name = object.metadata.name;
     try {
       const { group, version, resource: plural } = gvr;
+      const what = `update ${singular(gvr)} ${namespace}/${name}`;
       if (isConfigMap(gvr)) {
-        return await this.apis.core.replaceNamespacedConfigMap({
+        return this.answered(await this.apis.core.replaceNamespacedConfigMap({
+          // safe: migrate's report ConfigMap, read and written back whole; the typed API only serializes it.
           namespace, name, body: object as never, dryRun: dryRunOf(options), fieldManager: FIELD_MANAGER,
-        }) as unknown as KubeObject;
+        }), gvr, what);
       }
-      return (await this.apis.custom.replaceNamespacedCustomObject({
+      return this.answered(await this.apis.custom.replaceNamespacedCustomObject({
         group, version, namespace, plural, name, body: object, dryRun: dryRunOf(options),
         fieldManager: FIELD_MANAGER,
-      })) as KubeObject;
+      }), gvr, what);
     } catch (err) {
       throw this.failure(err, `update ${singular(gvr)} ${namespace}/${name}`);
     }
@@ -102,10 +115,3 @@ const isConfigMap = (gvr: Gvr): boolean => gvr.group === '' && gvr.resource === 
 
 /** The `dryRun` query value: `All` is the only one the API defines. */
 const dryRunOf = (options: WriteCallOptions): 'All' | undefined => (options.dryRun ? 'All' : undefined);
-
-function withKind(object: unknown, gvr: Gvr): KubeObject {
-  const obj = object as KubeObject;
-  obj.apiVersion ??= gvr.group ? `${gvr.group}/${gvr.version}` : gvr.version;
-  obj.kind ??= gvr.kind;
-  return obj;
-}

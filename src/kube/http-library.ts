@@ -45,6 +45,8 @@ class WholeAnswer implements Dispatcher.DispatchHandler {
   readonly #resolve: (answer: ResponseContext) => void;
   readonly #reject: (err: unknown) => void;
   readonly #onAbort = (): void => {
+    // safe: `reason` is typed any; it is what the signal was aborted with (an Error from AbortSignal.timeout or
+    // the caller's controller), passed on as the rejection as fetch does.
     this.giveUp((this.#signal?.reason as Error | undefined) ?? new errors.RequestAbortedError());
   };
 
@@ -112,22 +114,26 @@ export function sendRequest(context: RequestContext, deadlineMs?: number): Promi
   return new Promise((resolve, reject) => {
     const signal = context.getSignal();
     if (signal?.aborted) {
+      // safe: as in WholeAnswer's #onAbort, the abort's own reason (typed any) is the rejection.
       reject((signal.reason as Error | undefined) ?? new errors.RequestAbortedError());
       return;
     }
     const url = new URL(context.getUrl());
+    // safe: the generated JSON APIs set a string body or none; FormData and URLSearchParams are never sent.
     const body = context.getBody() as string | Buffer | undefined;
-    const dispatcher = (context.getDispatcher() as Dispatcher | undefined) ?? getGlobalDispatcher();
+    const dispatcher = context.getDispatcher() ?? getGlobalDispatcher();
     const handler = new WholeAnswer(resolve, reject, signal, deadlineMs);
     try {
       dispatcher.dispatch({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
+        // safe: the library's HttpMethod enum values are the HTTP method names undici takes.
         method: context.getHttpMethod().toString() as Dispatcher.HttpMethod,
         headers: context.getHeaders(),
         body: body ?? null,
       }, handler);
     } catch (err) {
+      // safe: undici's dispatch throws only Errors (an invalid argument); the handler rejects with it as is.
       handler.onResponseError(null, err as Error);
     }
   });

@@ -7,6 +7,7 @@
 import type { RequestContext } from '../identity/caller.js';
 import type { KubeProvider } from '../service/ports.js';
 import { kubeStatus } from './kube-errors.js';
+import { asObject } from '../core/json.js';
 
 /** One Kubernetes call, as hooks see it. */
 export interface KubeCall {
@@ -27,17 +28,17 @@ export function instrumentKube<T extends object>(port: T, hooks: readonly KubeCa
   if (hooks.length === 0) return port;
   return new Proxy(port, {
     get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
+      const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== 'function' || typeof property !== 'string' || property === 'constructor') return value;
       return (...args: unknown[]) => {
-        const first = args[0] as { resource?: unknown } | undefined;
+        const { resource } = asObject(args[0]);
         const call: KubeCall = {
           verb: VERBS[property] ?? property,
-          resource: typeof first?.resource === 'string' ? first.resource : 'unknown',
+          resource: typeof resource === 'string' ? resource : 'unknown',
           namespace: typeof args[1] === 'string' ? args[1] : undefined,
         };
         const run = (): Promise<unknown> =>
-          Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args));
+          Promise.resolve<unknown>(Reflect.apply(value, target, args));
         return hooks.reduceRight<() => Promise<unknown>>((inner, hook) => () => hook(call, inner), run)();
       };
     },
@@ -54,8 +55,8 @@ export function instrumentProvider<P extends KubeProvider>(provider: P, hooks: r
         const forWatches = target.forWatches.bind(target);
         return (ctx: RequestContext) => instrumentKube(forWatches(ctx), hooks);
       }
-      const value = Reflect.get(target, property, receiver) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
     },
   });
 }
@@ -63,8 +64,8 @@ export function instrumentProvider<P extends KubeProvider>(provider: P, hooks: r
 /** The status label of a call's outcome: a result (absent is 404), or a failure's API status. */
 export function kubeCallCode(call: KubeCall, outcome: { result: unknown } | { error: unknown }): string {
   if ('error' in outcome) {
-    const err = outcome.error as { cause?: unknown };
-    const status = kubeStatus(err) ?? kubeStatus(err?.cause);
+    const err = outcome.error;
+    const status = kubeStatus(err) ?? kubeStatus(asObject(err).cause);
     return status === undefined ? 'error' : String(status);
   }
   if (outcome.result === undefined || outcome.result === false) return '404';

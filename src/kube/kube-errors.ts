@@ -11,18 +11,12 @@ import {
   AppError, GatewayTimeout, ServiceUnavailable, TooManyRequests, backendError, conflict, forbidden, invalid, notFound,
   unauthenticated,
 } from '../core/errors.js';
+import { asObject, stringField, type JsonObject } from '../core/json.js';
 
-/** The parts of a metav1.Status error body this module reads. */
-interface StatusBody {
-  message?: unknown;
-  reason?: unknown;
-  details?: { retryAfterSeconds?: unknown };
-}
-
-function statusBody(err: ApiException<unknown>): StatusBody {
+/** The metav1.Status error body (its message, reason and details are read), {} when there is none. */
+function statusBody(err: ApiException<unknown>): JsonObject {
   const body = err.body;
-  const parsed = typeof body === 'string' ? safeParse(body) : body;
-  return parsed && typeof parsed === 'object' ? parsed as StatusBody : {};
+  return asObject(typeof body === 'string' ? safeParse(body) : body);
 }
 
 /** The `Status` message of an API error body, if it has one. */
@@ -42,9 +36,9 @@ function apiReason(err: ApiException<unknown>): string {
  * seconds, as client-go reads it), else the Status body's `details.retryAfterSeconds`, else 1.
  */
 export function retryAfterSeconds(err: ApiException<unknown>): number {
-  const header = (err.headers as Record<string, string | undefined> | undefined)?.['retry-after'];
+  const header = stringField(asObject(err.headers)['retry-after']);
   if (header !== undefined && /^\d+$/.test(header.trim())) return Number(header.trim());
-  const details = statusBody(err).details?.retryAfterSeconds;
+  const details = asObject(statusBody(err).details).retryAfterSeconds;
   return typeof details === 'number' && Number.isInteger(details) && details >= 0 ? details : 1;
 }
 
@@ -67,7 +61,7 @@ export function kubeStatus(err: unknown): number | undefined {
  * `TimeoutError` comes from code that reads the signal's reason.
  */
 export function isDeadlineAbort(err: unknown): boolean {
-  const name = (err as { name?: unknown } | null)?.name;
+  const { name } = asObject(err);
   return name === 'AbortError' || name === 'TimeoutError';
 }
 

@@ -9,6 +9,8 @@
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
 import type { Gvr, KubeObject } from '../service/ports.js';
 import { collectionPath, type KubeApis } from './api-clients.js';
+import { asList, asObject, stringOr } from '../core/json.js';
+import { kubeObjectOf } from './kube-json.js';
 import type { ListWatchSource, Selectors, WatchHandle, WatchHandlers } from './cache/cache-ports.js';
 
 /** An error carrying the HTTP status of a failed list or watch (410 means re-list). */
@@ -21,9 +23,9 @@ export class WatchError extends Error {
 
 /** The HTTP status of a list or watch failure, if it has one. */
 export function watchStatus(err: unknown): number | undefined {
-  const e = err as { statusCode?: unknown; code?: unknown } | null;
-  if (typeof e?.statusCode === 'number') return e.statusCode;
-  return typeof e?.code === 'number' ? e.code : undefined;
+  const e = asObject(err);
+  if (typeof e.statusCode === 'number') return e.statusCode;
+  return typeof e.code === 'number' ? e.code : undefined;
 }
 
 /** How long past the server-side timeout a silent stream is still taken as alive. */
@@ -53,18 +55,10 @@ export class ClientNodeListWatch implements ListWatchSource {
     gvr: Gvr, namespace: string, selectors: Selectors,
   ): Promise<{ items: KubeObject[]; resourceVersion: string }> {
     const { labelSelector, fieldSelector } = selectors;
-    const { group, version, kind } = gvr;
-    const list = (await this.apis.listObjects(gvr, namespace, { labelSelector, fieldSelector })) as {
-      items?: unknown[]; metadata?: { resourceVersion?: string };
-    };
-    const apiVersion = group ? `${group}/${version}` : version;
-    const items = (list.items ?? []).map((item) => {
-      const obj = item as KubeObject;
-      obj.apiVersion ??= apiVersion;
-      obj.kind ??= kind;
-      return obj;
-    });
-    return { items, resourceVersion: list.metadata?.resourceVersion ?? '' };
+    const list = asObject(await this.apis.listObjects(gvr, namespace, { labelSelector, fieldSelector }));
+    // An item without metadata.name (no API server sends one) is left out rather than failing the list.
+    const items = asList(list.items).flatMap((item) => kubeObjectOf(item, gvr) ?? []);
+    return { items, resourceVersion: stringOr(asObject(list.metadata).resourceVersion, '') };
   }
 
   async watch(
@@ -103,12 +97,14 @@ export class ClientNodeListWatch implements ListWatchSource {
       if (ended) return;
       alive();
       if (type === 'ERROR') {
-        const status = object as { code?: unknown; message?: unknown };
+        const status = asObject(object);
         end(new WatchError(`watch ${gvr.resource}: ${String(status.message ?? 'error event')}`,
           typeof status.code === 'number' ? status.code : undefined));
         return;
       }
       if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED' || type === 'BOOKMARK') {
+        // safe: the watched resource's JSON as the API server sent it; a BOOKMARK carries only
+        // metadata.resourceVersion, the one field its readers read.
         handlers.onEvent(type, object as KubeObject);
       }
     }, (err: unknown) => end(err ?? undefined));

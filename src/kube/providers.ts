@@ -18,6 +18,7 @@ import { ClientNodeKube } from './client-node-kube.js';
 import { kubeConfigForToken } from './kubeconfig.js';
 import { ClientNodeWatches } from './watches.js';
 import { selfReview, subjectReview } from './write-review.js';
+import { asObject } from '../core/json.js';
 
 export const NO_CALLER_TOKEN = 'the request carries no identity token to act with: no caller token on the request';
 
@@ -68,7 +69,7 @@ export function tokenExpiry(token: string): number | undefined {
   const parts = token.split('.');
   if (parts.length !== 3) return undefined;
   try {
-    const payload = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as { exp?: unknown };
+    const payload = asObject(JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')));
     return typeof payload.exp === 'number' && Number.isFinite(payload.exp) ? payload.exp * 1000 : undefined;
   } catch {
     return undefined;

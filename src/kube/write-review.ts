@@ -31,7 +31,7 @@ export async function selfReview(apis: KubeApis, attributes: AccessAttributes): 
       body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview',
         spec: { resourceAttributes: resourceAttributes(attributes) } },
     });
-    return decision(review.status as Status);
+    return decision(review.status);
   } catch (err) {
     throw fromKube(err, 'create selfsubjectaccessreviews');
   }
@@ -49,7 +49,7 @@ export async function subjectReview(
         spec: { user, groups: [...groups], resourceAttributes: resourceAttributes(attributes) },
       },
     });
-    return decision(review.status as Status);
+    return decision(review.status);
   } catch (err) {
     throw fromKube(err, 'create subjectaccessreviews');
   }

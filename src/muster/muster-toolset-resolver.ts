@@ -12,6 +12,7 @@ import { AGENT_PLATFORM_PRESET, explicitSelectors, type ResolvedTool,
   type ToolsetResolution } from '../core/guards/tool-verdict.js';
 import { ToolsetCheckError, type ToolsetResolver,
   type ToolsetResolveRequest } from '../service/guards/toolset-port.js';
+import { asObject } from '../core/json.js';
 
 /** Tools asked for per page. */
 export const PAGE_SIZE = 200;
@@ -108,7 +109,8 @@ async function walk(call: CallTool, toolset: readonly string[], where: string, f
 
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    const parsed: unknown = JSON.parse(text);
+    return parsed;
   } catch {
     return undefined;
   }
@@ -123,7 +125,7 @@ function classify(err: unknown, where: string, timedOut: boolean, timeoutMs: num
   if (err instanceof StreamableHTTPError && err.code !== undefined && err.code > 0) {
     return failed('error', `${where}: muster answered HTTP ${err.code}`, err);
   }
-  const cause = (err as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  const cause = asObject(asObject(err).cause).code;
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof TypeError) {
     return failed('unreachable', `${where}: ${message}${typeof cause === 'string' ? ` (${cause})` : ''}`, err);
@@ -139,7 +141,7 @@ function displayUrl(url: string): string {
 
 /** `fetchFn` whose requests also end when `signal` aborts. */
 function withSignal(fetchFn: typeof fetch, signal: AbortSignal): typeof fetch {
-  const bounded = (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> =>
+  const bounded: typeof fetch = (input, init) =>
     fetchFn(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
-  return bounded as typeof fetch;
+  return bounded;
 }

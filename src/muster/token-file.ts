@@ -5,6 +5,7 @@
  * then fails closed. The token is never logged or put in a message: only the path is.
  */
 import { readFile } from 'node:fs/promises';
+import { asObject } from '../core/json.js';
 
 /** The token in `path` (trimmed), or why there is none, naming the path only. */
 export async function readMusterToken(path: string): Promise<{ token: string } | { problem: string }> {
@@ -12,7 +13,7 @@ export async function readMusterToken(path: string): Promise<{ token: string } |
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    const code = (err as { code?: unknown }).code;
+    const { code } = asObject(err);
     return { problem: `--muster-token-file ${path} cannot be read${typeof code === 'string' ? ` (${code})` : ''}` };
   }
   const token = text.trim();

@@ -6,6 +6,7 @@
  * and the session turns), which is what the write metrics count.
  */
 import { AppError } from '../core/errors.js';
+import { asObject } from '../core/json.js';
 
 /** One service operation, as hooks see it. */
 export interface OperationCall {
@@ -27,7 +28,7 @@ export function instrumentService<S extends object>(service: S, hooks: readonly 
   const wrappers = new Map<string, { method: unknown; wrapper: unknown }>();
   return new Proxy(service, {
     get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
+      const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== 'function' || typeof property !== 'string' || property === 'constructor') return value;
       const known = wrappers.get(property);
       if (known?.method === value) return known.wrapper;
@@ -35,7 +36,7 @@ export function instrumentService<S extends object>(service: S, hooks: readonly 
         write: WRITE.test(property) };
       const wrapper = (...args: unknown[]) => {
         const run = (): Promise<unknown> =>
-          Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args));
+          Promise.resolve<unknown>(Reflect.apply(value, target, args));
         return hooks.reduceRight<() => Promise<unknown>>((inner, hook) => () => hook(call, inner), run)();
       };
       wrappers.set(property, { method: value, wrapper });
@@ -55,6 +56,5 @@ export function operationOutcome(error?: unknown): string {
  * (`dryRun: true`), so dry runs are never counted as applied or proposed writes; else `ok`.
  */
 export function writeOutcome(result: unknown): 'ok' | 'dry_run' {
-  return typeof result === 'object' && result !== null && (result as { dryRun?: unknown }).dryRun === true ? 'dry_run'
-    : 'ok';
+  return asObject(result).dryRun === true ? 'dry_run' : 'ok';
 }

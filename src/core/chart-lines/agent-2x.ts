@@ -5,47 +5,31 @@
  * the desired revision the latest successful one, so an Agent still compiling a new revision on its Harness is
  * not reported ready; null while kagent has not reported. Pure functions over plain Kubernetes JSON.
  */
-import { conditionStatus, parseConditions } from '../status/conditions.js';
+import { conditionStatus } from '../status/conditions.js';
 import { agentSkills } from '../skills/skill-reads.js';
 import type { Agent, ObjectStatus, Plugin } from '../types.js';
-import { asObject, optionalString, wholeNumber, type JsonObject } from '../json.js';
+import { asObject, optionalString, type JsonObject } from '../json.js';
+import type { Agent2xView, AgentView } from '../objects/agent-view.js';
 
-/** The group of chart 2.x's kagent objects. */
-export const KAGENT_V2_GROUP = 'api.kagent.dev';
+export { isLine2Agent, KAGENT_V2_GROUP } from '../objects/agent-view.js';
 export const ICON_URL_ANNOTATION = 'ui.giantswarm.io/icon-url';
 const DISPLAY_NAME_ANNOTATION = 'ui.giantswarm.io/display-name';
 
-/** A minimal Kubernetes object as read. */
-export interface AgentObject {
-  apiVersion?: string;
-  metadata: { name: string; namespace?: string; generation?: number; annotations?: Record<string, string> };
-  spec?: unknown;
-  status?: unknown;
-}
-
-/** True for an Agent of chart 2.x (`api.kagent.dev/<v>`). */
-export function isLine2Agent(object: { apiVersion?: string } | undefined): boolean {
-  return typeof object?.apiVersion === 'string' && object.apiVersion.startsWith(`${KAGENT_V2_GROUP}/`);
-}
-
 /** The Agent's status as ObjectStatus: its conditions, generations and revisions. */
-export function objectStatus(agent: AgentObject | undefined): ObjectStatus {
+export function objectStatus(agent: AgentView | undefined): ObjectStatus {
   if (!agent) return { exists: false, ready: null, accepted: null };
-  const status = asObject(agent.status);
-  const conditions = parseConditions(status.conditions);
-  const desired = wholeNumber(status.desiredRevision);
-  const latest = wholeNumber(status.latestSuccessfulRevision);
+  const { conditions } = agent;
+  // A 0.x Agent has no Harness, revisions or warnings: its Ready condition alone speaks.
+  const line2: Partial<Agent2xView> = agent.line === '2.x' ? agent : {};
+  const { harness, desiredRevision: desired, latestSuccessfulRevision: latest, warnings = [] } = line2;
   const readyCondition = conditionStatus(conditions, 'Ready');
   const ready = readyCondition === null ? null : readyCondition && desired === latest;
-  const warnings = Array.isArray(status.warnings) ? status.warnings.filter((w): w is string => typeof w === 'string')
-    : [];
   const out: ObjectStatus = {
     exists: true, ready, accepted: conditionStatus(conditions, 'Accepted'),
     resolvedRefs: conditionStatus(conditions, 'ResolvedRefs'), compatible: conditionStatus(conditions, 'Compatible'),
   };
-  const generation = wholeNumber(agent.metadata.generation);
-  const observed = wholeNumber(status.observedGeneration);
-  const harness = optionalString(asObject(asObject(agent.spec).harnessRef).name);
+  const generation = agent.meta.generation;
+  const observed = agent.observedGeneration;
   if (generation !== undefined) out.generation = generation;
   if (observed !== undefined) out.observedGeneration = observed;
   if (harness) out.harness = harness;
@@ -67,8 +51,8 @@ function sourceFields(source: JsonObject): Pick<Plugin, 'git' | 'oci' | 'path'> 
 }
 
 /** The template's skills in the chart's list shape, so they read as a release's values do. */
-function templateSkills(skills: unknown): JsonObject[] {
-  return (Array.isArray(skills) ? skills : []).map(asObject).map((s) => {
+function templateSkills(skills: readonly JsonObject[]): JsonObject[] {
+  return skills.map((s) => {
     const source = sourceFields(asObject(s.source));
     return { name: optionalString(s.name) ?? '', ...source };
   });
@@ -84,24 +68,22 @@ export function templatePlugins(plugins: unknown): Plugin[] | undefined {
 }
 
 /** The identity fields of an agent read from its 2.x Agent (the release's values, folded in later, win). */
-export function agentFromLine2Cr(cr: AgentObject): Agent {
-  const spec = asObject(cr.spec);
-  const template = asObject(spec.template);
+export function agentFromLine2Cr(cr: Agent2xView): Agent {
   const status = objectStatus(cr);
-  const annotations = cr.metadata.annotations ?? {};
+  const { annotations } = cr.meta;
   return {
-    name: cr.metadata.name,
-    namespace: cr.metadata.namespace ?? '',
+    name: cr.meta.name,
+    namespace: cr.meta.namespace ?? '',
     exists: true,
     chartLine: '2.x',
     displayName: optionalString(annotations[DISPLAY_NAME_ANNOTATION]),
-    description: optionalString(template.description),
-    modelConfig: optionalString(asObject(template.modelConfig).name),
+    description: cr.description,
+    modelConfig: cr.modelConfig,
     iconUrl: optionalString(annotations[ICON_URL_ANNOTATION]),
-    systemMessage: optionalString(template.systemPrompt),
+    systemMessage: cr.systemPrompt,
     harness: status.harness,
-    skills: agentSkills(templateSkills(template.skills)),
-    plugins: templatePlugins(template.plugins),
+    skills: agentSkills(templateSkills(cr.skills)),
+    plugins: templatePlugins(cr.plugins),
     ready: status.ready,
     accepted: status.accepted,
     conditions: status.conditions,

@@ -8,15 +8,16 @@
 import { conditionStatus, parseConditions } from '../status/conditions.js';
 import { goQuote } from '../go-quote.js';
 import type { Harness } from '../types.js';
+import { asObject } from '../json.js';
 
 /** The spec keys that are not a runtime. */
 const NOT_A_RUNTIME = new Set(['allowedAgentTemplates', 'egress', 'description']);
 
 /** A Harness object as the wire reports it. */
 export function harnessOf(object: { metadata: { name: string }; spec?: unknown; status?: unknown }): Harness {
-  const spec = object.spec && typeof object.spec === 'object' ? object.spec as Record<string, unknown> : {};
+  const spec = asObject(object.spec);
   const runtime = Object.keys(spec).find((k) => !NOT_A_RUNTIME.has(k) && typeof spec[k] === 'object') ?? 'unknown';
-  const status = object.status && typeof object.status === 'object' ? object.status as Record<string, unknown> : {};
+  const status = asObject(object.status);
   return { name: object.metadata.name, runtime, ready: conditionStatus(parseConditions(status.conditions), 'Ready') };
 }
 

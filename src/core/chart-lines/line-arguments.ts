@@ -10,6 +10,7 @@ import { isSet } from '../writes/compose.js';
 import type { ChartLine } from './major-line.js';
 import { systemMessageViolation as promptCapViolation } from '../guards/system-prompt.js';
 import type { Line2Spec } from './values-2x.js';
+import { asObject } from '../json.js';
 
 export const MAX_PLUGINS = 20;
 export const MAX_PLUGIN_SKILLS = 50;
@@ -23,14 +24,23 @@ export const RUNTIME_REFUSAL = 'runtime is gone: on chart 2.x the platform Harne
   'there is no per-agent runtime; drop the argument, and name a Harness with harness (list_harnesses) to choose ' +
   'how the agent runs';
 
+/** The arguments of a request whose presence depends on the chart line, of any type as the request gives them. */
+export interface LineArguments {
+  runtime?: unknown;
+  harness?: unknown;
+  plugins?: unknown;
+  requireApproval?: unknown;
+  egress?: unknown;
+}
+
 /** The 2.x-only arguments a request carries (null counts as absent). */
-function line2Arguments(request: Record<string, unknown>): string[] {
-  return ['harness', 'plugins', 'requireApproval', 'egress'].filter((k) => request[k] !== undefined &&
+function line2Arguments(request: LineArguments): string[] {
+  return (['harness', 'plugins', 'requireApproval', 'egress'] as const).filter((k) => request[k] !== undefined &&
     request[k] !== null);
 }
 
 /** The refusal of an argument the namespace's line does not have, or undefined. */
-export function lineArgumentViolation(line: ChartLine, request: Record<string, unknown>, where: string): string |
+export function lineArgumentViolation(line: ChartLine, request: LineArguments, where: string): string |
   undefined {
   if (line === '2.x') {
     // A blank runtime asks for none (a rollback names every field, "" for those it clears): nothing to refuse.
@@ -62,7 +72,7 @@ export function harnessNameViolation(harness: unknown): string | undefined {
 }
 
 function sourceViolations(at: string, plugin: Record<string, unknown>): string[] {
-  const git = plugin.git as Record<string, unknown> | undefined;
+  const git = plugin.git ? asObject(plugin.git) : undefined;
   const oci = plugin.oci;
   if (git && oci !== undefined) return [`${at} has both git and oci; a plugin has exactly one source`];
   if (!git && oci === undefined) {
@@ -119,7 +129,7 @@ export function pluginsViolations(plugins: Line2Spec['plugins'] | unknown): stri
   return plugins.flatMap((plugin: unknown, i) => {
     const at = `plugins[${i}]`;
     if (typeof plugin !== 'object' || plugin === null) return [`${at} must be an object {git | oci, path?, skills}`];
-    const entry = plugin as Record<string, unknown>;
+    const entry = asObject(plugin);
     const path = pathViolation(at, entry.path);
     return [...sourceViolations(at, entry), ...(path ? [path] : []), ...skillNameViolations(at, entry.skills)];
   });

@@ -25,7 +25,7 @@ export interface LineRequest {
 export function lineSpecViolations(
   line: ChartLine, request: LineRequest, namespace: string, harnesses?: readonly Harness[], chart?: LineChart,
 ): string[] {
-  const argument = lineArgumentViolation(line, request as Record<string, unknown>, `namespace ${namespace}`);
+  const argument = lineArgumentViolation(line, request, `namespace ${namespace}`);
   if (line === '0.x') return argument ? [argument] : [];
   const out = argument ? [argument] : [];
   const prompt = systemMessageViolation(request.systemMessage);

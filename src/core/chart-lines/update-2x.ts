@@ -6,7 +6,7 @@
  * an unused one being noise). Keys the request does not speak about (`extraTools`, `muster.timeout`) carry over.
  */
 import { isSet, type Values } from '../writes/compose.js';
-import { isJsonObject } from '../json.js';
+import { isJsonObject, stringField } from '../json.js';
 import type { AgentUpdate } from '../types.js';
 import {
   hasGitSource, LINE2_AGENT_FIELDS, pluginsList, skillsList, type Line2Settings, type Line2Spec,
@@ -36,7 +36,7 @@ function applyAgentFields(agent: Values, update: AgentUpdate & Line2Spec, settin
   if (update.egress !== undefined) {
     if (update.egress.length > 0) agent.egress = [...update.egress];
     else delete agent.egress;
-  } else if (!isSet(agent.harness as string | undefined)) agent.harness = settings.harnessName;
+  } else if (!isSet(stringField(agent.harness))) agent.harness = settings.harnessName;
 }
 
 function applyMuster(after: Values, update: AgentUpdate & Line2Spec): void {

@@ -10,6 +10,7 @@ import { AGENT_STRING_FIELDS, isSet, type Values } from '../writes/compose.js';
 import { gitSkillName } from '../skills/skill-input.js';
 import { parseSkillOci } from '../skills/skill-oci.js';
 import type { AgentSpec, GitRef, SkillsSpec } from '../types.js';
+import { asList } from '../json.js';
 
 /** One plugin as create and update take it: a pinned source and the bundle's skills to enable. */
 export interface PluginSpec {
@@ -80,8 +81,8 @@ export function pluginsList(plugins: readonly PluginSpec[] | undefined): Values[
 
 /** True when a skill or plugin is fetched from git, the only sources the read credential reaches. */
 export function hasGitSource(values: Values): boolean {
-  const lists = [values.skills, values.plugins].filter(Array.isArray) as unknown[][];
-  return lists.some((list) => list.some((e) => typeof e === 'object' && e !== null && 'git' in e));
+  return [values.skills, values.plugins]
+    .some((list) => asList(list).some((e) => typeof e === 'object' && e !== null && 'git' in e));
 }
 
 /** The credential Secret a 2.x agent names: its own, else the installation's (never on a workload cluster). */

@@ -7,6 +7,7 @@
  */
 import { invalid } from '../errors.js';
 import { goQuote } from '../go-quote.js';
+import { asObject, isJsonObject } from '../json.js';
 
 /** Where an agent runs when it does not run on the management cluster. */
 export interface TargetCluster {
@@ -92,10 +93,8 @@ export function missingTargetMusterText(target: TargetCluster): string {
 }
 
 interface Release {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; namespace: string; labels?: Record<string, string> };
-  spec: Record<string, unknown>;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  spec?: unknown;
 }
 
 /**
@@ -105,11 +104,11 @@ interface Release {
  * namespace there (release storage too), through the cluster's kubeconfig Secret. A
  * ServiceAccount to impersonate would name one on the management cluster, so it is dropped.
  */
-export function placeOnCluster(
-  release: Release, target: TargetCluster, agent: string, agentNamespace: string,
-): Release {
+export function placeOnCluster<R extends Release>(
+  release: R, target: TargetCluster, agent: string, agentNamespace: string,
+): R {
   const namespace = organizationNamespace(target.organization);
-  const { serviceAccountName: _dropped, chartRef, ...spec } = release.spec;
+  const { serviceAccountName: _dropped, chartRef, ...spec } = asObject(release.spec);
   return {
     ...release,
     metadata: {
@@ -120,7 +119,7 @@ export function placeOnCluster(
     },
     spec: {
       ...spec,
-      chartRef: { ...(chartRef as Record<string, unknown>), namespace },
+      chartRef: { ...asObject(chartRef), namespace },
       releaseName: agent,
       targetNamespace: agentNamespace,
       storageNamespace: agentNamespace,
@@ -132,8 +131,8 @@ export function placeOnCluster(
 /** True when the chart's values schema declares `muster.url` (a chart without it refuses the value). */
 export function schemaDeclaresMusterUrl(schema: Record<string, unknown>): boolean {
   const properties = (o: unknown): Record<string, unknown> | undefined => {
-    const p = (o as { properties?: unknown } | undefined)?.properties;
-    return p && typeof p === 'object' ? (p as Record<string, unknown>) : undefined;
+    const p = asObject(o).properties;
+    return isJsonObject(p) ? p : undefined;
   };
   return properties(properties(schema)?.muster)?.url !== undefined;
 }
@@ -146,6 +145,6 @@ export function withTargetMuster(
   values: Record<string, unknown>, url: string, schema: Record<string, unknown>,
 ): Record<string, unknown> {
   if (!schemaDeclaresMusterUrl(schema)) return values;
-  const muster = values.muster && typeof values.muster === 'object' ? (values.muster as Record<string, unknown>) : {};
+  const muster = asObject(values.muster);
   return { ...values, muster: { ...muster, url } };
 }

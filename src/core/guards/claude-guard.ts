@@ -9,6 +9,7 @@ import { bindingViolations } from './bindings.js';
 import { egressViolation, harnessEgressViolations } from './egress.js';
 import { notedPromptViolation, withNetworkNote } from './system-prompt.js';
 import { toolsetViolations, type ToolsetResolution } from './tool-verdict.js';
+import { asObject } from '../json.js';
 
 type Values = Readonly<Record<string, unknown>>;
 
@@ -85,7 +86,7 @@ export function claudeGuardDecision(input: ClaudeGuardInput): ClaudeGuardDecisio
   if (requestedProblem) reasons.push(requestedProblem);
   else reasons.push(...harnessEgressViolations(requested, input.harness, input.harnessEgress));
 
-  const agent = { ...(input.values.agent as Values | undefined) };
+  const agent = { ...asObject(input.values.agent) };
   const given = typeof agent.systemMessage === 'string' ? agent.systemMessage : '';
   const prompt = withNetworkNote(given, input.harnessEgress);
   const promptProblem = notedPromptViolation(prompt);

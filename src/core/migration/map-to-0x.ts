@@ -11,7 +11,7 @@ import { blockOfSkillsList } from '../skills/skill-reads.js';
 import { DEFAULT_HARNESS } from './map-to-2x.js';
 import { mapped, present, type Mapped } from './mapped.js';
 import { extraToolsRefusal } from './template-fields.js';
-import { asObject, optionalString } from '../json.js';
+import { asList, asObject, optionalString } from '../json.js';
 
 const ONLY_2X = 'which chart 0.x cannot express; remove it with update_agent first, or keep the namespace on 2.x';
 
@@ -22,7 +22,7 @@ function agentOf(agent: Values, refusals: string[], notes: string[]): Values {
     refusals.push(`the agent runs on Harness ${name}, ${ONLY_2X} (0.x runs agents on kagent's go runtime only)`);
   } else if (name) notes.push(`Harness ${name} → runtime unset (0.x's default, go)`);
   if (present(egress)) {
-    refusals.push(`agent.egress (${(egress as unknown[]).length} origins) is a 2.x feature, ${ONLY_2X}`);
+    refusals.push(`agent.egress (${asList(egress).length} origins) is a 2.x feature, ${ONLY_2X}`);
   }
   return rest;
 }

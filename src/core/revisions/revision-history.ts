@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { Values } from '../writes/compose.js';
 import { changedPaths, jsonEqual } from '../diff.js';
 import { isJsonObject } from '../json.js';
-import type { StoredRevision } from './revision-record.js';
+import type { RevisionGuard, StoredRevision } from './revision-record.js';
 import type { RevisionEntry } from '../types.js';
 import { toYaml } from '../yaml.js';
 
@@ -89,7 +89,7 @@ export function revisionEntry(revision: StoredRevision, live: LiveRelease, curre
     ...(revision.operation !== undefined ? { operation: revision.operation } : {}),
     ...(revision.rolledBackTo !== undefined ? { rolledBackTo: revision.rolledBackTo } : {}),
     changed: [...revision.changed],
-    ...(revision.guard ? { guard: structuredClone(revision.guard) as RevisionEntry['guard'] } : {}),
+    ...(revision.guard ? { guard: guardCopy(revision.guard) } : {}),
   };
   if (revision.problem !== undefined) {
     entry.error = { code: 'invalid_request',
@@ -115,4 +115,10 @@ export function revisionEntries(revisions: readonly StoredRevision[], live: Live
     current: true,
   };
   return [outOfBand, ...entries];
+}
+
+/** A copy of a recorded guard verdict for an answer (the answer's lists are its own, not the revision's). */
+function guardCopy(guard: RevisionGuard): NonNullable<RevisionEntry['guard']> {
+  const { harness, caller, checkedAt } = guard;
+  return { harness, caller, checkedAt, tools: guard.tools.map(({ name, readOnly }) => ({ name, readOnly })) };
 }

@@ -14,6 +14,7 @@ import {
 import { parseSkillRefs, type SkillRefs } from '../skills/skill-pins.js';
 import type { AgentUpdate, GitRef, RevisionOperation, RevisionSpec, SkillsSpec } from '../types.js';
 import { asObject, isJsonObject, optionalString, type JsonObject } from '../json.js';
+import { parseControllerRevision } from '../objects/controller-revision-view.js';
 
 export { MAX_REVISION } from './revision-schema.js';
 export const AGENT_LABEL = 'agent-manager.giantswarm.io/agent';
@@ -124,6 +125,8 @@ export function specOfValues(values: Values): RevisionSpec {
   if (harness) {
     spec.harness = harness;
     const plugins = Array.isArray(values.plugins) ? values.plugins.map(asObject) : [];
+    // safe: parseRevision calls this only on values the revision schema accepted, whose valuesSchema.plugins holds
+    // each entry to a Plugin's shape (a pinned git or oci source, its path and skills).
     if (plugins.length > 0) spec.plugins = plugins as unknown as NonNullable<RevisionSpec['plugins']>;
     if (asObject(values.muster).requireApproval === true) spec.requireApproval = true;
   }
@@ -242,6 +245,7 @@ export function buildRevision(agent: string, revision: number, owner: RevisionOw
 }
 
 const OPERATIONS: readonly RevisionOperation[] = ['create', 'update', 'rollback'];
+const isOperation = (v: unknown): v is RevisionOperation => OPERATIONS.some((o) => o === v);
 
 /**
  * A ControllerRevision read back through the revision schema (core/revisions/revision-schema.ts), or
@@ -251,19 +255,13 @@ const OPERATIONS: readonly RevisionOperation[] = ['create', 'update', 'rollback'
  * of the curated fields beside them.
  */
 export function parseRevision(object: JsonObject): StoredRevision | undefined {
-  const meta = asObject(object.metadata);
-  const revision = object.revision;
-  if (typeof revision !== 'number' || !Number.isInteger(revision) || revision < 1 || revision > MAX_REVISION) {
-    return undefined;
-  }
-  const owners = Array.isArray(meta.ownerReferences) ? meta.ownerReferences.map(asObject) : [];
-  const owner = owners.find((o) => o.kind === 'HelmRelease');
-  const base = { revision, name: String(meta.name ?? ''), createdAt: String(meta.creationTimestamp ?? '') };
-  const ownerUid = optionalString(owner?.uid);
-  const operation = asObject(object.data).operation;
+  const { meta, revision, data: rawData, ownerUid } = parseControllerRevision(object);
+  if (revision === undefined || revision < 1 || revision > MAX_REVISION) return undefined;
+  const base = { revision, name: meta.name, createdAt: meta.creationTimestamp ?? '' };
+  const operation = rawData.operation;
   const malformed = (problem: string): StoredRevision => ({
     ...base,
-    ...(OPERATIONS.includes(operation as RevisionOperation) ? { operation: operation as RevisionOperation } : {}),
+    ...(isOperation(operation) ? { operation } : {}),
     changed: [], spec: {}, values: {}, problem, ...(ownerUid ? { ownerUid } : {}),
   });
   const parsed = storedRevisionSchema.safeParse(object);
@@ -275,7 +273,7 @@ export function parseRevision(object: JsonObject): StoredRevision | undefined {
   } else {
     const copied = copiedSpecSchema.safeParse(data.spec);
     if (!copied.success) return malformed(revisionProblem(copied.error.issues, ['data', 'spec']));
-    spec = copied.data as RevisionSpec;
+    spec = copied.data;
   }
   const out: StoredRevision = {
     ...base, operation: data.operation, changed: data.changed ?? [], spec, values: data.values,
@@ -283,11 +281,11 @@ export function parseRevision(object: JsonObject): StoredRevision | undefined {
   if (optionalString(data.requestedBy)) out.requestedBy = data.requestedBy;
   if (data.rolledBackTo !== undefined) out.rolledBackTo = data.rolledBackTo;
   // Stored by us, but editable by anyone who may write revisions: parsed as untrusted.
-  const askedSkills = (data as { skillRefs?: unknown }).skillRefs;
+  const askedSkills = data.skillRefs;
   const skillRefs = isJsonObject(askedSkills) ? parseSkillRefs(JSON.stringify(askedSkills)) : {};
   if (skillRefs.gitRefs || skillRefs.refs) out.skillRefs = skillRefs;
   if (ownerUid) out.ownerUid = ownerUid;
-  const guard = guardOf((data as { guard?: unknown }).guard);
+  const guard = guardOf(data.guard);
   if (guard) out.guard = guard;
   return out;
 }

@@ -19,6 +19,7 @@ export const SPEC_FROM_VALUES = { $ref: 'values' } as const;
 
 const revisionNumber = z.number().int().min(1).max(MAX_REVISION);
 const stringMap = z.record(z.string(), z.string());
+// safe: Object.fromEntries types its keys as string; they are exactly AGENT_STRING_FIELDS, each an optional string.
 const agentStrings = Object.fromEntries(AGENT_STRING_FIELDS.map((f) => [f, z.string().optional()])) as Record<
   (typeof AGENT_STRING_FIELDS)[number], z.ZodOptional<z.ZodString>
 >;
@@ -72,6 +73,9 @@ const dataSchema = z.looseObject({
   // The marker or a copy (copiedSpecSchema); read apart, so a refusal names the copy's field.
   spec: z.unknown().optional(),
   values: valuesSchema,
+  // Read apart as untrusted input (parseSkillRefs, guardOf), so any value passes here.
+  skillRefs: z.unknown().optional(),
+  guard: z.unknown().optional(),
 });
 
 /** The parts of a ControllerRevision a revision is made of. */

@@ -9,7 +9,7 @@ import { invalid } from '../errors.js';
 import { goQuote } from '../go-quote.js';
 import { parseSkillOci } from './skill-oci.js';
 import type { GitRef, SkillsSpec } from '../types.js';
-import { isJsonObject } from '../json.js';
+import { isJsonObject, stringField, stringOr, type JsonObject } from '../json.js';
 
 /** The longest skill name, in bytes of UTF-8 (Go's `len`). */
 export const MAX_SKILL_NAME_BYTES = 63;
@@ -65,6 +65,7 @@ export function skillsViolations(skills: unknown): string[] {
 export function validateSkills(skills: unknown): SkillsSpec | undefined {
   const violations = skillsViolations(skills);
   if (violations.length > 0) throw invalid(violations.join('; '));
+  // safe: skillsViolations found nothing wrong, so `skills` is absent or has the SkillsSpec shape.
   return (skills ?? undefined) as SkillsSpec | undefined;
 }
 
@@ -102,7 +103,7 @@ function gitRefsViolations(gitRefs: unknown): string[] {
     const problems = gitRefViolations(ref, at);
     out.push(...problems);
     if (problems.length > 0) return;
-    const name = gitSkillName(ref as unknown as GitRef);
+    const name = gitSkillName(gitRefOf(ref));
     const first = mounted.get(name);
     if (first !== undefined) out.push(`skills.gitRefs[${first}] and ${at} both mount as ${goQuote(name)}; give one ` +
       `of them another name`);
@@ -111,11 +112,19 @@ function gitRefsViolations(gitRefs: unknown): string[] {
   return out;
 }
 
+/** A git reference's fields, each a string or absent (a field of another type reads as absent). */
+function gitRefOf(ref: JsonObject): Partial<GitRef> & { url: string } {
+  return {
+    url: stringOr(ref.url, ''), path: stringField(ref.path), ref: stringField(ref.ref),
+    commit: stringField(ref.commit), name: stringField(ref.name),
+  };
+}
+
 /** The problems of one git reference whose fields are all checked for type first. */
 function gitRefViolations(ref: Record<string, unknown>, at: string): string[] {
   const out: string[] = [];
   for (const key of Object.keys(ref)) {
-    if (!(GIT_REF_FIELDS as readonly string[]).includes(key)) {
+    if (!GIT_REF_FIELDS.some((field) => field === key)) {
       out.push(`${at}.${key} is not a git reference field (use url, path, ref, commit or name)`);
     }
   }
@@ -130,9 +139,7 @@ function gitRefViolations(ref: Record<string, unknown>, at: string): string[] {
     if (typeof value === 'string' && CONTROL.test(value)) out.push(controlText(`${at}.${key}`, value));
   }
   if (out.length > 0) return out;
-  const {
-    url, path, ref: gitRef, commit, name,
-  } = ref as { url?: string; path?: string; ref?: string; commit?: string; name?: string };
+  const { url, path, ref: gitRef, commit, name } = gitRefOf(ref);
   if (!url?.trim()) out.push(`${at}.url is required: the repository's http(s) URL, e.g. ` +
     `https://github.com/giantswarm/agent-skills`);
   else if (!HTTP_URL.test(url)) out.push(`${at}.url ${goQuote(url)} must be an http(s) URL`);

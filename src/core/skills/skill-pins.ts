@@ -8,6 +8,7 @@
 import { gitSkillName } from './skill-input.js';
 import { parseSkillOci, pinnedOci, type SkillOciReference } from './skill-oci.js';
 import type { GitRef, SkillsSpec } from '../types.js';
+import { asObject, isJsonObject, stringOr } from '../json.js';
 
 export const SKILL_REFS_ANNOTATION = 'agent-manager.giantswarm.io/skill-refs';
 
@@ -159,6 +160,7 @@ export function applyPins(
 }
 
 function pinnedFromLookup(p: PlannedPin, answers: ReadonlyMap<string, string>): string {
+  // safe: planPins gives every OCI skill without a digest an `oci` lookup, and only those reach here.
   const lookup = p.lookup as Extract<PinLookup, { kind: 'oci' }>;
   return pinnedOci(lookup.reference, answers.get(lookupKey(lookup)) ?? '');
 }
@@ -202,21 +204,22 @@ export function parseSkillRefs(text: string | undefined): SkillRefs {
   } catch {
     return {};
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {};
-  const { gitRefs, refs } = raw as { gitRefs?: unknown; refs?: unknown };
+  if (!isJsonObject(raw)) return {};
+  const { gitRefs, refs } = raw;
   const str = (v: unknown): v is string => typeof v === 'string' && v !== '';
   const out: SkillRefs = {};
   if (Array.isArray(gitRefs)) {
     const entries = gitRefs.flatMap((g: unknown) => {
-      const e = (typeof g === 'object' && g !== null ? g : {}) as Record<string, unknown>;
-      if (!str(e.name) || !str(e.url) || !isFullCommit(e.commit as string)) return [];
-      return [{ name: e.name, url: e.url, ...(str(e.ref) ? { ref: e.ref } : {}), commit: e.commit as string }];
+      const e = asObject(g);
+      const commit = stringOr(e.commit, '');
+      if (!str(e.name) || !str(e.url) || !isFullCommit(commit)) return [];
+      return [{ name: e.name, url: e.url, ...(str(e.ref) ? { ref: e.ref } : {}), commit }];
     });
     if (entries.length > 0) out.gitRefs = entries;
   }
   if (Array.isArray(refs)) {
     const entries = refs.flatMap((r: unknown) => {
-      const e = (typeof r === 'object' && r !== null ? r : {}) as Record<string, unknown>;
+      const e = asObject(r);
       return str(e.ref) && typeof e.digest === 'string' && /^sha256:[0-9a-f]{64}$/.test(e.digest)
         ? [{ ref: e.ref, digest: e.digest }] : [];
     });

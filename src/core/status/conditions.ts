@@ -5,7 +5,7 @@
  */
 import { formatKubeTime } from '../kube-time.js';
 import type { Condition } from '../types.js';
-import { stringOr } from '../json.js';
+import { asObject, stringOr } from '../json.js';
 
 /** The reason findCondition gives a type held twice with different statuses. */
 export const CONTRADICTORY = 'Contradictory';
@@ -56,7 +56,7 @@ export function parseConditions(raw: unknown): Condition[] {
   const out: Condition[] = [];
   for (const item of raw) {
     if (typeof item !== 'object' || item === null) continue;
-    const m = item as Record<string, unknown>;
+    const m = asObject(item);
     const c: Condition = { type: stringOr(m.type, ''), status: stringOr(m.status, '') };
     if (stringOr(m.reason, '')) c.reason = stringOr(m.reason, '');
     if (stringOr(m.message, '')) c.message = stringOr(m.message, '');

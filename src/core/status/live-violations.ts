@@ -61,9 +61,9 @@ export function splitViolations(
 /** The update argument that sets the value at `tokens`, if one does. */
 function argumentFor(tokens: readonly string[]): string | undefined {
   const [top, field] = tokens;
-  if (top === 'agent' && (AGENT_STRING_FIELDS as readonly string[]).includes(field ?? '')) return field;
+  if (top === 'agent' && AGENT_STRING_FIELDS.some((f) => f === field)) return field;
   if (top === 'modelConfig' && (field === undefined || field === 'name')) return 'modelConfig';
-  return (WHOLE_BLOCKS as readonly string[]).find((key) => key === top);
+  return WHOLE_BLOCKS.find((key) => key === top);
 }
 
 /** The first allowed value of a string enum at `tokens` in the schema's plain `properties`, if there is one. */

@@ -7,6 +7,7 @@
  */
 import { invalid } from '../errors.js';
 import { goQuote } from '../go-quote.js';
+import { asObject } from '../json.js';
 
 /** The header the agent's muster binding carries the toolset in. */
 export const TOOLSET_HEADER = 'X-Muster-Toolset';
@@ -144,8 +145,7 @@ export function selectorViolation(selector: string): string | undefined {
  * `toolNames` is removed; JSON null counts as absent, any other value (even `[]`) is refused.
  */
 export function removedArgumentViolation(input: unknown): string | undefined {
-  if (typeof input !== 'object' || input === null) return undefined;
-  const toolNames = (input as Record<string, unknown>).toolNames;
+  const { toolNames } = asObject(input);
   return toolNames === undefined || toolNames === null ? undefined : TOOL_NAMES_REFUSAL;
 }
 
@@ -187,8 +187,7 @@ export type ReadToolset =
  * every tool the gateway gives its caller.
  */
 export function readToolset(values: unknown): ReadToolset {
-  const toolset = typeof values === 'object' && values !== null
-    ? (values as Record<string, unknown>)[TOOLSET_VALUES_KEY] : undefined;
+  const toolset = asObject(values)[TOOLSET_VALUES_KEY];
   if (toolset === undefined || toolset === null) return { implicitFullAccess: true };
   const problem = toolsetViolation(toolset, { required: false });
   if (!isStringList(toolset)) return { toolsetProblem: problem ?? NOT_A_LIST_TEXT };

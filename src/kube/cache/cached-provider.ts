@@ -87,8 +87,8 @@ class CachedReadPort extends WriteNotingPort {
     if (found && !may && options?.onChance) return [];
     if (found && may) {
       this.cache.reads.cache++;
-      // The store's own frozen array when unfiltered: readers only map over it.
       const items = found.feed.items();
+      // safe: the store's own frozen array when unfiltered, typed readonly by the store; readers only map over it.
       return (found.filter ? items.filter(found.filter) : items) as KubeObject[];
     }
     this.cache.reads.api++;

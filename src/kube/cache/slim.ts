@@ -8,6 +8,7 @@
  */
 import type { Gvr, KubeObject } from '../../service/ports.js';
 import { isJsonObject, type JsonObject } from '../../core/json.js';
+import { isKubeObject } from '../kube-json.js';
 
 /** `from`'s own fields among `keys` that are set, in `keys`' order. */
 function pick(from: unknown, keys: readonly string[]): JsonObject {
@@ -94,8 +95,10 @@ export function slim(gvr: Pick<Gvr, 'group' | 'resource'>, object: KubeObject): 
   const key = `${gvr.group}/${gvr.resource}`;
   if (object.metadata?.managedFields !== undefined) {
     const { managedFields: _dropped, ...metadata } = object.metadata;
-    object = { ...object, metadata: metadata as KubeObject['metadata'] };
+    object = { ...object, metadata };
   }
   const trim = Object.hasOwn(SLIM, key) ? SLIM[key] : undefined;
-  return trim ? (trim(object) as unknown as KubeObject) : object;
+  const trimmed = trim?.(object);
+  // A trim keeps apiVersion, kind and metadata.name; an object that had none stays whole.
+  return isKubeObject(trimmed) ? trimmed : object;
 }

@@ -21,6 +21,7 @@ import { ClientNodeKube } from '../client-node-kube.js';
 import { instrumentKube, instrumentProvider, type KubeCallHook } from '../instrumented.js';
 import { CallerProvider, ServiceAccountProvider } from '../providers.js';
 import { trustingIdentityProvider } from './workload-errors.js';
+import { asObject } from '../../core/json.js';
 
 const SUFFIX = '-kubeconfig';
 
@@ -59,7 +60,7 @@ export class SecretWorkloadClusters implements WorkloadClusters {
     const namespace = organizationNamespace(target.organization);
     const secret = await this.options.secrets.get(this.types.secret, namespace, kubeconfigSecretName(target.cluster));
     if (!secret) throw invalid(missingKubeconfigText(target));
-    const encoded = (secret.data as Record<string, unknown> | undefined)?.[KUBECONFIG_KEY];
+    const encoded = asObject(secret.data)[KUBECONFIG_KEY];
     if (typeof encoded !== 'string' || encoded === '') throw invalid(emptyKubeconfigText(target));
     const key = `${target.organization}/${target.cluster}`;
     const resourceVersion = secret.metadata.resourceVersion ?? '';

@@ -12,7 +12,7 @@ const TRUST = "a workload cluster's apiserver must trust the installation's iden
   + '(OIDC issuer and client id set when the cluster is created)';
 
 /** The 401 of a workload cluster in words that say what to fix; any other error as it is. */
-export function workloadRefusal(err: unknown): unknown {
+export function workloadRefusal<E>(err: E): E | AppError {
   if (!(err instanceof AppError) || err.code !== ErrorCode.Unauthenticated || err.detail.includes(TRUST)) return err;
   const at = err.detail.indexOf(REFUSED);
   const detail = at < 0
@@ -25,12 +25,12 @@ export function workloadRefusal(err: unknown): unknown {
 function translated<T extends object>(port: T): T {
   return new Proxy(port, {
     get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
+      const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         // A watch's end carries its error to the handlers: translate it there too.
         if (property === 'watch') args = withHandlers(args);
-        return Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args)).catch((err: unknown) => {
+        return Promise.resolve<unknown>(Reflect.apply(value, target, args)).catch((err: unknown) => {
           throw workloadRefusal(err);
         });
       };
@@ -39,10 +39,11 @@ function translated<T extends object>(port: T): T {
 }
 
 function withHandlers(args: unknown[]): unknown[] {
+  // safe: `translated` wraps a WatchPort, whose watch takes its handlers fifth.
   const handlers = args[4] as Parameters<WatchPort['watch']>[4];
   const wrapped: typeof handlers = {
     onEvent: (type, object) => handlers.onEvent(type, object),
-    onEnd: (failure) => handlers.onEnd(failure && { ...failure, error: workloadRefusal(failure.error) as AppError }),
+    onEnd: (failure) => handlers.onEnd(failure && { ...failure, error: workloadRefusal(failure.error) }),
   };
   return [...args.slice(0, 4), wrapped];
 }

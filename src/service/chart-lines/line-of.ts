@@ -16,7 +16,9 @@ import type { LineChart } from '../../core/chart-lines/spec-checks.js';
 import { schemaDeclares } from '../../core/values-schema.js';
 import type { OperationEnv } from '../operation-env.js';
 import { sourceOfRelease } from './shared-source.js';
-import { asObject, optionalString } from '../../core/json.js';
+import { optionalString } from '../../core/json.js';
+import { parseHelmRelease } from '../../core/objects/helm-release-view.js';
+import { parseOciRepository } from '../../core/objects/oci-repository-view.js';
 
 /** The line new sources get: the configured range's. */
 export function defaultLine(env: Pick<OperationEnv, 'compose'>): ChartLine {
@@ -26,8 +28,7 @@ export function defaultLine(env: Pick<OperationEnv, 'compose'>): ChartLine {
 /** What an OCIRepository says of its line: the revision it resolved and its range. */
 export function sourceFacts(source: KubeObject | undefined): LineSource | undefined {
   if (!source || source.metadata.deletionTimestamp) return undefined;
-  const revision = optionalString(asObject(asObject(source.status).artifact).revision);
-  const range = optionalString(asObject(asObject(source.spec).ref).semver);
+  const { revision, semver: range } = parseOciRepository(source);
   return { ...(revision ? { revision } : {}), ...(range ? { range } : {}) };
 }
 
@@ -51,8 +52,7 @@ export async function lineOfRelease(
   const where = `the OCIRepository ${ref?.namespace ?? ''}/${ref?.name ?? ''} of HelmRelease ` +
     `${release.metadata.namespace ?? ''}/${release.metadata.name}`;
   if (source) return lineOf(env, source, where);
-  const history = asObject(release.status).history;
-  const installed = Array.isArray(history) ? optionalString(asObject(history[0]).chartVersion) : undefined;
+  const installed = optionalString(parseHelmRelease(release).status.history[0]?.chartVersion);
   const found = lineOfSource(installed ? { revision: installed } : undefined, lineOfRange, defaultLine(env));
   if ('unsupported' in found) throw invalid(unsupportedLineText(found.unsupported, where));
   return found.line;

@@ -8,6 +8,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backendError, isAppError } from '../../core/errors.js';
+import { parseHelmRelease, releaseSource } from '../../core/objects/helm-release-view.js';
 import type { KubeObject, KubePort } from '../ports.js';
 import type { ResourceTypes } from '../resources.js';
 
@@ -25,15 +26,9 @@ export function isLive(object: KubeObject | undefined): object is KubeObject {
   return object !== undefined && !object.metadata.deletionTimestamp;
 }
 
-type ChartRef = { kind?: unknown; name?: unknown; namespace?: unknown };
-
 /** The source a release renders from, when it renders from an OCIRepository. */
 export function sourceOfRelease(release: KubeObject): SourceRef | undefined {
-  const ref = (release.spec as { chartRef?: ChartRef } | undefined)?.chartRef ?? {};
-  if (ref.kind !== 'OCIRepository' || typeof ref.name !== 'string') return undefined;
-  const namespace = typeof ref.namespace === 'string' && ref.namespace !== '' ? ref.namespace
-    : release.metadata.namespace ?? '';
-  return { namespace, name: ref.name };
+  return releaseSource(parseHelmRelease(release), release.metadata.namespace ?? '');
 }
 
 /** Names of the live releases that render from the source, except the one with `exceptUid`. */

@@ -7,6 +7,7 @@
  */
 import { toAppError } from '../../core/errors.js';
 import { CLUSTER_LABEL, organizationNamespace, parseOrganization } from '../../core/fleet/target-cluster.js';
+import { parseHelmRelease } from '../../core/objects/helm-release-view.js';
 import type { Agent } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationEnv } from '../operation-env.js';
@@ -67,7 +68,7 @@ async function releasesOf(
       env.types.helmRelease, organizationNamespace(organization), { labelSelector: `${CLUSTER_LABEL}=${cluster}` },
     );
     return releases
-      .filter((r) => (r.spec as { targetNamespace?: unknown } | undefined)?.targetNamespace === namespace)
+      .filter((r) => parseHelmRelease(r).targetNamespace === namespace)
       .map((r) => readAgent(undefined, r, releaseAgentName(r)));
   } catch {
     return [];

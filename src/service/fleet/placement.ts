@@ -9,6 +9,7 @@
 import {
   CLUSTER_LABEL, organizationNamespace, placeOnCluster, placedReleaseName, type TargetCluster,
 } from '../../core/fleet/target-cluster.js';
+import { parseHelmRelease } from '../../core/objects/helm-release-view.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type {
   Gvr, KubeObject, KubePort, KubeProvider, ListOptions, WatchEventHandlers, WatchPort, WatchSelectors, WriteCallOptions,
@@ -51,11 +52,11 @@ function clusterSelector(p: Placement, options: ListOptions = {}): ListOptions {
 /** A release of this cluster that installs into the agent's namespace. */
 const installsHere = (p: Placement, release: KubeObject): boolean =>
   release.metadata.labels?.[CLUSTER_LABEL] === p.target.cluster
-  && (release.spec as { targetNamespace?: unknown } | undefined)?.targetNamespace === p.namespace;
+  && parseHelmRelease(release).targetNamespace === p.namespace;
 
 /** The placed release of `agent` on this cluster: installed into the agent's namespace under the agent's name. */
 const isAgentsRelease = (p: Placement, release: KubeObject, agent: string): boolean =>
-  installsHere(p, release) && (release.spec as { releaseName?: unknown } | undefined)?.releaseName === agent;
+  installsHere(p, release) && parseHelmRelease(release).releaseName === agent;
 
 /** The kubernetes port of a placed agent: `management` for the release side, `workload` for the rest. */
 export function placedKube(p: Placement, management: KubePort, workload: KubePort): KubePort {
@@ -106,8 +107,7 @@ export function placedKube(p: Placement, management: KubePort, workload: KubePor
 function placedObject(p: Placement, side: Exclude<Side, 'workload'>, object: KubeObject): KubeObject {
   const namespace = object.metadata.namespace ?? p.namespace;
   if (side === 'release' && namespace === p.namespace) {
-    const release = object as unknown as Parameters<typeof placeOnCluster>[0];
-    return placeOnCluster(release, p.target, object.metadata.name, p.namespace) as unknown as KubeObject;
+    return placeOnCluster(object, p.target, object.metadata.name, p.namespace);
   }
   const metadata = { ...object.metadata, namespace: managementNamespace(p, namespace) };
   if (side === 'revision') {

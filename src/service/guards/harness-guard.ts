@@ -17,6 +17,7 @@ import { callerLogValue, type RequestContext } from '../../identity/caller.js';
 import type { ResolvedSchema } from '../ports.js';
 import type { OperationEnv } from '../operation-env.js';
 import { checkClaudeToolset } from './claude-toolset-check.js';
+import { asObject } from '../../core/json.js';
 
 /** What a guarded write writes: the values (the note and egress added on a claude Harness) and the verdict. */
 export type Guarded = { values: Values; guard?: GuardVerdict } | { refuse: GuardRefusal };
@@ -31,8 +32,8 @@ export interface GuardInput {
 
 /** The Harness the values name, when it is one of the namespace's with the claude runtime. */
 function claudeHarness(values: Values, harnesses: readonly Harness[]): string | undefined {
-  const agent = values.agent as { harness?: unknown } | undefined;
-  const name = typeof agent?.harness === 'string' ? agent.harness : undefined;
+  const { harness } = asObject(values.agent);
+  const name = typeof harness === 'string' ? harness : undefined;
   return harnesses.some((h) => h.name === name && h.runtime === 'claude') ? name : undefined;
 }
 

@@ -7,6 +7,8 @@
 import type { Values } from '../../core/writes/compose.js';
 import { changedPaths, jsonEqual } from '../../core/diff.js';
 import { isAppError } from '../../core/errors.js';
+import { asObject } from '../../core/json.js';
+import { parseHelmRelease } from '../../core/objects/helm-release-view.js';
 import type { To2xOptions } from '../../core/migration/map-to-2x.js';
 import type { AgentPlan, NamespacePlan } from '../../core/migration/plan.js';
 import { writable } from '../../core/migration/plan.js';
@@ -54,13 +56,12 @@ async function moveRelease(
   // A controller's status write between the read and the replace is retried; a change of the values is not.
   for (let attempt = 1; ; attempt++) {
     const current = (await kube.get(env.types.helmRelease, namespace, agent.name)) ?? release;
-    if (!jsonEqual((current.spec as Record<string, unknown>).values ?? {}, agent.before)) {
+    if (!jsonEqual(parseHelmRelease(current).rawValues ?? {}, agent.before)) {
       throw new Error(`HelmRelease ${namespace}/${agent.name} changed since it was planned; run migrate again`);
     }
     const next = structuredClone(current);
-    const spec = next.spec as Record<string, unknown>;
-    spec.values = agent.after;
-    spec.chartRef = { ...(spec.chartRef as Record<string, unknown>), name: target };
+    const spec = asObject(next.spec);
+    next.spec = { ...spec, values: agent.after, chartRef: { ...asObject(spec.chartRef), name: target } };
     const history = await readHistory(kube, env.types, namespace, agent.name);
     const revision = nextNumber(history, current);
     stampRevision(next, revision);

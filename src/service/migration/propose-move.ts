@@ -3,7 +3,6 @@
  * repository Flux applies it from, git as the base, one pull request carrying the values, the chartRef and the new
  * source's file (core/migration/commit-move.ts). Nothing is written to the cluster; Flux applies it once merged.
  */
-import type { ComposedObject } from '../../core/writes/compose.js';
 import { planMove } from '../../core/migration/commit-move.js';
 import type { To2xOptions } from '../../core/migration/map-to-2x.js';
 import { mapValues, type AgentPlan, type NamespacePlan } from '../../core/migration/plan.js';
@@ -19,7 +18,7 @@ export async function proposeMove(
   options: To2xOptions,
 ): Promise<string | undefined> {
   const namespace = plan.namespace;
-  const source = targetSourceObject(env, namespace, plan.to, undefined) as unknown as ComposedObject;
+  const source = targetSourceObject(env, namespace, plan.to, undefined);
   const commit = await commitChange(env, ctx, kube, {
     operation: 'update', namespace, name: agent.name, release, options: { mode: 'commit' },
     plan: (input) => planMove(input, (base) => mapValues(base, plan.to, options), plan.targetSource, source),

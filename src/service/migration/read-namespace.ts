@@ -15,7 +15,9 @@ import type { OperationEnv } from '../operation-env.js';
 import type { KubeObject, KubePort } from '../ports.js';
 import { listAnyAgents } from '../reads/agent-objects.js';
 import { kustomizationOf, provenanceOf } from '../reads/read-model.js';
-import { isLive, sourceOfRelease } from '../chart-lines/shared-source.js';
+import { isLive } from '../chart-lines/shared-source.js';
+import { parseHelmRelease, releaseSource } from '../../core/objects/helm-release-view.js';
+import { parseOciRepository } from '../../core/objects/oci-repository-view.js';
 import { SkillPinner } from '../writes/skill-pinning.js';
 import { asObject, type JsonObject } from '../../core/json.js';
 
@@ -41,6 +43,8 @@ function ownerOf(release: KubeObject): { owner: ReleaseOwner; kustomization?: st
 async function pinned(pinner: SkillPinner, values: Values): Promise<{ values: Values } | { refusal: string }> {
   const block = asObject(values.skills);
   if (Array.isArray(values.skills) || !pinner.enabled || (!block.gitRefs && !block.refs)) return { values };
+  // safe: the block as the release holds it, written through validateSkills by our writes; one edited by hand
+  // into another shape fails the pin below, which refuses the move instead of writing it.
   const spec = { gitRefs: block.gitRefs, refs: block.refs } as SkillsSpec;
   try {
     const { skills } = await pinner.pin(spec);
@@ -63,20 +67,22 @@ export async function readNamespace(
     kube.list(env.types.ociRepository, namespace),
     listAnyAgents(env, kube, namespace),
   ]);
-  const sources = new Map(repositories.filter((s) => isLive(s) && asObject(s.spec).url === env.compose.chartOciUrl)
+  const sources = new Map(repositories
+    .filter((s) => isLive(s) && parseOciRepository(s).url === env.compose.chartOciUrl)
     .map((s) => [s.metadata.name, s]));
   const pinner = new SkillPinner(env.deps.skillResolver, ctx);
   const out: NamespaceRead['releases'] = [];
   for (const release of releases.filter(isLive)) {
-    const ref = sourceOfRelease(release);
+    const view = parseHelmRelease(release);
+    const ref = releaseSource(view, release.metadata.namespace ?? '');
     const source = ref && ref.namespace === namespace ? sources.get(ref.name) : undefined;
     if (!ref || !source) continue;
     const line = lineOf(env, source, `the OCIRepository ${namespace}/${ref.name}`);
-    const values = asObject(asObject(release.spec).values);
+    const { values } = view;
     const skills = to === '2.x' && line !== to ? await pinned(pinner, values) : { values };
     out.push({
       name: release.metadata.name, object: release, source: ref.name, line, ...ownerOf(release),
-      suspended: asObject(release.spec).suspend === true,
+      suspended: view.suspended,
       values: 'values' in skills ? skills.values : values, live: values,
       ...('refusal' in skills ? { pinRefusal: skills.refusal } : {}),
     });

@@ -5,7 +5,10 @@
  * namespace has moved, the shared source (`agent`, the one creates compose) follows the target line too, so
  * `lineOf` answers the target line for new agents; old-line sources nothing references any more go in contract.
  */
-import { buildOciRepository, chartNameOf, MANAGED_BY_LABEL, MANAGED_BY_VALUE } from '../../core/writes/compose.js';
+import {
+  buildOciRepository, chartNameOf, MANAGED_BY_LABEL, MANAGED_BY_VALUE, type ComposedObject,
+} from '../../core/writes/compose.js';
+import { asObject, isJsonObject } from '../../core/json.js';
 import type { ChartLine } from '../../core/chart-lines/major-line.js';
 import { lineOfRange } from '../../chart/line-range.js';
 import type { OperationEnv } from '../operation-env.js';
@@ -24,9 +27,10 @@ export function targetRange(env: Pick<OperationEnv, 'compose'>, line: ChartLine)
 /** The target line's source, cloned from the namespace's shared source (or composed when it has none). */
 export function targetSourceObject(
   env: Pick<OperationEnv, 'compose'>, namespace: string, line: ChartLine, shared: KubeObject | undefined,
-): KubeObject {
-  const base = buildOciRepository(namespace, env.compose) as unknown as KubeObject;
-  const spec = structuredClone((shared?.spec ?? base.spec) as Record<string, unknown>);
+): ComposedObject {
+  const base = buildOciRepository(namespace, env.compose);
+  const sharedSpec = shared?.spec;
+  const spec = structuredClone(isJsonObject(sharedSpec) ? sharedSpec : base.spec);
   spec.ref = { semver: targetRange(env, line) };
   return {
     apiVersion: shared?.apiVersion ?? base.apiVersion, kind: 'OCIRepository',
@@ -38,7 +42,7 @@ export function targetSourceObject(
 /** The shared source following the target line: its range replaced, everything else kept. */
 export function followingSource(env: Pick<OperationEnv, 'compose'>, shared: KubeObject, line: ChartLine): KubeObject {
   const next = structuredClone(shared);
-  const spec = (next.spec ?? {}) as Record<string, unknown>;
+  const spec = asObject(next.spec);
   spec.ref = { semver: targetRange(env, line) };
   next.spec = spec;
   return next;

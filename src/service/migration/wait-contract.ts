@@ -12,6 +12,7 @@ import { lineOf } from '../chart-lines/line-of.js';
 import type { OperationEnv } from '../operation-env.js';
 import type { KubeObject, KubePort } from '../ports.js';
 import { provenanceOf } from '../reads/read-model.js';
+import { parseMeta } from '../../core/objects/object-meta.js';
 import { agentStatus } from '../status/agent-status.js';
 import { removeSourceIfUnused } from '../chart-lines/shared-source.js';
 import type { PhaseOutcome } from './expand.js';
@@ -60,8 +61,7 @@ Promise<Array<{ type: OperationEnv['types']['agent']; object: KubeObject }>> {
   const out = [{ type: oldType, object: agent }];
   if (to === '2.x') {
     const deployment = await kube.get(env.types.deployment, namespace, name);
-    const owned = (deployment?.metadata.ownerReferences as Array<{ kind?: string; name?: string }> | undefined)
-      ?.some((o) => o.kind === 'Agent' && o.name === name);
+    const owned = parseMeta(deployment).ownerReferences.some((o) => o.kind === 'Agent' && o.name === name);
     if (deployment && owned) out.push({ type: env.types.deployment, object: deployment });
   }
   return out;

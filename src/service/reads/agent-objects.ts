@@ -38,8 +38,8 @@ Promise<KubeObject[]> {
   const v2type = env.types.agentV2;
   const [v1, v2] = await Promise.all([
     kube.list(env.types.agent, namespace),
-    v2type ? served(() => kube.list(v2type, namespace, { onChance: true }), [] as KubeObject[])
-      : Promise.resolve([] as KubeObject[]),
+    v2type ? served<KubeObject[]>(() => kube.list(v2type, namespace, { onChance: true }), [])
+      : Promise.resolve<KubeObject[]>([]),
   ]);
   if (v2.length === 0) return v1;
   const names = new Set(v2.map((a) => a.metadata.name));

@@ -15,6 +15,7 @@ import { listAnyAgents } from './agent-objects.js';
 import type { KubeObject, KubePort } from '../ports.js';
 import { agentOf, provenanceOf, releaseAgentName } from './read-model.js';
 import type { ResourceTypes } from '../resources.js';
+import { asObject } from '../../core/json.js';
 
 const key = (ns: string, name: string): string => `${ns}/${name}`;
 
@@ -87,10 +88,10 @@ export async function listAgents(rc: ReadContext, namespace: string): Promise<Li
   const [crs, releases, sources] = await Promise.all([
     listAnyAgents(rc, kube, namespace),
     kube.list(types.helmRelease, namespace),
-    kube.list(types.ociRepository, namespace).catch((err: unknown) => {
+    kube.list(types.ociRepository, namespace).catch((err: unknown): KubeObject[] => {
       warnings.push(`the OCIRepositories of namespace ${namespace} could not be listed, so HelmReleases not rendered `
         + `yet are recognised by the chart's source name only: ${toAppError(err).message}`);
-      return [] as KubeObject[];
+      return [];
     }),
   ]);
   const local = new Map(releases.map((r) => [r.metadata.name, r]));
@@ -133,8 +134,7 @@ export async function listAgents(rc: ReadContext, namespace: string): Promise<Li
 
 /** True for an object with the metadata every later step reads (an answer of any shape may come back). */
 function isNamedObject(object: KubeObject): boolean {
-  const meta = (object as { metadata?: unknown }).metadata;
-  return typeof meta === 'object' && meta !== null && typeof (meta as { name?: unknown }).name === 'string';
+  return typeof asObject(asObject(object).metadata).name === 'string';
 }
 
 /** One list item: the agent, or as much of it as could be read with `error`; never throws. */

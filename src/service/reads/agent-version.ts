@@ -36,7 +36,7 @@ export function agentVersion(release: KubeObject): string {
 }
 
 function computeVersion(release: KubeObject): string {
-  const { generation, uid, labels, annotations } = release.metadata as KubeObject['metadata'] & { generation?: number };
+  const { generation, uid, labels, annotations } = release.metadata;
   // One-shot hash (no Hash object per agent): a list computes one per agent.
   const digest = hash('sha256', `${uid ?? ''}\n${sortedJson(labels)}\n${sortedJson(annotations)}`).slice(0, 8);
   return `${typeof generation === 'number' ? generation : 0}-${digest}`;

@@ -13,6 +13,7 @@ import { chartLinesInfo } from '../chart-lines/lines-info.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationEnv } from '../operation-env.js';
 import { conditionsOf, prune } from './read-model.js';
+import { asObject } from '../../core/json.js';
 
 /**
  * get_info's answer, kept while what it reports is unchanged: everything but the chart's state and
@@ -98,7 +99,7 @@ export async function listModelConfigs(
   const namespace = env.settings.namespaces.resolve(namespaceArg);
   const items = await env.reads(ctx).list(env.types.modelConfig, namespace);
   const modelConfigs = items.map((item): ModelConfig => {
-    const spec = (item.spec ?? {}) as { provider?: unknown; model?: unknown };
+    const spec = asObject(item.spec);
     const conditions = conditionsOf(item);
     const accepted = findCondition(conditions, 'Accepted');
     return prune({

@@ -13,10 +13,11 @@ import { agentVersion } from './agent-version.js';
 import type { KubeObject } from '../ports.js';
 import { CLUSTER_LABEL } from '../../core/fleet/target-cluster.js';
 import { ErrorCode } from '../../core/errors.js';
-import { agentFromLine2Cr, isLine2Agent, templatePlugins } from '../../core/chart-lines/agent-2x.js';
-import { valuesShapeProblem } from '../../core/release-values.js';
+import { agentFromLine2Cr, templatePlugins } from '../../core/chart-lines/agent-2x.js';
 import { suspendedPending } from '../../core/status/rollout-stage.js';
-import { asObject, optionalString, stringList, wholeNumber, type JsonObject } from '../../core/json.js';
+import { asObject, optionalString, stringList, type JsonObject } from '../../core/json.js';
+import { parseAgent, type Agent0xView } from '../../core/objects/agent-view.js';
+import { parseHelmRelease, type HelmReleaseView } from '../../core/objects/helm-release-view.js';
 
 export const DISPLAY_NAME_ANNOTATION = 'ui.giantswarm.io/display-name';
 export const RELEASE_NAME_LABEL = 'helm.toolkit.fluxcd.io/name';
@@ -36,9 +37,8 @@ export function conditionsOf(object: KubeObject | undefined): Condition[] {
   return parseConditions(asObject(object?.status).conditions);
 }
 
-function musterBinding(tools: unknown): JsonObject | undefined {
-  if (!Array.isArray(tools)) return undefined;
-  return tools.map(asObject).find((t) => t.type === 'McpServer' || t.mcpServer !== undefined);
+function musterBinding(tools: readonly JsonObject[]): JsonObject | undefined {
+  return tools.find((t) => t.type === 'McpServer' || t.mcpServer !== undefined);
 }
 
 /** The toolset the chart rendered on the Agent's muster tool entry (0.6+ charts). */
@@ -52,23 +52,26 @@ function crToolset(binding: JsonObject | undefined): Pick<Agent, 'toolset' | 'im
 }
 
 /** The identity fields of an agent read from its kagent Agent CR, of either chart line. */
-export function agentFromCr(cr: KubeObject): Agent {
-  if (isLine2Agent(cr)) return prune(agentFromLine2Cr(cr));
-  const spec = asObject(cr.spec);
-  const declarative = asObject(spec.declarative);
-  const binding = musterBinding(declarative.tools);
-  const conditions = conditionsOf(cr);
-  const agent: Agent = {
-    name: cr.metadata.name,
-    namespace: cr.metadata.namespace ?? '',
+export function agentFromCr(object: KubeObject): Agent {
+  const cr = parseAgent(object);
+  return prune(cr.line === '2.x' ? agentFromLine2Cr(cr) : agentFromLine0Cr(object, cr));
+}
+
+/** The identity fields of a chart 0.x Agent. */
+function agentFromLine0Cr(object: KubeObject, cr: Agent0xView): Agent {
+  const binding = musterBinding(cr.tools);
+  const { conditions } = cr;
+  return {
+    name: object.metadata.name,
+    namespace: object.metadata.namespace ?? '',
     exists: true,
-    displayName: optionalString(cr.metadata.annotations?.[DISPLAY_NAME_ANNOTATION]),
-    description: optionalString(spec.description),
-    modelConfig: optionalString(declarative.modelConfig),
-    runtime: optionalString(declarative.runtime),
-    iconUrl: optionalString(spec.iconUrl),
-    systemMessage: optionalString(declarative.systemMessage),
-    skills: agentSkills(spec.skills),
+    displayName: optionalString(cr.meta.annotations[DISPLAY_NAME_ANNOTATION]),
+    description: cr.description,
+    modelConfig: cr.modelConfig,
+    runtime: cr.runtime,
+    iconUrl: cr.iconUrl,
+    systemMessage: cr.systemMessage,
+    skills: agentSkills(cr.skills),
     toolNames: stringList(asObject(binding?.mcpServer).toolNames),
     ...crToolset(binding),
     ready: conditionStatus(conditions, 'Ready'),
@@ -76,12 +79,11 @@ export function agentFromCr(cr: KubeObject): Agent {
     conditions: conditions.length > 0 ? conditions : undefined,
     managed: 'none',
   };
-  return prune(agent);
 }
 
 /** The skills a release's values carry, each pin beside what its annotation says was asked. */
-function releaseSkills(release: KubeObject, values: JsonObject): AgentSkills | undefined {
-  return agentSkills(values.skills, parseSkillRefs(release.metadata.annotations?.[SKILL_REFS_ANNOTATION]));
+function releaseSkills(release: HelmReleaseView): AgentSkills | undefined {
+  return agentSkills(release.values.skills, parseSkillRefs(release.meta.annotations[SKILL_REFS_ANNOTATION]));
 }
 
 /**
@@ -90,33 +92,30 @@ function releaseSkills(release: KubeObject, values: JsonObject): AgentSkills | u
  * as kustomize-controller's garbage collection reads it), never as a release free to write.
  */
 export function kustomizationOf(release: KubeObject): string | undefined {
-  const labels = release.metadata.labels;
-  return labels && Object.hasOwn(labels, KUSTOMIZATION_LABEL) ? String(labels[KUSTOMIZATION_LABEL]) : undefined;
+  return kustomizationLabel(release.metadata.labels ?? {});
+}
+
+function kustomizationLabel(labels: Readonly<Record<string, string>>): string | undefined {
+  return Object.hasOwn(labels, KUSTOMIZATION_LABEL) ? String(labels[KUSTOMIZATION_LABEL]) : undefined;
 }
 
 /** The release reference reported on an agent. */
-export function helmReleaseRef(release: KubeObject): HelmReleaseRef {
-  const spec = asObject(release.spec);
-  const status = asObject(release.status);
-  const conditions = conditionsOf(release);
-  const ready = findCondition(conditions, 'Ready');
-  const history = Array.isArray(status.history) ? status.history.map(asObject) : [];
-  const chartRef = asObject(spec.chartRef);
+export function helmReleaseRef(view: HelmReleaseView): HelmReleaseRef {
+  const { status, chartRef } = view;
+  const ready = findCondition(status.conditions, 'Ready');
   return prune({
-    name: release.metadata.name,
-    namespace: release.metadata.namespace ?? '',
-    ready: conditionStatus(conditions, 'Ready'),
+    name: view.meta.name,
+    namespace: view.meta.namespace ?? '',
+    ready: conditionStatus(status.conditions, 'Ready'),
     reason: optionalString(ready?.reason),
     message: optionalString(ready?.message),
-    chartVersion: optionalString(history[0]?.chartVersion) ?? optionalString(status.lastAttemptedRevision),
+    chartVersion: optionalString(status.history[0]?.chartVersion) ?? optionalString(status.lastAttemptedRevision),
     lastAttemptedRevision: optionalString(status.lastAttemptedRevision),
-    suspended: spec.suspend === true,
-    gitOpsOwned: kustomizationOf(release) !== undefined,
-    deleting: Boolean(release.metadata.deletionTimestamp),
-    chartRef: optionalString(chartRef.kind)
-      ? prune({
-          kind: String(chartRef.kind), name: String(chartRef.name ?? ''), namespace: optionalString(chartRef.namespace),
-        })
+    suspended: view.suspended,
+    gitOpsOwned: kustomizationLabel(view.meta.labels) !== undefined,
+    deleting: Boolean(view.meta.deletionTimestamp),
+    chartRef: chartRef?.kind
+      ? prune({ kind: chartRef.kind, name: chartRef.name ?? '', namespace: optionalString(chartRef.namespace) })
       : undefined,
   });
 }
@@ -126,29 +125,31 @@ export function helmReleaseRef(release: KubeObject): HelmReleaseRef {
  * label, in an organization's namespace (`org-<organization>`), placed as core/fleet/target-cluster.ts does.
  */
 export function placementOf(
-  release: KubeObject,
+  view: HelmReleaseView,
 ): { organization: string; cluster: string; namespace?: string } | undefined {
-  const spec = asObject(release.spec);
-  const cluster = optionalString(release.metadata.labels?.[CLUSTER_LABEL]);
-  const namespace = release.metadata.namespace ?? '';
-  if (!cluster || spec.kubeConfig === undefined || !namespace.startsWith('org-')) return undefined;
-  return { organization: namespace.slice('org-'.length), cluster, namespace: optionalString(spec.targetNamespace) };
+  const cluster = optionalString(view.meta.labels[CLUSTER_LABEL]);
+  const namespace = view.meta.namespace ?? '';
+  if (!cluster || !view.remote || !namespace.startsWith('org-')) return undefined;
+  return { organization: namespace.slice('org-'.length), cluster, namespace: optionalString(view.targetNamespace) };
 }
 
 /** The agent a release installs: `releaseName` for one placed on a workload cluster, else its own name. */
 export function releaseAgentName(release: KubeObject): string {
-  return (placementOf(release) && optionalString(asObject(release.spec).releaseName)) || release.metadata.name;
+  const view = parseHelmRelease(release);
+  return (placementOf(view) && optionalString(view.releaseName)) || release.metadata.name;
 }
 
 /** The agent as its release's values describe it, before kagent rendered anything. */
-export function agentFromRelease(release: KubeObject, agentName?: string): Agent {
-  const values = asObject(asObject(release.spec).values);
+export function agentFromRelease(
+  release: KubeObject, agentName?: string, view: HelmReleaseView = parseHelmRelease(release),
+): Agent {
+  const { values } = view;
   const agentValues = asObject(values.agent);
   // A release placed on a workload cluster installs the agent into its target namespace there.
-  const placed = placementOf(release);
+  const placed = placementOf(view);
   return prune({
-    name: agentName ?? optionalString(agentValues.name) ?? release.metadata.name,
-    namespace: placed?.namespace ?? release.metadata.namespace ?? '',
+    name: agentName ?? optionalString(agentValues.name) ?? view.meta.name,
+    namespace: placed?.namespace ?? view.meta.namespace ?? '',
     exists: false,
     displayName: optionalString(agentValues.displayName),
     description: optionalString(agentValues.description),
@@ -156,7 +157,7 @@ export function agentFromRelease(release: KubeObject, agentName?: string): Agent
     runtime: optionalString(agentValues.runtime),
     iconUrl: optionalString(agentValues.iconUrl),
     systemMessage: optionalString(agentValues.systemMessage),
-    skills: releaseSkills(release, values),
+    skills: releaseSkills(view),
     ...line2Fields(values),
     ready: null,
     accepted: null,
@@ -175,54 +176,57 @@ function line2Fields(values: JsonObject): Pick<Agent, 'harness' | 'plugins'> {
 }
 
 /** An agent with its release folded in: ownership, the release reference, values and toolset. */
-export function withRelease(agent: Agent, release: KubeObject | undefined): Agent {
-  if (!release) return agent;
-  const malformed = valuesShapeProblem(asObject(release.spec).values);
-  const values = asObject(asObject(release.spec).values);
+export function withRelease(
+  agent: Agent, release: KubeObject | undefined, view = release && parseHelmRelease(release),
+): Agent {
+  if (!release || !view) return agent;
+  const { values, valuesProblem: malformed } = view;
   // The release's values decide the toolset, not what kagent rendered on the Agent CR.
   const { toolset: _toolset, toolsetProblem: _problem, implicitFullAccess: _implicit, ...rest } = agent;
   // The skills too: the values hold the pins that run, the annotation what was asked for.
-  const skills = values.skills !== undefined ? releaseSkills(release, values) : rest.skills;
-  const placed = placementOf(release);
-  const ref = helmReleaseRef(release);
+  const skills = values.skills !== undefined ? releaseSkills(view) : rest.skills;
+  const placed = placementOf(view);
+  const ref = helmReleaseRef(view);
   return prune({
     ...rest,
     ...(placed ? { organization: placed.organization, cluster: placed.cluster } : {}),
     // A suspended release's change Flux has not applied: kagent's Ready speaks of the spec before it.
-    ...(suspendedPending(releaseGenerations(release, ref.suspended)) ? { ready: false } : {}),
+    ...(suspendedPending(releaseGenerations(view)) ? { ready: false } : {}),
     ...(ref.suspended ? { suspended: true as const } : {}),
     skills,
     ...line2Fields(values),
-    managed: kustomizationOf(release) !== undefined ? 'gitops' : 'helmrelease',
+    managed: ref.gitOpsOwned ? 'gitops' : 'helmrelease',
     helmRelease: ref,
     values: malformed ? undefined : values,
-    resourceVersion: release.metadata.resourceVersion || undefined,
+    resourceVersion: view.meta.resourceVersion || undefined,
     version: agentVersion(release),
     // Values that are no object say nothing of the toolset: not "no toolset", which reads as full access.
     ...(malformed ? { toolsetProblem: `${malformed}, so the toolset cannot be read` } : readToolset(values)),
-    ...(malformed && !rest.error ? { error: { code: ErrorCode.Invalid, message: malformedText(release, malformed) } }
+    ...(malformed && !rest.error ? { error: { code: ErrorCode.Invalid, message: malformedText(view, malformed) } }
       : {}),
   });
 }
 
 /** What suspendedPending reads of a release: whether it is suspended, its generation and the last one acted on. */
-function releaseGenerations(release: KubeObject, suspended: boolean) {
+function releaseGenerations(release: HelmReleaseView) {
   return {
-    suspended,
-    generation: wholeNumber(release.metadata.generation),
-    lastAttemptedGeneration: wholeNumber(asObject(release.status).lastAttemptedGeneration),
+    suspended: release.suspended,
+    generation: release.meta.generation,
+    lastAttemptedGeneration: release.status.lastAttemptedGeneration,
   };
 }
 
-function malformedText(release: KubeObject, problem: string): string {
-  const { namespace = '', name } = release.metadata;
+function malformedText(release: HelmReleaseView, problem: string): string {
+  const { namespace = '', name } = release.meta;
   return `the HelmRelease ${namespace}/${name} is malformed: ${problem}; fix its spec.values ` +
     `(kubectl edit helmrelease -n ${namespace} ${name}) or delete the agent and create it again`;
 }
 
 /** The identity fields a release's values state and an Agent renders. */
-const IDENTITY = ['displayName', 'description', 'modelConfig', 'runtime', 'iconUrl', 'systemMessage', 'harness',
-  'skills', 'plugins'] as const;
+function identityOf(agent: Agent): NonNullable<Agent['rendered']> {
+  const { displayName, description, modelConfig, runtime, iconUrl, systemMessage, harness, skills, plugins } = agent;
+  return { displayName, description, modelConfig, runtime, iconUrl, systemMessage, harness, skills, plugins };
+}
 
 /**
  * The read model of an agent from whatever objects exist (at least one of them). With a release, the identity
@@ -230,17 +234,12 @@ const IDENTITY = ['displayName', 'description', 'modelConfig', 'runtime', 'iconU
  * was written; what kagent has rendered so far is `rendered` (a bare Agent has only what it renders, at the top).
  */
 export function agentOf(cr: KubeObject | undefined, release: KubeObject | undefined, name: string): Agent {
-  if (!cr) return withRelease(agentFromRelease(release!, name), release);
+  const view = release && parseHelmRelease(release);
+  if (!cr) return withRelease(agentFromRelease(release!, name, view), release, view);
   const rendered = agentFromCr(cr);
-  if (!release || valuesShapeProblem(asObject(release.spec).values)) return withRelease(rendered, release);
-  const desired = agentFromRelease(release, name);
-  const agent: Agent = { ...rendered };
-  const seen: Record<string, unknown> = {};
-  for (const field of IDENTITY) {
-    (agent as Record<string, unknown>)[field] = desired[field];
-    if (rendered[field] !== undefined) seen[field] = rendered[field];
-  }
-  return withRelease({ ...agent, rendered: seen as Agent['rendered'] }, release);
+  if (!release || !view || view.valuesProblem) return withRelease(rendered, release, view);
+  const agent: Agent = { ...rendered, ...identityOf(agentFromRelease(release, name, view)) };
+  return withRelease({ ...agent, rendered: prune(identityOf(rendered)) }, release, view);
 }
 
 /**
@@ -249,18 +248,18 @@ export function agentOf(cr: KubeObject | undefined, release: KubeObject | undefi
  * a list is serialized), else `value` itself.
  */
 export function prune<T extends object>(value: T): T {
-  const record = value as Record<string, unknown>;
   let clean = true;
-  for (const key in record) {
-    if (record[key] === undefined) {
+  for (const key in value) {
+    if (value[key] === undefined) {
       clean = false;
       break;
     }
   }
   if (clean) return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(record)) {
-    if (record[key] !== undefined) out[key] = record[key];
+  const out: Partial<T> = {};
+  for (const key in value) {
+    if (value[key] !== undefined) out[key] = value[key];
   }
+  // safe: `out` is `value` without the keys whose value is undefined, which only optional fields of T may be.
   return out as T;
 }

@@ -16,6 +16,7 @@ import type { RevisionDetail, RevisionEntry } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import { agentNotFound, lookupAgent } from '../reads/lookup.js';
 import type { OperationEnv } from '../operation-env.js';
+import { parseHelmRelease } from '../../core/objects/helm-release-view.js';
 import type { KubeObject } from '../ports.js';
 import { historyNear, readHistory, releaseRevisions } from './revision-store.js';
 
@@ -34,7 +35,7 @@ interface ReleaseHistory {
 
 /** The live state a revision is compared with. */
 export function liveOf(release: KubeObject): LiveRelease {
-  const values = (release.spec as { values?: Record<string, unknown> } | undefined)?.values ?? {};
+  const { values } = parseHelmRelease(release);
   return { values, annotated: annotatedRevision(release.metadata.annotations), history: fluxHistory(release.status) };
 }
 

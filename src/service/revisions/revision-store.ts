@@ -142,38 +142,20 @@ export async function recordRevision(
   const limit = revisionLimit(env);
   const notes: string[] = [];
   const log = { ...callerLogFields(ctx), namespace, agent, revision };
-  const owner = {
-    apiVersion: release.apiVersion, kind: release.kind, name: release.metadata.name, namespace,
-    uid: release.metadata.uid ?? '',
-  };
-  let object: KubeObject | undefined;
-  if (revision === undefined) {
-    notes.push(`no revision of ${where} was recorded (the change itself was applied): every revision number up to ` +
-      `${MAX_REVISION} is taken`);
-    ctx.log.warn(log, 'revision not recorded: no number left');
-  } else if (limit > 0 && owner.uid !== '') {
-    object = buildRevision(agent, revision, owner, withAskedSkills(args.record, release)) as KubeObject;
-    const bytes = Buffer.byteLength(JSON.stringify(object));
-    if (bytes > MAX_REVISION_BYTES) {
-      object = undefined;
-      notes.push(`revision ${revision} of ${where} was not recorded (the change itself was applied): it would be ` +
-        `${bytes} bytes, more than the 1 MiB a revision may hold`);
-      ctx.log.warn({ ...log, bytes }, 'revision not recorded: too large');
-    }
-  }
+  const object = revisionToCreate(ctx, args, { namespace, where, limit, log }, notes);
   const obsolete = beyondLimit(releaseRevisions(history, release), limit - 1);
   const create = object ? kube.create(env.types.controllerRevision, object) : undefined;
   const [created, ...removed] = await Promise.allSettled([
     create ?? Promise.resolve(undefined),
     ...obsolete.map((r) => kube.remove(env.types.controllerRevision, namespace, r.name)),
   ]);
-  if (created!.status === 'rejected') {
+  if (created.status === 'rejected') {
     const why = messageOf(created.reason);
     notes.push(`revision ${String(revision)} of ${where} was not recorded (the change itself was applied): ${why}`);
     ctx.log.warn({ ...log, err: why }, 'revision not recorded');
   }
   const failed = rejections(removed);
-  if (create && created!.status === 'fulfilled') {
+  if (create && created.status === 'fulfilled') {
     const again = await pruneAfterCreate(env, kube, history, release, limit, obsolete.map((r) => r.name));
     failed.push(...again.failed);
     if (again.error !== undefined) {
@@ -192,11 +174,42 @@ export async function recordRevision(
       `${history.error}`);
     ctx.log.warn({ ...log, err: history.error }, 'revision history not readable');
   }
-  return create && created!.status === 'fulfilled' ? { revision, notes } : { notes };
+  return create && created.status === 'fulfilled' ? { revision, notes } : { notes };
+}
+
+/**
+ * The ControllerRevision recording `revision`, or undefined when none is created: no number left or too large
+ * (each noted for the caller and logged), no history kept (limit 0), or a release with no uid to own it.
+ */
+function revisionToCreate(
+  ctx: RequestContext,
+  args: { agent: string; release: KubeObject; revision: number | undefined; record: RevisionRecord },
+  at: { namespace: string; where: string; limit: number; log: object }, notes: string[],
+): KubeObject | undefined {
+  const { agent, release, revision } = args;
+  const { where, log } = at;
+  const owner = {
+    apiVersion: release.apiVersion, kind: release.kind, name: release.metadata.name, namespace: at.namespace,
+    uid: release.metadata.uid ?? '',
+  };
+  if (revision === undefined) {
+    notes.push(`no revision of ${where} was recorded (the change itself was applied): every revision number up to ` +
+      `${MAX_REVISION} is taken`);
+    ctx.log.warn(log, 'revision not recorded: no number left');
+    return undefined;
+  }
+  if (at.limit <= 0 || owner.uid === '') return undefined;
+  const object = buildRevision(agent, revision, owner, withAskedSkills(args.record, release));
+  const bytes = Buffer.byteLength(JSON.stringify(object));
+  if (bytes <= MAX_REVISION_BYTES) return object;
+  notes.push(`revision ${revision} of ${where} was not recorded (the change itself was applied): it would be ` +
+    `${bytes} bytes, more than the 1 MiB a revision may hold`);
+  ctx.log.warn({ ...log, bytes }, 'revision not recorded: too large');
+  return undefined;
 }
 
 const rejections = (settled: PromiseSettledResult<unknown>[]): string[] =>
-  settled.filter((r) => r.status === 'rejected').map((r) => messageOf((r as PromiseRejectedResult).reason));
+  settled.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => messageOf(r.reason));
 
 /**
  * The prune that follows this write's create: the release's revisions listed again (the create

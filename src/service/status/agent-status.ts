@@ -18,6 +18,7 @@ import type { KubeObject, KubePort } from '../ports.js';
 import { conditionsOf, provenanceOf } from '../reads/read-model.js';
 import type { ResourceTypes } from '../resources.js';
 import { foldStatus2x, isLine2Status } from './status-2x.js';
+import { parseAgent } from '../../core/objects/agent-view.js';
 import { generations, NO_RELEASE, releaseFacts, releaseTop, type StatusObjects } from './status-facts.js';
 import { asObject, finiteNumberOr, wholeNumber } from '../../core/json.js';
 
@@ -59,17 +60,18 @@ export function foldStatus(
 ): Status {
   // Chart 2.x's agents are judged by their own module; the fold below is chart 0.x's.
   if (isLine2Status(objects)) return foldStatus2x(namespace, name, objects, options);
-  const { agent, release, deployment } = objects;
-  const agentConditions = conditionsOf(agent);
+  const { release, deployment } = objects;
+  const agent = objects.agent && parseAgent(objects.agent);
   const podStatuses = summarizePods(objects.pods);
   const facts: StatusFacts = {
     agent: agent
       ? {
           exists: true,
-          ready: conditionStatus(agentConditions, 'Ready'),
-          accepted: conditionStatus(agentConditions, 'Accepted'),
-          ...(agentConditions.length > 0 ? { conditions: agentConditions } : {}),
-          ...generations(agent),
+          ready: conditionStatus(agent.conditions, 'Ready'),
+          accepted: conditionStatus(agent.conditions, 'Accepted'),
+          ...(agent.conditions.length > 0 ? { conditions: agent.conditions } : {}),
+          ...(agent.meta.generation !== undefined ? { generation: agent.meta.generation } : {}),
+          ...(agent.observedGeneration !== undefined ? { observedGeneration: agent.observedGeneration } : {}),
         }
       : { exists: false, ready: null, accepted: null },
     helmRelease: release ? releaseFacts(release) : NO_RELEASE,
@@ -89,7 +91,7 @@ export async function agentStatus(
     kube.get(types.helmRelease, namespace, name),
     kube.get(types.deployment, namespace, name),
     kube.list(types.pod, namespace, { labelSelector: `kagent=${name}` }),
-    kube.list(types.event, namespace, { fieldSelector: 'type=Warning' }).catch(() => [] as KubeObject[]),
+    kube.list(types.event, namespace, { fieldSelector: 'type=Warning' }).catch((): KubeObject[] => []),
   ]);
   let release = sameName;
   const where = releaseLocation(agent, namespace, name);

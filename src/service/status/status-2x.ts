@@ -4,7 +4,9 @@
  * name), folded by the 8.3 ladder (core/chart-lines/verdict-2x.ts). Which fold an agent gets is decided here too,
  * so the shared status read (agent-status.ts) holds no chart-line rule of its own.
  */
-import { isLine2Agent, objectStatus, type AgentObject } from '../../core/chart-lines/agent-2x.js';
+import { isLine2Agent, objectStatus } from '../../core/chart-lines/agent-2x.js';
+import { parseAgent } from '../../core/objects/agent-view.js';
+import { parseHelmRelease } from '../../core/objects/helm-release-view.js';
 import { majorOfVersion } from '../../core/chart-lines/major-line.js';
 import { statusVerdict2x } from '../../core/chart-lines/verdict-2x.js';
 import { summarizeEvents } from '../../core/status/events.js';
@@ -16,12 +18,12 @@ import { NO_RELEASE, releaseFacts, releaseTop, type StatusObjects } from './stat
 
 /** A release whose Agent is not rendered yet is of chart 2.x when it installed a 2.x chart or names a Harness. */
 function releaseIsLine2(release: KubeObject): boolean {
-  const status = asObject(release.status);
-  const history = Array.isArray(status.history) ? asObject(status.history[0]).chartVersion : undefined;
+  const { status, values } = parseHelmRelease(release);
+  const history = status.history[0]?.chartVersion;
   const installed = typeof history === 'string' ? history : status.lastAttemptedRevision;
-  const major = majorOfVersion(typeof installed === 'string' ? installed : undefined);
+  const major = majorOfVersion(installed);
   if (major !== undefined) return major === 2;
-  return typeof asObject(asObject(asObject(release.spec).values).agent).harness === 'string';
+  return typeof asObject(values.agent).harness === 'string';
 }
 
 /** True when the objects are a 2.x agent's: its Agent is api.kagent.dev's, or its release (not rendered yet) is 2.x. */
@@ -34,9 +36,10 @@ export function isLine2Status(objects: StatusObjects): boolean {
 export function foldStatus2x(namespace: string, name: string, objects: StatusObjects, options: VerdictOptions):
 Status {
   const { agent, release } = objects;
+  const view = agent && parseAgent(agent);
   const facts: StatusFacts = {
-    agent: agent
-      ? { ...objectStatus(agent as AgentObject), ...(agent.apiVersion ? { apiVersion: agent.apiVersion } : {}) }
+    agent: view
+      ? { ...objectStatus(view), ...(view.apiVersion ? { apiVersion: view.apiVersion } : {}) }
       : { exists: false, ready: null, accepted: null },
     helmRelease: release ? releaseFacts(release) : NO_RELEASE,
     events: summarizeEvents(objects.events, name, []),

@@ -5,9 +5,10 @@
  */
 import type { HistoryEntry, Status } from '../../core/types.js';
 import type { StatusFacts } from '../../core/status/verdict.js';
-import { asList, asObject, finiteNumberOr, wholeNumber } from '../../core/json.js';
+import { asObject, finiteNumberOr, wholeNumber } from '../../core/json.js';
+import { parseHelmRelease } from '../../core/objects/helm-release-view.js';
 import type { KubeObject } from '../ports.js';
-import { conditionsOf, helmReleaseRef } from '../reads/read-model.js';
+import { helmReleaseRef } from '../reads/read-model.js';
 
 /** The objects a status is folded from, however they were read (a round of reads, or watches). */
 export interface StatusObjects {
@@ -30,11 +31,11 @@ export function generations(object: KubeObject): { generation?: number; observed
 }
 
 export function releaseFacts(release: KubeObject): NonNullable<StatusFacts['helmRelease']> {
-  const ref = helmReleaseRef(release);
-  const conditions = conditionsOf(release);
-  const history = asList(asObject(release.status).history)
+  const view = parseHelmRelease(release);
+  const ref = helmReleaseRef(view);
+  const { conditions } = view.status;
+  const history = view.status.history
     .slice(0, 5)
-    .map(asObject)
     .map((h): HistoryEntry => {
       const entry: HistoryEntry = { version: finiteNumberOr(h.version, 0) };
       if (typeof h.chartVersion === 'string') entry.chartVersion = h.chartVersion;
@@ -50,7 +51,7 @@ export function releaseFacts(release: KubeObject): NonNullable<StatusFacts['helm
     deleting: ref.deleting,
     ...generations(release),
   };
-  const lastAttempted = wholeNumber(asObject(release.status).lastAttemptedGeneration);
+  const lastAttempted = view.status.lastAttemptedGeneration;
   if (lastAttempted !== undefined) facts.lastAttemptedGeneration = lastAttempted;
   if (conditions.length > 0) facts.conditions = conditions;
   if (history.length > 0) facts.history = history;

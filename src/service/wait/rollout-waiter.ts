@@ -53,9 +53,7 @@ export async function waitForRollout(
   const settled = new Promise<{ end: WaitEnd | 'aborted' } | { error: AppError }>((resolve) => { settle = resolve; });
   let ready = false;
   let last: Status | undefined;
-  let feeds: {
-    agent: Feed; agentV2?: Feed; sameName: Feed; located?: Feed; deployment: Feed; pods: Feed; events?: Feed;
-  } | undefined;
+  let feeds: Feeds | undefined;
   // Events from the feeds before all of them have their first list are folded in once they do.
 
   const current = (): { status: Status; gone: boolean } => {
@@ -87,22 +85,7 @@ export async function waitForRollout(
   const onAbort = (): void => settle({ end: 'aborted' });
   wait.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const v2 = types.agentV2;
-    const [agent, agentV2, sameName, deployment, pods, events] = await Promise.all([
-      openFeed(watches, types.agent, namespace, byName(name), handlers, signal),
-      // A cluster that does not serve api.kagent.dev has no 2.x Agent: the wait goes on without the feed.
-      v2 ? openFeed(watches, v2, namespace, byName(name), handlers, signal).catch(() => undefined) : undefined,
-      openFeed(watches, types.helmRelease, namespace, byName(name), handlers, signal),
-      openFeed(watches, types.deployment, namespace, byName(name), handlers, signal),
-      openFeed(watches, types.pod, namespace, { labelSelector: `kagent=${name}` }, handlers, signal),
-      openFeed(watches, types.event, namespace, { fieldSelector: 'type=Warning' }, eventHandlers, signal).catch(() =>
-        undefined),
-    ]);
-    const where = releaseLocation(first(agentV2) ?? first(agent), namespace, name);
-    const located = where.name !== name || where.namespace !== namespace
-      ? await openFeed(watches, types.helmRelease, where.namespace, byName(where.name), handlers, signal)
-      : undefined;
-    feeds = { agent, agentV2, sameName, located, deployment, pods, events };
+    feeds = await openFeeds(watches, types, { namespace, name }, { handlers, eventHandlers }, signal);
     if (until === 'ready' && current().gone) throw agentNotFound(namespace, name);
     ready = true;
     if (wait.signal?.aborted) settle({ end: 'aborted' });
@@ -115,4 +98,34 @@ export async function waitForRollout(
     wait.signal?.removeEventListener('abort', onAbort);
     stop.abort();
   }
+}
+
+/** The feeds a wait folds: the Agent of each line, the release (where the Agent says it is too), workload, events. */
+interface Feeds {
+  agent: Feed; agentV2?: Feed; sameName: Feed; located?: Feed; deployment: Feed; pods: Feed; events?: Feed;
+}
+
+/** Opens the feeds of one agent, each after its first list; rejects when one the wait needs cannot be opened. */
+async function openFeeds(
+  watches: WatchPort, types: ResourceTypes, agentRef: { namespace: string; name: string },
+  on: { handlers: FeedHandlers; eventHandlers: FeedHandlers }, signal: AbortSignal,
+): Promise<Feeds> {
+  const { namespace, name } = agentRef;
+  const { handlers, eventHandlers } = on;
+  const v2 = types.agentV2;
+  const [agent, agentV2, sameName, deployment, pods, events] = await Promise.all([
+    openFeed(watches, types.agent, namespace, byName(name), handlers, signal),
+    // A cluster that does not serve api.kagent.dev has no 2.x Agent: the wait goes on without the feed.
+    v2 ? openFeed(watches, v2, namespace, byName(name), handlers, signal).catch(() => undefined) : undefined,
+    openFeed(watches, types.helmRelease, namespace, byName(name), handlers, signal),
+    openFeed(watches, types.deployment, namespace, byName(name), handlers, signal),
+    openFeed(watches, types.pod, namespace, { labelSelector: `kagent=${name}` }, handlers, signal),
+    openFeed(watches, types.event, namespace, { fieldSelector: 'type=Warning' }, eventHandlers, signal).catch(() =>
+      undefined),
+  ]);
+  const where = releaseLocation(first(agentV2) ?? first(agent), namespace, name);
+  const located = where.name !== name || where.namespace !== namespace
+    ? await openFeed(watches, types.helmRelease, where.namespace, byName(where.name), handlers, signal)
+    : undefined;
+  return { agent, agentV2, sameName, located, deployment, pods, events };
 }

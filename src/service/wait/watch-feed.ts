@@ -6,7 +6,9 @@
  * (`onFail` says so); aborting `signal` stops the watch and any retry.
  */
 import { toAppError, type AppError } from '../../core/errors.js';
-import type { Gvr, KubeObject, WatchPort, WatchSelectors } from '../ports.js';
+import type { Gvr, KubeObject, WatchEventHandlers, WatchPort, WatchSelectors } from '../ports.js';
+
+type WatchEventType = Parameters<WatchEventHandlers['onEvent']>[0];
 
 export interface FeedHandlers {
   onChange(): void;
@@ -25,6 +27,24 @@ const SHORT_WATCH_MS = 1000;
 
 const denied = (error: AppError): boolean => error.code === 'forbidden' || error.code === 'unauthenticated';
 
+/** The wait before the next list after `failures` failed tries in a row: none at first, then doubling to 10 s. */
+const retryDelayMs = (failures: number): number =>
+  (failures === 0 ? 0 : Math.min(MAX_RETRY_MS, 250 * 2 ** (failures - 1)));
+
+/** The feed's objects, by name, replaced by what a list answered. */
+function fill(items: Map<string, KubeObject>, list: readonly KubeObject[]): void {
+  items.clear();
+  for (const object of list) items.set(object.metadata.name, object);
+}
+
+/** A watch event applied to the feed's objects; false for a bookmark, which changes none. */
+function applyEvent(items: Map<string, KubeObject>, type: WatchEventType, object: KubeObject): boolean {
+  if (type === 'BOOKMARK') return false;
+  if (type === 'DELETED') items.delete(object.metadata.name);
+  else items.set(object.metadata.name, object);
+  return true;
+}
+
 /** Lists the collection (rejecting with that list's error) and keeps it current until `signal` aborts. */
 export async function openFeed(
   port: WatchPort, gvr: Gvr, namespace: string, selectors: WatchSelectors, handlers: FeedHandlers, signal: AbortSignal,
@@ -40,19 +60,12 @@ export async function openFeed(
     failed = true;
     handlers.onFail(error);
   };
-  const fill = (list: KubeObject[]): void => {
-    items.clear();
-    for (const object of list) items.set(object.metadata.name, object);
-  };
 
   const startWatch = async (resourceVersion: string): Promise<void> => {
     const started = Date.now();
     const handle = await port.watch(gvr, namespace, selectors, resourceVersion, {
       onEvent(type, object) {
-        if (over() || type === 'BOOKMARK') return;
-        if (type === 'DELETED') items.delete(object.metadata.name);
-        else items.set(object.metadata.name, object);
-        handlers.onChange();
+        if (!over() && applyEvent(items, type, object)) handlers.onChange();
       },
       onEnd(failure) {
         watch = undefined;
@@ -70,7 +83,7 @@ export async function openFeed(
     try {
       const list = await port.list(gvr, namespace, selectors);
       if (over()) return;
-      fill(list.items);
+      fill(items, list.items);
       handlers.onChange();
       await startWatch(list.resourceVersion);
     } catch (err) {
@@ -83,8 +96,7 @@ export async function openFeed(
   };
 
   const schedule = (): void => {
-    const delay = failures === 0 ? 0 : Math.min(MAX_RETRY_MS, 250 * 2 ** (failures - 1));
-    retry = setTimeout(() => void resume(), delay);
+    retry = setTimeout(() => void resume(), retryDelayMs(failures));
   };
 
   signal.addEventListener('abort', () => {
@@ -94,7 +106,7 @@ export async function openFeed(
   }, { once: true });
 
   const first = await port.list(gvr, namespace, selectors);
-  fill(first.items);
+  fill(items, first.items);
   if (!over()) await startWatch(first.resourceVersion);
   return { objects: () => [...items.values()] };
 }
