@@ -1,81 +1,30 @@
 /**
- * Conflict-safe writes: `version` (REST `If-Match`; changes with spec, labels and annotations, not status,
- * so a caller can chain it from write to write) or `resourceVersion` (strict: any write since refuses
- * it). One that no longer holds is refused (412 on REST) rather than merged over a colleague's edit; one
- * that holds still writes at exactly the resourceVersion read, so a change landing in between is refused
- * by the API server, never lost. Without a precondition updates merge into the newest values and retry
- * lost races. docs/safe-change.md "Conflict-safe edits" has the full rules.
+ * The facts of a release the writes' decisions read (core/writes/write-decision.ts): where it is
+ * (resourceVersion, the agent's `version`), who owns it and whether Flux acts on it. Read here, once, so
+ * the decisions judge preconditions (core/writes/precondition-rules.ts) and ownership on plain values.
  */
-import { conflict, PreconditionFailed } from '../../core/errors.js';
+import type { Preconditions } from '../../core/writes/precondition-rules.js';
+import type { ReleaseFacts } from '../../core/writes/write-decision.js';
 import { agentVersion } from '../reads/agent-version.js';
+import { kustomizationOf } from '../reads/read-model.js';
+import { asObject } from '../../core/json.js';
 import type { KubeObject } from '../ports.js';
 
-/** What a write says it was based on. */
-export interface Preconditions {
-  resourceVersion?: string;
-  version?: string;
-}
-
-/** True when the write names something it was based on. */
-export const hasPrecondition = (p: Preconditions): boolean =>
-  p.resourceVersion !== undefined || p.version !== undefined;
-
-/** The error naming the version the caller read and the current one. */
-export function agentChanged(
-  namespace: string, name: string, read: string, now: string | undefined, cause?: unknown,
-): PreconditionFailed {
-  const current = now === undefined ? 'it has no HelmRelease now' : `now ${now}`;
-  // A caller's version may be any length (an If-Match header): the message quotes 200 characters of it.
-  const shown = read.length > 200 ? `${read.slice(0, 200)}…` : read;
-  return new PreconditionFailed(
-    `agent ${namespace}/${name} changed since version ${shown} was read (${current}); read it again`, { cause },
-  );
-}
-
-/** The 409 of a write whose precondition held on our read but whose release moved before the write landed. */
-export function changedDuringWrite(namespace: string, name: string, cause?: unknown) {
-  return conflict(
-    `agent ${namespace}/${name} changed between the precondition check and the write, which the API server refused; ` +
-    `nothing was written: read it again and retry`,
-    cause,
-  );
-}
-
 /**
- * Throws when `wanted` is set and the release is not at that version. `release` is the
- * agent's HelmRelease as just read (undefined when the agent has none).
+ * The release's facts; undefined when the agent has no release. The agent's `version` (a digest of the spec,
+ * labels and annotations) is computed only when `wanted` names one, since only a `version` precondition reads it.
  */
-export function checkPrecondition(
-  namespace: string, name: string, wanted: string | undefined, release: KubeObject | undefined,
-): void {
-  if (wanted === undefined) return;
-  const now = release?.metadata.resourceVersion;
-  if (now !== wanted) throw agentChanged(namespace, name, wanted, now);
-}
-
-/**
- * Throws when a precondition does not hold on the release just read; when any is set,
- * returns the resourceVersion the write is then sent at (the one read).
- */
-export function checkPreconditions(
-  namespace: string, name: string, wanted: Preconditions, release: KubeObject | undefined,
-): string | undefined {
-  checkPrecondition(namespace, name, wanted.resourceVersion, release);
-  if (wanted.version !== undefined) {
-    const now = release ? agentVersion(release) : undefined;
-    if (now !== wanted.version) throw agentChanged(namespace, name, wanted.version, now);
-  }
-  return hasPrecondition(wanted) ? release?.metadata.resourceVersion : undefined;
-}
-
-/** A precondition that names no version is a mistake, refused before anything is read. */
-export function resourceVersionViolation(wanted: string | undefined): string | undefined {
-  if (wanted === undefined || wanted.trim() !== '') return undefined;
-  return 'resourceVersion is empty: pass the resourceVersion a read reported (get_agent), or leave it out';
-}
-
-/** As resourceVersionViolation, for `version`. */
-export function versionViolation(wanted: string | undefined): string | undefined {
-  if (wanted === undefined || wanted.trim() !== '') return undefined;
-  return 'version is empty: pass the version a read or a write reported (get_agent), or leave it out';
+export function releaseFacts(release: KubeObject, wanted?: Preconditions): ReleaseFacts;
+export function releaseFacts(release: KubeObject | undefined, wanted?: Preconditions): ReleaseFacts | undefined;
+export function releaseFacts(release: KubeObject | undefined, wanted: Preconditions = {}): ReleaseFacts | undefined {
+  if (!release) return undefined;
+  const facts: ReleaseFacts = {
+    ref: `${release.metadata.namespace}/${release.metadata.name}`,
+    suspended: asObject(release.spec).suspend === true,
+  };
+  if (wanted.version !== undefined) facts.version = agentVersion(release);
+  const kustomization = kustomizationOf(release);
+  if (kustomization !== undefined) facts.kustomization = kustomization;
+  if (release.metadata.resourceVersion !== undefined) facts.resourceVersion = release.metadata.resourceVersion;
+  return facts;
 }

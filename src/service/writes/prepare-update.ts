@@ -5,6 +5,7 @@
  * the modelConfig and chart-schema problems are returned for the caller to report.
  */
 import { changedPaths } from '../../core/diff.js';
+import type { GuardVerdict } from '../../core/guards/claude-guard.js';
 import { conflict, invalid } from '../../core/errors.js';
 import { valuesShapeProblem } from '../../core/release-values.js';
 import { toolsetRemovalViolation } from '../../core/revisions/revision-record.js';
@@ -52,4 +53,19 @@ export function mergeUpdate(
       : undefined,
     schemaViolations: schemaViolations(schema, after),
   };
+}
+
+/** The merge as the claude-Harness guards leave it: with the verdict when they allowed changed values. */
+export type GuardedMerge = MergedUpdate & { guard?: GuardVerdict };
+
+/**
+ * The merge with the guarded values in place of its own, judged again: on a claude Harness the values gain
+ * the platform's note and egress, and what changed and what the schema says are judged on those.
+ */
+export function withGuarded(
+  merged: MergedUpdate, guarded: { values: Record<string, unknown>; guard?: GuardVerdict }, schema: ResolvedSchema,
+): GuardedMerge {
+  if (guarded.values === merged.after) return merged;
+  return { ...merged, after: guarded.values, guard: guarded.guard, changed: changedPaths(merged.before, guarded.values),
+    schemaViolations: schemaViolations(schema, guarded.values) };
 }
