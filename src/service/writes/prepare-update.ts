@@ -5,6 +5,7 @@
  * the modelConfig and chart-schema problems are returned for the caller to report.
  */
 import { changedPaths } from '../../core/diff.js';
+import { asObject, isJsonObject } from '../../core/json.js';
 import type { GuardVerdict } from '../../core/guards/claude-guard.js';
 import { conflict, invalid } from '../../core/errors.js';
 import { valuesShapeProblem } from '../../core/release-values.js';
@@ -32,7 +33,7 @@ export function mergeUpdate(
   merge: (values: Record<string, unknown>, update: AgentUpdate) => Record<string, unknown> = applyUpdate,
 ): MergedUpdate {
   const release = writableRelease(objects, update.force === true, update.mode === 'commit');
-  const raw = (release.spec as { values?: unknown } | undefined)?.values;
+  const raw = asObject(release.spec).values;
   // A change is merged into the values there are; into values that are no object it cannot be.
   const malformed = valuesShapeProblem(raw);
   // A commit-mode change is merged into git's values (commit-ops.ts): the live ones only show drift.
@@ -42,7 +43,7 @@ export function mergeUpdate(
       `be merged into them; fix spec.values (kubectl edit helmrelease ${where}) or delete the agent and create ` +
       'it again');
   }
-  const before = (malformed ? {} : raw ?? {}) as Record<string, unknown>;
+  const before = isJsonObject(raw) ? raw : {};
   const after = merge(before, update);
   const removal = toolsetRemovalViolation(before, after);
   if (removal) throw invalid(removal);

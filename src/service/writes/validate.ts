@@ -84,7 +84,10 @@ export async function validateCreate(env: OperationEnv, ctx: RequestContext, spe
 
 /** The answer with the guard's verdict (the tools the agent would reach), when the guards allowed it. */
 function withGuard(out: ValidateResult, guarded: Guarded): ValidateResult {
-  if (!('refuse' in guarded) && guarded.guard) out.guard = structuredClone(guarded.guard) as ValidateResult['guard'];
+  // A copy: the answer does not share the guards' own object.
+  if (!('refuse' in guarded) && guarded.guard) {
+    out.guard = { ...guarded.guard, tools: guarded.guard.tools.map((tool) => ({ ...tool })) };
+  }
   return out;
 }
 
