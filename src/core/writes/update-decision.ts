@@ -1,11 +1,10 @@
 /**
- * update_agent's decision (rollback_agent's too: it is an update whose change is a revision's spec), staged
- * as its reads answer, in today's order of refusals: which release may be written (a bare Agent CR, a
- * GitOps-owned or suspended release without force: 409; no agent: 404) and whether the preconditions hold on
- * it (412); then, once the skills are pinned and the change merged, the chart line's, the guards', the
- * ModelConfig's and the chart schema's refusals; and last where the change goes: a pull request, nothing
- * (nothing changed), or the cluster. A lost race is retried from a fresh read unless a resourceVersion
- * precondition pins the write. Pure: the service reads the facts, and acts.
+ * update_agent's decision (rollback_agent's too: an update whose change is a revision's spec), staged as
+ * its reads answer, in today's order of refusals: which release may be written (a bare Agent CR, a
+ * GitOps-owned or suspended release without force: 409; no agent: 404) and whether the preconditions hold
+ * (412); then, once the skills are pinned and the change merged, the chart line's, the guards', the
+ * ModelConfig's and the schema's refusals; last where the change goes: a pull request, nothing (nothing
+ * changed) or the cluster. A lost race is retried unless a resourceVersion precondition pins the write.
  */
 import { invalid, type AppError } from '../errors.js';
 import { guardRefusalError, type GuardOutcome } from './create-decision.js';
