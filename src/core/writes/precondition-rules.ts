@@ -3,7 +3,7 @@
  * not status) or `resourceVersion` (strict: any write since refuses it). One that no longer holds is refused
  * (412 on REST) rather than merged over a colleague's edit; one that holds still writes at exactly the
  * resourceVersion read, so a change landing in between is refused by the API server, never lost.
- * docs/safe-change.md "Conflict-safe edits" has the full rules; service/writes/preconditions.ts reads the facts.
+ * docs/safe-change.md "Conflict-safe edits" has the full rules; service/writes/release-facts.ts reads the facts.
  */
 import { conflict, PreconditionFailed } from '../errors.js';
 

@@ -32,7 +32,7 @@ import {
   historyNear, nextNumber, recordRevision, releaseRevisions, stampRevision, type HistoryRead, type Recorded,
 } from '../revisions/revision-store.js';
 import { updateSchemaRefusal } from '../write-checks.js';
-import { releaseFacts } from './preconditions.js';
+import { releaseFacts } from './release-facts.js';
 import { mergeUpdate, withGuarded, type GuardedMerge } from './prepare-update.js';
 import { withSkillRefs, type SkillPinner } from './skill-pinning.js';
 import type { UpdateRead } from './update-read.js';

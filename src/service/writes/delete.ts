@@ -19,7 +19,7 @@ import { lookupAgent, noAgentToWrite, type AgentObjects } from '../reads/lookup.
 import type { KubeObject, KubePort } from '../ports.js';
 import type { OperationEnv } from '../operation-env.js';
 import { checkCommitOptions } from '../commit/propose.js';
-import { releaseFacts } from './preconditions.js';
+import { releaseFacts } from './release-facts.js';
 import { removeSourceIfUnused, sourceOfRelease } from '../chart-lines/shared-source.js';
 import { deleteInCommitMode } from '../commit/commit-ops.js';
 import { withCommitHint } from '../commit/commit-hint.js';

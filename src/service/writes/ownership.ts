@@ -7,7 +7,7 @@ import { bareAgentConflict, ownershipConflict } from '../../core/writes/write-de
 import type { AgentObjects } from '../reads/lookup.js';
 import { noAgentToWrite } from '../reads/lookup.js';
 import type { KubeObject } from '../ports.js';
-import { releaseFacts } from './preconditions.js';
+import { releaseFacts } from './release-facts.js';
 
 /** The release an update may write, or the 404/409 that explains why not. */
 export function writableRelease(objects: AgentObjects, force: boolean, commit = false): KubeObject {
