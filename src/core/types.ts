@@ -34,7 +34,7 @@ export type WriteMode = Schemas['WriteMode'];
 export interface WriteOptions {
   dryRun?: boolean;
   resourceVersion?: string;
-  /** The agent's `version` the change is based on (REST If-Match); see service/writes/preconditions.ts. */
+  /** The agent's `version` the change is based on (REST If-Match); see core/writes/precondition-rules.ts. */
   version?: string;
 }
 

@@ -12,8 +12,9 @@ import { releasePatches, type ReleasePatch } from './patches.js';
 import { addResource, newKustomization, removeResource, resourcesOf } from './kustomization.js';
 import { baseOf, dirOf, isManifest, isUnder, joinPath, KUSTOMIZATION_FILES } from './repo-paths.js';
 import {
-  isEmptyStream, parseFile, plain, replaceDocument, withReleaseValues, type ParsedFile,
+  documentAt, isEmptyStream, parseFile, plain, replaceDocument, withReleaseValues, type ParsedFile, type YamlDocument,
 } from './manifest-yaml.js';
+import { asObject, isJsonObject, optionalString, type JsonObject } from '../json.js';
 import { toYaml } from '../yaml.js';
 
 export type FileAction = 'add' | 'update' | 'remove' | 'unchanged';
@@ -66,12 +67,31 @@ interface Hit {
   index: number;
 }
 
-type Obj = {
-  kind?: unknown;
-  apiVersion?: unknown;
-  metadata?: { name?: unknown; namespace?: unknown };
-  spec?: Record<string, unknown>;
-};
+/** A manifest document as the plan reads it: kind, API version, metadata and spec (an absent one empty). */
+interface Obj {
+  kind: unknown;
+  apiVersion: unknown;
+  metadata: JsonObject;
+  spec: JsonObject;
+}
+
+/** The view of a document, parsed once; undefined for one that is no object (empty, a list, a scalar). */
+function objOf(document: unknown): Obj | undefined {
+  if (!isJsonObject(document)) return undefined;
+  const { kind, apiVersion, metadata, spec } = document;
+  return { kind, apiVersion, metadata: asObject(metadata), spec: asObject(spec) };
+}
+
+/** The document's `metadata.namespace` when it is a string, kept as written (even empty). */
+const namespaceOf = (o: Obj): string | undefined =>
+  typeof o.metadata.namespace === 'string' ? o.metadata.namespace : undefined;
+
+/** The file a hit located and its document; the hit was found in this change set, so both are there. */
+function located(cs: ChangeSet, hit: Hit): { file: ParsedFile; document: YamlDocument } {
+  const file = documents(cs, hit.path);
+  if (!file) throw new Error(`${hit.path} is no longer readable`);
+  return { file, document: documentAt(file, hit.index) };
+}
 
 /** Pending edits over the snapshot, and the files looked at without a change. */
 class ChangeSet {
@@ -119,8 +139,8 @@ function everyDocument(cs: ChangeSet): Array<Hit & { obj: Obj }> {
   for (const path of cs.paths().sort()) {
     const file = documents(cs, path);
     file?.docs.forEach((doc, index) => {
-      const obj = plain(doc);
-      if (obj && typeof obj === 'object') out.push({ path, index, obj: obj as Obj });
+      const obj = objOf(plain(doc));
+      if (obj) out.push({ path, index, obj });
     });
   }
   return out;
@@ -130,7 +150,7 @@ const isRelease = (o: Obj) => o.kind === 'HelmRelease' && typeof o.apiVersion ==
   o.apiVersion.startsWith('helm.toolkit.fluxcd.io/');
 
 function inNamespace(o: Obj, input: PlanInput): boolean {
-  const ns = input.targetNamespace ?? (typeof o.metadata?.namespace === 'string' ? o.metadata.namespace : undefined);
+  const ns = input.targetNamespace ?? namespaceOf(o);
   return ns === undefined || ns === input.namespace;
 }
 
@@ -139,7 +159,7 @@ export function locateRelease(input: PlanInput): Hit[] {
   // A file a kustomization applies as a patch of the release is not a definition of it.
   const patchFiles = new Set(patchesOf(input).map((p) => p.patchFile));
   return everyDocument(new ChangeSet(input.files))
-    .filter((d) => isUnder(d.path, input.directory) && isRelease(d.obj) && d.obj.metadata?.name === input.name
+    .filter((d) => isUnder(d.path, input.directory) && isRelease(d.obj) && d.obj.metadata.name === input.name
       && inNamespace(d.obj, input) && !patchFiles.has(d.path))
     .map(({ path, index }) => ({ path, index }));
 }
@@ -220,8 +240,8 @@ export function planUpdate(
   }
   const patched = patchedRelease(input, hit);
   if (patched) throw patched;
-  const file = documents(cs, hit.path)!;
-  const base = valuesOf(plain(file.docs[hit.index]!) as Obj);
+  const { file, document } = located(cs, hit);
+  const base = valuesOf(objOf(plain(document)));
   const proposed = typeof values === 'function' ? values(base) : values;
   // Git already carrying the values is no change: the file keeps its bytes (a re-render could still
   // differ in layout, and a pull request of layout alone would propose nothing the caller asked for).
@@ -234,10 +254,9 @@ export function planUpdate(
   return plan;
 }
 
-function valuesOf(o: Obj): Record<string, unknown> {
-  const values = o.spec?.values;
-  return values && typeof values === 'object' && !Array.isArray(values)
-    ? structuredClone(values as Record<string, unknown>) : {};
+function valuesOf(o: Obj | undefined): Record<string, unknown> {
+  const values = o?.spec.values;
+  return isJsonObject(values) ? structuredClone(values) : {};
 }
 
 /** The 409 of a GitOps-owned release no file below its Kustomization's path defines. */
@@ -263,24 +282,25 @@ export function planDelete(input: PlanInput, clusterUsers: string[]): CommitPlan
       + `${input.directory || '/'}`);
   }
   const cs = new ChangeSet(input.files);
-  const removed = plain(documents(cs, hit.path)!.docs[hit.index]!) as Obj;
+  const removed = objOf(plain(located(cs, hit).document));
   removeDocument(cs, hit);
   const live = [`kubectl delete helmreleases.helm.toolkit.fluxcd.io ${input.name} -n ${input.namespace}`];
-  const ref = removed.spec?.chartRef as { kind?: unknown; name?: unknown; namespace?: unknown } | undefined;
+  const ref = asObject(removed?.spec.chartRef);
+  const sourceName = ref.name;
   let sourceKept: string | undefined;
-  if (ref?.kind === 'OCIRepository' && typeof ref.name === 'string') {
-    const sourceNs = typeof ref.namespace === 'string' && ref.namespace ? ref.namespace : input.namespace;
+  if (ref.kind === 'OCIRepository' && typeof sourceName === 'string') {
+    const sourceNs = optionalString(ref.namespace) ?? input.namespace;
     const docs = everyDocument(cs);
     const gitUsers = docs
-      .filter((d) => isRelease(d.obj) && refersTo(d.obj, ref.name as string, sourceNs, input))
-      .map((d) => String(d.obj.metadata?.name));
+      .filter((d) => isRelease(d.obj) && refersTo(d.obj, sourceName, sourceNs, input))
+      .map((d) => String(d.obj.metadata.name));
     const users = [...new Set([...gitUsers, ...clusterUsers])].filter((u) => u !== input.name).sort();
     if (users.length === 0) {
       const sources = docs.filter((d) =>
-        d.obj.kind === 'OCIRepository' && d.obj.metadata?.name === ref.name && inNamespaceOf(d.obj, sourceNs, input));
+        d.obj.kind === 'OCIRepository' && d.obj.metadata.name === sourceName && inNamespaceOf(d.obj, sourceNs, input));
       for (const source of sources.reverse()) removeDocument(cs, source);
       if (sources.length > 0) {
-        live.push(`kubectl delete ocirepositories.source.toolkit.fluxcd.io ${ref.name} -n ${sourceNs}`);
+        live.push(`kubectl delete ocirepositories.source.toolkit.fluxcd.io ${sourceName} -n ${sourceNs}`);
       }
     } else {
       sourceKept = `still referenced by ${users.length} other HelmRelease(s): ${users.join(', ')}`;
@@ -295,19 +315,17 @@ export function planDelete(input: PlanInput, clusterUsers: string[]): CommitPlan
 }
 
 function refersTo(o: Obj, name: string, namespace: string, input: PlanInput): boolean {
-  const ref = o.spec?.chartRef as { kind?: unknown; name?: unknown; namespace?: unknown } | undefined;
-  const ns = typeof ref?.namespace === 'string' && ref.namespace ? ref.namespace
-    : (input.targetNamespace ?? o.metadata?.namespace ?? input.namespace);
-  return ref?.kind === 'OCIRepository' && ref.name === name && ns === namespace;
+  const ref = asObject(o.spec.chartRef);
+  const ns = optionalString(ref.namespace) ?? input.targetNamespace ?? o.metadata.namespace ?? input.namespace;
+  return ref.kind === 'OCIRepository' && ref.name === name && ns === namespace;
 }
 
 const inNamespaceOf = (o: Obj, namespace: string, input: PlanInput) =>
-  (input.targetNamespace ?? (typeof o.metadata?.namespace === 'string' ? o.metadata.namespace
-    : namespace)) === namespace;
+  (input.targetNamespace ?? namespaceOf(o) ?? namespace) === namespace;
 
 /** Removes one document; an emptied file goes, with its entry in the directory's kustomization. */
 function removeDocument(cs: ChangeSet, hit: Hit): void {
-  const file = documents(cs, hit.path)!;
+  const { file } = located(cs, hit);
   const text = replaceDocument(file, hit.index, undefined);
   if (!isEmptyStream(text)) {
     cs.write(hit.path, text);
@@ -317,20 +335,25 @@ function removeDocument(cs: ChangeSet, hit: Hit): void {
   const dir = dirOf(hit.path);
   const kustomization = kustomizationIn(cs, dir);
   if (!kustomization) return;
-  const after = removeResource(cs.read(kustomization)!, baseOf(hit.path));
-  const leftovers = cs.paths().filter((p) => dirOf(p) === dir && p !== kustomization);
+  const after = removeResource(kustomization.text, baseOf(hit.path));
+  const leftovers = cs.paths().filter((p) => dirOf(p) === dir && p !== kustomization.path);
   if (baseOf(dir) === LAYOUT_DIRECTORY && resourcesOf(after).length === 0 && leftovers.length === 0) {
     // The layout directory is empty now: it goes, and so does the parent's entry for it.
-    cs.write(kustomization, null);
+    cs.write(kustomization.path, null);
     const parent = kustomizationIn(cs, dirOf(dir));
-    if (parent) cs.write(parent, removeResource(cs.read(parent)!, LAYOUT_DIRECTORY));
+    if (parent) cs.write(parent.path, removeResource(parent.text, LAYOUT_DIRECTORY));
     return;
   }
-  cs.write(kustomization, after);
+  cs.write(kustomization.path, after);
 }
 
-function kustomizationIn(cs: ChangeSet, dir: string): string | undefined {
-  return KUSTOMIZATION_FILES.map((f) => joinPath(dir, f)).find((p) => cs.read(p) !== undefined);
+/** The kustomization file of `dir` and its text, when it has one. */
+function kustomizationIn(cs: ChangeSet, dir: string): { path: string; text: string } | undefined {
+  for (const path of KUSTOMIZATION_FILES.map((f) => joinPath(dir, f))) {
+    const text = cs.read(path);
+    if (text !== undefined) return { path, text };
+  }
+  return undefined;
 }
 
 /** Lays a release (and, when the tree has none, its chart source) out below the directory. */
@@ -346,7 +369,7 @@ function addToLayout(cs: ChangeSet, input: PlanInput, release: ComposedObject, s
   const entries = [releaseFile];
   const sourceName = source.metadata.name;
   const haveSource = everyDocument(cs).some((d) =>
-    d.obj.kind === 'OCIRepository' && d.obj.metadata?.name === sourceName &&
+    d.obj.kind === 'OCIRepository' && d.obj.metadata.name === sourceName &&
       inNamespaceOf(d.obj, input.namespace, input));
   if (!haveSource) {
     const sourcePath = joinPath(dir, SOURCE_FILE);
@@ -357,11 +380,11 @@ function addToLayout(cs: ChangeSet, input: PlanInput, release: ComposedObject, s
   }
   const kustomization = kustomizationIn(cs, dir);
   if (kustomization) {
-    cs.write(kustomization, entries.reduce((text, e) => addResource(text, e), cs.read(kustomization)!));
+    cs.write(kustomization.path, entries.reduce((text, e) => addResource(text, e), kustomization.text));
   } else cs.write(joinPath(dir, 'kustomization.yaml'), newKustomization(entries));
   const parent = kustomizationIn(cs, input.directory);
   if (parent) {
-    cs.write(parent, addResource(cs.read(parent)!, LAYOUT_DIRECTORY));
+    cs.write(parent.path, addResource(parent.text, LAYOUT_DIRECTORY));
   } else if (!cs.paths().some((p) => dirOf(p) === input.directory && isManifest(p))) {
     // An empty directory gets a kustomization of its own; one with manifests but none is
     // left to Flux, which generates one that includes the new directory.

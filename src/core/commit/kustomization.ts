@@ -3,7 +3,8 @@
  * fields kept), and the file agent-manager writes for a directory it creates.
  */
 import { isScalar, isSeq } from 'yaml';
-import { parseFile, type ParsedFile } from './manifest-yaml.js';
+import { parseFile, type YamlDocument } from './manifest-yaml.js';
+import { asObject } from '../json.js';
 import { sameEntry } from './repo-paths.js';
 import { toYaml } from '../yaml.js';
 
@@ -16,28 +17,26 @@ export function newKustomization(resources: string[]): string {
 export function resourcesOf(text: string): string[] {
   const file = parseFile('kustomization.yaml', text);
   if (!('docs' in file)) return [];
-  const list = (file.docs[0]?.toJS() as { resources?: unknown } | null)?.resources;
+  const list = asObject(file.docs[0]?.toJS()).resources;
   return Array.isArray(list) ? list.filter((e): e is string => typeof e === 'string') : [];
 }
 
-function edit(text: string, change: (file: ParsedFile) => boolean): string {
+function edit(text: string, change: (doc: YamlDocument) => boolean): string {
   const file = parseFile('kustomization.yaml', text);
-  if (!('docs' in file) || !file.docs[0]) return text;
-  const doc = file.docs[0];
-  if (!change(file)) return text;
+  const doc = 'docs' in file ? file.docs[0] : undefined;
+  if (!doc || !change(doc)) return text;
   return String(doc);
 }
 
 /** The text with `entry` appended to `resources` (unchanged when already listed). */
 export function addResource(text: string, entry: string): string {
-  return edit(text, (file) => {
-    const doc = file.docs[0]!;
+  return edit(text, (doc) => {
     const list = doc.get('resources', true);
     if (isSeq(list)) {
       if (list.items.some((item) => isScalar(item) && typeof item.value === 'string' && sameEntry(item.value, entry))) {
         return false;
       }
-      list.items.push(doc.createNode(entry) as never);
+      list.items.push(doc.createNode(entry));
     } else {
       doc.set('resources', doc.createNode([entry]));
     }
@@ -47,8 +46,8 @@ export function addResource(text: string, entry: string): string {
 
 /** The text without `entry` in `resources` (unchanged when not listed). */
 export function removeResource(text: string, entry: string): string {
-  return edit(text, (file) => {
-    const list = file.docs[0]!.get('resources', true);
+  return edit(text, (doc) => {
+    const list = doc.get('resources', true);
     if (!isSeq(list)) return false;
     const index = list.items.findIndex((item) =>
       isScalar(item) && typeof item.value === 'string' && sameEntry(item.value, entry));

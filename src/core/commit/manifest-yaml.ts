@@ -4,7 +4,7 @@
  * quoting survive. Files are read as YAML 1.1, as kustomize and Flux read them, so a value means in git
  * what it means on the cluster (`on` stays a string).
  */
-import { Document, isMap, isNode, isScalar, isSeq, parseAllDocuments, type Node, type ParsedNode } from 'yaml';
+import { Document, isMap, isNode, isScalar, isSeq, parseAllDocuments, type ParsedNode } from 'yaml';
 import { isJsonObject } from '../json.js';
 
 export type YamlDocument = Document.Parsed<ParsedNode>;
@@ -19,14 +19,23 @@ export interface ParsedFile {
 export function parseFile(path: string, text: string): ParsedFile | { path: string; error: string } {
   const docs = parseAllDocuments(text, { version: '1.1', prettyErrors: false });
   if (!Array.isArray(docs)) return { path, error: 'not a YAML stream' };
-  const bad = docs.find((d) => d.errors.length > 0);
-  if (bad) return { path, error: bad.errors[0]!.message.split('\n')[0]! };
+  // The first error of the first document that has one.
+  const [error] = docs.flatMap((d) => d.errors);
+  if (error) return { path, error: error.message.split('\n')[0] ?? error.message };
   return { path, text, docs };
+}
+
+/** Document `index` of the file: callers name one they found in it, so a missing one is a bug, not input. */
+export function documentAt(file: ParsedFile, index: number): YamlDocument {
+  const doc = file.docs[index];
+  if (!doc) throw new Error(`${file.path} has no document ${index}`);
+  return doc;
 }
 
 /** A plain object of a document (null for an empty one). */
 export function plain(doc: YamlDocument): unknown {
-  return doc.toJS({ maxAliasCount: 100 }) as unknown;
+  const value: unknown = doc.toJS({ maxAliasCount: 100 });
+  return value;
 }
 
 /** The file with document `index` replaced by its edited form, or removed (`undefined`). */
@@ -37,8 +46,8 @@ export function plain(doc: YamlDocument): unknown {
 const RENDER = { lineWidth: 0, flowCollectionPadding: false } as const;
 
 export function replaceDocument(file: ParsedFile, index: number, edited: YamlDocument | undefined): string {
-  const start = index === 0 ? 0 : file.docs[index - 1]!.range[2];
-  const end = file.docs[index]!.range[2];
+  const start = index === 0 ? 0 : documentAt(file, index - 1).range[2];
+  const end = documentAt(file, index).range[2];
   let middle = edited ? edited.toString(RENDER) : '';
   if (edited && index > 0 && !middle.startsWith('---')) middle = `---\n${middle}`;
   if (!edited && index === 0 && file.docs.length > 1) {
@@ -70,8 +79,8 @@ export function syncNode(doc: Document, node: unknown, value: unknown): unknown 
     }
     for (const [key, next] of Object.entries(value)) {
       const pair = node.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === key);
-      if (pair) pair.value = syncNode(doc, pair.value, next) as Node;
-      else node.items.push(doc.createPair(key, next) as never);
+      if (pair) pair.value = syncNode(doc, pair.value, next);
+      else node.items.push(doc.createPair(key, next));
     }
     return node;
   }
@@ -79,7 +88,7 @@ export function syncNode(doc: Document, node: unknown, value: unknown): unknown 
     node.items.length = Math.min(node.items.length, value.length);
     value.forEach((item, i) => {
       node.items[i] =
-        i < node.items.length ? (syncNode(doc, node.items[i], item) as never) : (doc.createNode(item) as never);
+        i < node.items.length ? syncNode(doc, node.items[i], item) : doc.createNode(item);
     });
     return node;
   }
@@ -106,7 +115,7 @@ export function syncNode(doc: Document, node: unknown, value: unknown): unknown 
  * so everything else in the file keeps its bytes; otherwise the document is re-rendered.
  */
 export function withReleaseValues(file: ParsedFile, index: number, values: Record<string, unknown>): string {
-  const doc = file.docs[index]!;
+  const doc = documentAt(file, index);
   const spec = doc.getIn(['spec'], true);
   const current = isMap(spec) ? spec.get('values', true) : undefined;
   if (isMap(current) && !current.flow && current.range && current.items.length > 0) {

@@ -24,8 +24,8 @@ export function parseRepositoryName(value: string): RepositoryName | string {
   const parts = value.split('/');
   const rule = 'a repository is owner/name: the owner of letters, digits and single inner hyphens (at most 39), the ' +
     'name of letters, digits, ".", "-" and "_" (at most 100), not "." or ".."';
+  const [owner = '', raw = ''] = parts;
   if (parts.length !== 2) return rule;
-  const [owner, raw] = parts as [string, string];
   const name = raw.endsWith('.git') ? raw.slice(0, -4) : raw;
   if (!OWNER.test(owner) || !NAME.test(name) || name === '.' || name === '..') return rule;
   return { owner, name };

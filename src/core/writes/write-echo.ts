@@ -15,7 +15,7 @@ export const ECHO_LIMIT = 4096;
 export function cutText(text: string): string {
   if (text.length <= ECHO_LIMIT) return text;
   // Never end on half of a surrogate pair.
-  const end = /[\uD800-\uDBFF]/.test(text[ECHO_LIMIT - 1]!) ? ECHO_LIMIT - 1 : ECHO_LIMIT;
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(ECHO_LIMIT - 1)) ? ECHO_LIMIT - 1 : ECHO_LIMIT;
   return `${text.slice(0, end)}…[cut: ${text.length} characters in all; get_agent returns it whole]`;
 }
 
@@ -28,10 +28,16 @@ function hasLongText(value: unknown): boolean {
 
 /** `value` with every string in it cut (a copy where one is; the same value where none is). */
 export function cutLongTexts<T>(value: T): T {
+  // safe: cutJson keeps the shape of what it is given (same keys, same item count), only shorter strings
+  return cutJson(value) as T;
+}
+
+function cutJson(value: unknown): unknown {
   if (!hasLongText(value)) return value;
-  if (typeof value === 'string') return cutText(value) as T;
-  if (Array.isArray(value)) return value.map(cutLongTexts) as T;
-  return Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, cutLongTexts(v)])) as T;
+  if (typeof value === 'string') return cutText(value);
+  if (Array.isArray(value)) return value.map(cutJson);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cutJson(v)]));
 }
 
 /**

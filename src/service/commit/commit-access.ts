@@ -8,6 +8,7 @@
 import { forbidden, isAppError, unauthenticated } from '../../core/errors.js';
 import { callerName, type RequestContext } from '../../identity/caller.js';
 import type { CommitOperation } from '../../core/types.js';
+import { asObject } from '../../core/json.js';
 import { repositoryOfUrl, repositoryText, type CommitTarget } from './commit-target.js';
 import type { OperationEnv } from '../operation-env.js';
 import type { AccessAttributes, KubePort } from '../ports.js';
@@ -90,7 +91,7 @@ async function clusterRepositories(env: OperationEnv, kube: KubePort): Promise<s
     repos = lists.flatMap((l) => l ?? []);
   }
   return repos.flatMap((repo) => {
-    const url = (repo.spec as { url?: unknown } | undefined)?.url;
+    const url = asObject(repo.spec).url;
     const ref = typeof url === 'string' ? repositoryOfUrl(url) : undefined;
     return ref ? [repositoryText(ref)] : [];
   });

@@ -48,7 +48,7 @@ export async function createInCommitMode(
   });
   logCommit(ctx, 'create', namespace, name, commit.pullRequest);
   const result: CreateResult = {
-    agent: proposedAgent(release as KubeObject, name, commit.kustomization !== undefined),
+    agent: proposedAgent(release, name, commit.kustomization !== undefined),
     manifests: composeManifests(namespace, name, values, env.compose),
     created: { ociRepository: false, helmRelease: false },
     mode: 'commit',

@@ -12,7 +12,7 @@ import type { CommitOptions } from '../../core/types.js';
 import type { OperationEnv } from '../operation-env.js';
 import type { KubeObject, KubePort, RepoRef } from '../ports.js';
 import { KUSTOMIZATION_LABEL } from '../reads/read-model.js';
-import { optionalString } from '../../core/json.js';
+import { asObject, isJsonObject, optionalString } from '../../core/json.js';
 
 export const KUSTOMIZATION_NAMESPACE_LABEL = 'kustomize.toolkit.fluxcd.io/namespace';
 /** Flux's default when a GitRepository names no ref. */
@@ -54,10 +54,11 @@ export function repositoryOfUrl(url: string): RepoRef | undefined {
 
 /** The Kustomization that applied `release`, or undefined when the release is not GitOps-owned. */
 export function kustomizationRef(release: KubeObject | undefined): { namespace: string; name: string } | undefined {
-  const labels = release?.metadata.labels ?? {};
+  if (!release) return undefined;
+  const labels = release.metadata.labels ?? {};
   const name = labels[KUSTOMIZATION_LABEL];
   if (!name) return undefined;
-  return { name, namespace: labels[KUSTOMIZATION_NAMESPACE_LABEL] || release!.metadata.namespace || '' };
+  return { name, namespace: labels[KUSTOMIZATION_NAMESPACE_LABEL] || release.metadata.namespace || '' };
 }
 
 /**
@@ -109,12 +110,13 @@ async function besideSource(
   env: OperationEnv, kube: KubePort, ref: { namespace: string; name: string }, options: CommitOptions,
 ): Promise<CommitTarget> {
   // A request that names the whole place needs nothing from the Kustomization (which may not be followable).
-  if (optionalString(options.repository) && optionalString(options.branch) && options.path !== undefined) {
+  const [namedRepository, namedBranch] = [optionalString(options.repository), optionalString(options.branch)];
+  if (namedRepository && namedBranch && options.path !== undefined) {
     const directory = normaliseDirectory(options.path);
     if (directory === undefined) {
       throw invalid(`path ${JSON.stringify(options.path)} leaves the repository; give a directory below its root`);
     }
-    return { repository: parseRepository(options.repository!, 'repository'), base: options.branch!, directory };
+    return { repository: parseRepository(namedRepository, 'repository'), base: namedBranch, directory };
   }
   const target = await fromKustomization(env, kube, ref, options, false);
   const asked = optionalString(options.repository);
@@ -136,31 +138,30 @@ async function fromKustomization(
   const where = `Flux Kustomization ${ref.namespace}/${ref.name}`;
   if (!ks) throw invalid(`the release is applied by ${where}, which cannot be read (it does not exist, or ` +
     `agent-manager may not get kustomizations there)`);
-  const spec = (ks.spec ?? {}) as {
-    path?: unknown; prune?: unknown; targetNamespace?: unknown;
-    sourceRef?: { kind?: unknown; name?: unknown; namespace?: unknown };
-  };
-  const source = spec.sourceRef ?? {};
-  if (source.kind !== 'GitRepository' || typeof source.name !== 'string') {
-    const named = optionalString(source.kind) ? `${String(source.kind)} ${optionalString(source.name) ?? '(unnamed)'}`
+  const spec = asObject(ks.spec);
+  const source = asObject(spec.sourceRef);
+  const sourceName = source.name;
+  if (source.kind !== 'GitRepository' || typeof sourceName !== 'string') {
+    const named = optionalString(source.kind) ? `${String(source.kind)} ${optionalString(sourceName) ?? '(unnamed)'}`
       : 'a source of no kind';
     throw invalid(`${where} applies from ${named}, not a GitRepository; commit mode writes only to git`);
   }
   const sourceNs = optionalString(source.namespace) ?? ref.namespace;
-  const repo = await kube.get(env.types.gitRepository, sourceNs, source.name);
-  if (!repo) throw invalid(`${where} applies from GitRepository ${sourceNs}/${source.name}, which cannot be read`);
-  const repoSpec = (repo.spec ?? {}) as { url?: unknown; ref?: Record<string, unknown> };
+  const repo = await kube.get(env.types.gitRepository, sourceNs, sourceName);
+  if (!repo) throw invalid(`${where} applies from GitRepository ${sourceNs}/${sourceName}, which cannot be read`);
+  const repoSpec = asObject(repo.spec);
   const repository = typeof repoSpec.url === 'string' ? repositoryOfUrl(repoSpec.url) : undefined;
-  if (!repository) throw invalid(`GitRepository ${sourceNs}/${source.name} has URL ${JSON.stringify(repoSpec.url)}, ` +
+  if (!repository) throw invalid(`GitRepository ${sourceNs}/${sourceName} has URL ${JSON.stringify(repoSpec.url)}, ` +
     `which names no GitHub repository`);
   const directory = normaliseDirectory(optionalString(spec.path)) ?? '';
-  const pinned = pinnedRef(repoSpec.ref);
-  let base = optionalString(repoSpec.ref?.branch) ?? FLUX_DEFAULT_BRANCH;
+  const gitRef = isJsonObject(repoSpec.ref) ? repoSpec.ref : undefined;
+  const pinned = pinnedRef(gitRef);
+  let base = optionalString(gitRef?.branch) ?? FLUX_DEFAULT_BRANCH;
   if (pinned) {
     // Flux follows the pinned reference, not a branch: a pull request's base is the caller's to name.
     const branch = optionalString(options.branch);
     if (!branch) {
-      throw invalid(`${where} applies from GitRepository ${sourceNs}/${source.name}, which follows ${pinned} rather ` +
+      throw invalid(`${where} applies from GitRepository ${sourceNs}/${sourceName}, which follows ${pinned} rather ` +
         `than a branch, so a merged change is applied only once that reference moves; pass branch to name the branch ` +
         `to propose the change to`);
     }

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { conflict, invalid, unsupported } from '../../core/errors.js';
-import type { CommitPlan, PlanInput } from '../../core/commit/commit-plan.js';
+import type { CommitPlan, FileChange, PlanInput } from '../../core/commit/commit-plan.js';
 import { branchViolation, parseRepositoryName, pathViolation } from '../../core/commit/refs.js';
 import type { CommitInfo, CommitOperation, CommitOptions } from '../../core/types.js';
 import { callerName, type RequestContext } from '../../identity/caller.js';
@@ -143,8 +143,7 @@ export async function commitChange(
     };
     if (target.kustomization) info.kustomization = `${target.kustomization.namespace}/${target.kustomization.name}`;
     if (plan.liveSteps) info.liveSteps = plan.liveSteps;
-    const changes = plan.files.filter((f) => f.action !== 'unchanged').map((f) =>
-      ({ path: f.path, content: f.action === 'remove' ? null : f.content! }));
+    const changes = plan.files.filter((f) => f.action !== 'unchanged').map(commitChangeOf);
     if (request.options.dryRun || changes.length === 0) return info;
     const title = commitTitle(operation, namespace, name, request.rolledBackTo);
     const requestedBy = callerName(ctx.caller) ?? 'agent-manager service account';
@@ -163,6 +162,14 @@ export async function commitChange(
   }
   throw conflict(`the base branch ${target.base} of ${repositoryText(target.repository)} moved ${ATTEMPTS} times ` +
     `while the change was being written; retry`);
+}
+
+/** A planned file as the commit writes it: its new content, or null to remove it. */
+function commitChangeOf(f: FileChange): { path: string; content: string | null } {
+  if (f.action === 'remove') return { path: f.path, content: null };
+  // The plan gives every added or updated file its content (core/commit/commit-plan.ts ChangeSet.changes).
+  if (f.content === undefined) throw new Error(`the plan ${f.action}s ${f.path} without its content`);
+  return { path: f.path, content: f.content };
 }
 
 function prBody(

@@ -5,6 +5,8 @@
  * the modelConfig and chart-schema problems are returned for the caller to report.
  */
 import { changedPaths } from '../../core/diff.js';
+import { asObject, isJsonObject } from '../../core/json.js';
+import type { GuardVerdict } from '../../core/guards/claude-guard.js';
 import { conflict, invalid } from '../../core/errors.js';
 import { valuesShapeProblem } from '../../core/release-values.js';
 import { toolsetRemovalViolation } from '../../core/revisions/revision-record.js';
@@ -31,7 +33,7 @@ export function mergeUpdate(
   merge: (values: Record<string, unknown>, update: AgentUpdate) => Record<string, unknown> = applyUpdate,
 ): MergedUpdate {
   const release = writableRelease(objects, update.force === true, update.mode === 'commit');
-  const raw = (release.spec as { values?: unknown } | undefined)?.values;
+  const raw = asObject(release.spec).values;
   // A change is merged into the values there are; into values that are no object it cannot be.
   const malformed = valuesShapeProblem(raw);
   // A commit-mode change is merged into git's values (commit-ops.ts): the live ones only show drift.
@@ -41,7 +43,7 @@ export function mergeUpdate(
       `be merged into them; fix spec.values (kubectl edit helmrelease ${where}) or delete the agent and create ` +
       'it again');
   }
-  const before = (malformed ? {} : raw ?? {}) as Record<string, unknown>;
+  const before = isJsonObject(raw) ? raw : {};
   const after = merge(before, update);
   const removal = toolsetRemovalViolation(before, after);
   if (removal) throw invalid(removal);
@@ -52,4 +54,19 @@ export function mergeUpdate(
       : undefined,
     schemaViolations: schemaViolations(schema, after),
   };
+}
+
+/** The merge as the claude-Harness guards leave it: with the verdict when they allowed changed values. */
+export type GuardedMerge = MergedUpdate & { guard?: GuardVerdict };
+
+/**
+ * The merge with the guarded values in place of its own, judged again: on a claude Harness the values gain
+ * the platform's note and egress, and what changed and what the schema says are judged on those.
+ */
+export function withGuarded(
+  merged: MergedUpdate, guarded: { values: Record<string, unknown>; guard?: GuardVerdict }, schema: ResolvedSchema,
+): GuardedMerge {
+  if (guarded.values === merged.after) return merged;
+  return { ...merged, after: guarded.values, guard: guarded.guard, changed: changedPaths(merged.before, guarded.values),
+    schemaViolations: schemaViolations(schema, guarded.values) };
 }

@@ -1,21 +1,19 @@
 /**
  * rollback_agent: a recorded revision's spec applied through the update path (writes/update.ts), so every
  * rule of update_agent holds (ownership guards, ModelConfig, toolset, today's chart schema, race retries,
- * dry run, preconditions) and the write is recorded with `operation: rollback`, at an update's cost. A
- * revision without a toolset keeps the current one (a toolset is never removed); one whose toolset reaches
- * more than the current one is applied with a note naming both (core/toolset/toolset-reach.ts), dry run too. In
- * commit mode the same checks run and the values are proposed as a pull request, nothing is recorded.
+ * dry run, preconditions) and the write is recorded with `operation: rollback`, at an update's cost. Which
+ * revision and which update is core/writes/rollback-decision.ts's decision, on the revisions the update path
+ * read. In commit mode the same checks run and the values are proposed as a pull request, nothing recorded.
  */
-import { conflict, invalid } from '../../core/errors.js';
 import { crossLineRollback } from '../../core/migration/revision-line.js';
 import { keptToolsetNote, rollbackUpdate } from '../../core/revisions/revision-record.js';
-import { unknownPresetViolation } from '../../core/toolset/toolset-preflight.js';
 import { wideningRollbackNote } from '../../core/toolset/toolset-reach.js';
+import { decideRollback, type RevisionRules } from '../../core/writes/rollback-decision.js';
 import type { CommitOptions, RevisionSpec, RollbackResult } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { OperationEnv } from '../operation-env.js';
 import { malformedRevision, revisionNotFound } from '../revisions/revision-reads.js';
-import { updateViolations, writeUpdate } from './update.js';
+import { writeUpdate } from './update.js';
 
 export interface RollbackRequest extends CommitOptions {
   namespace?: string;
@@ -32,6 +30,10 @@ export interface RollbackRequest extends CommitOptions {
   refreshSkills?: boolean;
 }
 
+const RULES: RevisionRules = {
+  notFound: revisionNotFound, malformed: malformedRevision, crossLine: crossLineRollback, updateOf: rollbackUpdate,
+};
+
 export async function rollbackAgent(
   env: OperationEnv, ctx: RequestContext, request: RollbackRequest,
 ): Promise<RollbackResult> {
@@ -44,23 +46,13 @@ export async function rollbackAgent(
     target: { name, namespace, force, dryRun, resourceVersion, version, mode, repository, branch, path, refreshSkills },
     operation: 'rollback',
     resolve: (revisions, line) => {
-      const target = revisions.find((r) => r.revision === revision);
-      if (!target) throw revisionNotFound(resolvedNamespace, name, revision);
-      if (target.problem !== undefined) throw malformedRevision(resolvedNamespace, name, target);
-      // A revision of the other chart line cannot be applied to this one: the way back is migrate's reverse run.
-      const crossed = crossLineRollback(`${resolvedNamespace}/${name}`, revision, target.values, line);
-      if (crossed) throw conflict(crossed);
-      applied = target.spec;
-      const update = rollbackUpdate(target.spec, { name, namespace, force });
-      // The revision's toolset meets today's rules, the installation's presets included (as update_agent's would).
-      const [problem] = [
-        ...updateViolations(update), unknownPresetViolation(update.toolset, env.settings.toolsetPresets ?? {}),
-      ].filter(Boolean);
-      if (problem) throw invalid(`revision ${revision} cannot be applied again: ${problem}`);
-      // The mode travels with the update: in commit mode the ownership guards do not apply.
-      // The revision's pins come back as they ran; its record says what they asked for (and what refreshSkills
-      // follows).
-      return { update: { ...update, mode }, rolledBackTo: revision, skillRefs: target.skillRefs ?? {} };
+      const decision = decideRollback({
+        namespace: resolvedNamespace, requestNamespace: namespace, name, revision, force, mode, revisions, line,
+        presets: env.settings.toolsetPresets ?? {},
+      }, RULES);
+      if (decision.kind === 'refuse') throw decision.error;
+      applied = decision.applied;
+      return { update: decision.update, rolledBackTo: decision.rolledBackTo, skillRefs: decision.skillRefs };
     },
   });
   const out: RollbackResult = { ...result, rolledBackTo: revision };

@@ -11,6 +11,7 @@ import {
   type PinLookup, type PinOptions, type SkillRefs,
 } from '../../core/skills/skill-pins.js';
 import { askedSkills } from '../../core/skills/skill-reads.js';
+import { asObject } from '../../core/json.js';
 import type { AgentUpdate, SkillsSpec } from '../../core/types.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { KubeObject, SkillResolver } from '../ports.js';
@@ -36,25 +37,26 @@ export class SkillPinner {
 
   /** `skills` with every pin in place, and the record of what was asked. */
   async pin(skills: SkillsSpec | undefined, options: PinOptions = {}): Promise<Pinned> {
-    if (!this.resolver || !skills) return { skills, refs: {} };
+    const resolver = this.resolver;
+    if (!resolver || !skills) return { skills, refs: {} };
     const plan = planPins(skills, options);
     const tooMany = tooManyLookups(plan);
     if (tooMany) throw invalid(tooMany);
     const lookups = lookupsOf(plan);
-    const settled = new Map<string, PromiseSettledResult<string>>();
+    const answers = new Map<string, string>();
+    const failures = new Map<string, unknown>();
     for (let i = 0; i < lookups.length; i += CONCURRENCY) {
       const batch = lookups.slice(i, i + CONCURRENCY);
-      const results = await Promise.allSettled(batch.map((lookup) => this.answer(lookup)));
-      batch.forEach((lookup, j) => settled.set(lookupKey(lookup), results[j]!));
+      await Promise.all(batch.map((lookup) => this.answer(resolver, lookup).then(
+        (answer) => { answers.set(lookupKey(lookup), answer); },
+        (reason: unknown) => { failures.set(lookupKey(lookup), reason); },
+      )));
     }
     // The first failure in field order, so the same request always names the same skill.
     for (const planned of [...plan.gitRefs, ...plan.refs]) {
-      const result = planned.lookup ? settled.get(lookupKey(planned.lookup)) : undefined;
-      if (result?.status === 'rejected') throw naming(planned.at, result.reason);
+      const key = planned.lookup ? lookupKey(planned.lookup) : undefined;
+      if (key !== undefined && failures.has(key)) throw naming(planned.at, failures.get(key));
     }
-    const answers = new Map(
-      [...settled].map(([key, result]) => [key, (result as PromiseFulfilledResult<string>).value]),
-    );
     return applyPins(skills, plan, answers);
   }
 
@@ -73,19 +75,17 @@ export class SkillPinner {
     let skills = update.skills;
     if (skills === undefined) {
       if (!options.refresh) return { update };
-      const values = (release.spec as { values?: { skills?: unknown } } | undefined)?.values;
-      skills = askedSkills(values?.skills, known);
+      skills = askedSkills(asObject(asObject(release.spec).values).skills, known);
       if (!skills) return { update };
     }
     const pinned = await this.pin(skills, { refresh: options.refresh, known });
     return { update: { ...update, skills: pinned.skills }, annotation: skillRefsText(pinned.refs) ?? null };
   }
 
-  private answer(lookup: PinLookup): Promise<string> {
+  private answer(resolver: SkillResolver, lookup: PinLookup): Promise<string> {
     const key = lookupKey(lookup);
     let answer = this.answers.get(key);
     if (!answer) {
-      const resolver = this.resolver!;
       answer = lookup.kind === 'git'
         ? resolver.gitCommit(lookup.url, lookup.ref, this.ctx.signal)
         : resolver.ociDigest(lookup.reference, this.ctx.signal);

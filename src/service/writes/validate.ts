@@ -22,8 +22,9 @@ import { invalid } from '../../core/errors.js';
 import { placedValues } from '../fleet/targeting.js';
 import { liveSchemaViolations, modelConfigViolation, schemaViolations } from '../write-checks.js';
 import type { OperationEnv } from '../operation-env.js';
-import { mergeUpdate } from './prepare-update.js';
-import { readForUpdate, updateViolations, withGuarded } from './update.js';
+import { mergeUpdate, withGuarded } from './prepare-update.js';
+import { updateViolations } from '../../core/writes/update-checks.js';
+import { readForUpdate } from './update-read.js';
 import { guardValues, type Guarded } from '../guards/harness-guard.js';
 import { SkillPinner, type Pinned } from './skill-pinning.js';
 import { isAppError } from '../../core/errors.js';
@@ -83,7 +84,10 @@ export async function validateCreate(env: OperationEnv, ctx: RequestContext, spe
 
 /** The answer with the guard's verdict (the tools the agent would reach), when the guards allowed it. */
 function withGuard(out: ValidateResult, guarded: Guarded): ValidateResult {
-  if (!('refuse' in guarded) && guarded.guard) out.guard = structuredClone(guarded.guard) as ValidateResult['guard'];
+  // A copy: the answer does not share the guards' own object.
+  if (!('refuse' in guarded) && guarded.guard) {
+    out.guard = { ...guarded.guard, tools: guarded.guard.tools.map((tool) => ({ ...tool })) };
+  }
   return out;
 }
 

@@ -1,17 +1,20 @@
 /**
- * Conflict-safe writes: `version` (REST `If-Match`; changes with spec, labels and annotations, not status,
- * so a caller can chain it from write to write) or `resourceVersion` (strict: any write since refuses
- * it). One that no longer holds is refused (412 on REST) rather than merged over a colleague's edit; one
- * that holds still writes at exactly the resourceVersion read, so a change landing in between is refused
- * by the API server, never lost. Without a precondition updates merge into the newest values and retry
- * lost races. docs/safe-change.md "Conflict-safe edits" has the full rules.
+ * Conflict-safe writes, the pure half: `version` (REST `If-Match`; changes with spec, labels and annotations,
+ * not status) or `resourceVersion` (strict: any write since refuses it). One that no longer holds is refused
+ * (412 on REST) rather than merged over a colleague's edit; one that holds still writes at exactly the
+ * resourceVersion read, so a change landing in between is refused by the API server, never lost.
+ * docs/safe-change.md "Conflict-safe edits" has the full rules; service/writes/release-facts.ts reads the facts.
  */
-import { conflict, PreconditionFailed } from '../../core/errors.js';
-import { agentVersion } from '../reads/agent-version.js';
-import type { KubeObject } from '../ports.js';
+import { conflict, PreconditionFailed } from '../errors.js';
 
 /** What a write says it was based on. */
 export interface Preconditions {
+  resourceVersion?: string;
+  version?: string;
+}
+
+/** Where the agent's HelmRelease is now: its resourceVersion and the agent's `version` (undefined: no release). */
+export interface ReleaseVersions {
   resourceVersion?: string;
   version?: string;
 }
@@ -42,30 +45,24 @@ export function changedDuringWrite(namespace: string, name: string, cause?: unkn
 }
 
 /**
- * Throws when `wanted` is set and the release is not at that version. `release` is the
- * agent's HelmRelease as just read (undefined when the agent has none).
+ * The 412 when a precondition does not hold on the release just read (`now` undefined: the agent has no
+ * release); the resourceVersion one is judged first. Undefined when every precondition given holds.
  */
-export function checkPrecondition(
-  namespace: string, name: string, wanted: string | undefined, release: KubeObject | undefined,
-): void {
-  if (wanted === undefined) return;
-  const now = release?.metadata.resourceVersion;
-  if (now !== wanted) throw agentChanged(namespace, name, wanted, now);
+export function preconditionFailure(
+  namespace: string, name: string, wanted: Preconditions, now: ReleaseVersions | undefined,
+): PreconditionFailed | undefined {
+  if (wanted.resourceVersion !== undefined && now?.resourceVersion !== wanted.resourceVersion) {
+    return agentChanged(namespace, name, wanted.resourceVersion, now?.resourceVersion);
+  }
+  if (wanted.version !== undefined && now?.version !== wanted.version) {
+    return agentChanged(namespace, name, wanted.version, now?.version);
+  }
+  return undefined;
 }
 
-/**
- * Throws when a precondition does not hold on the release just read; when any is set,
- * returns the resourceVersion the write is then sent at (the one read).
- */
-export function checkPreconditions(
-  namespace: string, name: string, wanted: Preconditions, release: KubeObject | undefined,
-): string | undefined {
-  checkPrecondition(namespace, name, wanted.resourceVersion, release);
-  if (wanted.version !== undefined) {
-    const now = release ? agentVersion(release) : undefined;
-    if (now !== wanted.version) throw agentChanged(namespace, name, wanted.version, now);
-  }
-  return hasPrecondition(wanted) ? release?.metadata.resourceVersion : undefined;
+/** The resourceVersion a write with a precondition is sent at (the one read); undefined without one. */
+export function writeAt(wanted: Preconditions, now: ReleaseVersions | undefined): string | undefined {
+  return hasPrecondition(wanted) ? now?.resourceVersion : undefined;
 }
 
 /** A precondition that names no version is a mistake, refused before anything is read. */
