@@ -44,7 +44,7 @@ export function inputShapeProblem(input: unknown): InputShapeProblem | undefined
     if (Array.isArray(value)) {
       value.forEach((item, i) => children.push({ value: item, depth: depth + 1, path: `${path}[${i}]`, top }));
     } else {
-      for (const key of Object.keys(value)) {
+      for (const [key, child] of Object.entries(value)) {
         const childPath = path === '' ? key : `${path}.${key}`;
         if (key === '__proto__' && depth > 1) {
           return { field: childPath, reason: ': "__proto__" is not accepted as a key' };
@@ -52,7 +52,6 @@ export function inputShapeProblem(input: unknown): InputShapeProblem | undefined
         if (LONE_SURROGATE.test(key)) {
           return { field: path || top || '(the input)', reason: ' has a key with a lone UTF-16 surrogate' };
         }
-        const child = (value as Record<string, unknown>)[key];
         children.push({ value: child, depth: depth + 1, path: childPath, top: top || key });
       }
     }
