@@ -6,6 +6,7 @@
  * identity token, by the OAuth2 refresh-token grant (`POST`, as Azure Container Registry
  * wants). Tokens and credentials are secrets: they never reach an error message or a log line.
  */
+import { asObject, type JsonObject } from '../core/json.js';
 import { describeFetchError, readCapped } from './http-body.js';
 import { basicAuthorization, type RegistryCredentials } from './registry-credentials.js';
 
@@ -140,13 +141,13 @@ function tokenRequest(
 }
 
 function parseTokenBody(text: string): { token: string; expiresIn: number } | undefined {
-  let body: { token?: unknown; access_token?: unknown; expires_in?: unknown };
+  let body: JsonObject;
   try {
-    body = JSON.parse(text) as typeof body;
+    body = asObject(JSON.parse(text));
   } catch {
     return undefined;
   }
-  const token = typeof body?.token === 'string' && body.token ? body.token : body?.access_token;
+  const token = typeof body.token === 'string' && body.token ? body.token : body.access_token;
   if (typeof token !== 'string' || !token) return undefined;
   return { token, expiresIn: typeof body.expires_in === 'number' ? body.expires_in : 0 };
 }
