@@ -41,10 +41,10 @@ export function buildMigrateConfig(
   const sharedSources = Object.fromEntries(Object.entries(sources).filter(([k]) => Object.hasOwn(defaults.values, k)));
   // safe: `shared` holds only keys of the serve table, each parsed by that same serve row (MIGRATE_FLAGS reuses the
   // rows), so the merge has every serve key with its serve type.
-  const app = buildServeConfig(
-    { ...defaults.values, ...shared } as FlagValues<ServeFlags>,
-    { ...defaults.sources, ...sharedSources } as FlagSources<ServeFlags>,
-  );
+  const serveValues = { ...defaults.values, ...shared } as FlagValues<ServeFlags>;
+  // safe: as the values above, with the sources of the same keys.
+  const serveSources = { ...defaults.sources, ...sharedSources } as FlagSources<ServeFlags>;
+  const app = buildServeConfig(serveValues, serveSources);
   // safe: `values` came from resolving MIGRATE_FLAGS, which ends with every MIGRATE_OWN_FLAGS row.
   const own = values as FlagValues<typeof MIGRATE_OWN_FLAGS>;
   const to = lineOfRange(app.chart.semver);
