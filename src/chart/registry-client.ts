@@ -252,9 +252,9 @@ export function helmChartLayer(manifest: Manifest, repository: string, tag: stri
 export function nextLink(header: string | null, current: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(',')) {
-    const m = /^\s*<([^>]*)>\s*;(.*)$/.exec(part);
-    if (m && /(?:^|;)\s*rel="?next"?\s*(?:;|$)/i.test(m[2]!)) {
-      const next = new URL(m[1]!, current);
+    const [, target, params] = /^\s*<([^>]*)>\s*;(.*)$/.exec(part) ?? [];
+    if (target !== undefined && params !== undefined && /(?:^|;)\s*rel="?next"?\s*(?:;|$)/i.test(params)) {
+      const next = new URL(target, current);
       // Pagination stays on the registry it started on.
       return next.origin === new URL(current).origin ? next.href : undefined;
     }

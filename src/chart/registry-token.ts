@@ -25,10 +25,12 @@ const MAX_TOKEN_BODY = 1024 * 1024;
 export function bearerChallenge(header: string): BearerChallenge | undefined {
   const m = /^\s*bearer\s+(.*)$/is.exec(header);
   if (!m) return undefined;
+  const [, list = ''] = m;
   const params: Record<string, string> = {};
   const re = /([A-Za-z_][A-Za-z0-9_-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^,\s]*))/g;
-  for (let p = re.exec(m[1]!); p; p = re.exec(m[1]!)) {
-    params[p[1]!.toLowerCase()] = p[2] !== undefined ? p[2].replace(/\\(.)/g, '$1') : p[3]!;
+  for (let p = re.exec(list); p; p = re.exec(list)) {
+    const [, key = '', quoted, bare = ''] = p;
+    params[key.toLowerCase()] = quoted !== undefined ? quoted.replace(/\\(.)/g, '$1') : bare;
   }
   if (!params.realm) return undefined;
   return { realm: params.realm, service: params.service || undefined, scope: params.scope || undefined };

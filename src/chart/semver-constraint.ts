@@ -133,7 +133,7 @@ function splitGroup(group: string): string[] | undefined {
   const atoms: string[] = [];
   const skipSpace = (from: number): number => {
     let i = from;
-    while (i < group.length && WS.test(group[i]!)) i++;
+    while (i < group.length && WS.test(group.charAt(i))) i++;
     return i;
   };
   const atomAt = (from: number): number | undefined => {
