@@ -40,7 +40,7 @@ export function httpMetrics(metrics: Metrics, mcpPath = '/mcp'): Step {
       // Only an answer that was written has a duration; a connection the client closed first has none.
       if (!res.writableFinished) return;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      metrics.observeHttp(req.method!, routeOf(req), res.statusCode, seconds);
+      metrics.observeHttp(req.method ?? 'GET', routeOf(req), res.statusCode, seconds);
     });
   };
 }

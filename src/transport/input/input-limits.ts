@@ -29,8 +29,8 @@ type Frame = { value: unknown; depth: number; path: string; top: string };
  */
 export function inputShapeProblem(input: unknown): InputShapeProblem | undefined {
   const stack: Frame[] = [{ value: input, depth: 1, path: '', top: '' }];
-  while (stack.length > 0) {
-    const { value, depth, path, top } = stack.pop()!;
+  for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
+    const { value, depth, path, top } = frame;
     // JSON may escape half of a UTF-16 pair (`"\ud800"`): no Unicode text, and Go's decoder in the API
     // server would store U+FFFD in its place, so what was written would not be what was sent.
     if (typeof value === 'string' && LONE_SURROGATE.test(value)) {
@@ -56,7 +56,8 @@ export function inputShapeProblem(input: unknown): InputShapeProblem | undefined
       }
     }
     // Pushed in reverse, so fields are visited in their order.
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    // One push per child (a spread of a long list would overflow the call's arguments).
+    for (const child of children.reverse()) stack.push(child);
   }
   return undefined;
 }
