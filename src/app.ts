@@ -9,6 +9,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { invalid, notFound, toAppError, toRestErrorBody, type AppError } from './core/errors.js';
+import { asObject } from './core/json.js';
 import type { Metrics } from './metrics/app-metrics.js';
 import { jsonRpcError } from './transport/mcp/json-rpc-error.js';
 import { lazyMcpHandler } from './transport/mcp/lazy-handler.js';
@@ -17,7 +18,7 @@ import { createRestRouter, REST_BASE, REST_METHODS, restCacheHeaders } from './t
 import { bindCaller, requestContext } from './transport/http/context.js';
 import { sendCompactJson, sendText, type HttpRequest, type HttpResponse, type Step }
   from './transport/http/exchange.js';
-import { chainFor, endpoint, middleware } from './transport/http/express-step.js';
+import { chainFor, endpoint, httpRequestOf, middleware } from './transport/http/express-step.js';
 import { httpMetrics } from './transport/http/http-metrics.js';
 import type { Lifecycle } from './transport/http/lifecycle.js';
 import { cors } from './transport/http/cors.js';
@@ -97,7 +98,7 @@ export function createApp(options: AppOptions): App {
   if (options.publicRoutes) app.use(middleware(options.publicRoutes));
   app.get([...PROBE_PATHS], (req: Request, res: Response) => {
     const path = req.path;
-    (req as unknown as HttpRequest).route = path;
+    httpRequestOf(req).route = path;
     if (path === '/readyz' && options.lifecycle?.stopping) sendText(res, 503, 'shutting down');
     else sendText(res, 200, 'ok');
   });
@@ -126,7 +127,7 @@ export function createApp(options: AppOptions): App {
     sendCompactJson(res, error.status, toRestErrorBody(error));
   });
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    finalError(err, req as unknown as HttpRequest, res);
+    finalError(err, httpRequestOf(req), res);
   });
   return app;
 }
@@ -164,9 +165,9 @@ function splitGuard(auth: AuthGuard | undefined): { rest: Step[]; mcp: Step[] } 
 /** What an error that reached the app level is answered with. */
 export function errorForResponse(err: unknown): { status: number; error: AppError } {
   // Errors of the libraries a request meets (the MCP SDK's transport) may carry a 4xx status meant for the client.
-  const status = (err as { status?: unknown; statusCode?: unknown } | null)?.status
-    ?? (err as { statusCode?: unknown } | null)?.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: unknown }).expose !== false) {
+  const fields = asObject(err);
+  const status = fields.status ?? fields.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500 && fields.expose !== false) {
     const message = err instanceof Error ? err.message : String(err);
     return { status, error: invalid(message) };
   }
@@ -177,7 +178,9 @@ export function errorForResponse(err: unknown): { status: number; error: AppErro
 /** The answer to an error no handler answered; a response already under way is cut instead. */
 function finalError(err: unknown, req: HttpRequest, res: HttpResponse): void {
   const { status, error } = errorForResponse(err);
-  const requestLog = (req as Partial<HttpRequest>).ctx?.log;
+  // An error may reach here before the context step ran.
+  const { ctx }: Partial<Pick<HttpRequest, 'ctx'>> = req;
+  const requestLog = ctx?.log;
   if (res.headersSent) {
     requestLog?.error({ err: error.message, code: error.code }, 'request failed after its answer began');
     res.destroy();

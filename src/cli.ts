@@ -6,6 +6,7 @@
  * main.ts checks the Node version and then loads this module; the sandbox is reached
  * only through a dynamic import, when it is asked for.
  */
+import { asObject } from './core/json.js';
 import { buildInfo, helpText, parseConfig } from './config/index.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { loadSandboxCli, SandboxNotInstalledError } from './sandbox-cluster.js';
@@ -72,6 +73,6 @@ export async function runCli(
     const message = err instanceof Error ? err.message : String(err);
     log.error({ error: message }, `${parsed.kind} failed`);
     io.stderr(`Error: ${message}\n`);
-    return (err as { exitCode?: unknown } | undefined)?.exitCode === 2 ? 2 : 1;
+    return asObject(err).exitCode === 2 ? 2 : 1;
   }
 }

@@ -5,7 +5,6 @@
  * stdout; the answer is the exit code: 0 done, 3 an operator must act (the reason on the last line), 1 a failure.
  */
 import { LineChartSchemaSources } from './chart/line-sources.js';
-import type { AppConfig } from './config/index.js';
 import type { MigrateCommandConfig } from './config/migrate-config.js';
 import { reportYaml, summaryText } from './core/migration/report.js';
 import { isAppError } from './core/errors.js';
@@ -30,7 +29,7 @@ function serviceFor(config: Config, kube: ServiceAccountProvider, log: Logger, c
 ): AgentService {
   const { app } = config;
   const fetchFor = () => outboundFetch(config.proxy);
-  const skillResolver = skillResolverFor({ ...app, proxy: config.proxy } as AppConfig, fetchFor);
+  const skillResolver = skillResolverFor(app, fetchFor);
   const managed = [...app.namespaces.managed, ...config.gitopsNamespaces];
   return new AgentService(
     { kube, chart, gitops, log, skillResolver },

@@ -7,6 +7,7 @@
  * the flags leave empty.
  */
 
+import { asObject } from './core/json.js';
 import type { FleetConfig } from './config/app-config.js';
 import type { ServeSandboxConfig } from './config/sandbox-cluster-config.js';
 
@@ -103,12 +104,12 @@ export interface SandboxCliModule {
 /** Import `specifier`, turning "that package is not installed" into SandboxNotInstalledError. */
 export async function importSandbox<T>(specifier: string): Promise<T> {
   try {
+    // safe: the callers name the package's own entry points with the module types declared above.
     return (await import(specifier)) as T;
   } catch (err) {
-    const code = (err as { code?: unknown }).code;
+    const { code, message } = asObject(err);
     const packageName = specifier.split('/').slice(0, 2).join('/');
-    if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
-      String((err as Error).message).includes(packageName)) {
+    if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String(message).includes(packageName)) {
       throw new SandboxNotInstalledError(packageName);
     }
     throw err;

@@ -1,12 +1,14 @@
 /**
  * The service settings serve derives from the configuration beside the flags it passes on as they are: what
- * composition writes into the Flux objects, and what agents of chart 2.x are composed with.
+ * composition writes into the Flux objects, what agents of chart 2.x are composed with, how the claude-Harness
+ * guards ask muster, and which browser origins the app accepts.
  */
-import type { AppConfig } from './config/index.js';
+import type { AppConfig, FleetConfig } from './config/index.js';
 import type { ComposeConfig } from './core/writes/compose.js';
 import type { ApiVersions } from './service/resources.js';
 import { readMusterToken } from './muster/token-file.js';
-import type { ClaudeGuardSettings } from './service/settings.js';
+import { ManagedNamespaces } from './service/namespaces.js';
+import type { ClaudeGuardSettings, ServiceSettings } from './service/settings.js';
 
 /** muster's in-cluster MCP URL on the platform, the chart's `muster.url` default. */
 export const DEFAULT_MUSTER_URL = 'http://muster.agent-platform.svc.cluster.local:8090/mcp';
@@ -51,4 +53,45 @@ export function claudeGuardSettings(
     oauth: config.oauth.enabled,
     ...(serviceToken ? { serviceToken } : {}),
   };
+}
+
+/** What the service settings take besides the configuration: facts start-up learned. */
+export interface StartFacts {
+  version: string;
+  apiVersions: ApiVersions;
+  /** The fleet settings (with `--sandbox`, the sandbox's fleet fills what the flags leave empty). */
+  fleet: FleetConfig;
+  sandboxMuster?: { url: string; token: string };
+}
+
+/** The AgentService's settings: the configuration's slice it needs, with what start-up learned. */
+export function serviceSettings(config: AppConfig, facts: StartFacts): ServiceSettings {
+  const { apiVersions, sandboxMuster } = facts;
+  return {
+    version: facts.version,
+    namespaces: new ManagedNamespaces(config.namespaces.default, config.namespaces.managed),
+    compose: composeConfig(config, apiVersions),
+    apiVersions,
+    revisionHistoryLimit: config.revisionHistoryLimit,
+    targetMusterUrl: facts.fleet.targetMusterUrl || undefined,
+    line2: line2Settings(config, sandboxMuster?.url),
+    claudeGuard: claudeGuardSettings(config, sandboxMuster),
+    toolsetPresets: { configured: config.toolsetPresets },
+    gitops: {
+      repository: config.gitops.repository || undefined, repositories: config.gitops.repositories,
+      branch: config.gitops.branch, path: config.gitops.path,
+      reviewCallers: config.oauth.enabled && !config.oauth.downstream,
+    },
+  };
+}
+
+/**
+ * The browser origins accepted besides loopback ones: the operator's list, plus, with
+ * OAuth, the public base URL's origin, so a page served from this service's own public
+ * address is never refused. parseConfig has normalised the list and checked the base URL.
+ */
+export function allowedBrowserOrigins(config: AppConfig): string[] {
+  const origins = [...config.allowedOrigins];
+  if (config.oauth.enabled) origins.push(new URL(config.oauth.baseUrl).origin);
+  return [...new Set(origins)];
 }

@@ -4,6 +4,7 @@
  * its size is bounded before and after decompression (a gzip bomb stops at the cap) and
  * entry paths are only compared, never used as file names.
  */
+import { asObject, isJsonObject } from '../core/json.js';
 import { quotable } from './http-body.js';
 import { gunzip } from 'node:zlib';
 import { promisify } from 'node:util';
@@ -31,13 +32,12 @@ export async function readValuesSchema(
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${wanted} in the chart archive is not valid JSON: ${quotable((err as Error).message)}`,
+    const reason = quotable(err instanceof Error ? err.message : String(err));
+    throw new Error(`${wanted} in the chart archive is not valid JSON: ${reason}`,
       { cause: err });
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new Error(`${wanted} in the chart archive is not a JSON object`);
-  }
-  return parsed as Record<string, unknown>;
+  if (!isJsonObject(parsed)) throw new Error(`${wanted} in the chart archive is not a JSON object`);
+  return parsed;
 }
 
 /** The UTF-8 text of the regular file at `path` inside a tar+gzip archive, or undefined. */
@@ -49,10 +49,10 @@ export async function readArchiveFile(
   try {
     tarBytes = await gunzipAsync(archive, { maxOutputLength: maxBytes });
   } catch (err) {
-    if (err instanceof RangeError || (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+    if (err instanceof RangeError || asObject(err).code === 'ERR_BUFFER_TOO_LARGE') {
       throw new Error(`chart archive is larger than ${mib(maxBytes)} uncompressed`, { cause: err });
     }
-    throw new Error(`chart archive is not gzip: ${(err as Error).message}`, { cause: err });
+    throw new Error(`chart archive is not gzip: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
   return findEntry(tarBytes, path);
 }

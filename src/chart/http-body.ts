@@ -3,6 +3,7 @@
  * registry is untrusted: a body larger than its cap is cut off (error text) or refused
  * (everything else) instead of being buffered whole.
  */
+import { asObject, optionalString } from '../core/json.js';
 
 /**
  * The body's bytes. Past `maxBytes` it throws `<what>: answer larger than <n> bytes`, or,
@@ -41,11 +42,12 @@ export async function readCapped(res: Response, maxBytes: number, what: string, 
 
 /** `connect ECONNREFUSED 127.0.0.1:5000`, `no answer within 30s`, `aborted`, … */
 export function describeFetchError(err: unknown, timeoutMs?: number): string {
-  const e = err as { name?: string; message?: string; cause?: { message?: string; code?: string } };
-  if (e?.name === 'TimeoutError') return timeoutMs ? `no answer within ${timeoutMs / 1000}s` : 'timed out';
-  if (e?.name === 'AbortError') return 'aborted';
-  if (e?.cause?.message) return e.cause.message;
-  return e?.message ?? String(err);
+  const e = asObject(err);
+  if (e.name === 'TimeoutError') return timeoutMs ? `no answer within ${timeoutMs / 1000}s` : 'timed out';
+  if (e.name === 'AbortError') return 'aborted';
+  const cause = optionalString(asObject(e.cause).message);
+  if (cause) return cause;
+  return typeof e.message === 'string' ? e.message : String(err);
 }
 
 /**

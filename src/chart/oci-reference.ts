@@ -34,8 +34,7 @@ const OCI_URL_RE = new RegExp(String.raw`^oci://(${HOST})/(${COMPONENT}(?:/${COM
 export function parseOciReference(url: string): OciReference {
   const m = OCI_URL_RE.exec(url);
   if (!m) throw new Error(`chart URL ${goQuote(url)} must look like oci://<registry>/<repository>`);
-  const registry = m[1]!;
-  const repository = m[2]!;
+  const [, registry = '', repository = ''] = m;
   const scheme = isLoopbackRegistry(registry) ? 'http' : 'https';
   return {
     url,

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { goQuote } from '../core/go-quote.js';
+import { asList, asObject, isJsonObject, type JsonObject } from '../core/json.js';
 import { isLoopbackRegistry, type OciReference } from './oci-reference.js';
 import { basicAuthorization, type CredentialSource, type RegistryCredentials } from './registry-credentials.js';
 import { bearerChallenge, CONFIGURE_CREDENTIALS, TokenCache } from './registry-token.js';
@@ -95,9 +96,9 @@ export class RegistryClient {
     for (let page = 0; url !== undefined; page++) {
       if (page === MAX_TAG_PAGES) throw new Error(`GET ${url}: more than ${MAX_TAG_PAGES} pages of tags`);
       const res = await this.get(url, 'application/json', signal);
-      const body = await this.json<{ tags?: unknown }>(res, url, MAX_TAGS_BODY);
+      const body = await this.json(res, url, MAX_TAGS_BODY);
       if (body.tags != null && !Array.isArray(body.tags)) throw new Error(`GET ${url}: tags is not a list`);
-      for (const tag of (body.tags ?? []) as unknown[]) if (typeof tag === 'string') tags.push(tag);
+      for (const tag of asList(body.tags)) if (typeof tag === 'string') tags.push(tag);
       url = nextLink(res.headers.get('link'), url);
     }
     return tags;
@@ -107,9 +108,11 @@ export class RegistryClient {
   async manifest(tag: string, signal?: AbortSignal): Promise<Manifest> {
     const url = `${this.ref.baseUrl}/v2/${this.ref.repository}/manifests/${encodeURIComponent(tag)}`;
     const res = await this.get(url, `${OCI_MANIFEST}, ${DOCKER_MANIFEST}`, signal);
-    const body = await this.json<Partial<Manifest>>(res, url, MAX_MANIFEST_BODY);
-    const layers = Array.isArray(body.layers) ? body.layers.filter(isDescriptor) : [];
-    return { mediaType: body.mediaType ?? res.headers.get('content-type') ?? undefined, config: body.config, layers };
+    const body = await this.json(res, url, MAX_MANIFEST_BODY);
+    const layers = asList(body.layers).filter(isDescriptor);
+    const mediaType = typeof body.mediaType === 'string' ? body.mediaType
+      : res.headers.get('content-type') ?? undefined;
+    return { mediaType, config: isDescriptor(body.config) ? body.config : undefined, layers };
   }
 
   /**
@@ -223,14 +226,16 @@ export class RegistryClient {
     }
   }
 
-  private async json<T>(res: Response, url: string, maxBytes: number): Promise<T> {
+  private async json(res: Response, url: string, maxBytes: number): Promise<JsonObject> {
     const text = (await readCapped(res, maxBytes, `GET ${url}`)).toString('utf8');
     try {
       const parsed: unknown = JSON.parse(text);
       if (typeof parsed !== 'object' || parsed === null) throw new Error('not a JSON object');
-      return parsed as T;
+      // A JSON list is let through as before, with no fields (asObject reads it as {}).
+      return asObject(parsed);
     } catch (err) {
-      throw new Error(`GET ${url}: answer is not JSON: ${quotable((err as Error).message)}`, { cause: err });
+      throw new Error(`GET ${url}: answer is not JSON: ${quotable(err instanceof Error ? err.message : String(err))}`,
+        { cause: err });
     }
   }
 }
@@ -247,9 +252,9 @@ export function helmChartLayer(manifest: Manifest, repository: string, tag: stri
 export function nextLink(header: string | null, current: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(',')) {
-    const m = /^\s*<([^>]*)>\s*;(.*)$/.exec(part);
-    if (m && /(?:^|;)\s*rel="?next"?\s*(?:;|$)/i.test(m[2]!)) {
-      const next = new URL(m[1]!, current);
+    const [, target, params] = /^\s*<([^>]*)>\s*;(.*)$/.exec(part) ?? [];
+    if (target !== undefined && params !== undefined && /(?:^|;)\s*rel="?next"?\s*(?:;|$)/i.test(params)) {
+      const next = new URL(target, current);
       // Pagination stays on the registry it started on.
       return next.origin === new URL(current).origin ? next.href : undefined;
     }
@@ -258,8 +263,7 @@ export function nextLink(header: string | null, current: string): string | undef
 }
 
 function isDescriptor(value: unknown): value is Descriptor {
-  const d = value as Partial<Descriptor> | null;
-  return typeof d === 'object' && d !== null && typeof d.mediaType === 'string' && typeof d.digest === 'string';
+  return isJsonObject(value) && typeof value.mediaType === 'string' && typeof value.digest === 'string';
 }
 
 /** A token endpoint is spoken to over HTTPS, or plain HTTP when it is on loopback too. */

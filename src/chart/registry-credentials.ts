@@ -6,6 +6,7 @@
  * log line; errors name the file and the registry only (docs/operations.md "Private chart registries").
  */
 import { readFileSync, statSync } from 'node:fs';
+import { asObject, isJsonObject, optionalString, stringOr } from '../core/json.js';
 
 /** What the registry client presents. */
 export type RegistryCredentials =
@@ -76,7 +77,8 @@ function readEntry(path: string, registry: string): RegistryCredentials {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new Error(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    const code = optionalString(asObject(err).code);
+    throw new Error(`cannot read ${path}: ${code ?? (err instanceof Error ? err.message : String(err))}`,
       { cause: err });
   }
   return dockerConfigCredentials(text, registry, path);
@@ -90,15 +92,15 @@ function readEntry(path: string, registry: string): RegistryCredentials {
  */
 export function dockerConfigCredentials(text: string, registry: string,
   where = 'the Docker config'): RegistryCredentials {
-  let doc: { auths?: unknown };
+  let doc: unknown;
   try {
-    doc = JSON.parse(text) as { auths?: unknown };
+    doc = JSON.parse(text);
   } catch {
     throw new Error(`${where} is not JSON (want a Docker config: {"auths": {"<registry>": {"auth": "<base64 ` +
       `user:password>"}}})`);
   }
-  const auths = doc?.auths;
-  if (typeof auths !== 'object' || auths === null || Array.isArray(auths)) {
+  const auths = asObject(doc).auths;
+  if (!isJsonObject(auths)) {
     throw new Error(`${where} has no "auths" object (want a Docker config: {"auths": {"<registry>": {...}}})`);
   }
   const want = normaliseHost(registry);
@@ -108,8 +110,8 @@ export function dockerConfigCredentials(text: string, registry: string,
     throw new Error(`${where} has no entry for registry ${registry} (it has ` +
       `${keys.length > 0 ? keys.map(normaliseHost).join(', ') : 'none'})`);
   }
-  const entry = (auths as Record<string, unknown>)[key] as Record<string, unknown> | null;
-  const str = (name: string): string => (typeof entry?.[name] === 'string' ? (entry[name] as string) : '');
+  const entry = asObject(auths[key]);
+  const str = (name: string): string => stringOr(entry[name], '');
   if (str('registrytoken') !== '') return { kind: 'bearer', token: str('registrytoken') };
   if (str('identitytoken') !== '') return { kind: 'identityToken', refreshToken: str('identitytoken') };
   if (str('username') !== '' || str('password') !== '') {

@@ -6,6 +6,7 @@
  * identity token, by the OAuth2 refresh-token grant (`POST`, as Azure Container Registry
  * wants). Tokens and credentials are secrets: they never reach an error message or a log line.
  */
+import { asObject, type JsonObject } from '../core/json.js';
 import { describeFetchError, readCapped } from './http-body.js';
 import { basicAuthorization, type RegistryCredentials } from './registry-credentials.js';
 
@@ -24,10 +25,12 @@ const MAX_TOKEN_BODY = 1024 * 1024;
 export function bearerChallenge(header: string): BearerChallenge | undefined {
   const m = /^\s*bearer\s+(.*)$/is.exec(header);
   if (!m) return undefined;
+  const [, list = ''] = m;
   const params: Record<string, string> = {};
   const re = /([A-Za-z_][A-Za-z0-9_-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^,\s]*))/g;
-  for (let p = re.exec(m[1]!); p; p = re.exec(m[1]!)) {
-    params[p[1]!.toLowerCase()] = p[2] !== undefined ? p[2].replace(/\\(.)/g, '$1') : p[3]!;
+  for (let p = re.exec(list); p; p = re.exec(list)) {
+    const [, key = '', quoted, bare = ''] = p;
+    params[key.toLowerCase()] = quoted !== undefined ? quoted.replace(/\\(.)/g, '$1') : bare;
   }
   if (!params.realm) return undefined;
   return { realm: params.realm, service: params.service || undefined, scope: params.scope || undefined };
@@ -140,13 +143,13 @@ function tokenRequest(
 }
 
 function parseTokenBody(text: string): { token: string; expiresIn: number } | undefined {
-  let body: { token?: unknown; access_token?: unknown; expires_in?: unknown };
+  let body: JsonObject;
   try {
-    body = JSON.parse(text) as typeof body;
+    body = asObject(JSON.parse(text));
   } catch {
     return undefined;
   }
-  const token = typeof body?.token === 'string' && body.token ? body.token : body?.access_token;
+  const token = typeof body.token === 'string' && body.token ? body.token : body.access_token;
   if (typeof token !== 'string' || !token) return undefined;
   return { token, expiresIn: typeof body.expires_in === 'number' ? body.expires_in : 0 };
 }

@@ -72,7 +72,7 @@ export class RegistryChartSchemaSource implements ChartSchemaSource {
       fetch: options.fetch, now: this.now, credentials: options.credentials,
     });
     const fallback = options.embedded ?? {
-      version: EMBEDDED_SCHEMA_VERSION, schema: EMBEDDED_SCHEMA as Record<string, unknown>,
+      version: EMBEDDED_SCHEMA_VERSION, schema: EMBEDDED_SCHEMA,
     };
     this.embedded = { version: fallback.version, source: 'embedded', schema: fallback.schema };
   }

@@ -15,7 +15,9 @@ export interface SemverConstraint {
   satisfies(version: string | SemVer): boolean;
 }
 
-type Op = '' | '=' | '!=' | '>' | '<' | '>=' | '=>' | '<=' | '=<' | '~' | '~>' | '^';
+const OPERATORS = ['', '=', '!=', '>', '<', '>=', '=>', '<=', '=<', '~', '~>', '^'] as const;
+type Op = typeof OPERATORS[number];
+const isOp = (text: string | undefined): text is Op => OPERATORS.some((op) => op === text);
 
 interface Comparator {
   op: Op;
@@ -131,7 +133,7 @@ function splitGroup(group: string): string[] | undefined {
   const atoms: string[] = [];
   const skipSpace = (from: number): number => {
     let i = from;
-    while (i < group.length && WS.test(group[i]!)) i++;
+    while (i < group.length && WS.test(group.charAt(i))) i++;
     return i;
   };
   const atomAt = (from: number): number | undefined => {
@@ -155,6 +157,8 @@ function parseComparator(atom: string): Comparator | undefined {
   const m = ATOM_RE.exec(atom);
   if (!m) return undefined;
   const [, op, major = '', minorDot = '', patchDot = '', pre = ''] = m;
+  // ATOM_RE captures only these operators; the guard tells the compiler so.
+  if (!isOp(op)) return undefined;
   const minor = minorDot.slice(1);
   const patch = patchDot.slice(1);
   let dirty = false;
@@ -174,7 +178,7 @@ function parseComparator(atom: string): Comparator | undefined {
     text = `${num(major)}.${num(minor)}.${num(patch)}${pre}`;
   }
   try {
-    return { op: op as Op, con: new SemVer(text), dirty, minorDirty, patchDirty };
+    return { op, con: new SemVer(text), dirty, minorDirty, patchDirty };
   } catch {
     return undefined; // `1.x.3` parts that are not numbers, leading-zero pre-release ids, overflow
   }

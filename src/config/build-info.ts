@@ -4,6 +4,7 @@
  * AGENT_MANAGER_COMMIT and AGENT_MANAGER_BUILT, set by the image build.
  */
 import { readFileSync } from 'node:fs';
+import { asObject, optionalString } from '../core/json.js';
 
 /** What `agent-manager version` prints and `get_info` reports. */
 export interface BuildInfo {
@@ -17,8 +18,8 @@ const PACKAGE_JSON = new URL('../../package.json', import.meta.url);
 /** The package version, or `unknown` when package.json cannot be read. */
 export function packageVersion(): string {
   try {
-    const pkg = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { version?: unknown };
-    return typeof pkg.version === 'string' && pkg.version !== '' ? pkg.version : 'unknown';
+    const pkg: unknown = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8'));
+    return optionalString(asObject(pkg).version) ?? 'unknown';
   } catch {
     return 'unknown';
   }

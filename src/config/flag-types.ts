@@ -86,9 +86,13 @@ export interface FlagValueOf {
 /** Where a flag's value came from. */
 export type FlagSource = 'flag' | 'env' | 'default';
 
-/** Parsed values of one flag table, keyed by flag name and typed by flag type. */
+/**
+ * Parsed values of one flag table, keyed by flag name and typed by flag type; an `enum` flag's value is
+ * one of its `choices` (parseValue refuses any other text), so readers need no cast to the union.
+ */
 export type FlagValues<T extends readonly FlagDef[]> = {
-  readonly [D in T[number] as D['name']]: FlagValueOf[D['type']];
+  readonly [D in T[number] as D['name']]: D extends { type: 'enum'; choices: readonly (infer C)[] } ? C
+    : FlagValueOf[D['type']];
 };
 
 /** Where each value of a flag table came from. */

@@ -9,10 +9,9 @@ import { parseHarnessEgress } from '../core/guards/harness-egress.js';
 import type { HarnessGuardsConfig } from './app-config.js';
 import type { FlagDef, FlagSources, FlagValues } from './flag-types.js';
 import { SERVE_FLAGS, type ServeFlags } from './flags.js';
-import { ConfigError, valueError } from './resolve.js';
+import { ConfigError, flagDef, valueError } from './resolve.js';
 
-const def = (name: 'harness-egress' | 'muster-token-file'): FlagDef =>
-  SERVE_FLAGS.find((d) => d.name === name) as FlagDef;
+const def = (name: 'harness-egress' | 'muster-token-file'): FlagDef => flagDef(SERVE_FLAGS, name);
 
 /** The guards' settings from the parsed flags. Throws ConfigError. */
 export function buildHarnessGuardsConfig(v: FlagValues<ServeFlags>, s: FlagSources<ServeFlags>): HarnessGuardsConfig {

@@ -39,10 +39,13 @@ export function buildMigrateConfig(
   if (defaults.help) throw new ConfigError('unexpected help');
   const shared = Object.fromEntries(Object.entries(values).filter(([k]) => Object.hasOwn(defaults.values, k)));
   const sharedSources = Object.fromEntries(Object.entries(sources).filter(([k]) => Object.hasOwn(defaults.values, k)));
-  const app = buildServeConfig(
-    { ...defaults.values, ...shared } as FlagValues<ServeFlags>,
-    { ...defaults.sources, ...sharedSources } as FlagSources<ServeFlags>,
-  );
+  // safe: `shared` holds only keys of the serve table, each parsed by that same serve row (MIGRATE_FLAGS reuses the
+  // rows), so the merge has every serve key with its serve type.
+  const serveValues = { ...defaults.values, ...shared } as FlagValues<ServeFlags>;
+  // safe: as the values above, with the sources of the same keys.
+  const serveSources = { ...defaults.sources, ...sharedSources } as FlagSources<ServeFlags>;
+  const app = buildServeConfig(serveValues, serveSources);
+  // safe: `values` came from resolving MIGRATE_FLAGS, which ends with every MIGRATE_OWN_FLAGS row.
   const own = values as FlagValues<typeof MIGRATE_OWN_FLAGS>;
   const to = lineOfRange(app.chart.semver);
   if (!to) {
@@ -57,7 +60,7 @@ export function buildMigrateConfig(
   const phase = own.phase;
   return {
     app, verbose: Boolean(values.verbose), namespaces: own.namespaces, gitopsNamespaces: own['gitops-namespaces'], to,
-    phases: phase === 'all' ? ['expand', 'wait', 'contract'] : [phase as Phase],
+    phases: phase === 'all' ? ['expand', 'wait', 'contract'] : [phase],
     timeoutMs: own.timeout.ms, dryRun: own['dry-run'], reportConfigMap: name,
     ...(sources['harness-name'] === 'flag' ? { harnessName: String(values['harness-name']) } : {}),
   };

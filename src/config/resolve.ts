@@ -24,6 +24,13 @@ export type Resolved<T extends readonly FlagDef[]> =
 
 type Given = { readonly text: string; readonly source: FlagSource };
 
+/** The row of `table` named `name`: the callers name rows of their own table, so a miss is a bug in this code. */
+export function flagDef(table: readonly FlagDef[], name: string): FlagDef {
+  const found = table.find((d) => d.name === name);
+  if (!found) throw new Error(`no flag --${name} in the table`);
+  return found;
+}
+
 /** How an error names a flag: `--name`, plus the variable when the value came from it. */
 export function flagLabel(def: FlagDef, source: FlagSource): string {
   return source === 'env' ? `--${def.name} (from ${def.env})` : `--${def.name}`;
@@ -65,6 +72,7 @@ export function resolveFlags<T extends readonly FlagDef[]>(
     values[def.name] = parseValue(def, chosen);
     sources[def.name] = chosen.source;
   }
+  // safe: the loop above set one value (parsed by the row's type) and one source for every row of `table`.
   return { help: false, values: values as FlagValues<T>, sources: sources as FlagSources<T> };
 }
 

@@ -5,7 +5,7 @@
 import type { FlagValues } from './flag-types.js';
 import type { SandboxFlags } from './flags.js';
 import { ConfigError } from './resolve.js';
-import type { SandboxAuthorization, SandboxCommandConfig } from './sandbox-cluster-config.js';
+import type { SandboxCommandConfig } from './sandbox-cluster-config.js';
 
 /** Build and check the sandbox command configuration. Throws ConfigError. */
 export function buildSandboxConfig(v: FlagValues<SandboxFlags>): SandboxCommandConfig {
@@ -36,7 +36,7 @@ export function buildSandboxConfig(v: FlagValues<SandboxFlags>): SandboxCommandC
     listen: v.listen,
     kubeconfigOut: v['kubeconfig-out'],
     seed: v.seed,
-    authorization: v.authorization as SandboxAuthorization,
+    authorization: v.authorization,
     controllers: v.controllers,
     reconcileDelayMs: v['reconcile-delay'].ms,
     workloadClusters: v['workload-clusters'],

@@ -10,7 +10,7 @@ import type { FlagDef, FlagSources, FlagValues } from './flag-types.js';
 import { DEFAULT_CHART_REFRESH, SERVE_FLAGS, type ServeFlags } from './flags.js';
 import { buildHarnessGuardsConfig } from './harness-guards-config.js';
 import { buildOAuthConfig } from './oauth-config.js';
-import { ConfigError, flagLabel, valueError } from './resolve.js';
+import { ConfigError, flagDef, flagLabel, valueError } from './resolve.js';
 import { checkHttpUrl, parseBrowserOrigin, parseGoDuration, ValueError } from './values.js';
 
 type V = FlagValues<ServeFlags>;
@@ -21,7 +21,7 @@ type S = FlagSources<ServeFlags>;
 const FLUX_INTERVAL = /^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$/;
 
 function def(name: ServeFlags[number]['name']): FlagDef {
-  return SERVE_FLAGS.find((d) => d.name === name) as FlagDef;
+  return flagDef(SERVE_FLAGS, name);
 }
 
 /** Build and check the serve configuration. Throws ConfigError. */
@@ -34,35 +34,14 @@ export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy' | 'otel'> 
     throw valueError(def('mcp-path'), s['mcp-path'], v['mcp-path'], 'must start with /');
   }
   for (const repo of v['skills-repositories']) checkListUrl('skills-repositories', s, repo);
-  const oauth = buildOAuthConfig({
-    enabled: v['enable-oauth'],
-    downstream: v['downstream-oauth'],
-    baseUrl: v['oauth-base-url'],
-    provider: v['oauth-provider'],
-    dexIssuerUrl: v['dex-issuer-url'],
-    dexClientId: v['dex-client-id'],
-    dexCaFile: v['dex-ca-file'],
-    allowPrivateOAuthUrls: v['allow-private-oauth-urls'],
-    googleClientId: v['google-client-id'],
-    trustedAudiences: v['oauth-trusted-audiences'],
-    ssoAllowPrivateIps: v['sso-allow-private-ips'],
-  });
+  const oauth = oauthConfig(v);
+  // The slices are built in the order of the flags' groups: which bad flag is named first stays the same.
   return {
     listen: v.listen,
     verbose: v.verbose,
     allowedOrigins: browserOrigins(v, s),
     shutdown: shutdownConfig(v, s),
-    kube: {
-      kubeconfig: v.kubeconfig,
-      context: v['kube-context'],
-      inCluster: v['in-cluster'],
-      readCache: readCacheOn(v, s),
-      readCacheClusters: v['read-cache-clusters'],
-      kagentApiVersion: kagentVersion(v['kagent-api-version']),
-      kagentV2ApiVersion: v['kagent-v2-api-version'].trim() || 'auto',
-      helmReleaseApiVersion: fluxVersion('flux-helmrelease-api-version', 'helm.toolkit.fluxcd.io', v, s),
-      ociRepositoryApiVersion: fluxVersion('flux-ocirepository-api-version', 'source.toolkit.fluxcd.io', v, s),
-    },
+    kube: kubeConfig(v, s),
     namespaces: { default: defaultNs, managed: [...new Set([defaultNs, ...managedNamespaces(v, s)])] },
     revisionHistoryLimit: v['revision-history-limit'],
     chart: {
@@ -96,6 +75,38 @@ export function buildServeConfig(v: V, s: S): Omit<AppConfig, 'proxy' | 'otel'> 
       enabled: v.sandbox, listen: v['sandbox-listen'], kubeconfigOut: v['sandbox-kubeconfig'],
       reconcileDelayMs: sandboxReconcileDelay(v, s),
     },
+  };
+}
+
+/** The OAuth flags, checked together by buildOAuthConfig. */
+function oauthConfig(v: V): AppConfig['oauth'] {
+  return buildOAuthConfig({
+    enabled: v['enable-oauth'],
+    downstream: v['downstream-oauth'],
+    baseUrl: v['oauth-base-url'],
+    provider: v['oauth-provider'],
+    dexIssuerUrl: v['dex-issuer-url'],
+    dexClientId: v['dex-client-id'],
+    dexCaFile: v['dex-ca-file'],
+    allowPrivateOAuthUrls: v['allow-private-oauth-urls'],
+    googleClientId: v['google-client-id'],
+    trustedAudiences: v['oauth-trusted-audiences'],
+    ssoAllowPrivateIps: v['sso-allow-private-ips'],
+  });
+}
+
+/** The cluster flags: the kubeconfig, the read cache, and the API versions (pinned, or `auto`). */
+function kubeConfig(v: V, s: S): AppConfig['kube'] {
+  return {
+    kubeconfig: v.kubeconfig,
+    context: v['kube-context'],
+    inCluster: v['in-cluster'],
+    readCache: readCacheOn(v, s),
+    readCacheClusters: v['read-cache-clusters'],
+    kagentApiVersion: kagentVersion(v['kagent-api-version']),
+    kagentV2ApiVersion: v['kagent-v2-api-version'].trim() || 'auto',
+    helmReleaseApiVersion: fluxVersion('flux-helmrelease-api-version', 'helm.toolkit.fluxcd.io', v, s),
+    ociRepositoryApiVersion: fluxVersion('flux-ocirepository-api-version', 'source.toolkit.fluxcd.io', v, s),
   };
 }
 
@@ -164,7 +175,7 @@ function chartCredentials(v: V, s: S): Pick<AppConfig['chart'], 'auth' | 'secret
     throw valueError(def('agent-chart-secret-ref'), s['agent-chart-secret-ref'], secretRef,
       'not a Secret name (lower-case letters, digits, "-" and ".", starting and ending with a letter or digit)');
   }
-  return { auth, secretRef, provider: v['agent-chart-provider'] as AppConfig['chart']['provider'] };
+  return { auth, secretRef, provider: v['agent-chart-provider'] };
 }
 
 /** The commit-mode flags; an App id needs its key file (and the other way round), a repository is owner/name. */

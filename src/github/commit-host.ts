@@ -7,6 +7,7 @@
  */
 import { createAppAuth } from '@octokit/auth-app';
 import { AppError, backendError, conflict, forbidden, isAppError, notFound, unauthenticated } from '../core/errors.js';
+import { asObject } from '../core/json.js';
 import type { RequestContext } from '../identity/caller.js';
 import type { GitOpsHost, GitSnapshot, Proposal, ProposalOutcome, RepoRef } from '../service/ports.js';
 import { createOctokit, isHttpError, type GitHubOctokit, type OctokitSettings } from './octokit.js';
@@ -232,8 +233,8 @@ const WHO: Record<Credential['kind'], string> = {
 const full = (r: RepoRef) => `${r.owner}/${r.name}`;
 
 function reason(err: { message: string; response: { data: unknown } }): string {
-  const data = err.response.data as { message?: unknown } | undefined;
-  const text = typeof data?.message === 'string' ? data.message : err.message;
+  const { message } = asObject(err.response.data);
+  const text = typeof message === 'string' ? message : err.message;
   return text.split('\n', 1)[0]!.slice(0, 200);
 }
 
@@ -251,9 +252,9 @@ function retryText(err: { response: { headers: Record<string, string | undefined
 
 /** GitHub's validation errors (`errors[].message`), which say what already exists, or nothing. */
 function detailText(err: { response: { data: unknown } }): string {
-  const errors = (err.response.data as { errors?: unknown } | undefined)?.errors;
+  const { errors } = asObject(err.response.data);
   if (!Array.isArray(errors)) return '';
-  const messages = errors.map((e) => (typeof e === 'object' && e !== null ? (e as { message?: unknown }).message : e))
+  const messages = errors.map((e: unknown) => (typeof e === 'object' && e !== null ? asObject(e).message : e))
     .filter((m): m is string => typeof m === 'string');
   return messages.length > 0 ? ` (${messages.join('; ').slice(0, 200)})` : '';
 }

@@ -61,9 +61,8 @@ export interface HttpError extends Error {
 }
 
 export function isHttpError(err: unknown): err is HttpError {
-  const e = err as Partial<HttpError> | undefined;
-  return err instanceof Error && err.name === 'HttpError' && typeof e?.status === 'number' &&
-    typeof e.response === 'object' && e.response !== null;
+  return err instanceof Error && err.name === 'HttpError' && 'status' in err && typeof err.status === 'number' &&
+    'response' in err && typeof err.response === 'object' && err.response !== null;
 }
 
 export function createOctokit(settings: OctokitSettings): GitHubOctokit {

@@ -6,6 +6,7 @@
  * pull request.
  */
 import { readFile } from 'node:fs/promises';
+import { asObject, optionalString } from '../core/json.js';
 import type { GitOpsConfig } from '../config/app-config.js';
 import type { OctokitSettings } from './octokit.js';
 import { GitHubGitOpsHost } from './commit-host.js';
@@ -28,7 +29,7 @@ export async function openGitOpsHost(
       privateKey = await readFile(config.appPrivateKeyFile, 'utf8');
     } catch (err) {
       throw startupError(`--github-app-private-key-file ${config.appPrivateKeyFile}: cannot be read ` +
-        `(${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+        `(${optionalString(asObject(err).code) ?? 'error'})`);
     }
     if (!/-----BEGIN (RSA )?PRIVATE KEY-----/.test(privateKey)) {
       throw startupError(`--github-app-private-key-file ${config.appPrivateKeyFile}: not a PEM private key (download ` +

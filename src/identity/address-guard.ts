@@ -38,8 +38,8 @@ for (const [net, prefix] of [
 /** True when `address` (an IP literal) is loopback, private, link-local or otherwise not public. */
 export function isPrivateAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '');
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
-  if (mapped) return isPrivateAddress(mapped[1]!);
+  const [, mapped] = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare) ?? [];
+  if (mapped !== undefined) return isPrivateAddress(mapped);
   const family = isIP(bare);
   if (family === 4) return PRIVATE.check(bare, 'ipv4');
   if (family === 6) return PRIVATE.check(bare, 'ipv6');

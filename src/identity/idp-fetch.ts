@@ -45,7 +45,7 @@ export function readCaFile(path: string): string {
   try {
     pem = readFileSync(path, 'utf8');
   } catch (err) {
-    throw invalid(`--dex-ca-file ${path}: cannot read it: ${(err as Error).message}`);
+    throw invalid(`--dex-ca-file ${path}: cannot read it: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
     throw invalid(`--dex-ca-file ${path}: no PEM certificate in it`);
@@ -60,7 +60,7 @@ export function createIdpFetch(options: IdpFetchOptions): IdpFetch {
   const ca = options.caPem ? [...rootCertificates, options.caPem] : undefined;
   const lookup = guardedLookup(options.allowPrivate);
   const timeoutMs = options.timeoutMs ?? 5_000;
-  const proxied = options.proxy ? proxyDispatcher(options.proxy, { ca, lookup: lookup as never }) : undefined;
+  const proxied = options.proxy ? proxyDispatcher(options.proxy, { ca, lookup }) : undefined;
 
   return (href, init) => {
     const url = new URL(href);
@@ -118,7 +118,7 @@ async function viaDispatcher(
     answer = await undiciRequest(url, { method: 'GET', headers, signal, dispatcher });
   } catch (err) {
     if (signal.aborted) throw new IdpFetchError(`${url.href}: no answer in time (request aborted)`);
-    throw new IdpFetchError(`${url.href}: ${(err as Error).message}`);
+    throw new IdpFetchError(`${url.href}: ${err instanceof Error ? err.message : String(err)}`);
   }
   const { statusCode: status, body } = answer;
   if (status >= 300 && status < 400) {
@@ -129,16 +129,17 @@ async function viaDispatcher(
   let size = 0;
   try {
     for await (const chunk of body) {
-      size += (chunk as Buffer).length;
+      const bytes = Buffer.from(chunk);
+      size += bytes.length;
       if (size > MAX_IDP_RESPONSE_BYTES) {
         body.destroy();
         throw new IdpFetchError(`${url.href} answered more than ${MAX_IDP_RESPONSE_BYTES} bytes`);
       }
-      chunks.push(chunk as Buffer);
+      chunks.push(bytes);
     }
   } catch (err) {
     if (err instanceof IdpFetchError) throw err;
-    throw new IdpFetchError(`${url.href}: ${(err as Error).message}`);
+    throw new IdpFetchError(`${url.href}: ${err instanceof Error ? err.message : String(err)}`);
   }
   const responseHeaders = new Headers();
   const contentType = answer.headers['content-type'];
@@ -172,10 +173,10 @@ export function guardedLookup(allowPrivate: boolean) {
       if (!allowPrivate) {
         const bad = addresses.find((a) => isPrivateAddress(a.address));
         if (bad) {
-          const refusal = new Error(
+          const refusal: NodeJS.ErrnoException = new Error(
             `${hostname} resolves to the private address ${bad.address}; set --allow-private-oauth-urls for an `
             + `identity provider inside the cluster`,
-          ) as NodeJS.ErrnoException;
+          );
           refusal.code = 'EPRIVATEADDRESS';
           return callback(refusal, []);
         }

@@ -50,7 +50,7 @@ export function precheckToken(bearer: string, trustedAudiences: readonly string[
     throw unauthenticated('token is not a JWT (its payload is not base64url-encoded JSON)');
   }
   const alg = header.alg;
-  if (typeof alg !== 'string' || !(ALLOWED_ALGORITHMS as readonly string[]).includes(alg)) {
+  if (typeof alg !== 'string' || !ALLOWED_ALGORITHMS.some((allowed) => allowed === alg)) {
     throw unauthenticated(
       `token algorithm ${quoteSafe(String(alg))} is not allowed (want one of ${ALLOWED_ALGORITHMS.join(', ')})`,
     );

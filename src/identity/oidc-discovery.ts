@@ -4,6 +4,7 @@
  * exactly the configured issuer (OIDC Discovery 1.0 section 4.3), otherwise a
  * misconfigured URL could make us trust another issuer's keys.
  */
+import { asObject } from '../core/json.js';
 import { refuseUrl } from './address-guard.js';
 import { IdpFetchError, type IdpFetch } from './idp-fetch.js';
 
@@ -39,7 +40,7 @@ export async function discoverIssuer(
   if (typeof doc !== 'object' || doc === null) {
     throw new IdpFetchError(`OIDC discovery at ${url} did not answer a JSON object`);
   }
-  const { issuer: named, jwks_uri: jwksUri } = doc as Record<string, unknown>;
+  const { issuer: named, jwks_uri: jwksUri } = asObject(doc);
   if (named !== issuer) {
     throw new IdpFetchError(
       `OIDC discovery at ${url} names the issuer ${JSON.stringify(named)}, not ${JSON.stringify(issuer)}; ` +

@@ -6,6 +6,7 @@
  * sets (no name, namespace or URL becomes a label). docs/operations.md "Metrics" lists them all.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { asObject } from '../core/json.js';
 import { kubeCallCode, type KubeCallHook } from '../kube/instrumented.js';
 import type { FetchHook } from '../net/instrumented-fetch.js';
 import { operationOutcome, writeOutcome, type OperationCall,
@@ -28,8 +29,8 @@ const COMMIT_OPERATIONS = ['create_agent', 'update_agent', 'delete_agent', 'roll
 
 /** A commit-mode answer that names the pull request it opened (a dry run opens none). */
 function openedPullRequest(result: unknown): boolean {
-  const r = result as { mode?: unknown; commit?: { pullRequest?: unknown } } | null;
-  return r?.mode === 'commit' && typeof r.commit?.pullRequest === 'string';
+  const r = asObject(result);
+  return r.mode === 'commit' && typeof asObject(r.commit).pullRequest === 'string';
 }
 
 export class ServiceMetrics {

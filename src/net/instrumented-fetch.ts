@@ -29,5 +29,5 @@ export function instrumentFetch(fetchFn: typeof fetch, peer: string, hooks: read
     const run = (): Promise<Response> => fetchFn(input, { ...init, headers: call.headers });
     return hooks.reduceRight<() => Promise<Response>>((inner, hook) => () => hook(call, inner), run)();
   };
-  return instrumented as typeof fetch;
+  return instrumented;
 }

@@ -11,8 +11,8 @@ loopback.addAddress('::1', 'ipv6');
 
 /** True when `address` (an IP literal, as `server.address()` reports it) is loopback. */
 export function isLoopbackAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  const ip = mapped ? mapped[1]! : address;
+  const [, mapped] = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address) ?? [];
+  const ip = mapped ?? address;
   const family = isIP(ip);
   if (family === 0) return false;
   return loopback.check(ip, family === 4 ? 'ipv4' : 'ipv6');

@@ -5,17 +5,21 @@
  * targets through a CONNECT tunnel, http targets forwarded in absolute form, NO_PROXY hosts
  * direct.
  */
+import type { LookupFunction } from 'node:net';
 import { EnvHttpProxyAgent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { proxyConfigured, type ProxySettings } from './proxy-settings.js';
 
 export * from './proxy-settings.js';
+
+/** What fetch takes as its first argument: a URL (text or object) or a Request. */
+type FetchInput = Parameters<typeof fetch>[0];
 
 /** TLS and socket options for the connections a dispatcher makes. */
 export interface DispatcherOptions {
   /** Extra CAs (PEM) for the target's certificate, in addition to what `tls` trusts. */
   readonly ca?: string[];
   /** `dns.lookup` replacement for direct connections (the identity provider's address guard). */
-  readonly lookup?: (...args: never[]) => void;
+  readonly lookup?: LookupFunction;
 }
 
 /**
@@ -34,7 +38,7 @@ export function proxyDispatcher(settings: ProxySettings, options: DispatcherOpti
       ? { connect: { ...(options.ca && { ca: options.ca }), ...(options.lookup && { lookup: options.lookup }) } }
       : {}),
     ...(options.ca ? { requestTls: { ca: options.ca } } : {}),
-  } as EnvHttpProxyAgent.Options);
+  });
 }
 
 /**
@@ -44,7 +48,8 @@ export function proxyDispatcher(settings: ProxySettings, options: DispatcherOpti
 export function outboundFetch(settings: ProxySettings): typeof fetch {
   const dispatcher = proxyDispatcher(settings);
   if (!dispatcher) return globalThis.fetch;
-  const proxied = (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> =>
-    undiciFetch(input as never, { ...(init as object), dispatcher } as never) as unknown as Promise<Response>;
-  return proxied as typeof fetch;
+  // safe: undici's fetch is the implementation behind Node's global fetch, and its Request, RequestInit and
+  // Response are undici's own declarations of the same classes, which the compiler cannot see as the DOM's.
+  const viaDispatcher = undiciFetch as (input: FetchInput, init: object) => Promise<Response>;
+  return (input: FetchInput, init?: RequestInit): Promise<Response> => viaDispatcher(input, { ...init, dispatcher });
 }

@@ -7,13 +7,14 @@ export async function mapBounded<T, R>(
   items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>,
 ): Promise<R[]> {
   const results = new Array<R>(items.length);
-  let next = 0;
+  // One queue the workers share: each takes the next item once it is free.
+  const queue = items.entries();
   let failed = false;
   const worker = async (): Promise<void> => {
-    while (!failed && next < items.length) {
-      const index = next++;
+    for (const [index, item] of queue) {
+      if (failed) return;
       try {
-        results[index] = await fn(items[index] as T, index);
+        results[index] = await fn(item, index);
       } catch (err) {
         failed = true;
         throw err;

@@ -4,6 +4,7 @@
  * never throws: a missing, unterminated or malformed block is simply no frontmatter, and
  * only string values are kept (a list or a number where a name belongs is ignored).
  */
+import { isJsonObject } from '../core/json.js';
 import { parse } from 'yaml';
 
 const BOM = '\ufeff';
@@ -22,9 +23,9 @@ export function parseFrontmatter(text: string): Record<string, string> {
   } catch {
     return {};
   }
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return {};
+  if (!isJsonObject(data)) return {};
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+  for (const [key, value] of Object.entries(data)) {
     if (typeof value === 'string') out[key] = value;
   }
   return out;

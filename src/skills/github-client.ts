@@ -6,6 +6,7 @@
  * response bodies are untrusted and capped.
  */
 
+import { asObject } from '../core/json.js';
 import { createOctokit, GitHubTransportError, isHttpError, type GitHubOctokit } from '../github/octokit.js';
 
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, GITHUB_API_VERSION } from '../github/octokit.js';
@@ -97,7 +98,7 @@ export function toGitHubApiError(err: unknown, url: string, now: number): GitHub
   if (err instanceof GitHubTransportError) return new GitHubApiError(err.message, err.url, err.answeredStatus);
   if (isHttpError(err)) {
     const status = err.status;
-    const headers = err.response.headers as Record<string, string | undefined>;
+    const headers = err.response.headers;
     return new GitHubApiError(
       `GitHub API ${url} returned ${status}: ` +
       `${reasonOf(err.response.data) || err.message}`, url, status, rateLimitOf(status, headers, now),
@@ -115,7 +116,7 @@ export function toGitHubApiError(err: unknown, url: string, now: number): GitHub
  */
 function reasonOf(data: unknown): string {
   if (data && typeof data === 'object' && !(data instanceof ArrayBuffer)) {
-    const message = (data as { message?: unknown }).message;
+    const { message } = asObject(data);
     if (typeof message === 'string' && message.trim()) return message.trim();
     return '';
   }
@@ -123,7 +124,7 @@ function reasonOf(data: unknown): string {
   const line = (text.split('\n', 1)[0] ?? '').trim();
   if (line.startsWith('{')) {
     try {
-      const message = (JSON.parse(line) as { message?: unknown }).message;
+      const { message } = asObject(JSON.parse(line));
       if (typeof message === 'string' && message.trim()) return message.trim();
     } catch {
       // Not JSON after all: show the line itself.

@@ -5,6 +5,7 @@
  * limits. GitHub's no (404, 422, a plain 403) is the caller's to fix: 400. GitHub not
  * answering, failing (5xx), rate-limiting us or refusing our own token (401) is not: 502.
  */
+import { asObject } from '../core/json.js';
 import { backendError, invalid, isAppError, type AppError } from '../core/errors.js';
 import type { SkillResolver } from '../service/ports.js';
 import { GitHubApiError, type GitHubClient } from './github-client.js';
@@ -27,8 +28,7 @@ export class GitHubCommitResolver implements Pick<SkillResolver, 'gitCommit'> {
     try {
       at ??= await this.defaultBranch(base);
       const path = `${base}/commits/${at.split('/').map(encodeURIComponent).join('/')}`;
-      const commit = (await this.client.getJson(path)) as { sha?: unknown } | null;
-      const sha = commit?.sha;
+      const { sha } = asObject(await this.client.getJson(path));
       if (typeof sha !== 'string' || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) {
         throw backendError(`GitHub answered the commit of ${describe(at, ref)} of ${repository.url} ` +
           `without a commit id`);
@@ -40,8 +40,7 @@ export class GitHubCommitResolver implements Pick<SkillResolver, 'gitCommit'> {
   }
 
   private async defaultBranch(base: string): Promise<string> {
-    const meta = (await this.client.getJson(base)) as { default_branch?: unknown } | null;
-    const branch = meta?.default_branch;
+    const branch = asObject(await this.client.getJson(base)).default_branch;
     return typeof branch === 'string' && branch.trim() ? branch : 'main';
   }
 

@@ -194,12 +194,18 @@ export class GitHubSkillCatalog implements SkillCatalog {
   }
 }
 
+/** Why `signal` aborted: its reason when that is an Error (as AbortSignal's own reasons are), else an Error. */
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error(String(reason));
+}
+
 /** `promise`, or the abort reason as soon as `signal` aborts (the work itself goes on). */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  if (signal.aborted) return Promise.reject(abortReason(signal));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
+    const onAbort = () => reject(abortReason(signal));
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });

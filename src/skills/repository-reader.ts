@@ -5,6 +5,7 @@
  * unreadable file is skipped (`truncated`); a rate-limited read fails the repository read instead, since
  * the whole listing is then incomplete, and the catalog decides what to serve.
  */
+import { asObject, objectList } from '../core/json.js';
 import type { Logger } from 'pino';
 import type { Skill, SkillRepository } from '../core/types.js';
 import { mapBounded } from './bounded.js';
@@ -22,11 +23,6 @@ export interface ReadOptions {
   fetchedAt: string;
 }
 
-interface TreeEntry {
-  path?: unknown;
-  type?: unknown;
-}
-
 /**
  * The skills of `repository` at `ref` (the default branch when absent). Throws a
  * `GitHubApiError` when the repository, its tree, or (rate-limited) its files cannot be read.
@@ -41,14 +37,12 @@ export async function readSkillRepository(
   const at = ref || (await defaultBranch(client, base));
   const commit = await headCommit(client, base, at);
   const treeUrl = `${base}/git/trees/${commit}?recursive=1`;
-  const tree = (await client.getJson(treeUrl)) as { tree?: unknown; truncated?: unknown } | null;
-  if (!tree || !Array.isArray(tree.tree)) {
+  const tree = asObject(await client.getJson(treeUrl));
+  if (!Array.isArray(tree.tree)) {
     throw new GitHubApiError(`GitHub API ${treeUrl} answered without a tree`, treeUrl);
   }
-  const files = (tree.tree as TreeEntry[])
-    .filter((e) => e.type === 'blob' && typeof e.path === 'string' &&
-      (e.path === 'SKILL.md' || e.path.endsWith('/SKILL.md')))
-    .map((e) => e.path as string);
+  const files = objectList(tree.tree).flatMap((e) => (e.type === 'blob' && typeof e.path === 'string' &&
+      (e.path === 'SKILL.md' || e.path.endsWith('/SKILL.md')) ? [e.path] : []));
   let truncated = tree.truncated === true;
   if (files.length > options.maxSkills) {
     options.log.warn({ repoUrl: repository.url, found: files.length, read: options.maxSkills },
@@ -63,7 +57,8 @@ export async function readSkillRepository(
       return toSkill(repository, at, file, await client.getRaw(contentsUrl));
     } catch (err) {
       if (err instanceof GitHubApiError && err.rateLimit) throw err;
-      options.log.warn({ repoUrl: repository.url, path: file, ref: at, reason: (err as Error).message },
+      const reason = err instanceof Error ? err.message : String(err);
+      options.log.warn({ repoUrl: repository.url, path: file, ref: at, reason },
         'skipping unreadable SKILL.md');
       return undefined;
     }
@@ -77,7 +72,7 @@ export async function readSkillRepository(
 /** The commit `ref` (a branch, tag or commit) points at now. */
 async function headCommit(client: GitHubClient, base: string, ref: string): Promise<string> {
   const url = `${base}/commits/${ref.split('/').map(encodeURIComponent).join('/')}`;
-  const sha = ((await client.getJson(url)) as { sha?: unknown } | null)?.sha;
+  const { sha } = asObject(await client.getJson(url));
   if (typeof sha !== 'string' || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) {
     throw new GitHubApiError(`GitHub API ${url} answered without a commit id`, url);
   }
@@ -85,8 +80,7 @@ async function headCommit(client: GitHubClient, base: string, ref: string): Prom
 }
 
 async function defaultBranch(client: GitHubClient, base: string): Promise<string> {
-  const meta = (await client.getJson(base)) as { default_branch?: unknown } | null;
-  const branch = meta?.default_branch;
+  const branch = asObject(await client.getJson(base)).default_branch;
   return typeof branch === 'string' && branch.trim() ? branch : 'main';
 }
 

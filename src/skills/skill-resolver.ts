@@ -32,7 +32,7 @@ export function openSkillResolver(config: SkillResolverConfig): SkillResolver {
  * registry's credentials for skills on that registry (a broken credential configuration has
  * already stopped start-up with the flag named, when the chart source opened).
  */
-export function skillResolverFor(config: AppConfig,
+export function skillResolverFor(config: Pick<AppConfig, 'chart' | 'skills'>,
   fetchFor: (peer: 'github' | 'registry') => typeof fetch): SkillResolver {
   const registry = parseOciReference(config.chart.ociUrl).registry;
   const source = credentialSource(config.chart.auth, registry);

@@ -66,72 +66,94 @@ export function startTracing(settings: OtelSettings, build: { version: string })
   });
   const tracer = provider.getTracer('agent-manager', build.version);
   return {
-    kubeHook: (call, run) => around(tracer, `kube ${call.verb} ${call.resource}`, SpanKind.CLIENT, {
-      'k8s.resource': call.resource, 'agent_manager.kube.verb': call.verb,
-      ...(call.namespace && { 'k8s.namespace.name': call.namespace }),
-    }, run, (span, outcome) => {
-      const code = kubeCallCode(call, outcome);
-      if (code !== 'error') span.setAttribute('http.response.status_code', Number(code));
-      if ('error' in outcome && (code === 'error' || Number(code) >= 500)) {
-        span.setStatus({ code: SpanStatusCode.ERROR });
-      }
-    }),
-    fetchHook: (call, run) => around(tracer, call.method, SpanKind.CLIENT, {
-      'http.request.method': call.method, 'server.address': call.url.hostname, 'agent_manager.peer': call.peer,
-      'url.full': `${call.url.origin}${call.url.pathname}`,
-    }, () => {
-      propagator.inject(context.active(), call.headers, { set: (h, k, v) => h.set(k, v) });
-      return run();
-    }, (span, outcome) => {
-      if ('result' in outcome) {
-        const { status } = outcome.result as Response;
-        span.setAttribute('http.response.status_code', status);
-        if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      } else {
-        span.setStatus({ code: SpanStatusCode.ERROR });
-      }
-    }),
-    operationHook: (call, run) => around(tracer, call.name, SpanKind.INTERNAL, { 'agent_manager.operation': call.name },
-      run, (span, outcome) => {
-        if ('error' in outcome) {
-          const code = operationOutcome(outcome.error);
-          span.setAttribute('error.type', code);
-          if (code === 'backend_error' || code === 'internal') span.setStatus({ code: SpanStatusCode.ERROR });
-        }
-      }),
-    httpListener: (listener, routeOf) => (req: IncomingMessage, res: ServerResponse) => {
-      const path = (req.url ?? '/').split('?')[0]!;
-      if (PROBES.has(path)) return listener(req, res);
-      const parent = propagator.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
-      const method = req.method ?? 'GET';
-      const span = tracer.startSpan(method, {
-        kind: SpanKind.SERVER,
-        attributes: { 'http.request.method': method, 'url.path': path, 'url.scheme': 'http',
-          'user_agent.original': req.headers['user-agent'] ?? '' },
-      }, parent);
-      let ended = false;
-      const end = (): void => {
-        if (ended) return;
-        ended = true;
-        const route = routeOf(req);
-        span.updateName(`${method} ${route}`);
-        span.setAttribute('http.route', route);
-        span.setAttribute('http.response.status_code', res.statusCode);
-        if (res.statusCode >= 500 || !res.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR });
-        span.end();
-      };
-      res.once('finish', end);
-      res.once('close', end);
-      context.with(trace.setSpan(parent, span), () => listener(req, res));
-    },
+    kubeHook: kubeSpans(tracer),
+    fetchHook: fetchSpans(tracer),
+    operationHook: operationSpans(tracer),
+    httpListener: (listener, routeOf) => serverSpans(tracer, listener, routeOf),
     shutdown: () => provider.shutdown(),
+  };
+}
+
+/** A CLIENT span per Kubernetes call; a failure or a 5xx marks it an error (a 404 is an answer). */
+function kubeSpans(tracer: Tracer): KubeCallHook {
+  return (call, run) => around(tracer, `kube ${call.verb} ${call.resource}`, SpanKind.CLIENT, {
+    'k8s.resource': call.resource, 'agent_manager.kube.verb': call.verb,
+    ...(call.namespace && { 'k8s.namespace.name': call.namespace }),
+  }, run, (span, outcome) => {
+    const code = kubeCallCode(call, outcome);
+    if (code !== 'error') span.setAttribute('http.response.status_code', Number(code));
+    if ('error' in outcome && (code === 'error' || Number(code) >= 500)) {
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+  });
+}
+
+/** A CLIENT span per outbound request, its trace context passed on in `traceparent`. */
+function fetchSpans(tracer: Tracer): FetchHook {
+  return (call, run) => around(tracer, call.method, SpanKind.CLIENT, {
+    'http.request.method': call.method, 'server.address': call.url.hostname, 'agent_manager.peer': call.peer,
+    'url.full': `${call.url.origin}${call.url.pathname}`,
+  }, () => {
+    propagator.inject(context.active(), call.headers, { set: (h, k, v) => h.set(k, v) });
+    return run();
+  }, (span, outcome) => {
+    if ('result' in outcome) {
+      const { status } = outcome.result;
+      span.setAttribute('http.response.status_code', status);
+      if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    } else {
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+  });
+}
+
+/** An INTERNAL span per service operation; `error.type` is the failure's code, an error only when it is ours. */
+function operationSpans(tracer: Tracer): OperationHook {
+  return (call, run) => around(tracer, call.name, SpanKind.INTERNAL, { 'agent_manager.operation': call.name },
+    run, (span, outcome) => {
+      if ('error' in outcome) {
+        const code = operationOutcome(outcome.error);
+        span.setAttribute('error.type', code);
+        if (code === 'backend_error' || code === 'internal') span.setStatus({ code: SpanStatusCode.ERROR });
+      }
+    });
+}
+
+/** `listener` with a SERVER span around every request but the probes, named by route once the answer is out. */
+function serverSpans(
+  tracer: Tracer, listener: RequestListener, routeOf: (req: IncomingMessage) => string,
+): RequestListener {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const path = pathOf(req.url ?? '/');
+    if (PROBES.has(path)) return listener(req, res);
+    const parent = propagator.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
+    const method = req.method ?? 'GET';
+    const span = tracer.startSpan(method, {
+      kind: SpanKind.SERVER,
+      attributes: { 'http.request.method': method, 'url.path': path, 'url.scheme': 'http',
+        'user_agent.original': req.headers['user-agent'] ?? '' },
+    }, parent);
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      const route = routeOf(req);
+      span.updateName(`${method} ${route}`);
+      span.setAttribute('http.route', route);
+      span.setAttribute('http.response.status_code', res.statusCode);
+      if (res.statusCode >= 500 || !res.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    };
+    res.once('finish', end);
+    res.once('close', end);
+    context.with(trace.setSpan(parent, span), () => listener(req, res));
   };
 }
 
 /** Runs `run` inside a span that `finish` describes from the outcome, then ends it. */
 async function around<T>(
   tracer: Tracer, name: string, kind: SpanKind, attributes: Record<string, string>, run: () => Promise<T>,
-  finish: (span: Span, outcome: { result: unknown } | { error: unknown }) => void,
+  finish: (span: Span, outcome: { result: T } | { error: unknown }) => void,
 ): Promise<T> {
   return tracer.startActiveSpan(name, { kind, attributes }, async (span) => {
     try {
@@ -145,6 +167,12 @@ async function around<T>(
       span.end();
     }
   });
+}
+
+/** The request target without its query. */
+function pathOf(target: string): string {
+  const query = target.indexOf('?');
+  return query === -1 ? target : target.slice(0, query);
 }
 
 function samplerOf(name: string, ratio: number): Sampler {

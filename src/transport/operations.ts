@@ -154,9 +154,9 @@ function op<S extends z.ZodObject, R>(o: Omit<Operation<S, R>, 'title' | 'descri
  */
 export function specToUpdate(input: ValidateAgentInput): ValidateAgentInput {
   if (input.update !== true) return input;
-  const out: Record<string, unknown> = { ...input };
+  const out: ValidateAgentInput = { ...input };
   for (const field of SPEC_STRING_FIELDS) if (out[field] === '') delete out[field];
-  return out as ValidateAgentInput;
+  return out;
 }
 
 export const getInfo = op<typeof getInfoInput, Info>({

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ChartLine } from '../../core/chart-lines/major-line.js';
+import { asObject } from '../../core/json.js';
 
 /** The agent chart version the embedded 0.x schema belongs to. */
 export const EMBEDDED_SCHEMA_VERSION = '0.5.2';
@@ -15,7 +16,7 @@ export const EMBEDDED_SCHEMA_VERSION = '0.5.2';
 export const EMBEDDED_SCHEMA_2X_VERSION = '2.0.0';
 
 function load(file: string): Readonly<Record<string, unknown>> {
-  return deepFreeze(JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')) as Record<string, unknown>);
+  return deepFreeze(asObject(JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8'))));
 }
 
 /** The parsed embedded 0.x schema; one frozen object, so its compiled validator is reused. */
@@ -26,8 +27,8 @@ export const EMBEDDED_SCHEMA_2X: Readonly<Record<string, unknown>> = load('./age
 /** The embedded schema of a line, with its chart version. */
 export function embeddedSchema(line: ChartLine): { version: string; schema: Record<string, unknown> } {
   return line === '2.x'
-    ? { version: EMBEDDED_SCHEMA_2X_VERSION, schema: EMBEDDED_SCHEMA_2X as Record<string, unknown> }
-    : { version: EMBEDDED_SCHEMA_VERSION, schema: EMBEDDED_SCHEMA as Record<string, unknown> };
+    ? { version: EMBEDDED_SCHEMA_2X_VERSION, schema: EMBEDDED_SCHEMA_2X }
+    : { version: EMBEDDED_SCHEMA_VERSION, schema: EMBEDDED_SCHEMA };
 }
 
 function deepFreeze<T>(value: T): T {

@@ -70,7 +70,7 @@ export function bearerAuth(options: BearerAuthOptions): Step {
       const error = unauthenticated('the Authorization header must be the word Bearer followed by exactly one token');
       return refuse(req, res, { resourceMetadataUrl, log, error, tokenSent: true });
     }
-    const token = rest[0]!;
+    const [token = ''] = rest;
     let caller: Caller;
     try {
       caller = await verifier.verify(token);

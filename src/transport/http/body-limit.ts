@@ -33,18 +33,7 @@ export function readBoundedBody(
     let read = 0;
     let decoded = 0;
     const source = decoder ?? req;
-    const done = (): void => {
-      req.off('data', onRead);
-      req.off('close', onClose);
-      source.off('data', onDecoded);
-      source.off('end', onEnd);
-      source.off('error', onError);
-      if (decoder) {
-        req.unpipe(decoder);
-        decoder.on('error', () => undefined);
-        decoder.destroy();
-      }
-    };
+    const done = (): void => detach(req, decoder, { onRead, onDecoded, onEnd, onError, onClose });
     const tooLarge = (): void => {
       done();
       closeAfterAnswer(req, res);
@@ -82,6 +71,30 @@ export function readBoundedBody(
     req.once('close', onClose);
     if (decoder) req.pipe(decoder);
   });
+}
+
+/** The listeners of one bounded read: on the raw request, and on what is decoded (the request without a decoder). */
+interface BodyReaders {
+  onRead(chunk: Buffer): void;
+  onDecoded(chunk: Buffer): void;
+  onEnd(): void;
+  onError(err: Error): void;
+  onClose(): void;
+}
+
+/** Takes a finished read's listeners off, and unpipes and destroys its decoder (its late errors swallowed). */
+function detach(req: IncomingMessage, decoder: Transform | undefined, readers: BodyReaders): void {
+  const source = decoder ?? req;
+  req.off('data', readers.onRead);
+  req.off('close', readers.onClose);
+  source.off('data', readers.onDecoded);
+  source.off('end', readers.onEnd);
+  source.off('error', readers.onError);
+  if (decoder) {
+    req.unpipe(decoder);
+    decoder.on('error', () => undefined);
+    decoder.destroy();
+  }
 }
 
 /**

@@ -50,10 +50,10 @@ export type Step = (req: HttpRequest, res: HttpResponse) => boolean | void | Pro
 /** A handler that answers every request it is given. */
 export type Handler = (req: HttpRequest, res: HttpResponse) => void | Promise<void>;
 
-const ENDINGS = Symbol('endings');
-
 type Ending = (res: HttpResponse) => void;
-type WithEndings = HttpResponse & { [ENDINGS]?: Ending[] };
+
+/** The endings each response waits to run, kept beside it (never on it) and gone with it. */
+const ENDINGS = new WeakMap<HttpResponse, Ending[]>();
 
 /**
  * Runs `ending` once the response is over: after it finished (`res.writableFinished` is true) or
@@ -62,14 +62,13 @@ type WithEndings = HttpResponse & { [ENDINGS]?: Ending[] };
  * steps asked, so a request pays for one listener however many steps watch its end.
  */
 export function whenClosed(res: HttpResponse, ending: Ending): void {
-  const response = res as WithEndings;
-  const endings = response[ENDINGS];
+  const endings = ENDINGS.get(res);
   if (endings) {
     endings.push(ending);
     return;
   }
   const list = [ending];
-  response[ENDINGS] = list;
+  ENDINGS.set(res, list);
   res.once('close', () => {
     for (const run of list) run(res);
   });

@@ -20,10 +20,14 @@ export function requestKind(req: Pick<HttpRequest, 'path' | 'query'>, mcpPath: s
   return 'other';
 }
 
-/** The route pattern that answered `req`, or `unmatched`. */
-export function routeOf(req: Pick<HttpRequest, 'route'>): string {
+/**
+ * The route pattern that answered `req` (HttpRequest's `route`), or `unmatched`. It takes any request object,
+ * so the tracer can ask it of the node request it wraps, which is the same object once express has run.
+ */
+export function routeOf(req: object): string {
   // express sets its own route object on the request while a route of its runs; only our patterns are labels.
-  return typeof req.route === 'string' ? req.route : UNMATCHED_ROUTE;
+  const route = 'route' in req ? req.route : undefined;
+  return typeof route === 'string' ? route : UNMATCHED_ROUTE;
 }
 
 /** The step; run it before every route. */
@@ -36,7 +40,7 @@ export function httpMetrics(metrics: Metrics, mcpPath = '/mcp'): Step {
       // Only an answer that was written has a duration; a connection the client closed first has none.
       if (!res.writableFinished) return;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      metrics.observeHttp(req.method!, routeOf(req), res.statusCode, seconds);
+      metrics.observeHttp(req.method ?? 'GET', routeOf(req), res.statusCode, seconds);
     });
   };
 }

@@ -88,7 +88,10 @@ function listenOn(server: Server, text: string): Promise<AddressInfo> {
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
-      resolve(server.address() as AddressInfo);
+      const address = server.address();
+      // A TCP listener's address is an AddressInfo (a string only for a pipe, null only when closed).
+      if (address === null || typeof address === 'string') reject(new Error(`${text}: not listening on TCP`));
+      else resolve(address);
     });
   });
 }

@@ -4,6 +4,7 @@
  * The CLI exits 2 for it (a configuration problem, like a bad flag), and it is raised
  * before anything logs that the service is ready.
  */
+import { asObject, optionalString } from '../../core/json.js';
 
 /** Bind failures that a different address fixes, with what each means in words. */
 const REASONS: Readonly<Record<string, string>> = {
@@ -24,7 +25,7 @@ export class ListenError extends Error {
 
 /** `err` as a ListenError naming `flag` when it is a bind failure; otherwise `err` itself. */
 export function asListenError(err: unknown, flag: string, address: string): unknown {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const code = optionalString(asObject(err).code);
   const reason = code ? REASONS[code] : undefined;
   return reason ? new ListenError(flag, address, reason, { cause: err }) : err;
 }

@@ -41,12 +41,12 @@ function encodeWithFrozenItems(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.isFrozen(value)) return undefined;
   // Most bodies hold no such list: they are told apart before their entries are copied.
   if (!Object.values(value).some(isFrozenList)) return undefined;
-  const entries = Object.entries(value).map(([key, inner]) => ({ key, inner, frozen: isFrozenList(inner) }));
   const parts: string[] = [];
-  for (const { key, inner, frozen } of entries) {
-    let text: string | undefined;
-    if (frozen) text = `[\n    ${(inner as object[]).map(itemText).join(',\n    ')}\n  ]`;
-    else text = (JSON.stringify(inner, null, 2) as string | undefined)?.replaceAll('\n', '\n  ');
+  for (const [key, inner] of Object.entries(value)) {
+    const frozen = isFrozenList(inner);
+    // JSON.stringify's type says string, but it gives undefined for what JSON cannot encode.
+    const encoded: string | undefined = frozen ? undefined : JSON.stringify(inner, null, 2);
+    const text = frozen ? `[\n    ${inner.map(itemText).join(',\n    ')}\n  ]` : encoded?.replaceAll('\n', '\n  ');
     // Left out when JSON cannot encode it (undefined, a function), as JSON.stringify does.
     if (text !== undefined) parts.push(`  ${escape(JSON.stringify(key))}: ${frozen ? text : escape(text)}`);
   }

@@ -30,7 +30,7 @@ export function duplicateKey(text: string): string | undefined {
     if (c === '"') {
       const end = stringEnd(text, i);
       if (top?.keys && top.expectKey) {
-        const key = JSON.parse(text.slice(i, end)) as string;
+        const key = String(JSON.parse(text.slice(i, end)));
         if (top.keys.has(key)) return fieldPath([...pathOf(top), key]);
         top.keys.add(key);
         top.lastKey = key;

@@ -24,7 +24,7 @@ export function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   for (const key of path) {
     if (value === null || typeof value !== 'object') return undefined;
     if (!Object.prototype.hasOwnProperty.call(value, key)) return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
+    value = Reflect.get(value, key);
   }
   return value;
 }

@@ -29,8 +29,8 @@ type Frame = { value: unknown; depth: number; path: string; top: string };
  */
 export function inputShapeProblem(input: unknown): InputShapeProblem | undefined {
   const stack: Frame[] = [{ value: input, depth: 1, path: '', top: '' }];
-  while (stack.length > 0) {
-    const { value, depth, path, top } = stack.pop()!;
+  for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
+    const { value, depth, path, top } = frame;
     // JSON may escape half of a UTF-16 pair (`"\ud800"`): no Unicode text, and Go's decoder in the API
     // server would store U+FFFD in its place, so what was written would not be what was sent.
     if (typeof value === 'string' && LONE_SURROGATE.test(value)) {
@@ -44,7 +44,7 @@ export function inputShapeProblem(input: unknown): InputShapeProblem | undefined
     if (Array.isArray(value)) {
       value.forEach((item, i) => children.push({ value: item, depth: depth + 1, path: `${path}[${i}]`, top }));
     } else {
-      for (const key of Object.keys(value)) {
+      for (const [key, child] of Object.entries(value)) {
         const childPath = path === '' ? key : `${path}.${key}`;
         if (key === '__proto__' && depth > 1) {
           return { field: childPath, reason: ': "__proto__" is not accepted as a key' };
@@ -52,12 +52,12 @@ export function inputShapeProblem(input: unknown): InputShapeProblem | undefined
         if (LONE_SURROGATE.test(key)) {
           return { field: path || top || '(the input)', reason: ' has a key with a lone UTF-16 surrogate' };
         }
-        const child = (value as Record<string, unknown>)[key];
         children.push({ value: child, depth: depth + 1, path: childPath, top: top || key });
       }
     }
     // Pushed in reverse, so fields are visited in their order.
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    // One push per child (a spread of a long list would overflow the call's arguments).
+    for (const child of children.reverse()) stack.push(child);
   }
   return undefined;
 }

@@ -5,7 +5,7 @@
  * `"mode": null` or `"version": null` must be a 400, never a real write, the default mode, or a
  * write without its precondition.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { isJsonObject } from '../../core/json.js';
 
 /** String fields that are preconditions: null must not read as "no precondition". */
@@ -19,9 +19,9 @@ const PRECONDITIONS = ['version', 'resourceVersion'];
 export function nullRefusedFields(schema: z.ZodObject): ReadonlySet<string> {
   const out = new Set<string>();
   for (const [name, field] of Object.entries(schema.shape)) {
-    let inner = field as z.core.$ZodType;
-    while (inner._zod.def.type === 'optional' || inner._zod.def.type === 'default') {
-      inner = (inner._zod.def as unknown as { innerType: z.core.$ZodType }).innerType;
+    let inner: z.core.$ZodType = field;
+    while (inner instanceof z.core.$ZodOptional || inner instanceof z.core.$ZodDefault) {
+      inner = inner._zod.def.innerType;
     }
     const type = inner._zod.def.type;
     if (type === 'boolean' || type === 'number' || type === 'enum' || PRECONDITIONS.includes(name)) out.add(name);

@@ -7,6 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import typeis from 'type-is';
+import { asObject, isJsonObject } from '../../core/json.js';
 
 /** Why a parsed body is not one JSON-RPC message or a non-empty batch of them; undefined when it is. */
 export function notJsonRpc(parsed: unknown): string | undefined {
@@ -16,7 +17,7 @@ export function notJsonRpc(parsed: unknown): string | undefined {
     const p = problem(message);
     if (p) return `batch entry ${i}: ${p}`;
   }
-  return batchProblem(parsed as Record<string, unknown>[]);
+  return batchProblem(parsed.map(asObject));
 }
 
 /**
@@ -45,8 +46,8 @@ function batchProblem(batch: readonly Record<string, unknown>[]): string | undef
 
 function problem(m: unknown): string | undefined {
   if (JSONRPCMessageSchema.safeParse(m).success) return undefined;
-  if (typeof m !== 'object' || m === null || Array.isArray(m)) return `a JSON-RPC message is an object, not ${kind(m)}`;
-  const message = m as Record<string, unknown>;
+  if (!isJsonObject(m)) return `a JSON-RPC message is an object, not ${kind(m)}`;
+  const message = m;
   if (message.jsonrpc !== '2.0') return 'jsonrpc must be "2.0"';
   if ('method' in message && typeof message.method !== 'string') return 'method must be a string';
   if ('id' in message && typeof message.id !== 'string' && !Number.isSafeInteger(message.id)) {
@@ -56,11 +57,11 @@ function problem(m: unknown): string | undefined {
     Array.isArray(message.params))) {
     return 'params must be an object (MCP passes parameters by name)';
   }
-  const meta = (message.params as Record<string, unknown> | undefined)?._meta;
+  const meta = asObject(message.params)._meta;
   if (meta !== undefined && (typeof meta !== 'object' || meta === null || Array.isArray(meta))) {
     return 'params._meta must be an object';
   }
-  const token = (meta as Record<string, unknown> | undefined)?.progressToken;
+  const token = asObject(meta).progressToken;
   if (token !== undefined && typeof token !== 'string' && typeof token !== 'number') {
     return 'params._meta.progressToken must be a string or a number';
   }

@@ -8,23 +8,24 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { asObject, isJsonObject, type JsonObject } from '../../core/json.js';
 import { DEFAULT_OPENAPI_PATH } from '../rest/openapi-document.js';
 import { openApiPath, type AnyOperation } from '../operations.js';
 
 /** A JSON Schema object, as MCP's `Tool.outputSchema` carries it. */
 export type OutputSchema = { type: 'object'; [key: string]: unknown };
 
-type Responses = Record<string, { content?: Record<string, { schema?: unknown }> }>;
+/** api/openapi.yaml's two parts read here; below them the document is read with core/json's narrowing. */
 interface OpenApiDocument {
-  paths: Record<string, Record<string, { responses?: Responses }>>;
-  components: { schemas: Record<string, unknown> };
+  paths: JsonObject;
+  components: { schemas: JsonObject };
 }
 
 /** `node` with every `#/components/schemas/…` reference replaced by a copy of what it names. */
 export function resolveRefs(node: unknown, schemas: Record<string, unknown>): unknown {
   if (Array.isArray(node)) return node.map((item) => resolveRefs(item, schemas));
-  if (typeof node !== 'object' || node === null) return node;
-  const { $ref, ...rest } = node as Record<string, unknown>;
+  if (!isJsonObject(node)) return node;
+  const { $ref, ...rest } = node;
   const out: Record<string, unknown> = {};
   if (typeof $ref === 'string') {
     const name = /^#\/components\/schemas\/([^/]+)$/.exec($ref)?.[1];
@@ -37,22 +38,39 @@ export function resolveRefs(node: unknown, schemas: Record<string, unknown>): un
 
 /** The response schema api/openapi.yaml documents for an operation's success, resolved. */
 export function responseSchema(document: OpenApiDocument, operation: AnyOperation): OutputSchema {
-  const responses = document.paths[openApiPath(operation)]?.[operation.rest.method]?.responses ?? {};
-  const schema = (responses['200'] ?? responses['201'])?.content?.['application/json']?.schema;
-  const resolved = resolveRefs(schema, document.components.schemas) as Partial<OutputSchema> | undefined;
-  if (resolved?.type !== 'object') {
+  const pathItem = asObject(document.paths[openApiPath(operation)]);
+  const responses = asObject(asObject(pathItem[operation.rest.method]).responses);
+  const schema = asObject(asObject(asObject(responses['200'] ?? responses['201']).content)['application/json']).schema;
+  const resolved = resolveRefs(schema, document.components.schemas);
+  if (!isOutputSchema(resolved)) {
     throw new Error(`api/openapi.yaml: ${operation.tool} documents no object response schema for 200 or 201`);
   }
-  return resolved as OutputSchema;
+  return resolved;
+}
+
+/** True for a JSON Schema of an object (what MCP asks an outputSchema's root to be). */
+function isOutputSchema(schema: unknown): schema is OutputSchema {
+  return isJsonObject(schema) && schema.type === 'object';
 }
 
 let cached: OpenApiDocument | undefined;
 
 /** api/openapi.yaml, parsed once. */
 export function openApiDocument(path: string = DEFAULT_OPENAPI_PATH): OpenApiDocument {
-  if (path !== DEFAULT_OPENAPI_PATH) return parse(readFileSync(path, 'utf8')) as OpenApiDocument;
-  cached ??= parse(readFileSync(path, 'utf8')) as OpenApiDocument;
+  if (path !== DEFAULT_OPENAPI_PATH) return readDocument(path);
+  cached ??= readDocument(path);
   return cached;
+}
+
+/** The document at `path`: its paths and component schemas, each an object. */
+function readDocument(path: string): OpenApiDocument {
+  const parsed = asObject(parse(readFileSync(path, 'utf8')));
+  const { paths } = parsed;
+  const { schemas } = asObject(parsed.components);
+  if (!isJsonObject(paths) || !isJsonObject(schemas)) {
+    throw new Error(`${path}: not an OpenAPI document with paths and components.schemas`);
+  }
+  return { paths, components: { schemas } };
 }
 
 /** The keywords that only explain a schema; the answer's shape is the same without them. */
@@ -77,5 +95,8 @@ export function withoutAnnotations(schema: unknown, fieldNames = false): unknown
 
 /** The `outputSchema` of an operation's tool: the documented response's shape. */
 export function outputSchemaOf(operation: AnyOperation): OutputSchema {
-  return withoutAnnotations(responseSchema(openApiDocument(), operation)) as OutputSchema;
+  const schema = withoutAnnotations(responseSchema(openApiDocument(), operation));
+  // Dropping annotations keeps the root an object schema; the guard tells the compiler so.
+  if (!isOutputSchema(schema)) throw new Error(`api/openapi.yaml: ${operation.tool}: no object response schema`);
+  return schema;
 }

@@ -61,7 +61,8 @@ export function parseMessage(body: Buffer | undefined, limit: number): { text: s
   if (!body || body.length === 0 || body.length > limit) return undefined;
   const text = body.toString('utf8');
   try {
-    return { text, value: JSON.parse(text) as unknown };
+    const value: unknown = JSON.parse(text);
+    return { text, value };
   } catch {
     return undefined;
   }

@@ -10,6 +10,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { toAppError } from '../../core/errors.js';
+import { isJsonObject } from '../../core/json.js';
 import type { RequestContext } from '../../identity/caller.js';
 import type { Metrics, ToolOutcome } from '../../metrics/app-metrics.js';
 import { OPERATIONS, type AnyOperation, type OperationService } from '../operations.js';
@@ -72,11 +73,10 @@ export class ToolCatalog {
 
 /** Drops the removed arguments from every `properties` of a JSON Schema (validate_agent nests the spec). */
 function withoutRemoved(schema: unknown): void {
-  if (typeof schema !== 'object' || schema === null) return;
-  const node = schema as Record<string, unknown>;
-  const properties = node.properties as Record<string, unknown> | undefined;
-  if (properties && typeof properties === 'object') for (const removed of REMOVED_ARGUMENTS) delete properties[removed];
-  for (const value of Object.values(node)) {
+  if (!isJsonObject(schema)) return;
+  const properties = schema.properties;
+  if (isJsonObject(properties)) for (const removed of REMOVED_ARGUMENTS) delete properties[removed];
+  for (const value of Object.values(schema)) {
     if (Array.isArray(value)) value.forEach(withoutRemoved);
     else withoutRemoved(value);
   }

@@ -21,7 +21,8 @@ export function restErrorHandler(log: Logger): RestErrorHandler {
   return (err, req, res) => {
     const appError = toAppError(err);
     const status = appError.status;
-    const requestLog = (req as { ctx?: { log?: Logger } }).ctx?.log ?? log;
+    const { ctx }: Partial<Pick<HttpRequest, 'ctx'>> = req;
+    const requestLog = ctx?.log ?? log;
     const where = { method: req.method, path: req.path, status, code: appError.code };
     if (res.headersSent) {
       requestLog.error({ ...where, err: appError.message }, 'request failed after its answer began');

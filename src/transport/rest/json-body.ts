@@ -8,6 +8,7 @@
  */
 import typeis from 'type-is';
 import { AppError, ErrorCode, invalid } from '../../core/errors.js';
+import { isJsonObject } from '../../core/json.js';
 import { inputShapeProblem } from '../input/input-limits.js';
 import { duplicateKey } from '../input/duplicate-keys.js';
 import { jsonKind } from '../input/type-errors.js';
@@ -131,12 +132,10 @@ export function parseJsonBody(raw: unknown, keepNull: ReadonlySet<string> = new 
       throw invalid(`invalid JSON: field ${JSON.stringify(repeated)} is given twice; send each field once`);
     }
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw invalid(`invalid JSON: the body must be a JSON object, not ${jsonKind(value)}`);
-  }
+  if (!isJsonObject(value)) throw invalid(`invalid JSON: the body must be a JSON object, not ${jsonKind(value)}`);
   const problem = inputShapeProblem(value);
   if (problem) throw invalid(`invalid JSON: field ${JSON.stringify(problem.field)}${problem.reason}`);
-  return withoutNulls(value as Record<string, unknown>, keepNull);
+  return withoutNulls(value, keepNull);
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

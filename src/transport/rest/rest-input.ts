@@ -9,6 +9,7 @@
 import type { ParsedUrlQuery } from 'node:querystring';
 import type { z } from 'zod';
 import { invalid, isAppError, PreconditionFailed, type AppError } from '../../core/errors.js';
+import { asObject } from '../../core/json.js';
 import type { AnyOperation } from '../operations.js';
 import { fieldPath, valueAt } from '../input/field-path.js';
 import { issueText, wrongTypeText } from '../input/type-errors.js';
@@ -67,7 +68,7 @@ export async function restInput(
   }
   const parsed = operation.input.safeParse(raw);
   if (!parsed.success) throw inputError(parsed.error.issues, raw, origins);
-  const input = parsed.data as Record<string, unknown>;
+  const input = asObject(parsed.data);
   // If-Match lists and If-None-Match both compare with the current version: read it once.
   const current = currentVersion && readOnce(currentVersion);
   if (rest.createIfMatch) await checkCreateIfMatch(header(req, 'if-match'), input, current);

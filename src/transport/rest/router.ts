@@ -11,10 +11,10 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import type { Logger } from 'pino';
 import { ErrorCode, AppError, invalid, notFound } from '../../core/errors.js';
 import type { RequestContext } from '../../identity/caller.js';
-import { OPERATIONS, type AnyOperation, type OperationService } from '../operations.js';
-import { addVary, header, sendBody, type Handler, type HttpRequest, type HttpResponse, type Step }
+import { OPERATIONS, type AnyOperation, type OperationService, type RestBinding } from '../operations.js';
+import { addVary, header, sendBody, type Handler, type HttpRequest, type Step }
   from '../http/exchange.js';
-import { endpoint, middleware } from '../http/express-step.js';
+import { endpoint, httpRequestOf, middleware } from '../http/express-step.js';
 import { sendJson } from '../http/send-json.js';
 import { restErrorHandler } from './error-middleware.js';
 import { checkReadIfMatch, checkUnversionedIfMatch, strongEtag } from './if-match.js';
@@ -67,6 +67,9 @@ export const restCacheHeaders: Step = (_req, res) => {
   addVary(res, 'Authorization');
 };
 
+/** The methods the operation table's routes use (express's router has one function of each name). */
+type RestMethod = RestBinding['method'];
+
 /** The REST router of the operation table, for requests whose path is under /api/v1. */
 export function createRestRouter(options: RestRouterOptions): Router {
   const { service, log } = options;
@@ -74,13 +77,13 @@ export function createRestRouter(options: RestRouterOptions): Router {
   const readDocument = openApiDocumentReader(options.openapiPath);
   const router = Router({ caseSensitive: true, strict: false });
   const known = new Map<string, string[]>();
-  const add = (pattern: string, method: string, steps: Step[], answer: Handler): void => {
+  const add = (pattern: string, method: RestMethod, steps: Step[], answer: Handler): void => {
     const upper = method.toUpperCase();
     known.set(pattern, [...known.get(pattern) ?? [], ...(upper === 'GET' ? ['GET', 'HEAD'] : [upper])]);
     const named: Step = (req) => {
       req.route = `${REST_BASE}${pattern}`;
     };
-    router[method as 'get'](`${REST_BASE}${pattern}`, [named, ...steps].map(middleware), endpoint(answer));
+    router[method](`${REST_BASE}${pattern}`, [named, ...steps].map(middleware), endpoint(answer));
   };
   add(OPENAPI_ROUTE, 'get', [], async (_req, res) => {
     sendBody(res, 200, 'application/yaml', Buffer.from(await readDocument(), 'utf8'));
@@ -89,7 +92,7 @@ export function createRestRouter(options: RestRouterOptions): Router {
   // A known path asked with another method: 405 naming the methods it answers.
   for (const [pattern, methods] of known) {
     router.all(`${REST_BASE}${pattern}`, (req: Request, res: Response, next: NextFunction) => {
-      (req as unknown as HttpRequest).route = `${REST_BASE}${pattern}`;
+      httpRequestOf(req).route = `${REST_BASE}${pattern}`;
       res.setHeader('Allow', methods.join(', '));
       next(new MethodNotAllowedError(req.method, apiPath(req.path), methods));
     });
@@ -100,7 +103,7 @@ export function createRestRouter(options: RestRouterOptions): Router {
   });
   const onError = restErrorHandler(log);
   router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    onError(pathSegmentError(err), req as unknown as HttpRequest, res as HttpResponse);
+    onError(pathSegmentError(err), httpRequestOf(req), res);
   });
   return router;
 }
@@ -113,7 +116,7 @@ function apiPath(path: string): string {
 /** The route of one operation: parse, run, answer (with its ETag and Location). */
 function operationRoute(
   operation: AnyOperation, service: OperationService, log: Logger,
-): [string, string, Step[], Handler] {
+): [string, RestMethod, Step[], Handler] {
   const { rest } = operation;
   // A write without a body binding (DELETE) refuses one rather than ignore what it says.
   const steps: Step[] = rest.body ? [readRawBody] : rest.method === 'get' ? [] : [refuseBody];
@@ -169,7 +172,7 @@ function pathSegmentError(err: unknown): unknown {
 
 /** The request's context, or (without the app's context step) a fresh one. */
 function contextOf(req: HttpRequest, log: Logger): RequestContext {
-  const ctx = (req as Partial<HttpRequest>).ctx;
+  const { ctx }: Partial<Pick<HttpRequest, 'ctx'>> = req;
   if (ctx) return ctx;
   const requestId = randomUUID();
   return { requestId, log: log.child({ requestId }) };

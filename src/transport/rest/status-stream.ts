@@ -29,60 +29,26 @@ export function statusStream(
   service: Pick<OperationService, 'followAgentStatus'>, contextOf: (req: HttpRequest) => RequestContext,
 ): Step {
   return async (req, res) => {
-    const query = req.query;
-    const watch = flagValue('watch', query.watch);
+    const watch = flagValue('watch', req.query.watch);
     if (watch === undefined || !queryFlag('watch', watch)) return false;
     if (header(req, 'last-event-id') === END_EVENT_ID) {
       res.statusCode = 204;
       res.end();
       return true;
     }
-    const timeText = flagValue('timeoutSeconds', query.timeoutSeconds);
-    const timeoutSeconds = timeText === undefined ? undefined : queryInteger('timeoutSeconds', timeText);
-    const generationText = flagValue('generation', query.generation);
-    const generation = generationText === undefined ? undefined : queryInteger('generation', generationText);
-    // The workload cluster, as on the plain route (the service refuses one without the other).
-    const organization = flagValue('organization', query.organization);
-    const cluster = flagValue('cluster', query.cluster);
+    const input = followInput(req);
     const head = req.method === 'HEAD';
-    const headDone = new AbortController();
-    const requestCtx = contextOf(req);
-    const ctx: RequestContext = head
-      ? {
-          ...requestCtx,
-          signal: requestCtx.signal ? AbortSignal.any([requestCtx.signal, headDone.signal]) : headDone.signal,
-        }
-      : requestCtx;
+    const { ctx, headDone } = streamContext(contextOf(req), head);
     let heartbeat: NodeJS.Timeout | undefined;
-    const open = (): void => {
-      res.statusCode = 200;
-      res.setHeader('Content-Type', 'text/event-stream');
-      res.setHeader('Cache-Control', 'no-cache, private, no-transform');
-      res.setHeader('X-Accel-Buffering', 'no');
-      res.flushHeaders();
-      if (head) return;
-      heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
-      heartbeat.unref();
-    };
     const onStatus = (status: Status): void => {
-      if (!res.headersSent) open();
+      if (!res.headersSent) heartbeat = openEventStream(res, head);
       // HEAD: the first status decided the headers; stop following (outside the waiter's callback).
       if (head) queueMicrotask(() => headDone.abort(new Error('a HEAD request has no stream to follow')));
       else writeEvent(res, 'status', status);
     };
     try {
-      const end = await service.followAgentStatus(
-        ctx,
-        {
-          namespace: String(req.params.namespace), name: String(req.params.name), timeoutSeconds,
-          ...(generation === undefined ? {} : { generation }), ...(organization === undefined ? {} : { organization }),
-          ...(cluster === undefined ? {} : { cluster }),
-        },
-        onStatus,
-      );
-      if (end === 'shutdown' && !res.headersSent) {
-        throw shutdownUnavailable(String(req.params.namespace), String(req.params.name));
-      }
+      const end = await service.followAgentStatus(ctx, input, onStatus);
+      if (end === 'shutdown' && !res.headersSent) throw shutdownUnavailable(input.namespace, input.name);
       // A shutdown ends the stream without the `end` id: the wait is not over, so an EventSource reconnects.
       if (!head && end === 'shutdown') writeEvent(res, 'end', { reason: 'shutdown' });
       else if (!head && end !== 'disconnected') writeEvent(res, 'end', { reason: end }, END_EVENT_ID);
@@ -98,4 +64,44 @@ export function statusStream(
     }
     return true;
   };
+}
+
+/** The agent, the wait's bounds and the workload cluster, from the path and the query (as on the plain route). */
+function followInput(req: HttpRequest): Parameters<OperationService['followAgentStatus']>[1] & {
+  namespace: string; name: string;
+} {
+  const query = req.query;
+  const timeText = flagValue('timeoutSeconds', query.timeoutSeconds);
+  const timeoutSeconds = timeText === undefined ? undefined : queryInteger('timeoutSeconds', timeText);
+  const generationText = flagValue('generation', query.generation);
+  const generation = generationText === undefined ? undefined : queryInteger('generation', generationText);
+  // The workload cluster, as on the plain route (the service refuses one without the other).
+  const organization = flagValue('organization', query.organization);
+  const cluster = flagValue('cluster', query.cluster);
+  return {
+    namespace: String(req.params.namespace), name: String(req.params.name), timeoutSeconds,
+    ...(generation === undefined ? {} : { generation }), ...(organization === undefined ? {} : { organization }),
+    ...(cluster === undefined ? {} : { cluster }),
+  };
+}
+
+/** The request's context; for HEAD, one whose signal also ends once `headDone` aborts (after the first status). */
+function streamContext(requestCtx: RequestContext, head: boolean): { ctx: RequestContext; headDone: AbortController } {
+  const headDone = new AbortController();
+  if (!head) return { ctx: requestCtx, headDone };
+  const signal = requestCtx.signal ? AbortSignal.any([requestCtx.signal, headDone.signal]) : headDone.signal;
+  return { ctx: { ...requestCtx, signal }, headDone };
+}
+
+/** Sends the stream's headers; the keep-alive timer of a GET (HEAD has no body to keep alive). */
+function openEventStream(res: HttpResponse, head: boolean): NodeJS.Timeout | undefined {
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'text/event-stream');
+  res.setHeader('Cache-Control', 'no-cache, private, no-transform');
+  res.setHeader('X-Accel-Buffering', 'no');
+  res.flushHeaders();
+  if (head) return undefined;
+  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+  heartbeat.unref();
+  return heartbeat;
 }
