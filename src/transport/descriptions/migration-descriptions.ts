@@ -1,6 +1,6 @@
 /**
- * The words of plan_migration, the portal's view of `agent-manager migrate`: kept apart from tool-descriptions.ts, which
- * holds the agent tools, and spread into its tables so both surfaces read one text.
+ * The words of plan_migration, the portal's view of `agent-manager migrate`: kept apart from
+ * tool-descriptions.ts, which holds the agent tools, and spread into its tables so both surfaces read one text.
  */
 
 export const MIGRATION_TOOL = {
