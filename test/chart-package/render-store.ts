@@ -1,7 +1,7 @@
 /**
  * What helm rendered or linted for a set of values, kept on disk for the other workers of this
- * test run (the folder test/global-setup/render-cache.ts makes and removes), keyed by a hash of
- * the inputs.
+ * test run and for later runs of the same chart, helm and test code (the folder
+ * test/global-setup/render-cache.ts names by a hash of those), keyed by a hash of the inputs.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
