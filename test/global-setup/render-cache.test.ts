@@ -1,13 +1,14 @@
 /**
  * The render store's folder is named by everything a helm run depends on but the values: a
  * change to the chart, to the test code that calls helm, or to the helm binary names another
- * folder, so no later run reads what an older chart or helm rendered.
+ * folder, so no later run reads what an older chart or helm rendered; a folder another run may
+ * be writing is not removed under it.
  */
 import { mkdtempSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { keepOnly, renderCacheName } from './render-cache.js';
+import { renderCacheName, useFolder } from './render-cache.js';
 
 let dir: string;
 function world() {
@@ -47,14 +48,16 @@ describe('the render store folder', () => {
     expect(new Set(names).size).toBe(names.length);
   });
 
-  it('is the only folder kept: older ones are removed', () => {
+  it('removes the folders no run has used for a day, and keeps younger ones another run may be writing', () => {
     world();
     const root = join(dir, 'store');
-    keepOnly(root, 'old');
-    writeFileSync(join(root, 'old', 'render.json'), '{}');
-    const kept = keepOnly(root, 'new');
-    expect(kept).toBe(join(root, 'new'));
-    expect(readdirSync(root)).toEqual(['new']);
-    expect(keepOnly(root, 'new')).toBe(kept);
+    const now = Date.now();
+    const day = 24 * 60 * 60 * 1000;
+    useFolder(root, 'stale', now - day - 1000);
+    useFolder(root, 'recent', now - day + 60_000);
+    const used = useFolder(root, 'current', now);
+    expect(used).toBe(join(root, 'current'));
+    expect(readdirSync(root).sort()).toEqual(['current', 'recent']);
+    expect(useFolder(root, 'current', now)).toBe(used);
   });
 });

@@ -4,10 +4,10 @@
  * values, in any worker and in later runs of the same tree, run helm once. A helm run is a pure
  * function of the chart's files, the helm binary, the test code that calls it and the values (the
  * chart reads no clock, randomness or cluster), so the folder is named by a hash of all but the
- * values, a change to any of them starting a new folder, and only the newest is kept.
+ * values, a change to any of them starting a new folder; folders unused for a day are removed.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,13 +43,23 @@ export function renderCacheName(chartDir: string, helm: string, callers: readonl
   return hash.digest('hex').slice(0, 16);
 }
 
-/** Makes the folder `name` under `root` and removes the other folders there (older charts or helms). */
-export function keepOnly(root: string, name: string): string {
-  mkdirSync(join(root, name), { recursive: true });
+/** How long a folder no run has used is kept: another run in this tree may still be using a newer one. */
+const UNUSED_FOR_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Makes the folder `name` under `root`, marks it used now, and removes the folders no run has used
+ * for a day (older charts or helms). A younger one stays: a run beside this one may be writing it.
+ */
+export function useFolder(root: string, name: string, now = Date.now()): string {
+  const dir = join(root, name);
+  mkdirSync(dir, { recursive: true });
+  utimesSync(dir, new Date(now), new Date(now));
   for (const other of readdirSync(root)) {
-    if (other !== name) rmSync(join(root, other), { recursive: true, force: true });
+    if (other !== name && statSync(join(root, other)).mtimeMs < now - UNUSED_FOR_MS) {
+      rmSync(join(root, other), { recursive: true, force: true });
+    }
   }
-  return join(root, name);
+  return dir;
 }
 
 export default function setup(): (() => void) | undefined {
@@ -60,6 +70,6 @@ export default function setup(): (() => void) | undefined {
     process.env[RENDER_CACHE_ENV] = dir;
     return () => rmSync(dir, { recursive: true, force: true });
   }
-  process.env[RENDER_CACHE_ENV] = keepOnly(RENDER_CACHE_ROOT, renderCacheName(join(ROOT, 'helm', 'agent-manager'), helm));
+  process.env[RENDER_CACHE_ENV] = useFolder(RENDER_CACHE_ROOT, renderCacheName(join(ROOT, 'helm', 'agent-manager'), helm));
   return undefined;
 }
