@@ -31,11 +31,11 @@ for (const entry of byPid.values()) add(role(entry.argv), entry.cpu);
 
 const toolByFile = new Map();
 for (const line of lines('tools.log')) {
-  const m = /^(\S+) (\S+) ([\d.]+) ([\d.]+) ([\d.]+)$/.exec(line);
+  const m = /^(\S+) (?:(\S+) )?[\d.]+ ([\d.]+) ([\d.]+)$/.exec(line);
   if (!m) continue; // "Command exited with non-zero status N"
-  const cpu = Number(m[4]) + Number(m[5]);
+  const cpu = Number(m[3]) + Number(m[4]);
   add(`tool: ${m[1]}`, cpu);
-  toolByFile.set(m[2], (toolByFile.get(m[2]) ?? 0) + cpu);
+  toolByFile.set(m[2] ?? '-', (toolByFile.get(m[2] ?? '-') ?? 0) + cpu);
 }
 
 const time = /([\d.]+) wall ([\d.]+) user ([\d.]+) sys/.exec(readFileSync(`${out}/time`, 'utf8'));
