@@ -3,7 +3,7 @@
  * pass it too (`--strict` fails on what a render forgives); they are linted together when the
  * file's tests are done (lintRendered, from test/projects/integration-guard.ts), in one helm
  * process over a copy of the chart per set, since each helm start costs a tenth of a second.
- * Results are remembered for the run (render-store.ts), so a set is linted once.
+ * Results are remembered (render-store.ts), so a set is linted once for a chart and helm.
  */
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

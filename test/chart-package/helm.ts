@@ -4,8 +4,8 @@
  * documents parsed, and helm's own message when it refuses them (a schema error or a
  * template's `fail`); values it renders must pass `helm lint --strict` too (helm-lint.ts: the
  * file fails when its tests are done if one does not). Renders are remembered by their inputs
- * for one test run (render-store.ts), so the suites rendering the same values, in whichever
- * worker, run helm once.
+ * (render-store.ts), so the suites rendering the same values, in whichever worker or later run
+ * of the same chart and helm, run helm once.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

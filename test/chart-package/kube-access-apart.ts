@@ -1,9 +1,12 @@
 /**
  * kube-access.ts's derivation run in a Node process of its own, started without loading the
- * compiler into the test worker (a suite starts it at import, before its other work).
+ * compiler into the test worker (a suite starts it at import, before its other work). Its answer
+ * is kept by a hash of everything it reads (kube-access-kept.ts): a later run over the same code
+ * reads it instead.
  */
 import { execFile } from 'node:child_process';
 import type { Derived } from './kube-access.js';
+import { keptDerivation } from './kube-access-kept.js';
 
 /**
  * deriveKubeAccess in a Node process of its own. The compiler's program of `src` and its
@@ -11,7 +14,18 @@ import type { Derived } from './kube-access.js';
  * every file it runs afterwards, and every child process a later test starts costs time
  * in proportion to that memory. Node runs kube-access.ts as it is (type stripping).
  */
-export function deriveKubeAccessApart(
+export async function deriveKubeAccessApart(
+  root: string, resourceTypes: Record<string, { group: string; resource: string }>,
+): Promise<Derived> {
+  const kept = keptDerivation(root, resourceTypes);
+  const known = kept.read();
+  if (known) return known;
+  const derived = await deriveInProcess(root, resourceTypes);
+  kept.keep(derived);
+  return derived;
+}
+
+function deriveInProcess(
   root: string, resourceTypes: Record<string, { group: string; resource: string }>,
 ): Promise<Derived> {
   const script = `import { deriveKubeAccess } from ${JSON.stringify(new URL('./kube-access.ts', import.meta.url).href)};

@@ -1,7 +1,7 @@
 /**
  * Shared pieces of the commit-mode suites: the service fixture with the GitHub host over
  * the double, and `kustomize`, the real `kubectl kustomize` of a directory of a pushed
- * branch (checked out of the bare repository).
+ * branch (checked out of the bare repository), its output kept by the tree's hash.
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,8 +11,11 @@ import { seedGitOpsCluster, startGitOpsWorld, type GitOpsWorld } from '../suppor
 import { startServiceFixture, type ServiceFixture } from '../support/service/fixture.js';
 import { smallSpawn } from '../support/small-spawn.js';
 import { testTool } from '../support/test-tools.js';
+import { keepOutput, keptOutput, kustomizeKey } from './kustomize-kept.js';
 
 export const KUBECTL = testTool('kubectl') ?? 'kubectl';
+/** kubectl's file, for the key of a kept output (test/gitops/kustomize-kept.ts). */
+const KUBECTL_PATH = testTool('kubectl') ?? '/dev/null';
 export const kubectlPresent = testTool('kubectl') !== undefined;
 
 export interface CommitWorld {
@@ -47,14 +50,20 @@ export async function kustomize(
 ): Promise<Array<Record<string, any>>> {
   const dir = await world.repo.checkout(ref);
   try {
-    // Without Go's garbage collector (GOGC=off): the run lives a moment, as helm's do.
-    const run = await smallSpawn(KUBECTL, ['kustomize', join(dir, directory)], {
-      timeoutMs: 30_000, env: { ...process.env, GOGC: 'off' },
-    });
-    if (run.code !== 0) {
-      throw new Error(run.stderr.toString('utf8') || run.error || `kubectl kustomize: exit ${run.code}`);
+    const key = kustomizeKey(dir, directory, KUBECTL_PATH);
+    let output = keptOutput(key);
+    if (output === undefined) {
+      // Without Go's garbage collector (GOGC=off): the run lives a moment, as helm's do.
+      const run = await smallSpawn(KUBECTL, ['kustomize', join(dir, directory)], {
+        timeoutMs: 30_000, env: { ...process.env, GOGC: 'off' },
+      });
+      if (run.code !== 0) {
+        throw new Error(run.stderr.toString('utf8') || run.error || `kubectl kustomize: exit ${run.code}`);
+      }
+      output = run.stdout.toString('utf8');
+      keepOutput(key, output);
     }
-    return parseAllDocuments(run.stdout.toString('utf8')).map((d) => d.toJS() as Record<string, any>);
+    return parseAllDocuments(output).map((d) => d.toJS() as Record<string, any>);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
