@@ -3,8 +3,6 @@
  * wait that follows it across both clusters: the release's watch on the management
  * cluster, the Agent's on the workload cluster.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,26 +10,24 @@ import { createApp } from '../../src/app.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { eventually } from '../support/eventually.js';
 import { startFleet, ORG_NS, TARGET, type Fleet } from './two-sandboxes.js';
+import { serveApp, type ServedApp } from '../support/transport/serve-app.js';
 
 let fleet: Fleet;
-let server: Server;
+let server: ServedApp | undefined;
 let base = '';
 let client: Client;
 
 beforeAll(async () => {
   fleet = await startFleet();
   const app = createApp({ service: fleet.f.service, log: silentLogger(), version: 'test' });
-  server = await new Promise<Server>((resolve) => {
-    const s = createServer(app).listen(0, '127.0.0.1', () => resolve(s));
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await serveApp(app);
+  base = server.url;
   client = new Client({ name: 'fleet-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
 });
 afterAll(async () => {
   await client?.close();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
   await fleet?.close();
 });
 

@@ -3,14 +3,13 @@
  * mode through the transports: `mcp` calls one tool on a fresh MCP session carrying the
  * given headers (X-GitHub-Token travels on the MCP request), `rest` sends one request.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { silentLogger, type Logger } from '../../src/log/logger.js';
 import { createApp } from '../../src/app.js';
 import { startCommitWorld, type CommitWorld, type HostChoice } from './support.js';
+import { serveApp } from '../support/transport/serve-app.js';
 
 export interface Served {
   w: CommitWorld;
@@ -30,10 +29,8 @@ export async function serveCommitWorld(
   const w = await startCommitWorld(choice);
   seed(w);
   const app = createApp({ service: w.f.service, log, version: 'test' });
-  const server = await new Promise<Server>((resolve) => {
-    const s = createServer(app).listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await serveApp(app);
+  const base = server.url;
   return {
     w, base,
     async mcp(tool, args, headers = {}) {
@@ -54,8 +51,7 @@ export async function serveCommitWorld(
       return { status: res.status, json: await res.json() as any };
     },
     async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await server.close();
       await w.close();
     },
   };

@@ -60,9 +60,12 @@ function shapeOf(node: any, fields = false): any {
     .map(([k, v]) => [k, shapeOf(v, !fields && (k === 'properties' || k === 'patternProperties'))]));
 }
 
+// api/openapi.yaml, parsed once: each parse takes the event loop for a while (and the served app with it).
+let openApi: any;
+
 /** A JSON Schema with `#/components/schemas/…` resolved by JSON text substitution, to compare with. */
 function documented(tool: string): unknown {
-  const document = parse(readFileSync(DEFAULT_OPENAPI_PATH, 'utf8'));
+  const document = openApi ??= parse(readFileSync(DEFAULT_OPENAPI_PATH, 'utf8'));
   const operation = OPERATIONS.find((o) => o.tool === tool)!;
   const responses = document.paths[openApiPath(operation)][operation.rest.method].responses;
   const expand = (node: any): any => {

@@ -15,8 +15,6 @@
  * - REST validate with `update: true` reads "" as "not given" (the Go `SpecToUpdate`),
  *   where the MCP tool binds it as "clear".
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -26,6 +24,7 @@ import { startServiceFixture, type ServiceFixture } from '../support/service/fix
 import { seedModelConfig } from '../support/service/seed-agents.js';
 import { createApp } from '../../src/app.js';
 import { OPERATIONS, operationByTool } from '../../src/transport/operations.js';
+import { serveApp, type ServedApp } from '../support/transport/serve-app.js';
 
 type Args = Record<string, unknown>;
 
@@ -34,7 +33,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; code: string; message
 
 interface Side {
   fixture: ServiceFixture;
-  server: Server;
+  server: ServedApp;
   base: string;
 }
 
@@ -111,16 +110,13 @@ async function startSide(): Promise<Side> {
   // For the timed script's agent in tenant (which the script's list_model_configs then lists).
   seedModelConfig(fixture.sandbox, 'tenant', 'default-model-config');
   const app = createApp({ service: fixture.service, log: silentLogger(), version: 'test' });
-  const server = await new Promise<Server>((resolve) => {
-    const s = createServer(app).listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return { fixture, server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  const server = await serveApp(app);
+  return { fixture, server, base: server.url };
 }
 
 async function stopSide(side: Side | undefined): Promise<void> {
   if (!side) return;
-  side.server.closeAllConnections();
-  await new Promise((resolve) => side.server.close(resolve));
+  await side.server.close();
   await side.fixture.close();
 }
 

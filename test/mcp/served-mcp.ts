@@ -1,15 +1,14 @@
 /**
- * The production HTTP app over a service fixture on a loopback port, with the MCP SDK's
+ * The production HTTP app and listener over a service fixture on a loopback port, with the MCP SDK's
  * own client (Client + StreamableHTTPClientTransport) connected to its /mcp: what the MCP
  * suites that drive a real AgentService start before their tests and close after them.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { startServiceFixture, type FixtureOptions, type ServiceFixture } from '../support/service/fixture.js';
 import { createApp } from '../../src/app.js';
+import { serveApp } from '../support/transport/serve-app.js';
 
 export interface ServedMcp {
   fixture: ServiceFixture;
@@ -23,18 +22,16 @@ export interface ServedMcp {
 export async function serveMcp(clientName: string, options: FixtureOptions = {}): Promise<ServedMcp> {
   const fixture = await startServiceFixture(options);
   const app = createApp({ service: fixture.service, log: silentLogger(), version: 'test' });
-  const server = await new Promise<Server>((resolve) => {
-    const s = createServer(app).listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  // The production listener: its idle keep-alive outlasts any stall of this process (serve-app.ts).
+  const served = await serveApp(app);
+  const url = `${served.url}/mcp`;
   const client = new Client({ name: clientName, version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return {
     fixture, url, client,
     async close() {
       await client.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await served.close();
       await fixture.close();
     },
   };

@@ -3,8 +3,6 @@
  * the portal's path from a listed skill to an agent: the skill's repository and path go
  * into create_agent as a gitRef, and the release carries it with the derived name.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -15,10 +13,11 @@ import { startServiceFixture, type ServiceFixture } from '../support/service/fix
 import { GitHubSkillCatalog } from '../../src/skills/github-skill-catalog.js';
 import { sampleRepositories, startGitHubDouble, type GitHubDouble } from '../support/github/skills-github-double.js';
 import { createApp } from '../../src/app.js';
+import { serveApp, type ServedApp } from '../support/transport/serve-app.js';
 
 let github: GitHubDouble;
 let fixture: ServiceFixture;
-let server: Server;
+let server: ServedApp | undefined;
 let client: Client;
 
 beforeAll(async () => {
@@ -30,17 +29,14 @@ beforeAll(async () => {
   });
   fixture = await startServiceFixture({ skills });
   const app = createApp({ service: fixture.service, log: silentLogger(), version: 'test' });
-  server = await new Promise<Server>((resolve) => {
-    const s = createServer(app).listen(0, '127.0.0.1', () => resolve(s));
-  });
+  server = await serveApp(app);
   client = new Client({ name: 'skills-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
 });
 
 afterAll(async () => {
   await client?.close();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
   await fixture?.close();
   await github?.close();
 });
