@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { harnessChangeText, harnessOf, missingHarnessText } from './harness.js';
+import { harnessChangeText, harnessOf, harnessUpdateText, missingHarnessText } from './harness.js';
 
 const ready = (status: string) => ({ conditions: [{ type: 'Ready', status }] });
 
@@ -24,5 +24,21 @@ describe('harnesses', () => {
     expect(harnessChangeText('claude', 'agents', [{ name: 'claude', runtime: 'claude', ready: null }]))
       .toContain('is not Ready (Ready is not reported)');
     expect(harnessChangeText('claude', 'agents', [{ name: 'claude', runtime: 'claude', ready: true }])).toBeUndefined();
+  });
+});
+
+describe('the harness an update sets', () => {
+  const harnesses = [{ name: 'kagent', runtime: 'kagent', ready: true }, { name: 'claude', runtime: 'claude', ready: false }];
+
+  it('is judged on chart 2.x only: missing or not Ready refused, a Ready one and no harness let through', () => {
+    expect(harnessUpdateText('2.x', 'gone', 'agents', harnesses)).toContain('does not exist in namespace agents');
+    expect(harnessUpdateText('2.x', 'claude', 'agents', harnesses)).toContain('is not Ready');
+    expect(harnessUpdateText('2.x', 'kagent', 'agents', harnesses)).toBeUndefined();
+    expect(harnessUpdateText('2.x', undefined, 'agents', harnesses)).toBeUndefined();
+    expect(harnessUpdateText('2.x', ' ', 'agents', harnesses)).toBeUndefined();
+  });
+
+  it('is no question on chart 0.x, whose own check refuses the argument naming its line', () => {
+    expect(harnessUpdateText('0.x', 'gone', 'kagent', [])).toBeUndefined();
   });
 });

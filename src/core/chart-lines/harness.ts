@@ -8,6 +8,7 @@
 import { conditionStatus, parseConditions } from '../status/conditions.js';
 import { goQuote } from '../go-quote.js';
 import type { Harness } from '../types.js';
+import type { ChartLine } from './major-line.js';
 import { asObject } from '../json.js';
 
 /** The spec keys that are not a runtime. */
@@ -30,6 +31,17 @@ export function missingHarnessText(harness: string, namespace: string, harnesses
     return `harness ${goQuote(harness)} does not exist in namespace ${namespace} (no Harness there)`;
   }
   return `harness ${goQuote(harness)} does not exist in namespace ${namespace}; valid: ${names.join(', ')}`;
+}
+
+/**
+ * Why an update of an agent of `line` may not set `harness`: missing or not Ready on 2.x. None on 0.x, whose
+ * own check (spec-checks.ts) already refuses the argument naming its line.
+ */
+export function harnessUpdateText(
+  line: ChartLine, harness: string | null | undefined, namespace: string, harnesses: readonly Harness[],
+): string | undefined {
+  if (line !== '2.x' || typeof harness !== 'string' || harness.trim() === '') return undefined;
+  return harnessChangeText(harness, namespace, harnesses);
 }
 
 /** Why an update may not move an agent onto `harness`: missing, or not Ready. */

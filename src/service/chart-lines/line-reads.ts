@@ -14,8 +14,8 @@ import { readHarnesses } from './harnesses.js';
 
 export interface LineCatalog {
   modelConfigs(line: ChartLine): KubeObject[];
-  /** The namespace's Harnesses (a 2.x write's question only). */
-  harnesses(): Harness[];
+  /** The namespace's Harnesses an agent of `line` may run on: none on 0.x, which has no Harness. */
+  harnesses(line: ChartLine): Harness[];
 }
 
 /**
@@ -50,5 +50,16 @@ export async function readLineCatalog(env: OperationEnv, kube: KubePort, namespa
     settle(listServed(kube, env.types.modelConfigV2, namespace)),
     settle(readHarnesses(env, kube, namespace)),
   ]);
-  return { modelConfigs: (line) => (line === '2.x' && env.types.modelConfigV2 ? v2() : v1()), harnesses };
+  return {
+    modelConfigs: (line) => (line === '2.x' && env.types.modelConfigV2 ? v2() : v1()),
+    harnesses: (line) => (line === '2.x' ? harnesses() : []),
+  };
+}
+
+/** The Harnesses of `line` in a namespace: the catalog's when the round read one, else read now (none on 0.x). */
+export async function lineHarnesses(
+  env: OperationEnv, kube: KubePort, namespace: string, line: ChartLine, catalog: LineCatalog | undefined,
+): Promise<Harness[]> {
+  if (catalog) return catalog.harnesses(line);
+  return line === '2.x' ? readHarnesses(env, kube, namespace) : [];
 }

@@ -77,7 +77,7 @@ export async function createAgent(
   if (taken) throw taken.error;
   // The namespace's chart line decides the values' shape and the schema that judges them.
   const line = lineOf(env, read.source, `the OCIRepository ${namespace}/${chartNameOf(env.compose.chartOciUrl)}`);
-  const harnesses = line === '2.x' ? read.catalog.harnesses() : [];
+  const harnesses = read.catalog.harnesses(line);
   const schema = await env.deps.chart.schema(line);
   const refused = createSpecRefusal({
     lineProblem: lineSpecViolations(line, spec, namespace, harnesses, lineChart(schema))[0],

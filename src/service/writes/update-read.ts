@@ -3,12 +3,11 @@
  * agent's objects, the namespace's chart line catalog when the change needs it, the revisions, and the chart
  * line of the release, with the schema that judges the change and the line's own problems with it.
  */
-import { chartNameOf, isSet } from '../../core/writes/compose.js';
-import { readHarnesses } from '../chart-lines/harnesses.js';
-import { harnessChangeText } from '../../core/chart-lines/harness.js';
+import { chartNameOf } from '../../core/writes/compose.js';
+import { harnessUpdateText } from '../../core/chart-lines/harness.js';
 import { lineSpecViolations } from '../../core/chart-lines/spec-checks.js';
 import { defaultLine, lineChart, lineOfRelease } from '../chart-lines/line-of.js';
-import { readLineCatalog } from '../chart-lines/line-reads.js';
+import { lineHarnesses, readLineCatalog } from '../chart-lines/line-reads.js';
 import type { AgentUpdate } from '../../core/types.js';
 import { lookupAgent } from '../reads/lookup.js';
 import type { KubePort } from '../ports.js';
@@ -41,11 +40,9 @@ export async function readForUpdate(
     ...lineSpecViolations(line, update, namespace, undefined, lineChart(schema)),
   ];
   // The guards of a claude Harness need the namespace's Harnesses on every 2.x write.
-  const harnesses = line === '2.x' ? catalog?.harnesses() ?? await readHarnesses(env, kube, namespace) : [];
-  if (line === '2.x' && isSet(update.harness)) {
-    const problem = harnessChangeText(update.harness, namespace, harnesses);
-    if (problem) lineProblems.push(problem);
-  }
+  const harnesses = await lineHarnesses(env, kube, namespace, line, catalog);
+  const harnessProblem = harnessUpdateText(line, update.harness, namespace, harnesses);
+  if (harnessProblem) lineProblems.push(harnessProblem);
   return { objects, modelConfigs, schema, history, line, lineProblems, harnesses };
 }
 

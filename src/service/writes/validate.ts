@@ -61,7 +61,7 @@ export async function validateCreate(env: OperationEnv, ctx: RequestContext, spe
   ]);
   // The namespace's chart line decides the values' shape, its own checks and the schema.
   const line = lineOf(env, source, `the OCIRepository ${namespace}/${chartNameOf(env.compose.chartOciUrl)}`);
-  const harnesses = line === '2.x' ? catalog.harnesses() : [];
+  const harnesses = catalog.harnesses(line);
   const schema = await env.deps.chart.schema(line);
   errors.push(...lineSpecViolations(line, spec, namespace, harnesses, lineChart(schema)));
   const modelConfigProblem = modelConfigViolation(namespace, spec.modelConfig, catalog.modelConfigs(line));
