@@ -13,7 +13,8 @@ import type { Agent2xView, AgentView } from '../objects/agent-view.js';
 
 export { isLine2Agent, KAGENT_V2_GROUP } from '../objects/agent-view.js';
 export const ICON_URL_ANNOTATION = 'ui.giantswarm.io/icon-url';
-const DISPLAY_NAME_ANNOTATION = 'ui.giantswarm.io/display-name';
+/** Where the portal's display name of an agent is kept, on the Agent of either line and on the release. */
+export const DISPLAY_NAME_ANNOTATION = 'ui.giantswarm.io/display-name';
 
 /** The Agent's status as ObjectStatus: its conditions, generations and revisions. */
 export function objectStatus(agent: AgentView | undefined): ObjectStatus {

@@ -5,7 +5,7 @@
  * `suspended: true`, and is not `ready` while it has a change Flux has not applied (core/status/rollout-stage.ts).
  */
 import { conditionStatus, findCondition, parseConditions } from '../../core/status/conditions.js';
-import { parseToolsetHeader, readToolset, TOOLSET_HEADER } from '../../core/toolset/toolset-grammar.js';
+import { readToolset } from '../../core/toolset/toolset-grammar.js';
 import { agentSkills } from '../../core/skills/skill-reads.js';
 import { parseSkillRefs, SKILL_REFS_ANNOTATION } from '../../core/skills/skill-pins.js';
 import type { Agent, AgentSkills, Condition, HelmReleaseRef } from '../../core/types.js';
@@ -13,13 +13,13 @@ import { agentVersion } from './agent-version.js';
 import type { KubeObject } from '../ports.js';
 import { CLUSTER_LABEL } from '../../core/fleet/target-cluster.js';
 import { ErrorCode } from '../../core/errors.js';
-import { agentFromLine2Cr, templatePlugins } from '../../core/chart-lines/agent-2x.js';
+import { templatePlugins } from '../../core/chart-lines/agent-2x.js';
+import { agentOfLine } from '../../core/chart-lines/agent-0x.js';
 import { suspendedPending } from '../../core/status/rollout-stage.js';
-import { asObject, optionalString, stringList, type JsonObject } from '../../core/json.js';
-import { parseAgent, type Agent0xView } from '../../core/objects/agent-view.js';
+import { asObject, optionalString, type JsonObject } from '../../core/json.js';
+import { parseAgent } from '../../core/objects/agent-view.js';
 import { parseHelmRelease, type HelmReleaseView } from '../../core/objects/helm-release-view.js';
 
-export const DISPLAY_NAME_ANNOTATION = 'ui.giantswarm.io/display-name';
 export const RELEASE_NAME_LABEL = 'helm.toolkit.fluxcd.io/name';
 export const RELEASE_NAMESPACE_LABEL = 'helm.toolkit.fluxcd.io/namespace';
 export const KUSTOMIZATION_LABEL = 'kustomize.toolkit.fluxcd.io/name';
@@ -37,48 +37,9 @@ export function conditionsOf(object: KubeObject | undefined): Condition[] {
   return parseConditions(asObject(object?.status).conditions);
 }
 
-function musterBinding(tools: readonly JsonObject[]): JsonObject | undefined {
-  return tools.find((t) => t.type === 'McpServer' || t.mcpServer !== undefined);
-}
-
-/** The toolset the chart rendered on the Agent's muster tool entry (0.6+ charts). */
-function crToolset(binding: JsonObject | undefined): Pick<Agent, 'toolset' | 'implicitFullAccess'> {
-  if (!binding) return {};
-  const header = (Array.isArray(binding.headersFrom) ? binding.headersFrom : [])
-    .map(asObject)
-    .find((h) => h.name === TOOLSET_HEADER);
-  const selectors = header && typeof header.value === 'string' ? parseToolsetHeader(header.value) : [];
-  return selectors.length > 0 ? { toolset: selectors } : { implicitFullAccess: true };
-}
-
 /** The identity fields of an agent read from its kagent Agent CR, of either chart line. */
 export function agentFromCr(object: KubeObject): Agent {
-  const cr = parseAgent(object);
-  return prune(cr.line === '2.x' ? agentFromLine2Cr(cr) : agentFromLine0Cr(object, cr));
-}
-
-/** The identity fields of a chart 0.x Agent. */
-function agentFromLine0Cr(object: KubeObject, cr: Agent0xView): Agent {
-  const binding = musterBinding(cr.tools);
-  const { conditions } = cr;
-  return {
-    name: object.metadata.name,
-    namespace: object.metadata.namespace ?? '',
-    exists: true,
-    displayName: optionalString(cr.meta.annotations[DISPLAY_NAME_ANNOTATION]),
-    description: cr.description,
-    modelConfig: cr.modelConfig,
-    runtime: cr.runtime,
-    iconUrl: cr.iconUrl,
-    systemMessage: cr.systemMessage,
-    skills: agentSkills(cr.skills),
-    toolNames: stringList(asObject(binding?.mcpServer).toolNames),
-    ...crToolset(binding),
-    ready: conditionStatus(conditions, 'Ready'),
-    accepted: conditionStatus(conditions, 'Accepted'),
-    conditions: conditions.length > 0 ? conditions : undefined,
-    managed: 'none',
-  };
+  return prune(agentOfLine(parseAgent(object)));
 }
 
 /** The skills a release's values carry, each pin beside what its annotation says was asked. */
